@@ -1,0 +1,26 @@
+// Validation of many schema files in one process: read, check, collect. A file that cannot
+// be read is a finding like any other; it never stops the rest.
+
+import { readFileSync } from 'node:fs';
+import { FindingSink } from '../findings.js';
+import { checkSchemaText, type CheckOptions, type SchemaCheck } from '../schema/check.js';
+
+export function checkSchemaFile(file: string, options: CheckOptions): SchemaCheck {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const sink = new FindingSink(file);
+    sink.addAt('VAL009', undefined, `cannot read the file: ${(error as Error).message}`);
+    return { file, findings: sink.findings, schema: null };
+  }
+  return checkSchemaText(file, text, options);
+}
+
+export function checkSchemaFiles(files: readonly string[], options: CheckOptions, onProgress?: (done: number) => void): SchemaCheck[] {
+  return files.map((file, index) => {
+    const result = checkSchemaFile(file, options);
+    onProgress?.(index + 1);
+    return result;
+  });
+}

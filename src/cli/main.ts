@@ -1,0 +1,27 @@
+// The `flowguard` command line. Each command lives in its own file; this one wires them up
+// and owns the exit codes: 0 success, 1 findings of severity error, 2 usage error.
+
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config/project.js';
+import { registerValidate } from './validate.js';
+import { UsageError } from './usage.js';
+
+const program = new Command('flowguard')
+  .description('Scan, validate and serve FlowMCP 2.0 API schemas as MCP tools')
+  .exitOverride()
+  .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+
+registerValidate(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode === 0 ? 0 : 2;
+  } else if (error instanceof UsageError || error instanceof ConfigError) {
+    process.stderr.write(`flowguard: ${error.message}\n`);
+    process.exitCode = 2;
+  } else {
+    throw error;
+  }
+}

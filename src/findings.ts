@@ -1,0 +1,231 @@
+// The one finding model (RULINGS R1). Every check, static or at run time, reports through this
+// type and this table; nothing wrong with a schema is ever thrown out of the loader.
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Finding {
+  code: Code;
+  severity: Severity;
+  /** The file as the user named it (relative to the working directory where possible). */
+  file: string;
+  line?: number;
+  column?: number;
+  /** Where inside `main` (or the file) the problem sits, e.g. `main.routes.getPrice.parameters[0].z`. */
+  path?: string;
+  message: string;
+  hint?: string;
+}
+
+interface CodeEntry {
+  severity: Severity;
+  meaning: string;
+}
+
+/**
+ * Every code flowguard can emit, with its fixed severity and one-line meaning. A code never
+ * changes meaning; new checks take free numbers in the ranges of R1. The README's code table
+ * is checked against this one by a test.
+ */
+export const CODES = {
+  // Static scan of schema files (spec chapter 05 numbering, extended in free numbers).
+  SEC001: { severity: 'error', meaning: 'import declaration, dynamic import() or import.meta' },
+  SEC002: { severity: 'error', meaning: 'CommonJS access: require, module or exports' },
+  SEC003: { severity: 'error', meaning: 'eval' },
+  SEC004: { severity: 'error', meaning: 'Function constructor reached or called' },
+  SEC005: { severity: 'error', meaning: 'file-system module named (fs, node:fs, fs/promises)' },
+  SEC006: { severity: 'error', meaning: 'process' },
+  SEC007: { severity: 'error', meaning: 'child_process module named' },
+  SEC008: { severity: 'error', meaning: 'globalThis or global' },
+  SEC009: { severity: 'error', meaning: '__dirname or __filename' },
+  SEC010: { severity: 'error', meaning: 'new Function' },
+  SEC011: { severity: 'error', meaning: 'timer: setTimeout, setInterval or setImmediate' },
+  SEC013: { severity: 'error', meaning: 'required library is not on the allowlist' },
+  SEC014: { severity: 'error', meaning: 'network global: fetch, XMLHttpRequest or WebSocket' },
+  SEC015: { severity: 'error', meaning: 'top-level await' },
+  SEC016: { severity: 'error', meaning: 'file cannot be parsed as an ES module' },
+  SEC017: { severity: 'error', meaning: '`main` is not literal data' },
+  SEC018: { severity: 'error', meaning: 'executeRequest handler: handlers may not perform requests' },
+  SEC019: { severity: 'error', meaning: 'code outside `export const main` and `export const handlers`' },
+
+  // Structure of the file and of `main` (spec chapter 09 numbering, extended in free numbers).
+  VAL001: { severity: 'error', meaning: 'no `export const main`' },
+  VAL002: { severity: 'error', meaning: '`main` is not an object' },
+  VAL003: { severity: 'error', meaning: 'unknown field' },
+  VAL004: { severity: 'error', meaning: '`handlers` is not a factory function' },
+  VAL005: { severity: 'warning', meaning: 'handler key names no route' },
+  VAL006: { severity: 'error', meaning: 'legacy v1.2.0 schema format, not served' },
+  VAL009: { severity: 'error', meaning: 'file cannot be read' },
+  VAL010: { severity: 'error', meaning: '`namespace` missing or not a string' },
+  VAL011: { severity: 'error', meaning: '`namespace` is not lowercase letters only' },
+  VAL012: { severity: 'error', meaning: '`name` missing or not a non-empty string' },
+  VAL013: { severity: 'error', meaning: '`description` missing or not a non-empty string' },
+  VAL014: { severity: 'error', meaning: '`version` missing or not 2.x.y' },
+  VAL015: { severity: 'error', meaning: '`root` missing or not a valid URL' },
+  VAL016: { severity: 'error', meaning: '`routes` missing, not an object, or empty' },
+  VAL017: { severity: 'error', meaning: '`root` does not use https' },
+  VAL018: { severity: 'error', meaning: '`root` ends with a slash' },
+  VAL019: { severity: 'warning', meaning: 'name breaks the naming convention (PascalCase name, camelCase key, tag pattern)' },
+  VAL020: { severity: 'error', meaning: '`docs` is not an array of strings' },
+  VAL021: { severity: 'error', meaning: '`tags` is not an array of strings' },
+  VAL022: { severity: 'error', meaning: '`requiredServerParams` is not an array of unique key names' },
+  VAL023: { severity: 'error', meaning: '`headers` is not an object of string values' },
+  VAL024: { severity: 'error', meaning: '`sharedLists` is not an array of list references' },
+  VAL025: { severity: 'error', meaning: '`requiredLibraries` is not an array of strings' },
+  VAL026: { severity: 'error', meaning: 'library entry is not an exact package name' },
+  VAL030: { severity: 'warning', meaning: 'route name is not camelCase' },
+  VAL031: { severity: 'error', meaning: 'more than 8 routes' },
+  VAL032: { severity: 'error', meaning: 'route `method` is not GET, POST, PUT or DELETE' },
+  VAL033: { severity: 'error', meaning: 'route `path` missing or not starting with /' },
+  VAL034: { severity: 'error', meaning: 'route `description` missing or empty' },
+  VAL035: { severity: 'error', meaning: 'route `parameters` missing or not an array' },
+  VAL036: { severity: 'warning', meaning: 'route has no `output`' },
+  VAL037: { severity: 'info', meaning: 'route `async` is reserved for 2.1.0 and ignored' },
+  VAL040: { severity: 'error', meaning: 'parameter lacks `position` or `z`' },
+  VAL041: { severity: 'error', meaning: 'parameter `key` missing or empty' },
+  VAL042: { severity: 'error', meaning: 'parameter `value` missing or not a string' },
+  VAL043: { severity: 'error', meaning: 'parameter `location` is not insert, query or body' },
+  VAL044: { severity: 'error', meaning: 'unknown `z.primitive`' },
+  VAL045: { severity: 'error', meaning: '`z.options` is not an array of known options' },
+  VAL046: { severity: 'error', meaning: 'enum has no values' },
+  VAL047: { severity: 'error', meaning: 'list interpolation outside enum()' },
+  VAL048: { severity: 'error', meaning: 'interpolated list not declared in `sharedLists`' },
+  VAL050: { severity: 'error', meaning: 'path placeholder filled by no insert parameter' },
+  VAL051: { severity: 'error', meaning: 'body parameter on a GET or DELETE route' },
+  VAL052: { severity: 'error', meaning: 'server placeholder names a key not in `requiredServerParams`' },
+  VAL053: { severity: 'error', meaning: 'fixed parameter value fails its own z' },
+  VAL054: { severity: 'error', meaning: 'option argument is malformed' },
+  VAL055: { severity: 'error', meaning: 'two user parameters share one key' },
+  VAL056: { severity: 'error', meaning: 'default value fails its own z' },
+  VAL057: { severity: 'warning', meaning: 'option has no effect on this primitive' },
+  VAL060: { severity: 'error', meaning: 'output `mimeType` is not supported' },
+  VAL061: { severity: 'error', meaning: 'output `schema` is malformed' },
+  VAL062: { severity: 'error', meaning: 'output schema type does not fit the mimeType' },
+  VAL063: { severity: 'warning', meaning: 'output schema nested deeper than 4 levels' },
+  VAL064: { severity: 'error', meaning: '`properties` on a non-object output node' },
+  VAL065: { severity: 'error', meaning: '`items` on a non-array output node' },
+  VAL070: { severity: 'error', meaning: 'list `ref` missing or not a plain identifier' },
+  VAL071: { severity: 'error', meaning: 'list `version` missing or not semver' },
+  VAL074: { severity: 'error', meaning: 'list `filter` malformed' },
+  VAL075: { severity: 'warning', meaning: 'declared list is used neither in an enum nor by handlers' },
+  VAL080: { severity: 'error', meaning: '`preload` is not an object' },
+  VAL081: { severity: 'error', meaning: '`preload.enabled` is not a boolean' },
+  VAL082: { severity: 'error', meaning: '`preload.ttl` is not a positive integer' },
+  VAL083: { severity: 'warning', meaning: '`preload.description` is not a string' },
+  VAL084: { severity: 'info', meaning: 'route without parameters could be preloaded' },
+  VAL085: { severity: 'warning', meaning: 'preloaded route has required parameters' },
+
+  // Corpus idioms, accepted and normalised (RULINGS R4, R6): information only.
+  VAL090: { severity: 'info', meaning: 'bare {{KEY}} server placeholder' },
+  VAL091: { severity: 'info', meaning: ':key path placeholder' },
+  VAL092: { severity: 'info', meaning: 'regex() option' },
+  VAL093: { severity: 'info', meaning: 'values() option fills an empty enum()' },
+  VAL094: { severity: 'info', meaning: 'insert parameter read only by handlers' },
+  VAL096: { severity: 'info', meaning: 'path carries a literal query string' },
+  VAL097: { severity: 'info', meaning: '--marker-- label in root' },
+  VAL098: { severity: 'warning', meaning: 'single-brace {key} in path is sent literally' },
+
+  // Route tests (spec chapter 13).
+  TST001: { severity: 'error', meaning: 'route has no tests' },
+  TST002: { severity: 'error', meaning: 'test `_description` missing or not a string' },
+  TST003: { severity: 'error', meaning: 'test lacks a required parameter' },
+  TST004: { severity: 'error', meaning: 'test value fails its parameter z' },
+  TST005: { severity: 'error', meaning: 'test is not JSON-serialisable' },
+  TST006: { severity: 'error', meaning: 'test names a key that is no user parameter' },
+  TST007: { severity: 'warning', meaning: 'tests never vary an enum parameter' },
+  TST008: { severity: 'info', meaning: 'tests never show an optional parameter' },
+} as const satisfies Record<string, CodeEntry>;
+
+export type Code = keyof typeof CODES;
+
+export interface SourceLocation {
+  line: number;
+  column: number;
+}
+
+/** Resolves a `main` path to where it was written; the nearest written ancestor wins. */
+export type Locator = (path: string) => SourceLocation | undefined;
+
+/**
+ * Collects the findings of one file. Rules name a path; the sink attaches severity and the
+ * source location so no rule repeats that work.
+ */
+export class FindingSink {
+  readonly findings: Finding[] = [];
+  private locate: Locator = () => undefined;
+  private readonly ignored: string[] = [];
+
+  constructor(readonly file: string) {}
+
+  /** Once `main` has been read, paths can be turned into source positions. */
+  useLocator(locate: Locator): void {
+    this.locate = locate;
+  }
+
+  /**
+   * Values that were not literal data were read as null; whatever a later check says about
+   * them (or below them) would only repeat the first finding.
+   */
+  ignoreBelow(paths: readonly string[]): void {
+    this.ignored.push(...paths);
+  }
+
+  add(code: Code, path: string | undefined, message: string, hint?: string): void {
+    if (path !== undefined && this.ignored.some((p) => isAtOrBelow(path, p))) return;
+    const where = path === undefined ? undefined : this.locate(path);
+    this.push(code, where, path, message, hint);
+  }
+
+  /** For findings that have a source position but no `main` path (scan, syntax errors). */
+  addAt(code: Code, where: SourceLocation | undefined, message: string, hint?: string, path?: string): void {
+    this.push(code, where, path, message, hint);
+  }
+
+  hasErrors(): boolean {
+    return this.findings.some((f) => f.severity === 'error');
+  }
+
+  private push(code: Code, where: SourceLocation | undefined, path: string | undefined, message: string, hint: string | undefined): void {
+    const finding: Finding = { code, severity: CODES[code].severity, file: this.file, message };
+    if (where) {
+      finding.line = where.line;
+      finding.column = where.column;
+    }
+    if (path !== undefined) finding.path = path;
+    if (hint !== undefined) finding.hint = hint;
+    this.findings.push(finding);
+  }
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** Extends a finding path by one step: `a.b`, `a[3]`, or `a["odd key"]`. */
+export function childPath(parent: string, key: string | number): string {
+  if (typeof key === 'number') return `${parent}[${key}]`;
+  return IDENTIFIER.test(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;
+}
+
+function isAtOrBelow(path: string, ancestor: string): boolean {
+  if (!path.startsWith(ancestor)) return false;
+  const next = path.charAt(ancestor.length);
+  return next === '' || next === '.' || next === '[';
+}
+
+/** A locator over recorded positions: a path that was not written (a missing field) gets its parent's. */
+export function locatorFrom(locations: ReadonlyMap<string, SourceLocation>): Locator {
+  return (path) => {
+    let current = path;
+    for (;;) {
+      const found = locations.get(current);
+      if (found) return found;
+      const cut = Math.max(current.lastIndexOf('.'), current.lastIndexOf('['));
+      if (cut <= 0) return undefined;
+      current = current.slice(0, cut);
+    }
+  };
+}
+
+export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {
+  const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  for (const f of findings) counts[f.severity] += 1;
+  return counts;
+}

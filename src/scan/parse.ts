@@ -1,0 +1,24 @@
+import { parse, type Program } from 'acorn';
+import type { FindingSink } from '../findings.js';
+
+/**
+ * Parses a schema or list file as an ES module. A syntax error becomes a SEC016 finding at
+ * its position; nothing is thrown and nothing of the file runs.
+ */
+export function parseModule(text: string, sink: FindingSink): Program | null {
+  try {
+    return parse(text, {
+      ecmaVersion: 'latest',
+      sourceType: 'module',
+      locations: true,
+      // Top-level await is legal in modules; the scan reports it (SEC015) instead of the parser.
+      allowAwaitOutsideFunction: true,
+      allowHashBang: false,
+    });
+  } catch (error) {
+    const { message, loc } = error as SyntaxError & { loc?: { line: number; column: number } };
+    const where = loc ? { line: loc.line, column: loc.column + 1 } : undefined;
+    sink.addAt('SEC016', where, `syntax error: ${message.replace(/ \(\d+:\d+\)$/, '')}`, 'fix the syntax; the file was not loaded');
+    return null;
+  }
+}

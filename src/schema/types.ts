@@ -1,0 +1,114 @@
+// The canonical, typed form of a schema that every later stage consumes. Corpus idioms (bare
+// {{KEY}}, :key, regex(), values(), handler-only inserts, literal query strings, --markers--)
+// are gone by the time a schema reaches this shape: there is exactly one way to say each thing.
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type ParamLocation = 'insert' | 'query' | 'body';
+
+/** A piece of a compiled string template: text, a secret slot, an insert slot or a root marker. */
+export type TemplatePart =
+  | { kind: 'literal'; text: string }
+  /** A server key (from `requiredServerParams`) the core substitutes after preRequest. */
+  | { kind: 'secret'; key: string }
+  /** A path slot filled by the insert parameter of that key. */
+  | { kind: 'insert'; key: string }
+  /** A `--marker--` DNS label in `root`, rewritten by a preRequest handler. */
+  | { kind: 'marker'; name: string };
+
+export type Template = readonly TemplatePart[];
+
+/** Where a parameter's value comes from. A fixed value may embed secret slots. */
+export type ParamSource = { kind: 'user' } | { kind: 'template'; template: Template };
+
+export type ParamType =
+  | { kind: 'string'; minLength?: number; maxLength?: number; pattern?: string }
+  | { kind: 'number'; minimum?: number; maximum?: number }
+  | { kind: 'boolean' }
+  /** Static values in order; list interpolations are resolved by the list registry. */
+  | { kind: 'enum'; values: string[]; lists: ListFieldRef[] }
+  | { kind: 'array'; minItems?: number; maxItems?: number }
+  | { kind: 'object' };
+
+export interface ListFieldRef {
+  list: string;
+  field: string;
+}
+
+export interface CanonicalParam {
+  key: string;
+  location: ParamLocation;
+  source: ParamSource;
+  type: ParamType;
+  optional: boolean;
+  /** Typed per R6; present only when `default(...)` was given. */
+  default?: unknown;
+  /** An insert parameter whose key has no slot in the path: only handlers read it. */
+  handlerOnly: boolean;
+}
+
+export interface OutputSpec {
+  mimeType: 'application/json' | 'image/png' | 'text/plain';
+  schema: Record<string, unknown>;
+}
+
+export interface PreloadSpec {
+  enabled: boolean;
+  ttl: number;
+  description?: string;
+}
+
+export type RouteTest = { _description: string } & Record<string, unknown>;
+
+export interface CanonicalRoute {
+  name: string;
+  method: HttpMethod;
+  description: string;
+  /** Path template; a literal query string stays in the literal parts. */
+  path: Template;
+  /** The path already carries `?`: query parameters join with `&`. */
+  pathHasQuery: boolean;
+  parameters: CanonicalParam[];
+  output?: OutputSpec;
+  preload?: PreloadSpec;
+  tests: RouteTest[];
+}
+
+export type ListFilter =
+  | { key: string; exists: true }
+  | { key: string; value: string | number | boolean }
+  | { key: string; in: Array<string | number | boolean> };
+
+export interface ListRef {
+  ref: string;
+  version: string;
+  filter?: ListFilter;
+}
+
+export interface HandlerHooks {
+  preRequest: boolean;
+  postRequest: boolean;
+}
+
+export interface HandlersInfo {
+  /** Source text of the factory expression, evaluated only inside the sandbox. */
+  factorySource: string;
+  /** Hooks per route as read from the factory's returned object literal; null if not literal. */
+  routes: Record<string, HandlerHooks> | null;
+}
+
+export interface CanonicalSchema {
+  file: string;
+  namespace: string;
+  name: string;
+  description: string;
+  version: string;
+  root: Template;
+  docs: string[];
+  tags: string[];
+  requiredServerParams: string[];
+  requiredLibraries: string[];
+  headers: Record<string, Template>;
+  sharedLists: ListRef[];
+  routes: CanonicalRoute[];
+  handlers: HandlersInfo | null;
+}
