@@ -1,0 +1,15 @@
+// `npm run bench`: every benchmark, each printing its figures next to a baseline measured in
+// the same run on the same machine.
+
+import { benchValidate } from './validate.js';
+
+const suites: Array<[string, () => string[] | Promise<string[]>]> = [['validate', benchValidate]];
+
+for (const [name, run] of suites) {
+  try {
+    for (const line of await run()) console.log(line);
+  } catch (error) {
+    console.error(`${name}: failed: ${(error as Error).stack ?? error}`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,54 @@
+import { parse, type Expression, type Program } from 'acorn';
+import { describe, expect, it } from 'vitest';
+import { FindingSink } from '../../src/findings.js';
+import { readLiteral } from '../../src/schema/literal.js';
+
+function read(source: string) {
+  const program = parse(`export const main = ${source}`, { ecmaVersion: 'latest', sourceType: 'module', locations: true }) as Program;
+  const statement = program.body[0] as { declaration: { declarations: Array<{ init: Expression }> } };
+  const sink = new FindingSink('t.mjs');
+  const data = readLiteral(statement.declaration.declarations[0]!.init, 'main', sink, 'SEC017');
+  return { ...data, findings: sink.findings };
+}
+
+describe('readLiteral', () => {
+  it('reads JSON-like literals, negative numbers and plain template strings', () => {
+    const { value, findings } = read(`{ a: 'x', "b-c": [1, -2.5, true, null], d: \`plain\`, 7: { e: [] } }`);
+    expect(findings).toEqual([]);
+    expect(value).toEqual({ a: 'x', 'b-c': [1, -2.5, true, null], d: 'plain', 7: { e: [] } });
+  });
+
+  it('records where every path was written', () => {
+    const { locations } = read(`{\n  routes: {\n    getX: { path: '/x' }\n  }\n}`);
+    expect(locations.get('main.routes.getX.path')).toEqual({ line: 3, column: 19 });
+    expect(locations.get('main')).toEqual({ line: 1, column: 21 });
+  });
+
+  it.each([
+    ['an identifier', `{ a: undefinedValue }`, 'main.a', "the identifier 'undefinedValue'"],
+    ['a call', `{ a: JSON.stringify({}) }`, 'main.a', 'a call'],
+    ['a function', `{ a: () => 1 }`, 'main.a', 'a function'],
+    ['a getter', `{ get a() { return 1 } }`, 'main.a', 'a getter'],
+    ['a method', `{ a() { return 1 } }`, 'main.a', 'a method'],
+    ['a shorthand property', `{ a }`, 'main.a', 'a shorthand property'],
+    ['a spread', `{ ...other }`, 'main', 'a spread'],
+    ['a computed key', `{ ['a' + 'b']: 1 }`, 'main', 'a computed or non-string key'],
+    ['a template with an expression', '{ a: `x${1}` }', 'main.a', 'a template literal with expressions'],
+    ['an array hole', `{ a: [, 'optional()'] }`, 'main.a[0]', 'an array hole'],
+    ['a regular expression', `{ a: /x/ }`, 'main.a', 'a regular expression or bigint'],
+    ['a bigint', `{ a: 1n }`, 'main.a', 'a regular expression or bigint'],
+    ['a __proto__ key', `{ __proto__: { polluted: true } }`, 'main.__proto__', 'a __proto__ key'],
+    ['a duplicate key', `{ a: 1, a: 2 }`, 'main.a', "a second 'a' key"],
+    ['a unary other than minus', `{ a: !0 }`, 'main.a', "the expression '!…'"],
+  ])('reports %s as SEC017 and reads it as null', (_name, source, path, what) => {
+    const { findings, opaque } = read(source);
+    expect(findings.map((f) => [f.code, f.path, f.message])).toEqual([['SEC017', path, `${what} is not literal data`]]);
+    expect(opaque).toEqual([path]);
+  });
+
+  it('never lets a __proto__ key reach the prototype', () => {
+    const { value } = read(`{ __proto__: { polluted: true }, ok: 1 }`);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
