@@ -61,7 +61,8 @@ function checkInto(file: string, text: string, options: CheckOptions, sink: Find
   const serverKeys = new Set(stringsOf(main.requiredServerParams));
   const templates: TemplateContext = { sink, serverKeys };
   const sharedLists = Array.isArray(main.sharedLists) ? checkListRefs(main.sharedLists, sink) : [];
-  const declaredLists = new Set(sharedLists.map((ref) => ref.ref));
+  // A declared list whose entry has another fault is still declared: VAL048 would only repeat it.
+  const declaredLists = new Set(Array.isArray(main.sharedLists) ? main.sharedLists.flatMap((entry) => (isRecord(entry) && typeof entry.ref === 'string' ? [entry.ref] : [])) : []);
   checkRequiredLibraries(stringsOf(main.requiredLibraries), options.allowedLibraries, sink);
 
   const rawRoutes = isRecord(main.routes) ? main.routes : {};

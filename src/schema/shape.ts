@@ -68,7 +68,9 @@ const MAIN_SHAPE = object('VAL002', {
   description: string('VAL013', { minLength: 1 }),
   version: string('VAL014', { pattern: '^2\\.\\d+\\.\\d+$' }),
   root: string('VAL015'),
-  routes: coded('VAL016', { type: 'object', minProperties: 1, maxProperties: 8, additionalProperties: route }),
+  routes: coded('VAL016', {
+    allOf: [coded('VAL016', { type: 'object', minProperties: 1, additionalProperties: route }), coded('VAL031', { maxProperties: 8 })],
+  }),
   docs: stringArray('VAL020'),
   tags: coded('VAL021', { type: 'array', items: { allOf: [string('VAL021'), coded('VAL019', { pattern: '^[a-z][a-z0-9-]*$' })] } }),
   requiredServerParams: coded('VAL022', {
@@ -81,7 +83,8 @@ const MAIN_SHAPE = object('VAL002', {
   sharedLists: coded('VAL024', { type: 'array', items: listRef }),
 }, ['namespace', 'name', 'description', 'version', 'root', 'routes']);
 
-const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true });
+// strictTypes is off because the pattern branches of allOf apply to strings only by design.
+const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false });
 ajv.addKeyword({ keyword: 'x-code', schemaType: 'string' });
 const validateMain = ajv.compile(MAIN_SHAPE);
 

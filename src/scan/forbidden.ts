@@ -1,0 +1,229 @@
+import type { AnyNode, Node, Program, TemplateLiteral } from 'acorn';
+import type { Code, FindingSink, SourceLocation } from '../findings.js';
+
+// The syntax-tree scan of RULINGS R2: what is code is caught however it is spelled, what is text
+// (strings, comments, template text, regex literals, member and key names) is never reported.
+
+interface Rule {
+  code: Code;
+  hint: string;
+}
+
+const LOAD_HINT = 'schemas cannot load code; declare packages in main.requiredLibraries and take them from the `libraries` argument of the handlers factory';
+const RUN_CODE_HINT = 'building code from strings is not allowed; write the logic directly in the handler';
+const AUTHORITY_HINT = 'handlers receive their inputs as arguments; the core injects keys and does all HTTP';
+const NO_FILES_HINT = 'schemas have no file system; put static data in main or in a shared list';
+
+const IMPORT: Rule = { code: 'SEC001', hint: LOAD_HINT };
+const FS: Rule = { code: 'SEC005', hint: NO_FILES_HINT };
+const CHILD_PROCESS: Rule = { code: 'SEC007', hint: 'schemas cannot start processes; describe the request in main.routes and let the core send it' };
+const NEW_FUNCTION: Rule = { code: 'SEC010', hint: RUN_CODE_HINT };
+const CONSTRUCTOR: Rule = { code: 'SEC004', hint: RUN_CODE_HINT };
+const TOP_LEVEL_AWAIT: Rule = { code: 'SEC015', hint: 'await only inside handlers; the top level of a schema is data and the handlers factory' };
+
+/** Global names whose mere reference reaches host authority. A Map: no prototype names like `toString`. */
+const NAMES = new Map<string, Rule>([
+  ['require', { code: 'SEC002', hint: LOAD_HINT }],
+  ['module', { code: 'SEC002', hint: LOAD_HINT }],
+  ['exports', { code: 'SEC002', hint: 'schemas are ES modules; use `export const main` and `export const handlers`' }],
+  ['eval', { code: 'SEC003', hint: RUN_CODE_HINT }],
+  ['Function', { code: 'SEC004', hint: RUN_CODE_HINT }],
+  ['process', { code: 'SEC006', hint: AUTHORITY_HINT }],
+  ['globalThis', { code: 'SEC008', hint: 'the global object holds host authority; use only what the handler receives as arguments' }],
+  ['global', { code: 'SEC008', hint: 'the global object holds host authority; use only what the handler receives as arguments' }],
+  ['__dirname', { code: 'SEC009', hint: NO_FILES_HINT }],
+  ['__filename', { code: 'SEC009', hint: NO_FILES_HINT }],
+  ['setTimeout', { code: 'SEC011', hint: 'handlers run under a deadline and cannot schedule work; compute the result directly' }],
+  ['setInterval', { code: 'SEC011', hint: 'handlers run under a deadline and cannot schedule work; compute the result directly' }],
+  ['setImmediate', { code: 'SEC011', hint: 'handlers run under a deadline and cannot schedule work; compute the result directly' }],
+  ['fetch', { code: 'SEC014', hint: 'the core does all HTTP: describe the request in main.routes and adjust it in preRequest' }],
+  ['XMLHttpRequest', { code: 'SEC014', hint: 'the core does all HTTP: describe the request in main.routes and adjust it in preRequest' }],
+  ['WebSocket', { code: 'SEC014', hint: 'the core does all HTTP: describe the request in main.routes and adjust it in preRequest' }],
+]);
+
+const MODULES = new Map<string, Rule>([
+  ['fs', FS],
+  ['node:fs', FS],
+  ['fs/promises', FS],
+  ['node:fs/promises', FS],
+  ['child_process', CHILD_PROCESS],
+  ['node:child_process', CHILD_PROCESS],
+]);
+
+/** Reports every forbidden use of host authority in the syntax tree of a schema file. */
+export function scanForbidden(program: Program, sink: FindingSink): void {
+  visit(program, program, '', false, sink);
+}
+
+/** Pre-order walk over every child node; `key` is the field of `parent` that holds `node`. */
+function visit(node: AnyNode, parent: AnyNode, key: string, inFunction: boolean, sink: FindingSink): void {
+  inspect(node, parent, key, inFunction, sink);
+  const inner = inFunction || isFunction(node);
+  const fields = node as unknown as Record<string, unknown>;
+  for (const field in fields) {
+    if (field === 'loc' || field === 'type' || field === 'start' || field === 'end') continue;
+    const value = fields[field];
+    if (Array.isArray(value)) {
+      for (const item of value) if (isNode(item)) visit(item, node, field, inner, sink);
+    } else if (isNode(value)) {
+      visit(value, node, field, inner, sink);
+    }
+  }
+}
+
+/** Objects without a `type` (Literal.regex, TemplateElement.value, RegExp values) are not nodes. */
+function isNode(value: unknown): value is AnyNode {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}
+
+function isFunction(node: AnyNode): boolean {
+  return node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression' || node.type === 'FunctionDeclaration';
+}
+
+function inspect(node: AnyNode, parent: AnyNode, key: string, inFunction: boolean, sink: FindingSink): void {
+  switch (node.type) {
+    case 'Identifier':
+      if (isReference(parent, key)) checkIdentifier(node.name, node, parent, key, sink);
+      return;
+    case 'MemberExpression':
+      if (node.computed) checkComputedName(node.property, sink);
+      return;
+    case 'Property':
+      // `const { ['constructor']: F } = x` reads a property exactly like `x['constructor']`.
+      if (node.computed && parent.type === 'ObjectPattern') checkComputedName(node.key, sink);
+      return;
+    case 'ImportDeclaration':
+      report(sink, IMPORT, node, `forbidden: import from '${String(node.source.value)}'`);
+      checkModule(node.source, sink);
+      return;
+    case 'ImportExpression':
+      report(sink, IMPORT, node, 'forbidden: dynamic import()');
+      checkModule(node.source, sink);
+      return;
+    case 'MetaProperty':
+      if (node.meta.name === 'import') report(sink, IMPORT, node, 'forbidden: import.meta');
+      return;
+    case 'ExportAllDeclaration':
+      report(sink, IMPORT, node, `forbidden: export * from '${String(node.source.value)}'`);
+      checkModule(node.source, sink);
+      return;
+    case 'ExportNamedDeclaration':
+      if (!node.source) return;
+      report(sink, IMPORT, node, `forbidden: export { ... } from '${String(node.source.value)}'`);
+      checkModule(node.source, sink);
+      return;
+    case 'CallExpression':
+      // `require` itself is reported as an identifier; the module it names adds its own code.
+      if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments[0]) {
+        checkModule(node.arguments[0], sink);
+      }
+      return;
+    case 'AwaitExpression':
+      if (!inFunction) report(sink, TOP_LEVEL_AWAIT, node, 'forbidden: top-level await');
+      return;
+    case 'ForOfStatement':
+      if (node.await && !inFunction) report(sink, TOP_LEVEL_AWAIT, node, 'forbidden: top-level for await');
+      return;
+    case 'VariableDeclaration':
+      if (node.kind === 'await using' && !inFunction) report(sink, TOP_LEVEL_AWAIT, node, 'forbidden: top-level await using');
+      return;
+    default:
+      return;
+  }
+}
+
+/** False where an identifier is a name, not a reference: member and key names, labels, export names. */
+function isReference(parent: AnyNode, key: string): boolean {
+  switch (parent.type) {
+    case 'MemberExpression':
+      return key !== 'property' || parent.computed;
+    case 'Property':
+    case 'MethodDefinition':
+    case 'PropertyDefinition':
+      return key !== 'key' || parent.computed;
+    case 'LabeledStatement':
+    case 'BreakStatement':
+    case 'ContinueStatement':
+      return key !== 'label';
+    // acorn shares one node between `local` and `imported`/`exported` when there is no `as`.
+    case 'ImportSpecifier':
+      return key !== 'imported';
+    case 'ExportSpecifier':
+    case 'ExportAllDeclaration':
+      return key !== 'exported';
+    case 'MetaProperty':
+      return false;
+    default:
+      return true;
+  }
+}
+
+function checkIdentifier(name: string, node: Node, parent: AnyNode, key: string, sink: FindingSink): void {
+  const rule = NAMES.get(name);
+  if (!rule) return;
+  if (name === 'Function' && parent.type === 'NewExpression' && key === 'callee') {
+    report(sink, NEW_FUNCTION, parent, 'forbidden: new Function');
+    return;
+  }
+  report(sink, rule, node, `forbidden: ${name}`);
+}
+
+/** `obj['pro' + 'cess']` is `obj.process`; `x['constructor']` is the way to `Function`. */
+function checkComputedName(expression: AnyNode, sink: FindingSink): void {
+  const name = foldString(expression);
+  if (name === undefined) return;
+  const rule = name === 'constructor' ? CONSTRUCTOR : NAMES.get(name);
+  if (rule) report(sink, rule, expression, `forbidden: computed access to ${name}`);
+}
+
+function checkModule(specifier: AnyNode, sink: FindingSink): void {
+  const name = foldString(specifier);
+  const rule = name === undefined ? undefined : MODULES.get(name);
+  if (rule) report(sink, rule, specifier, `forbidden: module '${name}'`);
+}
+
+function foldString(node: AnyNode): string | undefined {
+  const value = fold(node);
+  return value === undefined ? undefined : String(value);
+}
+
+/**
+ * Evaluates an expression made only of string and number literals, templates and `+`, with
+ * JavaScript's own rules (`1 + 2` is 3, `'1' + 2` is '12'). Anything else is not foldable.
+ */
+function fold(node: AnyNode): string | number | undefined {
+  switch (node.type) {
+    case 'Literal':
+      return typeof node.value === 'string' || typeof node.value === 'number' ? node.value : undefined;
+    case 'TemplateLiteral':
+      return foldTemplate(node);
+    case 'BinaryExpression': {
+      if (node.operator !== '+') return undefined;
+      const left = fold(node.left);
+      const right = left === undefined ? undefined : fold(node.right);
+      if (left === undefined || right === undefined) return undefined;
+      return typeof left === 'number' && typeof right === 'number' ? left + right : `${left}${right}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** `` `process` `` and `` `${'pro'}cess` `` fold; a template with any other expression does not. */
+function foldTemplate({ quasis, expressions }: TemplateLiteral): string | undefined {
+  let text = quasis[0]?.value.cooked;
+  for (let i = 0; i < expressions.length && text != null; i++) {
+    const part = fold(expressions[i]!);
+    const next = quasis[i + 1]?.value.cooked;
+    text = part === undefined || next == null ? undefined : `${text}${part}${next}`;
+  }
+  return text ?? undefined;
+}
+
+function report(sink: FindingSink, rule: Rule, node: Node, message: string): void {
+  sink.addAt(rule.code, startOf(node), message, rule.hint);
+}
+
+function startOf(node: Node): SourceLocation | undefined {
+  return node.loc ? { line: node.loc.start.line, column: node.loc.start.column + 1 } : undefined;
+}

@@ -1,0 +1,459 @@
+// Compiles a route's raw `parameters` into canonical params. The Ajv shape check has already
+// reported every malformed field; this module only reads parameters whose shape is sound and
+// applies the semantic rules of the z grammar (SPEC-NOTES §5, RULINGS R6). Each z string is
+// parsed once, here, by plain string scanning.
+
+import { childPath, type FindingSink } from '../findings.js';
+import { compileValueTemplate } from './templates.js';
+import type { CanonicalParam, HttpMethod, ListFieldRef, ParamLocation, ParamSource, ParamType } from './types.js';
+
+export interface ParamContext {
+  sink: FindingSink;
+  /** Keys listed in main.requiredServerParams. */
+  serverKeys: ReadonlySet<string>;
+  /** `ref`s declared in main.sharedLists. */
+  declaredLists: ReadonlySet<string>;
+  /** The route's method, if valid. */
+  method: HttpMethod | undefined;
+  /** Insert slots found in the route path ({{key}} and :key). */
+  pathSlots: ReadonlySet<string>;
+}
+
+type Kind = ParamType['kind'];
+
+/** A parameter whose shape passed: every field has the type the Ajv schema demands. */
+interface RawParam {
+  key: string;
+  value: string;
+  location: ParamLocation;
+  primitive: string;
+  options: string[];
+}
+
+/** The z block while its options are applied in order. */
+interface ZState {
+  type: ParamType;
+  optional: boolean;
+  /** Set once `values()` was seen, so an enum it failed to fill is not also VAL046. */
+  valuesGiven: boolean;
+  defaultValue?: { value: unknown; path: string };
+}
+
+type OptionRule = (arg: string, state: ZState, path: string, sink: FindingSink) => void;
+
+const USER_VALUE = '{{USER_PARAM}}';
+const LOCATIONS: ReadonlySet<string> = new Set(['insert', 'query', 'body']);
+const BODYLESS_METHODS: ReadonlySet<string> = new Set(['GET', 'DELETE']);
+const CAMEL_CASE = /^[a-z][a-zA-Z0-9]*$/;
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+const INTERPOLATION = /\{\{[^{}]*:[^{}]*\}\}/;
+const SIMPLE_PRIMITIVES: ReadonlyMap<string, Kind> = new Map([
+  ['string()', 'string'],
+  ['number()', 'number'],
+  ['boolean()', 'boolean'],
+  ['array()', 'array'],
+  ['object()', 'object'],
+]);
+/** What a literal of each kind must look like, for messages. */
+const LITERAL_FORM: Partial<Record<Kind, string>> = {
+  number: 'a number',
+  boolean: 'true or false',
+  array: 'a JSON array',
+  object: 'a JSON object',
+};
+/** Returned by readTyped when text cannot be read as the kind asked for. */
+const UNREADABLE = Symbol('unreadable');
+
+/** Compiles a route's raw `parameters` (at finding path `path`, e.g. `main.routes.getPrice.parameters`) into canonical params, reporting every problem. Parameters whose shape is broken are left out. */
+export function compileParameters(raw: unknown, path: string, ctx: ParamContext): CanonicalParam[] {
+  if (!Array.isArray(raw)) return [];
+  const params: CanonicalParam[] = [];
+  const userKeys = new Set<string>();
+  raw.forEach((item, index) => {
+    const shape = readShape(item);
+    if (!shape) return;
+    const param = compileParameter(shape, childPath(path, index), ctx, userKeys);
+    if (param) params.push(param);
+  });
+  return params;
+}
+
+/** Why `value` does not satisfy `type` (as a short phrase, e.g. 'is shorter than 3 characters'), or null when it does. Used for fixed values, defaults and test values. */
+export function violation(type: ParamType, value: unknown): string | null {
+  switch (type.kind) {
+    case 'string':
+      return stringViolation(type, value);
+    case 'number':
+      return numberViolation(type, value);
+    case 'boolean':
+      return typeof value === 'boolean' ? null : 'is not true or false';
+    case 'enum':
+      return enumViolation(type, value);
+    case 'array':
+      return arrayViolation(type, value);
+    case 'object':
+      return isPlainObject(value) ? null : 'is not an object';
+  }
+}
+
+/** The one reading of numeric text (number() defaults and fixed values, numeric enums of R6); null if not a finite decimal. */
+export function numericText(text: string): number | null {
+  if (!DECIMAL.test(text)) return null;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : null;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+// --- one parameter -------------------------------------------------------------------------
+
+function readShape(item: unknown): RawParam | null {
+  if (!isPlainObject(item) || !isPlainObject(item.position) || !isPlainObject(item.z)) return null;
+  const { key, value, location } = item.position;
+  const { primitive, options } = item.z;
+  if (typeof key !== 'string' || key === '' || typeof value !== 'string') return null;
+  if (typeof location !== 'string' || !LOCATIONS.has(location)) return null;
+  if (typeof primitive !== 'string' || !Array.isArray(options) || !options.every((o) => typeof o === 'string')) return null;
+  return { key, value, location: location as ParamLocation, primitive, options: options as string[] };
+}
+
+function compileParameter(raw: RawParam, path: string, ctx: ParamContext, userKeys: Set<string>): CanonicalParam | null {
+  const { sink } = ctx;
+  const position = childPath(path, 'position');
+  const keyPath = childPath(position, 'key');
+  const isUser = raw.value === USER_VALUE;
+  if (isUser) checkUserKey(raw.key, keyPath, sink, userKeys);
+  if (raw.location === 'body' && ctx.method && BODYLESS_METHODS.has(ctx.method)) {
+    sink.add('VAL051', childPath(position, 'location'), `body parameter \`${raw.key}\` on a ${ctx.method} route`, 'use location query, or make the route POST or PUT');
+  }
+  const handlerOnly = raw.location === 'insert' && !ctx.pathSlots.has(raw.key);
+  if (handlerOnly) sink.add('VAL094', keyPath, `insert parameter \`${raw.key}\` has no {{${raw.key}}} or :${raw.key} slot in the path; only handlers read it`);
+  const source = compileSource(raw.value, childPath(position, 'value'), ctx);
+  const z = compileZ(raw.primitive, raw.options, childPath(path, 'z'), ctx);
+  if (!z) return null;
+  if (source.kind === 'template') checkFixedValue(raw.value, source, z.type, childPath(position, 'value'), sink);
+  const param: CanonicalParam = { key: raw.key, location: raw.location, source, type: z.type, optional: z.optional, handlerOnly };
+  if (z.defaultValue) param.default = z.defaultValue.value;
+  return param;
+}
+
+/** Naming convention (the key is the input name the AI sees) and uniqueness among user params. */
+function checkUserKey(key: string, path: string, sink: FindingSink, userKeys: Set<string>): void {
+  if (!CAMEL_CASE.test(key)) sink.add('VAL019', path, `parameter key \`${key}\` is not camelCase`, 'user parameter keys are camelCase, e.g. chainId');
+  if (userKeys.has(key)) sink.add('VAL055', path, `a user parameter named \`${key}\` already exists in this route`, 'give each user parameter its own key');
+  userKeys.add(key);
+}
+
+function compileSource(value: string, path: string, ctx: ParamContext): ParamSource {
+  if (value === USER_VALUE) return { kind: 'user' };
+  return { kind: 'template', template: compileValueTemplate(value, path, ctx) };
+}
+
+/** A fixed value is text; it must read as its z (VAL053). Values with secrets are only known at call time. */
+function checkFixedValue(value: string, source: ParamSource & { kind: 'template' }, type: ParamType, path: string, sink: FindingSink): void {
+  let text = '';
+  for (const part of source.template) {
+    if (part.kind !== 'literal') return;
+    text += part.text;
+  }
+  // A placeholder the template dropped was reported there; the rest is not the real value.
+  if (text !== value) return;
+  const typed = readTyped(type.kind, text);
+  const why = typed === UNREADABLE ? `is not ${LITERAL_FORM[type.kind]}` : violation(type, typed);
+  if (why) sink.add('VAL053', path, `fixed value ${JSON.stringify(value)} ${why}`, 'fix the value or its z block');
+}
+
+// --- the z block -----------------------------------------------------------------------------
+
+function compileZ(primitive: string, options: string[], path: string, ctx: ParamContext): ZState | null {
+  const { sink } = ctx;
+  const primitivePath = childPath(path, 'primitive');
+  const type = parsePrimitive(primitive, primitivePath, ctx);
+  if (!type) return null;
+  const state: ZState = { type, optional: false, valuesGiven: false };
+  const optionsPath = childPath(path, 'options');
+  options.forEach((text, index) => applyOption(text, childPath(optionsPath, index), state, sink));
+  if (type.kind === 'enum' && type.values.length === 0 && type.lists.length === 0 && !state.valuesGiven) {
+    sink.add('VAL046', primitivePath, 'enum() has no values', 'list them: enum(a,b,c)');
+  }
+  if (state.defaultValue) {
+    state.optional = true;
+    const why = violation(type, state.defaultValue.value);
+    if (why) sink.add('VAL056', state.defaultValue.path, `default ${JSON.stringify(state.defaultValue.value)} ${why}`, 'pick a default the z block accepts');
+  }
+  return state;
+}
+
+function parsePrimitive(text: string, path: string, ctx: ParamContext): ParamType | null {
+  const kind = SIMPLE_PRIMITIVES.get(text);
+  // A fresh object each time: options narrow it in place.
+  if (kind) return { kind } as ParamType;
+  if (text.startsWith('enum(') && text.endsWith(')')) return parseEnum(text.slice(5, -1), path, ctx);
+  if (INTERPOLATION.test(text)) {
+    ctx.sink.add('VAL047', path, `list interpolation in ${JSON.stringify(text)}; it is only allowed inside enum()`);
+  } else {
+    ctx.sink.add('VAL044', path, `unknown primitive ${JSON.stringify(text)}`, 'use string(), number(), boolean(), enum(a,b), array() or object()');
+  }
+  return null;
+}
+
+/** `a,b,{{list:field}}`: values verbatim and in order (no spaces, case-sensitive), list references apart. */
+function parseEnum(inner: string, path: string, ctx: ParamContext): ParamType {
+  const values: string[] = [];
+  const lists: ListFieldRef[] = [];
+  if (inner === '') return { kind: 'enum', values, lists };
+  for (const item of inner.split(',')) {
+    const ref = listReference(item);
+    if (ref) {
+      if (!ctx.declaredLists.has(ref.list)) {
+        ctx.sink.add('VAL048', path, `enum interpolates list \`${ref.list}\`, which main.sharedLists does not declare`, `add { ref: '${ref.list}', version: ... } to main.sharedLists`);
+      }
+      lists.push(ref);
+    } else if (item === '' || item.includes('{{') || item.includes('}}')) {
+      ctx.sink.add('VAL044', path, `enum value ${JSON.stringify(item)} is empty or a malformed list interpolation`, 'write values separated by single commas, lists as {{listName:fieldName}}');
+    } else {
+      values.push(item);
+    }
+  }
+  return { kind: 'enum', values, lists };
+}
+
+/** `{{list:field}}` with two plain identifiers, else null. */
+function listReference(item: string): ListFieldRef | null {
+  if (!item.startsWith('{{') || !item.endsWith('}}')) return null;
+  const [list, field, ...rest] = item.slice(2, -2).split(':');
+  if (rest.length > 0 || !list || !field || !IDENTIFIER.test(list) || !IDENTIFIER.test(field)) return null;
+  return { list, field };
+}
+
+// --- options -----------------------------------------------------------------------------------
+
+function applyOption(text: string, path: string, state: ZState, sink: FindingSink): void {
+  const open = text.indexOf('(');
+  const rule = open > 0 && text.endsWith(')') ? OPTION_RULES.get(text.slice(0, open)) : undefined;
+  if (!rule) {
+    sink.add('VAL045', path, `unknown option ${JSON.stringify(text)}`, 'options are min(n), max(n), length(n), optional(), default(x), regex(p) and values(a,b)');
+    return;
+  }
+  if (INTERPOLATION.test(text)) {
+    sink.add('VAL047', path, `list interpolation in ${JSON.stringify(text)}; it is only allowed inside enum()`);
+    return;
+  }
+  rule(text.slice(open + 1, -1), state, path, sink);
+}
+
+const OPTION_RULES: ReadonlyMap<string, OptionRule> = new Map<string, OptionRule>([
+  ['optional', applyOptional],
+  ['default', applyDefault],
+  ['min', (arg, state, path, sink) => applyBound('min', arg, state, path, sink)],
+  ['max', (arg, state, path, sink) => applyBound('max', arg, state, path, sink)],
+  ['length', (arg, state, path, sink) => applyBound('length', arg, state, path, sink)],
+  ['regex', applyRegex],
+  ['values', applyValues],
+]);
+
+function applyOptional(arg: string, state: ZState, path: string, sink: FindingSink): void {
+  if (arg !== '') sink.add('VAL054', path, 'optional() takes no argument');
+  state.optional = true;
+}
+
+/** R6: the argument is typed by the primitive; constraints are checked once all options are in (VAL056). */
+function applyDefault(arg: string, state: ZState, path: string, sink: FindingSink): void {
+  const { kind } = state.type;
+  const value = kind === 'string' || kind === 'enum' ? unquote(arg) : readTyped(kind, arg);
+  if (value === UNREADABLE) {
+    sink.add('VAL054', path, `default(${arg}) is not ${LITERAL_FORM[kind]}`, `${kind}() defaults are ${LITERAL_FORM[kind]}`);
+    return;
+  }
+  state.defaultValue = { value, path };
+}
+
+type Bound = 'min' | 'max' | 'length';
+type BoundKey = 'minLength' | 'maxLength' | 'minimum' | 'maximum' | 'minItems' | 'maxItems';
+interface BoundRule {
+  lower?: BoundKey;
+  upper?: BoundKey;
+}
+
+/** Which JSON Schema keywords each bound sets, per primitive; a missing entry has no effect (VAL057). */
+const BOUND_RULES: Partial<Record<Kind, Partial<Record<Bound, BoundRule>>>> = {
+  string: { min: { lower: 'minLength' }, max: { upper: 'maxLength' }, length: { lower: 'minLength', upper: 'maxLength' } },
+  number: { min: { lower: 'minimum' }, max: { upper: 'maximum' } },
+  array: { length: { lower: 'minItems', upper: 'maxItems' } },
+};
+
+function applyBound(bound: Bound, arg: string, state: ZState, path: string, sink: FindingSink): void {
+  const n = numericText(arg);
+  if (n === null) {
+    sink.add('VAL054', path, `${bound}(${arg}) needs a number`);
+    return;
+  }
+  const { type } = state;
+  const rule = BOUND_RULES[type.kind]?.[bound];
+  if (!rule) {
+    sink.add('VAL057', path, `${bound}() has no effect on ${type.kind}()`, 'remove the option');
+    return;
+  }
+  // Lengths and item counts are whole numbers; only number() bounds may be fractional or negative.
+  if (type.kind !== 'number' && !(Number.isInteger(n) && n >= 0)) {
+    sink.add('VAL054', path, `${bound}(${arg}) needs a whole number of 0 or more`);
+    return;
+  }
+  // Options combine with AND: a repeated bound can only tighten.
+  const bounds = type as { [key in BoundKey]?: number };
+  if (rule.lower) bounds[rule.lower] = Math.max(bounds[rule.lower] ?? -Infinity, n);
+  if (rule.upper) bounds[rule.upper] = Math.min(bounds[rule.upper] ?? Infinity, n);
+}
+
+/** Corpus idiom (R6): a string pattern, in the `u` mode Ajv compiles it with. */
+function applyRegex(arg: string, state: ZState, path: string, sink: FindingSink): void {
+  if (arg === '' || !compilesAsPattern(arg)) {
+    sink.add('VAL054', path, `regex(${arg}) is not a valid regular expression`);
+    return;
+  }
+  const { type } = state;
+  if (type.kind !== 'string') {
+    sink.add('VAL057', path, `regex() has no effect on ${type.kind}()`, 'remove the option');
+    return;
+  }
+  sink.add('VAL092', path, 'regex() read as a string pattern');
+  // AND with an earlier pattern: both must match somewhere, as each would alone.
+  type.pattern = type.pattern === undefined ? arg : `^(?=[\\s\\S]*?(?:${type.pattern}))(?=[\\s\\S]*?(?:${arg}))`;
+}
+
+/** Corpus idiom (R6): `values(a,b)` supplies the values of an empty `enum()`. */
+function applyValues(arg: string, state: ZState, path: string, sink: FindingSink): void {
+  const { type } = state;
+  if (type.kind !== 'enum' || type.values.length > 0 || type.lists.length > 0) {
+    sink.add('VAL054', path, 'values() only fills an empty enum()', 'write the values inside enum(...)');
+    return;
+  }
+  state.valuesGiven = true;
+  const values = arg.split(',');
+  if (values.includes('')) {
+    sink.add('VAL054', path, `values(${arg}) has an empty value`);
+    return;
+  }
+  type.values.push(...values);
+  sink.add('VAL093', path, 'values() read as the values of enum()');
+}
+
+// --- literals and values -----------------------------------------------------------------------
+
+/** Reads text as a value of `kind` (R6); UNREADABLE when it is not one. String and enum text is itself. */
+function readTyped(kind: Kind, text: string): unknown {
+  switch (kind) {
+    case 'number':
+      return numericText(text) ?? UNREADABLE;
+    case 'boolean':
+      return text === 'true' ? true : text === 'false' ? false : UNREADABLE;
+    case 'array': {
+      const value = parseJson(text);
+      return Array.isArray(value) ? value : UNREADABLE;
+    }
+    case 'object': {
+      const value = parseJson(text);
+      return isPlainObject(value) ? value : UNREADABLE;
+    }
+    default:
+      return text;
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return UNREADABLE;
+  }
+}
+
+/** One pair of matching surrounding quotes, ' or ", is removed (R6). */
+function unquote(text: string): string {
+  const first = text[0];
+  return text.length >= 2 && (first === "'" || first === '"') && text.endsWith(first) ? text.slice(1, -1) : text;
+}
+
+/** Compiled patterns by source, shared by regex() validation and violation(). */
+const patterns = new Map<string, RegExp>();
+
+function compilesAsPattern(pattern: string): boolean {
+  try {
+    patterns.set(pattern, new RegExp(pattern, 'u'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function stringViolation(type: ParamType & { kind: 'string' }, value: unknown): string | null {
+  if (typeof value !== 'string') return 'is not a string';
+  const { minLength, maxLength, pattern } = type;
+  if (minLength !== undefined || maxLength !== undefined) {
+    const length = codePointLength(value);
+    if (minLength !== undefined && length < minLength) return `is shorter than ${minLength} characters`;
+    if (maxLength !== undefined && length > maxLength) return `is longer than ${maxLength} characters`;
+  }
+  if (pattern !== undefined && !patternOf(pattern).test(value)) return `does not match ${pattern}`;
+  return null;
+}
+
+/** Patterns come from regex(), which compiled them already; the cache keeps violation() free of compiling. */
+function patternOf(pattern: string): RegExp {
+  let regex = patterns.get(pattern);
+  if (!regex) {
+    regex = new RegExp(pattern, 'u');
+    patterns.set(pattern, regex);
+  }
+  return regex;
+}
+
+/** Characters as JSON Schema counts them: code points, a surrogate pair is one. */
+function codePointLength(text: string): number {
+  let length = 0;
+  for (let i = 0; i < text.length; i += 1, length += 1) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i += 1;
+  }
+  return length;
+}
+
+function numberViolation(type: ParamType & { kind: 'number' }, value: unknown): string | null {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return 'is not a finite number';
+  if (type.minimum !== undefined && value < type.minimum) return `is less than ${type.minimum}`;
+  if (type.maximum !== undefined && value > type.maximum) return `is greater than ${type.maximum}`;
+  return null;
+}
+
+function enumViolation(type: ParamType & { kind: 'enum' }, value: unknown): string | null {
+  const isNumber = typeof value === 'number' && Number.isFinite(value);
+  // Values behind list interpolations are known only once lists resolve; an enum without any
+  // values was reported as VAL046. Either way only the kind of value can be judged here.
+  if (type.lists.length > 0 || type.values.length === 0) return typeof value === 'string' || isNumber ? null : 'is not a string or number';
+  if (typeof value === 'string' && type.values.includes(value)) return null;
+  if (isNumber && numericEnumAccepts(type.values, value)) return null;
+  return `is not one of ${type.values.slice(0, 10).join(', ')}${type.values.length > 10 ? ', …' : ''}`;
+}
+
+/** R6: where every enum value is numeric, the matching number is accepted too. */
+function numericEnumAccepts(values: readonly string[], value: number): boolean {
+  let matched = false;
+  for (const text of values) {
+    const n = numericText(text);
+    if (n === null) return false;
+    if (n === value) matched = true;
+  }
+  return matched;
+}
+
+function arrayViolation(type: ParamType & { kind: 'array' }, value: unknown): string | null {
+  if (!Array.isArray(value)) return 'is not an array';
+  if (type.minItems !== undefined && value.length < type.minItems) return `has fewer than ${type.minItems} items`;
+  if (type.maxItems !== undefined && value.length > type.maxItems) return `has more than ${type.maxItems} items`;
+  return null;
+}
