@@ -219,20 +219,6 @@ function isAtOrBelow(path: string, ancestor: string): boolean {
   return next === '' || next === '.' || next === '[';
 }
 
-/** A locator over recorded positions: a path that was not written (a missing field) gets its parent's. */
-export function locatorFrom(locations: ReadonlyMap<string, SourceLocation>): Locator {
-  return (path) => {
-    let current = path;
-    for (;;) {
-      const found = locations.get(current);
-      if (found) return found;
-      const cut = Math.max(current.lastIndexOf('.'), current.lastIndexOf('['));
-      if (cut <= 0) return undefined;
-      current = current.slice(0, cut);
-    }
-  };
-}
-
 export function countBySeverity(findings: readonly Finding[]): Record<Severity, number> {
   const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const f of findings) counts[f.severity] += 1;

@@ -1,23 +1,35 @@
 // Reads `main` (and, later, shared lists) as data straight from the syntax tree. The file is
-// never imported: only object and array literals, strings, finite and negative numbers,
-// booleans and null are data. Anything else is reported where it stands and read as null.
+// never imported: only object and array literals, strings, negative numbers, booleans and null
+// are data. Anything else is reported where it stands and read as null.
+//
+// Paths are built only when something is reported, and positions are found by walking the
+// tree back down a reported path: reading a valid `main` allocates nothing but the data.
 
 import type { Expression, Node, Property, SpreadElement } from 'acorn';
-import { childPath, type Code, type FindingSink, type SourceLocation } from '../findings.js';
+import { childPath, type Code, type FindingSink, type Locator, type SourceLocation } from '../findings.js';
 
 export interface LiteralData {
   value: unknown;
-  /** Where every path of the value was written. */
-  locations: Map<string, SourceLocation>;
   /** Paths whose value was not literal data (read as null, so later checks must ignore them). */
   opaque: string[];
+  /** Paths of numbers that JSON cannot carry (1e999 reads as Infinity). */
+  nonFinite: string[];
+  /** Finds where a path of the value was written; a path that was not written gets its nearest ancestor's. */
+  locate: Locator;
+}
+
+/** A path as a chain of links, turned into text only when a finding needs it. */
+interface PathLink {
+  parent: PathLink | null;
+  key: string | number;
 }
 
 interface Reader {
   sink: FindingSink;
   code: Code;
-  locations: Map<string, SourceLocation>;
+  rootPath: string;
   opaque: string[];
+  nonFinite: string[];
 }
 
 export function locationOf(node: Node): SourceLocation {
@@ -27,41 +39,42 @@ export function locationOf(node: Node): SourceLocation {
 
 /** Reads `node` as literal data rooted at `rootPath`; non-literal nodes are reported as `code`. */
 export function readLiteral(node: Expression, rootPath: string, sink: FindingSink, code: Code): LiteralData {
-  const reader: Reader = { sink, code, locations: new Map(), opaque: [] };
-  const value = readNode(node, rootPath, reader);
-  return { value, locations: reader.locations, opaque: reader.opaque };
+  const reader: Reader = { sink, code, rootPath, opaque: [], nonFinite: [] };
+  const value = readNode(node, null, reader);
+  return { value, opaque: reader.opaque, nonFinite: reader.nonFinite, locate: astLocator(node, rootPath) };
 }
 
-function readNode(node: Expression | SpreadElement, path: string, reader: Reader): unknown {
-  reader.locations.set(path, locationOf(node));
+function pathOf(link: PathLink | null, reader: Reader): string {
+  if (link === null) return reader.rootPath;
+  return childPath(pathOf(link.parent, reader), link.key);
+}
+
+function readNode(node: Expression | SpreadElement, path: PathLink | null, reader: Reader): unknown {
   switch (node.type) {
     case 'ObjectExpression':
       return readObject(node.properties, path, reader);
     case 'ArrayExpression': {
-      const items: unknown[] = [];
-      node.elements.forEach((element, index) => {
-        const itemPath = childPath(path, index);
-        if (element === null) {
-          reader.locations.set(itemPath, locationOf(node));
-          items.push(notLiteral(itemPath, 'an array hole', reader));
-        } else {
-          items.push(readNode(element, itemPath, reader));
-        }
-      });
+      const items: unknown[] = new Array(node.elements.length);
+      for (let index = 0; index < node.elements.length; index += 1) {
+        const element = node.elements[index];
+        const itemPath = { parent: path, key: index };
+        items[index] = element ? readNode(element, itemPath, reader) : notLiteral(itemPath, 'an array hole', reader);
+      }
       return items;
     }
-    case 'Literal':
-      if (typeof node.value === 'string' || typeof node.value === 'number' || typeof node.value === 'boolean' || node.value === null) {
-        // A regex or bigint literal also has type Literal; only JSON scalars are data.
-        if (!('regex' in node) && !('bigint' in node)) return node.value;
-      }
+    case 'Literal': {
+      const value = node.value;
+      // A regex or bigint literal also has type Literal; only JSON scalars are data.
+      if (typeof value === 'string' || typeof value === 'boolean' || value === null) return 'regex' in node || 'bigint' in node ? notLiteral(path, 'a regular expression or bigint', reader) : value;
+      if (typeof value === 'number') return finite(value, path, reader);
       return notLiteral(path, 'a regular expression or bigint', reader);
+    }
     case 'TemplateLiteral':
       if (node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? '';
       return notLiteral(path, 'a template literal with expressions', reader);
     case 'UnaryExpression':
       if (node.operator === '-' && node.argument.type === 'Literal' && typeof node.argument.value === 'number') {
-        return -node.argument.value;
+        return finite(-node.argument.value, path, reader);
       }
       return notLiteral(path, `the expression '${node.operator}…'`, reader);
     default:
@@ -69,33 +82,27 @@ function readNode(node: Expression | SpreadElement, path: string, reader: Reader
   }
 }
 
-function readObject(properties: Array<Property | SpreadElement>, path: string, reader: Reader): Record<string, unknown> {
+function readObject(properties: Array<Property | SpreadElement>, path: PathLink | null, reader: Reader): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const property of properties) {
     if (property.type === 'SpreadElement') {
-      reader.locations.set(path, locationOf(property));
       notLiteral(path, 'a spread', reader);
       continue;
     }
     const key = propertyKey(property);
     if (key === null) {
-      reader.locations.set(path, locationOf(property));
       notLiteral(path, 'a computed or non-string key', reader);
       continue;
     }
-    const valuePath = childPath(path, key);
+    const valuePath = { parent: path, key };
     if (property.kind !== 'init' || property.method || property.shorthand) {
-      reader.locations.set(valuePath, locationOf(property));
       const what = property.kind !== 'init' ? `a ${property.kind}ter` : property.method ? 'a method' : 'a shorthand property';
       result[key] = notLiteral(valuePath, what, reader);
-      continue;
-    }
-    if (key === '__proto__' || Object.hasOwn(result, key)) {
-      reader.locations.set(valuePath, locationOf(property));
+    } else if (key === '__proto__' || Object.hasOwn(result, key)) {
       notLiteral(valuePath, key === '__proto__' ? 'a __proto__ key' : `a second '${key}' key`, reader);
-      continue;
+    } else {
+      result[key] = readNode(property.value as Expression, valuePath, reader);
     }
-    result[key] = readNode(property.value as Expression, valuePath, reader);
   }
   return result;
 }
@@ -109,7 +116,13 @@ function propertyKey(property: Property): string | null {
   return null;
 }
 
-function notLiteral(path: string, what: string, reader: Reader): null {
+function finite(value: number, path: PathLink | null, reader: Reader): number {
+  if (!Number.isFinite(value)) reader.nonFinite.push(pathOf(path, reader));
+  return value;
+}
+
+function notLiteral(link: PathLink | null, what: string, reader: Reader): null {
+  const path = pathOf(link, reader);
   reader.opaque.push(path);
   reader.sink.add(reader.code, path, `${what} is not literal data`, 'write plain JSON-like values: objects, arrays, strings, numbers, booleans, null');
   return null;
@@ -128,4 +141,33 @@ function describe(node: Node): string {
     default:
       return `an expression (${node.type})`;
   }
+}
+
+// `.name`, `[3]` or `["odd key"]`, the three steps `childPath` writes.
+const PATH_STEP = /\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g;
+
+/** Walks the syntax tree along a path; where the path leaves what was written, the last node reached answers. */
+function astLocator(root: Expression, rootPath: string): Locator {
+  return (path) => {
+    if (!path.startsWith(rootPath)) return undefined;
+    let node: Node = root;
+    for (const step of path.slice(rootPath.length).matchAll(PATH_STEP)) {
+      const next = stepInto(node, step[1] ?? (step[3] ? (JSON.parse(step[3]) as string) : Number(step[2])));
+      if (!next) break;
+      node = next;
+    }
+    return locationOf(node);
+  };
+}
+
+function stepInto(node: Node, key: string | number): Node | null {
+  if (node.type === 'ArrayExpression' && typeof key === 'number') {
+    return (node as unknown as { elements: Array<Node | null> }).elements[key] ?? null;
+  }
+  if (node.type !== 'ObjectExpression') return null;
+  const properties = (node as unknown as { properties: Array<Property | SpreadElement> }).properties;
+  for (const property of properties) {
+    if (property.type === 'Property' && propertyKey(property) === String(key)) return property.value;
+  }
+  return null;
 }

@@ -19,9 +19,12 @@ describe('readLiteral', () => {
   });
 
   it('records where every path was written', () => {
-    const { locations } = read(`{\n  routes: {\n    getX: { path: '/x' }\n  }\n}`);
-    expect(locations.get('main.routes.getX.path')).toEqual({ line: 3, column: 19 });
-    expect(locations.get('main')).toEqual({ line: 1, column: 21 });
+    const { locate } = read(`{\n  routes: {\n    getX: { path: '/x', 'odd key': [1, 2] }\n  }\n}`);
+    expect(locate('main.routes.getX.path')).toEqual({ line: 3, column: 19 });
+    expect(locate('main.routes.getX["odd key"][1]')).toEqual({ line: 3, column: 40 });
+    expect(locate('main')).toEqual({ line: 1, column: 21 });
+    // A field that was not written is placed where its nearest written ancestor is.
+    expect(locate('main.routes.getX.method')).toEqual({ line: 3, column: 11 });
   });
 
   it.each([
@@ -44,6 +47,10 @@ describe('readLiteral', () => {
     const { findings, opaque } = read(source);
     expect(findings.map((f) => [f.code, f.path, f.message])).toEqual([['SEC017', path, `${what} is not literal data`]]);
     expect(opaque).toEqual([path]);
+  });
+
+  it('lists numbers that JSON cannot carry', () => {
+    expect(read(`{ a: [1e999, -1e999, 2] }`).nonFinite).toEqual(['main.a[0]', 'main.a[1]']);
   });
 
   it('never lets a __proto__ key reach the prototype', () => {

@@ -1,0 +1,97 @@
+// `flowguard validate` as a user runs it: the compiled command in a child process, real files.
+
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'flowguard.js');
+const CODES = join(ROOT, 'test', 'fixtures', 'codes');
+const work = mkdtempSync(join(tmpdir(), 'flowguard-cli-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function flowguard(args: string[], cwd = ROOT) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 30_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe('flowguard validate', () => {
+  it('exits 0 on the bundled catalog and says every file can be loaded', () => {
+    const { code, stdout } = flowguard(['validate', 'schemas/']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^8 files checked: 0 errors, 0 warnings, \d+ info \(all files can be loaded\)$/m);
+  });
+
+  it('exits 1 and prints CODE severity file:line:col path: message for a file with an error', () => {
+    const { code, stdout } = flowguard(['validate', join(CODES, 'VAL051', 'trigger.mjs')]);
+    expect(code).toBe(1);
+    expect(stdout).toContain(
+      'VAL051 error test/fixtures/codes/VAL051/trigger.mjs:14:80 main.routes.searchThings.parameters[0].position.location: body parameter `query` on a GET route',
+    );
+    expect(stdout).toMatch(/^1 file checked: 1 error, 0 warnings, 0 info \(1 file cannot be loaded\)$/m);
+  });
+
+  it('reports every file of a folder recursively, in one process, and prints JSON with --json', () => {
+    const { code, stdout } = flowguard(['validate', '--json', join(CODES, 'SEC006'), join(CODES, 'VAL051')]);
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as { summary: { files: number; error: number }; files: Array<{ file: string; findings: Array<{ code: string; line: number }> }> };
+    expect(report.files.map((f) => f.file)).toEqual([
+      'test/fixtures/codes/SEC006/near.mjs',
+      'test/fixtures/codes/SEC006/trigger.mjs',
+      'test/fixtures/codes/VAL051/near.mjs',
+      'test/fixtures/codes/VAL051/trigger.mjs',
+    ]);
+    expect(report.files[1]?.findings.map((f) => f.code)).toContain('SEC006');
+    expect(report.files[0]?.findings.filter((f) => f.code.startsWith('SEC'))).toEqual([]);
+    expect(report.summary.files).toBe(4);
+  });
+
+  it('prints only errors with --quiet', () => {
+    const { stdout } = flowguard(['validate', '--quiet', 'schemas/']);
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+  });
+
+  it.each([
+    ['an unknown flag', ['validate', '--bogus', 'schemas/'], /unknown option '--bogus'/],
+    ['a missing path', ['validate', 'no-such-folder'], /no such file or folder: no-such-folder/],
+    ['an unknown command', ['frobnicate'], /unknown command 'frobnicate'/],
+  ])('exits 2 on %s', (_name, args, message) => {
+    const { code, stderr } = flowguard(args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+
+  it('exits 2 with the file named when .flowmcp/config.json is malformed', () => {
+    const project = join(work, 'bad-config');
+    mkdirSync(join(project, '.flowmcp'), { recursive: true });
+    writeFileSync(join(project, '.flowmcp', 'config.json'), '{ "security": { "allowedLibraries": ["ethers/lib"] } }');
+    const { code, stderr } = flowguard(['validate', '--project', project, 'schemas/']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('config.json: security.allowedLibraries must be an array of exact package names');
+  });
+
+  it('extends the allowlist from .flowmcp/config.json', () => {
+    const project = join(work, 'extended');
+    mkdirSync(join(project, '.flowmcp'), { recursive: true });
+    writeFileSync(join(project, '.flowmcp', 'config.json'), '{ "security": { "allowedLibraries": ["left-pad"] } }');
+    const trigger = join(CODES, 'SEC013', 'trigger.mjs');
+    expect(flowguard(['validate', trigger]).stdout).toContain('SEC013');
+    expect(flowguard(['validate', '--project', project, trigger]).stdout).not.toContain('SEC013');
+  });
+
+  it('never runs handler code: a factory that would loop forever validates at once', () => {
+    const file = join(work, 'loops.mjs');
+    writeFileSync(file, `export const main = {
+  namespace: 'loops', name: 'Loops', description: 'A schema whose handlers never return.', version: '2.0.0',
+  root: 'https://api.example.com',
+  routes: { getX: { method: 'GET', path: '/x', description: 'x', parameters: [], tests: [{ _description: 'x' }] } }
+}
+export const handlers = ({ sharedLists, libraries }) => { while (true) {} }
+`);
+    const { code, stdout } = flowguard(['validate', file]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/1 file checked: 0 errors/);
+  });
+});
