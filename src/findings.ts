@@ -213,6 +213,12 @@ function isIdentifier(key: string): boolean {
   return true;
 }
 
+/** `path` minus a trailing `.key` as `childPath` wrote it, e.g. the route of `<route>.output`. */
+export function parentPath(path: string, key: string): string {
+  const step = `.${key}`;
+  return path.endsWith(step) ? path.slice(0, -step.length) : path;
+}
+
 function isAtOrBelow(path: string, ancestor: string): boolean {
   if (!path.startsWith(ancestor)) return false;
   const next = path.charAt(ancestor.length);

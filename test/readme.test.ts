@@ -12,7 +12,7 @@ it('documents every code with its severity and meaning', () => {
   for (const [code, entry] of Object.entries(CODES)) {
     expect(rows.get(code), code).toBe(`${entry.severity} | ${entry.meaning.replace(/\|/g, '\\|')}`);
   }
-  expect([...rows.keys()].filter((code) => !(code in CODES))).toEqual([]);
+  expect([...rows.keys()].filter((code) => code === undefined || !(code in CODES))).toEqual([]);
 });
 
 it('starts with the set-up, main-job and test commands', () => {

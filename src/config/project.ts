@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isExactPackageName } from '../libraries/allowlist.js';
+import { isRecord } from '../raw.js';
 
 export interface ProjectConfig {
   allowedLibraries: string[];
@@ -38,8 +39,4 @@ function readAllowedLibraries(data: unknown, file: string): string[] {
     throw new ConfigError(`${file}: security.allowedLibraries must be an array of exact package names (no subpaths, versions or '..')`);
   }
   return list as string[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

@@ -10,9 +10,13 @@ interface Rule {
 }
 
 const LOAD_HINT = 'schemas cannot load code; declare packages in main.requiredLibraries and take them from the `libraries` argument of the handlers factory';
+const ESM_HINT = 'schemas are ES modules; use `export const main` and `export const handlers`';
 const RUN_CODE_HINT = 'building code from strings is not allowed; write the logic directly in the handler';
 const AUTHORITY_HINT = 'handlers receive their inputs as arguments; the core injects keys and does all HTTP';
+const GLOBAL_HINT = 'the global object holds host authority; use only what the handler receives as arguments';
 const NO_FILES_HINT = 'schemas have no file system; put static data in main or in a shared list';
+const TIMER_HINT = 'handlers run under a deadline and cannot schedule work; compute the result directly';
+const NETWORK_HINT = 'the core does all HTTP: describe the request in main.routes and adjust it in preRequest';
 
 const IMPORT: Rule = { code: 'SEC001', hint: LOAD_HINT };
 const FS: Rule = { code: 'SEC005', hint: NO_FILES_HINT };
@@ -24,21 +28,21 @@ const TOP_LEVEL_AWAIT: Rule = { code: 'SEC015', hint: 'await only inside handler
 /** Global names whose mere reference reaches host authority. A Map: no prototype names like `toString`. */
 const NAMES = new Map<string, Rule>([
   ['require', { code: 'SEC002', hint: LOAD_HINT }],
-  ['module', { code: 'SEC002', hint: LOAD_HINT }],
-  ['exports', { code: 'SEC002', hint: 'schemas are ES modules; use `export const main` and `export const handlers`' }],
+  ['module', { code: 'SEC002', hint: ESM_HINT }],
+  ['exports', { code: 'SEC002', hint: ESM_HINT }],
   ['eval', { code: 'SEC003', hint: RUN_CODE_HINT }],
   ['Function', { code: 'SEC004', hint: RUN_CODE_HINT }],
   ['process', { code: 'SEC006', hint: AUTHORITY_HINT }],
-  ['globalThis', { code: 'SEC008', hint: 'the global object holds host authority; use only what the handler receives as arguments' }],
-  ['global', { code: 'SEC008', hint: 'the global object holds host authority; use only what the handler receives as arguments' }],
+  ['globalThis', { code: 'SEC008', hint: GLOBAL_HINT }],
+  ['global', { code: 'SEC008', hint: GLOBAL_HINT }],
   ['__dirname', { code: 'SEC009', hint: NO_FILES_HINT }],
   ['__filename', { code: 'SEC009', hint: NO_FILES_HINT }],
-  ['setTimeout', { code: 'SEC011', hint: 'handlers run under a deadline and cannot schedule work; compute the result directly' }],
-  ['setInterval', { code: 'SEC011', hint: 'handlers run under a deadline and cannot schedule work; compute the result directly' }],
-  ['setImmediate', { code: 'SEC011', hint: 'handlers run under a deadline and cannot schedule work; compute the result directly' }],
-  ['fetch', { code: 'SEC014', hint: 'the core does all HTTP: describe the request in main.routes and adjust it in preRequest' }],
-  ['XMLHttpRequest', { code: 'SEC014', hint: 'the core does all HTTP: describe the request in main.routes and adjust it in preRequest' }],
-  ['WebSocket', { code: 'SEC014', hint: 'the core does all HTTP: describe the request in main.routes and adjust it in preRequest' }],
+  ['setTimeout', { code: 'SEC011', hint: TIMER_HINT }],
+  ['setInterval', { code: 'SEC011', hint: TIMER_HINT }],
+  ['setImmediate', { code: 'SEC011', hint: TIMER_HINT }],
+  ['fetch', { code: 'SEC014', hint: NETWORK_HINT }],
+  ['XMLHttpRequest', { code: 'SEC014', hint: NETWORK_HINT }],
+  ['WebSocket', { code: 'SEC014', hint: NETWORK_HINT }],
 ]);
 
 const MODULES = new Map<string, Rule>([

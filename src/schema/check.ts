@@ -4,6 +4,7 @@
 
 import { childPath, FindingSink, type Finding } from '../findings.js';
 import { checkRequiredLibraries } from '../libraries/allowlist.js';
+import { isRecord, stringOr, stringsOf, type RawObject } from '../raw.js';
 import { scanForbidden } from '../scan/forbidden.js';
 import { parseModule } from '../scan/parse.js';
 import { checkHandlers } from './handlers.js';
@@ -29,8 +30,6 @@ export interface SchemaCheck {
   /** Present only when the file has no error-severity finding. */
   schema: CanonicalSchema | null;
 }
-
-type Raw = Record<string, unknown>;
 
 const ROUTE_NAME = /^[a-z][a-zA-Z0-9]*$/;
 const METHODS = new Set<string>(['GET', 'POST', 'PUT', 'DELETE']);
@@ -90,7 +89,7 @@ function checkInto(file: string, text: string, options: CheckOptions, sink: Find
   };
 }
 
-function compileRoute(name: string, raw: Raw, path: string, templates: TemplateContext, declaredLists: ReadonlySet<string>): CanonicalRoute {
+function compileRoute(name: string, raw: RawObject, path: string, templates: TemplateContext, declaredLists: ReadonlySet<string>): CanonicalRoute {
   const { sink } = templates;
   if (!ROUTE_NAME.test(name)) {
     sink.add('VAL030', path, `route name '${name}' is not camelCase`, 'tool names are derived from it; a camelCase name reads best');
@@ -148,16 +147,4 @@ function reportNonJsonNumbers(paths: readonly string[], sink: FindingSink): void
   for (const path of paths) {
     if (!IN_ROUTE_TESTS.test(path)) sink.add('SEC017', path, 'a number too large for JSON is not literal data');
   }
-}
-
-function isRecord(value: unknown): value is Raw {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function stringOr(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-function stringsOf(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }

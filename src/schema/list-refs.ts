@@ -4,7 +4,7 @@
 // wrong this module stays silent, so nothing is reported twice.
 
 import { childPath, type FindingSink } from '../findings.js';
-import { isRecord } from './output.js';
+import { isRecord } from '../raw.js';
 import type { CanonicalRoute, ListFilter, ListRef } from './types.js';
 
 type Scalar = string | number | boolean;

@@ -2,7 +2,8 @@
 // shape (an object of exactly `mimeType: string` and `schema: object`); where that shape is
 // wrong this module stays silent, so nothing is reported twice.
 
-import { childPath, CODES, type Code, type FindingSink } from '../findings.js';
+import { childPath, CODES, parentPath, type Code, type FindingSink } from '../findings.js';
+import { isRecord } from '../raw.js';
 import type { OutputSpec } from './types.js';
 
 type MimeType = OutputSpec['mimeType'];
@@ -63,16 +64,6 @@ export function checkOutput(raw: unknown, path: string, sink: FindingSink): Outp
   const schema = rawSchema && checkNode(rawSchema, schemaPath, 1, walk);
   if (mimeType && rawSchema && schema) checkFit(mimeType, rawSchema.format, schema, schemaPath, walk);
   return mimeType && schema && !walk.failed ? { mimeType, schema } : undefined;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** `path` minus a trailing `.key` as `childPath` wrote it: the route of `<route>.output`. */
-export function parentPath(path: string, key: string): string {
-  const step = `.${key}`;
-  return path.endsWith(step) ? path.slice(0, -step.length) : path;
 }
 
 function report(walk: Walk, code: Code, path: string, message: string, hint?: string): void {

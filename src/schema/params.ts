@@ -4,6 +4,7 @@
 // parsed once, here, by plain string scanning.
 
 import { childPath, type FindingSink } from '../findings.js';
+import { isRecord } from '../raw.js';
 import { compileValueTemplate } from './templates.js';
 import type { CanonicalParam, HttpMethod, ListFieldRef, ParamLocation, ParamSource, ParamType } from './types.js';
 
@@ -93,7 +94,7 @@ export function violation(type: ParamType, value: unknown): string | null {
     case 'array':
       return arrayViolation(type, value);
     case 'object':
-      return isPlainObject(value) ? null : 'is not an object';
+      return isRecord(value) ? null : 'is not an object';
   }
 }
 
@@ -104,16 +105,11 @@ export function numericText(text: string): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
 
 // --- one parameter -------------------------------------------------------------------------
 
 function readShape(item: unknown): RawParam | null {
-  if (!isPlainObject(item) || !isPlainObject(item.position) || !isPlainObject(item.z)) return null;
+  if (!isRecord(item) || !isRecord(item.position) || !isRecord(item.z)) return null;
   const { key, value, location } = item.position;
   const { primitive, options } = item.z;
   if (typeof key !== 'string' || key === '' || typeof value !== 'string') return null;
@@ -358,7 +354,7 @@ function readTyped(kind: Kind, text: string): unknown {
     }
     case 'object': {
       const value = parseJson(text);
-      return isPlainObject(value) ? value : UNREADABLE;
+      return isRecord(value) ? value : UNREADABLE;
     }
     default:
       return text;

@@ -3,7 +3,8 @@
 // (TST002); those tests are skipped here, not reported again.
 
 import { childPath, type FindingSink } from '../findings.js';
-import { isPlainObject, violation } from './params.js';
+import { isRecord } from '../raw.js';
+import { violation } from './params.js';
 import type { CanonicalParam, RouteTest } from './types.js';
 
 /** Checks the raw `tests` of a route (at finding path `path`, e.g. `main.routes.getPrice.tests`) and returns the well-formed ones. */
@@ -15,7 +16,7 @@ export function checkRouteTests(raw: unknown, path: string, params: CanonicalPar
   }
   const tests: RouteTest[] = [];
   raw.forEach((item, index) => {
-    if (!isPlainObject(item) || typeof item._description !== 'string') return;
+    if (!isRecord(item) || typeof item._description !== 'string') return;
     const test = item as RouteTest;
     checkTest(test, childPath(path, index), userParams, sink);
     tests.push(test);
@@ -61,7 +62,7 @@ function checkJson(value: unknown, path: string, sink: FindingSink): boolean {
   let clean = true;
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index += 1) clean = checkJson(value[index], childPath(path, index), sink) && clean;
-  } else if (isPlainObject(value)) {
+  } else if (isRecord(value)) {
     for (const [key, item] of Object.entries(value)) clean = checkJson(item, childPath(path, key), sink) && clean;
   } else {
     sink.add('TST005', path, `a value of type ${typeof value} does not survive JSON`);
