@@ -142,8 +142,8 @@ export interface SourceLocation {
   column: number;
 }
 
-/** Resolves a `main` path to where it was written; the nearest written ancestor wins. */
-export type Locator = (path: string) => SourceLocation | undefined;
+/** Resolves a `main` path to the source offset where it was written; the nearest written ancestor wins. */
+export type Locator = (path: string) => number | undefined;
 
 /**
  * Collects the findings of one file. Rules name a path; the sink attaches severity and the
@@ -153,8 +153,13 @@ export class FindingSink {
   readonly findings: Finding[] = [];
   private locate: Locator = () => undefined;
   private readonly ignored: string[] = [];
+  private lines: LineIndex | null = null;
 
-  constructor(readonly file: string) {}
+  /** `text` is the file's source, for turning offsets into lines and columns. */
+  constructor(
+    readonly file: string,
+    private readonly text = '',
+  ) {}
 
   /** Once `main` has been read, paths can be turned into source positions. */
   useLocator(locate: Locator): void {
@@ -171,24 +176,23 @@ export class FindingSink {
 
   add(code: Code, path: string | undefined, message: string, hint?: string): void {
     if (path !== undefined && this.ignored.some((p) => isAtOrBelow(path, p))) return;
-    const where = path === undefined ? undefined : this.locate(path);
-    this.push(code, where, path, message, hint);
+    this.push(code, path === undefined ? undefined : this.locate(path), path, message, hint);
   }
 
-  /** For findings that have a source position but no `main` path (scan, syntax errors). */
-  addAt(code: Code, where: SourceLocation | undefined, message: string, hint?: string, path?: string): void {
-    this.push(code, where, path, message, hint);
+  /** For findings that have a source offset but no `main` path (scan, syntax errors, handlers). */
+  addAt(code: Code, offset: number | undefined, message: string, hint?: string, path?: string): void {
+    this.push(code, offset, path, message, hint);
   }
 
   hasErrors(): boolean {
     return this.findings.some((f) => f.severity === 'error');
   }
 
-  private push(code: Code, where: SourceLocation | undefined, path: string | undefined, message: string, hint: string | undefined): void {
+  private push(code: Code, offset: number | undefined, path: string | undefined, message: string, hint: string | undefined): void {
     const finding: Finding = { code, severity: CODES[code].severity, file: this.file, message };
-    if (where) {
-      finding.line = where.line;
-      finding.column = where.column;
+    if (offset !== undefined) {
+      this.lines ??= new LineIndex(this.text);
+      Object.assign(finding, this.lines.locate(offset));
     }
     if (path !== undefined) finding.path = path;
     if (hint !== undefined) finding.hint = hint;
@@ -211,6 +215,33 @@ function isIdentifier(key: string): boolean {
     if (!letter && !(i > 0 && c >= 48 && c <= 57)) return false;
   }
   return true;
+}
+
+/**
+ * Line starts of a text, computed on the first finding that needs one: parsing without
+ * acorn's per-node line tracking is measurably faster, and most files have few findings.
+ */
+class LineIndex {
+  private readonly starts: number[] = [0];
+
+  constructor(text: string) {
+    // The line terminators of ECMAScript, as acorn counts them: \n, \r, \r\n, U+2028, U+2029.
+    for (let i = 0; i < text.length; i += 1) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || c === 0x2028 || c === 0x2029 || (c === 13 && text.charCodeAt(i + 1) !== 10)) this.starts.push(i + 1);
+    }
+  }
+
+  locate(offset: number): SourceLocation {
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((this.starts[middle] as number) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return { line: low + 1, column: offset - (this.starts[low] as number) + 1 };
+  }
 }
 
 /** `path` minus a trailing `.key` as `childPath` wrote it, e.g. the route of `<route>.output`. */

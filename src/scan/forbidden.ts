@@ -1,5 +1,6 @@
 import type { AnyNode, Node, Program, TemplateLiteral } from 'acorn';
-import type { Code, FindingSink, SourceLocation } from '../findings.js';
+import { KEYS } from 'eslint-visitor-keys';
+import type { Code, FindingSink } from '../findings.js';
 
 // The syntax-tree scan of RULINGS R2: what is code is caught however it is spelled, what is text
 // (strings, comments, template text, regex literals, member and key names) is never reported.
@@ -54,23 +55,36 @@ const MODULES = new Map<string, Rule>([
   ['node:child_process', CHILD_PROCESS],
 ]);
 
-/** Reports every forbidden use of host authority in the syntax tree of a schema file. */
-export function scanForbidden(program: Program, sink: FindingSink): void {
-  visit(program, program, '', false, sink);
+interface Scan {
+  sink: FindingSink;
+  pureData: Node | null;
 }
 
-/** Pre-order walk over every child node; `key` is the field of `parent` that holds `node`. */
-function visit(node: AnyNode, parent: AnyNode, key: string, inFunction: boolean, sink: FindingSink): void {
-  inspect(node, parent, key, inFunction, sink);
+/**
+ * Reports every forbidden use of host authority in the syntax tree of a schema file.
+ * `pureData` is a subtree already known to be literal data (no identifiers, calls or
+ * functions), which cannot hold anything this scan looks for.
+ */
+export function scanForbidden(program: Program, sink: FindingSink, pureData: Node | null = null): void {
+  visit(program, program, '', false, { sink, pureData });
+}
+
+/**
+ * Pre-order walk over every child node; `key` is the field of `parent` that holds `node`.
+ * The ESTree visitor keys name the child fields of each node type, so scalar fields are never
+ * looked at; a node type they do not know is walked field by field, so nothing is skipped.
+ */
+function visit(node: AnyNode, parent: AnyNode, key: string, inFunction: boolean, scan: Scan): void {
+  if (node === scan.pureData) return;
+  inspect(node, parent, key, inFunction, scan.sink);
   const inner = inFunction || isFunction(node);
   const fields = node as unknown as Record<string, unknown>;
-  for (const field in fields) {
-    if (field === 'loc' || field === 'type' || field === 'start' || field === 'end') continue;
+  for (const field of KEYS[node.type] ?? Object.keys(node)) {
     const value = fields[field];
     if (Array.isArray(value)) {
-      for (const item of value) if (isNode(item)) visit(item, node, field, inner, sink);
+      for (const item of value) if (isNode(item)) visit(item, node, field, inner, scan);
     } else if (isNode(value)) {
-      visit(value, node, field, inner, sink);
+      visit(value, node, field, inner, scan);
     }
   }
 }
@@ -225,9 +239,5 @@ function foldTemplate({ quasis, expressions }: TemplateLiteral): string | undefi
 }
 
 function report(sink: FindingSink, rule: Rule, node: Node, message: string): void {
-  sink.addAt(rule.code, startOf(node), message, rule.hint);
-}
-
-function startOf(node: Node): SourceLocation | undefined {
-  return node.loc ? { line: node.loc.start.line, column: node.loc.start.column + 1 } : undefined;
+  sink.addAt(rule.code, node.start, message, rule.hint);
 }

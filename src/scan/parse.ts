@@ -10,15 +10,13 @@ export function parseModule(text: string, sink: FindingSink): Program | null {
     return parse(text, {
       ecmaVersion: 'latest',
       sourceType: 'module',
-      locations: true,
       // Top-level await is legal in modules; the scan reports it (SEC015) instead of the parser.
       allowAwaitOutsideFunction: true,
       allowHashBang: false,
     });
   } catch (error) {
-    const { message, loc } = error as SyntaxError & { loc?: { line: number; column: number } };
-    const where = loc ? { line: loc.line, column: loc.column + 1 } : undefined;
-    sink.addAt('SEC016', where, `syntax error: ${message.replace(/ \(\d+:\d+\)$/, '')}`, 'fix the syntax; the file was not loaded');
+    const { message, pos } = error as SyntaxError & { pos?: number };
+    sink.addAt('SEC016', pos, `syntax error: ${message.replace(/ \(\d+:\d+\)$/, '')}`, 'fix the syntax; the file was not loaded');
     return null;
   }
 }

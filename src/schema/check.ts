@@ -37,7 +37,7 @@ const METHODS = new Set<string>(['GET', 'POST', 'PUT', 'DELETE']);
 const IN_ROUTE_TESTS = /^main\.routes(?:\.[A-Za-z_$][\w$]*|\["(?:[^"\\]|\\.)*"\])\.tests\b/;
 
 export function checkSchemaText(file: string, text: string, options: CheckOptions): SchemaCheck {
-  const sink = new FindingSink(file);
+  const sink = new FindingSink(file, text);
   const schema = checkInto(file, text, options, sink);
   return { file, findings: sink.findings, schema: sink.hasErrors() ? null : schema };
 }
@@ -45,11 +45,12 @@ export function checkSchemaText(file: string, text: string, options: CheckOption
 function checkInto(file: string, text: string, options: CheckOptions, sink: FindingSink): CanonicalSchema | null {
   const program = parseModule(text, sink);
   if (!program) return null;
-  scanForbidden(program, sink);
   const module = readSchemaModule(program, sink);
-  if (!module.main) return null;
+  const data = module.main ? readLiteral(module.main, 'main', sink, 'SEC017') : null;
+  // A `main` that is literal data through and through holds no code, so the scan may skip it.
+  scanForbidden(program, sink, data && data.opaque.length === 0 ? module.main : null);
+  if (!data) return null;
 
-  const data = readLiteral(module.main, 'main', sink, 'SEC017');
   sink.useLocator(data.locate);
   sink.ignoreBelow(data.opaque);
   reportNonJsonNumbers(data.nonFinite, sink);

@@ -4,7 +4,6 @@
 
 import type { Expression, ObjectExpression, Property, SpreadElement } from 'acorn';
 import type { FindingSink } from '../findings.js';
-import { locationOf } from './literal.js';
 import type { HandlerHooks, HandlersInfo } from './types.js';
 
 const HOOKS = new Set<string>(['preRequest', 'postRequest']);
@@ -12,7 +11,7 @@ const HOOKS = new Set<string>(['preRequest', 'postRequest']);
 export function checkHandlers(node: Expression, text: string, routeNames: ReadonlySet<string>, sink: FindingSink): HandlersInfo {
   const factorySource = text.slice(node.start, node.end);
   if (node.type !== 'ArrowFunctionExpression' && node.type !== 'FunctionExpression') {
-    sink.addAt('VAL004', locationOf(node), '`handlers` must be a factory function', 'write export const handlers = ({ sharedLists, libraries }) => ({ ... })', 'handlers');
+    sink.addAt('VAL004', node.start, '`handlers` must be a factory function', 'write export const handlers = ({ sharedLists, libraries }) => ({ ... })', 'handlers');
     return { factorySource, routes: null };
   }
   const returned = returnedObject(node);
@@ -22,7 +21,7 @@ export function checkHandlers(node: Expression, text: string, routeNames: Readon
   for (const property of returned.properties) {
     const name = staticKey(property);
     if (name === null) return { factorySource, routes: null };
-    const where = locationOf(property);
+    const where = property.start;
     if (!routeNames.has(name)) {
       sink.addAt('VAL005', where, `handlers name '${name}', which is no route of this schema`, `routes: ${[...routeNames].join(', ')}`, `handlers.${name}`);
     }
@@ -54,12 +53,12 @@ function readHooks(property: Property, route: string, sink: FindingSink): Handle
     if (name === null) continue;
     const path = `handlers.${route}.${name}`;
     if (name === 'executeRequest') {
-      sink.addAt('SEC018', locationOf(hook), `route '${route}' has an executeRequest handler; handlers may not perform requests`,
+      sink.addAt('SEC018', hook.start, `route '${route}' has an executeRequest handler; handlers may not perform requests`,
         'let the core send the request: build it in preRequest, reshape the answer in postRequest', path);
     } else if (HOOKS.has(name)) {
       hooks[name as keyof HandlerHooks] = true;
     } else {
-      sink.addAt('VAL003', locationOf(hook), `unknown handler hook '${name}'`, 'hooks are preRequest and postRequest', path);
+      sink.addAt('VAL003', hook.start, `unknown handler hook '${name}'`, 'hooks are preRequest and postRequest', path);
     }
   }
   return hooks;

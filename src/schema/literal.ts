@@ -6,7 +6,7 @@
 // tree back down a reported path: reading a valid `main` allocates nothing but the data.
 
 import type { Expression, Node, Property, SpreadElement } from 'acorn';
-import { childPath, type Code, type FindingSink, type Locator, type SourceLocation } from '../findings.js';
+import { childPath, type Code, type FindingSink, type Locator } from '../findings.js';
 
 export interface LiteralData {
   value: unknown;
@@ -30,11 +30,6 @@ interface Reader {
   rootPath: string;
   opaque: string[];
   nonFinite: string[];
-}
-
-export function locationOf(node: Node): SourceLocation {
-  const start = node.loc?.start;
-  return start ? { line: start.line, column: start.column + 1 } : { line: 1, column: 1 };
 }
 
 /** Reads `node` as literal data rooted at `rootPath`; non-literal nodes are reported as `code`. */
@@ -156,7 +151,7 @@ function astLocator(root: Expression, rootPath: string): Locator {
       if (!next) break;
       node = next;
     }
-    return locationOf(node);
+    return node.start;
   };
 }
 

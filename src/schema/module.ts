@@ -4,7 +4,6 @@
 
 import type { Expression, ModuleDeclaration, Program, Statement, VariableDeclaration } from 'acorn';
 import type { FindingSink } from '../findings.js';
-import { locationOf } from './literal.js';
 
 export interface SchemaModule {
   main: Expression | null;
@@ -17,7 +16,7 @@ const EXPORT_NAMES = new Set(['main', 'handlers']);
 export function readSchemaModule(program: Program, sink: FindingSink): SchemaModule {
   const found: Record<string, Expression> = {};
   if (isLegacy(program)) {
-    sink.addAt('VAL006', locationOf(program), 'this is a v1.2.0 schema (`schema` export with flowMCP: 1.2.0); it is not served',
+    sink.addAt('VAL006', program.start, 'this is a v1.2.0 schema (`schema` export with flowMCP: 1.2.0); it is not served',
       'migrate: wrap the fields in `export const main`, set version 2.0.0, move handlers into an `export const handlers` factory');
     return { main: null, handlers: null, legacy: true };
   }
@@ -29,11 +28,11 @@ export function readSchemaModule(program: Program, sink: FindingSink): SchemaMod
     }
     // Imports are the scan's to report (SEC001); reporting them here too would say it twice.
     if (statement.type === 'ImportDeclaration' || statement.type === 'ExportAllDeclaration') continue;
-    sink.addAt('SEC019', locationOf(statement), `top-level ${describeStatement(statement)} would run at import time`,
+    sink.addAt('SEC019', statement.start, `top-level ${describeStatement(statement)} would run at import time`,
       'a schema file holds only `export const main = {...}` and optionally `export const handlers = (...) => ({...})`');
   }
   if (!found.main) {
-    sink.addAt('VAL001', locationOf(program), 'the file has no `export const main = {...}`');
+    sink.addAt('VAL001', program.start, 'the file has no `export const main = {...}`');
   }
   return { main: found.main ?? null, handlers: found.handlers ?? null, legacy: false };
 }

@@ -47,7 +47,7 @@ const desc = (code: Code, offset: number): Hit => [code, 4, 16 + offset];
 const body = (code: Code, offset: number): Hit => [code, 16, 7 + offset];
 
 function scan(text: string): Finding[] {
-  const sink = new FindingSink('t.mjs');
+  const sink = new FindingSink('t.mjs', text);
   const program = parseModule(text, sink);
   if (program) scanForbidden(program, sink);
   return sink.findings;
