@@ -1,4 +1,4 @@
-import type { AnyNode, Node, Program, TemplateLiteral } from 'acorn';
+import type { AnyNode, MemberExpression, Node, Program, TemplateLiteral } from 'acorn';
 import { KEYS } from 'eslint-visitor-keys';
 import type { Code, FindingSink } from '../findings.js';
 
@@ -105,10 +105,13 @@ function inspect(node: AnyNode, parent: AnyNode, key: string, inFunction: boolea
       return;
     case 'MemberExpression':
       if (node.computed) checkComputedName(node.property, sink);
+      else if (isConstructorChain(node)) report(sink, CONSTRUCTOR, node.property, 'forbidden: constructor.constructor reaches Function');
       return;
     case 'Property':
       // `const { ['constructor']: F } = x` reads a property exactly like `x['constructor']`.
-      if (node.computed && parent.type === 'ObjectPattern') checkComputedName(node.key, sink);
+      if (parent.type !== 'ObjectPattern') return;
+      if (node.computed) checkComputedName(node.key, sink);
+      else if (node.key.type === 'Identifier' && node.key.name === 'constructor') report(sink, CONSTRUCTOR, node.key, 'forbidden: destructured constructor');
       return;
     case 'ImportDeclaration':
       report(sink, IMPORT, node, `forbidden: import from '${String(node.source.value)}'`);
@@ -184,6 +187,18 @@ function checkIdentifier(name: string, node: Node, parent: AnyNode, key: string,
     return;
   }
   report(sink, rule, node, `forbidden: ${name}`);
+}
+
+/**
+ * `x.constructor.constructor` is `Function` for any ordinary `x`. A single `.constructor`
+ * (`value.constructor === Object`) is a common, harmless check and is left alone.
+ */
+function isConstructorChain(node: MemberExpression): boolean {
+  return isNamedMember(node, 'constructor') && node.object.type === 'MemberExpression' && isNamedMember(node.object, 'constructor');
+}
+
+function isNamedMember(node: MemberExpression, name: string): boolean {
+  return !node.computed && node.property.type === 'Identifier' && node.property.name === name;
 }
 
 /** `obj['pro' + 'cess']` is `obj.process`; `x['constructor']` is the way to `Function`. */
