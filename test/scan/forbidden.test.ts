@@ -111,6 +111,9 @@ describe('scanForbidden: rejected spellings', () => {
     ['parameter named process', { body: 'const read = (process) => process.env' }, [body('SEC006', 14), body('SEC006', 26)]],
     // A comment cannot join two tokens: `proc` and `ess` stay two identifiers, which do not parse.
     ['proc/**/ess', { body: 'const env = proc/**/ess.env' }, [body('SEC016', 20)]],
+    ['process/**/.env: a comment between tokens', { body: 'const env = process/**/.env' }, [body('SEC006', 12)]],
+    ["import/**/('fs'): a comment before the call", { body: "const mod = import/* x */('fs')" }, [body('SEC001', 12), body('SEC005', 26)]],
+    ['globalThis // comment, newline, .process', { body: 'const g = globalThis // x\n.process' }, [body('SEC008', 10)]],
     ['syntax error', { body: 'const = 1' }, [body('SEC016', 6)]],
   ];
 
