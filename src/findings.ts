@@ -47,6 +47,16 @@ export const CODES = {
   SEC018: { severity: 'error', meaning: 'executeRequest handler: handlers may not perform requests' },
   SEC019: { severity: 'error', meaning: 'code outside `export const main` and `export const handlers`' },
 
+  // Handler code at run time, in the sandbox (spec chapter 05 numbering, extended).
+  SEC100: { severity: 'error', meaning: 'handler code tried to reach the network' },
+  SEC101: { severity: 'error', meaning: 'handlers factory or handler returned the wrong shape' },
+  SEC102: { severity: 'error', meaning: 'handler code tried to change frozen data (a shared list)' },
+  SEC103: { severity: 'error', meaning: 'an allowlisted library is not installed or failed to load' },
+  SEC104: { severity: 'error', meaning: 'the handlers factory threw' },
+  SEC105: { severity: 'error', meaning: 'handlers factory or handler missed its deadline' },
+  SEC106: { severity: 'error', meaning: 'handler code exceeded the sandbox memory limit' },
+  SEC107: { severity: 'error', meaning: 'a handler threw or its sandbox worker stopped' },
+
   // Structure of the file and of `main` (spec chapter 09 numbering, extended in free numbers).
   VAL001: { severity: 'error', meaning: 'no `export const main`' },
   VAL002: { severity: 'error', meaning: '`main` is not an object' },

@@ -1,0 +1,120 @@
+// Loads a folder of schemas into a catalog: every file is scanned and validated, the handlers
+// factories of the valid ones run in the sandbox, and every problem becomes a finding of its
+// file. A file that fails never stops the others.
+
+import { FindingSink, type Finding } from '../findings.js';
+import { loadProjectConfig } from '../config/project.js';
+import { effectiveAllowlist } from '../libraries/allowlist.js';
+import { resolveLibrary } from '../libraries/resolve.js';
+import { Sandbox, type SandboxOptions } from '../sandbox/pool.js';
+import type { Hook, LibraryModule } from '../sandbox/protocol.js';
+import type { CanonicalSchema } from '../schema/types.js';
+import { selectSchemaFiles } from './files.js';
+import { checkSchemaFile } from './validate.js';
+import type { FileReport } from '../report/format.js';
+
+export interface CatalogOptions {
+  /** Folder of schema files (searched recursively). */
+  schemas: string;
+  /** Folder holding `.flowmcp/config.json`; default the working directory. */
+  project?: string;
+  sandbox?: Pick<SandboxOptions, 'size' | 'deadlineMs' | 'memoryMb'>;
+}
+
+export interface CatalogSchema {
+  file: string;
+  schema: CanonicalSchema;
+  /** Hooks per route, as the handlers factory returned them; empty without handlers. */
+  hooks: Record<string, Hook[]>;
+}
+
+export class Catalog {
+  private constructor(
+    readonly schemas: CatalogSchema[],
+    readonly reports: FileReport[],
+    private readonly sandbox: Sandbox | null,
+  ) {}
+
+  static async load(options: CatalogOptions): Promise<Catalog> {
+    const project = options.project ?? '.';
+    const config = loadProjectConfig(project);
+    const { files } = selectSchemaFiles([options.schemas]);
+    const checks = files.map((file) => checkSchemaFile(file, { allowedLibraries: effectiveAllowlist(config.allowedLibraries) }));
+    const reports: FileReport[] = checks.map(({ file, findings }) => ({ file, findings: [...findings] }));
+    const valid = checks.flatMap((check, index) => (check.schema ? [{ schema: check.schema, report: reports[index] as FileReport }] : []));
+
+    const withHandlers = valid.filter(({ schema }) => schema.handlers !== null);
+    const libraries = resolveLibraries(withHandlers.map(({ schema }) => schema), project);
+    const sandbox = withHandlers.length > 0 ? new Sandbox({ ...options.sandbox, libraries: [...libraries.found.values()] }) : null;
+
+    const loaded = await Promise.all(
+      valid.map(async ({ schema, report }) => {
+        const sink = new FindingSink(schema.file);
+        const hooks = sandbox && schema.handlers ? await loadHandlers(sandbox, schema, libraries.missing, sink) : {};
+        report.findings.push(...sink.findings);
+        return sink.hasErrors() ? null : { file: schema.file, schema, hooks };
+      }),
+    );
+    return new Catalog(loaded.filter((entry): entry is CatalogSchema => entry !== null), reports, sandbox);
+  }
+
+  /** Runs one handler hook of a schema in its sandbox unit. */
+  runHook(file: string, route: string, hook: Hook, input: unknown) {
+    if (!this.sandbox) return Promise.resolve({ ok: false as const, failure: { code: 'SEC101' as const, message: 'no schema with handlers is loaded' } });
+    return this.sandbox.call(unitId(file), route, hook, input);
+  }
+
+  findings(): Finding[] {
+    return this.reports.flatMap((report) => report.findings);
+  }
+
+  async close(): Promise<void> {
+    await this.sandbox?.close();
+  }
+}
+
+function unitId(file: string): string {
+  return file;
+}
+
+interface Libraries {
+  found: Map<string, LibraryModule>;
+  missing: Set<string>;
+}
+
+/** Every library a handler schema needs, resolved once for the whole catalog. */
+function resolveLibraries(schemas: CanonicalSchema[], project: string): Libraries {
+  const found = new Map<string, LibraryModule>();
+  const missing = new Set<string>();
+  for (const name of new Set(schemas.flatMap((schema) => schema.requiredLibraries))) {
+    const library = resolveLibrary(name, project);
+    if (library) found.set(name, library);
+    else missing.add(name);
+  }
+  return { found, missing };
+}
+
+async function loadHandlers(sandbox: Sandbox, schema: CanonicalSchema, missing: ReadonlySet<string>, sink: FindingSink): Promise<Record<string, Hook[]>> {
+  const absent = schema.requiredLibraries.filter((name) => missing.has(name));
+  if (absent.length > 0) {
+    sink.addAt('SEC103', undefined, `required librar${absent.length === 1 ? 'y' : 'ies'} ${absent.join(', ')} not installed`, 'install it in the project (npm install <name>)', 'main.requiredLibraries');
+    return {};
+  }
+  const outcome = await sandbox.load({
+    id: unitId(schema.file),
+    source: schema.handlers?.factorySource ?? '',
+    routes: schema.routes.map((route) => route.name),
+    libraries: schema.requiredLibraries,
+    sharedLists: {},
+  });
+  if (!outcome.ok) {
+    sink.addAt(outcome.failure.code, undefined, outcome.failure.message, undefined, 'handlers');
+    return {};
+  }
+  // Where the factory returns an object literal, the static check has named these already.
+  if (schema.handlers?.routes !== null) return outcome.value.hooks;
+  for (const route of outcome.value.unknownRoutes) {
+    sink.addAt('VAL005', undefined, `the handlers factory returned handlers for '${route}', which is no route of this schema`, undefined, `handlers.${route}`);
+  }
+  return outcome.value.hooks;
+}

@@ -1,0 +1,51 @@
+// Runs first in every sandbox worker, before any library is imported: every way Node offers to
+// open a connection or resolve a name is replaced by a function that refuses and counts the
+// attempt. Libraries keep their APIs (axios, ethers providers), but nothing they try leaves.
+
+import dgram from 'node:dgram';
+import dns from 'node:dns';
+import http from 'node:http';
+import http2 from 'node:http2';
+import https from 'node:https';
+import net from 'node:net';
+import tls from 'node:tls';
+
+export class NetworkBlockedError extends Error {
+  constructor(what: string) {
+    super(`network access is not available to handlers (${what})`);
+    this.name = 'NetworkBlockedError';
+  }
+}
+
+let attempts = 0;
+
+/** How many network attempts were refused so far; a call compares it before and after. */
+export function networkAttempts(): number {
+  return attempts;
+}
+
+function refuse(what: string): () => never {
+  return () => {
+    attempts += 1;
+    throw new NetworkBlockedError(what);
+  };
+}
+
+function replace(target: object, names: readonly string[], prefix: string): void {
+  for (const name of names) {
+    Object.defineProperty(target, name, { value: refuse(`${prefix}.${name}`), writable: false, configurable: false });
+  }
+}
+
+replace(net.Socket.prototype, ['connect'], 'net.Socket');
+replace(net, ['connect', 'createConnection'], 'net');
+replace(tls, ['connect'], 'tls');
+replace(http, ['request', 'get'], 'http');
+replace(https, ['request', 'get'], 'https');
+replace(http2, ['connect'], 'http2');
+replace(dgram, ['createSocket'], 'dgram');
+replace(dns, ['lookup', 'lookupService', 'resolve', 'resolve4', 'resolve6', 'resolveAny', 'reverse'], 'dns');
+replace(dns.promises, ['lookup', 'lookupService', 'resolve', 'resolve4', 'resolve6', 'resolveAny', 'reverse'], 'dns.promises');
+for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest']) {
+  Object.defineProperty(globalThis, name, { value: undefined, writable: false, configurable: false });
+}

@@ -1,0 +1,52 @@
+// The messages between the host and a sandbox worker. Only plain data crosses: the host sends
+// structured-cloneable values, the worker answers with JSON text it serialised itself, so no
+// getter, toJSON, proxy or thenable of handler code ever runs in the host.
+
+export type Hook = 'preRequest' | 'postRequest';
+
+/** A library the worker imports once at start, by file URL, before lockdown. */
+export interface LibraryModule {
+  name: string;
+  url: string;
+  /** CommonJS: the module's `module.exports` (its default export) is the library. */
+  commonJs: boolean;
+}
+
+export interface WorkerInit {
+  libraries: LibraryModule[];
+}
+
+/** One schema's isolation unit: its own Compartment, factory and handlers. */
+export interface UnitSpec {
+  id: string;
+  /** The handlers factory expression, exactly as written in the schema file. */
+  source: string;
+  routes: string[];
+  libraries: string[];
+  /** Filtered shared-list entries by list name; frozen again inside the worker. */
+  sharedLists: Record<string, unknown>;
+}
+
+export type Command =
+  | { kind: 'load'; unit: UnitSpec }
+  | { kind: 'call'; unit: string; route: string; hook: Hook; input: unknown };
+
+export type Request = Command & { id: number };
+
+/** Why a load or call failed, as a runtime finding code (SEC100–SEC107) and a short reason. */
+export interface Failure {
+  code: SandboxCode;
+  message: string;
+}
+
+export type SandboxCode = 'SEC100' | 'SEC101' | 'SEC102' | 'SEC103' | 'SEC104' | 'SEC105' | 'SEC106' | 'SEC107';
+
+export type Reply =
+  | { id: number; ok: true; json: string }
+  | { id: number; ok: true; hooks: Record<string, Hook[]>; unknownRoutes: string[] }
+  | { id: number; ok: false; failure: Failure };
+
+/** Sent once by a worker when lockdown is done: which libraries could not be imported, and why. */
+export interface Ready {
+  failedLibraries: Record<string, string>;
+}

@@ -1,0 +1,181 @@
+// The sandbox worker: a worker thread started with an empty environment and a memory limit.
+// Network primitives are refused first (network-guard, imported before anything else), then the
+// catalog's libraries are imported, then SES `lockdown()` freezes every shared intrinsic. Each
+// schema gets its own Compartment whose globals are a short list of safe built-ins; its handlers
+// factory and handlers run there and see only their arguments. Results leave as JSON text.
+
+import { networkAttempts } from './network-guard.js';
+import 'ses';
+import { parentPort } from 'node:worker_threads';
+import type { Failure, Hook, LibraryModule, Ready, Reply, Request, UnitSpec, WorkerInit } from './protocol.js';
+
+interface Unit {
+  handlers: Record<string, Partial<Record<Hook, (input: unknown) => unknown>>>;
+}
+
+const HOOKS: ReadonlySet<string> = new Set<Hook>(['preRequest', 'postRequest']);
+const units = new Map<string, Unit>();
+let libraries: Record<string, unknown> = {};
+let globals: Record<string, unknown> = {};
+let failedLibraries: Record<string, string> = {};
+
+const port = parentPort;
+if (!port) throw new Error('the sandbox worker must run as a worker thread');
+
+port.once('message', (init: WorkerInit) => {
+  void start(init).then((ready) => port.postMessage(ready));
+});
+
+async function start(init: WorkerInit): Promise<Ready> {
+  const loaded: Record<string, unknown> = {};
+  for (const library of init.libraries) {
+    try {
+      const namespace = (await import(library.url)) as Record<string, unknown>;
+      loaded[library.name] = library.commonJs ? namespace.default : plainNamespace(namespace, new Map());
+    } catch (error) {
+      // Only the schemas that need this library fail (SEC103); the others keep working.
+      failedLibraries[library.name] = messageOf(error);
+    }
+  }
+  // A rejection no one awaits (say, a library call a handler fired and forgot) must not end the
+  // worker: the call it belongs to has already been answered or failed.
+  process.on('unhandledRejection', () => undefined);
+  lockdown({
+    errorTaming: 'unsafe',
+    consoleTaming: 'unsafe',
+    overrideTaming: 'severe',
+    stackFiltering: 'concise',
+    errorTrapping: 'none',
+    unhandledRejectionTrapping: 'none',
+  });
+  // Shared read-only by every schema in this worker, so one schema cannot tamper with another's
+  // view: lockdown froze the language's intrinsics, harden freezes the host's classes we hand out.
+  libraries = harden(loaded);
+  globals = harden({ Date, Math, URL, URLSearchParams, TextEncoder, TextDecoder });
+  port?.on('message', (request: Request) => void handle(request).then((reply) => port.postMessage(reply)));
+  return { failedLibraries };
+}
+
+/** A module namespace cannot be frozen; a plain copy of its exports can (nested namespaces too). */
+function plainNamespace(namespace: Record<string, unknown>, seen: Map<object, object>): Record<string, unknown> {
+  const known = seen.get(namespace);
+  if (known) return known as Record<string, unknown>;
+  const copy: Record<string, unknown> = {};
+  seen.set(namespace, copy);
+  for (const key of Object.keys(namespace)) {
+    const value = namespace[key];
+    copy[key] = Object.prototype.toString.call(value) === '[object Module]' ? plainNamespace(value as Record<string, unknown>, seen) : value;
+  }
+  return copy;
+}
+
+async function handle(request: Request): Promise<Reply> {
+  const before = networkAttempts();
+  let reply: Reply;
+  try {
+    reply = request.kind === 'load' ? load(request.id, request.unit) : await call(request.id, request.unit, request.route, request.hook, request.input);
+  } catch (error) {
+    reply = { id: request.id, ok: false, failure: failureOf(error, request.kind === 'load' ? 'SEC104' : 'SEC107') };
+  }
+  // Let promise chains the code started and did not await run out, so their attempts count
+  // here and not against the next call. An attempt that was caught and ignored still counts.
+  await new Promise((resolve) => setImmediate(resolve));
+  if (networkAttempts() !== before) {
+    return { id: request.id, ok: false, failure: { code: 'SEC100', message: 'handler code tried to reach the network' } };
+  }
+  return reply;
+}
+
+function load(id: number, spec: UnitSpec): Reply {
+  const missing = spec.libraries.find((name) => name in failedLibraries || !(name in libraries));
+  if (missing) {
+    return { id, ok: false, failure: { code: 'SEC103', message: `library '${missing}' failed to load: ${failedLibraries[missing] ?? 'it is not installed'}` } };
+  }
+  // The Compartment's globals are pure computation, nothing of the host.
+  const compartment = new Compartment({ globals, __options__: true });
+  const factory: unknown = compartment.evaluate(`'use strict';(${spec.source}\n)`);
+  if (typeof factory !== 'function') throw shapeError('the handlers export is not a function');
+  const allowed: Record<string, unknown> = {};
+  for (const name of spec.libraries) allowed[name] = libraries[name];
+  const made: unknown = factory(harden({ sharedLists: spec.sharedLists, libraries: allowed }));
+  const handlers = readHandlers(made);
+  units.set(spec.id, { handlers });
+  const hooks: Record<string, Hook[]> = {};
+  for (const [route, entry] of Object.entries(handlers)) hooks[route] = Object.keys(entry) as Hook[];
+  return { id, ok: true, hooks, unknownRoutes: Object.keys(handlers).filter((route) => !spec.routes.includes(route)) };
+}
+
+/** The factory's result: `{ route: { preRequest?, postRequest? } }` and nothing else (R7). */
+function readHandlers(made: unknown): Unit['handlers'] {
+  if (!isObject(made) || typeof (made as { then?: unknown }).then === 'function') {
+    throw shapeError('the handlers factory must return an object of routes (not a promise)');
+  }
+  const handlers: Unit['handlers'] = {};
+  for (const [route, entry] of Object.entries(made)) {
+    if (!isObject(entry)) throw shapeError(`handlers.${route} must be an object of hooks`);
+    const hooks: Partial<Record<Hook, (input: unknown) => unknown>> = {};
+    for (const [hook, fn] of Object.entries(entry)) {
+      if (!HOOKS.has(hook)) throw shapeError(`handlers.${route}.${hook}: hooks are preRequest and postRequest`);
+      if (typeof fn !== 'function') throw shapeError(`handlers.${route}.${hook} must be a function`);
+      hooks[hook as Hook] = fn as (input: unknown) => unknown;
+    }
+    handlers[route] = hooks;
+  }
+  return handlers;
+}
+
+async function call(id: number, unitId: string, route: string, hook: Hook, input: unknown): Promise<Reply> {
+  const handler = units.get(unitId)?.handlers[route]?.[hook];
+  if (!handler) throw shapeError(`no ${hook} handler for route '${route}'`);
+  const result = await handler(input);
+  checkResult(hook, result);
+  // Serialised here, under the host's deadline: getters, toJSON and proxies run in the worker.
+  const json = JSON.stringify(result);
+  return { id, ok: true, json };
+}
+
+/** preRequest returns `{ struct }` or `{ struct, payload }`; postRequest returns `{ response }` (R7). */
+function checkResult(hook: Hook, result: unknown): void {
+  const allowed = hook === 'preRequest' ? ['struct', 'payload'] : ['response'];
+  if (!isObject(result)) throw shapeError(`${hook} must return an object, got ${describe(result)}`);
+  const keys = Object.keys(result);
+  const extra = keys.filter((key) => !allowed.includes(key));
+  if (extra.length > 0) throw shapeError(`${hook} returned unexpected key(s) ${extra.join(', ')}; expected ${allowed.join(' and ')}`);
+  const required = allowed[0] as string;
+  if (!(required in result)) throw shapeError(`${hook} must return { ${required} }`);
+  if (hook === 'preRequest' && !isObject((result as { struct: unknown }).struct)) throw shapeError('preRequest must return { struct } with struct an object');
+}
+
+class ShapeError extends Error {}
+
+function shapeError(message: string): ShapeError {
+  return new ShapeError(message);
+}
+
+const FROZEN_WRITE = /read[- ]only|not extensible|Cannot (add|assign|delete|redefine) property|object is frozen/i;
+
+function failureOf(error: unknown, thrown: 'SEC104' | 'SEC107'): Failure {
+  if (error instanceof ShapeError) return { code: 'SEC101', message: error.message };
+  const message = messageOf(error);
+  if (error instanceof TypeError && FROZEN_WRITE.test(message)) {
+    return { code: 'SEC102', message: `handler code tried to change frozen data: ${message}` };
+  }
+  return { code: thrown, message: `${thrown === 'SEC104' ? 'the handlers factory threw' : 'the handler threw'}: ${message}` };
+}
+
+function messageOf(error: unknown): string {
+  try {
+    if (error instanceof Error) return `${error.name}: ${error.message}`;
+    return `${describe(error)} ${String(error)}`.slice(0, 200);
+  } catch {
+    return 'an unprintable value';
+  }
+}
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
