@@ -1,9 +1,14 @@
 // `npm run bench`: every benchmark, each printing its figures next to a baseline measured in
 // the same run on the same machine.
 
+import { benchCatalogLoad, benchHandlerCost } from './sandbox.js';
 import { benchValidate } from './validate.js';
 
-const suites: Array<[string, () => string[] | Promise<string[]>]> = [['validate', benchValidate]];
+const suites: Array<[string, () => string[] | Promise<string[]>]> = [
+  ['validate', benchValidate],
+  ['catalog load', benchCatalogLoad],
+  ['handler cost', benchHandlerCost],
+];
 
 for (const [name, run] of suites) {
   try {

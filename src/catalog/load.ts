@@ -6,7 +6,8 @@ import { FindingSink, type Finding } from '../findings.js';
 import { loadProjectConfig } from '../config/project.js';
 import { effectiveAllowlist } from '../libraries/allowlist.js';
 import { resolveLibrary } from '../libraries/resolve.js';
-import { Sandbox, type SandboxOptions } from '../sandbox/pool.js';
+import { Sandbox, type Outcome, type SandboxOptions } from '../sandbox/pool.js';
+import { runPostRequest, runPreRequest, type PreRequestResult, type RequestStruct } from './hooks.js';
 import type { Hook, LibraryModule } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
 import { selectSchemaFiles } from './files.js';
@@ -38,6 +39,8 @@ export class Catalog {
   static async load(options: CatalogOptions): Promise<Catalog> {
     const project = options.project ?? '.';
     const config = loadProjectConfig(project);
+    // Workers start (about 0.1 s each) while the files are checked; closed again if no schema has handlers.
+    let sandbox: Sandbox | null = new Sandbox(options.sandbox);
     const { files } = selectSchemaFiles([options.schemas]);
     const checks = files.map((file) => checkSchemaFile(file, { allowedLibraries: effectiveAllowlist(config.allowedLibraries) }));
     const reports: FileReport[] = checks.map(({ file, findings }) => ({ file, findings: [...findings] }));
@@ -45,12 +48,15 @@ export class Catalog {
 
     const withHandlers = valid.filter(({ schema }) => schema.handlers !== null);
     const libraries = resolveLibraries(withHandlers.map(({ schema }) => schema), project);
-    const sandbox = withHandlers.length > 0 ? new Sandbox({ ...options.sandbox, libraries: [...libraries.found.values()] }) : null;
 
+    if (withHandlers.length === 0) {
+      await sandbox.close();
+      sandbox = null;
+    }
     const loaded = await Promise.all(
       valid.map(async ({ schema, report }) => {
         const sink = new FindingSink(schema.file);
-        const hooks = sandbox && schema.handlers ? await loadHandlers(sandbox, schema, libraries.missing, sink) : {};
+        const hooks = sandbox && schema.handlers ? await loadHandlers(sandbox, schema, libraries, sink) : {};
         report.findings.push(...sink.findings);
         return sink.hasErrors() ? null : { file: schema.file, schema, hooks };
       }),
@@ -58,10 +64,19 @@ export class Catalog {
     return new Catalog(loaded.filter((entry): entry is CatalogSchema => entry !== null), reports, sandbox);
   }
 
-  /** Runs one handler hook of a schema in its sandbox unit. */
-  runHook(file: string, route: string, hook: Hook, input: unknown) {
-    if (!this.sandbox) return Promise.resolve({ ok: false as const, failure: { code: 'SEC101' as const, message: 'no schema with handlers is loaded' } });
-    return this.sandbox.call(unitId(file), route, hook, input);
+  /** Runs one handler hook of a schema in its sandbox unit, as it is (tests and diagnostics). */
+  runHook(file: string, route: string, hook: Hook, input: unknown): Promise<Outcome<unknown>> {
+    return this.sandbox ? this.sandbox.call(unitId(file), route, hook, input) : Promise.resolve(NO_SANDBOX);
+  }
+
+  /** A route's preRequest under the handler contract: url, headers and body may change, the method not. */
+  preRequest(file: string, route: string, struct: RequestStruct, payload: Record<string, unknown>): Promise<Outcome<PreRequestResult>> {
+    return this.sandbox ? runPreRequest(this.sandbox, unitId(file), route, struct, payload) : Promise.resolve(NO_SANDBOX);
+  }
+
+  /** A route's postRequest under the handler contract: it hands back the response. */
+  postRequest(file: string, route: string, input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> }): Promise<Outcome<unknown>> {
+    return this.sandbox ? runPostRequest(this.sandbox, unitId(file), route, input) : Promise.resolve(NO_SANDBOX);
   }
 
   findings(): Finding[] {
@@ -72,6 +87,8 @@ export class Catalog {
     await this.sandbox?.close();
   }
 }
+
+const NO_SANDBOX = { ok: false, failure: { code: 'SEC101', message: 'no schema with handlers is loaded' } } as const;
 
 function unitId(file: string): string {
   return file;
@@ -94,8 +111,8 @@ function resolveLibraries(schemas: CanonicalSchema[], project: string): Librarie
   return { found, missing };
 }
 
-async function loadHandlers(sandbox: Sandbox, schema: CanonicalSchema, missing: ReadonlySet<string>, sink: FindingSink): Promise<Record<string, Hook[]>> {
-  const absent = schema.requiredLibraries.filter((name) => missing.has(name));
+async function loadHandlers(sandbox: Sandbox, schema: CanonicalSchema, libraries: Libraries, sink: FindingSink): Promise<Record<string, Hook[]>> {
+  const absent = schema.requiredLibraries.filter((name) => libraries.missing.has(name));
   if (absent.length > 0) {
     sink.addAt('SEC103', undefined, `required librar${absent.length === 1 ? 'y' : 'ies'} ${absent.join(', ')} not installed`, 'install it in the project (npm install <name>)', 'main.requiredLibraries');
     return {};
@@ -104,7 +121,7 @@ async function loadHandlers(sandbox: Sandbox, schema: CanonicalSchema, missing: 
     id: unitId(schema.file),
     source: schema.handlers?.factorySource ?? '',
     routes: schema.routes.map((route) => route.name),
-    libraries: schema.requiredLibraries,
+    libraries: schema.requiredLibraries.flatMap((name) => libraries.found.get(name) ?? []),
     sharedLists: {},
   });
   if (!outcome.ok) {

@@ -8,11 +8,10 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Command, Failure, Hook, LibraryModule, Ready, Reply, Request, UnitSpec, WorkerInit } from './protocol.js';
+import type { Command, Failure, Hook, Ready, Reply, Request, UnitSpec } from './protocol.js';
 
 export interface SandboxOptions {
-  libraries: LibraryModule[];
-  /** Worker threads; default: the machine's parallelism, at most 4. */
+  /** Worker threads; default: one core fewer than the machine has (the host keeps one), 1 to 4. */
   size?: number;
   /** Deadline of a factory or handler call, in milliseconds. */
   deadlineMs?: number;
@@ -41,8 +40,8 @@ export class Sandbox {
   private readonly slots: Slot[];
   private readonly units = new Map<string, { spec: UnitSpec; slot: Slot; failure: Failure | null }>();
 
-  constructor(private readonly options: SandboxOptions) {
-    const size = options.size ?? Math.min(availableParallelism(), 4);
+  constructor(options: SandboxOptions = {}) {
+    const size = options.size ?? Math.min(Math.max(availableParallelism() - 1, 1), 4);
     this.slots = Array.from({ length: Math.max(1, size) }, () => new Slot(options));
   }
 
@@ -128,7 +127,6 @@ class Slot {
         worker.on('message', (reply: Reply) => this.answer(reply));
         resolveReady(ready);
       });
-      worker.postMessage({ libraries: this.options.libraries } satisfies WorkerInit);
     });
     worker.on('error', (error: Error & { code?: string }) => this.crashed(worker, error));
     worker.on('exit', () => this.crashed(worker, null));

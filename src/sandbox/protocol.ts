@@ -4,16 +4,12 @@
 
 export type Hook = 'preRequest' | 'postRequest';
 
-/** A library the worker imports once at start, by file URL, before lockdown. */
+/** A library a worker imports by file URL the first time a unit needs it, then shares frozen. */
 export interface LibraryModule {
   name: string;
   url: string;
   /** CommonJS: the module's `module.exports` (its default export) is the library. */
   commonJs: boolean;
-}
-
-export interface WorkerInit {
-  libraries: LibraryModule[];
 }
 
 /** One schema's isolation unit: its own Compartment, factory and handlers. */
@@ -22,7 +18,7 @@ export interface UnitSpec {
   /** The handlers factory expression, exactly as written in the schema file. */
   source: string;
   routes: string[];
-  libraries: string[];
+  libraries: LibraryModule[];
   /** Filtered shared-list entries by list name; frozen again inside the worker. */
   sharedLists: Record<string, unknown>;
 }
@@ -46,7 +42,7 @@ export type Reply =
   | { id: number; ok: true; hooks: Record<string, Hook[]>; unknownRoutes: string[] }
   | { id: number; ok: false; failure: Failure };
 
-/** Sent once by a worker when lockdown is done: which libraries could not be imported, and why. */
+/** Sent once by a worker when lockdown is done and it takes requests. */
 export interface Ready {
-  failedLibraries: Record<string, string>;
+  ready: true;
 }

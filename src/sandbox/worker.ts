@@ -1,13 +1,15 @@
 // The sandbox worker: a worker thread started with an empty environment and a memory limit.
-// Network primitives are refused first (network-guard, imported before anything else), then the
-// catalog's libraries are imported, then SES `lockdown()` freezes every shared intrinsic. Each
-// schema gets its own Compartment whose globals are a short list of safe built-ins; its handlers
-// factory and handlers run there and see only their arguments. Results leave as JSON text.
+// Network primitives are refused first (network-guard, imported before anything else), then
+// SES `lockdown()` freezes every shared intrinsic. Libraries are imported the first time a
+// schema needs them and frozen with `harden`, so every schema in the worker shares one read-only
+// copy. Each schema gets its own Compartment whose globals are a short list of safe built-ins;
+// its handlers factory and handlers run there and see only their arguments. Results leave as
+// JSON text.
 
 import { networkAttempts } from './network-guard.js';
 import 'ses';
 import { parentPort } from 'node:worker_threads';
-import type { Failure, Hook, LibraryModule, Ready, Reply, Request, UnitSpec, WorkerInit } from './protocol.js';
+import type { Failure, Hook, LibraryModule, Ready, Reply, Request, UnitSpec } from './protocol.js';
 
 interface Unit {
   handlers: Record<string, Partial<Record<Hook, (input: unknown) => unknown>>>;
@@ -15,45 +17,39 @@ interface Unit {
 
 const HOOKS: ReadonlySet<string> = new Set<Hook>(['preRequest', 'postRequest']);
 const units = new Map<string, Unit>();
-let libraries: Record<string, unknown> = {};
-let globals: Record<string, unknown> = {};
-let failedLibraries: Record<string, string> = {};
+/** Each library once per worker: its frozen value, or why it could not be imported. */
+const libraries = new Map<string, Promise<{ value: unknown } | { error: string }>>();
 
 const port = parentPort;
 if (!port) throw new Error('the sandbox worker must run as a worker thread');
 
-port.once('message', (init: WorkerInit) => {
-  void start(init).then((ready) => port.postMessage(ready));
+// A rejection no one awaits (say, a library call a handler fired and forgot) must not end the
+// worker: the call it belongs to has already been answered or failed.
+process.on('unhandledRejection', () => undefined);
+lockdown({
+  errorTaming: 'unsafe',
+  consoleTaming: 'unsafe',
+  overrideTaming: 'severe',
+  stackFiltering: 'concise',
+  errorTrapping: 'none',
+  unhandledRejectionTrapping: 'none',
 });
+// Lockdown froze the language's intrinsics; harden freezes the host classes handed out, so no
+// schema can change what another one sees.
+const globals = harden({ Date, Math, URL, URLSearchParams, TextEncoder, TextDecoder });
+port.on('message', (request: Request) => void handle(request).then((reply) => port.postMessage(reply)));
+port.postMessage({ ready: true } satisfies Ready);
 
-async function start(init: WorkerInit): Promise<Ready> {
-  const loaded: Record<string, unknown> = {};
-  for (const library of init.libraries) {
-    try {
-      const namespace = (await import(library.url)) as Record<string, unknown>;
-      loaded[library.name] = library.commonJs ? namespace.default : plainNamespace(namespace, new Map());
-    } catch (error) {
-      // Only the schemas that need this library fail (SEC103); the others keep working.
-      failedLibraries[library.name] = messageOf(error);
-    }
+function importLibrary(library: LibraryModule): Promise<{ value: unknown } | { error: string }> {
+  let pending = libraries.get(library.name);
+  if (!pending) {
+    pending = import(library.url).then(
+      (namespace: Record<string, unknown>) => ({ value: harden(library.commonJs ? namespace.default : plainNamespace(namespace, new Map())) }),
+      (error: unknown) => ({ error: messageOf(error) }),
+    );
+    libraries.set(library.name, pending);
   }
-  // A rejection no one awaits (say, a library call a handler fired and forgot) must not end the
-  // worker: the call it belongs to has already been answered or failed.
-  process.on('unhandledRejection', () => undefined);
-  lockdown({
-    errorTaming: 'unsafe',
-    consoleTaming: 'unsafe',
-    overrideTaming: 'severe',
-    stackFiltering: 'concise',
-    errorTrapping: 'none',
-    unhandledRejectionTrapping: 'none',
-  });
-  // Shared read-only by every schema in this worker, so one schema cannot tamper with another's
-  // view: lockdown froze the language's intrinsics, harden freezes the host's classes we hand out.
-  libraries = harden(loaded);
-  globals = harden({ Date, Math, URL, URLSearchParams, TextEncoder, TextDecoder });
-  port?.on('message', (request: Request) => void handle(request).then((reply) => port.postMessage(reply)));
-  return { failedLibraries };
+  return pending;
 }
 
 /** A module namespace cannot be frozen; a plain copy of its exports can (nested namespaces too). */
@@ -73,7 +69,7 @@ async function handle(request: Request): Promise<Reply> {
   const before = networkAttempts();
   let reply: Reply;
   try {
-    reply = request.kind === 'load' ? load(request.id, request.unit) : await call(request.id, request.unit, request.route, request.hook, request.input);
+    reply = request.kind === 'load' ? await load(request.id, request.unit) : await call(request.id, request.unit, request.route, request.hook, request.input);
   } catch (error) {
     reply = { id: request.id, ok: false, failure: failureOf(error, request.kind === 'load' ? 'SEC104' : 'SEC107') };
   }
@@ -86,17 +82,17 @@ async function handle(request: Request): Promise<Reply> {
   return reply;
 }
 
-function load(id: number, spec: UnitSpec): Reply {
-  const missing = spec.libraries.find((name) => name in failedLibraries || !(name in libraries));
-  if (missing) {
-    return { id, ok: false, failure: { code: 'SEC103', message: `library '${missing}' failed to load: ${failedLibraries[missing] ?? 'it is not installed'}` } };
+async function load(id: number, spec: UnitSpec): Promise<Reply> {
+  const allowed: Record<string, unknown> = {};
+  for (const library of spec.libraries) {
+    const imported = await importLibrary(library);
+    if ('error' in imported) return { id, ok: false, failure: { code: 'SEC103', message: `library '${library.name}' failed to load: ${imported.error}` } };
+    allowed[library.name] = imported.value;
   }
   // The Compartment's globals are pure computation, nothing of the host.
   const compartment = new Compartment({ globals, __options__: true });
   const factory: unknown = compartment.evaluate(`'use strict';(${spec.source}\n)`);
   if (typeof factory !== 'function') throw shapeError('the handlers export is not a function');
-  const allowed: Record<string, unknown> = {};
-  for (const name of spec.libraries) allowed[name] = libraries[name];
   const made: unknown = factory(harden({ sharedLists: spec.sharedLists, libraries: allowed }));
   const handlers = readHandlers(made);
   units.set(spec.id, { handlers });

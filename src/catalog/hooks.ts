@@ -1,0 +1,48 @@
+// The handler contract of RULINGS R7, enforced on the host side of the sandbox: preRequest
+// may change the request's url, headers and body, never its method; postRequest hands back a
+// response. The worker has already checked the outer shape; this checks what the host relies on.
+
+import { isRecord } from '../raw.js';
+import type { Outcome, Sandbox } from '../sandbox/pool.js';
+import type { HttpMethod } from '../schema/types.js';
+
+export interface RequestStruct {
+  url: string;
+  method: HttpMethod;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export interface PreRequestResult {
+  struct: RequestStruct;
+  payload: Record<string, unknown>;
+}
+
+export async function runPreRequest(sandbox: Sandbox, unit: string, route: string, struct: RequestStruct, payload: Record<string, unknown>): Promise<Outcome<PreRequestResult>> {
+  const outcome = await sandbox.call(unit, route, 'preRequest', { struct, payload });
+  if (!outcome.ok) return outcome;
+  const result = outcome.value as { struct: Record<string, unknown>; payload?: unknown };
+  const problem = structProblem(result.struct, struct.method);
+  if (problem) return { ok: false, failure: { code: 'SEC101', message: `preRequest ${problem}` } };
+  const nextPayload = result.payload === undefined ? payload : result.payload;
+  if (!isRecord(nextPayload)) return { ok: false, failure: { code: 'SEC101', message: 'preRequest returned a payload that is not an object' } };
+  return { ok: true, value: { struct: result.struct as unknown as RequestStruct, payload: nextPayload } };
+}
+
+export async function runPostRequest(sandbox: Sandbox, unit: string, route: string, input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> }): Promise<Outcome<unknown>> {
+  const outcome = await sandbox.call(unit, route, 'postRequest', input);
+  return outcome.ok ? { ok: true, value: (outcome.value as { response: unknown }).response } : outcome;
+}
+
+const STRUCT_KEYS = new Set(['url', 'method', 'headers', 'body']);
+
+function structProblem(struct: Record<string, unknown>, method: HttpMethod): string | null {
+  const extra = Object.keys(struct).filter((key) => !STRUCT_KEYS.has(key));
+  if (extra.length > 0) return `added ${extra.join(', ')} to struct; it may change url, headers and body`;
+  if (struct.method !== method) return `changed the method from ${method} to ${String(struct.method)}; only url, headers and body may change`;
+  if (typeof struct.url !== 'string') return 'left struct.url without a string';
+  if (!isRecord(struct.headers) || !Object.values(struct.headers).every((value) => typeof value === 'string')) {
+    return 'left struct.headers that are not an object of strings';
+  }
+  return null;
+}

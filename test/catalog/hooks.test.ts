@@ -1,0 +1,56 @@
+// The handler contract (RULINGS R7) through a real sandbox worker.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPostRequest, runPreRequest, type RequestStruct } from '../../src/catalog/hooks.js';
+import { Sandbox } from '../../src/sandbox/pool.js';
+
+const FACTORY = `({ sharedLists, libraries }) => ({
+  keepsPayload: { preRequest: async ({ struct, payload }) => { struct.url += '?q=' + payload.q; struct.headers.accept = 'application/json'; return { struct } } },
+  newPayload: { preRequest: async ({ struct, payload }) => ({ struct, payload: { q: payload.q.toUpperCase() } }) },
+  changesMethod: { preRequest: async ({ struct }) => { struct.method = 'DELETE'; return { struct } } },
+  addsToStruct: { preRequest: async ({ struct }) => { struct.proxy = 'http://127.0.0.1:9'; return { struct } } },
+  badHeaders: { preRequest: async ({ struct }) => { struct.headers = { n: 1 }; return { struct } } },
+  badPayload: { preRequest: async ({ struct }) => ({ struct, payload: [1] }) },
+  reshapes: { postRequest: async ({ response, payload }) => ({ response: { total: response.items.length, q: payload.q } }) },
+})`;
+const ROUTES = ['keepsPayload', 'newPayload', 'changesMethod', 'addsToStruct', 'badHeaders', 'badPayload', 'reshapes'];
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = new Sandbox({ size: 1 });
+  const loaded = await sandbox.load({ id: 'unit', source: FACTORY, routes: ROUTES, libraries: [], sharedLists: {} });
+  expect(loaded.ok).toBe(true);
+});
+afterAll(() => sandbox.close());
+
+const struct = (): RequestStruct => ({ url: 'https://api.example.com/search', method: 'GET', headers: {}, body: null });
+
+describe('preRequest', () => {
+  it('may change url and headers and keep the payload by returning { struct }', async () => {
+    expect(await runPreRequest(sandbox, 'unit', 'keepsPayload', struct(), { q: 'eth' })).toEqual({
+      ok: true,
+      value: { struct: { url: 'https://api.example.com/search?q=eth', method: 'GET', headers: { accept: 'application/json' }, body: null }, payload: { q: 'eth' } },
+    });
+  });
+
+  it('may return a new payload', async () => {
+    const outcome = await runPreRequest(sandbox, 'unit', 'newPayload', struct(), { q: 'eth' });
+    expect(outcome.ok && outcome.value.payload).toEqual({ q: 'ETH' });
+  });
+
+  it.each([
+    ['changesMethod', 'preRequest changed the method from GET to DELETE; only url, headers and body may change'],
+    ['addsToStruct', 'preRequest added proxy to struct; it may change url, headers and body'],
+    ['badHeaders', 'preRequest left struct.headers that are not an object of strings'],
+    ['badPayload', 'preRequest returned a payload that is not an object'],
+  ])('%s is SEC101', async (route, message) => {
+    expect(await runPreRequest(sandbox, 'unit', route, struct(), { q: 'eth' })).toEqual({ ok: false, failure: { code: 'SEC101', message } });
+  });
+});
+
+describe('postRequest', () => {
+  it('hands back the response it returns', async () => {
+    const outcome = await runPostRequest(sandbox, 'unit', 'reshapes', { response: { items: [1, 2, 3] }, struct: struct(), payload: { q: 'eth' } });
+    expect(outcome).toEqual({ ok: true, value: { total: 3, q: 'eth' } });
+  });
+});
