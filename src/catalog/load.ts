@@ -40,7 +40,8 @@ export class Catalog {
     const project = options.project ?? '.';
     const config = loadProjectConfig(project);
     // Workers start (about 0.1 s each) while the files are checked; closed again if no schema has handlers.
-    let sandbox: Sandbox | null = new Sandbox(options.sandbox);
+    const { deadlineMs, memoryMb, workers } = config.sandbox;
+    let sandbox: Sandbox | null = new Sandbox({ deadlineMs, memoryMb, size: workers, ...options.sandbox });
     const { files } = selectSchemaFiles([options.schemas]);
     const checks = files.map((file) => checkSchemaFile(file, { allowedLibraries: effectiveAllowlist(config.allowedLibraries) }));
     const reports: FileReport[] = checks.map(({ file, findings }) => ({ file, findings: [...findings] }));

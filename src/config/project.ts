@@ -1,16 +1,49 @@
 // The operator's project configuration, `.flowmcp/config.json`. It is trusted input, so a
-// malformed file is a usage error that stops the command with a clear message.
+// malformed file is a usage error that stops the command with a message naming each problem.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isExactPackageName } from '../libraries/allowlist.js';
-import { isRecord } from '../raw.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { PACKAGE_NAME_PATTERN } from '../libraries/allowlist.js';
+
+export interface SandboxConfig {
+  /** Deadline of a handlers factory or handler call, in milliseconds. */
+  deadlineMs?: number;
+  /** Heap limit of each sandbox worker, in MiB. */
+  memoryMb?: number;
+  /** Sandbox worker threads. */
+  workers?: number;
+}
 
 export interface ProjectConfig {
   allowedLibraries: string[];
+  sandbox: SandboxConfig;
 }
 
 export class ConfigError extends Error {}
+
+const CONFIG_SHAPE = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    security: {
+      type: 'object',
+      additionalProperties: false,
+      properties: { allowedLibraries: { type: 'array', items: { type: 'string', pattern: PACKAGE_NAME_PATTERN } } },
+    },
+    sandbox: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        deadlineMs: { type: 'integer', minimum: 50, maximum: 60000 },
+        memoryMb: { type: 'integer', minimum: 16, maximum: 8192 },
+        workers: { type: 'integer', minimum: 1, maximum: 16 },
+      },
+    },
+  },
+} as const;
+
+const validateConfig = new Ajv2020({ allErrors: true }).compile<{ security?: { allowedLibraries?: string[] }; sandbox?: SandboxConfig }>(CONFIG_SHAPE);
 
 export function loadProjectConfig(projectDir: string): ProjectConfig {
   const file = join(projectDir, '.flowmcp', 'config.json');
@@ -18,7 +51,7 @@ export function loadProjectConfig(projectDir: string): ProjectConfig {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { allowedLibraries: [] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { allowedLibraries: [], sandbox: {} };
     throw new ConfigError(`${file}: cannot be read (${(error as Error).message})`);
   }
   let data: unknown;
@@ -27,16 +60,14 @@ export function loadProjectConfig(projectDir: string): ProjectConfig {
   } catch (error) {
     throw new ConfigError(`${file}: not valid JSON (${(error as Error).message})`);
   }
-  return { allowedLibraries: readAllowedLibraries(data, file) };
-}
-
-function readAllowedLibraries(data: unknown, file: string): string[] {
-  const security = isRecord(data) ? data.security : undefined;
-  if (security === undefined) return [];
-  const list = isRecord(security) ? security.allowedLibraries : null;
-  if (list === undefined) return [];
-  if (!Array.isArray(list) || !list.every((name) => typeof name === 'string' && isExactPackageName(name))) {
-    throw new ConfigError(`${file}: security.allowedLibraries must be an array of exact package names (no subpaths, versions or '..')`);
+  if (!validateConfig(data)) {
+    const problems = (validateConfig.errors ?? []).map((error) => {
+      const where = error.instancePath.slice(1).replaceAll('/', '.') || '(top level)';
+      const extra = error.keyword === 'additionalProperties' ? ` '${(error.params as { additionalProperty: string }).additionalProperty}'` : '';
+      const detail = error.keyword === 'pattern' ? 'must be an exact package name (no subpath, version or ..)' : error.message;
+      return `${where} ${detail}${extra}`;
+    });
+    throw new ConfigError(`${file}: ${problems.join('; ')}`);
   }
-  return list as string[];
+  return { allowedLibraries: data.security?.allowedLibraries ?? [], sandbox: data.sandbox ?? {} };
 }

@@ -5,11 +5,12 @@ import { childPath, type FindingSink } from '../findings.js';
 
 export const DEFAULT_ALLOWED_LIBRARIES: readonly string[] = ['ethers', 'moment', 'indicatorts', '@erc725/erc725.js', 'ccxt', 'axios'];
 
-// An npm package name, optionally scoped; no subpath, no version, no `..`.
-const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/;
+/** An npm package name, optionally scoped; no subpath, no version, no `..`. */
+export const PACKAGE_NAME_PATTERN = '^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$';
+const PACKAGE_NAME = new RegExp(PACKAGE_NAME_PATTERN);
 
 export function isExactPackageName(name: string): boolean {
-  return PACKAGE_NAME.test(name) && !name.includes('..');
+  return PACKAGE_NAME.test(name);
 }
 
 export function effectiveAllowlist(extra: readonly string[]): ReadonlySet<string> {

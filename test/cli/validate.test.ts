@@ -69,7 +69,7 @@ describe('flowguard validate', () => {
     writeFileSync(join(project, '.flowmcp', 'config.json'), '{ "security": { "allowedLibraries": ["ethers/lib"] } }');
     const { code, stderr } = flowguard(['validate', '--project', project, 'schemas/']);
     expect(code).toBe(2);
-    expect(stderr).toContain('config.json: security.allowedLibraries must be an array of exact package names');
+    expect(stderr).toContain('config.json: security.allowedLibraries.0 must be an exact package name (no subpath, version or ..)');
   });
 
   it('extends the allowlist from .flowmcp/config.json', () => {
