@@ -4,14 +4,10 @@
 
 import { isRecord } from '../raw.js';
 import type { Outcome, Sandbox } from '../sandbox/pool.js';
+import type { RequestStruct } from '../http/request.js';
 import type { HttpMethod } from '../schema/types.js';
 
-export interface RequestStruct {
-  url: string;
-  method: HttpMethod;
-  headers: Record<string, string>;
-  body: unknown;
-}
+export type { RequestStruct };
 
 export interface PreRequestResult {
   struct: RequestStruct;
@@ -44,5 +40,6 @@ function structProblem(struct: Record<string, unknown>, method: HttpMethod): str
   if (!isRecord(struct.headers) || !Object.values(struct.headers).every((value) => typeof value === 'string')) {
     return 'left struct.headers that are not an object of strings';
   }
+  if (struct.body !== null && typeof struct.body !== 'string' && typeof struct.body !== 'object') return 'left a struct.body that is neither null, text nor JSON';
   return null;
 }

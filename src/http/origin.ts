@@ -1,0 +1,53 @@
+// The schema's origin (RULINGS R5): after preRequest, the request must still go to the scheme,
+// host and port of `root`. A `--marker--` label in root stands for exactly one DNS label, which
+// is how the corpus lets a handler choose a chain or region without choosing the host.
+
+import type { Template } from '../schema/types.js';
+
+const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const SENTINEL = 'flowguardlabel';
+
+export class OriginRule {
+  private readonly protocol: string;
+  private readonly port: string;
+  private readonly host: RegExp;
+  /** The origin as people read it, e.g. `https://--chain--.rpc.example.com`. */
+  readonly display: string;
+
+  constructor(root: Template) {
+    // Markers and secret slots in the host each stand for one label: a sentinel keeps the
+    // rest of the root parseable as a URL.
+    let sentinels = 0;
+    let display = '';
+    const probe = root
+      .map((part) => {
+        if (part.kind === 'literal') {
+          display += part.text;
+          return part.text;
+        }
+        display += part.kind === 'marker' ? `--${part.name}--` : `{{${'key' in part ? part.key : ''}}}`;
+        return `${SENTINEL}${sentinels++}`;
+      })
+      .join('');
+    const url = new URL(probe);
+    this.protocol = url.protocol;
+    this.port = url.port;
+    const pattern = url.hostname
+      .split('.')
+      .map((label) => (label.startsWith(SENTINEL) ? LABEL : label.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')))
+      .join('\\.');
+    this.host = new RegExp(`^${pattern}$`, 'i');
+    this.display = `${url.protocol}//${display.replace(/^[a-z]+:\/\//i, '').split('/')[0] ?? ''}`;
+  }
+
+  /** Whether `url` stays on the origin; credentials in the URL are never allowed. */
+  allows(url: string): boolean {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return false;
+    }
+    return parsed.protocol === this.protocol && parsed.port === this.port && !parsed.username && !parsed.password && this.host.test(parsed.hostname);
+  }
+}

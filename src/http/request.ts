@@ -1,0 +1,115 @@
+// Building a route's request, compiled once at load into a plan: at call time the plan is
+// walked with the validated arguments and no template text is parsed. Secret slots get the
+// call's placeholder tokens; the core fills in the values after preRequest (secrets.ts).
+
+import type { CanonicalParam, CanonicalRoute, CanonicalSchema, HttpMethod, Template } from '../schema/types.js';
+import type { SecretSlots, SecretTokens } from './secrets.js';
+
+export interface RequestStruct {
+  url: string;
+  method: HttpMethod;
+  headers: Record<string, string>;
+  /** A JSON-able object for POST/PUT routes with body parameters, otherwise null; preRequest may make it text. */
+  body: Record<string, unknown> | string | null;
+}
+
+type ValueSource = { kind: 'user'; key: string } | { kind: 'template'; template: Template };
+
+export interface RequestPlan {
+  method: HttpMethod;
+  root: Template;
+  path: Template;
+  /** The path carries a literal query string: parameters join with `&`. */
+  pathHasQuery: boolean;
+  query: Array<{ name: string; value: ValueSource }>;
+  body: Array<{ name: string; value: ValueSource }> | null;
+  headers: Array<{ name: string; value: Template }>;
+  slots: SecretSlots;
+}
+
+const BODY_METHODS: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
+
+export function planRequest(schema: CanonicalSchema, route: CanonicalRoute): RequestPlan {
+  const valueOf = (param: CanonicalParam): ValueSource =>
+    param.source.kind === 'user' ? { kind: 'user', key: param.key } : { kind: 'template', template: param.source.template };
+  const query = route.parameters.filter((p) => p.location === 'query').map((p) => ({ name: p.key, value: valueOf(p) }));
+  const bodyParams = route.parameters.filter((p) => p.location === 'body');
+  const body = BODY_METHODS.has(route.method) && bodyParams.length > 0 ? bodyParams.map((p) => ({ name: p.key, value: valueOf(p) })) : null;
+  const headers = Object.entries(schema.headers).map(([name, value]) => ({ name, value }));
+
+  const urlKeys = new Set([...secretKeys(schema.root), ...secretKeys(route.path), ...query.flatMap((q) => (q.value.kind === 'template' ? secretKeys(q.value.template) : []))]);
+  const headerKeys = new Map(headers.map((h) => [h.name.toLowerCase(), new Set(secretKeys(h.value))] as const).filter(([, keys]) => keys.size > 0));
+  const bodyKeys = new Set((body ?? []).flatMap((b) => (b.value.kind === 'template' ? secretKeys(b.value.template) : [])));
+  return {
+    method: route.method,
+    root: schema.root,
+    path: route.path,
+    pathHasQuery: route.pathHasQuery,
+    query,
+    body,
+    headers,
+    slots: { url: urlKeys, headers: headerKeys, body: bodyKeys },
+  };
+}
+
+function secretKeys(template: Template): string[] {
+  return template.flatMap((part) => (part.kind === 'secret' ? [part.key] : []));
+}
+
+/** The request as preRequest sees it: arguments in place, secrets as this call's tokens. */
+export function buildRequest(plan: RequestPlan, args: Readonly<Record<string, unknown>>, tokens: SecretTokens): RequestStruct {
+  let url = render(plan.root, args, tokens) + render(plan.path, args, tokens);
+  const search = new URLSearchParams();
+  for (const { name, value } of plan.query) {
+    const text = queryText(value.kind === 'user' ? args[value.key] : render(value.template, args, tokens));
+    if (text !== undefined) search.append(name, text);
+  }
+  const query = search.toString();
+  if (query) url += (plan.pathHasQuery ? '&' : '?') + query;
+
+  const headers: Record<string, string> = {};
+  for (const { name, value } of plan.headers) headers[name] = render(value, args, tokens);
+  let body: Record<string, unknown> | null = null;
+  if (plan.body) {
+    body = {};
+    for (const { name, value } of plan.body) {
+      const typed = value.kind === 'user' ? args[value.key] : render(value.template, args, tokens);
+      if (typed !== undefined) body[name] = typed;
+    }
+    headers['content-type'] ??= 'application/json';
+  }
+  return { url, method: plan.method, headers, body };
+}
+
+function render(template: Template, args: Readonly<Record<string, unknown>>, tokens: SecretTokens): string {
+  let text = '';
+  for (const part of template) {
+    switch (part.kind) {
+      case 'literal':
+        text += part.text;
+        break;
+      case 'secret':
+        text += tokens.token(part.key);
+        break;
+      case 'insert':
+        // One path segment: `/`, `?`, `#`, `%` and spaces cannot escape it.
+        text += encodeURIComponent(scalarText(args[part.key]) ?? '');
+        break;
+      case 'marker':
+        text += `--${part.name}--`;
+        break;
+    }
+  }
+  return text;
+}
+
+/** R6: arrays become one comma-joined value; omitted optional arguments are not sent. */
+function queryText(value: unknown): string | undefined {
+  if (Array.isArray(value)) return value.map((item) => scalarText(item) ?? '').join(',');
+  return scalarText(value);
+}
+
+function scalarText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}

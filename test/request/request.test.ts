@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { OriginRule } from '../../src/http/origin.js';
+import { buildRequest, planRequest } from '../../src/http/request.js';
+import { SecretTokens } from '../../src/http/secrets.js';
+import { checkSchemaText } from '../../src/schema/check.js';
+import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
+import type { CanonicalSchema } from '../../src/schema/types.js';
+
+function schemaOf(main: string): CanonicalSchema {
+  const result = checkSchemaText('t.mjs', `export const main = ${main}`, { allowedLibraries: effectiveAllowlist([]) });
+  if (!result.schema) throw new Error(JSON.stringify(result.findings.filter((f) => f.severity === 'error')));
+  return result.schema;
+}
+
+const SCHEMA = schemaOf(`{
+  namespace: 'example', name: 'Example', description: 'x', version: '2.0.0',
+  root: 'https://--chain--.api.example.com/v1',
+  requiredServerParams: ['API_KEY'],
+  headers: { 'x-api-key': '{{API_KEY}}', accept: 'application/json' },
+  routes: {
+    getThing: {
+      method: 'GET', path: '/things/{{id}}/:part?module=account&apikey={{API_KEY}}', description: 'x',
+      parameters: [
+        { position: { key: 'id', value: '{{USER_PARAM}}', location: 'insert' }, z: { primitive: 'string()', options: [] } },
+        { position: { key: 'part', value: '{{USER_PARAM}}', location: 'insert' }, z: { primitive: 'string()', options: [] } },
+        { position: { key: 'tags', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'array()', options: ['optional()'] } },
+        { position: { key: 'q', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'string()', options: ['optional()'] } },
+        { position: { key: 'format', value: 'json', location: 'query' }, z: { primitive: 'string()', options: [] } }
+      ],
+      tests: [{ _description: 'x', id: 'a', part: 'b' }]
+    },
+    createThing: {
+      method: 'POST', path: '/things', description: 'x',
+      parameters: [
+        { position: { key: 'count', value: '{{USER_PARAM}}', location: 'body' }, z: { primitive: 'number()', options: [] } },
+        { position: { key: 'ids', value: '{{USER_PARAM}}', location: 'body' }, z: { primitive: 'array()', options: [] } },
+        { position: { key: 'token', value: '{{SERVER_PARAM:API_KEY}}', location: 'body' }, z: { primitive: 'string()', options: [] } }
+      ],
+      tests: [{ _description: 'x', count: 1, ids: [1] }]
+    }
+  }
+}`);
+const [getThing, createThing] = SCHEMA.routes as [NonNullable<CanonicalSchema['routes'][0]>, NonNullable<CanonicalSchema['routes'][0]>];
+
+describe('buildRequest', () => {
+  const tokens = new SecretTokens();
+  const key = tokens.token('API_KEY');
+
+  it('encodes inserts as one segment, keeps the literal query, appends with & and comma-joins arrays', () => {
+    const request = buildRequest(planRequest(SCHEMA, getThing), { id: 'a/b?c#d%e f', part: 'ü', tags: ['x', 'y z'], q: '&=' }, tokens);
+    expect(request).toEqual({
+      url: `https://--chain--.api.example.com/v1/things/a%2Fb%3Fc%23d%25e%20f/%C3%BC?module=account&apikey=${key}&tags=x%2Cy+z&q=%26%3D&format=json`,
+      method: 'GET',
+      headers: { 'x-api-key': key, accept: 'application/json' },
+      body: null,
+    });
+  });
+
+  it('leaves out omitted optional arguments', () => {
+    expect(buildRequest(planRequest(SCHEMA, getThing), { id: 'a', part: 'b' }, tokens).url).toBe(
+      `https://--chain--.api.example.com/v1/things/a/b?module=account&apikey=${key}&format=json`,
+    );
+  });
+
+  it('sends typed JSON bodies on POST with secrets as tokens', () => {
+    const request = buildRequest(planRequest(SCHEMA, createThing), { count: 3, ids: [1, 2] }, tokens);
+    expect(request.body).toEqual({ count: 3, ids: [1, 2], token: key });
+    expect(request.headers['content-type']).toBe('application/json');
+  });
+
+  it('declares where secrets may be filled in', () => {
+    const plan = planRequest(SCHEMA, createThing);
+    expect([...plan.slots.url]).toEqual([]);
+    expect([...plan.slots.headers.entries()].map(([h, k]) => [h, [...k]])).toEqual([['x-api-key', ['API_KEY']]]);
+    expect([...plan.slots.body]).toEqual(['API_KEY']);
+    expect([...planRequest(SCHEMA, getThing).slots.url]).toEqual(['API_KEY']);
+  });
+});
+
+describe('OriginRule', () => {
+  const rule = new OriginRule(SCHEMA.root);
+
+  it.each([
+    ['https://eth-mainnet.api.example.com/v1/x', true],
+    ['https://ETH.api.example.com/other', true],
+    ['https://--chain--.api.example.com/v1', false],
+    ['https://a.b.api.example.com/v1', false],
+    ['https://api.example.com/v1', false],
+    ['http://eth.api.example.com/v1', false],
+    ['https://eth.api.example.com:8443/v1', false],
+    ['https://eth.api.example.com.evil.io/v1', false],
+    ['https://user:pw@eth.api.example.com/v1', false],
+    ['not a url', false],
+  ])('%s → %s', (url, allowed) => {
+    expect(rule.allows(url)).toBe(allowed);
+  });
+
+  it('reads as the root origin', () => {
+    expect(rule.display).toBe('https://--chain--.api.example.com');
+  });
+});
