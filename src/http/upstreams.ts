@@ -1,0 +1,60 @@
+// Upstream overrides for staging and tests (`--upstream ORIGIN=BASEURL`, `upstreams` in
+// `.flowmcp/config.json`). The request is built and pinned for the schema's own origin; only
+// then is it sent to the override's base URL, path and query carried over.
+
+export class UpstreamError extends Error {}
+
+export class Upstreams {
+  private readonly bases: ReadonlyMap<string, URL>;
+
+  /** `overrides` maps an origin (`https://api.example.com`) or `*` (every origin) to a base URL. */
+  constructor(overrides: Readonly<Record<string, string>> = {}) {
+    const bases = new Map<string, URL>();
+    for (const [origin, base] of Object.entries(overrides)) bases.set(origin === '*' ? '*' : originOf(origin), baseOf(base));
+    this.bases = bases;
+  }
+
+  /** Reads `ORIGIN=BASEURL` flags. */
+  static parseFlags(flags: readonly string[]): Record<string, string> {
+    const overrides: Record<string, string> = {};
+    for (const flag of flags) {
+      const at = flag.indexOf('=');
+      if (at <= 0) throw new UpstreamError(`--upstream ${flag}: expected ORIGIN=BASEURL, e.g. https://api.example.com=http://127.0.0.1:8080`);
+      overrides[flag.slice(0, at)] = flag.slice(at + 1);
+    }
+    return overrides;
+  }
+
+  get size(): number {
+    return this.bases.size;
+  }
+
+  target(url: string): string {
+    if (this.bases.size === 0) return url;
+    const parsed = new URL(url);
+    const base = this.bases.get(parsed.origin) ?? this.bases.get('*');
+    if (!base) return url;
+    const prefix = base.pathname.endsWith('/') ? base.pathname.slice(0, -1) : base.pathname;
+    return `${base.origin}${prefix}${parsed.pathname}${parsed.search}`;
+  }
+}
+
+function originOf(text: string): string {
+  try {
+    const url = new URL(text);
+    if (url.pathname !== '/' || url.search || url.hash) throw new Error('not an origin');
+    return url.origin;
+  } catch {
+    throw new UpstreamError(`upstream origin '${text}' must be scheme://host[:port] or *`);
+  }
+}
+
+function baseOf(text: string): URL {
+  try {
+    const url = new URL(text);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
+    return url;
+  } catch {
+    throw new UpstreamError(`upstream base '${text}' must be an http(s) URL`);
+  }
+}
