@@ -16,12 +16,18 @@ function project(name: string, config?: string): string {
 
 describe('loadProjectConfig', () => {
   it('has empty defaults without a config file', () => {
-    expect(loadProjectConfig(project('none'))).toEqual({ allowedLibraries: [], sandbox: {} });
+    expect(loadProjectConfig(project('none'))).toEqual({ allowedLibraries: [], sandbox: {}, http: {}, upstreams: {} });
   });
 
   it('reads the allowlist extension and the sandbox limits', () => {
-    const dir = project('full', JSON.stringify({ security: { allowedLibraries: ['trading-signals', '@scope/pkg'] }, sandbox: { deadlineMs: 1500, memoryMb: 96, workers: 2 } }));
-    expect(loadProjectConfig(dir)).toEqual({ allowedLibraries: ['trading-signals', '@scope/pkg'], sandbox: { deadlineMs: 1500, memoryMb: 96, workers: 2 } });
+    const full = {
+      security: { allowedLibraries: ['trading-signals', '@scope/pkg'] },
+      sandbox: { deadlineMs: 1500, memoryMb: 96, workers: 2 },
+      http: { connectTimeoutMs: 2000, totalTimeoutMs: 9000, maxResponseBytes: 65536, maxRedirects: 2 },
+      upstreams: { '*': 'http://127.0.0.1:8080' },
+    };
+    const dir = project('full', JSON.stringify(full));
+    expect(loadProjectConfig(dir)).toEqual({ allowedLibraries: full.security.allowedLibraries, sandbox: full.sandbox, http: full.http, upstreams: full.upstreams });
   });
 
   it.each([

@@ -1,25 +1,40 @@
-// Loads a folder of schemas into a catalog: every file is scanned and validated, the handlers
-// factories of the valid ones run in the sandbox, and every problem becomes a finding of its
-// file. A file that fails never stops the others.
+// A folder of schemas loaded into a catalog of tools. Every file is scanned and validated
+// against the shared lists, the handlers factories of the valid ones run in the sandbox, and
+// every route becomes a tool. Every problem becomes a finding of its file; a file that fails
+// never stops the others.
 
-import { FindingSink, type Finding } from '../findings.js';
+import { join } from 'node:path';
 import { loadProjectConfig } from '../config/project.js';
+import { FindingSink, type Finding } from '../findings.js';
+import { HttpClient, type HttpLimits } from '../http/client.js';
+import { SecretStore, type Redactor } from '../http/secrets.js';
+import { Upstreams } from '../http/upstreams.js';
 import { effectiveAllowlist } from '../libraries/allowlist.js';
 import { resolveLibrary } from '../libraries/resolve.js';
+import { loadListRegistry } from '../lists/registry.js';
+import type { FileReport } from '../report/format.js';
 import { Sandbox, type Outcome, type SandboxOptions } from '../sandbox/pool.js';
-import { runPostRequest, runPreRequest, type PreRequestResult, type RequestStruct } from './hooks.js';
 import type { Hook, LibraryModule } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
+import { callTool, type CallContext, type CallOptions, type CallResult } from './call.js';
 import { selectSchemaFiles } from './files.js';
+import { runPostRequest, runPreRequest } from './hooks.js';
+import { compileTools, unitId, type Tool } from './tools.js';
 import { checkSchemaFile } from './validate.js';
-import type { FileReport } from '../report/format.js';
 
 export interface CatalogOptions {
-  /** Folder of schema files (searched recursively). */
+  /** Folder of schema files (searched recursively), or one file. */
   schemas: string;
-  /** Folder holding `.flowmcp/config.json`; default the working directory. */
+  /** Folder of shared-list files; default `shared-lists` in the project folder. */
+  lists?: string;
+  /** Folder holding `.flowmcp/config.json` and `.env`; default the working directory. */
   project?: string;
+  /** Where key values come from besides `.env`; default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Upstream overrides, ORIGIN (or `*`) → base URL; added to the config's `upstreams`. */
+  upstreams?: Readonly<Record<string, string>>;
   sandbox?: Pick<SandboxOptions, 'size' | 'deadlineMs' | 'memoryMb'>;
+  http?: Partial<HttpLimits>;
 }
 
 export interface CatalogSchema {
@@ -30,11 +45,18 @@ export interface CatalogSchema {
 }
 
 export class Catalog {
+  private readonly byName: ReadonlyMap<string, Tool>;
+
   private constructor(
     readonly schemas: CatalogSchema[],
+    readonly tools: Tool[],
+    /** Findings per file: schema files, then shared-list files. */
     readonly reports: FileReport[],
     private readonly sandbox: Sandbox | null,
-  ) {}
+    private readonly context: CallContext,
+  ) {
+    this.byName = new Map(tools.flatMap((tool) => [[tool.name, tool] as const, [tool.reference, tool] as const]));
+  }
 
   static async load(options: CatalogOptions): Promise<Catalog> {
     const project = options.project ?? '.';
@@ -42,18 +64,20 @@ export class Catalog {
     // Workers start (about 0.1 s each) while the files are checked; closed again if no schema has handlers.
     const { deadlineMs, memoryMb, workers } = config.sandbox;
     let sandbox: Sandbox | null = new Sandbox({ deadlineMs, memoryMb, size: workers, ...options.sandbox });
+
+    const lists = loadListRegistry(options.lists ?? join(project, 'shared-lists'));
     const { files } = selectSchemaFiles([options.schemas]);
-    const checks = files.map((file) => checkSchemaFile(file, { allowedLibraries: effectiveAllowlist(config.allowedLibraries) }));
+    const checkOptions = { allowedLibraries: effectiveAllowlist(config.allowedLibraries), lists };
+    const checks = files.map((file) => checkSchemaFile(file, checkOptions));
     const reports: FileReport[] = checks.map(({ file, findings }) => ({ file, findings: [...findings] }));
     const valid = checks.flatMap((check, index) => (check.schema ? [{ schema: check.schema, report: reports[index] as FileReport }] : []));
 
     const withHandlers = valid.filter(({ schema }) => schema.handlers !== null);
-    const libraries = resolveLibraries(withHandlers.map(({ schema }) => schema), project);
-
     if (withHandlers.length === 0) {
       await sandbox.close();
       sandbox = null;
     }
+    const libraries = resolveLibraries(withHandlers.map(({ schema }) => schema), project);
     const loaded = await Promise.all(
       valid.map(async ({ schema, report }) => {
         const sink = new FindingSink(schema.file);
@@ -62,22 +86,49 @@ export class Catalog {
         return sink.hasErrors() ? null : { file: schema.file, schema, hooks };
       }),
     );
-    return new Catalog(loaded.filter((entry): entry is CatalogSchema => entry !== null), reports, sandbox);
+    const schemas = loaded.filter((entry): entry is CatalogSchema => entry !== null);
+
+    const secrets = SecretStore.fromProject(project, options.env ?? process.env);
+    const tools = compileTools(schemas, options.schemas, secrets);
+    const redactor: Redactor = secrets.redactorFor(schemas.flatMap(({ schema }) => schema.requiredServerParams));
+    const listReports = lists.files.map((file) => ({ file, findings: lists.findings.filter((f) => f.file === file) }));
+    const context: CallContext = {
+      http: new HttpClient({ ...config.http, ...options.http }),
+      secrets,
+      redactor,
+      upstreams: new Upstreams({ ...config.upstreams, ...options.upstreams }),
+      handlers: {
+        preRequest: (tool, struct, payload) => (sandbox ? runPreRequest(sandbox, tool.unit, tool.routeName, struct, payload) : noSandbox()),
+        postRequest: (tool, input) => (sandbox ? runPostRequest(sandbox, tool.unit, tool.routeName, input) : noSandbox()),
+      },
+    };
+    return new Catalog(schemas, tools, [...reports, ...listReports], sandbox, context);
+  }
+
+  /** A tool by its MCP name or its full reference `namespace/file.mjs::route`. */
+  tool(nameOrReference: string): Tool | undefined {
+    return this.byName.get(nameOrReference);
+  }
+
+  /** Tools whose keys are all present; the others are hidden. */
+  visibleTools(): Tool[] {
+    return this.tools.filter((tool) => tool.missingKeys.length === 0);
+  }
+
+  async call(nameOrReference: string, args: unknown, options: CallOptions = {}): Promise<CallResult> {
+    const tool = this.tool(nameOrReference);
+    if (!tool) return { ok: false, error: { kind: 'unknown-tool', message: `no tool named '${nameOrReference}'` } };
+    return callTool(this.context, tool, args, options);
+  }
+
+  /** Redacts key values from any text leaving the core (logs, messages). */
+  redact(text: string): string {
+    return this.context.redactor.redact(text);
   }
 
   /** Runs one handler hook of a schema in its sandbox unit, as it is (tests and diagnostics). */
   runHook(file: string, route: string, hook: Hook, input: unknown): Promise<Outcome<unknown>> {
-    return this.sandbox ? this.sandbox.call(unitId(file), route, hook, input) : Promise.resolve(NO_SANDBOX);
-  }
-
-  /** A route's preRequest under the handler contract: url, headers and body may change, the method not. */
-  preRequest(file: string, route: string, struct: RequestStruct, payload: Record<string, unknown>): Promise<Outcome<PreRequestResult>> {
-    return this.sandbox ? runPreRequest(this.sandbox, unitId(file), route, struct, payload) : Promise.resolve(NO_SANDBOX);
-  }
-
-  /** A route's postRequest under the handler contract: it hands back the response. */
-  postRequest(file: string, route: string, input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> }): Promise<Outcome<unknown>> {
-    return this.sandbox ? runPostRequest(this.sandbox, unitId(file), route, input) : Promise.resolve(NO_SANDBOX);
+    return this.sandbox ? this.sandbox.call(unitId(file), route, hook, input) : noSandbox();
   }
 
   findings(): Finding[] {
@@ -85,14 +136,12 @@ export class Catalog {
   }
 
   async close(): Promise<void> {
-    await this.sandbox?.close();
+    await Promise.all([this.sandbox?.close(), this.context.http.close()]);
   }
 }
 
-const NO_SANDBOX = { ok: false, failure: { code: 'SEC101', message: 'no schema with handlers is loaded' } } as const;
-
-function unitId(file: string): string {
-  return file;
+function noSandbox(): Promise<Outcome<never>> {
+  return Promise.resolve({ ok: false, failure: { code: 'SEC107', message: 'no schema with handlers is loaded' } });
 }
 
 interface Libraries {
@@ -123,7 +172,7 @@ async function loadHandlers(sandbox: Sandbox, schema: CanonicalSchema, libraries
     source: schema.handlers?.factorySource ?? '',
     routes: schema.routes.map((route) => route.name),
     libraries: schema.requiredLibraries.flatMap((name) => libraries.found.get(name) ?? []),
-    sharedLists: {},
+    sharedLists: schema.resolvedLists,
   });
   if (!outcome.ok) {
     sink.addAt(outcome.failure.code, undefined, outcome.failure.message, undefined, 'handlers');

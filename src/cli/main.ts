@@ -3,6 +3,8 @@
 
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/project.js';
+import { UpstreamError } from '../http/upstreams.js';
+import { registerCall } from './call.js';
 import { registerValidate } from './validate.js';
 import { UsageError } from './usage.js';
 
@@ -12,13 +14,14 @@ const program = new Command('flowguard')
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
 registerValidate(program);
+registerCall(program);
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode === 0 ? 0 : 2;
-  } else if (error instanceof UsageError || error instanceof ConfigError) {
+  } else if (error instanceof UsageError || error instanceof ConfigError || error instanceof UpstreamError) {
     process.stderr.write(`flowguard: ${error.message}\n`);
     process.exitCode = 2;
   } else {

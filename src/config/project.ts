@@ -15,9 +15,19 @@ export interface SandboxConfig {
   workers?: number;
 }
 
+export interface HttpConfig {
+  connectTimeoutMs?: number;
+  totalTimeoutMs?: number;
+  maxResponseBytes?: number;
+  maxRedirects?: number;
+}
+
 export interface ProjectConfig {
   allowedLibraries: string[];
   sandbox: SandboxConfig;
+  http: HttpConfig;
+  /** Upstream overrides: origin (or `*`) → base URL. */
+  upstreams: Record<string, string>;
 }
 
 export class ConfigError extends Error {}
@@ -40,10 +50,26 @@ const CONFIG_SHAPE = {
         workers: { type: 'integer', minimum: 1, maximum: 16 },
       },
     },
+    http: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        connectTimeoutMs: { type: 'integer', minimum: 1, maximum: 120000 },
+        totalTimeoutMs: { type: 'integer', minimum: 1, maximum: 600000 },
+        maxResponseBytes: { type: 'integer', minimum: 1 },
+        maxRedirects: { type: 'integer', minimum: 0, maximum: 20 },
+      },
+    },
+    upstreams: { type: 'object', additionalProperties: { type: 'string' } },
   },
 } as const;
 
-const validateConfig = new Ajv2020({ allErrors: true }).compile<{ security?: { allowedLibraries?: string[] }; sandbox?: SandboxConfig }>(CONFIG_SHAPE);
+const validateConfig = new Ajv2020({ allErrors: true }).compile<{
+  security?: { allowedLibraries?: string[] };
+  sandbox?: SandboxConfig;
+  http?: HttpConfig;
+  upstreams?: Record<string, string>;
+}>(CONFIG_SHAPE);
 
 export function loadProjectConfig(projectDir: string): ProjectConfig {
   const file = join(projectDir, '.flowmcp', 'config.json');
@@ -51,7 +77,7 @@ export function loadProjectConfig(projectDir: string): ProjectConfig {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { allowedLibraries: [], sandbox: {} };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { allowedLibraries: [], sandbox: {}, http: {}, upstreams: {} };
     throw new ConfigError(`${file}: cannot be read (${(error as Error).message})`);
   }
   let data: unknown;
@@ -69,5 +95,5 @@ export function loadProjectConfig(projectDir: string): ProjectConfig {
     });
     throw new ConfigError(`${file}: ${problems.join('; ')}`);
   }
-  return { allowedLibraries: data.security?.allowedLibraries ?? [], sandbox: data.sandbox ?? {} };
+  return { allowedLibraries: data.security?.allowedLibraries ?? [], sandbox: data.sandbox ?? {}, http: data.http ?? {}, upstreams: data.upstreams ?? {} };
 }

@@ -1,0 +1,159 @@
+// One tool call, as a fixed sequence of small steps (the way Fastify runs its hooks):
+// arguments → request → preRequest → origin check → secrets → upstream override → HTTP →
+// decode → postRequest → redaction. Each step either hands on or ends the call with a
+// ToolError that says what went wrong in words a model can act on. Nothing here throws for bad
+// input; exceptions are bugs.
+
+import type { Code } from '../findings.js';
+import { HttpError, type HttpClient, type HttpResponse } from '../http/client.js';
+import { decodeBody, excerpt, type Decoded } from '../http/decode.js';
+import type { OriginRule } from '../http/origin.js';
+import { buildRequest, type RequestPlan, type RequestStruct } from '../http/request.js';
+import { SecretTokens, type Redactor, type SecretStore } from '../http/secrets.js';
+import type { Upstreams } from '../http/upstreams.js';
+import type { InputSchema } from '../params/input-schema.js';
+import type { Outcome } from '../sandbox/pool.js';
+import type { Hook } from '../sandbox/protocol.js';
+
+export interface CallableTool {
+  name: string;
+  reference: string;
+  /** The route's name and the sandbox unit of its schema, for the handlers. */
+  routeName: string;
+  unit: string;
+  input: InputSchema;
+  plan: RequestPlan;
+  origin: OriginRule;
+  hooks: readonly Hook[];
+  /** Keys this tool needs that have no value: the tool is hidden and cannot be called. */
+  missingKeys: readonly string[];
+}
+
+export interface HandlerRunner {
+  preRequest(tool: CallableTool, struct: RequestStruct, payload: Record<string, unknown>): Promise<Outcome<{ struct: RequestStruct; payload: Record<string, unknown> }>>;
+  postRequest(tool: CallableTool, input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> }): Promise<Outcome<unknown>>;
+}
+
+export interface CallContext {
+  http: HttpClient;
+  secrets: SecretStore;
+  redactor: Redactor;
+  upstreams: Upstreams;
+  handlers: HandlerRunner;
+}
+
+export type ToolErrorKind = 'unknown-tool' | 'arguments' | 'missing-keys' | 'handler' | 'origin' | 'upstream-status' | 'upstream-failure' | 'decode';
+
+export interface ToolError {
+  kind: ToolErrorKind;
+  message: string;
+  /** The run-time finding code of a handler failure (SEC100–SEC107). */
+  code?: Code;
+  status?: number;
+  /** From a 429 answer, passed on so the caller knows when to try again. */
+  retryAfter?: string;
+}
+
+export interface SentRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export type CallResult =
+  | { ok: true; status: number; content: Decoded }
+  | { ok: true; dryRun: SentRequest }
+  | { ok: false; error: ToolError };
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Build and show the request (keys redacted) instead of sending it. */
+  dryRun?: boolean;
+}
+
+export async function callTool(context: CallContext, tool: CallableTool, args: unknown, options: CallOptions = {}): Promise<CallResult> {
+  const result = await runCall(context, tool, args, options);
+  // Whatever leaves the core is redacted: results, echoes of the request, error messages.
+  return context.redactor.redactValue(result);
+}
+
+async function runCall(context: CallContext, tool: CallableTool, args: unknown, options: CallOptions): Promise<CallResult> {
+  if (tool.missingKeys.length > 0) {
+    return fail('missing-keys', `${tool.name} needs ${tool.missingKeys.join(', ')}, which the server has no value for`);
+  }
+  const checked = tool.input.check(args);
+  if (!checked.ok) return fail('arguments', `invalid arguments: ${checked.problems.map((p) => p.message).join('; ')}`);
+
+  const tokens = new SecretTokens();
+  let struct = buildRequest(tool.plan, checked.args, tokens);
+  let payload = checked.args;
+  if (tool.hooks.includes('preRequest')) {
+    const pre = await context.handlers.preRequest(tool, struct, payload);
+    if (!pre.ok) return handlerFailure('preRequest', pre.failure);
+    ({ struct, payload } = pre.value);
+  }
+  if (!tool.origin.allows(struct.url)) {
+    return fail('origin', `the request left the schema's origin ${tool.origin.display}; refused`);
+  }
+  const filled = tokens.fill({ url: struct.url, headers: struct.headers, ...bodyText(struct.body) }, tool.plan.slots, context.secrets);
+  const sent: SentRequest = { method: struct.method, ...filled, url: context.upstreams.target(filled.url) };
+  if (options.dryRun) return { ok: true, dryRun: sent };
+
+  let response: HttpResponse;
+  try {
+    response = await context.http.request({ ...sent, method: struct.method }, { signal: options.signal });
+  } catch (error) {
+    if (error instanceof HttpError) return fail('upstream-failure', `upstream request failed: ${error.message}`);
+    throw error;
+  }
+  if (response.status < 200 || response.status > 299) return statusFailure(response);
+
+  const decoded = decodeBody(response.body, response.headers['content-type']);
+  if (decoded.kind === 'error') return fail('decode', decoded.message);
+  if (!tool.hooks.includes('postRequest')) return { ok: true, status: response.status, content: decoded };
+  const post = await context.handlers.postRequest(tool, { response: handlerView(decoded), struct, payload });
+  if (!post.ok) return handlerFailure('postRequest', post.failure);
+  return { ok: true, status: response.status, content: { kind: 'json', value: post.value } };
+}
+
+function bodyText(body: RequestStruct['body']): { body?: string } {
+  if (body === null) return {};
+  return { body: typeof body === 'string' ? body : JSON.stringify(body) };
+}
+
+/** What postRequest receives as `response`: parsed JSON, text, or the base64 of binary data. */
+function handlerView(decoded: Decoded): unknown {
+  switch (decoded.kind) {
+    case 'json':
+    case 'text':
+      return decoded.value;
+    case 'image':
+    case 'binary':
+      return decoded.base64;
+    case 'empty':
+      return null;
+  }
+}
+
+function statusFailure(response: HttpResponse): CallResult {
+  const error: ToolError = {
+    kind: 'upstream-status',
+    status: response.status,
+    message: `upstream answered ${response.status}${response.body.length > 0 ? `: ${excerpt(response.body)}` : ''}`,
+  };
+  const retryAfter = response.headers['retry-after'];
+  if (response.status === 429 && retryAfter) {
+    error.retryAfter = retryAfter;
+    error.message += ` (retry after ${retryAfter})`;
+  }
+  return { ok: false, error };
+}
+
+function handlerFailure(hook: Hook, failure: { code: Code; message: string }): CallResult {
+  return { ok: false, error: { kind: 'handler', code: failure.code, message: `${hook} handler failed (${failure.code}): ${failure.message}` } };
+}
+
+function fail(kind: ToolErrorKind, message: string): CallResult {
+  return { ok: false, error: { kind, message } };
+}

@@ -1,0 +1,67 @@
+// Every route of every loadable schema becomes one tool, compiled once: its R8 name and
+// reference, input schema, request plan, origin rule, handler hooks and the keys it lacks.
+
+import { relative } from 'node:path';
+import { OriginRule } from '../http/origin.js';
+import { planRequest } from '../http/request.js';
+import type { SecretStore } from '../http/secrets.js';
+import { InputSchema } from '../params/input-schema.js';
+import type { Hook } from '../sandbox/protocol.js';
+import type { CanonicalRoute, CanonicalSchema } from '../schema/types.js';
+import type { CallableTool } from './call.js';
+import { nameTools } from './names.js';
+
+export interface Tool extends CallableTool {
+  description: string;
+  method: CanonicalRoute['method'];
+  schema: CanonicalSchema;
+  route: CanonicalRoute;
+}
+
+export interface ToolSource {
+  schema: CanonicalSchema;
+  hooks: Record<string, Hook[]>;
+}
+
+export function compileTools(sources: readonly ToolSource[], schemasRoot: string, secrets: SecretStore): Tool[] {
+  const byIdentity = new Map<string, { source: ToolSource; route: CanonicalRoute; file: string }>();
+  for (const source of sources) {
+    const file = relative(schemasRoot, source.schema.file).split('\\').join('/') || source.schema.file;
+    for (const route of source.schema.routes) byIdentity.set(identityKey(source.schema.namespace, file, route.name), { source, route, file });
+  }
+  const named = nameTools([...byIdentity.values()].map(({ source, route, file }) => ({ namespace: source.schema.namespace, file, route: route.name })));
+  return named.map((identity) => {
+    const { source, route } = byIdentity.get(identityKey(identity.namespace, identity.file, identity.route)) as { source: ToolSource; route: CanonicalRoute };
+    const { schema } = source;
+    return {
+      name: identity.name,
+      reference: identity.reference,
+      routeName: route.name,
+      unit: unitId(schema.file),
+      description: route.description,
+      method: route.method,
+      schema,
+      route,
+      input: InputSchema.fromParameters(route.parameters),
+      plan: planRequest(schema, route),
+      origin: new OriginRule(schema.root),
+      hooks: source.hooks[route.name] ?? [],
+      missingKeys: secrets.missing(keysOf(schema, route)),
+    };
+  });
+}
+
+/** The sandbox unit of a schema's handlers: one per schema file. */
+export function unitId(file: string): string {
+  return file;
+}
+
+function identityKey(namespace: string, file: string, route: string): string {
+  return JSON.stringify([namespace, file, route]);
+}
+
+/** The keys a route uses: in root, headers, its path and its parameter values. */
+function keysOf(schema: CanonicalSchema, route: CanonicalRoute): string[] {
+  const templates = [schema.root, ...Object.values(schema.headers), route.path, ...route.parameters.flatMap((p) => (p.source.kind === 'template' ? [p.source.template] : []))];
+  return [...new Set(templates.flatMap((template) => template.flatMap((part) => (part.kind === 'secret' ? [part.key] : []))))];
+}
