@@ -1,6 +1,6 @@
 import type { AnyNode, MemberExpression, Node, Program, TemplateLiteral } from 'acorn';
-import { KEYS } from 'eslint-visitor-keys';
 import type { Code, FindingSink } from '../findings.js';
+import { forEachChild } from './walk.js';
 
 // The syntax-tree scan of RULINGS R2: what is code is caught however it is spelled, what is text
 // (strings, comments, template text, regex literals, member and key names) is never reported.
@@ -55,9 +55,16 @@ const MODULES = new Map<string, Rule>([
   ['node:child_process', CHILD_PROCESS],
 ]);
 
+/** Files that are not schemas (shared lists) report every hit under one code of their own, the schema rule named in the message. */
+export interface Recode {
+  code: Code;
+  hint: string;
+}
+
 interface Scan {
   sink: FindingSink;
   pureData: Node | null;
+  recode: Recode | undefined;
 }
 
 /**
@@ -65,88 +72,71 @@ interface Scan {
  * `pureData` is a subtree already known to be literal data (no identifiers, calls or
  * functions), which cannot hold anything this scan looks for.
  */
-export function scanForbidden(program: Program, sink: FindingSink, pureData: Node | null = null): void {
-  visit(program, program, '', false, { sink, pureData });
+export function scanForbidden(program: Program, sink: FindingSink, pureData: Node | null = null, recode?: Recode): void {
+  visit(program, program, '', false, { sink, pureData, recode });
 }
 
-/**
- * Pre-order walk over every child node; `key` is the field of `parent` that holds `node`.
- * The ESTree visitor keys name the child fields of each node type, so scalar fields are never
- * looked at; a node type they do not know is walked field by field, so nothing is skipped.
- */
+/** Pre-order walk over every child node; `key` is the field of `parent` that holds `node`. */
 function visit(node: AnyNode, parent: AnyNode, key: string, inFunction: boolean, scan: Scan): void {
   if (node === scan.pureData) return;
-  inspect(node, parent, key, inFunction, scan.sink);
+  inspect(node, parent, key, inFunction, scan);
   const inner = inFunction || isFunction(node);
-  const fields = node as unknown as Record<string, unknown>;
-  for (const field of KEYS[node.type] ?? Object.keys(node)) {
-    const value = fields[field];
-    if (Array.isArray(value)) {
-      for (const item of value) if (isNode(item)) visit(item, node, field, inner, scan);
-    } else if (isNode(value)) {
-      visit(value, node, field, inner, scan);
-    }
-  }
-}
-
-/** Objects without a `type` (Literal.regex, TemplateElement.value, RegExp values) are not nodes. */
-function isNode(value: unknown): value is AnyNode {
-  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+  forEachChild(node, visit, inner, scan);
 }
 
 function isFunction(node: AnyNode): boolean {
   return node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression' || node.type === 'FunctionDeclaration';
 }
 
-function inspect(node: AnyNode, parent: AnyNode, key: string, inFunction: boolean, sink: FindingSink): void {
+function inspect(node: AnyNode, parent: AnyNode, key: string, inFunction: boolean, scan: Scan): void {
   switch (node.type) {
     case 'Identifier':
-      if (isReference(parent, key)) checkIdentifier(node.name, node, parent, key, sink);
+      if (isReference(parent, key)) checkIdentifier(node.name, node, parent, key, scan);
       return;
     case 'MemberExpression':
-      if (node.computed) checkComputedName(node.property, sink);
-      else if (isConstructorChain(node)) report(sink, CONSTRUCTOR, node.property, 'forbidden: constructor.constructor reaches Function');
+      if (node.computed) checkComputedName(node.property, scan);
+      else if (isConstructorChain(node)) report(scan, CONSTRUCTOR, node.property, 'forbidden: constructor.constructor reaches Function');
       return;
     case 'Property':
       // `const { ['constructor']: F } = x` reads a property exactly like `x['constructor']`.
       if (parent.type !== 'ObjectPattern') return;
-      if (node.computed) checkComputedName(node.key, sink);
-      else if (node.key.type === 'Identifier' && node.key.name === 'constructor') report(sink, CONSTRUCTOR, node.key, 'forbidden: destructured constructor');
+      if (node.computed) checkComputedName(node.key, scan);
+      else if (node.key.type === 'Identifier' && node.key.name === 'constructor') report(scan, CONSTRUCTOR, node.key, 'forbidden: destructured constructor');
       return;
     case 'ImportDeclaration':
-      report(sink, IMPORT, node, `forbidden: import from '${String(node.source.value)}'`);
-      checkModule(node.source, sink);
+      report(scan, IMPORT, node, `forbidden: import from '${String(node.source.value)}'`);
+      checkModule(node.source, scan);
       return;
     case 'ImportExpression':
-      report(sink, IMPORT, node, 'forbidden: dynamic import()');
-      checkModule(node.source, sink);
+      report(scan, IMPORT, node, 'forbidden: dynamic import()');
+      checkModule(node.source, scan);
       return;
     case 'MetaProperty':
-      if (node.meta.name === 'import') report(sink, IMPORT, node, 'forbidden: import.meta');
+      if (node.meta.name === 'import') report(scan, IMPORT, node, 'forbidden: import.meta');
       return;
     case 'ExportAllDeclaration':
-      report(sink, IMPORT, node, `forbidden: export * from '${String(node.source.value)}'`);
-      checkModule(node.source, sink);
+      report(scan, IMPORT, node, `forbidden: export * from '${String(node.source.value)}'`);
+      checkModule(node.source, scan);
       return;
     case 'ExportNamedDeclaration':
       if (!node.source) return;
-      report(sink, IMPORT, node, `forbidden: export { ... } from '${String(node.source.value)}'`);
-      checkModule(node.source, sink);
+      report(scan, IMPORT, node, `forbidden: export { ... } from '${String(node.source.value)}'`);
+      checkModule(node.source, scan);
       return;
     case 'CallExpression':
       // `require` itself is reported as an identifier; the module it names adds its own code.
       if (node.callee.type === 'Identifier' && node.callee.name === 'require' && node.arguments[0]) {
-        checkModule(node.arguments[0], sink);
+        checkModule(node.arguments[0], scan);
       }
       return;
     case 'AwaitExpression':
-      if (!inFunction) report(sink, TOP_LEVEL_AWAIT, node, 'forbidden: top-level await');
+      if (!inFunction) report(scan, TOP_LEVEL_AWAIT, node, 'forbidden: top-level await');
       return;
     case 'ForOfStatement':
-      if (node.await && !inFunction) report(sink, TOP_LEVEL_AWAIT, node, 'forbidden: top-level for await');
+      if (node.await && !inFunction) report(scan, TOP_LEVEL_AWAIT, node, 'forbidden: top-level for await');
       return;
     case 'VariableDeclaration':
-      if (node.kind === 'await using' && !inFunction) report(sink, TOP_LEVEL_AWAIT, node, 'forbidden: top-level await using');
+      if (node.kind === 'await using' && !inFunction) report(scan, TOP_LEVEL_AWAIT, node, 'forbidden: top-level await using');
       return;
     default:
       return;
@@ -179,14 +169,14 @@ function isReference(parent: AnyNode, key: string): boolean {
   }
 }
 
-function checkIdentifier(name: string, node: Node, parent: AnyNode, key: string, sink: FindingSink): void {
+function checkIdentifier(name: string, node: Node, parent: AnyNode, key: string, scan: Scan): void {
   const rule = NAMES.get(name);
   if (!rule) return;
   if (name === 'Function' && parent.type === 'NewExpression' && key === 'callee') {
-    report(sink, NEW_FUNCTION, parent, 'forbidden: new Function');
+    report(scan, NEW_FUNCTION, parent, 'forbidden: new Function');
     return;
   }
-  report(sink, rule, node, `forbidden: ${name}`);
+  report(scan, rule, node, `forbidden: ${name}`);
 }
 
 /**
@@ -202,17 +192,17 @@ function isNamedMember(node: MemberExpression, name: string): boolean {
 }
 
 /** `obj['pro' + 'cess']` is `obj.process`; `x['constructor']` is the way to `Function`. */
-function checkComputedName(expression: AnyNode, sink: FindingSink): void {
+function checkComputedName(expression: AnyNode, scan: Scan): void {
   const name = foldString(expression);
   if (name === undefined) return;
   const rule = name === 'constructor' ? CONSTRUCTOR : NAMES.get(name);
-  if (rule) report(sink, rule, expression, `forbidden: computed access to ${name}`);
+  if (rule) report(scan, rule, expression, `forbidden: computed access to ${name}`);
 }
 
-function checkModule(specifier: AnyNode, sink: FindingSink): void {
+function checkModule(specifier: AnyNode, scan: Scan): void {
   const name = foldString(specifier);
   const rule = name === undefined ? undefined : MODULES.get(name);
-  if (rule) report(sink, rule, specifier, `forbidden: module '${name}'`);
+  if (rule) report(scan, rule, specifier, `forbidden: module '${name}'`);
 }
 
 function foldString(node: AnyNode): string | undefined {
@@ -253,6 +243,8 @@ function foldTemplate({ quasis, expressions }: TemplateLiteral): string | undefi
   return text ?? undefined;
 }
 
-function report(sink: FindingSink, rule: Rule, node: Node, message: string): void {
-  sink.addAt(rule.code, node.start, message, rule.hint);
+function report(scan: Scan, rule: Rule, node: Node, message: string): void {
+  const { sink, recode } = scan;
+  if (recode) sink.addAt(recode.code, node.start, `${message} (schema rule ${rule.code})`, recode.hint);
+  else sink.addAt(rule.code, node.start, message, rule.hint);
 }
