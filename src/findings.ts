@@ -50,12 +50,21 @@ export const CODES = {
   // Handler code at run time, in the sandbox (spec chapter 05 numbering, extended).
   SEC100: { severity: 'error', meaning: 'handler code tried to reach the network' },
   SEC101: { severity: 'error', meaning: 'handlers factory or handler returned the wrong shape' },
-  SEC102: { severity: 'error', meaning: 'handler code tried to change frozen data (a shared list)' },
+  SEC102: { severity: 'error', meaning: 'handler code tried to change frozen data (a shared list or library)' },
   SEC103: { severity: 'error', meaning: 'an allowlisted library is not installed or failed to load' },
   SEC104: { severity: 'error', meaning: 'the handlers factory threw' },
   SEC105: { severity: 'error', meaning: 'handlers factory or handler missed its deadline' },
   SEC106: { severity: 'error', meaning: 'handler code exceeded the sandbox memory limit' },
   SEC107: { severity: 'error', meaning: 'a handler threw or its sandbox worker stopped' },
+
+  // Shared-list files: the stricter list scan (spec chapter 05 numbering, extended in free numbers).
+  SEC200: { severity: 'error', meaning: 'function syntax in a list file (function, method, getter or setter)' },
+  SEC201: { severity: 'error', meaning: 'arrow function in a list file' },
+  SEC202: { severity: 'error', meaning: 'async or await in a list file' },
+  SEC203: { severity: 'error', meaning: 'template literal with expressions in a list file' },
+  SEC204: { severity: 'error', meaning: 'schema forbidden pattern in a list file' },
+  SEC205: { severity: 'error', meaning: 'code outside `export const list` in a list file' },
+  SEC206: { severity: 'error', meaning: '`list` is not literal data' },
 
   // Structure of the file and of `main` (spec chapter 09 numbering, extended in free numbers).
   VAL001: { severity: 'error', meaning: 'no `export const main`' },
@@ -99,6 +108,7 @@ export const CODES = {
   VAL046: { severity: 'error', meaning: 'enum has no values' },
   VAL047: { severity: 'error', meaning: 'list interpolation outside enum()' },
   VAL048: { severity: 'error', meaning: 'interpolated list not declared in `sharedLists`' },
+  VAL049: { severity: 'error', meaning: 'interpolated field is not a field of the list' },
   VAL050: { severity: 'error', meaning: 'path placeholder filled by no insert parameter' },
   VAL051: { severity: 'error', meaning: 'body parameter on a GET or DELETE route' },
   VAL052: { severity: 'error', meaning: 'server placeholder names a key not in `requiredServerParams`' },
@@ -115,7 +125,9 @@ export const CODES = {
   VAL065: { severity: 'error', meaning: '`items` on a non-array output node' },
   VAL070: { severity: 'error', meaning: 'list `ref` missing or not a plain identifier' },
   VAL071: { severity: 'error', meaning: 'list `version` missing or not semver' },
-  VAL074: { severity: 'error', meaning: 'list `filter` malformed' },
+  VAL072: { severity: 'error', meaning: 'declared list is not in the list registry' },
+  VAL073: { severity: 'error', meaning: 'pinned list version differs from the loaded list' },
+  VAL074: { severity: 'error', meaning: 'list `filter` malformed, or its key is no field of the list' },
   VAL075: { severity: 'warning', meaning: 'declared list is used neither in an enum nor by handlers' },
   VAL080: { severity: 'error', meaning: '`preload` is not an object' },
   VAL081: { severity: 'error', meaning: '`preload.enabled` is not a boolean' },
@@ -133,6 +145,21 @@ export const CODES = {
   VAL096: { severity: 'info', meaning: 'path carries a literal query string' },
   VAL097: { severity: 'info', meaning: '--marker-- label in root' },
   VAL098: { severity: 'warning', meaning: 'single-brace {key} in path is sent literally' },
+
+  // Shared-list files (spec chapter 09 numbering, extended in free numbers).
+  LST001: { severity: 'error', meaning: '`list` export, `meta` or `entries` missing or malformed' },
+  LST002: { severity: 'error', meaning: '`meta.name` missing, not camelCase, or not unique' },
+  LST003: { severity: 'error', meaning: '`meta.version` missing or not semver' },
+  LST004: { severity: 'error', meaning: '`meta.fields` is not a non-empty array of field definitions' },
+  LST005: { severity: 'warning', meaning: 'list field has no `description`' },
+  LST006: { severity: 'error', meaning: '`entries` is empty or holds a non-object' },
+  LST007: { severity: 'error', meaning: 'entry lacks a required field' },
+  LST008: { severity: 'error', meaning: 'entry value does not match its field type' },
+  LST009: { severity: 'error', meaning: '`dependsOn` entry malformed or unresolved (ref, version pin, condition)' },
+  LST010: { severity: 'error', meaning: 'dependency cycle between lists' },
+  LST011: { severity: 'error', meaning: 'list dependencies nested deeper than 3 levels' },
+  LST012: { severity: 'error', meaning: 'entry has a key that is no field of the list' },
+  LST013: { severity: 'warning', meaning: 'file name is not the kebab-case of `meta.name`' },
 
   // Route tests (spec chapter 13).
   TST001: { severity: 'error', meaning: 'route has no tests' },
@@ -208,6 +235,13 @@ export class FindingSink {
     if (hint !== undefined) finding.hint = hint;
     this.findings.push(finding);
   }
+}
+
+/** The one finding of a file that cannot be read (VAL009), e.g. a folder named like a schema. */
+export function unreadableFile(file: string, error: unknown): FindingSink {
+  const sink = new FindingSink(file);
+  sink.addAt('VAL009', undefined, `cannot read the file: ${(error as Error).message}`);
+  return sink;
 }
 
 /** Extends a finding path by one step: `a.b`, `a[3]`, or `a["odd key"]`. */

@@ -1,22 +1,41 @@
-// The acceptance table of issue 2: for every code flowguard can emit, a schema file that
-// triggers it and a close variant that does not. A code added to the table without its two
+// The acceptance table of issue 2: for every code flowguard can emit, a schema or list file
+// that triggers it and a close variant that does not. A code added to the table without its two
 // fixtures fails here.
 
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { selectSchemaFiles } from '../src/catalog/files.js';
 import { Catalog } from '../src/catalog/load.js';
 import { checkSchemaFile } from '../src/catalog/validate.js';
 import { CODES, type Code } from '../src/findings.js';
 import { effectiveAllowlist } from '../src/libraries/allowlist.js';
+import { loadListFiles, loadListRegistry } from '../src/lists/registry.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'codes');
 const options = { allowedLibraries: effectiveAllowlist([]) };
 /** Run-time codes (SEC100–SEC199) need the schema loaded in the sandbox and its handlers called. */
 const isRuntime = (code: Code) => /^SEC1\d\d$/.test(code);
+/** A fixture that declares `export const list` is a list file, not a schema (VAL009's trigger is a folder). */
+const isListFile = (file: string) => statSync(file).isFile() && /^export const list\b/m.test(readFileSync(file, 'utf8'));
+
+/**
+ * Lists a fixture needs (parents, a name it collides with, lists a schema refers to) sit in a
+ * sibling `shared-lists/` folder. A list fixture is checked after them, so that of two lists
+ * with one name it is the one that gets LST002; a schema fixture gets them as its registry.
+ */
+function staticCodes(file: string): Code[] {
+  const siblings = join(dirname(file), 'shared-lists');
+  if (isListFile(file)) {
+    const registry = loadListFiles([...selectSchemaFiles([siblings]).files, file]);
+    return registry.findings.filter((f) => f.file === file).map((f) => f.code);
+  }
+  const lists = existsSync(siblings) ? loadListRegistry(siblings) : undefined;
+  return checkSchemaFile(file, { ...options, lists }).findings.map((f) => f.code);
+}
 
 async function codesIn(file: string, code: Code): Promise<Code[]> {
-  if (!isRuntime(code)) return checkSchemaFile(file, options).findings.map((f) => f.code);
+  if (!isRuntime(code)) return staticCodes(file);
   const catalog = await Catalog.load({ schemas: file, sandbox: { size: 1, deadlineMs: 1000, memoryMb: 64 } });
   try {
     const codes = catalog.findings().map((f) => f.code);

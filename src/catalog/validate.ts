@@ -2,7 +2,7 @@
 // be read is a finding like any other; it never stops the rest.
 
 import { readFileSync } from 'node:fs';
-import { FindingSink } from '../findings.js';
+import { unreadableFile } from '../findings.js';
 import { checkSchemaText, type CheckOptions, type SchemaCheck } from '../schema/check.js';
 
 export function checkSchemaFile(file: string, options: CheckOptions): SchemaCheck {
@@ -10,9 +10,7 @@ export function checkSchemaFile(file: string, options: CheckOptions): SchemaChec
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    const sink = new FindingSink(file);
-    sink.addAt('VAL009', undefined, `cannot read the file: ${(error as Error).message}`);
-    return { file, findings: sink.findings, schema: null };
+    return { file, findings: unreadableFile(file, error).findings, schema: null };
   }
   return checkSchemaText(file, text, options);
 }

@@ -2,17 +2,19 @@
 // The stages run in a fixed order and each one reports everything it finds; nothing of the
 // file is executed here.
 
+import deepFreeze from 'deep-freeze-strict';
 import { childPath, FindingSink, type Finding } from '../findings.js';
 import { checkRequiredLibraries } from '../libraries/allowlist.js';
+import type { ListRegistry, ResolvedList } from '../lists/types.js';
 import { isRecord, stringOr, stringsOf, type RawObject } from '../raw.js';
 import { scanForbidden } from '../scan/forbidden.js';
 import { parseModule } from '../scan/parse.js';
 import { checkHandlers } from './handlers.js';
-import { checkListRefs, checkListUsage } from './list-refs.js';
+import { checkListRefs, checkListUsage, resolveListRefs } from './list-refs.js';
 import { readLiteral } from './literal.js';
 import { readSchemaModule } from './module.js';
 import { checkOutput } from './output.js';
-import { compileParameters } from './params.js';
+import { compileParameters, type ParamContext } from './params.js';
 import { checkPreload } from './preload.js';
 import { checkRouteTests } from './route-tests.js';
 import { checkShape } from './shape.js';
@@ -22,6 +24,8 @@ import type { CanonicalRoute, CanonicalSchema, HttpMethod, Template } from './ty
 export interface CheckOptions {
   /** The effective library allowlist (defaults plus the project's config). */
   allowedLibraries: ReadonlySet<string>;
+  /** The loaded shared lists; without them list references are checked only for their form. */
+  lists?: ListRegistry;
 }
 
 export interface SchemaCheck {
@@ -35,6 +39,9 @@ const ROUTE_NAME = /^[a-z][a-zA-Z0-9]*$/;
 const METHODS = new Set<string>(['GET', 'POST', 'PUT', 'DELETE']);
 /** A path inside the tests of a route, e.g. `main.routes.getPrice.tests[0].limit`. */
 const IN_ROUTE_TESTS = /^main\.routes(?:\.[A-Za-z_$][\w$]*|\["(?:[^"\\]|\\.)*"\])\.tests\b/;
+
+/** What a route's parameters need to know of the schema's shared lists. */
+type RouteLists = Pick<ParamContext, 'declaredLists' | 'lists'>;
 
 export function checkSchemaText(file: string, text: string, options: CheckOptions): SchemaCheck {
   const sink = new FindingSink(file, text);
@@ -63,11 +70,13 @@ function checkInto(file: string, text: string, options: CheckOptions, sink: Find
   const sharedLists = Array.isArray(main.sharedLists) ? checkListRefs(main.sharedLists, sink) : [];
   // A declared list whose entry has another fault is still declared: VAL048 would only repeat it.
   const declaredLists = new Set(Array.isArray(main.sharedLists) ? main.sharedLists.flatMap((entry) => (isRecord(entry) && typeof entry.ref === 'string' ? [entry.ref] : [])) : []);
+  const resolvedLists = options.lists ? resolveListRefs(sharedLists, options.lists, sink) : undefined;
   checkRequiredLibraries(stringsOf(main.requiredLibraries), options.allowedLibraries, sink);
 
   const rawRoutes = isRecord(main.routes) ? main.routes : {};
+  const lists: RouteLists = resolvedLists ? { declaredLists, lists: resolvedLists } : { declaredLists };
   const routes = Object.entries(rawRoutes).flatMap(([name, raw]) =>
-    isRecord(raw) ? [compileRoute(name, raw, childPath('main.routes', name), templates, declaredLists)] : [],
+    isRecord(raw) ? [compileRoute(name, raw, childPath('main.routes', name), templates, lists)] : [],
   );
   const handlers = module.handlers ? checkHandlers(module.handlers, text, new Set(Object.keys(rawRoutes)), sink) : null;
   checkListUsage(sharedLists, routes, handlers?.factorySource ?? null, sink);
@@ -85,12 +94,13 @@ function checkInto(file: string, text: string, options: CheckOptions, sink: Find
     requiredLibraries: stringsOf(main.requiredLibraries),
     headers: compileHeaders(main.headers, templates),
     sharedLists,
+    resolvedLists: listEntries(resolvedLists),
     routes,
     handlers,
   };
 }
 
-function compileRoute(name: string, raw: RawObject, path: string, templates: TemplateContext, declaredLists: ReadonlySet<string>): CanonicalRoute {
+function compileRoute(name: string, raw: RawObject, path: string, templates: TemplateContext, lists: RouteLists): CanonicalRoute {
   const { sink } = templates;
   if (!ROUTE_NAME.test(name)) {
     sink.add('VAL030', path, `route name '${name}' is not camelCase`, 'tool names are derived from it; a camelCase name reads best');
@@ -104,7 +114,7 @@ function compileRoute(name: string, raw: RawObject, path: string, templates: Tem
   const parameters = compileParameters(raw.parameters, childPath(path, 'parameters'), {
     sink,
     serverKeys: templates.serverKeys,
-    declaredLists,
+    ...lists,
     method,
     pathSlots: compiledPath.slots,
   });
@@ -129,6 +139,11 @@ function compileRoute(name: string, raw: RawObject, path: string, templates: Tem
   const preload = checkPreload(raw.preload, childPath(path, 'preload'), parameters, sink);
   if (preload) route.preload = preload;
   return route;
+}
+
+/** What handlers get as `sharedLists`: each resolved list's filtered entries by name, all frozen. */
+function listEntries(resolved: ReadonlyMap<string, ResolvedList> | undefined): CanonicalSchema['resolvedLists'] {
+  return deepFreeze(Object.fromEntries([...(resolved ?? [])].map(([name, list]) => [name, list.entries])));
 }
 
 function compileHeaders(raw: unknown, templates: TemplateContext): Record<string, Template> {

@@ -4,6 +4,8 @@
 // wrong this module stays silent, so nothing is reported twice.
 
 import { childPath, type FindingSink } from '../findings.js';
+import { applyFilter } from '../lists/filter.js';
+import type { ListRegistry, ResolvedList, SharedList } from '../lists/types.js';
 import { isRecord } from '../raw.js';
 import type { CanonicalRoute, ListFilter, ListRef } from './types.js';
 
@@ -11,7 +13,7 @@ type Scalar = string | number | boolean;
 
 const PATH = 'main.sharedLists';
 const LIST_NAME = /^[a-zA-Z][a-zA-Z0-9]*$/;
-const SEMVER = /^\d+\.\d+\.\d+$/;
+export const SEMVER = /^\d+\.\d+\.\d+$/;
 const PATH_SEPARATOR = /[/\\]/;
 const LIST_FILE_EXTENSION = /\.m?js$/;
 const KEBAB_STEP = /-([a-zA-Z0-9])/g;
@@ -72,6 +74,46 @@ export function checkListUsage(refs: ListRef[], routes: CanonicalRoute[], handle
       `interpolate it in an enum ({{${ref.ref}:field}}), read sharedLists.${ref.ref} in a handler, or remove the declaration`,
     );
   });
+}
+
+/**
+ * Looks each reference up in the registry: the list must be loaded (VAL072), in the pinned
+ * version (VAL073, RULINGS R10), and a filter must name one of its fields with values of the
+ * field's type (VAL074). Returns the filtered, frozen entries of every reference that holds.
+ */
+export function resolveListRefs(refs: readonly ListRef[], registry: ListRegistry, sink: FindingSink): Map<string, ResolvedList> {
+  const resolved = new Map<string, ResolvedList>();
+  refs.forEach((ref, position) => {
+    const path = childPath(PATH, declaredAt.get(ref) ?? position);
+    const list = registry.lists.get(ref.ref);
+    if (!list) {
+      sink.add('VAL072', childPath(path, 'ref'), `no list named '${ref.ref}' is loaded`, registryHint(registry));
+    } else if (list.version !== ref.version) {
+      sink.add('VAL073', childPath(path, 'version'), `pins ${ref.ref}@${ref.version}, but the loaded ${ref.ref} is ${list.version}`, `pin '${list.version}'; only one version of a list can be loaded`);
+    } else if (!ref.filter || filterFits(ref.filter, list, childPath(path, 'filter'), sink)) {
+      resolved.set(ref.ref, { list, entries: applyFilter(list.entries, ref.filter) });
+    }
+  });
+  return resolved;
+}
+
+function registryHint(registry: ListRegistry): string {
+  const names = [...registry.lists.keys()];
+  return names.length === 0 ? 'no lists are loaded; point --lists at the folder of list files' : `loaded lists: ${names.join(', ')}`;
+}
+
+/** The filter's key is a field of the list, and what it compares with has the field's type. */
+function filterFits(filter: ListFilter, list: SharedList, path: string, sink: FindingSink): boolean {
+  const field = list.fields.find((candidate) => candidate.key === filter.key);
+  if (!field) {
+    sink.add('VAL074', childPath(path, 'key'), `'${filter.key}' is no field of ${list.name}`, `fields of ${list.name}: ${list.fields.map((f) => f.key).join(', ')}`);
+    return false;
+  }
+  const compared = 'value' in filter ? [filter.value] : 'in' in filter ? filter.in : [];
+  const stray = compared.find((value) => typeof value !== field.type);
+  if (stray === undefined) return true;
+  sink.add('VAL074', childPath(path, 'value' in filter ? 'value' : 'in'), `${JSON.stringify(stray)} can never match: ${list.name}.${field.key} holds ${field.type}s`, `compare with a ${field.type}`);
+  return false;
 }
 
 /**

@@ -4,6 +4,7 @@
 // parsed once, here, by plain string scanning.
 
 import { childPath, type FindingSink } from '../findings.js';
+import type { ListEntry, ResolvedList } from '../lists/types.js';
 import { isRecord } from '../raw.js';
 import { compileValueTemplate } from './templates.js';
 import type { CanonicalParam, HttpMethod, ListFieldRef, ParamLocation, ParamSource, ParamType } from './types.js';
@@ -14,6 +15,8 @@ export interface ParamContext {
   serverKeys: ReadonlySet<string>;
   /** `ref`s declared in main.sharedLists. */
   declaredLists: ReadonlySet<string>;
+  /** The declared lists the registry resolved, by name; absent without a registry, so interpolations stay unresolved. */
+  lists?: ReadonlyMap<string, ResolvedList>;
   /** The route's method, if valid. */
   method: HttpMethod | undefined;
   /** Insert slots found in the route path ({{key}} and :key). */
@@ -21,6 +24,7 @@ export interface ParamContext {
 }
 
 type Kind = ParamType['kind'];
+type EnumType = ParamType & { kind: 'enum' };
 
 /** A parameter whose shape passed: every field has the type the Ajv schema demands. */
 interface RawParam {
@@ -202,8 +206,7 @@ function parsePrimitive(text: string, path: string, ctx: ParamContext): ParamTyp
 function parseEnum(inner: string, path: string, ctx: ParamContext): ParamType {
   const values: string[] = [];
   const lists: ListFieldRef[] = [];
-  if (inner === '') return { kind: 'enum', values, lists };
-  for (const item of inner.split(',')) {
+  for (const item of inner === '' ? [] : inner.split(',')) {
     const ref = listReference(item);
     if (ref) {
       if (!ctx.declaredLists.has(ref.list)) {
@@ -216,7 +219,41 @@ function parseEnum(inner: string, path: string, ctx: ParamContext): ParamType {
       values.push(item);
     }
   }
-  return { kind: 'enum', values, lists };
+  const type: EnumType = { kind: 'enum', values, lists, listsResolved: lists.length === 0 };
+  if (ctx.lists && lists.length > 0) interpolate(type, ctx.lists, path, ctx.sink);
+  return type;
+}
+
+/**
+ * Adds the values of every `{{list:field}}`: each field over the filtered entries in order,
+ * entries without it skipped, as text, after the static values and without repeats. Only an
+ * enum whose every interpolation resolves is marked resolved; a list that did not resolve was
+ * reported where it was declared (VAL048, VAL072–VAL074).
+ */
+function interpolate(type: EnumType, lists: ReadonlyMap<string, ResolvedList>, path: string, sink: FindingSink): void {
+  const found: string[] = [];
+  let complete = true;
+  for (const { list, field } of type.lists) {
+    const resolved = lists.get(list);
+    const known = resolved?.list.fields.some((candidate) => candidate.key === field) ?? false;
+    if (resolved && !known) {
+      sink.add('VAL049', path, `{{${list}:${field}}}: ${list} has no field \`${field}\``, `fields of ${list}: ${resolved.list.fields.map((f) => f.key).join(', ')}`);
+    }
+    if (resolved && known) found.push(...fieldValues(resolved.entries, field));
+    else complete = false;
+  }
+  if (!complete) return;
+  type.values = [...new Set([...type.values, ...found])];
+  type.listsResolved = true;
+  if (type.values.length === 0) sink.add('VAL046', path, 'the enum has no values: its list interpolations yield none', "check the lists' filters in main.sharedLists");
+}
+
+/** The values of `field` as text, in entry order; entries without it (absent or null) are skipped. */
+function fieldValues(entries: readonly ListEntry[], field: string): string[] {
+  return entries.flatMap((entry) => {
+    const value = Object.hasOwn(entry, field) ? entry[field] : null;
+    return value === null || value === undefined ? [] : [String(value)];
+  });
 }
 
 /** `{{list:field}}` with two plain identifiers, else null. */
@@ -426,11 +463,11 @@ function numberViolation(type: ParamType & { kind: 'number' }, value: unknown): 
   return null;
 }
 
-function enumViolation(type: ParamType & { kind: 'enum' }, value: unknown): string | null {
+function enumViolation(type: EnumType, value: unknown): string | null {
   const isNumber = typeof value === 'number' && Number.isFinite(value);
   // Values behind list interpolations are known only once lists resolve; an enum without any
   // values was reported as VAL046. Either way only the kind of value can be judged here.
-  if (type.lists.length > 0 || type.values.length === 0) return typeof value === 'string' || isNumber ? null : 'is not a string or number';
+  if (!type.listsResolved || type.values.length === 0) return typeof value === 'string' || isNumber ? null : 'is not a string or number';
   if (typeof value === 'string' && type.values.includes(value)) return null;
   if (isNumber && numericEnumAccepts(type.values, value)) return null;
   return `is not one of ${type.values.slice(0, 10).join(', ')}${type.values.length > 10 ? ', …' : ''}`;

@@ -86,7 +86,7 @@ function checkCoverage(tests: readonly RouteTest[], path: string, userParams: Re
 
 /** An enum parameter with more than one possible value. */
 function canVary(param: CanonicalParam): boolean {
-  return param.type.kind === 'enum' && (param.type.lists.length > 0 || param.type.values.length > 1);
+  return param.type.kind === 'enum' && (!param.type.listsResolved || param.type.values.length > 1);
 }
 
 /** Scalars compare by text (`5` and `'5'` are one numeric enum value); anything else never matches. */

@@ -2,6 +2,8 @@
 // {{KEY}}, :key, regex(), values(), handler-only inserts, literal query strings, --markers--)
 // are gone by the time a schema reaches this shape: there is exactly one way to say each thing.
 
+import type { ListEntry } from '../lists/types.js';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type ParamLocation = 'insert' | 'query' | 'body';
 
@@ -24,8 +26,12 @@ export type ParamType =
   | { kind: 'string'; minLength?: number; maxLength?: number; pattern?: string }
   | { kind: 'number'; minimum?: number; maximum?: number }
   | { kind: 'boolean' }
-  /** Static values in order; list interpolations are resolved by the list registry. */
-  | { kind: 'enum'; values: string[]; lists: ListFieldRef[] }
+  /**
+   * Static values in order, then (once `listsResolved`) the values the list interpolations
+   * yield. Without a list registry, or where a list cannot be resolved, `values` holds only
+   * the static values and `listsResolved` is false. An enum without interpolations is resolved.
+   */
+  | { kind: 'enum'; values: string[]; lists: ListFieldRef[]; listsResolved: boolean }
   | { kind: 'array'; minItems?: number; maxItems?: number }
   | { kind: 'object' };
 
@@ -109,6 +115,8 @@ export interface CanonicalSchema {
   requiredLibraries: string[];
   headers: Record<string, Template>;
   sharedLists: ListRef[];
+  /** Per declared list name, its filtered entries, deep-frozen: what handlers get as `sharedLists`. Empty without a list registry. */
+  resolvedLists: Readonly<Record<string, readonly ListEntry[]>>;
   routes: CanonicalRoute[];
   handlers: HandlersInfo | null;
 }

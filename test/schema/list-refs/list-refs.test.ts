@@ -126,7 +126,7 @@ describe('checkListUsage: VAL075 unused list', () => {
       key,
       location: 'query',
       source: { kind: 'user' },
-      type: { kind: 'enum', values: [], lists: lists.map((list) => ({ list, field: 'alias' })) },
+      type: { kind: 'enum', values: [], lists: lists.map((list) => ({ list, field: 'alias' })), listsResolved: false },
       optional: false,
       handlerOnly: false,
     };

@@ -25,12 +25,12 @@ describe('primitives and bounds', () => {
     ['number min/max are values', 'number()', ['min(-1.5)', 'max(1e3)'], { kind: 'number', minimum: -1.5, maximum: 1000 }],
     ['array length is an exact item count', 'array()', ['length(2)'], { kind: 'array', minItems: 2, maxItems: 2 }],
     ['repeated bounds tighten (AND)', 'string()', ['min(1)', 'min(3)', 'max(9)', 'max(5)'], { kind: 'string', minLength: 3, maxLength: 5 }],
-    ['enum values verbatim, in order', 'enum(b,A,a c)', [], { kind: 'enum', values: ['b', 'A', 'a c'], lists: [] }],
+    ['enum values verbatim, in order', 'enum(b,A,a c)', [], { kind: 'enum', values: ['b', 'A', 'a c'], lists: [], listsResolved: true }],
     ['enum with a list interpolation', 'enum(custom,{{evmChains:etherscanAlias}})', [], {
-      kind: 'enum', values: ['custom'], lists: [{ list: 'evmChains', field: 'etherscanAlias' }],
+      kind: 'enum', values: ['custom'], lists: [{ list: 'evmChains', field: 'etherscanAlias' }], listsResolved: false,
     }],
-    ['numeric enum stays text', 'enum(1,5,137)', [], { kind: 'enum', values: ['1', '5', '137'], lists: [] }],
-    ['values() fills enum()', 'enum()', ['values(trading-signals,talib)'], { kind: 'enum', values: ['trading-signals', 'talib'], lists: [] }],
+    ['numeric enum stays text', 'enum(1,5,137)', [], { kind: 'enum', values: ['1', '5', '137'], lists: [], listsResolved: true }],
+    ['values() fills enum()', 'enum()', ['values(trading-signals,talib)'], { kind: 'enum', values: ['trading-signals', 'talib'], lists: [], listsResolved: true }],
     ['regex() is a pattern', 'string()', ['regex(^0x[a-fA-F0-9]{40}$)'], { kind: 'string', pattern: '^0x[a-fA-F0-9]{40}$' }],
   ];
 
