@@ -1,11 +1,13 @@
-// Property-based tests: thousands of random and mutated schema texts and `main` objects go
-// through the scanner and validator. Whatever the input, the result is findings: nothing is
-// thrown, and every finding carries a known code with the table's severity.
+// Property-based tests: thousands of random and mutated schema and list texts and `main` and
+// `list` objects go through the scanner and validator. Whatever the input, the result is
+// findings: nothing is thrown, and every finding carries a known code with the table's severity.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CODES, type Finding } from '../src/findings.js';
 import { effectiveAllowlist } from '../src/libraries/allowlist.js';
+import { checkListText } from '../src/lists/check.js';
+import { buildListRegistry } from '../src/lists/registry.js';
 import { checkSchemaText } from '../src/schema/check.js';
 
 const options = { allowedLibraries: effectiveAllowlist([]) };
@@ -141,6 +143,99 @@ const mainObject = fc.record({
   docs: fc.oneof(fc.constant(['https://docs.example.com']), anyJson),
   extra: anyJson,
 }, { requiredKeys: [] });
+
+const PARENT_LIST = `export const list = {
+  meta: { name: 'chainFamilies', version: '1.0.0', description: 'Families of chains.', fields: [{ key: 'family', type: 'string', description: 'Family.' }] },
+  entries: [{ family: 'evm' }, { family: 'svm' }]
+};
+`;
+
+const LIST_BASE = `// EVM chains. Pure data: read as a literal, never executed.
+export const list = {
+  meta: {
+    name: 'evmChains',
+    version: '2.0.0',
+    description: 'EVM networks with provider aliases.',
+    dependsOn: [{ ref: 'chainFamilies', version: '1.0.0', condition: { field: 'family', value: 'evm' } }],
+    fields: [
+      { key: 'alias', type: 'string', description: 'Neutral alias.' },
+      { key: 'chainId', type: 'number', description: 'EIP-155 id.' },
+      { key: 'isTestnet', type: 'boolean', description: 'Test network.', optional: false },
+      { key: 'etherscanAlias', type: 'string', description: 'Etherscan alias.', optional: true }
+    ]
+  },
+  entries: [
+    { alias: 'ETHEREUM_MAINNET', chainId: 1, isTestnet: false, etherscanAlias: 'ETH' },
+    { alias: 'SEPOLIA_TESTNET', chainId: 11155111, isTestnet: true, etherscanAlias: null },
+    { alias: 'BASE_MAINNET', chainId: 8453, isTestnet: false }
+  ]
+};
+`;
+
+const LIST_TOKENS = [...TOKENS, 'get ', 'set ', 'function ', '() => 1', 'async ', '`${x}`', 'optional: true', "type: 'number'", 'dependsOn: []', "ref: 'evmChains'",
+  "version: '2.0.0'", "'1'", '0x10', '1n', '/re/g', 'class {}', ';', 'export default 1', 'export const list = 1\n'];
+
+const listMutation = fc.oneof(
+  fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 40 }) }),
+  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), text: fc.oneof(fc.constantFrom(...LIST_TOKENS), fc.string({ maxLength: 8 })) }),
+  fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 80 }) }),
+);
+
+const listField = fc.record({
+  key: fc.oneof(fc.constantFrom('alias', 'chainId', 'isTestnet', 'etherscanAlias', 'chain id', '__proto__', 'constructor', ''), anyJson),
+  type: fc.oneof(fc.constantFrom('string', 'number', 'boolean', 'integer'), anyJson),
+  description: fc.oneof(fc.constant('A field.'), anyJson),
+  optional: fc.oneof(fc.boolean(), anyJson),
+  extra: anyJson,
+}, { requiredKeys: [] });
+const listEntry = fc.dictionary(fc.constantFrom('alias', 'chainId', 'isTestnet', 'etherscanAlias', 'other', 'constructor', 'toString'), fc.oneof(fc.constantFrom('ETH', 1, true, null, '1'), anyJson), { maxKeys: 5 });
+const listObject = fc.record({
+  meta: fc.oneof(fc.record({
+    name: fc.oneof(fc.constantFrom('evmChains', 'chainFamilies', 'EvmChains', ''), anyJson),
+    version: fc.oneof(fc.constantFrom('2.0.0', '1.0.0', '2.0'), anyJson),
+    description: fc.oneof(fc.constant('Chains.'), anyJson),
+    fields: fc.oneof(fc.array(listField, { maxLength: 5 }), anyJson),
+    dependsOn: fc.oneof(fc.array(fc.record({
+      ref: fc.oneof(fc.constantFrom('chainFamilies', 'evmChains', 'nowhere'), anyJson),
+      version: fc.oneof(fc.constantFrom('1.0.0', '2.0.0', 'x'), anyJson),
+      condition: fc.oneof(fc.record({ field: fc.constantFrom('family', 'alias', ''), value: fc.oneof(fc.constantFrom('evm', 'svm', 1), anyJson) }, { requiredKeys: [] }), anyJson),
+    }, { requiredKeys: [] }), { maxLength: 3 }), anyJson),
+    extra: anyJson,
+  }, { requiredKeys: [] }), anyJson),
+  entries: fc.oneof(fc.array(listEntry, { maxLength: 6 }), anyJson),
+  extra: anyJson,
+}, { requiredKeys: [] });
+
+/** The text checked as a list file next to a parent list it may depend on; the registry then serves a schema. */
+function expectOnlyListFindings(text: string): void {
+  const check = checkListText('evm-chains.mjs', text);
+  const registry = buildListRegistry([checkListText('chain-families.mjs', PARENT_LIST), check]);
+  for (const finding of registry.findings) expectWellFormed(finding);
+  // A list with an error is never registered.
+  if (check.sink.hasErrors()) expect([...registry.lists.values()].map((list) => list.file)).not.toContain('evm-chains.mjs');
+  const schema = checkSchemaText('fuzz.mjs', BASE, { ...options, lists: registry });
+  for (const finding of schema.findings) expectWellFormed(finding);
+}
+
+describe('list checker under random input', () => {
+  it('turns random text into findings', () => {
+    fc.assert(fc.property(fc.string({ maxLength: 300, unit: 'grapheme' }), (text) => expectOnlyListFindings(text)), { numRuns: 1000 });
+  }, 120_000);
+
+  it('turns mutated list texts into findings', () => {
+    fc.assert(fc.property(fc.array(listMutation, { minLength: 1, maxLength: 6 }), (steps) => expectOnlyListFindings(mutate(LIST_BASE, steps))), { numRuns: 2000 });
+  }, 120_000);
+
+  it('turns random list objects into findings', () => {
+    fc.assert(fc.property(listObject, (list) => expectOnlyListFindings(`export const list = ${JSON.stringify(list)}\n`)), { numRuns: 2000 });
+  }, 120_000);
+
+  it('accepts the unmutated base list', () => {
+    const registry = buildListRegistry([checkListText('chain-families.mjs', PARENT_LIST), checkListText('evm-chains.mjs', LIST_BASE)]);
+    expect(registry.findings).toEqual([]);
+    expect([...registry.lists.keys()]).toEqual(['chainFamilies', 'evmChains']);
+  });
+});
 
 describe('scanner and validator under random input', () => {
   it('turn random text into findings', () => {
