@@ -1,0 +1,163 @@
+// Response decoding by content type (RULINGS R9).
+//
+// - Empty body → empty, whatever the content type says (204s, empty 200s).
+// - `application/json`, `text/json` and any `+json` type → parsed JSON; invalid JSON is an error
+//   naming the content type and an excerpt of the first bytes.
+// - `text/*`, `application/xml`, any `+xml` type and a few well-known textual `application/*`
+//   types (JavaScript, YAML, NDJSON, form data) → text, decoded with the header's charset
+//   (default utf-8). An unknown charset is an error, not a silent fallback.
+// - `image/*` → image (base64), except `image/svg+xml`, which is XML text.
+// - Anything else → binary (base64).
+// - No (or an unparsable) content type: sniff. Valid JSON → json; valid UTF-8 without NUL → text;
+//   else binary `application/octet-stream`.
+import { isUtf8 } from 'node:buffer';
+import { TextDecoder } from 'node:util';
+
+export type Decoded =
+  | { kind: 'json'; value: unknown }
+  | { kind: 'text'; value: string }
+  | { kind: 'image'; mimeType: string; base64: string }
+  | { kind: 'binary'; mimeType: string; base64: string }
+  | { kind: 'empty' };
+
+export type DecodeError = { kind: 'error'; message: string };
+
+const TEXTUAL_APPLICATION_TYPES = new Set([
+  'application/xml',
+  'application/javascript',
+  'application/x-javascript',
+  'application/ecmascript',
+  'application/yaml',
+  'application/x-yaml',
+  'application/x-ndjson',
+  'application/ndjson',
+  'application/x-www-form-urlencoded',
+]);
+
+const SNIFFED_BINARY = 'application/octet-stream';
+
+interface MediaType {
+  /** Lower-case `type/subtype`. */
+  essence: string;
+  /** Lower-case charset parameter, if any. */
+  charset: string | undefined;
+}
+
+/** Parses `type/subtype; charset=x`; undefined when missing or not a media type. */
+function parseContentType(header: string | undefined): MediaType | undefined {
+  if (header === undefined) return undefined;
+  const semi = header.indexOf(';');
+  const essence = (semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase();
+  if (!/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(essence)) return undefined;
+  let charset: string | undefined;
+  if (semi !== -1) {
+    const match = /(?:^|;)\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(header.slice(semi));
+    const value = match?.[1] ?? match?.[2];
+    if (value) charset = value.toLowerCase();
+  }
+  return { essence, charset };
+}
+
+function isJsonType(essence: string): boolean {
+  return essence === 'application/json' || essence === 'text/json' || essence.endsWith('+json');
+}
+
+function isTextType(essence: string): boolean {
+  return (
+    essence.startsWith('text/') ||
+    essence.endsWith('+xml') ||
+    essence.endsWith('+yaml') ||
+    TEXTUAL_APPLICATION_TYPES.has(essence)
+  );
+}
+
+function decodeText(body: Buffer, charset: string | undefined): string | DecodeError {
+  if (charset === undefined || charset === 'utf-8' || charset === 'utf8') {
+    // TextDecoder drops a leading BOM; Buffer#toString would keep it.
+    return utf8Decoder.decode(body);
+  }
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset);
+  } catch {
+    return { kind: 'error', message: `unsupported charset "${charset.slice(0, 40)}"` };
+  }
+  return decoder.decode(body);
+}
+
+const utf8Decoder = new TextDecoder('utf-8');
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+export function decodeBody(body: Buffer, contentType: string | undefined): Decoded | DecodeError {
+  if (body.length === 0) return { kind: 'empty' };
+  const type = parseContentType(contentType);
+  if (type === undefined) return sniff(body);
+  const { essence, charset } = type;
+
+  if (isJsonType(essence)) {
+    const text = decodeText(body, charset);
+    if (typeof text !== 'string') return text;
+    const parsed = parseJson(text);
+    if (!parsed.ok) {
+      return { kind: 'error', message: `response is not valid JSON (${essence}): ${excerpt(body, 80)}` };
+    }
+    return { kind: 'json', value: parsed.value };
+  }
+  if (essence === 'image/svg+xml' || isTextType(essence)) {
+    const text = decodeText(body, charset);
+    if (typeof text !== 'string') return text;
+    return { kind: 'text', value: text };
+  }
+  if (essence.startsWith('image/')) {
+    return { kind: 'image', mimeType: essence, base64: body.toString('base64') };
+  }
+  return { kind: 'binary', mimeType: essence, base64: body.toString('base64') };
+}
+
+function sniff(body: Buffer): Decoded {
+  if (isUtf8(body) && !body.includes(0)) {
+    const text = utf8Decoder.decode(body);
+    const parsed = parseJson(text);
+    if (parsed.ok) return { kind: 'json', value: parsed.value };
+    return { kind: 'text', value: text };
+  }
+  return { kind: 'binary', mimeType: SNIFFED_BINARY, base64: body.toString('base64') };
+}
+
+/**
+ * A short, single-line, printable excerpt of a body for error messages: at most `max` bytes
+ * decoded as UTF-8, control and bidi-override characters and whitespace runs folded into one
+ * space, `…` when cut. A body that is not text says so instead. Callers redact the result (R4).
+ */
+export function excerpt(body: Buffer, max = 200): string {
+  if (body.length === 0) return '(empty body)';
+  const cut = body.length > max;
+  let head = body.subarray(0, Math.max(0, max));
+  if (head.includes(0) || !isUtf8(trimPartialUtf8(head))) return `(${body.length} bytes of binary data)`;
+  head = trimPartialUtf8(head);
+  const text = head
+    .toString('utf8')
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff\s]+/g, ' ')
+    .trim();
+  return cut ? `${text}…` : text;
+}
+
+/** Drops an incomplete UTF-8 sequence at the end (left by cutting at a byte count). */
+function trimPartialUtf8(bytes: Buffer): Buffer {
+  let end = bytes.length;
+  let i = end - 1;
+  // Walk back over at most 3 continuation bytes to the lead byte.
+  while (i >= 0 && end - i <= 4 && (bytes[i]! & 0xc0) === 0x80) i--;
+  if (i < 0) return bytes;
+  const lead = bytes[i]!;
+  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  if (end - i < need) end = i;
+  return bytes.subarray(0, end);
+}
