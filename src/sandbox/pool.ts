@@ -1,21 +1,26 @@
-// The host side of the sandbox: a small pool of worker threads, one isolation unit (an SES
+// The host side of the sandbox: a small pool of worker processes, one isolation unit (an SES
 // Compartment) per schema inside one of them. Every load and call runs under a deadline; a
-// worker that misses one, runs out of memory or dies is terminated and replaced, and the
-// units it held are loaded again on the new worker before their next call. A hostile handler
-// can fail its own call; it cannot hang, crash or read the host.
+// process that misses one, runs out of memory or dies is killed and replaced, and the units it
+// held are loaded again in the new process before their next call. A hostile handler can fail
+// its own call; it cannot hang, crash or read the host.
+//
+// Processes, not worker threads: a single allocation beyond a worker thread's heap limit aborts
+// the whole host process (nodejs/node#47224), and memory outside the V8 heap is bounded only per
+// process (`rssLimitMb`, checked by the worker after each call and by the host while one runs).
 
+import { type ChildProcess, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { Command, Failure, Hook, Ready, Reply, Request, UnitSpec } from './protocol.js';
 
 export interface SandboxOptions {
-  /** Worker threads; default: one core fewer than the machine has (the host keeps one), 1 to 4. */
+  /** Worker processes; default: one core fewer than the machine has (the host keeps one), 1 to 4. */
   size?: number;
   /** Deadline of a factory or handler call, in milliseconds. */
   deadlineMs?: number;
-  /** Heap limit of each worker, in MiB. */
+  /** V8 heap limit of each worker process, in MiB; its resident memory may reach 2 × this + 128 MiB. */
   memoryMb?: number;
 }
 
@@ -29,8 +34,13 @@ export interface LoadedUnit {
 
 export const DEFAULT_DEADLINE_MS = 2000;
 export const DEFAULT_MEMORY_MB = 128;
+/** Importing a library (ethers takes about half a second) is not the schema's time. */
+const IMPORT_DEADLINE_MS = 30_000;
+const RSS_POLL_MS = 50;
+const OUT_OF_MEMORY: Failure = { code: 'SEC106', message: 'handler code exceeded the sandbox memory limit' };
+const STDERR_TAIL = 4096;
 
-type Job = { request: Command; settle: (reply: Reply | Failure) => void };
+type Job = { command: Command; spec?: UnitSpec; settle: (reply: Reply | Failure) => void };
 
 const here = fileURLToPath(import.meta.url);
 // Tests run the TypeScript sources; the worker always runs compiled (`npm test` builds first).
@@ -45,13 +55,13 @@ export class Sandbox {
     this.slots = Array.from({ length: Math.max(1, size) }, () => new Slot(options));
   }
 
-  /** Creates the unit's Compartment and runs its handlers factory, on the least busy worker. */
+  /** Creates the unit's Compartment and runs its handlers factory, on the least busy process. */
   async load(spec: UnitSpec): Promise<Outcome<LoadedUnit>> {
     const slot = this.slots.reduce((best, s) => (s.unitCount < best.unitCount ? s : best));
     slot.unitCount += 1;
     const entry = { spec, slot, failure: null as Failure | null };
     this.units.set(spec.id, entry);
-    const reply = await slot.run({ kind: 'load', unit: spec });
+    const reply = await slot.run({ kind: 'load', unit: spec }, spec);
     if (isFailure(reply)) entry.failure = reply;
     else if (reply.ok && 'hooks' in reply) return { ok: true, value: { hooks: reply.hooks, unknownRoutes: reply.unknownRoutes } };
     else entry.failure = reply.ok ? { code: 'SEC101', message: 'unexpected reply to load' } : reply.failure;
@@ -75,104 +85,149 @@ export class Sandbox {
 }
 
 /**
- * One worker thread and the queue of jobs for it. Jobs run one at a time, so a deadline
+ * One worker process and the queue of jobs for it. Jobs run one at a time, so a deadline
  * measures exactly one factory or handler call, and a network attempt is charged to the call
  * that made it.
  */
 class Slot {
   unitCount = 0;
-  private worker!: Worker;
+  private child!: ChildProcess;
   private ready!: Promise<Ready>;
   private loaded = new Set<string>();
-  private readonly queue: Array<{ job: Job; spec?: UnitSpec }> = [];
+  private imported = new Set<string>();
+  private stderr = '';
+  private readonly queue: Job[] = [];
   private running = false;
   private nextId = 1;
   private current: { id: number; settle: (reply: Reply | Failure) => void } | null = null;
   private closed = false;
+  private readonly memoryMb: number;
+  /** Resident memory of the process when it became ready, in MiB. */
+  private baselineMb = 0;
 
   constructor(private readonly options: SandboxOptions) {
+    this.memoryMb = options.memoryMb ?? DEFAULT_MEMORY_MB;
     this.spawn();
   }
 
-  run(request: Command, spec?: UnitSpec): Promise<Reply | Failure> {
+  run(command: Command, spec?: UnitSpec): Promise<Reply | Failure> {
     return new Promise((settle) => {
-      this.queue.push({ job: { request, settle }, spec });
+      this.queue.push({ command, spec, settle });
       void this.drain();
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.worker.terminate();
+    const child = this.child;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    // Held until it has exited, so that waiting for the exit keeps the host running.
+    this.hold(true);
+    await new Promise<void>((done) => {
+      child.once('exit', () => done());
+      child.kill('SIGKILL');
+    });
   }
 
   private spawn(): void {
-    const memory = this.options.memoryMb ?? DEFAULT_MEMORY_MB;
-    this.worker = new Worker(WORKER_ENTRY, {
+    const rssLimitMb = this.memoryMb * 2 + 128;
+    const child = fork(WORKER_ENTRY, [`--rss-limit-mb=${rssLimitMb}`], {
       env: {},
-      argv: [],
-      execArgv: [],
-      stdout: true,
-      stderr: true,
-      resourceLimits: { maxOldGenerationSizeMb: memory, maxYoungGenerationSizeMb: Math.max(8, memory / 8), stackSizeMb: 4 },
+      execArgv: [`--max-old-space-size=${this.memoryMb}`, `--max-semi-space-size=${Math.max(1, Math.floor(this.memoryMb / 32))}`, '--stack-size=984'],
+      // Worker output is handler or library noise; it must never reach the host's stdout (MCP
+      // stdio). stderr is kept in part: it says whether a dead process ran out of heap.
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'json',
     });
-    // Worker output is handler or library noise; it must not reach the host's stdout (MCP stdio).
-    this.worker.stdout.resume();
-    this.worker.stderr.resume();
-    this.worker.unref();
+    this.child = child;
     this.loaded = new Set();
-    const worker = this.worker;
+    this.imported = new Set();
+    this.stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL);
+    });
+    this.hold(this.running);
     this.ready = new Promise((resolveReady) => {
-      worker.once('message', (ready: Ready) => {
-        worker.on('message', (reply: Reply) => this.answer(reply));
+      child.once('message', (ready: Ready) => {
+        child.on('message', (reply: Reply) => this.answer(reply));
+        this.baselineMb = residentMb(child.pid);
         resolveReady(ready);
       });
     });
-    worker.on('error', (error: Error & { code?: string }) => this.crashed(worker, error));
-    worker.on('exit', () => this.crashed(worker, null));
+    child.on('exit', () => this.died(child));
+    child.on('error', () => this.died(child));
   }
 
   private async drain(): Promise<void> {
     if (this.running) return;
     this.running = true;
+    this.hold(true);
     while (this.queue.length > 0 && !this.closed) {
-      const { job, spec } = this.queue.shift() as { job: Job; spec?: UnitSpec };
+      const job = this.queue.shift() as Job;
       await this.ready;
-      // A replaced worker has lost its Compartments: load the unit again before calling it.
-      if (spec && job.request.kind === 'call' && !this.loaded.has(spec.id)) {
-        const reload = await this.execute({ kind: 'load', unit: spec });
-        if (isFailure(reload) || !reload.ok) {
-          job.settle(reload);
-          continue;
-        }
-        this.loaded.add(spec.id);
-      }
-      const reply = await this.execute(job.request);
-      if (job.request.kind === 'load' && !isFailure(reply) && reply.ok) this.loaded.add(job.request.unit.id);
-      job.settle(reply);
+      job.settle(await this.perform(job));
     }
     this.running = false;
+    this.hold(false);
+  }
+
+  /** An idle worker process must not keep the host alive; one with work to do must. */
+  private hold(busy: boolean): void {
+    const handles = [this.child, this.child.channel];
+    for (const handle of handles) {
+      if (busy) handle?.ref();
+      else handle?.unref();
+    }
+  }
+
+  /** A job, preceded by what a new process lacks: the unit's libraries, and the unit itself. */
+  private async perform({ command, spec }: Job): Promise<Reply | Failure> {
+    if (spec) {
+      const missing = spec.libraries.filter((library) => !this.imported.has(library.name));
+      if (missing.length > 0) {
+        const imported = await this.execute({ kind: 'import', libraries: missing }, IMPORT_DEADLINE_MS);
+        if (isFailure(imported) || !imported.ok) return imported;
+        for (const library of missing) this.imported.add(library.name);
+      }
+    }
+    if (spec && command.kind === 'call' && !this.loaded.has(spec.id)) {
+      const reload = await this.execute({ kind: 'load', unit: spec });
+      if (isFailure(reload) || !reload.ok) return reload;
+      this.loaded.add(spec.id);
+    }
+    const reply = await this.execute(command);
+    if (command.kind === 'load' && !isFailure(reply) && reply.ok) this.loaded.add(command.unit.id);
+    return reply;
   }
 
   /** Sends one request and waits for its reply or its deadline, whichever comes first. */
-  private execute(request: Command): Promise<Reply | Failure> {
+  private execute(command: Command, deadline = this.options.deadlineMs ?? DEFAULT_DEADLINE_MS): Promise<Reply | Failure> {
     const id = this.nextId++;
-    const deadline = this.options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    const child = this.child;
     return new Promise((settle) => {
-      const timer = setTimeout(() => {
+      const finish = (reply: Reply | Failure) => {
+        clearTimeout(timer);
+        clearInterval(poll);
         this.current = null;
-        settle({ code: 'SEC105', message: `${request.kind === 'load' ? 'the handlers factory' : 'the handler'} did not finish within ${deadline} ms` });
+        settle(reply);
+      };
+      const timer = setTimeout(() => {
+        // A process near its heap limit spends its last seconds collecting garbage: that call
+        // ran out of memory rather than time.
+        const outOfMemory = residentMb(child.pid) > this.baselineMb + this.memoryMb;
+        finish(outOfMemory ? OUT_OF_MEMORY : { code: 'SEC105', message: `${describeCommand(command)} did not finish within ${deadline} ms` });
         this.replace();
       }, deadline);
-      this.current = {
-        id,
-        settle: (reply) => {
-          clearTimeout(timer);
-          this.current = null;
-          settle(reply);
-        },
-      };
-      this.worker.postMessage({ ...request, id } as Request);
+      // Memory outside the V8 heap grows without a V8 limit; watch it while the call runs.
+      const poll = setInterval(() => {
+        if (residentMb(child.pid) > this.memoryMb * 2 + 128) {
+          finish(OUT_OF_MEMORY);
+          this.replace();
+        }
+      }, RSS_POLL_MS);
+      poll.unref();
+      this.current = { id, settle: finish };
+      child.send({ ...command, id } as Request);
     });
   }
 
@@ -180,20 +235,33 @@ class Slot {
     if (this.current?.id === reply.id) this.current.settle(reply);
   }
 
-  private crashed(worker: Worker, error: (Error & { code?: string }) | null): void {
-    if (worker !== this.worker || this.closed) return;
-    const failure: Failure =
-      error?.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? { code: 'SEC106', message: 'handler code exceeded the sandbox memory limit' }
-        : { code: 'SEC107', message: `the sandbox worker stopped${error ? `: ${error.message}` : ''}` };
-    this.current?.settle(failure);
-    this.replace();
+  private died(child: ChildProcess): void {
+    if (child !== this.child || this.closed) return;
+    // V8 ends a process that runs out of heap with this on stderr.
+    const outOfMemory = /heap (limit|out of memory)|Allocation failed/i.test(this.stderr);
+    this.current?.settle(outOfMemory ? OUT_OF_MEMORY : { code: 'SEC107', message: `the sandbox process stopped (${child.signalCode ?? `exit ${child.exitCode}`})` });
+    this.spawn();
   }
 
   private replace(): void {
-    const old = this.worker;
+    const old = this.child;
     this.spawn();
-    void old.terminate();
+    old.kill('SIGKILL');
+  }
+}
+
+function describeCommand(command: Command): string {
+  return command.kind === 'load' ? 'the handlers factory' : command.kind === 'import' ? 'importing libraries' : 'the handler';
+}
+
+/** Resident memory of a process in MiB, from /proc on Linux; 0 where that is not available. */
+function residentMb(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const pages = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
+    return (pages * 4096) / 2 ** 20;
+  } catch {
+    return 0;
   }
 }
 

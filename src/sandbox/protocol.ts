@@ -24,6 +24,8 @@ export interface UnitSpec {
 }
 
 export type Command =
+  /** Imports libraries ahead of a load, outside the schema's deadline. */
+  | { kind: 'import'; libraries: LibraryModule[] }
   | { kind: 'load'; unit: UnitSpec }
   | { kind: 'call'; unit: string; route: string; hook: Hook; input: unknown };
 
@@ -38,6 +40,7 @@ export interface Failure {
 export type SandboxCode = 'SEC100' | 'SEC101' | 'SEC102' | 'SEC103' | 'SEC104' | 'SEC105' | 'SEC106' | 'SEC107';
 
 export type Reply =
+  | { id: number; ok: true; imported: true }
   | { id: number; ok: true; json: string }
   | { id: number; ok: true; hooks: Record<string, Hook[]>; unknownRoutes: string[] }
   | { id: number; ok: false; failure: Failure };

@@ -1,14 +1,15 @@
-// The sandbox worker: a worker thread started with an empty environment and a memory limit.
+// The sandbox worker: a child process started with an empty environment and a V8 heap limit
+// (a process, not a worker thread: a heap overflow in a worker thread can abort the whole host).
 // Network primitives are refused first (network-guard, imported before anything else), then
 // SES `lockdown()` freezes every shared intrinsic. Libraries are imported the first time a
-// schema needs them and frozen with `harden`, so every schema in the worker shares one read-only
-// copy. Each schema gets its own Compartment whose globals are a short list of safe built-ins;
-// its handlers factory and handlers run there and see only their arguments. Results leave as
-// JSON text.
+// schema needs them, their shared settings locked and frozen with `harden`, so every schema in
+// the process shares one read-only copy. Each schema gets its own Compartment whose globals are
+// a short list of safe built-ins; its handlers factory and handlers run there and see only their
+// arguments. Results leave as JSON text, checked after serialisation.
 
 import { networkAttempts } from './network-guard.js';
 import 'ses';
-import { parentPort } from 'node:worker_threads';
+import { lockLibrary } from './library-locks.js';
 import type { Failure, Hook, LibraryModule, Ready, Reply, Request, UnitSpec } from './protocol.js';
 
 interface Unit {
@@ -20,14 +21,17 @@ const units = new Map<string, Unit>();
 /** Each library once per worker: its frozen value, or why it could not be imported. */
 const libraries = new Map<string, Promise<{ value: unknown } | { error: string }>>();
 
-const port = parentPort;
-if (!port) throw new Error('the sandbox worker must run as a worker thread');
+const send = process.send?.bind(process);
+if (!send) throw new Error('the sandbox worker must run as a child process with an IPC channel');
+/** Resident memory above which the process gives up after a call (`--rss-limit-mb=N`). */
+const rssLimit = Number(/^--rss-limit-mb=(\d+)$/.exec(process.argv[2] ?? '')?.[1] ?? 0) * 2 ** 20;
 
 // A rejection no one awaits (say, a library call a handler fired and forgot) must not end the
 // worker: the call it belongs to has already been answered or failed.
 process.on('unhandledRejection', () => undefined);
 lockdown({
-  errorTaming: 'unsafe',
+  // 'safe' keeps stack traces, with their host paths, away from handler code.
+  errorTaming: 'safe',
   consoleTaming: 'unsafe',
   overrideTaming: 'severe',
   stackFiltering: 'concise',
@@ -37,14 +41,27 @@ lockdown({
 // Lockdown froze the language's intrinsics; harden freezes the host classes handed out, so no
 // schema can change what another one sees.
 const globals = harden({ Date, Math, URL, URLSearchParams, TextEncoder, TextDecoder });
-port.on('message', (request: Request) => void handle(request).then((reply) => port.postMessage(reply)));
-port.postMessage({ ready: true } satisfies Ready);
+process.on('message', (request: Request) => void handle(request).then(answer));
+send({ ready: true } satisfies Ready);
+
+/**
+ * Memory outside the V8 heap (ArrayBuffer contents) has no V8 limit: a call that leaves the
+ * process above its resident-memory limit fails, and the process ends so the host replaces it.
+ */
+function answer(reply: Reply): void {
+  if (rssLimit > 0 && process.memoryUsage.rss() > rssLimit) {
+    const failure: Failure = { code: 'SEC106', message: `handler code left the sandbox process above its memory limit (${rssLimit / 2 ** 20} MiB)` };
+    send?.({ id: reply.id, ok: false, failure } satisfies Reply, () => process.exit(1));
+    return;
+  }
+  send?.(reply);
+}
 
 function importLibrary(library: LibraryModule): Promise<{ value: unknown } | { error: string }> {
   let pending = libraries.get(library.name);
   if (!pending) {
     pending = import(library.url).then(
-      (namespace: Record<string, unknown>) => ({ value: harden(library.commonJs ? namespace.default : plainNamespace(namespace, new Map())) }),
+      (namespace: Record<string, unknown>) => ({ value: harden(lockLibrary(library.name, library.commonJs ? namespace.default : plainNamespace(namespace, new Map()))) }),
       (error: unknown) => ({ error: messageOf(error) }),
     );
     libraries.set(library.name, pending);
@@ -69,7 +86,7 @@ async function handle(request: Request): Promise<Reply> {
   const before = networkAttempts();
   let reply: Reply;
   try {
-    reply = request.kind === 'load' ? await load(request.id, request.unit) : await call(request.id, request.unit, request.route, request.hook, request.input);
+    reply = await perform(request);
   } catch (error) {
     reply = { id: request.id, ok: false, failure: failureOf(error, request.kind === 'load' ? 'SEC104' : 'SEC107') };
   }
@@ -80,6 +97,23 @@ async function handle(request: Request): Promise<Reply> {
     return { id: request.id, ok: false, failure: { code: 'SEC100', message: 'handler code tried to reach the network' } };
   }
   return reply;
+}
+
+function perform(request: Request): Promise<Reply> {
+  switch (request.kind) {
+    case 'import':
+      return importAll(request.id, request.libraries);
+    case 'load':
+      return load(request.id, request.unit);
+    case 'call':
+      return call(request.id, request.unit, request.route, request.hook, request.input);
+  }
+}
+
+/** A library that fails to import is reported to each schema that needs it, at its load (SEC103). */
+async function importAll(id: number, wanted: readonly LibraryModule[]): Promise<Reply> {
+  for (const library of wanted) await importLibrary(library);
+  return { id, ok: true, imported: true };
 }
 
 async function load(id: number, spec: UnitSpec): Promise<Reply> {
@@ -124,10 +158,20 @@ async function call(id: number, unitId: string, route: string, hook: Hook, input
   const handler = units.get(unitId)?.handlers[route]?.[hook];
   if (!handler) throw shapeError(`no ${hook} handler for route '${route}'`);
   const result = await handler(input);
-  checkResult(hook, result);
   // Serialised here, under the host's deadline: getters, toJSON and proxies run in the worker.
-  const json = JSON.stringify(result);
+  // The shape is checked on what the host will receive, not on the live object.
+  const json = serialise(hook, result);
+  if (json === undefined) throw shapeError(`${hook} must return an object, got ${describe(result)}`);
+  checkResult(hook, JSON.parse(json));
   return { id, ok: true, json };
+}
+
+function serialise(hook: Hook, result: unknown): string | undefined {
+  try {
+    return JSON.stringify(result);
+  } catch (error) {
+    throw shapeError(`${hook} returned something that is not JSON data (${messageOf(error)})`);
+  }
 }
 
 /** preRequest returns `{ struct }` or `{ struct, payload }`; postRequest returns `{ response }` (R7). */

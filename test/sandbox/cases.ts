@@ -161,7 +161,8 @@ export const CASES: Record<string, HostileCase> = {
     calls: {
       throwingGetter: ['SEC101', 'SEC107'],
       countingGetter: (value) => expect(typeof struct(value).reads).toBe('number'),
-      enumerableToJson: ['SEC101'],
+      // toJSON runs in the worker while serialising; the host receives its plain output, checked.
+      enumerableToJson: (value) => expect(struct(value)).toEqual({ replaced: true }),
       thenable: (value) => expect(struct(value).via).toBe('then'),
       proxy: (value) => expect(struct(value)).toEqual(STRUCT),
     },
