@@ -18,7 +18,7 @@ export interface ListCheck {
   sink: FindingSink;
   /** `meta.name` when it could be read, so that a broken list still holds its name. */
   name: string | null;
-  /** Present only when the file has no error-severity finding. */
+  /** Present only when the file itself has no error; whether it loads is the registry's call (LST002, LST009–LST011). */
   list: SharedList | null;
 }
 
