@@ -17,6 +17,8 @@ export interface PreRequestResult {
 export async function runPreRequest(sandbox: Sandbox, unit: string, route: string, struct: RequestStruct, payload: Record<string, unknown>): Promise<Outcome<PreRequestResult>> {
   const outcome = await sandbox.call(unit, route, 'preRequest', { struct, payload });
   if (!outcome.ok) return outcome;
+  // The worker checked the shape already; the host relies on it only after looking again.
+  if (!isRecord(outcome.value) || !isRecord(outcome.value.struct)) return { ok: false, failure: { code: 'SEC101', message: 'preRequest must return { struct }' } };
   const result = outcome.value as { struct: Record<string, unknown>; payload?: unknown };
   const problem = structProblem(result.struct, struct.method);
   if (problem) return { ok: false, failure: { code: 'SEC101', message: `preRequest ${problem}` } };
@@ -27,7 +29,9 @@ export async function runPreRequest(sandbox: Sandbox, unit: string, route: strin
 
 export async function runPostRequest(sandbox: Sandbox, unit: string, route: string, input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> }): Promise<Outcome<unknown>> {
   const outcome = await sandbox.call(unit, route, 'postRequest', input);
-  return outcome.ok ? { ok: true, value: (outcome.value as { response: unknown }).response } : outcome;
+  if (!outcome.ok) return outcome;
+  if (!isRecord(outcome.value) || !('response' in outcome.value)) return { ok: false, failure: { code: 'SEC101', message: 'postRequest must return { response }' } };
+  return { ok: true, value: outcome.value.response };
 }
 
 const STRUCT_KEYS = new Set(['url', 'method', 'headers', 'body']);
