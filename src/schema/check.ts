@@ -58,7 +58,6 @@ function checkInto(file: string, text: string, options: CheckOptions, sink: Find
   scanForbidden(program, sink, data && data.opaque.length === 0 ? module.main : null);
   if (!data) return null;
 
-  sink.useLocator(data.locate);
   sink.ignoreBelow(data.opaque);
   reportNonJsonNumbers(data.nonFinite, sink);
   checkShape(data.value, sink);

@@ -32,11 +32,17 @@ interface Reader {
   nonFinite: string[];
 }
 
-/** Reads `node` as literal data rooted at `rootPath`; non-literal nodes are reported as `code`. */
+/**
+ * Reads `node` as literal data rooted at `rootPath`; non-literal nodes are reported as `code`.
+ * From here on the sink places paths under `rootPath` in this tree, so its own findings and
+ * every later check's have a line and column.
+ */
 export function readLiteral(node: Expression, rootPath: string, sink: FindingSink, code: Code): LiteralData {
+  const locate = astLocator(node, rootPath);
+  sink.useLocator(locate);
   const reader: Reader = { sink, code, rootPath, opaque: [], nonFinite: [] };
   const value = readNode(node, null, reader);
-  return { value, opaque: reader.opaque, nonFinite: reader.nonFinite, locate: astLocator(node, rootPath) };
+  return { value, opaque: reader.opaque, nonFinite: reader.nonFinite, locate };
 }
 
 function pathOf(link: PathLink | null, reader: Reader): string {
