@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, each printing its figures next to a baseline measured in
 // the same run on the same machine.
 
+import { benchCalls } from './call.js';
 import { benchCatalogLoad, benchHandlerCost } from './sandbox.js';
 import { benchValidate } from './validate.js';
 
@@ -8,6 +9,7 @@ const suites: Array<[string, () => string[] | Promise<string[]>]> = [
   ['validate', benchValidate],
   ['catalog load', benchCatalogLoad],
   ['handler cost', benchHandlerCost],
+  ['tool calls', benchCalls],
 ];
 
 for (const [name, run] of suites) {

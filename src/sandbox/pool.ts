@@ -162,13 +162,24 @@ class Slot {
     if (this.running) return;
     this.running = true;
     this.hold(true);
+    // Memory outside the V8 heap grows without a V8 limit; watch it while jobs run.
+    const poll = setInterval(() => this.checkMemory(), RSS_POLL_MS);
+    poll.unref();
     while (this.queue.length > 0 && !this.closed) {
       const job = this.queue.shift() as Job;
       await this.ready;
       job.settle(await this.perform(job));
     }
+    clearInterval(poll);
     this.running = false;
     this.hold(false);
+  }
+
+  private checkMemory(): void {
+    if (this.current && residentMb(this.child.pid) > this.memoryMb * 2 + 128) {
+      this.current.settle(OUT_OF_MEMORY);
+      this.replace();
+    }
   }
 
   /** An idle worker process must not keep the host alive; one with work to do must. */
@@ -207,7 +218,6 @@ class Slot {
     return new Promise((settle) => {
       const finish = (reply: Reply | Failure) => {
         clearTimeout(timer);
-        clearInterval(poll);
         this.current = null;
         settle(reply);
       };
@@ -218,14 +228,6 @@ class Slot {
         finish(outOfMemory ? OUT_OF_MEMORY : { code: 'SEC105', message: `${describeCommand(command)} did not finish within ${deadline} ms` });
         this.replace();
       }, deadline);
-      // Memory outside the V8 heap grows without a V8 limit; watch it while the call runs.
-      const poll = setInterval(() => {
-        if (residentMb(child.pid) > this.memoryMb * 2 + 128) {
-          finish(OUT_OF_MEMORY);
-          this.replace();
-        }
-      }, RSS_POLL_MS);
-      poll.unref();
       this.current = { id, settle: finish };
       child.send({ ...command, id } as Request);
     });

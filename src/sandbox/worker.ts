@@ -14,6 +14,8 @@ import type { Failure, Hook, LibraryModule, Ready, Reply, Request, UnitSpec } fr
 
 interface Unit {
   handlers: Record<string, Partial<Record<Hook, (input: unknown) => unknown>>>;
+  /** Only library code can reach the (refused) network primitives. */
+  usesLibraries: boolean;
 }
 
 const HOOKS: ReadonlySet<string> = new Set<Hook>(['preRequest', 'postRequest']);
@@ -90,13 +92,18 @@ async function handle(request: Request): Promise<Reply> {
   } catch (error) {
     reply = { id: request.id, ok: false, failure: failureOf(error, request.kind === 'load' ? 'SEC104' : 'SEC107') };
   }
-  // Let promise chains the code started and did not await run out, so their attempts count
-  // here and not against the next call. An attempt that was caught and ignored still counts.
-  await new Promise((resolve) => setImmediate(resolve));
+  // Let promise chains library code started and nobody awaited run out, so their attempts
+  // count here and not against the next call. An attempt that was caught and ignored still
+  // counts. Code without libraries cannot reach a network primitive at all.
+  if (mayTouchNetwork(request)) await new Promise((resolve) => setImmediate(resolve));
   if (networkAttempts() !== before) {
     return { id: request.id, ok: false, failure: { code: 'SEC100', message: 'handler code tried to reach the network' } };
   }
   return reply;
+}
+
+function mayTouchNetwork(request: Request): boolean {
+  return request.kind === 'call' ? units.get(request.unit)?.usesLibraries !== false : true;
 }
 
 function perform(request: Request): Promise<Reply> {
@@ -129,7 +136,7 @@ async function load(id: number, spec: UnitSpec): Promise<Reply> {
   if (typeof factory !== 'function') throw shapeError('the handlers export is not a function');
   const made: unknown = factory(harden({ sharedLists: spec.sharedLists, libraries: allowed }));
   const handlers = readHandlers(made);
-  units.set(spec.id, { handlers });
+  units.set(spec.id, { handlers, usesLibraries: spec.libraries.length > 0 });
   const hooks: Record<string, Hook[]> = {};
   for (const [route, entry] of Object.entries(handlers)) hooks[route] = Object.keys(entry) as Hook[];
   return { id, ok: true, hooks, unknownRoutes: Object.keys(handlers).filter((route) => !spec.routes.includes(route)) };

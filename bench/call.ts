@@ -1,0 +1,92 @@
+// Tool calls in process: 2,000 sequential calls of a route without handlers through the whole
+// pipeline (arguments, request plan, origin pin, secrets, HTTP client, decoding, redaction),
+// next to the same request made with raw `undici.request` (body parsed as JSON too), against
+// one loopback server in the same run.
+
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { Catalog } from '../src/catalog/load.js';
+import { formatMs, median, percentile } from './stats.js';
+
+const CALLS = 2000;
+const WARM_UP = 200;
+const RATIO_TARGET = 1.1;
+
+const SCHEMA = `export const main = {
+  namespace: 'bench', name: 'Bench', description: 'Prices for the call benchmark.', version: '2.0.0',
+  root: 'https://api.bench.test',
+  requiredServerParams: ['BENCH_KEY'],
+  headers: { 'x-api-key': '{{BENCH_KEY}}' },
+  routes: {
+    getPrice: {
+      method: 'GET', path: '/v1/price/{{symbol}}', description: 'The price of one symbol.',
+      parameters: [
+        { position: { key: 'symbol', value: '{{USER_PARAM}}', location: 'insert' }, z: { primitive: 'string()', options: ['min(1)'] } },
+        { position: { key: 'currency', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'enum(usd,eur)', options: ['default(usd)'] } }
+      ],
+      tests: [{ _description: 'eth', symbol: 'eth' }]
+    }
+  }
+};
+`;
+
+// The upstream runs in its own process so that it does not share the measured event loop.
+const SERVER = `
+const http = require('node:http');
+const body = JSON.stringify({ symbol: 'eth', currency: 'usd', price: 3120.5, updatedAt: '2026-11-22T12:00:00Z' });
+const server = http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); });
+server.keepAliveTimeout = 60000;
+server.listen(0, '127.0.0.1', () => process.send(server.address().port));
+`;
+
+function startServer(): Promise<{ child: ChildProcess; port: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-server-'));
+  const file = join(dir, 'server.cjs');
+  writeFileSync(file, SERVER);
+  const child = fork(file, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  return new Promise((resolve) => child.once('message', (port) => resolve({ child, port: port as number })));
+}
+
+export async function benchCalls(): Promise<string[]> {
+  const { child, port } = await startServer();
+  const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-call-'));
+  writeFileSync(join(dir, 'bench.mjs'), SCHEMA);
+  const catalog = await Catalog.load({ schemas: dir, project: dir, env: { BENCH_KEY: 'bench-key-value' }, upstreams: { '*': `http://127.0.0.1:${port}` } });
+  const url = `http://127.0.0.1:${port}/v1/price/eth?currency=usd`;
+  try {
+    const viaCatalog: number[] = [];
+    const raw: number[] = [];
+    let peakRss = process.memoryUsage.rss();
+    for (let i = 0; i < CALLS + WARM_UP; i += 1) {
+      // Interleaved, so that both see the same machine at the same moment.
+      let start = process.hrtime.bigint();
+      const result = await catalog.call('bench_getPrice', { symbol: 'eth' });
+      const tool = Number(process.hrtime.bigint() - start) / 1e6;
+      if (!result.ok) throw new Error(`bench call failed: ${JSON.stringify(result)}`);
+      start = process.hrtime.bigint();
+      const response = await request(url, { headers: { 'x-api-key': 'bench-key-value' } });
+      await response.body.json();
+      const direct = Number(process.hrtime.bigint() - start) / 1e6;
+      if (i >= WARM_UP) {
+        viaCatalog.push(tool);
+        raw.push(direct);
+      }
+      if (i % 100 === 0) peakRss = Math.max(peakRss, process.memoryUsage.rss());
+    }
+    const ratio = median(viaCatalog) / median(raw);
+    return [
+      `tool calls: ${CALLS} sequential in-process calls of a route without handlers, loopback upstream in its own process`,
+      `  catalog.call: p50 ${formatMs(median(viaCatalog))}, p99 ${formatMs(percentile(viaCatalog, 99))}`,
+      `  baseline raw undici.request + body.json(): p50 ${formatMs(median(raw))}, p99 ${formatMs(percentile(raw, 99))}`,
+      `  ratio p50 ${ratio.toFixed(2)} (p99 ${(percentile(viaCatalog, 99) / percentile(raw, 99)).toFixed(2)}); target at most ${RATIO_TARGET}: ${ratio <= RATIO_TARGET ? 'met' : 'MISSED'}`,
+      `  peak RSS of this process: ${(peakRss / 2 ** 20).toFixed(0)} MiB`,
+    ];
+  } finally {
+    await catalog.close();
+    child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
