@@ -4,7 +4,7 @@
 // declared, nowhere else. A user argument that spells `{{KEY}}` is text, never a key. Every
 // string that leaves the core goes through `redact`.
 
-import { randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'dotenv';
@@ -67,10 +67,14 @@ export class Redactor {
     return this.pattern ? text.replace(this.pattern, (match) => `[redacted ${this.forms.get(match) ?? 'key'}]`) : text;
   }
 
-  /** Redacts every string inside a JSON-like value, returning a copy. */
+  /** Redacts every string inside a JSON-like value: the value itself when nothing matches, else a copy. */
   redactValue<T>(value: T): T {
     if (!this.pattern) return value;
-    return JSON.parse(this.redact(JSON.stringify(value) ?? 'null')) as T;
+    const json = JSON.stringify(value);
+    if (json === undefined) return value;
+    this.pattern.lastIndex = 0;
+    if (!this.pattern.test(json)) return value;
+    return JSON.parse(this.redact(json)) as T;
   }
 }
 
@@ -90,7 +94,8 @@ export interface SecretSlots {
  * can forge one, and a token copied anywhere but a declared slot stays a meaningless string.
  */
 export class SecretTokens {
-  private readonly nonce = randomBytes(12).toString('hex');
+  // 122 random bits from Node's batched generator: cheap enough for every call.
+  private readonly nonce = randomUUID().replaceAll('-', '');
 
   /** Letters, digits and `_` only: the token survives URL and JSON encoding unchanged. */
   token(key: string): string {

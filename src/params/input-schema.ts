@@ -4,6 +4,7 @@
 // background warm-up (`warmUp`), never for every call.
 
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { isRecord } from '../raw.js';
 import { numericText } from '../schema/params.js';
 import type { CanonicalParam, ParamType } from '../schema/types.js';
 
@@ -40,7 +41,8 @@ export class InputSchema {
 
   /** Validates a copy of `args` and fills in defaults; the problems name each argument and rule. */
   check(args: unknown): { ok: true; args: Record<string, unknown> } | { ok: false; problems: ArgumentProblem[] } {
-    const copy = args === undefined ? {} : structuredClone(args);
+    // Defaults are set on top-level properties only, so a shallow copy keeps the caller's object intact.
+    const copy = args === undefined ? {} : isRecord(args) ? { ...args } : args;
     this.validator ??= ajv.compile(this.schema);
     if (this.validator(copy)) return { ok: true, args: copy as Record<string, unknown> };
     return { ok: false, problems: (this.validator.errors ?? []).map(describe) };
