@@ -84,6 +84,9 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
   }
   const checked = tool.input.check(args);
   if (!checked.ok) return fail('arguments', `invalid arguments: ${checked.problems.map((p) => p.message).join('; ')}`);
+  // URLs resolve `.` and `..` segments, even percent-encoded: such an insert would leave its place.
+  const dotted = tool.plan.inserts.find((key) => checked.args[key] === '.' || checked.args[key] === '..');
+  if (dotted !== undefined) return fail('arguments', `invalid arguments: '${dotted}' cannot be '.' or '..', which would change the path`);
 
   const tokens = new SecretTokens();
   let struct = buildRequest(tool.plan, checked.args, tokens);
@@ -107,10 +110,11 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
     if (error instanceof HttpError) return fail('upstream-failure', `upstream request failed: ${error.message}`);
     throw error;
   }
-  if (response.status < 200 || response.status > 299) return statusFailure(response);
+  if (response.status < 200 || response.status > 299) return statusFailure(response, context.redactor);
 
   const decoded = decodeBody(response.body, response.headers['content-type']);
-  if (decoded.kind === 'error') return fail('decode', decoded.message);
+  // The message quotes the body; made from a redacted copy, since a cut could split a key.
+  if (decoded.kind === 'error') return fail('decode', decodeMessage(redactedBody(response.body, context.redactor), response.headers['content-type']));
   if (!tool.hooks.includes('postRequest')) return { ok: true, status: response.status, content: decoded };
   const post = await context.handlers.postRequest(tool, { response: handlerView(decoded), struct, payload });
   if (!post.ok) return handlerFailure('postRequest', post.failure);
@@ -136,11 +140,23 @@ function handlerView(decoded: Decoded): unknown {
   }
 }
 
-function statusFailure(response: HttpResponse): CallResult {
+/** Keys are redacted from the whole body before an excerpt is cut, so no part of one survives. */
+function redactedBody(body: Buffer, redactor: Redactor): Buffer {
+  const text = body.toString('utf8');
+  const redacted = redactor.redact(text);
+  return redacted === text ? body : Buffer.from(redacted);
+}
+
+function decodeMessage(body: Buffer, contentType: string | undefined): string {
+  const decoded = decodeBody(body, contentType);
+  return decoded.kind === 'error' ? decoded.message : 'the answer could not be decoded';
+}
+
+function statusFailure(response: HttpResponse, redactor: Redactor): CallResult {
   const error: ToolError = {
     kind: 'upstream-status',
     status: response.status,
-    message: `upstream answered ${response.status}${response.body.length > 0 ? `: ${excerpt(response.body)}` : ''}`,
+    message: `upstream answered ${response.status}${response.body.length > 0 ? `: ${excerpt(redactedBody(response.body, redactor))}` : ''}`,
   };
   const retryAfter = response.headers['retry-after'];
   if (response.status === 429 && retryAfter) {

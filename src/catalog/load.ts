@@ -4,7 +4,7 @@
 // never stops the others.
 
 import { join } from 'node:path';
-import { loadProjectConfig } from '../config/project.js';
+import { loadProjectConfig, type ProjectConfig } from '../config/project.js';
 import { FindingSink, type Finding } from '../findings.js';
 import { HttpClient, type HttpLimits } from '../http/client.js';
 import { SecretStore, type Redactor } from '../http/secrets.js';
@@ -61,9 +61,28 @@ export class Catalog {
   static async load(options: CatalogOptions): Promise<Catalog> {
     const project = options.project ?? '.';
     const config = loadProjectConfig(project);
-    // Workers start (about 0.1 s each) while the files are checked; closed again if no schema has handlers.
+    // Operator input that can be wrong is read before anything is started.
+    const upstreams = new Upstreams({ ...config.upstreams, ...options.upstreams });
+    const http = new HttpClient({ ...config.http, ...options.http });
+    // Workers start (about 0.2 s) while the files are checked; closed again if no schema has handlers.
     const { deadlineMs, memoryMb, workers } = config.sandbox;
-    let sandbox: Sandbox | null = new Sandbox({ deadlineMs, memoryMb, size: workers, ...options.sandbox });
+    const sandbox = new Sandbox({ deadlineMs, memoryMb, size: workers, ...options.sandbox });
+    try {
+      return await Catalog.assemble(options, project, config, sandbox, { http, upstreams });
+    } catch (error) {
+      await Promise.all([sandbox.close(), http.close()]);
+      throw error;
+    }
+  }
+
+  private static async assemble(
+    options: CatalogOptions,
+    project: string,
+    config: ProjectConfig,
+    started: Sandbox,
+    { http, upstreams }: { http: HttpClient; upstreams: Upstreams },
+  ): Promise<Catalog> {
+    let sandbox: Sandbox | null = started;
 
     const lists = loadListRegistry(options.lists ?? join(project, 'shared-lists'));
     const { files } = selectSchemaFiles([options.schemas]);
@@ -93,10 +112,10 @@ export class Catalog {
     const redactor: Redactor = secrets.redactorFor(schemas.flatMap(({ schema }) => schema.requiredServerParams));
     const listReports = lists.files.map((file) => ({ file, findings: lists.findings.filter((f) => f.file === file) }));
     const context: CallContext = {
-      http: new HttpClient({ ...config.http, ...options.http }),
+      http,
       secrets,
       redactor,
-      upstreams: new Upstreams({ ...config.upstreams, ...options.upstreams }),
+      upstreams,
       handlers: {
         preRequest: (tool, struct, payload) => (sandbox ? runPreRequest(sandbox, tool.unit, tool.routeName, struct, payload) : noSandbox()),
         postRequest: (tool, input) => (sandbox ? runPostRequest(sandbox, tool.unit, tool.routeName, input) : noSandbox()),

@@ -13,7 +13,7 @@ export interface RequestStruct {
   body: Record<string, unknown> | string | null;
 }
 
-type ValueSource = { kind: 'user'; key: string } | { kind: 'template'; template: Template };
+type ValueSource = { kind: 'user'; key: string } | { kind: 'template'; template: Template; typed?: unknown };
 
 export interface RequestPlan {
   method: HttpMethod;
@@ -21,6 +21,8 @@ export interface RequestPlan {
   path: Template;
   /** The path carries a literal query string: parameters join with `&`. */
   pathHasQuery: boolean;
+  /** Arguments that fill a path segment of their own. */
+  inserts: string[];
   query: Array<{ name: string; value: ValueSource }>;
   body: Array<{ name: string; value: ValueSource }> | null;
   headers: Array<{ name: string; value: Template }>;
@@ -31,7 +33,7 @@ const BODY_METHODS: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
 
 export function planRequest(schema: CanonicalSchema, route: CanonicalRoute): RequestPlan {
   const valueOf = (param: CanonicalParam): ValueSource =>
-    param.source.kind === 'user' ? { kind: 'user', key: param.key } : { kind: 'template', template: param.source.template };
+    param.source.kind === 'user' ? { kind: 'user', key: param.key } : { kind: 'template', template: param.source.template, typed: param.source.typed };
   const query = route.parameters.filter((p) => p.location === 'query').map((p) => ({ name: p.key, value: valueOf(p) }));
   const bodyParams = route.parameters.filter((p) => p.location === 'body');
   const body = BODY_METHODS.has(route.method) && bodyParams.length > 0 ? bodyParams.map((p) => ({ name: p.key, value: valueOf(p) })) : null;
@@ -45,6 +47,7 @@ export function planRequest(schema: CanonicalSchema, route: CanonicalRoute): Req
     root: schema.root,
     path: route.path,
     pathHasQuery: route.pathHasQuery,
+    inserts: route.path.flatMap((part) => (part.kind === 'insert' ? [part.key] : [])),
     query,
     body,
     headers,
@@ -73,7 +76,7 @@ export function buildRequest(plan: RequestPlan, args: Readonly<Record<string, un
   if (plan.body) {
     body = {};
     for (const { name, value } of plan.body) {
-      const typed = value.kind === 'user' ? args[value.key] : render(value.template, args, tokens);
+      const typed = value.kind === 'user' ? args[value.key] : value.typed !== undefined ? value.typed : render(value.template, args, tokens);
       if (typed !== undefined) body[name] = typed;
     }
     headers['content-type'] ??= 'application/json';

@@ -98,8 +98,11 @@ function describe(error: ErrorObject): ArgumentProblem {
       const extra = (error.params as { additionalProperty: string }).additionalProperty;
       return { parameter: extra, message: `unknown argument '${extra}'` };
     }
-    case 'enum':
-      return { parameter, message: `'${parameter}' must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}` };
+    case 'enum': {
+      // A numeric enum allows "5" and 5: name each value once.
+      const allowed = [...new Set((error.params as { allowedValues: unknown[] }).allowedValues.map(String))];
+      return { parameter, message: `'${parameter}' must be one of ${allowed.join(', ')}` };
+    }
     default:
       return parameter === undefined
         ? { message: `arguments ${error.message ?? 'are invalid'}` }

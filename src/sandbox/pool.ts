@@ -10,6 +10,7 @@
 
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -184,7 +185,8 @@ class Slot {
 
   /** An idle worker process must not keep the host alive; one with work to do must. */
   private hold(busy: boolean): void {
-    const handles = [this.child, this.child.channel];
+    // The stderr pipe is a socket: it too keeps the host alive until unref'd.
+    const handles: Array<{ ref(): unknown; unref(): unknown } | null | undefined> = [this.child, this.child.channel, this.child.stderr as unknown as Socket | null];
     for (const handle of handles) {
       if (busy) handle?.ref();
       else handle?.unref();

@@ -166,6 +166,7 @@ function checkFixedValue(value: string, source: ParamSource & { kind: 'template'
   const typed = readTyped(type.kind, text);
   const why = typed === UNREADABLE ? `is not ${LITERAL_FORM[type.kind]}` : violation(type, typed);
   if (why) sink.add('VAL053', path, `fixed value ${JSON.stringify(value)} ${why}`, 'fix the value or its z block');
+  else source.typed = typed;
 }
 
 // --- the z block -----------------------------------------------------------------------------

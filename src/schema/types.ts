@@ -19,8 +19,11 @@ export type TemplatePart =
 
 export type Template = readonly TemplatePart[];
 
-/** Where a parameter's value comes from. A fixed value may embed secret slots. */
-export type ParamSource = { kind: 'user' } | { kind: 'template'; template: Template };
+/**
+ * Where a parameter's value comes from. A fixed value may embed secret slots; one without them
+ * also carries its value typed by its z block (R6: a fixed `'100'` for `number()` is sent as 100).
+ */
+export type ParamSource = { kind: 'user' } | { kind: 'template'; template: Template; typed?: unknown };
 
 export type ParamType =
   | { kind: 'string'; minLength?: number; maxLength?: number; pattern?: string }

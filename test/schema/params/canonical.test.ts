@@ -97,8 +97,10 @@ describe('sources and locations', () => {
     });
   });
 
-  it('a fixed value is a literal template', () => {
-    expect(one(fixed('module', 'account', 'string()')).source).toEqual({ kind: 'template', template: [{ kind: 'literal', text: 'account' }] });
+  it('a fixed value is a literal template with its value typed by its z (R6)', () => {
+    expect(one(fixed('module', 'account', 'string()')).source).toEqual({ kind: 'template', template: [{ kind: 'literal', text: 'account' }], typed: 'account' });
+    expect(one(fixed('limit', '100', 'number()')).source).toEqual({ kind: 'template', template: [{ kind: 'literal', text: '100' }], typed: 100 });
+    expect(one(fixed('live', 'true', 'boolean()')).source).toEqual({ kind: 'template', template: [{ kind: 'literal', text: 'true' }], typed: true });
   });
 
   it.each([
