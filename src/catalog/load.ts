@@ -44,6 +44,9 @@ export interface CatalogSchema {
   hooks: Record<string, Hook[]>;
 }
 
+/** How long checking runs before it lets the sandbox catch up, in milliseconds. */
+const SLICE_MS = 4;
+
 export class Catalog {
   private readonly byName: ReadonlyMap<string, Tool>;
 
@@ -83,29 +86,30 @@ export class Catalog {
     { http, upstreams }: { http: HttpClient; upstreams: Upstreams },
   ): Promise<Catalog> {
     let sandbox: Sandbox | null = started;
-
     const lists = loadListRegistry(options.lists ?? join(project, 'shared-lists'));
     const { files } = selectSchemaFiles([options.schemas]);
     const checkOptions = { allowedLibraries: effectiveAllowlist(config.allowedLibraries), lists };
-    const checks = files.map((file) => checkSchemaFile(file, checkOptions));
-    const reports: FileReport[] = checks.map(({ file, findings }) => ({ file, findings: [...findings] }));
-    const valid = checks.flatMap((check, index) => (check.schema ? [{ schema: check.schema, report: reports[index] as FileReport }] : []));
-
-    const withHandlers = valid.filter(({ schema }) => schema.handlers !== null);
-    if (withHandlers.length === 0) {
-      await sandbox.close();
+    const libraries = new LibraryResolver(project);
+    const reports: FileReport[] = [];
+    const pending: Array<Promise<CatalogSchema | null>> = [];
+    let sliceStart = performance.now();
+    for (const file of files) {
+      const check = checkSchemaFile(file, checkOptions);
+      const report: FileReport = { file: check.file, findings: [...check.findings] };
+      reports.push(report);
+      if (check.schema) pending.push(loadSchema(started, check.schema, report, libraries));
+      // Checking is synchronous; short pauses let the sandbox load the factories already found
+      // while the rest of the files are checked.
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+    const schemas = (await Promise.all(pending)).filter((entry): entry is CatalogSchema => entry !== null);
+    if (!schemas.some(({ schema }) => schema.handlers !== null)) {
+      await started.close();
       sandbox = null;
     }
-    const libraries = resolveLibraries(withHandlers.map(({ schema }) => schema), project);
-    const loaded = await Promise.all(
-      valid.map(async ({ schema, report }) => {
-        const sink = new FindingSink(schema.file);
-        const hooks = sandbox && schema.handlers ? await loadHandlers(sandbox, schema, libraries, sink) : {};
-        report.findings.push(...sink.findings);
-        return sink.hasErrors() ? null : { file: schema.file, schema, hooks };
-      }),
-    );
-    const schemas = loaded.filter((entry): entry is CatalogSchema => entry !== null);
 
     const secrets = SecretStore.fromProject(project, options.env ?? process.env);
     const tools = compileTools(schemas, options.schemas, secrets);
@@ -163,25 +167,28 @@ function noSandbox(): Promise<Outcome<never>> {
   return Promise.resolve({ ok: false, failure: { code: 'SEC107', message: 'no schema with handlers is loaded' } });
 }
 
-interface Libraries {
-  found: Map<string, LibraryModule>;
-  missing: Set<string>;
-}
+/** Each library a handler schema needs, looked up on disk once for the whole catalog. */
+class LibraryResolver {
+  private readonly known = new Map<string, LibraryModule | null>();
 
-/** Every library a handler schema needs, resolved once for the whole catalog. */
-function resolveLibraries(schemas: CanonicalSchema[], project: string): Libraries {
-  const found = new Map<string, LibraryModule>();
-  const missing = new Set<string>();
-  for (const name of new Set(schemas.flatMap((schema) => schema.requiredLibraries))) {
-    const library = resolveLibrary(name, project);
-    if (library) found.set(name, library);
-    else missing.add(name);
+  constructor(private readonly project: string) {}
+
+  get(name: string): LibraryModule | null {
+    if (!this.known.has(name)) this.known.set(name, resolveLibrary(name, this.project));
+    return this.known.get(name) ?? null;
   }
-  return { found, missing };
 }
 
-async function loadHandlers(sandbox: Sandbox, schema: CanonicalSchema, libraries: Libraries, sink: FindingSink): Promise<Record<string, Hook[]>> {
-  const absent = schema.requiredLibraries.filter((name) => libraries.missing.has(name));
+/** A valid schema's handlers loaded in the sandbox; null when that fails (the report says why). */
+async function loadSchema(sandbox: Sandbox, schema: CanonicalSchema, report: FileReport, libraries: LibraryResolver): Promise<CatalogSchema | null> {
+  const sink = new FindingSink(schema.file);
+  const hooks = schema.handlers ? await loadHandlers(sandbox, schema, libraries, sink) : {};
+  report.findings.push(...sink.findings);
+  return sink.hasErrors() ? null : { file: schema.file, schema, hooks };
+}
+
+async function loadHandlers(sandbox: Sandbox, schema: CanonicalSchema, libraries: LibraryResolver, sink: FindingSink): Promise<Record<string, Hook[]>> {
+  const absent = schema.requiredLibraries.filter((name) => libraries.get(name) === null);
   if (absent.length > 0) {
     sink.addAt('SEC103', undefined, `required librar${absent.length === 1 ? 'y' : 'ies'} ${absent.join(', ')} not installed`, 'install it in the project (npm install <name>)', 'main.requiredLibraries');
     return {};
@@ -190,7 +197,7 @@ async function loadHandlers(sandbox: Sandbox, schema: CanonicalSchema, libraries
     id: unitId(schema.file),
     source: schema.handlers?.factorySource ?? '',
     routes: schema.routes.map((route) => route.name),
-    libraries: schema.requiredLibraries.flatMap((name) => libraries.found.get(name) ?? []),
+    libraries: schema.requiredLibraries.flatMap((name) => libraries.get(name) ?? []),
     sharedLists: schema.resolvedLists,
   });
   if (!outcome.ok) {

@@ -226,7 +226,8 @@ class Slot {
       const timer = setTimeout(() => {
         // A process near its heap limit spends its last seconds collecting garbage: that call
         // ran out of memory rather than time.
-        const outOfMemory = residentMb(child.pid) > this.baselineMb + this.memoryMb;
+        // (A busy loop does not grow; three quarters of the heap limit above the start is no loop.)
+        const outOfMemory = residentMb(child.pid) > this.baselineMb + this.memoryMb * 0.75;
         finish(outOfMemory ? OUT_OF_MEMORY : { code: 'SEC105', message: `${describeCommand(command)} did not finish within ${deadline} ms` });
         this.replace();
       }, deadline);
