@@ -128,6 +128,20 @@ export class Catalog {
     return new Catalog(schemas, tools, [...reports, ...listReports], sandbox, context);
   }
 
+  /**
+   * Compiles every tool's argument validator in the background, a few at a time, so that no
+   * first call waits for Ajv. A server calls this once it is up; it never keeps the process alive.
+   */
+  warmUp(): void {
+    const queue = this.visibleTools();
+    const step = () => {
+      const until = performance.now() + SLICE_MS;
+      while (queue.length > 0 && performance.now() < until) queue.shift()?.input.warmUp();
+      if (queue.length > 0) setTimeout(step, 0).unref();
+    };
+    setTimeout(step, 0).unref();
+  }
+
   /** A tool by its MCP name or its full reference `namespace/file.mjs::route`. */
   tool(nameOrReference: string): Tool | undefined {
     return this.byName.get(nameOrReference);
