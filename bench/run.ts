@@ -10,6 +10,7 @@ const suites: Array<[string, () => string[] | Promise<string[]>]> = [
   ['catalog load', benchCatalogLoad],
   ['handler cost', benchHandlerCost],
   ['tool calls', benchCalls],
+  ['mcp', async () => (await import('./mcp.js')).benchMcp()],
 ];
 
 for (const [name, run] of suites) {

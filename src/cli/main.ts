@@ -5,6 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/project.js';
 import { UpstreamError } from '../http/upstreams.js';
 import { registerCall } from './call.js';
+import { registerServe } from './serve.js';
 import { registerValidate } from './validate.js';
 import { UsageError } from './usage.js';
 
@@ -15,6 +16,7 @@ const program = new Command('flowguard')
 
 registerValidate(program);
 registerCall(program);
+registerServe(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,0 +1,130 @@
+// `flowguard serve`: every visible tool of the catalog as an MCP server, over stdio or
+// Streamable HTTP. At start one summary goes to stderr (loaded, served, hidden, rejected); for
+// HTTP also the URL and how to connect. stdout belongs to the protocol in stdio mode, so nothing
+// else is ever printed there. SIGINT and SIGTERM close the server, the sandbox and the HTTP
+// client, then the process exits 0.
+
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { Catalog } from '../catalog/load.js';
+import { Upstreams } from '../http/upstreams.js';
+import { DEFAULT_MAX_RESULT_CHARS } from '../mcp/content.js';
+import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PORT, OriginPatternError, parseOriginPattern, startHttpServer, type McpHttpServer } from '../mcp/http.js';
+import { serveStdio } from '../mcp/stdio.js';
+import { loadSummary } from '../mcp/summary.js';
+import { UsageError } from './usage.js';
+
+interface ServeFlags {
+  transport: string;
+  host: string;
+  port: string;
+  schemas: string;
+  lists?: string;
+  project: string;
+  upstream: string[];
+  allowOrigin: string[];
+  sessions?: boolean;
+  maxResultChars: string;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('serve every tool of the catalog over MCP (stdio, or Streamable HTTP on 127.0.0.1)')
+    .option('--transport <stdio|http>', 'stdio for a client that starts the server, http for Streamable HTTP', 'stdio')
+    .option('--host <address>', 'http: address to bind', DEFAULT_HOST)
+    .option('--port <port>', 'http: port (0 picks a free one)', String(DEFAULT_PORT))
+    .option('--schemas <dir>', 'schema folder', 'schemas')
+    .option('--lists <dir>', 'shared-list folder (default: <project>/shared-lists)')
+    .option('--project <dir>', 'project folder holding .flowmcp/ and .env', '.')
+    .option('--upstream <origin=baseurl>', 'send requests for ORIGIN (or *) to BASEURL instead (repeatable)', collect, [])
+    .option('--allow-origin <origin>', `http: also accept browser requests from this origin, exact or scheme://host:* (repeatable; always allowed: ${DEFAULT_ALLOWED_ORIGINS.join(', ')})`, collect, [])
+    .option('--sessions', 'http: keep one session per client (Mcp-Session-Id) instead of answering every request on its own')
+    .option('--max-result-chars <n>', 'cut text results longer than this many characters', String(DEFAULT_MAX_RESULT_CHARS))
+    .action((flags: ServeFlags) => runServe(flags));
+}
+
+async function runServe(flags: ServeFlags): Promise<void> {
+  const transport = flags.transport;
+  if (transport !== 'stdio' && transport !== 'http') throw new UsageError(`--transport must be stdio or http, not '${transport}'`);
+  const port = integerFlag('--port', flags.port, 0, 65535);
+  const maxResultChars = integerFlag('--max-result-chars', flags.maxResultChars, 1, Number.MAX_SAFE_INTEGER);
+  if (!statSync(flags.schemas, { throwIfNoEntry: false })) throw new UsageError(`no such file or folder: ${flags.schemas}`);
+  if (flags.lists !== undefined && !statSync(flags.lists, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`no such lists folder: ${flags.lists}`);
+  const allowedOrigins = [...DEFAULT_ALLOWED_ORIGINS, ...flags.allowOrigin];
+  try {
+    allowedOrigins.forEach(parseOriginPattern);
+  } catch (error) {
+    if (error instanceof OriginPatternError) throw new UsageError(`--allow-origin: ${error.message}`);
+    throw error;
+  }
+  const upstreams = Upstreams.parseFlags(flags.upstream);
+
+  const catalog = await Catalog.load({ schemas: flags.schemas, lists: flags.lists, project: flags.project, upstreams });
+  const log = (line: string) => void process.stderr.write(`${line}\n`);
+  log(loadSummary(catalog, flags.schemas));
+  const served = catalog.visibleTools().length;
+
+  // Argument validators compile in the background, so first calls do not pay for them.
+  catalog.warmUp();
+  let stop: () => Promise<void>;
+  let stopped: Promise<void>;
+  if (transport === 'stdio') {
+    const server = await serveStdio(catalog, { maxResultChars, log });
+    log(`flowguard: serving ${served} tools over stdio`);
+    stop = server.close;
+    stopped = server.closed;
+  } else {
+    let http: McpHttpServer;
+    try {
+      http = await startHttpServer(catalog, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, maxResultChars, log });
+    } catch (error) {
+      await catalog.close();
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${flags.host} is in use; pick another with --port`);
+      if (code === 'EADDRNOTAVAIL' || code === 'EACCES') throw new UsageError(`cannot listen on ${flags.host}:${port} (${code})`);
+      throw error;
+    }
+    log(connectHelp(http.url, served, flags));
+    if (!LOOPBACK.has(flags.host)) log(`flowguard: warning: listening on ${flags.host}, not loopback. There is no authentication: anyone who can reach this address can call every tool.`);
+    stop = http.close;
+    stopped = new Promise<void>(() => undefined);
+  }
+
+  const signalled = new Promise<NodeJS.Signals>((resolveSignal) => {
+    process.once('SIGINT', () => resolveSignal('SIGINT'));
+    process.once('SIGTERM', () => resolveSignal('SIGTERM'));
+  });
+  const why = await Promise.race([signalled, stopped.then(() => 'stdin closed' as const)]);
+  log(`flowguard: ${why}, shutting down`);
+  await stop();
+  await catalog.close();
+  process.exitCode = 0;
+}
+
+function connectHelp(url: string, served: number, flags: ServeFlags): string {
+  const args = ['flowguard', 'serve', '--transport', 'stdio', '--schemas', resolve(flags.schemas), '--project', resolve(flags.project)];
+  if (flags.lists !== undefined) args.push('--lists', resolve(flags.lists));
+  for (const upstream of flags.upstream) args.push('--upstream', upstream);
+  const desktop = JSON.stringify({ mcpServers: { flowguard: { command: 'npx', args } } });
+  return [
+    `flowguard: serving ${served} tools at ${url} (Streamable HTTP, ${flags.sessions ? 'sessions' : 'stateless'}); Ctrl+C stops`,
+    '  inspect:',
+    `    npx @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list`,
+    `    npx @modelcontextprotocol/inspector   (in the page: transport Streamable HTTP, URL ${url}, Connect)`,
+    '  Claude Desktop (claude_desktop_config.json; it starts its own server over stdio):',
+    `    ${desktop}`,
+  ].join('\n');
+}
+
+function integerFlag(name: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not '${text}'`);
+  }
+  return value;
+}

@@ -1,0 +1,266 @@
+// MCP over Streamable HTTP on node:http, one endpoint (`/mcp`), bound to 127.0.0.1 by default.
+//
+// - Origin: a request that carries an `Origin` header must name an allowed origin, or it gets
+//   403 before anything else happens (browsers send it; DNS-rebinding pages cannot forge it).
+//   Patterns are exact origins or `scheme://host:*` (any port); the default allows only
+//   `http://localhost:*` and `http://127.0.0.1:*`. Allowed browser origins get CORS headers.
+// - Stateless by default: every POST gets a server and transport of its own (the SDK's stateless
+//   pattern), closed with the response; GET and DELETE are 405. A call is aborted when its
+//   connection closes. With `sessions: true`, `initialize` opens a session (`Mcp-Session-Id`),
+//   later requests reuse its server, `notifications/cancelled` reaches the running call, and
+//   DELETE ends it; sessions are bounded in number and closed when idle.
+// - Bodies are read up to a cap (413 beyond it); invalid JSON is a JSON-RPC parse error.
+
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Catalog } from '../catalog/load.js';
+import { createMcpServer, type McpServerOptions } from './server.js';
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 3000;
+export const DEFAULT_PATH = '/mcp';
+export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = Object.freeze(['http://localhost:*', 'http://127.0.0.1:*']);
+
+export interface HttpServeOptions extends McpServerOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  path?: string;
+  /** Origins a request with an `Origin` header may come from: exact, or `scheme://host:*`. */
+  allowedOrigins?: readonly string[];
+  /** Keep a server per session instead of one per request. */
+  sessions?: boolean;
+  maxSessions?: number;
+  sessionIdleMs?: number;
+  /** Largest request body, in bytes. */
+  maxBodyBytes?: number;
+}
+
+export interface McpHttpServer {
+  /** `http://host:port/mcp` */
+  url: string;
+  host: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+interface Session {
+  server: McpServer;
+  transport: StreamableHTTPServerTransport;
+  idle?: NodeJS.Timeout;
+}
+
+const CORS_ALLOW_HEADERS = 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id';
+const CORS_EXPOSE_HEADERS = 'mcp-session-id, mcp-protocol-version';
+
+export async function startHttpServer(catalog: Catalog, options: HttpServeOptions = {}): Promise<McpHttpServer> {
+  const host = options.host ?? DEFAULT_HOST;
+  const path = options.path ?? DEFAULT_PATH;
+  const origins = (options.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS).map(parseOriginPattern);
+  const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxSessions = options.maxSessions ?? 100;
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const sessions = new Map<string, Session>();
+  const open = new Set<McpServer>();
+
+  const newServer = (): McpServer => {
+    const server = createMcpServer(catalog, options);
+    server.onerror = (error) => log(catalog.redact(`flowguard: http: ${error.message}`));
+    open.add(server);
+    server.onclose = () => open.delete(server);
+    return server;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== path) return sendJson(res, 404, { error: `not found; the MCP endpoint is ${path}` });
+    const origin = req.headers.origin;
+    if (origin !== undefined) {
+      if (!origins.some((pattern) => originMatches(pattern, origin))) {
+        return sendJson(res, 403, rpcError(-32000, `Forbidden: origin ${origin.slice(0, 200)} is not allowed (start the server with --allow-origin to allow it)`));
+      }
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Vary', 'Origin');
+      res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
+    }
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, {
+        'Access-Control-Allow-Methods': options.sessions ? 'GET, POST, DELETE, OPTIONS' : 'POST, OPTIONS',
+        'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS,
+        'Access-Control-Max-Age': '600',
+      });
+      res.end();
+      return;
+    }
+
+    if (!options.sessions) {
+      if (req.method !== 'POST') {
+        res.setHeader('Allow', 'POST, OPTIONS');
+        return sendJson(res, 405, rpcError(-32000, 'Method not allowed: this server is stateless; send JSON-RPC messages with POST'));
+      }
+      const body = await readJson(req, res, maxBody);
+      if (body === NO_BODY) return;
+      const server = newServer();
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      // The response closing (answered, or the client went away) ends this server; a call still
+      // running is aborted with it.
+      res.on('close', () => void server.close().catch(() => undefined));
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+      return;
+    }
+
+    const id = req.headers['mcp-session-id'];
+    if (typeof id === 'string') {
+      const session = sessions.get(id);
+      if (!session) return sendJson(res, 404, rpcError(-32001, 'Session not found; initialize a new session'));
+      touch(session);
+      const body = req.method === 'POST' ? await readJson(req, res, maxBody) : undefined;
+      if (body === NO_BODY) return;
+      await session.transport.handleRequest(req, res, body);
+      return;
+    }
+    if (req.method !== 'POST') return sendJson(res, 400, rpcError(-32000, 'Bad Request: no Mcp-Session-Id header'));
+    const body = await readJson(req, res, maxBody);
+    if (body === NO_BODY) return;
+    const initializing = Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
+    if (!initializing) return sendJson(res, 400, rpcError(-32000, 'Bad Request: no Mcp-Session-Id header; send initialize first'));
+    if (sessions.size >= maxSessions) return sendJson(res, 503, rpcError(-32000, `Too many sessions (${maxSessions}); close one or try again later`));
+    const server = newServer();
+    const session: Session = {
+      server,
+      transport: new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sessionId) => {
+          sessions.set(sessionId, session);
+          touch(session);
+        },
+      }),
+    };
+    session.transport.onclose = () => {
+      if (session.idle) clearTimeout(session.idle);
+      if (session.transport.sessionId) sessions.delete(session.transport.sessionId);
+    };
+    await server.connect(session.transport);
+    await session.transport.handleRequest(req, res, body);
+  };
+
+  const touch = (session: Session) => {
+    if (session.idle) clearTimeout(session.idle);
+    session.idle = setTimeout(() => void session.server.close().catch(() => undefined), idleMs);
+    session.idle.unref();
+  };
+
+  const http = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(catalog.redact(`flowguard: http: ${(error as Error)?.stack ?? String(error)}`));
+      if (!res.headersSent) sendJson(res, 500, rpcError(-32603, 'Internal server error'));
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? DEFAULT_PORT, host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = http.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${shownHost}:${port}${path}`,
+    host,
+    port,
+    close: () => {
+      closing ??= (async () => {
+        await Promise.all([...open].map((server) => server.close().catch(() => undefined)));
+        await new Promise<void>((resolve) => {
+          http.close(() => resolve());
+          http.closeAllConnections();
+        });
+      })();
+      return closing;
+    },
+  };
+}
+
+const NO_BODY = Symbol('no body');
+
+/** The parsed body, or NO_BODY once an error response has been sent. */
+async function readJson(req: IncomingMessage, res: ServerResponse, max: number): Promise<unknown> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) {
+    res.setHeader('Connection', 'close');
+    sendJson(res, 413, rpcError(-32000, `Request body larger than ${max} bytes`));
+    return NO_BODY;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > max) {
+      res.setHeader('Connection', 'close');
+      sendJson(res, 413, rpcError(-32000, `Request body larger than ${max} bytes`));
+      return NO_BODY;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not valid JSON'));
+    return NO_BODY;
+  }
+}
+
+function rpcError(code: number, message: string) {
+  return { jsonrpc: '2.0', error: { code, message }, id: null };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+interface OriginPattern {
+  protocol: string;
+  hostname: string;
+  /** undefined: any port. */
+  port: string | undefined;
+}
+
+/** `http://localhost:*` (any port) or an exact origin such as `https://app.example.com`. */
+export function parseOriginPattern(pattern: string): OriginPattern {
+  const anyPort = pattern.endsWith(':*');
+  let url: URL;
+  try {
+    url = new URL(anyPort ? pattern.slice(0, -2) : pattern);
+  } catch {
+    throw new OriginPatternError(`allowed origin '${pattern}' must be scheme://host[:port] or scheme://host:*`);
+  }
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username || url.password) {
+    throw new OriginPatternError(`allowed origin '${pattern}' must be an origin, without path, query or credentials`);
+  }
+  return { protocol: url.protocol, hostname: url.hostname, port: anyPort ? undefined : url.port };
+}
+
+export class OriginPatternError extends Error {}
+
+function originMatches(pattern: OriginPattern, origin: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false; // `null` and other opaque origins are never allowed
+  }
+  if (url.origin === 'null') return false;
+  return url.protocol === pattern.protocol && url.hostname === pattern.hostname && (pattern.port === undefined || url.port === pattern.port);
+}

@@ -1,0 +1,209 @@
+// The MCP layer: catalog tools as protocol messages, nothing else (it knows no HTTP upstreams).
+// Built on the SDK's low-level `Server`, so every tool's input schema goes out exactly as the
+// catalog compiled it: plain JSON Schema 2020-12, no `$schema`, no draft-07 rewrite.
+//
+// - `tools/list`: every visible tool (a tool whose keys are missing is hidden), with its R8 name,
+//   its reference `namespace/file.mjs::route` as `title` and in `_meta`, its description, input
+//   schema, annotations from the HTTP method, and an `outputSchema` where the route's output
+//   converts to one (output-schema.ts). Built once per catalog and shared by every server.
+// - `tools/call`: an unknown tool or malformed params are protocol errors (InvalidParams);
+//   everything that goes wrong in the call itself is an `isError` result (content.ts). The
+//   request's abort signal goes to the catalog, so `notifications/cancelled` (or a closed
+//   connection) aborts the upstream request.
+// - Progress: with a progress token, a call still running after `firstMs` reports
+//   `notifications/progress` (1, 2, 3, … with the time waited), then every `everyMs`. Nothing is
+//   reported right before the result: the SDK client handles notifications a microtask later
+//   than responses, so a notification that reaches it in the same read as the response finds
+//   its token retired and is reported as a protocol error (typescript-sdk issue #2580; some
+//   clients drop the connection over it). After a notification the result waits `gapMs`.
+
+import { readFileSync } from 'node:fs';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type ServerNotification, type Tool as McpTool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { Catalog } from '../catalog/load.js';
+import type { Tool } from '../catalog/tools.js';
+import { DEFAULT_MAX_RESULT_CHARS, errorResult, successResult } from './content.js';
+import { OutputValidator, toOutputSchema } from './output-schema.js';
+
+export interface McpServerOptions {
+  /** Largest text (or base64 data) item of a result, in characters; longer text is cut. */
+  maxResultChars?: number;
+  /** When progress notifications start, how often they follow, how long a result waits after one. */
+  progress?: Partial<ProgressTiming>;
+  /** Where internal failures are logged; default stderr. Lines are redacted first. */
+  log?: (line: string) => void;
+  /**
+   * Serve only these tools of the catalog (a group) instead of all of them. Those with missing
+   * keys stay hidden; every other tool is unknown to this server.
+   */
+  tools?: readonly Tool[];
+}
+
+export interface ProgressTiming {
+  firstMs: number;
+  everyMs: number;
+  gapMs: number;
+}
+
+export const DEFAULT_PROGRESS: ProgressTiming = Object.freeze({ firstMs: 200, everyMs: 1000, gapMs: 50 });
+
+/** `_meta` key carrying a tool's full reference. */
+export const META_REFERENCE = 'flowguard/reference';
+
+interface ServedTool {
+  tool: Tool;
+  output?: OutputValidator;
+}
+
+/** What every server of one catalog shares: the tools/list answer and the output validators. */
+interface ToolTable {
+  listing: readonly McpTool[];
+  byName: ReadonlyMap<string, ServedTool>;
+}
+
+/** Per catalog, or per tool selection (`options.tools`). */
+const tables = new WeakMap<object, ToolTable>();
+
+const TOOLS_CALL = CallToolRequestSchema.pick({ method: true }).passthrough();
+
+export const SERVER_NAME = 'flowguard';
+export const SERVER_VERSION = packageVersion();
+
+export function createMcpServer(catalog: Catalog, options: McpServerOptions = {}): Server {
+  const table = toolTable(catalog, options.tools);
+  const known = options.tools ?? catalog.tools;
+  const maxChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const timing: ProgressTiming = { ...DEFAULT_PROGRESS, ...options.progress };
+  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: { listChanged: false } } });
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: table.listing as McpTool[] }));
+
+  // Registered under a schema that only pins the method: the SDK's own tools/call wrapper then
+  // checks the params against CallToolRequestSchema and answers InvalidParams. (Registered under
+  // CallToolRequestSchema itself, malformed params fail an earlier parse and come back as
+  // InternalError.)
+  server.setRequestHandler(TOOLS_CALL, async (raw, extra): Promise<CallToolResult> => {
+    const request = raw as unknown as CallToolRequest; // checked by the wrapper
+    const { name } = request.params;
+    const served = table.byName.get(name);
+    // A hidden tool (missing keys) is known: the catalog's answer says which key is missing.
+    const hidden = served ? undefined : known.find((tool) => tool.name === name);
+    if (!served && !hidden) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}. tools/list names the ${table.listing.length} tools of this server.`);
+
+    const token = request.params._meta?.progressToken;
+    const progress = token === undefined ? null : new ProgressReporter(token, timing, extra.sendNotification);
+    try {
+      const result = await catalog.call(name, request.params.arguments ?? {}, { signal: extra.signal });
+      await progress?.stop();
+      if (!result.ok) return errorResult(result.error);
+      if (!('content' in result)) throw new Error('a dry run reached the MCP layer');
+      return successResult({ name, output: served?.output, maxChars }, result.status, result.content);
+    } catch (error) {
+      progress?.cancel();
+      // Exceptions are bugs: logged (redacted) for the operator, a protocol error for the client.
+      log(catalog.redact(`flowguard: internal error in tools/call ${name}: ${(error as Error)?.stack ?? String(error)}`));
+      throw new McpError(ErrorCode.InternalError, `flowguard failed internally while calling ${name}; the server log has the details`);
+    }
+  });
+  return server;
+}
+
+/** The tools/list entries of a catalog (or a selection of its tools), in order. */
+export function listedTools(catalog: Catalog, tools?: readonly Tool[]): readonly McpTool[] {
+  return toolTable(catalog, tools).listing;
+}
+
+/** Progress of one call while it waits; see the header for why it stops before the result. */
+class ProgressReporter {
+  private readonly started = Date.now();
+  private count = 0;
+  private lastSent = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly token: string | number,
+    private readonly timing: ProgressTiming,
+    private readonly send: (notification: ServerNotification) => Promise<void>,
+  ) {
+    this.timer = setTimeout(this.tick, timing.firstMs);
+  }
+
+  private readonly tick = () => {
+    this.count += 1;
+    this.lastSent = Date.now();
+    const waited = ((this.lastSent - this.started) / 1000).toFixed(1);
+    this.send({ method: 'notifications/progress', params: { progressToken: this.token, progress: this.count, message: `waiting for the API to answer (${waited} s)` } }).catch(() => undefined);
+    this.timer = setTimeout(this.tick, this.timing.everyMs);
+  };
+
+  cancel(): void {
+    clearTimeout(this.timer);
+  }
+
+  /** Stops reporting; resolves once the last notification is `gapMs` old. */
+  async stop(): Promise<void> {
+    clearTimeout(this.timer);
+    if (this.count === 0) return;
+    const wait = this.lastSent + this.timing.gapMs - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
+function toolTable(catalog: Catalog, selection: readonly Tool[] | undefined): ToolTable {
+  const key = selection ?? catalog;
+  let table = tables.get(key);
+  if (!table) {
+    const byName = new Map<string, ServedTool>();
+    const listing: McpTool[] = [];
+    const visible = selection ? selection.filter((tool) => tool.missingKeys.length === 0) : catalog.visibleTools();
+    for (const tool of visible) {
+      const outputSchema = toOutputSchema(tool.route.output);
+      byName.set(tool.name, outputSchema ? { tool, output: new OutputValidator(outputSchema) } : { tool });
+      listing.push(listingOf(tool, outputSchema));
+    }
+    table = { listing: Object.freeze(listing), byName };
+    tables.set(key, table);
+  }
+  return table;
+}
+
+function listingOf(tool: Tool, outputSchema: Record<string, unknown> | undefined): McpTool {
+  const entry: McpTool = {
+    name: tool.name,
+    title: tool.reference,
+    description: tool.description,
+    inputSchema: tool.input.schema as McpTool['inputSchema'],
+    annotations: annotationsFor(tool.method),
+    _meta: { [META_REFERENCE]: tool.reference },
+  };
+  if (outputSchema) entry.outputSchema = outputSchema as McpTool['outputSchema'];
+  return entry;
+}
+
+/** Hints from the HTTP method: every tool reaches an outside API (open world). */
+export function annotationsFor(method: Tool['method']): ToolAnnotations {
+  switch (method) {
+    case 'GET':
+      return { readOnlyHint: true, openWorldHint: true };
+    case 'PUT':
+      return { readOnlyHint: false, idempotentHint: true, openWorldHint: true };
+    case 'DELETE':
+      return { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true };
+    case 'POST':
+      return { readOnlyHint: false, openWorldHint: true };
+  }
+}
+
+function packageVersion(): string {
+  // src/mcp → ../../package.json; dist/src/mcp → ../../../package.json.
+  for (const path of ['../../package.json', '../../../package.json']) {
+    try {
+      const json = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (json.name === 'flowguard' && typeof json.version === 'string') return json.version;
+    } catch {
+      // try the next candidate
+    }
+  }
+  return '0.0.0';
+}

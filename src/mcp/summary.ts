@@ -1,0 +1,55 @@
+// The one start-up summary of `flowguard serve`, for stderr: what was loaded, which tools are
+// served, which are hidden for want of a key (grouped by the keys they lack), and every file
+// that was rejected with its first error. The full findings are `flowguard validate`'s job.
+
+import { selectSchemaFiles } from '../catalog/files.js';
+import type { Catalog } from '../catalog/load.js';
+import type { Finding } from '../findings.js';
+import { formatFinding } from '../report/format.js';
+
+/** Rejected files and hidden tools named one per line, at most this many of each. */
+const MAX_LINES = 20;
+
+export function loadSummary(catalog: Catalog, schemasPath: string): string {
+  const schemaFiles = new Set(selectSchemaFiles([schemasPath]).files);
+  const schemaReports = catalog.reports.filter((report) => schemaFiles.has(report.file));
+  const listReports = catalog.reports.filter((report) => !schemaFiles.has(report.file));
+  const firstError = (findings: readonly Finding[]) => findings.find((finding) => finding.severity === 'error');
+  const rejected = catalog.reports.flatMap((report) => {
+    const error = firstError(report.findings);
+    return error ? [error] : [];
+  });
+  const rejectedSchemas = schemaReports.filter((report) => firstError(report.findings)).length;
+  const rejectedLists = listReports.filter((report) => firstError(report.findings)).length;
+  const visible = catalog.visibleTools().length;
+  const hidden = catalog.tools.filter((tool) => tool.missingKeys.length > 0);
+
+  const lines = [
+    `flowguard: ${plural(schemaReports.length, 'schema file')}: ${catalog.schemas.length} loaded, ${rejectedSchemas} rejected; ` +
+      `${plural(visible, 'tool')} served, ${hidden.length} hidden` +
+      (listReports.length > 0 ? `; ${plural(listReports.length, 'list file')}, ${rejectedLists} rejected` : ''),
+  ];
+  if (hidden.length > 0) {
+    lines.push('  hidden until their keys are set (environment or the project .env):');
+    const byKeys = new Map<string, string[]>();
+    for (const tool of hidden) {
+      const keys = [...tool.missingKeys].sort().join(' + ');
+      byKeys.set(keys, [...(byKeys.get(keys) ?? []), tool.name]);
+    }
+    for (const [keys, names] of [...byKeys].slice(0, MAX_LINES)) {
+      const shown = names.slice(0, 8).join(', ');
+      lines.push(`    ${keys}: ${shown}${names.length > 8 ? ` and ${names.length - 8} more` : ''}`);
+    }
+    if (byKeys.size > MAX_LINES) lines.push(`    and ${byKeys.size - MAX_LINES} more key sets`);
+  }
+  if (rejected.length > 0) {
+    lines.push('  rejected (first error of each file; `flowguard validate` shows every finding):');
+    for (const finding of rejected.slice(0, MAX_LINES)) lines.push(`    ${formatFinding(finding)}`);
+    if (rejected.length > MAX_LINES) lines.push(`    and ${rejected.length - MAX_LINES} more files`);
+  }
+  return lines.join('\n');
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
