@@ -161,6 +161,15 @@ export const CODES = {
   LST012: { severity: 'error', meaning: 'entry has a key that is no field of the list' },
   LST013: { severity: 'warning', meaning: 'file name is not the kebab-case of `meta.name`' },
 
+  // Groups, `.flowmcp/groups.json` (spec chapter 09 numbering, extended in free numbers).
+  GRP001: { severity: 'error', meaning: 'group name does not match ^[a-z][a-z0-9-]*$' },
+  GRP002: { severity: 'error', meaning: 'group has more than 50 tools' },
+  GRP003: { severity: 'error', meaning: 'tool reference is not `namespace/file.mjs::route`' },
+  GRP004: { severity: 'error', meaning: 'tool reference resolves to no single loaded tool, or no group has that name' },
+  GRP005: { severity: 'error', meaning: 'tool listed twice in one group' },
+  GRP006: { severity: 'error', meaning: 'group hash does not match its tools (a tool changed)' },
+  GRP007: { severity: 'error', meaning: '`groups.json` unreadable, not JSON, or a field missing, unknown or of the wrong type' },
+
   // Route tests (spec chapter 13).
   TST001: { severity: 'error', meaning: 'route has no tests' },
   TST002: { severity: 'error', meaning: 'test `_description` missing or not a string' },

@@ -1,11 +1,16 @@
-// The acceptance table of issue 2: for every code flowguard can emit, a schema or list file
-// that triggers it and a close variant that does not. A code added to the table without its two
-// fixtures fails here.
+// The acceptance table of issue 2: for every code flowguard can emit, a schema, list or groups
+// file that triggers it and a close variant that does not. A code added to the table without its
+// two fixtures fails here.
+//
+// A fixture folder `test/fixtures/codes/<CODE>/` holds two cases, `trigger` and `near`, each one
+// file: `<case>.mjs` (a schema file, or a list file when it declares `export const list`) or
+// `<case>.groups.json` (a `.flowmcp/groups.json`, for GRP codes).
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { selectSchemaFiles } from '../src/catalog/files.js';
+import { checkGroups, groupsFindings, readGroupsFile } from '../src/catalog/groups.js';
 import { Catalog } from '../src/catalog/load.js';
 import { checkSchemaFile } from '../src/catalog/validate.js';
 import { CODES, type Code } from '../src/findings.js';
@@ -34,7 +39,34 @@ function staticCodes(file: string): Code[] {
   return checkSchemaFile(file, { ...options, lists }).findings.map((f) => f.code);
 }
 
+/**
+ * A groups case resolves its references against the catalog in the sibling `schemas/` folder
+ * (its lists in `shared-lists/`); without that folder only the file's form is checked.
+ */
+async function groupCodes(file: string): Promise<Code[]> {
+  const dir = dirname(file);
+  const groups = readGroupsFile(file);
+  if (!existsSync(join(dir, 'schemas'))) return groupsFindings(checkGroups(groups)).map((f) => f.code);
+  const catalog = await Catalog.load({ schemas: join(dir, 'schemas'), lists: join(dir, 'shared-lists'), project: dir, env: {} });
+  try {
+    expect(catalog.findings().filter((f) => f.severity === 'error')).toEqual([]);
+    return groupsFindings(checkGroups(groups, catalog)).map((f) => f.code);
+  } finally {
+    await catalog.close();
+  }
+}
+
+const CASE_EXTENSIONS = ['.mjs', '.groups.json'];
+
+/** The one file of a case (`trigger` or `near`) in a fixture folder. */
+function fixtureCase(dir: string, name: 'trigger' | 'near'): string {
+  const found = CASE_EXTENSIONS.map((extension) => join(dir, name + extension)).filter((file) => existsSync(file));
+  expect(found, `${dir}: exactly one ${name} case (${CASE_EXTENSIONS.map((e) => name + e).join(' or ')})`).toHaveLength(1);
+  return found[0] as string;
+}
+
 async function codesIn(file: string, code: Code): Promise<Code[]> {
+  if (file.endsWith('.groups.json')) return groupCodes(file);
   if (!isRuntime(code)) return staticCodes(file);
   const catalog = await Catalog.load({ schemas: file, sandbox: { size: 1, deadlineMs: 1000, memoryMb: 64 } });
   try {
@@ -57,13 +89,12 @@ async function codesIn(file: string, code: Code): Promise<Code[]> {
 describe.each(Object.keys(CODES) as Code[])('%s', (code) => {
   const dir = join(FIXTURES, code);
 
-  it('is triggered by trigger.mjs', async () => {
-    expect(await codesIn(join(dir, 'trigger.mjs'), code)).toContain(code);
+  it('is triggered by the trigger case', async () => {
+    expect(await codesIn(fixtureCase(dir, 'trigger'), code)).toContain(code);
   });
 
-  it('is not reported for the close variant near.mjs', async () => {
-    expect(existsSync(join(dir, 'near.mjs'))).toBe(true);
-    expect(await codesIn(join(dir, 'near.mjs'), code)).not.toContain(code);
+  it('is not reported for the close variant, the near case', async () => {
+    expect(await codesIn(fixtureCase(dir, 'near'), code)).not.toContain(code);
   });
 });
 

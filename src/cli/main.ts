@@ -5,6 +5,9 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/project.js';
 import { UpstreamError } from '../http/upstreams.js';
 import { registerCall } from './call.js';
+import { registerDoctor } from './doctor.js';
+import { registerGroup } from './group.js';
+import { registerList } from './list.js';
 import { registerServe } from './serve.js';
 import { registerValidate } from './validate.js';
 import { UsageError } from './usage.js';
@@ -16,6 +19,9 @@ const program = new Command('flowguard')
 
 registerValidate(program);
 registerCall(program);
+registerList(program);
+registerDoctor(program);
+registerGroup(program);
 registerServe(program);
 
 try {

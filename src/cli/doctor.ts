@@ -1,0 +1,190 @@
+// `flowguard doctor`: what an operator needs to see before serving, in one page. Node, the
+// project folder, the effective configuration and where each part of it comes from, which
+// declared keys have a value (never the value), the libraries the handlers need, the groups
+// file, every finding of every file, and a verdict. Exit 0 when every file loads, 1 otherwise.
+
+import { readFileSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve, sep } from 'node:path';
+import type { Command } from 'commander';
+import { parse } from 'dotenv';
+import { checkGroups, groupsFilePath, groupsFindings, readGroupsFile } from '../catalog/groups.js';
+import type { Catalog } from '../catalog/load.js';
+import { checkSchemaFile } from '../catalog/validate.js';
+import { ConfigError, loadProjectConfig, type ProjectConfig } from '../config/project.js';
+import { DEFAULT_HTTP_LIMITS } from '../http/client.js';
+import { DEFAULT_ALLOWED_LIBRARIES, effectiveAllowlist } from '../libraries/allowlist.js';
+import { resolveLibrary } from '../libraries/resolve.js';
+import { formatHuman, type FileReport } from '../report/format.js';
+import { DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB } from '../sandbox/pool.js';
+import { catalogOptions, displayPath, loadCatalog, rejectedRows, table, type CatalogFlags } from './list.js';
+
+const MINIMUM_NODE_MAJOR = 20;
+const CONFIG_FILE = join('.flowmcp', 'config.json');
+
+export function registerDoctor(program: Command): void {
+  catalogOptions(
+    program.command('doctor').description('check the environment, configuration, keys, libraries and every file; exit 1 if any file cannot be loaded'),
+  ).action((flags: CatalogFlags) => runDoctor(flags));
+}
+
+async function runDoctor(flags: CatalogFlags): Promise<void> {
+  const out: string[] = [];
+  const problems: string[] = [];
+  const node = nodeLine();
+  out.push(`node      ${node.text}`);
+  if (!node.ok) problems.push(`Node.js ${process.versions.node} is older than ${MINIMUM_NODE_MAJOR}`);
+  out.push(`project   ${resolve(flags.project)}`);
+
+  // Problems that leave nothing to load: a config that cannot be used, a folder that is not there.
+  const stoppers: string[] = [];
+  let config: ProjectConfig | null = null;
+  const configFile = join(flags.project, CONFIG_FILE);
+  try {
+    config = loadProjectConfig(flags.project);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    stoppers.push(`${displayPath(configFile)} cannot be used`);
+    out.push('', 'config', `  ${error.message}`);
+  }
+  if (!exists(flags.schemas)) stoppers.push(`no schema folder ${flags.schemas}`);
+  if (flags.lists !== undefined && !exists(flags.lists)) stoppers.push(`no lists folder ${flags.lists}`);
+  if (!config || stoppers.length > 0) {
+    out.push('', `schemas   ${flags.schemas}: ${!exists(flags.schemas) ? 'not found' : 'not checked (fix the problems above first)'}`);
+    return finish(out, [...problems, ...stoppers], []);
+  }
+
+  out.push('', `config    ${displayPath(configFile)} ${exists(configFile) ? 'found' : 'not found (defaults)'}`, ...configLines(config));
+  const catalog = await loadCatalog(flags);
+  try {
+    out.push('', ...catalogLines(flags, catalog));
+    out.push('', ...keyLines(flags.project, catalog));
+    out.push('', ...libraryLines(flags.project, config, catalog));
+    const groups = groupsReport(flags, catalog);
+    out.push('', ...groups.lines);
+    const reports: FileReport[] = [...catalog.reports, ...(groups.report ? [groups.report] : [])];
+    out.push('', 'findings', ...formatHuman(reports).split('\n').map((line) => `  ${line}`));
+    const rejected = rejectedRows(reports);
+    if (rejected.length > 0) problems.push(`${rejected.length} file${rejected.length === 1 ? '' : 's'} cannot be loaded: ${rejected.map((row) => displayPath(row.file)).join(', ')}`);
+    finish(out, problems, [`${catalog.tools.length} tools`, `${catalog.visibleTools().length} served`, `${catalog.tools.length - catalog.visibleTools().length} hidden`]);
+  } finally {
+    await catalog.close();
+  }
+}
+
+function finish(out: string[], problems: readonly string[], facts: readonly string[]): void {
+  out.push('', problems.length === 0 ? `verdict: ok, every file loads (${facts.join(', ')})` : `verdict: NOT OK: ${problems.join('; ')}`);
+  process.stdout.write(`${out.join('\n')}\n`);
+  process.exitCode = problems.length === 0 ? 0 : 1;
+}
+
+function nodeLine(): { ok: boolean; text: string } {
+  const major = Number(process.versions.node.split('.')[0]);
+  const ok = major >= MINIMUM_NODE_MAJOR;
+  return { ok, text: `${process.version} (${ok ? 'ok' : 'too old'}: flowguard needs ${MINIMUM_NODE_MAJOR} or later)` };
+}
+
+/** The effective configuration, each value with where it comes from. */
+function configLines(config: ProjectConfig): string[] {
+  const fromConfig = 'from .flowmcp/config.json';
+  const allowlist = [
+    ...DEFAULT_ALLOWED_LIBRARIES.map((name) => [name, 'default']),
+    ...config.allowedLibraries.filter((name) => !DEFAULT_ALLOWED_LIBRARIES.includes(name)).map((name) => [name, fromConfig]),
+  ];
+  const setting = (value: number | undefined, fallback: number) => (value === undefined ? `${fallback} (default)` : `${value} (${fromConfig})`);
+  const defaultWorkers = Math.min(Math.max(availableParallelism() - 1, 1), 4);
+  const upstreams = Object.entries(config.upstreams);
+  return [
+    '  allowed libraries',
+    ...table(allowlist).map((line) => `    ${line}`),
+    `  sandbox   deadlineMs ${setting(config.sandbox.deadlineMs, DEFAULT_DEADLINE_MS)}, memoryMb ${setting(config.sandbox.memoryMb, DEFAULT_MEMORY_MB)}, workers ${setting(config.sandbox.workers, defaultWorkers)}`,
+    `  http      ${(Object.keys(DEFAULT_HTTP_LIMITS) as (keyof typeof DEFAULT_HTTP_LIMITS)[]).map((key) => `${key} ${setting(config.http[key], DEFAULT_HTTP_LIMITS[key])}`).join(', ')}`,
+    upstreams.length === 0 ? '  upstreams none (requests go to each schema\'s own origin)' : '  upstreams',
+    ...upstreams.map(([origin, base]) => `    ${origin} -> ${base} (${fromConfig})`),
+  ];
+}
+
+function catalogLines(flags: CatalogFlags, catalog: Catalog): string[] {
+  const listsDir = flags.lists ?? join(flags.project, 'shared-lists');
+  const root = `${resolve(listsDir)}${sep}`;
+  const listReports = catalog.reports.filter((report) => resolve(report.file).startsWith(root));
+  const listsLoaded = listReports.filter((report) => !report.findings.some((f) => f.severity === 'error')).length;
+  const schemaFiles = catalog.reports.length - listReports.length;
+  const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+  return [
+    `schemas   ${displayPath(flags.schemas)}: ${files(schemaFiles)}, ${catalog.schemas.length} loaded, ${catalog.tools.length} tools`,
+    `lists     ${displayPath(listsDir)}: ${exists(listsDir) ? `${files(listReports.length)}, ${listsLoaded} loaded` : 'not found (no shared lists)'}`,
+  ];
+}
+
+/** Which declared keys have a value, and from where. Values are never read into the output. */
+function keyLines(project: string, catalog: Catalog): string[] {
+  const envFile = join(project, '.env');
+  let dotenv: Record<string, string> = {};
+  let envState = 'not present';
+  try {
+    dotenv = parse(readFileSync(envFile));
+    envState = 'present';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') envState = `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
+  const lines = [`keys      ${displayPath(envFile)} ${envState}`];
+  const users = new Map<string, Set<string>>();
+  for (const { schema } of catalog.schemas) {
+    for (const key of schema.requiredServerParams) {
+      const files = users.get(key) ?? new Set<string>();
+      files.add(displayPath(schema.file));
+      users.set(key, files);
+    }
+  }
+  if (users.size === 0) return [...lines, '  no loaded schema declares a key'];
+  const rows = [...users.keys()].sort().map((key) => {
+    const source = isSet(process.env[key]) ? (isSet(dotenv[key]) ? 'set (environment, over .env)' : 'set (environment)') : isSet(dotenv[key]) ? 'set (.env)' : 'MISSING';
+    const hidden = catalog.tools.filter((tool) => tool.missingKeys.includes(key)).length;
+    const note = hidden > 0 ? `${hidden} tool${hidden === 1 ? '' : 's'} hidden` : '';
+    return [key, source, [...(users.get(key) ?? [])].join(', '), note];
+  });
+  return [...lines, ...table(rows).map((line) => `  ${line.trimEnd()}`)];
+}
+
+function isSet(value: string | undefined): boolean {
+  return typeof value === 'string' && value !== '';
+}
+
+/**
+ * The libraries the handlers need: those of every loaded schema and of every schema rejected
+ * only because a library failed to resolve (SEC103), each with where it resolves.
+ */
+function libraryLines(project: string, config: ProjectConfig, catalog: Catalog): string[] {
+  const needed = new Map<string, Set<string>>();
+  const add = (name: string, file: string) => needed.set(name, (needed.get(name) ?? new Set()).add(displayPath(file)));
+  for (const { schema } of catalog.schemas) for (const name of schema.requiredLibraries) add(name, schema.file);
+  const allowedLibraries = effectiveAllowlist(config.allowedLibraries);
+  for (const report of catalog.reports.filter((candidate) => candidate.findings.some((f) => f.code === 'SEC103'))) {
+    // Its static check passed (SEC103 is reported after it), so checking it again gives its canonical form.
+    const check = checkSchemaFile(report.file, { allowedLibraries });
+    for (const name of check.schema?.requiredLibraries ?? []) add(name, report.file);
+  }
+  if (needed.size === 0) return ['libraries no loaded schema needs one'];
+  const rows = [...needed.keys()].sort().map((name) => {
+    const found = resolveLibrary(name, project);
+    return [name, found ? `resolves (${displayPath(new URL(found.url).pathname)})` : 'NOT FOUND (npm install it in the project)', [...(needed.get(name) ?? [])].join(', ')];
+  });
+  return ['libraries', ...table(rows).map((line) => `  ${line}`)];
+}
+
+function groupsReport(flags: CatalogFlags, catalog: Catalog): { lines: string[]; report: FileReport | null } {
+  const file = readGroupsFile(displayPath(groupsFilePath(flags.project)));
+  if (!file.exists) return { lines: [`groups    ${file.file} not present`], report: null };
+  const report = checkGroups(file, catalog);
+  const findings = groupsFindings(report);
+  const failed = report.groups.filter((group) => !group.ok).map((group) => group.name);
+  const state = findings.some((f) => f.severity === 'error')
+    ? `${report.groups.length} group${report.groups.length === 1 ? '' : 's'}, ${failed.length > 0 ? `failing: ${failed.join(', ')}` : 'file has errors'}`
+    : `${report.groups.length} group${report.groups.length === 1 ? '' : 's'}, all verify`;
+  return { lines: [`groups    ${file.file}: ${state}`], report: { file: file.file, findings } };
+}
+
+function exists(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false }) !== undefined;
+}

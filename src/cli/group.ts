@@ -1,0 +1,183 @@
+// `flowguard group create|verify|list`: the tool groups of a project, `.flowmcp/groups.json`
+// (src/catalog/groups.ts). `create` records a group with the hashes of its tools as they are
+// now; `verify` says, tool by tool, what no longer matches; `list` shows the groups.
+
+import type { Command } from 'commander';
+import {
+  buildGroup,
+  checkGroups,
+  groupsFilePath,
+  readGroupsFile,
+  selectGroup,
+  withGroup,
+  writeGroupsFile,
+  type GroupCheck,
+  type GroupsFile,
+} from '../catalog/groups.js';
+import type { Finding } from '../findings.js';
+import { formatFinding } from '../report/format.js';
+import { catalogOptions, displayPath, loadCatalog, table, type CatalogFlags } from './list.js';
+import { UsageError } from './usage.js';
+
+interface CreateFlags extends CatalogFlags {
+  tools?: string;
+  description?: string;
+  force?: boolean;
+}
+
+interface ListFlags extends CatalogFlags {
+  json?: boolean;
+}
+
+export function registerGroup(program: Command): void {
+  const group = program.command('group').description('create, verify and list tool groups (.flowmcp/groups.json)');
+
+  catalogOptions(
+    group
+      .command('create')
+      .description('record a group of tools with their current hashes')
+      .argument('<name>', 'group name: lowercase letters, digits and -')
+      .option('--tools <refs>', 'comma-separated tool references (namespace/file.mjs::route) or tool names')
+      .option('--description <text>', 'what the group is for')
+      .option('--force', 'replace a group of that name (without --tools: record its tools again)'),
+  ).action((name: string, flags: CreateFlags) => runCreate(name, flags));
+
+  catalogOptions(
+    group
+      .command('verify')
+      .description('check that every tool of a group (or of every group) still resolves and matches its hash; exit 1 if not')
+      .argument('[name]', 'one group; default every group'),
+  ).action((name: string | undefined, flags: CatalogFlags) => runVerify(name, flags));
+
+  catalogOptions(
+    group
+      .command('list')
+      .description('list the groups with their tools and whether they verify')
+      .option('--json', 'print machine-readable output'),
+  ).action((flags: ListFlags) => runList(flags));
+}
+
+function readFile(flags: CatalogFlags): GroupsFile {
+  return readGroupsFile(displayPath(groupsFilePath(flags.project)));
+}
+
+async function runCreate(name: string, flags: CreateFlags): Promise<void> {
+  const file = readFile(flags);
+  if (hasErrors(file.findings)) {
+    printFindings(file.findings);
+    process.stdout.write(`${file.file} has errors and is not rewritten; fix it first\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const existing = file.groups.find((entry) => entry.name === name);
+  if (existing && !flags.force) throw new UsageError(`a group named '${name}' exists in ${file.file}; --force replaces it`);
+  const tools = flags.tools !== undefined ? splitList(flags.tools) : existing?.group?.tools;
+  if (tools === undefined) throw new UsageError(existing ? `the group '${name}' cannot be read; give its tools with --tools` : '--tools <refs> is required');
+
+  const catalog = await loadCatalog(flags);
+  try {
+    const built = buildGroup(catalog, file, name, tools, {
+      description: flags.description ?? existing?.group?.description ?? '',
+      prompts: existing?.group?.prompts,
+    });
+    printFindings(built.findings);
+    if (!built.group) {
+      process.stdout.write(`group '${name}' not written\n`);
+      process.exitCode = 1;
+      return;
+    }
+    writeGroupsFile(file.file, withGroup(file, name, built.group));
+    const count = built.group.tools.length;
+    process.stdout.write(`${existing ? 'replaced' : 'created'} group '${name}' with ${count} tool${count === 1 ? '' : 's'} in ${file.file} (hash ${built.group.hash ?? 'null'})\n`);
+    process.exitCode = 0;
+  } finally {
+    await catalog.close();
+  }
+}
+
+async function runVerify(name: string | undefined, flags: CatalogFlags): Promise<void> {
+  const file = readFile(flags);
+  const catalog = await loadCatalog(flags);
+  try {
+    if (name !== undefined) {
+      const selection = selectGroup(catalog, file, name);
+      printFindings(selection.findings);
+      process.stdout.write(selection.ok ? `${name}: ok (${countTools(selection.tools.length)})\n` : `${name}: FAILED\n`);
+      process.exitCode = selection.ok ? 0 : 1;
+      return;
+    }
+    if (!file.exists) {
+      process.stdout.write(`no groups: ${file.file} does not exist\n`);
+      process.exitCode = 0;
+      return;
+    }
+    const report = checkGroups(file, catalog);
+    printFindings(report.findings);
+    for (const group of report.groups) printFindings(group.findings);
+    const lines = report.groups.map((group) => `${group.name}: ${group.ok ? `ok (${countTools(group.tools.length)})` : `FAILED (${codesOf(group)})`}`);
+    const failed = report.groups.filter((group) => !group.ok).length + (hasErrors(report.findings) ? 1 : 0);
+    lines.push(failed === 0 ? `${countGroups(report.groups.length)} verified` : hasErrors(report.findings) ? `${file.file} has errors` : `${failed} of ${countGroups(report.groups.length)} failed`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+    process.exitCode = failed === 0 ? 0 : 1;
+  } finally {
+    await catalog.close();
+  }
+}
+
+async function runList(flags: ListFlags): Promise<void> {
+  const file = readFile(flags);
+  const catalog = await loadCatalog(flags);
+  try {
+    const report = checkGroups(file, catalog);
+    const groups = report.groups.map((group) => ({
+      name: group.name,
+      description: group.group?.description ?? null,
+      tools: group.group?.tools ?? [],
+      hash: group.group?.hash ?? null,
+      status: group.ok ? ('ok' as const) : ('failed' as const),
+      findings: group.findings,
+    }));
+    if (flags.json) {
+      process.stdout.write(`${JSON.stringify({ file: file.file, exists: file.exists, findings: report.findings, groups }, null, 2)}\n`);
+    } else if (!file.exists) {
+      process.stdout.write(`no groups: ${file.file} does not exist (flowguard group create NAME --tools REF,REF makes one)\n`);
+    } else {
+      printFindings(report.findings);
+      const rows = table([['GROUP', 'TOOLS', 'STATUS', 'DESCRIPTION'], ...report.groups.map((group) => [group.name, String(group.group?.tools.length ?? '?'), group.ok ? 'ok' : `failed (${codesOf(group)})`, group.group?.description ?? ''])]);
+      for (const group of report.groups.filter((candidate) => candidate.group)) {
+        rows.push('', `${group.name}:`, ...(group.group?.tools ?? []).map((ref) => `  ${ref}`));
+      }
+      process.stdout.write(`${rows.join('\n')}\n`);
+    }
+    process.exitCode = hasErrors(report.findings) ? 1 : 0;
+  } finally {
+    await catalog.close();
+  }
+}
+
+function splitList(text: string): string[] {
+  return text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+}
+
+function printFindings(findings: readonly Finding[]): void {
+  for (const finding of findings) {
+    process.stdout.write(`${formatFinding(finding)}\n`);
+    if (finding.hint) process.stdout.write(`    hint: ${finding.hint}\n`);
+  }
+}
+
+function hasErrors(findings: readonly Finding[]): boolean {
+  return findings.some((finding) => finding.severity === 'error');
+}
+
+function codesOf(group: GroupCheck): string {
+  return [...new Set(group.findings.filter((f) => f.severity === 'error').map((f) => f.code))].join(', ');
+}
+
+function countTools(n: number): string {
+  return `${n} tool${n === 1 ? '' : 's'}`;
+}
+
+function countGroups(n: number): string {
+  return `${n} group${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,156 @@
+// `flowguard list`: every tool of the catalog with its name, reference, method, the keys it
+// needs and whether it is served, and every file that was rejected with its first error.
+// The same catalog `serve` would load: the same lists, config, `.env` and environment.
+
+import { relative } from 'node:path';
+import { statSync } from 'node:fs';
+import type { Command } from 'commander';
+import { Catalog, type CatalogOptions } from '../catalog/load.js';
+import type { Tool } from '../catalog/tools.js';
+import type { Finding } from '../findings.js';
+import type { FileReport } from '../report/format.js';
+import type { Template } from '../schema/types.js';
+import { UsageError } from './usage.js';
+
+/** The flags every catalog command shares. */
+export interface CatalogFlags {
+  schemas: string;
+  lists?: string;
+  project: string;
+}
+
+interface ListFlags extends CatalogFlags {
+  json?: boolean;
+}
+
+export interface ToolRow {
+  name: string;
+  reference: string;
+  method: string;
+  /** Every key the tool's URL, headers and parameters use. */
+  requiredKeys: string[];
+  /** Those of them with no value in the environment or `.env`. */
+  missingKeys: string[];
+  status: 'served' | 'hidden';
+}
+
+export interface RejectedRow {
+  file: string;
+  status: 'rejected';
+  /** The file's first error. */
+  error: Finding;
+}
+
+/** Adds `--schemas`, `--lists` and `--project` as list, doctor and group take them. */
+export function catalogOptions(command: Command): Command {
+  return command
+    .option('--schemas <dir>', 'schema folder', 'schemas')
+    .option('--lists <dir>', 'shared-list folder (default: <project>/shared-lists)')
+    .option('--project <dir>', 'project folder holding .flowmcp/ and .env', '.');
+}
+
+/** The catalog of the flags; a schema or lists folder that was named but does not exist is a usage error. */
+export async function loadCatalog(flags: CatalogFlags, extra: Partial<CatalogOptions> = {}): Promise<Catalog> {
+  if (!exists(flags.schemas)) throw new UsageError(`no such schema file or folder: ${flags.schemas}`);
+  if (flags.lists !== undefined && !isFolder(flags.lists)) throw new UsageError(`no such lists folder: ${flags.lists}`);
+  return Catalog.load({ schemas: flags.schemas, lists: flags.lists, project: flags.project, ...extra });
+}
+
+export function registerList(program: Command): void {
+  catalogOptions(
+    program
+      .command('list')
+      .description('list every tool (served, or hidden for a missing key) and every rejected file')
+      .option('--json', 'print machine-readable rows'),
+  ).action((flags: ListFlags) => runList(flags));
+}
+
+async function runList(flags: ListFlags): Promise<void> {
+  const catalog = await loadCatalog(flags);
+  try {
+    const tools = catalog.tools.map(toolRow);
+    const rejected = rejectedRows(catalog.reports);
+    process.stdout.write(`${flags.json ? JSON.stringify({ tools, rejected, summary: summary(tools, rejected) }, null, 2) : formatList(tools, rejected)}\n`);
+    process.exitCode = 0;
+  } finally {
+    await catalog.close();
+  }
+}
+
+export function toolRow(tool: Tool): ToolRow {
+  return {
+    name: tool.name,
+    reference: tool.reference,
+    method: tool.method,
+    requiredKeys: requiredKeys(tool),
+    missingKeys: [...tool.missingKeys],
+    status: tool.missingKeys.length === 0 ? 'served' : 'hidden',
+  };
+}
+
+/** Files with an error: they load no tool. */
+export function rejectedRows(reports: readonly FileReport[]): RejectedRow[] {
+  return reports.flatMap((report) => {
+    const error = report.findings.find((finding) => finding.severity === 'error');
+    return error ? [{ file: report.file, status: 'rejected' as const, error }] : [];
+  });
+}
+
+/**
+ * The keys a route uses in the schema's root and headers, its path and its parameter values:
+ * the same keys the catalog checks for `missingKeys`.
+ */
+function requiredKeys(tool: Tool): string[] {
+  const { schema, route } = tool;
+  const templates: Template[] = [
+    schema.root,
+    ...Object.values(schema.headers),
+    route.path,
+    ...route.parameters.flatMap((param) => (param.source.kind === 'template' ? [param.source.template] : [])),
+  ];
+  return [...new Set(templates.flatMap((template) => template.flatMap((part) => (part.kind === 'secret' ? [part.key] : []))))];
+}
+
+export function statusText(row: ToolRow): string {
+  return row.status === 'served' ? 'served' : `hidden: missing ${row.missingKeys.join(', ')}`;
+}
+
+function summary(tools: readonly ToolRow[], rejected: readonly RejectedRow[]) {
+  const served = tools.filter((row) => row.status === 'served').length;
+  return { tools: tools.length, served, hidden: tools.length - served, rejected: rejected.length };
+}
+
+function formatList(tools: readonly ToolRow[], rejected: readonly RejectedRow[]): string {
+  const lines = table([
+    ['NAME', 'REFERENCE', 'METHOD', 'KEYS', 'STATUS'],
+    ...tools.map((row) => [row.name, row.reference, row.method, row.requiredKeys.join(', ') || '-', statusText(row)]),
+  ]);
+  if (rejected.length > 0) {
+    lines.push('', 'rejected files (flowguard validate shows every finding):');
+    lines.push(...table(rejected.map((row) => [displayPath(row.file), `rejected: ${row.error.code} ${row.error.message}`])).map((line) => `  ${line}`));
+  }
+  const s = summary(tools, rejected);
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  lines.push('', `${plural(s.tools, 'tool')}: ${s.served} served, ${s.hidden} hidden; ${plural(s.rejected, 'file')} rejected`);
+  return lines.join('\n');
+}
+
+/** Rows padded into columns; the last column is not padded. */
+export function table(rows: readonly (readonly string[])[]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, index) => (widths[index] = Math.max(widths[index] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join('  '));
+}
+
+export function displayPath(file: string): string {
+  const shown = relative(process.cwd(), file);
+  return shown === '' || shown.startsWith('..') ? file : shown;
+}
+
+function exists(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false }) !== undefined;
+}
+
+function isFolder(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}

@@ -1,0 +1,122 @@
+// `flowguard doctor` as an operator runs it: the compiled command in a child process, in a
+// temporary project folder with copies of bundled schemas, lists and fixtures.
+
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'flowguard.js');
+const CODES = join(ROOT, 'test', 'fixtures', 'codes');
+const work = mkdtempSync(join(tmpdir(), 'flowguard-doctor-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const ENV_VALUE = 'env-value-7f3a9c1e55';
+const DOTENV_VALUE = 'dotenv-value-b82d04aa19';
+
+function flowguard(args: string[], cwd: string, env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', ...env } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** etherscan (a key, handlers, the ethers library, a shared list) and wttr (keyless) with the bundled lists. */
+function project(name: string): string {
+  const dir = join(work, name);
+  for (const folder of ['etherscan', 'wttr']) cpSync(join(ROOT, 'schemas', folder), join(dir, 'schemas', folder), { recursive: true });
+  cpSync(join(ROOT, 'shared-lists'), join(dir, 'shared-lists'), { recursive: true });
+  mkdirSync(join(dir, '.flowmcp'));
+  writeFileSync(
+    join(dir, '.flowmcp', 'config.json'),
+    JSON.stringify({ security: { allowedLibraries: ['trading-signals'] }, sandbox: { deadlineMs: 3000 }, upstreams: { 'https://api.etherscan.io': 'http://127.0.0.1:9' } }),
+  );
+  return dir;
+}
+
+describe('flowguard doctor', () => {
+  it('reports node, project, config with sources, keys, libraries and files, and exits 0 when every file loads', () => {
+    const dir = project('healthy');
+    writeFileSync(join(dir, '.env'), `ETHERSCAN_API_KEY=${DOTENV_VALUE}\nUNRELATED=${DOTENV_VALUE}\n`);
+    const { code, stdout, stderr } = flowguard(['doctor'], dir, { ETHERSCAN_API_KEY: ENV_VALUE });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^node {6}v\d+\.\d+\.\d+ \(ok: flowguard needs 20 or later\)$/m);
+    expect(stdout).toContain(`project   ${dir}`);
+    expect(stdout).toContain('config    .flowmcp/config.json found');
+    expect(stdout).toMatch(/^ {4}ethers +default$/m);
+    expect(stdout).toMatch(/^ {4}trading-signals +from \.flowmcp\/config\.json$/m);
+    expect(stdout).toContain('deadlineMs 3000 (from .flowmcp/config.json), memoryMb 128 (default)');
+    expect(stdout).toContain('maxRedirects 5 (default)');
+    expect(stdout).toContain('https://api.etherscan.io -> http://127.0.0.1:9 (from .flowmcp/config.json)');
+    expect(stdout).toContain('schemas   schemas: 2 files, 2 loaded, 6 tools');
+    expect(stdout).toContain('lists     shared-lists: 3 files, 3 loaded');
+    expect(stdout).toContain('keys      .env present');
+    expect(stdout).toMatch(/^ {2}ETHERSCAN_API_KEY +set \(environment, over \.env\) +schemas\/etherscan\/accounts\.mjs$/m);
+    expect(stdout).toMatch(/^ {2}ethers +resolves \(.*node_modules\/ethers\/.*\) +schemas\/etherscan\/accounts\.mjs$/m);
+    expect(stdout).toContain('groups    .flowmcp/groups.json not present');
+    expect(stdout).toMatch(/^ {2}VAL096 info schemas\/etherscan\/accounts\.mjs:\d+:\d+ /m);
+    expect(stdout).toMatch(/^ {2}5 files checked: 0 errors, 0 warnings, \d+ info \(all files can be loaded\)$/m);
+    expect(stdout).toMatch(/\nverdict: ok, every file loads \(6 tools, 6 served, 0 hidden\)\n$/);
+    // Key names, never key values; undeclared variables are not mentioned at all.
+    for (const text of [stdout, stderr]) {
+      expect(text).not.toContain(ENV_VALUE);
+      expect(text).not.toContain(DOTENV_VALUE);
+      expect(text).not.toContain('UNRELATED');
+    }
+  });
+
+  it('says where a key comes from, or that it is missing and which tools it hides, without its value', () => {
+    const dir = project('keys');
+    writeFileSync(join(dir, '.env'), `ETHERSCAN_API_KEY=${DOTENV_VALUE}\n`);
+    const fromDotenv = flowguard(['doctor'], dir);
+    expect(fromDotenv.stdout).toMatch(/^ {2}ETHERSCAN_API_KEY +set \(\.env\) +schemas\/etherscan\/accounts\.mjs$/m);
+    expect(fromDotenv.stdout + fromDotenv.stderr).not.toContain(DOTENV_VALUE);
+
+    rmSync(join(dir, '.env'));
+    const missing = flowguard(['doctor'], dir, { ETHERSCAN_API_KEY: '' });
+    expect(missing.code).toBe(0);
+    expect(missing.stdout).toContain('keys      .env not present');
+    expect(missing.stdout).toMatch(/^ {2}ETHERSCAN_API_KEY +MISSING +schemas\/etherscan\/accounts\.mjs +4 tools hidden$/m);
+    expect(missing.stdout).toContain('verdict: ok, every file loads (6 tools, 2 served, 4 hidden)');
+  });
+
+  it('exits 1 and names the files that cannot be loaded, a missing library and a failing group', () => {
+    const dir = project('broken');
+    cpSync(join(CODES, 'VAL051', 'trigger.mjs'), join(dir, 'schemas', 'broken', 'search.mjs'));
+    cpSync(join(CODES, 'SEC103', 'trigger.mjs'), join(dir, 'schemas', 'indicators', 'signals.mjs'));
+    const groups = JSON.parse(readFileSync(join(CODES, 'GRP006', 'trigger.groups.json'), 'utf8')) as unknown;
+    writeFileSync(join(dir, '.flowmcp', 'groups.json'), `${JSON.stringify(groups, null, 2)}\n`);
+    const { code, stdout } = flowguard(['doctor'], dir);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^ {2}indicatorts +NOT FOUND \(npm install it in the project\) +schemas\/indicators\/signals\.mjs$/m);
+    expect(stdout).toContain('groups    .flowmcp/groups.json: 1 group, failing: things');
+    expect(stdout).toMatch(/^ {2}VAL051 error schemas\/broken\/search\.mjs:14:80 /m);
+    expect(stdout).toMatch(/^ {2}SEC103 error schemas\/indicators\/signals\.mjs /m);
+    expect(stdout).toMatch(/^ {2}GRP004 error \.flowmcp\/groups\.json:\d+:\d+ groups\.things\.tools\[0\]: 'example\/things\.mjs::searchThings' resolves to no loaded tool$/m);
+    expect(stdout).toMatch(
+      /\nverdict: NOT OK: 3 files cannot be loaded: schemas\/broken\/search\.mjs, schemas\/indicators\/signals\.mjs, \.flowmcp\/groups\.json\n$/,
+    );
+  });
+
+  it('reports a malformed config instead of stopping, and exits 1', () => {
+    const dir = project('config');
+    writeFileSync(join(dir, '.flowmcp', 'config.json'), '{ "sandbox": { "deadlineMs": 1 }, "colour": "blue" }');
+    const { code, stdout } = flowguard(['doctor'], dir);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^ {2}\.flowmcp\/config\.json: .*'colour'/m);
+    expect(stdout).toMatch(/^ {2}\.flowmcp\/config\.json: .*sandbox\.deadlineMs must be >= 50/m);
+    expect(stdout).toMatch(/\nverdict: NOT OK: \.flowmcp\/config\.json cannot be used\n$/);
+  });
+
+  it('exits 1 when the schema folder is missing', () => {
+    const { code, stdout } = flowguard(['doctor', '--schemas', 'nowhere'], project('empty'));
+    expect(code).toBe(1);
+    expect(stdout).toContain('verdict: NOT OK: no schema folder nowhere');
+  });
+
+  it('passes on the bundled catalog in the repository', () => {
+    const { code, stdout } = flowguard(['doctor'], ROOT);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^groups {4}\.flowmcp\/groups\.json: \d+ groups?, all verify$/m);
+  });
+});

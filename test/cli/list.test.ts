@@ -1,0 +1,111 @@
+// `flowguard list` as an operator runs it: the compiled command in a child process, in a
+// temporary project folder with a served schema, one whose key is missing and a rejected file.
+
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'flowguard.js');
+const CODES = join(ROOT, 'test', 'fixtures', 'codes');
+const work = mkdtempSync(join(tmpdir(), 'flowguard-list-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** A schema whose one route needs two keys, one in a header and one in the query. */
+const KEYED = `export const main = {
+    namespace: 'keyed',
+    name: 'KeyedApi',
+    description: 'An API that needs two keys.',
+    version: '2.0.0',
+    root: 'https://api.keyed.example',
+    requiredServerParams: ['KEYED_TOKEN', 'KEYED_SECRET'],
+    headers: { 'x-token': '{{SERVER_PARAM:KEYED_TOKEN}}' },
+    routes: {
+        getStatus: {
+            method: 'GET',
+            path: '/status',
+            description: 'The service status.',
+            parameters: [
+                { position: { key: 'secret', value: '{{SERVER_PARAM:KEYED_SECRET}}', location: 'query' }, z: { primitive: 'string()', options: [] } },
+            ],
+            output: { mimeType: 'application/json', schema: { type: 'object' } },
+            tests: [ { _description: 'the status' } ],
+        },
+    },
+};
+`;
+
+function flowguard(args: string[], cwd: string, env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', ...env } });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = join(work, 'project');
+  cpSync(join(CODES, 'GRP006', 'schemas'), join(dir, 'schemas'), { recursive: true });
+  mkdirSync(join(dir, 'schemas', 'keyed'));
+  writeFileSync(join(dir, 'schemas', 'keyed', 'keyed.mjs'), KEYED);
+  mkdirSync(join(dir, 'schemas', 'broken'));
+  cpSync(join(CODES, 'VAL051', 'trigger.mjs'), join(dir, 'schemas', 'broken', 'search.mjs'));
+});
+
+interface ListJson {
+  tools: Array<{ name: string; reference: string; method: string; requiredKeys: string[]; missingKeys: string[]; status: string }>;
+  rejected: Array<{ file: string; status: string; error: { code: string; message: string; line: number } }>;
+  summary: { tools: number; served: number; hidden: number; rejected: number };
+}
+
+describe('flowguard list', () => {
+  it('--json gives every tool with name, reference, method, keys and status, and every rejected file with its first error', () => {
+    const { code, stdout } = flowguard(['list', '--json'], dir, { KEYED_TOKEN: 't0ken-value' });
+    expect(code).toBe(0);
+    const list = JSON.parse(stdout) as ListJson;
+    expect(list.tools).toEqual([
+      { name: 'example_getThing', reference: 'example/things.mjs::getThing', method: 'GET', requiredKeys: [], missingKeys: [], status: 'served' },
+      { name: 'example_searchThings', reference: 'example/things.mjs::searchThings', method: 'GET', requiredKeys: [], missingKeys: [], status: 'served' },
+      { name: 'keyed_getStatus', reference: 'keyed/keyed.mjs::getStatus', method: 'GET', requiredKeys: ['KEYED_TOKEN', 'KEYED_SECRET'], missingKeys: ['KEYED_SECRET'], status: 'hidden' },
+    ]);
+    expect(list.rejected).toHaveLength(1);
+    expect(list.rejected[0]).toMatchObject({ file: 'schemas/broken/search.mjs', status: 'rejected', error: { code: 'VAL051', line: 14, message: 'body parameter `query` on a GET route' } });
+    expect(list.summary).toEqual({ tools: 3, served: 2, hidden: 1, rejected: 1 });
+    expect(stdout).not.toContain('t0ken-value');
+  });
+
+  it('prints a table with `hidden: missing KEY` and the rejected files', () => {
+    const { code, stdout } = flowguard(['list'], dir);
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+REFERENCE\s+METHOD\s+KEYS\s+STATUS$/);
+    expect(lines[1]).toMatch(/^example_getThing\s+example\/things\.mjs::getThing\s+GET\s+-\s+served$/);
+    expect(lines[3]).toMatch(/^keyed_getStatus\s+keyed\/keyed\.mjs::getStatus\s+GET\s+KEYED_TOKEN, KEYED_SECRET\s+hidden: missing KEYED_TOKEN, KEYED_SECRET$/);
+    expect(stdout).toMatch(/^ {2}schemas\/broken\/search\.mjs {2}rejected: VAL051 body parameter `query` on a GET route$/m);
+    expect(stdout).toMatch(/^3 tools: 2 served, 1 hidden; 1 file rejected$/m);
+  });
+
+  it('counts a key from the project .env as set, and an empty value as missing', () => {
+    writeFileSync(join(dir, '.env'), 'KEYED_TOKEN=from-dotenv\nKEYED_SECRET=\n');
+    try {
+      const list = JSON.parse(flowguard(['list', '--json'], dir).stdout) as ListJson;
+      expect(list.tools.find((tool) => tool.name === 'keyed_getStatus')?.missingKeys).toEqual(['KEYED_SECRET']);
+      const both = JSON.parse(flowguard(['list', '--json'], dir, { KEYED_SECRET: 's3cret' }).stdout) as ListJson;
+      expect(both.tools.find((tool) => tool.name === 'keyed_getStatus')?.status).toBe('served');
+    } finally {
+      rmSync(join(dir, '.env'));
+    }
+  });
+
+  it('lists the bundled catalog from the repository', () => {
+    const { code, stdout } = flowguard(['list', '--json'], ROOT);
+    expect(code).toBe(0);
+    const list = JSON.parse(stdout) as ListJson;
+    expect(list.rejected).toEqual([]);
+    expect(list.tools.find((tool) => tool.reference === 'etherscan/accounts.mjs::getBalance')).toMatchObject({ requiredKeys: ['ETHERSCAN_API_KEY'] });
+  });
+
+  it('exits 2 for a schema folder that does not exist', () => {
+    expect(flowguard(['list', '--schemas', 'nowhere'], dir)).toMatchObject({ code: 2, stderr: 'flowguard: no such schema file or folder: nowhere\n' });
+  });
+});
