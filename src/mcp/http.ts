@@ -6,7 +6,8 @@
 //   `http://localhost:*` and `http://127.0.0.1:*`. Allowed browser origins get CORS headers.
 // - Stateless by default: every POST gets a server and transport of its own (the SDK's stateless
 //   pattern), closed with the response; GET and DELETE are 405. A call is aborted when its
-//   connection closes. With `sessions: true`, `initialize` opens a session (`Mcp-Session-Id`),
+//   connection closes. The answer is plain JSON, or an event stream when a progress token asks
+//   for notifications. With `sessions: true`, `initialize` opens a session (`Mcp-Session-Id`),
 //   later requests reuse its server, `notifications/cancelled` reaches the running call, and
 //   DELETE ends it; sessions are bounded in number and closed when idle.
 // - Bodies are read up to a cap (413 beyond it); invalid JSON is a JSON-RPC parse error.
@@ -106,7 +107,9 @@ export async function startHttpServer(catalog: Catalog, options: HttpServeOption
       const body = await readJson(req, res, maxBody);
       if (body === NO_BODY) return;
       const server = newServer();
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      // A plain JSON answer is cheaper than an event stream; a stream only where a progress
+      // token asks for notifications along the way.
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(body) });
       // The response closing (answered, or the client went away) ends this server; a call still
       // running is aborted with it.
       res.on('close', () => void server.close().catch(() => undefined));
@@ -192,6 +195,14 @@ export async function startHttpServer(catalog: Catalog, options: HttpServeOption
 }
 
 const NO_BODY = Symbol('no body');
+
+function asksForProgress(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((message) => {
+    const params = (message as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params;
+    return params?._meta?.progressToken !== undefined;
+  });
+}
 
 /** The parsed body, or NO_BODY once an error response has been sent. */
 async function readJson(req: IncomingMessage, res: ServerResponse, max: number): Promise<unknown> {

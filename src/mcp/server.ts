@@ -19,6 +19,8 @@
 
 import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type ServerNotification, type Tool as McpTool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
@@ -61,6 +63,14 @@ interface ToolTable {
   byName: ReadonlyMap<string, ServedTool>;
 }
 
+// Without one given, every SDK Server builds its own Ajv instance with formats (about a
+// millisecond, and one server is made per stateless HTTP request). It only serves elicitation,
+// which this server never starts; one shared instance, made on first use, is enough.
+let ajvValidator: AjvJsonSchemaValidator | undefined;
+const sharedValidator: jsonSchemaValidator = {
+  getValidator: (schema) => (ajvValidator ??= new AjvJsonSchemaValidator()).getValidator(schema),
+};
+
 /** Per catalog, or per tool selection (`options.tools`). */
 const tables = new WeakMap<object, ToolTable>();
 
@@ -75,7 +85,7 @@ export function createMcpServer(catalog: Catalog, options: McpServerOptions = {}
   const maxChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const timing: ProgressTiming = { ...DEFAULT_PROGRESS, ...options.progress };
-  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: { listChanged: false } } });
+  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sharedValidator });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: table.listing as McpTool[] }));
 

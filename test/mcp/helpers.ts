@@ -149,10 +149,10 @@ export function serveArgs(upstream: Upstream, extra: string[] = []): string[] {
 }
 
 /** A spawned `flowguard serve --transport stdio`, with an environment that holds no keys. */
-export async function connectStdio(upstream: Upstream): Promise<Connection> {
+export async function connectStdio(upstream: Upstream, args = serveArgs(upstream, ['--transport', 'stdio'])): Promise<Connection> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: serveArgs(upstream, ['--transport', 'stdio']),
+    args,
     env: { PATH: process.env.PATH ?? '' },
     cwd: ROOT,
     stderr: 'pipe',

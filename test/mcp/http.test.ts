@@ -44,8 +44,13 @@ describe('Origin', () => {
     expect(await response.text()).toContain('widgets_getWidget');
   });
 
-  it('serves clients that send no Origin (not a browser)', async () => {
-    expect((await post(stateless.server.url, LIST)).status).toBe(200);
+  it('serves clients that send no Origin (not a browser), as plain JSON unless a progress token asks for a stream', async () => {
+    const plain = await post(stateless.server.url, LIST);
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('content-type')).toContain('application/json');
+    const streamed = await post(stateless.server.url, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: { progressToken: 'p' } } }));
+    expect(streamed.headers.get('content-type')).toContain('text/event-stream');
+    expect(await streamed.text()).toContain('widgets_getWidget');
   });
 
   it('answers a preflight from an allowed origin and refuses one from another', async () => {
