@@ -96,11 +96,11 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
     if (!pre.ok) return handlerFailure('preRequest', pre.failure);
     ({ struct, payload } = pre.value);
   }
-  if (!tool.origin.allows(struct.url)) {
-    return fail('origin', `the request left the schema's origin ${tool.origin.display}; refused`);
-  }
   const filled = tokens.fill({ url: struct.url, headers: struct.headers, ...bodyText(struct.body) }, tool.plan.slots, context.secrets);
-  const sent: SentRequest = { method: struct.method, ...filled, url: context.upstreams.target(filled.url) };
+  // Checked with the keys in (they are percent-encoded in the URL, so they cannot move it).
+  const target = tool.origin.parse(filled.url);
+  if (!target) return fail('origin', `the request left the schema's origin ${tool.origin.display}; refused`);
+  const sent: SentRequest = { method: struct.method, ...filled, url: context.upstreams.target(target) };
   if (options.dryRun) return { ok: true, dryRun: sent };
 
   let response: HttpResponse;

@@ -42,12 +42,18 @@ export class OriginRule {
 
   /** Whether `url` stays on the origin; credentials in the URL are never allowed. */
   allows(url: string): boolean {
+    return this.parse(url) !== null;
+  }
+
+  /** `url` parsed, when it stays on the origin; null when it does not. */
+  parse(url: string): URL | null {
     let parsed: URL;
     try {
       parsed = new URL(url);
     } catch {
-      return false;
+      return null;
     }
-    return parsed.protocol === this.protocol && parsed.port === this.port && !parsed.username && !parsed.password && this.host.test(parsed.hostname);
+    const allowed = parsed.protocol === this.protocol && parsed.port === this.port && !parsed.username && !parsed.password && this.host.test(parsed.hostname);
+    return allowed ? parsed : null;
   }
 }

@@ -29,13 +29,12 @@ export class Upstreams {
     return this.bases.size;
   }
 
-  target(url: string): string {
-    if (this.bases.size === 0) return url;
-    const parsed = new URL(url);
-    const base = this.bases.get(parsed.origin) ?? this.bases.get('*');
-    if (!base) return url;
+  /** Where a request for `url` (already parsed and checked) is sent. */
+  target(url: URL): string {
+    const base = this.bases.size === 0 ? undefined : (this.bases.get(url.origin) ?? this.bases.get('*'));
+    if (!base) return url.href;
     const prefix = base.pathname.endsWith('/') ? base.pathname.slice(0, -1) : base.pathname;
-    return `${base.origin}${prefix}${parsed.pathname}${parsed.search}`;
+    return `${base.origin}${prefix}${url.pathname}${url.search}`;
   }
 }
 

@@ -8,11 +8,11 @@ describe('Upstreams', () => {
     ['https://api.example.com/v1/x?a=1&b=%20', 'http://127.0.0.1:8080/stage/v1/x?a=1&b=%20'],
     ['https://other.example.org/p', 'http://127.0.0.1:9090/p'],
   ])('%s goes to %s', (url, target) => {
-    expect(upstreams.target(url)).toBe(target);
+    expect(upstreams.target(new URL(url))).toBe(target);
   });
 
   it('sends everything to its own origin without overrides', () => {
-    expect(new Upstreams().target('https://api.example.com/x')).toBe('https://api.example.com/x');
+    expect(new Upstreams().target(new URL('https://api.example.com/x'))).toBe('https://api.example.com/x');
   });
 
   it('parses ORIGIN=BASEURL flags', () => {
