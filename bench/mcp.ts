@@ -164,6 +164,8 @@ export async function benchMcpStartup(): Promise<string[]> {
     const serving: number[] = [];
     const viaSdk: number[] = [];
     const bareNode: number[] = [];
+    // The first start finds no check cache and fills it; the runs after it are warm starts.
+    const cold = await rawStartup(args);
     let tools = 0;
     for (let run = 0; run < STARTUP_RUNS; run += 1) {
       let start = process.hrtime.bigint();
@@ -181,8 +183,9 @@ export async function benchMcpStartup(): Promise<string[]> {
     }
     const p50 = median(onTheWire);
     return [
-      `MCP start-up: spawn of flowguard serve --transport stdio on ${STARTUP_FILES} generated schemas (40 % with handlers) to the first tools/list answer (${tools} tools), ${STARTUP_RUNS} runs`,
-      `  answer complete on stdout: p50 ${formatMs(p50)} (runs: ${onTheWire.map(formatMs).join(', ')}); catalog loaded and summary printed at p50 ${formatMs(median(serving))}, so the MCP layer's share is ${formatMs(p50 - median(serving))}`,
+      `MCP start-up: spawn of flowguard serve --transport stdio on ${STARTUP_FILES} generated schemas (40 % with handlers) to the first tools/list answer (${tools} tools)`,
+      `  cold start (every file parsed and checked, the check cache filled): ${formatMs(cold.listed)}; target < ${STARTUP_TARGET_MS} ms: ${cold.listed < STARTUP_TARGET_MS ? 'met' : 'MISSED'}`,
+      `  warm start (unchanged files from .flowmcp/cache/), ${STARTUP_RUNS} runs: answer complete on stdout: p50 ${formatMs(p50)} (runs: ${onTheWire.map(formatMs).join(', ')}); catalog loaded and summary printed at p50 ${formatMs(median(serving))}, so the MCP layer's share is ${formatMs(p50 - median(serving))}`,
       `  with the SDK Client (connect + listTools resolved, which includes the client compiling a validator per outputSchema): p50 ${formatMs(median(viaSdk))}`,
       `  baseline bare node process start and exit: p50 ${formatMs(median(bareNode))}; ratio ${(p50 / median(bareNode)).toFixed(1)}x`,
       `  target p50 < ${STARTUP_TARGET_MS} ms: ${p50 < STARTUP_TARGET_MS ? 'met' : 'MISSED'}`,

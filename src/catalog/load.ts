@@ -20,6 +20,7 @@ import { callTool, type CallContext, type CallOptions, type CallResult } from '.
 import { selectSchemaFiles } from './files.js';
 import { runPostRequest, runPreRequest } from './hooks.js';
 import { compileTools, unitId, type Tool } from './tools.js';
+import { CheckCache } from './check-cache.js';
 import { checkSchemaFile } from './validate.js';
 
 export interface CatalogOptions {
@@ -35,6 +36,8 @@ export interface CatalogOptions {
   upstreams?: Readonly<Record<string, string>>;
   sandbox?: Pick<SandboxOptions, 'size' | 'deadlineMs' | 'memoryMb'>;
   http?: Partial<HttpLimits>;
+  /** Keep checks of unchanged files in `.flowmcp/cache/` for the next start (servers do). */
+  cache?: boolean;
 }
 
 export interface CatalogSchema {
@@ -89,12 +92,13 @@ export class Catalog {
     const lists = loadListRegistry(options.lists ?? join(project, 'shared-lists'));
     const { files } = selectSchemaFiles([options.schemas]);
     const checkOptions = { allowedLibraries: effectiveAllowlist(config.allowedLibraries), lists };
+    const cache = options.cache ? CheckCache.open(project, { allowlist: [...checkOptions.allowedLibraries].sort(), lists: [...lists.lists.values()] }) : undefined;
     const libraries = new LibraryResolver(project);
     const reports: FileReport[] = [];
     const pending: Array<Promise<CatalogSchema | null>> = [];
     let sliceStart = performance.now();
     for (const file of files) {
-      const check = checkSchemaFile(file, checkOptions);
+      const check = checkSchemaFile(file, checkOptions, cache);
       const report: FileReport = { file: check.file, findings: [...check.findings] };
       reports.push(report);
       if (check.schema) pending.push(loadSchema(started, check.schema, report, libraries));
@@ -105,6 +109,7 @@ export class Catalog {
         sliceStart = performance.now();
       }
     }
+    cache?.save();
     const schemas = (await Promise.all(pending)).filter((entry): entry is CatalogSchema => entry !== null);
     if (!schemas.some(({ schema }) => schema.handlers !== null)) {
       await started.close();

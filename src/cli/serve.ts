@@ -30,6 +30,7 @@ interface ServeFlags {
   sessions?: boolean;
   maxResultChars: string;
   group?: string;
+  cache: boolean;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -50,6 +51,7 @@ export function registerServe(program: Command): void {
     .option('--sessions', 'http: keep one session per client (Mcp-Session-Id) instead of answering every request on its own')
     .option('--max-result-chars <n>', 'cut text results longer than this many characters', String(DEFAULT_MAX_RESULT_CHARS))
     .option('--group <name>', 'serve only the tools of this group of <project>/.flowmcp/groups.json, once it verifies')
+    .option('--no-cache', 'check every schema file afresh instead of reusing <project>/.flowmcp/cache/ for unchanged ones')
     .action((flags: ServeFlags) => runServe(flags));
 }
 
@@ -69,7 +71,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   }
   const upstreams = Upstreams.parseFlags(flags.upstream);
 
-  const catalog = await Catalog.load({ schemas: flags.schemas, lists: flags.lists, project: flags.project, upstreams });
+  const catalog = await Catalog.load({ schemas: flags.schemas, lists: flags.lists, project: flags.project, upstreams, cache: flags.cache });
   const log = (line: string) => void process.stderr.write(`${line}\n`);
   log(loadSummary(catalog, flags.schemas));
   let tools: Tool[] | undefined;

@@ -1,0 +1,90 @@
+// A cache of schema checks for server start-up (like ESLint's --cache): a file whose text, and
+// everything its check depends on, are unchanged since the last start is not parsed and
+// validated again. The key is a SHA-256 over flowguard's version, the inputs of the check (the
+// effective allowlist, the shared lists) and the file's text, so any change misses the cache.
+// The cache lives in the operator's `.flowmcp/cache/` folder, which is as trusted as the config.
+
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import deepFreeze from 'deep-freeze-strict';
+import type { SchemaCheck } from '../schema/check.js';
+
+const FORMAT = 1;
+
+interface CacheFile {
+  format: number;
+  entries: Record<string, { key: string; check: SchemaCheck }>;
+}
+
+export class CheckCache {
+  private changed = false;
+
+  private constructor(
+    private readonly file: string,
+    private readonly salt: string,
+    private readonly entries: CacheFile['entries'],
+  ) {}
+
+  /** Opens the project's cache; `inputs` is everything besides the file text that a check reads. */
+  static open(projectDir: string, inputs: unknown): CheckCache {
+    const file = join(projectDir, '.flowmcp', 'cache', 'checks.json');
+    const salt = JSON.stringify({ version: flowguardVersion(), inputs });
+    let entries: CacheFile['entries'] = {};
+    try {
+      const data = JSON.parse(readFileSync(file, 'utf8')) as CacheFile;
+      if (data.format === FORMAT && typeof data.entries === 'object' && data.entries !== null) entries = data.entries;
+    } catch {
+      // No cache yet, or an unreadable one: every file is checked afresh.
+    }
+    return new CheckCache(file, salt, entries);
+  }
+
+  private keyOf(text: string): string {
+    return createHash('sha256').update(this.salt).update('\0').update(text).digest('hex');
+  }
+
+  lookup(path: string, text: string): SchemaCheck | undefined {
+    const entry = this.entries[path];
+    if (!entry || entry.key !== this.keyOf(text)) return undefined;
+    // Handlers get the shared lists frozen, as a fresh check leaves them.
+    if (entry.check.schema) deepFreeze(entry.check.schema.resolvedLists);
+    return entry.check;
+  }
+
+  store(path: string, text: string, check: SchemaCheck): void {
+    this.entries[path] = { key: this.keyOf(text), check };
+    this.changed = true;
+  }
+
+  /** Writes the cache if anything changed (write and rename, so a reader never sees half a file). */
+  save(): void {
+    if (!this.changed) return;
+    try {
+      mkdirSync(dirname(this.file), { recursive: true });
+      const temporary = `${this.file}.${process.pid}.tmp`;
+      writeFileSync(temporary, JSON.stringify({ format: FORMAT, entries: this.entries } satisfies CacheFile));
+      renameSync(temporary, this.file);
+      this.changed = false;
+    } catch {
+      // A read-only project folder only costs the next start its speed.
+    }
+  }
+}
+
+let version: string | undefined;
+
+/** flowguard's own package.json, found upward from this file (it runs from src/ or dist/src/). */
+function flowguardVersion(): string {
+  if (version !== undefined) return version;
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dirname(dir) !== dir; dir = dirname(dir)) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'flowguard') return (version = pkg.version ?? '0');
+    } catch {
+      // not here; one folder up
+    }
+  }
+  return (version = '0');
+}

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CheckCache } from '../../src/catalog/check-cache.js';
+import { checkSchemaFile } from '../../src/catalog/validate.js';
+import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
+import { loadListRegistry } from '../../src/lists/registry.js';
+
+const project = mkdtempSync(join(tmpdir(), 'flowguard-cache-'));
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+const ROOT = join(import.meta.dirname, '..', '..');
+const SCHEMA = join(ROOT, 'schemas', 'etherscan', 'accounts.mjs');
+const options = { allowedLibraries: effectiveAllowlist([]), lists: loadListRegistry(join(ROOT, 'shared-lists')) };
+
+describe('CheckCache', () => {
+  it('returns a stored check for the same text and inputs, also after a reload from disk', () => {
+    const cache = CheckCache.open(project, { inputs: 1 });
+    const fresh = checkSchemaFile(SCHEMA, options, cache);
+    cache.save();
+    const reopened = CheckCache.open(project, { inputs: 1 });
+    let parsed = 0;
+    const cached = checkSchemaFile(SCHEMA, { ...options, get allowedLibraries() { parsed += 1; return options.allowedLibraries; } }, reopened);
+    expect(parsed).toBe(0);
+    expect(cached).toEqual(JSON.parse(JSON.stringify(fresh)));
+  });
+
+  it('hands shared lists out frozen, as a fresh check does', () => {
+    const cache = CheckCache.open(project, { inputs: 1 });
+    const cached = checkSchemaFile(SCHEMA, options, cache);
+    const entries = cached.schema?.resolvedLists.evmChains;
+    expect(entries && entries.length).toBeGreaterThan(0);
+    expect(Object.isFrozen(entries) && Object.isFrozen(entries?.[0])).toBe(true);
+  });
+
+  it('misses when the text or any other input changed', () => {
+    const file = join(project, 'copy.mjs');
+    writeFileSync(file, 'export const main = {}');
+    const cache = CheckCache.open(project, { inputs: 1 });
+    cache.store(file, 'export const main = {}', { file, findings: [], schema: null });
+    expect(cache.lookup(file, 'export const main = {}')).toBeDefined();
+    expect(cache.lookup(file, 'export const main = { }')).toBeUndefined();
+    cache.save();
+    expect(CheckCache.open(project, { inputs: 2 }).lookup(file, 'export const main = {}')).toBeUndefined();
+  });
+
+  it('starts empty from an unreadable cache file', () => {
+    writeFileSync(join(project, '.flowmcp', 'cache', 'checks.json'), '{ not json');
+    expect(CheckCache.open(project, { inputs: 1 }).lookup(SCHEMA, 'x')).toBeUndefined();
+  });
+});
