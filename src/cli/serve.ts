@@ -12,8 +12,8 @@ import { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
 import { Upstreams } from '../http/upstreams.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../mcp/content.js';
-import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PORT, OriginPatternError, parseOriginPattern, startHttpServer, type McpHttpServer } from '../mcp/http.js';
-import { serveStdio } from '../mcp/stdio.js';
+import type { McpHttpServer } from '../mcp/http.js';
+import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PORT, OriginPatternError, parseOriginPattern } from '../mcp/origins.js';
 import { loadSummary } from '../mcp/summary.js';
 import { formatFinding } from '../report/format.js';
 import { UsageError } from './usage.js';
@@ -98,6 +98,8 @@ async function runServe(flags: ServeFlags): Promise<void> {
   let stop: () => Promise<void>;
   let stopped: Promise<void>;
   if (transport === 'stdio') {
+    // Each transport's modules load only when it is the one chosen: start-up time is the client's wait.
+    const { serveStdio } = await import('../mcp/stdio.js');
     const server = await serveStdio(catalog, { maxResultChars, log, tools });
     log(`flowguard: serving ${served} tools over stdio`);
     stop = server.close;
@@ -105,6 +107,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   } else {
     let http: McpHttpServer;
     try {
+      const { startHttpServer } = await import('../mcp/http.js');
       http = await startHttpServer(catalog, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, maxResultChars, log, tools });
     } catch (error) {
       await catalog.close();

@@ -19,12 +19,10 @@ import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Catalog } from '../catalog/load.js';
+import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, originMatches, parseOriginPattern } from './origins.js';
 import { createMcpServer, type McpServerOptions } from './server.js';
 
-export const DEFAULT_HOST = '127.0.0.1';
-export const DEFAULT_PORT = 3000;
-export const DEFAULT_PATH = '/mcp';
-export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = Object.freeze(['http://localhost:*', 'http://127.0.0.1:*']);
+export { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, OriginPatternError, parseOriginPattern } from './origins.js';
 
 export interface HttpServeOptions extends McpServerOptions {
   host?: string;
@@ -241,37 +239,3 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-interface OriginPattern {
-  protocol: string;
-  hostname: string;
-  /** undefined: any port. */
-  port: string | undefined;
-}
-
-/** `http://localhost:*` (any port) or an exact origin such as `https://app.example.com`. */
-export function parseOriginPattern(pattern: string): OriginPattern {
-  const anyPort = pattern.endsWith(':*');
-  let url: URL;
-  try {
-    url = new URL(anyPort ? pattern.slice(0, -2) : pattern);
-  } catch {
-    throw new OriginPatternError(`allowed origin '${pattern}' must be scheme://host[:port] or scheme://host:*`);
-  }
-  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username || url.password) {
-    throw new OriginPatternError(`allowed origin '${pattern}' must be an origin, without path, query or credentials`);
-  }
-  return { protocol: url.protocol, hostname: url.hostname, port: anyPort ? undefined : url.port };
-}
-
-export class OriginPatternError extends Error {}
-
-function originMatches(pattern: OriginPattern, origin: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false; // `null` and other opaque origins are never allowed
-  }
-  if (url.origin === 'null') return false;
-  return url.protocol === pattern.protocol && url.hostname === pattern.hostname && (pattern.port === undefined || url.port === pattern.port);
-}

@@ -3,7 +3,7 @@
 // turns into a finding without any per-keyword guesswork. Semantic rules live elsewhere and
 // only look at values whose shape passed.
 
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { childPath, type Code, type FindingSink } from '../findings.js';
 
 type Json = Record<string, unknown>;
@@ -84,9 +84,17 @@ const MAIN_SHAPE = object('VAL002', {
 }, ['namespace', 'name', 'description', 'version', 'root', 'routes']);
 
 // strictTypes is off because the pattern branches of allOf apply to strings only by design.
-const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false });
-ajv.addKeyword({ keyword: 'x-code', schemaType: 'string' });
-const validateMain = ajv.compile(MAIN_SHAPE);
+let compiled: ValidateFunction | undefined;
+
+/** Compiled on the first check, not at import: a server whose checks all come from its cache never needs it. */
+function mainValidator(): ValidateFunction {
+  if (!compiled) {
+    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false });
+    ajv.addKeyword({ keyword: 'x-code', schemaType: 'string' });
+    compiled = ajv.compile(MAIN_SHAPE);
+  }
+  return compiled;
+}
 
 const HINTS: Partial<Record<Code, string>> = {
   VAL003: 'remove the field or fix its spelling',
@@ -99,6 +107,7 @@ const HINTS: Partial<Record<Code, string>> = {
 
 /** Checks the shape of `main`; every problem becomes one finding with its code and path. */
 export function checkShape(main: unknown, sink: FindingSink): boolean {
+  const validateMain = mainValidator();
   if (validateMain(main)) return true;
   for (const error of validateMain.errors ?? []) {
     // An allOf wrapper repeats what its failing branch already said.

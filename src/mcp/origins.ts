@@ -1,0 +1,42 @@
+// Where the Streamable HTTP endpoint listens and which browser origins it accepts. Kept apart
+// from the transport so that the command line reads them without loading the HTTP stack.
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 3000;
+export const DEFAULT_PATH = '/mcp';
+export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = Object.freeze(['http://localhost:*', 'http://127.0.0.1:*']);
+
+export interface OriginPattern {
+  protocol: string;
+  hostname: string;
+  /** undefined: any port. */
+  port: string | undefined;
+}
+
+/** `http://localhost:*` (any port) or an exact origin such as `https://app.example.com`. */
+export function parseOriginPattern(pattern: string): OriginPattern {
+  const anyPort = pattern.endsWith(':*');
+  let url: URL;
+  try {
+    url = new URL(anyPort ? pattern.slice(0, -2) : pattern);
+  } catch {
+    throw new OriginPatternError(`allowed origin '${pattern}' must be scheme://host[:port] or scheme://host:*`);
+  }
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username || url.password) {
+    throw new OriginPatternError(`allowed origin '${pattern}' must be an origin, without path, query or credentials`);
+  }
+  return { protocol: url.protocol, hostname: url.hostname, port: anyPort ? undefined : url.port };
+}
+
+export class OriginPatternError extends Error {}
+
+export function originMatches(pattern: OriginPattern, origin: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false; // `null` and other opaque origins are never allowed
+  }
+  if (url.origin === 'null') return false;
+  return url.protocol === pattern.protocol && url.hostname === pattern.hostname && (pattern.port === undefined || url.port === pattern.port);
+}
