@@ -17,6 +17,6 @@ it('documents every code with its severity and meaning', () => {
 
 it('starts with the set-up, main-job and test commands', () => {
   const firstBlock = readme.split('```')[1] ?? '';
-  expect(firstBlock).toContain('npx flowguard validate schemas/');
+  expect(firstBlock).toContain('npm start');
   expect(firstBlock).toContain('npm test');
 });
