@@ -32,37 +32,29 @@ export interface ProjectConfig {
 
 export class ConfigError extends Error {}
 
+const integer = (minimum: number, maximum?: number) => (maximum === undefined ? { type: 'integer', minimum } : { type: 'integer', minimum, maximum });
+/** Unknown keys are errors, so that a typo in the config does not pass silently. */
+const closedObject = (properties: Record<string, unknown>) => ({ type: 'object', additionalProperties: false, properties });
+
 const CONFIG_SHAPE = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    security: {
-      type: 'object',
-      additionalProperties: false,
-      properties: { allowedLibraries: { type: 'array', items: { type: 'string', pattern: PACKAGE_NAME_PATTERN } } },
-    },
-    sandbox: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        deadlineMs: { type: 'integer', minimum: 50, maximum: 60000 },
-        memoryMb: { type: 'integer', minimum: 16, maximum: 8192 },
-        workers: { type: 'integer', minimum: 1, maximum: 16 },
-      },
-    },
-    http: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        connectTimeoutMs: { type: 'integer', minimum: 1, maximum: 120000 },
-        totalTimeoutMs: { type: 'integer', minimum: 1, maximum: 600000 },
-        maxResponseBytes: { type: 'integer', minimum: 1 },
-        maxRedirects: { type: 'integer', minimum: 0, maximum: 20 },
-      },
-    },
+    security: closedObject({ allowedLibraries: { type: 'array', items: { type: 'string', pattern: PACKAGE_NAME_PATTERN } } }),
+    sandbox: closedObject({
+      deadlineMs: integer(50, 60000),
+      memoryMb: integer(16, 8192),
+      workers: integer(1, 16),
+    }),
+    http: closedObject({
+      connectTimeoutMs: integer(1, 120000),
+      totalTimeoutMs: integer(1, 600000),
+      maxResponseBytes: integer(1),
+      maxRedirects: integer(0, 20),
+    }),
     upstreams: { type: 'object', additionalProperties: { type: 'string' } },
   },
-} as const;
+};
 
 const validateConfig = new Ajv2020({ allErrors: true }).compile<{
   security?: { allowedLibraries?: string[] };
