@@ -3,57 +3,23 @@
 // next to the same request made with raw `undici.request` (body parsed as JSON too), against
 // one loopback server in the same run.
 
-import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { Catalog } from '../src/catalog/load.js';
 import { formatMs, median, percentile } from './stats.js';
+import { PRICE_SCHEMA, startPriceUpstream } from './upstream.js';
 
 const CALLS = 2000;
 const WARM_UP = 200;
 const RATIO_TARGET = 1.1;
 
-const SCHEMA = `export const main = {
-  namespace: 'bench', name: 'Bench', description: 'Prices for the call benchmark.', version: '2.0.0',
-  root: 'https://api.bench.test',
-  requiredServerParams: ['BENCH_KEY'],
-  headers: { 'x-api-key': '{{BENCH_KEY}}' },
-  routes: {
-    getPrice: {
-      method: 'GET', path: '/v1/price/{{symbol}}', description: 'The price of one symbol.',
-      parameters: [
-        { position: { key: 'symbol', value: '{{USER_PARAM}}', location: 'insert' }, z: { primitive: 'string()', options: ['min(1)'] } },
-        { position: { key: 'currency', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'enum(usd,eur)', options: ['default(usd)'] } }
-      ],
-      tests: [{ _description: 'eth', symbol: 'eth' }]
-    }
-  }
-};
-`;
-
-// The upstream runs in its own process so that it does not share the measured event loop.
-const SERVER = `
-const http = require('node:http');
-const body = JSON.stringify({ symbol: 'eth', currency: 'usd', price: 3120.5, updatedAt: '2026-11-22T12:00:00Z' });
-const server = http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); });
-server.keepAliveTimeout = 60000;
-server.listen(0, '127.0.0.1', () => process.send(server.address().port));
-`;
-
-function startServer(): Promise<{ child: ChildProcess; port: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-server-'));
-  const file = join(dir, 'server.cjs');
-  writeFileSync(file, SERVER);
-  const child = fork(file, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  return new Promise((resolve) => child.once('message', (port) => resolve({ child, port: port as number })));
-}
 
 export async function benchCalls(): Promise<string[]> {
-  const { child, port } = await startServer();
   const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-call-'));
-  writeFileSync(join(dir, 'bench.mjs'), SCHEMA);
+  const { child, port } = await startPriceUpstream(dir);
+  writeFileSync(join(dir, 'bench.mjs'), PRICE_SCHEMA);
   const catalog = await Catalog.load({ schemas: dir, project: dir, env: { BENCH_KEY: 'bench-key-value' }, upstreams: { '*': `http://127.0.0.1:${port}` } });
   const url = `http://127.0.0.1:${port}/v1/price/eth?currency=usd`;
   try {

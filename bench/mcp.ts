@@ -11,7 +11,7 @@
 //    through the SDK Client, which also compiles a validator for every outputSchema it is sent;
 //    next to the start of a bare `node` process. Target: under 1 s.
 
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,7 @@ import { request } from 'undici';
 import { Catalog } from '../src/catalog/load.js';
 import { generateCatalog } from './generate.js';
 import { formatMs, median, percentile } from './stats.js';
+import { PRICE_SCHEMA, startPriceUpstream } from './upstream.js';
 
 const CALLS = 1000;
 const WARM_UP = 100;
@@ -34,41 +35,6 @@ const STARTUP_TARGET_MS = 1000;
 const BIN = fileURLToPath(new URL('../../bin/flowguard.js', import.meta.url));
 const KEY = 'bench-key-value';
 
-const SCHEMA = `export const main = {
-  namespace: 'bench', name: 'Bench', description: 'Prices for the MCP benchmark.', version: '2.0.0',
-  root: 'https://api.bench.test',
-  requiredServerParams: ['BENCH_KEY'],
-  headers: { 'x-api-key': '{{BENCH_KEY}}' },
-  routes: {
-    getPrice: {
-      method: 'GET', path: '/v1/price/{{symbol}}', description: 'The price of one symbol.',
-      parameters: [
-        { position: { key: 'symbol', value: '{{USER_PARAM}}', location: 'insert' }, z: { primitive: 'string()', options: ['min(1)'] } },
-        { position: { key: 'currency', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'enum(usd,eur)', options: ['default(usd)'] } }
-      ],
-      output: { mimeType: 'application/json', schema: { type: 'object', properties: {
-        symbol: { type: 'string' }, currency: { type: 'string' }, price: { type: 'number', nullable: true }, updatedAt: { type: 'string', format: 'date-time' }
-      } } },
-      tests: [{ _description: 'eth', symbol: 'eth' }]
-    }
-  }
-};
-`;
-
-const UPSTREAM = `
-const http = require('node:http');
-const body = JSON.stringify({ symbol: 'eth', currency: 'usd', price: 3120.5, updatedAt: '2026-11-22T12:00:00Z' });
-const server = http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); });
-server.keepAliveTimeout = 60000;
-server.listen(0, '127.0.0.1', () => process.send(server.address().port));
-`;
-
-function startUpstream(dir: string): Promise<{ child: ChildProcess; port: number }> {
-  const file = join(dir, 'upstream.cjs');
-  writeFileSync(file, UPSTREAM);
-  const child = fork(file, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  return new Promise((resolve) => child.once('message', (port) => resolve({ child, port: port as number })));
-}
 
 const serverEnv = () => ({ PATH: process.env.PATH ?? '', BENCH_KEY: KEY });
 
@@ -96,13 +62,13 @@ const elapsedMs = (start: bigint) => Number(process.hrtime.bigint() - start) / 1
 
 export async function benchMcpCalls(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-mcp-'));
-  const { child: upstream, port } = await startUpstream(dir);
+  const { child: upstream, port } = await startPriceUpstream(dir);
   const origin = `http://127.0.0.1:${port}`;
   const children: ChildProcess[] = [upstream];
   const clients: Client[] = [];
   let catalog: Catalog | undefined;
   try {
-    writeFileSync(join(dir, 'bench.mjs'), SCHEMA);
+    writeFileSync(join(dir, 'bench.mjs'), PRICE_SCHEMA);
     const args = ['--schemas', join(dir, 'bench.mjs'), '--project', dir, '--upstream', `*=${origin}`];
     catalog = await Catalog.load({ schemas: join(dir, 'bench.mjs'), project: dir, env: { BENCH_KEY: KEY }, upstreams: { '*': origin } });
     const stdio = await connectStdio(args);

@@ -1,0 +1,44 @@
+// The schema and loopback upstream of the call benchmarks: one price answer, served from its own
+// process so that it does not share the measured event loop.
+
+import { fork, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** One GET route with a key header, an insert, a query default and an output schema. */
+export const PRICE_SCHEMA = `export const main = {
+  namespace: 'bench', name: 'Bench', description: 'Prices for the call benchmarks.', version: '2.0.0',
+  root: 'https://api.bench.test',
+  requiredServerParams: ['BENCH_KEY'],
+  headers: { 'x-api-key': '{{BENCH_KEY}}' },
+  routes: {
+    getPrice: {
+      method: 'GET', path: '/v1/price/{{symbol}}', description: 'The price of one symbol.',
+      parameters: [
+        { position: { key: 'symbol', value: '{{USER_PARAM}}', location: 'insert' }, z: { primitive: 'string()', options: ['min(1)'] } },
+        { position: { key: 'currency', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'enum(usd,eur)', options: ['default(usd)'] } }
+      ],
+      output: { mimeType: 'application/json', schema: { type: 'object', properties: {
+        symbol: { type: 'string' }, currency: { type: 'string' }, price: { type: 'number', nullable: true }, updatedAt: { type: 'string', format: 'date-time' }
+      } } },
+      tests: [{ _description: 'eth', symbol: 'eth' }]
+    }
+  }
+};
+`;
+
+const UPSTREAM = `
+const http = require('node:http');
+const body = JSON.stringify({ symbol: 'eth', currency: 'usd', price: 3120.5, updatedAt: '2026-11-22T12:00:00Z' });
+const server = http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); });
+server.keepAliveTimeout = 60000;
+server.listen(0, '127.0.0.1', () => process.send(server.address().port));
+`;
+
+/** Starts the upstream from a script written into `dir`; resolves once it listens. */
+export function startPriceUpstream(dir: string): Promise<{ child: ChildProcess; port: number }> {
+  const file = join(dir, 'upstream.cjs');
+  writeFileSync(file, UPSTREAM);
+  const child = fork(file, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  return new Promise((resolve) => child.once('message', (port) => resolve({ child, port: port as number })));
+}
