@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { Catalog } from '../src/catalog/load.js';
 import { formatMs, median, percentile } from './stats.js';
-import { PRICE_SCHEMA, startPriceUpstream } from './upstream.js';
+import { priceSchema, startPriceUpstream } from './upstream.js';
 
 const CALLS = 2000;
 const WARM_UP = 200;
@@ -19,7 +19,7 @@ const RATIO_TARGET = 1.1;
 export async function benchCalls(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-call-'));
   const { child, port } = await startPriceUpstream(dir);
-  writeFileSync(join(dir, 'bench.mjs'), PRICE_SCHEMA);
+  writeFileSync(join(dir, 'bench.mjs'), priceSchema({ handlers: false }));
   const catalog = await Catalog.load({ schemas: dir, project: dir, env: { BENCH_KEY: 'bench-key-value' }, upstreams: { '*': `http://127.0.0.1:${port}` } });
   const url = `http://127.0.0.1:${port}/v1/price/eth?currency=usd`;
   try {

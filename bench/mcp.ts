@@ -23,7 +23,7 @@ import { request } from 'undici';
 import { Catalog } from '../src/catalog/load.js';
 import { generateCatalog } from './generate.js';
 import { formatMs, median, percentile } from './stats.js';
-import { PRICE_SCHEMA, startPriceUpstream } from './upstream.js';
+import { priceSchema, startPriceUpstream } from './upstream.js';
 
 const CALLS = 1000;
 const WARM_UP = 100;
@@ -68,7 +68,7 @@ export async function benchMcpCalls(): Promise<string[]> {
   const clients: Client[] = [];
   let catalog: Catalog | undefined;
   try {
-    writeFileSync(join(dir, 'bench.mjs'), PRICE_SCHEMA);
+    writeFileSync(join(dir, 'bench.mjs'), priceSchema({ handlers: false }));
     const args = ['--schemas', join(dir, 'bench.mjs'), '--project', dir, '--upstream', `*=${origin}`];
     catalog = await Catalog.load({ schemas: join(dir, 'bench.mjs'), project: dir, env: { BENCH_KEY: KEY }, upstreams: { '*': origin } });
     const stdio = await connectStdio(args);

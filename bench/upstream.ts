@@ -5,14 +5,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** One GET route with a key header, an insert, a query default and an output schema. */
-export const PRICE_SCHEMA = `export const main = {
-  namespace: 'bench', name: 'Bench', description: 'Prices for the call benchmarks.', version: '2.0.0',
-  root: 'https://api.bench.test',
-  requiredServerParams: ['BENCH_KEY'],
-  headers: { 'x-api-key': '{{BENCH_KEY}}' },
-  routes: {
-    getPrice: {
+const PRICE_ROUTE = `{
       method: 'GET', path: '/v1/price/{{symbol}}', description: 'The price of one symbol.',
       parameters: [
         { position: { key: 'symbol', value: '{{USER_PARAM}}', location: 'insert' }, z: { primitive: 'string()', options: ['min(1)'] } },
@@ -22,10 +15,33 @@ export const PRICE_SCHEMA = `export const main = {
         symbol: { type: 'string' }, currency: { type: 'string' }, price: { type: 'number', nullable: true }, updatedAt: { type: 'string', format: 'date-time' }
       } } },
       tests: [{ _description: 'eth', symbol: 'eth' }]
-    }
+    }`;
+
+/** Handlers of the route twin: a header from the arguments before, a rounded price after. */
+const PRICE_HANDLERS = `export const handlers = ({ sharedLists, libraries }) => ({
+  getRoundedPrice: {
+    preRequest: ({ struct, payload }) => ({ struct: { ...struct, headers: { ...struct.headers, 'x-symbol': payload.symbol.toUpperCase() } } }),
+    postRequest: ({ response }) => ({ response: { ...response, price: Math.round(response.price * 100) / 100 } })
+  }
+});
+`;
+
+/**
+ * One GET route with a key header, an insert, a query default and an output schema; with
+ * handlers, also its twin \`getRoundedPrice\` with a preRequest and a postRequest.
+ */
+export function priceSchema({ handlers }: { handlers: boolean }): string {
+  return `export const main = {
+  namespace: 'bench', name: 'Bench', description: 'Prices for the call benchmarks.', version: '2.0.0',
+  root: 'https://api.bench.test',
+  requiredServerParams: ['BENCH_KEY'],
+  headers: { 'x-api-key': '{{BENCH_KEY}}' },
+  routes: {
+    getPrice: ${PRICE_ROUTE}${handlers ? `,\n    getRoundedPrice: ${PRICE_ROUTE}` : ''}
   }
 };
-`;
+${handlers ? PRICE_HANDLERS : ''}`;
+}
 
 const UPSTREAM = `
 const http = require('node:http');

@@ -14,6 +14,7 @@ import type { Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BusyPoll } from './busy-poll.js';
 import type { Command, Failure, Hook, Ready, Reply, Request, UnitSpec } from './protocol.js';
 
 export interface SandboxOptions {
@@ -38,6 +39,8 @@ export const DEFAULT_MEMORY_MB = 128;
 /** Importing a library (ethers takes about half a second) is not the schema's time. */
 const IMPORT_DEADLINE_MS = 30_000;
 const RSS_POLL_MS = 50;
+/** How long the host polls for a reply before it sleeps; most handler calls answer well within. */
+const REPLY_POLL_MS = 2;
 const OUT_OF_MEMORY: Failure = { code: 'SEC106', message: 'handler code exceeded the sandbox memory limit' };
 const STDERR_TAIL = 4096;
 
@@ -105,6 +108,7 @@ class Slot {
   private readonly memoryMb: number;
   /** Resident memory of the process when it became ready, in MiB. */
   private baselineMb = 0;
+  private readonly replyPoll = new BusyPoll();
 
   constructor(private readonly options: SandboxOptions) {
     this.memoryMb = options.memoryMb ?? DEFAULT_MEMORY_MB;
@@ -220,6 +224,7 @@ class Slot {
     return new Promise((settle) => {
       const finish = (reply: Reply | Failure) => {
         clearTimeout(timer);
+        this.replyPoll.stop();
         this.current = null;
         settle(reply);
       };
@@ -233,6 +238,7 @@ class Slot {
       }, deadline);
       this.current = { id, settle: finish };
       child.send({ ...command, id } as Request);
+      this.replyPoll.extend(REPLY_POLL_MS);
     });
   }
 

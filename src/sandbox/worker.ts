@@ -9,6 +9,7 @@
 
 import { networkAttempts } from './network-guard.js';
 import 'ses';
+import { BusyPoll } from './busy-poll.js';
 import { lockLibrary } from './library-locks.js';
 import type { Failure, Hook, LibraryModule, Ready, Reply, Request, UnitSpec } from './protocol.js';
 
@@ -22,6 +23,11 @@ const HOOKS: ReadonlySet<string> = new Set<Hook>(['preRequest', 'postRequest']);
 const units = new Map<string, Unit>();
 /** Each library once per worker: its frozen value, or why it could not be imported. */
 const libraries = new Map<string, Promise<{ value: unknown } | { error: string }>>();
+
+/** How long the worker polls for the next request after a reply: a postRequest follows its
+ * preRequest after one upstream round trip, often within a millisecond on a fast upstream. */
+const NEXT_REQUEST_POLL_MS = 1;
+const nextRequestPoll = new BusyPoll();
 
 const send = process.send?.bind(process);
 if (!send) throw new Error('the sandbox worker must run as a child process with an IPC channel');
@@ -57,6 +63,7 @@ function answer(reply: Reply): void {
     return;
   }
   send?.(reply);
+  nextRequestPoll.extend(NEXT_REQUEST_POLL_MS);
 }
 
 function importLibrary(library: LibraryModule): Promise<{ value: unknown } | { error: string }> {

@@ -1,0 +1,39 @@
+// BusyPoll keeps an event loop turning for a bounded window only: a process with nothing else to
+// do still exits on its own, whether the window runs out or is stopped.
+
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FLOWGUARD_DIR } from './helpers.js';
+
+const MODULE = JSON.stringify(join(FLOWGUARD_DIR, 'dist/src/sandbox/busy-poll.js'));
+
+function run(body: string) {
+  const script = `const { BusyPoll } = await import(${MODULE}); const poll = new BusyPoll(); ${body}`;
+  return spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 10_000 });
+}
+
+describe('BusyPoll', () => {
+  it('turns the event loop while the window lasts, then lets the process exit', () => {
+    const result = run(`
+      const start = performance.now();
+      poll.extend(30);
+      process.on('exit', () => console.log(JSON.stringify({ alive: performance.now() - start })));
+    `);
+    expect(result.status).toBe(0);
+    const { alive } = JSON.parse(result.stdout) as { alive: number };
+    // Nothing but the poll held the process that long.
+    expect(alive).toBeGreaterThanOrEqual(30);
+  });
+
+  it('stop() ends the window early', () => {
+    const result = run(`
+      const start = performance.now();
+      poll.extend(60_000);
+      setTimeout(() => poll.stop(), 5);
+      process.on('exit', () => console.log(JSON.stringify({ alive: performance.now() - start })));
+    `);
+    expect(result.status).toBe(0);
+    expect((JSON.parse(result.stdout) as { alive: number }).alive).toBeLessThan(60_000);
+  });
+});
