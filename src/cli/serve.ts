@@ -71,6 +71,12 @@ async function runServe(flags: ServeFlags): Promise<void> {
   }
   const upstreams = Upstreams.parseFlags(flags.upstream);
 
+  // Only the chosen transport's modules load (the MCP SDK is about a quarter of a second), and
+  // they load while the catalog does: start-up time is the client's wait.
+  const stdioModule = transport === 'stdio' ? import('../mcp/stdio.js') : null;
+  const httpModule = transport === 'http' ? import('../mcp/http.js') : null;
+  // Awaited below once the catalog is loaded; a failure to load surfaces there.
+  for (const loading of [stdioModule, httpModule]) loading?.catch(() => undefined);
   const catalog = await Catalog.load({ schemas: flags.schemas, lists: flags.lists, project: flags.project, upstreams, cache: flags.cache });
   const log = (line: string) => void process.stderr.write(`${line}\n`);
   log(loadSummary(catalog, flags.schemas));
@@ -97,9 +103,8 @@ async function runServe(flags: ServeFlags): Promise<void> {
   setTimeout(() => catalog.warmUp(), 1000).unref();
   let stop: () => Promise<void>;
   let stopped: Promise<void>;
-  if (transport === 'stdio') {
-    // Each transport's modules load only when it is the one chosen: start-up time is the client's wait.
-    const { serveStdio } = await import('../mcp/stdio.js');
+  if (stdioModule) {
+    const { serveStdio } = await stdioModule;
     const server = await serveStdio(catalog, { maxResultChars, log, tools });
     log(`flowguard: serving ${served} tools over stdio`);
     stop = server.close;
@@ -107,7 +112,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   } else {
     let http: McpHttpServer;
     try {
-      const { startHttpServer } = await import('../mcp/http.js');
+      const { startHttpServer } = await (httpModule as Promise<typeof import('../mcp/http.js')>);
       http = await startHttpServer(catalog, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, maxResultChars, log, tools });
     } catch (error) {
       await catalog.close();

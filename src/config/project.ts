@@ -3,7 +3,8 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020 } from '../deps.js';
 import { PACKAGE_NAME_PATTERN } from '../libraries/allowlist.js';
 
 export interface SandboxConfig {
@@ -36,7 +37,7 @@ const integer = (minimum: number, maximum?: number) => (maximum === undefined ? 
 /** Unknown keys are errors, so that a typo in the config does not pass silently. */
 const closedObject = (properties: Record<string, unknown>) => ({ type: 'object', additionalProperties: false, properties });
 
-const CONFIG_SHAPE = {
+export const CONFIG_SHAPE = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -56,12 +57,16 @@ const CONFIG_SHAPE = {
   },
 };
 
-const validateConfig = new Ajv2020({ allErrors: true }).compile<{
+interface ConfigFile {
   security?: { allowedLibraries?: string[] };
   sandbox?: SandboxConfig;
   http?: HttpConfig;
   upstreams?: Record<string, string>;
-}>(CONFIG_SHAPE);
+}
+
+let compiled: ValidateFunction<ConfigFile> | undefined;
+/** Compiled when a project has a config file to check, not at import. */
+const configValidator = () => (compiled ??= new (Ajv2020())({ allErrors: true, validateSchema: false }).compile<ConfigFile>(CONFIG_SHAPE));
 
 export function loadProjectConfig(projectDir: string): ProjectConfig {
   const file = join(projectDir, '.flowmcp', 'config.json');
@@ -78,6 +83,7 @@ export function loadProjectConfig(projectDir: string): ProjectConfig {
   } catch (error) {
     throw new ConfigError(`${file}: not valid JSON (${(error as Error).message})`);
   }
+  const validateConfig = configValidator();
   if (!validateConfig(data)) {
     const problems = (validateConfig.errors ?? []).map((error) => {
       const where = error.instancePath.slice(1).replaceAll('/', '.') || '(top level)';

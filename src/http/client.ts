@@ -8,8 +8,8 @@
 // - Errors are `HttpError`s with a closed set of kinds. Messages are short and name the limit or
 //   the cause; they never carry header values, request bodies, paths or query strings (an origin
 //   may appear). Callers still redact them (R4), since a key could sit in a host name.
-import { Agent } from 'undici';
-import type { Dispatcher } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
+import { undici } from '../deps.js';
 
 export interface HttpLimits {
   /** Time allowed to open the TCP (and TLS) connection. */
@@ -213,7 +213,10 @@ function onDeadline(call: Call): void {
 
 export class HttpClient {
   private readonly limits: HttpLimits;
-  private readonly agent: Agent;
+  private readonly backstopMs: number;
+  /** Made on the first request: a catalog that is only listed never loads undici. */
+  private agentMade: Agent | undefined;
+  private closed = false;
 
   constructor(limits?: Partial<HttpLimits>) {
     const merged: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...limits };
@@ -226,12 +229,18 @@ export class HttpClient {
     }
     this.limits = Object.freeze(merged);
     // undici's own header and body timers are a backstop only: the total deadline fires first.
-    const backstop = merged.totalTimeoutMs + 1_000;
-    this.agent = new Agent({
-      connect: { timeout: merged.connectTimeoutMs },
-      headersTimeout: backstop,
-      bodyTimeout: backstop,
+    this.backstopMs = merged.totalTimeoutMs + 1_000;
+  }
+
+  private get agent(): Agent {
+    // As undici's own Agent does after close(): every later request fails, none opens a socket.
+    if (this.closed && !this.agentMade) throw new (undici().errors.ClientClosedError)();
+    this.agentMade ??= new (undici().Agent)({
+      connect: { timeout: this.limits.connectTimeoutMs },
+      headersTimeout: this.backstopMs,
+      bodyTimeout: this.backstopMs,
     });
+    return this.agentMade;
   }
 
   async request(request: HttpRequest, options?: { signal?: AbortSignal }): Promise<HttpResponse> {
@@ -250,7 +259,8 @@ export class HttpClient {
 
   /** Closes idle connections; waits for requests in flight (each bounded by its deadline). */
   async close(): Promise<void> {
-    await this.agent.close();
+    this.closed = true;
+    await this.agentMade?.close();
   }
 
   private send(

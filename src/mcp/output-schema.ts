@@ -14,7 +14,8 @@
 // A result is validated against the converted schema (Ajv's 2020 class, compiled on first
 // use) before it is sent as `structuredContent`.
 
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020 as Ajv, ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020 } from '../deps.js';
 import { isRecord } from '../raw.js';
 import type { OutputSpec } from '../schema/types.js';
 
@@ -82,10 +83,10 @@ function fitsType(value: unknown, type: string): boolean {
 
 // Strict, so a schema this module builds wrongly fails loudly; union types carry `nullable`. The
 // two kept formats are checked here, without a formats package. Made on first use.
-let ajv: Ajv2020 | undefined;
-function outputAjv(): Ajv2020 {
+let ajv: Ajv | undefined;
+function outputAjv(): Ajv {
   if (!ajv) {
-    ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: false, validateFormats: true });
+    ajv = new (Ajv2020())({ strict: true, allowUnionTypes: true, allErrors: false, validateFormats: true, validateSchema: false });
     ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
     ajv.addFormat('uri', { type: 'string', validate: isUri });
   }

@@ -3,7 +3,8 @@
 // load; compiling it costs about 2 ms with Ajv, so validators are compiled on first use or by a
 // background warm-up (`warmUp`), never for every call.
 
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020 as Ajv, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020 } from '../deps.js';
 import { isRecord } from '../raw.js';
 import { numericText } from '../schema/params.js';
 import type { CanonicalParam, ParamType } from '../schema/types.js';
@@ -17,7 +18,8 @@ export interface ArgumentProblem {
 }
 
 // Union types carry R6's numeric enums (`enum(1,5,137)` accepts "5" and 5).
-const ajv = new Ajv2020({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true });
+let shared: Ajv | undefined;
+const ajv = () => (shared ??= new (Ajv2020())({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true, validateSchema: false }));
 
 export class InputSchema {
   private validator: ValidateFunction | null = null;
@@ -43,14 +45,14 @@ export class InputSchema {
   check(args: unknown): { ok: true; args: Record<string, unknown> } | { ok: false; problems: ArgumentProblem[] } {
     // Defaults are set on top-level properties only, so a shallow copy keeps the caller's object intact.
     const copy = args === undefined ? {} : isRecord(args) ? { ...args } : args;
-    this.validator ??= ajv.compile(this.schema);
+    this.validator ??= ajv().compile(this.schema);
     if (this.validator(copy)) return { ok: true, args: copy as Record<string, unknown> };
     return { ok: false, problems: (this.validator.errors ?? []).map(describe) };
   }
 
   /** Compiles the validator now, so the first call does not pay for it. */
   warmUp(): void {
-    this.validator ??= ajv.compile(this.schema);
+    this.validator ??= ajv().compile(this.schema);
   }
 }
 

@@ -1,4 +1,5 @@
-import { parse, type Program } from 'acorn';
+import type { Program } from 'acorn';
+import { acorn } from '../deps.js';
 import type { FindingSink } from '../findings.js';
 
 /**
@@ -7,7 +8,7 @@ import type { FindingSink } from '../findings.js';
  */
 export function parseModule(text: string, sink: FindingSink): Program | null {
   try {
-    return parse(text, {
+    return acorn().parse(text, {
       ecmaVersion: 'latest',
       sourceType: 'module',
       // Top-level await is legal in modules; the scan reports it (SEC015) instead of the parser.

@@ -3,7 +3,8 @@
 // turns into a finding without any per-keyword guesswork. Semantic rules live elsewhere and
 // only look at values whose shape passed.
 
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020 } from '../deps.js';
 import { childPath, type Code, type FindingSink } from '../findings.js';
 
 type Json = Record<string, unknown>;
@@ -62,7 +63,7 @@ const listRef = object('VAL024', {
   filter: coded('VAL074', { type: 'object' }),
 }, ['ref', 'version']);
 
-const MAIN_SHAPE = object('VAL002', {
+export const MAIN_SHAPE = object('VAL002', {
   namespace: coded('VAL010', { allOf: [string('VAL010'), coded('VAL011', { pattern: '^[a-z]+$' })] }),
   name: coded('VAL012', { allOf: [string('VAL012', { minLength: 1 }), coded('VAL019', { pattern: '^[A-Z][a-zA-Z0-9]*$' })] }),
   description: string('VAL013', { minLength: 1 }),
@@ -89,7 +90,7 @@ let compiled: ValidateFunction | undefined;
 /** Compiled on the first check, not at import: a server whose checks all come from its cache never needs it. */
 function mainValidator(): ValidateFunction {
   if (!compiled) {
-    const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false });
+    const ajv = new (Ajv2020())({ allErrors: true, verbose: true, strict: true, strictTypes: false, validateSchema: false });
     ajv.addKeyword({ keyword: 'x-code', schemaType: 'string' });
     compiled = ajv.compile(MAIN_SHAPE);
   }

@@ -1,0 +1,17 @@
+// flowguard compiles its own shapes without Ajv's meta-schema check (it costs start-up time, see
+// src/deps.ts); this is where they are checked against the 2020-12 meta-schema instead.
+
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { CONFIG_SHAPE } from '../../src/config/project.js';
+import { MAIN_SHAPE } from '../../src/schema/shape.js';
+
+describe('flowguard’s own JSON Schemas', () => {
+  it.each([
+    ['the shape of main', MAIN_SHAPE],
+    ['the shape of .flowmcp/config.json', CONFIG_SHAPE],
+  ])('%s is valid JSON Schema 2020-12', (_name, shape) => {
+    const ajv = new Ajv2020({ strict: false });
+    expect(ajv.validateSchema(shape), JSON.stringify(ajv.errors)).toBe(true);
+  });
+});
