@@ -89,9 +89,10 @@ export class Sandbox {
 }
 
 /**
- * One worker process and the queue of jobs for it. Jobs run one at a time, so a deadline
- * measures exactly one factory or handler call, and a network attempt is charged to the call
- * that made it.
+ * One worker process and the queue of jobs for it. The worker runs requests one at a time, in
+ * the order sent, so a deadline measures exactly one factory or handler call, and a network
+ * attempt is charged to the call that made it. Consecutive loads are sent together (one wait
+ * for a round trip instead of one per schema); everything else waits for the reply before it.
  */
 class Slot {
   unitCount = 0;
@@ -104,6 +105,9 @@ class Slot {
   private running = false;
   private nextId = 1;
   private current: { id: number; settle: (reply: Reply | Failure) => void } | null = null;
+  /** Requests sent to this process whose replies no one waits for yet, and replies that came early. */
+  private readonly sent = new Set<number>();
+  private readonly early = new Map<number, Reply>();
   private closed = false;
   private readonly memoryMb: number;
   /** Resident memory of the process when it became ready, in MiB. */
@@ -145,6 +149,8 @@ class Slot {
       serialization: 'json',
     });
     this.child = child;
+    this.sent.clear();
+    this.early.clear();
     this.loaded = new Set();
     this.imported = new Set();
     this.stderr = '';
@@ -154,7 +160,9 @@ class Slot {
     this.hold(this.running);
     this.ready = new Promise((resolveReady) => {
       child.once('message', (ready: Ready) => {
-        child.on('message', (reply: Reply) => this.answer(reply));
+        child.on('message', (reply: Reply) => {
+          if (child === this.child) this.answer(reply);
+        });
         this.baselineMb = residentMb(child.pid);
         resolveReady(ready);
       });
@@ -171,9 +179,15 @@ class Slot {
     const poll = setInterval(() => this.checkMemory(), RSS_POLL_MS);
     poll.unref();
     while (this.queue.length > 0 && !this.closed) {
-      const job = this.queue.shift() as Job;
       await this.ready;
-      job.settle(await this.perform(job));
+      const job = this.queue.shift() as Job;
+      if (!this.isReadyLoad(job)) {
+        job.settle(await this.perform(job));
+        continue;
+      }
+      const loads = [job];
+      while (this.queue.length > 0 && this.isReadyLoad(this.queue[0] as Job)) loads.push(this.queue.shift() as Job);
+      await this.performLoads(loads);
     }
     clearInterval(poll);
     this.running = false;
@@ -217,10 +231,50 @@ class Slot {
     return reply;
   }
 
-  /** Sends one request and waits for its reply or its deadline, whichever comes first. */
-  private execute(command: Command, deadline = this.options.deadlineMs ?? DEFAULT_DEADLINE_MS): Promise<Reply | Failure> {
-    const id = this.nextId++;
+  /** A load whose libraries this process has imported already: it needs nothing sent before it. */
+  private isReadyLoad(job: Job): boolean {
+    return job.command.kind === 'load' && job.command.unit.libraries.every((library) => this.imported.has(library.name));
+  }
+
+  /**
+   * Loads sent together; the worker runs them in order. Each deadline starts when the load before
+   * it has answered, which is when the worker starts it. When one load ends the process (deadline,
+   * memory, crash), the loads behind it never ran: they go first into the new process.
+   */
+  private async performLoads(jobs: Job[]): Promise<void> {
     const child = this.child;
+    const ids = jobs.map((job) => this.send(job.command));
+    for (const [index, job] of jobs.entries()) {
+      const reply = await this.replyTo(ids[index] as number, job.command);
+      if (!isFailure(reply) && reply.ok && job.command.kind === 'load') this.loaded.add(job.command.unit.id);
+      job.settle(reply);
+      if (this.child !== child) {
+        this.queue.unshift(...jobs.slice(index + 1));
+        return;
+      }
+    }
+  }
+
+  /** Sends one request and waits for its reply or its deadline, whichever comes first. */
+  private execute(command: Command, deadline?: number): Promise<Reply | Failure> {
+    return this.replyTo(this.send(command), command, deadline);
+  }
+
+  private send(command: Command): number {
+    const id = this.nextId++;
+    this.sent.add(id);
+    this.child.send({ ...command, id } as Request);
+    return id;
+  }
+
+  /** Waits for the reply to a request sent to this process; its deadline starts now. */
+  private replyTo(id: number, command: Command, deadline = this.options.deadlineMs ?? DEFAULT_DEADLINE_MS): Promise<Reply | Failure> {
+    const child = this.child;
+    const arrived = this.early.get(id);
+    if (arrived) {
+      this.early.delete(id);
+      return Promise.resolve(this.received(arrived));
+    }
     return new Promise((settle) => {
       const finish = (reply: Reply | Failure) => {
         clearTimeout(timer);
@@ -236,14 +290,24 @@ class Slot {
         finish(outOfMemory ? OUT_OF_MEMORY : { code: 'SEC105', message: `${describeCommand(command)} did not finish within ${deadline} ms` });
         this.replace();
       }, deadline);
-      this.current = { id, settle: finish };
-      child.send({ ...command, id } as Request);
+      this.current = { id, settle: (reply) => finish(isFailure(reply) ? reply : this.received(reply)) };
       this.replyPoll.extend(REPLY_POLL_MS);
     });
   }
 
   private answer(reply: Reply): void {
+    if (!this.sent.delete(reply.id)) return;
     if (this.current?.id === reply.id) this.current.settle(reply);
+    else this.early.set(reply.id, reply);
+  }
+
+  /**
+   * A reply, looked at before anyone acts on it: a worker that reports running out of memory
+   * exits after that reply, so it is replaced at once and no later request is lost with it.
+   */
+  private received(reply: Reply): Reply {
+    if (!reply.ok && reply.failure.code === 'SEC106') this.replace();
+    return reply;
   }
 
   private died(child: ChildProcess): void {

@@ -49,21 +49,39 @@ lockdown({
 // Lockdown froze the language's intrinsics; harden freezes the host classes handed out, so no
 // schema can change what another one sees.
 const globals = harden({ Date, Math, URL, URLSearchParams, TextEncoder, TextDecoder });
-process.on('message', (request: Request) => void handle(request).then(answer));
+// One request at a time, in the order sent: the host may send several loads at once, and a
+// network attempt must be charged to the request that made it.
+const inbox: Request[] = [];
+let working = false;
+process.on('message', (request: Request) => {
+  inbox.push(request);
+  if (!working) void work();
+});
 send({ ready: true } satisfies Ready);
 
+async function work(): Promise<void> {
+  working = true;
+  for (let request = inbox.shift(); request; request = inbox.shift()) {
+    // A process that ends takes no further requests; the host sends them to its replacement.
+    if (!answer(await handle(request))) return;
+  }
+  working = false;
+}
+
 /**
- * Memory outside the V8 heap (ArrayBuffer contents) has no V8 limit: a call that leaves the
- * process above its resident-memory limit fails, and the process ends so the host replaces it.
+ * Sends a reply; false when the process is ending. Memory outside the V8 heap (ArrayBuffer
+ * contents) has no V8 limit: a call that leaves the process above its resident-memory limit
+ * fails, and the process ends so the host replaces it.
  */
-function answer(reply: Reply): void {
+function answer(reply: Reply): boolean {
   if (rssLimit > 0 && process.memoryUsage.rss() > rssLimit) {
     const failure: Failure = { code: 'SEC106', message: `handler code left the sandbox process above its memory limit (${rssLimit / 2 ** 20} MiB)` };
     send?.({ id: reply.id, ok: false, failure } satisfies Reply, () => process.exit(1));
-    return;
+    return false;
   }
   send?.(reply);
   nextRequestPoll.extend(NEXT_REQUEST_POLL_MS);
+  return true;
 }
 
 function importLibrary(library: LibraryModule): Promise<{ value: unknown } | { error: string }> {

@@ -127,6 +127,21 @@ describe('hostile factories straight through Sandbox (no scan)', () => {
     expect((used.user + used.system) / 1000).toBeLessThan(wall * 0.5);
   });
 
+  it('loads sent together: each hung factory fails alone, and the loads queued behind it land in the replacement', async () => {
+    const own = new Sandbox(LIMITS);
+    try {
+      const benign = ['first', 'second', 'third'].map((name) => unitOf('process-bare', 'benign.mjs', `batch/${name}`));
+      const units = [benign[0], unitOf('load-busy-loop', 'hostile.mjs', 'batch/busy'), benign[1], unitOf('load-regex', 'hostile.mjs', 'batch/regex'), benign[2]] as UnitSpec[];
+      const loads = await Promise.all(units.map((unit) => own.load(unit)));
+      expect(loads.map((outcome) => (outcome.ok ? 'ok' : outcome.failure.code))).toEqual(['ok', 'SEC105', 'ok', 'SEC105', 'ok']);
+      for (const unit of benign as UnitSpec[]) {
+        expect(await own.call(unit.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual({ ok: true, value: benignResult('preRequest', 'object') });
+      }
+    } finally {
+      await own.close();
+    }
+  });
+
   it('a unit whose factory hung is reported failed on every later call, and its neighbours reload', async () => {
     const benign = unitOf('process-bare', 'benign.mjs', 'reload/benign');
     expect((await shared.load(benign)).ok).toBe(true);
