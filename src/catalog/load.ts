@@ -36,7 +36,7 @@ export interface CatalogOptions {
   upstreams?: Readonly<Record<string, string>>;
   sandbox?: Pick<SandboxOptions, 'size' | 'deadlineMs' | 'memoryMb'>;
   http?: Partial<HttpLimits>;
-  /** Keep checks of unchanged files in `.flowmcp/cache/` for the next start (servers do). */
+  /** Keep checks of unchanged files in `.flowmcp/cache/` for the next start (servers do); written a second after the load or at close(). */
   cache?: boolean;
 }
 
@@ -49,6 +49,11 @@ export interface CatalogSchema {
 
 /** How long checking runs before it lets the sandbox catch up, in milliseconds. */
 const SLICE_MS = 4;
+/**
+ * When the check cache is written after a load: writing it is the last tenth of a cold start,
+ * and by then a server has answered its client's first requests. close() writes it if still due.
+ */
+const CACHE_SAVE_DELAY_MS = 1000;
 
 export class Catalog {
   private readonly byName: ReadonlyMap<string, Tool>;
@@ -60,8 +65,10 @@ export class Catalog {
     readonly reports: FileReport[],
     private readonly sandbox: Sandbox | null,
     private readonly context: CallContext,
+    private readonly cache: CheckCache | undefined,
   ) {
     this.byName = new Map(tools.flatMap((tool) => [[tool.name, tool] as const, [tool.reference, tool] as const]));
+    if (cache) setTimeout(() => cache.save(), CACHE_SAVE_DELAY_MS).unref();
   }
 
   static async load(options: CatalogOptions): Promise<Catalog> {
@@ -109,7 +116,6 @@ export class Catalog {
         sliceStart = performance.now();
       }
     }
-    cache?.save();
     const schemas = (await Promise.all(pending)).filter((entry): entry is CatalogSchema => entry !== null);
     if (!schemas.some(({ schema }) => schema.handlers !== null)) {
       await started.close();
@@ -130,7 +136,7 @@ export class Catalog {
         postRequest: (tool, input) => (sandbox ? runPostRequest(sandbox, tool.unit, tool.routeName, input) : noSandbox()),
       },
     };
-    return new Catalog(schemas, tools, [...reports, ...listReports], sandbox, context);
+    return new Catalog(schemas, tools, [...reports, ...listReports], sandbox, context, cache);
   }
 
   /**
@@ -178,6 +184,7 @@ export class Catalog {
   }
 
   async close(): Promise<void> {
+    this.cache?.save();
     await Promise.all([this.sandbox?.close(), this.context.http.close()]);
   }
 }

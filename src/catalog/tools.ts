@@ -1,9 +1,11 @@
 // Every route of every loadable schema becomes one tool, compiled once: its R8 name and
-// reference, input schema, request plan, origin rule, handler hooks and the keys it lacks.
+// reference, input schema, request plan, origin rule, handler hooks and the keys it lacks. The
+// request plan and the origin rule are made on the tool's first call: a server answers
+// tools/list without them, and most tools of a large catalog are never called.
 
 import { relative } from 'node:path';
 import { OriginRule } from '../http/origin.js';
-import { planRequest } from '../http/request.js';
+import { planRequest, type RequestPlan } from '../http/request.js';
 import type { SecretStore } from '../http/secrets.js';
 import { InputSchema } from '../params/input-schema.js';
 import type { Hook } from '../sandbox/protocol.js';
@@ -29,10 +31,12 @@ export function compileTools(sources: readonly ToolSource[], schemasRoot: string
     const file = relative(schemasRoot, source.schema.file).split('\\').join('/') || source.schema.file;
     for (const route of source.schema.routes) byIdentity.set(identityKey(source.schema.namespace, file, route.name), { source, route, file });
   }
+  const origins = new Map<CanonicalSchema, OriginRule>();
   const named = nameTools([...byIdentity.values()].map(({ source, route, file }) => ({ namespace: source.schema.namespace, file, route: route.name })));
   return named.map((identity) => {
     const { source, route } = byIdentity.get(identityKey(identity.namespace, identity.file, identity.route)) as { source: ToolSource; route: CanonicalRoute };
     const { schema } = source;
+    let plan: RequestPlan | undefined;
     return {
       name: identity.name,
       reference: identity.reference,
@@ -43,8 +47,15 @@ export function compileTools(sources: readonly ToolSource[], schemasRoot: string
       schema,
       route,
       input: InputSchema.fromParameters(route.parameters),
-      plan: planRequest(schema, route),
-      origin: new OriginRule(schema.root),
+      get plan() {
+        return (plan ??= planRequest(schema, route));
+      },
+      // One rule per schema, shared by its routes.
+      get origin() {
+        let rule = origins.get(schema);
+        if (!rule) origins.set(schema, (rule = new OriginRule(schema.root)));
+        return rule;
+      },
       hooks: source.hooks[route.name] ?? [],
       missingKeys: secrets.missing(keysOf(schema, route)),
     };

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CheckCache } from '../../src/catalog/check-cache.js';
+import { Catalog } from '../../src/catalog/load.js';
 import { checkSchemaFile } from '../../src/catalog/validate.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import { loadListRegistry } from '../../src/lists/registry.js';
@@ -47,5 +48,18 @@ describe('CheckCache', () => {
   it('starts empty from an unreadable cache file', () => {
     writeFileSync(join(project, '.flowmcp', 'cache', 'checks.json'), '{ not json');
     expect(CheckCache.open(project, { inputs: 1 }).lookup(SCHEMA, 'x')).toBeUndefined();
+  });
+
+  it('is written by a catalog that loaded with it, at close at the latest', async () => {
+    const served = mkdtempSync(join(tmpdir(), 'flowguard-cache-served-'));
+    try {
+      mkdirSync(join(served, 'schemas'));
+      copyFileSync(SCHEMA, join(served, 'schemas', 'accounts.mjs'));
+      const catalog = await Catalog.load({ schemas: join(served, 'schemas'), lists: join(ROOT, 'shared-lists'), project: served, cache: true });
+      await catalog.close();
+      expect(existsSync(join(served, '.flowmcp', 'cache', 'checks.json'))).toBe(true);
+    } finally {
+      rmSync(served, { recursive: true, force: true });
+    }
   });
 });
