@@ -105,7 +105,7 @@ class Slot {
   private running = false;
   private nextId = 1;
   private current: { id: number; settle: (reply: Reply | Failure) => void } | null = null;
-  /** Requests sent to this process whose replies no one waits for yet, and replies that came early. */
+  /** Requests sent to this process and not answered yet; replies that came before anyone waited for them. */
   private readonly sent = new Set<number>();
   private readonly early = new Map<number, Reply>();
   private closed = false;
