@@ -1,7 +1,8 @@
 // Every route of every loadable schema becomes one tool, compiled once: its R8 name and
 // reference, input schema, request plan, origin rule, handler hooks and the keys it lacks. The
-// request plan and the origin rule are made on the tool's first call: a server answers
-// tools/list without them, and most tools of a large catalog are never called.
+// input schema is made when the tool is first listed or called, the request plan and the origin
+// rule on its first call: a command that lists or calls one tool makes only that tool's, and
+// most tools of a large catalog are never called.
 
 import { relative } from 'node:path';
 import { OriginRule } from '../http/origin.js';
@@ -36,6 +37,7 @@ export function compileTools(sources: readonly ToolSource[], schemasRoot: string
   return named.map((identity) => {
     const { source, route } = byIdentity.get(identityKey(identity.namespace, identity.file, identity.route)) as { source: ToolSource; route: CanonicalRoute };
     const { schema } = source;
+    let input: InputSchema | undefined;
     let plan: RequestPlan | undefined;
     return {
       name: identity.name,
@@ -46,7 +48,9 @@ export function compileTools(sources: readonly ToolSource[], schemasRoot: string
       method: route.method,
       schema,
       route,
-      input: InputSchema.fromParameters(route.parameters),
+      get input() {
+        return (input ??= InputSchema.fromParameters(route.parameters));
+      },
       get plan() {
         return (plan ??= planRequest(schema, route));
       },
