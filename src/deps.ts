@@ -5,20 +5,25 @@
 // synchronously where they are first needed.
 
 import { createRequire } from 'node:module';
+import type { Ajv2020, Options } from 'ajv/dist/2020.js';
 
 const require = createRequire(import.meta.url);
 
-function once<T>(load: () => T): () => T {
+/** A value made on first use and kept. */
+export function once<T>(load: () => T): () => T {
   let loaded: { value: T } | undefined;
   return () => (loaded ??= { value: load() }).value;
 }
 
 export const acorn = once(() => require('acorn') as typeof import('acorn'));
+const ajv2020 = once(() => (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020);
+
 /**
- * Every Ajv instance of flowguard is made with `validateSchema: false`: checking a schema against
- * the 2020-12 meta-schema first compiles the meta-schema, about 70 ms per instance, and every
- * schema flowguard compiles is its own (the shapes, input and output schemas), each kind checked
- * against the meta-schema by the tests instead.
+ * An Ajv 2020 instance that does not check schemas against the 2020-12 meta-schema: that check
+ * first compiles the meta-schema, about 70 ms per instance, and every schema flowguard compiles
+ * is its own (the shapes, input and output schemas), each kind checked by the tests instead.
  */
-export const Ajv2020 = once(() => (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020);
+export function newAjv(options: Options): Ajv2020 {
+  return new (ajv2020())({ ...options, validateSchema: false });
+}
 export const undici = once(() => require('undici') as typeof import('undici'));

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { Ajv2020 } from '../deps.js';
+import { newAjv, once } from '../deps.js';
 import { PACKAGE_NAME_PATTERN } from '../libraries/allowlist.js';
 
 export interface SandboxConfig {
@@ -64,9 +64,8 @@ interface ConfigFile {
   upstreams?: Record<string, string>;
 }
 
-let compiled: ValidateFunction<ConfigFile> | undefined;
 /** Compiled when a project has a config file to check, not at import. */
-const configValidator = () => (compiled ??= new (Ajv2020())({ allErrors: true, validateSchema: false }).compile<ConfigFile>(CONFIG_SHAPE));
+const configValidator = once((): ValidateFunction<ConfigFile> => newAjv({ allErrors: true }).compile<ConfigFile>(CONFIG_SHAPE));
 
 export function loadProjectConfig(projectDir: string): ProjectConfig {
   const file = join(projectDir, '.flowmcp', 'config.json');

@@ -14,8 +14,8 @@
 // A result is validated against the converted schema (Ajv's 2020 class, compiled on first
 // use) before it is sent as `structuredContent`.
 
-import type { Ajv2020 as Ajv, ValidateFunction } from 'ajv/dist/2020.js';
-import { Ajv2020 } from '../deps.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { newAjv, once } from '../deps.js';
 import { isRecord } from '../raw.js';
 import type { OutputSpec } from '../schema/types.js';
 
@@ -83,15 +83,12 @@ function fitsType(value: unknown, type: string): boolean {
 
 // Strict, so a schema this module builds wrongly fails loudly; union types carry `nullable`. The
 // two kept formats are checked here, without a formats package. Made on first use.
-let ajv: Ajv | undefined;
-function outputAjv(): Ajv {
-  if (!ajv) {
-    ajv = new (Ajv2020())({ strict: true, allowUnionTypes: true, allErrors: false, validateFormats: true, validateSchema: false });
-    ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
-    ajv.addFormat('uri', { type: 'string', validate: isUri });
-  }
+const outputAjv = once(() => {
+  const ajv = newAjv({ strict: true, allowUnionTypes: true, allErrors: false, validateFormats: true });
+  ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
+  ajv.addFormat('uri', { type: 'string', validate: isUri });
   return ajv;
-}
+});
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 

@@ -3,8 +3,8 @@
 // load; compiling it costs about 2 ms with Ajv, so validators are compiled on first use or by a
 // background warm-up (`warmUp`), never for every call.
 
-import type { Ajv2020 as Ajv, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { Ajv2020 } from '../deps.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { newAjv, once } from '../deps.js';
 import { isRecord } from '../raw.js';
 import { numericText } from '../schema/params.js';
 import type { CanonicalParam, ParamType } from '../schema/types.js';
@@ -18,8 +18,7 @@ export interface ArgumentProblem {
 }
 
 // Union types carry R6's numeric enums (`enum(1,5,137)` accepts "5" and 5).
-let shared: Ajv | undefined;
-const ajv = () => (shared ??= new (Ajv2020())({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true, validateSchema: false }));
+const ajv = once(() => newAjv({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true }));
 
 export class InputSchema {
   private validator: ValidateFunction | null = null;

@@ -4,7 +4,7 @@
 // only look at values whose shape passed.
 
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { Ajv2020 } from '../deps.js';
+import { newAjv, once } from '../deps.js';
 import { childPath, type Code, type FindingSink } from '../findings.js';
 
 type Json = Record<string, unknown>;
@@ -84,18 +84,15 @@ export const MAIN_SHAPE = object('VAL002', {
   sharedLists: coded('VAL024', { type: 'array', items: listRef }),
 }, ['namespace', 'name', 'description', 'version', 'root', 'routes']);
 
-// strictTypes is off because the pattern branches of allOf apply to strings only by design.
-let compiled: ValidateFunction | undefined;
-
-/** Compiled on the first check, not at import: a server whose checks all come from its cache never needs it. */
-function mainValidator(): ValidateFunction {
-  if (!compiled) {
-    const ajv = new (Ajv2020())({ allErrors: true, verbose: true, strict: true, strictTypes: false, validateSchema: false });
-    ajv.addKeyword({ keyword: 'x-code', schemaType: 'string' });
-    compiled = ajv.compile(MAIN_SHAPE);
-  }
-  return compiled;
-}
+/**
+ * Compiled on the first check, not at import: a server whose checks all come from its cache never
+ * needs it. strictTypes is off because the pattern branches of allOf apply to strings only by design.
+ */
+const mainValidator = once((): ValidateFunction => {
+  const ajv = newAjv({ allErrors: true, verbose: true, strict: true, strictTypes: false });
+  ajv.addKeyword({ keyword: 'x-code', schemaType: 'string' });
+  return ajv.compile(MAIN_SHAPE);
+});
 
 const HINTS: Partial<Record<Code, string>> = {
   VAL003: 'remove the field or fix its spelling',
