@@ -7,9 +7,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import deepFreeze from 'deep-freeze-strict';
 import type { SchemaCheck } from '../schema/check.js';
+import { flowguardVersion } from '../version.js';
 
 const FORMAT = 1;
 
@@ -71,20 +71,4 @@ export class CheckCache {
       // A read-only project folder only costs the next start its speed.
     }
   }
-}
-
-let version: string | undefined;
-
-/** flowguard's own package.json, found upward from this file (it runs from src/ or dist/src/). */
-function flowguardVersion(): string {
-  if (version !== undefined) return version;
-  for (let dir = dirname(fileURLToPath(import.meta.url)); dirname(dir) !== dir; dir = dirname(dir)) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'flowguard') return (version = pkg.version ?? '0');
-    } catch {
-      // not here; one folder up
-    }
-  }
-  return (version = '0');
 }

@@ -4,6 +4,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/project.js';
 import { UpstreamError } from '../http/upstreams.js';
+import { flowguardVersion } from '../version.js';
 import { registerCall } from './call.js';
 import { registerDoctor } from './doctor.js';
 import { registerGroup } from './group.js';
@@ -14,6 +15,7 @@ import { UsageError } from './usage.js';
 
 const program = new Command('flowguard')
   .description('Scan, validate and serve FlowMCP 2.0 API schemas as MCP tools')
+  .version(flowguardVersion(), '-V, --version', 'print the version of flowguard')
   .exitOverride()
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 

@@ -17,13 +17,13 @@
 //   its token retired and is reported as a protocol error (typescript-sdk issue #2580; some
 //   clients drop the connection over it). After a notification the result waits `gapMs`.
 
-import { readFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type ServerNotification, type Tool as McpTool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
+import { flowguardVersion } from '../version.js';
 import { DEFAULT_MAX_RESULT_CHARS, errorResult, successResult } from './content.js';
 import { OutputValidator, toOutputSchema } from './output-schema.js';
 
@@ -77,7 +77,7 @@ const tables = new WeakMap<object, ToolTable>();
 const TOOLS_CALL = CallToolRequestSchema.pick({ method: true }).passthrough();
 
 export const SERVER_NAME = 'flowguard';
-export const SERVER_VERSION = packageVersion();
+export const SERVER_VERSION = flowguardVersion();
 
 export function createMcpServer(catalog: Catalog, options: McpServerOptions = {}): Server {
   const table = toolTable(catalog, options.tools);
@@ -203,17 +203,4 @@ export function annotationsFor(method: Tool['method']): ToolAnnotations {
     case 'POST':
       return { readOnlyHint: false, openWorldHint: true };
   }
-}
-
-function packageVersion(): string {
-  // src/mcp → ../../package.json; dist/src/mcp → ../../../package.json.
-  for (const path of ['../../package.json', '../../../package.json']) {
-    try {
-      const json = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { name?: string; version?: string };
-      if (json.name === 'flowguard' && typeof json.version === 'string') return json.version;
-    } catch {
-      // try the next candidate
-    }
-  }
-  return '0.0.0';
 }

@@ -1,7 +1,7 @@
 // `flowguard validate` as a user runs it: the compiled command in a child process, real files.
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -51,6 +51,13 @@ describe('flowguard validate', () => {
   it('prints only errors with --quiet', () => {
     const { stdout } = flowguard(['validate', '--quiet', 'schemas/']);
     expect(stdout.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('prints the version of package.json with --version and exits 0', () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const { code, stdout } = flowguard(['--version']);
+    expect(code).toBe(0);
+    expect(stdout).toBe(`${version}\n`);
   });
 
   it.each([

@@ -2,6 +2,7 @@
 // talking to a spawned `flowguard serve --transport stdio`, and to the Streamable HTTP server;
 // the fixture catalog's upstreams played by one loopback server.
 
+import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult, type Progress, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,7 +59,8 @@ describe.each([
   const call = (name: string, args: Record<string, unknown> = {}) => connection.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 
   it('initializes as flowguard with the tools capability', () => {
-    expect(connection.client.getServerVersion()).toMatchObject({ name: 'flowguard', version: expect.any(String) });
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(connection.client.getServerVersion()).toMatchObject({ name: 'flowguard', version });
     expect(connection.client.getServerCapabilities()?.tools).toBeDefined();
   });
 
