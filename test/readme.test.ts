@@ -1,8 +1,11 @@
-// The README documents every finding code; this keeps its table in step with src/findings.ts.
+// The README documents every finding code, command and flag; this keeps it in step with the code.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import type { Command } from 'commander';
+import { createProgram } from '../src/cli/program.js';
+import { CONFIG_SHAPE } from '../src/config/project.js';
 import { CODES } from '../src/findings.js';
 
 const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
@@ -19,4 +22,30 @@ it('starts with the set-up, main-job and test commands', () => {
   const firstBlock = readme.split('```')[1] ?? '';
   expect(firstBlock).toContain('npm start');
   expect(firstBlock).toContain('npm test');
+});
+
+it('documents every command and every flag of each', () => {
+  const undocumented: string[] = [];
+  const visit = (command: Command, prefix: string) => {
+    for (const sub of command.commands) {
+      const name = `${prefix} ${sub.name()}`;
+      if (!readme.includes(`\`${name}`)) undocumented.push(name);
+      for (const option of sub.options) {
+        if (option.long && !readme.includes(`\`${option.long}`) && !readme.includes(`[${option.long}`)) undocumented.push(`${name} ${option.long}`);
+      }
+      visit(sub, name);
+    }
+  };
+  const program = createProgram();
+  visit(program, 'flowguard');
+  for (const option of program.options) if (option.long && !readme.includes(`\`flowguard ${option.long}\``)) undocumented.push(`flowguard ${option.long}`);
+  expect(undocumented).toEqual([]);
+});
+
+it('documents every key of .flowmcp/config.json in its table', () => {
+  const keys = Object.entries(CONFIG_SHAPE.properties).flatMap(([section, shape]) =>
+    'properties' in shape ? Object.keys(shape.properties).map((key) => `${section}.${key}`) : [section],
+  );
+  expect(keys.length).toBeGreaterThan(8);
+  expect(keys.filter((key) => !new RegExp(`^\\| \`${key.replace('.', '\\.')}\` \\|`, 'm').test(readme))).toEqual([]);
 });

@@ -12,7 +12,7 @@ export interface SandboxConfig {
   deadlineMs?: number;
   /** Heap limit of each sandbox worker, in MiB. */
   memoryMb?: number;
-  /** Sandbox worker threads. */
+  /** Sandbox worker processes. */
   workers?: number;
 }
 

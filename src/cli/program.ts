@@ -1,0 +1,20 @@
+// The `flowguard` command tree: each command lives in its own file and registers itself here.
+
+import { Command } from 'commander';
+import { flowguardVersion } from '../version.js';
+import { registerCall } from './call.js';
+import { registerDoctor } from './doctor.js';
+import { registerGroup } from './group.js';
+import { registerList } from './list.js';
+import { registerServe } from './serve.js';
+import { registerValidate } from './validate.js';
+
+export function createProgram(): Command {
+  const program = new Command('flowguard')
+    .description('Scan, validate and serve FlowMCP 2.0 API schemas as MCP tools')
+    .version(flowguardVersion(), '-V, --version', 'print the version of flowguard')
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  for (const register of [registerValidate, registerCall, registerList, registerDoctor, registerGroup, registerServe]) register(program);
+  return program;
+}
