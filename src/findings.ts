@@ -278,6 +278,12 @@ class LineIndex {
   private readonly starts: number[] = [0];
 
   constructor(text: string) {
+    // Nearly every file ends its lines with \n alone, which indexOf finds natively, several
+    // times faster than looking at each character.
+    if (!text.includes('\r') && !text.includes('\u2028') && !text.includes('\u2029')) {
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+      return;
+    }
     // The line terminators of ECMAScript, as acorn counts them: \n, \r, \r\n, U+2028, U+2029.
     for (let i = 0; i < text.length; i += 1) {
       const c = text.charCodeAt(i);

@@ -7,6 +7,8 @@ describe('FindingSink', () => {
     ['\r\n', 'a\r\nbc\r\nd'],
     ['\r', 'a\rbc\rd'],
     ['\u2028', 'a\u2028bc\u2028d'],
+    ['\u2029', 'a\u2029bc\u2029d'],
+    ['mixed', 'a\nbc\r\nd'],
   ])('turns offsets into 1-based lines and columns across %j line ends', (_eol, text) => {
     const sink = new FindingSink('t.mjs', text);
     sink.addAt('SEC016', text.indexOf('c'), 'x');
