@@ -1,8 +1,8 @@
 // Heavy dependencies, loaded on first use instead of at start-up. A server whose checks all come
-// from its cache never parses a file (acorn) or compiles a shape (Ajv), and it makes its first
+// from its cache never parses a file (meriyah) or compiles a shape (Ajv), and it makes its first
 // upstream request (undici) only after it has answered tools/list; together they are about a
-// fifth of a second of a cold process start. All three are CommonJS, so `require` loads them
-// synchronously where they are first needed.
+// fifth of a second of a cold process start. Each has a CommonJS build, so `require` loads it
+// synchronously where it is first needed.
 
 import { createRequire } from 'node:module';
 import type { Ajv2020, Options } from 'ajv/dist/2020.js';
@@ -15,7 +15,7 @@ export function once<T>(load: () => T): () => T {
   return () => (loaded ??= { value: load() }).value;
 }
 
-export const acorn = once(() => require('acorn') as typeof import('acorn'));
+export const meriyah = once(() => require('meriyah') as typeof import('meriyah'));
 const ajv2020 = once(() => (require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')).Ajv2020);
 
 /**

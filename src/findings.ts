@@ -272,7 +272,7 @@ function isIdentifier(key: string): boolean {
 
 /**
  * Line starts of a text, computed on the first finding that needs one: parsing without
- * acorn's per-node line tracking is measurably faster, and most files have few findings.
+ * the parser's per-node line tracking (`loc`) is measurably faster, and most files have few findings.
  */
 class LineIndex {
   private readonly starts: number[] = [0];
@@ -284,7 +284,7 @@ class LineIndex {
       for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
       return;
     }
-    // The line terminators of ECMAScript, as acorn counts them: \n, \r, \r\n, U+2028, U+2029.
+    // The line terminators of ECMAScript: \n, \r, \r\n, U+2028, U+2029.
     for (let i = 0; i < text.length; i += 1) {
       const c = text.charCodeAt(i);
       if (c === 10 || c === 0x2028 || c === 0x2029 || (c === 13 && text.charCodeAt(i + 1) !== 10)) this.starts.push(i + 1);

@@ -3,7 +3,7 @@
 // data (RULINGS R3), so a getter that would loop or throw is only ever a finding.
 
 import { readFileSync } from 'node:fs';
-import type { Expression } from 'acorn';
+import type { Expression } from '../scan/ast.js';
 import { FindingSink, unreadableFile } from '../findings.js';
 import { isRecord } from '../raw.js';
 import { parseModule } from '../scan/parse.js';

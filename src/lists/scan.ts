@@ -2,7 +2,7 @@
 // function syntax, async/await or template expression is reported wherever it stands, and
 // every schema pattern too. Nothing of the file runs; this reads the syntax tree only.
 
-import type { AnyNode, Expression, ModuleDeclaration, Program, Statement } from 'acorn';
+import { startOf, type AnyNode, type Expression, type ModuleDeclaration, type Program, type Statement } from '../scan/ast.js';
 import type { Code, FindingSink } from '../findings.js';
 import { scanForbidden, type Recode } from '../scan/forbidden.js';
 import { forEachChild } from '../scan/walk.js';
@@ -35,10 +35,10 @@ export function findListExport(program: Program, sink: FindingSink): Expression 
     const declared: Expression | null = init ? null : listDeclaration(statement);
     if (declared) init = declared;
     else if (!isModuleLink(statement) && statement.type !== 'EmptyStatement') {
-      sink.addAt('SEC205', statement.start, `top-level ${describe(statement)} is code outside \`export const list\``, DATA_HINT);
+      sink.addAt('SEC205', startOf(statement), `top-level ${describe(statement)} is code outside \`export const list\``, DATA_HINT);
     }
   }
-  if (!init) sink.addAt('LST001', program.start, 'the file has no `export const list = { meta, entries }`', DATA_HINT);
+  if (!init) sink.addAt('LST001', startOf(program), 'the file has no `export const list = { meta, entries }`', DATA_HINT);
   return init;
 }
 
@@ -57,7 +57,7 @@ export function scanListCode(program: Program, sink: FindingSink): ReadonlySet<n
 function visit(node: AnyNode, parent: AnyNode, _field: string, sink: FindingSink, named: Set<number>): void {
   for (const hit of hitsOf(node, parent)) {
     sink.addAt(hit.code, reportedAt(node, parent), `${hit.what} in a list file`, DATA_HINT);
-    named.add(node.start);
+    named.add(startOf(node));
   }
   forEachChild(node, visit, sink, named);
 }
@@ -88,7 +88,7 @@ function withAsync(async: boolean, hit: Hit): Hit[] {
 
 /** A method's function node starts at its parameters; the finding points at the method's name. */
 function reportedAt(node: AnyNode, parent: AnyNode): number {
-  return node.type === 'FunctionExpression' && (parent.type === 'Property' || parent.type === 'MethodDefinition') ? parent.start : node.start;
+  return node.type === 'FunctionExpression' && (parent.type === 'Property' || parent.type === 'MethodDefinition') ? startOf(parent) : startOf(node);
 }
 
 function functionKind(parent: AnyNode): string {

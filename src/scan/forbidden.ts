@@ -1,4 +1,4 @@
-import type { AnyNode, MemberExpression, Node, Program, TemplateLiteral } from 'acorn';
+import { startOf, type AnyNode, type MemberExpression, type Program, type TemplateLiteral } from './ast.js';
 import type { Code, FindingSink } from '../findings.js';
 import { forEachChild } from './walk.js';
 
@@ -63,7 +63,7 @@ export interface Recode {
 
 interface Scan {
   sink: FindingSink;
-  pureData: Node | null;
+  pureData: AnyNode | null;
   recode: Recode | undefined;
 }
 
@@ -72,7 +72,7 @@ interface Scan {
  * `pureData` is a subtree already known to be literal data (no identifiers, calls or
  * functions), which cannot hold anything this scan looks for.
  */
-export function scanForbidden(program: Program, sink: FindingSink, pureData: Node | null = null, recode?: Recode): void {
+export function scanForbidden(program: Program, sink: FindingSink, pureData: AnyNode | null = null, recode?: Recode): void {
   visit(program, program, '', false, { sink, pureData, recode });
 }
 
@@ -156,7 +156,7 @@ function isReference(parent: AnyNode, key: string): boolean {
     case 'BreakStatement':
     case 'ContinueStatement':
       return key !== 'label';
-    // acorn shares one node between `local` and `imported`/`exported` when there is no `as`.
+    // The imported or exported name belongs to the other module; `local` is the reference here.
     case 'ImportSpecifier':
       return key !== 'imported';
     case 'ExportSpecifier':
@@ -169,7 +169,7 @@ function isReference(parent: AnyNode, key: string): boolean {
   }
 }
 
-function checkIdentifier(name: string, node: Node, parent: AnyNode, key: string, scan: Scan): void {
+function checkIdentifier(name: string, node: AnyNode, parent: AnyNode, key: string, scan: Scan): void {
   const rule = NAMES.get(name);
   if (!rule) return;
   if (name === 'Function' && parent.type === 'NewExpression' && key === 'callee') {
@@ -243,8 +243,8 @@ function foldTemplate({ quasis, expressions }: TemplateLiteral): string | undefi
   return text ?? undefined;
 }
 
-function report(scan: Scan, rule: Rule, node: Node, message: string): void {
+function report(scan: Scan, rule: Rule, node: AnyNode, message: string): void {
   const { sink, recode } = scan;
-  if (recode) sink.addAt(recode.code, node.start, `${message} (schema rule ${rule.code})`, recode.hint);
-  else sink.addAt(rule.code, node.start, message, rule.hint);
+  if (recode) sink.addAt(recode.code, startOf(node), `${message} (schema rule ${rule.code})`, recode.hint);
+  else sink.addAt(rule.code, startOf(node), message, rule.hint);
 }

@@ -1,4 +1,4 @@
-import type { AnyNode } from 'acorn';
+import type { AnyNode } from './ast.js';
 import { KEYS } from 'eslint-visitor-keys';
 
 /**

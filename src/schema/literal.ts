@@ -5,7 +5,7 @@
 // Paths are built only when something is reported, and positions are found by walking the
 // tree back down a reported path: reading a valid `main` allocates nothing but the data.
 
-import type { Expression, Node, Property, SpreadElement } from 'acorn';
+import { startOf, type AnyNode, type Expression, type ObjectExpression, type Property, type SpreadElement } from '../scan/ast.js';
 import { childPath, type Code, type FindingSink, type Locator } from '../findings.js';
 
 export interface LiteralData {
@@ -83,11 +83,11 @@ function readNode(node: Expression | SpreadElement, path: PathLink | null, reade
   }
 }
 
-function readObject(properties: Array<Property | SpreadElement>, path: PathLink | null, reader: Reader): Record<string, unknown> {
+function readObject(properties: ObjectExpression['properties'], path: PathLink | null, reader: Reader): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const property of properties) {
-    if (property.type === 'SpreadElement') {
-      notLiteral(path, 'a spread', reader);
+    if (property.type !== 'Property') {
+      notLiteral(path, property.type === 'SpreadElement' ? 'a spread' : 'a method', reader);
       continue;
     }
     const key = propertyKey(property);
@@ -129,10 +129,10 @@ function notLiteral(link: PathLink | null, what: string, reader: Reader): null {
   return null;
 }
 
-function describe(node: Node): string {
+function describe(node: AnyNode): string {
   switch (node.type) {
     case 'Identifier':
-      return `the identifier '${(node as Node & { name: string }).name}'`;
+      return `the identifier '${(node as AnyNode & { name: string }).name}'`;
     case 'CallExpression':
     case 'NewExpression':
       return 'a call';
@@ -151,19 +151,19 @@ const PATH_STEP = /\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g;
 function astLocator(root: Expression, rootPath: string): Locator {
   return (path) => {
     if (!path.startsWith(rootPath)) return undefined;
-    let node: Node = root;
+    let node: AnyNode = root;
     for (const step of path.slice(rootPath.length).matchAll(PATH_STEP)) {
       const next = stepInto(node, step[1] ?? (step[3] ? (JSON.parse(step[3]) as string) : Number(step[2])));
       if (!next) break;
       node = next;
     }
-    return node.start;
+    return startOf(node);
   };
 }
 
-function stepInto(node: Node, key: string | number): Node | null {
+function stepInto(node: AnyNode, key: string | number): AnyNode | null {
   if (node.type === 'ArrayExpression' && typeof key === 'number') {
-    return (node as unknown as { elements: Array<Node | null> }).elements[key] ?? null;
+    return (node as unknown as { elements: Array<AnyNode | null> }).elements[key] ?? null;
   }
   if (node.type !== 'ObjectExpression') return null;
   const properties = (node as unknown as { properties: Array<Property | SpreadElement> }).properties;

@@ -2,7 +2,7 @@
 // top-level statement is code that would run at import time and is reported (SEC019);
 // v1.2.0 files are recognised and named as such (R10).
 
-import type { Expression, ModuleDeclaration, Program, Statement, VariableDeclaration } from 'acorn';
+import { startOf, type Expression, type ModuleDeclaration, type Program, type Statement, type VariableDeclaration } from '../scan/ast.js';
 import type { FindingSink } from '../findings.js';
 
 export interface SchemaModule {
@@ -16,7 +16,7 @@ const EXPORT_NAMES = new Set(['main', 'handlers']);
 export function readSchemaModule(program: Program, sink: FindingSink): SchemaModule {
   const found: Record<string, Expression> = {};
   if (isLegacy(program)) {
-    sink.addAt('VAL006', program.start, 'this is a v1.2.0 schema (`schema` export with flowMCP: 1.2.0); it is not served',
+    sink.addAt('VAL006', startOf(program), 'this is a v1.2.0 schema (`schema` export with flowMCP: 1.2.0); it is not served',
       'migrate: wrap the fields in `export const main`, set version 2.0.0, move handlers into an `export const handlers` factory');
     return { main: null, handlers: null, legacy: true };
   }
@@ -28,11 +28,11 @@ export function readSchemaModule(program: Program, sink: FindingSink): SchemaMod
     }
     // Imports are the scan's to report (SEC001); reporting them here too would say it twice.
     if (statement.type === 'ImportDeclaration' || statement.type === 'ExportAllDeclaration') continue;
-    sink.addAt('SEC019', statement.start, `top-level ${describeStatement(statement)} would run at import time`,
+    sink.addAt('SEC019', startOf(statement), `top-level ${describeStatement(statement)} would run at import time`,
       'a schema file holds only `export const main = {...}` and optionally `export const handlers = (...) => ({...})`');
   }
   if (!found.main) {
-    sink.addAt('VAL001', program.start, 'the file has no `export const main = {...}`');
+    sink.addAt('VAL001', startOf(program), 'the file has no `export const main = {...}`');
   }
   return { main: found.main ?? null, handlers: found.handlers ?? null, legacy: false };
 }

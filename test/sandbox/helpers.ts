@@ -11,9 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { types } from 'node:util';
-import { parse, type Expression, type Node } from 'acorn';
+import { parseModule } from 'meriyah';
 import { expect } from 'vitest';
 import { resolveLibrary } from '../../src/libraries/resolve.js';
+import type { AnyNode as Node, Expression } from '../../src/scan/ast.js';
 import type { Outcome } from '../../src/sandbox/pool.js';
 import type { Hook, LibraryModule } from '../../src/sandbox/protocol.js';
 
@@ -263,7 +264,7 @@ export function expectPlainData(value: unknown, path = 'value'): void {
 // ---- reading the fixtures ------------------------------------------------------------------
 
 function parseFixture(text: string) {
-  return parse(text, { ecmaVersion: 'latest', sourceType: 'module' });
+  return parseModule(text, { ranges: true });
 }
 
 function exportedConst(text: string, name: string): Expression | null {

@@ -1,12 +1,13 @@
-import { parse, type Expression, type Program } from 'acorn';
+import { parseModule } from 'meriyah';
 import { describe, expect, it } from 'vitest';
 import { FindingSink } from '../../src/findings.js';
 import { readLiteral } from '../../src/schema/literal.js';
+import type { Expression } from '../../src/scan/ast.js';
 
 const PREFIX = 'export const main = ';
 
 function read(source: string) {
-  const program = parse(`${PREFIX}${source}`, { ecmaVersion: 'latest', sourceType: 'module' }) as Program;
+  const program = parseModule(`${PREFIX}${source}`, { ranges: true });
   const statement = program.body[0] as { declaration: { declarations: Array<{ init: Expression }> } };
   const sink = new FindingSink('t.mjs');
   const data = readLiteral(statement.declaration.declarations[0]!.init, 'main', sink, 'SEC017');
