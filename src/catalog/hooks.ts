@@ -39,7 +39,8 @@ const STRUCT_KEYS = new Set(['url', 'method', 'headers', 'body']);
 function structProblem(struct: Record<string, unknown>, method: HttpMethod): string | null {
   const extra = Object.keys(struct).filter((key) => !STRUCT_KEYS.has(key));
   if (extra.length > 0) return `added ${extra.join(', ')} to struct; it may change url, headers and body`;
-  if (struct.method !== method) return `changed the method from ${method} to ${String(struct.method)}; only url, headers and body may change`;
+  // JSON text, not String(): the sandbox's data may be an object whose toString is no function.
+  if (struct.method !== method) return `changed the method from ${method} to ${JSON.stringify(struct.method)}; only url, headers and body may change`;
   if (typeof struct.url !== 'string') return 'left struct.url without a string';
   if (!isRecord(struct.headers) || !Object.values(struct.headers).every((value) => typeof value === 'string')) {
     return 'left struct.headers that are not an object of strings';

@@ -111,7 +111,9 @@ function readField(raw: unknown, path: string, sink: FindingSink): ListField | n
   ].filter((problem) => problem !== null);
   for (const { at, message } of problems) sink.add('LST004', childPath(path, at), message, FIELD_HINT);
   if (description === undefined) {
-    sink.add('LST005', path, `the field '${String(key)}' has no description`, 'say what the value means and where it comes from; schema authors read it');
+    // `key` is unchecked data here: an object such as `{ toString: 0 }` cannot become text.
+    const named = typeof key === 'string' ? `the field '${key}'` : 'the field';
+    sink.add('LST005', path, `${named} has no description`, 'say what the value means and where it comes from; schema authors read it');
   }
   if (errors > 0 || problems.length > 0) return null;
   return { key: key as string, type: type as ListFieldType, description: (description as string | undefined) ?? '', optional: optional === true };

@@ -8,12 +8,13 @@ const FACTORY = `({ sharedLists, libraries }) => ({
   keepsPayload: { preRequest: async ({ struct, payload }) => { struct.url += '?q=' + payload.q; struct.headers.accept = 'application/json'; return { struct } } },
   newPayload: { preRequest: async ({ struct, payload }) => ({ struct, payload: { q: payload.q.toUpperCase() } }) },
   changesMethod: { preRequest: async ({ struct }) => { struct.method = 'DELETE'; return { struct } } },
+  untextableMethod: { preRequest: async ({ struct }) => { struct.method = { toString: 0 }; return { struct } } },
   addsToStruct: { preRequest: async ({ struct }) => { struct.proxy = 'http://127.0.0.1:9'; return { struct } } },
   badHeaders: { preRequest: async ({ struct }) => { struct.headers = { n: 1 }; return { struct } } },
   badPayload: { preRequest: async ({ struct }) => ({ struct, payload: [1] }) },
   reshapes: { postRequest: async ({ response, payload }) => ({ response: { total: response.items.length, q: payload.q } }) },
 })`;
-const ROUTES = ['keepsPayload', 'newPayload', 'changesMethod', 'addsToStruct', 'badHeaders', 'badPayload', 'reshapes'];
+const ROUTES = ['keepsPayload', 'newPayload', 'changesMethod', 'untextableMethod', 'addsToStruct', 'badHeaders', 'badPayload', 'reshapes'];
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -39,7 +40,8 @@ describe('preRequest', () => {
   });
 
   it.each([
-    ['changesMethod', 'preRequest changed the method from GET to DELETE; only url, headers and body may change'],
+    ['changesMethod', 'preRequest changed the method from GET to "DELETE"; only url, headers and body may change'],
+    ['untextableMethod', 'preRequest changed the method from GET to {"toString":0}; only url, headers and body may change'],
     ['addsToStruct', 'preRequest added proxy to struct; it may change url, headers and body'],
     ['badHeaders', 'preRequest left struct.headers that are not an object of strings'],
     ['badPayload', 'preRequest returned a payload that is not an object'],

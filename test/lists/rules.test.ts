@@ -53,6 +53,12 @@ describe('LST rules', () => {
     expect(list?.fields[0]?.description).toBe('');
   });
 
+  it('reports a field key that cannot become text (an object whose toString is no function) without throwing', () => {
+    // Found by the property test of random list objects (test/fuzz.test.ts).
+    const text = `export const list = ${JSON.stringify({ meta: { fields: [{ key: { toString: 0 } }] } })}\n`;
+    expect(codesOf(checkListText('codes.mjs', text).sink.findings)).toContain('LST005 list.meta.fields[0]');
+  });
+
   it('reports unknown fields of list, meta and field definitions (LST001, LST004)', () => {
     const text = `export const list = { meta: { name: 'codes', version: '1.0.0', description: 'Codes.', owner: 'x', fields: [{ key: 'code', type: 'string', description: 'A code.', unique: true }] }, entries: [{ code: 'a' }], extra: 1 };`;
     expect(codesOf(checkListText('codes.mjs', text).sink.findings)).toEqual(['LST001 list.extra', 'LST001 list.meta.owner', 'LST004 list.meta.fields[0].unique']);
