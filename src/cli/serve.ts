@@ -101,6 +101,12 @@ async function runServe(flags: ServeFlags): Promise<void> {
   // a second later, so that the slices do not hold up the client's initialize and tools/list
   // (started at once, they delay the first tools/list by about 0.2 s on 1,400 tools).
   setTimeout(() => catalog.warmUp(), 1000).unref();
+  // Listening for signals before the server says it is up: a client (or test) that stops the
+  // server as soon as it reads that line must meet the handler, not the default exit.
+  const signalled = new Promise<NodeJS.Signals>((resolveSignal) => {
+    process.once('SIGINT', () => resolveSignal('SIGINT'));
+    process.once('SIGTERM', () => resolveSignal('SIGTERM'));
+  });
   let stop: () => Promise<void>;
   let stopped: Promise<void>;
   if (stdioModule) {
@@ -127,10 +133,6 @@ async function runServe(flags: ServeFlags): Promise<void> {
     stopped = new Promise<void>(() => undefined);
   }
 
-  const signalled = new Promise<NodeJS.Signals>((resolveSignal) => {
-    process.once('SIGINT', () => resolveSignal('SIGINT'));
-    process.once('SIGTERM', () => resolveSignal('SIGTERM'));
-  });
   const why = await Promise.race([signalled, stopped.then(() => 'stdin closed' as const)]);
   log(`flowguard: ${why}, shutting down`);
   await stop();
