@@ -12,8 +12,9 @@ export function parseModule(text: string, sink: FindingSink): Program | null {
   try {
     return parser.parseModule(text, { ranges: true });
   } catch (error) {
-    if (!parser.isParseError(error)) throw error;
-    sink.addAt('SEC016', error.start, `syntax error: ${error.description}`, 'fix the syntax; the file was not loaded');
+    // Besides syntax errors the parser can only run out of stack, on absurdly deep nesting.
+    const [at, problem] = parser.isParseError(error) ? [error.start, error.description] : [0, 'nested too deeply to read'];
+    sink.addAt('SEC016', at, `syntax error: ${problem}`, 'fix the syntax; the file was not loaded');
     return null;
   }
 }

@@ -122,6 +122,14 @@ describe('scanForbidden: rejected spellings', () => {
   });
 });
 
+describe('parseModule', () => {
+  it('reports nesting too deep for the parser as SEC016 instead of throwing', () => {
+    const sink = new FindingSink('deep.mjs');
+    expect(parseModule(`export const main = ${'['.repeat(200_000)}${']'.repeat(200_000)}`, sink)).toBeNull();
+    expect(sink.findings.map((f) => [f.code, f.message])).toEqual([['SEC016', 'syntax error: nested too deeply to read']]);
+  });
+});
+
 describe('scanForbidden: accepted spellings', () => {
   const accepted: [string, Parts][] = [
     ['"import tariffs" in a description', { description: "'Customs data: import tariffs by HS code'" }],
