@@ -4,7 +4,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_SHAPE } from '../../src/config/project.js';
-import { MAIN_SHAPE } from '../../src/schema/shape.js';
+import { MAIN_SHAPE } from '../../src/schema/main-shape.js';
 
 describe('flowguard’s own JSON Schemas', () => {
   it.each([
