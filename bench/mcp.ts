@@ -7,7 +7,8 @@
 //    its own, so every figure sees the same machine at the same moment.
 // 2. Start-up: from spawning `flowguard serve --transport stdio` on 300 generated schemas (40 %
 //    with handlers, so the sandbox starts too) to the first `tools/list` answer, complete on
-//    stdout (the protocol spoken by hand), with the moment the catalog was loaded; then the same
+//    stdout (the protocol spoken by hand), cold (no check cache) and warm, with the moment the
+//    catalog was loaded; then the same
 //    through the SDK Client, which also compiles a validator for every outputSchema it is sent;
 //    next to the start of a bare `node` process. Target: under 1 s.
 
@@ -130,8 +131,11 @@ export async function benchMcpStartup(): Promise<string[]> {
     const serving: number[] = [];
     const viaSdk: number[] = [];
     const bareNode: number[] = [];
-    // The first start finds no check cache and fills it; the runs after it are warm starts.
-    const cold = await rawStartup(args);
+    const cold: number[] = [];
+    // Cold starts check every file and write no cache; then one start fills the cache, and the
+    // runs after it are warm starts.
+    for (let run = 0; run < STARTUP_RUNS; run += 1) cold.push((await rawStartup([...args, '--no-cache'])).listed);
+    await rawStartup(args);
     let tools = 0;
     for (let run = 0; run < STARTUP_RUNS; run += 1) {
       let start = process.hrtime.bigint();
@@ -149,12 +153,12 @@ export async function benchMcpStartup(): Promise<string[]> {
     }
     const p50 = median(onTheWire);
     return [
-      `MCP start-up: spawn of flowguard serve --transport stdio on ${STARTUP_FILES} generated schemas (40 % with handlers) to the first tools/list answer (${tools} tools)`,
-      `  cold start (every file parsed and checked, the check cache filled): ${formatMs(cold.listed)}; target < ${STARTUP_TARGET_MS} ms: ${cold.listed < STARTUP_TARGET_MS ? 'met' : 'MISSED'}`,
+      `MCP start-up: spawn of flowguard serve --transport stdio on ${STARTUP_FILES} generated schemas (40 % with handlers) to the first tools/list answer (${tools} tools), Node ${process.versions.node}`,
+      `  cold start (--no-cache: every file parsed and checked), ${STARTUP_RUNS} runs: p50 ${formatMs(median(cold))} (runs: ${cold.map(formatMs).join(', ')}); target p50 < ${STARTUP_TARGET_MS} ms: ${median(cold) < STARTUP_TARGET_MS ? 'met' : 'MISSED'}`,
       `  warm start (unchanged files from .flowmcp/cache/), ${STARTUP_RUNS} runs: answer complete on stdout: p50 ${formatMs(p50)} (runs: ${onTheWire.map(formatMs).join(', ')}); catalog loaded and summary printed at p50 ${formatMs(median(serving))}, so the MCP layer's share is ${formatMs(p50 - median(serving))}`,
       `  with the SDK Client (connect + listTools resolved, which includes the client compiling a validator per outputSchema): p50 ${formatMs(median(viaSdk))}`,
       `  baseline bare node process start and exit: p50 ${formatMs(median(bareNode))}; ratio ${(p50 / median(bareNode)).toFixed(1)}x`,
-      `  target p50 < ${STARTUP_TARGET_MS} ms: ${p50 < STARTUP_TARGET_MS ? 'met' : 'MISSED'}`,
+      `  target p50 < ${STARTUP_TARGET_MS} ms for the warm start: ${p50 < STARTUP_TARGET_MS ? 'met' : 'MISSED'}`,
     ];
   } finally {
     rmSync(generated.dir, { recursive: true, force: true });
