@@ -1,8 +1,8 @@
 // Heavy dependencies, loaded on first use instead of at start-up. A server whose checks all come
 // from its cache never parses a file (meriyah); a server compiles argument and output validators
-// (Ajv) only once it has answered tools/list (the shape of `main` has generated code), and it
-// makes its first upstream request (undici) after that too; together they are about a fifth of
-// a second of a cold process start. Each has a CommonJS build, so `require` loads it
+// (Ajv) only once it has answered tools/list (the shape of `main` has generated code; the MCP
+// SDK's server module still loads Ajv itself), and it makes its first upstream request (undici)
+// after that too. Each has a CommonJS build, so `require` loads it
 // synchronously where it is first needed.
 
 import { createRequire } from 'node:module';
