@@ -16,18 +16,39 @@ function project(name: string, config?: string): string {
 
 describe('loadProjectConfig', () => {
   it('has empty defaults without a config file', () => {
-    expect(loadProjectConfig(project('none'))).toEqual({ allowedLibraries: [], sandbox: {}, http: {}, upstreams: {} });
+    expect(loadProjectConfig(project('none'))).toEqual({ allowedLibraries: [], keys: [], network: { allowPrivate: false }, limits: {}, sandbox: {}, http: {}, upstreams: {} });
   });
 
   it('reads the allowlist extension and the sandbox limits', () => {
     const full = {
-      security: { allowedLibraries: ['trading-signals', '@scope/pkg'] },
+      security: { allowedLibraries: ['trading-signals', '@scope/pkg'], keys: { ETHERSCAN_API_KEY: ['etherscan'], 'ALCHEMY_*': '*' } },
+      network: { allowPrivate: ['https://intranet.example.com'] },
+      limits: { maxFileBytes: 4096, maxArgumentDepth: 16, maxArgumentBytes: 65536 },
       sandbox: { deadlineMs: 1500, memoryMb: 96, workers: 2 },
-      http: { connectTimeoutMs: 2000, totalTimeoutMs: 9000, maxResponseBytes: 65536, maxRedirects: 2 },
+      http: { connectTimeoutMs: 2000, totalTimeoutMs: 9000, maxResponseBytes: 65536, maxRedirects: 2, maxJsonDepth: 64 },
       upstreams: { '*': 'http://127.0.0.1:8080' },
     };
     const dir = project('full', JSON.stringify(full));
-    expect(loadProjectConfig(dir)).toEqual({ allowedLibraries: full.security.allowedLibraries, sandbox: full.sandbox, http: full.http, upstreams: full.upstreams });
+    expect(loadProjectConfig(dir)).toEqual({
+      allowedLibraries: full.security.allowedLibraries,
+      keys: [
+        { pattern: 'ETHERSCAN_API_KEY', namespaces: ['etherscan'] },
+        { pattern: 'ALCHEMY_*', namespaces: null },
+      ],
+      network: full.network,
+      limits: full.limits,
+      sandbox: full.sandbox,
+      http: full.http,
+      upstreams: full.upstreams,
+    });
+  });
+
+  it('reads security.keys as a list of names granted to every namespace', () => {
+    const dir = project('key-list', JSON.stringify({ security: { keys: ['MY_KEY', 'INFURA_*'] } }));
+    expect(loadProjectConfig(dir).keys).toEqual([
+      { pattern: 'MY_KEY', namespaces: null },
+      { pattern: 'INFURA_*', namespaces: null },
+    ]);
   });
 
   it.each([
@@ -37,6 +58,10 @@ describe('loadProjectConfig', () => {
     ['{ "security": { "allowedLibraries": ["a..b"] } }', 'security.allowedLibraries.0 must be an exact package name'],
     ['{ "sandbox": { "deadlineMs": 0 } }', 'sandbox.deadlineMs must be >= 50'],
     ['{ "sandbox": { "memoryMb": "lots" } }', 'sandbox.memoryMb must be integer'],
+    ['{ "security": { "keys": { "BAD-NAME": ["x"] } } }', 'security.keys'],
+    ['{ "security": { "keys": { "A": "any" } } }', 'security.keys'],
+    ['{ "network": { "allowPrivate": "yes" } }', 'network.allowPrivate'],
+    ['{ "limits": { "maxFileBytes": 10 } }', 'limits.maxFileBytes must be >= 1024'],
     ['{ "secuirty": {} }', "(top level) must NOT have additional properties 'secuirty'"],
   ])('rejects %s, naming the problem', (text, message) => {
     const dir = project(`bad-${Math.random().toString(36).slice(2)}`, text);

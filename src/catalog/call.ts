@@ -9,7 +9,8 @@ import { HttpError, type HttpClient, type HttpResponse } from '../http/client.js
 import { decodeBody, excerpt, type Decoded } from '../http/decode.js';
 import type { OriginRule } from '../http/origin.js';
 import { buildRequest, type RequestPlan, type RequestStruct } from '../http/request.js';
-import { SecretTokens, type Redactor, type SecretStore } from '../http/secrets.js';
+import type { Redactor } from '../http/redact.js';
+import { SecretTokens, type SecretStore } from '../http/secrets.js';
 import type { Upstreams } from '../http/upstreams.js';
 import type { InputSchema } from '../params/input-schema.js';
 import type { Outcome } from '../sandbox/pool.js';

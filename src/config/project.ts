@@ -21,10 +21,40 @@ export interface HttpConfig {
   totalTimeoutMs?: number;
   maxResponseBytes?: number;
   maxRedirects?: number;
+  /** Deepest nesting of an upstream JSON answer that is accepted. */
+  maxJsonDepth?: number;
+}
+
+/**
+ * One grant of `security.keys`: the environment variables matching `pattern` (a name, or a
+ * `*` glob) may be given to schemas; `namespaces` null means any namespace may use them.
+ */
+export interface KeyGrant {
+  pattern: string;
+  namespaces: readonly string[] | null;
+}
+
+export interface NetworkConfig {
+  /** Private, loopback and other non-public addresses: `true` for every origin, or the origins allowed. */
+  allowPrivate: boolean | readonly string[];
+}
+
+/** Bounds on input from outside, checked before it is walked (RULINGS R13). */
+export interface LimitsConfig {
+  /** Largest schema or list file read, in bytes. */
+  maxFileBytes?: number;
+  /** Deepest nesting of a tool's arguments. */
+  maxArgumentDepth?: number;
+  /** Largest tool arguments, counted as their JSON text, in bytes. */
+  maxArgumentBytes?: number;
 }
 
 export interface ProjectConfig {
   allowedLibraries: string[];
+  /** Environment variables the operator grants as keys (`.env` entries need no grant). */
+  keys: KeyGrant[];
+  network: NetworkConfig;
+  limits: LimitsConfig;
   sandbox: SandboxConfig;
   http: HttpConfig;
   /** Upstream overrides: origin (or `*`) → base URL. */
@@ -37,11 +67,34 @@ const integer = (minimum: number, maximum?: number) => (maximum === undefined ? 
 /** Unknown keys are errors, so that a typo in the config does not pass silently. */
 const closedObject = (properties: Record<string, unknown>) => ({ type: 'object', additionalProperties: false, properties });
 
+/** An environment variable name, or a glob of one with `*`. */
+const KEY_PATTERN = '^[A-Za-z_*][A-Za-z0-9_*]*$';
+
 export const CONFIG_SHAPE = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    security: closedObject({ allowedLibraries: { type: 'array', items: { type: 'string', pattern: PACKAGE_NAME_PATTERN } } }),
+    security: closedObject({
+      allowedLibraries: { type: 'array', items: { type: 'string', pattern: PACKAGE_NAME_PATTERN } },
+      keys: {
+        oneOf: [
+          { type: 'array', items: { type: 'string', pattern: KEY_PATTERN } },
+          {
+            type: 'object',
+            propertyNames: { pattern: KEY_PATTERN },
+            additionalProperties: { oneOf: [{ const: '*' }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
+          },
+        ],
+      },
+    }),
+    network: closedObject({
+      allowPrivate: { oneOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
+    }),
+    limits: closedObject({
+      maxFileBytes: integer(1024),
+      maxArgumentDepth: integer(1, 1000),
+      maxArgumentBytes: integer(1024),
+    }),
     sandbox: closedObject({
       deadlineMs: integer(50, 60000),
       memoryMb: integer(16, 8192),
@@ -52,13 +105,16 @@ export const CONFIG_SHAPE = {
       totalTimeoutMs: integer(1, 600000),
       maxResponseBytes: integer(1),
       maxRedirects: integer(0, 20),
+      maxJsonDepth: integer(1, 10000),
     }),
     upstreams: { type: 'object', additionalProperties: { type: 'string' } },
   },
 };
 
 interface ConfigFile {
-  security?: { allowedLibraries?: string[] };
+  security?: { allowedLibraries?: string[]; keys?: string[] | Record<string, '*' | string[]> };
+  network?: { allowPrivate?: boolean | string[] };
+  limits?: LimitsConfig;
   sandbox?: SandboxConfig;
   http?: HttpConfig;
   upstreams?: Record<string, string>;
@@ -73,7 +129,7 @@ export function loadProjectConfig(projectDir: string): ProjectConfig {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { allowedLibraries: [], sandbox: {}, http: {}, upstreams: {} };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return configFrom({});
     throw new ConfigError(`${file}: cannot be read (${(error as Error).message})`);
   }
   let data: unknown;
@@ -92,5 +148,24 @@ export function loadProjectConfig(projectDir: string): ProjectConfig {
     });
     throw new ConfigError(`${file}: ${problems.join('; ')}`);
   }
-  return { allowedLibraries: data.security?.allowedLibraries ?? [], sandbox: data.sandbox ?? {}, http: data.http ?? {}, upstreams: data.upstreams ?? {} };
+  return configFrom(data);
+}
+
+function configFrom(data: ConfigFile): ProjectConfig {
+  return {
+    allowedLibraries: data.security?.allowedLibraries ?? [],
+    keys: keyGrants(data.security?.keys),
+    network: { allowPrivate: data.network?.allowPrivate ?? false },
+    limits: data.limits ?? {},
+    sandbox: data.sandbox ?? {},
+    http: data.http ?? {},
+    upstreams: data.upstreams ?? {},
+  };
+}
+
+/** `["A", "B_*"]` grants to any namespace; `{ "A": ["ns"], "B_*": "*" }` binds each to namespaces. */
+function keyGrants(keys: string[] | Record<string, '*' | string[]> | undefined): KeyGrant[] {
+  if (keys === undefined) return [];
+  if (Array.isArray(keys)) return keys.map((pattern) => ({ pattern, namespaces: null }));
+  return Object.entries(keys).map(([pattern, namespaces]) => ({ pattern, namespaces: namespaces === '*' ? null : namespaces }));
 }

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'dotenv';
+import { encodeJsonString, Redactor } from './redact.js';
 
 export class SecretStore {
   private readonly values: ReadonlyMap<string, string>;
@@ -42,44 +43,13 @@ export class SecretStore {
 
   /** A redactor for the keys one catalog declares: only their values are known to be secret. */
   redactorFor(keys: Iterable<string>): Redactor {
-    const forms = new Map<string, string>();
+    const values = new Map<string, string>();
     for (const key of new Set(keys)) {
       const value = this.values.get(key);
-      if (!value) continue;
-      // The raw value and the forms it takes in a URL or a JSON string all count.
-      for (const form of [value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), encodeJsonString(value)]) forms.set(form, key);
+      if (value) values.set(key, value);
     }
-    return new Redactor(forms);
+    return new Redactor(values);
   }
-}
-
-/** Replaces every known key value in a text with `[redacted KEY]`. */
-export class Redactor {
-  private readonly pattern: RegExp | null;
-
-  constructor(private readonly forms: ReadonlyMap<string, string>) {
-    // Longest first, so a value that contains another is replaced whole.
-    const alternatives = [...forms.keys()].sort((a, b) => b.length - a.length).map(escapeRegExp);
-    this.pattern = alternatives.length > 0 ? new RegExp(alternatives.join('|'), 'g') : null;
-  }
-
-  redact(text: string): string {
-    return this.pattern ? text.replace(this.pattern, (match) => `[redacted ${this.forms.get(match) ?? 'key'}]`) : text;
-  }
-
-  /** Redacts every string inside a JSON-like value: the value itself when nothing matches, else a copy. */
-  redactValue<T>(value: T): T {
-    if (!this.pattern) return value;
-    const json = JSON.stringify(value);
-    if (json === undefined) return value;
-    this.pattern.lastIndex = 0;
-    if (!this.pattern.test(json)) return value;
-    return JSON.parse(this.redact(json)) as T;
-  }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Where a route declared secrets: the URL (root, path, query), named headers, the body. */
@@ -128,5 +98,3 @@ export class SecretTokens {
 }
 
 const encodeNothing = (value: string): string => value;
-/** Inside a JSON string literal: the value's JSON escaping without the quotes. */
-const encodeJsonString = (value: string): string => JSON.stringify(value).slice(1, -1);
