@@ -18,3 +18,35 @@ export function stringOr(value: unknown, fallback = ''): string {
 export function stringsOf(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
 }
+
+export interface JsonBounds {
+  /** Deepest nesting of arrays and objects; a scalar is depth 0. */
+  maxDepth: number;
+  /** Largest size, counted about as the value's JSON text would be, in bytes. */
+  maxBytes?: number;
+}
+
+/**
+ * Which bound a JSON-like value breaks, or null. Walked with an explicit stack, never by
+ * recursion, and stopped at the first bound passed: a value nested 100,000 deep costs as much
+ * as one nested `maxDepth` deep (RULINGS R13).
+ */
+export function brokenBound(value: unknown, { maxDepth, maxBytes = Infinity }: JsonBounds): 'depth' | 'size' | null {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  let bytes = 0;
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const current = item.value;
+    if (typeof current === 'string') bytes += current.length + 2;
+    else if (typeof current !== 'object' || current === null) bytes += 8;
+    else {
+      const depth = item.depth + 1;
+      if (depth > maxDepth) return 'depth';
+      // An object's keys count as strings, its values one level down like an array's items.
+      const children: unknown[] = Array.isArray(current) ? current : Object.entries(current).flat();
+      bytes += 2 + children.length;
+      for (const child of children) stack.push({ value: child, depth });
+    }
+    if (bytes > maxBytes) return 'size';
+  }
+  return null;
+}

@@ -5,6 +5,7 @@
 // input; exceptions are bugs.
 
 import type { Code } from '../findings.js';
+import { brokenBound } from '../raw.js';
 import { HttpError, type HttpClient, type HttpResponse } from '../http/client.js';
 import { decodeBody, excerpt, type Decoded } from '../http/decode.js';
 import type { OriginRule } from '../http/origin.js';
@@ -26,7 +27,9 @@ export interface CallableTool {
   plan: RequestPlan;
   origin: OriginRule;
   hooks: readonly Hook[];
-  /** Keys this tool needs that have no value: the tool is hidden and cannot be called. */
+  /** The schema's namespace: keys may be granted to some namespaces only. */
+  namespace: string;
+  /** Keys this tool needs that are not granted to it: the tool is hidden and cannot be called. */
   missingKeys: readonly string[];
 }
 
@@ -35,7 +38,16 @@ export interface HandlerRunner {
   postRequest(tool: CallableTool, input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> }): Promise<Outcome<unknown>>;
 }
 
+/** Bounds on a call's arguments, checked before anything walks them (RULINGS R13). */
+export interface ArgumentLimits {
+  maxArgumentDepth: number;
+  maxArgumentBytes: number;
+}
+
+export const DEFAULT_ARGUMENT_LIMITS: ArgumentLimits = Object.freeze({ maxArgumentDepth: 64, maxArgumentBytes: 1_048_576 });
+
 export interface CallContext {
+  limits: ArgumentLimits;
   http: HttpClient;
   secrets: SecretStore;
   redactor: Redactor;
@@ -43,7 +55,7 @@ export interface CallContext {
   handlers: HandlerRunner;
 }
 
-export type ToolErrorKind = 'unknown-tool' | 'arguments' | 'missing-keys' | 'handler' | 'origin' | 'upstream-status' | 'upstream-failure' | 'decode';
+export type ToolErrorKind = 'unknown-tool' | 'arguments' | 'missing-keys' | 'handler' | 'origin' | 'upstream-status' | 'upstream-failure' | 'decode' | 'internal';
 
 export interface ToolError {
   kind: ToolErrorKind;
@@ -51,7 +63,7 @@ export interface ToolError {
   /** The run-time finding code of a handler failure (SEC100–SEC107). */
   code?: Code;
   status?: number;
-  /** From a 429 answer, passed on so the caller knows when to try again. */
+  /** From a 429 or 503 answer, passed on so the caller knows when to try again. */
   retryAfter?: string;
 }
 
@@ -74,7 +86,13 @@ export interface CallOptions {
 }
 
 export async function callTool(context: CallContext, tool: CallableTool, args: unknown, options: CallOptions = {}): Promise<CallResult> {
-  const result = await runCall(context, tool, args, options);
+  let result: CallResult;
+  try {
+    result = await runCall(context, tool, args, options);
+  } catch (error) {
+    // A bug, not bad input: it fails this call only, and the server goes on.
+    result = fail('internal', `internal error in ${tool.name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
   // Whatever leaves the core is redacted: results, echoes of the request, error messages.
   return context.redactor.redactValue(result);
 }
@@ -83,6 +101,9 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
   if (tool.missingKeys.length > 0) {
     return fail('missing-keys', `${tool.name} needs ${tool.missingKeys.join(', ')}, which the server has no value for`);
   }
+  const broken = brokenBound(args, { maxDepth: context.limits.maxArgumentDepth, maxBytes: context.limits.maxArgumentBytes });
+  if (broken === 'depth') return fail('arguments', `invalid arguments: nested deeper than ${context.limits.maxArgumentDepth} levels (limits.maxArgumentDepth)`);
+  if (broken === 'size') return fail('arguments', `invalid arguments: larger than ${context.limits.maxArgumentBytes} bytes (limits.maxArgumentBytes)`);
   const checked = tool.input.check(args);
   if (!checked.ok) return fail('arguments', `invalid arguments: ${checked.problems.map((p) => p.message).join('; ')}`);
   // URLs resolve `.` and `..` segments, even percent-encoded: such an insert would leave its place.
@@ -97,7 +118,8 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
     if (!pre.ok) return handlerFailure('preRequest', pre.failure);
     ({ struct, payload } = pre.value);
   }
-  const filled = tokens.fill({ url: struct.url, headers: struct.headers, ...bodyText(struct.body) }, tool.plan.slots, context.secrets);
+  // Keys are bound to the schema's origin: the request is refused below unless it still goes there.
+  const filled = tokens.fill({ url: struct.url, headers: struct.headers, ...bodyText(struct.body) }, tool.plan.slots, (key) => context.secrets.valueFor(key, tool.namespace));
   // Checked with the keys in (they are percent-encoded in the URL, so they cannot move it).
   const target = tool.origin.parse(filled.url);
   if (!target) return fail('origin', `the request left the schema's origin ${tool.origin.display}; refused`);
@@ -106,10 +128,13 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
 
   let response: HttpResponse;
   try {
-    response = await context.http.request({ ...sent, method: struct.method }, { signal: options.signal });
+    // Messages name the schema's origin, not the address of an upstream override.
+    response = await context.http.request({ ...sent, method: struct.method }, { signal: options.signal, origin: target.origin });
   } catch (error) {
-    if (error instanceof HttpError) return fail('upstream-failure', `upstream request failed: ${error.message}`);
-    throw error;
+    if (!(error instanceof HttpError)) throw error;
+    // The body arrived but cannot be read as sent (its Content-Encoding): a decode failure.
+    if (error.kind === 'decode') return fail('decode', `the answer could not be decoded: ${error.message}`);
+    return fail('upstream-failure', `upstream request failed: ${error.message}`);
   }
   if (response.status < 200 || response.status > 299) return statusFailure(response, context.redactor);
 
@@ -159,8 +184,9 @@ function statusFailure(response: HttpResponse, redactor: Redactor): CallResult {
     status: response.status,
     message: `upstream answered ${response.status}${response.body.length > 0 ? `: ${excerpt(redactedBody(response.body, redactor))}` : ''}`,
   };
+  // Passed on where waiting helps: a rate limit, or an outage that says when it ends.
   const retryAfter = response.headers['retry-after'];
-  if (response.status === 429 && retryAfter) {
+  if ((response.status === 429 || response.status === 503) && retryAfter) {
     error.retryAfter = retryAfter;
     error.message += ` (retry after ${retryAfter})`;
   }

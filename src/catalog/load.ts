@@ -8,16 +8,17 @@ import { loadProjectConfig, type ProjectConfig } from '../config/project.js';
 import { FindingSink, type Finding } from '../findings.js';
 import { HttpClient, type HttpLimits } from '../http/client.js';
 import type { Redactor } from '../http/redact.js';
-import { SecretStore } from '../http/secrets.js';
+import { SecretStore, type KeyAccess } from '../http/secrets.js';
 import { Upstreams } from '../http/upstreams.js';
 import { effectiveAllowlist } from '../libraries/allowlist.js';
 import { resolveLibrary } from '../libraries/resolve.js';
 import { loadListRegistry } from '../lists/registry.js';
+import type { SharedList } from '../lists/types.js';
 import type { FileReport } from '../report/format.js';
 import { Sandbox, type Outcome, type SandboxOptions } from '../sandbox/pool.js';
 import type { Hook, LibraryModule } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
-import { callTool, type CallContext, type CallOptions, type CallResult } from './call.js';
+import { callTool, DEFAULT_ARGUMENT_LIMITS, type CallContext, type CallOptions, type CallResult } from './call.js';
 import { selectSchemaFiles } from './files.js';
 import { runPostRequest, runPreRequest } from './hooks.js';
 import { compileTools, unitId, type Tool } from './tools.js';
@@ -31,8 +32,10 @@ export interface CatalogOptions {
   lists?: string;
   /** Folder holding `.flowmcp/config.json` and `.env`; default the working directory. */
   project?: string;
-  /** Where key values come from besides `.env`; default `process.env`. */
+  /** The environment: a key is taken from it only where `security.keys` grants it; default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** Key values given by the embedding program; as trusted as the project's `.env`. */
+  keys?: Readonly<Record<string, string | undefined>>;
   /** Upstream overrides, ORIGIN (or `*`) → base URL; added to the config's `upstreams`. */
   upstreams?: Readonly<Record<string, string>>;
   sandbox?: Pick<SandboxOptions, 'size' | 'deadlineMs' | 'memoryMb'>;
@@ -67,6 +70,10 @@ export class Catalog {
     private readonly sandbox: Sandbox | null,
     private readonly context: CallContext,
     private readonly cache: CheckCache | undefined,
+    /** The project folder the catalog was loaded for (libraries resolve from it first). */
+    readonly project: string,
+    /** The shared lists loaded, by name (groups record the files their schemas reach). */
+    readonly lists: ReadonlyMap<string, SharedList>,
   ) {
     this.byName = new Map(tools.flatMap((tool) => [[tool.name, tool] as const, [tool.reference, tool] as const]));
     if (cache) setTimeout(() => cache.save(), CACHE_SAVE_DELAY_MS).unref();
@@ -77,7 +84,8 @@ export class Catalog {
     const config = loadProjectConfig(project);
     // Operator input that can be wrong is read before anything is started.
     const upstreams = new Upstreams({ ...config.upstreams, ...options.upstreams });
-    const http = new HttpClient({ ...config.http, ...options.http });
+    // Non-public addresses only where the operator allows them: the config, and override targets.
+    const http = new HttpClient({ ...config.http, ...options.http }, { allowPrivate: config.network.allowPrivate, trustedOrigins: upstreams.origins() });
     // Workers start (about 0.2 s) while the files are checked; closed again if no schema has handlers.
     const { deadlineMs, memoryMb, workers } = config.sandbox;
     const sandbox = new Sandbox({ deadlineMs, memoryMb, size: workers, ...options.sandbox });
@@ -123,11 +131,12 @@ export class Catalog {
       sandbox = null;
     }
 
-    const secrets = SecretStore.fromProject(project, options.env ?? process.env);
+    const secrets = SecretStore.fromProject(project, { env: options.env ?? process.env, given: options.keys, grants: config.keys });
     const tools = compileTools(schemas, options.schemas, secrets);
     const redactor: Redactor = secrets.redactorFor(schemas.flatMap(({ schema }) => schema.requiredServerParams));
     const listReports = lists.files.map((file) => ({ file, findings: lists.findings.filter((f) => f.file === file) }));
     const context: CallContext = {
+      limits: { ...DEFAULT_ARGUMENT_LIMITS, ...config.limits },
       http,
       secrets,
       redactor,
@@ -137,7 +146,7 @@ export class Catalog {
         postRequest: (tool, input) => (sandbox ? runPostRequest(sandbox, tool.unit, tool.routeName, input) : noSandbox()),
       },
     };
-    return new Catalog(schemas, tools, [...reports, ...listReports], sandbox, context, cache);
+    return new Catalog(schemas, tools, [...reports, ...listReports], sandbox, context, cache, project, lists.lists);
   }
 
   /**
@@ -168,6 +177,11 @@ export class Catalog {
     const tool = this.tool(nameOrReference);
     if (!tool) return { ok: false, error: { kind: 'unknown-tool', message: `no tool named '${nameOrReference}'` } };
     return callTool(this.context, tool, args, options);
+  }
+
+  /** Whether `namespace` may use `key`, and if not, the line that would grant it. */
+  keyAccess(key: string, namespace: string): KeyAccess {
+    return this.context.secrets.access(key, namespace);
   }
 
   /** Redacts key values from any text leaving the core (logs, messages). */

@@ -16,6 +16,8 @@ import { nameTools } from './names.js';
 
 export interface Tool extends CallableTool {
   description: string;
+  /** Every key the route uses: in the schema's root and headers, its path and parameter values. */
+  requiredKeys: readonly string[];
   method: CanonicalRoute['method'];
   schema: CanonicalSchema;
   route: CanonicalRoute;
@@ -39,6 +41,7 @@ export function compileTools(sources: readonly ToolSource[], schemasRoot: string
     const { schema } = source;
     let input: InputSchema | undefined;
     let plan: RequestPlan | undefined;
+    const requiredKeys = keysOf(schema, route);
     return {
       name: identity.name,
       reference: identity.reference,
@@ -61,7 +64,9 @@ export function compileTools(sources: readonly ToolSource[], schemasRoot: string
         return rule;
       },
       hooks: source.hooks[route.name] ?? [],
-      missingKeys: secrets.missing(keysOf(schema, route)),
+      namespace: schema.namespace,
+      requiredKeys,
+      missingKeys: secrets.missing(requiredKeys, schema.namespace),
     };
   });
 }

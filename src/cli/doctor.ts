@@ -3,16 +3,16 @@
 // declared keys have a value (never the value), the libraries the handlers need, the groups
 // file, every finding of every file, and a verdict. Exit 0 when every file loads, 1 otherwise.
 
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
-import { parse } from 'dotenv';
 import { checkGroups, groupsFilePath, groupsFindings, readGroupsFile } from '../catalog/groups.js';
 import type { Catalog } from '../catalog/load.js';
 import { checkSchemaFile } from '../catalog/validate.js';
 import { ConfigError, loadProjectConfig, type ProjectConfig } from '../config/project.js';
 import { DEFAULT_HTTP_LIMITS } from '../http/client.js';
+import { refusalText } from '../http/secrets.js';
 import { DEFAULT_ALLOWED_LIBRARIES, effectiveAllowlist } from '../libraries/allowlist.js';
 import { resolveLibrary } from '../libraries/resolve.js';
 import { formatHuman, type FileReport } from '../report/format.js';
@@ -58,7 +58,7 @@ async function runDoctor(flags: CatalogFlags): Promise<void> {
   const catalog = await loadCatalog(flags);
   try {
     out.push('', ...catalogLines(flags, catalog));
-    out.push('', ...keyLines(flags.project, catalog));
+    out.push('', ...keyLines(flags.project, config, catalog));
     out.push('', ...libraryLines(flags.project, config, catalog));
     const groups = groupsReport(flags, catalog);
     out.push('', ...groups.lines);
@@ -99,9 +99,17 @@ function configLines(config: ProjectConfig): string[] {
     ...table(allowlist).map((line) => `    ${line}`),
     `  sandbox   deadlineMs ${setting(config.sandbox.deadlineMs, DEFAULT_DEADLINE_MS)}, memoryMb ${setting(config.sandbox.memoryMb, DEFAULT_MEMORY_MB)}, workers ${setting(config.sandbox.workers, defaultWorkers)}`,
     `  http      ${(Object.keys(DEFAULT_HTTP_LIMITS) as (keyof typeof DEFAULT_HTTP_LIMITS)[]).map((key) => `${key} ${setting(config.http[key], DEFAULT_HTTP_LIMITS[key])}`).join(', ')}`,
+    `  network   private addresses ${networkPolicy(config)}`,
     upstreams.length === 0 ? '  upstreams none (requests go to each schema\'s own origin)' : '  upstreams',
     ...upstreams.map(([origin, base]) => `    ${origin} -> ${base} (${fromConfig})`),
   ];
+}
+
+function networkPolicy(config: ProjectConfig): string {
+  const { allowPrivate } = config.network;
+  if (allowPrivate === true) return 'allowed for every origin (network.allowPrivate: true)';
+  if (allowPrivate === false || allowPrivate.length === 0) return 'refused (loopback, private, link-local and other non-public addresses; upstream overrides excepted)';
+  return `refused except for ${allowPrivate.join(', ')} (network.allowPrivate) and upstream overrides`;
 }
 
 function catalogLines(flags: CatalogFlags, catalog: Catalog): string[] {
@@ -117,38 +125,34 @@ function catalogLines(flags: CatalogFlags, catalog: Catalog): string[] {
   ];
 }
 
-/** Which declared keys have a value, and from where. Values are never read into the output. */
-function keyLines(project: string, catalog: Catalog): string[] {
+/**
+ * Which declared keys each namespace is granted, and from where; for the others, why not and
+ * the line that would grant them. Values are never read into the output.
+ */
+function keyLines(project: string, config: ProjectConfig, catalog: Catalog): string[] {
   const envFile = join(project, '.env');
-  let dotenv: Record<string, string> = {};
-  let envState = 'not present';
-  try {
-    dotenv = parse(readFileSync(envFile));
-    envState = 'present';
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') envState = `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
-  }
-  const lines = [`keys      ${displayPath(envFile)} ${envState}`];
-  const users = new Map<string, Set<string>>();
+  const envState = existsSync(envFile) ? 'present' : 'not present';
+  const grants = config.keys.map((grant) => `${grant.pattern} → ${grant.namespaces ? grant.namespaces.join(', ') : 'any namespace'}`);
+  const lines = [`keys      ${displayPath(envFile)} ${envState}; security.keys grants ${grants.length === 0 ? 'none (environment variables are not used)' : grants.join('; ')}`];
+  const users = new Map<string, { key: string; namespace: string; files: Set<string> }>();
   for (const { schema } of catalog.schemas) {
     for (const key of schema.requiredServerParams) {
-      const files = users.get(key) ?? new Set<string>();
-      files.add(displayPath(schema.file));
-      users.set(key, files);
+      const id = `${key}\0${schema.namespace}`;
+      const entry = users.get(id) ?? { key, namespace: schema.namespace, files: new Set<string>() };
+      entry.files.add(displayPath(schema.file));
+      users.set(id, entry);
     }
   }
   if (users.size === 0) return [...lines, '  no loaded schema declares a key'];
-  const rows = [...users.keys()].sort().map((key) => {
-    const source = isSet(process.env[key]) ? (isSet(dotenv[key]) ? 'set (environment, over .env)' : 'set (environment)') : isSet(dotenv[key]) ? 'set (.env)' : 'MISSING';
-    const hidden = catalog.tools.filter((tool) => tool.missingKeys.includes(key)).length;
-    const note = hidden > 0 ? `${hidden} tool${hidden === 1 ? '' : 's'} hidden` : '';
-    return [key, source, [...(users.get(key) ?? [])].join(', '), note];
-  });
+  const rows = [...users.values()]
+    .sort((a, b) => (a.key === b.key ? a.namespace.localeCompare(b.namespace) : a.key.localeCompare(b.key)))
+    .map(({ key, namespace, files }) => {
+      const access = catalog.keyAccess(key, namespace);
+      const state = access.granted ? `granted (${access.source})` : `REFUSED: ${refusalText(access)}; grant with ${access.fix}`;
+      const hidden = catalog.tools.filter((tool) => tool.namespace === namespace && tool.missingKeys.includes(key)).length;
+      return [key, namespace, state, [...files].join(', '), hidden > 0 ? `${hidden} tool${hidden === 1 ? '' : 's'} hidden` : ''];
+    });
   return [...lines, ...table(rows).map((line) => `  ${line.trimEnd()}`)];
-}
-
-function isSet(value: string | undefined): boolean {
-  return typeof value === 'string' && value !== '';
 }
 
 /**

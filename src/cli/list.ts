@@ -8,8 +8,8 @@ import type { Command } from 'commander';
 import { Catalog, type CatalogOptions } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
 import type { Finding } from '../findings.js';
+import { refusalText } from '../http/secrets.js';
 import type { FileReport } from '../report/format.js';
-import type { Template } from '../schema/types.js';
 import { UsageError } from './usage.js';
 
 /** The flags every catalog command shares. */
@@ -29,8 +29,10 @@ export interface ToolRow {
   method: string;
   /** Every key the tool's URL, headers and parameters use. */
   requiredKeys: string[];
-  /** Those of them with no value in the environment or `.env`. */
+  /** Those of them not granted to the tool's namespace. */
   missingKeys: string[];
+  /** For each missing key, why, and the line that would grant it. */
+  keyProblems: Array<{ key: string; reason: string; fix: string }>;
   status: 'served' | 'hidden';
 }
 
@@ -68,7 +70,7 @@ export function registerList(program: Command): void {
 async function runList(flags: ListFlags): Promise<void> {
   const catalog = await loadCatalog(flags);
   try {
-    const tools = catalog.tools.map(toolRow);
+    const tools = catalog.tools.map((tool) => toolRow(tool, catalog));
     const rejected = rejectedRows(catalog.reports);
     process.stdout.write(`${flags.json ? JSON.stringify({ tools, rejected, summary: summary(tools, rejected) }, null, 2) : formatList(tools, rejected)}\n`);
     process.exitCode = 0;
@@ -77,15 +79,22 @@ async function runList(flags: ListFlags): Promise<void> {
   }
 }
 
-export function toolRow(tool: Tool): ToolRow {
+export function toolRow(tool: Tool, catalog: Catalog): ToolRow {
   return {
     name: tool.name,
     reference: tool.reference,
     method: tool.method,
-    requiredKeys: requiredKeys(tool),
+    requiredKeys: [...tool.requiredKeys],
     missingKeys: [...tool.missingKeys],
+    keyProblems: tool.missingKeys.map((key) => keyProblem(catalog, key, tool.namespace)),
     status: tool.missingKeys.length === 0 ? 'served' : 'hidden',
   };
+}
+
+/** Why a namespace may not use a key, in words, and the line that grants it. */
+export function keyProblem(catalog: Catalog, key: string, namespace: string): { key: string; reason: string; fix: string } {
+  const access = catalog.keyAccess(key, namespace);
+  return { key, reason: refusalText(access), fix: access.granted ? '' : access.fix };
 }
 
 /** Files with an error: they load no tool. */
@@ -96,23 +105,9 @@ export function rejectedRows(reports: readonly FileReport[]): RejectedRow[] {
   });
 }
 
-/**
- * The keys a route uses in the schema's root and headers, its path and its parameter values:
- * the same keys the catalog checks for `missingKeys`.
- */
-function requiredKeys(tool: Tool): string[] {
-  const { schema, route } = tool;
-  const templates: Template[] = [
-    schema.root,
-    ...Object.values(schema.headers),
-    route.path,
-    ...route.parameters.flatMap((param) => (param.source.kind === 'template' ? [param.source.template] : [])),
-  ];
-  return [...new Set(templates.flatMap((template) => template.flatMap((part) => (part.kind === 'secret' ? [part.key] : []))))];
-}
-
 export function statusText(row: ToolRow): string {
-  return row.status === 'served' ? 'served' : `hidden: missing ${row.missingKeys.join(', ')}`;
+  if (row.status === 'served') return 'served';
+  return `hidden: ${row.keyProblems.map((problem) => `${problem.key} ${problem.reason} (grant: ${problem.fix})`).join('; ')}`;
 }
 
 function summary(tools: readonly ToolRow[], rejected: readonly RejectedRow[]) {

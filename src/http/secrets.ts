@@ -1,62 +1,139 @@
-// API keys (RULINGS R4). The core holds the values; only placeholders travel. A request is built
-// with an unguessable token in each declared secret slot, handlers see and may move only that
-// token, and just before the request leaves the core puts the values into the slots the schema
-// declared, nowhere else. A user argument that spells `{{KEY}}` is text, never a key. Every
-// string that leaves the core goes through `redact`.
+// API keys (RULINGS R4). The operator grants them; the core holds the values and only
+// placeholders travel. A request is built with an unguessable token in each slot where the
+// schema places a key, handlers see and may move only that token, and just before the request
+// leaves for the schema's own origin the core puts the values into the declared slots, nowhere
+// else. A user argument that spells `{{KEY}}` is text, never a key. Every string that leaves
+// the core goes through a Redactor.
 
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'dotenv';
+import type { KeyGrant } from '../config/project.js';
 import { encodeJsonString, Redactor } from './redact.js';
 
-export class SecretStore {
-  private readonly values: ReadonlyMap<string, string>;
+/** Where a granted key's value comes from. */
+export type KeySource = '.env' | 'environment' | 'program';
 
-  /** `env` wins over `.env`, as dotenv does; an empty value counts as missing. */
-  constructor(env: Readonly<Record<string, string | undefined>>, dotenv: Readonly<Record<string, string>> = {}) {
-    const values = new Map<string, string>();
-    for (const [key, value] of Object.entries({ ...dotenv, ...env })) {
-      if (typeof value === 'string' && value !== '') values.set(key, value);
+/**
+ * Whether one namespace may use one key, and if not, what the operator would change: `fix` is
+ * the exact line to add (to `.env` or to `security.keys` in `.flowmcp/config.json`).
+ */
+export type KeyAccess =
+  | { granted: true; source: KeySource }
+  | { granted: false; reason: 'unset' | 'not-granted' | 'bound-elsewhere'; fix: string };
+
+const REFUSAL_WORDS = { unset: 'not set', 'not-granted': 'in the environment but not granted', 'bound-elsewhere': 'granted to other namespaces only' } as const;
+
+/** Why a key is refused, in words: `not set`, `in the environment but not granted`, ... */
+export function refusalText(access: KeyAccess): string {
+  return access.granted ? 'granted' : REFUSAL_WORDS[access.reason];
+}
+
+export interface SecretSources {
+  /** The process environment: a value is used only where a grant names the variable. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The project's `.env` file: the operator wrote it for flowguard, so its keys need no grant. */
+  dotenv?: Readonly<Record<string, string>>;
+  /** Values handed over by the program that embeds flowguard: as trusted as `.env`. */
+  given?: Readonly<Record<string, string | undefined>>;
+  /** `security.keys` of the config. */
+  grants?: readonly KeyGrant[];
+}
+
+/**
+ * The keys the operator grants (RULINGS R4). A schema only names a key in
+ * `requiredServerParams`; it gets a value only from `.env`, from the embedding program, or from
+ * an environment variable that `security.keys` names, and only in the namespaces the grant binds
+ * it to. Otherwise any schema could read any secret of the server's environment by naming it.
+ */
+export class SecretStore {
+  private readonly values = new Map<string, { value: string; source: KeySource }>();
+  /** Environment variables that hold a value but were not granted: only for saying so. */
+  private readonly ungranted = new Set<string>();
+  private readonly grants: readonly KeyGrant[];
+
+  constructor({ env = {}, dotenv = {}, given = {}, grants = [] }: SecretSources = {}) {
+    this.grants = grants;
+    const put = (source: KeySource, entries: Readonly<Record<string, string | undefined>>) => {
+      for (const [key, value] of Object.entries(entries)) {
+        if (typeof value === 'string' && value !== '') this.values.set(key, { value, source });
+      }
+    };
+    put('.env', dotenv);
+    // A granted environment variable wins over `.env`, as dotenv itself does.
+    for (const [key, value] of Object.entries(env)) {
+      if (typeof value !== 'string' || value === '') continue;
+      if (this.grantOf(key)) this.values.set(key, { value, source: 'environment' });
+      else if (!this.values.has(key)) this.ungranted.add(key);
     }
-    this.values = values;
+    put('program', given);
   }
 
-  /** The process environment plus the project's `.env` file, if there is one. */
-  static fromProject(projectDir: string, env: Readonly<Record<string, string | undefined>> = process.env): SecretStore {
+  /** The granted environment, the project's `.env` file (if any) and the program's own values. */
+  static fromProject(projectDir: string, sources: Omit<SecretSources, 'dotenv'> = {}): SecretStore {
     let dotenv: Record<string, string> = {};
     try {
       dotenv = parse(readFileSync(join(projectDir, '.env')));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    return new SecretStore(env, dotenv);
+    return new SecretStore({ ...sources, dotenv });
   }
 
-  get(key: string): string | undefined {
-    return this.values.get(key);
+  /** The grant that names `key`: an exact name before any glob, globs in the order written. */
+  private grantOf(key: string): KeyGrant | undefined {
+    return this.grants.find((grant) => grant.pattern === key) ?? this.grants.find((grant) => grant.pattern.includes('*') && globMatches(grant.pattern, key));
   }
 
-  missing(keys: readonly string[]): string[] {
-    return keys.filter((key) => !this.values.has(key));
+  access(key: string, namespace: string): KeyAccess {
+    const grant = this.grantOf(key);
+    const bound = grant?.namespaces;
+    const known = this.values.get(key);
+    if (known && (!bound || bound.includes(namespace))) return { granted: true, source: known.source };
+    if (known && bound) {
+      return { granted: false, reason: 'bound-elsewhere', fix: `security.keys: "${grant.pattern}": ${JSON.stringify([...bound, namespace])}` };
+    }
+    if (this.ungranted.has(key)) return { granted: false, reason: 'not-granted', fix: `security.keys: "${key}": ${JSON.stringify([namespace])}` };
+    return { granted: false, reason: 'unset', fix: `${key}=... in .env` };
+  }
+
+  /** The value of `key` for a request of `namespace`; undefined unless granted to it. */
+  valueFor(key: string, namespace: string): string | undefined {
+    const known = this.values.get(key);
+    if (!known) return undefined;
+    const bound = this.grantOf(key)?.namespaces;
+    return !bound || bound.includes(namespace) ? known.value : undefined;
+  }
+
+  /** The keys of `keys` that `namespace` may not use. */
+  missing(keys: readonly string[], namespace: string): string[] {
+    return keys.filter((key) => this.valueFor(key, namespace) === undefined);
   }
 
   /** A redactor for the keys one catalog declares: only their values are known to be secret. */
   redactorFor(keys: Iterable<string>): Redactor {
     const values = new Map<string, string>();
     for (const key of new Set(keys)) {
-      const value = this.values.get(key);
-      if (value) values.set(key, value);
+      const known = this.values.get(key);
+      if (known) values.set(key, known.value);
     }
     return new Redactor(values);
   }
 }
 
-/** Where a route declared secrets: the URL (root, path, query), named headers, the body. */
+/** Where a route's template places keys: the URL (root, path, query), named headers, the body. */
 export interface SecretSlots {
   url: ReadonlySet<string>;
   headers: ReadonlyMap<string, ReadonlySet<string>>;
   body: ReadonlySet<string>;
+}
+
+/** A request as the core sends it: URL, headers and the body as text. */
+export interface OutgoingRequest {
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
 }
 
 /**
@@ -72,25 +149,26 @@ export class SecretTokens {
     return `__secret_${key}_${this.nonce}__`;
   }
 
-  /** Puts key values into the declared slots of a request that preRequest may have changed. */
-  fill(request: { url: string; headers: Record<string, string>; body?: string }, slots: SecretSlots, store: SecretStore): { url: string; headers: Record<string, string>; body?: string } {
+  /**
+   * Puts key values into the declared slots of a request that preRequest may have changed.
+   * `valueOf` answers only for keys granted to the schema's namespace; the caller sends the
+   * result only to the schema's own origin, where the keys are bound (RULINGS R4).
+   */
+  fill(request: OutgoingRequest, slots: SecretSlots, valueOf: (key: string) => string | undefined): OutgoingRequest {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) {
-      headers[name] = this.replace(value, slots.headers.get(name.toLowerCase()), store, encodeNothing);
+      headers[name] = this.replace(value, slots.headers.get(name.toLowerCase()), valueOf, encodeNothing);
     }
-    const filled: { url: string; headers: Record<string, string>; body?: string } = {
-      url: this.replace(request.url, slots.url, store, encodeURIComponent),
-      headers,
-    };
-    if (request.body !== undefined) filled.body = this.replace(request.body, slots.body, store, encodeJsonString);
+    const filled: OutgoingRequest = { url: this.replace(request.url, slots.url, valueOf, encodeURIComponent), headers };
+    if (request.body !== undefined) filled.body = this.replace(request.body, slots.body, valueOf, encodeJsonString);
     return filled;
   }
 
-  private replace(text: string, keys: ReadonlySet<string> | undefined, store: SecretStore, encode: (value: string) => string): string {
+  private replace(text: string, keys: ReadonlySet<string> | undefined, valueOf: (key: string) => string | undefined, encode: (value: string) => string): string {
     if (!keys || keys.size === 0 || !text.includes(this.nonce)) return text;
     let result = text;
     for (const key of keys) {
-      const value = store.get(key);
+      const value = valueOf(key);
       if (value !== undefined) result = result.split(this.token(key)).join(encode(value));
     }
     return result;
@@ -98,3 +176,9 @@ export class SecretTokens {
 }
 
 const encodeNothing = (value: string): string => value;
+
+/** `*` matches any run of characters; everything else is literal. */
+function globMatches(pattern: string, name: string): boolean {
+  const source = pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  return new RegExp(`^${source}$`).test(name);
+}

@@ -114,7 +114,7 @@ function advice(error: ToolError): string {
     case 'arguments':
       return "correct the arguments so they match the tool's inputSchema, then call again.";
     case 'missing-keys':
-      return 'none from the client: the server operator has to set the missing key (environment or .env) and restart; until then the tool cannot be used.';
+      return 'none from the client: the server operator has to grant the key (the project .env, or security.keys in .flowmcp/config.json) and restart; until then the tool cannot be used.';
     case 'handler':
       return "the tool's own handler code failed. Other arguments may work; otherwise use another tool. Calling again with the same arguments will fail the same way.";
     case 'origin':
@@ -127,6 +127,8 @@ function advice(error: ToolError): string {
       return "the API's answer could not be read. Call again later, or use another tool.";
     case 'unknown-tool':
       return 'use a tool named in tools/list.';
+    case 'internal':
+      return 'the server failed on its side; this is a bug in flowguard, not in the arguments. Use another tool, and tell the operator.';
   }
 }
 

@@ -5,6 +5,7 @@
 import { selectSchemaFiles } from '../catalog/files.js';
 import type { Catalog } from '../catalog/load.js';
 import type { Finding } from '../findings.js';
+import { refusalText } from '../http/secrets.js';
 import { formatFinding } from '../report/format.js';
 
 /** Rejected files and hidden tools named one per line, at most this many of each. */
@@ -30,17 +31,21 @@ export function loadSummary(catalog: Catalog, schemasPath: string): string {
       (listReports.length > 0 ? `; ${plural(listReports.length, 'list file')}, ${rejectedLists} rejected` : ''),
   ];
   if (hidden.length > 0) {
-    lines.push('  hidden until their keys are set (environment or the project .env):');
-    const byKeys = new Map<string, string[]>();
+    lines.push('  hidden until the operator grants their keys (the project .env, or security.keys in .flowmcp/config.json):');
+    // One line per key and namespace: what is wrong, the line that would fix it, the tools it hides.
+    const byGrant = new Map<string, string[]>();
     for (const tool of hidden) {
-      const keys = [...tool.missingKeys].sort().join(' + ');
-      byKeys.set(keys, [...(byKeys.get(keys) ?? []), tool.name]);
+      for (const key of tool.missingKeys) {
+        const access = catalog.keyAccess(key, tool.namespace);
+        const line = access.granted ? key : `${key} (${tool.namespace}): ${refusalText(access)}; grant with ${access.fix}`;
+        byGrant.set(line, [...(byGrant.get(line) ?? []), tool.name]);
+      }
     }
-    for (const [keys, names] of [...byKeys].slice(0, MAX_LINES)) {
+    for (const [line, names] of [...byGrant].slice(0, MAX_LINES)) {
       const shown = names.slice(0, 8).join(', ');
-      lines.push(`    ${keys}: ${shown}${names.length > 8 ? ` and ${names.length - 8} more` : ''}`);
+      lines.push(`    ${line}: hides ${shown}${names.length > 8 ? ` and ${names.length - 8} more` : ''}`);
     }
-    if (byKeys.size > MAX_LINES) lines.push(`    and ${byKeys.size - MAX_LINES} more key sets`);
+    if (byGrant.size > MAX_LINES) lines.push(`    and ${byGrant.size - MAX_LINES} more keys`);
   }
   if (rejected.length > 0) {
     lines.push('  rejected (first error of each file; `flowguard validate` shows every finding):');

@@ -22,21 +22,21 @@ function flowguard(args: string[], cwd: string, env: Record<string, string> = {}
 }
 
 /** etherscan (a key, handlers, the ethers library, a shared list) and wttr (keyless) with the bundled lists. */
-function project(name: string): string {
+function project(name: string, keys?: Record<string, string[]>): string {
   const dir = join(work, name);
   for (const folder of ['etherscan', 'wttr']) cpSync(join(ROOT, 'schemas', folder), join(dir, 'schemas', folder), { recursive: true });
   cpSync(join(ROOT, 'shared-lists'), join(dir, 'shared-lists'), { recursive: true });
   mkdirSync(join(dir, '.flowmcp'));
   writeFileSync(
     join(dir, '.flowmcp', 'config.json'),
-    JSON.stringify({ security: { allowedLibraries: ['trading-signals'] }, sandbox: { deadlineMs: 3000 }, upstreams: { 'https://api.etherscan.io': 'http://127.0.0.1:9' } }),
+    JSON.stringify({ security: { allowedLibraries: ['trading-signals'], ...(keys ? { keys } : {}) }, sandbox: { deadlineMs: 3000 }, upstreams: { 'https://api.etherscan.io': 'http://127.0.0.1:9' } }),
   );
   return dir;
 }
 
 describe('flowguard doctor', () => {
   it('reports node, project, config with sources, keys, libraries and files, and exits 0 when every file loads', () => {
-    const dir = project('healthy');
+    const dir = project('healthy', { ETHERSCAN_API_KEY: ['etherscan'] });
     writeFileSync(join(dir, '.env'), `ETHERSCAN_API_KEY=${DOTENV_VALUE}\nUNRELATED=${DOTENV_VALUE}\n`);
     const { code, stdout, stderr } = flowguard(['doctor'], dir, { ETHERSCAN_API_KEY: ENV_VALUE });
     expect(code).toBe(0);
@@ -50,8 +50,9 @@ describe('flowguard doctor', () => {
     expect(stdout).toContain('https://api.etherscan.io -> http://127.0.0.1:9 (from .flowmcp/config.json)');
     expect(stdout).toContain('schemas   schemas: 2 files, 2 loaded, 6 tools');
     expect(stdout).toContain('lists     shared-lists: 3 files, 3 loaded');
-    expect(stdout).toContain('keys      .env present');
-    expect(stdout).toMatch(/^ {2}ETHERSCAN_API_KEY +set \(environment, over \.env\) +schemas\/etherscan\/accounts\.mjs$/m);
+    expect(stdout).toContain('network   private addresses refused (loopback, private, link-local and other non-public addresses; upstream overrides excepted)');
+    expect(stdout).toContain('keys      .env present; security.keys grants ETHERSCAN_API_KEY → etherscan');
+    expect(stdout).toMatch(/^ {2}ETHERSCAN_API_KEY +etherscan +granted \(environment\) +schemas\/etherscan\/accounts\.mjs$/m);
     expect(stdout).toMatch(/^ {2}ethers +resolves \(.*node_modules\/ethers\/.*\) +schemas\/etherscan\/accounts\.mjs$/m);
     expect(stdout).toContain('groups    .flowmcp/groups.json not present');
     expect(stdout).toMatch(/^ {2}VAL096 info schemas\/etherscan\/accounts\.mjs:\d+:\d+ /m);
@@ -65,19 +66,23 @@ describe('flowguard doctor', () => {
     }
   });
 
-  it('says where a key comes from, or that it is missing and which tools it hides, without its value', () => {
+  it('says where a key comes from, or why it is refused, the line that grants it and which tools it hides, without its value', () => {
     const dir = project('keys');
     writeFileSync(join(dir, '.env'), `ETHERSCAN_API_KEY=${DOTENV_VALUE}\n`);
     const fromDotenv = flowguard(['doctor'], dir);
-    expect(fromDotenv.stdout).toMatch(/^ {2}ETHERSCAN_API_KEY +set \(\.env\) +schemas\/etherscan\/accounts\.mjs$/m);
+    expect(fromDotenv.stdout).toMatch(/^ {2}ETHERSCAN_API_KEY +etherscan +granted \(\.env\) +schemas\/etherscan\/accounts\.mjs$/m);
     expect(fromDotenv.stdout + fromDotenv.stderr).not.toContain(DOTENV_VALUE);
 
     rmSync(join(dir, '.env'));
     const missing = flowguard(['doctor'], dir, { ETHERSCAN_API_KEY: '' });
     expect(missing.code).toBe(0);
-    expect(missing.stdout).toContain('keys      .env not present');
-    expect(missing.stdout).toMatch(/^ {2}ETHERSCAN_API_KEY +MISSING +schemas\/etherscan\/accounts\.mjs +4 tools hidden$/m);
+    expect(missing.stdout).toContain('keys      .env not present; security.keys grants none (environment variables are not used)');
+    expect(missing.stdout).toMatch(/^ {2}ETHERSCAN_API_KEY +etherscan +REFUSED: not set; grant with ETHERSCAN_API_KEY=\.\.\. in \.env +schemas\/etherscan\/accounts\.mjs +4 tools hidden$/m);
     expect(missing.stdout).toContain('verdict: ok, every file loads (6 tools, 2 served, 4 hidden)');
+
+    const ungranted = flowguard(['doctor'], dir, { ETHERSCAN_API_KEY: ENV_VALUE });
+    expect(ungranted.stdout).toMatch(/^ {2}ETHERSCAN_API_KEY +etherscan +REFUSED: in the environment but not granted; grant with security\.keys: "ETHERSCAN_API_KEY": \["etherscan"\] +schemas\/etherscan\/accounts\.mjs +4 tools hidden$/m);
+    expect(ungranted.stdout + ungranted.stderr).not.toContain(ENV_VALUE);
   });
 
   it('exits 1 and names the files that cannot be loaded, a missing library and a failing group', () => {

@@ -43,6 +43,13 @@ function flowguard(args: string[], cwd: string, env: Record<string, string> = {}
 }
 
 let dir: string;
+
+/** Writes the project's `security.keys` (none when undefined). */
+function grantKeys(keys: Record<string, string[]> | undefined): void {
+  mkdirSync(join(dir, '.flowmcp'), { recursive: true });
+  writeFileSync(join(dir, '.flowmcp', 'config.json'), JSON.stringify(keys ? { security: { keys } } : {}));
+}
+
 beforeAll(() => {
   dir = join(work, 'project');
   cpSync(join(CODES, 'GRP006', 'schemas'), join(dir, 'schemas'), { recursive: true });
@@ -53,20 +60,29 @@ beforeAll(() => {
 });
 
 interface ListJson {
-  tools: Array<{ name: string; reference: string; method: string; requiredKeys: string[]; missingKeys: string[]; status: string }>;
+  tools: Array<{ name: string; reference: string; method: string; requiredKeys: string[]; missingKeys: string[]; keyProblems: Array<{ key: string; reason: string; fix: string }>; status: string }>;
   rejected: Array<{ file: string; status: string; error: { code: string; message: string; line: number } }>;
   summary: { tools: number; served: number; hidden: number; rejected: number };
 }
 
 describe('flowguard list', () => {
   it('--json gives every tool with name, reference, method, keys and status, and every rejected file with its first error', () => {
+    grantKeys({ KEYED_TOKEN: ['keyed'] });
     const { code, stdout } = flowguard(['list', '--json'], dir, { KEYED_TOKEN: 't0ken-value' });
     expect(code).toBe(0);
     const list = JSON.parse(stdout) as ListJson;
     expect(list.tools).toEqual([
-      { name: 'example_getThing', reference: 'example/things.mjs::getThing', method: 'GET', requiredKeys: [], missingKeys: [], status: 'served' },
-      { name: 'example_searchThings', reference: 'example/things.mjs::searchThings', method: 'GET', requiredKeys: [], missingKeys: [], status: 'served' },
-      { name: 'keyed_getStatus', reference: 'keyed/keyed.mjs::getStatus', method: 'GET', requiredKeys: ['KEYED_TOKEN', 'KEYED_SECRET'], missingKeys: ['KEYED_SECRET'], status: 'hidden' },
+      { name: 'example_getThing', reference: 'example/things.mjs::getThing', method: 'GET', requiredKeys: [], missingKeys: [], keyProblems: [], status: 'served' },
+      { name: 'example_searchThings', reference: 'example/things.mjs::searchThings', method: 'GET', requiredKeys: [], missingKeys: [], keyProblems: [], status: 'served' },
+      {
+        name: 'keyed_getStatus',
+        reference: 'keyed/keyed.mjs::getStatus',
+        method: 'GET',
+        requiredKeys: ['KEYED_TOKEN', 'KEYED_SECRET'],
+        missingKeys: ['KEYED_SECRET'],
+        keyProblems: [{ key: 'KEYED_SECRET', reason: 'not set', fix: 'KEYED_SECRET=... in .env' }],
+        status: 'hidden',
+      },
     ]);
     expect(list.rejected).toHaveLength(1);
     expect(list.rejected[0]).toMatchObject({ file: 'schemas/broken/search.mjs', status: 'rejected', error: { code: 'VAL051', line: 14, message: 'body parameter `query` on a GET route' } });
@@ -74,18 +90,22 @@ describe('flowguard list', () => {
     expect(stdout).not.toContain('t0ken-value');
   });
 
-  it('prints a table with `hidden: missing KEY` and the rejected files', () => {
-    const { code, stdout } = flowguard(['list'], dir);
+  it('prints a table with why each hidden key is refused and the line that grants it, and the rejected files', () => {
+    grantKeys(undefined);
+    const { code, stdout } = flowguard(['list'], dir, { KEYED_TOKEN: 'in-the-environment' });
     expect(code).toBe(0);
     const lines = stdout.split('\n');
     expect(lines[0]).toMatch(/^NAME\s+REFERENCE\s+METHOD\s+KEYS\s+STATUS$/);
     expect(lines[1]).toMatch(/^example_getThing\s+example\/things\.mjs::getThing\s+GET\s+-\s+served$/);
-    expect(lines[3]).toMatch(/^keyed_getStatus\s+keyed\/keyed\.mjs::getStatus\s+GET\s+KEYED_TOKEN, KEYED_SECRET\s+hidden: missing KEYED_TOKEN, KEYED_SECRET$/);
+    expect(lines[3]).toMatch(
+      /^keyed_getStatus\s+keyed\/keyed\.mjs::getStatus\s+GET\s+KEYED_TOKEN, KEYED_SECRET\s+hidden: KEYED_TOKEN in the environment but not granted \(grant: security\.keys: "KEYED_TOKEN": \["keyed"\]\); KEYED_SECRET not set \(grant: KEYED_SECRET=\.\.\. in \.env\)$/,
+    );
     expect(stdout).toMatch(/^ {2}schemas\/broken\/search\.mjs {2}rejected: VAL051 body parameter `query` on a GET route$/m);
     expect(stdout).toMatch(/^3 tools: 2 served, 1 hidden; 1 file rejected$/m);
   });
 
   it('counts a key from the project .env as set, and an empty value as missing', () => {
+    grantKeys({ KEYED_SECRET: ['keyed'] });
     writeFileSync(join(dir, '.env'), 'KEYED_TOKEN=from-dotenv\nKEYED_SECRET=\n');
     try {
       const list = JSON.parse(flowguard(['list', '--json'], dir).stdout) as ListJson;
@@ -95,6 +115,21 @@ describe('flowguard list', () => {
     } finally {
       rmSync(join(dir, '.env'));
     }
+  });
+
+  it('gives a schema no environment variable it merely declares, and a bound key only to its namespaces', () => {
+    // The schema `keyed` declares the two keys; the environment holds them, the config grants
+    // one to another namespace only.
+    grantKeys({ KEYED_TOKEN: ['elsewhere'] });
+    const list = JSON.parse(flowguard(['list', '--json'], dir, { KEYED_TOKEN: 'bound-value', KEYED_SECRET: 'ungranted-value' }).stdout) as ListJson;
+    expect(list.tools.find((tool) => tool.name === 'keyed_getStatus')).toMatchObject({
+      status: 'hidden',
+      missingKeys: ['KEYED_TOKEN', 'KEYED_SECRET'],
+      keyProblems: [
+        { key: 'KEYED_TOKEN', reason: 'granted to other namespaces only', fix: 'security.keys: "KEYED_TOKEN": ["elsewhere","keyed"]' },
+        { key: 'KEYED_SECRET', reason: 'in the environment but not granted', fix: 'security.keys: "KEYED_SECRET": ["keyed"]' },
+      ],
+    });
   });
 
   it('lists the bundled catalog from the repository', () => {

@@ -23,7 +23,7 @@ beforeAll(async () => {
   main.otherOrigin = other.origin;
   const upstreams = { '*': main.origin, 'https://polygon.rpc.example.test': polygon.origin };
   [catalog, quick] = await Promise.all([
-    Catalog.load({ schemas: SCHEMAS, project: project.dir, env: { CANARY_KEY: KEY, EMPTY_KEY: '' }, upstreams, sandbox: { size: 1 } }),
+    Catalog.load({ schemas: SCHEMAS, project: project.dir, env: {}, keys: { CANARY_KEY: KEY, EMPTY_KEY: '' }, upstreams, sandbox: { size: 1 } }),
     // The timeout catalog: one schema file without handlers, a 300 ms total deadline.
     Catalog.load({ schemas: join(SCHEMAS, 'params', 'locations.mjs'), project: project.dir, env: {}, upstreams, http: { totalTimeoutMs: 300 } }),
   ]);

@@ -8,12 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallResult } from '../../src/catalog/call.js';
 import { Catalog } from '../../src/catalog/load.js';
-import { KEY, KEY_URL, keyLeaks, RecordingServer, REDACTED, SCHEMAS, tempProject, type Recorded } from './helpers.js';
+import { CANARY_GRANT, KEY, KEY_URL, keyLeaks, RecordingServer, REDACTED, SCHEMAS, tempProject, type Recorded } from './helpers.js';
 
 let main: RecordingServer;
 let other: RecordingServer;
 let catalog: Catalog;
-const project = tempProject();
+const project = tempProject(CANARY_GRANT);
 /** Every result and error of this file, checked once more at the end. */
 const outputs: unknown[] = [];
 const TOKEN = /^__secret_CANARY_KEY_[0-9a-f]+__$/;

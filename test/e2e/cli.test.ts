@@ -5,11 +5,11 @@
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flowguard, KEY, KEY_URL, keyLeaks, RecordingServer, REDACTED, SCHEMAS, tempProject, type CliRun, type Recorded } from './helpers.js';
+import { CANARY_GRANT, flowguard, KEY, KEY_URL, keyLeaks, RecordingServer, REDACTED, SCHEMAS, tempProject, type CliRun, type Recorded } from './helpers.js';
 
 let main: RecordingServer;
 let other: RecordingServer;
-const project = tempProject();
+const project = tempProject(CANARY_GRANT);
 const ENV = { CANARY_KEY: KEY };
 /** Every run of this file, checked for the key at the end. */
 const runs: Array<{ args: string[]; run: CliRun }> = [];

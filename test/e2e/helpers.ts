@@ -3,7 +3,7 @@
 // temp project, the canary key and the checks that it appears nowhere.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -192,11 +192,21 @@ function streamBytes(res: ServerResponse, total: number): void {
   pump();
 }
 
-/** A temp folder standing for the project (no .flowmcp/config.json, no .env). */
-export function tempProject(): { dir: string; remove: () => void } {
+/**
+ * A temp folder standing for the project, with no .env. `config` becomes its
+ * `.flowmcp/config.json` (none when omitted).
+ */
+export function tempProject(config?: unknown): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'flowguard-e2e-'));
+  if (config !== undefined) {
+    mkdirSync(join(dir, '.flowmcp'));
+    writeFileSync(join(dir, '.flowmcp', 'config.json'), JSON.stringify(config));
+  }
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/** The config line that lets the canary key come from the environment. */
+export const CANARY_GRANT = { security: { keys: ['CANARY_KEY', 'EMPTY_KEY'] } };
 
 /** Polls `check` every 10 ms until it holds or `ms` pass; returns whether it held. */
 export async function waitFor(check: () => boolean, ms = 2_000): Promise<boolean> {

@@ -23,8 +23,8 @@ describe('flowguard serve --transport stdio', () => {
     const lines = connection.stderr().trimEnd().split('\n');
     expect(lines).toEqual([
       'flowguard: 5 schema files: 3 loaded, 2 rejected; 14 tools served, 1 hidden',
-      '  hidden until their keys are set (environment or the project .env):',
-      '    VAULT_API_KEY: vault_getNote',
+      '  hidden until the operator grants their keys (the project .env, or security.keys in .flowmcp/config.json):',
+      '    VAULT_API_KEY (vault): not set; grant with VAULT_API_KEY=... in .env: hides vault_getNote',
       '  rejected (first error of each file; `flowguard validate` shows every finding):',
       expect.stringMatching(/^ {4}SEC006 error \S*test\/fixtures\/mcp\/schemas\/hostile\/env-reader\.mjs:22:\d+: forbidden: process$/),
       expect.stringMatching(/^ {4}SEC105 error \S*test\/fixtures\/mcp\/schemas\/hostile\/spinner\.mjs handlers: the handlers factory did not finish within 500 ms$/),
