@@ -1,25 +1,39 @@
 // The one HTTP client of the core (RULINGS R5): every upstream request goes through here.
 //
 // - One undici Agent per client (a Pool per origin inside it) with keep-alive reuse.
+// - Every connection of an origin the operator has not allowed goes to a public address only,
+//   checked on the address actually connected to (src/http/connector.ts).
 // - Every request has a connect timeout, one total deadline over the whole exchange (all redirect
-//   hops and the body), a response-size cap enforced while reading, and the caller's abort signal.
+//   hops and the body), a response-size cap enforced while reading and again on the decoded
+//   bytes, a bound on the nesting of a JSON answer, and the caller's abort signal.
 // - Redirects are followed by this module, never by undici, and only within the origin of the
 //   requested URL (scheme + host + port), at most `maxRedirects` times.
-// - Errors are `HttpError`s with a closed set of kinds. Messages are short and name the limit or
-//   the cause; they never carry header values, request bodies, paths or query strings (an origin
-//   may appear). Callers still redact them (R4), since a key could sit in a host name.
-import type { Agent, Dispatcher } from 'undici';
+// - Errors are `HttpError`s with a closed set of kinds (src/http/errors.ts). Callers still
+//   redact them (R4), since a key could sit in a host name.
+import type { LookupFunction } from 'node:net';
+import type { Agent, Pool } from 'undici';
 import { undici } from '../deps.js';
+import { NetworkPolicy, type NetworkOptions } from './address-policy.js';
+import { publicOnlyConnector } from './connector.js';
+import { ACCEPT_ENCODING, decodeContent } from './content-encoding.js';
+import { mayParseAsJson } from './decode.js';
+import { abortedError, exchangeError, HttpError } from './errors.js';
+import { Call, Hop, NOT_ABORTED, type IncomingHeaders } from './hop.js';
+import { jsonDeeperThan } from './json-depth.js';
+
+export { HttpError, type HttpErrorKind } from './errors.js';
 
 export interface HttpLimits {
   /** Time allowed to open the TCP (and TLS) connection. */
   connectTimeoutMs: number;
   /** The whole exchange: every redirect hop, the headers and the body. */
   totalTimeoutMs: number;
-  /** Largest body read; the read stops as soon as the count passes it. */
+  /** Largest body read, and largest once its Content-Encoding is undone. */
   maxResponseBytes: number;
   /** Same-origin redirects followed before giving up. */
   maxRedirects: number;
+  /** Deepest nesting of arrays and objects in a JSON answer. */
+  maxJsonDepth: number;
 }
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
@@ -27,7 +41,16 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
   totalTimeoutMs: 15_000,
   maxResponseBytes: 1_048_576,
   maxRedirects: 5,
+  maxJsonDepth: 256,
 });
+
+/** Largest response head undici parses (Node's default); larger is a `too-large` error. */
+const MAX_HEADER_BYTES = 16 * 1024;
+
+export interface HttpNetworkOptions extends NetworkOptions {
+  /** Name resolution for connections (node:dns `lookup` by default; tests name loopback servers). */
+  lookup?: LookupFunction;
+}
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -36,10 +59,17 @@ export interface HttpRequest {
   body?: string;
 }
 
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** The origin error messages name: the schema's, when the URL is an upstream override's. */
+  origin?: string;
+}
+
 export interface HttpResponse {
   status: number;
   /** Lower-case names; a header sent more than once is joined with `, `. */
   headers: Record<string, string>;
+  /** With its Content-Encoding undone (and that header and Content-Length gone). */
   body: Buffer;
   /** The final URL after redirects (serialised by WHATWG `URL`). */
   url: string;
@@ -47,169 +77,8 @@ export interface HttpResponse {
   redirects: number;
 }
 
-export type HttpErrorKind =
-  | 'timeout'
-  | 'connect'
-  | 'reset'
-  | 'too-large'
-  | 'redirect-refused'
-  | 'too-many-redirects'
-  | 'aborted'
-  | 'invalid-url';
-
-export class HttpError extends Error {
-  readonly kind: HttpErrorKind;
-
-  constructor(kind: HttpErrorKind, message: string) {
-    super(message);
-    this.name = 'HttpError';
-    this.kind = kind;
-  }
-}
-
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Headers that describe a request body; dropped when a redirect turns the request into a GET. */
 const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']);
-/**
- * A redirect's own body is read and dropped (so the connection can be reused) up to this many
- * bytes; past that the connection is dropped instead and the redirect is still followed.
- */
-const REDIRECT_DRAIN_LIMIT = 64 * 1024;
-
-type IncomingHeaders = Record<string, string | string[] | undefined>;
-
-/**
- * One request/response on the wire, as an undici dispatch handler: the body is collected here
- * with a running byte count (no stream, no second copy), and the exchange can be failed from
- * outside at any moment (deadline, caller abort), before or after undici has started it.
- */
-class Hop implements Dispatcher.DispatchHandler {
-  status = 0;
-  headers: IncomingHeaders = NO_HEADERS;
-  chunks: Buffer[] = [];
-  total = 0;
-  /** A redirect to follow: its body is drained, not kept. */
-  redirect = false;
-  private controller: Dispatcher.DispatchController | null = null;
-  private settled = false;
-  private limit: number;
-  private readonly resolve: (hop: Hop) => void;
-  private readonly reject: (error: unknown) => void;
-
-  constructor(limit: number, resolve: (hop: Hop) => void, reject: (error: unknown) => void) {
-    this.limit = limit;
-    this.resolve = resolve;
-    this.reject = reject;
-  }
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    if (this.settled) controller.abort(ABANDONED);
-    else this.controller = controller;
-  }
-
-  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: IncomingHeaders): void {
-    if (this.settled || status < 200) return; // 1xx informational answers are skipped
-    this.status = status;
-    this.headers = headers;
-    if (REDIRECT_STATUSES.has(status) && headers.location !== undefined) {
-      this.redirect = true;
-      this.limit = REDIRECT_DRAIN_LIMIT;
-    }
-    const length = headers['content-length'];
-    if (typeof length === 'string' && Number(length) > this.limit) this.overflow(controller);
-  }
-
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.settled) return;
-    this.total += chunk.length;
-    if (this.total > this.limit) this.overflow(controller);
-    else if (!this.redirect) this.chunks.push(chunk);
-  }
-
-  onResponseEnd(): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.resolve(this);
-  }
-
-  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.reject(error);
-  }
-
-  /** Fails the hop from outside (deadline, caller abort) and tears the exchange down. */
-  fail(error: HttpError): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.controller?.abort(error);
-    this.reject(error);
-  }
-
-  /** The body passed its cap: stop reading and drop the connection at once. */
-  private overflow(controller: Dispatcher.DispatchController): void {
-    this.settled = true;
-    controller.abort(ABANDONED);
-    if (this.redirect) this.resolve(this);
-    else this.reject(new HttpError('too-large', `response body larger than ${this.limit} bytes (maxResponseBytes)`));
-  }
-
-  body(): Buffer {
-    const { chunks } = this;
-    if (chunks.length === 1) return chunks[0] as Buffer;
-    return chunks.length === 0 ? EMPTY_BODY : Buffer.concat(chunks, this.total);
-  }
-}
-
-/** The reason handed to undici when this module drops an exchange it no longer wants. */
-const ABANDONED = new Error('exchange abandoned by the client');
-const EMPTY_BODY = Buffer.alloc(0);
-const NO_HEADERS: IncomingHeaders = Object.freeze({});
-
-const NOT_ABORTED = 0;
-const BY_TIMEOUT = 1;
-const BY_CALLER = 2;
-
-/** Per-call state: the total deadline, the caller's signal, the hop in flight. */
-class Call {
-  cause = NOT_ABORTED;
-  hop: Hop | null = null;
-  private readonly timer: NodeJS.Timeout;
-  private readonly callerSignal: AbortSignal | undefined;
-  private readonly totalTimeoutMs: number;
-
-  constructor(totalTimeoutMs: number, callerSignal: AbortSignal | undefined) {
-    this.totalTimeoutMs = totalTimeoutMs;
-    this.timer = setTimeout(onDeadline, totalTimeoutMs, this);
-    this.callerSignal = callerSignal;
-    if (callerSignal !== undefined) callerSignal.addEventListener('abort', this, { once: true });
-  }
-
-  /** EventTarget listener object: the caller aborted. */
-  handleEvent(): void {
-    this.abort(BY_CALLER);
-  }
-
-  abort(cause: number): void {
-    if (this.cause !== NOT_ABORTED) return;
-    this.cause = cause;
-    this.hop?.fail(this.error());
-  }
-
-  /** The error for the abort cause (only meaningful once aborted). */
-  error(): HttpError {
-    return this.cause === BY_CALLER ? abortedError() : timeoutError(this.totalTimeoutMs);
-  }
-
-  dispose(): void {
-    clearTimeout(this.timer);
-    if (this.callerSignal !== undefined) this.callerSignal.removeEventListener('abort', this);
-  }
-}
-
-function onDeadline(call: Call): void {
-  call.abort(BY_TIMEOUT);
-}
 
 export class HttpClient {
   private readonly limits: HttpLimits;
@@ -217,8 +86,11 @@ export class HttpClient {
   /** Made on the first request: a catalog that is only listed never loads undici. */
   private agentMade: Agent | undefined;
   private closed = false;
+  private readonly network: NetworkPolicy;
+  private readonly lookup: LookupFunction | undefined;
 
-  constructor(limits?: Partial<HttpLimits>) {
+  /** `network` says which origins may reach non-public addresses; by default none may. */
+  constructor(limits?: Partial<HttpLimits>, network: HttpNetworkOptions = {}) {
     const merged: HttpLimits = { ...DEFAULT_HTTP_LIMITS, ...limits };
     for (const key of Object.keys(DEFAULT_HTTP_LIMITS) as (keyof HttpLimits)[]) {
       const value = merged[key];
@@ -230,28 +102,40 @@ export class HttpClient {
     this.limits = Object.freeze(merged);
     // undici's own header and body timers are a backstop only: the total deadline fires first.
     this.backstopMs = merged.totalTimeoutMs + 1_000;
+    this.network = new NetworkPolicy(network);
+    this.lookup = network.lookup;
   }
 
   private get agent(): Agent {
     // As undici's own Agent does after close(): every later request fails, none opens a socket.
     if (this.closed && !this.agentMade) throw new (undici().errors.ClientClosedError)();
+    const timeout = this.limits.connectTimeoutMs;
+    const lookup = this.lookup;
+    const anyAddress = lookup === undefined ? { timeout } : { timeout, lookup };
     this.agentMade ??= new (undici().Agent)({
-      connect: { timeout: this.limits.connectTimeoutMs },
       headersTimeout: this.backstopMs,
       bodyTimeout: this.backstopMs,
+      maxHeaderSize: MAX_HEADER_BYTES,
+      // One pool per origin; its connector decides once whether the origin may go private.
+      factory: (origin, options) => {
+        const name = String(origin);
+        const connect = this.network.allowsPrivate(name) ? anyAddress : publicOnlyConnector(name, timeout, lookup);
+        return new (undici().Pool)(origin, { ...(options as Pool.Options), connect });
+      },
     });
     return this.agentMade;
   }
 
-  async request(request: HttpRequest, options?: { signal?: AbortSignal }): Promise<HttpResponse> {
+  async request(request: HttpRequest, options: RequestOptions = {}): Promise<HttpResponse> {
     const url = parseRequestUrl(request.url);
-    const callerSignal = options?.signal;
+    const callerSignal = options.signal;
     if (callerSignal?.aborted) throw abortedError();
     const call = new Call(this.limits.totalTimeoutMs, callerSignal);
     try {
       return await this.exchange(url, request, call);
     } catch (error) {
-      throw this.toHttpError(error, call, url);
+      if (call.cause !== NOT_ABORTED) throw call.error();
+      throw exchangeError(error, options.origin ?? url.origin, { ...this.limits, maxHeaderBytes: MAX_HEADER_BYTES });
     } finally {
       call.dispose();
     }
@@ -285,19 +169,14 @@ export class HttpClient {
     const origin = url.origin;
     let current = url;
     let method: HttpRequest['method'] = request.method;
-    let headers = request.headers;
+    let headers = withAcceptEncoding(request.headers);
     let body = request.body;
     let redirects = 0;
     for (;;) {
       const hop = await this.send(call, origin, current.pathname + current.search, method, headers, body);
       if (!hop.redirect) {
-        return {
-          status: hop.status,
-          headers: flattenHeaders(hop.headers),
-          body: hop.body(),
-          url: current.href,
-          redirects,
-        };
+        const responseHeaders = flattenHeaders(hop.headers);
+        return { status: hop.status, headers: responseHeaders, body: this.readBody(hop.body(), responseHeaders), url: current.href, redirects };
       }
       const status = hop.status;
       const next = resolveRedirect(hop.headers.location as string | string[], current, origin);
@@ -316,52 +195,21 @@ export class HttpClient {
     }
   }
 
-  private toHttpError(error: unknown, call: Call, url: URL): HttpError {
-    if (call.cause !== NOT_ABORTED) return call.error();
-    if (error instanceof HttpError) return error;
-    const code = errorCode(error);
-    switch (code) {
-      case 'UND_ERR_CONNECT_TIMEOUT':
-        return new HttpError(
-          'timeout',
-          `connecting to ${url.origin} timed out after ${this.limits.connectTimeoutMs} ms (connectTimeoutMs)`,
-        );
-      case 'UND_ERR_HEADERS_TIMEOUT':
-      case 'UND_ERR_BODY_TIMEOUT':
-        return timeoutError(this.limits.totalTimeoutMs);
-      case 'UND_ERR_SOCKET':
-      case 'ECONNRESET':
-      case 'EPIPE':
-      case 'ECONNABORTED':
-        return new HttpError('reset', `connection to ${url.origin} was reset during the exchange`);
-      case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
-        return new HttpError('reset', `response from ${url.origin} did not match its Content-Length`);
-      case 'UND_ERR_DESTROYED':
-      case 'UND_ERR_CLOSED':
-        return new HttpError('aborted', 'the HTTP client is closed');
-      case 'UND_ERR_INVALID_ARG':
-      case 'UND_ERR_NOT_SUPPORTED':
-        // A header name or value undici refuses to send (e.g. a line break set by a handler).
-        // undici's message names the header, never its value.
-        return new HttpError('invalid-url', `request cannot be sent: ${String((error as Error).message).slice(0, 120)}`);
-      default:
-        break;
+  /** The body as the caller reads it: Content-Encoding undone, JSON nesting bounded. */
+  private readBody(raw: Buffer, headers: Record<string, string>): Buffer {
+    let body = raw;
+    const encoding = headers['content-encoding'];
+    if (encoding !== undefined) {
+      body = decodeContent(raw, encoding, this.limits.maxResponseBytes);
+      delete headers['content-encoding'];
+      delete headers['content-length'];
     }
-    if (code !== undefined) {
-      if (code.startsWith('HPE_')) return new HttpError('reset', `malformed HTTP response from ${url.origin}`);
-      // DNS, refused, unreachable, TLS: the connection could not be established.
-      return new HttpError('connect', `cannot connect to ${url.origin} (${code})`);
+    const { maxJsonDepth } = this.limits;
+    if (mayParseAsJson(body, headers['content-type']) && jsonDeeperThan(body, maxJsonDepth)) {
+      throw new HttpError('too-deep', `JSON answer nested more than ${maxJsonDepth} levels deep (maxJsonDepth)`);
     }
-    return new HttpError('connect', `request to ${url.origin} failed`);
+    return body;
   }
-}
-
-function timeoutError(totalTimeoutMs: number): HttpError {
-  return new HttpError('timeout', `request timed out after ${totalTimeoutMs} ms (totalTimeoutMs)`);
-}
-
-function abortedError(): HttpError {
-  return new HttpError('aborted', 'request aborted by the caller');
 }
 
 function parseRequestUrl(raw: string): URL {
@@ -402,6 +250,12 @@ function resolveRedirect(location: string | string[], current: URL, origin: stri
   return next;
 }
 
+/** The request's headers, with Accept-Encoding added unless it names its own. */
+function withAcceptEncoding(headers: Record<string, string>): Record<string, string> {
+  for (const name in headers) if (name.toLowerCase() === 'accept-encoding') return headers;
+  return { ...headers, 'accept-encoding': ACCEPT_ENCODING };
+}
+
 function withoutBodyHeaders(headers: Record<string, string>): Record<string, string> {
   const result: Record<string, string> = {};
   for (const name of Object.keys(headers)) {
@@ -420,13 +274,4 @@ function flattenHeaders(headers: IncomingHeaders): Record<string, string> {
     }
   }
   return headers as Record<string, string>;
-}
-
-function errorCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string') return code;
-  const cause = (error as { cause?: unknown }).cause;
-  if (cause !== undefined && cause !== error) return errorCode(cause);
-  return undefined;
 }

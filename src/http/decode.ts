@@ -5,7 +5,8 @@
 //   naming the content type and an excerpt of the first bytes.
 // - `text/*`, `application/xml`, any `+xml` type and a few well-known textual `application/*`
 //   types (JavaScript, YAML, NDJSON, form data) → text, decoded with the header's charset
-//   (default utf-8). An unknown charset is an error, not a silent fallback.
+//   (default utf-8). An unknown charset is an error, not a silent fallback, and so are bytes
+//   that are not valid in the charset (never a silent U+FFFD).
 // - `image/*` → image (base64), except `image/svg+xml`, which is XML text.
 // - Anything else → binary (base64).
 // - No (or an unparsable) content type: sniff. Valid JSON → json; valid UTF-8 without NUL → text;
@@ -71,21 +72,24 @@ function isTextType(essence: string): boolean {
   );
 }
 
-function decodeText(body: Buffer, charset: string | undefined): string | DecodeError {
-  if (charset === undefined || charset === 'utf-8' || charset === 'utf8') {
-    // TextDecoder drops a leading BOM; Buffer#toString would keep it.
-    return utf8Decoder.decode(body);
+function decodeText(body: Buffer, charset: string | undefined, essence: string): string | DecodeError {
+  let decoder = utf8Decoder;
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    try {
+      decoder = new TextDecoder(charset, { fatal: true });
+    } catch {
+      return { kind: 'error', message: `unsupported charset "${charset.slice(0, 40)}"` };
+    }
   }
-  let decoder: TextDecoder;
   try {
-    decoder = new TextDecoder(charset);
+    return decoder.decode(body);
   } catch {
-    return { kind: 'error', message: `unsupported charset "${charset.slice(0, 40)}"` };
+    return { kind: 'error', message: `response is not valid ${decoder.encoding} text (${essence}): ${excerpt(body, 80)}` };
   }
-  return decoder.decode(body);
 }
 
-const utf8Decoder = new TextDecoder('utf-8');
+/** TextDecoder drops a leading BOM (Buffer#toString would keep it); `fatal` refuses bad bytes. */
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -102,7 +106,7 @@ export function decodeBody(body: Buffer, contentType: string | undefined): Decod
   const { essence, charset } = type;
 
   if (isJsonType(essence)) {
-    const text = decodeText(body, charset);
+    const text = decodeText(body, charset, essence);
     if (typeof text !== 'string') return text;
     const parsed = parseJson(text);
     if (!parsed.ok) {
@@ -111,7 +115,7 @@ export function decodeBody(body: Buffer, contentType: string | undefined): Decod
     return { kind: 'json', value: parsed.value };
   }
   if (essence === 'image/svg+xml' || isTextType(essence)) {
-    const text = decodeText(body, charset);
+    const text = decodeText(body, charset, essence);
     if (typeof text !== 'string') return text;
     return { kind: 'text', value: text };
   }
@@ -119,6 +123,19 @@ export function decodeBody(body: Buffer, contentType: string | undefined): Decod
     return { kind: 'image', mimeType: essence, base64: body.toString('base64') };
   }
   return { kind: 'binary', mimeType: essence, base64: body.toString('base64') };
+}
+
+/**
+ * Whether decodeBody may parse `body` as JSON: a JSON content type, or none and a body that
+ * starts like a JSON array or object (the only JSON that nests).
+ */
+export function mayParseAsJson(body: Buffer, contentType: string | undefined): boolean {
+  const type = parseContentType(contentType);
+  if (type !== undefined) return isJsonType(type.essence);
+  for (const byte of body) {
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d && byte !== 0xef && byte !== 0xbb && byte !== 0xbf) return byte === 0x5b || byte === 0x7b;
+  }
+  return false;
 }
 
 function sniff(body: Buffer): Decoded {

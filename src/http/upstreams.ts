@@ -29,6 +29,11 @@ export class Upstreams {
     return this.bases.size;
   }
 
+  /** The origins requests are sent to instead: the operator wrote them, so they are trusted (R5). */
+  origins(): string[] {
+    return [...new Set([...this.bases.values()].map((base) => base.origin))];
+  }
+
   /** Where a request for `url` (already parsed and checked) is sent. */
   target(url: URL): string {
     const base = this.bases.size === 0 ? undefined : (this.bases.get(url.origin) ?? this.bases.get('*'));

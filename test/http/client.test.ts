@@ -4,7 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_HTTP_LIMITS, HttpClient, HttpError } from '../../src/http/client.js';
-import type { HttpErrorKind } from '../../src/http/client.js';
+import type { HttpErrorKind, HttpLimits } from '../../src/http/client.js';
 import { decodeBody } from '../../src/http/decode.js';
 import { freePort, startServer, waitFor } from './servers.js';
 import type { TestServer } from './servers.js';
@@ -46,6 +46,11 @@ function streamBytes(res: ServerResponse, total: number, state: StreamState): vo
     else res.once('drain', () => setTimeout(pump, 1));
   };
   pump();
+}
+
+/** The servers here listen on 127.0.0.1, which a client refuses unless told otherwise (R5). */
+function loopbackClient(limits?: Partial<HttpLimits>): HttpClient {
+  return new HttpClient(limits, { allowPrivate: true });
 }
 
 let main: TestServer;
@@ -199,7 +204,7 @@ beforeAll(async () => {
       }
     }
   });
-  client = new HttpClient();
+  client = loopbackClient();
 });
 
 afterAll(async () => {
@@ -218,6 +223,7 @@ describe('limits', () => {
       totalTimeoutMs: 15_000,
       maxResponseBytes: 1_048_576,
       maxRedirects: 5,
+      maxJsonDepth: 256,
     });
   });
 
@@ -319,7 +325,7 @@ describe('plain exchanges', () => {
   });
 
   it('reuses connections: 50 sequential requests use at most 2 connections', async () => {
-    const keepAlive = new HttpClient();
+    const keepAlive = loopbackClient();
     const before = main.connections();
     for (let i = 0; i < 50; i++) {
       const response = await keepAlive.request({ method: 'GET', url: `${main.origin}/echo?i=${i}`, headers: {} });
@@ -397,7 +403,7 @@ describe('redirects', () => {
   });
 
   it('honours maxRedirects: 0', async () => {
-    const strict = new HttpClient({ maxRedirects: 0 });
+    const strict = loopbackClient({ maxRedirects: 0 });
     expect(await failure(strict.request({ method: 'GET', url: `${main.origin}/redirect/root`, headers: {} }))).toEqual({
       kind: 'too-many-redirects',
       message: 'more than 0 redirects (maxRedirects)',
@@ -486,7 +492,7 @@ describe('redirects', () => {
 
 describe('timeouts and aborts', () => {
   it('times out a request that never answers, within the deadline', async () => {
-    const quick = new HttpClient({ totalTimeoutMs: 300 });
+    const quick = loopbackClient({ totalTimeoutMs: 300 });
     const started = Date.now();
     expect(await failure(quick.request({ method: 'GET', url: `${main.origin}/hang`, headers: {} }))).toEqual({
       kind: 'timeout',
@@ -499,7 +505,7 @@ describe('timeouts and aborts', () => {
   });
 
   it('times out a body that stalls', async () => {
-    const quick = new HttpClient({ totalTimeoutMs: 300 });
+    const quick = loopbackClient({ totalTimeoutMs: 300 });
     expect(await failure(quick.request({ method: 'GET', url: `${main.origin}/hang-body`, headers: {} }))).toEqual({
       kind: 'timeout',
       message: 'request timed out after 300 ms (totalTimeoutMs)',
@@ -508,7 +514,7 @@ describe('timeouts and aborts', () => {
   });
 
   it('one deadline covers every redirect hop', async () => {
-    const quick = new HttpClient({ totalTimeoutMs: 400 }); // 4 hops of 150 ms each
+    const quick = loopbackClient({ totalTimeoutMs: 400 }); // 4 hops of 150 ms each
     const started = Date.now();
     expect(await failure(quick.request({ method: 'GET', url: `${main.origin}/redirect/slow/3`, headers: {} }))).toEqual({
       kind: 'timeout',
@@ -588,7 +594,7 @@ describe('size cap', () => {
   });
 
   it('accepts a body of exactly the cap and refuses one byte more', async () => {
-    const small = new HttpClient({ maxResponseBytes: 1000 });
+    const small = loopbackClient({ maxResponseBytes: 1000 });
     const exact = await small.request({ method: 'GET', url: `${main.origin}/sized?n=1000`, headers: {} });
     expect(exact.body.length).toBe(1000);
     expect(await failure(small.request({ method: 'GET', url: `${main.origin}/sized?n=1001`, headers: {} }))).toEqual({
@@ -626,7 +632,7 @@ describe('connection failures', () => {
     const silent = createTcpServer((socket) => sockets.push(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as AddressInfo;
-    const quick = new HttpClient({ connectTimeoutMs: 200 });
+    const quick = loopbackClient({ connectTimeoutMs: 200 });
     const started = Date.now();
     try {
       expect(await failure(quick.request({ method: 'GET', url: `https://127.0.0.1:${port}/x`, headers: {} }))).toEqual({
@@ -669,7 +675,7 @@ describe('connection failures', () => {
   });
 
   it('a closed client refuses further requests', async () => {
-    const closed = new HttpClient();
+    const closed = loopbackClient();
     await closed.close();
     expect(await failure(closed.request({ method: 'GET', url: `${main.origin}/echo`, headers: {} }))).toEqual({
       kind: 'aborted',
