@@ -28,3 +28,5 @@ export function newAjv(options: Options): Ajv2020 {
   return new (ajv2020())({ ...options, validateSchema: false });
 }
 export const undici = once(() => require('undici') as typeof import('undici'));
+/** The public suffix list (about 50 ms to load), for roots with `--marker--` labels only. */
+export const tldts = once(() => require('tldts') as typeof import('tldts'));

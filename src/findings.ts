@@ -93,6 +93,7 @@ export const CODES = {
   VAL026: { severity: 'error', meaning: 'library entry is not an exact package name' },
   VAL030: { severity: 'warning', meaning: 'route name is not camelCase' },
   VAL031: { severity: 'error', meaning: 'more than 8 routes' },
+  VAL027: { severity: 'error', meaning: '`root` host is made of markers, or markers make up its registrable domain' },
   VAL032: { severity: 'error', meaning: 'route `method` is not GET, POST, PUT or DELETE' },
   VAL033: { severity: 'error', meaning: 'route `path` missing or not starting with /' },
   VAL034: { severity: 'error', meaning: 'route `description` missing or empty' },

@@ -1,6 +1,7 @@
 // Compiles the strings of a schema that carry placeholders (`root`, route paths, header values,
 // fixed parameter values) into templates once, at load, so that nothing is parsed at call time.
 
+import { tldts } from '../deps.js';
 import type { FindingSink } from '../findings.js';
 import type { Template, TemplatePart } from './types.js';
 
@@ -101,11 +102,29 @@ export function compileRoot(text: string, path: string, ctx: TemplateContext): T
     pushLiteral(chunk.slice(last), out);
   });
   for (const marker of markers) sink.add('VAL097', path, `${marker} in root stands for one DNS label that a preRequest handler fills in`);
-  checkRootUrl(text, path, sink);
+  const url = checkRootUrl(text, path, sink);
+  if (url && markers.size > 0) checkMarkerHost(url.hostname, path, sink);
   return parts;
 }
 
-function checkRootUrl(text: string, path: string, sink: FindingSink): void {
+/** A label no real domain uses, standing in for a marker when the public suffix list is asked. */
+const MARKER_LABEL = 'flowguard-marker';
+
+/**
+ * A marker stands for one label under a fixed domain (R5): it may choose `mainnet` in
+ * `--chain--.rpc.example.com`, never the domain itself. So the registrable domain (the public
+ * suffix list, its private section included: anyone may own a name under `github.io`) must be
+ * written out in full.
+ */
+function checkMarkerHost(hostname: string, path: string, sink: FindingSink): void {
+  const domain = tldts().getDomain(hostname.replace(MARKER, MARKER_LABEL), { allowPrivateDomains: true });
+  if (domain !== null && !domain.includes(MARKER_LABEL)) return;
+  const what = domain === null ? `host ${hostname} is made of markers` : `markers make up the registrable domain of ${hostname}`;
+  sink.add('VAL027', path, `root ${what}, so a preRequest handler could send the request to any host`, 'a --marker-- may only stand for a label under a fixed domain, as in https://--chain--.rpc.example.com');
+}
+
+/** The root as a URL (placeholders stood in for), or null when it is none; reports what is wrong. */
+function checkRootUrl(text: string, path: string, sink: FindingSink): URL | null {
   // Placeholders are not URL text; a neutral stand-in keeps the rest checkable.
   const probe = text.replace(DOUBLE_BRACE, 'x');
   const scheme = /^([a-z][a-z0-9+.-]*):\/\/[^/?#]+/i.exec(probe);
@@ -117,10 +136,11 @@ function checkRootUrl(text: string, path: string, sink: FindingSink): void {
   }
   if (!url || url.search || url.hash) {
     sink.add('VAL015', path, `root ${JSON.stringify(text)} is not a URL of the form https://host[/base]`, 'write an absolute https URL without query or fragment');
-    return;
+    return null;
   }
   if (url.protocol !== 'https:') sink.add('VAL017', path, `root uses ${url.protocol.slice(0, -1)}, not https`, 'the core only sends requests over https');
   if (text.endsWith('/')) sink.add('VAL018', path, 'root ends with a slash', 'remove the trailing slash; every route path starts with /');
+  return url;
 }
 
 /** A route path: literal text, `{{key}}` and `:key` insert slots, secret slots, and maybe `?query`. */

@@ -1,0 +1,41 @@
+// A throwaway project for catalog tests: one schema file, a `.env` with its key, and optionally
+// a `.flowmcp/config.json`.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Catalog, type CatalogOptions } from '../../src/catalog/load.js';
+
+export const KEY = 'sk-test-Zx81Qv02Lm';
+
+/** A schema with one GET route `getThing` at `/things`, sending KEY in a header. */
+export function keyedSchema(root: string, handlers = ''): string {
+  return `export const main = {
+  namespace: 'internal', name: 'Internal', description: 'A service on a private address.', version: '2.0.0',
+  root: ${JSON.stringify(root)},
+  requiredServerParams: ['TEST_KEY'],
+  headers: { 'x-api-key': '{{TEST_KEY}}' },
+  routes: { getThing: { method: 'GET', path: '/things', description: 'All things.', parameters: [], tests: [{ _description: 'all things' }] } }
+};
+${handlers}`;
+}
+
+export interface TestProject {
+  load(options?: Partial<CatalogOptions>): Promise<Catalog>;
+  remove(): void;
+}
+
+export function makeProject(schema: string, config?: unknown): TestProject {
+  const dir = mkdtempSync(join(tmpdir(), 'flowguard-request-'));
+  mkdirSync(join(dir, 'schemas'));
+  writeFileSync(join(dir, 'schemas', 'internal.mjs'), schema);
+  writeFileSync(join(dir, '.env'), `TEST_KEY=${KEY}\n`);
+  if (config !== undefined) {
+    mkdirSync(join(dir, '.flowmcp'));
+    writeFileSync(join(dir, '.flowmcp', 'config.json'), JSON.stringify(config));
+  }
+  return {
+    load: (options = {}) => Catalog.load({ schemas: join(dir, 'schemas'), project: dir, env: {}, sandbox: { size: 1 }, ...options }),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
