@@ -46,6 +46,7 @@ export const CODES = {
   SEC017: { severity: 'error', meaning: '`main` is not literal data' },
   SEC018: { severity: 'error', meaning: 'executeRequest handler: handlers may not perform requests' },
   SEC019: { severity: 'error', meaning: 'code outside `export const main` and `export const handlers`' },
+  SEC020: { severity: 'error', meaning: 'schema file larger than limits.maxFileBytes, not parsed' },
 
   // Handler code at run time, in the sandbox (spec chapter 05 numbering, extended).
   SEC100: { severity: 'error', meaning: 'handler code tried to reach the network' },
@@ -65,6 +66,7 @@ export const CODES = {
   SEC204: { severity: 'error', meaning: 'schema forbidden pattern in a list file' },
   SEC205: { severity: 'error', meaning: 'code outside `export const list` in a list file' },
   SEC206: { severity: 'error', meaning: '`list` is not literal data' },
+  SEC207: { severity: 'error', meaning: 'list file larger than limits.maxFileBytes, not parsed' },
 
   // Structure of the file and of `main` (spec chapter 09 numbering, extended in free numbers).
   VAL001: { severity: 'error', meaning: 'no `export const main`' },
@@ -91,9 +93,9 @@ export const CODES = {
   VAL024: { severity: 'error', meaning: '`sharedLists` is not an array of list references' },
   VAL025: { severity: 'error', meaning: '`requiredLibraries` is not an array of strings' },
   VAL026: { severity: 'error', meaning: 'library entry is not an exact package name' },
+  VAL027: { severity: 'error', meaning: '`root` host is made of markers, or markers make up its registrable domain' },
   VAL030: { severity: 'warning', meaning: 'route name is not camelCase' },
   VAL031: { severity: 'error', meaning: 'more than 8 routes' },
-  VAL027: { severity: 'error', meaning: '`root` host is made of markers, or markers make up its registrable domain' },
   VAL032: { severity: 'error', meaning: 'route `method` is not GET, POST, PUT or DELETE' },
   VAL033: { severity: 'error', meaning: 'route `path` missing or not starting with /' },
   VAL034: { severity: 'error', meaning: 'route `description` missing or empty' },

@@ -4,7 +4,8 @@
 //
 // A fixture folder `test/fixtures/codes/<CODE>/` holds two cases, `trigger` and `near`, each one
 // file: `<case>.mjs` (a schema file, or a list file when it declares `export const list`) or
-// `<case>.groups.json` (a `.flowmcp/groups.json`, for GRP codes).
+// `<case>.groups.json` (a `.flowmcp/groups.json`, for GRP codes). Beside them, a
+// `.flowmcp/config.json` sets the limits the static cases are checked with.
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -13,6 +14,7 @@ import { selectSchemaFiles } from '../src/catalog/files.js';
 import { checkGroups, groupsFindings, readGroupsFile } from '../src/catalog/groups.js';
 import { Catalog } from '../src/catalog/load.js';
 import { checkSchemaFile } from '../src/catalog/validate.js';
+import { loadProjectConfig } from '../src/config/project.js';
 import { CODES, type Code } from '../src/findings.js';
 import { effectiveAllowlist } from '../src/libraries/allowlist.js';
 import { loadListFiles, loadListRegistry } from '../src/lists/registry.js';
@@ -28,15 +30,18 @@ const isListFile = (file: string) => statSync(file).isFile() && /^export const l
  * Lists a fixture needs (parents, a name it collides with, lists a schema refers to) sit in a
  * sibling `shared-lists/` folder. A list fixture is checked after them, so that of two lists
  * with one name it is the one that gets LST002; a schema fixture gets them as its registry.
+ * A fixture folder is a project folder: a `.flowmcp/config.json` in it sets the limits its
+ * cases are read with (a small `limits.maxFileBytes` instead of a multi-megabyte file).
  */
 function staticCodes(file: string): Code[] {
   const siblings = join(dirname(file), 'shared-lists');
+  const { maxFileBytes } = loadProjectConfig(dirname(file)).limits;
   if (isListFile(file)) {
-    const registry = loadListFiles([...selectSchemaFiles([siblings]).files, file]);
+    const registry = loadListFiles([...selectSchemaFiles([siblings]).files, file], { maxFileBytes });
     return registry.findings.filter((f) => f.file === file).map((f) => f.code);
   }
-  const lists = existsSync(siblings) ? loadListRegistry(siblings) : undefined;
-  return checkSchemaFile(file, { ...options, lists }).findings.map((f) => f.code);
+  const lists = existsSync(siblings) ? loadListRegistry(siblings, { maxFileBytes }) : undefined;
+  return checkSchemaFile(file, { ...options, lists, maxFileBytes }).findings.map((f) => f.code);
 }
 
 /**

@@ -12,7 +12,7 @@ import { SecretStore, type KeyAccess } from '../http/secrets.js';
 import { Upstreams } from '../http/upstreams.js';
 import { effectiveAllowlist } from '../libraries/allowlist.js';
 import { resolveLibrary } from '../libraries/resolve.js';
-import { loadListRegistry } from '../lists/registry.js';
+import { openListFolder } from '../lists/registry.js';
 import type { SharedList } from '../lists/types.js';
 import type { FileReport } from '../report/format.js';
 import { Sandbox, type Outcome, type SandboxOptions } from '../sandbox/pool.js';
@@ -65,7 +65,7 @@ export class Catalog {
   private constructor(
     readonly schemas: CatalogSchema[],
     readonly tools: Tool[],
-    /** Findings per file: schema files, then shared-list files. */
+    /** Findings per file: schema files, then the shared-list files that were read (those the schemas reach). */
     readonly reports: FileReport[],
     private readonly sandbox: Sandbox | null,
     private readonly context: CallContext,
@@ -105,10 +105,12 @@ export class Catalog {
     { http, upstreams }: { http: HttpClient; upstreams: Upstreams },
   ): Promise<Catalog> {
     let sandbox: Sandbox | null = started;
-    const lists = loadListRegistry(options.lists ?? join(project, 'shared-lists'));
+    // A list file is read only when a schema asks for its list; every file read is size-checked first.
+    const { maxFileBytes } = config.limits;
+    const lists = openListFolder(options.lists ?? join(project, 'shared-lists'), { maxFileBytes });
     const { files } = selectSchemaFiles([options.schemas]);
-    const checkOptions = { allowedLibraries: effectiveAllowlist(config.allowedLibraries), lists };
-    const cache = options.cache ? CheckCache.open(project, { allowlist: [...checkOptions.allowedLibraries].sort(), lists: [...lists.lists.values()] }) : undefined;
+    const checkOptions = { allowedLibraries: effectiveAllowlist(config.allowedLibraries), lists, maxFileBytes };
+    const cache = options.cache ? CheckCache.open(project, { allowlist: [...checkOptions.allowedLibraries].sort(), lists: lists.fingerprint() }) : undefined;
     const libraries = new LibraryResolver(project);
     const reports: FileReport[] = [];
     const pending: Array<Promise<CatalogSchema | null>> = [];

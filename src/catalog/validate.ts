@@ -1,18 +1,19 @@
 // Validation of many schema files in one process: read, check, collect. A file that cannot
-// be read is a finding like any other; it never stops the rest.
+// be read, or is too large to be read (SEC020), is a finding like any other; it never stops the rest.
 
-import { readFileSync } from 'node:fs';
-import { unreadableFile } from '../findings.js';
 import { checkSchemaText, type CheckOptions, type SchemaCheck } from '../schema/check.js';
+import { readSourceFile } from '../source-file.js';
 import type { CheckCache } from './check-cache.js';
 
-export function checkSchemaFile(file: string, options: CheckOptions, cache?: CheckCache): SchemaCheck {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    return { file, findings: unreadableFile(file, error).findings, schema: null };
-  }
+export interface FileCheckOptions extends CheckOptions {
+  /** Largest schema file read, in bytes (`limits.maxFileBytes`); default 2 MiB. */
+  maxFileBytes?: number;
+}
+
+export function checkSchemaFile(file: string, options: FileCheckOptions, cache?: CheckCache): SchemaCheck {
+  // The size is checked before the cache: a lowered limit holds for files checked before.
+  const { text, sink } = readSourceFile(file, options.maxFileBytes, 'SEC020');
+  if (sink) return { file, findings: sink.findings, schema: null };
   const cached = cache?.lookup(file, text);
   if (cached) return cached;
   const check = checkSchemaText(file, text, options);
@@ -20,7 +21,7 @@ export function checkSchemaFile(file: string, options: CheckOptions, cache?: Che
   return check;
 }
 
-export function checkSchemaFiles(files: readonly string[], options: CheckOptions, onProgress?: (done: number) => void): SchemaCheck[] {
+export function checkSchemaFiles(files: readonly string[], options: FileCheckOptions, onProgress?: (done: number) => void): SchemaCheck[] {
   return files.map((file, index) => {
     const result = checkSchemaFile(file, options);
     onProgress?.(index + 1);

@@ -45,11 +45,13 @@ function runValidate(paths: string[], options: ValidateOptions): void {
   if (options.lists !== undefined && !isFolder(options.lists)) throw new UsageError(`no such lists folder: ${options.lists}`);
   const listsDir = options.lists ?? DEFAULT_LISTS;
   const config = loadProjectConfig(options.project);
-  const registry = loadListRegistry(displayPath(listsDir));
+  // Every list file is checked, used or not: validate is the author's gate.
+  const { maxFileBytes } = config.limits;
+  const registry = loadListRegistry(displayPath(listsDir), { maxFileBytes });
   // List files are checked as lists, never again as schemas.
   const schemaFiles = files.filter((file) => !isWithin(file, listsDir));
   const progress = progressLine(schemaFiles.length);
-  const results = checkSchemaFiles(schemaFiles.map(displayPath), { allowedLibraries: effectiveAllowlist(config.allowedLibraries), lists: registry }, progress.update);
+  const results = checkSchemaFiles(schemaFiles.map(displayPath), { allowedLibraries: effectiveAllowlist(config.allowedLibraries), lists: registry, maxFileBytes }, progress.update);
   progress.done();
   const reports = [...listReports(registry, files), ...results];
   process.stdout.write(`${options.json ? formatJson(reports) : formatHuman(reports, options.quiet ? 'error' : 'info')}\n`);

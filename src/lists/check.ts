@@ -2,11 +2,11 @@
 // parsed, never imported: its syntax tree is scanned and `list` is read from it as literal
 // data (RULINGS R3), so a getter that would loop or throw is only ever a finding.
 
-import { readFileSync } from 'node:fs';
 import type { Expression } from '../scan/ast.js';
-import { FindingSink, unreadableFile } from '../findings.js';
+import { FindingSink } from '../findings.js';
 import { isRecord } from '../raw.js';
 import { parseModule } from '../scan/parse.js';
+import { readSourceFile } from '../source-file.js';
 import { readLiteral, type LiteralData } from '../schema/literal.js';
 import { checkListData } from './rules.js';
 import { findListExport, scanListCode } from './scan.js';
@@ -24,13 +24,10 @@ export interface ListCheck {
 
 const LITERAL_HINT = 'write plain JSON-like values: objects, arrays, strings, numbers, booleans, null';
 
-export function checkListFile(file: string): ListCheck {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    return { file, sink: unreadableFile(file, error), name: null, list: null };
-  }
+/** Past `maxFileBytes` (`limits.maxFileBytes`, default 2 MiB) the file is SEC207 and not read. */
+export function checkListFile(file: string, maxFileBytes?: number): ListCheck {
+  const { text, sink } = readSourceFile(file, maxFileBytes, 'SEC207');
+  if (sink) return { file, sink, name: null, list: null };
   return checkListText(file, text);
 }
 

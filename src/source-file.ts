@@ -1,0 +1,60 @@
+// Schema and list files are untrusted input: a file's size is checked before it is read whole
+// and parsed (RULINGS R13), so one huge file costs a finding instead of the host's memory.
+
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { FindingSink, unreadableFile, type Code } from './findings.js';
+
+/** The default of `limits.maxFileBytes`: 2 MiB, over 13 times the largest file of the public corpus (154 kB). */
+export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
+
+export type SourceText = { text: string; sink?: undefined } | { text?: undefined; sink: FindingSink };
+
+/**
+ * The file's text, or a sink holding its one finding: `tooLarge` (with the size, the limit and
+ * the config key) past `maxBytes`, VAL009 when it cannot be read. Never reads more than one
+ * byte past the limit, even from a file that grows while it is read.
+ */
+export function readSourceFile(file: string, maxBytes: number | undefined, tooLarge: Code): SourceText {
+  const limit = maxBytes ?? DEFAULT_MAX_FILE_BYTES;
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    return { sink: unreadableFile(file, error) };
+  }
+  try {
+    const { size } = fstatSync(fd);
+    if (size > limit) return { sink: oversized(file, `the file is ${bytes(size)}`, limit, tooLarge) };
+    // The size is where reading starts, not a promise: read until the end, at most limit + 1 bytes.
+    let buffer = Buffer.allocUnsafe(size + 1);
+    let length = 0;
+    for (;;) {
+      if (length === buffer.length) {
+        if (length > limit) return { sink: oversized(file, 'the file grew past the limit while it was read', limit, tooLarge) };
+        const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, limit + 1));
+        buffer.copy(grown, 0, 0, length);
+        buffer = grown;
+      }
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) return { text: buffer.toString('utf8', 0, length) };
+      length += read;
+    }
+  } catch (error) {
+    return { sink: unreadableFile(file, error) };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function oversized(file: string, what: string, limit: number, code: Code): FindingSink {
+  const sink = new FindingSink(file);
+  sink.addAt(code, undefined, `${what}; the limit (limits.maxFileBytes) is ${bytes(limit)}, so the file was not parsed`, 'split it into smaller files, or raise limits.maxFileBytes in .flowmcp/config.json');
+  return sink;
+}
+
+/** `53778085 bytes (51.3 MiB)`: exact for the author, readable at a glance. */
+function bytes(count: number): string {
+  const units: Array<[number, string]> = [[1024 * 1024, 'MiB'], [1024, 'KiB']];
+  const unit = units.find(([size]) => count >= size);
+  return unit ? `${count} bytes (${+(count / unit[0]).toFixed(1)} ${unit[1]})` : `${count} bytes`;
+}
