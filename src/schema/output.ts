@@ -14,6 +14,10 @@ const MIME_TYPES: Record<MimeType, { fits: (type: unknown, format: unknown) => b
   'application/json': { fits: (type) => type === 'object' || type === 'array', needs: 'type object or array' },
   'image/png': { fits: (type, format) => type === 'string' && format === 'base64', needs: "type string with format 'base64'" },
   'text/plain': { fits: (type) => type === 'string', needs: 'type string' },
+  // Outside the spec's three, used by the public catalogs (SPEC-NOTES §8); the answer is text or base64.
+  'text/markdown': { fits: (type) => type === 'string', needs: 'type string' },
+  'application/rss+xml': { fits: (type) => type === 'string', needs: 'type string' },
+  'application/octet-stream': { fits: (type) => type === 'string', needs: 'type string' },
 };
 const MIME_LIST = Object.keys(MIME_TYPES).join(', ');
 

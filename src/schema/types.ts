@@ -56,7 +56,7 @@ export interface CanonicalParam {
 }
 
 export interface OutputSpec {
-  mimeType: 'application/json' | 'image/png' | 'text/plain';
+  mimeType: 'application/json' | 'image/png' | 'text/plain' | 'text/markdown' | 'application/rss+xml' | 'application/octet-stream';
   schema: Record<string, unknown>;
 }
 
