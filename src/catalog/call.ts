@@ -142,7 +142,11 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
   // The message quotes the body; made from a redacted copy, since a cut could split a key.
   if (decoded.kind === 'error') return fail('decode', decodeMessage(redactedBody(response.body, context.redactor), response.headers['content-type']));
   if (!tool.hooks.includes('postRequest')) return { ok: true, status: response.status, content: decoded };
-  const post = await context.handlers.postRequest(tool, { response: handlerView(decoded), struct, payload });
+  // Handlers never see a key, even one the upstream echoes (R4): every form of each key this
+  // request carried is taken out of the answer first, before a handler could reverse or cut it.
+  const planned = context.redactor.forKeysOf(tool.plan, ({ slots }) => [...slots.url, ...slots.body, ...[...slots.headers.values()].flatMap((keys) => [...keys])]);
+  const answer = planned.redactAnswer(decoded, response);
+  const post = await context.handlers.postRequest(tool, { response: handlerView(answer), struct, payload });
   if (!post.ok) return handlerFailure('postRequest', post.failure);
   return { ok: true, status: response.status, content: { kind: 'json', value: post.value } };
 }
