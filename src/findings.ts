@@ -172,6 +172,8 @@ export const CODES = {
   GRP005: { severity: 'error', meaning: 'tool listed twice in one group' },
   GRP006: { severity: 'error', meaning: 'group hash does not match its tools (a tool changed)' },
   GRP007: { severity: 'error', meaning: '`groups.json` unreadable, not JSON, or a field missing, unknown or of the wrong type' },
+  GRP008: { severity: 'error', meaning: 'a schema file, shared list or library of the group differs from its content record, or cannot be read' },
+  GRP009: { severity: 'error', meaning: 'group has tools but no content record (recorded by an older flowguard)' },
 
   // Route tests (spec chapter 13).
   TST001: { severity: 'error', meaning: 'route has no tests' },

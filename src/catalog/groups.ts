@@ -1,32 +1,26 @@
-// Tool groups, `.flowmcp/groups.json` (spec chapter 06, SPEC-NOTES §11): named sets of tools an
-// operator has reviewed, pinned by hash. A group is served only while every tool it names still
-// loads and still hashes to what was recorded, so a schema change cannot slip into a reviewed
-// set unnoticed.
+// Tool groups, `.flowmcp/groups.json` (spec chapter 06, SPEC-NOTES §11, RULINGS R10): named sets
+// of tools an operator has reviewed. A group is served only while every tool it names still
+// loads, still hashes to what was recorded (the spec's tool hash) and its content record still
+// matches (every schema file, shared list and library its tools depend on), so a change cannot
+// slip into a reviewed set unnoticed. groups-file.ts reads the file and checks its form; this
+// module checks a group against a catalog, builds one and writes the file.
 //
-//   { "specVersion": "2.0.0",
-//     "groups": {
-//       "<name>": { "description": "...",
-//                   "tools": ["namespace/file.mjs::route", ...],
-//                   "hash": "sha256:<64 hex>" | null,
-//                   "toolHashes": { "<ref>": "sha256:<64 hex>", ... },     optional
-//                   "prompts": { "<prompt>": { "title", "description", "file" } } } } }   optional
-//
-// Every problem is a finding of the file (R1), with its path and position; a malformed file
-// never throws:
-//   GRP001  group name is not ^[a-z][a-z0-9-]*$
-//   GRP002  more than 50 tools
-//   GRP003  a reference is not `namespace/file.mjs::route`
+// The findings a catalog adds to the form's (GRP001–GRP003, GRP005, GRP007):
 //   GRP004  a reference resolves to no loaded tool (or to two); no group has the name asked for
-//   GRP005  a reference is listed twice in one group
 //   GRP006  the group's hash does not match its tools (naming each tool that changed)
-//   GRP007  the file is unreadable, not JSON, or a field is missing, unknown or of the wrong type
+//   GRP008  the content record does not match (naming each schema file, list and library)
+//   GRP009  the group has tools but no content record (written by an older flowguard)
 //
 // Decisions where the spec leaves it open:
-// - Codes follow chapter 09 (R1). GRP007 is new: chapter 09 has no code for a file that is not
-//   JSON or not of the groups shape, and R1 gives new checks free numbers in the range.
+// - Codes follow chapter 09 (R1). GRP007, GRP008 and GRP009 are new: chapter 09 has no code for
+//   a file that is not of the groups shape, nor a content record (R10 adds it), and R1 gives new
+//   checks free numbers in the range.
 // - `toolHashes` (chapter 06 writes it into exports only) is also kept in groups.json, so that a
 //   mismatch can name the tool that changed. It is optional: without it, GRP006 can only say that
 //   the group as a whole differs. When present its keys are exactly the group's references.
+// - The spec's tool hash is kept as it is; the content record is flowguard's own addition.
+//   A group without one fails (GRP009) rather than verifying by its tool hashes alone: those
+//   miss root, headers, descriptions and handlers. An empty group needs none.
 // - An empty group has `hash: null` (chapter 06's new group); any other group the hash of its tools.
 // - A reference must be exactly a loaded tool's reference (`namespace/<base name>.mjs::route`).
 //   One that two tools share (two files of one base name in one namespace) is ambiguous: GRP004.
@@ -38,70 +32,48 @@
 //   the group asked for.
 
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { childPath, FindingSink, type Finding } from '../findings.js';
+import { childPath, type Finding, type FindingSink } from '../findings.js';
 import { isRecord, type RawObject } from '../raw.js';
 import type { FileReport } from '../report/format.js';
-import { expectedGroupHash, HASH_PATTERN, toolHash, type ToolHashEntry } from './hash.js';
+import { contentChanges, recordContent, unreadableContent, type ContentChange, type ContentSources } from './group-content.js';
+import {
+  checkGroupName,
+  checkToolRefs,
+  GROUPS_SPEC_VERSION,
+  readGroupsFile,
+  rerecord,
+  TOOL_REFERENCE_PATTERN,
+  type Group,
+  type GroupEntry,
+  type GroupPrompt,
+  type GroupsFile,
+} from './groups-file.js';
+import { contentHash, expectedGroupHash, toolHash, type ContentRecord, type ToolHashEntry } from './hash.js';
 import type { Tool } from './tools.js';
 
-export const GROUPS_SPEC_VERSION = '2.0.0';
-export const MAX_GROUP_TOOLS = 50;
-export const GROUP_NAME_PATTERN = /^[a-z][a-z0-9-]*$/;
-/** `namespace/file.mjs::route`: a namespace as main.namespace allows, a file's base name, a route name. */
-export const TOOL_REFERENCE_PATTERN = /^[a-z]+\/[^/\\:]+\.mjs::\S(?:.*\S)?$/;
+export {
+  GROUP_NAME_PATTERN,
+  GROUPS_SPEC_VERSION,
+  groupsFilePath,
+  MAX_GROUP_TOOLS,
+  parseGroupsText,
+  readGroupsFile,
+  TOOL_REFERENCE_PATTERN,
+  type Group,
+  type GroupEntry,
+  type GroupPrompt,
+  type GroupsFile,
+} from './groups-file.js';
 
-/** `.flowmcp/groups.json` of a project folder. */
-export function groupsFilePath(project = '.'): string {
-  return join(project, '.flowmcp', 'groups.json');
-}
-
-export interface GroupPrompt {
-  title: string;
-  description: string;
-  file: string;
-}
-
-export interface Group {
-  description: string;
-  /** Tool references `namespace/file.mjs::route`, in the order the operator gave them. */
-  tools: string[];
-  /** The group hash of `tools` (see hash.ts); null for a group without tools. */
-  hash: string | null;
-  /** The tool hash of each reference when the group was recorded. */
-  toolHashes?: Record<string, string>;
-  prompts?: Record<string, GroupPrompt>;
-}
-
-/** The catalog as groups see it: its tools and, for better messages, its files' reports. */
-export interface CatalogView {
+/**
+ * The catalog as groups see it: its tools, where their content is read (the project folder and
+ * the loaded shared lists) and, for better messages, its files' reports.
+ */
+export interface CatalogView extends ContentSources {
   readonly tools: readonly Tool[];
   readonly reports?: readonly FileReport[];
-}
-
-/** One group as read from the file. */
-export interface GroupEntry {
-  name: string;
-  /** The group's finding path, e.g. `groups.trading` or `groups["odd name"]`. */
-  path: string;
-  /** The group when its shape is right (other findings, e.g. GRP001, may still apply); else null. */
-  group: Group | null;
-  /** Findings of this group's form: GRP001, GRP002, GRP003, GRP005, GRP007. */
-  findings: Finding[];
-}
-
-/** `.flowmcp/groups.json` read and checked for its form; nothing here needs a catalog. */
-export interface GroupsFile {
-  file: string;
-  exists: boolean;
-  /** The parsed JSON, kept as it is so that writing one group leaves the others untouched; null when missing or not JSON. */
-  data: unknown;
-  /** Findings of the file as a whole (GRP007): when there are any, no group can be trusted. */
-  findings: Finding[];
-  groups: GroupEntry[];
-  /** A sink for more findings of this file, with its text and locator: later findings get line and column too. */
-  readonly newSink: () => FindingSink;
 }
 
 /** One group checked against a catalog. */
@@ -109,7 +81,7 @@ export interface GroupCheck {
   name: string;
   path: string;
   group: Group | null;
-  /** Form findings, then GRP004 and GRP006. */
+  /** Form findings, then GRP004, GRP006, GRP008 and GRP009. */
   findings: Finding[];
   /** The group's tools in its order; complete only when every reference resolved. */
   tools: Tool[];
@@ -131,213 +103,20 @@ export type GroupSelection =
   | { ok: true; name: string; group: Group; tools: Tool[]; findings: Finding[] }
   | { ok: false; name: string; findings: Finding[] };
 
-// ---- reading -------------------------------------------------------------------------------
-
-/** Reads and checks the form of a groups file. A missing file is an empty, valid one (`exists: false`). */
-export function readGroupsFile(file: string): GroupsFile {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    const sink = new FindingSink(file);
-    if (!missing) sink.add('GRP007', undefined, `cannot read the file: ${(error as Error).message}`);
-    return { file, exists: !missing, data: null, findings: sink.findings, groups: [], newSink: () => new FindingSink(file) };
-  }
-  return parseGroupsText(file, text);
-}
-
-/** The same as readGroupsFile, for text already in hand. */
-export function parseGroupsText(file: string, text: string): GroupsFile {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    const sink = new FindingSink(file, text);
-    sink.addAt('GRP007', errorOffset(error, text), `not valid JSON: ${(error as Error).message}`, 'groups.json is plain JSON: no comments, no trailing commas');
-    return { file, exists: true, data: null, findings: sink.findings, groups: [], newSink: () => new FindingSink(file, text) };
-  }
-  const located = locateJson(text);
-  const newSink = () => {
-    const sink = new FindingSink(file, text);
-    sink.useLocator((path) => located.offsets.get(path));
-    return sink;
-  };
-  const top = newSink();
-  for (const duplicate of located.duplicates) {
-    if (duplicate.parent === 'groups') continue; // named with the group below
-    top.add('GRP007', duplicate.path, `the key '${duplicate.key}' appears twice; JSON keeps only the last`, 'remove one of them');
-  }
-  const groups: GroupEntry[] = [];
-  if (!isRecord(data)) {
-    top.add('GRP007', undefined, 'the file is not a JSON object', `write { "specVersion": "${GROUPS_SPEC_VERSION}", "groups": {} }`);
-  } else {
-    for (const key of Object.keys(data)) {
-      if (key !== 'specVersion' && key !== 'groups') top.add('GRP007', rootPath(key), `unknown field '${key}'`, 'a groups file has only specVersion and groups');
-    }
-    if (data.specVersion !== GROUPS_SPEC_VERSION) {
-      top.add('GRP007', 'specVersion' in data ? 'specVersion' : undefined, `specVersion must be '${GROUPS_SPEC_VERSION}', found ${describe(data.specVersion)}`);
-    }
-    if (!isRecord(data.groups)) {
-      top.add('GRP007', 'groups' in data ? 'groups' : undefined, `groups must be an object of groups by name, found ${describe(data.groups)}`);
-    } else {
-      const twice = new Set(located.duplicates.filter((d) => d.parent === 'groups').map((d) => d.key));
-      for (const [name, raw] of Object.entries(data.groups)) {
-        const sink = newSink();
-        const path = childPath('groups', name);
-        if (twice.has(name)) sink.add('GRP007', path, `the group '${name}' is defined twice; JSON keeps only the last`, 'rename or remove one of them');
-        const group = readGroup(name, raw, path, sink);
-        groups.push({ name, path, group, findings: sink.findings });
-      }
-    }
-  }
-  return { file, exists: true, data, findings: top.findings, groups, newSink };
-}
-
-const GROUP_FIELDS = new Set(['description', 'tools', 'hash', 'toolHashes', 'prompts']);
-const PROMPT_FIELDS = ['title', 'description', 'file'] as const;
-
-/** The form of one group: everything that can be said without a catalog. */
-function readGroup(name: string, raw: unknown, path: string, sink: FindingSink): Group | null {
-  checkGroupName(name, path, sink);
-  if (!isRecord(raw)) {
-    sink.add('GRP007', path, `a group is an object { description, tools, hash }, found ${describe(raw)}`);
-    return null;
-  }
-  let shaped = true;
-  for (const key of Object.keys(raw)) {
-    if (!GROUP_FIELDS.has(key)) {
-      sink.add('GRP007', childPath(path, key), `unknown field '${key}'`, 'a group has description, tools, hash and optionally toolHashes and prompts');
-      shaped = false;
-    }
-  }
-  if (typeof raw.description !== 'string') {
-    sink.add('GRP007', 'description' in raw ? childPath(path, 'description') : path, `description must be a string, found ${describe(raw.description)}`);
-    shaped = false;
-  }
-  let tools: string[] | null = null;
-  if (!Array.isArray(raw.tools)) {
-    sink.add('GRP007', 'tools' in raw ? childPath(path, 'tools') : path, `tools must be an array of tool references, found ${describe(raw.tools)}`);
-    shaped = false;
-  } else {
-    tools = checkToolRefs(raw.tools, childPath(path, 'tools'), sink);
-    if (tools === null) shaped = false;
-  }
-  const hash = raw.hash;
-  if (hash !== null && !(typeof hash === 'string' && HASH_PATTERN.test(hash))) {
-    sink.add('GRP007', 'hash' in raw ? childPath(path, 'hash') : path, `hash must be 'sha256:' and 64 lowercase hex digits, or null; found ${describe(hash)}`, 'flowguard group create records it');
-    shaped = false;
-  }
-  const toolHashes = raw.toolHashes === undefined ? undefined : readToolHashes(raw.toolHashes, tools, childPath(path, 'toolHashes'), sink, name);
-  if (toolHashes === null) shaped = false;
-  const prompts = raw.prompts === undefined ? undefined : readPrompts(raw.prompts, childPath(path, 'prompts'), sink);
-  if (prompts === null) shaped = false;
-  if (!shaped || tools === null) return null;
-  const group: Group = { description: raw.description as string, tools, hash: hash as string | null };
-  if (toolHashes) group.toolHashes = toolHashes;
-  if (prompts) group.prompts = prompts;
-  return group;
-}
-
-function checkGroupName(name: string, path: string, sink: FindingSink): void {
-  if (!GROUP_NAME_PATTERN.test(name)) {
-    sink.add('GRP001', path, `group name '${name}' does not match ^[a-z][a-z0-9-]*$`, 'use lowercase letters, digits and -, starting with a letter');
-  }
-}
-
-/** GRP002, GRP003 and GRP005 over a tools array; the references when every entry is a string, else null. */
-function checkToolRefs(tools: readonly unknown[], path: string, sink: FindingSink): string[] | null {
-  if (tools.length > MAX_GROUP_TOOLS) {
-    sink.add('GRP002', path, `the group has ${tools.length} tools; at most ${MAX_GROUP_TOOLS} are allowed`, 'split it into smaller groups');
-  }
-  const seen = new Map<string, number>();
-  let allStrings = true;
-  tools.forEach((ref, index) => {
-    const at = childPath(path, index);
-    if (typeof ref !== 'string') {
-      sink.add('GRP003', at, `a tool reference is a string 'namespace/file.mjs::route', found ${describe(ref)}`);
-      allStrings = false;
-      return;
-    }
-    if (!TOOL_REFERENCE_PATTERN.test(ref)) {
-      sink.add('GRP003', at, `'${ref}' is not a tool reference 'namespace/file.mjs::route'`, 'e.g. coingecko/prices.mjs::getSimplePrice; `flowguard list` shows every reference');
-    }
-    const first = seen.get(ref);
-    if (first !== undefined) sink.add('GRP005', at, `'${ref}' is listed twice (first at index ${first})`, 'list each tool once');
-    else seen.set(ref, index);
-  });
-  return allStrings ? (tools as string[]) : null;
-}
-
-/** `tools` null: the group's tools are unreadable, so only the hashes' form is checked. */
-function readToolHashes(raw: unknown, tools: readonly string[] | null, path: string, sink: FindingSink, name: string): Record<string, string> | null {
-  if (!isRecord(raw)) {
-    sink.add('GRP007', path, `toolHashes must be an object of hashes by tool reference, found ${describe(raw)}`);
-    return null;
-  }
-  let ok = true;
-  const listed = new Set(tools ?? []);
-  for (const [ref, hash] of Object.entries(raw)) {
-    if (tools !== null && !listed.has(ref)) {
-      sink.add('GRP007', childPath(path, ref), `toolHashes names '${ref}', which is not one of the group's tools`);
-      ok = false;
-    } else if (typeof hash !== 'string' || !HASH_PATTERN.test(hash)) {
-      sink.add('GRP007', childPath(path, ref), `a tool hash is 'sha256:' and 64 lowercase hex digits, found ${describe(hash)}`);
-      ok = false;
-    }
-  }
-  for (const ref of listed) {
-    if (!Object.hasOwn(raw, ref)) {
-      sink.add('GRP007', path, `toolHashes has no hash for '${ref}'`, rerecord(name));
-      ok = false;
-    }
-  }
-  return ok ? (raw as Record<string, string>) : null;
-}
-
-function readPrompts(raw: unknown, path: string, sink: FindingSink): Record<string, GroupPrompt> | null {
-  if (!isRecord(raw)) {
-    sink.add('GRP007', path, `prompts must be an object of prompts by name, found ${describe(raw)}`);
-    return null;
-  }
-  let ok = true;
-  for (const [name, prompt] of Object.entries(raw)) {
-    const at = childPath(path, name);
-    if (!isRecord(prompt)) {
-      sink.add('GRP007', at, `a prompt is an object { title, description, file }, found ${describe(prompt)}`);
-      ok = false;
-      continue;
-    }
-    for (const key of Object.keys(prompt)) {
-      if (!(PROMPT_FIELDS as readonly string[]).includes(key)) {
-        sink.add('GRP007', childPath(at, key), `unknown field '${key}'`, 'a prompt has title, description and file');
-        ok = false;
-      }
-    }
-    for (const key of PROMPT_FIELDS) {
-      if (typeof prompt[key] !== 'string') {
-        sink.add('GRP007', key in prompt ? childPath(at, key) : at, `${key} must be a string, found ${describe(prompt[key])}`);
-        ok = false;
-      }
-    }
-  }
-  return ok ? (raw as Record<string, GroupPrompt>) : null;
-}
-
 // ---- checking against a catalog --------------------------------------------------------------
 
 /**
  * Every finding of a groups file: its form and, with a catalog, whether each reference resolves
- * (GRP004) and each group's hash matches its tools (GRP006). Without a catalog only the form is
- * checked.
+ * (GRP004), each group's hash matches its tools (GRP006) and its content record what its tools
+ * depend on now (GRP008, GRP009). Without a catalog only the form is checked.
  */
 export function checkGroups(groups: GroupsFile, catalog?: CatalogView): GroupsReport {
-  const index = catalog ? indexTools(catalog) : null;
+  const indexed = catalog ? indexCatalog(catalog) : null;
   return {
     file: groups.file,
     exists: groups.exists,
     findings: groups.findings,
-    groups: groups.groups.map((entry) => checkEntry(groups, entry, index, catalog?.reports ?? [])),
+    groups: groups.groups.map((entry) => checkEntry(groups, entry, indexed)),
   };
 }
 
@@ -349,9 +128,12 @@ export function groupsFindings(report: GroupsReport): Finding[] {
 /**
  * The tools of one group, for serving (`flowguard serve --group NAME`): `ok` with the tools in the
  * group's order when the file's form is sound, the group exists, is well-formed, every reference
- * resolves to exactly one loaded tool and the recorded hash matches the tools' current hashes.
- * Otherwise `ok: false` with findings naming the problem: GRP004 for a group or tool that is
- * not there, GRP006 naming each tool that changed, GRP001–GRP003, GRP005, GRP007 for the form.
+ * resolves to exactly one loaded tool, the recorded hash matches the tools' current hashes and
+ * the content record matches the files, lists and libraries as they are now. Otherwise
+ * `ok: false` with findings naming the problem: GRP004 for a group or tool that is not there,
+ * GRP006 naming each tool that changed, GRP008 naming each schema file, shared list or library
+ * that changed, GRP009 for a group without a content record, GRP001–GRP003, GRP005, GRP007 for
+ * the form.
  * `groups` is the file's path (e.g. `groupsFilePath(project)`) or a file already read.
  * Tools hidden for a missing key are part of the selection; serve them as any other tool
  * (`tool.missingKeys`). Nothing here throws for a bad file.
@@ -371,37 +153,45 @@ export function selectGroup(catalog: CatalogView, groups: string | GroupsFile, n
     );
     return { ok: false, name, findings: sink.findings };
   }
-  const check = checkEntry(file, entry, indexTools(catalog), catalog.reports ?? []);
+  const check = checkEntry(file, entry, indexCatalog(catalog));
   if (!check.ok || !check.group) return { ok: false, name, findings: check.findings };
   return { ok: true, name, group: check.group, tools: check.tools, findings: check.findings };
 }
 
 type ToolIndex = ReadonlyMap<string, readonly Tool[]>;
 
-function indexTools(catalog: CatalogView): ToolIndex {
+interface IndexedCatalog {
+  catalog: CatalogView;
+  index: ToolIndex;
+}
+
+function indexCatalog(catalog: CatalogView): IndexedCatalog {
   const index = new Map<string, Tool[]>();
   for (const tool of catalog.tools) {
     const list = index.get(tool.reference);
     if (list) list.push(tool);
     else index.set(tool.reference, [tool]);
   }
-  return index;
+  return { catalog, index };
 }
 
-function checkEntry(file: GroupsFile, entry: GroupEntry, index: ToolIndex | null, reports: readonly FileReport[]): GroupCheck {
+function checkEntry(file: GroupsFile, entry: GroupEntry, indexed: IndexedCatalog | null): GroupCheck {
   const findings = [...entry.findings];
   const base = { name: entry.name, path: entry.path, group: entry.group };
-  if (!entry.group || !index) {
+  if (!entry.group || !indexed) {
     return { ...base, findings, tools: [], hashes: [], ok: !findings.some((f) => f.severity === 'error') && entry.group !== null };
   }
+  const { catalog, index } = indexed;
   const sink = file.newSink();
-  const { tools, hashes } = resolveTools(entry.group.tools, entry.path, index, reports, sink);
-  if (tools.length === new Set(entry.group.tools).size) {
+  const { tools, hashes } = resolveTools(entry.group.tools, entry.path, index, catalog.reports ?? [], sink);
+  const complete = tools.length === new Set(entry.group.tools).size;
+  if (complete) {
     compareHashes(entry.group, entry.name, entry.path, hashes, sink);
   } else if (entry.group.toolHashes) {
     // Some tools are gone (GRP004 says which); the ones still here can still be compared one by one.
     for (const { ref, hash } of hashes) reportChangedTool(entry.group, entry.name, entry.path, ref, hash, sink);
   }
+  compareContent(entry.group, entry.name, entry.path, recordContent(tools, catalog), complete, sink);
   findings.push(...sink.findings);
   return { ...base, findings, tools, hashes, ok: !findings.some((f) => f.severity === 'error') };
 }
@@ -470,9 +260,30 @@ function reportChangedTool(group: Group, name: string, path: string, ref: string
   sink.add('GRP006', at, `tool ${ref} changed since the group was recorded (recorded ${recorded}, now ${hash})`, `review the change (git diff, flowguard validate), then ${rerecord(name)}`);
 }
 
-/** The command that records a group's hashes again. */
-function rerecord(name: string): string {
-  return `record the group again: flowguard group create ${name} --force`;
+/** GRP009 for a group with tools and no content record; GRP008 for each difference from it. */
+function compareContent(group: Group, name: string, path: string, current: ContentRecord, complete: boolean, sink: FindingSink): void {
+  if (!group.content || group.contentHash === undefined) {
+    if (group.tools.length > 0) {
+      sink.add(
+        'GRP009',
+        path,
+        'the group has no content record (contentHash, content): it was recorded by an older flowguard, so a change to a schema file (root, headers, descriptions, handlers), a shared list or a library cannot be detected',
+        `review the group's schema files, then ${rerecord(name)}`,
+      );
+    }
+    return;
+  }
+  const changes = contentChanges(group.content, current, complete);
+  for (const change of changes) sink.add('GRP008', changePath(path, change), change.message, `review the change (git diff, flowguard validate), then ${rerecord(name)}`);
+  if (changes.length === 0 && complete && contentHash(current) !== group.contentHash) {
+    sink.add('GRP008', childPath(path, 'contentHash'), 'the contentHash does not match the content record: the file was edited by hand', rerecord(name));
+  }
+}
+
+/** A change's place in the file: its recorded entry, or the section a new entry would go in. */
+function changePath(path: string, change: ContentChange): string {
+  const section = childPath(childPath(path, 'content'), change.section);
+  return change.recorded ? childPath(section, change.key) : section;
 }
 
 // ---- creating and writing ---------------------------------------------------------------------
@@ -485,11 +296,12 @@ export interface BuildGroupOptions {
 
 /**
  * A new group over `tools` (references, or MCP tool names, which are replaced by their
- * references), with its hashes computed from the catalog, or the findings that stop it:
- * GRP001–GRP005 as a stored group would get them. Paths point into `file` as it will be.
+ * references), with its hashes and content record taken from the catalog, or the findings
+ * that stop it: GRP001–GRP005 as a stored group would get them, GRP008 for a schema or list file
+ * that cannot be read. Paths point into `file` as it will be.
  */
 export function buildGroup(catalog: CatalogView, file: GroupsFile, name: string, tools: readonly string[], options: BuildGroupOptions = {}): { group: Group | null; findings: Finding[] } {
-  const index = indexTools(catalog);
+  const { index } = indexCatalog(catalog);
   const byName = new Map(catalog.tools.map((tool) => [tool.name, tool.reference]));
   const refs = tools.map((tool) => (index.has(tool) ? tool : byName.get(tool) ?? tool));
   const path = childPath('groups', name);
@@ -498,8 +310,11 @@ export function buildGroup(catalog: CatalogView, file: GroupsFile, name: string,
   checkToolRefs(refs, childPath(path, 'tools'), sink);
   const resolved = resolveTools(refs, path, index, catalog.reports ?? [], sink);
   if (sink.hasErrors()) return { group: null, findings: sink.findings };
+  const content = recordContent(resolved.tools, catalog);
+  for (const unreadable of unreadableContent(content)) sink.add('GRP008', path, unreadable.message, 'a group records only what it can read; fix the file, then create the group again');
+  if (sink.hasErrors()) return { group: null, findings: sink.findings };
   const toolHashes = Object.fromEntries(resolved.hashes.map(({ ref, hash }) => [ref, hash]));
-  const group: Group = { description: options.description ?? '', tools: [...refs], hash: expectedGroupHash(resolved.hashes), toolHashes };
+  const group: Group = { description: options.description ?? '', tools: [...refs], hash: expectedGroupHash(resolved.hashes), toolHashes, contentHash: contentHash(content), content };
   if (options.prompts) group.prompts = options.prompts;
   return { group, findings: sink.findings };
 }
@@ -524,6 +339,10 @@ export function withGroup(file: GroupsFile, name: string, group: Group): RawObje
 export function groupJson(group: Group): RawObject {
   const json: RawObject = { description: group.description, tools: [...group.tools], hash: group.hash };
   if (group.toolHashes) json.toolHashes = Object.fromEntries(group.tools.flatMap((ref) => (group.toolHashes?.[ref] ? [[ref, group.toolHashes[ref]]] : [])));
+  if (group.content && group.contentHash !== undefined) {
+    json.contentHash = group.contentHash;
+    json.content = { files: group.content.files, lists: group.content.lists, libraries: group.content.libraries };
+  }
   if (group.prompts) json.prompts = group.prompts;
   return json;
 }
@@ -546,110 +365,3 @@ export function writeGroupsFile(file: string, document: unknown): void {
   }
 }
 
-// ---- JSON positions ------------------------------------------------------------------------------
-
-interface JsonLocations {
-  /** Offset of each member's key (or each array element) by finding path, to the depth a groups file has. */
-  offsets: Map<string, number>;
-  /** Keys written twice in one object. */
-  duplicates: Array<{ parent: string; key: string; path: string }>;
-}
-
-// groups.<name>.prompts.<prompt>.<field> is the deepest path a finding names.
-const MAX_LOCATED_DEPTH = 5;
-
-/**
- * Where each value of a JSON text starts, for line and column in findings. Runs only on text
- * JSON.parse has accepted. Recursion stops at MAX_LOCATED_DEPTH; deeper values are skipped by a
- * loop, so a deeply nested file cannot exhaust the stack.
- */
-function locateJson(text: string): JsonLocations {
-  const offsets = new Map<string, number>([['', 0]]);
-  const duplicates: JsonLocations['duplicates'] = [];
-  let at = 0;
-  const space = () => {
-    while (at < text.length && ' \t\r\n'.includes(text.charAt(at))) at += 1;
-  };
-  const skipString = () => {
-    at += 1;
-    while (at < text.length && text.charAt(at) !== '"') at += text.charAt(at) === '\\' ? 2 : 1;
-    at += 1;
-  };
-  const skipValue = () => {
-    const c = text.charAt(at);
-    if (c === '"') {
-      skipString();
-      return;
-    }
-    if (c !== '{' && c !== '[') {
-      while (at < text.length && !',}] \t\r\n'.includes(text.charAt(at))) at += 1;
-      return;
-    }
-    let depth = 0;
-    while (at < text.length) {
-      const d = text.charAt(at);
-      if (d === '"') {
-        skipString();
-        continue;
-      }
-      at += 1;
-      if (d === '{' || d === '[') depth += 1;
-      else if ((d === '}' || d === ']') && --depth === 0) return;
-    }
-  };
-  const value = (path: string, depth: number): void => {
-    space();
-    offsets.set(path, offsets.get(path) ?? at);
-    const c = text.charAt(at);
-    if (depth >= MAX_LOCATED_DEPTH || (c !== '{' && c !== '[')) {
-      skipValue();
-      return;
-    }
-    at += 1;
-    space();
-    const close = c === '{' ? '}' : ']';
-    const keys = new Set<string>();
-    for (let index = 0; text.charAt(at) !== close && at < text.length; index += 1) {
-      if (c === '{') {
-        const start = at;
-        skipString();
-        const key = JSON.parse(text.slice(start, at)) as string;
-        const child = path === '' ? rootPath(key) : childPath(path, key);
-        if (keys.has(key)) duplicates.push({ parent: path, key, path: child });
-        keys.add(key);
-        offsets.set(child, start);
-        space();
-        at += 1; // ':'
-        value(child, depth + 1);
-      } else {
-        value(childPath(path, index), depth + 1);
-      }
-      space();
-      if (text.charAt(at) === ',') at += 1;
-      space();
-    }
-    at += 1;
-  };
-  value('', 0);
-  return { offsets, duplicates };
-}
-
-/** A top-level key as a finding path: `groups`, or `["odd key"]`. */
-function rootPath(key: string): string {
-  return childPath('', key).replace(/^\./, '');
-}
-
-function errorOffset(error: unknown, text: string): number | undefined {
-  const match = /position (\d+)/.exec((error as Error).message);
-  if (match) return Math.min(Number(match[1]), text.length);
-  return undefined;
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  const text = JSON.stringify(value);
-  return `${typeof value} ${text.length > 40 ? `${text.slice(0, 37)}...` : text}`;
-}

@@ -25,7 +25,9 @@
 //
 // Not covered, as chapter 06 and R10 say: the route's description and tests, preload, the
 // schema's name, description, root, headers, docs, tags, requiredServerParams,
-// requiredLibraries and the handlers. (A changed host or handler does not invalidate a group.)
+// requiredLibraries and the handlers. Those are what the group's content record is for (below):
+// a changed host, description or handler leaves the tool hash as it was and fails the content
+// hash instead (GRP008).
 //
 // Decisions where the spec leaves it open:
 // - The hash is taken over the canonical form (src/schema/types.ts), not over the file's text:
@@ -47,6 +49,11 @@
 // Group hash (chapter 06): `sha256:` + hex of `JSON.stringify(entries)`, where entries are
 // `{ ref, hash }` (in that key order) sorted by `ref` (UTF-16 code units). An empty group has no
 // hash: `expectedGroupHash([])` is null, as chapter 06 writes a new group.
+//
+// Content hash (R10; flowguard's own, the spec has none): `sha256:` + hex of
+// `JSON.stringify({ files, lists, libraries })`, each the record's entries as `[key, value]`
+// pairs sorted by key (UTF-16 code units). The record (group-content.ts) holds a `bytesHash` of
+// each schema and list file, taken over the bytes as read, and each library's version.
 
 import { createHash } from 'node:crypto';
 import type { CanonicalParam, CanonicalRoute, CanonicalSchema, ListRef, ParamType, Template } from '../schema/types.js';
@@ -96,6 +103,32 @@ export function groupHash(entries: readonly ToolHashEntry[]): string {
 /** What a group's `hash` must be: null for a group without tools, else its group hash. */
 export function expectedGroupHash(entries: readonly ToolHashEntry[]): string | null {
   return entries.length === 0 ? null : groupHash(entries);
+}
+
+/**
+ * What a group records besides its tool hashes: for every schema file its tools are in, every
+ * shared list those files reach and every library they load, a value that changes with it.
+ */
+export interface ContentRecord {
+  /** `namespace/file.mjs` (the file part of the tools' references) → bytesHash of the file. */
+  files: Record<string, string>;
+  /** List name → bytesHash of the list's file. */
+  lists: Record<string, string>;
+  /** Package name → its installed version. */
+  libraries: Record<string, string>;
+}
+
+/** The hash of a group's content record: order-free, like the group hash. */
+export function contentHash(record: ContentRecord): string {
+  const entries = (values: Record<string, string>) => Object.entries(values).sort(([a], [b]) => compareStrings(a, b));
+  return sha256(JSON.stringify({ files: entries(record.files), lists: entries(record.lists), libraries: entries(record.libraries) }));
+}
+
+/** The hash of a file's bytes exactly as read, given in chunks: no decoding, no line-ending normalisation. */
+export function bytesHash(chunks: Iterable<Uint8Array>): string {
+  const hash = createHash('sha256');
+  for (const chunk of chunks) hash.update(chunk);
+  return HASH_PREFIX + hash.digest('hex');
 }
 
 function sha256(text: string): string {

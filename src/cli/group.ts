@@ -1,6 +1,7 @@
 // `flowguard group create|verify|list`: the tool groups of a project, `.flowmcp/groups.json`
-// (src/catalog/groups.ts). `create` records a group with the hashes of its tools as they are
-// now; `verify` says, tool by tool, what no longer matches; `list` shows the groups.
+// (src/catalog/groups.ts). `create` records a group with the hashes of its tools and its content
+// record (schema files, shared lists, library versions) as they are now; `verify` says, tool by
+// tool and file by file, what no longer matches; `list` shows the groups.
 
 import type { Command } from 'commander';
 import {
@@ -35,7 +36,7 @@ export function registerGroup(program: Command): void {
   catalogOptions(
     group
       .command('create')
-      .description('record a group of tools with their current hashes')
+      .description('record a group of tools with their current hashes and content (schema files, shared lists, library versions)')
       .argument('<name>', 'group name: lowercase letters, digits and -')
       .option('--tools <refs>', 'comma-separated tool references (namespace/file.mjs::route) or tool names')
       .option('--description <text>', 'what the group is for')
@@ -45,7 +46,7 @@ export function registerGroup(program: Command): void {
   catalogOptions(
     group
       .command('verify')
-      .description('check that every tool of a group (or of every group) still resolves and matches its hash; exit 1 if not')
+      .description('check that every tool of a group (or of every group) still resolves and matches its hash, and its schema files, shared lists and libraries their content record; exit 1 if not')
       .argument('[name]', 'one group; default every group'),
   ).action((name: string | undefined, flags: CatalogFlags) => runVerify(name, flags));
 
@@ -134,6 +135,7 @@ async function runList(flags: ListFlags): Promise<void> {
       description: group.group?.description ?? null,
       tools: group.group?.tools ?? [],
       hash: group.group?.hash ?? null,
+      contentHash: group.group?.contentHash ?? null,
       status: group.ok ? ('ok' as const) : ('failed' as const),
       findings: group.findings,
     }));
@@ -153,6 +155,23 @@ async function runList(flags: ListFlags): Promise<void> {
   } finally {
     await catalog.close();
   }
+}
+
+/**
+ * The command that records `name` again over the catalog these flags load: the way to approve a
+ * reviewed change. Flags at their defaults are left out.
+ */
+export function recordCommand(name: string, flags: CatalogFlags): string {
+  const args = ['flowguard', 'group', 'create', name, '--force'];
+  if (flags.schemas !== 'schemas') args.push('--schemas', flags.schemas);
+  if (flags.lists !== undefined) args.push('--lists', flags.lists);
+  if (flags.project !== '.') args.push('--project', flags.project);
+  return args.map(shellWord).join(' ');
+}
+
+/** A word as a POSIX shell reads it back: as it is when plain, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 function splitList(text: string): string[] {

@@ -16,6 +16,7 @@ import type { McpHttpServer } from '../mcp/http.js';
 import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PORT, OriginPatternError, parseOriginPattern } from '../mcp/origins.js';
 import { loadSummary } from '../mcp/summary.js';
 import { formatFinding } from '../report/format.js';
+import { recordCommand } from './group.js';
 import { UsageError } from './usage.js';
 
 interface ServeFlags {
@@ -35,6 +36,8 @@ interface ServeFlags {
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+/** Group findings that recording the group again resolves: a tool, a file, a list or a library changed, or no content record. */
+const RERECORD_CODES = new Set(['GRP006', 'GRP008', 'GRP009']);
 
 export function registerServe(program: Command): void {
   program
@@ -86,7 +89,9 @@ async function runServe(flags: ServeFlags): Promise<void> {
     if (!selection.ok) {
       // A group that does not verify is not served in part: the operator reviewed it as a whole.
       log(`flowguard: group '${flags.group}' cannot be served (\`flowguard group verify ${flags.group}\` explains):`);
-      for (const finding of selection.findings.filter((f) => f.severity === 'error')) log(`  ${formatFinding(finding)}`);
+      const errors = selection.findings.filter((f) => f.severity === 'error');
+      for (const finding of errors) log(`  ${formatFinding(finding)}`);
+      if (errors.some((f) => RERECORD_CODES.has(f.code))) log(`flowguard: once the change is reviewed, record the group again: ${recordCommand(flags.group, flags)}`);
       await catalog.close();
       process.exitCode = 1;
       return;

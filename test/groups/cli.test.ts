@@ -91,13 +91,14 @@ describe('flowguard group verify', () => {
     const changed = flowguard(['group', 'verify'], dir);
     expect(changed.code).toBe(1);
     expect(changed.stdout).toMatch(new RegExp(`^GRP006 error \\.flowmcp/groups\\.json:\\d+:\\d+ groups\\.things\\.tools\\[0\\]: tool ${SEARCH.replace(/[.*]/g, '\\$&')} changed since the group was recorded`, 'm'));
-    expect(changed.stdout).toContain('things: FAILED (GRP006)\nlookup: ok (1 tool)\n1 of 2 groups failed\n');
+    // lookup's tool is in the same file: its content record notices what its tool hash does not.
+    expect(changed.stdout).toContain('things: FAILED (GRP006, GRP008)\nlookup: FAILED (GRP008)\n2 of 2 groups failed\n');
 
-    // One group only: the unchanged one passes, the changed one fails.
+    // One group only: the one recorded again passes, the other still fails.
+    // Recording it again is the way to approve the change.
+    expect(flowguard(['group', 'create', 'lookup', '--force'], dir).code).toBe(0);
     expect(flowguard(['group', 'verify', 'lookup'], dir)).toMatchObject({ code: 0, stdout: 'lookup: ok (1 tool)\n' });
     expect(flowguard(['group', 'verify', 'things'], dir).code).toBe(1);
-
-    // Recording it again is the way to approve the change.
     expect(flowguard(['group', 'create', 'things', '--force'], dir).code).toBe(0);
     expect(flowguard(['group', 'verify'], dir).code).toBe(0);
   });
@@ -139,7 +140,7 @@ describe('flowguard group list', () => {
     const parsed = JSON.parse(json.stdout) as { file: string; exists: boolean; groups: Array<Record<string, unknown>> };
     expect(parsed).toMatchObject({ file: '.flowmcp/groups.json', exists: true });
     expect(parsed.groups).toEqual([
-      { name: 'things', description: 'Every thing', tools: [SEARCH, GET], hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), status: 'ok', findings: [] },
+      { name: 'things', description: 'Every thing', tools: [SEARCH, GET], hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), contentHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), status: 'ok', findings: [] },
     ]);
   });
 

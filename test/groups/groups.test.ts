@@ -140,6 +140,60 @@ describe('checkGroups against a catalog', () => {
   });
 });
 
+describe('the content record', () => {
+  type Stored = { groups: { things: Record<string, unknown> & { content: Record<string, Record<string, string>> } } };
+  const stored = () => JSON.parse(recorded) as Stored;
+  const select = (data: unknown) => selectGroup(catalog, parseGroupsText('groups.json', JSON.stringify(data)), 'things');
+
+  it('is read with the group, and matches the catalog it was recorded from', () => {
+    const selection = selectGroup(catalog, parseGroupsText('groups.json', recorded), 'things');
+    expect(selection.ok).toBe(true);
+    if (!selection.ok) return;
+    expect(selection.group.content).toEqual({ files: { 'example/things.mjs': expect.stringMatching(/^sha256:/) }, lists: {}, libraries: {} });
+  });
+
+  it.each([
+    ['contentHash without content', (data: Stored) => delete (data.groups.things as Record<string, unknown>).content, 'groups.things.contentHash'],
+    ['content without contentHash', (data: Stored) => delete data.groups.things.contentHash, 'groups.things.content'],
+    ['a contentHash that is no hash', (data: Stored) => (data.groups.things.contentHash = 'sha256:abc'), 'groups.things.contentHash'],
+    ['an unknown section', (data: Stored) => (data.groups.things.content.scripts = {}), 'groups.things.content.scripts'],
+    ['a section that is no object', (data: Stored) => ((data.groups.things.content as Record<string, unknown>).lists = []), 'groups.things.content.lists'],
+    ['a file entry that is no hash', (data: Stored) => (data.groups.things.content.files['example/things.mjs'] = 'changed'), 'groups.things.content.files["example/things.mjs"]'],
+    ['an empty library version', (data: Stored) => (data.groups.things.content.libraries.ethers = ''), 'groups.things.content.libraries.ethers'],
+  ])('reports %s as GRP007 at its place', (_what, spoil, path) => {
+    const data = stored();
+    spoil(data);
+    const selection = select(data);
+    expect(selection.findings.map((f) => `${f.code} ${f.path}`)).toEqual([`GRP007 ${path}`]);
+  });
+
+  it('says so when the contentHash was edited by hand (GRP008 at contentHash)', () => {
+    const data = stored();
+    data.groups.things.contentHash = `sha256:${'0'.repeat(64)}`;
+    const selection = select(data);
+    expect(selection.findings.map((f) => `${f.code} ${f.path}: ${f.message}`)).toEqual(['GRP008 groups.things.contentHash: the contentHash does not match the content record: the file was edited by hand']);
+  });
+
+  it('names entries the catalog no longer has, and entries it has that were not recorded', () => {
+    const data = stored();
+    data.groups.things.content.files['other/gone.mjs'] = `sha256:${'1'.repeat(64)}`;
+    data.groups.things.content.libraries.ethers = '6.0.0';
+    delete data.groups.things.content.files['example/things.mjs'];
+    expect(select(data).findings.map((f) => `${f.code} ${f.path}: ${f.message}`)).toEqual([
+      'GRP008 groups.things.content.files: schema file example/things.mjs is not in the content record',
+      'GRP008 groups.things.content.files["other/gone.mjs"]: schema file other/gone.mjs is in the content record but none of the group\'s tools is in it',
+      'GRP008 groups.things.content.libraries.ethers: library ethers (6.0.0) is no longer required',
+    ]);
+  });
+
+  it('never throws on hostile keys in it: each is an entry like any other', () => {
+    const hash = `sha256:${'2'.repeat(64)}`;
+    const text = JSON.stringify(stored()).replace('"lists":{}', `"lists":{"__proto__":"${hash}","constructor":"${hash}"}`);
+    const selection = selectGroup(catalog, parseGroupsText('groups.json', text), 'things');
+    expect(selection.findings.map((f) => `${f.code} ${f.message}`)).toEqual(['GRP008 shared list __proto__ is no longer referenced', 'GRP008 shared list constructor is no longer referenced']);
+  });
+});
+
 describe('selectGroup', () => {
   it('gives the group and its tools, in the group order, when everything matches', () => {
     const selection = selectGroup(catalog, parseGroupsText('groups.json', recorded), 'things');
@@ -161,10 +215,12 @@ describe('selectGroup', () => {
     try {
       const selection = selectGroup(changed, parseGroupsText('groups.json', recorded), 'things');
       expect(selection.ok).toBe(false);
-      expect(codes(selection.findings)).toEqual(['GRP006']);
+      // The tool hash names the tool; the content record names the file it is in.
+      expect(codes(selection.findings)).toEqual(['GRP006', 'GRP008']);
       expect(selection.findings[0]).toMatchObject({ path: 'groups.things.tools[0]' });
       expect(selection.findings[0]?.message).toContain(`tool ${SEARCH} changed`);
       expect(selection.findings[0]?.hint).toContain('flowguard group create things --force');
+      expect(selection.findings[1]).toMatchObject({ path: 'groups.things.content.files["example/things.mjs"]', message: 'schema file example/things.mjs changed' });
     } finally {
       await changed.close();
     }
@@ -177,7 +233,7 @@ describe('selectGroup', () => {
     try {
       const selection = selectGroup(gone, parseGroupsText('groups.json', recorded), 'things');
       expect(selection.ok).toBe(false);
-      expect(selection.findings.map((f) => `${f.code} ${f.path}`)).toEqual(['GRP004 groups.things.tools[1]', 'GRP006 groups.things.tools[0]']);
+      expect(selection.findings.map((f) => `${f.code} ${f.path}`)).toEqual(['GRP004 groups.things.tools[1]', 'GRP006 groups.things.tools[0]', 'GRP008 groups.things.content.files["example/things.mjs"]']);
       expect(selection.findings[0]?.message).toContain(`'${GET}' resolves to no loaded tool`);
     } finally {
       await gone.close();
@@ -227,7 +283,7 @@ describe('selectGroup', () => {
     const empty = parseGroupsText('groups.json', '{ "specVersion": "2.0.0", "groups": { "new": { "description": "", "tools": [], "hash": null } } }');
     expect(selectGroup(catalog, empty, 'new')).toMatchObject({ ok: true, tools: [] });
     const unrecorded = parseGroupsText('groups.json', `{ "specVersion": "2.0.0", "groups": { "new": { "description": "", "tools": ["${GET}"], "hash": null } } }`);
-    expect(codes(selectGroup(catalog, unrecorded, 'new').findings)).toEqual(['GRP006']);
+    expect(codes(selectGroup(catalog, unrecorded, 'new').findings)).toEqual(['GRP006', 'GRP009']);
   });
 });
 
@@ -244,7 +300,7 @@ describe('buildGroup and writeGroupsFile', () => {
     const written = JSON.parse(text) as { groups: Record<string, Record<string, unknown>> };
     expect(Object.keys(written.groups)).toEqual(['zeta', 'things']);
     expect(written.groups.zeta).toEqual({ description: 'kept', tools: [], hash: null, extra: 'kept as it is' });
-    expect(Object.keys(written.groups.things as object)).toEqual(['description', 'tools', 'hash', 'toolHashes']);
+    expect(Object.keys(written.groups.things as object)).toEqual(['description', 'tools', 'hash', 'toolHashes', 'contentHash', 'content']);
     // The same bytes the fixture recorded: 2-space JSON, a final newline, the same hashes.
     const fixture = JSON.parse(recorded) as { groups: { things: unknown } };
     expect(written.groups.things).toEqual(fixture.groups.things);

@@ -1,5 +1,6 @@
 // `flowguard serve --group NAME`: only a verified group's tools are served; a group that does
-// not verify (a tool changed since it was recorded, or no such group) is not served at all.
+// not verify (a tool, schema file, list or library changed since it was recorded, no content
+// record, or no such group) is not served at all.
 
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -56,6 +57,24 @@ describe('flowguard serve --group', () => {
       expect(unknown.stderr()).toMatch(/GRP004 error .*no group named 'nope'/);
     } finally {
       rmSync(tampered, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a group recorded without a content record (exit 1, GRP009), printing the exact command that records it again', async () => {
+    const older = mkdtempSync(join(tmpdir(), 'flowguard-mcp-group-'));
+    try {
+      mkdirSync(join(older, '.flowmcp'));
+      const file = JSON.parse(readFileSync(join(project, '.flowmcp', 'groups.json'), 'utf8')) as { groups: { shop: Record<string, unknown> } };
+      delete file.groups.shop.contentHash;
+      delete file.groups.shop.content;
+      writeFileSync(join(older, '.flowmcp', 'groups.json'), JSON.stringify(file, null, 2));
+      const refused = spawnServe(withProject(older, ['--transport', 'stdio', '--group', 'shop']));
+      expect(await refused.exited).toBe(1);
+      expect(refused.stderr()).toMatch(/^ {2}GRP009 error .*groups\.shop: the group has no content record/m);
+      expect(refused.stderr()).toContain(`flowguard: once the change is reviewed, record the group again: flowguard group create shop --force --schemas ${SCHEMAS} --project ${older}\n`);
+      expect(refused.stderr()).not.toContain('serving');
+    } finally {
+      rmSync(older, { recursive: true, force: true });
     }
   });
 });
