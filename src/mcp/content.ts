@@ -122,9 +122,9 @@ function advice(error: ToolError): string {
     case 'upstream-status':
       return statusAdvice(error.status ?? 0, error.retryAfter);
     case 'upstream-failure':
-      return 'the API could not be reached or did not answer in time. Call again later.';
+      return 'the API could not be reached, did not answer in time, or its answer broke a limit of this server (the message says which). Use another tool, or tell the operator if it persists.';
     case 'decode':
-      return "the API's answer could not be read. Call again later, or use another tool.";
+      return "the API's answer could not be read (the message says why); calling again will most likely get the same answer. Use another tool.";
     case 'unknown-tool':
       return 'use a tool named in tools/list.';
     case 'internal':
@@ -137,6 +137,8 @@ function statusAdvice(status: number, retryAfter: string | undefined): string {
   if (status === 401 || status === 403) return "the API refused access. The server's key may be wrong or lack permission; the operator has to fix it, calling again will not help.";
   if (status === 404) return 'the API found nothing there. Check identifiers in the arguments (ids, names, addresses), then call again.';
   if (status >= 400 && status < 500) return 'the API rejected the request. Check the arguments against the tool description, then call again.';
-  if (status >= 500) return 'the API failed on its side. Call again later.';
-  return 'the API answered with an unexpected status. Call again later, or use another tool.';
+  // Waiting is advised only where the API says it helps: a 429, or a 503 that says when.
+  if (status === 503 && retryAfter !== undefined) return `the API is unavailable for now: wait (retry after ${retryAfter}), then call again.`;
+  if (status >= 500) return 'the API failed on its side. Use another tool, or tell the operator if it persists.';
+  return 'the API answered with an unexpected status. Use another tool.';
 }

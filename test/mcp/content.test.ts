@@ -57,7 +57,8 @@ describe('errorResult', () => {
     [{ kind: 'upstream-status', status: 404, message: 'upstream answered 404' }, 'Check identifiers in the arguments'],
     [{ kind: 'upstream-status', status: 422, message: 'upstream answered 422' }, 'the API rejected the request'],
     [{ kind: 'upstream-status', status: 503, message: 'upstream answered 503' }, 'the API failed on its side'],
-    [{ kind: 'upstream-failure', message: 'upstream request failed: timeout' }, 'could not be reached or did not answer in time'],
+    [{ kind: 'upstream-status', status: 503, retryAfter: '120', message: 'upstream answered 503 (retry after 120)' }, 'wait (retry after 120), then call again'],
+    [{ kind: 'upstream-failure', message: 'upstream request failed: timeout' }, 'could not be reached, did not answer in time'],
     [{ kind: 'decode', message: 'response is not valid JSON' }, "the API's answer could not be read"],
   ] as const)('says what to do for %j', (error, advice) => {
     const result = errorResult(error);
@@ -66,6 +67,17 @@ describe('errorResult', () => {
     expect(text(result)).toContain(`What to do: `);
     expect(text(result)).toContain(advice);
     expect((result._meta?.['flowguard/error'] as { kind: string }).kind).toBe(error.kind);
+  });
+
+  it('advises waiting only where the API says it helps (429, 503 with Retry-After)', () => {
+    const advised = (error: Parameters<typeof errorResult>[0]) => /later|wait/i.test(text(errorResult(error)).split('What to do: ')[1] ?? '');
+    expect(advised({ kind: 'upstream-status', status: 429, message: 'x' })).toBe(true);
+    expect(advised({ kind: 'upstream-status', status: 503, retryAfter: '5', message: 'x' })).toBe(true);
+    expect(advised({ kind: 'upstream-status', status: 503, message: 'x' })).toBe(false);
+    expect(advised({ kind: 'upstream-status', status: 500, message: 'x' })).toBe(false);
+    expect(advised({ kind: 'upstream-status', status: 302, message: 'x' })).toBe(false);
+    expect(advised({ kind: 'upstream-failure', message: 'upstream request failed: https://a.example resolves to a private address (10.0.0.1, private); refused' })).toBe(false);
+    expect(advised({ kind: 'decode', message: 'response is not valid UTF-8 (text/plain)' })).toBe(false);
   });
 
   it('carries the handler code and a retry-after', () => {

@@ -144,7 +144,7 @@ describe.each([
     const crashed = await call('widgets_getWidgetHealth', { mode: 'crash' });
     expect(crashed.isError).toBe(true);
     expect(text(crashed)).toMatch(/^Error \(upstream-status, status 500\): upstream answered 500: \{"error":"database on fire"\}/);
-    expect(text(crashed)).toContain('What to do: the API failed on its side. Call again later.');
+    expect(text(crashed)).toContain('What to do: the API failed on its side. Use another tool, or tell the operator if it persists.');
     expect(crashed._meta).toEqual({ 'flowguard/error': { kind: 'upstream-status', status: 500 } });
     const busy = await call('widgets_getWidgetHealth', { mode: 'busy' });
     expect(text(busy)).toContain('Retry after: 7');
