@@ -1,0 +1,181 @@
+// The Redactor (RULINGS R4): each form of a key value is found and replaced, in texts, in parsed
+// JSON (values, object keys, numbers) and in upstream answers before a handler sees them,
+// including JSON escapes that hide a key in the raw text; nothing is copied when nothing matches.
+
+import { describe, expect, it } from 'vitest';
+import { decodeBody, type Decoded } from '../../src/http/decode.js';
+import { Redactor } from '../../src/http/redact.js';
+
+/** Characters every encoding writes its own way: `+ / =`, a space, `*`, `!` and a quote. */
+const KEY = 'Zq9/+ k*y!"x7=';
+const MARKER = '[redacted API_KEY]';
+const redactor = new Redactor(new Map([['API_KEY', KEY]]));
+
+const hex = (text: string): string => Buffer.from(text).toString('hex');
+const base64 = (bytes: string | Buffer): string => Buffer.from(bytes).toString('base64');
+
+/** Every 6-character piece of `spelling`: none may be left. */
+function piecesOf(spelling: string): string[] {
+  return Array.from({ length: spelling.length - 5 }, (_, at) => spelling.slice(at, at + 6));
+}
+
+function expectRedacted(text: string, spelling: string): void {
+  const redacted = redactor.redact(text);
+  expect(redacted).toContain(MARKER);
+  for (const piece of piecesOf(spelling)) expect(redacted).not.toContain(piece);
+}
+
+describe('each form of a key in a text', () => {
+  const percent = encodeURIComponent(KEY);
+  const form = new URLSearchParams({ k: KEY }).toString().slice(2);
+  it.each([
+    ['literal', KEY],
+    ['percent-encoded (encodeURIComponent)', percent],
+    ['percent-encoded with lower-case hex', percent.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())],
+    ['form-encoded (URLSearchParams)', form],
+    ['form-encoded with lower-case hex', form.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase())],
+    ['JSON-escaped', JSON.stringify(KEY).slice(1, -1)],
+    ['hex', hex(KEY)],
+    ['upper-case hex', hex(KEY).toUpperCase()],
+    ['base64', base64(KEY)],
+    ['base64url', Buffer.from(KEY).toString('base64url')],
+    ['hex of the percent-encoded key (a dump of the URL)', hex(percent)],
+  ])('%s', (_name, spelling) => {
+    expect(spelling).not.toBe('');
+    expectRedacted(`before ${spelling} after`, spelling);
+  });
+
+  it.each([0, 1, 2, 3, 4, 5])('base64 and base64url of a longer text with the key after %i bytes', (offset) => {
+    const bytes = Buffer.concat([Buffer.from('Basic user:'.slice(0, offset)), Buffer.from(KEY), Buffer.from(' and more')]);
+    for (const text of [bytes.toString('base64'), bytes.toString('base64url')]) {
+      const redacted = redactor.redact(text);
+      expect(redacted).toContain(MARKER);
+      // What is left of the base64 decodes to no run of the key longer than its edge bytes.
+      expect(Buffer.from(redacted.replace(MARKER, ''), 'base64').toString('latin1')).not.toContain(KEY.slice(1, -1));
+    }
+  });
+
+  it('leaves other text alone and returns the very string', () => {
+    const text = 'nothing secret here: Zq9 k*y x7';
+    expect(redactor.redact(text)).toBe(text);
+  });
+
+  it('names each key, and a redactor without keys changes nothing', () => {
+    const two = new Redactor(new Map([['A', 'first-secret-value'], ['B', 'second-secret-value']]));
+    expect(two.redact('first-secret-value / second-secret-value')).toBe('[redacted A] / [redacted B]');
+    const none = new Redactor(new Map());
+    const value = { a: 'x' };
+    expect(none.redact('text')).toBe('text');
+    expect(none.redactValue(value)).toBe(value);
+  });
+
+  it('finds forms with many keys, where one expression searches for all of them', () => {
+    const many = new Redactor(new Map(Array.from({ length: 6 }, (_, i) => [`K${i}`, `key-number-${i}-0123456789`])));
+    expect(many.redact(`x ${base64('key-number-4-0123456789')} y`)).toBe('x [redacted K4] y');
+    const clean = { list: ['key-number-', 'plain'] };
+    expect(many.redactValue(clean)).toBe(clean);
+  });
+});
+
+describe('redactValue', () => {
+  it('redacts string values, object keys and numbers', () => {
+    const numeric = new Redactor(new Map([['PIN', '31415926535']]));
+    expect(numeric.redactValue({ n: 31415926535, m: 7, s: 'pin 31415926535' })).toEqual({ n: '[redacted PIN]', m: 7, s: 'pin [redacted PIN]' });
+    expect(redactor.redactValue({ [KEY]: { echo: [`k=${encodeURIComponent(KEY)}`, 1, null, true] } })).toEqual({ [MARKER]: { echo: [`k=${MARKER}`, 1, null, true] } });
+  });
+
+  it('returns the value itself when nothing matches, and shares what did not change', () => {
+    const untouched = { deep: { list: ['a', 'b'] } };
+    const value = { untouched, hit: [hex(KEY)] };
+    expect(redactor.redactValue(untouched)).toBe(untouched);
+    const redacted = redactor.redactValue(value);
+    expect(redacted).toEqual({ untouched, hit: [MARKER] });
+    expect(redacted.untouched).toBe(untouched);
+    expect(value.hit[0]).toBe(hex(KEY));
+  });
+
+  it('keeps a __proto__ key an own property of the copy', () => {
+    const value = JSON.parse(`{"__proto__": {"polluted": "${base64(KEY)}"}}`) as Record<string, unknown>;
+    const redacted = redactor.redactValue(value);
+    expect(Object.getPrototypeOf(redacted)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(redacted, '__proto__')?.value).toEqual({ polluted: MARKER });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('walks a value nested 100,000 deep without recursion', () => {
+    let deep: unknown = [KEY];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    let redacted = redactor.redactValue(deep) as unknown;
+    for (let i = 0; i < 100_000; i++) redacted = (redacted as unknown[])[0];
+    expect(redacted).toEqual([MARKER]);
+  });
+});
+
+describe('redactAnswer: an upstream answer before a handler sees it', () => {
+  function answer(body: string | Buffer, type: string): { decoded: Decoded; response: { body: Buffer; headers: Record<string, string> } } {
+    const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
+    const decoded = decodeBody(bytes, type);
+    if (decoded.kind === 'error') throw new Error(decoded.message);
+    return { decoded, response: { body: bytes, headers: { 'content-type': type } } };
+  }
+
+  const viewOf = (decoded: Decoded): unknown => (decoded.kind === 'json' || decoded.kind === 'text' ? decoded.value : 'base64' in decoded ? decoded.base64 : null);
+
+  it('hands on the very answer when its bytes hold no form', () => {
+    const { decoded, response } = answer(JSON.stringify({ items: ['caf\u00e9', 'a/b'], note: 'Zq9' }).replace('é', '\\u00e9').replaceAll('/', '\\/'), 'application/json');
+    expect(redactor.redactAnswer(decoded, response)).toBe(decoded);
+  });
+
+  it.each([
+    ['as it is', JSON.stringify({ echo: KEY })],
+    ['in an object key', JSON.stringify({ seen: { [KEY]: 1 } })],
+    // Nowhere in the raw text, only once parsed: every character a \u escape.
+    ['written in \\u escapes', `{"echo":"${[...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}`],
+    ['with its slash escaped (PHP)', JSON.stringify({ echo: KEY }).replaceAll('/', '\\/')],
+    ['base64 of a JSON echo', JSON.stringify({ echo: base64(JSON.stringify({ headers: { 'x-api-key': KEY } })) })],
+  ])('JSON with the key %s', (_how, body) => {
+    const { decoded, response } = answer(body, 'application/json; charset=utf-8');
+    const text = JSON.stringify(viewOf(redactor.redactAnswer(decoded, response)));
+    expect(text).toContain('[redacted API_KEY]');
+    expect(text).not.toContain('Zq9');
+  });
+
+  it('JSON in another charset is walked, since its bytes do not spell the key as UTF-8 does', () => {
+    const { decoded, response } = answer(Buffer.from(JSON.stringify({ echo: KEY }), 'utf16le'), 'application/json; charset=utf-16le');
+    expect(viewOf(redactor.redactAnswer(decoded, response))).toEqual({ echo: MARKER });
+  });
+
+  it('text', () => {
+    const { decoded, response } = answer(`invalid key ${encodeURIComponent(KEY)}`, 'text/plain');
+    expect(viewOf(redactor.redactAnswer(decoded, response))).toBe(`invalid key ${MARKER}`);
+  });
+
+  it.each([0, 1, 2])('binary data with the key after %i bytes, and its hex: redacted from the bytes the base64 is made of', (offset) => {
+    const body = Buffer.concat([Buffer.alloc(offset, 0xff), Buffer.from(KEY), Buffer.from([0, 1]), Buffer.from(hex(KEY))]);
+    const { decoded, response } = answer(body, 'application/octet-stream');
+    const bytes = Buffer.from(viewOf(redactor.redactAnswer(decoded, response)) as string, 'base64').toString('latin1');
+    expect(bytes).toBe(`${'\xff'.repeat(offset)}${MARKER}\x00\x01${MARKER}`);
+  });
+
+  it('an answer with no key of this redactor, or an empty one, is handed on as it is', () => {
+    const { decoded, response } = answer(JSON.stringify({ echo: KEY }), 'application/json');
+    expect(new Redactor(new Map()).redactAnswer(decoded, response)).toBe(decoded);
+    const empty: Decoded = { kind: 'empty' };
+    expect(redactor.redactAnswer(empty, { body: Buffer.alloc(0), headers: {} })).toBe(empty);
+  });
+});
+
+describe('forKeysOf', () => {
+  const catalog = new Redactor(new Map([['A', 'value-of-key-a'], ['B', 'value-of-key-b']]));
+
+  it('redacts only the keys named, made once per owner and shared by owners with the same names', () => {
+    const plan = { keys: ['A'] };
+    const onlyA = catalog.forKeysOf(plan, (owner) => owner.keys);
+    expect(onlyA.redact('value-of-key-a value-of-key-b')).toBe('[redacted A] value-of-key-b');
+    expect(catalog.forKeysOf(plan, () => ['B'])).toBe(onlyA);
+    expect(catalog.forKeysOf({ keys: ['A', 'A'] }, (owner) => owner.keys)).toBe(onlyA);
+    // A name the catalog has no value for adds nothing.
+    expect(catalog.forKeysOf({}, () => ['A', 'UNKNOWN'])).toBe(onlyA);
+    expect(catalog.forKeysOf({}, () => []).redact('value-of-key-a')).toBe('value-of-key-a');
+  });
+});
