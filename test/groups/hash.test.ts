@@ -1,10 +1,10 @@
-// Tool and group hashes (src/catalog/hash.ts, RULINGS R10): what they cover and what they do not,
-// stable across runs and key order.
+// Tool, group and content hashes (src/catalog/hash.ts, RULINGS R10): what they cover and what
+// they do not, stable across runs and key order.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expectedGroupHash, groupHash, HASH_PATTERN, toolHash, toolHashInput } from '../../src/catalog/hash.js';
+import { bytesHash, contentHash, expectedGroupHash, groupHash, HASH_PATTERN, toolHash, toolHashInput } from '../../src/catalog/hash.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import { checkSchemaText } from '../../src/schema/check.js';
 import type { CanonicalSchema } from '../../src/schema/types.js';
@@ -155,5 +155,29 @@ describe('groupHash', () => {
     expect(expectedGroupHash([])).toBeNull();
     expect(() => groupHash([])).toThrow();
     expect(expectedGroupHash([a])).toBe(groupHash([a]));
+  });
+});
+
+describe('contentHash and bytesHash', () => {
+  const h = (digit: string) => `sha256:${digit.repeat(64)}`;
+  const record = { files: { 'b/b.mjs': h('1'), 'a/a.mjs': h('2') }, lists: { evmChains: h('3') }, libraries: { ethers: '6.17.0' } };
+
+  it('is SHA-256 over { files, lists, libraries } as [key, value] pairs sorted by key, as documented', async () => {
+    const { createHash } = await import('node:crypto');
+    const input = { files: [['a/a.mjs', h('2')], ['b/b.mjs', h('1')]], lists: [['evmChains', h('3')]], libraries: [['ethers', '6.17.0']] };
+    expect(contentHash(record)).toBe(`sha256:${createHash('sha256').update(JSON.stringify(input)).digest('hex')}`);
+  });
+
+  it('does not depend on key order, and changes with any entry', () => {
+    expect(contentHash({ ...record, files: { 'a/a.mjs': h('2'), 'b/b.mjs': h('1') } })).toBe(contentHash(record));
+    expect(contentHash({ ...record, libraries: { ethers: '6.18.0' } })).not.toBe(contentHash(record));
+    // A list and a file of one name are different entries.
+    expect(contentHash({ files: { x: h('1') }, lists: {}, libraries: {} })).not.toBe(contentHash({ files: {}, lists: { x: h('1') }, libraries: {} }));
+  });
+
+  it('hashes bytes as given, however they are chunked, and sees a line ending changed', () => {
+    const bytes = Buffer.from('export const main = {\n};\n');
+    expect(bytesHash([bytes])).toBe(bytesHash([bytes.subarray(0, 5), bytes.subarray(5)]));
+    expect(bytesHash([bytes])).not.toBe(bytesHash([Buffer.from('export const main = {\r\n};\r\n')]));
   });
 });
