@@ -132,8 +132,8 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
     response = await context.http.request({ ...sent, method: struct.method }, { signal: options.signal, origin: target.origin });
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
-    // The body arrived but cannot be read as sent (its Content-Encoding): a decode failure.
-    if (error.kind === 'decode') return fail('decode', `the answer could not be decoded: ${error.message}`);
+    // The answer arrived but cannot be read: an unknown or broken Content-Encoding, or JSON past the nesting bound.
+    if (error.kind === 'decode' || error.kind === 'too-deep') return fail('decode', `the answer could not be read: ${error.message}`);
     return fail('upstream-failure', `upstream request failed: ${error.message}`);
   }
   if (response.status < 200 || response.status > 299) return statusFailure(response, context.redactor);

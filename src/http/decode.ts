@@ -84,8 +84,25 @@ function decodeText(body: Buffer, charset: string | undefined, essence: string):
   try {
     return decoder.decode(body);
   } catch {
-    return { kind: 'error', message: `response is not valid ${decoder.encoding} text (${essence}): ${excerpt(body, 80)}` };
+    if (decoder !== utf8Decoder) return { kind: 'error', message: `response is not valid ${decoder.encoding} text (${essence})` };
+    const valid = validUtf8Length(body);
+    const before = valid === 0 ? '' : `, after: ${excerpt(body.subarray(0, valid), 80)}`;
+    return { kind: 'error', message: `response is not valid UTF-8 (${essence}): byte ${valid} of ${body.length} starts no UTF-8 character${before}` };
   }
+}
+
+/** How many bytes at the start of `body` are valid UTF-8 (a binary search over prefixes; error path only). */
+function validUtf8Length(body: Buffer): number {
+  // A prefix passes while it holds no invalid byte; a character it cuts in two is trimmed off.
+  const passes = (length: number) => isUtf8(trimPartialUtf8(body.subarray(0, length)));
+  let low = 0;
+  let high = body.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (passes(middle)) low = middle;
+    else high = middle - 1;
+  }
+  return trimPartialUtf8(body.subarray(0, low)).length;
 }
 
 /** TextDecoder drops a leading BOM (Buffer#toString would keep it); `fatal` refuses bad bytes. */

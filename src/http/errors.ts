@@ -78,7 +78,9 @@ export function exchangeError(error: unknown, origin: string, limits: { connectT
 function protocolError(error: unknown, origin: string): HttpError {
   const message = String((error as Error).message ?? '');
   if (/Expected HTTP\//.test(message)) return new HttpError('protocol', `${origin} did not answer with HTTP (the reply is some other protocol)`);
-  return new HttpError('protocol', `malformed HTTP response from ${origin}`);
+  // llhttp's reason is a fixed phrase such as "Invalid header token", never reply text.
+  const reason = /\(([A-Za-z ]{1,60})\)$/.exec(message)?.[1];
+  return new HttpError('protocol', `malformed HTTP response from ${origin}${reason ? ` (${reason})` : ''}`);
 }
 
 function isParserError(error: unknown): boolean {

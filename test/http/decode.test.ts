@@ -54,6 +54,27 @@ describe('decodeBody by content type', () => {
     });
   });
 
+  it('invalid UTF-8 is a decode error, never text with U+FFFD in it', () => {
+    const broken = Buffer.concat([utf8('price: 12 '), Buffer.from([0xff, 0xfe, 0xc3]), utf8(' EUR')]);
+    expect(decodeBody(broken, 'text/plain')).toEqual({ kind: 'error', message: 'response is not valid UTF-8 (text/plain): byte 10 of 17 starts no UTF-8 character, after: price: 12' });
+    // An overlong encoding of "/" inside a JSON string.
+    const json = Buffer.concat([utf8('{"name":"'), Buffer.from([0xc0, 0xaf]), utf8('"}')]);
+    expect(decodeBody(json, 'application/json; charset=utf-8')).toEqual({
+      kind: 'error',
+      message: 'response is not valid UTF-8 (application/json): byte 9 of 13 starts no UTF-8 character, after: {"name":"',
+    });
+    // A lone surrogate half, and a character cut off at the end.
+    expect(decodeBody(Buffer.from([0xed, 0xa0, 0x80]), 'text/plain; charset=utf-8')).toEqual({ kind: 'error', message: 'response is not valid UTF-8 (text/plain): byte 0 of 3 starts no UTF-8 character' });
+    expect(decodeBody(Buffer.from([0x61, 0xe2, 0x82]), 'text/plain')).toMatchObject({ message: 'response is not valid UTF-8 (text/plain): byte 1 of 3 starts no UTF-8 character, after: a' });
+  });
+
+  it('bytes a named charset cannot decode are a decode error', () => {
+    expect(decodeBody(Buffer.from([0x61, 0x00, 0x00, 0xd8]), 'text/plain; charset=utf-16le')).toEqual({
+      kind: 'error',
+      message: 'response is not valid utf-16le text (text/plain)',
+    });
+  });
+
   it('refuses a charset it does not know', () => {
     expect(decodeBody(utf8('x'), 'text/plain; charset=klingon')).toEqual({ kind: 'error', message: 'unsupported charset "klingon"' });
   });
