@@ -22,7 +22,8 @@
 //   repository (`.gitattributes`: `*.mjs -text`) or record the group on that checkout.
 // - Keys are portable: a schema file by its reference (namespace and base name), a list by its
 //   name, a library by its package name; no path of this machine is stored.
-// - The record is taken when the check runs, right after the catalog has loaded the files.
+// - The record is taken when the check runs, right after the catalog has loaded the files: the
+//   loader keeps no bytes, so a file swapped in the moment between the two goes unnoticed.
 // - A file or list that cannot be read, or a list that is not loaded, gets a value that is no
 //   hash and so never matches a recorded one; `buildGroup` refuses to record it.
 
