@@ -9,13 +9,14 @@ import { brokenBound } from '../raw.js';
 import { HttpError, type HttpClient, type HttpResponse } from '../http/client.js';
 import { decodeBody, excerpt, type Decoded } from '../http/decode.js';
 import type { OriginRule } from '../http/origin.js';
-import { buildRequest, type RequestPlan, type RequestStruct } from '../http/request.js';
+import { buildRequest, outgoingRequest, type RequestPlan, type RequestStruct } from '../http/request.js';
 import type { Redactor } from '../http/redact.js';
 import { SecretTokens, type SecretStore } from '../http/secrets.js';
 import type { Upstreams } from '../http/upstreams.js';
 import type { InputSchema } from '../params/input-schema.js';
 import type { Outcome } from '../sandbox/pool.js';
 import type { Hook } from '../sandbox/protocol.js';
+import type { PostRequestResult } from './hooks.js';
 
 export interface CallableTool {
   name: string;
@@ -35,7 +36,7 @@ export interface CallableTool {
 
 export interface HandlerRunner {
   preRequest(tool: CallableTool, struct: RequestStruct, payload: Record<string, unknown>): Promise<Outcome<{ struct: RequestStruct; payload: Record<string, unknown> }>>;
-  postRequest(tool: CallableTool, input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> }): Promise<Outcome<unknown>>;
+  postRequest(tool: CallableTool, input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> }): Promise<Outcome<PostRequestResult>>;
 }
 
 /** Bounds on a call's arguments, checked before anything walks them (RULINGS R13). */
@@ -119,7 +120,7 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
     ({ struct, payload } = pre.value);
   }
   // Keys are bound to the schema's origin: the request is refused below unless it still goes there.
-  const filled = tokens.fill({ url: struct.url, headers: struct.headers, ...bodyText(struct.body) }, tool.plan.slots, (key) => context.secrets.valueFor(key, tool.namespace));
+  const filled = tokens.fill(outgoingRequest(struct), tool.plan.slots, (key) => context.secrets.valueFor(key, tool.namespace));
   // Checked with the keys in (they are percent-encoded in the URL, so they cannot move it).
   const target = tool.origin.parse(filled.url);
   if (!target) return fail('origin', `the request left the schema's origin ${tool.origin.display}; refused`);
@@ -148,12 +149,9 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
   const answer = planned.redactAnswer(decoded, response);
   const post = await context.handlers.postRequest(tool, { response: handlerView(answer), struct, payload });
   if (!post.ok) return handlerFailure('postRequest', post.failure);
-  return { ok: true, status: response.status, content: { kind: 'json', value: post.value } };
-}
-
-function bodyText(body: RequestStruct['body']): { body?: string } {
-  if (body === null) return {};
-  return { body: typeof body === 'string' ? body : JSON.stringify(body) };
+  // `{ response: undefined }` hands the answer on as a route without postRequest would.
+  if ('passThrough' in post.value) return { ok: true, status: response.status, content: decoded };
+  return { ok: true, status: response.status, content: { kind: 'json', value: post.value.response } };
 }
 
 /** What postRequest receives as `response`: parsed JSON, text, or the base64 of binary data. */

@@ -27,11 +27,17 @@ export async function runPreRequest(sandbox: Sandbox, unit: string, route: strin
   return { ok: true, value: { struct: result.struct as unknown as RequestStruct, payload: nextPayload } };
 }
 
-export async function runPostRequest(sandbox: Sandbox, unit: string, route: string, input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> }): Promise<Outcome<unknown>> {
+/** A new response, or `{ response: undefined }`: the answer goes on as it came (as in the reference). */
+export type PostRequestResult = { response: unknown } | { passThrough: true };
+
+export async function runPostRequest(sandbox: Sandbox, unit: string, route: string, input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> }): Promise<Outcome<PostRequestResult>> {
   const outcome = await sandbox.call(unit, route, 'postRequest', input);
   if (!outcome.ok) return outcome;
-  if (!isRecord(outcome.value) || !('response' in outcome.value)) return { ok: false, failure: { code: 'SEC101', message: 'postRequest must return { response }' } };
-  return { ok: true, value: outcome.value.response };
+  if (!isRecord(outcome.value)) return { ok: false, failure: { code: 'SEC101', message: 'postRequest must return { response }' } };
+  // JSON has no undefined: the worker sends `{ response: undefined }` as `{}`, having checked
+  // that the handler did write the key (a bare `{}` is SEC101 there).
+  if (!('response' in outcome.value)) return { ok: true, value: { passThrough: true } };
+  return { ok: true, value: { response: outcome.value.response } };
 }
 
 const STRUCT_KEYS = new Set(['url', 'method', 'headers', 'body']);

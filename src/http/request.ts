@@ -3,13 +3,13 @@
 // call's placeholder tokens; the core fills in the values after preRequest (secrets.ts).
 
 import type { CanonicalParam, CanonicalRoute, CanonicalSchema, HttpMethod, Template } from '../schema/types.js';
-import type { SecretSlots, SecretTokens } from './secrets.js';
+import type { OutgoingRequest, SecretSlots, SecretTokens } from './secrets.js';
 
 export interface RequestStruct {
   url: string;
   method: HttpMethod;
   headers: Record<string, string>;
-  /** A JSON-able object for POST/PUT routes with body parameters, otherwise null; preRequest may make it text. */
+  /** A JSON-able object for POST/PUT routes (`{}` without body parameters), otherwise null; preRequest may make it text. */
   body: Record<string, unknown> | string | null;
 }
 
@@ -24,7 +24,9 @@ export interface RequestPlan {
   /** Arguments that fill a path segment of their own. */
   inserts: string[];
   query: Array<{ name: string; value: ValueSource }>;
+  /** POST and PUT always send a JSON object, empty without body parameters (as the reference does). */
   body: Array<{ name: string; value: ValueSource }> | null;
+  /** `main.headers`, one per lower-cased name. */
   headers: Array<{ name: string; value: Template }>;
   slots: SecretSlots;
 }
@@ -36,8 +38,8 @@ export function planRequest(schema: CanonicalSchema, route: CanonicalRoute): Req
     param.source.kind === 'user' ? { kind: 'user', key: param.key } : { kind: 'template', template: param.source.template, typed: param.source.typed };
   const query = route.parameters.filter((p) => p.location === 'query').map((p) => ({ name: p.key, value: valueOf(p) }));
   const bodyParams = route.parameters.filter((p) => p.location === 'body');
-  const body = BODY_METHODS.has(route.method) && bodyParams.length > 0 ? bodyParams.map((p) => ({ name: p.key, value: valueOf(p) })) : null;
-  const headers = Object.entries(schema.headers).map(([name, value]) => ({ name, value }));
+  const body = BODY_METHODS.has(route.method) ? bodyParams.map((p) => ({ name: p.key, value: valueOf(p) })) : null;
+  const headers = [...oneHeaderPerName(Object.entries(schema.headers)).values()].map(([name, value]) => ({ name, value }));
 
   const urlKeys = new Set([...secretKeys(schema.root), ...secretKeys(route.path), ...query.flatMap((q) => (q.value.kind === 'template' ? secretKeys(q.value.template) : []))]);
   const headerKeys = new Map(headers.map((h) => [h.name.toLowerCase(), new Set(secretKeys(h.value))] as const).filter(([, keys]) => keys.size > 0));
@@ -79,9 +81,32 @@ export function buildRequest(plan: RequestPlan, args: Readonly<Record<string, un
       const typed = value.kind === 'user' ? args[value.key] : value.typed !== undefined ? value.typed : render(value.template, args, tokens);
       if (typed !== undefined) body[name] = typed;
     }
-    headers['content-type'] ??= 'application/json';
   }
   return { url, method: plan.method, headers, body };
+}
+
+/**
+ * The request as it leaves, after preRequest: header names are case-insensitive, so one header
+ * per lower-cased name goes out (the one written last, so a handler's new spelling replaces the
+ * schema's); a body is JSON text unless preRequest made it text already, and it goes out with
+ * `content-type: application/json` unless a header of any spelling names its type.
+ */
+export function outgoingRequest(struct: RequestStruct): OutgoingRequest {
+  const headers = Object.fromEntries(oneHeaderPerName(Object.entries(struct.headers)).values());
+  if (struct.body === null) return { url: struct.url, headers };
+  if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+  return { url: struct.url, headers, body: typeof struct.body === 'string' ? struct.body : JSON.stringify(struct.body) };
+}
+
+/** Headers by lower-cased name; a later spelling of a name replaces an earlier one. */
+function oneHeaderPerName<T>(headers: Array<[string, T]>): Map<string, [string, T]> {
+  const byName = new Map<string, [string, T]>();
+  for (const [name, value] of headers) {
+    const key = name.toLowerCase();
+    byName.delete(key); // the survivor stands where it was last written
+    byName.set(key, [name, value]);
+  }
+  return byName;
 }
 
 function render(template: Template, args: Readonly<Record<string, unknown>>, tokens: SecretTokens): string {

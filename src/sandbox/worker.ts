@@ -190,6 +190,11 @@ async function call(id: number, unitId: string, route: string, hook: Hook, input
   const handler = units.get(unitId)?.handlers[route]?.[hook];
   if (!handler) throw shapeError(`no ${hook} handler for route '${route}'`);
   const result = await handler(input);
+  // `{ response: undefined }` hands the answer on unchanged (as the reference does). JSON drops
+  // the key, so it travels as `{}`, which the host reads as that; a bare `{}` is refused below.
+  if (hook === 'postRequest' && isObject(result) && Object.keys(result).length === 1 && Object.hasOwn(result, 'response') && result.response === undefined) {
+    return { id, ok: true, json: '{}' };
+  }
   // Serialised here, under the host's deadline: getters, toJSON and proxies run in the worker.
   // The shape is checked on what the host will receive, not on the live object.
   const json = serialise(hook, result);

@@ -13,8 +13,11 @@ const FACTORY = `({ sharedLists, libraries }) => ({
   badHeaders: { preRequest: async ({ struct }) => { struct.headers = { n: 1 }; return { struct } } },
   badPayload: { preRequest: async ({ struct }) => ({ struct, payload: [1] }) },
   reshapes: { postRequest: async ({ response, payload }) => ({ response: { total: response.items.length, q: payload.q } }) },
+  passesOn: { postRequest: async ({ response }) => ({ response: response.missing }) },
+  returnsEmpty: { postRequest: async () => ({}) },
+  returnsNull: { postRequest: async () => ({ response: null }) },
 })`;
-const ROUTES = ['keepsPayload', 'newPayload', 'changesMethod', 'untextableMethod', 'addsToStruct', 'badHeaders', 'badPayload', 'reshapes'];
+const ROUTES = ['keepsPayload', 'newPayload', 'changesMethod', 'untextableMethod', 'addsToStruct', 'badHeaders', 'badPayload', 'reshapes', 'passesOn', 'returnsEmpty', 'returnsNull'];
 
 let sandbox: Sandbox;
 beforeAll(async () => {
@@ -53,6 +56,19 @@ describe('preRequest', () => {
 describe('postRequest', () => {
   it('hands back the response it returns', async () => {
     const outcome = await runPostRequest(sandbox, 'unit', 'reshapes', { response: { items: [1, 2, 3] }, struct: struct(), payload: { q: 'eth' } });
-    expect(outcome).toEqual({ ok: true, value: { total: 3, q: 'eth' } });
+    expect(outcome).toEqual({ ok: true, value: { response: { total: 3, q: 'eth' } } });
+  });
+
+  it('passes the answer on when it returns { response: undefined }, as the reference does', async () => {
+    const outcome = await runPostRequest(sandbox, 'unit', 'passesOn', { response: { items: [] }, struct: struct(), payload: {} });
+    expect(outcome).toEqual({ ok: true, value: { passThrough: true } });
+  });
+
+  it('hands back null as null, and refuses {} without a response key (SEC101)', async () => {
+    expect(await runPostRequest(sandbox, 'unit', 'returnsNull', { response: {}, struct: struct(), payload: {} })).toEqual({ ok: true, value: { response: null } });
+    expect(await runPostRequest(sandbox, 'unit', 'returnsEmpty', { response: {}, struct: struct(), payload: {} })).toEqual({
+      ok: false,
+      failure: { code: 'SEC101', message: 'postRequest must return { response }' },
+    });
   });
 });

@@ -50,6 +50,8 @@ export interface Recorded {
 export interface RecordEntry extends Recorded {
   /** Set when the connection closed before the answer was complete (the client hung up). */
   closed: boolean;
+  /** Name, value, name, value, ... as they arrived: `headers` keeps one of two content-types. */
+  rawHeaders: string[];
 }
 
 export type Answer = (req: IncomingMessage, res: ServerResponse, entry: RecordEntry, server: RecordingServer) => void;
@@ -73,7 +75,7 @@ export class RecordingServer {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        const entry: RecordEntry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), closed: false };
+        const entry: RecordEntry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), closed: false, rawHeaders: req.rawHeaders };
         res.once('close', () => {
           if (!res.writableEnded) entry.closed = true;
         });

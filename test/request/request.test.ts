@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OriginRule } from '../../src/http/origin.js';
-import { buildRequest, planRequest } from '../../src/http/request.js';
+import { buildRequest, outgoingRequest, planRequest } from '../../src/http/request.js';
 import { SecretTokens } from '../../src/http/secrets.js';
 import { checkSchemaText } from '../../src/schema/check.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
@@ -62,10 +62,11 @@ describe('buildRequest', () => {
     );
   });
 
-  it('sends typed JSON bodies on POST with secrets as tokens', () => {
+  it('sends typed JSON bodies on POST with secrets as tokens; the content type is added as the request leaves', () => {
     const request = buildRequest(planRequest(SCHEMA, createThing), { count: 3, ids: [1, 2] }, tokens);
     expect(request.body).toEqual({ count: 3, ids: [1, 2], token: key });
-    expect(request.headers['content-type']).toBe('application/json');
+    expect(request.headers).toEqual({ 'x-api-key': key, accept: 'application/json' });
+    expect(outgoingRequest(request).headers['content-type']).toBe('application/json');
   });
 
   it('declares where secrets may be filled in', () => {
@@ -74,6 +75,42 @@ describe('buildRequest', () => {
     expect([...plan.slots.headers.entries()].map(([h, k]) => [h, [...k]])).toEqual([['x-api-key', ['API_KEY']]]);
     expect([...plan.slots.body]).toEqual(['API_KEY']);
     expect([...planRequest(SCHEMA, getThing).slots.url]).toEqual(['API_KEY']);
+  });
+});
+
+describe('requests as the reference sends them (issue 14)', () => {
+  const tokens = new SecretTokens();
+  const SPELLINGS = schemaOf(`{
+    namespace: 'example', name: 'Example', description: 'x', version: '2.0.0', root: 'https://api.example.com',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', Accept: 'text/plain', accept: 'application/json' },
+    routes: {
+      ping: { method: 'POST', path: '/ping', description: 'x', parameters: [], tests: [{ _description: 'x' }] },
+      look: { method: 'GET', path: '/look', description: 'x', parameters: [], tests: [{ _description: 'x' }] }
+    }
+  }`);
+  const [ping, look] = SPELLINGS.routes as [NonNullable<CanonicalSchema['routes'][0]>, NonNullable<CanonicalSchema['routes'][0]>];
+
+  it("keeps one header per name in any letter case: the schema's Content-Type, and the later of two spellings", () => {
+    const sent = outgoingRequest(buildRequest(planRequest(SPELLINGS, ping), {}, tokens));
+    expect(sent.headers).toEqual({ 'Content-Type': 'application/json; charset=utf-8', accept: 'application/json' });
+  });
+
+  it("sends {} on a POST without body parameters, and no body on a GET (the schema's headers still go)", () => {
+    expect(outgoingRequest(buildRequest(planRequest(SPELLINGS, ping), {}, tokens)).body).toBe('{}');
+    const got = outgoingRequest(buildRequest(planRequest(SPELLINGS, look), {}, tokens));
+    expect(got).toEqual({ url: 'https://api.example.com/look', headers: { 'Content-Type': 'application/json; charset=utf-8', accept: 'application/json' } });
+  });
+
+  it('gives a body preRequest built a JSON content type, unless a header of any spelling names one', () => {
+    const built = { url: 'https://api.example.com/q', method: 'POST' as const, headers: { 'X-Other': '1' }, body: { query: '{ a }' } };
+    expect(outgoingRequest(built)).toEqual({ url: built.url, headers: { 'X-Other': '1', 'content-type': 'application/json' }, body: '{"query":"{ a }"}' });
+    const form = { ...built, headers: { 'CONTENT-TYPE': 'application/x-www-form-urlencoded' }, body: 'a=1&b=2' };
+    expect(outgoingRequest(form)).toEqual({ url: built.url, headers: { 'CONTENT-TYPE': 'application/x-www-form-urlencoded' }, body: 'a=1&b=2' });
+  });
+
+  it("lets a spelling a handler added replace the schema's", () => {
+    const changed = { url: 'https://api.example.com/q', method: 'POST' as const, headers: { 'Content-Type': 'application/json', 'content-type': 'text/plain' }, body: 'hi' };
+    expect(outgoingRequest(changed).headers).toEqual({ 'content-type': 'text/plain' });
   });
 });
 
