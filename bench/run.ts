@@ -2,6 +2,7 @@
 // the same run on the same machine.
 
 import { benchCalls } from './call.js';
+import { benchRedaction } from './redact.js';
 import { benchCatalogLoad, benchHandlerCost } from './sandbox.js';
 import { benchValidate } from './validate.js';
 
@@ -10,6 +11,7 @@ const suites: Array<[string, () => string[] | Promise<string[]>]> = [
   ['catalog load', benchCatalogLoad],
   ['handler cost', benchHandlerCost],
   ['tool calls', benchCalls],
+  ['answer redaction', benchRedaction],
   ['mcp', async () => (await import('./mcp.js')).benchMcp()],
 ];
 

@@ -1,5 +1,5 @@
-// The schema and loopback upstream of the call benchmarks: one price answer, served from its own
-// process so that it does not share the measured event loop.
+// The schema and loopback upstream of the call benchmarks: one JSON answer (a price, or any the
+// benchmark gives), served from its own process so that it does not share the measured event loop.
 
 import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -43,18 +43,28 @@ export function priceSchema({ handlers }: { handlers: boolean }): string {
 ${handlers ? PRICE_HANDLERS : ''}`;
 }
 
+const PRICE_ANSWER = JSON.stringify({ symbol: 'eth', currency: 'usd', price: 3120.5, updatedAt: '2026-11-22T12:00:00Z' });
+
+/** Answers every request with the JSON file named by its first argument. */
 const UPSTREAM = `
 const http = require('node:http');
-const body = JSON.stringify({ symbol: 'eth', currency: 'usd', price: 3120.5, updatedAt: '2026-11-22T12:00:00Z' });
+const body = require('node:fs').readFileSync(process.argv[2]);
 const server = http.createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); });
 server.keepAliveTimeout = 60000;
 server.listen(0, '127.0.0.1', () => process.send(server.address().port));
 `;
 
-/** Starts the upstream from a script written into `dir`; resolves once it listens. */
+/** Starts the price upstream from a script written into `dir`; resolves once it listens. */
 export function startPriceUpstream(dir: string): Promise<{ child: ChildProcess; port: number }> {
+  return startJsonUpstream(dir, PRICE_ANSWER);
+}
+
+/** Starts an upstream that answers every request with `answer` as JSON; resolves once it listens. */
+export function startJsonUpstream(dir: string, answer: string): Promise<{ child: ChildProcess; port: number }> {
   const file = join(dir, 'upstream.cjs');
+  const answerFile = join(dir, 'answer.json');
   writeFileSync(file, UPSTREAM);
-  const child = fork(file, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  writeFileSync(answerFile, answer);
+  const child = fork(file, [answerFile], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   return new Promise((resolve) => child.once('message', (port) => resolve({ child, port: port as number })));
 }
