@@ -10,18 +10,34 @@ import { ROOT, RecordingServer, tempProject, type RecordEntry } from './helpers.
 const SCHEMAS = join(ROOT, 'test', 'fixtures', 'requests');
 
 let server: RecordingServer;
+/** Answers formats.example.test: markdown, RSS and raw bytes, by path. */
+let formats: RecordingServer;
 let catalog: Catalog;
 const project = tempProject();
 
+const BLOB = Buffer.from([0x00, 0xff, 0x10, 0x80]);
+const FORMAT_ANSWERS: Record<string, [contentType: string, body: string | Buffer]> = {
+  '/docs.md': ['text/markdown; charset=utf-8', '# Title\n\n*words*'],
+  '/feed.rss': ['application/rss+xml', '<rss><channel><title>n</title></channel></rss>'],
+  '/blob': ['application/octet-stream', BLOB],
+};
+
 beforeAll(async () => {
-  server = await RecordingServer.start();
-  catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir, env: {}, upstreams: { '*': server.origin }, sandbox: { size: 1 } });
+  [server, formats] = await Promise.all([
+    RecordingServer.start(),
+    RecordingServer.start((_req, res, entry) => {
+      const [type, body] = FORMAT_ANSWERS[entry.url] ?? ['text/plain', 'unknown path'];
+      res.writeHead(200, { 'content-type': type }).end(body);
+    }),
+  ]);
+  const upstreams = { '*': server.origin, 'https://formats.example.test': formats.origin };
+  catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir, env: {}, upstreams, sandbox: { size: 1 } });
   expect(catalog.findings().filter((f) => f.severity === 'error')).toEqual([]);
 }, 30_000);
 
 afterAll(async () => {
   await catalog?.close();
-  await server?.close();
+  await Promise.all([server?.close(), formats?.close()]);
   project.remove();
 });
 
@@ -78,5 +94,13 @@ describe('POST bodies', () => {
 describe('postRequest returning { response: undefined }', () => {
   it('hands the answer on as it came (text stays text)', async () => {
     expect(await catalog.call('bodies_readText', {})).toEqual({ ok: true, status: 200, content: { kind: 'text', value: 'plain words, not JSON' } });
+  });
+});
+
+describe('the output mime types of the public catalogs', () => {
+  it('serves text/markdown and application/rss+xml routes as text, application/octet-stream as binary', async () => {
+    expect(await catalog.call('formats_getDocs', {})).toEqual({ ok: true, status: 200, content: { kind: 'text', value: '# Title\n\n*words*' } });
+    expect(await catalog.call('formats_getFeed', {})).toEqual({ ok: true, status: 200, content: { kind: 'text', value: '<rss><channel><title>n</title></channel></rss>' } });
+    expect(await catalog.call('formats_getBlob', {})).toEqual({ ok: true, status: 200, content: { kind: 'binary', mimeType: 'application/octet-stream', base64: BLOB.toString('base64') } });
   });
 });
