@@ -51,14 +51,14 @@ export function buildListRegistry(checks: readonly ListCheck[]): ListRegistry {
     (index) => checks[index] as ListCheck,
   );
   lists.checkEveryFile();
-  for (const check of checks) if (check.name !== null) lists.get(check.name);
   return { lists: new Map(lists.loaded()), findings: lists.findings(), files: lists.checkedFiles() };
 }
 
 /**
  * The lists of `dir`, read on request: `lists.get(name)` reads the file of that list and of its
  * parents (`dependsOn`), and nothing else. `files` and `findings` cover the files read so far;
- * iterating `lists` gives the lists loaded so far.
+ * iterating `lists` gives the lists loaded so far. Once a lookup has had to read every file,
+ * all three are what loadListRegistry gives.
  */
 export function openListFolder(dir: string, options: ListReadOptions = {}): ListFolder {
   const files = selectSchemaFiles([dir]).files;
@@ -105,7 +105,10 @@ class Lists {
     private readonly read: (index: number) => ListCheck,
   ) {
     this.checks = files.map(() => undefined);
-    files.forEach((file, index) => this.byFileName.set(basename(file), [...(this.byFileName.get(basename(file)) ?? []), index]));
+    for (const [index, file] of files.entries()) {
+      const name = basename(file);
+      this.byFileName.set(name, [...(this.byFileName.get(name) ?? []), index]);
+    }
   }
 
   /** The list called `name` when it and every list it depends on load. */
@@ -114,17 +117,32 @@ class Lists {
     return candidate && this.levelOf(candidate) !== null ? candidate.list : undefined;
   }
 
-  /** Every loaded list by name, in path order. */
+  /** Every list loaded so far by name, in path order. */
   loaded(): Array<[string, SharedList]> {
-    return this.checks.flatMap((check) => (check?.list && this.levels.get(check.list.name) != null && this.owner(check) ? [[check.list.name, check.list] as [string, SharedList]] : []));
+    this.settle();
+    return this.checks.flatMap((check, index): Array<[string, SharedList]> => {
+      const list = check?.list;
+      return list && this.owners.get(list.name) === index && this.levels.get(list.name) != null ? [[list.name, list]] : [];
+    });
   }
 
   checkedFiles(): string[] {
     return this.checks.flatMap((check) => (check ? [check.file] : []));
   }
 
+  /** The findings of the files read so far, in path order. */
   findings(): Finding[] {
+    this.settle();
     return this.checks.flatMap((check) => check?.sink.findings ?? []);
+  }
+
+  /**
+   * Once every file has been read, resolves every name (each only once), so that the lists and
+   * findings are those of the whole folder. Never called from inside a lookup.
+   */
+  private settle(): void {
+    if (!this.everyFileChecked) return;
+    for (const check of this.checks) if (check?.name != null) this.get(check.name);
   }
 
   /** Reads every file not read yet, and claims every name (so every duplicate gets LST002). */
@@ -143,11 +161,6 @@ class Lists {
     const owner = check.name === null ? undefined : this.owners.get(check.name);
     if (owner != null) this.reportDuplicate(check, owner);
     return check;
-  }
-
-  private owner(check: ListCheck): boolean {
-    const owner = check.name === null ? null : this.owners.get(check.name);
-    return owner != null && this.checks[owner] === check;
   }
 
   /** The position of the file that keeps `name`, reading only as many files as needed to know it. */

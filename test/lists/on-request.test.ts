@@ -61,6 +61,20 @@ describe('openListFolder', () => {
     expect(folder.findings).toHaveLength(2);
   });
 
+  it('once it has read every file, holds and reports what validate does', () => {
+    write(COUNTRIES);
+    write(STATES);
+    write(COLORS, 'palette.mjs');
+    write({ name: 'alpha', dependsOn: [{ ref: 'beta', version: '1.0.0' }] });
+    write({ name: 'beta', dependsOn: [{ ref: 'alpha', version: '1.0.0' }] });
+    write({ ...COUNTRIES, version: '3.0.0' }, join('more', 'countries.mjs'));
+    const folder = openListFolder(dir);
+    folder.lists.get('colors');
+    const everything = loadListRegistry(dir);
+    expect({ lists: new Map(folder.lists), findings: folder.findings, files: folder.files }).toEqual(everything);
+    expect([...everything.lists.keys()]).toEqual(['countries', 'colors', 'states']);
+  });
+
   it('gives a name to the file named after it without reading the others, as validate does (LST002)', () => {
     const misnamed = write({ ...COLORS, version: '2.0.0' }, 'a-colors.mjs');
     const named = write(COLORS);
