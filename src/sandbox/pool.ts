@@ -2,20 +2,21 @@
 // Compartment) per schema inside one of them. Every load and call runs under a deadline; a
 // process that misses one, runs out of memory or dies is killed and replaced, and the units it
 // held are loaded again in the new process before their next call. A hostile handler can fail
-// its own call; it cannot hang, crash or read the host.
+// its own call; it cannot hang, crash or read the host. Nothing a caller sends, and no worker
+// that dies, makes Sandbox throw or wait without bound: every job settles, at the latest when
+// its deadline has passed.
 //
 // Processes, not worker threads: a single allocation beyond a worker thread's heap limit aborts
 // the whole host process (nodejs/node#47224), and memory outside the V8 heap is bounded only per
 // process (`rssLimitMb`, checked by the worker after each call and by the host while one runs).
 
-import { type ChildProcess, fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import type { Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BusyPoll } from './busy-poll.js';
-import type { Command, Failure, Hook, Ready, Reply, Request, UnitSpec } from './protocol.js';
+import { type Job, JobQueue } from './job-queue.js';
+import { reportToStderr, type SandboxEvent, type SandboxEventListener } from './events.js';
+import type { Command, Failure, Hook, Outcome, Reply, Request, Turned, UnitSpec } from './protocol.js';
+import { describeError, endsWorker, parsePlain, Replies } from './replies.js';
+import { rssLimitMb, WorkerProcess, type WorkerEvents } from './worker-process.js';
 
 export interface SandboxOptions {
   /** Worker processes; default: one core fewer than the machine has (the host keeps one), 1 to 4. */
@@ -24,9 +25,11 @@ export interface SandboxOptions {
   deadlineMs?: number;
   /** V8 heap limit of each worker process, in MiB; its resident memory may reach 2 × this + 128 MiB. */
   memoryMb?: number;
+  /** Told when a worker process stops or is replaced; default: one line on stderr. */
+  onEvent?: SandboxEventListener;
 }
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; failure: Failure };
+export type { Outcome } from './protocol.js';
 
 export interface LoadedUnit {
   hooks: Record<string, Hook[]>;
@@ -41,14 +44,18 @@ const IMPORT_DEADLINE_MS = 30_000;
 const RSS_POLL_MS = 50;
 /** How long the host polls for a reply before it sleeps; most handler calls answer well within. */
 const REPLY_POLL_MS = 2;
+/**
+ * How long a job may wait for a worker process to start it, beyond its own deadline: a new
+ * process takes a few hundred milliseconds to start (SES lockdown), more on a loaded machine, and
+ * that is not the call's fault. A load waits longer: its libraries may have to be imported first.
+ */
+const START_ALLOWANCE_MS = 2000;
+const LOAD_START_WAIT_MS = 30_000;
+/** A process that dies before it is ready is started again after this delay, doubled each time up to the maximum. */
+const FIRST_RESTART_DELAY_MS = 50;
+const MAX_RESTART_DELAY_MS = 3200;
 const OUT_OF_MEMORY: Failure = { code: 'SEC106', message: 'handler code exceeded the sandbox memory limit' };
-const STDERR_TAIL = 4096;
-
-type Job = { command: Command; spec?: UnitSpec; settle: (reply: Reply | Failure) => void };
-
-const here = fileURLToPath(import.meta.url);
-// Tests run the TypeScript sources; the worker always runs compiled (`npm test` builds first).
-const WORKER_ENTRY = here.endsWith('.ts') ? resolve(dirname(here), '../../dist/src/sandbox/worker.js') : resolve(dirname(here), 'worker.js');
+const CLOSED: Failure = { code: 'SEC107', message: 'the sandbox was closed' };
 
 export class Sandbox {
   private readonly slots: Slot[];
@@ -80,7 +87,12 @@ export class Sandbox {
     const reply = await entry.slot.run({ kind: 'call', unit: unitId, route, hook, input }, entry.spec);
     if (isFailure(reply)) return { ok: false, failure: reply };
     if (!reply.ok) return { ok: false, failure: reply.failure };
-    return 'json' in reply ? { ok: true, value: parsePlain(reply.json) } : { ok: false, failure: { code: 'SEC101', message: 'unexpected reply to call' } };
+    return 'json' in reply ? parsePlain(reply.json) : { ok: false, failure: { code: 'SEC101', message: 'unexpected reply to call' } };
+  }
+
+  /** The process ids of the worker processes, one per slot (the last one started, live or not). */
+  pids(): Array<number | undefined> {
+    return this.slots.map((slot) => slot.pid);
   }
 
   async close(): Promise<void> {
@@ -93,121 +105,139 @@ export class Sandbox {
  * the order sent, so a deadline measures exactly one factory or handler call, and a network
  * attempt is charged to the call that made it. Consecutive loads are sent together (one wait
  * for a round trip instead of one per schema); everything else waits for the reply before it.
+ * A job that no process has started by its deadline fails (the process was restarting, or busy
+ * with the jobs before it). A process that dies before it is ready is started again after a
+ * delay that doubles with each such death, so a crash loop does not burn a core.
  */
 class Slot {
   unitCount = 0;
-  private child!: ChildProcess;
-  private ready!: Promise<Ready>;
+  /** The last process started; null only when starting one failed at once. */
+  private worker: WorkerProcess | null = null;
+  /** Processes started so far, and those in a row that died before they were ready. */
+  private started = 0;
+  private failedStarts = 0;
+  private restart: NodeJS.Timeout | null = null;
+  /** Wakes the drain loop while it waits for a ready process. */
+  private wake: (() => void) | null = null;
   private loaded = new Set<string>();
   private imported = new Set<string>();
-  private stderr = '';
-  private readonly queue: Job[] = [];
+  private readonly queue = new JobQueue((job, waitedMs) => this.expired(job, waitedMs));
   private running = false;
   private nextId = 1;
   private current: { id: number; settle: (reply: Reply | Failure) => void } | null = null;
-  /** Requests sent to this process and not answered yet; replies that came before anyone waited for them. */
-  private readonly sent = new Set<number>();
-  private readonly early = new Map<number, Reply>();
+  private readonly replies = new Replies();
   private closed = false;
   private readonly memoryMb: number;
-  /** Resident memory of the process when it became ready, in MiB. */
-  private baselineMb = 0;
+  private readonly deadlineMs: number;
+  private readonly onEvent: SandboxEventListener;
   private readonly replyPoll = new BusyPoll();
+  private readonly events: WorkerEvents = {
+    ready: (worker) => {
+      if (worker !== this.worker) return;
+      this.failedStarts = 0;
+      this.wake?.();
+    },
+    message: (worker, message) => {
+      if (worker === this.worker) this.answer(message);
+    },
+    stopped: (worker, cause, wasReady) => {
+      if (worker === this.worker && !this.closed) this.died(worker, cause, wasReady);
+    },
+  };
 
-  constructor(private readonly options: SandboxOptions) {
+  constructor(options: SandboxOptions) {
     this.memoryMb = options.memoryMb ?? DEFAULT_MEMORY_MB;
+    this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    this.onEvent = options.onEvent ?? reportToStderr;
     this.spawn();
+  }
+
+  get pid(): number | undefined {
+    return this.worker?.pid;
   }
 
   run(command: Command, spec?: UnitSpec): Promise<Reply | Failure> {
     return new Promise((settle) => {
-      this.queue.push({ command, spec, settle });
+      this.enqueue({ command, spec, settle });
       void this.drain();
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    const child = this.child;
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    // Held until it has exited, so that waiting for the exit keeps the host running.
-    this.hold(true);
-    await new Promise<void>((done) => {
-      child.once('exit', () => done());
-      child.kill('SIGKILL');
-    });
+    if (this.restart) clearTimeout(this.restart);
+    this.current?.settle(CLOSED);
+    this.queue.failAll(CLOSED);
+    this.wake?.();
+    await this.worker?.stop();
+  }
+
+  private get ready(): boolean {
+    return this.worker?.ready === true;
   }
 
   private spawn(): void {
-    const rssLimitMb = this.memoryMb * 2 + 128;
-    const child = fork(WORKER_ENTRY, [`--rss-limit-mb=${rssLimitMb}`], {
-      env: {},
-      execArgv: [`--max-old-space-size=${this.memoryMb}`, `--max-semi-space-size=${Math.max(1, Math.floor(this.memoryMb / 32))}`, '--stack-size=984'],
-      // Worker output is handler or library noise; it must never reach the host's stdout (MCP
-      // stdio). stderr is kept in part: it says whether a dead process ran out of heap.
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'json',
-    });
-    this.child = child;
-    this.sent.clear();
-    this.early.clear();
+    if (this.closed) return;
+    if (this.restart) clearTimeout(this.restart);
+    this.restart = null;
+    this.started += 1;
+    this.replies.clear();
     this.loaded = new Set();
     this.imported = new Set();
-    this.stderr = '';
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL);
-    });
-    this.hold(this.running);
-    this.ready = new Promise((resolveReady) => {
-      child.once('message', (ready: Ready) => {
-        child.on('message', (reply: Reply) => {
-          if (child === this.child) this.answer(reply);
-        });
-        this.baselineMb = residentMb(child.pid);
-        resolveReady(ready);
-      });
-    });
-    child.on('exit', () => this.died(child));
-    child.on('error', () => this.died(child));
+    try {
+      this.worker = WorkerProcess.start(this.memoryMb, this.events);
+    } catch (error) {
+      this.worker = null;
+      this.restartAfterDeath(undefined, describeError(error), true);
+      return;
+    }
+    this.worker.hold(this.running);
+  }
+
+  /** Queues a job; it fails if no process has started it by its deadline. */
+  private enqueue(job: Job, front = false): void {
+    this.queue.add(job, job.command.kind === 'load' ? LOAD_START_WAIT_MS : this.deadlineMs + START_ALLOWANCE_MS, front);
+  }
+
+  private expired(job: Job, waitMs: number): void {
+    const what = `${describeCommand(job.command)} could not start within ${waitMs} ms`;
+    if (this.ready) job.settle({ code: 'SEC105', message: `${what}: the sandbox process was busy with the calls before it` });
+    else job.settle({ code: 'SEC107', message: `${what}: the sandbox process was ${this.started > 1 ? 'restarting' : 'starting'}` });
+    this.wake?.();
   }
 
   private async drain(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    this.hold(true);
+    this.worker?.hold(true);
     // Memory outside the V8 heap grows without a V8 limit; watch it while jobs run.
     const poll = setInterval(() => this.checkMemory(), RSS_POLL_MS);
     poll.unref();
     while (this.queue.length > 0 && !this.closed) {
-      await this.ready;
-      const job = this.queue.shift() as Job;
-      if (!this.isReadyLoad(job)) {
-        job.settle(await this.perform(job));
+      if (!this.ready) {
+        // Woken when a process is ready, when a waiting job's deadline passes, or at close.
+        await new Promise<void>((wake) => (this.wake = wake));
+        this.wake = null;
         continue;
       }
-      const loads = [job];
-      while (this.queue.length > 0 && this.isReadyLoad(this.queue[0] as Job)) loads.push(this.queue.shift() as Job);
-      await this.performLoads(loads);
+      const jobs = this.queue.take((job) => this.isReadyLoad(job));
+      try {
+        if (jobs.length === 1 && !this.isReadyLoad(jobs[0] as Job)) (jobs[0] as Job).settle(await this.perform(jobs[0] as Job));
+        else await this.performLoads(jobs);
+      } catch (error) {
+        // Nobody awaits drain: an exception here would end the host. It fails its jobs instead.
+        for (const job of jobs) job.settle({ code: 'SEC107', message: `the sandbox could not run ${describeCommand(job.command)}: ${describeError(error)}` });
+      }
     }
     clearInterval(poll);
     this.running = false;
-    this.hold(false);
+    this.worker?.hold(false);
   }
 
   private checkMemory(): void {
-    if (this.current && residentMb(this.child.pid) > this.memoryMb * 2 + 128) {
+    if (this.current && (this.worker?.residentMb() ?? 0) > rssLimitMb(this.memoryMb)) {
       this.current.settle(OUT_OF_MEMORY);
-      this.replace();
-    }
-  }
-
-  /** An idle worker process must not keep the host alive; one with work to do must. */
-  private hold(busy: boolean): void {
-    // The stderr pipe is a socket: it too keeps the host alive until unref'd.
-    const handles: Array<{ ref(): unknown; unref(): unknown } | null | undefined> = [this.child, this.child.channel, this.child.stderr as unknown as Socket | null];
-    for (const handle of handles) {
-      if (busy) handle?.ref();
-      else handle?.unref();
+      this.replace(OUT_OF_MEMORY.message);
     }
   }
 
@@ -242,39 +272,48 @@ class Slot {
    * memory, crash), the loads behind it never ran: they go first into the new process.
    */
   private async performLoads(jobs: Job[]): Promise<void> {
-    const child = this.child;
-    const ids = jobs.map((job) => this.send(job.command));
+    const worker = this.worker;
+    const sent = jobs.map((job) => this.send(job.command));
     for (const [index, job] of jobs.entries()) {
-      const reply = await this.replyTo(ids[index] as number, job.command);
+      const id = sent[index] as number | Failure;
+      const reply = isFailure(id) ? id : await this.replyTo(id, job.command);
       if (!isFailure(reply) && reply.ok && job.command.kind === 'load') this.loaded.add(job.command.unit.id);
       job.settle(reply);
-      if (this.child !== child) {
-        this.queue.unshift(...jobs.slice(index + 1));
+      if (this.worker !== worker) {
+        for (const behind of jobs.slice(index + 1).reverse()) this.enqueue(behind, true);
         return;
       }
     }
   }
 
   /** Sends one request and waits for its reply or its deadline, whichever comes first. */
-  private execute(command: Command, deadline?: number): Promise<Reply | Failure> {
-    return this.replyTo(this.send(command), command, deadline);
+  private async execute(command: Command, deadline?: number): Promise<Reply | Failure> {
+    const id = this.send(command);
+    return isFailure(id) ? id : this.replyTo(id, command, deadline);
   }
 
-  private send(command: Command): number {
+  /** Sends one request; one that cannot be sent (nested too deep to serialise) fails alone. */
+  private send(command: Command): number | Failure {
     const id = this.nextId++;
-    this.sent.add(id);
-    this.child.send({ ...command, id } as Request);
+    try {
+      (this.worker as WorkerProcess).send({ ...command, id } as Request);
+    } catch (error) {
+      return { code: 'SEC107', message: `could not send ${describeCommand(command)} its input (${describeError(error)})` };
+    }
+    this.replies.expect(id);
     return id;
   }
 
-  /** Waits for the reply to a request sent to this process; its deadline starts now. */
-  private replyTo(id: number, command: Command, deadline = this.options.deadlineMs ?? DEFAULT_DEADLINE_MS): Promise<Reply | Failure> {
-    const child = this.child;
-    const arrived = this.early.get(id);
-    if (arrived) {
-      this.early.delete(id);
-      return Promise.resolve(this.received(arrived));
-    }
+  /**
+   * Waits for the reply to a request sent to this process; its deadline starts now. The reply
+   * counts once the worker's event loop has turned after it: a request that returned but left
+   * work running that blocks the process (an endless promise chain) misses its deadline.
+   */
+  private replyTo(id: number, command: Command, deadline = this.deadlineMs): Promise<Reply | Failure> {
+    if (this.closed) return Promise.resolve(CLOSED);
+    const worker = this.worker as WorkerProcess;
+    const arrived = this.replies.take(id);
+    if (arrived) return Promise.resolve(this.received(arrived));
     return new Promise((settle) => {
       const finish = (reply: Reply | Failure) => {
         clearTimeout(timer);
@@ -283,22 +322,31 @@ class Slot {
         settle(reply);
       };
       const timer = setTimeout(() => {
-        // A process near its heap limit spends its last seconds collecting garbage: that call
-        // ran out of memory rather than time.
-        // (A busy loop does not grow; three quarters of the heap limit above the start is no loop.)
-        const outOfMemory = residentMb(child.pid) > this.baselineMb + this.memoryMb * 0.75;
-        finish(outOfMemory ? OUT_OF_MEMORY : { code: 'SEC105', message: `${describeCommand(command)} did not finish within ${deadline} ms` });
-        this.replace();
+        const failure = this.missed(worker, id, command, deadline);
+        finish(failure);
+        this.replace(failure.message);
       }, deadline);
       this.current = { id, settle: (reply) => finish(isFailure(reply) ? reply : this.received(reply)) };
       this.replyPoll.extend(REPLY_POLL_MS);
     });
   }
 
-  private answer(reply: Reply): void {
-    if (!this.sent.delete(reply.id)) return;
+  /** Why a request missed its deadline. */
+  private missed(worker: WorkerProcess, id: number, command: Command, deadline: number): Failure {
+    // A process near its heap limit spends its last seconds collecting garbage: that call ran
+    // out of memory rather than time. (A busy loop does not grow; three quarters of the heap
+    // limit above the start is no loop.)
+    if (worker.residentMb() > worker.baselineMb + this.memoryMb * 0.75) return OUT_OF_MEMORY;
+    const what = describeCommand(command);
+    if (!this.replies.returned(id)) return { code: 'SEC105', message: `${what} did not finish within ${deadline} ms` };
+    return { code: 'SEC105', message: `${what} returned but left work running after it returned (an endless promise chain?); the sandbox process was still busy with it after ${deadline} ms` };
+  }
+
+  private answer(message: Reply | Turned): void {
+    const reply = this.replies.accept(message);
+    if (!reply) return;
     if (this.current?.id === reply.id) this.current.settle(reply);
-    else this.early.set(reply.id, reply);
+    else this.replies.keep(reply);
   }
 
   /**
@@ -306,22 +354,44 @@ class Slot {
    * exits after that reply, so it is replaced at once and no later request is lost with it.
    */
   private received(reply: Reply): Reply {
-    if (!reply.ok && reply.failure.code === 'SEC106') this.replace();
+    if (endsWorker(reply)) this.replace(reply.failure.message);
     return reply;
   }
 
-  private died(child: ChildProcess): void {
-    if (child !== this.child || this.closed) return;
-    // V8 ends a process that runs out of heap with this on stderr.
-    const outOfMemory = /heap (limit|out of memory)|Allocation failed/i.test(this.stderr);
-    this.current?.settle(outOfMemory ? OUT_OF_MEMORY : { code: 'SEC107', message: `the sandbox process stopped (${child.signalCode ?? `exit ${child.exitCode}`})` });
-    this.spawn();
+  private died(worker: WorkerProcess, cause: string, wasReady: boolean): void {
+    this.current?.settle(worker.ranOutOfHeap() ? OUT_OF_MEMORY : { code: 'SEC107', message: `the sandbox process stopped (${cause})` });
+    this.restartAfterDeath(worker.pid, cause, !wasReady);
   }
 
-  private replace(): void {
-    const old = this.child;
+  /** Starts the next process: at once after one that was ready, after a growing delay otherwise. */
+  private restartAfterDeath(pid: number | undefined, cause: string, beforeReady: boolean): void {
+    const delay = beforeReady ? Math.min(FIRST_RESTART_DELAY_MS * 2 ** this.failedStarts, MAX_RESTART_DELAY_MS) : 0;
+    if (beforeReady) this.failedStarts += 1;
+    this.report({ kind: 'worker-stopped', pid, cause, beforeReady, restartInMs: delay });
+    if (delay === 0) {
+      this.spawn();
+      return;
+    }
+    this.restart = setTimeout(() => this.spawn(), delay);
+    // Jobs waiting for the process keep the host alive through their own deadlines.
+    this.restart.unref();
+  }
+
+  private replace(reason: string): void {
+    if (this.closed) return;
+    const old = this.worker;
+    this.report({ kind: 'worker-replaced', pid: old?.pid, reason });
     this.spawn();
-    old.kill('SIGKILL');
+    old?.kill();
+  }
+
+  private report(event: SandboxEvent): void {
+    try {
+      this.onEvent(event);
+    } catch {
+      // A listener that fails must not stop the sandbox; the event still reaches the operator.
+      reportToStderr(event);
+    }
   }
 }
 
@@ -329,25 +399,6 @@ function describeCommand(command: Command): string {
   return command.kind === 'load' ? 'the handlers factory' : command.kind === 'import' ? 'importing libraries' : 'the handler';
 }
 
-/** Resident memory of a process in MiB, from /proc on Linux; 0 where that is not available. */
-function residentMb(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  try {
-    const pages = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
-    return (pages * 4096) / 2 ** 20;
-  } catch {
-    return 0;
-  }
-}
-
-function isFailure(value: Reply | Failure): value is Failure {
-  return 'code' in value;
-}
-
-/** JSON from the worker, with `__proto__` keys dropped so that no later copy can pollute a prototype. */
-function parsePlain(json: string | undefined): unknown {
-  if (json === undefined) return undefined;
-  // A reviver makes parsing several times slower; only text that names the key needs one.
-  if (!json.includes('"__proto__"')) return JSON.parse(json);
-  return JSON.parse(json, (key, value: unknown) => (key === '__proto__' ? undefined : value));
+function isFailure<T>(value: T | Failure): value is Failure {
+  return typeof value === 'object' && value !== null && 'code' in value;
 }

@@ -31,6 +31,8 @@ export type Command =
 
 export type Request = Command & { id: number };
 
+export type Outcome<T> = { ok: true; value: T } | { ok: false; failure: Failure };
+
 /** Why a load or call failed, as a runtime finding code (SEC100–SEC107) and a short reason. */
 export interface Failure {
   code: SandboxCode;
@@ -44,6 +46,18 @@ export type Reply =
   | { id: number; ok: true; json: string }
   | { id: number; ok: true; hooks: Record<string, Hook[]>; unknownRoutes: string[] }
   | { id: number; ok: false; failure: Failure };
+
+/**
+ * Sent by a worker after each reply, from the next turn of its event loop: it shows that the
+ * request left nothing running that blocks the process (an endless promise chain never lets it
+ * go). A network attempt made by promise chains that ran out in between fails the request after
+ * all (`failure`).
+ */
+export interface Turned {
+  id: number;
+  turned: true;
+  failure?: Failure;
+}
 
 /** Sent once by a worker when lockdown is done and it takes requests. */
 export interface Ready {

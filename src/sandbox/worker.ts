@@ -11,12 +11,10 @@ import { networkAttempts } from './network-guard.js';
 import 'ses';
 import { BusyPoll } from './busy-poll.js';
 import { lockLibrary } from './library-locks.js';
-import type { Failure, Hook, LibraryModule, Ready, Reply, Request, UnitSpec } from './protocol.js';
+import type { Failure, Hook, LibraryModule, Ready, Reply, Request, Turned, UnitSpec } from './protocol.js';
 
 interface Unit {
   handlers: Record<string, Partial<Record<Hook, (input: unknown) => unknown>>>;
-  /** Only library code can reach the (refused) network primitives. */
-  usesLibraries: boolean;
 }
 
 const HOOKS: ReadonlySet<string> = new Set<Hook>(['preRequest', 'postRequest']);
@@ -62,8 +60,18 @@ send({ ready: true } satisfies Ready);
 async function work(): Promise<void> {
   working = true;
   for (let request = inbox.shift(); request; request = inbox.shift()) {
+    const before = networkAttempts();
     // A process that ends takes no further requests; the host sends them to its replacement.
     if (!answer(await handle(request))) return;
+    // One turn of the event loop before the next request, and the host counts the reply only
+    // once it has heard of that turn: code the request left running (an endless promise chain)
+    // holds the turn back, and the host replaces the process instead of failing the next
+    // schema's call. Promise chains that end run out here, and a network attempt they made,
+    // even one caught and ignored, fails this request rather than the next.
+    await new Promise((resolve) => setImmediate(resolve));
+    const turned: Turned = { id: request.id, turned: true };
+    if (networkAttempts() !== before) turned.failure = { code: 'SEC100', message: 'handler code tried to reach the network' };
+    send?.(turned);
   }
   working = false;
 }
@@ -110,25 +118,11 @@ function plainNamespace(namespace: Record<string, unknown>, seen: Map<object, ob
 }
 
 async function handle(request: Request): Promise<Reply> {
-  const before = networkAttempts();
-  let reply: Reply;
   try {
-    reply = await perform(request);
+    return await perform(request);
   } catch (error) {
-    reply = { id: request.id, ok: false, failure: failureOf(error, request.kind === 'load' ? 'SEC104' : 'SEC107') };
+    return { id: request.id, ok: false, failure: failureOf(error, request.kind === 'load' ? 'SEC104' : 'SEC107') };
   }
-  // Let promise chains library code started and nobody awaited run out, so their attempts
-  // count here and not against the next call. An attempt that was caught and ignored still
-  // counts. Code without libraries cannot reach a network primitive at all.
-  if (mayTouchNetwork(request)) await new Promise((resolve) => setImmediate(resolve));
-  if (networkAttempts() !== before) {
-    return { id: request.id, ok: false, failure: { code: 'SEC100', message: 'handler code tried to reach the network' } };
-  }
-  return reply;
-}
-
-function mayTouchNetwork(request: Request): boolean {
-  return request.kind === 'call' ? units.get(request.unit)?.usesLibraries !== false : true;
 }
 
 function perform(request: Request): Promise<Reply> {
@@ -161,7 +155,7 @@ async function load(id: number, spec: UnitSpec): Promise<Reply> {
   if (typeof factory !== 'function') throw shapeError('the handlers export is not a function');
   const made: unknown = factory(harden({ sharedLists: spec.sharedLists, libraries: allowed }));
   const handlers = readHandlers(made);
-  units.set(spec.id, { handlers, usesLibraries: spec.libraries.length > 0 });
+  units.set(spec.id, { handlers });
   const hooks: Record<string, Hook[]> = {};
   for (const [route, entry] of Object.entries(handlers)) hooks[route] = Object.keys(entry) as Hook[];
   return { id, ok: true, hooks, unknownRoutes: Object.keys(handlers).filter((route) => !spec.routes.includes(route)) };

@@ -1,0 +1,22 @@
+// What the sandbox tells its operator: each time a worker process stops or is replaced. The
+// default reporter writes one line per event to stderr (stdout is the MCP stdio channel); a
+// logging layer can take the events over through `SandboxOptions.onEvent`.
+
+export type SandboxEvent =
+  /** A worker process ended without the host asking (a crash, an outside kill, a failed start). */
+  | { kind: 'worker-stopped'; pid: number | undefined; cause: string; beforeReady: boolean; restartInMs: number }
+  /** The host killed a worker process and started another (a missed deadline, memory). */
+  | { kind: 'worker-replaced'; pid: number | undefined; reason: string };
+
+export type SandboxEventListener = (event: SandboxEvent) => void;
+
+export function describeSandboxEvent(event: SandboxEvent): string {
+  const process = `flowguard: sandbox process ${event.pid ?? '(not started)'}`;
+  if (event.kind === 'worker-replaced') return `${process} replaced: ${event.reason}`;
+  const when = event.restartInMs > 0 ? ` in ${event.restartInMs} ms` : '';
+  return `${process} stopped (${event.cause})${event.beforeReady ? ' before it was ready' : ''}; starting another${when}`;
+}
+
+export function reportToStderr(event: SandboxEvent): void {
+  process.stderr.write(`${describeSandboxEvent(event)}\n`);
+}

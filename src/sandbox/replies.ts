@@ -1,0 +1,83 @@
+// The replies of one worker process, as they arrive. A reply counts once the worker's turn
+// marker for it has come (protocol.ts, Turned): until then the request has returned but may
+// have left work running that blocks the process. A worker that reports running out of memory
+// exits after that reply, so it completes at once. Replies that complete before anyone waits
+// for them (loads sent together) are kept until asked for.
+
+import type { Outcome, Reply, Turned } from './protocol.js';
+
+export class Replies {
+  /** Requests sent and not answered yet; replies without their marker yet; complete replies nobody waited for. */
+  private readonly sent = new Set<number>();
+  private readonly unturned = new Map<number, Reply>();
+  private readonly early = new Map<number, Reply>();
+
+  expect(id: number): void {
+    this.sent.add(id);
+  }
+
+  /** The complete reply to a request that came before anyone waited for it. */
+  take(id: number): Reply | undefined {
+    const reply = this.early.get(id);
+    this.early.delete(id);
+    return reply;
+  }
+
+  keep(reply: Reply): void {
+    this.early.set(reply.id, reply);
+  }
+
+  /** The request answered, but the worker's event loop has not turned since. */
+  returned(id: number): boolean {
+    return this.unturned.has(id);
+  }
+
+  /** A message from the worker; the reply it completes, if any. */
+  accept(message: Reply | Turned): Reply | null {
+    if (!('turned' in message)) {
+      if (!this.sent.has(message.id)) return null;
+      if (!endsWorker(message)) {
+        this.unturned.set(message.id, message);
+        return null;
+      }
+      this.sent.delete(message.id);
+      return message;
+    }
+    const reply = this.unturned.get(message.id);
+    if (!reply) return null;
+    this.unturned.delete(message.id);
+    this.sent.delete(message.id);
+    return message.failure ? { id: message.id, ok: false, failure: message.failure } : reply;
+  }
+
+  /** A new process: nothing sent to the old one will be answered. */
+  clear(): void {
+    this.sent.clear();
+    this.unturned.clear();
+    this.early.clear();
+  }
+}
+
+/** A worker reports running out of memory as its last reply, and exits after it. */
+export function endsWorker(reply: Reply): reply is Reply & { ok: false } {
+  return !reply.ok && reply.failure.code === 'SEC106';
+}
+
+/** JSON from the worker, with `__proto__` keys dropped so that no later copy can pollute a prototype. */
+export function parsePlain(json: string | undefined): Outcome<unknown> {
+  if (json === undefined) return { ok: true, value: undefined };
+  try {
+    // A reviver makes parsing several times slower; only text that names the key needs one.
+    if (!json.includes('"__proto__"')) return { ok: true, value: JSON.parse(json) };
+    return { ok: true, value: JSON.parse(json, (key, value: unknown) => (key === '__proto__' ? undefined : value)) };
+  } catch (error) {
+    // The reviver recurses: a result nested a few thousand deep overflows the host's stack.
+    return { ok: false, failure: { code: 'SEC101', message: `the handler's result could not be read (${describeError(error)})` } };
+  }
+}
+
+/** An error's message; a stack overflow while (de)serialising data means the data is nested too deep. */
+export function describeError(error: unknown): string {
+  if (error instanceof RangeError && /call stack/i.test(error.message)) return 'nested too deep';
+  return error instanceof Error ? error.message : String(error);
+}

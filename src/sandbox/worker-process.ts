@@ -1,0 +1,125 @@
+// One sandbox worker process as the host sees it: started with an empty environment and memory
+// limits, its output kept away from the host's stdout, and its life reported to its owner:
+// ready, each message, and its end (however it ends, once).
+
+import { type ChildProcess, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Reply, Request, Turned } from './protocol.js';
+
+const here = fileURLToPath(import.meta.url);
+// Tests run the TypeScript sources; the worker always runs compiled (`npm test` builds first).
+const WORKER_ENTRY = here.endsWith('.ts') ? resolve(dirname(here), '../../dist/src/sandbox/worker.js') : resolve(dirname(here), 'worker.js');
+const STDERR_TAIL = 4096;
+
+export interface WorkerEvents {
+  ready(worker: WorkerProcess): void;
+  message(worker: WorkerProcess, message: Reply | Turned): void;
+  /** The process has ended; `cause` says how (a signal, an exit code, an error); `wasReady`, whether it had said it was ready. */
+  stopped(worker: WorkerProcess, cause: string, wasReady: boolean): void;
+}
+
+export class WorkerProcess {
+  /** Resident memory when it became ready, in MiB. */
+  baselineMb = 0;
+  private saidReady = false;
+  private ended = false;
+  private stderr = '';
+
+  private constructor(private readonly child: ChildProcess) {}
+
+  /** It has said it takes requests, and has not ended since. */
+  get ready(): boolean {
+    return this.saidReady && !this.ended;
+  }
+
+  /** Starts a worker process; throws only where Node throws instead of reporting (ENOMEM). */
+  static start(memoryMb: number, events: WorkerEvents): WorkerProcess {
+    const child = fork(WORKER_ENTRY, [`--rss-limit-mb=${rssLimitMb(memoryMb)}`], {
+      env: {},
+      execArgv: [`--max-old-space-size=${memoryMb}`, `--max-semi-space-size=${Math.max(1, Math.floor(memoryMb / 32))}`, '--stack-size=984'],
+      // Worker output is handler or library noise; it must never reach the host's stdout (MCP
+      // stdio). stderr is kept in part: it says whether a dead process ran out of heap.
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'json',
+    });
+    const worker = new WorkerProcess(child);
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      worker.stderr = (worker.stderr + chunk).slice(-STDERR_TAIL);
+    });
+    child.once('message', () => {
+      child.on('message', (message: Reply | Turned) => events.message(worker, message));
+      worker.baselineMb = worker.residentMb();
+      worker.saidReady = true;
+      events.ready(worker);
+    });
+    const end = (cause: string) => {
+      if (worker.ended) return;
+      worker.ended = true;
+      events.stopped(worker, cause, worker.saidReady);
+    };
+    child.on('exit', () => end(child.signalCode ?? `exit ${child.exitCode}`));
+    child.on('error', (error) => {
+      // An 'error' may come from a process that still runs (a failed signal or send): end it.
+      child.kill('SIGKILL');
+      end(error.message);
+    });
+    return worker;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Serialises and sends one request; throws when it cannot be serialised (nested too deep). */
+  send(request: Request): void {
+    this.child.send(request);
+  }
+
+  /** Whether V8 ended the process for running out of heap (it says so on stderr). */
+  ranOutOfHeap(): boolean {
+    return /heap (limit|out of memory)|Allocation failed/i.test(this.stderr);
+  }
+
+  /** Resident memory in MiB, from /proc on Linux; 0 where that is not available. */
+  residentMb(): number {
+    if (this.child.pid === undefined) return 0;
+    try {
+      const pages = Number(readFileSync(`/proc/${this.child.pid}/statm`, 'utf8').split(' ')[1]);
+      return (pages * 4096) / 2 ** 20;
+    } catch {
+      return 0;
+    }
+  }
+
+  /** An idle worker process must not keep the host alive; one with work to do must. */
+  hold(busy: boolean): void {
+    // The stderr pipe is a socket: it too keeps the host alive until unref'd.
+    const handles: Array<{ ref(): unknown; unref(): unknown } | null | undefined> = [this.child, this.child.channel, this.child.stderr as unknown as Socket | null];
+    for (const handle of handles) {
+      if (busy) handle?.ref();
+      else handle?.unref();
+    }
+  }
+
+  kill(): void {
+    this.child.kill('SIGKILL');
+  }
+
+  /** Kills the process and waits until it has ended; held meanwhile, so the wait keeps the host running. */
+  async stop(): Promise<void> {
+    if (this.ended || this.child.exitCode !== null || this.child.signalCode !== null) return;
+    this.hold(true);
+    await new Promise<void>((done) => {
+      this.child.once('exit', () => done());
+      this.kill();
+    });
+  }
+}
+
+/** Resident memory above which a worker process has run out of memory, in MiB. */
+export function rssLimitMb(memoryMb: number): number {
+  return memoryMb * 2 + 128;
+}
