@@ -30,7 +30,7 @@ export function readSourceFile(file: string, maxBytes: number | undefined, tooLa
     let length = 0;
     for (;;) {
       if (length === buffer.length) {
-        if (length > limit) return { sink: oversized(file, 'the file grew past the limit while it was read', limit, tooLarge) };
+        if (length > limit) return { sink: oversized(file, 'reading the file went past the limit (it grew while it was read, or is no regular file)', limit, tooLarge) };
         const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, limit + 1));
         buffer.copy(grown, 0, 0, length);
         buffer = grown;

@@ -3,7 +3,7 @@
 // small heap, so that a regression fails the test instead of taking vitest down with it.
 
 import { spawnSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,6 +140,16 @@ describe('a catalog', () => {
 });
 
 describe('flowguard validate', () => {
+  // In a child with a short deadline: reading /dev/zero whole, as a plain readFileSync does, never ends.
+  it.skipIf(!existsSync('/dev/zero'))('reads no further than the limit from a file whose size says less than it holds', () => {
+    const result = child(['validate', '--json', '/dev/zero'], { timeoutMs: 15_000 });
+    expect(result.status, result.stderr.slice(0, 2000)).toBe(1);
+    const report = JSON.parse(result.stdout) as { files: Array<{ findings: Array<{ code: string; message: string }> }> };
+    expect(report.files[0]?.findings).toMatchObject([
+      { code: 'SEC020', message: 'reading the file went past the limit (it grew while it was read, or is no regular file); the limit (limits.maxFileBytes) is 2097152 bytes (2 MiB), so the file was not parsed' },
+    ]);
+  }, 25_000);
+
   it('honours limits.maxFileBytes for schema and list files, used or not', () => {
     const at = tracked({ limits: { maxFileBytes: 1024 } });
     const unused = writeList(at, { name: 'unused', entries: Array.from({ length: 80 }, (_, i) => ({ code: `c${i}` })) });
@@ -175,8 +185,8 @@ function writeHugeList(file: string, entries: number): void {
   }
 }
 
-/** Runs `flowguard <args>`, or a catalog load through dist/ (`args` then are schemas and lists), in a child with a small heap. */
-function child(args: string[], catalog = false) {
+/** Runs `flowguard <args>`, or a catalog load through dist/ (`args` then are schemas, lists and project), in a child with a small heap. */
+function child(args: string[], { catalog = false, timeoutMs = CHILD_TIMEOUT_MS } = {}) {
   const script = `
     const { Catalog } = await import(${JSON.stringify(join(ROOT, 'dist', 'src', 'catalog', 'load.js'))});
     const [schemas, lists, project] = process.argv.slice(1);
@@ -184,7 +194,7 @@ function child(args: string[], catalog = false) {
     await catalog.close();
     process.stdout.write(JSON.stringify({ tools: catalog.tools.map((tool) => tool.name), reports: catalog.reports.map((report) => ({ file: report.file, codes: report.findings.map((f) => f.code) })) }));`;
   const command = catalog ? ['--input-type=module', '-e', script, ...args] : [BIN, ...args];
-  return spawnSync(process.execPath, [`--max-old-space-size=${CHILD_HEAP_MB}`, ...command], { encoding: 'utf8', timeout: CHILD_TIMEOUT_MS, killSignal: 'SIGKILL' });
+  return spawnSync(process.execPath, [`--max-old-space-size=${CHILD_HEAP_MB}`, ...command], { encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL' });
 }
 
 describe('a 48 MB list file (600,000 entries), in a child process with a small heap', () => {
@@ -200,7 +210,7 @@ describe('a 48 MB list file (600,000 entries), in a child process with a small h
   });
 
   it('costs a catalog nothing while no schema refers to it: it is not even opened', () => {
-    const result = child([at.schemas, at.lists, at.dir], true);
+    const result = child([at.schemas, at.lists, at.dir], { catalog: true });
     expect(result.status, result.stderr.slice(0, 2000)).toBe(0);
     const loaded = JSON.parse(result.stdout) as { tools: string[]; reports: Array<{ file: string; codes: string[] }> };
     expect(loaded.tools).toEqual(['things_getThing']);
@@ -212,7 +222,7 @@ describe('a 48 MB list file (600,000 entries), in a child process with a small h
     mkdirSync(schemas, { recursive: true });
     writeFileSync(join(schemas, 'huge.mjs'), schemaText('huge', 'hugeList'));
     writeFileSync(join(schemas, 'things.mjs'), schemaText('things', 'colors'));
-    const result = child([schemas, at.lists, at.dir], true);
+    const result = child([schemas, at.lists, at.dir], { catalog: true });
     expect(result.status, result.stderr.slice(0, 2000)).toBe(0);
     const loaded = JSON.parse(result.stdout) as { tools: string[]; reports: Array<{ file: string; codes: string[] }> };
     expect(loaded.tools).toEqual(['things_getThing']);
