@@ -2,14 +2,14 @@
 // answer before a handler sees it, has each form of each key value replaced by `[redacted KEY]`.
 //
 // The forms are the spellings the core writes a key in (as it is in a header, percent-encoded in
-// a URL, JSON-escaped in a body) and those an upstream echoes it in: percent-encoded with
-// lower-case hex or as form data, hex in either case, base64 and base64url, whole or as part of
-// a longer base64 text (a Basic auth header, an echoed request). A key an upstream transforms
-// otherwise (reversed, cut up, encoded twice) is not found: redaction stops echoes; an upstream
-// that means to leak a key it was sent cannot be stopped by the core.
+// a URL, JSON-escaped in a body), those an upstream echoes it in (percent-encoded with lower-case
+// hex, or as form data), and each of these as hex in either case, base64 and base64url, whole or
+// as part of a longer base64 text (a Basic auth header, a dump of the request). A key an upstream
+// transforms otherwise (reversed, cut up, encoded some other way) is not found: redaction stops
+// echoes; an upstream that means to leak a key it was sent cannot be stopped by the core.
 //
 // Cost: a text is checked with String#includes per form (Boyer–Moore–Horspool in V8), a JSON
-// answer with Buffer#indexOf on its bytes; a parsed value is walked only where a form may be in
+// answer with Buffer#includes on its bytes; a parsed value is walked only where a form may be in
 // it, and nothing is copied unless something matched.
 
 import type { Decoded } from './decode.js';
@@ -66,8 +66,8 @@ function base64Forms(bytes: Buffer): string[] {
 }
 
 /**
- * Texts searched for, in a string or in bytes (read one character per byte). A few are searched
- * one by one; many at once with one regular expression.
+ * Texts searched for, in a string or in bytes (where each character of a needle stands for one
+ * byte). A few are searched one by one; many at once with one regular expression.
  */
 class Needles {
   readonly shortest: number;
