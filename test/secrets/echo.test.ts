@@ -154,6 +154,13 @@ describe('an upstream that echoes the key', () => {
     expect(leaks(result)).toEqual([]);
   });
 
+  it('a postRequest that throws everything it was given, reversed: the handler error carries no key', async () => {
+    const result = await call('echo_mangled', 'throw');
+    expect(result.ok ? null : result.error.kind).toBe('handler');
+    expect(leaks(result)).toEqual([]);
+    expect(JSON.stringify(result)).toContain([...MARKER].reverse().join(''));
+  });
+
   it.each(REFUSED)('%s: the error message carries no form of the key', async (mode) => {
     for (const tool of ['echo_mangled', 'echo_plain']) {
       const result = await call(tool, mode);
