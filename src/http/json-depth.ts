@@ -10,8 +10,6 @@ const CLOSE_OBJECT = 0x7d;
 
 /** Whether the JSON text in `body` nests arrays and objects more than `max` levels deep. */
 export function jsonDeeperThan(body: Uint8Array, max: number): boolean {
-  // Each level takes at least one byte.
-  if (body.length <= max) return false;
   let depth = 0;
   for (let at = 0; at < body.length; at++) {
     const byte = body[at];
