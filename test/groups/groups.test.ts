@@ -241,11 +241,12 @@ describe('selectGroup', () => {
   });
 
   it('names a tool whose schema file is rejected, with its first error', async () => {
-    const rejected = await load(project('rejected', (text) => text.replace("location: 'query'", "location: 'body'")));
+    // A root over http is a file-level error (VAL017): nothing of the file loads.
+    const rejected = await load(project('rejected', (text) => text.replace("root: 'https://", "root: 'http://")));
     try {
       const selection = selectGroup(rejected, parseGroupsText('groups.json', recorded), 'things');
       expect(codes(selection.findings)).toEqual(['GRP004', 'GRP004']);
-      expect(selection.findings[0]?.hint).toMatch(/things\.mjs cannot be loaded \(VAL051/);
+      expect(selection.findings[0]?.hint).toMatch(/things\.mjs cannot be loaded \(VAL017/);
     } finally {
       await rejected.close();
     }
