@@ -57,6 +57,7 @@ describe('refused by default, before any connection', () => {
     ['0.0.0.0, which Linux connects to the local host', () => `https://0.0.0.0:${internal.port}/`, '0.0.0.0, unspecified'],
     ['127.0.0.1 written as one number', () => `https://2130706433:${internal.port}/`, '127.0.0.1, loopback'],
     ['127.0.0.1 as an IPv4-mapped IPv6 literal', () => `https://[::ffff:127.0.0.1]:${internal.port}/`, '::ffff:7f00:1, loopback'],
+    ['the IPv6 loopback literal', () => `https://[::1]:${internal.port}/`, '::1, loopback'],
   ])('%s', async (_name, url, detail) => {
     const { error, connections } = await attempt(url());
     expect(connections).toBe(0);
