@@ -3,12 +3,12 @@
 
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LibraryModule } from '../sandbox/protocol.js';
 
 export function resolveLibrary(name: string, projectDir: string): LibraryModule | null {
-  for (const from of [join(projectDir, 'package.json'), import.meta.url]) {
+  for (const from of [join(resolve(projectDir), 'package.json'), import.meta.url]) {
     try {
       const file = createRequire(from).resolve(name);
       return { name, url: pathToFileURL(file).href, commonJs: isCommonJs(file) };
