@@ -13,7 +13,7 @@
 //    next to the start of a bare `node` process. Target: under 1 s.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +37,9 @@ const BIN = fileURLToPath(new URL('../../bin/flowguard.js', import.meta.url));
 const KEY = 'bench-key-value';
 
 
+// The servers get the key as an operator grants it: an environment variable named in security.keys.
 const serverEnv = () => ({ PATH: process.env.PATH ?? '', BENCH_KEY: KEY });
+const GRANT = JSON.stringify({ security: { keys: ['BENCH_KEY'] } });
 
 async function connectStdio(args: string[]): Promise<Client> {
   const client = new Client({ name: 'flowguard-bench', version: '1.0.0' });
@@ -70,6 +72,8 @@ export async function benchMcpCalls(): Promise<string[]> {
   let catalog: Catalog | undefined;
   try {
     writeFileSync(join(dir, 'bench.mjs'), priceSchema({ handlers: false }));
+    mkdirSync(join(dir, '.flowmcp'));
+    writeFileSync(join(dir, '.flowmcp', 'config.json'), GRANT);
     const args = ['--schemas', join(dir, 'bench.mjs'), '--project', dir, '--upstream', `*=${origin}`];
     catalog = await Catalog.load({ schemas: join(dir, 'bench.mjs'), project: dir, env: { BENCH_KEY: KEY }, upstreams: { '*': origin } });
     const stdio = await connectStdio(args);

@@ -51,7 +51,7 @@ export async function benchHandlerCost(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-handlers-'));
   const { child, port } = await startPriceUpstream(dir);
   writeFileSync(join(dir, 'bench.mjs'), priceSchema({ handlers: true }));
-  const catalog = await Catalog.load({ schemas: dir, project: dir, env: { BENCH_KEY: 'bench-key-value' }, upstreams: { '*': `http://127.0.0.1:${port}` } });
+  const catalog = await Catalog.load({ schemas: dir, project: dir, env: {}, keys: { BENCH_KEY: 'bench-key-value' }, upstreams: { '*': `http://127.0.0.1:${port}` } });
   try {
     const without: number[] = [];
     const withHandlers: number[] = [];
