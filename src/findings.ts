@@ -184,6 +184,16 @@ export const CODES = {
   TST006: { severity: 'error', meaning: 'test names a key that is no user parameter' },
   TST007: { severity: 'warning', meaning: 'tests never vary an enum parameter' },
   TST008: { severity: 'info', meaning: 'tests never show an optional parameter' },
+
+  // `flowguard migrate`: what converting a 1.2.0 file left for a person (RULINGS R10).
+  MIG001: { severity: 'error', meaning: 'legacy code that cannot be carried over mechanically, left in a comment' },
+  MIG002: { severity: 'error', meaning: 'legacy value is not literal data, written to the new file as it was' },
+  MIG003: { severity: 'error', meaning: 'modifier names no handler or no phase of pre, execute and post; dropped' },
+  MIG004: { severity: 'warning', meaning: 'body parameter of a GET route becomes an input only handlers read' },
+  MIG005: { severity: 'warning', meaning: 'field that is no 1.2.0 field, carried over as written' },
+  MIG006: { severity: 'info', meaning: 'legacy handler or module-level code that nothing uses, left out' },
+  MIG007: { severity: 'error', meaning: 'the new file already exists and was not overwritten' },
+  MIG008: { severity: 'warning', meaning: 'pattern written as regex(/p/), which 1.2.0 matched with its slashes; written as regex(p)' },
 } as const satisfies Record<string, CodeEntry>;
 
 export type Code = keyof typeof CODES;

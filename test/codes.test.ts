@@ -7,8 +7,9 @@
 // `<case>.groups.json` (a `.flowmcp/groups.json`, for GRP codes). Beside them, a
 // `.flowmcp/config.json` sets the limits the static cases are checked with.
 
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { selectSchemaFiles } from '../src/catalog/files.js';
 import { checkGroups, groupsFindings, readGroupsFile } from '../src/catalog/groups.js';
@@ -18,6 +19,7 @@ import { loadProjectConfig } from '../src/config/project.js';
 import { CODES, type Code } from '../src/findings.js';
 import { effectiveAllowlist } from '../src/libraries/allowlist.js';
 import { loadListFiles, loadListRegistry } from '../src/lists/registry.js';
+import { besideLegacy, migrateFile } from '../src/migrate/migrate-file.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'codes');
 const options = { allowedLibraries: effectiveAllowlist([]) };
@@ -70,8 +72,25 @@ function fixtureCase(dir: string, name: 'trigger' | 'near'): string {
   return found[0] as string;
 }
 
+/**
+ * A migrate case is a 1.2.0 file, migrated in a temp folder to its default place; a
+ * `<case>.v2.mjs` beside it in the fixture folder is copied along, as a file already there.
+ */
+function migrateCodes(file: string): Code[] {
+  const dir = mkdtempSync(join(tmpdir(), 'flowguard-codes-'));
+  try {
+    const copy = join(dir, basename(file));
+    cpSync(file, copy);
+    if (existsSync(besideLegacy(file))) cpSync(besideLegacy(file), besideLegacy(copy));
+    return migrateFile(copy, besideLegacy(copy)).findings.map((f) => f.code);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function codesIn(file: string, code: Code): Promise<Code[]> {
   if (file.endsWith('.groups.json')) return groupCodes(file);
+  if (code.startsWith('MIG')) return migrateCodes(file);
   if (!isRuntime(code)) return staticCodes(file);
   const catalog = await Catalog.load({ schemas: file, sandbox: { size: 1, deadlineMs: 1000, memoryMb: 64 } });
   try {
