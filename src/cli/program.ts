@@ -6,6 +6,7 @@ import { registerCall } from './call.js';
 import { registerDoctor } from './doctor.js';
 import { registerGroup } from './group.js';
 import { registerList } from './list.js';
+import { registerMigrate } from './migrate.js';
 import { registerServe } from './serve.js';
 import { registerValidate } from './validate.js';
 
@@ -15,6 +16,6 @@ export function createProgram(): Command {
     .version(flowguardVersion(), '-V, --version', 'print the version of flowguard')
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  for (const register of [registerValidate, registerCall, registerList, registerDoctor, registerGroup, registerServe]) register(program);
+  for (const register of [registerValidate, registerCall, registerList, registerDoctor, registerGroup, registerServe, registerMigrate]) register(program);
   return program;
 }
