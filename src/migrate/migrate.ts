@@ -8,7 +8,7 @@ import { isRecord } from '../raw.js';
 import type { Expression, ObjectExpression } from '../scan/ast.js';
 import { convertSchema } from './convert.js';
 import { buildFactory } from './factory.js';
-import { formatBlock, OneLine } from './format.js';
+import { formatBlock, OneLine, quote } from './format.js';
 import { readLegacyData } from './legacy-data.js';
 import { readLegacyHandlers } from './legacy-handlers.js';
 import { propertyName, readLegacyModule, referencedNames } from './legacy-module.js';
@@ -38,10 +38,10 @@ export function migrateLegacyText(file: string, text: string): Migration {
   const converted = convertSchema(value as Record<string, unknown>, handlers.names, sink);
   const factory = buildFactory({ text, module, handlers, hooks: converted.hooks, dataNames: referencedNames(data), sink });
 
-  const parts = [`// Migrated from FlowMCP 1.2.0 (${basename(file)}) by \`flowguard migrate\`.`, `export const main = ${formatBlock(laidOut(converted.main))}`];
+  const parts = [commentedOut(`Migrated from FlowMCP 1.2.0 (${quote(basename(file))}) by \`flowguard migrate\`.`, ''), `export const main = ${formatBlock(laidOut(converted.main))}`];
   if (factory.source) parts.push(factory.source);
   for (const { node, why } of factory.leftOver) {
-    parts.push(`// flowguard migrate (MIG001): not carried over, ${why}:\n${commentedOut(reindented(text, node, ''), '')}`);
+    parts.push(commentedOut(`flowguard migrate (MIG001): not carried over, ${why}:\n${reindented(text, node, '')}`, ''));
   }
   const routes = Object.keys(converted.main.routes as object).length;
   return { legacy: true, text: `${parts.join('\n\n\n')}\n`, findings: sink.findings, routes, routesWithHandlers: factory.routes };

@@ -23,9 +23,16 @@ export function reindented(text: string, node: AnyNode, indent: string): string 
   return result;
 }
 
-/** Every line of `code` as a `//` comment at `indent` (a block comment could be ended by the code). */
-export function commentedOut(code: string, indent: string): string {
-  return code.split('\n').map((line) => `${indent}//${line ? ` ${line}` : ''}`).join('\n');
+/** Every JavaScript line terminator: each one ends a `//` comment. */
+const LINE_TERMINATOR = /\r\n|[\n\r\u2028\u2029]/;
+
+/**
+ * Every line of `text` as a `//` comment at `indent`. Lines are split at every line terminator
+ * JavaScript knows, not only \n, so nothing of the text (a U+2028 in a string, a name with a
+ * line break) can end a comment early and become code. A block comment could be ended by `*\/`.
+ */
+export function commentedOut(text: string, indent: string): string {
+  return text.split(LINE_TERMINATOR).map((line) => `${indent}//${line ? ` ${line}` : ''}`).join('\n');
 }
 
 /** Ranges of template-literal text and string literals, where a line's leading spaces are data. */

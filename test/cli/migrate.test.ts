@@ -38,7 +38,7 @@ describe('flowguard migrate', () => {
     // The check of the new file, in the validate format.
     expect(stdout).toContain('  VAL094 info legacy/deep/relay.v2.mjs:31:28 main.routes.getThing.parameters[1].position.key:');
     expect(stdout).toMatch(/\n2 legacy files: 2 written, 2 of them valid without errors; 0 errors, \d+ warnings, \d+ info; 1 other file skipped \(not FlowMCP 1\.2\.0\)\n$/);
-    expect(readFileSync(join(work, 'legacy', 'plain.v2.mjs'), 'utf8')).toMatch(/^\/\/ Migrated from FlowMCP 1\.2\.0 \(plain\.mjs\)[\s\S]*export const main = \{\n  namespace: 'plain',/);
+    expect(readFileSync(join(work, 'legacy', 'plain.v2.mjs'), 'utf8')).toMatch(/^\/\/ Migrated from FlowMCP 1\.2\.0 \('plain\.mjs'\)[\s\S]*export const main = \{\n  namespace: 'plain',/);
     expect(existsSync(join(work, 'legacy', 'current.v2.mjs'))).toBe(false);
     expect(flowguard(['validate', 'legacy/plain.v2.mjs', 'legacy/deep/relay.v2.mjs']).code).toBe(0);
   });

@@ -5,9 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Finding } from '../../src/findings.js';
+import { FindingSink, type Finding } from '../../src/findings.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import { migrateLegacyText } from '../../src/migrate/migrate.js';
+import { parseModule } from '../../src/scan/parse.js';
 import { checkSchemaText } from '../../src/schema/check.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'migrate');
@@ -49,7 +50,7 @@ describe('a file without handlers', () => {
   it('becomes `export const main` with version 2.0.0, method and path, laid out like a hand-written file', () => {
     const { legacy: isLegacy, text, findings, routes, routesWithHandlers } = migrate('plain.mjs');
     expect({ isLegacy, findings, routes, routesWithHandlers }).toEqual({ isLegacy: true, findings: [], routes: 1, routesWithHandlers: 0 });
-    expect(text).toBe(`// Migrated from FlowMCP 1.2.0 (plain.mjs) by \`flowguard migrate\`.
+    expect(text).toBe(`// Migrated from FlowMCP 1.2.0 ('plain.mjs') by \`flowguard migrate\`.
 
 
 export const main = {
@@ -82,7 +83,7 @@ export const main = {
   it('reads a route map called `tools` (the 3.0.0 catalog\'s copies of 1.2.0 files) as the routes', () => {
     const { text, findings } = migrate('tools.mjs', fixture('plain.mjs').replace('routes: {', 'tools: {'));
     expect(findings).toEqual([]);
-    expect(text).toBe(migrate('plain.mjs').text?.replace('(plain.mjs)', '(tools.mjs)'));
+    expect(text).toBe(migrate('plain.mjs').text?.replace("('plain.mjs')", "('tools.mjs')"));
   });
 });
 
@@ -169,6 +170,19 @@ describe('what needs a person', () => {
     const { text } = migrate('comment.mjs', legacy(ROUTE('[]'), '{}', `/* a */ console.log( '*/ process.exit( 1 )' )`));
     expect(text).toContain(`\n// console.log( '*/ process.exit( 1 )' )\n`);
     expect(errorsOf(text)).toEqual([]);
+  });
+});
+
+describe('nothing of the legacy file becomes code by way of a comment', () => {
+  it('a U+2028 or CR in commented-out code, a handler name or the file name ends no comment early', () => {
+    const sneaky = 'fetch("https://evil.example")';
+    const text = legacy(ROUTE(`[ { phase: 'post', handlerName: 'x\\u2028y' } ]`), `{ 'a\u2028${sneaky}': ( { struct, payload } ) => ( { struct, payload, root: schema.root } ) }`,
+      `console.log( 'one\u2028${sneaky}' ); console.log( \`two\r${sneaky}\` )`);
+    const result = migrateLegacyText(`name\u2028${sneaky}.mjs`, text);
+    const program = parseModule(result.text as string, new FindingSink('new.mjs', result.text));
+    // Only `export const main` is code; the rest is comments (the handler used `schema`, so no factory).
+    expect(program?.body.map((statement) => statement.type)).toEqual(['ExportNamedDeclaration']);
+    expect(result.text).toContain(sneaky);
   });
 });
 
