@@ -1,7 +1,7 @@
 // Finds the schema files a command was pointed at: files as given, folders recursively.
 
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 
 export interface FileSelection {
   files: string[];
@@ -38,4 +38,10 @@ function collect(dir: string, into: string[]): void {
     if (entry.isDirectory()) collect(full, into);
     else if (entry.isFile() && entry.name.endsWith(SCHEMA_EXTENSION)) into.push(full);
   }
+}
+
+/** Whether `file` lies inside `dir`: a lists folder inside the schema folder holds lists, never schemas. */
+export function isWithin(file: string, dir: string): boolean {
+  const rest = relative(resolve(dir), resolve(file));
+  return rest !== '' && !rest.startsWith('..') && !isAbsolute(rest);
 }

@@ -19,9 +19,10 @@ import { Sandbox, type Outcome, type SandboxOptions } from '../sandbox/pool.js';
 import type { Hook, LibraryModule } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
 import { callTool, DEFAULT_ARGUMENT_LIMITS, type CallContext, type CallOptions, type CallResult } from './call.js';
-import { selectSchemaFiles } from './files.js';
+import { isWithin, selectSchemaFiles } from './files.js';
 import { runPostRequest, runPreRequest } from './hooks.js';
 import { compileTools, unitId, type Tool } from './tools.js';
+import { asServed } from '../schema/scope.js';
 import { CheckCache } from './check-cache.js';
 import { checkSchemaFile } from './validate.js';
 
@@ -107,8 +108,10 @@ export class Catalog {
     let sandbox: Sandbox | null = started;
     // A list file is read only when a schema asks for its list; every file read is size-checked first.
     const { maxFileBytes } = config.limits;
-    const lists = openListFolder(options.lists ?? join(project, 'shared-lists'), { maxFileBytes });
-    const { files } = selectSchemaFiles([options.schemas]);
+    const listsDir = options.lists ?? join(project, 'shared-lists');
+    const lists = openListFolder(listsDir, { maxFileBytes });
+    // As `validate` does: list files below the schema folder are lists, never schemas.
+    const files = selectSchemaFiles([options.schemas]).files.filter((file) => !isWithin(file, listsDir));
     const checkOptions = { allowedLibraries: effectiveAllowlist(config.allowedLibraries), lists, maxFileBytes };
     const cache = options.cache ? CheckCache.open(project, { allowlist: [...checkOptions.allowedLibraries].sort(), lists: lists.fingerprint() }) : undefined;
     const libraries = new LibraryResolver(project);
@@ -117,7 +120,9 @@ export class Catalog {
     let sliceStart = performance.now();
     for (const file of files) {
       const check = checkSchemaFile(file, checkOptions, cache);
-      const report: FileReport = { file: check.file, findings: [...check.findings] };
+      // Serving shows authoring errors as warnings; errors left are those that dropped a route or the file (R1).
+      const report: FileReport = { file: check.file, findings: asServed(check.findings), routes: check.routes ?? [] };
+      if (check.skipped) report.skipped = check.skipped;
       reports.push(report);
       if (check.schema) pending.push(loadSchema(started, check.schema, report, libraries));
       // Checking is synchronous; short pauses let the sandbox load the factories already found
@@ -225,12 +230,12 @@ class LibraryResolver {
 /** A valid schema's handlers loaded in the sandbox; null when that fails (the report says why). */
 async function loadSchema(sandbox: Sandbox, schema: CanonicalSchema, report: FileReport, libraries: LibraryResolver): Promise<CatalogSchema | null> {
   const sink = new FindingSink(schema.file);
-  const hooks = schema.handlers ? await loadHandlers(sandbox, schema, libraries, sink) : {};
+  const hooks = schema.handlers ? await loadHandlers(sandbox, schema, report.routes ?? [], libraries, sink) : {};
   report.findings.push(...sink.findings);
   return sink.hasErrors() ? null : { file: schema.file, schema, hooks };
 }
 
-async function loadHandlers(sandbox: Sandbox, schema: CanonicalSchema, libraries: LibraryResolver, sink: FindingSink): Promise<Record<string, Hook[]>> {
+async function loadHandlers(sandbox: Sandbox, schema: CanonicalSchema, declared: readonly string[], libraries: LibraryResolver, sink: FindingSink): Promise<Record<string, Hook[]>> {
   const absent = schema.requiredLibraries.filter((name) => libraries.get(name) === null);
   if (absent.length > 0) {
     sink.addAt('SEC103', undefined, `required librar${absent.length === 1 ? 'y' : 'ies'} ${absent.join(', ')} not installed`, 'install it in the project (npm install <name>)', 'main.requiredLibraries');
@@ -239,7 +244,8 @@ async function loadHandlers(sandbox: Sandbox, schema: CanonicalSchema, libraries
   const outcome = await sandbox.load({
     id: unitId(schema.file),
     source: schema.handlers?.factorySource ?? '',
-    routes: schema.routes.map((route) => route.name),
+    // Every declared route: handlers of a route dropped for its own error are no stray handlers (VAL005).
+    routes: [...declared],
     libraries: schema.requiredLibraries.flatMap((name) => libraries.get(name) ?? []),
     sharedLists: schema.resolvedLists,
   });

@@ -1,13 +1,15 @@
 // `flowguard doctor`: what an operator needs to see before serving, in one page. Node, the
 // project folder, the effective configuration and where each part of it comes from, which
-// declared keys have a value (never the value), the libraries the handlers need, the groups
-// file, every finding of every file, and a verdict. Exit 0 when every file loads, 1 otherwise.
+// declared keys have a value (never the value), the libraries the handlers need, the terms of
+// service and data licences the schemas state, the groups file, every finding of every file,
+// and a verdict. Exit 0 when every file loads with all its routes, 1 otherwise.
 
 import { existsSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { checkGroups, groupsFilePath, groupsFindings, readGroupsFile } from '../catalog/groups.js';
+import { selectSchemaFiles } from '../catalog/files.js';
 import type { Catalog } from '../catalog/load.js';
 import { checkSchemaFile } from '../catalog/validate.js';
 import { ConfigError, loadProjectConfig, type ProjectConfig } from '../config/project.js';
@@ -17,7 +19,9 @@ import { DEFAULT_ALLOWED_LIBRARIES, effectiveAllowlist } from '../libraries/allo
 import { resolveLibrary } from '../libraries/resolve.js';
 import { formatHuman, type FileReport } from '../report/format.js';
 import { DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB } from '../sandbox/pool.js';
-import { catalogOptions, displayPath, loadCatalog, rejectedRows, table, type CatalogFlags } from './list.js';
+import { fileVerdict } from '../schema/scope.js';
+import { INFO_FIELDS } from '../schema/types.js';
+import { catalogOptions, displayPath, droppedRows, loadCatalog, rejectedRows, table, type CatalogFlags } from './list.js';
 
 const MINIMUM_NODE_MAJOR = 20;
 const CONFIG_FILE = join('.flowmcp', 'config.json');
@@ -60,12 +64,15 @@ async function runDoctor(flags: CatalogFlags): Promise<void> {
     out.push('', ...catalogLines(flags, catalog));
     out.push('', ...keyLines(flags.project, config, catalog));
     out.push('', ...libraryLines(flags.project, config, catalog));
+    out.push('', ...termsLines(catalog));
     const groups = groupsReport(flags, catalog);
     out.push('', ...groups.lines);
     const reports: FileReport[] = [...catalog.reports, ...(groups.report ? [groups.report] : [])];
     out.push('', 'findings', ...formatHuman(reports).split('\n').map((line) => `  ${line}`));
     const rejected = rejectedRows(reports);
     if (rejected.length > 0) problems.push(`${rejected.length} file${rejected.length === 1 ? '' : 's'} cannot be loaded: ${rejected.map((row) => displayPath(row.file)).join(', ')}`);
+    const dropped = droppedRows(catalog);
+    if (dropped.length > 0) problems.push(`${dropped.length} route${dropped.length === 1 ? '' : 's'} cannot be served: ${dropped.map((row) => row.reference).join(', ')}`);
     finish(out, problems, [`${catalog.tools.length} tools`, `${catalog.visibleTools().length} served`, `${catalog.tools.length - catalog.visibleTools().length} hidden`]);
   } finally {
     await catalog.close();
@@ -117,11 +124,16 @@ function catalogLines(flags: CatalogFlags, catalog: Catalog): string[] {
   const root = `${resolve(listsDir)}${sep}`;
   const listReports = catalog.reports.filter((report) => resolve(report.file).startsWith(root));
   const listsLoaded = listReports.filter((report) => !report.findings.some((f) => f.severity === 'error')).length;
-  const schemaFiles = catalog.reports.length - listReports.length;
+  const schemaReports = catalog.reports.filter((report) => !listReports.includes(report));
+  const verdicts = schemaReports.map(fileVerdict);
+  const dropped = verdicts.reduce((sum, verdict) => sum + (verdict.status === 'loads' ? verdict.dropped.length : 0), 0);
+  const skipped = verdicts.filter((verdict) => verdict.status === 'skipped').length;
   const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
+  const extra = [dropped > 0 ? `${dropped} route${dropped === 1 ? '' : 's'} dropped` : '', skipped > 0 ? `${files(skipped)} skipped (skills, prompts, agents)` : ''].filter(Boolean);
   return [
-    `schemas   ${displayPath(flags.schemas)}: ${files(schemaFiles)}, ${catalog.schemas.length} loaded, ${catalog.tools.length} tools`,
-    `lists     ${displayPath(listsDir)}: ${exists(listsDir) ? `${files(listReports.length)}, ${listsLoaded} loaded` : 'not found (no shared lists)'}`,
+    `schemas   ${displayPath(flags.schemas)}: ${files(schemaReports.length)}, ${catalog.schemas.length} loaded, ${catalog.tools.length} tools${extra.map((text) => `, ${text}`).join('')}`,
+    // A catalog reads a list file only when a schema reaches its list: the folder may hold more.
+    `lists     ${displayPath(listsDir)}: ${exists(listsDir) ? `${files(selectSchemaFiles([listsDir]).files.length)}, ${listReports.length} read (reached by a schema), ${listsLoaded} loaded` : 'not found (no shared lists)'}`,
   ];
 }
 
@@ -175,6 +187,16 @@ function libraryLines(project: string, config: ProjectConfig, catalog: Catalog):
     return [name, found ? `resolves (${displayPath(new URL(found.url).pathname)})` : 'NOT FOUND (npm install it in the project)', [...(needed.get(name) ?? [])].join(', ')];
   });
   return ['libraries', ...table(rows).map((line) => `  ${line}`)];
+}
+
+/** The terms of service and data licences the loaded schemas state (4.x informational fields), as written. */
+function termsLines(catalog: Catalog): string[] {
+  const rows = catalog.schemas.flatMap(({ file, schema }) => {
+    const given = INFO_FIELDS.filter((field) => schema.info[field] !== undefined).map((field) => `${field} ${schema.info[field] ?? 'null'}`);
+    return given.length > 0 ? [[schema.namespace, displayPath(file), given.join('; ')]] : [];
+  });
+  if (rows.length === 0) return ['terms     no loaded schema states terms of service or a data licence'];
+  return ['terms     as the schemas state them (informational; flowguard does not check them)', ...table(rows).map((line) => `  ${line}`)];
 }
 
 function groupsReport(flags: CatalogFlags, catalog: Catalog): { lines: string[]; report: FileReport | null } {

@@ -2,9 +2,9 @@
 // running any of the schemas' code.
 
 import { statSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { selectSchemaFiles } from '../catalog/files.js';
+import { isWithin, selectSchemaFiles } from '../catalog/files.js';
 import { checkSchemaFiles } from '../catalog/validate.js';
 import { loadProjectConfig } from '../config/project.js';
 import { effectiveAllowlist } from '../libraries/allowlist.js';
@@ -69,11 +69,6 @@ function listReports(registry: ListRegistry, selected: readonly string[]): FileR
 
 function isFolder(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
-}
-
-function isWithin(file: string, dir: string): boolean {
-  const rest = relative(resolve(dir), resolve(file));
-  return rest !== '' && !rest.startsWith('..') && !isAbsolute(rest);
 }
 
 function displayPath(file: string): string {

@@ -49,14 +49,14 @@ describe('flowguard doctor', () => {
     expect(stdout).toContain('maxRedirects 5 (default)');
     expect(stdout).toContain('https://api.etherscan.io -> http://127.0.0.1:9 (from .flowmcp/config.json)');
     expect(stdout).toContain('schemas   schemas: 2 files, 2 loaded, 6 tools');
-    expect(stdout).toContain('lists     shared-lists: 3 files, 3 loaded');
+    expect(stdout).toContain('lists     shared-lists: 3 files, 1 read (reached by a schema), 1 loaded');
     expect(stdout).toContain('network   private addresses refused (loopback, private, link-local and other non-public addresses; upstream overrides excepted)');
     expect(stdout).toContain('keys      .env present; security.keys grants ETHERSCAN_API_KEY → etherscan');
     expect(stdout).toMatch(/^ {2}ETHERSCAN_API_KEY +etherscan +granted \(environment\) +schemas\/etherscan\/accounts\.mjs$/m);
     expect(stdout).toMatch(/^ {2}ethers +resolves \(.*node_modules\/ethers\/.*\) +schemas\/etherscan\/accounts\.mjs$/m);
     expect(stdout).toContain('groups    .flowmcp/groups.json not present');
     expect(stdout).toMatch(/^ {2}VAL096 info schemas\/etherscan\/accounts\.mjs:\d+:\d+ /m);
-    expect(stdout).toMatch(/^ {2}5 files checked: 0 errors, 0 warnings, \d+ info \(all files can be loaded\)$/m);
+    expect(stdout).toMatch(/^ {2}3 files checked: 0 errors, 0 warnings, \d+ info \(all files can be loaded\)$/m);
     expect(stdout).toMatch(/\nverdict: ok, every file loads \(6 tools, 6 served, 0 hidden\)\n$/);
     // Key names, never key values; undeclared variables are not mentioned at all.
     for (const text of [stdout, stderr]) {
@@ -87,7 +87,8 @@ describe('flowguard doctor', () => {
 
   it('exits 1 and names the files that cannot be loaded, a missing library and a failing group', () => {
     const dir = project('broken');
-    cpSync(join(CODES, 'VAL051', 'trigger.mjs'), join(dir, 'schemas', 'broken', 'search.mjs'));
+    // Before issue 14 this was VAL051's trigger; a body parameter on GET is now a warning, so a root on http stands in.
+    cpSync(join(CODES, 'VAL017', 'trigger.mjs'), join(dir, 'schemas', 'broken', 'search.mjs'));
     cpSync(join(CODES, 'SEC103', 'trigger.mjs'), join(dir, 'schemas', 'indicators', 'signals.mjs'));
     const groups = JSON.parse(readFileSync(join(CODES, 'GRP006', 'trigger.groups.json'), 'utf8')) as unknown;
     writeFileSync(join(dir, '.flowmcp', 'groups.json'), `${JSON.stringify(groups, null, 2)}\n`);
@@ -95,12 +96,39 @@ describe('flowguard doctor', () => {
     expect(code).toBe(1);
     expect(stdout).toMatch(/^ {2}indicatorts +NOT FOUND \(npm install it in the project\) +schemas\/indicators\/signals\.mjs$/m);
     expect(stdout).toContain('groups    .flowmcp/groups.json: 1 group, failing: things');
-    expect(stdout).toMatch(/^ {2}VAL051 error schemas\/broken\/search\.mjs:14:80 /m);
+    expect(stdout).toMatch(/^ {2}VAL017 error schemas\/broken\/search\.mjs:9:11 /m);
     expect(stdout).toMatch(/^ {2}SEC103 error schemas\/indicators\/signals\.mjs /m);
     expect(stdout).toMatch(/^ {2}GRP004 error \.flowmcp\/groups\.json:\d+:\d+ groups\.things\.tools\[0\]: 'example\/things\.mjs::searchThings' resolves to no loaded tool$/m);
     expect(stdout).toMatch(
       /\nverdict: NOT OK: 3 files cannot be loaded: schemas\/broken\/search\.mjs, schemas\/indicators\/signals\.mjs, \.flowmcp\/groups\.json\n$/,
     );
+  });
+
+  it('shows a route without tests as a warning, names a dropped route in the verdict, and lists the terms the schemas state', () => {
+    const dir = project('partial');
+    mkdirSync(join(dir, 'schemas', 'partial'));
+    writeFileSync(join(dir, 'schemas', 'partial', 'partial.mjs'), `export const main = {
+    namespace: 'partial-api',
+    name: 'PartialApi',
+    description: 'An API with one broken route.',
+    version: '4.0.0',
+    termsOfService: 'https://partial.example/terms',
+    dataLicenseName: 'CC-BY-4.0',
+    root: 'https://api.partial.example',
+    tools: {
+        listThings: { method: 'GET', path: '/things', description: 'Every thing.', parameters: [] },
+        updateThing: { method: 'PATCH', path: '/things', description: 'Rename a thing.', parameters: [], tests: [ { _description: 'rename' } ] },
+    },
+};
+`);
+    const { code, stdout } = flowguard(['doctor'], dir);
+    expect(code).toBe(1);
+    // TST001 is an authoring error: validate fails on it, the route is served and doctor shows a warning.
+    expect(stdout).toMatch(/^ {2}TST001 warning schemas\/partial\/partial\.mjs:\d+:\d+ main\.tools\.listThings\.tests: /m);
+    expect(stdout).toMatch(/^ {2}VAL032 error schemas\/partial\/partial\.mjs:\d+:\d+ main\.tools\.updateThing\.method: /m);
+    expect(stdout).toMatch(/^schemas   schemas: 3 files, 3 loaded, 7 tools, 1 route dropped$/m);
+    expect(stdout).toMatch(/^ {2}partial-api +schemas\/partial\/partial\.mjs +termsOfService https:\/\/partial\.example\/terms; dataLicenseName CC-BY-4\.0$/m);
+    expect(stdout).toMatch(/\nverdict: NOT OK: 1 route cannot be served: partial-api\/partial\.mjs::updateThing\n$/);
   });
 
   it('reports a malformed config instead of stopping, and exits 1', () => {
