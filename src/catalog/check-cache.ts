@@ -11,7 +11,8 @@ import deepFreeze from 'deep-freeze-strict';
 import type { SchemaCheck } from '../schema/check.js';
 import { flowguardVersion } from '../version.js';
 
-const FORMAT = 1;
+// 2: a check carries the routes it declares and its findings are scoped (R1); older entries lack both.
+const FORMAT = 2;
 
 interface CacheFile {
   format: number;

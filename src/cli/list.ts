@@ -1,15 +1,20 @@
 // `flowguard list`: every tool of the catalog with its name, reference, method, the keys it
-// needs and whether it is served, and every file that was rejected with its first error.
-// The same catalog `serve` would load: the same lists, config, `.env` and environment.
+// needs and whether it is served, every file that was rejected and every route that was
+// dropped (RULINGS R1) with its first error, and with --json each loaded schema's
+// informational fields. The same catalog `serve` would load: the same lists, config, `.env` and
+// environment.
 
 import { relative } from 'node:path';
 import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { Catalog, type CatalogOptions } from '../catalog/load.js';
+import { toolReference } from '../catalog/names.js';
 import type { Tool } from '../catalog/tools.js';
 import type { Finding } from '../findings.js';
 import { refusalText } from '../http/secrets.js';
 import type { FileReport } from '../report/format.js';
+import { fileVerdict } from '../schema/scope.js';
+import type { SchemaInfo } from '../schema/types.js';
 import { UsageError } from './usage.js';
 
 /** The flags every catalog command shares. */
@@ -43,6 +48,26 @@ export interface RejectedRow {
   error: Finding;
 }
 
+/** A route left out of a file that loads otherwise, for an error of its own. */
+export interface DroppedRow {
+  file: string;
+  route: string;
+  /** `namespace/file.mjs::route`, as its tool would have been named. */
+  reference: string;
+  status: 'dropped';
+  /** The route's first error. */
+  error: Finding;
+}
+
+/** A loaded schema file: its version, how many of its routes load, and its informational fields. */
+export interface SchemaRow {
+  file: string;
+  namespace: string;
+  version: string;
+  routes: { declared: number; served: number };
+  info: SchemaInfo;
+}
+
 /** Adds `--schemas`, `--lists` and `--project` as list, doctor and group take them. */
 export function catalogOptions(command: Command): Command {
   return command
@@ -72,7 +97,11 @@ async function runList(flags: ListFlags): Promise<void> {
   try {
     const tools = catalog.tools.map((tool) => toolRow(tool, catalog));
     const rejected = rejectedRows(catalog.reports);
-    process.stdout.write(`${flags.json ? JSON.stringify({ tools, rejected, summary: summary(tools, rejected) }, null, 2) : formatList(tools, rejected)}\n`);
+    const dropped = droppedRows(catalog);
+    const output = flags.json
+      ? JSON.stringify({ tools, rejected, dropped, schemas: schemaRows(catalog), summary: summary(tools, rejected, dropped) }, null, 2)
+      : formatList(tools, rejected, dropped);
+    process.stdout.write(`${output}\n`);
     process.exitCode = 0;
   } finally {
     await catalog.close();
@@ -97,12 +126,34 @@ export function keyProblem(catalog: Catalog, key: string, namespace: string): { 
   return { key, reason: refusalText(access), fix: access.granted ? '' : access.fix };
 }
 
-/** Files with an error: they load no tool. */
+/** Files with an error that concerns the whole file: they load no tool. */
 export function rejectedRows(reports: readonly FileReport[]): RejectedRow[] {
   return reports.flatMap((report) => {
-    const error = report.findings.find((finding) => finding.severity === 'error');
-    return error ? [{ file: report.file, status: 'rejected' as const, error }] : [];
+    const verdict = fileVerdict(report);
+    return verdict.status === 'rejected' ? [{ file: report.file, status: 'rejected' as const, error: verdict.error }] : [];
   });
+}
+
+/** Routes of loaded files that an error of their own leaves out. */
+export function droppedRows(catalog: Catalog): DroppedRow[] {
+  const namespaces = new Map(catalog.schemas.map(({ file, schema }) => [file, schema.namespace]));
+  return catalog.reports.flatMap((report) => {
+    const verdict = fileVerdict(report);
+    const namespace = namespaces.get(report.file);
+    if (verdict.status !== 'loads' || namespace === undefined) return [];
+    return verdict.dropped.map(({ route, error }) => ({ file: report.file, route, reference: toolReference({ namespace, file: report.file, route }), status: 'dropped' as const, error }));
+  });
+}
+
+/** Every loaded schema file with its informational fields (R11). */
+export function schemaRows(catalog: Catalog): SchemaRow[] {
+  return catalog.schemas.map(({ file, schema }) => ({
+    file,
+    namespace: schema.namespace,
+    version: schema.version,
+    routes: { declared: catalog.reports.find((report) => report.file === file)?.routes?.length ?? schema.routes.length, served: schema.routes.length },
+    info: schema.info,
+  }));
 }
 
 export function statusText(row: ToolRow): string {
@@ -110,12 +161,12 @@ export function statusText(row: ToolRow): string {
   return `hidden: ${row.keyProblems.map((problem) => `${problem.key} ${problem.reason} (grant: ${problem.fix})`).join('; ')}`;
 }
 
-function summary(tools: readonly ToolRow[], rejected: readonly RejectedRow[]) {
+function summary(tools: readonly ToolRow[], rejected: readonly RejectedRow[], dropped: readonly DroppedRow[]) {
   const served = tools.filter((row) => row.status === 'served').length;
-  return { tools: tools.length, served, hidden: tools.length - served, rejected: rejected.length };
+  return { tools: tools.length, served, hidden: tools.length - served, rejected: rejected.length, dropped: dropped.length };
 }
 
-function formatList(tools: readonly ToolRow[], rejected: readonly RejectedRow[]): string {
+function formatList(tools: readonly ToolRow[], rejected: readonly RejectedRow[], dropped: readonly DroppedRow[]): string {
   const lines = table([
     ['NAME', 'REFERENCE', 'METHOD', 'KEYS', 'STATUS'],
     ...tools.map((row) => [row.name, row.reference, row.method, row.requiredKeys.join(', ') || '-', statusText(row)]),
@@ -124,9 +175,14 @@ function formatList(tools: readonly ToolRow[], rejected: readonly RejectedRow[])
     lines.push('', 'rejected files (flowguard validate shows every finding):');
     lines.push(...table(rejected.map((row) => [displayPath(row.file), `rejected: ${row.error.code} ${row.error.message}`])).map((line) => `  ${line}`));
   }
-  const s = summary(tools, rejected);
+  if (dropped.length > 0) {
+    lines.push('', 'routes not served (their files load; flowguard validate shows every finding):');
+    lines.push(...table(dropped.map((row) => [row.reference, `dropped: ${row.error.code} ${row.error.message}`])).map((line) => `  ${line}`));
+  }
+  const s = summary(tools, rejected, dropped);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  lines.push('', `${plural(s.tools, 'tool')}: ${s.served} served, ${s.hidden} hidden; ${plural(s.rejected, 'file')} rejected`);
+  const droppedText = s.dropped > 0 ? `; ${plural(s.dropped, 'route')} dropped` : '';
+  lines.push('', `${plural(s.tools, 'tool')}: ${s.served} served, ${s.hidden} hidden; ${plural(s.rejected, 'file')} rejected${droppedText}`);
   return lines.join('\n');
 }
 

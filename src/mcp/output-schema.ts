@@ -6,7 +6,8 @@
 //   MCP requires an object root, and `structuredContent` is always an object;
 // - `nullable: true` becomes a type union with `null` (and `null` joins an `enum`);
 // - `format` is kept only for `date-time` and `uri`, the formats every validator knows;
-// - `description: ''` is dropped; every other keyword is copied as it is;
+// - `description: ''` is dropped; every other keyword is copied as it is; a root without a
+//   description takes the output's own (4.x `output.description`);
 // - a node whose `enum` holds a value its own `type` rejects could never match: no schema.
 // The result is valid 2020-12 by construction; the tests compile every one with Ajv's strict
 // 2020 class.
@@ -31,7 +32,10 @@ export function toOutputSchema(output: OutputSpec | undefined): JsonSchema | und
   if (root.type !== 'object' || root.nullable === true) return undefined;
   // Valid 2020-12 by construction (known types, non-empty enums of the node's type, two known
   // formats); checking each against the meta-schema would cost more than the whole conversion.
-  return convertNode(root);
+  const schema = convertNode(root);
+  // 4.x `output.description` says what the tool returns; the root's own description comes first.
+  if (schema && output.description && schema.description === undefined) schema.description = output.description;
+  return schema;
 }
 
 function convertNode(node: unknown): JsonSchema | undefined {

@@ -4,8 +4,9 @@
 //
 // - `tools/list`: every visible tool (a tool whose keys are missing is hidden), with its R8 name,
 //   its reference `namespace/file.mjs::route` as `title` and in `_meta`, its description, input
-//   schema, annotations from the HTTP method, and an `outputSchema` where the route's output
-//   converts to one (output-schema.ts). Built once per catalog and shared by every server.
+//   schema, annotations from the HTTP method (or the 4.x tool `meta`, whose other hints go into
+//   `_meta`), and an `outputSchema` where the route's output converts to one (output-schema.ts).
+//   Built once per catalog and shared by every server.
 // - `tools/call`: an unknown tool or malformed params are protocol errors (InvalidParams);
 //   everything that goes wrong in the call itself is an `isError` result (content.ts). The
 //   request's abort signal goes to the catalog, so `notifications/cancelled` (or a closed
@@ -23,6 +24,7 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type ServerNotification, type Tool as McpTool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
+import type { ToolMeta } from '../schema/types.js';
 import { flowguardVersion } from '../version.js';
 import { DEFAULT_MAX_RESULT_CHARS, errorResult, successResult } from './content.js';
 import { OutputValidator, toOutputSchema } from './output-schema.js';
@@ -51,6 +53,11 @@ export const DEFAULT_PROGRESS: ProgressTiming = Object.freeze({ firstMs: 200, ev
 
 /** `_meta` key carrying a tool's full reference. */
 export const META_REFERENCE = 'flowguard/reference';
+/** `_meta` keys of the 4.x tool `meta` (SPEC-NOTES-v3-v4 §2): the spec names the first two; the others have no MCP counterpart. */
+export const META_ALWAYS_LOAD = 'anthropic/alwaysLoad';
+export const META_SEARCH_HINT = 'anthropic/searchHint';
+export const META_ALIASES = 'flowguard/aliases';
+export const META_CONCURRENCY_SAFE = 'flowguard/concurrencySafe';
 
 interface ServedTool {
   tool: Tool;
@@ -179,20 +186,42 @@ function toolTable(catalog: Catalog, selection: readonly Tool[] | undefined): To
 }
 
 function listingOf(tool: Tool, outputSchema: Record<string, unknown> | undefined): McpTool {
+  const { meta, output } = tool.route;
   const entry: McpTool = {
     name: tool.name,
     title: tool.reference,
-    description: tool.description,
+    // Without an outputSchema to carry it, what the tool returns is said in its description.
+    description: output?.description && !outputSchema ? `${tool.description}\n\nReturns: ${output.description}` : tool.description,
     inputSchema: tool.input.schema as McpTool['inputSchema'],
-    annotations: annotationsFor(tool.method),
+    annotations: annotationsFor(tool.method, meta),
     _meta: { [META_REFERENCE]: tool.reference },
   };
+  if (meta) {
+    Object.assign(entry._meta as object, {
+      [META_ALWAYS_LOAD]: meta.alwaysLoad,
+      [META_SEARCH_HINT]: meta.searchHint,
+      [META_ALIASES]: meta.aliases,
+      [META_CONCURRENCY_SAFE]: meta.concurrencySafe,
+    });
+  }
   if (outputSchema) entry.outputSchema = outputSchema as McpTool['outputSchema'];
   return entry;
 }
 
-/** Hints from the HTTP method: every tool reaches an outside API (open world). */
-export function annotationsFor(method: Tool['method']): ToolAnnotations {
+/**
+ * Hints from the HTTP method, or from the tool's 4.x `meta` where it has one (the author knows
+ * better than the method: a POST search reads only): every tool reaches an outside API (open
+ * world); `destructiveHint` and `idempotentHint` only mean something for a tool that writes.
+ */
+export function annotationsFor(method: Tool['method'], meta?: ToolMeta): ToolAnnotations {
+  if (!meta) return methodAnnotations(method);
+  if (meta.readOnly) return { readOnlyHint: true, openWorldHint: true };
+  const annotations: ToolAnnotations = { readOnlyHint: false, destructiveHint: meta.destructive, openWorldHint: true };
+  if (method === 'PUT' || method === 'DELETE') annotations.idempotentHint = true;
+  return annotations;
+}
+
+function methodAnnotations(method: Tool['method']): ToolAnnotations {
   switch (method) {
     case 'GET':
       return { readOnlyHint: true, openWorldHint: true };

@@ -1,12 +1,14 @@
 // The one start-up summary of `flowguard serve`, for stderr: what was loaded, which tools are
-// served, which are hidden for want of a key (grouped by the keys they lack), and every file
-// that was rejected with its first error. The full findings are `flowguard validate`'s job.
+// served, which are hidden for want of a key (grouped by the keys they lack), every file that
+// was rejected and every route that was dropped (RULINGS R1) with its first error. The full
+// findings are `flowguard validate`'s job.
 
 import { selectSchemaFiles } from '../catalog/files.js';
 import type { Catalog } from '../catalog/load.js';
 import type { Finding } from '../findings.js';
 import { refusalText } from '../http/secrets.js';
 import { formatFinding } from '../report/format.js';
+import { fileVerdict } from '../schema/scope.js';
 
 /** Rejected files and hidden tools named one per line, at most this many of each. */
 const MAX_LINES = 20;
@@ -15,19 +17,24 @@ export function loadSummary(catalog: Catalog, schemasPath: string): string {
   const schemaFiles = new Set(selectSchemaFiles([schemasPath]).files);
   const schemaReports = catalog.reports.filter((report) => schemaFiles.has(report.file));
   const listReports = catalog.reports.filter((report) => !schemaFiles.has(report.file));
-  const firstError = (findings: readonly Finding[]) => findings.find((finding) => finding.severity === 'error');
-  const rejected = catalog.reports.flatMap((report) => {
-    const error = firstError(report.findings);
-    return error ? [error] : [];
+  const rejectedError = (report: (typeof catalog.reports)[number]): Finding[] => {
+    const verdict = fileVerdict(report);
+    return verdict.status === 'rejected' ? [verdict.error] : [];
+  };
+  const rejected = catalog.reports.flatMap(rejectedError);
+  const dropped = schemaReports.flatMap((report) => {
+    const verdict = fileVerdict(report);
+    return verdict.status === 'loads' ? verdict.dropped.map(({ error }) => error) : [];
   });
-  const rejectedSchemas = schemaReports.filter((report) => firstError(report.findings)).length;
-  const rejectedLists = listReports.filter((report) => firstError(report.findings)).length;
+  const rejectedSchemas = schemaReports.filter((report) => rejectedError(report).length > 0).length;
+  const rejectedLists = listReports.filter((report) => rejectedError(report).length > 0).length;
   const visible = catalog.visibleTools().length;
   const hidden = catalog.tools.filter((tool) => tool.missingKeys.length > 0);
 
   const lines = [
     `flowguard: ${plural(schemaReports.length, 'schema file')}: ${catalog.schemas.length} loaded, ${rejectedSchemas} rejected; ` +
       `${plural(visible, 'tool')} served, ${hidden.length} hidden` +
+      (dropped.length > 0 ? `, ${plural(dropped.length, 'route')} dropped` : '') +
       (listReports.length > 0 ? `; ${plural(listReports.length, 'list file')}, ${rejectedLists} rejected` : ''),
   ];
   if (hidden.length > 0) {
@@ -51,6 +58,11 @@ export function loadSummary(catalog: Catalog, schemasPath: string): string {
     lines.push('  rejected (first error of each file; `flowguard validate` shows every finding):');
     for (const finding of rejected.slice(0, MAX_LINES)) lines.push(`    ${formatFinding(finding)}`);
     if (rejected.length > MAX_LINES) lines.push(`    and ${rejected.length - MAX_LINES} more files`);
+  }
+  if (dropped.length > 0) {
+    lines.push('  routes dropped, their files served (first error of each route):');
+    for (const finding of dropped.slice(0, MAX_LINES)) lines.push(`    ${formatFinding(finding)}`);
+    if (dropped.length > MAX_LINES) lines.push(`    and ${dropped.length - MAX_LINES} more routes`);
   }
   return lines.join('\n');
 }

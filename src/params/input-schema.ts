@@ -6,7 +6,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { newAjv, once } from '../deps.js';
 import { isRecord } from '../raw.js';
-import { numericText } from '../schema/params.js';
+import { numericText } from '../schema/z-values.js';
 import type { CanonicalParam, ParamType } from '../schema/types.js';
 
 export type JsonSchema = Record<string, unknown>;
@@ -31,6 +31,7 @@ export class InputSchema {
     for (const param of params) {
       if (param.source.kind !== 'user') continue;
       const property = propertyFor(param.type);
+      if (param.description !== undefined) property.description = param.description;
       if (param.default !== undefined) property.default = param.default;
       properties[param.key] = property;
       if (!param.optional && param.default === undefined) required.push(param.key);

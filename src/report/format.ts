@@ -2,16 +2,40 @@
 // these turn them into text for people or JSON for programs.
 
 import { countBySeverity, type Finding, type Severity } from '../findings.js';
+import { fileVerdict, isAuthoringError } from '../schema/scope.js';
 
 export interface FileReport {
   file: string;
   findings: Finding[];
+  /** Schema files: every route (tool) the file declares, so a summary can say which of them load. */
+  routes?: readonly string[];
+  /** A skill, prompt or agent file beside the schemas: recognised and skipped. */
+  skipped?: string;
 }
 
-export function summarize(reports: readonly FileReport[]): Record<Severity, number> & { files: number; filesWithErrors: number } {
+export interface Summary extends Record<Severity, number> {
+  files: number;
+  filesWithErrors: number;
+  /** Files of which nothing loads: an error concerns the whole file. */
+  filesRejected: number;
+  /** Routes left out by an error of their own, in files that load otherwise. */
+  routesDropped: number;
+  /** Errors that fail `validate` but leave everything in service (tests, outputs, descriptions). */
+  authoringErrors: number;
+}
+
+export function summarize(reports: readonly FileReport[]): Summary {
   const all = reports.flatMap((report) => report.findings);
   const filesWithErrors = reports.filter((report) => report.findings.some((f) => f.severity === 'error')).length;
-  return { files: reports.length, filesWithErrors, ...countBySeverity(all) };
+  const verdicts = reports.map(fileVerdict);
+  return {
+    files: reports.length,
+    filesWithErrors,
+    filesRejected: verdicts.filter((verdict) => verdict.status === 'rejected').length,
+    routesDropped: verdicts.reduce((sum, verdict) => sum + (verdict.status === 'loads' ? verdict.dropped.length : 0), 0),
+    authoringErrors: all.filter(isAuthoringError).length,
+    ...countBySeverity(all),
+  };
 }
 
 /** `CODE severity file:line:col path: message`, a hint line where there is one, then a summary. */
@@ -26,12 +50,21 @@ export function formatHuman(reports: readonly FileReport[], minSeverity: Severit
     }
   }
   const s = summarize(reports);
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  lines.push(
-    `${plural(s.files, 'file')} checked: ${plural(s.error, 'error')}, ${plural(s.warning, 'warning')}, ${s.info} info` +
-      (s.filesWithErrors > 0 ? ` (${plural(s.filesWithErrors, 'file')} cannot be loaded)` : ' (all files can be loaded)'),
-  );
+  lines.push(`${plural(s.files, 'file')} checked: ${plural(s.error, 'error')}, ${plural(s.warning, 'warning')}, ${s.info} info (${consequences(s)})`);
   return lines.join('\n');
+}
+
+/** What the errors mean for serving: files that cannot be loaded, routes that cannot be served, errors that only fail `validate`. */
+function consequences(s: Summary): string {
+  const parts: string[] = [];
+  if (s.filesRejected > 0) parts.push(`${plural(s.filesRejected, 'file')} cannot be loaded`);
+  if (s.routesDropped > 0) parts.push(`${plural(s.routesDropped, 'route')} cannot be served`);
+  if (s.authoringErrors > 0) parts.push(`${plural(s.authoringErrors, 'authoring error')} to fix, served anyway`);
+  return parts.length > 0 ? parts.join('; ') : 'all files can be loaded';
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 export function formatFinding(finding: Finding): string {

@@ -1,6 +1,10 @@
-// One schema file from text to findings and, when it has no error, its canonical form.
-// The stages run in a fixed order and each one reports everything it finds; nothing of the
-// file is executed here.
+// One schema file from text to findings and its canonical form. The stages run in a fixed
+// order and each one reports everything it finds; nothing of the file is executed here.
+//
+// The smallest unit fails (RULINGS R1, scope.ts): an error inside a route leaves that route out
+// of the canonical form, an error that concerns the whole file leaves the file out, and an
+// authoring error (tests, outputs, descriptions) leaves nothing out. `validate` reports every
+// finding with its own severity; the serving commands read the same check.
 
 import deepFreeze from 'deep-freeze-strict';
 import { childPath, FindingSink, type Finding } from '../findings.js';
@@ -12,14 +16,17 @@ import { parseModule } from '../scan/parse.js';
 import { checkHandlers } from './handlers.js';
 import { checkListRefs, checkListUsage, resolveListRefs } from './list-refs.js';
 import { readLiteral } from './literal.js';
-import { readSchemaModule } from './module.js';
+import { readSchemaModule, type OtherFile } from './module.js';
 import { checkOutput } from './output.js';
 import { compileParameters, type ParamContext } from './params.js';
 import { checkPreload } from './preload.js';
 import { checkRouteTests } from './route-tests.js';
+import { fileVerdict } from './scope.js';
 import { checkShape } from './shape.js';
 import { compilePath, compileRoot, compileValueTemplate, type TemplateContext } from './templates.js';
-import type { CanonicalRoute, CanonicalSchema, HttpMethod, Template } from './types.js';
+import { readToolMeta } from './tool-meta.js';
+import { INFO_FIELDS, type CanonicalRoute, type CanonicalSchema, type HttpMethod, type SchemaInfo, type Template, type ToolMeta } from './types.js';
+import { checkNamespace, readMajor, readToolMap, reportUnservedPrimitives } from './version.js';
 
 export interface CheckOptions {
   /** The effective library allowlist (defaults plus the project's config). */
@@ -30,40 +37,70 @@ export interface CheckOptions {
 
 export interface SchemaCheck {
   file: string;
+  /** Every finding, each with its code's severity (what `validate` shows). */
   findings: Finding[];
-  /** Present only when the file has no error-severity finding. */
+  /**
+   * What can be served: the file's canonical form with only the routes that have no error of
+   * their own. Null when the file is rejected (an error that concerns the whole file) or is no
+   * schema.
+   */
   schema: CanonicalSchema | null;
+  /** Every route (tool) the file declares, in order; those missing from `schema` were dropped. Absent when the file was not read. */
+  routes?: string[];
+  /** Set for a skill, prompt or agent file: recognised, not checked as a schema. */
+  skipped?: OtherFile;
 }
 
 const ROUTE_NAME = /^[a-z][a-zA-Z0-9]*$/;
 const METHODS = new Set<string>(['GET', 'POST', 'PUT', 'DELETE']);
 /** A path inside the tests of a route, e.g. `main.routes.getPrice.tests[0].limit`. */
-const IN_ROUTE_TESTS = /^main\.routes(?:\.[A-Za-z_$][\w$]*|\["(?:[^"\\]|\\.)*"\])\.tests\b/;
+const IN_ROUTE_TESTS = /^main\.(?:routes|tools)(?:\.[A-Za-z_$][\w$]*|\["(?:[^"\\]|\\.)*"\])\.tests\b/;
 
 /** What a route's parameters need to know of the schema's shared lists. */
 type RouteLists = Pick<ParamContext, 'declaredLists' | 'lists'>;
 
 export function checkSchemaText(file: string, text: string, options: CheckOptions): SchemaCheck {
   const sink = new FindingSink(file, text);
-  const schema = checkInto(file, text, options, sink);
-  return { file, findings: sink.findings, schema: sink.hasErrors() ? null : schema };
+  const read = checkInto(file, text, options, sink);
+  const check: SchemaCheck = { file, findings: sink.findings, schema: null, routes: read.routes };
+  if (read.skipped) check.skipped = read.skipped;
+  const verdict = fileVerdict(check);
+  if (read.schema && verdict.status === 'loads') {
+    const dropped = new Set(verdict.dropped.map(({ route }) => route));
+    check.schema = { ...read.schema, routes: read.schema.routes.filter((route) => !dropped.has(route.name)) };
+  }
+  return check;
 }
 
-function checkInto(file: string, text: string, options: CheckOptions, sink: FindingSink): CanonicalSchema | null {
+interface ReadFile {
+  schema: CanonicalSchema | null;
+  routes: string[];
+  skipped?: OtherFile;
+}
+
+function checkInto(file: string, text: string, options: CheckOptions, sink: FindingSink): ReadFile {
   const program = parseModule(text, sink);
-  if (!program) return null;
+  if (!program) return { schema: null, routes: [] };
   const module = readSchemaModule(program, sink);
+  if (module.other) return { schema: null, routes: [], skipped: module.other };
   const data = module.main ? readLiteral(module.main, 'main', sink, 'SEC017') : null;
   // A `main` that is literal data through and through holds no code, so the scan may skip it.
   scanForbidden(program, sink, data && data.opaque.length === 0 ? module.main : null);
-  if (!data) return null;
+  if (!data) return { schema: null, routes: [] };
 
   sink.ignoreBelow(data.opaque);
   reportNonJsonNumbers(data.nonFinite, sink);
   checkShape(data.value, sink);
-  if (!isRecord(data.value)) return null;
+  if (!isRecord(data.value)) return { schema: null, routes: [] };
 
   const main = data.value;
+  const major = readMajor(main, sink);
+  checkNamespace(main, major, sink);
+  const toolMap = readToolMap(main, major, sink);
+  reportUnservedPrimitives(main, sink);
+  const rawRoutes = toolMap?.entries ?? {};
+  const routeNames = Object.keys(rawRoutes);
+
   const serverKeys = new Set(stringsOf(main.requiredServerParams));
   const templates: TemplateContext = { sink, serverKeys };
   const sharedLists = Array.isArray(main.sharedLists) ? checkListRefs(main.sharedLists, sink) : [];
@@ -72,21 +109,24 @@ function checkInto(file: string, text: string, options: CheckOptions, sink: Find
   const resolvedLists = options.lists ? resolveListRefs(sharedLists, options.lists, sink) : undefined;
   checkRequiredLibraries(stringsOf(main.requiredLibraries), options.allowedLibraries, sink);
 
-  const rawRoutes = isRecord(main.routes) ? main.routes : {};
   const lists: RouteLists = resolvedLists ? { declaredLists, lists: resolvedLists } : { declaredLists };
+  const defaultMeta = readToolMeta(main.meta);
+  const mapPath = childPath('main', toolMap?.key ?? 'routes');
   const routes = Object.entries(rawRoutes).flatMap(([name, raw]) =>
-    isRecord(raw) ? [compileRoute(name, raw, childPath('main.routes', name), templates, lists)] : [],
+    isRecord(raw) ? [compileRoute(name, raw, childPath(mapPath, name), templates, lists, defaultMeta)] : [],
   );
-  const handlers = module.handlers ? checkHandlers(module.handlers, text, new Set(Object.keys(rawRoutes)), sink) : null;
+  const handlers = module.handlers ? checkHandlers(module.handlers, text, new Set(routeNames), sink) : null;
   checkListUsage(sharedLists, routes, handlers?.factorySource ?? null, sink);
 
-  return {
+  const schema: CanonicalSchema = {
     file,
     namespace: stringOr(main.namespace),
     name: stringOr(main.name),
     description: stringOr(main.description),
     version: stringOr(main.version),
-    root: typeof main.root === 'string' ? compileRoot(main.root, 'main.root', templates) : [],
+    info: readInfo(main),
+    // Only tools need a root; a file of resources or skills only may leave it out (3.x, 4.x).
+    root: routeNames.length > 0 ? readRoot(main.root, templates) : [],
     docs: stringsOf(main.docs),
     tags: stringsOf(main.tags),
     requiredServerParams: [...serverKeys],
@@ -97,9 +137,16 @@ function checkInto(file: string, text: string, options: CheckOptions, sink: Find
     routes,
     handlers,
   };
+  return { schema, routes: routeNames };
 }
 
-function compileRoute(name: string, raw: RawObject, path: string, templates: TemplateContext, lists: RouteLists): CanonicalRoute {
+function readRoot(raw: unknown, templates: TemplateContext): Template {
+  if (typeof raw === 'string') return compileRoot(raw, 'main.root', templates);
+  if (raw === undefined) templates.sink.add('VAL015', 'main.root', '`root` is required', 'the base URL of every tool, e.g. https://api.example.com');
+  return [];
+}
+
+function compileRoute(name: string, raw: RawObject, path: string, templates: TemplateContext, lists: RouteLists, defaultMeta: ToolMeta | undefined): CanonicalRoute {
   const { sink } = templates;
   if (!ROUTE_NAME.test(name)) {
     sink.add('VAL030', path, `route name '${name}' is not camelCase`, 'tool names are derived from it; a camelCase name reads best');
@@ -137,7 +184,19 @@ function compileRoute(name: string, raw: RawObject, path: string, templates: Tem
   if (output) route.output = output;
   const preload = checkPreload(raw.preload, childPath(path, 'preload'), parameters, sink);
   if (preload) route.preload = preload;
+  const meta = 'meta' in raw ? readToolMeta(raw.meta) : defaultMeta;
+  if (meta) route.meta = meta;
   return route;
+}
+
+/** The informational fields `main` gives, strings or null as written; one of another type was reported (VAL039). */
+function readInfo(main: RawObject): SchemaInfo {
+  const info: SchemaInfo = {};
+  for (const field of INFO_FIELDS) {
+    const value = main[field];
+    if (typeof value === 'string' || value === null) info[field] = value;
+  }
+  return info;
 }
 
 /** What handlers get as `sharedLists`: each resolved list's filtered entries by name, all frozen. */

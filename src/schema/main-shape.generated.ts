@@ -6,16 +6,15 @@ const require = createRequire(import.meta.url);
 
 export const validate = validate20;
 export default validate20;
-const schema31 = {"type":"object","properties":{"namespace":{"allOf":[{"type":"string","x-code":"VAL010"},{"pattern":"^[a-z]+$","x-code":"VAL011"}],"x-code":"VAL010"},"name":{"allOf":[{"type":"string","minLength":1,"x-code":"VAL012"},{"pattern":"^[A-Z][a-zA-Z0-9]*$","x-code":"VAL019"}],"x-code":"VAL012"},"description":{"type":"string","minLength":1,"x-code":"VAL013"},"version":{"type":"string","pattern":"^2\\.\\d+\\.\\d+$","x-code":"VAL014"},"root":{"type":"string","x-code":"VAL015"},"routes":{"allOf":[{"type":"object","minProperties":1,"additionalProperties":{"type":"object","properties":{"method":{"enum":["GET","POST","PUT","DELETE"],"x-code":"VAL032"},"path":{"type":"string","pattern":"^/","x-code":"VAL033"},"description":{"type":"string","minLength":1,"x-code":"VAL034"},"parameters":{"type":"array","items":{"type":"object","properties":{"position":{"type":"object","properties":{"key":{"type":"string","minLength":1,"x-code":"VAL041"},"value":{"type":"string","x-code":"VAL042"},"location":{"enum":["insert","query","body"],"x-code":"VAL043"}},"required":["key","value","location"],"additionalProperties":false,"x-code":"VAL040"},"z":{"type":"object","properties":{"primitive":{"type":"string","x-code":"VAL044"},"options":{"type":"array","items":{"type":"string","x-code":"VAL045"},"x-code":"VAL045"}},"required":["primitive","options"],"additionalProperties":false,"x-code":"VAL040"}},"required":["position","z"],"additionalProperties":false,"x-code":"VAL040"},"x-code":"VAL035"},"output":{"type":"object","properties":{"mimeType":{"type":"string","x-code":"VAL060"},"schema":{"type":"object","x-code":"VAL061"}},"required":["mimeType","schema"],"additionalProperties":false,"x-code":"VAL061"},"preload":{"type":"object","properties":{"enabled":{"type":"boolean","x-code":"VAL081"},"ttl":{"type":"integer","minimum":1,"x-code":"VAL082"},"description":{"type":"string","x-code":"VAL083"}},"required":["enabled","ttl"],"additionalProperties":false,"x-code":"VAL080"},"tests":{"type":"array","minItems":1,"items":{"type":"object","properties":{"_description":{"type":"string","x-code":"TST002"}},"required":["_description"],"x-code":"TST002"},"x-code":"TST001"},"async":{}},"required":["method","path","description","parameters","tests"],"additionalProperties":false,"x-code":"VAL016"},"x-code":"VAL016"},{"maxProperties":8,"x-code":"VAL031"}],"x-code":"VAL016"},"docs":{"type":"array","items":{"type":"string","x-code":"VAL020"},"x-code":"VAL020"},"tags":{"type":"array","items":{"allOf":[{"type":"string","x-code":"VAL021"},{"pattern":"^[a-z][a-z0-9-]*$","x-code":"VAL019"}]},"x-code":"VAL021"},"requiredServerParams":{"type":"array","uniqueItems":true,"items":{"allOf":[{"type":"string","minLength":1,"x-code":"VAL022"},{"pattern":"^[A-Z][A-Z0-9_]*$","x-code":"VAL019"}]},"x-code":"VAL022"},"requiredLibraries":{"type":"array","items":{"type":"string","x-code":"VAL025"},"x-code":"VAL025"},"headers":{"type":"object","additionalProperties":{"type":"string","x-code":"VAL023"},"x-code":"VAL023"},"sharedLists":{"type":"array","items":{"type":"object","properties":{"ref":{"type":"string","x-code":"VAL070"},"version":{"type":"string","x-code":"VAL071"},"filter":{"type":"object","x-code":"VAL074"}},"required":["ref","version"],"additionalProperties":false,"x-code":"VAL024"},"x-code":"VAL024"}},"required":["namespace","name","description","version","root","routes"],"additionalProperties":false,"x-code":"VAL002"};
+const schema31 = {"type":"object","properties":{"namespace":{"type":"string","x-code":"VAL010"},"name":{"allOf":[{"type":"string","minLength":1,"x-code":"VAL012"},{"pattern":"^[A-Z][a-zA-Z0-9]*$","x-code":"VAL019"}],"x-code":"VAL012"},"description":{"type":"string","minLength":1,"x-code":"VAL013"},"version":{"type":"string","x-code":"VAL014"},"root":{"type":"string","x-code":"VAL015"},"routes":{"allOf":[{"type":"object","additionalProperties":{"type":"object","properties":{"method":{"enum":["GET","POST","PUT","DELETE"],"x-code":"VAL032"},"path":{"type":"string","pattern":"^/","x-code":"VAL033"},"description":{"type":"string","minLength":1,"x-code":"VAL034"},"parameters":{"type":"array","items":{"type":"object","properties":{"position":{"type":"object","properties":{"key":{"type":"string","minLength":1,"x-code":"VAL041"},"value":{"type":"string","x-code":"VAL042"},"location":{"enum":["insert","query","body"],"x-code":"VAL043"}},"required":["key","value","location"],"additionalProperties":false,"x-code":"VAL040"},"z":{"type":"object","properties":{"primitive":{"type":"string","x-code":"VAL044"},"options":{"type":"array","items":{"type":"string","x-code":"VAL045"},"x-code":"VAL045"},"description":{"type":"string","x-code":"VAL039"}},"required":["primitive","options"],"additionalProperties":false,"x-code":"VAL040"},"description":{"type":"string","x-code":"VAL039"}},"required":["position","z"],"additionalProperties":false,"x-code":"VAL040"},"x-code":"VAL035"},"output":{"type":"object","properties":{"mimeType":{"type":"string","x-code":"VAL060"},"schema":{"type":"object","x-code":"VAL061"},"description":{"type":"string","x-code":"VAL039"}},"required":["mimeType","schema"],"additionalProperties":false,"x-code":"VAL061"},"preload":{"type":"object","properties":{"enabled":{"type":"boolean","x-code":"VAL081"},"ttl":{"type":"integer","minimum":1,"x-code":"VAL082"},"description":{"type":"string","x-code":"VAL083"}},"required":["enabled","ttl"],"additionalProperties":false,"x-code":"VAL080"},"tests":{"type":"array","minItems":1,"items":{"type":"object","properties":{"_description":{"type":"string","x-code":"TST002"}},"required":["_description"],"x-code":"TST002"},"x-code":"TST001"},"async":{},"meta":{"type":"object","properties":{"isReadOnly":{"type":"boolean","x-code":"VAL038"},"isConcurrencySafe":{"type":"boolean","x-code":"VAL038"},"isDestructive":{"type":"boolean","x-code":"VAL038"},"searchHint":{"type":"string","minLength":1,"x-code":"VAL038"},"aliases":{"type":"array","items":{"type":"string","x-code":"VAL038"},"x-code":"VAL038"},"alwaysLoad":{"type":"boolean","x-code":"VAL038"}},"required":["isReadOnly","isConcurrencySafe","isDestructive","searchHint","aliases","alwaysLoad"],"additionalProperties":false,"x-code":"VAL038"},"outputSchema":{"type":"object","x-code":"VAL039"}},"required":["method","path","description","parameters","tests"],"additionalProperties":false,"x-code":"VAL016"},"x-code":"VAL016"},{"maxProperties":8,"x-code":"VAL031"}],"x-code":"VAL016"},"tools":{"allOf":[{"type":"object","additionalProperties":{"type":"object","properties":{"method":{"enum":["GET","POST","PUT","DELETE"],"x-code":"VAL032"},"path":{"type":"string","pattern":"^/","x-code":"VAL033"},"description":{"type":"string","minLength":1,"x-code":"VAL034"},"parameters":{"type":"array","items":{"type":"object","properties":{"position":{"type":"object","properties":{"key":{"type":"string","minLength":1,"x-code":"VAL041"},"value":{"type":"string","x-code":"VAL042"},"location":{"enum":["insert","query","body"],"x-code":"VAL043"}},"required":["key","value","location"],"additionalProperties":false,"x-code":"VAL040"},"z":{"type":"object","properties":{"primitive":{"type":"string","x-code":"VAL044"},"options":{"type":"array","items":{"type":"string","x-code":"VAL045"},"x-code":"VAL045"},"description":{"type":"string","x-code":"VAL039"}},"required":["primitive","options"],"additionalProperties":false,"x-code":"VAL040"},"description":{"type":"string","x-code":"VAL039"}},"required":["position","z"],"additionalProperties":false,"x-code":"VAL040"},"x-code":"VAL035"},"output":{"type":"object","properties":{"mimeType":{"type":"string","x-code":"VAL060"},"schema":{"type":"object","x-code":"VAL061"},"description":{"type":"string","x-code":"VAL039"}},"required":["mimeType","schema"],"additionalProperties":false,"x-code":"VAL061"},"preload":{"type":"object","properties":{"enabled":{"type":"boolean","x-code":"VAL081"},"ttl":{"type":"integer","minimum":1,"x-code":"VAL082"},"description":{"type":"string","x-code":"VAL083"}},"required":["enabled","ttl"],"additionalProperties":false,"x-code":"VAL080"},"tests":{"type":"array","minItems":1,"items":{"type":"object","properties":{"_description":{"type":"string","x-code":"TST002"}},"required":["_description"],"x-code":"TST002"},"x-code":"TST001"},"async":{},"meta":{"type":"object","properties":{"isReadOnly":{"type":"boolean","x-code":"VAL038"},"isConcurrencySafe":{"type":"boolean","x-code":"VAL038"},"isDestructive":{"type":"boolean","x-code":"VAL038"},"searchHint":{"type":"string","minLength":1,"x-code":"VAL038"},"aliases":{"type":"array","items":{"type":"string","x-code":"VAL038"},"x-code":"VAL038"},"alwaysLoad":{"type":"boolean","x-code":"VAL038"}},"required":["isReadOnly","isConcurrencySafe","isDestructive","searchHint","aliases","alwaysLoad"],"additionalProperties":false,"x-code":"VAL038"},"outputSchema":{"type":"object","x-code":"VAL039"}},"required":["method","path","description","parameters","tests"],"additionalProperties":false,"x-code":"VAL016"},"x-code":"VAL016"},{"maxProperties":8,"x-code":"VAL031"}],"x-code":"VAL016"},"docs":{"type":"array","items":{"type":"string","x-code":"VAL020"},"x-code":"VAL020"},"tags":{"type":"array","items":{"allOf":[{"type":"string","x-code":"VAL021"},{"pattern":"^[a-z][a-z0-9-]*$","x-code":"VAL019"}]},"x-code":"VAL021"},"requiredServerParams":{"type":"array","uniqueItems":true,"items":{"allOf":[{"type":"string","minLength":1,"x-code":"VAL022"},{"pattern":"^[A-Z][A-Z0-9_]*$","x-code":"VAL019"}]},"x-code":"VAL022"},"requiredLibraries":{"type":"array","items":{"type":"string","x-code":"VAL025"},"x-code":"VAL025"},"headers":{"type":"object","additionalProperties":{"type":"string","x-code":"VAL023"},"x-code":"VAL023"},"sharedLists":{"type":"array","items":{"type":"object","properties":{"ref":{"type":"string","x-code":"VAL070"},"version":{"type":"string","x-code":"VAL071"},"filter":{"type":"object","x-code":"VAL074"}},"required":["ref","version"],"additionalProperties":false,"x-code":"VAL024"},"x-code":"VAL024"},"meta":{"type":"object","properties":{"isReadOnly":{"type":"boolean","x-code":"VAL038"},"isConcurrencySafe":{"type":"boolean","x-code":"VAL038"},"isDestructive":{"type":"boolean","x-code":"VAL038"},"searchHint":{"type":"string","minLength":1,"x-code":"VAL038"},"aliases":{"type":"array","items":{"type":"string","x-code":"VAL038"},"x-code":"VAL038"},"alwaysLoad":{"type":"boolean","x-code":"VAL038"}},"required":["isReadOnly","isConcurrencySafe","isDestructive","searchHint","aliases","alwaysLoad"],"additionalProperties":false,"x-code":"VAL038"},"resources":{},"skills":{},"prompts":{},"termsOfService":{"type":["string","null"],"x-code":"VAL039"},"termsOfServiceCheckedAt":{"type":["string","null"],"x-code":"VAL039"},"termsOfServiceLanguage":{"type":["string","null"],"x-code":"VAL039"},"dataLicense":{"type":["string","null"],"x-code":"VAL039"},"dataLicenseName":{"type":["string","null"],"x-code":"VAL039"},"schemaVersion":{"type":"string","pattern":"^\\d+\\.\\d+\\.\\d+$","x-code":"VAL039"},"schemaHash":{"type":"string","x-code":"VAL039"}},"required":["namespace","name","description","version"],"additionalProperties":false,"x-code":"VAL002"};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const func0 = require("ajv/dist/runtime/equal").default;
-const pattern4 = new RegExp("^[a-z]+$", "u");
-const pattern5 = new RegExp("^[A-Z][a-zA-Z0-9]*$", "u");
-const pattern6 = new RegExp("^2\\.\\d+\\.\\d+$", "u");
-const pattern7 = new RegExp("^/", "u");
-const pattern8 = new RegExp("^[a-z][a-z0-9-]*$", "u");
-const pattern9 = new RegExp("^[A-Z][A-Z0-9_]*$", "u");
+const pattern4 = new RegExp("^[A-Z][a-zA-Z0-9]*$", "u");
+const pattern5 = new RegExp("^/", "u");
+const pattern7 = new RegExp("^[a-z][a-z0-9-]*$", "u");
+const pattern8 = new RegExp("^[A-Z][A-Z0-9_]*$", "u");
+const pattern9 = new RegExp("^\\d+\\.\\d+\\.\\d+$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -68,8 +67,9 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.root === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "root"},message:"must have required property '"+"root"+"'",schema:schema31.required,parentSchema:schema31,data};
+for(const key0 in data){
+if(!(func1.call(schema31.properties, key0))){
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -78,8 +78,11 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data.routes === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "routes"},message:"must have required property '"+"routes"+"'",schema:schema31.required,parentSchema:schema31,data};
+}
+if(data.namespace !== undefined){
+let data0 = data.namespace;
+if(typeof data0 !== "string"){
+const err5 = {instancePath:instancePath+"/namespace",schemaPath:"#/properties/namespace/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.namespace.type,parentSchema:schema31.properties.namespace,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -88,9 +91,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(func1.call(schema31.properties, key0))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31,data};
+}
+if(data.name !== undefined){
+let data1 = data.name;
+if(typeof data1 === "string"){
+if(func2(data1) < 1){
+const err6 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/allOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.name.allOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -100,10 +106,8 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.namespace !== undefined){
-let data0 = data.namespace;
-if(typeof data0 !== "string"){
-const err7 = {instancePath:instancePath+"/namespace",schemaPath:"#/properties/namespace/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.namespace.allOf[0].type,parentSchema:schema31.properties.namespace.allOf[0],data:data0};
+else {
+const err7 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.name.allOf[0].type,parentSchema:schema31.properties.name.allOf[0],data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -112,9 +116,9 @@ vErrors.push(err7);
 }
 errors++;
 }
-if(typeof data0 === "string"){
-if(!pattern4.test(data0)){
-const err8 = {instancePath:instancePath+"/namespace",schemaPath:"#/properties/namespace/allOf/1/pattern",keyword:"pattern",params:{pattern: "^[a-z]+$"},message:"must match pattern \""+"^[a-z]+$"+"\"",schema:"^[a-z]+$",parentSchema:schema31.properties.namespace.allOf[1],data:data0};
+if(typeof data1 === "string"){
+if(!pattern4.test(data1)){
+const err8 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/allOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Z][a-zA-Z0-9]*$"},message:"must match pattern \""+"^[A-Z][a-zA-Z0-9]*$"+"\"",schema:"^[A-Z][a-zA-Z0-9]*$",parentSchema:schema31.properties.name.allOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -125,11 +129,11 @@ errors++;
 }
 }
 }
-if(data.name !== undefined){
-let data1 = data.name;
-if(typeof data1 === "string"){
-if(func2(data1) < 1){
-const err9 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/allOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.name.allOf[0],data:data1};
+if(data.description !== undefined){
+let data2 = data.description;
+if(typeof data2 === "string"){
+if(func2(data2) < 1){
+const err9 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.description,data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -140,7 +144,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.name.allOf[0].type,parentSchema:schema31.properties.name.allOf[0],data:data1};
+const err10 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.description.type,parentSchema:schema31.properties.description,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -149,9 +153,11 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(typeof data1 === "string"){
-if(!pattern5.test(data1)){
-const err11 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/allOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Z][a-zA-Z0-9]*$"},message:"must match pattern \""+"^[A-Z][a-zA-Z0-9]*$"+"\"",schema:"^[A-Z][a-zA-Z0-9]*$",parentSchema:schema31.properties.name.allOf[1],data:data1};
+}
+if(data.version !== undefined){
+let data3 = data.version;
+if(typeof data3 !== "string"){
+const err11 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.version.type,parentSchema:schema31.properties.version,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -161,12 +167,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-}
-if(data.description !== undefined){
-let data2 = data.description;
-if(typeof data2 === "string"){
-if(func2(data2) < 1){
-const err12 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.description,data:data2};
+if(data.root !== undefined){
+let data4 = data.root;
+if(typeof data4 !== "string"){
+const err12 = {instancePath:instancePath+"/root",schemaPath:"#/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.root.type,parentSchema:schema31.properties.root,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -176,8 +180,14 @@ vErrors.push(err12);
 errors++;
 }
 }
-else {
-const err13 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.description.type,parentSchema:schema31.properties.description,data:data2};
+if(data.routes !== undefined){
+let data5 = data.routes;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key1 in data5){
+let data6 = data5[key1];
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.method === undefined){
+const err13 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/routes/allOf/0/additionalProperties/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -186,12 +196,8 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-if(data.version !== undefined){
-let data3 = data.version;
-if(typeof data3 === "string"){
-if(!pattern6.test(data3)){
-const err14 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/pattern",keyword:"pattern",params:{pattern: "^2\\.\\d+\\.\\d+$"},message:"must match pattern \""+"^2\\.\\d+\\.\\d+$"+"\"",schema:"^2\\.\\d+\\.\\d+$",parentSchema:schema31.properties.version,data:data3};
+if(data6.path === undefined){
+const err14 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/routes/allOf/0/additionalProperties/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -200,9 +206,8 @@ vErrors.push(err14);
 }
 errors++;
 }
-}
-else {
-const err15 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.version.type,parentSchema:schema31.properties.version,data:data3};
+if(data6.description === undefined){
+const err15 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/routes/allOf/0/additionalProperties/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -211,11 +216,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data.root !== undefined){
-let data4 = data.root;
-if(typeof data4 !== "string"){
-const err16 = {instancePath:instancePath+"/root",schemaPath:"#/properties/root/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.root.type,parentSchema:schema31.properties.root,data:data4};
+if(data6.parameters === undefined){
+const err16 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/routes/allOf/0/additionalProperties/required",keyword:"required",params:{missingProperty: "parameters"},message:"must have required property '"+"parameters"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -224,12 +226,8 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data.routes !== undefined){
-let data5 = data.routes;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(Object.keys(data5).length < 1){
-const err17 = {instancePath:instancePath+"/routes",schemaPath:"#/properties/routes/allOf/0/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema31.properties.routes.allOf[0],data:data5};
+if(data6.tests === undefined){
+const err17 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/routes/allOf/0/additionalProperties/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties,data:data6};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -238,11 +236,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-for(const key1 in data5){
-let data6 = data5[key1];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.method === undefined){
-const err18 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/routes/allOf/0/additionalProperties/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties,data:data6};
+for(const key2 in data6){
+if(!(func1.call(schema31.properties.routes.allOf[0].additionalProperties.properties, key2))){
+const err18 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/routes/allOf/0/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.routes.allOf[0].additionalProperties,data:data6};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -251,8 +247,11 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(data6.path === undefined){
-const err19 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/routes/allOf/0/additionalProperties/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties,data:data6};
+}
+if(data6.method !== undefined){
+let data7 = data6.method;
+if(!((((data7 === "GET") || (data7 === "POST")) || (data7 === "PUT")) || (data7 === "DELETE"))){
+const err19 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/method",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/method/enum",keyword:"enum",params:{allowedValues: schema31.properties.routes.allOf[0].additionalProperties.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.method.enum,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.method,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -261,8 +260,12 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(data6.description === undefined){
-const err20 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/routes/allOf/0/additionalProperties/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties,data:data6};
+}
+if(data6.path !== undefined){
+let data8 = data6.path;
+if(typeof data8 === "string"){
+if(!pattern5.test(data8)){
+const err20 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/path",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/path/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\"",schema:"^/",parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.path,data:data8};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -271,8 +274,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-if(data6.parameters === undefined){
-const err21 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/routes/allOf/0/additionalProperties/required",keyword:"required",params:{missingProperty: "parameters"},message:"must have required property '"+"parameters"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties,data:data6};
+}
+else {
+const err21 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/path",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.path.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.path,data:data8};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -281,8 +285,12 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data6.tests === undefined){
-const err22 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/routes/allOf/0/additionalProperties/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties,data:data6};
+}
+if(data6.description !== undefined){
+let data9 = data6.description;
+if(typeof data9 === "string"){
+if(func2(data9) < 1){
+const err22 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.description,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -291,77 +299,14 @@ vErrors.push(err22);
 }
 errors++;
 }
-for(const key2 in data6){
-if(!((((((((key2 === "method") || (key2 === "path")) || (key2 === "description")) || (key2 === "parameters")) || (key2 === "output")) || (key2 === "preload")) || (key2 === "tests")) || (key2 === "async"))){
-const err23 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/routes/allOf/0/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.routes.allOf[0].additionalProperties,data:data6};
+}
+else {
+const err23 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.description.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.description,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
 else {
 vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data6.method !== undefined){
-let data7 = data6.method;
-if(!((((data7 === "GET") || (data7 === "POST")) || (data7 === "PUT")) || (data7 === "DELETE"))){
-const err24 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/method",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/method/enum",keyword:"enum",params:{allowedValues: schema31.properties.routes.allOf[0].additionalProperties.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.method.enum,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.method,data:data7};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data6.path !== undefined){
-let data8 = data6.path;
-if(typeof data8 === "string"){
-if(!pattern7.test(data8)){
-const err25 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/path",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/path/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\"",schema:"^/",parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.path,data:data8};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/path",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.path.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.path,data:data8};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-if(data6.description !== undefined){
-let data9 = data6.description;
-if(typeof data9 === "string"){
-if(func2(data9) < 1){
-const err27 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.description,data:data9};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.description.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.description,data:data9};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
 }
 errors++;
 }
@@ -374,7 +319,62 @@ for(let i0=0; i0<len0; i0++){
 let data11 = data10[i0];
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.position === undefined){
-const err29 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0,schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/required",keyword:"required",params:{missingProperty: "position"},message:"must have required property '"+"position"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items,data:data11};
+const err24 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0,schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/required",keyword:"required",params:{missingProperty: "position"},message:"must have required property '"+"position"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items,data:data11};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data11.z === undefined){
+const err25 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0,schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/required",keyword:"required",params:{missingProperty: "z"},message:"must have required property '"+"z"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items,data:data11};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+for(const key3 in data11){
+if(!(((key3 === "position") || (key3 === "z")) || (key3 === "description"))){
+const err26 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0,schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items,data:data11};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data11.position !== undefined){
+let data12 = data11.position;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.key === undefined){
+const err27 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/position",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/position/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position,data:data12};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(data12.value === undefined){
+const err28 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/position",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/position/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position,data:data12};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data12.location === undefined){
+const err29 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/position",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/position/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position,data:data12};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -383,8 +383,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data11.z === undefined){
-const err30 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0,schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/required",keyword:"required",params:{missingProperty: "z"},message:"must have required property '"+"z"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items,data:data11};
+for(const key4 in data12){
+if(!(((key4 === "key") || (key4 === "value")) || (key4 === "location"))){
+const err30 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/position",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/position/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -393,9 +394,12 @@ vErrors.push(err30);
 }
 errors++;
 }
-for(const key3 in data11){
-if(!((key3 === "position") || (key3 === "z"))){
-const err31 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0,schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items,data:data11};
+}
+if(data12.key !== undefined){
+let data13 = data12.key;
+if(typeof data13 === "string"){
+if(func2(data13) < 1){
+const err31 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/position/key",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/position/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.key,data:data13};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -405,11 +409,8 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data11.position !== undefined){
-let data12 = data11.position;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.key === undefined){
-const err32 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/position",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/position/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position,data:data12};
+else {
+const err32 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/position/key",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/position/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.key.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.key,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -418,8 +419,11 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data12.value === undefined){
-const err33 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/position",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/position/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position,data:data12};
+}
+if(data12.value !== undefined){
+let data14 = data12.value;
+if(typeof data14 !== "string"){
+const err33 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/position/value",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/position/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.value.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.value,data:data14};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -428,8 +432,11 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data12.location === undefined){
-const err34 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/position",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/position/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position,data:data12};
+}
+if(data12.location !== undefined){
+let data15 = data12.location;
+if(!(((data15 === "insert") || (data15 === "query")) || (data15 === "body"))){
+const err34 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/position/location",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/position/properties/location/enum",keyword:"enum",params:{allowedValues: schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.location.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.location.enum,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.location,data:data15};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -438,9 +445,10 @@ vErrors.push(err34);
 }
 errors++;
 }
-for(const key4 in data12){
-if(!(((key4 === "key") || (key4 === "value")) || (key4 === "location"))){
-const err35 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/position",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/position/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position,data:data12};
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/position",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/position/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position,data:data12};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -450,11 +458,11 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data12.key !== undefined){
-let data13 = data12.key;
-if(typeof data13 === "string"){
-if(func2(data13) < 1){
-const err36 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/position/key",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/position/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.key,data:data13};
+if(data11.z !== undefined){
+let data16 = data11.z;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.primitive === undefined){
+const err36 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/z",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/z/required",keyword:"required",params:{missingProperty: "primitive"},message:"must have required property '"+"primitive"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -463,9 +471,8 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/position/key",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/position/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.key.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.key,data:data13};
+if(data16.options === undefined){
+const err37 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/z",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/z/required",keyword:"required",params:{missingProperty: "options"},message:"must have required property '"+"options"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z,data:data16};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -474,11 +481,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-if(data12.value !== undefined){
-let data14 = data12.value;
-if(typeof data14 !== "string"){
-const err38 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/position/value",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/position/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.value.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.value,data:data14};
+for(const key5 in data16){
+if(!(((key5 === "primitive") || (key5 === "options")) || (key5 === "description"))){
+const err38 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/z",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/z/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z,data:data16};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -488,75 +493,15 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data12.location !== undefined){
-let data15 = data12.location;
-if(!(((data15 === "insert") || (data15 === "query")) || (data15 === "body"))){
-const err39 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/position/location",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/position/properties/location/enum",keyword:"enum",params:{allowedValues: schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.location.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.location.enum,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.location,data:data15};
+if(data16.primitive !== undefined){
+let data17 = data16.primitive;
+if(typeof data17 !== "string"){
+const err39 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/z/primitive",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/z/properties/primitive/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.primitive.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.primitive,data:data17};
 if(vErrors === null){
 vErrors = [err39];
 }
 else {
 vErrors.push(err39);
-}
-errors++;
-}
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/position",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/position/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.position,data:data12};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-if(data11.z !== undefined){
-let data16 = data11.z;
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.primitive === undefined){
-const err41 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/z",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/z/required",keyword:"required",params:{missingProperty: "primitive"},message:"must have required property '"+"primitive"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z,data:data16};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-if(data16.options === undefined){
-const err42 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/z",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/z/required",keyword:"required",params:{missingProperty: "options"},message:"must have required property '"+"options"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z,data:data16};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-for(const key5 in data16){
-if(!((key5 === "primitive") || (key5 === "options"))){
-const err43 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/z",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/z/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z,data:data16};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-if(data16.primitive !== undefined){
-let data17 = data16.primitive;
-if(typeof data17 !== "string"){
-const err44 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/z/primitive",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/z/properties/primitive/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.primitive.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.primitive,data:data17};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
 }
 errors++;
 }
@@ -568,7 +513,69 @@ const len1 = data18.length;
 for(let i1=0; i1<len1; i1++){
 let data19 = data18[i1];
 if(typeof data19 !== "string"){
-const err45 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/z/options/" + i1,schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/z/properties/options/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.options.items.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.options.items,data:data19};
+const err40 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/z/options/" + i1,schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/z/properties/options/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.options.items.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.options.items,data:data19};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/z/options",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/z/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.options.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.options,data:data18};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data16.description !== undefined){
+let data20 = data16.description;
+if(typeof data20 !== "string"){
+const err42 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/z/description",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/z/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.description.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.description,data:data20};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/z",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/z/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z,data:data16};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data11.description !== undefined){
+let data21 = data11.description;
+if(typeof data21 !== "string"){
+const err44 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/description",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.description.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.description,data:data21};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0,schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items,data:data11};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -580,7 +587,7 @@ errors++;
 }
 }
 else {
-const err46 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/z/options",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/z/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.options.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.options,data:data18};
+const err46 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters,data:data10};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -590,9 +597,11 @@ vErrors.push(err46);
 errors++;
 }
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0+"/z",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/properties/z/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.properties.z,data:data16};
+if(data6.output !== undefined){
+let data22 = data6.output;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.mimeType === undefined){
+const err47 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/output/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.output.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.output,data:data22};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -601,10 +610,8 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-}
-else {
-const err48 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i0,schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.items,data:data11};
+if(data22.schema === undefined){
+const err48 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/output/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.output.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.output,data:data22};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -613,10 +620,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-}
-else {
-const err49 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/parameters/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.parameters,data:data10};
+for(const key6 in data22){
+if(!(((key6 === "mimeType") || (key6 === "schema")) || (key6 === "description"))){
+const err49 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/output/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.output,data:data22};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -626,11 +632,10 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data6.output !== undefined){
-let data20 = data6.output;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-if(data20.mimeType === undefined){
-const err50 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/output/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.output.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.output,data:data20};
+if(data22.mimeType !== undefined){
+let data23 = data22.mimeType;
+if(typeof data23 !== "string"){
+const err50 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/output/mimeType",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/output/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.output.properties.mimeType.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.output.properties.mimeType,data:data23};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -639,8 +644,11 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data20.schema === undefined){
-const err51 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/output/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.output.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.output,data:data20};
+}
+if(data22.schema !== undefined){
+let data24 = data22.schema;
+if(!(data24 && typeof data24 == "object" && !Array.isArray(data24))){
+const err51 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/output/schema",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/output/properties/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.output.properties.schema.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.output.properties.schema,data:data24};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -649,9 +657,11 @@ vErrors.push(err51);
 }
 errors++;
 }
-for(const key6 in data20){
-if(!((key6 === "mimeType") || (key6 === "schema"))){
-const err52 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/output/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.output,data:data20};
+}
+if(data22.description !== undefined){
+let data25 = data22.description;
+if(typeof data25 !== "string"){
+const err52 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/output/description",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/output/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.output.properties.description.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.output.properties.description,data:data25};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -661,10 +671,9 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data20.mimeType !== undefined){
-let data21 = data20.mimeType;
-if(typeof data21 !== "string"){
-const err53 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/output/mimeType",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/output/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.output.properties.mimeType.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.output.properties.mimeType,data:data21};
+}
+else {
+const err53 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/output/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.output.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.output,data:data22};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -674,10 +683,11 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data20.schema !== undefined){
-let data22 = data20.schema;
-if(!(data22 && typeof data22 == "object" && !Array.isArray(data22))){
-const err54 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/output/schema",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/output/properties/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.output.properties.schema.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.output.properties.schema,data:data22};
+if(data6.preload !== undefined){
+let data26 = data6.preload;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.enabled === undefined){
+const err54 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/preload/required",keyword:"required",params:{missingProperty: "enabled"},message:"must have required property '"+"enabled"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload,data:data26};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -686,10 +696,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/output/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.output.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.output,data:data20};
+if(data26.ttl === undefined){
+const err55 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/preload/required",keyword:"required",params:{missingProperty: "ttl"},message:"must have required property '"+"ttl"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload,data:data26};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -698,12 +706,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-if(data6.preload !== undefined){
-let data23 = data6.preload;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.enabled === undefined){
-const err56 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/preload/required",keyword:"required",params:{missingProperty: "enabled"},message:"must have required property '"+"enabled"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload,data:data23};
+for(const key7 in data26){
+if(!(((key7 === "enabled") || (key7 === "ttl")) || (key7 === "description"))){
+const err56 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/preload/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload,data:data26};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -712,8 +717,11 @@ vErrors.push(err56);
 }
 errors++;
 }
-if(data23.ttl === undefined){
-const err57 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/preload/required",keyword:"required",params:{missingProperty: "ttl"},message:"must have required property '"+"ttl"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload,data:data23};
+}
+if(data26.enabled !== undefined){
+let data27 = data26.enabled;
+if(typeof data27 !== "boolean"){
+const err57 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload/enabled",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/preload/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.properties.enabled.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.properties.enabled,data:data27};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -722,9 +730,11 @@ vErrors.push(err57);
 }
 errors++;
 }
-for(const key7 in data23){
-if(!(((key7 === "enabled") || (key7 === "ttl")) || (key7 === "description"))){
-const err58 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/preload/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload,data:data23};
+}
+if(data26.ttl !== undefined){
+let data28 = data26.ttl;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
+const err58 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload/ttl",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/preload/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.properties.ttl.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.properties.ttl,data:data28};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -733,11 +743,9 @@ vErrors.push(err58);
 }
 errors++;
 }
-}
-if(data23.enabled !== undefined){
-let data24 = data23.enabled;
-if(typeof data24 !== "boolean"){
-const err59 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload/enabled",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/preload/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.properties.enabled.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.properties.enabled,data:data24};
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 1 || isNaN(data28)){
+const err59 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload/ttl",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/preload/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.properties.ttl,data:data28};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -747,10 +755,11 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data23.ttl !== undefined){
-let data25 = data23.ttl;
-if(!(((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25))) && (isFinite(data25)))){
-const err60 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload/ttl",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/preload/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.properties.ttl.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.properties.ttl,data:data25};
+}
+if(data26.description !== undefined){
+let data29 = data26.description;
+if(typeof data29 !== "string"){
+const err60 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload/description",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/preload/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.properties.description.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.properties.description,data:data29};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -759,9 +768,10 @@ vErrors.push(err60);
 }
 errors++;
 }
-if((typeof data25 == "number") && (isFinite(data25))){
-if(data25 < 1 || isNaN(data25)){
-const err61 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload/ttl",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/preload/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.properties.ttl,data:data25};
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/preload/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload,data:data26};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -771,11 +781,11 @@ vErrors.push(err61);
 errors++;
 }
 }
-}
-if(data23.description !== undefined){
-let data26 = data23.description;
-if(typeof data26 !== "string"){
-const err62 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload/description",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/preload/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.properties.description.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.properties.description,data:data26};
+if(data6.tests !== undefined){
+let data30 = data6.tests;
+if(Array.isArray(data30)){
+if(data30.length < 1){
+const err62 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tests",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/tests/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.tests,data:data30};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -784,10 +794,12 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-}
-else {
-const err63 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/preload/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.preload,data:data23};
+const len2 = data30.length;
+for(let i2=0; i2<len2; i2++){
+let data31 = data30[i2];
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31._description === undefined){
+const err63 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tests/" + i2,schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/tests/items/required",keyword:"required",params:{missingProperty: "_description"},message:"must have required property '"+"_description"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.tests.items.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.tests.items,data:data31};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -796,12 +808,10 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-if(data6.tests !== undefined){
-let data27 = data6.tests;
-if(Array.isArray(data27)){
-if(data27.length < 1){
-const err64 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tests",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/tests/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.tests,data:data27};
+if(data31._description !== undefined){
+let data32 = data31._description;
+if(typeof data32 !== "string"){
+const err64 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tests/" + i2+"/_description",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/tests/items/properties/_description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.tests.items.properties._description.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.tests.items.properties._description,data:data32};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -810,12 +820,10 @@ vErrors.push(err64);
 }
 errors++;
 }
-const len2 = data27.length;
-for(let i2=0; i2<len2; i2++){
-let data28 = data27[i2];
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if(data28._description === undefined){
-const err65 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tests/" + i2,schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/tests/items/required",keyword:"required",params:{missingProperty: "_description"},message:"must have required property '"+"_description"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.tests.items.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.tests.items,data:data28};
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tests/" + i2,schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/tests/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.tests.items.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.tests.items,data:data31};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -824,10 +832,10 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(data28._description !== undefined){
-let data29 = data28._description;
-if(typeof data29 !== "string"){
-const err66 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tests/" + i2+"/_description",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/tests/items/properties/_description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.tests.items.properties._description.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.tests.items.properties._description,data:data29};
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tests",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/tests/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.tests.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.tests,data:data30};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -837,9 +845,11 @@ vErrors.push(err66);
 errors++;
 }
 }
-}
-else {
-const err67 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tests/" + i2,schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/tests/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.tests.items.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.tests.items,data:data28};
+if(data6.meta !== undefined){
+let data33 = data6.meta;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+if(data33.isReadOnly === undefined){
+const err67 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/meta/required",keyword:"required",params:{missingProperty: "isReadOnly"},message:"must have required property '"+"isReadOnly"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta,data:data33};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -848,10 +858,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-}
-else {
-const err68 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/tests",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/tests/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.tests.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.tests,data:data27};
+if(data33.isConcurrencySafe === undefined){
+const err68 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/meta/required",keyword:"required",params:{missingProperty: "isConcurrencySafe"},message:"must have required property '"+"isConcurrencySafe"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta,data:data33};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -860,10 +868,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-}
-else {
-const err69 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/routes/allOf/0/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].additionalProperties.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties,data:data6};
+if(data33.isDestructive === undefined){
+const err69 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/meta/required",keyword:"required",params:{missingProperty: "isDestructive"},message:"must have required property '"+"isDestructive"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta,data:data33};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -872,10 +878,8 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-}
-else {
-const err70 = {instancePath:instancePath+"/routes",schemaPath:"#/properties/routes/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].type,parentSchema:schema31.properties.routes.allOf[0],data:data5};
+if(data33.searchHint === undefined){
+const err70 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/meta/required",keyword:"required",params:{missingProperty: "searchHint"},message:"must have required property '"+"searchHint"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta,data:data33};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -884,9 +888,8 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-if(Object.keys(data5).length > 8){
-const err71 = {instancePath:instancePath+"/routes",schemaPath:"#/properties/routes/allOf/1/maxProperties",keyword:"maxProperties",params:{limit: 8},message:"must NOT have more than 8 properties",schema:8,parentSchema:schema31.properties.routes.allOf[1],data:data5};
+if(data33.aliases === undefined){
+const err71 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/meta/required",keyword:"required",params:{missingProperty: "aliases"},message:"must have required property '"+"aliases"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta,data:data33};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -895,16 +898,8 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-}
-if(data.docs !== undefined){
-let data30 = data.docs;
-if(Array.isArray(data30)){
-const len3 = data30.length;
-for(let i3=0; i3<len3; i3++){
-let data31 = data30[i3];
-if(typeof data31 !== "string"){
-const err72 = {instancePath:instancePath+"/docs/" + i3,schemaPath:"#/properties/docs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.docs.items.type,parentSchema:schema31.properties.docs.items,data:data31};
+if(data33.alwaysLoad === undefined){
+const err72 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/meta/required",keyword:"required",params:{missingProperty: "alwaysLoad"},message:"must have required property '"+"alwaysLoad"+"'",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.required,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta,data:data33};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -913,10 +908,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-}
-}
-else {
-const err73 = {instancePath:instancePath+"/docs",schemaPath:"#/properties/docs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.docs.type,parentSchema:schema31.properties.docs,data:data30};
+for(const key8 in data33){
+if(!((((((key8 === "isReadOnly") || (key8 === "isConcurrencySafe")) || (key8 === "isDestructive")) || (key8 === "searchHint")) || (key8 === "aliases")) || (key8 === "alwaysLoad"))){
+const err73 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/meta/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta,data:data33};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -926,14 +920,10 @@ vErrors.push(err73);
 errors++;
 }
 }
-if(data.tags !== undefined){
-let data32 = data.tags;
-if(Array.isArray(data32)){
-const len4 = data32.length;
-for(let i4=0; i4<len4; i4++){
-let data33 = data32[i4];
-if(typeof data33 !== "string"){
-const err74 = {instancePath:instancePath+"/tags/" + i4,schemaPath:"#/properties/tags/items/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tags.items.allOf[0].type,parentSchema:schema31.properties.tags.items.allOf[0],data:data33};
+if(data33.isReadOnly !== undefined){
+let data34 = data33.isReadOnly;
+if(typeof data34 !== "boolean"){
+const err74 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta/isReadOnly",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/meta/properties/isReadOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.properties.isReadOnly.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.properties.isReadOnly,data:data34};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -942,9 +932,11 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(typeof data33 === "string"){
-if(!pattern8.test(data33)){
-const err75 = {instancePath:instancePath+"/tags/" + i4,schemaPath:"#/properties/tags/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*$"+"\"",schema:"^[a-z][a-z0-9-]*$",parentSchema:schema31.properties.tags.items.allOf[1],data:data33};
+}
+if(data33.isConcurrencySafe !== undefined){
+let data35 = data33.isConcurrencySafe;
+if(typeof data35 !== "boolean"){
+const err75 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta/isConcurrencySafe",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/meta/properties/isConcurrencySafe/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.properties.isConcurrencySafe.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.properties.isConcurrencySafe,data:data35};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -954,10 +946,10 @@ vErrors.push(err75);
 errors++;
 }
 }
-}
-}
-else {
-const err76 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.tags.type,parentSchema:schema31.properties.tags,data:data32};
+if(data33.isDestructive !== undefined){
+let data36 = data33.isDestructive;
+if(typeof data36 !== "boolean"){
+const err76 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta/isDestructive",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/meta/properties/isDestructive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.properties.isDestructive.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.properties.isDestructive,data:data36};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -967,15 +959,11 @@ vErrors.push(err76);
 errors++;
 }
 }
-if(data.requiredServerParams !== undefined){
-let data34 = data.requiredServerParams;
-if(Array.isArray(data34)){
-const len5 = data34.length;
-for(let i5=0; i5<len5; i5++){
-let data35 = data34[i5];
-if(typeof data35 === "string"){
-if(func2(data35) < 1){
-const err77 = {instancePath:instancePath+"/requiredServerParams/" + i5,schemaPath:"#/properties/requiredServerParams/items/allOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.requiredServerParams.items.allOf[0],data:data35};
+if(data33.searchHint !== undefined){
+let data37 = data33.searchHint;
+if(typeof data37 === "string"){
+if(func2(data37) < 1){
+const err77 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta/searchHint",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/meta/properties/searchHint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.properties.searchHint,data:data37};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -986,7 +974,7 @@ errors++;
 }
 }
 else {
-const err78 = {instancePath:instancePath+"/requiredServerParams/" + i5,schemaPath:"#/properties/requiredServerParams/items/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.requiredServerParams.items.allOf[0].type,parentSchema:schema31.properties.requiredServerParams.items.allOf[0],data:data35};
+const err78 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta/searchHint",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/meta/properties/searchHint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.properties.searchHint.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.properties.searchHint,data:data37};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -995,9 +983,15 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(typeof data35 === "string"){
-if(!pattern9.test(data35)){
-const err79 = {instancePath:instancePath+"/requiredServerParams/" + i5,schemaPath:"#/properties/requiredServerParams/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z][A-Z0-9_]*$"+"\"",schema:"^[A-Z][A-Z0-9_]*$",parentSchema:schema31.properties.requiredServerParams.items.allOf[1],data:data35};
+}
+if(data33.aliases !== undefined){
+let data38 = data33.aliases;
+if(Array.isArray(data38)){
+const len3 = data38.length;
+for(let i3=0; i3<len3; i3++){
+let data39 = data38[i3];
+if(typeof data39 !== "string"){
+const err79 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta/aliases/" + i3,schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/meta/properties/aliases/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.properties.aliases.items.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.properties.aliases.items,data:data39};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1008,14 +1002,8 @@ errors++;
 }
 }
 }
-let i6 = data34.length;
-let j0;
-if(i6 > 1){
-outer0:
-for(;i6--;){
-for(j0 = i6; j0--;){
-if(func0(data34[i6], data34[j0])){
-const err80 = {instancePath:instancePath+"/requiredServerParams",schemaPath:"#/properties/requiredServerParams/uniqueItems",keyword:"uniqueItems",params:{i: i6, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i6+" are identical)",schema:true,parentSchema:schema31.properties.requiredServerParams,data:data34};
+else {
+const err80 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta/aliases",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/meta/properties/aliases/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.properties.aliases.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.properties.aliases,data:data38};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1023,14 +1011,12 @@ else {
 vErrors.push(err80);
 }
 errors++;
-break outer0;
 }
 }
-}
-}
-}
-else {
-const err81 = {instancePath:instancePath+"/requiredServerParams",schemaPath:"#/properties/requiredServerParams/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.requiredServerParams.type,parentSchema:schema31.properties.requiredServerParams,data:data34};
+if(data33.alwaysLoad !== undefined){
+let data40 = data33.alwaysLoad;
+if(typeof data40 !== "boolean"){
+const err81 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta/alwaysLoad",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/meta/properties/alwaysLoad/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.properties.alwaysLoad.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.properties.alwaysLoad,data:data40};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1040,14 +1026,9 @@ vErrors.push(err81);
 errors++;
 }
 }
-if(data.requiredLibraries !== undefined){
-let data36 = data.requiredLibraries;
-if(Array.isArray(data36)){
-const len6 = data36.length;
-for(let i7=0; i7<len6; i7++){
-let data37 = data36[i7];
-if(typeof data37 !== "string"){
-const err82 = {instancePath:instancePath+"/requiredLibraries/" + i7,schemaPath:"#/properties/requiredLibraries/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.requiredLibraries.items.type,parentSchema:schema31.properties.requiredLibraries.items,data:data37};
+}
+else {
+const err82 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.meta,data:data33};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1057,9 +1038,10 @@ vErrors.push(err82);
 errors++;
 }
 }
-}
-else {
-const err83 = {instancePath:instancePath+"/requiredLibraries",schemaPath:"#/properties/requiredLibraries/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.requiredLibraries.type,parentSchema:schema31.properties.requiredLibraries,data:data36};
+if(data6.outputSchema !== undefined){
+let data41 = data6.outputSchema;
+if(!(data41 && typeof data41 == "object" && !Array.isArray(data41))){
+const err83 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1")+"/outputSchema",schemaPath:"#/properties/routes/allOf/0/additionalProperties/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].additionalProperties.properties.outputSchema.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties.properties.outputSchema,data:data41};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1069,13 +1051,9 @@ vErrors.push(err83);
 errors++;
 }
 }
-if(data.headers !== undefined){
-let data38 = data.headers;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-for(const key8 in data38){
-let data39 = data38[key8];
-if(typeof data39 !== "string"){
-const err84 = {instancePath:instancePath+"/headers/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.headers.additionalProperties.type,parentSchema:schema31.properties.headers.additionalProperties,data:data39};
+}
+else {
+const err84 = {instancePath:instancePath+"/routes/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/routes/allOf/0/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].additionalProperties.type,parentSchema:schema31.properties.routes.allOf[0].additionalProperties,data:data6};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1087,7 +1065,7 @@ errors++;
 }
 }
 else {
-const err85 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.headers.type,parentSchema:schema31.properties.headers,data:data38};
+const err85 = {instancePath:instancePath+"/routes",schemaPath:"#/properties/routes/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.routes.allOf[0].type,parentSchema:schema31.properties.routes.allOf[0],data:data5};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1096,16 +1074,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-if(data.sharedLists !== undefined){
-let data40 = data.sharedLists;
-if(Array.isArray(data40)){
-const len7 = data40.length;
-for(let i8=0; i8<len7; i8++){
-let data41 = data40[i8];
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.ref === undefined){
-const err86 = {instancePath:instancePath+"/sharedLists/" + i8,schemaPath:"#/properties/sharedLists/items/required",keyword:"required",params:{missingProperty: "ref"},message:"must have required property '"+"ref"+"'",schema:schema31.properties.sharedLists.items.required,parentSchema:schema31.properties.sharedLists.items,data:data41};
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(Object.keys(data5).length > 8){
+const err86 = {instancePath:instancePath+"/routes",schemaPath:"#/properties/routes/allOf/1/maxProperties",keyword:"maxProperties",params:{limit: 8},message:"must NOT have more than 8 properties",schema:8,parentSchema:schema31.properties.routes.allOf[1],data:data5};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1114,8 +1085,16 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(data41.version === undefined){
-const err87 = {instancePath:instancePath+"/sharedLists/" + i8,schemaPath:"#/properties/sharedLists/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'",schema:schema31.properties.sharedLists.items.required,parentSchema:schema31.properties.sharedLists.items,data:data41};
+}
+}
+if(data.tools !== undefined){
+let data42 = data.tools;
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+for(const key9 in data42){
+let data43 = data42[key9];
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+if(data43.method === undefined){
+const err87 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tools/allOf/0/additionalProperties/required",keyword:"required",params:{missingProperty: "method"},message:"must have required property '"+"method"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties,data:data43};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1124,9 +1103,8 @@ vErrors.push(err87);
 }
 errors++;
 }
-for(const key9 in data41){
-if(!(((key9 === "ref") || (key9 === "version")) || (key9 === "filter"))){
-const err88 = {instancePath:instancePath+"/sharedLists/" + i8,schemaPath:"#/properties/sharedLists/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.sharedLists.items,data:data41};
+if(data43.path === undefined){
+const err88 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tools/allOf/0/additionalProperties/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties,data:data43};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1135,11 +1113,8 @@ vErrors.push(err88);
 }
 errors++;
 }
-}
-if(data41.ref !== undefined){
-let data42 = data41.ref;
-if(typeof data42 !== "string"){
-const err89 = {instancePath:instancePath+"/sharedLists/" + i8+"/ref",schemaPath:"#/properties/sharedLists/items/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.sharedLists.items.properties.ref.type,parentSchema:schema31.properties.sharedLists.items.properties.ref,data:data42};
+if(data43.description === undefined){
+const err89 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tools/allOf/0/additionalProperties/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties,data:data43};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1148,11 +1123,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-if(data41.version !== undefined){
-let data43 = data41.version;
-if(typeof data43 !== "string"){
-const err90 = {instancePath:instancePath+"/sharedLists/" + i8+"/version",schemaPath:"#/properties/sharedLists/items/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.sharedLists.items.properties.version.type,parentSchema:schema31.properties.sharedLists.items.properties.version,data:data43};
+if(data43.parameters === undefined){
+const err90 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tools/allOf/0/additionalProperties/required",keyword:"required",params:{missingProperty: "parameters"},message:"must have required property '"+"parameters"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties,data:data43};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1161,11 +1133,8 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-if(data41.filter !== undefined){
-let data44 = data41.filter;
-if(!(data44 && typeof data44 == "object" && !Array.isArray(data44))){
-const err91 = {instancePath:instancePath+"/sharedLists/" + i8+"/filter",schemaPath:"#/properties/sharedLists/items/properties/filter/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.sharedLists.items.properties.filter.type,parentSchema:schema31.properties.sharedLists.items.properties.filter,data:data44};
+if(data43.tests === undefined){
+const err91 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tools/allOf/0/additionalProperties/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties,data:data43};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1174,10 +1143,9 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-}
-else {
-const err92 = {instancePath:instancePath+"/sharedLists/" + i8,schemaPath:"#/properties/sharedLists/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.sharedLists.items.type,parentSchema:schema31.properties.sharedLists.items,data:data41};
+for(const key10 in data43){
+if(!(func1.call(schema31.properties.tools.allOf[0].additionalProperties.properties, key10))){
+const err92 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tools/allOf/0/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.tools.allOf[0].additionalProperties,data:data43};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1187,9 +1155,10 @@ vErrors.push(err92);
 errors++;
 }
 }
-}
-else {
-const err93 = {instancePath:instancePath+"/sharedLists",schemaPath:"#/properties/sharedLists/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.sharedLists.type,parentSchema:schema31.properties.sharedLists,data:data40};
+if(data43.method !== undefined){
+let data44 = data43.method;
+if(!((((data44 === "GET") || (data44 === "POST")) || (data44 === "PUT")) || (data44 === "DELETE"))){
+const err93 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/method",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/method/enum",keyword:"enum",params:{allowedValues: schema31.properties.tools.allOf[0].additionalProperties.properties.method.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.method.enum,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.method,data:data44};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1199,14 +1168,1438 @@ vErrors.push(err93);
 errors++;
 }
 }
-}
-else {
-const err94 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data43.path !== undefined){
+let data45 = data43.path;
+if(typeof data45 === "string"){
+if(!pattern5.test(data45)){
+const err94 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/path",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/path/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\"",schema:"^/",parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.path,data:data45};
 if(vErrors === null){
 vErrors = [err94];
 }
 else {
 vErrors.push(err94);
+}
+errors++;
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/path",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.path.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.path,data:data45};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+if(data43.description !== undefined){
+let data46 = data43.description;
+if(typeof data46 === "string"){
+if(func2(data46) < 1){
+const err96 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/description/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.description,data:data46};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+else {
+const err97 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.description.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.description,data:data46};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(data43.parameters !== undefined){
+let data47 = data43.parameters;
+if(Array.isArray(data47)){
+const len4 = data47.length;
+for(let i4=0; i4<len4; i4++){
+let data48 = data47[i4];
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+if(data48.position === undefined){
+const err98 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4,schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/required",keyword:"required",params:{missingProperty: "position"},message:"must have required property '"+"position"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items,data:data48};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+if(data48.z === undefined){
+const err99 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4,schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/required",keyword:"required",params:{missingProperty: "z"},message:"must have required property '"+"z"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items,data:data48};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+for(const key11 in data48){
+if(!(((key11 === "position") || (key11 === "z")) || (key11 === "description"))){
+const err100 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4,schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items,data:data48};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+if(data48.position !== undefined){
+let data49 = data48.position;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+if(data49.key === undefined){
+const err101 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4+"/position",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/properties/position/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.position.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.position,data:data49};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+if(data49.value === undefined){
+const err102 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4+"/position",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/properties/position/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.position.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.position,data:data49};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if(data49.location === undefined){
+const err103 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4+"/position",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/properties/position/required",keyword:"required",params:{missingProperty: "location"},message:"must have required property '"+"location"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.position.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.position,data:data49};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+for(const key12 in data49){
+if(!(((key12 === "key") || (key12 === "value")) || (key12 === "location"))){
+const err104 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4+"/position",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/properties/position/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.position,data:data49};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+if(data49.key !== undefined){
+let data50 = data49.key;
+if(typeof data50 === "string"){
+if(func2(data50) < 1){
+const err105 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4+"/position/key",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/properties/position/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.key,data:data50};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+else {
+const err106 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4+"/position/key",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/properties/position/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.key.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.key,data:data50};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data49.value !== undefined){
+let data51 = data49.value;
+if(typeof data51 !== "string"){
+const err107 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4+"/position/value",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/properties/position/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.value.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.value,data:data51};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+if(data49.location !== undefined){
+let data52 = data49.location;
+if(!(((data52 === "insert") || (data52 === "query")) || (data52 === "body"))){
+const err108 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4+"/position/location",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/properties/position/properties/location/enum",keyword:"enum",params:{allowedValues: schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.location.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.location.enum,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.position.properties.location,data:data52};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+}
+}
+else {
+const err109 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4+"/position",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/properties/position/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.position.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.position,data:data49};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+if(data48.z !== undefined){
+let data53 = data48.z;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+if(data53.primitive === undefined){
+const err110 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4+"/z",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/properties/z/required",keyword:"required",params:{missingProperty: "primitive"},message:"must have required property '"+"primitive"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.z.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.z,data:data53};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if(data53.options === undefined){
+const err111 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4+"/z",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/properties/z/required",keyword:"required",params:{missingProperty: "options"},message:"must have required property '"+"options"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.z.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.z,data:data53};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+for(const key13 in data53){
+if(!(((key13 === "primitive") || (key13 === "options")) || (key13 === "description"))){
+const err112 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4+"/z",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/properties/z/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.z,data:data53};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+}
+if(data53.primitive !== undefined){
+let data54 = data53.primitive;
+if(typeof data54 !== "string"){
+const err113 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4+"/z/primitive",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/properties/z/properties/primitive/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.primitive.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.primitive,data:data54};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+if(data53.options !== undefined){
+let data55 = data53.options;
+if(Array.isArray(data55)){
+const len5 = data55.length;
+for(let i5=0; i5<len5; i5++){
+let data56 = data55[i5];
+if(typeof data56 !== "string"){
+const err114 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4+"/z/options/" + i5,schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/properties/z/properties/options/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.options.items.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.options.items,data:data56};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+}
+}
+else {
+const err115 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4+"/z/options",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/properties/z/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.options.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.options,data:data55};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+if(data53.description !== undefined){
+let data57 = data53.description;
+if(typeof data57 !== "string"){
+const err116 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4+"/z/description",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/properties/z/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.description.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.z.properties.description,data:data57};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+}
+else {
+const err117 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4+"/z",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/properties/z/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.z.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.z,data:data53};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+if(data48.description !== undefined){
+let data58 = data48.description;
+if(typeof data58 !== "string"){
+const err118 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4+"/description",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.description.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.properties.description,data:data58};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+}
+else {
+const err119 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters/" + i4,schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.items,data:data48};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+}
+else {
+const err120 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/parameters",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/parameters/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.parameters,data:data47};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+if(data43.output !== undefined){
+let data59 = data43.output;
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
+if(data59.mimeType === undefined){
+const err121 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/output/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.output.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.output,data:data59};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+if(data59.schema === undefined){
+const err122 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/output/required",keyword:"required",params:{missingProperty: "schema"},message:"must have required property '"+"schema"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.output.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.output,data:data59};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+for(const key14 in data59){
+if(!(((key14 === "mimeType") || (key14 === "schema")) || (key14 === "description"))){
+const err123 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/output/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.output,data:data59};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+if(data59.mimeType !== undefined){
+let data60 = data59.mimeType;
+if(typeof data60 !== "string"){
+const err124 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/output/mimeType",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/output/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.output.properties.mimeType.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.output.properties.mimeType,data:data60};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+if(data59.schema !== undefined){
+let data61 = data59.schema;
+if(!(data61 && typeof data61 == "object" && !Array.isArray(data61))){
+const err125 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/output/schema",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/output/properties/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.output.properties.schema.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.output.properties.schema,data:data61};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+if(data59.description !== undefined){
+let data62 = data59.description;
+if(typeof data62 !== "string"){
+const err126 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/output/description",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/output/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.output.properties.description.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.output.properties.description,data:data62};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+}
+}
+else {
+const err127 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/output",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/output/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.output.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.output,data:data59};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+if(data43.preload !== undefined){
+let data63 = data43.preload;
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+if(data63.enabled === undefined){
+const err128 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/preload/required",keyword:"required",params:{missingProperty: "enabled"},message:"must have required property '"+"enabled"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.preload.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.preload,data:data63};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+if(data63.ttl === undefined){
+const err129 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/preload/required",keyword:"required",params:{missingProperty: "ttl"},message:"must have required property '"+"ttl"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.preload.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.preload,data:data63};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+for(const key15 in data63){
+if(!(((key15 === "enabled") || (key15 === "ttl")) || (key15 === "description"))){
+const err130 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/preload/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.preload,data:data63};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+}
+if(data63.enabled !== undefined){
+let data64 = data63.enabled;
+if(typeof data64 !== "boolean"){
+const err131 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload/enabled",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/preload/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.preload.properties.enabled.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.preload.properties.enabled,data:data64};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+if(data63.ttl !== undefined){
+let data65 = data63.ttl;
+if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
+const err132 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload/ttl",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/preload/properties/ttl/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.preload.properties.ttl.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.preload.properties.ttl,data:data65};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+if((typeof data65 == "number") && (isFinite(data65))){
+if(data65 < 1 || isNaN(data65)){
+const err133 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload/ttl",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/preload/properties/ttl/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.preload.properties.ttl,data:data65};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+}
+if(data63.description !== undefined){
+let data66 = data63.description;
+if(typeof data66 !== "string"){
+const err134 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload/description",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/preload/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.preload.properties.description.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.preload.properties.description,data:data66};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+}
+}
+else {
+const err135 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/preload",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/preload/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.preload.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.preload,data:data63};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+if(data43.tests !== undefined){
+let data67 = data43.tests;
+if(Array.isArray(data67)){
+if(data67.length < 1){
+const err136 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/tests",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/tests/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.tests,data:data67};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+const len6 = data67.length;
+for(let i6=0; i6<len6; i6++){
+let data68 = data67[i6];
+if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+if(data68._description === undefined){
+const err137 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/tests/" + i6,schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/tests/items/required",keyword:"required",params:{missingProperty: "_description"},message:"must have required property '"+"_description"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.tests.items.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.tests.items,data:data68};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+if(data68._description !== undefined){
+let data69 = data68._description;
+if(typeof data69 !== "string"){
+const err138 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/tests/" + i6+"/_description",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/tests/items/properties/_description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.tests.items.properties._description.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.tests.items.properties._description,data:data69};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+}
+}
+else {
+const err139 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/tests/" + i6,schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/tests/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.tests.items.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.tests.items,data:data68};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+}
+else {
+const err140 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/tests",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/tests/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.tests.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.tests,data:data67};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+if(data43.meta !== undefined){
+let data70 = data43.meta;
+if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
+if(data70.isReadOnly === undefined){
+const err141 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/meta/required",keyword:"required",params:{missingProperty: "isReadOnly"},message:"must have required property '"+"isReadOnly"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta,data:data70};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+if(data70.isConcurrencySafe === undefined){
+const err142 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/meta/required",keyword:"required",params:{missingProperty: "isConcurrencySafe"},message:"must have required property '"+"isConcurrencySafe"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta,data:data70};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+if(data70.isDestructive === undefined){
+const err143 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/meta/required",keyword:"required",params:{missingProperty: "isDestructive"},message:"must have required property '"+"isDestructive"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta,data:data70};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+if(data70.searchHint === undefined){
+const err144 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/meta/required",keyword:"required",params:{missingProperty: "searchHint"},message:"must have required property '"+"searchHint"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta,data:data70};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+if(data70.aliases === undefined){
+const err145 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/meta/required",keyword:"required",params:{missingProperty: "aliases"},message:"must have required property '"+"aliases"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta,data:data70};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+if(data70.alwaysLoad === undefined){
+const err146 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/meta/required",keyword:"required",params:{missingProperty: "alwaysLoad"},message:"must have required property '"+"alwaysLoad"+"'",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.required,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta,data:data70};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+for(const key16 in data70){
+if(!((((((key16 === "isReadOnly") || (key16 === "isConcurrencySafe")) || (key16 === "isDestructive")) || (key16 === "searchHint")) || (key16 === "aliases")) || (key16 === "alwaysLoad"))){
+const err147 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/meta/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta,data:data70};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+}
+if(data70.isReadOnly !== undefined){
+let data71 = data70.isReadOnly;
+if(typeof data71 !== "boolean"){
+const err148 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta/isReadOnly",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/meta/properties/isReadOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.properties.isReadOnly.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.properties.isReadOnly,data:data71};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+if(data70.isConcurrencySafe !== undefined){
+let data72 = data70.isConcurrencySafe;
+if(typeof data72 !== "boolean"){
+const err149 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta/isConcurrencySafe",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/meta/properties/isConcurrencySafe/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.properties.isConcurrencySafe.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.properties.isConcurrencySafe,data:data72};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+}
+if(data70.isDestructive !== undefined){
+let data73 = data70.isDestructive;
+if(typeof data73 !== "boolean"){
+const err150 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta/isDestructive",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/meta/properties/isDestructive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.properties.isDestructive.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.properties.isDestructive,data:data73};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+}
+if(data70.searchHint !== undefined){
+let data74 = data70.searchHint;
+if(typeof data74 === "string"){
+if(func2(data74) < 1){
+const err151 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta/searchHint",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/meta/properties/searchHint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.properties.searchHint,data:data74};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+}
+else {
+const err152 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta/searchHint",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/meta/properties/searchHint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.properties.searchHint.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.properties.searchHint,data:data74};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+}
+if(data70.aliases !== undefined){
+let data75 = data70.aliases;
+if(Array.isArray(data75)){
+const len7 = data75.length;
+for(let i7=0; i7<len7; i7++){
+let data76 = data75[i7];
+if(typeof data76 !== "string"){
+const err153 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta/aliases/" + i7,schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/meta/properties/aliases/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.properties.aliases.items.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.properties.aliases.items,data:data76};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+}
+}
+else {
+const err154 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta/aliases",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/meta/properties/aliases/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.properties.aliases.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.properties.aliases,data:data75};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
+}
+errors++;
+}
+}
+if(data70.alwaysLoad !== undefined){
+let data77 = data70.alwaysLoad;
+if(typeof data77 !== "boolean"){
+const err155 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta/alwaysLoad",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/meta/properties/alwaysLoad/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.properties.alwaysLoad.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.properties.alwaysLoad,data:data77};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+}
+}
+else {
+const err156 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/meta",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.meta,data:data70};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+}
+if(data43.outputSchema !== undefined){
+let data78 = data43.outputSchema;
+if(!(data78 && typeof data78 == "object" && !Array.isArray(data78))){
+const err157 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1")+"/outputSchema",schemaPath:"#/properties/tools/allOf/0/additionalProperties/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.tools.allOf[0].additionalProperties.properties.outputSchema.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties.properties.outputSchema,data:data78};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+}
+}
+else {
+const err158 = {instancePath:instancePath+"/tools/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/tools/allOf/0/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.tools.allOf[0].additionalProperties.type,parentSchema:schema31.properties.tools.allOf[0].additionalProperties,data:data43};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+}
+}
+else {
+const err159 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/allOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.tools.allOf[0].type,parentSchema:schema31.properties.tools.allOf[0],data:data42};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+if(Object.keys(data42).length > 8){
+const err160 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/allOf/1/maxProperties",keyword:"maxProperties",params:{limit: 8},message:"must NOT have more than 8 properties",schema:8,parentSchema:schema31.properties.tools.allOf[1],data:data42};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+}
+}
+if(data.docs !== undefined){
+let data79 = data.docs;
+if(Array.isArray(data79)){
+const len8 = data79.length;
+for(let i8=0; i8<len8; i8++){
+let data80 = data79[i8];
+if(typeof data80 !== "string"){
+const err161 = {instancePath:instancePath+"/docs/" + i8,schemaPath:"#/properties/docs/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.docs.items.type,parentSchema:schema31.properties.docs.items,data:data80};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+}
+}
+else {
+const err162 = {instancePath:instancePath+"/docs",schemaPath:"#/properties/docs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.docs.type,parentSchema:schema31.properties.docs,data:data79};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+}
+if(data.tags !== undefined){
+let data81 = data.tags;
+if(Array.isArray(data81)){
+const len9 = data81.length;
+for(let i9=0; i9<len9; i9++){
+let data82 = data81[i9];
+if(typeof data82 !== "string"){
+const err163 = {instancePath:instancePath+"/tags/" + i9,schemaPath:"#/properties/tags/items/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tags.items.allOf[0].type,parentSchema:schema31.properties.tags.items.allOf[0],data:data82};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+if(typeof data82 === "string"){
+if(!pattern7.test(data82)){
+const err164 = {instancePath:instancePath+"/tags/" + i9,schemaPath:"#/properties/tags/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "^[a-z][a-z0-9-]*$"},message:"must match pattern \""+"^[a-z][a-z0-9-]*$"+"\"",schema:"^[a-z][a-z0-9-]*$",parentSchema:schema31.properties.tags.items.allOf[1],data:data82};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err165 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.tags.type,parentSchema:schema31.properties.tags,data:data81};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
+}
+errors++;
+}
+}
+if(data.requiredServerParams !== undefined){
+let data83 = data.requiredServerParams;
+if(Array.isArray(data83)){
+const len10 = data83.length;
+for(let i10=0; i10<len10; i10++){
+let data84 = data83[i10];
+if(typeof data84 === "string"){
+if(func2(data84) < 1){
+const err166 = {instancePath:instancePath+"/requiredServerParams/" + i10,schemaPath:"#/properties/requiredServerParams/items/allOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.requiredServerParams.items.allOf[0],data:data84};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+}
+else {
+const err167 = {instancePath:instancePath+"/requiredServerParams/" + i10,schemaPath:"#/properties/requiredServerParams/items/allOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.requiredServerParams.items.allOf[0].type,parentSchema:schema31.properties.requiredServerParams.items.allOf[0],data:data84};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+if(typeof data84 === "string"){
+if(!pattern8.test(data84)){
+const err168 = {instancePath:instancePath+"/requiredServerParams/" + i10,schemaPath:"#/properties/requiredServerParams/items/allOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Z0-9_]*$"},message:"must match pattern \""+"^[A-Z][A-Z0-9_]*$"+"\"",schema:"^[A-Z][A-Z0-9_]*$",parentSchema:schema31.properties.requiredServerParams.items.allOf[1],data:data84};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+}
+}
+let i11 = data83.length;
+let j0;
+if(i11 > 1){
+outer0:
+for(;i11--;){
+for(j0 = i11; j0--;){
+if(func0(data83[i11], data83[j0])){
+const err169 = {instancePath:instancePath+"/requiredServerParams",schemaPath:"#/properties/requiredServerParams/uniqueItems",keyword:"uniqueItems",params:{i: i11, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i11+" are identical)",schema:true,parentSchema:schema31.properties.requiredServerParams,data:data83};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
+}
+errors++;
+break outer0;
+}
+}
+}
+}
+}
+else {
+const err170 = {instancePath:instancePath+"/requiredServerParams",schemaPath:"#/properties/requiredServerParams/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.requiredServerParams.type,parentSchema:schema31.properties.requiredServerParams,data:data83};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+}
+if(data.requiredLibraries !== undefined){
+let data85 = data.requiredLibraries;
+if(Array.isArray(data85)){
+const len11 = data85.length;
+for(let i12=0; i12<len11; i12++){
+let data86 = data85[i12];
+if(typeof data86 !== "string"){
+const err171 = {instancePath:instancePath+"/requiredLibraries/" + i12,schemaPath:"#/properties/requiredLibraries/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.requiredLibraries.items.type,parentSchema:schema31.properties.requiredLibraries.items,data:data86};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
+}
+errors++;
+}
+}
+}
+else {
+const err172 = {instancePath:instancePath+"/requiredLibraries",schemaPath:"#/properties/requiredLibraries/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.requiredLibraries.type,parentSchema:schema31.properties.requiredLibraries,data:data85};
+if(vErrors === null){
+vErrors = [err172];
+}
+else {
+vErrors.push(err172);
+}
+errors++;
+}
+}
+if(data.headers !== undefined){
+let data87 = data.headers;
+if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
+for(const key17 in data87){
+let data88 = data87[key17];
+if(typeof data88 !== "string"){
+const err173 = {instancePath:instancePath+"/headers/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.headers.additionalProperties.type,parentSchema:schema31.properties.headers.additionalProperties,data:data88};
+if(vErrors === null){
+vErrors = [err173];
+}
+else {
+vErrors.push(err173);
+}
+errors++;
+}
+}
+}
+else {
+const err174 = {instancePath:instancePath+"/headers",schemaPath:"#/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.headers.type,parentSchema:schema31.properties.headers,data:data87};
+if(vErrors === null){
+vErrors = [err174];
+}
+else {
+vErrors.push(err174);
+}
+errors++;
+}
+}
+if(data.sharedLists !== undefined){
+let data89 = data.sharedLists;
+if(Array.isArray(data89)){
+const len12 = data89.length;
+for(let i13=0; i13<len12; i13++){
+let data90 = data89[i13];
+if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
+if(data90.ref === undefined){
+const err175 = {instancePath:instancePath+"/sharedLists/" + i13,schemaPath:"#/properties/sharedLists/items/required",keyword:"required",params:{missingProperty: "ref"},message:"must have required property '"+"ref"+"'",schema:schema31.properties.sharedLists.items.required,parentSchema:schema31.properties.sharedLists.items,data:data90};
+if(vErrors === null){
+vErrors = [err175];
+}
+else {
+vErrors.push(err175);
+}
+errors++;
+}
+if(data90.version === undefined){
+const err176 = {instancePath:instancePath+"/sharedLists/" + i13,schemaPath:"#/properties/sharedLists/items/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'",schema:schema31.properties.sharedLists.items.required,parentSchema:schema31.properties.sharedLists.items,data:data90};
+if(vErrors === null){
+vErrors = [err176];
+}
+else {
+vErrors.push(err176);
+}
+errors++;
+}
+for(const key18 in data90){
+if(!(((key18 === "ref") || (key18 === "version")) || (key18 === "filter"))){
+const err177 = {instancePath:instancePath+"/sharedLists/" + i13,schemaPath:"#/properties/sharedLists/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.sharedLists.items,data:data90};
+if(vErrors === null){
+vErrors = [err177];
+}
+else {
+vErrors.push(err177);
+}
+errors++;
+}
+}
+if(data90.ref !== undefined){
+let data91 = data90.ref;
+if(typeof data91 !== "string"){
+const err178 = {instancePath:instancePath+"/sharedLists/" + i13+"/ref",schemaPath:"#/properties/sharedLists/items/properties/ref/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.sharedLists.items.properties.ref.type,parentSchema:schema31.properties.sharedLists.items.properties.ref,data:data91};
+if(vErrors === null){
+vErrors = [err178];
+}
+else {
+vErrors.push(err178);
+}
+errors++;
+}
+}
+if(data90.version !== undefined){
+let data92 = data90.version;
+if(typeof data92 !== "string"){
+const err179 = {instancePath:instancePath+"/sharedLists/" + i13+"/version",schemaPath:"#/properties/sharedLists/items/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.sharedLists.items.properties.version.type,parentSchema:schema31.properties.sharedLists.items.properties.version,data:data92};
+if(vErrors === null){
+vErrors = [err179];
+}
+else {
+vErrors.push(err179);
+}
+errors++;
+}
+}
+if(data90.filter !== undefined){
+let data93 = data90.filter;
+if(!(data93 && typeof data93 == "object" && !Array.isArray(data93))){
+const err180 = {instancePath:instancePath+"/sharedLists/" + i13+"/filter",schemaPath:"#/properties/sharedLists/items/properties/filter/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.sharedLists.items.properties.filter.type,parentSchema:schema31.properties.sharedLists.items.properties.filter,data:data93};
+if(vErrors === null){
+vErrors = [err180];
+}
+else {
+vErrors.push(err180);
+}
+errors++;
+}
+}
+}
+else {
+const err181 = {instancePath:instancePath+"/sharedLists/" + i13,schemaPath:"#/properties/sharedLists/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.sharedLists.items.type,parentSchema:schema31.properties.sharedLists.items,data:data90};
+if(vErrors === null){
+vErrors = [err181];
+}
+else {
+vErrors.push(err181);
+}
+errors++;
+}
+}
+}
+else {
+const err182 = {instancePath:instancePath+"/sharedLists",schemaPath:"#/properties/sharedLists/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.sharedLists.type,parentSchema:schema31.properties.sharedLists,data:data89};
+if(vErrors === null){
+vErrors = [err182];
+}
+else {
+vErrors.push(err182);
+}
+errors++;
+}
+}
+if(data.meta !== undefined){
+let data94 = data.meta;
+if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
+if(data94.isReadOnly === undefined){
+const err183 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "isReadOnly"},message:"must have required property '"+"isReadOnly"+"'",schema:schema31.properties.meta.required,parentSchema:schema31.properties.meta,data:data94};
+if(vErrors === null){
+vErrors = [err183];
+}
+else {
+vErrors.push(err183);
+}
+errors++;
+}
+if(data94.isConcurrencySafe === undefined){
+const err184 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "isConcurrencySafe"},message:"must have required property '"+"isConcurrencySafe"+"'",schema:schema31.properties.meta.required,parentSchema:schema31.properties.meta,data:data94};
+if(vErrors === null){
+vErrors = [err184];
+}
+else {
+vErrors.push(err184);
+}
+errors++;
+}
+if(data94.isDestructive === undefined){
+const err185 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "isDestructive"},message:"must have required property '"+"isDestructive"+"'",schema:schema31.properties.meta.required,parentSchema:schema31.properties.meta,data:data94};
+if(vErrors === null){
+vErrors = [err185];
+}
+else {
+vErrors.push(err185);
+}
+errors++;
+}
+if(data94.searchHint === undefined){
+const err186 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "searchHint"},message:"must have required property '"+"searchHint"+"'",schema:schema31.properties.meta.required,parentSchema:schema31.properties.meta,data:data94};
+if(vErrors === null){
+vErrors = [err186];
+}
+else {
+vErrors.push(err186);
+}
+errors++;
+}
+if(data94.aliases === undefined){
+const err187 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "aliases"},message:"must have required property '"+"aliases"+"'",schema:schema31.properties.meta.required,parentSchema:schema31.properties.meta,data:data94};
+if(vErrors === null){
+vErrors = [err187];
+}
+else {
+vErrors.push(err187);
+}
+errors++;
+}
+if(data94.alwaysLoad === undefined){
+const err188 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/required",keyword:"required",params:{missingProperty: "alwaysLoad"},message:"must have required property '"+"alwaysLoad"+"'",schema:schema31.properties.meta.required,parentSchema:schema31.properties.meta,data:data94};
+if(vErrors === null){
+vErrors = [err188];
+}
+else {
+vErrors.push(err188);
+}
+errors++;
+}
+for(const key19 in data94){
+if(!((((((key19 === "isReadOnly") || (key19 === "isConcurrencySafe")) || (key19 === "isDestructive")) || (key19 === "searchHint")) || (key19 === "aliases")) || (key19 === "alwaysLoad"))){
+const err189 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key19},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.meta,data:data94};
+if(vErrors === null){
+vErrors = [err189];
+}
+else {
+vErrors.push(err189);
+}
+errors++;
+}
+}
+if(data94.isReadOnly !== undefined){
+let data95 = data94.isReadOnly;
+if(typeof data95 !== "boolean"){
+const err190 = {instancePath:instancePath+"/meta/isReadOnly",schemaPath:"#/properties/meta/properties/isReadOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.meta.properties.isReadOnly.type,parentSchema:schema31.properties.meta.properties.isReadOnly,data:data95};
+if(vErrors === null){
+vErrors = [err190];
+}
+else {
+vErrors.push(err190);
+}
+errors++;
+}
+}
+if(data94.isConcurrencySafe !== undefined){
+let data96 = data94.isConcurrencySafe;
+if(typeof data96 !== "boolean"){
+const err191 = {instancePath:instancePath+"/meta/isConcurrencySafe",schemaPath:"#/properties/meta/properties/isConcurrencySafe/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.meta.properties.isConcurrencySafe.type,parentSchema:schema31.properties.meta.properties.isConcurrencySafe,data:data96};
+if(vErrors === null){
+vErrors = [err191];
+}
+else {
+vErrors.push(err191);
+}
+errors++;
+}
+}
+if(data94.isDestructive !== undefined){
+let data97 = data94.isDestructive;
+if(typeof data97 !== "boolean"){
+const err192 = {instancePath:instancePath+"/meta/isDestructive",schemaPath:"#/properties/meta/properties/isDestructive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.meta.properties.isDestructive.type,parentSchema:schema31.properties.meta.properties.isDestructive,data:data97};
+if(vErrors === null){
+vErrors = [err192];
+}
+else {
+vErrors.push(err192);
+}
+errors++;
+}
+}
+if(data94.searchHint !== undefined){
+let data98 = data94.searchHint;
+if(typeof data98 === "string"){
+if(func2(data98) < 1){
+const err193 = {instancePath:instancePath+"/meta/searchHint",schemaPath:"#/properties/meta/properties/searchHint/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.meta.properties.searchHint,data:data98};
+if(vErrors === null){
+vErrors = [err193];
+}
+else {
+vErrors.push(err193);
+}
+errors++;
+}
+}
+else {
+const err194 = {instancePath:instancePath+"/meta/searchHint",schemaPath:"#/properties/meta/properties/searchHint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.meta.properties.searchHint.type,parentSchema:schema31.properties.meta.properties.searchHint,data:data98};
+if(vErrors === null){
+vErrors = [err194];
+}
+else {
+vErrors.push(err194);
+}
+errors++;
+}
+}
+if(data94.aliases !== undefined){
+let data99 = data94.aliases;
+if(Array.isArray(data99)){
+const len13 = data99.length;
+for(let i14=0; i14<len13; i14++){
+let data100 = data99[i14];
+if(typeof data100 !== "string"){
+const err195 = {instancePath:instancePath+"/meta/aliases/" + i14,schemaPath:"#/properties/meta/properties/aliases/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.meta.properties.aliases.items.type,parentSchema:schema31.properties.meta.properties.aliases.items,data:data100};
+if(vErrors === null){
+vErrors = [err195];
+}
+else {
+vErrors.push(err195);
+}
+errors++;
+}
+}
+}
+else {
+const err196 = {instancePath:instancePath+"/meta/aliases",schemaPath:"#/properties/meta/properties/aliases/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.meta.properties.aliases.type,parentSchema:schema31.properties.meta.properties.aliases,data:data99};
+if(vErrors === null){
+vErrors = [err196];
+}
+else {
+vErrors.push(err196);
+}
+errors++;
+}
+}
+if(data94.alwaysLoad !== undefined){
+let data101 = data94.alwaysLoad;
+if(typeof data101 !== "boolean"){
+const err197 = {instancePath:instancePath+"/meta/alwaysLoad",schemaPath:"#/properties/meta/properties/alwaysLoad/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.meta.properties.alwaysLoad.type,parentSchema:schema31.properties.meta.properties.alwaysLoad,data:data101};
+if(vErrors === null){
+vErrors = [err197];
+}
+else {
+vErrors.push(err197);
+}
+errors++;
+}
+}
+}
+else {
+const err198 = {instancePath:instancePath+"/meta",schemaPath:"#/properties/meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.meta.type,parentSchema:schema31.properties.meta,data:data94};
+if(vErrors === null){
+vErrors = [err198];
+}
+else {
+vErrors.push(err198);
+}
+errors++;
+}
+}
+if(data.termsOfService !== undefined){
+let data102 = data.termsOfService;
+if((typeof data102 !== "string") && (data102 !== null)){
+const err199 = {instancePath:instancePath+"/termsOfService",schemaPath:"#/properties/termsOfService/type",keyword:"type",params:{type: schema31.properties.termsOfService.type},message:"must be string,null",schema:schema31.properties.termsOfService.type,parentSchema:schema31.properties.termsOfService,data:data102};
+if(vErrors === null){
+vErrors = [err199];
+}
+else {
+vErrors.push(err199);
+}
+errors++;
+}
+}
+if(data.termsOfServiceCheckedAt !== undefined){
+let data103 = data.termsOfServiceCheckedAt;
+if((typeof data103 !== "string") && (data103 !== null)){
+const err200 = {instancePath:instancePath+"/termsOfServiceCheckedAt",schemaPath:"#/properties/termsOfServiceCheckedAt/type",keyword:"type",params:{type: schema31.properties.termsOfServiceCheckedAt.type},message:"must be string,null",schema:schema31.properties.termsOfServiceCheckedAt.type,parentSchema:schema31.properties.termsOfServiceCheckedAt,data:data103};
+if(vErrors === null){
+vErrors = [err200];
+}
+else {
+vErrors.push(err200);
+}
+errors++;
+}
+}
+if(data.termsOfServiceLanguage !== undefined){
+let data104 = data.termsOfServiceLanguage;
+if((typeof data104 !== "string") && (data104 !== null)){
+const err201 = {instancePath:instancePath+"/termsOfServiceLanguage",schemaPath:"#/properties/termsOfServiceLanguage/type",keyword:"type",params:{type: schema31.properties.termsOfServiceLanguage.type},message:"must be string,null",schema:schema31.properties.termsOfServiceLanguage.type,parentSchema:schema31.properties.termsOfServiceLanguage,data:data104};
+if(vErrors === null){
+vErrors = [err201];
+}
+else {
+vErrors.push(err201);
+}
+errors++;
+}
+}
+if(data.dataLicense !== undefined){
+let data105 = data.dataLicense;
+if((typeof data105 !== "string") && (data105 !== null)){
+const err202 = {instancePath:instancePath+"/dataLicense",schemaPath:"#/properties/dataLicense/type",keyword:"type",params:{type: schema31.properties.dataLicense.type},message:"must be string,null",schema:schema31.properties.dataLicense.type,parentSchema:schema31.properties.dataLicense,data:data105};
+if(vErrors === null){
+vErrors = [err202];
+}
+else {
+vErrors.push(err202);
+}
+errors++;
+}
+}
+if(data.dataLicenseName !== undefined){
+let data106 = data.dataLicenseName;
+if((typeof data106 !== "string") && (data106 !== null)){
+const err203 = {instancePath:instancePath+"/dataLicenseName",schemaPath:"#/properties/dataLicenseName/type",keyword:"type",params:{type: schema31.properties.dataLicenseName.type},message:"must be string,null",schema:schema31.properties.dataLicenseName.type,parentSchema:schema31.properties.dataLicenseName,data:data106};
+if(vErrors === null){
+vErrors = [err203];
+}
+else {
+vErrors.push(err203);
+}
+errors++;
+}
+}
+if(data.schemaVersion !== undefined){
+let data107 = data.schemaVersion;
+if(typeof data107 === "string"){
+if(!pattern9.test(data107)){
+const err204 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/pattern",keyword:"pattern",params:{pattern: "^\\d+\\.\\d+\\.\\d+$"},message:"must match pattern \""+"^\\d+\\.\\d+\\.\\d+$"+"\"",schema:"^\\d+\\.\\d+\\.\\d+$",parentSchema:schema31.properties.schemaVersion,data:data107};
+if(vErrors === null){
+vErrors = [err204];
+}
+else {
+vErrors.push(err204);
+}
+errors++;
+}
+}
+else {
+const err205 = {instancePath:instancePath+"/schemaVersion",schemaPath:"#/properties/schemaVersion/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.schemaVersion.type,parentSchema:schema31.properties.schemaVersion,data:data107};
+if(vErrors === null){
+vErrors = [err205];
+}
+else {
+vErrors.push(err205);
+}
+errors++;
+}
+}
+if(data.schemaHash !== undefined){
+let data108 = data.schemaHash;
+if(typeof data108 !== "string"){
+const err206 = {instancePath:instancePath+"/schemaHash",schemaPath:"#/properties/schemaHash/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.schemaHash.type,parentSchema:schema31.properties.schemaHash,data:data108};
+if(vErrors === null){
+vErrors = [err206];
+}
+else {
+vErrors.push(err206);
+}
+errors++;
+}
+}
+}
+else {
+const err207 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
 }
 errors++;
 }

@@ -1,7 +1,10 @@
-// The shape of `main` as one JSON Schema 2020-12 document. Each subschema carries the finding
-// code its failures map to (`x-code`), so an Ajv error turns into a finding without any
-// per-keyword guesswork (shape.ts). Checks run the validator generated from it
-// (main-shape.generated.ts, by `npm run generate`), so no check loads or compiles Ajv.
+// The shape of `main` as one JSON Schema 2020-12 document, for every spec version flowguard
+// reads (2.x, 3.x, 4.x). Each subschema carries the finding code its failures map to
+// (`x-code`), so an Ajv error turns into a finding without any per-keyword guesswork (shape.ts).
+// What differs between the versions (the version and namespace patterns, which key holds the
+// tool map, whether it may be empty) is checked in code (version.ts); here both tool-map keys
+// have the same shape. Checks run the validator generated from it (main-shape.generated.ts, by
+// `npm run generate`), so no check loads or compiles Ajv.
 
 import type { Code } from '../findings.js';
 
@@ -13,6 +16,9 @@ const stringArray = (code: Code, itemExtra: Json = {}): Json => coded(code, { ty
 /** A closed object: unknown fields are VAL003. */
 const object = (code: Code, properties: Record<string, Json>, required: string[]): Json =>
   coded(code, { type: 'object', properties, required, additionalProperties: false });
+/** Descriptive text that serves no request (VAL039): a string, or null where the spec allows it. */
+const text = (extra: Json = {}): Json => string('VAL039', extra);
+const textOrNull = coded('VAL039', { type: ['string', 'null'] });
 
 const position = object('VAL040', {
   key: string('VAL041', { minLength: 1 }),
@@ -23,13 +29,16 @@ const position = object('VAL040', {
 const z = object('VAL040', {
   primitive: string('VAL044'),
   options: stringArray('VAL045'),
+  // Some 4.x files write a parameter's description inside z.
+  description: text(),
 }, ['primitive', 'options']);
 
-const parameter = object('VAL040', { position, z }, ['position', 'z']);
+const parameter = object('VAL040', { position, z, description: text() }, ['position', 'z']);
 
 const output = object('VAL061', {
   mimeType: string('VAL060'),
   schema: coded('VAL061', { type: 'object' }),
+  description: text(),
 }, ['mimeType', 'schema']);
 
 const preload = object('VAL080', {
@@ -44,6 +53,16 @@ const routeTest = coded('TST002', {
   required: ['_description'],
 });
 
+/** 4.x tool `meta`: optional, but when present all six fields are required (SPEC-NOTES-v3-v4 §2). */
+const toolMeta = object('VAL038', {
+  isReadOnly: coded('VAL038', { type: 'boolean' }),
+  isConcurrencySafe: coded('VAL038', { type: 'boolean' }),
+  isDestructive: coded('VAL038', { type: 'boolean' }),
+  searchHint: string('VAL038', { minLength: 1 }),
+  aliases: stringArray('VAL038'),
+  alwaysLoad: coded('VAL038', { type: 'boolean' }),
+}, ['isReadOnly', 'isConcurrencySafe', 'isDestructive', 'searchHint', 'aliases', 'alwaysLoad']);
+
 const route = object('VAL016', {
   method: coded('VAL032', { enum: ['GET', 'POST', 'PUT', 'DELETE'] }),
   path: string('VAL033', { pattern: '^/' }),
@@ -53,7 +72,15 @@ const route = object('VAL016', {
   preload,
   tests: coded('TST001', { type: 'array', minItems: 1, items: routeTest }),
   async: {},
+  meta: toolMeta,
+  // 4.x: a JSON Schema the reference derives from `output`; flowguard derives its own.
+  outputSchema: coded('VAL039', { type: 'object' }),
 }, ['method', 'path', 'description', 'parameters', 'tests']);
+
+/** `routes` (2.x, and 3.x as an alias) and `tools` (3.x, 4.x): at most 8 (version.ts says which key and whether it may be empty). */
+const toolMap = coded('VAL016', {
+  allOf: [coded('VAL016', { type: 'object', additionalProperties: route }), coded('VAL031', { maxProperties: 8 })],
+});
 
 const listRef = object('VAL024', {
   ref: string('VAL070'),
@@ -62,14 +89,13 @@ const listRef = object('VAL024', {
 }, ['ref', 'version']);
 
 export const MAIN_SHAPE = object('VAL002', {
-  namespace: coded('VAL010', { allOf: [string('VAL010'), coded('VAL011', { pattern: '^[a-z]+$' })] }),
+  namespace: string('VAL010'),
   name: coded('VAL012', { allOf: [string('VAL012', { minLength: 1 }), coded('VAL019', { pattern: '^[A-Z][a-zA-Z0-9]*$' })] }),
   description: string('VAL013', { minLength: 1 }),
-  version: string('VAL014', { pattern: '^2\\.\\d+\\.\\d+$' }),
+  version: string('VAL014'),
   root: string('VAL015'),
-  routes: coded('VAL016', {
-    allOf: [coded('VAL016', { type: 'object', minProperties: 1, additionalProperties: route }), coded('VAL031', { maxProperties: 8 })],
-  }),
+  routes: toolMap,
+  tools: toolMap,
   docs: stringArray('VAL020'),
   tags: coded('VAL021', { type: 'array', items: { allOf: [string('VAL021'), coded('VAL019', { pattern: '^[a-z][a-z0-9-]*$' })] } }),
   requiredServerParams: coded('VAL022', {
@@ -80,4 +106,18 @@ export const MAIN_SHAPE = object('VAL002', {
   requiredLibraries: stringArray('VAL025'),
   headers: coded('VAL023', { type: 'object', additionalProperties: string('VAL023') }),
   sharedLists: coded('VAL024', { type: 'array', items: listRef }),
-}, ['namespace', 'name', 'description', 'version', 'root', 'routes']);
+  // 4.x: the tool meta every tool without its own `meta` takes.
+  meta: toolMeta,
+  // 3.x and 4.x primitives flowguard does not serve; reported as such (VAL028), never checked.
+  resources: {},
+  skills: {},
+  prompts: {},
+  // 4.x informational fields: kept and shown, never used to serve.
+  termsOfService: textOrNull,
+  termsOfServiceCheckedAt: textOrNull,
+  termsOfServiceLanguage: textOrNull,
+  dataLicense: textOrNull,
+  dataLicenseName: textOrNull,
+  schemaVersion: text({ pattern: '^\\d+\\.\\d+\\.\\d+$' }),
+  schemaHash: text(),
+}, ['namespace', 'name', 'description', 'version']);

@@ -1,24 +1,37 @@
 // Finds the two exports a schema file may have, without running anything. Every other
 // top-level statement is code that would run at import time and is reported (SEC019);
-// v1.2.0 files are recognised and named as such (R10).
+// v1.2.0 files are recognised and named as such (R10), and so are the skill, prompt and agent
+// files that 3.x and 4.x catalogs keep beside their schemas (R11): they are not schemas.
 
 import { startOf, type Expression, type ModuleDeclaration, type Program, type Statement, type VariableDeclaration } from '../scan/ast.js';
 import type { FindingSink } from '../findings.js';
+
+/** What a file of a schema folder that is no schema declares instead. */
+export type OtherFile = 'skill' | 'prompt' | 'agent';
 
 export interface SchemaModule {
   main: Expression | null;
   handlers: Expression | null;
   legacy: boolean;
+  /** Set for a skill, prompt or agent file: nothing else was read. */
+  other: OtherFile | null;
 }
 
 const EXPORT_NAMES = new Set(['main', 'handlers']);
+const OTHER_EXPORTS: ReadonlySet<string> = new Set<OtherFile>(['skill', 'prompt', 'agent']);
 
 export function readSchemaModule(program: Program, sink: FindingSink): SchemaModule {
   const found: Record<string, Expression> = {};
   if (isLegacy(program)) {
     sink.addAt('VAL006', startOf(program), 'this is a v1.2.0 schema (`schema` export with flowMCP: 1.2.0); it is not served',
       'migrate: wrap the fields in `export const main`, set version 2.0.0, move handlers into an `export const handlers` factory');
-    return { main: null, handlers: null, legacy: true };
+    return { main: null, handlers: null, legacy: true, other: null };
+  }
+  const other = otherFile(program);
+  if (other) {
+    sink.addAt('VAL029', startOf(program), `this is a ${other} file (\`export const ${other}\`), not a schema: skipped`,
+      other === 'agent' ? 'flowguard serves tools; agents are run by an agent host' : `flowguard serves tools; ${other}s are not served as MCP prompts yet`);
+    return { main: null, handlers: null, legacy: false, other };
   }
   for (const statement of program.body) {
     const declared = exportedConst(statement);
@@ -34,7 +47,24 @@ export function readSchemaModule(program: Program, sink: FindingSink): SchemaMod
   if (!found.main) {
     sink.addAt('VAL001', startOf(program), 'the file has no `export const main = {...}`');
   }
-  return { main: found.main ?? null, handlers: found.handlers ?? null, legacy: false };
+  return { main: found.main ?? null, handlers: found.handlers ?? null, legacy: false, other: null };
+}
+
+/** `export const skill`, `prompt` or `agent` in a file without `export const main`. */
+function otherFile(program: Program): OtherFile | null {
+  let other: OtherFile | null = null;
+  for (const statement of program.body) {
+    const name = exportedConstName(statement);
+    if (name === 'main') return null;
+    if (name !== null && OTHER_EXPORTS.has(name)) other ??= name as OtherFile;
+  }
+  return other;
+}
+
+function exportedConstName(statement: Statement | ModuleDeclaration): string | null {
+  if (statement.type !== 'ExportNamedDeclaration' || statement.declaration?.type !== 'VariableDeclaration') return null;
+  const [declarator] = statement.declaration.declarations;
+  return declarator?.id.type === 'Identifier' ? declarator.id.name : null;
 }
 
 /** `export const main = ...` or `export const handlers = ...`, one declarator. */

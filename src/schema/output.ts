@@ -67,7 +67,9 @@ export function checkOutput(raw: unknown, path: string, sink: FindingSink): Outp
   const rawSchema = isRecord(raw.schema) ? raw.schema : undefined; // else Ajv: VAL061
   const schema = rawSchema && checkNode(rawSchema, schemaPath, 1, walk);
   if (mimeType && rawSchema && schema) checkFit(mimeType, rawSchema.format, schema, schemaPath, walk);
-  return mimeType && schema && !walk.failed ? { mimeType, schema } : undefined;
+  if (!mimeType || !schema || walk.failed) return undefined;
+  // A description of the wrong type was reported by the shape (VAL039); the output stands without it.
+  return typeof raw.description === 'string' && raw.description !== '' ? { mimeType, schema, description: raw.description } : { mimeType, schema };
 }
 
 function report(walk: Walk, code: Code, path: string, message: string, hint?: string): void {

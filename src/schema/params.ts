@@ -1,12 +1,16 @@
 // Compiles a route's raw `parameters` into canonical params. The Ajv shape check has already
 // reported every malformed field; this module only reads parameters whose shape is sound and
 // applies the semantic rules of the z grammar (SPEC-NOTES §5, RULINGS R6). Each z string is
-// parsed once, here, by plain string scanning.
+// parsed once, here, by plain string scanning. Corpus idioms are read as their authors meant
+// them, each with a finding that says how: a body parameter on GET or DELETE goes into the query
+// (VAL051), `{{USER_PARAM}}` inside text (VAL095) and `{{LATITUDE}}` for the key `latitude`
+// (VAL099) are the caller's input, and loosely written z options are read leniently (VAL059).
 
 import { childPath, type FindingSink } from '../findings.js';
 import type { ListEntry, ResolvedList } from '../lists/types.js';
 import { isRecord } from '../raw.js';
-import { compileValueTemplate } from './templates.js';
+import { compileSource } from './param-source.js';
+import { compilesAsPattern, LITERAL_FORM, numericText, readTyped, unquote, UNREADABLE, violation } from './z-values.js';
 import type { CanonicalParam, HttpMethod, ListFieldRef, ParamLocation, ParamSource, ParamType } from './types.js';
 
 export interface ParamContext {
@@ -33,6 +37,8 @@ interface RawParam {
   location: ParamLocation;
   primitive: string;
   options: string[];
+  /** Next to `position` and `z`, or (some 4.x files) inside `z`. */
+  description?: string;
 }
 
 /** The z block while its options are applied in order. */
@@ -46,11 +52,11 @@ interface ZState {
 
 type OptionRule = (arg: string, state: ZState, path: string, sink: FindingSink) => void;
 
-const USER_VALUE = '{{USER_PARAM}}';
+/** `a(…), b(…)` written as one option: split before each known option name that follows `), `. */
+const JOINED_OPTIONS = /\)\s*,\s*(?=(?:optional|default|min|max|length|regex|values)\()/;
 const LOCATIONS: ReadonlySet<string> = new Set(['insert', 'query', 'body']);
 const BODYLESS_METHODS: ReadonlySet<string> = new Set(['GET', 'DELETE']);
 const CAMEL_CASE = /^[a-z][a-zA-Z0-9]*$/;
-const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 const INTERPOLATION = /\{\{[^{}]*:[^{}]*\}\}/;
 const SIMPLE_PRIMITIVES: ReadonlyMap<string, Kind> = new Map([
@@ -60,16 +66,6 @@ const SIMPLE_PRIMITIVES: ReadonlyMap<string, Kind> = new Map([
   ['array()', 'array'],
   ['object()', 'object'],
 ]);
-/** What a literal of each kind must look like, for messages. */
-const LITERAL_FORM: Partial<Record<Kind, string>> = {
-  number: 'a number',
-  boolean: 'true or false',
-  array: 'a JSON array',
-  object: 'a JSON object',
-};
-/** Returned by readTyped when text cannot be read as the kind asked for. */
-const UNREADABLE = Symbol('unreadable');
-
 /** Compiles a route's raw `parameters` (at finding path `path`, e.g. `main.routes.getPrice.parameters`) into canonical params, reporting every problem. Parameters whose shape is broken are left out. */
 export function compileParameters(raw: unknown, path: string, ctx: ParamContext): CanonicalParam[] {
   if (!Array.isArray(raw)) return [];
@@ -84,32 +80,6 @@ export function compileParameters(raw: unknown, path: string, ctx: ParamContext)
   return params;
 }
 
-/** Why `value` does not satisfy `type` (as a short phrase, e.g. 'is shorter than 3 characters'), or null when it does. Used for fixed values, defaults and test values. */
-export function violation(type: ParamType, value: unknown): string | null {
-  switch (type.kind) {
-    case 'string':
-      return stringViolation(type, value);
-    case 'number':
-      return numberViolation(type, value);
-    case 'boolean':
-      return typeof value === 'boolean' ? null : 'is not true or false';
-    case 'enum':
-      return enumViolation(type, value);
-    case 'array':
-      return arrayViolation(type, value);
-    case 'object':
-      return isRecord(value) ? null : 'is not an object';
-  }
-}
-
-/** The one reading of numeric text (number() defaults and fixed values, numeric enums of R6); null if not a finite decimal. */
-export function numericText(text: string): number | null {
-  if (!DECIMAL.test(text)) return null;
-  const value = Number(text);
-  return Number.isFinite(value) ? value : null;
-}
-
-
 // --- one parameter -------------------------------------------------------------------------
 
 function readShape(item: unknown): RawParam | null {
@@ -119,26 +89,32 @@ function readShape(item: unknown): RawParam | null {
   if (typeof key !== 'string' || key === '' || typeof value !== 'string') return null;
   if (typeof location !== 'string' || !LOCATIONS.has(location)) return null;
   if (typeof primitive !== 'string' || !Array.isArray(options) || !options.every((o) => typeof o === 'string')) return null;
-  return { key, value, location: location as ParamLocation, primitive, options: options as string[] };
+  const description = typeof item.description === 'string' ? item.description : typeof item.z.description === 'string' ? item.z.description : undefined;
+  const shape: RawParam = { key, value, location: location as ParamLocation, primitive, options: options as string[] };
+  if (description) shape.description = description;
+  return shape;
 }
 
 function compileParameter(raw: RawParam, path: string, ctx: ParamContext, userKeys: Set<string>): CanonicalParam | null {
   const { sink } = ctx;
   const position = childPath(path, 'position');
   const keyPath = childPath(position, 'key');
-  const isUser = raw.value === USER_VALUE;
-  if (isUser) checkUserKey(raw.key, keyPath, sink, userKeys);
-  if (raw.location === 'body' && ctx.method && BODYLESS_METHODS.has(ctx.method)) {
-    sink.add('VAL051', childPath(position, 'location'), `body parameter \`${raw.key}\` on a ${ctx.method} route`, 'use location query, or make the route POST or PUT');
+  const source = compileSource(raw, childPath(position, 'value'), ctx);
+  if (source.kind === 'user') checkUserKey(raw.key, keyPath, sink, userKeys);
+  let location = raw.location;
+  if (location === 'body' && ctx.method && BODYLESS_METHODS.has(ctx.method)) {
+    // A GET or DELETE request carries no body; the value goes where such a request can carry it.
+    location = 'query';
+    sink.add('VAL051', childPath(position, 'location'), `body parameter \`${raw.key}\` on a ${ctx.method} route is sent in the query string`, 'use location query, or make the route POST or PUT');
   }
-  const handlerOnly = raw.location === 'insert' && !ctx.pathSlots.has(raw.key);
+  const handlerOnly = location === 'insert' && !ctx.pathSlots.has(raw.key);
   if (handlerOnly) sink.add('VAL094', keyPath, `insert parameter \`${raw.key}\` has no {{${raw.key}}} or :${raw.key} slot in the path; only handlers read it`);
-  const source = compileSource(raw.value, childPath(position, 'value'), ctx);
   const z = compileZ(raw.primitive, raw.options, childPath(path, 'z'), ctx);
   if (!z) return null;
   if (source.kind === 'template') checkFixedValue(raw.value, source, z.type, childPath(position, 'value'), sink);
-  const param: CanonicalParam = { key: raw.key, location: raw.location, source, type: z.type, optional: z.optional, handlerOnly };
+  const param: CanonicalParam = { key: raw.key, location, source, type: z.type, optional: z.optional, handlerOnly };
   if (z.defaultValue) param.default = z.defaultValue.value;
+  if (raw.description) param.description = raw.description;
   return param;
 }
 
@@ -147,11 +123,6 @@ function checkUserKey(key: string, path: string, sink: FindingSink, userKeys: Se
   if (!CAMEL_CASE.test(key)) sink.add('VAL019', path, `parameter key \`${key}\` is not camelCase`, 'user parameter keys are camelCase, e.g. chainId');
   if (userKeys.has(key)) sink.add('VAL055', path, `a user parameter named \`${key}\` already exists in this route`, 'give each user parameter its own key');
   userKeys.add(key);
-}
-
-function compileSource(value: string, path: string, ctx: ParamContext): ParamSource {
-  if (value === USER_VALUE) return { kind: 'user' };
-  return { kind: 'template', template: compileValueTemplate(value, path, ctx) };
 }
 
 /** A fixed value is text; it must read as its z (VAL053). Values with secrets are only known at call time. */
@@ -178,7 +149,10 @@ function compileZ(primitive: string, options: string[], path: string, ctx: Param
   if (!type) return null;
   const state: ZState = { type, optional: false, valuesGiven: false };
   const optionsPath = childPath(path, 'options');
-  options.forEach((text, index) => applyOption(text, childPath(optionsPath, index), state, sink));
+  options.forEach((text, index) => {
+    const at = childPath(optionsPath, index);
+    for (const option of splitJoinedOptions(text, at, sink)) applyOption(option, at, state, sink);
+  });
   if (type.kind === 'enum' && type.values.length === 0 && type.lists.length === 0 && !state.valuesGiven) {
     sink.add('VAL046', primitivePath, 'enum() has no values', 'list them: enum(a,b,c)');
   }
@@ -214,8 +188,11 @@ function parseEnum(inner: string, path: string, ctx: ParamContext): ParamType {
         ctx.sink.add('VAL048', path, `enum interpolates list \`${ref.list}\`, which main.sharedLists does not declare`, `add { ref: '${ref.list}', version: ... } to main.sharedLists`);
       }
       lists.push(ref);
-    } else if (item === '' || item.includes('{{') || item.includes('}}')) {
-      ctx.sink.add('VAL044', path, `enum value ${JSON.stringify(item)} is empty or a malformed list interpolation`, 'write values separated by single commas, lists as {{listName:fieldName}}');
+    } else if (item === '') {
+      // Corpus idiom: a stray comma (`enum(a,b,)`); no caller means an empty value.
+      ctx.sink.add('VAL059', path, `empty value in ${JSON.stringify(`enum(${inner})`)} left out`, 'remove the extra comma');
+    } else if (item.includes('{{') || item.includes('}}')) {
+      ctx.sink.add('VAL044', path, `enum value ${JSON.stringify(item)} is a malformed list interpolation`, 'write values separated by single commas, lists as {{listName:fieldName}}');
     } else {
       values.push(item);
     }
@@ -291,9 +268,19 @@ const OPTION_RULES: ReadonlyMap<string, OptionRule> = new Map<string, OptionRule
   ['values', applyValues],
 ]);
 
+/** Corpus idiom: `optional(x)` is read as `optional()`. */
 function applyOptional(arg: string, state: ZState, path: string, sink: FindingSink): void {
-  if (arg !== '') sink.add('VAL054', path, 'optional() takes no argument');
+  if (arg !== '') sink.add('VAL059', path, `optional(${arg}) read as optional(); the argument is ignored`, 'write optional()');
   state.optional = true;
+}
+
+/** Corpus idiom: several options written in one string (`'optional(), default(1000)'`), read one by one. */
+function splitJoinedOptions(text: string, path: string, sink: FindingSink): string[] {
+  const parts = text.split(JOINED_OPTIONS);
+  if (parts.length === 1) return parts;
+  const options = parts.map((part, index) => (index < parts.length - 1 ? `${part})` : part).trim());
+  sink.add('VAL059', path, `${JSON.stringify(text)} read as the options ${options.join(' and ')}`, 'write each option as its own string');
+  return options;
 }
 
 /** R6: the argument is typed by the primitive; constraints are checked once all options are in (VAL056). */
@@ -377,117 +364,3 @@ function applyValues(arg: string, state: ZState, path: string, sink: FindingSink
   sink.add('VAL093', path, 'values() read as the values of enum()');
 }
 
-// --- literals and values -----------------------------------------------------------------------
-
-/** Reads text as a value of `kind` (R6); UNREADABLE when it is not one. String and enum text is itself. */
-function readTyped(kind: Kind, text: string): unknown {
-  switch (kind) {
-    case 'number':
-      return numericText(text) ?? UNREADABLE;
-    case 'boolean':
-      return text === 'true' ? true : text === 'false' ? false : UNREADABLE;
-    case 'array': {
-      const value = parseJson(text);
-      return Array.isArray(value) ? value : UNREADABLE;
-    }
-    case 'object': {
-      const value = parseJson(text);
-      return isRecord(value) ? value : UNREADABLE;
-    }
-    default:
-      return text;
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return UNREADABLE;
-  }
-}
-
-/** One pair of matching surrounding quotes, ' or ", is removed (R6). */
-function unquote(text: string): string {
-  const first = text[0];
-  return text.length >= 2 && (first === "'" || first === '"') && text.endsWith(first) ? text.slice(1, -1) : text;
-}
-
-/** Compiled patterns by source, shared by regex() validation and violation(). */
-const patterns = new Map<string, RegExp>();
-
-function compilesAsPattern(pattern: string): boolean {
-  try {
-    patterns.set(pattern, new RegExp(pattern, 'u'));
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function stringViolation(type: ParamType & { kind: 'string' }, value: unknown): string | null {
-  if (typeof value !== 'string') return 'is not a string';
-  const { minLength, maxLength, pattern } = type;
-  if (minLength !== undefined || maxLength !== undefined) {
-    const length = codePointLength(value);
-    if (minLength !== undefined && length < minLength) return `is shorter than ${minLength} characters`;
-    if (maxLength !== undefined && length > maxLength) return `is longer than ${maxLength} characters`;
-  }
-  if (pattern !== undefined && !patternOf(pattern).test(value)) return `does not match ${pattern}`;
-  return null;
-}
-
-/** Patterns come from regex(), which compiled them already; the cache keeps violation() free of compiling. */
-function patternOf(pattern: string): RegExp {
-  let regex = patterns.get(pattern);
-  if (!regex) {
-    regex = new RegExp(pattern, 'u');
-    patterns.set(pattern, regex);
-  }
-  return regex;
-}
-
-/** Characters as JSON Schema counts them: code points, a surrogate pair is one. */
-function codePointLength(text: string): number {
-  let length = 0;
-  for (let i = 0; i < text.length; i += 1, length += 1) {
-    const code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i += 1;
-  }
-  return length;
-}
-
-function numberViolation(type: ParamType & { kind: 'number' }, value: unknown): string | null {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return 'is not a finite number';
-  if (type.minimum !== undefined && value < type.minimum) return `is less than ${type.minimum}`;
-  if (type.maximum !== undefined && value > type.maximum) return `is greater than ${type.maximum}`;
-  return null;
-}
-
-function enumViolation(type: EnumType, value: unknown): string | null {
-  const isNumber = typeof value === 'number' && Number.isFinite(value);
-  // Values behind list interpolations are known only once lists resolve; an enum without any
-  // values was reported as VAL046. Either way only the kind of value can be judged here.
-  if (!type.listsResolved || type.values.length === 0) return typeof value === 'string' || isNumber ? null : 'is not a string or number';
-  if (typeof value === 'string' && type.values.includes(value)) return null;
-  if (isNumber && numericEnumAccepts(type.values, value)) return null;
-  return `is not one of ${type.values.slice(0, 10).join(', ')}${type.values.length > 10 ? ', …' : ''}`;
-}
-
-/** R6: where every enum value is numeric, the matching number is accepted too. */
-function numericEnumAccepts(values: readonly string[], value: number): boolean {
-  let matched = false;
-  for (const text of values) {
-    const n = numericText(text);
-    if (n === null) return false;
-    if (n === value) matched = true;
-  }
-  return matched;
-}
-
-function arrayViolation(type: ParamType & { kind: 'array' }, value: unknown): string | null {
-  if (!Array.isArray(value)) return 'is not an array';
-  if (type.minItems !== undefined && value.length < type.minItems) return `has fewer than ${type.minItems} items`;
-  if (type.maxItems !== undefined && value.length > type.maxItems) return `has more than ${type.maxItems} items`;
-  return null;
-}

@@ -4,7 +4,7 @@
 
 import { childPath, type FindingSink } from '../findings.js';
 import { isRecord } from '../raw.js';
-import { violation } from './params.js';
+import { violation } from './z-values.js';
 import type { CanonicalParam, RouteTest } from './types.js';
 
 /** Checks the raw `tests` of a route (at finding path `path`, e.g. `main.routes.getPrice.tests`) and returns the well-formed ones. */

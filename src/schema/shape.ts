@@ -12,9 +12,8 @@ const validateMain = validateShape as unknown as ValidateFunction;
 
 const HINTS: Partial<Record<Code, string>> = {
   VAL003: 'remove the field or fix its spelling',
-  VAL011: 'use lowercase ASCII letters only, e.g. "coingecko"',
-  VAL014: "the major version of a FlowMCP 2 schema is 2, e.g. '2.0.0'",
   VAL031: 'split the schema into two files',
+  VAL038: 'meta has six fields: isReadOnly, isConcurrencySafe, isDestructive (booleans), searchHint (text), aliases (a list of names), alwaysLoad (boolean)',
   VAL032: 'use GET, POST, PUT or DELETE',
   VAL043: 'use insert, query or body; headers go into main.headers',
 };

@@ -54,7 +54,8 @@ function placeholderPart(inner: string, where: Where, path: string, ctx: Templat
     return null;
   }
   if (where === 'path') return { kind: 'insert', key: inner };
-  sink.add('VAL052', path, `{{${inner}}} names no key in requiredServerParams`, `declare '${inner}' in main.requiredServerParams or remove the placeholder`);
+  const userHint = where === 'value' ? "; if it stands for the caller's input, write '{{USER_PARAM}}'" : '';
+  sink.add('VAL052', path, `{{${inner}}} names no key in requiredServerParams`, `declare '${inner}' in main.requiredServerParams or remove the placeholder${userHint}`);
   return null;
 }
 
@@ -87,11 +88,14 @@ export function compileValueTemplate(text: string, path: string, ctx: TemplateCo
   return compileParts(text, 'value', path, ctx, pushLiteral);
 }
 
-/** `main.root`: an https origin and base path, with secret slots and `--marker--` labels. */
+/**
+ * `main.root`: an https origin and base path, with secret slots and `--marker--` labels. A
+ * trailing slash (corpus idiom) is removed, since every route path starts with one (VAL018).
+ */
 export function compileRoot(text: string, path: string, ctx: TemplateContext): Template {
   const { sink } = ctx;
   const markers = new Set<string>();
-  const parts = compileParts(text, 'root', path, ctx, (chunk, out) => {
+  const parts = compileParts(withoutTrailingSlash(text), 'root', path, ctx, (chunk, out) => {
     let last = 0;
     for (const match of chunk.matchAll(MARKER)) {
       pushLiteral(chunk.slice(last, match.index), out);
@@ -139,8 +143,14 @@ function checkRootUrl(text: string, path: string, sink: FindingSink): URL | null
     return null;
   }
   if (url.protocol !== 'https:') sink.add('VAL017', path, `root uses ${url.protocol.slice(0, -1)}, not https`, 'the core only sends requests over https');
-  if (text.endsWith('/')) sink.add('VAL018', path, 'root ends with a slash', 'remove the trailing slash; every route path starts with /');
+  if (text.endsWith('/')) sink.add('VAL018', path, `root ends with a slash; read as ${withoutTrailingSlash(text)}`, 'remove the trailing slash; every route path starts with /');
   return url;
+}
+
+function withoutTrailingSlash(root: string): string {
+  let end = root.length;
+  while (end > 0 && root[end - 1] === '/') end -= 1;
+  return root.slice(0, end);
 }
 
 /** A route path: literal text, `{{key}}` and `:key` insert slots, secret slots, and maybe `?query`. */

@@ -1,6 +1,8 @@
-// The canonical, typed form of a schema that every later stage consumes. Corpus idioms (bare
-// {{KEY}}, :key, regex(), values(), handler-only inserts, literal query strings, --markers--)
-// are gone by the time a schema reaches this shape: there is exactly one way to say each thing.
+// The canonical, typed form of a schema that every later stage consumes, whatever spec version
+// (2.x, 3.x, 4.x) the file was written in. Corpus idioms (bare {{KEY}}, :key, regex(), values(),
+// handler-only inserts, literal query strings, --markers--, a root's trailing slash, body
+// parameters on GET) are gone by the time a schema reaches this shape: there is exactly one way
+// to say each thing.
 
 import type { ListEntry } from '../lists/types.js';
 
@@ -23,7 +25,14 @@ export type Template = readonly TemplatePart[];
  * Where a parameter's value comes from. A fixed value may embed secret slots; one without them
  * also carries its value typed by its z block (R6: a fixed `'100'` for `number()` is sent as 100).
  */
-export type ParamSource = { kind: 'user' } | { kind: 'template'; template: Template; typed?: unknown };
+export type ParamSource =
+  /**
+   * The caller's argument. `around` is set where the schema wrote `{{USER_PARAM}}` inside text
+   * (`%{{USER_PARAM}}%`): the text around each occurrence, so the request carries
+   * `around.join(argument)`; handlers still see the argument itself.
+   */
+  | { kind: 'user'; around?: readonly string[] }
+  | { kind: 'template'; template: Template; typed?: unknown };
 
 export type ParamType =
   | { kind: 'string'; minLength?: number; maxLength?: number; pattern?: string }
@@ -53,11 +62,25 @@ export interface CanonicalParam {
   default?: unknown;
   /** An insert parameter whose key has no slot in the path: only handlers read it. */
   handlerOnly: boolean;
+  /** For the input schema (4.x `description`, next to `position` and `z` or inside `z`). */
+  description?: string;
 }
 
 export interface OutputSpec {
   mimeType: 'application/json' | 'image/png' | 'text/plain' | 'text/markdown' | 'application/rss+xml' | 'application/octet-stream';
   schema: Record<string, unknown>;
+  /** 4.x `output.description`: what the tool returns, in words. */
+  description?: string;
+}
+
+/** 4.x tool `meta` (its own, or `main.meta`): hints for MCP clients, never a rule for the core. */
+export interface ToolMeta {
+  readOnly: boolean;
+  destructive: boolean;
+  concurrencySafe: boolean;
+  searchHint: string;
+  aliases: string[];
+  alwaysLoad: boolean;
 }
 
 export interface PreloadSpec {
@@ -80,6 +103,7 @@ export interface CanonicalRoute {
   output?: OutputSpec;
   preload?: PreloadSpec;
   tests: RouteTest[];
+  meta?: ToolMeta;
 }
 
 export type ListFilter =
@@ -96,14 +120,24 @@ export interface ListRef {
 export interface HandlerHooks {
   preRequest: boolean;
   postRequest: boolean;
+  executeRequest: boolean;
 }
 
 export interface HandlersInfo {
   /** Source text of the factory expression, evaluated only inside the sandbox. */
   factorySource: string;
-  /** Hooks per route as read from the factory's returned object literal; null if not literal. */
-  routes: Record<string, HandlerHooks> | null;
+  /**
+   * Hooks per route as read from the factory without running it: from the returned object
+   * literal, following a route's value to a local object or to a local function that returns
+   * one (`x: build('x')`). A route whose hooks cannot be read that way maps to null; the whole
+   * map is null when the factory returns no object literal.
+   */
+  routes: Record<string, HandlerHooks | null> | null;
 }
+
+/** The informational fields of `main` (4.x): kept and shown, never used to serve. */
+export const INFO_FIELDS = ['termsOfService', 'termsOfServiceCheckedAt', 'termsOfServiceLanguage', 'dataLicense', 'dataLicenseName', 'schemaVersion', 'schemaHash'] as const;
+export type SchemaInfo = Partial<Record<(typeof INFO_FIELDS)[number], string | null>>;
 
 export interface CanonicalSchema {
   file: string;
@@ -111,6 +145,8 @@ export interface CanonicalSchema {
   name: string;
   description: string;
   version: string;
+  /** The informational fields the file gives, as written. */
+  info: SchemaInfo;
   root: Template;
   docs: string[];
   tags: string[];
@@ -120,6 +156,7 @@ export interface CanonicalSchema {
   sharedLists: ListRef[];
   /** Per declared list name, its filtered entries, deep-frozen: what handlers get as `sharedLists`. Empty without a list registry. */
   resolvedLists: Readonly<Record<string, readonly ListEntry[]>>;
+  /** The routes that can be served: those with an error of their own are left out (the check says which). */
   routes: CanonicalRoute[];
   handlers: HandlersInfo | null;
 }

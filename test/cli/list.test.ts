@@ -1,5 +1,6 @@
 // `flowguard list` as an operator runs it: the compiled command in a child process, in a
-// temporary project folder with a served schema, one whose key is missing and a rejected file.
+// temporary project folder with a served schema, one whose key is missing, a rejected file and
+// a 4.x file that loads without its broken route.
 
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,19 +51,53 @@ function grantKeys(keys: Record<string, string[]> | undefined): void {
   writeFileSync(join(dir, '.flowmcp', 'config.json'), JSON.stringify(keys ? { security: { keys } } : {}));
 }
 
+/** A 4.x file with informational fields: one route loads, the other (method PATCH) is dropped on its own (R1). */
+const PARTIAL = `export const main = {
+    namespace: 'partial-api',
+    name: 'PartialApi',
+    description: 'An API with one broken route.',
+    version: '4.0.0',
+    schemaVersion: '1.2.0',
+    termsOfService: 'https://partial.example/terms',
+    dataLicense: null,
+    root: 'https://api.partial.example',
+    tools: {
+        listThings: {
+            method: 'GET',
+            path: '/things',
+            description: 'Every thing.',
+            parameters: [],
+            tests: [ { _description: 'all things' } ],
+        },
+        updateThing: {
+            method: 'PATCH',
+            path: '/things',
+            description: 'Rename a thing.',
+            parameters: [],
+            tests: [ { _description: 'rename' } ],
+        },
+    },
+};
+`;
+
 beforeAll(() => {
   dir = join(work, 'project');
   cpSync(join(CODES, 'GRP006', 'schemas'), join(dir, 'schemas'), { recursive: true });
   mkdirSync(join(dir, 'schemas', 'keyed'));
   writeFileSync(join(dir, 'schemas', 'keyed', 'keyed.mjs'), KEYED);
   mkdirSync(join(dir, 'schemas', 'broken'));
-  cpSync(join(CODES, 'VAL051', 'trigger.mjs'), join(dir, 'schemas', 'broken', 'search.mjs'));
+  // A root on http concerns the whole file: it is rejected (before issue 14 this was VAL051's trigger, now a warning).
+  cpSync(join(CODES, 'VAL017', 'trigger.mjs'), join(dir, 'schemas', 'broken', 'search.mjs'));
+  mkdirSync(join(dir, 'schemas', 'partial'));
+  writeFileSync(join(dir, 'schemas', 'partial', 'partial.mjs'), PARTIAL);
 });
 
 interface ListJson {
   tools: Array<{ name: string; reference: string; method: string; requiredKeys: string[]; missingKeys: string[]; keyProblems: Array<{ key: string; reason: string; fix: string }>; status: string }>;
   rejected: Array<{ file: string; status: string; error: { code: string; message: string; line: number } }>;
-  summary: { tools: number; served: number; hidden: number; rejected: number };
+  dropped: Array<{ file: string; route: string; reference: string; status: string; error: { code: string; line: number } }>;
+  schemas: Array<{ file: string; namespace: string; version: string; routes: { declared: number; served: number }; info: Record<string, string | null> }>;
+  summary: { tools: number; served: number; hidden: number; rejected: number; dropped: number };
 }
 
 describe('flowguard list', () => {
@@ -83,10 +118,21 @@ describe('flowguard list', () => {
         keyProblems: [{ key: 'KEYED_SECRET', reason: 'not set', fix: 'KEYED_SECRET=... in .env' }],
         status: 'hidden',
       },
+      { name: 'partial-api_listThings', reference: 'partial-api/partial.mjs::listThings', method: 'GET', requiredKeys: [], missingKeys: [], keyProblems: [], status: 'served' },
     ]);
     expect(list.rejected).toHaveLength(1);
-    expect(list.rejected[0]).toMatchObject({ file: 'schemas/broken/search.mjs', status: 'rejected', error: { code: 'VAL051', line: 14, message: 'body parameter `query` on a GET route' } });
-    expect(list.summary).toEqual({ tools: 3, served: 2, hidden: 1, rejected: 1 });
+    expect(list.rejected[0]).toMatchObject({ file: 'schemas/broken/search.mjs', status: 'rejected', error: { code: 'VAL017', line: 9, message: 'root uses http, not https' } });
+    expect(list.dropped).toEqual([
+      expect.objectContaining({ file: 'schemas/partial/partial.mjs', route: 'updateThing', reference: 'partial-api/partial.mjs::updateThing', status: 'dropped', error: expect.objectContaining({ code: 'VAL032', line: 19, path: 'main.tools.updateThing.method' }) }),
+    ]);
+    expect(list.schemas.find((row) => row.namespace === 'partial-api')).toEqual({
+      file: 'schemas/partial/partial.mjs',
+      namespace: 'partial-api',
+      version: '4.0.0',
+      routes: { declared: 2, served: 1 },
+      info: { termsOfService: 'https://partial.example/terms', dataLicense: null, schemaVersion: '1.2.0' },
+    });
+    expect(list.summary).toEqual({ tools: 4, served: 3, hidden: 1, rejected: 1, dropped: 1 });
     expect(stdout).not.toContain('t0ken-value');
   });
 
@@ -100,8 +146,9 @@ describe('flowguard list', () => {
     expect(lines[3]).toMatch(
       /^keyed_getStatus\s+keyed\/keyed\.mjs::getStatus\s+GET\s+KEYED_TOKEN, KEYED_SECRET\s+hidden: KEYED_TOKEN in the environment but not granted \(grant: security\.keys: "KEYED_TOKEN": \["keyed"\]\); KEYED_SECRET not set \(grant: KEYED_SECRET=\.\.\. in \.env\)$/,
     );
-    expect(stdout).toMatch(/^ {2}schemas\/broken\/search\.mjs {2}rejected: VAL051 body parameter `query` on a GET route$/m);
-    expect(stdout).toMatch(/^3 tools: 2 served, 1 hidden; 1 file rejected$/m);
+    expect(stdout).toMatch(/^ {2}schemas\/broken\/search\.mjs {2}rejected: VAL017 root uses http, not https$/m);
+    expect(stdout).toMatch(/^ {2}partial-api\/partial\.mjs::updateThing {2}dropped: VAL032 `method` must be one of GET, POST, PUT, DELETE$/m);
+    expect(stdout).toMatch(/^4 tools: 3 served, 1 hidden; 1 file rejected; 1 route dropped$/m);
   });
 
   it('counts a key from the project .env as set, and an empty value as missing', () => {

@@ -24,13 +24,25 @@ describe('flowguard validate', () => {
     expect(stdout).toMatch(/^8 files checked: 0 errors, 0 warnings, \d+ info \(all files can be loaded\)$/m);
   });
 
+  // Issue 14 made VAL051 (a body parameter on GET) a warning, so the file with an error is now VAL032's.
   it('exits 1 and prints CODE severity file:line:col path: message for a file with an error', () => {
-    const { code, stdout } = flowguard(['validate', join(CODES, 'VAL051', 'trigger.mjs')]);
+    const { code, stdout } = flowguard(['validate', join(CODES, 'VAL032', 'trigger.mjs')]);
     expect(code).toBe(1);
-    expect(stdout).toContain(
-      'VAL051 error test/fixtures/codes/VAL051/trigger.mjs:14:80 main.routes.searchThings.parameters[0].position.location: body parameter `query` on a GET route',
-    );
-    expect(stdout).toMatch(/^1 file checked: 1 error, 0 warnings, 0 info \(1 file cannot be loaded\)$/m);
+    expect(stdout).toContain('VAL032 error test/fixtures/codes/VAL032/trigger.mjs:10:21 main.routes.updateThing.method: `method` must be one of GET, POST, PUT, DELETE');
+    expect(stdout).toMatch(/^1 file checked: 1 error, 0 warnings, 0 info \(1 route cannot be served\)$/m);
+  });
+
+  it('says what the errors take out of service: a whole file, a route, or nothing (an authoring error), and exits 1 for each', () => {
+    const files = [join(CODES, 'SEC006', 'trigger.mjs'), join(CODES, 'VAL032', 'trigger.mjs'), join(CODES, 'TST001', 'trigger.mjs')];
+    for (const file of files) expect(flowguard(['validate', file]).code).toBe(1);
+    const { stdout } = flowguard(['validate', ...files]);
+    expect(stdout).toMatch(/^3 files checked: 3 errors, 0 warnings, 0 info \(1 file cannot be loaded; 1 route cannot be served; 1 authoring error to fix, served anyway\)$/m);
+  });
+
+  it('exits 0 for a body parameter on GET and says where it is sent', () => {
+    const { code, stdout } = flowguard(['validate', join(CODES, 'VAL051', 'trigger.mjs')]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('VAL051 warning test/fixtures/codes/VAL051/trigger.mjs:14:80 main.routes.searchThings.parameters[0].position.location: body parameter `query` on a GET route is sent in the query string');
   });
 
   it('reports every file of a folder recursively, in one process, and prints JSON with --json', () => {

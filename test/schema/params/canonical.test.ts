@@ -2,7 +2,7 @@
 // optional/handlerOnly flags and value sources.
 
 import { describe, expect, it } from 'vitest';
-import { violation } from '../../../src/schema/params.js';
+import { violation } from '../../../src/schema/z-values.js';
 import type { CanonicalParam, ParamType } from '../../../src/schema/types.js';
 import { compile, fixed, user } from './helpers.js';
 
@@ -63,6 +63,10 @@ describe('defaults (R6)', () => {
     ['numeric-looking string stays a string', 'string()', 'default(10)', '10'],
     ['enum → string', 'enum(1,5,137)', 'default(5)', '5'],
     ['quoted enum', 'enum(asc,desc)', "default('desc')", 'desc'],
+    // Issue 14: the escapes inside the quotes are read, not kept.
+    ['escaped double quotes inside double quotes', 'string()', 'default("{ org: \\"uniswap\\" }")', '{ org: "uniswap" }'],
+    ['escaped single quote inside single quotes', 'string()', "default('it\\'s')", "it's"],
+    ['an escaped backslash', 'string()', 'default("a\\\\b")', 'a\\b'],
   ];
 
   it.each(cases)('%s', (_name, primitive, option, value) => {
@@ -87,6 +91,21 @@ describe('optional()', () => {
 
   it('absent means required', () => {
     expect(one(user('p', 'string()', ['min(1)'])).optional).toBe(false);
+  });
+
+  it('optional(x) is optional (corpus idiom)', () => {
+    expect(one(user('p', 'string()', ['optional(true)'])).optional).toBe(true);
+  });
+
+  it('options written in one string are read one by one (corpus idiom)', () => {
+    const param = one(user('p', 'number()', ['optional(), default(1000)']));
+    expect([param.optional, param.default]).toEqual([true, 1000]);
+  });
+});
+
+describe('enum values', () => {
+  it('an empty value is left out (corpus idiom)', () => {
+    expect(one(user('p', 'enum(latest,listings,)')).type).toEqual({ kind: 'enum', values: ['latest', 'listings'], lists: [], listsResolved: true });
   });
 });
 
@@ -121,5 +140,25 @@ describe('sources and locations', () => {
   it('keeps array order and compiles every sound parameter', () => {
     const { params } = compile([user('b', 'string()', [], 'body'), user('q', 'number()'), fixed('f', 'x', 'string()')]);
     expect(params.map((p) => `${p.location}:${p.key}`)).toEqual(['body:b', 'query:q', 'query:f']);
+  });
+
+  it.each(['GET', 'DELETE'] as const)('a body parameter on %s goes into the query string (corpus idiom)', (method) => {
+    const { params } = compile([user('address', 'string()', [], 'body')], { method });
+    expect(params[0]?.location).toBe('query');
+  });
+
+  it('{{USER_PARAM}} inside text is the user source with the text around it', () => {
+    expect(one(fixed('q', '%{{USER_PARAM}}%', 'string()')).source).toEqual({ kind: 'user', around: ['%', '%'] });
+    expect(one(fixed('sql', 'a {{USER_PARAM}} b {{USER_PARAM}}', 'string()')).source).toEqual({ kind: 'user', around: ['a ', ' b ', ''] });
+  });
+
+  it('{{LATITUDE}} for the key latitude is the user source, in any letter case', () => {
+    expect(one(fixed('latitude', '{{LATITUDE}}', 'number()')).source).toEqual({ kind: 'user' });
+    expect(one(fixed('forecastDays', '{{FORECASTDAYS}}', 'number()')).source).toEqual({ kind: 'user' });
+  });
+
+  it('a description next to position and z, or inside z, is kept', () => {
+    expect(one({ ...(user('q', 'string()') as object), description: 'Search text' }).description).toBe('Search text');
+    expect(one({ position: { key: 'q', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'string()', options: [], description: 'In z' } }).description).toBe('In z');
   });
 });

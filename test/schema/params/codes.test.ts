@@ -15,6 +15,26 @@ interface Case {
 
 /** Pairs: the first row of each pair fires the code, the second is its near miss. */
 const CASES: Case[] = [
+  // VAL059: z written loosely, read as meant (issue 14: an empty enum value was VAL044, optional(x) VAL054)
+  { name: 'VAL059 empty enum item', raw: [user('n', 'enum(a,,b)')], findings: ['VAL059 [0].z.primitive'] },
+  { name: 'VAL059 trailing comma in an enum', raw: [user('n', 'enum(a,b,)')], findings: ['VAL059 [0].z.primitive'] },
+  { name: 'VAL059 optional(yes)', raw: [user('s', 'string()', ['optional(yes)'])], findings: ['VAL059 [0].z.options[0]'] },
+  { name: 'VAL059 two options in one string', raw: [user('n', 'number()', ['optional(), default(1000)'])], findings: ['VAL059 [0].z.options[0]'] },
+  { name: 'VAL059 near: a regex with a comma after a parenthesis', raw: [user('s', 'string()', ['regex(^(a), b$)'])], findings: ['VAL092 [0].z.options[0]'] },
+
+  // VAL095: {{USER_PARAM}} inside text
+  { name: 'VAL095 %{{USER_PARAM}}%', raw: [fixed('q', '%{{USER_PARAM}}%', 'string()')], findings: ['VAL095 [0].position.value'] },
+  { name: 'VAL095 near: {{USER_PARAM}} alone', raw: [user('q', 'string()')], findings: [] },
+
+  // VAL099: a bare {{NAME}} naming the parameter's own key
+  { name: 'VAL099 {{LATITUDE}} for latitude', raw: [fixed('latitude', '{{LATITUDE}}', 'number()')], findings: ['VAL099 [0].position.value'] },
+  { name: 'VAL099 with text around it', raw: [fixed('query', 'intitle:{{QUERY}}', 'string()')], findings: ['VAL099 [0].position.value', 'VAL095 [0].position.value'] },
+  { name: 'VAL099 near: a name of another key is no user input', raw: [fixed('lat', '{{LATITUDE}}', 'number()')], findings: ['VAL052 [0].position.value'] },
+  { name: 'VAL099 near: a declared key stays a key', raw: [fixed('api_key', '{{API_KEY}}', 'string()')], findings: ['VAL090 [0].position.value'] },
+
+  // VAL042: the caller's input mixed with other placeholders
+  { name: 'VAL042 {{USER_PARAM}} beside a key', raw: [fixed('q', '{{API_KEY}}:{{USER_PARAM}}', 'string()')], findings: ['VAL042 [0].position.value'] },
+
   // VAL019: user keys are camelCase
   { name: 'VAL019 snake_case user key', raw: [user('chain_id', 'string()')], findings: ['VAL019 [0].position.key'] },
   { name: 'VAL019 camelCase user key', raw: [user('chainId', 'string()')], findings: [] },
@@ -23,7 +43,6 @@ const CASES: Case[] = [
   // VAL044: unknown primitive
   { name: 'VAL044 int()', raw: [user('n', 'int()')], findings: ['VAL044 [0].z.primitive'] },
   { name: 'VAL044 wrong case', raw: [user('n', 'String()')], findings: ['VAL044 [0].z.primitive'] },
-  { name: 'VAL044 empty enum item', raw: [user('n', 'enum(a,,b)')], findings: ['VAL044 [0].z.primitive'] },
   { name: 'VAL044 malformed list in enum', raw: [user('n', 'enum(a,{{evmChains}})')], findings: ['VAL044 [0].z.primitive'] },
   { name: 'VAL044 near: number()', raw: [user('n', 'number()')], findings: [] },
 
@@ -45,7 +64,7 @@ const CASES: Case[] = [
   { name: 'VAL048 undeclared list', raw: [user('n', 'enum(x,{{tokens:symbol}})')], findings: ['VAL048 [0].z.primitive'] },
   { name: 'VAL048 near: declared list', raw: [user('n', 'enum(x,{{evmChains:symbol}})')], findings: [] },
 
-  // VAL051: body on GET/DELETE
+  // VAL051: body on GET/DELETE, sent in the query string (a warning since issue 14)
   { name: 'VAL051 body on GET', raw: [user('q', 'string()', [], 'body')], ctx: { method: 'GET' }, findings: ['VAL051 [0].position.location'] },
   { name: 'VAL051 body on DELETE', raw: [user('q', 'string()', [], 'body')], ctx: { method: 'DELETE' }, findings: ['VAL051 [0].position.location'] },
   { name: 'VAL051 near: body on PUT', raw: [user('q', 'string()', [], 'body')], ctx: { method: 'PUT' }, findings: [] },
@@ -67,7 +86,6 @@ const CASES: Case[] = [
   { name: 'VAL054 length(-1)', raw: [user('s', 'string()', ['length(-1)'])], findings: ['VAL054 [0].z.options[0]'] },
   { name: 'VAL054 min(1.5) on a string', raw: [user('s', 'string()', ['min(1.5)'])], findings: ['VAL054 [0].z.options[0]'] },
   { name: 'VAL054 near: min(1.5) on a number', raw: [user('n', 'number()', ['min(1.5)'])], findings: [] },
-  { name: 'VAL054 optional(yes)', raw: [user('s', 'string()', ['optional(yes)'])], findings: ['VAL054 [0].z.options[0]'] },
   { name: 'VAL054 non-numeric number default', raw: [user('n', 'number()', ['default(ten)'])], findings: ['VAL054 [0].z.options[0]'] },
   { name: 'VAL054 quoted number default', raw: [user('n', 'number()', ["default('10')"])], findings: ['VAL054 [0].z.options[0]'] },
   { name: 'VAL054 boolean default', raw: [user('b', 'boolean()', ['default(yes)'])], findings: ['VAL054 [0].z.options[0]'] },
