@@ -49,9 +49,9 @@ async function call(name: string, args: unknown, on: Catalog = catalog, signal?:
   return { result, sent: main.since(marks[0]), elsewhere: [...other.since(marks[1]), ...polygon.since(marks[2])] };
 }
 
-/** The headers undici sends on its own for a request without a body. */
+/** The headers every request without a body carries: undici's own, and the client's Accept-Encoding. */
 function baseHeaders(server: RecordingServer = main): Record<string, string> {
-  return { host: `127.0.0.1:${server.port}`, connection: 'keep-alive' };
+  return { host: `127.0.0.1:${server.port}`, connection: 'keep-alive', 'accept-encoding': 'gzip, deflate, br' };
 }
 
 function get(url: string, headers: Record<string, string> = {}): Recorded {
@@ -222,7 +222,8 @@ describe('upstream answers and failures', () => {
 
   it('a connection reset mid-body', async () => {
     const { result } = await call('params_behave', { mode: 'reset' });
-    expect(failure(result)).toEqual({ kind: 'upstream-failure', message: `upstream request failed: connection to ${main.origin} was reset during the exchange` });
+    // Named by the schema's origin, not by the override the request went to.
+    expect(failure(result)).toEqual({ kind: 'upstream-failure', message: 'upstream request failed: connection to https://api.example.test was reset during the exchange' });
   });
 
   it('non-JSON text is text; invalid JSON under application/json is a decode error; empty bodies are empty', async () => {
@@ -240,7 +241,7 @@ describe('upstream answers and failures', () => {
     expect(fiveHundred).toEqual({
       kind: 'upstream-status',
       status: 500,
-      message: `upstream answered 500: internal error while handling {"method":"GET","url":"/behave/500","headers":{"host":"127.0.0.1:${main.port}","connection":"keep-alive"},"body":""}`,
+      message: `upstream answered 500: internal error while handling {"method":"GET","url":"/behave/500","headers":{"host":"127.0.0.1:${main.port}","connection":"keep-alive","accept-encoding":"gzip, deflate, br"},"body":""}`,
     });
     expect(failure((await call('params_behave', { mode: '429' })).result)).toEqual({
       kind: 'upstream-status',

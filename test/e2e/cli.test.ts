@@ -43,7 +43,7 @@ const PARAMS = join(SCHEMAS, 'params');
 const KEYS = join(SCHEMAS, 'keys');
 
 function base(): Record<string, string> {
-  return { host: `127.0.0.1:${main.port}`, connection: 'keep-alive' };
+  return { host: `127.0.0.1:${main.port}`, connection: 'keep-alive', 'accept-encoding': 'gzip, deflate, br' };
 }
 
 function get(url: string, headers: Record<string, string> = {}): Recorded {
