@@ -109,21 +109,24 @@ export class HttpClient {
   private get agent(): Agent {
     // As undici's own Agent does after close(): every later request fails, none opens a socket.
     if (this.closed && !this.agentMade) throw new (undici().errors.ClientClosedError)();
+    return (this.agentMade ??= this.makeAgent());
+  }
+
+  private makeAgent(): Agent {
     const timeout = this.limits.connectTimeoutMs;
     const lookup = this.lookup;
     const anyAddress = lookup === undefined ? { timeout } : { timeout, lookup };
-    this.agentMade ??= new (undici().Agent)({
+    return new (undici().Agent)({
       headersTimeout: this.backstopMs,
       bodyTimeout: this.backstopMs,
       maxHeaderSize: MAX_HEADER_BYTES,
-      // One pool per origin; its connector decides once whether the origin may go private.
+      // One pool per origin; whether the origin may reach non-public addresses is decided once.
       factory: (origin, options) => {
         const name = String(origin);
         const connect = this.network.allowsPrivate(name) ? anyAddress : publicOnlyConnector(name, timeout, lookup);
         return new (undici().Pool)(origin, { ...(options as Pool.Options), connect });
       },
     });
-    return this.agentMade;
   }
 
   async request(request: HttpRequest, options: RequestOptions = {}): Promise<HttpResponse> {
