@@ -10,9 +10,10 @@ const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
 
 /**
  * The caller's input where the value is `{{USER_PARAM}}`, holds it inside text
- * (`%{{USER_PARAM}}%`, VAL095), or is a bare `{{NAME}}` naming the parameter's own key in
- * any letter case and no server key (`{{LATITUDE}}` for `latitude`, VAL099: the reference
- * sends an empty value there, which no author means); otherwise a fixed value or key template.
+ * (`%{{USER_PARAM}}%`, VAL095), or is a `{{NAME}}` naming the parameter's own key in another
+ * case convention and no server key (`{{LATITUDE}}` for `latitude`, `{{STOP_ID}}` for
+ * `stopId`, VAL099: the reference sends an empty value there, which no author means); otherwise
+ * a fixed value or key template.
  */
 export function compileSource(raw: { key: string; value: string }, path: string, ctx: TemplateContext): ParamSource {
   const { value, key } = raw;
@@ -38,6 +39,11 @@ export function compileSource(raw: { key: string; value: string }, path: string,
   return { kind: 'user', around };
 }
 
+/** `{{LATITUDE}}` for `latitude`, `{{STOP_ID}}` for `stopId`: the key in another case convention, and no declared key. */
 function isOwnKey(name: string, key: string, ctx: TemplateContext): boolean {
-  return !ctx.serverKeys.has(name) && name.toLowerCase() === key.toLowerCase();
+  return !ctx.serverKeys.has(name) && comparable(name) === comparable(key);
+}
+
+function comparable(name: string): string {
+  return name.replace(/[_-]/g, '').toLowerCase();
 }

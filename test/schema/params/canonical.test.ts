@@ -152,9 +152,10 @@ describe('sources and locations', () => {
     expect(one(fixed('sql', 'a {{USER_PARAM}} b {{USER_PARAM}}', 'string()')).source).toEqual({ kind: 'user', around: ['a ', ' b ', ''] });
   });
 
-  it('{{LATITUDE}} for the key latitude is the user source, in any letter case', () => {
+  it('{{LATITUDE}} for the key latitude is the user source, in any case convention', () => {
     expect(one(fixed('latitude', '{{LATITUDE}}', 'number()')).source).toEqual({ kind: 'user' });
-    expect(one(fixed('forecastDays', '{{FORECASTDAYS}}', 'number()')).source).toEqual({ kind: 'user' });
+    expect(one(fixed('forecastDays', '{{FORECAST_DAYS}}', 'number()')).source).toEqual({ kind: 'user' });
+    expect(one(fixed('stop_id', '{{stopId}}', 'string()')).source).toEqual({ kind: 'user' });
   });
 
   it('a description next to position and z, or inside z, is kept', () => {
