@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
 import { checkSchemaFile } from '../../src/catalog/validate.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
+import { loadSummary } from '../../src/mcp/summary.js';
 import { RecordingServer, tempProject } from '../e2e/helpers.js';
 
 const project = tempProject();
@@ -166,6 +167,15 @@ describe('the smallest unit fails (R1)', () => {
     expect(check.findings.find((f) => f.code === 'TST001')?.severity).toBe('error');
     expect(check.routes).toEqual(['getThing', 'brokenThing', 'untestedThing']);
     expect(check.schema?.routes.map((route) => route.name)).toEqual(['getThing', 'untestedThing']);
+  });
+
+  it('the serve summary counts the dropped route and names it with its error, the file is not rejected', () => {
+    const lines = loadSummary(catalog, schemas).split('\n');
+    expect(lines[0]).toBe('flowguard: 5 schema files: 4 loaded, 0 rejected; 7 tools served, 0 hidden, 1 route dropped');
+    expect(lines.slice(1)).toEqual([
+      '  routes dropped, their files served (first error of each route):',
+      expect.stringMatching(/^ {4}VAL044 error \S*mixed\/routes\.mjs:\d+:\d+ main\.routes\.brokenThing\.parameters\[0\]\.z\.primitive: unknown primitive "int\(\)"$/),
+    ]);
   });
 
   it('a trailing slash on root is removed: the path follows the host with one slash', async () => {
