@@ -1,6 +1,6 @@
 // The README documents every finding code, command and flag; this keeps it in step with the code.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { Command } from 'commander';
@@ -48,4 +48,15 @@ it('documents every key of .flowmcp/config.json in its table', () => {
   );
   expect(keys.length).toBeGreaterThan(8);
   expect(keys.filter((key) => !new RegExp(`^\\| \`${key.replace('.', '\\.')}\` \\|`, 'm').test(readme))).toEqual([]);
+});
+
+it('names, for every promise of the security model, test files that exist', () => {
+  const section = readme.split('\n## Security model\n')[1]?.split('\n## ')[0] ?? '';
+  const promises = section.split(/\n(?=\d+\. \*\*)/).filter((part) => /^\d+\. \*\*/.test(part));
+  expect(promises.length).toBeGreaterThanOrEqual(8);
+  for (const promise of promises) {
+    const files = [...promise.matchAll(/`(test\/[\w/.-]+\.test\.ts)`/g)].map((m) => m[1] as string);
+    expect(files.length, promise.slice(0, 60)).toBeGreaterThan(0);
+    for (const file of files) expect(existsSync(join(import.meta.dirname, '..', file)), file).toBe(true);
+  }
 });
