@@ -40,13 +40,13 @@ export const CODES = {
   SEC010: { severity: 'error', meaning: 'new Function' },
   SEC011: { severity: 'error', meaning: 'timer: setTimeout, setInterval or setImmediate' },
   SEC013: { severity: 'error', meaning: 'required library is not on the allowlist' },
-  SEC014: { severity: 'error', meaning: 'network global: fetch, XMLHttpRequest or WebSocket' },
+  SEC014: { severity: 'error', meaning: 'network global: XMLHttpRequest or WebSocket' },
   SEC015: { severity: 'error', meaning: 'top-level await' },
   SEC016: { severity: 'error', meaning: 'file cannot be parsed as an ES module' },
   SEC017: { severity: 'error', meaning: '`main` is not literal data' },
-  SEC018: { severity: 'error', meaning: 'executeRequest handler: handlers may not perform requests' },
   SEC019: { severity: 'error', meaning: 'code outside `export const main` and `export const handlers`' },
   SEC020: { severity: 'error', meaning: 'schema file larger than limits.maxFileBytes, not parsed' },
+  SEC021: { severity: 'info', meaning: 'handler code calls fetch: its requests go through the core, within the schema\'s reach (executeRequest only)' },
 
   // Handler code at run time, in the sandbox (spec chapter 05 numbering, extended).
   SEC100: { severity: 'error', meaning: 'handler code tried to reach the network' },

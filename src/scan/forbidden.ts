@@ -18,6 +18,8 @@ const GLOBAL_HINT = 'the global object holds host authority; use only what the h
 const NO_FILES_HINT = 'schemas have no file system; put static data in main or in a shared list';
 const TIMER_HINT = 'handlers run under a deadline and cannot schedule work; compute the result directly';
 const NETWORK_HINT = 'the core does all HTTP: describe the request in main.routes and adjust it in preRequest';
+/** R12: `fetch` is the core's bridge inside executeRequest; elsewhere it fails at run time (SEC100). */
+const FETCH_HINT = 'an executeRequest handler\'s fetch goes through the core, within the schema\'s reach; in preRequest or postRequest it fails (SEC100)';
 
 const IMPORT: Rule = { code: 'SEC001', hint: LOAD_HINT };
 const FS: Rule = { code: 'SEC005', hint: NO_FILES_HINT };
@@ -41,7 +43,7 @@ const NAMES = new Map<string, Rule>([
   ['setTimeout', { code: 'SEC011', hint: TIMER_HINT }],
   ['setInterval', { code: 'SEC011', hint: TIMER_HINT }],
   ['setImmediate', { code: 'SEC011', hint: TIMER_HINT }],
-  ['fetch', { code: 'SEC014', hint: NETWORK_HINT }],
+  ['fetch', { code: 'SEC021', hint: FETCH_HINT }],
   ['XMLHttpRequest', { code: 'SEC014', hint: NETWORK_HINT }],
   ['WebSocket', { code: 'SEC014', hint: NETWORK_HINT }],
 ]);
@@ -176,7 +178,7 @@ function checkIdentifier(name: string, node: AnyNode, parent: AnyNode, key: stri
     report(scan, NEW_FUNCTION, parent, 'forbidden: new Function');
     return;
   }
-  report(scan, rule, node, `forbidden: ${name}`);
+  report(scan, rule, node, rule.code === 'SEC021' ? 'handler code calls fetch: the route makes its own requests, through the core' : `forbidden: ${name}`);
 }
 
 /**

@@ -1,6 +1,6 @@
 // What can be known about the handlers factory without running it: that it is a function,
-// which routes and hooks it returns, and whether a route takes over the request
-// (executeRequest). The sandbox checks the rest at load time.
+// which routes and hooks it returns, and whether a route makes its own requests
+// (executeRequest, through the core's bridge). The sandbox checks the rest at load time.
 //
 // The hooks of a route are read from the object the factory returns, following the route's
 // value where the corpus builds it: to a local object (`x: shared`) or to a local function
@@ -12,7 +12,8 @@ import { endOf, startOf, type AnyNode, type Expression, type ObjectExpression, t
 import type { FindingSink } from '../findings.js';
 import type { HandlerHooks, HandlersInfo } from './types.js';
 
-const HOOKS = new Set<string>(['preRequest', 'postRequest']);
+/** executeRequest is served: its requests go through the core's bridge (RULINGS R12). */
+const HOOKS = new Set<string>(['preRequest', 'postRequest', 'executeRequest']);
 /** How many local bindings and calls are followed from a route's value; the corpus needs two. */
 const MAX_STEPS = 4;
 
@@ -111,14 +112,10 @@ function readHooks(object: ObjectExpression, route: string, sink: FindingSink): 
     const name = staticKey(hook);
     if (name === null) continue;
     const path = `handlers.${route}.${name}`;
-    if (name === 'executeRequest') {
-      hooks.executeRequest = true;
-      sink.addAt('SEC018', startOf(hook), `route '${route}' has an executeRequest handler; handlers may not perform requests`,
-        'let the core send the request: build it in preRequest, reshape the answer in postRequest', path);
-    } else if (HOOKS.has(name)) {
-      hooks[name as 'preRequest' | 'postRequest'] = true;
+    if (HOOKS.has(name)) {
+      hooks[name as keyof HandlerHooks] = true;
     } else {
-      sink.addAt('VAL003', startOf(hook), `unknown handler hook '${name}'`, 'hooks are preRequest and postRequest', path);
+      sink.addAt('VAL003', startOf(hook), `unknown handler hook '${name}'`, 'hooks are preRequest, executeRequest and postRequest', path);
     }
   }
   return hooks;

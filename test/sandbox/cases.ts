@@ -106,7 +106,7 @@ export const CASES: Record<string, HostileCase> = {
   },
 
   // The network.
-  fetch: { scan: ['SEC014'], calls: { getThing: THROWS }, benign: { getThing: '/things' } },
+  fetch: { scan: ['SEC021'], calls: { getThing: THROWS }, benign: { getThing: '/things' } },
   'network-globals': {
     scan: ['SEC014'],
     calls: { webSocket: THROWS, xmlHttpRequest: THROWS, eventSource: THROWS },

@@ -93,7 +93,7 @@ describe('scanForbidden: rejected spellings', () => {
     ['setTimeout', { body: 'setTimeout(() => {}, 10)' }, [body('SEC011', 0)]],
     ['setInterval', { body: 'setInterval(() => {}, 10)' }, [body('SEC011', 0)]],
     ['setImmediate', { body: 'setImmediate(() => {})' }, [body('SEC011', 0)]],
-    ['fetch(url)', { body: 'const res = await fetch(struct.url)' }, [body('SEC014', 18)]],
+    ['fetch(url)', { body: 'const res = await fetch(struct.url)' }, [body('SEC021', 18)]],
     ['new XMLHttpRequest()', { body: 'const xhr = new XMLHttpRequest()' }, [body('SEC014', 16)]],
     ['new WebSocket(u)', { body: 'const ws = new WebSocket(struct.url)' }, [body('SEC014', 15)]],
     ['top-level await', { top: 'await Promise.resolve()' }, [top('SEC015', 0)]],
@@ -107,7 +107,7 @@ describe('scanForbidden: rejected spellings', () => {
     ['{ constructor: C } = x', { body: 'const { constructor: C } = payload' }, [body('SEC004', 8)]],
     ['shorthand { process }', { body: 'const ctx = { process }' }, [body('SEC006', 14)]],
     ['destructured { process }', { body: 'const { process } = payload' }, [body('SEC006', 8)]],
-    ['declaration named fetch', { body: 'const fetch = libraries.fetch' }, [body('SEC014', 6)]],
+    ['declaration named fetch', { body: 'const fetch = libraries.fetch' }, [body('SEC021', 6)]],
     ['parameter named process', { body: 'const read = (process) => process.env' }, [body('SEC006', 14), body('SEC006', 26)]],
     // A comment cannot join two tokens: `proc` and `ess` stay two identifiers, which do not parse.
     ['proc/**/ess', { body: 'const env = proc/**/ess.env' }, [body('SEC016', 20)]],
@@ -187,6 +187,6 @@ describe('scanForbidden: findings', () => {
       description: 'process.env.DESCRIPTION',
       body: 'setTimeout(() => fetch(globalThis.url), 1); eval(struct.code)',
     });
-    expect(scan(text).map((f) => f.code).sort()).toEqual(['SEC001', 'SEC003', 'SEC005', 'SEC006', 'SEC008', 'SEC011', 'SEC014']);
+    expect(scan(text).map((f) => f.code).sort()).toEqual(['SEC001', 'SEC003', 'SEC005', 'SEC006', 'SEC008', 'SEC011', 'SEC021']);
   });
 });
