@@ -9,6 +9,9 @@
 // Processes, not worker threads: a single allocation beyond a worker thread's heap limit aborts
 // the whole host process (nodejs/node#47224), and memory outside the V8 heap is bounded only per
 // process (`rssLimitMb`, checked by the worker after each call and by the host while one runs).
+//
+// Parts: WorkerProcess is one child process; JobQueue holds the jobs waiting for it, each with
+// its start bound; Replies matches the worker's replies and turn markers to the requests sent.
 
 import { availableParallelism } from 'node:os';
 import { BusyPoll } from './busy-poll.js';

@@ -5,7 +5,10 @@
 // schema needs them, their shared settings locked and frozen with `harden`, so every schema in
 // the process shares one read-only copy. Each schema gets its own Compartment whose globals are
 // a short list of safe built-ins; its handlers factory and handlers run there and see only their
-// arguments. Results leave as JSON text, checked after serialisation.
+// arguments. Results leave as JSON text, checked after serialisation. After each reply the
+// worker lets its event loop turn once and says so (a turn marker): a handler that returned
+// but left an endless promise chain running never lets that happen, and the host replaces the
+// process rather than failing the next schema's call.
 
 import { networkAttempts } from './network-guard.js';
 import 'ses';
