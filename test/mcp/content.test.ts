@@ -50,7 +50,7 @@ describe('successResult', () => {
 describe('errorResult', () => {
   it.each([
     [{ kind: 'arguments', message: "invalid arguments: missing required argument 'id'" }, "correct the arguments so they match the tool's inputSchema"],
-    [{ kind: 'missing-keys', message: 't needs K' }, 'the server operator has to set the missing key'],
+    [{ kind: 'missing-keys', message: 't needs K' }, 'the server operator has to grant the key'],
     [{ kind: 'handler', code: 'SEC107', message: 'preRequest handler failed (SEC107): boom' }, "the tool's own handler code failed"],
     [{ kind: 'origin', message: 'left the origin' }, 'The tool is faulty'],
     [{ kind: 'upstream-status', status: 401, message: 'upstream answered 401' }, "The server's key may be wrong"],
