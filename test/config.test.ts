@@ -16,13 +16,13 @@ function project(name: string, config?: string): string {
 
 describe('loadProjectConfig', () => {
   it('has empty defaults without a config file', () => {
-    expect(loadProjectConfig(project('none'))).toEqual({ allowedLibraries: [], keys: [], network: { allowPrivate: false }, limits: {}, sandbox: {}, http: {}, upstreams: {} });
+    expect(loadProjectConfig(project('none'))).toEqual({ allowedLibraries: [], keys: [], network: { allowPrivate: false, allow: {}, deny: {}, maxRequestsPerCall: 20, maxBytesPerCall: 8388608 }, limits: {}, sandbox: {}, http: {}, upstreams: {} });
   });
 
   it('reads the allowlist extension and the sandbox limits', () => {
     const full = {
       security: { allowedLibraries: ['trading-signals', '@scope/pkg'], keys: { ETHERSCAN_API_KEY: ['etherscan'], 'ALCHEMY_*': '*' } },
-      network: { allowPrivate: ['https://intranet.example.com'] },
+      network: { allowPrivate: ['https://intranet.example.com'], allow: { erc: ['https://rpc.example.com'] }, deny: { overpass: ['*'] }, maxRequestsPerCall: 5, maxBytesPerCall: 65536 },
       limits: { maxFileBytes: 4096, maxArgumentDepth: 16, maxArgumentBytes: 65536 },
       sandbox: { deadlineMs: 1500, memoryMb: 96, workers: 2 },
       http: { connectTimeoutMs: 2000, totalTimeoutMs: 9000, maxResponseBytes: 65536, maxRedirects: 2, maxJsonDepth: 64 },

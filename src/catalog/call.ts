@@ -1,6 +1,7 @@
 // One tool call, as a fixed sequence of small steps (the way Fastify runs its hooks):
 // arguments → request → preRequest → origin check → secrets → upstream override → HTTP →
-// decode → postRequest → redaction. Each step either hands on or ends the call with a
+// decode → postRequest → redaction. A route with executeRequest replaces origin check to decode
+// with its handler, whose requests the core performs through the bridge (bridge.ts, R12). Each step either hands on or ends the call with a
 // ToolError that says what went wrong in words a model can act on. Nothing here throws for bad
 // input; exceptions are bugs.
 
@@ -9,14 +10,16 @@ import { brokenBound } from '../raw.js';
 import { HttpError, type HttpClient, type HttpResponse } from '../http/client.js';
 import { decodeBody, excerpt, type Decoded } from '../http/decode.js';
 import type { OriginRule } from '../http/origin.js';
+import type { Reach } from '../http/reach.js';
 import { buildRequest, outgoingRequest, type RequestPlan, type RequestStruct } from '../http/request.js';
 import type { Redactor } from '../http/redact.js';
 import { SecretTokens, type SecretStore } from '../http/secrets.js';
 import type { Upstreams } from '../http/upstreams.js';
 import type { InputSchema } from '../params/input-schema.js';
 import type { Outcome } from '../sandbox/pool.js';
-import type { Hook } from '../sandbox/protocol.js';
-import type { PostRequestResult } from './hooks.js';
+import type { BridgeAnswer, BridgeRequest, Hook } from '../sandbox/protocol.js';
+import { CallBridge, type OutboundRecord } from './bridge.js';
+import type { ExecuteRequestResult, PostRequestResult } from './hooks.js';
 
 export interface CallableTool {
   name: string;
@@ -32,6 +35,10 @@ export interface CallableTool {
   namespace: string;
   /** Keys this tool needs that are not granted to it: the tool is hidden and cannot be called. */
   missingKeys: readonly string[];
+  /** Where executeRequest's requests may go, and where each key is bound (R12). */
+  reach: Reach;
+  /** Every key the schema declares: executeRequest gets each one's token in `serverParams`. */
+  declaredKeys: readonly string[];
   /** Arguments the request carries inside text (`%{{USER_PARAM}}%`): key → the text around each occurrence. */
   textAround?: ReadonlyMap<string, readonly string[]>;
 }
@@ -39,6 +46,11 @@ export interface CallableTool {
 export interface HandlerRunner {
   preRequest(tool: CallableTool, struct: RequestStruct, payload: Record<string, unknown>): Promise<Outcome<{ struct: RequestStruct; payload: Record<string, unknown> }>>;
   postRequest(tool: CallableTool, input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> }): Promise<Outcome<PostRequestResult>>;
+  executeRequest(
+    tool: CallableTool,
+    input: { struct: Record<string, unknown>; payload: Record<string, unknown> },
+    bridge: (request: BridgeRequest) => Promise<BridgeAnswer>,
+  ): Promise<Outcome<ExecuteRequestResult>>;
 }
 
 /** Bounds on a call's arguments, checked before anything walks them (RULINGS R13). */
@@ -56,6 +68,8 @@ export interface CallContext {
   redactor: Redactor;
   upstreams: Upstreams;
   handlers: HandlerRunner;
+  /** Per-call bounds of executeRequest's requests (`network.maxRequestsPerCall`, `network.maxBytesPerCall`). */
+  bridge: { maxRequestsPerCall: number; maxBytesPerCall: number };
 }
 
 export type ToolErrorKind = 'unknown-tool' | 'arguments' | 'missing-keys' | 'handler' | 'origin' | 'upstream-status' | 'upstream-failure' | 'decode' | 'internal';
@@ -77,10 +91,11 @@ export interface SentRequest {
   body?: string;
 }
 
+/** An executeRequest call records each request its handler made through the core (R12). */
 export type CallResult =
-  | { ok: true; status: number; content: Decoded }
+  | { ok: true; status: number; content: Decoded; requests?: OutboundRecord[] }
   | { ok: true; dryRun: SentRequest }
-  | { ok: false; error: ToolError };
+  | { ok: false; error: ToolError; requests?: OutboundRecord[] };
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -133,6 +148,7 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
     if (!pre.ok) return handlerFailure('preRequest', pre.failure);
     ({ struct, payload } = pre.value);
   }
+  if (tool.hooks.includes('executeRequest')) return executeRequest(context, tool, { struct, args: checked.args, tokens }, options);
   // Keys are bound to the schema's origin: the request is refused below unless it still goes there.
   const filled = tokens.fill(outgoingRequest(struct), tool.plan.slots, (key) => context.secrets.valueFor(key, tool.namespace));
   // Checked with the keys in (they are percent-encoded in the URL, so they cannot move it).
@@ -166,6 +182,46 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
   // `{ response: undefined }` hands the answer on as a route without postRequest would.
   if ('passThrough' in post.value) return { ok: true, status: response.status, content: decoded };
   return { ok: true, status: response.status, content: { kind: 'json', value: post.value.response } };
+}
+
+/**
+ * The handler makes the request (R12): it gets the request as the core would send it, keys as
+ * this call's tokens, and a `fetch` that the core performs (bridge.ts). postRequest, if the route
+ * has one, reshapes its data as it would an upstream answer.
+ */
+async function executeRequest(
+  context: CallContext,
+  tool: CallableTool,
+  { struct, args, tokens }: { struct: RequestStruct; args: Record<string, unknown>; tokens: SecretTokens },
+  options: CallOptions,
+): Promise<CallResult> {
+  const bridge = new CallBridge(
+    { ...context.bridge, http: context.http, upstreams: context.upstreams, secrets: context.secrets, redactor: context.redactor },
+    { namespace: tool.namespace, reach: tool.reach, keys: tool.declaredKeys, tokens, signal: options.signal },
+  );
+  const payload = {
+    url: struct.url,
+    method: struct.method,
+    headers: struct.headers,
+    body: struct.body,
+    // `_allParams` as the reference hands it over; handlers of the corpus read it.
+    userParams: { ...args, _allParams: args },
+    serverParams: Object.fromEntries(tool.declaredKeys.map((key) => [key, tokens.token(key)])),
+  };
+  const executed = await context.handlers.executeRequest(tool, { struct: { ...struct, status: true, messages: [], data: null }, payload }, (request) => bridge.perform(request));
+  const requests = bridge.requests;
+  if (!executed.ok) return { ...handlerFailure('executeRequest', executed.failure), requests };
+  if ('failed' in executed.value) {
+    return { ok: false, error: { kind: 'handler', message: `executeRequest reported a failure: ${executed.value.failed.join('; ') || 'no message'}` }, requests };
+  }
+  let data = executed.value.data;
+  if (tool.hooks.includes('postRequest')) {
+    const post = await context.handlers.postRequest(tool, { response: data, struct, payload: args });
+    if (!post.ok) return { ...handlerFailure('postRequest', post.failure), requests };
+    if (!('passThrough' in post.value)) data = post.value.response;
+  }
+  const content: Decoded = typeof data === 'string' ? { kind: 'text', value: data } : { kind: 'json', value: data };
+  return { ok: true, status: 200, content, requests };
 }
 
 /** What postRequest receives as `response`: parsed JSON, text, or the base64 of binary data. */

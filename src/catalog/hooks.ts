@@ -1,9 +1,11 @@
-// The handler contract of RULINGS R7, enforced on the host side of the sandbox: preRequest
-// may change the request's url, headers and body, never its method; postRequest hands back a
+// The handler contract of RULINGS R7 and R12, enforced on the host side of the sandbox:
+// preRequest may change the request's url, headers and body, never its method; executeRequest
+// answers `{ struct }` (status, messages, data) or `{ response }`; postRequest hands back a
 // response. The worker has already checked the outer shape; this checks what the host relies on.
 
 import { isRecord } from '../raw.js';
 import type { Outcome, Sandbox } from '../sandbox/pool.js';
+import type { BridgeAnswer, BridgeRequest } from '../sandbox/protocol.js';
 import type { RequestStruct } from '../http/request.js';
 import type { HttpMethod } from '../schema/types.js';
 
@@ -38,6 +40,29 @@ export async function runPostRequest(sandbox: Sandbox, unit: string, route: stri
   // that the handler did write the key (a bare `{}` is SEC101 there).
   if (!('response' in outcome.value)) return { ok: true, value: { passThrough: true } };
   return { ok: true, value: { response: outcome.value.response } };
+}
+
+/** What executeRequest produced: the data of the call, or the handler's own failure with its messages. */
+export type ExecuteRequestResult = { data: unknown } | { failed: string[] };
+
+export async function runExecuteRequest(
+  sandbox: Sandbox,
+  unit: string,
+  route: string,
+  input: { struct: Record<string, unknown>; payload: Record<string, unknown> },
+  bridge: (request: BridgeRequest) => Promise<BridgeAnswer>,
+): Promise<Outcome<ExecuteRequestResult>> {
+  const outcome = await sandbox.call(unit, route, 'executeRequest', input, bridge);
+  if (!outcome.ok) return outcome;
+  const result = outcome.value;
+  if (isRecord(result) && 'response' in result) return { ok: true, value: { data: result.response } };
+  if (!isRecord(result) || !isRecord(result.struct)) return { ok: false, failure: { code: 'SEC101', message: 'executeRequest must return { struct } or { response }' } };
+  const { status, messages, data } = result.struct;
+  if (status === false) {
+    const said = Array.isArray(messages) ? messages.map((message) => (typeof message === 'string' ? message : JSON.stringify(message))) : [];
+    return { ok: true, value: { failed: said } };
+  }
+  return { ok: true, value: { data: data ?? null } };
 }
 
 const STRUCT_KEYS = new Set(['url', 'method', 'headers', 'body']);

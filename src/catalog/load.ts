@@ -20,7 +20,7 @@ import type { Hook, LibraryModule } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
 import { callTool, DEFAULT_ARGUMENT_LIMITS, type CallContext, type CallOptions, type CallResult } from './call.js';
 import { isWithin, selectSchemaFiles } from './files.js';
-import { runPostRequest, runPreRequest } from './hooks.js';
+import { runExecuteRequest, runPostRequest, runPreRequest } from './hooks.js';
 import { compileTools, unitId, type Tool } from './tools.js';
 import { asServed } from '../schema/scope.js';
 import { CheckCache } from './check-cache.js';
@@ -139,7 +139,7 @@ export class Catalog {
     }
 
     const secrets = SecretStore.fromProject(project, { env: options.env ?? process.env, given: options.keys, grants: config.keys });
-    const tools = compileTools(schemas, options.schemas, secrets);
+    const tools = compileTools(schemas, options.schemas, secrets, config.network);
     const redactor: Redactor = secrets.redactorFor(schemas.flatMap(({ schema }) => schema.requiredServerParams));
     const listReports = lists.files.map((file) => ({ file, findings: lists.findings.filter((f) => f.file === file) }));
     const context: CallContext = {
@@ -151,7 +151,9 @@ export class Catalog {
       handlers: {
         preRequest: (tool, struct, payload) => (sandbox ? runPreRequest(sandbox, tool.unit, tool.routeName, struct, payload) : noSandbox()),
         postRequest: (tool, input) => (sandbox ? runPostRequest(sandbox, tool.unit, tool.routeName, input) : noSandbox()),
+        executeRequest: (tool, input, bridge) => (sandbox ? runExecuteRequest(sandbox, tool.unit, tool.routeName, input, bridge) : noSandbox()),
       },
+      bridge: { maxRequestsPerCall: config.network.maxRequestsPerCall, maxBytesPerCall: config.network.maxBytesPerCall },
     };
     return new Catalog(schemas, tools, [...reports, ...listReports], sandbox, context, cache, project, lists.lists);
   }

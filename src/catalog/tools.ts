@@ -4,8 +4,10 @@
 // rule on its first call: a command that lists or calls one tool makes only that tool's, and
 // most tools of a large catalog are never called.
 
+import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { OriginRule } from '../http/origin.js';
+import { Reach, type ReachSettings } from '../http/reach.js';
 import { planRequest, type RequestPlan } from '../http/request.js';
 import type { SecretStore } from '../http/secrets.js';
 import { InputSchema } from '../params/input-schema.js';
@@ -28,13 +30,16 @@ export interface ToolSource {
   hooks: Record<string, Hook[]>;
 }
 
-export function compileTools(sources: readonly ToolSource[], schemasRoot: string, secrets: SecretStore): Tool[] {
+const NO_REACH_SETTINGS: ReachSettings = { allow: {}, deny: {} };
+
+export function compileTools(sources: readonly ToolSource[], schemasRoot: string, secrets: SecretStore, reachSettings: ReachSettings = NO_REACH_SETTINGS): Tool[] {
   const byIdentity = new Map<string, { source: ToolSource; route: CanonicalRoute; file: string }>();
   for (const source of sources) {
     const file = relative(schemasRoot, source.schema.file).split('\\').join('/') || source.schema.file;
     for (const route of source.schema.routes) byIdentity.set(identityKey(source.schema.namespace, file, route.name), { source, route, file });
   }
   const origins = new Map<CanonicalSchema, OriginRule>();
+  const reaches = new Map<CanonicalSchema, Reach>();
   const named = nameTools([...byIdentity.values()].map(({ source, route, file }) => ({ namespace: source.schema.namespace, file, route: route.name })));
   return named.map((identity) => {
     const { source, route } = byIdentity.get(identityKey(identity.namespace, identity.file, identity.route)) as { source: ToolSource; route: CanonicalRoute };
@@ -63,6 +68,13 @@ export function compileTools(sources: readonly ToolSource[], schemasRoot: string
         if (!rule) origins.set(schema, (rule = new OriginRule(schema.root)));
         return rule;
       },
+      // Read on first need (a call of an executeRequest route, list --json, doctor), once per schema.
+      get reach() {
+        let reach = reaches.get(schema);
+        if (!reach) reaches.set(schema, (reach = reachOf(schema, reachSettings)));
+        return reach;
+      },
+      declaredKeys: schema.requiredServerParams,
       hooks: source.hooks[route.name] ?? [],
       textAround: textAroundOf(route),
       namespace: schema.namespace,
@@ -70,6 +82,18 @@ export function compileTools(sources: readonly ToolSource[], schemasRoot: string
       missingKeys: secrets.missing(requiredKeys, schema.namespace),
     };
   });
+}
+
+/** A schema's reach, from its canonical root, its file's text and the lists it references (R12). */
+export function reachOf(schema: CanonicalSchema, settings: ReachSettings): Reach {
+  let fileText = '';
+  try {
+    fileText = readFileSync(schema.file, 'utf8');
+  } catch {
+    // A file gone since it was checked: the reach is the root's origin and the operator's.
+  }
+  const listsText = JSON.stringify(schema.resolvedLists ?? {});
+  return Reach.of({ namespace: schema.namespace, root: schema.root, fileText, listsText, keys: schema.requiredServerParams }, settings);
 }
 
 /** The sandbox unit of a schema's handlers: one per schema file. */

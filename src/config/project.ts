@@ -37,7 +37,17 @@ export interface KeyGrant {
 export interface NetworkConfig {
   /** Private, loopback and other non-public addresses: `true` for every origin, or the origins allowed. */
   allowPrivate: boolean | readonly string[];
+  /** Origins added to a namespace's reach for its executeRequest handlers (RULINGS R12). */
+  allow: Readonly<Record<string, readonly string[]>>;
+  /** Origins taken out of a namespace's reach; `*` takes out all. Wins over everything else. */
+  deny: Readonly<Record<string, readonly string[]>>;
+  /** Outbound requests one executeRequest call may make. */
+  maxRequestsPerCall: number;
+  /** Response bytes one executeRequest call may receive, over all its requests. */
+  maxBytesPerCall: number;
 }
+
+export const DEFAULT_BRIDGE_BOUNDS = Object.freeze({ maxRequestsPerCall: 20, maxBytesPerCall: 8 * 1_048_576 });
 
 /** Bounds on input from outside, checked before it is walked (RULINGS R13). */
 export interface LimitsConfig {
@@ -89,6 +99,10 @@ export const CONFIG_SHAPE = {
     }),
     network: closedObject({
       allowPrivate: { oneOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
+      allow: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string', minLength: 1 } } },
+      deny: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string', minLength: 1 } } },
+      maxRequestsPerCall: integer(1, 1000),
+      maxBytesPerCall: integer(1024),
     }),
     limits: closedObject({
       maxFileBytes: integer(1024),
@@ -113,7 +127,7 @@ export const CONFIG_SHAPE = {
 
 interface ConfigFile {
   security?: { allowedLibraries?: string[]; keys?: string[] | Record<string, '*' | string[]> };
-  network?: { allowPrivate?: boolean | string[] };
+  network?: { allowPrivate?: boolean | string[]; allow?: Record<string, string[]>; deny?: Record<string, string[]>; maxRequestsPerCall?: number; maxBytesPerCall?: number };
   limits?: LimitsConfig;
   sandbox?: SandboxConfig;
   http?: HttpConfig;
@@ -155,7 +169,13 @@ function configFrom(data: ConfigFile): ProjectConfig {
   return {
     allowedLibraries: data.security?.allowedLibraries ?? [],
     keys: keyGrants(data.security?.keys),
-    network: { allowPrivate: data.network?.allowPrivate ?? false },
+    network: {
+      allowPrivate: data.network?.allowPrivate ?? false,
+      allow: data.network?.allow ?? {},
+      deny: data.network?.deny ?? {},
+      maxRequestsPerCall: data.network?.maxRequestsPerCall ?? DEFAULT_BRIDGE_BOUNDS.maxRequestsPerCall,
+      maxBytesPerCall: data.network?.maxBytesPerCall ?? DEFAULT_BRIDGE_BOUNDS.maxBytesPerCall,
+    },
     limits: data.limits ?? {},
     sandbox: data.sandbox ?? {},
     http: data.http ?? {},

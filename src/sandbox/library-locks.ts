@@ -4,6 +4,8 @@
 // the default allowlist's libraries, those settings are locked here, before the library is
 // handed out. (A library a maintainer adds to the allowlist gets `harden` only; see README.)
 
+import { ethersGetUrl } from './bridge-fetch.js';
+
 type Lock = (library: unknown) => unknown;
 
 class LockedSettingError extends TypeError {
@@ -12,9 +14,13 @@ class LockedSettingError extends TypeError {
   }
 }
 
-/** ethers v6 offers its own locks: the crypto function registry and FetchRequest's config. */
+/**
+ * ethers v6 offers its own locks: the crypto function registry and FetchRequest's config. Its
+ * requests go through the core's bridge (RULINGS R12), registered before the config is locked.
+ */
 function lockEthers(ethers: unknown): unknown {
-  const library = ethers as { lock?: () => void; FetchRequest?: { lockConfig?: () => void } };
+  const library = ethers as { lock?: () => void; FetchRequest?: { lockConfig?: () => void; registerGetUrl?: (getUrl: typeof ethersGetUrl) => void } };
+  library.FetchRequest?.registerGetUrl?.(ethersGetUrl);
   library.lock?.();
   library.FetchRequest?.lockConfig?.();
   return ethers;

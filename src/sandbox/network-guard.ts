@@ -24,6 +24,11 @@ export function networkAttempts(): number {
   return attempts;
 }
 
+/** Counts an attempt refused elsewhere (the bridge's fetch outside an executeRequest call). */
+export function countNetworkAttempt(): void {
+  attempts += 1;
+}
+
 function refuse(what: string): () => never {
   return () => {
     attempts += 1;

@@ -14,10 +14,11 @@
 // its start bound; Replies matches the worker's replies and turn markers to the requests sent.
 
 import { availableParallelism } from 'node:os';
+import { BridgedCall, PausableTimer } from './bridged-call.js';
 import { BusyPoll } from './busy-poll.js';
 import { type Job, JobQueue } from './job-queue.js';
 import { reportToStderr, type SandboxEvent, type SandboxEventListener } from './events.js';
-import type { Command, Failure, Hook, Outcome, Reply, Request, Turned, UnitSpec } from './protocol.js';
+import type { Bridge, Command, Failure, Hook, Inbound, Outbound, Outcome, Reply, Request, Turned, UnitSpec } from './protocol.js';
 import { describeError, endsWorker, parsePlain, Replies } from './replies.js';
 import { rssLimitMb, WorkerProcess, type WorkerEvents } from './worker-process.js';
 
@@ -30,9 +31,15 @@ export interface SandboxOptions {
   memoryMb?: number;
   /** Told when a worker process stops or is replaced; default: one line on stderr. */
   onEvent?: SandboxEventListener;
+  /**
+   * An executeRequest call's time waiting on the core's requests does not count against its
+   * deadline; the whole call is bounded by the deadline plus this, in milliseconds.
+   */
+  bridgeAllowanceMs?: number;
 }
 
-export type { Outcome } from './protocol.js';
+
+export type { Bridge, Outcome } from './protocol.js';
 
 export interface LoadedUnit {
   hooks: Record<string, Hook[]>;
@@ -42,6 +49,7 @@ export interface LoadedUnit {
 
 export const DEFAULT_DEADLINE_MS = 2000;
 export const DEFAULT_MEMORY_MB = 128;
+export const DEFAULT_BRIDGE_ALLOWANCE_MS = 30_000;
 /** Importing a library (ethers takes about half a second) is not the schema's time. */
 const IMPORT_DEADLINE_MS = 30_000;
 const RSS_POLL_MS = 50;
@@ -82,12 +90,12 @@ export class Sandbox {
     return { ok: false, failure: entry.failure };
   }
 
-  /** Runs one hook of a loaded unit; the result comes back as plain JSON data. */
-  async call(unitId: string, route: string, hook: Hook, input: unknown): Promise<Outcome<unknown>> {
+  /** Runs one hook of a loaded unit; the result comes back as plain JSON data. An executeRequest hook's requests go to `bridge`. */
+  async call(unitId: string, route: string, hook: Hook, input: unknown, bridge?: Bridge): Promise<Outcome<unknown>> {
     const entry = this.units.get(unitId);
     if (!entry) return { ok: false, failure: { code: 'SEC101', message: `no sandbox unit '${unitId}'` } };
     if (entry.failure) return { ok: false, failure: entry.failure };
-    const reply = await entry.slot.run({ kind: 'call', unit: unitId, route, hook, input }, entry.spec);
+    const reply = await entry.slot.run({ kind: 'call', unit: unitId, route, hook, input }, entry.spec, bridge);
     if (isFailure(reply)) return { ok: false, failure: reply };
     if (!reply.ok) return { ok: false, failure: reply.failure };
     return 'json' in reply ? parsePlain(reply.json) : { ok: false, failure: { code: 'SEC101', message: 'unexpected reply to call' } };
@@ -127,7 +135,10 @@ class Slot {
   private readonly queue = new JobQueue((job, waitedMs) => this.expired(job, waitedMs));
   private running = false;
   private nextId = 1;
-  private current: { id: number; settle: (reply: Reply | Failure) => void } | null = null;
+  private current: { id: number; settle: (reply: Reply | Failure) => void; bridge?: BridgedCall | undefined } | null = null;
+  /** The bridge of each executeRequest call, by its command, until it runs. */
+  private readonly bridges = new WeakMap<Command, Bridge>();
+  private readonly bridgeAllowanceMs: number;
   private readonly replies = new Replies();
   private closed = false;
   private readonly memoryMb: number;
@@ -152,6 +163,7 @@ class Slot {
     this.memoryMb = options.memoryMb ?? DEFAULT_MEMORY_MB;
     this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
     this.onEvent = options.onEvent ?? reportToStderr;
+    this.bridgeAllowanceMs = options.bridgeAllowanceMs ?? DEFAULT_BRIDGE_ALLOWANCE_MS;
     this.spawn();
   }
 
@@ -159,7 +171,8 @@ class Slot {
     return this.worker?.pid;
   }
 
-  run(command: Command, spec?: UnitSpec): Promise<Reply | Failure> {
+  run(command: Command, spec?: UnitSpec, bridge?: Bridge): Promise<Reply | Failure> {
+    if (bridge) this.bridges.set(command, bridge);
     return new Promise((settle) => {
       this.enqueue({ command, spec, settle });
       void this.drain();
@@ -319,17 +332,30 @@ class Slot {
     if (arrived) return Promise.resolve(this.received(arrived));
     return new Promise((settle) => {
       const finish = (reply: Reply | Failure) => {
-        clearTimeout(timer);
+        timer.stop();
+        clearTimeout(overall);
         this.replyPoll.stop();
         this.current = null;
         settle(reply);
       };
-      const timer = setTimeout(() => {
+      const timer = new PausableTimer(deadline, () => {
         const failure = this.missed(worker, id, command, deadline);
         finish(failure);
         this.replace(failure.message);
-      }, deadline);
-      this.current = { id, settle: (reply) => finish(isFailure(reply) ? reply : this.received(reply)) };
+      });
+      // An executeRequest call: its deadline pauses while the core performs its requests; the
+      // whole call has a bound of its own.
+      const bridge = this.bridges.get(command);
+      const whole = deadline + this.bridgeAllowanceMs;
+      const overall = bridge
+        ? setTimeout(() => {
+            const failure: Failure = { code: 'SEC105', message: `the handler and its requests did not finish within ${whole} ms` };
+            finish(failure);
+            this.replace(failure.message);
+          }, whole)
+        : undefined;
+      const bridged = bridge ? new BridgedCall(bridge, timer, (inbound) => this.sendInbound(worker, inbound)) : undefined;
+      this.current = { id, settle: (reply) => finish(isFailure(reply) ? reply : this.received(reply)), bridge: bridged };
       this.replyPoll.extend(REPLY_POLL_MS);
     });
   }
@@ -345,7 +371,12 @@ class Slot {
     return { code: 'SEC105', message: `${what} returned but left work running after it returned (an endless promise chain?); the sandbox process was still busy with it after ${deadline} ms` };
   }
 
-  private answer(message: Reply | Turned): void {
+  private answer(message: Reply | Turned | Outbound): void {
+    if ('outbound' in message) {
+      // Only the call running now may ask; a request of one that has ended is dropped.
+      if (this.current?.id === message.id) void this.current.bridge?.perform(message);
+      return;
+    }
     const reply = this.replies.accept(message);
     if (!reply) return;
     if (this.current?.id === reply.id) this.current.settle(reply);
@@ -359,6 +390,14 @@ class Slot {
   private received(reply: Reply): Reply {
     if (endsWorker(reply)) this.replace(reply.failure.message);
     return reply;
+  }
+
+  private sendInbound(worker: WorkerProcess, inbound: Inbound): void {
+    try {
+      if (worker === this.worker) worker.send(inbound);
+    } catch {
+      // The process has gone; its call fails through its deadline or its death.
+    }
   }
 
   private died(worker: WorkerProcess, cause: string, wasReady: boolean): void {

@@ -2,7 +2,7 @@
 // structured-cloneable values, the worker answers with JSON text it serialised itself, so no
 // getter, toJSON, proxy or thenable of handler code ever runs in the host.
 
-export type Hook = 'preRequest' | 'postRequest';
+export type Hook = 'preRequest' | 'postRequest' | 'executeRequest';
 
 /** A library a worker imports by file URL the first time a unit needs it, then shares frozen. */
 export interface LibraryModule {
@@ -57,6 +57,36 @@ export interface Turned {
   id: number;
   turned: true;
   failure?: Failure;
+}
+
+/** A request an executeRequest handler asks the core to perform (RULINGS R12): plain data only. */
+export interface BridgeRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** The core's answer: the upstream's (redacted, body as base64), or why nothing was sent or received. */
+export type BridgeAnswer =
+  | { ok: true; status: number; url: string; headers: Record<string, string>; body: string }
+  | { ok: false; message: string };
+
+/** Performs one request of an executeRequest call through the core (src/catalog/bridge.ts). */
+export type Bridge = (request: BridgeRequest) => Promise<BridgeAnswer>;
+
+/** Worker → host, while request `id` (an executeRequest call) runs: perform this request. */
+export interface Outbound {
+  id: number;
+  outbound: number;
+  request: BridgeRequest;
+}
+
+/** Host → worker: the answer to outbound request `outbound`. Not queued: the call waiting for it runs. */
+export interface Inbound {
+  kind: 'inbound';
+  outbound: number;
+  answer: BridgeAnswer;
 }
 
 /** Sent once by a worker when lockdown is done and it takes requests. */

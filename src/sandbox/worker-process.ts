@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Reply, Request, Turned } from './protocol.js';
+import type { Inbound, Outbound, Reply, Request, Turned } from './protocol.js';
 
 const here = fileURLToPath(import.meta.url);
 // Tests run the TypeScript sources; the worker always runs compiled (`npm test` builds first).
@@ -16,7 +16,7 @@ const STDERR_TAIL = 4096;
 
 export interface WorkerEvents {
   ready(worker: WorkerProcess): void;
-  message(worker: WorkerProcess, message: Reply | Turned): void;
+  message(worker: WorkerProcess, message: Reply | Turned | Outbound): void;
   /** The process has ended; `cause` says how (a signal, an exit code, an error); `wasReady`, whether it had said it was ready. */
   stopped(worker: WorkerProcess, cause: string, wasReady: boolean): void;
 }
@@ -50,7 +50,7 @@ export class WorkerProcess {
       worker.stderr = (worker.stderr + chunk).slice(-STDERR_TAIL);
     });
     child.once('message', () => {
-      child.on('message', (message: Reply | Turned) => events.message(worker, message));
+      child.on('message', (message: Reply | Turned | Outbound) => events.message(worker, message));
       worker.baselineMb = worker.residentMb();
       worker.saidReady = true;
       events.ready(worker);
@@ -73,8 +73,8 @@ export class WorkerProcess {
     return this.child.pid;
   }
 
-  /** Serialises and sends one request; throws when it cannot be serialised (nested too deep). */
-  send(request: Request): void {
+  /** Serialises and sends one request (or a bridge answer); throws when it cannot be serialised (nested too deep). */
+  send(request: Request | Inbound): void {
     this.child.send(request);
   }
 

@@ -12,15 +12,16 @@
 
 import { networkAttempts } from './network-guard.js';
 import 'ses';
+import { asBridgedCall, fetchFor, receiveInbound } from './bridge-fetch.js';
 import { BusyPoll } from './busy-poll.js';
 import { lockLibrary } from './library-locks.js';
-import type { Failure, Hook, LibraryModule, Ready, Reply, Request, Turned, UnitSpec } from './protocol.js';
+import type { Failure, Hook, Inbound, LibraryModule, Ready, Reply, Request, Turned, UnitSpec } from './protocol.js';
 
 interface Unit {
   handlers: Record<string, Partial<Record<Hook, (input: unknown) => unknown>>>;
 }
 
-const HOOKS: ReadonlySet<string> = new Set<Hook>(['preRequest', 'postRequest']);
+const HOOKS: ReadonlySet<string> = new Set<Hook>(['preRequest', 'postRequest', 'executeRequest']);
 const units = new Map<string, Unit>();
 /** Each library once per worker: its frozen value, or why it could not be imported. */
 const libraries = new Map<string, Promise<{ value: unknown } | { error: string }>>();
@@ -54,7 +55,12 @@ const globals = harden({ Date, Math, URL, URLSearchParams, TextEncoder, TextDeco
 // network attempt must be charged to the request that made it.
 const inbox: Request[] = [];
 let working = false;
-process.on('message', (request: Request) => {
+process.on('message', (request: Request | Inbound) => {
+  // An answer of the core's bridge is for the call running now, not a request to queue.
+  if ('kind' in request && request.kind === 'inbound') {
+    receiveInbound(request);
+    return;
+  }
   inbox.push(request);
   if (!working) void work();
 });
@@ -152,8 +158,9 @@ async function load(id: number, spec: UnitSpec): Promise<Reply> {
     if ('error' in imported) return { id, ok: false, failure: { code: 'SEC103', message: `library '${library.name}' failed to load: ${imported.error}` } };
     allowed[library.name] = imported.value;
   }
-  // The Compartment's globals are pure computation, nothing of the host.
-  const compartment = new Compartment({ globals, __options__: true });
+  // The Compartment's globals are pure computation, nothing of the host; its `fetch` only asks
+  // the core, and only while one of its executeRequest handlers runs (bridge-fetch.ts).
+  const compartment = new Compartment({ globals: { ...globals, fetch: harden(fetchFor(spec.id)) }, __options__: true });
   const factory: unknown = compartment.evaluate(`'use strict';(${spec.source}\n)`);
   if (typeof factory !== 'function') throw shapeError('the handlers export is not a function');
   const made: unknown = factory(harden({ sharedLists: spec.sharedLists, libraries: allowed }));
@@ -164,7 +171,7 @@ async function load(id: number, spec: UnitSpec): Promise<Reply> {
   return { id, ok: true, hooks, unknownRoutes: Object.keys(handlers).filter((route) => !spec.routes.includes(route)) };
 }
 
-/** The factory's result: `{ route: { preRequest?, postRequest? } }` and nothing else (R7). */
+/** The factory's result: `{ route: { preRequest?, executeRequest?, postRequest? } }` and nothing else (R7, R12). */
 function readHandlers(made: unknown): Unit['handlers'] {
   if (!isObject(made) || typeof (made as { then?: unknown }).then === 'function') {
     throw shapeError('the handlers factory must return an object of routes (not a promise)');
@@ -174,7 +181,7 @@ function readHandlers(made: unknown): Unit['handlers'] {
     if (!isObject(entry)) throw shapeError(`handlers.${route} must be an object of hooks`);
     const hooks: Partial<Record<Hook, (input: unknown) => unknown>> = {};
     for (const [hook, fn] of Object.entries(entry)) {
-      if (!HOOKS.has(hook)) throw shapeError(`handlers.${route}.${hook}: hooks are preRequest and postRequest`);
+      if (!HOOKS.has(hook)) throw shapeError(`handlers.${route}.${hook}: hooks are preRequest, executeRequest and postRequest`);
       if (typeof fn !== 'function') throw shapeError(`handlers.${route}.${hook} must be a function`);
       hooks[hook as Hook] = fn as (input: unknown) => unknown;
     }
@@ -186,7 +193,7 @@ function readHandlers(made: unknown): Unit['handlers'] {
 async function call(id: number, unitId: string, route: string, hook: Hook, input: unknown): Promise<Reply> {
   const handler = units.get(unitId)?.handlers[route]?.[hook];
   if (!handler) throw shapeError(`no ${hook} handler for route '${route}'`);
-  const result = await handler(input);
+  const result = hook === 'executeRequest' ? await asBridgedCall(id, unitId, async () => handler(input)) : await handler(input);
   // `{ response: undefined }` hands the answer on unchanged (as the reference does). JSON drops
   // the key, so it travels as `{}`, which the host reads as that; a bare `{}` is refused below.
   if (hook === 'postRequest' && isObject(result) && Object.keys(result).length === 1 && Object.hasOwn(result, 'response') && result.response === undefined) {
@@ -208,15 +215,22 @@ function serialise(hook: Hook, result: unknown): string | undefined {
   }
 }
 
-/** preRequest returns `{ struct }` or `{ struct, payload }`; postRequest returns `{ response }` (R7). */
+/** What each hook returns (R7, R12): the keys it may return, and those of which it must return one. */
+const RESULT_KEYS: Record<Hook, { allowed: string[]; oneOf: string[] }> = {
+  preRequest: { allowed: ['struct', 'payload'], oneOf: ['struct'] },
+  postRequest: { allowed: ['response'], oneOf: ['response'] },
+  executeRequest: { allowed: ['struct', 'response'], oneOf: ['struct', 'response'] },
+};
+
+/** preRequest returns `{ struct }` or `{ struct, payload }`; executeRequest `{ struct }` or `{ response }`; postRequest `{ response }`. */
 function checkResult(hook: Hook, result: unknown): void {
-  const allowed = hook === 'preRequest' ? ['struct', 'payload'] : ['response'];
+  const { allowed, oneOf } = RESULT_KEYS[hook];
   if (!isObject(result)) throw shapeError(`${hook} must return an object, got ${describe(result)}`);
   const keys = Object.keys(result);
   const extra = keys.filter((key) => !allowed.includes(key));
   if (extra.length > 0) throw shapeError(`${hook} returned unexpected key(s) ${extra.join(', ')}; expected ${allowed.join(' and ')}`);
-  const required = allowed[0] as string;
-  if (!(required in result)) throw shapeError(`${hook} must return { ${required} }`);
+  if (!oneOf.some((key) => key in result)) throw shapeError(`${hook} must return ${oneOf.map((key) => `{ ${key} }`).join(' or ')}`);
+  if (hook === 'executeRequest' && 'struct' in result && !isObject(result.struct)) throw shapeError('executeRequest must return { struct } with struct an object');
   if (hook === 'preRequest' && !isObject((result as { struct: unknown }).struct)) throw shapeError('preRequest must return { struct } with struct an object');
 }
 

@@ -1,0 +1,224 @@
+// Issue 14, point 3 (RULINGS R12): executeRequest routes are served and the core still performs
+// every request. Real parts: the schemas in test/fixtures/bridge load in the real sandbox, their
+// `fetch` and ethers providers ask the host, and loopback servers stand for the upstreams (each
+// schema origin mapped by an `upstreams` override, so nothing leaves the machine).
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Catalog } from '../../src/catalog/load.js';
+import { RecordingServer, tempProject } from '../e2e/helpers.js';
+
+const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'bridge', 'schemas');
+const FETCH_KEY = 'fetch-key-value-0123456789';
+const RPC_KEY = 'rpc-key-value-9876543210';
+
+/** A fake JSON-RPC node: chain id 1, block 16, and `name()` answering "Flow"; batches too. */
+class FakeNode {
+  readonly paths: string[] = [];
+  readonly methods: string[] = [];
+  private constructor(private readonly server: Server) {}
+  get origin(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+  static async start(): Promise<FakeNode> {
+    let self: FakeNode | null = null;
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        self?.paths.push(req.url ?? '');
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+        const answer = (call: { id: number; method: string }) => {
+          self?.methods.push(call.method);
+          return { jsonrpc: '2.0', id: call.id, result: FakeNode.result(call.method) };
+        };
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify(Array.isArray(body) ? body.map(answer) : answer(body as { id: number; method: string })));
+      });
+    });
+    server.keepAliveTimeout = 500;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    self = new FakeNode(server);
+    return self;
+  }
+  static result(method: string): unknown {
+    switch (method) {
+      case 'eth_chainId':
+        return '0x1';
+      case 'net_version':
+        return '1';
+      case 'eth_blockNumber':
+        return '0x10';
+      case 'eth_call': {
+        const word = (hex: string) => hex.padStart(64, '0');
+        return `0x${word('20')}${word('4')}${Buffer.from('Flow').toString('hex').padEnd(64, '0')}`;
+      }
+      default:
+        return null;
+    }
+  }
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.closeAllConnections();
+      this.server.close(() => resolve());
+    });
+  }
+}
+
+let upstream: RecordingServer;
+let internal: RecordingServer;
+let node: FakeNode;
+let catalog: Catalog;
+let project: { dir: string; remove: () => void };
+
+beforeAll(async () => {
+  upstream = await RecordingServer.start((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    if (req.url?.startsWith('/echo')) res.setHeader('x-echo', String(req.headers['x-api-key']));
+    res.end(JSON.stringify({ path: req.url, key: req.url?.startsWith('/echo') ? req.headers['x-api-key'] : 'kept' }));
+  });
+  internal = await RecordingServer.start();
+  node = await FakeNode.start();
+  project = tempProject({ network: { allow: { fetcher: [internal.origin] }, maxRequestsPerCall: 5 } });
+  catalog = await Catalog.load({
+    schemas: SCHEMAS,
+    project: project.dir,
+    keys: { FETCH_KEY, RPC_KEY },
+    upstreams: {
+      'https://api.fetcher.test': upstream.origin,
+      'https://other.fetcher.test': upstream.origin,
+      'https://api.stranger.test': upstream.origin,
+      'https://mainnet.rpc.test': node.origin,
+    },
+    sandbox: { size: 2 },
+  });
+});
+afterAll(async () => {
+  await catalog?.close();
+  project?.remove();
+  await Promise.all([upstream?.close(), internal?.close(), node?.close()]);
+});
+
+describe('executeRequest routes are served', () => {
+  it('loads every schema with executeRequest and no error', () => {
+    expect(catalog.findings().filter((f) => f.severity === 'error')).toEqual([]);
+    expect(catalog.tool('compute_keccak')?.hooks).toEqual(['executeRequest']);
+  });
+
+  it('a compute-only handler gives known values and makes no request', async () => {
+    const hash = await catalog.call('compute_keccak', { text: 'hello' });
+    expect(hash).toMatchObject({ ok: true, content: { kind: 'json', value: { hash: '0x1c8aff950685c2ed4bc3174f3472287b56d9517b9c948127319a09a7a36deac8' } }, requests: [] });
+    const sma = await catalog.call('compute_sma', {});
+    // indicatorts averages the first values over what there is so far.
+    expect(sma).toMatchObject({ ok: true, content: { value: [1, 1.5, 2, 3, 4, 5] } });
+  });
+
+  it('the handler sees the request as the core builds it, with the key as a token only', async () => {
+    const result = await catalog.call('fetcher_seen', {});
+    expect(result.ok).toBe(true);
+    const text = JSON.stringify(result);
+    expect(text).not.toContain(FETCH_KEY);
+    const seen = (result as { content: { value: { payload: Record<string, unknown>; struct: Record<string, unknown> } } }).content.value;
+    expect(seen.payload).toMatchObject({ url: 'https://api.fetcher.test/data', method: 'GET', userParams: { _allParams: {} } });
+    expect((seen.payload.serverParams as Record<string, string>).FETCH_KEY).toMatch(/^__secret_FETCH_KEY_[0-9a-f]+__$/);
+    expect(seen.struct).toMatchObject({ status: true, messages: [], data: null });
+  });
+
+  it('a fetch handler: the core sends the request with the key filled in, records it, and the key never comes back', async () => {
+    const mark = upstream.records.length;
+    const result = await catalog.call('fetcher_get', { q: 'abc' });
+    expect(result).toMatchObject({ ok: true, content: { value: { status: 200, body: { path: '/data?q=abc', key: 'kept' } } } });
+    const sent = upstream.since(mark);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.headers['x-api-key']).toBe(FETCH_KEY);
+    expect((result as { requests: unknown[] }).requests).toEqual([{ origin: 'https://api.fetcher.test', method: 'GET', status: 200, bytes: expect.any(Number), ms: expect.any(Number) }]);
+  });
+
+  it('an upstream that echoes the key: the handler sees it redacted, in the body and in headers', async () => {
+    const result = await catalog.call('fetcher_echo', {});
+    expect(result.ok).toBe(true);
+    expect(JSON.stringify(result)).not.toContain(FETCH_KEY);
+    expect(JSON.stringify(result)).toContain('[redacted FETCH_KEY]');
+  });
+
+  it('an ethers JsonRpcProvider and a Contract work unchanged against a JSON-RPC node, the key arriving upstream', async () => {
+    const result = await catalog.call('rpc_block', {});
+    expect(result).toMatchObject({ ok: true, content: { value: { chainId: 1, blockNumber: 16, name: 'Flow' } } });
+    expect(node.paths.every((path) => path === `/v2/${RPC_KEY}`)).toBe(true);
+    expect(node.methods).toEqual(expect.arrayContaining(['eth_chainId', 'eth_blockNumber', 'eth_call']));
+    expect(JSON.stringify(result)).not.toContain(RPC_KEY);
+  });
+});
+
+describe('attacks on the bridge', () => {
+  it('an origin outside the reach: HOST_NOT_ALLOWED, nothing sent', async () => {
+    const mark = upstream.records.length;
+    const result = await catalog.call('fetcher_any', { url: 'https://evil.test/x' });
+    expect(result).toMatchObject({ ok: false, error: { kind: 'handler', message: expect.stringContaining('HOST_NOT_ALLOWED: https://evil.test is not in the reach of fetcher') } });
+    expect(upstream.records.length).toBe(mark);
+  });
+
+  it('a key token sent to an origin in the reach but not bound to the key: refused, nothing sent', async () => {
+    const mark = upstream.records.length;
+    const result = await catalog.call('fetcher_leak', {});
+    expect(result).toMatchObject({ ok: false, error: { message: expect.stringContaining('KEY_NOT_ALLOWED: the request to https://other.fetcher.test carries the key FETCH_KEY') } });
+    expect(upstream.records.length).toBe(mark);
+  });
+
+  it('a private address the operator added to the reach is refused unless network.allowPrivate names it', async () => {
+    const mark = internal.records.length;
+    const refused = await catalog.call('fetcher_any', { url: `${internal.origin}/x` });
+    expect(refused).toMatchObject({ ok: false, error: { message: expect.stringMatching(/upstream request failed: .*(private|loopback|non-public)/i) } });
+    expect(internal.records.length).toBe(mark);
+    // Another namespace's allow does not widen this one's reach.
+    const stranger = await catalog.call('stranger_borrow', { url: `${internal.origin}/x` });
+    expect(stranger).toMatchObject({ ok: false, error: { message: expect.stringContaining('HOST_NOT_ALLOWED') } });
+    const allowing = tempProject({ network: { allow: { fetcher: [internal.origin] }, allowPrivate: [internal.origin] } });
+    const allowed = await Catalog.load({ schemas: join(SCHEMAS, 'fetcher.mjs'), project: allowing.dir, keys: { FETCH_KEY }, sandbox: { size: 1 } });
+    try {
+      expect(await allowed.call('fetcher_any', { url: `${internal.origin}/x` })).toMatchObject({ ok: true });
+      expect(internal.records.length).toBe(mark + 1);
+    } finally {
+      await allowed.close();
+      allowing.remove();
+    }
+  });
+
+  it('ethers pointed at a host outside the reach: refused, nothing sent', async () => {
+    const before = node.paths.length;
+    const result = await catalog.call('rpc_elsewhere', { url: 'https://evil.test/rpc' });
+    expect(result).toMatchObject({ ok: false, error: { message: expect.stringContaining('HOST_NOT_ALLOWED: https://evil.test is not in the reach of rpc') } });
+    expect(node.paths.length).toBe(before);
+  });
+
+  it('a request flood stops at the per-call bound', async () => {
+    const mark = upstream.records.length;
+    const result = await catalog.call('fetcher_flood', {});
+    expect(result.ok).toBe(true);
+    const outcomes = (result as { content: { value: unknown[] } }).content.value;
+    expect(outcomes.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
+    expect(outcomes[5]).toMatch(/^TOO_MANY_REQUESTS: /);
+    expect(upstream.records.length).toBe(mark + 5);
+  });
+
+  it('fetch in a postRequest is a network attempt (SEC100), not a request', async () => {
+    const mark = upstream.records.length;
+    const result = await catalog.call('fetcher_post', {});
+    expect(result).toMatchObject({ ok: false, error: { kind: 'handler', code: 'SEC100' } });
+    expect(upstream.records.length).toBe(mark + 1);
+  });
+
+  it('two schemas called at once each keep their own reach', async () => {
+    const mark = upstream.records.length;
+    const calls = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? catalog.call('fetcher_get', { q: String(i) }) : catalog.call('stranger_borrow', { url: `https://api.fetcher.test/data?q=${i}` }))),
+    );
+    calls.forEach((result, i) => {
+      if (i % 2 === 0) expect(result.ok).toBe(true);
+      else expect(result).toMatchObject({ ok: false, error: { message: expect.stringContaining('HOST_NOT_ALLOWED: https://api.fetcher.test is not in the reach of stranger') } });
+    });
+    expect(upstream.records.length).toBe(mark + 3);
+  });
+});
