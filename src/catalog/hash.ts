@@ -139,7 +139,8 @@ function parameterInput(param: CanonicalParam): unknown {
   return {
     key: param.key,
     location: param.location,
-    value: param.source.kind === 'user' ? '{{USER_PARAM}}' : templateText(param.source.template),
+    // As the schema wrote it: `{{USER_PARAM}}`, or with the text around it (`%{{USER_PARAM}}%`).
+    value: param.source.kind === 'user' ? (param.source.around?.join('{{USER_PARAM}}') ?? '{{USER_PARAM}}') : templateText(param.source.template),
     type: typeInput(param.type),
     optional: param.optional,
     default: 'default' in param ? { value: sortedJson(param.default) } : null,

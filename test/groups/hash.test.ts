@@ -73,6 +73,7 @@ describe('toolHash', () => {
     ['a parameter becoming optional', `options: ['min(2)']`, `options: ['min(2)', 'optional()']`],
     ['a default', `options: ['min(2)']`, `options: ['min(2)', 'default(widget)']`],
     ['the output schema', `schema: { type: 'array', items: { type: 'object' } }`, `schema: { type: 'array', items: { type: 'string' } }`],
+    ['text around a user parameter (%{{USER_PARAM}}%)', `value: '{{USER_PARAM}}'`, `value: '%{{USER_PARAM}}%'`],
   ])('changes with %s', (_what, from, to) => {
     const changed = edit(from, to);
     const route = to.startsWith('findThings') ? 'findThings' : 'searchThings';
