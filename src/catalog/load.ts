@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { loadProjectConfig, type ProjectConfig } from '../config/project.js';
 import { FindingSink, type Finding } from '../findings.js';
 import { HttpClient, type HttpLimits } from '../http/client.js';
+import type { Reach } from '../http/reach.js';
 import type { Redactor } from '../http/redact.js';
 import { SecretStore, type KeyAccess } from '../http/secrets.js';
 import { Upstreams } from '../http/upstreams.js';
@@ -186,6 +187,11 @@ export class Catalog {
     const tool = this.tool(nameOrReference);
     if (!tool) return { ok: false, error: { kind: 'unknown-tool', message: `no tool named '${nameOrReference}'` } };
     return callTool(this.context, tool, args, options);
+  }
+
+  /** Where a schema's executeRequest handlers may send requests (R12); null for a file with no tool. */
+  reach(file: string): ReturnType<Reach['describe']> | null {
+    return this.tools.find((tool) => tool.schema.file === file)?.reach.describe() ?? null;
   }
 
   /** Whether `namespace` may use `key`, and if not, the line that would grant it. */

@@ -65,6 +65,7 @@ async function runDoctor(flags: CatalogFlags): Promise<void> {
     out.push('', ...keyLines(flags.project, config, catalog));
     out.push('', ...libraryLines(flags.project, config, catalog));
     out.push('', ...termsLines(catalog));
+    out.push('', ...reachLines(catalog));
     const groups = groupsReport(flags, catalog);
     out.push('', ...groups.lines);
     const reports: FileReport[] = [...catalog.reports, ...(groups.report ? [groups.report] : [])];
@@ -187,6 +188,19 @@ function libraryLines(project: string, config: ProjectConfig, catalog: Catalog):
     return [name, found ? `resolves (${displayPath(new URL(found.url).pathname)})` : 'NOT FOUND (npm install it in the project)', [...(needed.get(name) ?? [])].join(', ')];
   });
   return ['libraries', ...table(rows).map((line) => `  ${line}`)];
+}
+
+/** Where the schemas with executeRequest handlers may send requests (R12); other schemas' requests are the core's own. */
+function reachLines(catalog: Catalog): string[] {
+  const rows = catalog.schemas.flatMap(({ file, schema, hooks }) => {
+    if (!Object.values(hooks).some((list) => list.includes('executeRequest'))) return [];
+    const reach = catalog.reach(file);
+    if (!reach) return [];
+    const origins = reach.origins.map((entry) => `${entry.origin}${entry.keys ? ` (keys: ${entry.keys.join(', ')})` : ''}`);
+    return [[schema.namespace, displayPath(file), origins.join(', ') + (reach.denied.length > 0 ? `; denied: ${reach.denied.join(', ')}` : '')]];
+  });
+  if (rows.length === 0) return ['reach     no loaded schema makes its own requests (executeRequest)'];
+  return ['reach     where executeRequest handlers may send requests (network.allow and network.deny change it)', ...table(rows).map((line) => `  ${line}`)];
 }
 
 /** The terms of service and data licences the loaded schemas state (4.x informational fields), as written. */

@@ -66,6 +66,8 @@ export interface SchemaRow {
   version: string;
   routes: { declared: number; served: number };
   info: SchemaInfo;
+  /** Where its executeRequest handlers may send requests: origins (with the keys bound to each) and what the operator denied. */
+  reach: ReturnType<Catalog['reach']>;
 }
 
 /** Adds `--schemas`, `--lists` and `--project` as list, doctor and group take them. */
@@ -153,6 +155,7 @@ export function schemaRows(catalog: Catalog): SchemaRow[] {
     version: schema.version,
     routes: { declared: catalog.reports.find((report) => report.file === file)?.routes?.length ?? schema.routes.length, served: schema.routes.length },
     info: schema.info,
+    reach: catalog.reach(file),
   }));
 }
 

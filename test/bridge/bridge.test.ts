@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
+import { schemaRows } from '../../src/cli/list.js';
 import { RecordingServer, tempProject } from '../e2e/helpers.js';
 
 const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'bridge', 'schemas');
@@ -105,6 +106,19 @@ describe('executeRequest routes are served', () => {
   it('loads every schema with executeRequest and no error', () => {
     expect(catalog.findings().filter((f) => f.severity === 'error')).toEqual([]);
     expect(catalog.tool('compute_keccak')?.hooks).toEqual(['executeRequest']);
+  });
+
+  it('each schema’s reach, as list --json shows it: the root (keys bound), origins written in the file, the operator’s additions', () => {
+    const rows = schemaRows(catalog);
+    expect(rows.find((row) => row.namespace === 'fetcher')?.reach).toEqual({
+      origins: [
+        { origin: 'https://api.fetcher.test', source: 'root', keys: ['FETCH_KEY'] },
+        { origin: 'https://other.fetcher.test', source: 'file' },
+        { origin: internal.origin, source: 'config' },
+      ],
+      denied: [],
+    });
+    expect(rows.find((row) => row.namespace === 'rpc')?.reach?.origins).toEqual([{ origin: 'https://--chain--.rpc.test', source: 'root', keys: ['RPC_KEY'] }]);
   });
 
   it('a compute-only handler gives known values and makes no request', async () => {

@@ -131,6 +131,8 @@ describe('flowguard list', () => {
       version: '4.0.0',
       routes: { declared: 2, served: 1 },
       info: { termsOfService: 'https://partial.example/terms', dataLicense: null, schemaVersion: '1.2.0' },
+      // Issue 14, point 3: the root's origin and every https origin written in the file.
+      reach: { origins: [{ origin: 'https://api.partial.example', source: 'root' }, { origin: 'https://partial.example', source: 'file' }], denied: [] },
     });
     expect(list.summary).toEqual({ tools: 4, served: 3, hidden: 1, rejected: 1, dropped: 1 });
     expect(stdout).not.toContain('t0ken-value');
