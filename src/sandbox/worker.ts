@@ -106,11 +106,18 @@ function importLibrary(library: LibraryModule): Promise<{ value: unknown } | { e
   if (!pending) {
     pending = import(library.url).then(
       (namespace: Record<string, unknown>) => ({ value: harden(lockLibrary(library.name, library.commonJs ? namespace.default : plainNamespace(namespace, new Map()))) }),
-      (error: unknown) => ({ error: messageOf(error) }),
+      (error: unknown) => ({ error: importFailure(error) }),
     );
     libraries.set(library.name, pending);
   }
   return pending;
+}
+
+/** Why a library did not import; one that changes a frozen built-in at import time is named as such. */
+function importFailure(error: unknown): string {
+  const message = messageOf(error);
+  if (!(error instanceof TypeError) || !FROZEN_WRITE.test(message)) return message;
+  return `${message} (the library changes a shared built-in, such as a prototype, when it is imported; the sandbox freezes them, so it cannot be used in handlers)`;
 }
 
 /** A module namespace cannot be frozen; a plain copy of its exports can (nested namespaces too). */
