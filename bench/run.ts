@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark, each printing its figures next to a baseline measured in
 // the same run on the same machine.
 
+import { benchBridge } from './bridge.js';
 import { benchCalls } from './call.js';
 import { benchRedaction } from './redact.js';
 import { benchCatalogLoad, benchHandlerCost } from './sandbox.js';
@@ -11,6 +12,7 @@ const suites: Array<[string, () => string[] | Promise<string[]>]> = [
   ['catalog load', benchCatalogLoad],
   ['handler cost', benchHandlerCost],
   ['tool calls', benchCalls],
+  ['executeRequest', benchBridge],
   ['answer redaction', benchRedaction],
   ['mcp', async () => (await import('./mcp.js')).benchMcp()],
 ];

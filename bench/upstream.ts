@@ -5,7 +5,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const PRICE_ROUTE = `{
+export const PRICE_ROUTE = `{
       method: 'GET', path: '/v1/price/{{symbol}}', description: 'The price of one symbol.',
       parameters: [
         { position: { key: 'symbol', value: '{{USER_PARAM}}', location: 'insert' }, z: { primitive: 'string()', options: ['min(1)'] } },
