@@ -77,8 +77,12 @@ let project: { dir: string; remove: () => void };
 beforeAll(async () => {
   upstream = await RecordingServer.start((req, res) => {
     res.setHeader('content-type', 'application/json');
+    if (req.url?.includes('q=slow')) {
+      setTimeout(() => res.end(JSON.stringify({ path: req.url, key: 'kept' })), 600);
+      return;
+    }
     if (req.url?.startsWith('/echo')) res.setHeader('x-echo', String(req.headers['x-api-key']));
-    res.end(JSON.stringify({ path: req.url, key: req.url?.startsWith('/echo') ? req.headers['x-api-key'] : 'kept' }));
+    res.end(JSON.stringify({ path: req.url, key: req.url?.startsWith('/echo') ? req.headers['x-api-key'] : 'kept', pad: 'x'.repeat(100) }));
   });
   internal = await RecordingServer.start();
   node = await FakeNode.start();
@@ -234,5 +238,23 @@ describe('attacks on the bridge', () => {
       else expect(result).toMatchObject({ ok: false, error: { message: expect.stringContaining('HOST_NOT_ALLOWED: https://api.fetcher.test is not in the reach of stranger') } });
     });
     expect(upstream.records.length).toBe(mark + 3);
+  });
+});
+
+describe('time and byte bounds of a bridged call', () => {
+  it('the handler deadline counts its own run time, not the wait for the core’s request; the bytes bound stops a large answer', async () => {
+    const bounded = tempProject({ sandbox: { deadlineMs: 300 }, network: { maxBytesPerCall: 1024 } });
+    const slow = await Catalog.load({ schemas: join(SCHEMAS, 'fetcher.mjs'), project: bounded.dir, keys: { FETCH_KEY }, upstreams: { 'https://api.fetcher.test': upstream.origin }, sandbox: { size: 1 } });
+    try {
+      // The upstream takes 600 ms, twice the deadline: the deadline pauses while the core waits.
+      expect(await slow.call('fetcher_get', { q: 'slow' })).toMatchObject({ ok: true, content: { value: { status: 200 } } });
+      // Answers of about 150 bytes each: the flood's requests pass the 1024-byte bound after 7.
+      const flood = await slow.call('fetcher_flood', {});
+      const outcomes = (flood as { content: { value: unknown[] } }).content.value;
+      expect(outcomes.find((outcome) => typeof outcome === 'string')).toMatch(/^TOO_MANY_BYTES: the call received more than 1024 bytes/);
+    } finally {
+      await slow.close();
+      bounded.remove();
+    }
   });
 });
