@@ -43,8 +43,8 @@ function ask(unit: string | null, request: BridgeRequest, what: string): Promise
   });
 }
 
-/** A unit's `fetch`: `fetch(url | { url }, { method, headers, body })`. */
-export function fetchFor(unit: string): (input: unknown, init?: unknown) => Promise<unknown> {
+/** A unit's `fetch`: `fetch(url | { url }, { method, headers, body })`; with `null`, the libraries' global one, for whichever executeRequest call runs. */
+export function fetchFor(unit: string | null): (input: unknown, init?: unknown) => Promise<unknown> {
   return async (input, init) => {
     const request = readRequest(input, init);
     const answer = await ask(unit, request, 'fetch');

@@ -51,6 +51,26 @@ replace(http2, ['connect'], 'http2');
 replace(dgram, ['createSocket'], 'dgram');
 replace(dns, ['lookup', 'lookupService', 'resolve', 'resolve4', 'resolve6', 'resolveAny', 'reverse'], 'dns');
 replace(dns.promises, ['lookup', 'lookupService', 'resolve', 'resolve4', 'resolve6', 'resolveAny', 'reverse'], 'dns.promises');
-for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest']) {
+for (const name of ['WebSocket', 'EventSource', 'XMLHttpRequest']) {
   Object.defineProperty(globalThis, name, { value: undefined, writable: false, configurable: false });
 }
+
+/** Where the global `fetch` goes once the worker has set it up: the core's bridge (bridge-fetch.ts). */
+let bridgedFetch: ((input: unknown, init?: unknown) => Promise<unknown>) | null = null;
+
+/** Routes libraries' global `fetch` (yahoo-finance2, pinata, ...) to the core's bridge; once. */
+export function routeGlobalFetch(fetch: (input: unknown, init?: unknown) => Promise<unknown>): void {
+  bridgedFetch ??= fetch;
+}
+
+// Libraries that use the global `fetch` keep it, but it only asks the core, for the
+// executeRequest call running now (R12); before the bridge is set up it refuses like the rest.
+Object.defineProperty(globalThis, 'fetch', {
+  value: (input: unknown, init?: unknown): Promise<unknown> => {
+    if (bridgedFetch) return bridgedFetch(input, init);
+    attempts += 1;
+    return Promise.reject(new NetworkBlockedError('fetch'));
+  },
+  writable: false,
+  configurable: false,
+});

@@ -10,7 +10,7 @@
 // but left an endless promise chain running never lets that happen, and the host replaces the
 // process rather than failing the next schema's call.
 
-import { networkAttempts } from './network-guard.js';
+import { networkAttempts, routeGlobalFetch } from './network-guard.js';
 import 'ses';
 import { asBridgedCall, fetchFor, receiveInbound } from './bridge-fetch.js';
 import { BusyPoll } from './busy-poll.js';
@@ -51,6 +51,7 @@ lockdown({
 // Lockdown froze the language's intrinsics; harden freezes the host classes handed out, so no
 // schema can change what another one sees.
 const globals = harden({ Date, Math, URL, URLSearchParams, TextEncoder, TextDecoder });
+routeGlobalFetch(harden(fetchFor(null)));
 // One request at a time, in the order sent: the host may send several loads at once, and a
 // network attempt must be charged to the request that made it.
 const inbox: Request[] = [];
