@@ -4,7 +4,7 @@
 // time; time on the network is bounded by the HTTP client's timeouts, the per-call request bound,
 // and the whole call's bound (Slot).
 
-import type { Bridge, BridgeAnswer, Inbound, Outbound } from './protocol.js';
+import type { Bridge, BridgeAnswer, Failure, Inbound, Outbound } from './protocol.js';
 import { describeError } from './replies.js';
 
 /** A deadline that can stop counting while the handler waits on the network. */
@@ -39,14 +39,30 @@ export class PausableTimer {
   }
 }
 
+export interface BridgedCallHost {
+  /** The bound of the whole call, handler and requests, in milliseconds. */
+  wholeMs: number;
+  /** Fails the call (and replaces its process). */
+  missed: (failure: Failure) => void;
+  /** Sends an answer to the worker process, if it is still the one running the call. */
+  send: (inbound: Inbound) => void;
+}
+
 export class BridgedCall {
   private inFlight = 0;
+  private readonly whole: NodeJS.Timeout;
 
   constructor(
     private readonly bridge: Bridge,
     private readonly deadline: PausableTimer,
-    private readonly reply: (inbound: Inbound) => void,
-  ) {}
+    private readonly host: BridgedCallHost,
+  ) {
+    this.whole = setTimeout(() => host.missed({ code: 'SEC105', message: `the handler and its requests did not finish within ${host.wholeMs} ms` }), host.wholeMs);
+  }
+
+  stop(): void {
+    clearTimeout(this.whole);
+  }
 
   async perform(message: Outbound): Promise<void> {
     if (this.inFlight++ === 0) this.deadline.pause();
@@ -59,6 +75,10 @@ export class BridgedCall {
     } finally {
       if (--this.inFlight === 0) this.deadline.resume();
     }
-    this.reply({ kind: 'inbound', outbound: message.outbound, answer });
+    try {
+      this.host.send({ kind: 'inbound', outbound: message.outbound, answer });
+    } catch {
+      // The process has gone; its call fails through its deadline or its death.
+    }
   }
 }

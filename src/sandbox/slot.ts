@@ -1,0 +1,367 @@
+// One sandbox worker process as the pool uses it: its queue of jobs, the deadline of each, the
+// bridge of an executeRequest call, and its replacement when it dies or misses a deadline (the
+// header of pool.ts says why processes, and what each part does).
+
+import { BridgedCall, PausableTimer } from './bridged-call.js';
+import { BusyPoll } from './busy-poll.js';
+import { type Job, JobQueue } from './job-queue.js';
+import { reportToStderr, type SandboxEvent, type SandboxEventListener } from './events.js';
+import type { Bridge, Command, Failure, Outbound, Reply, Request, Turned, UnitSpec } from './protocol.js';
+import { describeError, endsWorker, Replies } from './replies.js';
+import { rssLimitMb, WorkerProcess, type WorkerEvents } from './worker-process.js';
+
+export interface SandboxOptions {
+  /** Worker processes; default: one core fewer than the machine has (the host keeps one), 1 to 4. */
+  size?: number;
+  /** Deadline of a factory or handler call, in milliseconds. */
+  deadlineMs?: number;
+  /** V8 heap limit of each worker process, in MiB; its resident memory may reach 2 × this + 128 MiB. */
+  memoryMb?: number;
+  /** Told when a worker process stops or is replaced; default: one line on stderr. */
+  onEvent?: SandboxEventListener;
+  /**
+   * An executeRequest call's time waiting on the core's requests does not count against its
+   * deadline; the whole call is bounded by the deadline plus this, in milliseconds.
+   */
+  bridgeAllowanceMs?: number;
+}
+
+
+export const DEFAULT_DEADLINE_MS = 2000;
+export const DEFAULT_MEMORY_MB = 128;
+export const DEFAULT_BRIDGE_ALLOWANCE_MS = 30_000;
+/** Importing a library (ethers takes about half a second) is not the schema's time. */
+const IMPORT_DEADLINE_MS = 30_000;
+const RSS_POLL_MS = 50;
+/** How long the host polls for a reply before it sleeps; most handler calls answer well within. */
+const REPLY_POLL_MS = 2;
+/**
+ * How long a job may wait for a worker process to start it, beyond its own deadline: a new
+ * process takes a few hundred milliseconds to start (SES lockdown), more on a loaded machine, and
+ * that is not the call's fault. A load waits longer: its libraries may have to be imported first.
+ */
+const START_ALLOWANCE_MS = 2000;
+const LOAD_START_WAIT_MS = 30_000;
+/** A process that dies before it is ready is started again after this delay, doubled each time up to the maximum. */
+const FIRST_RESTART_DELAY_MS = 50;
+const MAX_RESTART_DELAY_MS = 3200;
+const OUT_OF_MEMORY: Failure = { code: 'SEC106', message: 'handler code exceeded the sandbox memory limit' };
+const CLOSED: Failure = { code: 'SEC107', message: 'the sandbox was closed' };
+
+/**
+ * One worker process and the queue of jobs for it. The worker runs requests one at a time, in
+ * the order sent, so a deadline measures exactly one factory or handler call, and a network
+ * attempt is charged to the call that made it. Consecutive loads are sent together (one wait
+ * for a round trip instead of one per schema); everything else waits for the reply before it.
+ * A job that no process has started by its deadline fails (the process was restarting, or busy
+ * with the jobs before it). A process that dies before it is ready is started again after a
+ * delay that doubles with each such death, so a crash loop does not burn a core.
+ */
+export class Slot {
+  unitCount = 0;
+  /** The last process started; null only when starting one failed at once. */
+  private worker: WorkerProcess | null = null;
+  /** Processes started so far, and those in a row that died before they were ready. */
+  private started = 0;
+  private failedStarts = 0;
+  private restart: NodeJS.Timeout | null = null;
+  /** Wakes the drain loop while it waits for a ready process. */
+  private wake: (() => void) | null = null;
+  private loaded = new Set<string>();
+  private imported = new Set<string>();
+  private readonly queue = new JobQueue((job, waitedMs) => this.expired(job, waitedMs));
+  private running = false;
+  private nextId = 1;
+  private current: { id: number; settle: (reply: Reply | Failure) => void; bridge?: BridgedCall | undefined } | null = null;
+  /** The bridge of each executeRequest call, by its command, until it runs. */
+  private readonly bridges = new WeakMap<Command, Bridge>();
+  private readonly bridgeAllowanceMs: number;
+  private readonly replies = new Replies();
+  private closed = false;
+  private readonly memoryMb: number;
+  private readonly deadlineMs: number;
+  private readonly onEvent: SandboxEventListener;
+  private readonly replyPoll = new BusyPoll();
+  private readonly events: WorkerEvents = {
+    ready: (worker) => {
+      if (worker !== this.worker) return;
+      this.failedStarts = 0;
+      this.wake?.();
+    },
+    message: (worker, message) => {
+      if (worker === this.worker) this.answer(message);
+    },
+    stopped: (worker, cause, wasReady) => {
+      if (worker === this.worker && !this.closed) this.died(worker, cause, wasReady);
+    },
+  };
+
+  constructor(options: SandboxOptions) {
+    this.memoryMb = options.memoryMb ?? DEFAULT_MEMORY_MB;
+    this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    this.onEvent = options.onEvent ?? reportToStderr;
+    this.bridgeAllowanceMs = options.bridgeAllowanceMs ?? DEFAULT_BRIDGE_ALLOWANCE_MS;
+    this.spawn();
+  }
+
+  get pid(): number | undefined {
+    return this.worker?.pid;
+  }
+
+  run(command: Command, spec?: UnitSpec, bridge?: Bridge): Promise<Reply | Failure> {
+    if (bridge) this.bridges.set(command, bridge);
+    return new Promise((settle) => {
+      this.enqueue({ command, spec, settle });
+      void this.drain();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.restart) clearTimeout(this.restart);
+    this.current?.settle(CLOSED);
+    this.queue.failAll(CLOSED);
+    this.wake?.();
+    await this.worker?.stop();
+  }
+
+  private get ready(): boolean {
+    return this.worker?.ready === true;
+  }
+
+  private spawn(): void {
+    if (this.closed) return;
+    if (this.restart) clearTimeout(this.restart);
+    this.restart = null;
+    this.started += 1;
+    this.replies.clear();
+    this.loaded = new Set();
+    this.imported = new Set();
+    try {
+      this.worker = WorkerProcess.start(this.memoryMb, this.events);
+    } catch (error) {
+      this.worker = null;
+      this.restartAfterDeath(undefined, describeError(error), true);
+      return;
+    }
+    this.worker.hold(this.running);
+  }
+
+  /** Queues a job; it fails if no process has started it by its deadline. */
+  private enqueue(job: Job, front = false): void {
+    this.queue.add(job, job.command.kind === 'load' ? LOAD_START_WAIT_MS : this.deadlineMs + START_ALLOWANCE_MS, front);
+  }
+
+  private expired(job: Job, waitMs: number): void {
+    const what = `${describeCommand(job.command)} could not start within ${waitMs} ms`;
+    if (this.ready) job.settle({ code: 'SEC105', message: `${what}: the sandbox process was busy with the calls before it` });
+    else job.settle({ code: 'SEC107', message: `${what}: the sandbox process was ${this.started > 1 ? 'restarting' : 'starting'}` });
+    this.wake?.();
+  }
+
+  private async drain(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    this.worker?.hold(true);
+    // Memory outside the V8 heap grows without a V8 limit; watch it while jobs run.
+    const poll = setInterval(() => this.checkMemory(), RSS_POLL_MS);
+    poll.unref();
+    while (this.queue.length > 0 && !this.closed) {
+      if (!this.ready) {
+        // Woken when a process is ready, when a waiting job's deadline passes, or at close.
+        await new Promise<void>((wake) => (this.wake = wake));
+        this.wake = null;
+        continue;
+      }
+      const jobs = this.queue.take((job) => this.isReadyLoad(job));
+      try {
+        if (jobs.length === 1 && !this.isReadyLoad(jobs[0] as Job)) (jobs[0] as Job).settle(await this.perform(jobs[0] as Job));
+        else await this.performLoads(jobs);
+      } catch (error) {
+        // Nobody awaits drain: an exception here would end the host. It fails its jobs instead.
+        for (const job of jobs) job.settle({ code: 'SEC107', message: `the sandbox could not run ${describeCommand(job.command)}: ${describeError(error)}` });
+      }
+    }
+    clearInterval(poll);
+    this.running = false;
+    this.worker?.hold(false);
+  }
+
+  private checkMemory(): void {
+    if (this.current && (this.worker?.residentMb() ?? 0) > rssLimitMb(this.memoryMb)) {
+      this.current.settle(OUT_OF_MEMORY);
+      this.replace(OUT_OF_MEMORY.message);
+    }
+  }
+
+  /** A job, preceded by what a new process lacks: the unit's libraries, and the unit itself. */
+  private async perform({ command, spec }: Job): Promise<Reply | Failure> {
+    if (spec) {
+      const missing = spec.libraries.filter((library) => !this.imported.has(library.name));
+      if (missing.length > 0) {
+        const imported = await this.execute({ kind: 'import', libraries: missing }, IMPORT_DEADLINE_MS);
+        if (isFailure(imported) || !imported.ok) return imported;
+        for (const library of missing) this.imported.add(library.name);
+      }
+    }
+    if (spec && command.kind === 'call' && !this.loaded.has(spec.id)) {
+      const reload = await this.execute({ kind: 'load', unit: spec });
+      if (isFailure(reload) || !reload.ok) return reload;
+      this.loaded.add(spec.id);
+    }
+    const reply = await this.execute(command);
+    if (command.kind === 'load' && !isFailure(reply) && reply.ok) this.loaded.add(command.unit.id);
+    return reply;
+  }
+
+  /** A load whose libraries this process has imported already: it needs nothing sent before it. */
+  private isReadyLoad(job: Job): boolean {
+    return job.command.kind === 'load' && job.command.unit.libraries.every((library) => this.imported.has(library.name));
+  }
+
+  /**
+   * Loads sent together; the worker runs them in order. Each deadline starts when the load before
+   * it has answered, which is when the worker starts it. When one load ends the process (deadline,
+   * memory, crash), the loads behind it never ran: they go first into the new process.
+   */
+  private async performLoads(jobs: Job[]): Promise<void> {
+    const worker = this.worker;
+    const sent = jobs.map((job) => this.send(job.command));
+    for (const [index, job] of jobs.entries()) {
+      const id = sent[index] as number | Failure;
+      const reply = isFailure(id) ? id : await this.replyTo(id, job.command);
+      if (!isFailure(reply) && reply.ok && job.command.kind === 'load') this.loaded.add(job.command.unit.id);
+      job.settle(reply);
+      if (this.worker !== worker) {
+        for (const behind of jobs.slice(index + 1).reverse()) this.enqueue(behind, true);
+        return;
+      }
+    }
+  }
+
+  /** Sends one request and waits for its reply or its deadline, whichever comes first. */
+  private async execute(command: Command, deadline?: number): Promise<Reply | Failure> {
+    const id = this.send(command);
+    return isFailure(id) ? id : this.replyTo(id, command, deadline);
+  }
+
+  /** Sends one request; one that cannot be sent (nested too deep to serialise) fails alone. */
+  private send(command: Command): number | Failure {
+    const id = this.nextId++;
+    try {
+      (this.worker as WorkerProcess).send({ ...command, id } as Request);
+    } catch (error) {
+      return { code: 'SEC107', message: `could not send ${describeCommand(command)} its input (${describeError(error)})` };
+    }
+    this.replies.expect(id);
+    return id;
+  }
+
+  /**
+   * Waits for the reply to a request sent to this process; its deadline starts now. The reply
+   * counts once the worker's event loop has turned after it: a request that returned but left
+   * work running that blocks the process (an endless promise chain) misses its deadline.
+   */
+  private replyTo(id: number, command: Command, deadline = this.deadlineMs): Promise<Reply | Failure> {
+    if (this.closed) return Promise.resolve(CLOSED);
+    const worker = this.worker as WorkerProcess;
+    const arrived = this.replies.take(id);
+    if (arrived) return Promise.resolve(this.received(arrived));
+    return new Promise((settle) => {
+      const finish = (reply: Reply | Failure) => {
+        timer.stop();
+        bridged?.stop();
+        this.replyPoll.stop();
+        this.current = null;
+        settle(reply);
+      };
+      const missed = (failure: Failure) => {
+        finish(failure);
+        this.replace(failure.message);
+      };
+      const timer = new PausableTimer(deadline, () => missed(this.missed(worker, id, command, deadline)));
+      // An executeRequest call: its deadline pauses while the core performs its requests; the
+      // whole call has a bound of its own.
+      const bridge = this.bridges.get(command);
+      const bridged = bridge && new BridgedCall(bridge, timer, { wholeMs: deadline + this.bridgeAllowanceMs, missed, send: (inbound) => worker === this.worker && worker.send(inbound) });
+      this.current = { id, settle: (reply) => finish(isFailure(reply) ? reply : this.received(reply)), bridge: bridged };
+      this.replyPoll.extend(REPLY_POLL_MS);
+    });
+  }
+
+  /** Why a request missed its deadline. */
+  private missed(worker: WorkerProcess, id: number, command: Command, deadline: number): Failure {
+    // A process near its heap limit spends its last seconds collecting garbage: that call ran
+    // out of memory rather than time. (A busy loop does not grow; three quarters of the heap
+    // limit above the start is no loop.)
+    if (worker.residentMb() > worker.baselineMb + this.memoryMb * 0.75) return OUT_OF_MEMORY;
+    const what = describeCommand(command);
+    if (!this.replies.returned(id)) return { code: 'SEC105', message: `${what} did not finish within ${deadline} ms` };
+    return { code: 'SEC105', message: `${what} returned but left work running after it returned (an endless promise chain?); the sandbox process was still busy with it after ${deadline} ms` };
+  }
+
+  private answer(message: Reply | Turned | Outbound): void {
+    if ('outbound' in message) {
+      // Only the call running now may ask; a request of one that has ended is dropped.
+      if (this.current?.id === message.id) void this.current.bridge?.perform(message);
+      return;
+    }
+    const reply = this.replies.accept(message);
+    if (!reply) return;
+    if (this.current?.id === reply.id) this.current.settle(reply);
+    else this.replies.keep(reply);
+  }
+
+  /**
+   * A reply, looked at before anyone acts on it: a worker that reports running out of memory
+   * exits after that reply, so it is replaced at once and no later request is lost with it.
+   */
+  private received(reply: Reply): Reply {
+    if (endsWorker(reply)) this.replace(reply.failure.message);
+    return reply;
+  }
+
+  private died(worker: WorkerProcess, cause: string, wasReady: boolean): void {
+    this.current?.settle(worker.ranOutOfHeap() ? OUT_OF_MEMORY : { code: 'SEC107', message: `the sandbox process stopped (${cause})` });
+    this.restartAfterDeath(worker.pid, cause, !wasReady);
+  }
+
+  /** Starts the next process: at once after one that was ready, after a growing delay otherwise. */
+  private restartAfterDeath(pid: number | undefined, cause: string, beforeReady: boolean): void {
+    const delay = beforeReady ? Math.min(FIRST_RESTART_DELAY_MS * 2 ** this.failedStarts, MAX_RESTART_DELAY_MS) : 0;
+    if (beforeReady) this.failedStarts += 1;
+    this.report({ kind: 'worker-stopped', pid, cause, beforeReady, restartInMs: delay });
+    if (delay === 0) {
+      this.spawn();
+      return;
+    }
+    this.restart = setTimeout(() => this.spawn(), delay);
+    // Jobs waiting for the process keep the host alive through their own deadlines.
+    this.restart.unref();
+  }
+
+  private replace(reason: string): void {
+    if (this.closed) return;
+    const old = this.worker;
+    this.report({ kind: 'worker-replaced', pid: old?.pid, reason });
+    this.spawn();
+    old?.kill();
+  }
+
+  private report(event: SandboxEvent): void {
+    try {
+      this.onEvent(event);
+    } catch {
+      // A listener that fails must not stop the sandbox; the event still reaches the operator.
+      reportToStderr(event);
+    }
+  }
+}
+
+function describeCommand(command: Command): string {
+  return command.kind === 'load' ? 'the handlers factory' : command.kind === 'import' ? 'importing libraries' : 'the handler';
+}
+
+export function isFailure<T>(value: T | Failure): value is Failure {
+  return typeof value === 'object' && value !== null && 'code' in value;
+}
