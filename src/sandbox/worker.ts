@@ -106,7 +106,7 @@ function importLibrary(library: LibraryModule): Promise<{ value: unknown } | { e
   let pending = libraries.get(library.name);
   if (!pending) {
     pending = import(library.url).then(
-      (namespace: Record<string, unknown>) => ({ value: harden(lockLibrary(library.name, library.commonJs ? namespace.default : plainNamespace(namespace, new Map()))) }),
+      (namespace: Record<string, unknown>) => ({ value: harden(lockLibrary(library.name, libraryValue(library, namespace))) }),
       (error: unknown) => ({ error: importFailure(error) }),
     );
     libraries.set(library.name, pending);
@@ -119,6 +119,18 @@ function importFailure(error: unknown): string {
   const message = messageOf(error);
   if (!(error instanceof TypeError) || !FROZEN_WRITE.test(message)) return message;
   return `${message} (the library changes a shared built-in, such as a prototype, when it is imported; the sandbox freezes them, so it cannot be used in handlers)`;
+}
+
+/**
+ * What handlers get as the library: CommonJS `module.exports`, or a plain copy of an ES module's
+ * exports; when the only export is a default (yahoo-finance2's class), that default, as the
+ * corpus's handlers use it (`new libraries['yahoo-finance2']()`).
+ */
+function libraryValue(library: LibraryModule, namespace: Record<string, unknown>): unknown {
+  const value = library.commonJs ? namespace.default : plainNamespace(namespace, new Map());
+  // A compiled ES module in CommonJS clothing marks itself `__esModule`.
+  const names = isObject(value) ? Object.keys(value).filter((name) => name !== '__esModule') : [];
+  return names.length === 1 && names[0] === 'default' ? (value as { default: unknown }).default : value;
 }
 
 /** A module namespace cannot be frozen; a plain copy of its exports can (nested namespaces too). */
