@@ -23,6 +23,7 @@ import { callTool, DEFAULT_ARGUMENT_LIMITS, type CallContext, type CallOptions, 
 import { isWithin, selectSchemaFiles } from './files.js';
 import { runExecuteRequest, runPostRequest, runPreRequest } from './hooks.js';
 import { compileTools, unitId, type Tool } from './tools.js';
+import { escapeHtmlComments } from '../scan/html-comments.js';
 import { asServed } from '../schema/scope.js';
 import { CheckCache } from './check-cache.js';
 import { checkSchemaFile } from './validate.js';
@@ -251,7 +252,8 @@ async function loadHandlers(sandbox: Sandbox, schema: CanonicalSchema, declared:
   }
   const outcome = await sandbox.load({
     id: unitId(schema.file),
-    source: schema.handlers?.factorySource ?? '',
+    // SES refuses `<!--` and `-->` even in strings; the same text, escaped, evaluates.
+    source: escapeHtmlComments(schema.handlers?.factorySource ?? ''),
     // Every declared route: handlers of a route dropped for its own error are no stray handlers (VAL005).
     routes: [...declared],
     libraries: schema.requiredLibraries.flatMap((name) => libraries.get(name) ?? []),
