@@ -73,10 +73,7 @@ export class CallBridge {
       this.record(target.origin, method, started, response.status, response.body.length);
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(response.headers)) headers[name] = this.context.redactor.redact(value);
-      // Keys are ASCII: redacting the bytes read as latin1 keeps every other byte as it was.
-      const latin1 = response.body.toString('latin1');
-      const clean = this.context.redactor.redact(latin1);
-      const body = clean === latin1 ? response.body : Buffer.from(clean, 'latin1');
+      const body = this.context.redactor.redactBody(response.body, response.headers['content-type']);
       return { ok: true, status: response.status, url: this.context.redactor.redact(target.href), headers, body: body.toString('base64') };
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;

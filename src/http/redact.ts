@@ -204,6 +204,28 @@ export class Redactor {
     }
   }
 
+  /**
+   * A raw answer body as a handler receives it from the bridge (it decodes the body itself):
+   * every form removed from its bytes, and, where JSON escapes could spell a key that only
+   * parsing reveals, from the parsed JSON too (written back as JSON).
+   */
+  redactBody(body: Buffer, contentType: string | undefined): Buffer {
+    if (this.values.size === 0) return body;
+    // Keys are text: redacting the bytes read as latin1 keeps every other byte as it was.
+    const latin1 = body.toString('latin1');
+    const clean = this.redact(latin1);
+    const bytes = clean === latin1 ? body : Buffer.from(clean, 'latin1');
+    if (!this.jsonMayHold(bytes, contentType)) return bytes;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      return bytes;
+    }
+    const redacted = this.redactValue(parsed);
+    return redacted === parsed ? bytes : Buffer.from(JSON.stringify(redacted), 'utf8');
+  }
+
   /** The text of a leaf of a JSON value; a number's only where some form could be part of one. */
   private textOf(leaf: string | number): string {
     return typeof leaf === 'string' ? leaf : this.numericNeedle ? String(leaf) : '';

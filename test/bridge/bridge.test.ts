@@ -81,6 +81,12 @@ beforeAll(async () => {
       setTimeout(() => res.end(JSON.stringify({ path: req.url, key: 'kept' })), 600);
       return;
     }
+    if (req.url?.startsWith('/echo-escaped')) {
+      // Only parsing reveals the key: no form of it stands in the bytes.
+      const escaped = [...String(req.headers['x-api-key'])].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+      res.end(`{"key":"${escaped}"}`);
+      return;
+    }
     if (req.url?.startsWith('/echo')) res.setHeader('x-echo', String(req.headers['x-api-key']));
     res.end(JSON.stringify({ path: req.url, key: req.url?.startsWith('/echo') ? req.headers['x-api-key'] : 'kept', pad: 'x'.repeat(100) }));
   });
@@ -159,6 +165,14 @@ describe('executeRequest routes are served', () => {
     expect(result.ok).toBe(true);
     expect(JSON.stringify(result)).not.toContain(FETCH_KEY);
     expect(JSON.stringify(result)).toContain('[redacted FETCH_KEY]');
+  });
+
+  it('an upstream that echoes the key \\u-escaped in JSON: the handler parses it and still sees it redacted', async () => {
+    const result = await catalog.call('fetcher_echoEscaped', {});
+    expect(result).toMatchObject({ ok: true, content: { value: { key: '[redacted FETCH_KEY]' } } });
+    const text = JSON.stringify(result);
+    expect(text).not.toContain(FETCH_KEY);
+    expect(text).not.toContain([...FETCH_KEY].reverse().join(''));
   });
 
   it('an ethers JsonRpcProvider and a Contract work unchanged against a JSON-RPC node, the key arriving upstream', async () => {
