@@ -29,11 +29,20 @@ export class JobQueue {
     else this.jobs.push(job);
   }
 
-  /** The first job, and those right behind it that `together` accepts; they no longer wait to start. */
-  take(together: (job: Job) => boolean): Job[] {
-    const taken = [this.jobs.shift() as Job];
-    if (together(taken[0] as Job)) while (this.jobs.length > 0 && together(this.jobs[0] as Job)) taken.push(this.jobs.shift() as Job);
-    for (const job of taken) this.started(job);
+  /** The first job; it no longer waits to start. */
+  shift(): Job {
+    const job = this.jobs.shift() as Job;
+    this.started(job);
+    return job;
+  }
+
+  /**
+   * The jobs at the front that `wanted` accepts, up to the first it does not. A job it cannot
+   * judge (it throws) stays at the front: it fails on its own turn, not with the jobs taken here.
+   */
+  shiftWhile(wanted: (job: Job) => boolean): Job[] {
+    const taken: Job[] = [];
+    while (this.jobs.length > 0 && accepts(wanted, this.jobs[0] as Job)) taken.push(this.shift());
     return taken;
   }
 
@@ -56,5 +65,13 @@ export class JobQueue {
     this.jobs.splice(index, 1);
     this.startBy.delete(job);
     this.expired(job, waitMs);
+  }
+}
+
+function accepts(wanted: (job: Job) => boolean, job: Job): boolean {
+  try {
+    return wanted(job);
+  } catch {
+    return false;
   }
 }

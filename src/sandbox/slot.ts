@@ -173,10 +173,14 @@ export class Slot {
         this.wake = null;
         continue;
       }
-      const jobs = this.queue.take((job) => this.isReadyLoad(job));
+      const jobs = [this.queue.shift()];
       try {
-        if (jobs.length === 1 && !this.isReadyLoad(jobs[0] as Job)) (jobs[0] as Job).settle(await this.perform(jobs[0] as Job));
-        else await this.performLoads(jobs);
+        const job = jobs[0] as Job;
+        if (!this.isReadyLoad(job)) job.settle(await this.perform(job));
+        else {
+          jobs.push(...this.queue.shiftWhile((next) => this.isReadyLoad(next)));
+          await this.performLoads(jobs);
+        }
       } catch (error) {
         // Nobody awaits drain: an exception here would end the host. It fails its jobs instead.
         for (const job of jobs) job.settle({ code: 'SEC107', message: `the sandbox could not run ${describeCommand(job.command)}: ${describeError(error)}` });

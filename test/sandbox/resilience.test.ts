@@ -186,6 +186,33 @@ describe('nothing sent from outside crashes the host', () => {
     expect(await sandbox.call(BENIGN.id, 'getThing', 'postRequest', hookInput('postRequest'))).toEqual(BENIGN_POST);
   });
 
+  it('a fault on the host side of a job (a malformed unit) fails that job, not the host; the jobs around it run', async () => {
+    const malformed = { ...unit('malformed', BENIGN.source), libraries: null } as unknown as UnitSpec;
+    // A factory that takes a moment keeps the process busy while the other loads queue up and are sent together.
+    const slowFactory = unit('slow-factory', `() => { const end = Date.now() + 100; while (Date.now() < end); return (${BENIGN.source})(); }`);
+    const loads = [slowFactory, unit('before-malformed', BENIGN.source), malformed, unit('after-malformed', BENIGN.source)].map((spec) => sandbox.load(spec));
+    const outcomes = await settledWithin(loads, 10_000);
+    expect(outcomes.map(codeOf)).toEqual(['ok', 'ok', 'SEC107', 'ok']);
+    const broken = outcomes[2] as Outcome<unknown>;
+    expect(broken.ok ? null : broken.failure.message).toMatch(/^the sandbox could not run the handlers factory: /);
+    expect(await sandbox.call('after-malformed', 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
+  });
+
+  it('a listener of sandbox events that throws changes nothing: the event goes to stderr instead', async () => {
+    const own = new Sandbox({ ...LIMITS, onEvent: () => {
+      throw new Error('a broken logging layer');
+    } });
+    try {
+      await loaded(own, BENIGN);
+      const pid = own.pids()[0] as number;
+      process.kill(pid, 'SIGKILL');
+      await nextPid(own, pid);
+      expect(await own.call(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('through a catalog: a preRequest route given an input nested 5,000 deep', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowguard-deep-'));
     const file = join(dir, 'deep.mjs');
