@@ -33,7 +33,7 @@ export const GROUPS_SPEC_VERSION = '2.0.0';
 export const MAX_GROUP_TOOLS = 50;
 export const GROUP_NAME_PATTERN = /^[a-z][a-z0-9-]*$/;
 /** `namespace/file.mjs::route`: a namespace as main.namespace allows, a file's base name, a route name. */
-export const TOOL_REFERENCE_PATTERN = /^[a-z]+\/[^/\\:]+\.mjs::\S(?:.*\S)?$/;
+export const TOOL_REFERENCE_PATTERN = /^[a-z][a-z0-9-]*\/[^/\\:]+\.mjs::\S(?:.*\S)?$/;
 
 /** `.flowmcp/groups.json` of a project folder. */
 export function groupsFilePath(project = '.'): string {

@@ -14,6 +14,7 @@ import {
   parseGroupsText,
   readGroupsFile,
   selectGroup,
+  TOOL_REFERENCE_PATTERN,
   withGroup,
   writeGroupsFile,
 } from '../../src/catalog/groups.js';
@@ -117,6 +118,13 @@ describe('reading groups.json', () => {
       expect(groupsFindings(checkGroups(file, catalog)).length).toBeGreaterThan(0);
     }
   });
+});
+
+it('reads references to 4.x namespaces (digits and hyphens) as tool references', () => {
+  expect(TOOL_REFERENCE_PATTERN.test('open-meteo2/forecast.mjs::getForecast')).toBe(true);
+  expect(TOOL_REFERENCE_PATTERN.test('coingecko/prices.mjs::getSimplePrice')).toBe(true);
+  expect(TOOL_REFERENCE_PATTERN.test('-bad/prices.mjs::x')).toBe(false);
+  expect(TOOL_REFERENCE_PATTERN.test('Upper/prices.mjs::x')).toBe(false);
 });
 
 describe('checkGroups against a catalog', () => {
