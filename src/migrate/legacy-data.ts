@@ -5,7 +5,7 @@
 
 import { childPath, type FindingSink } from '../findings.js';
 import { endOf, startOf, type AnyNode, type Expression, type ObjectExpression, type SpreadElement } from '../scan/ast.js';
-import { readLiteral } from '../schema/literal.js';
+import { describeExpression, readLiteral } from '../schema/literal.js';
 import { SourceText } from './format.js';
 import { propertyName, sourceOf, type ModuleBinding } from './legacy-module.js';
 
@@ -90,7 +90,7 @@ function constantValue(name: string, p: Preparer): Expression | null {
 /** String and number arithmetic of constants (`${base}/v1`, 'enum(' + list + ')') becomes its value. */
 function foldOrKeep(node: Expression, path: string, p: Preparer): Expression {
   const value = fold(node, p);
-  if (value === null) return keep(node, path, describe(node), p);
+  if (value === null) return keep(node, path, describeExpression(node), p);
   return { type: 'Literal', value, start: startOf(node), end: endOf(node) } as Expression;
 }
 
@@ -142,19 +142,4 @@ function restoreKept(value: unknown, p: Preparer): unknown {
   if (Array.isArray(value)) return value.map((item) => restoreKept(item, p));
   if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, restoreKept(item, p)]));
   return value;
-}
-
-function describe(node: AnyNode): string {
-  switch (node.type) {
-    case 'CallExpression':
-    case 'NewExpression':
-      return 'a call';
-    case 'ArrowFunctionExpression':
-    case 'FunctionExpression':
-      return 'a function';
-    case 'TemplateLiteral':
-      return 'a template literal with expressions';
-    default:
-      return `an expression (${node.type})`;
-  }
 }

@@ -79,7 +79,7 @@ function readNode(node: Expression | SpreadElement, path: PathLink | null, reade
       }
       return notLiteral(path, `the expression '${node.operator}…'`, reader);
     default:
-      return notLiteral(path, describe(node), reader);
+      return notLiteral(path, describeExpression(node), reader);
   }
 }
 
@@ -129,8 +129,11 @@ function notLiteral(link: PathLink | null, what: string, reader: Reader): null {
   return null;
 }
 
-function describe(node: AnyNode): string {
+/** What a node that is not literal data is, in words a finding can use. */
+export function describeExpression(node: AnyNode): string {
   switch (node.type) {
+    case 'TemplateLiteral':
+      return 'a template literal with expressions';
     case 'Identifier':
       return `the identifier '${(node as AnyNode & { name: string }).name}'`;
     case 'CallExpression':
