@@ -8,7 +8,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Catalog } from '../src/catalog/load.js';
 import { formatMs, median, percentile } from './stats.js';
-import { PRICE_ROUTE, startPriceUpstream } from './upstream.js';
+import { PRICE_ROUTE, startPriceUpstream, timeCall } from './upstream.js';
 
 const CALLS = 2000;
 const WARM_UP = 200;
@@ -74,12 +74,4 @@ export async function benchBridge(): Promise<string[]> {
     child.kill();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-async function timeCall(catalog: Catalog, tool: string): Promise<number> {
-  const start = process.hrtime.bigint();
-  const result = await catalog.call(tool, { symbol: 'eth' });
-  const took = Number(process.hrtime.bigint() - start) / 1e6;
-  if (!result.ok) throw new Error(`bench call of ${tool} failed: ${JSON.stringify(result)}`);
-  return took;
 }

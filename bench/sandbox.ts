@@ -11,7 +11,7 @@ import { checkSchemaFiles } from '../src/catalog/validate.js';
 import { effectiveAllowlist } from '../src/libraries/allowlist.js';
 import { generateCatalog } from './generate.js';
 import { formatMs, median, percentile, timeMs } from './stats.js';
-import { priceSchema, startPriceUpstream } from './upstream.js';
+import { priceSchema, startPriceUpstream, timeCall } from './upstream.js';
 
 const FILES = 300;
 const LOAD_RUNS = 3;
@@ -78,12 +78,4 @@ export async function benchHandlerCost(): Promise<string[]> {
     child.kill();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-async function timeCall(catalog: Catalog, tool: string): Promise<number> {
-  const start = process.hrtime.bigint();
-  const result = await catalog.call(tool, { symbol: 'eth' });
-  const took = Number(process.hrtime.bigint() - start) / 1e6;
-  if (!result.ok) throw new Error(`bench call of ${tool} failed: ${JSON.stringify(result)}`);
-  return took;
 }

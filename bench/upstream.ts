@@ -4,6 +4,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Catalog } from '../src/catalog/load.js';
 
 export const PRICE_ROUTE = `{
       method: 'GET', path: '/v1/price/{{symbol}}', description: 'The price of one symbol.',
@@ -67,4 +68,13 @@ export function startJsonUpstream(dir: string, answer: string): Promise<{ child:
   writeFileSync(answerFile, answer);
   const child = fork(file, [answerFile], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   return new Promise((resolve) => child.once('message', (port) => resolve({ child, port: port as number })));
+}
+
+/** One call of the price route's `tool` in milliseconds; a failed call stops the benchmark. */
+export async function timeCall(catalog: Catalog, tool: string): Promise<number> {
+  const start = process.hrtime.bigint();
+  const result = await catalog.call(tool, { symbol: 'eth' });
+  const took = Number(process.hrtime.bigint() - start) / 1e6;
+  if (!result.ok) throw new Error(`bench call of ${tool} failed: ${JSON.stringify(result)}`);
+  return took;
 }

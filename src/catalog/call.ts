@@ -39,8 +39,6 @@ export interface CallableTool {
   reach: Reach;
   /** Every key the schema declares: executeRequest gets each one's token in `serverParams`. */
   declaredKeys: readonly string[];
-  /** Arguments the request carries inside text (`%{{USER_PARAM}}%`): key → the text around each occurrence. */
-  textAround?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface HandlerRunner {
@@ -103,18 +101,6 @@ export interface CallOptions {
   dryRun?: boolean;
 }
 
-/** The arguments as the request carries them: one written inside text is sent inside it; handlers see the argument itself. */
-function inTheirText(args: Record<string, unknown>, textAround: CallableTool['textAround']): Record<string, unknown> {
-  if (!textAround || textAround.size === 0) return args;
-  const carried = { ...args };
-  for (const [key, around] of textAround) {
-    const value = carried[key];
-    if (value === undefined || value === null) continue;
-    carried[key] = around.join(Array.isArray(value) ? value.join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value));
-  }
-  return carried;
-}
-
 export async function callTool(context: CallContext, tool: CallableTool, args: unknown, options: CallOptions = {}): Promise<CallResult> {
   let result: CallResult;
   try {
@@ -141,7 +127,7 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
   if (dotted !== undefined) return fail('arguments', `invalid arguments: '${dotted}' cannot be '.' or '..', which would change the path`);
 
   const tokens = new SecretTokens();
-  let struct = buildRequest(tool.plan, inTheirText(checked.args, tool.textAround), tokens);
+  let struct = buildRequest(tool.plan, checked.args, tokens);
   let payload = checked.args;
   if (tool.hooks.includes('preRequest')) {
     const pre = await context.handlers.preRequest(tool, struct, payload);

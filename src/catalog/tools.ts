@@ -76,7 +76,6 @@ export function compileTools(sources: readonly ToolSource[], schemasRoot: string
       },
       declaredKeys: schema.requiredServerParams,
       hooks: source.hooks[route.name] ?? [],
-      textAround: textAroundOf(route),
       namespace: schema.namespace,
       requiredKeys,
       missingKeys: secrets.missing(requiredKeys, schema.namespace),
@@ -103,11 +102,6 @@ export function unitId(file: string): string {
 
 function identityKey(namespace: string, file: string, route: string): string {
   return JSON.stringify([namespace, file, route]);
-}
-
-/** The user parameters the route sends inside text (`%{{USER_PARAM}}%`), with that text. */
-function textAroundOf(route: CanonicalRoute): ReadonlyMap<string, readonly string[]> {
-  return new Map(route.parameters.flatMap((p) => (p.source.kind === 'user' && p.source.around ? [[p.key, p.source.around] as const] : [])));
 }
 
 /** The keys a route uses: in root, headers, its path and its parameter values. */

@@ -29,6 +29,8 @@ export interface RequestPlan {
   /** `main.headers`, one per lower-cased name. */
   headers: Array<{ name: string; value: Template }>;
   slots: SecretSlots;
+  /** Arguments the request carries inside text (`%{{USER_PARAM}}%`): key → the text around each occurrence. */
+  textAround: ReadonlyMap<string, readonly string[]>;
 }
 
 const BODY_METHODS: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
@@ -54,7 +56,20 @@ export function planRequest(schema: CanonicalSchema, route: CanonicalRoute): Req
     body,
     headers,
     slots: { url: urlKeys, headers: headerKeys, body: bodyKeys },
+    textAround: new Map(route.parameters.flatMap((p) => (p.source.kind === 'user' && p.source.around ? [[p.key, p.source.around] as const] : []))),
   };
+}
+
+/** The arguments as the request carries them: one written inside text is sent inside it (handlers see the argument itself). */
+function inTheirText(args: Readonly<Record<string, unknown>>, textAround: RequestPlan['textAround']): Readonly<Record<string, unknown>> {
+  if (textAround.size === 0) return args;
+  const carried = { ...args };
+  for (const [key, around] of textAround) {
+    const value = carried[key];
+    if (value === undefined || value === null) continue;
+    carried[key] = around.join(Array.isArray(value) ? value.join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  }
+  return carried;
 }
 
 function secretKeys(template: Template): string[] {
@@ -62,7 +77,8 @@ function secretKeys(template: Template): string[] {
 }
 
 /** The request as preRequest sees it: arguments in place, secrets as this call's tokens. */
-export function buildRequest(plan: RequestPlan, args: Readonly<Record<string, unknown>>, tokens: SecretTokens): RequestStruct {
+export function buildRequest(plan: RequestPlan, given: Readonly<Record<string, unknown>>, tokens: SecretTokens): RequestStruct {
+  const args = inTheirText(given, plan.textAround);
   let url = render(plan.root, args, tokens) + render(plan.path, args, tokens);
   const search = new URLSearchParams();
   for (const { name, value } of plan.query) {
