@@ -3,6 +3,7 @@
 
 import { benchBridge } from './bridge.js';
 import { benchCalls } from './call.js';
+import { benchLoadAgainstBaseline } from './load.js';
 import { benchRedaction } from './redact.js';
 import { benchCatalogLoad, benchHandlerCost } from './sandbox.js';
 import { benchValidate } from './validate.js';
@@ -10,6 +11,7 @@ import { benchValidate } from './validate.js';
 const suites: Array<[string, () => string[] | Promise<string[]>]> = [
   ['validate', benchValidate],
   ['catalog load', benchCatalogLoad],
+  ['load against an older build', benchLoadAgainstBaseline],
   ['handler cost', benchHandlerCost],
   ['tool calls', benchCalls],
   ['executeRequest', benchBridge],

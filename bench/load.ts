@@ -1,0 +1,153 @@
+// Load cost against an older build, both measured in the same run on the same files, cold, each
+// sample a fresh process: the time from process start to a callable catalog, the peak resident
+// memory of all flowguard processes at that moment, and the time from process start to the
+// first `tools/list` answer of `flowguard serve` over stdio (no check cache).
+//
+// The files: the 2.0.0 corpus files the older build loads (FLOWGUARD_BENCH_CORPUS, default
+// ../shared/corpora/flowmcp-v2 next to the project), or a generated catalog when there is none.
+// The older build: FLOWGUARD_BASELINE=DIR (a checkout with `dist/` built and `node_modules/`), or
+// FLOWGUARD_BASELINE_REF=REF (a git ref, default BASELINE_REF below), exported from git and built
+// once into .bench/baseline-<commit>/.
+
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateCatalog } from './generate.js';
+import { median } from './stats.js';
+
+/** main before issue 15 rebuilt the load path: the build the issue's targets are relative to. */
+const BASELINE_REF = '33cffe4';
+const RUNS = 5;
+const TARGETS = { readyMs: 0.65, peakMib: 0.55, firstListMs: 0.69 } as const;
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const probe = join(root, 'dist/bench/load-probe.js');
+
+interface Sample {
+  readyMs: number;
+  peakMib: number;
+  processes: number;
+  tools: number;
+  files: string[];
+}
+
+interface Files {
+  schemas: string;
+  lists: string;
+  what: string;
+  cleanUp(): void;
+}
+
+function run(command: string, args: string[], cwd: string): string {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd}: ${result.stderr || result.stdout}`);
+  return result.stdout;
+}
+
+/** The older build's folder, built on first use. */
+function baselineBuild(): string {
+  const given = process.env.FLOWGUARD_BASELINE;
+  if (given) return resolve(given);
+  const commit = run('git', ['rev-parse', '--verify', `${process.env.FLOWGUARD_BASELINE_REF ?? BASELINE_REF}^{commit}`], root).trim();
+  const dir = join(root, '.bench', `baseline-${commit.slice(0, 12)}`);
+  if (existsSync(join(dir, 'dist/src/index.js'))) return dir;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  run('sh', ['-c', `git archive ${commit} | tar -x -C '${dir}'`], root);
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], dir);
+  return dir;
+}
+
+function probeLoad(build: string, files: Files): Sample {
+  const project = mkdtempSync(join(tmpdir(), 'flowguard-bench-project-'));
+  try {
+    const out = run(process.execPath, [probe, build, files.schemas, files.lists, project], root);
+    return JSON.parse(out.trim().split('\n').pop() ?? '') as Sample;
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}
+
+/** Milliseconds from spawning `flowguard serve` (stdio, no cache) to its answer to `tools/list`. */
+function firstToolsList(build: string, files: Files): Promise<number> {
+  const project = mkdtempSync(join(tmpdir(), 'flowguard-bench-project-'));
+  const started = performance.now();
+  const args = [join(build, 'bin/flowguard.js'), 'serve', '--no-cache', '--schemas', files.schemas, '--lists', files.lists, '--project', project];
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+  const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+  return new Promise<number>((resolveMs, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      buffered += chunk;
+      for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
+        const message = JSON.parse(buffered.slice(0, end)) as { id?: number };
+        buffered = buffered.slice(end + 1);
+        if (message.id === 1) {
+          send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+          send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        } else if (message.id === 2) {
+          resolveMs(performance.now() - started);
+          child.kill('SIGKILL');
+        }
+      }
+    });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      rmSync(project, { recursive: true, force: true });
+      reject(new Error(`serve (${build}) ended before answering tools/list`));
+    });
+  });
+}
+
+/** The corpus files the older build loads, copied with their lists; else a generated catalog. */
+function benchFiles(baseline: string): Files {
+  const corpus = resolve(process.env.FLOWGUARD_BENCH_CORPUS ?? join(root, '../shared/corpora/flowmcp-v2'));
+  const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-load-'));
+  const cleanUp = () => rmSync(dir, { recursive: true, force: true });
+  if (!existsSync(corpus)) {
+    cleanUp();
+    const generated = generateCatalog({ count: 300, seed: 20261125, handlerShare: 0.4 });
+    return { schemas: generated.dir, lists: join(generated.dir, 'shared-lists'), what: '300 generated schema files (no corpus found)', cleanUp: () => rmSync(generated.dir, { recursive: true, force: true }) };
+  }
+  const lists = join(corpus, '_lists');
+  const loaded = probeLoad(baseline, { schemas: corpus, lists, what: '', cleanUp }).files;
+  for (const file of loaded) cpSync(file, join(dir, 'schemas', relative(corpus, file)));
+  cpSync(lists, join(dir, 'lists'), { recursive: true });
+  return { schemas: join(dir, 'schemas'), lists: join(dir, 'lists'), what: `the ${loaded.length} files of ${corpus} the older build loads`, cleanUp };
+}
+
+function ratioLine(label: string, now: number, before: number, target: number, unit: string): string {
+  const ratio = now / before;
+  return `  ${label}: ${now.toFixed(0)} ${unit} vs ${before.toFixed(0)} ${unit}, ${ratio.toFixed(2)}x (target <= ${target}x: ${ratio <= target ? 'met' : 'MISSED'})`;
+}
+
+export async function benchLoadAgainstBaseline(): Promise<string[]> {
+  const baseline = baselineBuild();
+  const files = benchFiles(baseline);
+  try {
+    const samples = { now: [] as Sample[], before: [] as Sample[], nowList: [] as number[], beforeList: [] as number[] };
+    // Interleaved, so that both builds see the same machine at the same moments.
+    for (let i = 0; i < RUNS; i += 1) {
+      samples.before.push(probeLoad(baseline, files));
+      samples.now.push(probeLoad(root, files));
+      samples.beforeList.push(await firstToolsList(baseline, files));
+      samples.nowList.push(await firstToolsList(root, files));
+    }
+    const p50 = (list: Sample[], key: 'readyMs' | 'peakMib') => median(list.map((sample) => sample[key]));
+    const last = (list: Sample[]) => list[list.length - 1] as Sample;
+    return [
+      `load against an older build (${relative(root, baseline) || baseline}): ${files.what}, cold, fresh processes, p50 of ${RUNS}`,
+      `  tools: ${last(samples.now).tools} now, ${last(samples.before).tools} before; processes at a callable catalog: ${last(samples.now).processes} now, ${last(samples.before).processes} before`,
+      ratioLine('time to a callable catalog', p50(samples.now, 'readyMs'), p50(samples.before, 'readyMs'), TARGETS.readyMs, 'ms'),
+      ratioLine('peak memory of all processes', p50(samples.now, 'peakMib'), p50(samples.before, 'peakMib'), TARGETS.peakMib, 'MiB'),
+      ratioLine('process start to first tools/list', median(samples.nowList), median(samples.beforeList), TARGETS.firstListMs, 'ms'),
+    ];
+  } finally {
+    files.cleanUp();
+  }
+}
