@@ -15,5 +15,5 @@ export type { CatalogOptions };
 export type { CallOptions, CallResult, ToolError, ToolErrorKind, SentRequest } from './catalog/call.js';
 export type { Tool } from './catalog/tools.js';
 export type { Decoded } from './http/decode.js';
-export type { Finding, Severity, Code } from './findings.js';
-export { CODES } from './findings.js';
+export type { Finding, Severity, Code } from './report/findings.js';
+export { CODES } from './report/findings.js';

@@ -16,7 +16,7 @@ import { checkGroups, groupsFindings, readGroupsFile } from '../src/catalog/grou
 import { Catalog } from '../src/catalog/load.js';
 import { checkSchemaFile } from '../src/catalog/validate.js';
 import { loadProjectConfig } from '../src/config/project.js';
-import { CODES, type Code } from '../src/findings.js';
+import { CODES, type Code } from '../src/report/findings.js';
 import { effectiveAllowlist } from '../src/libraries/allowlist.js';
 import { loadListFiles, loadListRegistry } from '../src/lists/registry.js';
 import { besideLegacy, migrateFile } from '../src/migrate/migrate-file.js';

@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { createProgram } from '../src/cli/program.js';
 import { CONFIG_SHAPE } from '../src/config/project.js';
-import { CODES } from '../src/findings.js';
+import { CODES } from '../src/report/findings.js';
 
 const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');
 

@@ -5,8 +5,8 @@
 // ToolError that says what went wrong in words a model can act on. Nothing here throws for bad
 // input; exceptions are bugs.
 
-import type { Code } from '../findings.js';
-import { brokenBound } from '../raw.js';
+import type { Code } from '../report/findings.js';
+import { brokenBound } from '../shared/raw.js';
 import { HttpError, type HttpClient, type HttpResponse } from '../http/client.js';
 import { decodeBody, excerpt, type Decoded } from '../http/decode.js';
 import type { OriginRule } from '../http/origin.js';

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import deepFreeze from 'deep-freeze-strict';
 import type { SchemaCheck } from '../schema/check.js';
-import { flowguardVersion } from '../version.js';
+import { flowguardVersion } from '../shared/version.js';
 
 // 2: a check carries the routes it declares and its findings are scoped (R1); older entries lack both.
 const FORMAT = 2;

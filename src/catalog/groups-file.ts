@@ -24,8 +24,8 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { childPath, FindingSink, type Finding } from '../findings.js';
-import { isRecord } from '../raw.js';
+import { childPath, FindingSink, type Finding } from '../report/findings.js';
+import { isRecord } from '../shared/raw.js';
 import { HASH_PATTERN, type ContentRecord } from './hash.js';
 import { locateJson, rootPath } from './json-locate.js';
 

@@ -34,8 +34,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { childPath, type Finding, type FindingSink } from '../findings.js';
-import { isRecord, type RawObject } from '../raw.js';
+import { childPath, type Finding, type FindingSink } from '../report/findings.js';
+import { isRecord, type RawObject } from '../shared/raw.js';
 import type { FileReport } from '../report/format.js';
 import { contentChanges, recordContent, unreadableContent, type ContentChange, type ContentSources } from './group-content.js';
 import {

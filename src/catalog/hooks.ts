@@ -3,7 +3,7 @@
 // answers `{ struct }` (status, messages, data) or `{ response }`; postRequest hands back a
 // response. The worker has already checked the outer shape; this checks what the host relies on.
 
-import { isRecord } from '../raw.js';
+import { isRecord } from '../shared/raw.js';
 import type { Outcome, Sandbox } from '../sandbox/pool.js';
 import type { BridgeAnswer, BridgeRequest } from '../sandbox/protocol.js';
 import type { RequestStruct } from '../http/request.js';

@@ -5,7 +5,7 @@
 
 import { join } from 'node:path';
 import { loadProjectConfig, type ProjectConfig } from '../config/project.js';
-import { FindingSink, type Finding } from '../findings.js';
+import { FindingSink, type Finding } from '../report/findings.js';
 import { HttpClient, type HttpLimits } from '../http/client.js';
 import type { Reach } from '../http/reach.js';
 import type { Redactor } from '../http/redact.js';

@@ -2,7 +2,7 @@
 // be read, or is too large to be read (SEC020), is a finding like any other; it never stops the rest.
 
 import { checkSchemaText, type CheckOptions, type SchemaCheck } from '../schema/check.js';
-import { readSourceFile } from '../source-file.js';
+import { readSourceFile } from '../scan/source-file.js';
 import type { CheckCache } from './check-cache.js';
 
 export interface FileCheckOptions extends CheckOptions {

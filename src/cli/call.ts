@@ -7,7 +7,7 @@ import type { CallResult } from '../catalog/call.js';
 import { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
 import { Upstreams } from '../http/upstreams.js';
-import { isRecord } from '../raw.js';
+import { isRecord } from '../shared/raw.js';
 import { UsageError } from './usage.js';
 
 interface CallFlags {

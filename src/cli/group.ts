@@ -15,7 +15,7 @@ import {
   type GroupCheck,
   type GroupsFile,
 } from '../catalog/groups.js';
-import type { Finding } from '../findings.js';
+import type { Finding } from '../report/findings.js';
 import { formatFinding } from '../report/format.js';
 import { catalogOptions, displayPath, loadCatalog, table, type CatalogFlags } from './list.js';
 import { UsageError } from './usage.js';

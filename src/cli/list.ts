@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { Catalog, type CatalogOptions } from '../catalog/load.js';
 import { toolReference } from '../catalog/names.js';
 import type { Tool } from '../catalog/tools.js';
-import type { Finding } from '../findings.js';
+import type { Finding } from '../report/findings.js';
 import { refusalText } from '../http/secrets.js';
 import type { FileReport } from '../report/format.js';
 import { fileVerdict } from '../schema/scope.js';

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { selectSchemaFiles } from '../catalog/files.js';
 import { checkSchemaFile } from '../catalog/validate.js';
 import { loadProjectConfig } from '../config/project.js';
-import { countBySeverity, type Finding } from '../findings.js';
+import { countBySeverity, type Finding } from '../report/findings.js';
 import { effectiveAllowlist } from '../libraries/allowlist.js';
 import { loadListRegistry } from '../lists/registry.js';
 import { besideLegacy, migrateFile, type FileMigration } from '../migrate/migrate-file.js';

@@ -1,7 +1,7 @@
 // The `flowguard` command tree: each command lives in its own file and registers itself here.
 
 import { Command } from 'commander';
-import { flowguardVersion } from '../version.js';
+import { flowguardVersion } from '../shared/version.js';
 import { registerCall } from './call.js';
 import { registerDoctor } from './doctor.js';
 import { registerGroup } from './group.js';

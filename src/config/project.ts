@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { newAjv, once } from '../deps.js';
+import { newAjv, once } from '../shared/deps.js';
 import { PACKAGE_NAME_PATTERN } from '../libraries/allowlist.js';
 
 export interface SandboxConfig {

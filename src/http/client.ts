@@ -12,7 +12,7 @@
 //   redact them (R4), since a key could sit in a host name.
 import type { LookupFunction } from 'node:net';
 import type { Agent, Pool } from 'undici';
-import { undici } from '../deps.js';
+import { undici } from '../shared/deps.js';
 import { NetworkPolicy, type NetworkOptions } from './address-policy.js';
 import { publicOnlyConnector } from './connector.js';
 import { ACCEPT_ENCODING, decodeContent } from './content-encoding.js';

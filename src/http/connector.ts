@@ -10,7 +10,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import type { buildConnector } from 'undici';
-import { undici } from '../deps.js';
+import { undici } from '../shared/deps.js';
 import { nonPublicBlock } from './address-policy.js';
 import { HttpError } from './errors.js';
 

@@ -1,7 +1,7 @@
 // The library allowlist (spec chapter 05): the defaults below, extended (never replaced) by
 // `security.allowedLibraries` in `.flowmcp/config.json`. Names are exact package names.
 
-import { childPath, type FindingSink } from '../findings.js';
+import { childPath, type FindingSink } from '../report/findings.js';
 
 export const DEFAULT_ALLOWED_LIBRARIES: readonly string[] = ['ethers', 'moment', 'indicatorts', '@erc725/erc725.js', 'ccxt', 'axios'];
 

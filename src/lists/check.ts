@@ -3,10 +3,10 @@
 // data (RULINGS R3), so a getter that would loop or throw is only ever a finding.
 
 import type { Expression } from '../scan/ast.js';
-import { FindingSink } from '../findings.js';
-import { isRecord } from '../raw.js';
+import { FindingSink } from '../report/findings.js';
+import { isRecord } from '../shared/raw.js';
 import { parseModule } from '../scan/parse.js';
-import { readSourceFile } from '../source-file.js';
+import { readSourceFile } from '../scan/source-file.js';
 import { readLiteral, type LiteralData } from '../schema/literal.js';
 import { checkListData } from './rules.js';
 import { findListExport, scanListCode } from './scan.js';

@@ -8,9 +8,9 @@
 
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
-import { childPath, type Finding, type FindingSink } from '../findings.js';
+import { childPath, type Finding, type FindingSink } from '../report/findings.js';
 import { selectSchemaFiles } from '../catalog/files.js';
-import { readSourceFile } from '../source-file.js';
+import { readSourceFile } from '../scan/source-file.js';
 import { checkListFile, type ListCheck } from './check.js';
 import { kebabCase } from './rules.js';
 import type { ListDependency, ListRegistry, SharedList } from './types.js';

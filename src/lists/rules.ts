@@ -4,8 +4,8 @@
 
 import { basename } from 'node:path';
 import deepFreeze from 'deep-freeze-strict';
-import { childPath, type Code, type FindingSink } from '../findings.js';
-import { isRecord, type RawObject } from '../raw.js';
+import { childPath, type Code, type FindingSink } from '../report/findings.js';
+import { isRecord, type RawObject } from '../shared/raw.js';
 import { SEMVER } from '../schema/list-refs.js';
 import type { ListDependency, ListEntry, ListField, ListFieldType, ListScalar, SharedList } from './types.js';
 

@@ -3,7 +3,7 @@
 // every schema pattern too. Nothing of the file runs; this reads the syntax tree only.
 
 import { startOf, type AnyNode, type Expression, type ModuleDeclaration, type Program, type Statement } from '../scan/ast.js';
-import type { Code, FindingSink } from '../findings.js';
+import type { Code, FindingSink } from '../report/findings.js';
 import { scanForbidden, type Recode } from '../scan/forbidden.js';
 import { forEachChild } from '../scan/walk.js';
 

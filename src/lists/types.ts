@@ -1,7 +1,7 @@
 // The typed form of a shared list (SPEC-NOTES §7) once its file has been read as data and
 // checked, and of the registry that holds every loaded list by name.
 
-import type { Finding } from '../findings.js';
+import type { Finding } from '../report/findings.js';
 
 export type ListFieldType = 'string' | 'number' | 'boolean';
 export type ListScalar = string | number | boolean;

@@ -16,8 +16,8 @@
 // use) before it is sent as `structuredContent`.
 
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { newAjv, once } from '../deps.js';
-import { isRecord } from '../raw.js';
+import { newAjv, once } from '../shared/deps.js';
+import { isRecord } from '../shared/raw.js';
 import type { OutputSpec } from '../schema/types.js';
 
 export type JsonSchema = Record<string, unknown>;

@@ -25,7 +25,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import type { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
 import type { ToolMeta } from '../schema/types.js';
-import { flowguardVersion } from '../version.js';
+import { flowguardVersion } from '../shared/version.js';
 import { DEFAULT_MAX_RESULT_CHARS, errorResult, successResult } from './content.js';
 import { OutputValidator, toOutputSchema } from './output-schema.js';
 

@@ -5,7 +5,7 @@
 
 import { selectSchemaFiles } from '../catalog/files.js';
 import type { Catalog } from '../catalog/load.js';
-import type { Finding } from '../findings.js';
+import type { Finding } from '../report/findings.js';
 import { refusalText } from '../http/secrets.js';
 import { formatFinding } from '../report/format.js';
 import { fileVerdict } from '../schema/scope.js';

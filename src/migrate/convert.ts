@@ -2,8 +2,8 @@
 // `flowMCP` becomes `version: '2.0.0'`, `requestMethod` and `route` become `method` and `path`,
 // and each route's `modifiers` say which legacy handlers run in which phase.
 
-import { childPath, type FindingSink } from '../findings.js';
-import { isRecord } from '../raw.js';
+import { childPath, type FindingSink } from '../report/findings.js';
+import { isRecord } from '../shared/raw.js';
 
 export type Phase = 'pre' | 'execute' | 'post';
 

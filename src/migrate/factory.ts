@@ -8,7 +8,7 @@
 //         postRequest({ response, struct, payload })     -> { response }
 //         executeRequest({ struct, payload: request })   -> { struct: { status, messages, data } }
 
-import type { FindingSink } from '../findings.js';
+import type { FindingSink } from '../report/findings.js';
 import { startOf, type AnyNode } from '../scan/ast.js';
 import type { PhaseHandlers } from './convert.js';
 import { formatKey, quote } from './format.js';

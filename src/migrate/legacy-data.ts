@@ -3,7 +3,7 @@
 // spread them, or join strings; those are resolved at the tree level first, so the literal
 // reader sees plain data. Whatever still is not data is kept as its source text and reported.
 
-import { childPath, type FindingSink } from '../findings.js';
+import { childPath, type FindingSink } from '../report/findings.js';
 import { endOf, startOf, type AnyNode, type Expression, type ObjectExpression, type SpreadElement } from '../scan/ast.js';
 import { describeExpression, readLiteral } from '../schema/literal.js';
 import { SourceText } from './format.js';

@@ -3,7 +3,7 @@
 // that is not a plain `name: value`, code that needs the 1.2.0 `schema` object) is left for a
 // person in a comment.
 
-import type { FindingSink } from '../findings.js';
+import type { FindingSink } from '../report/findings.js';
 import { startOf, type AnyNode, type Expression, type Property } from '../scan/ast.js';
 import { propertyName, referencedNames, type ModuleBinding } from './legacy-module.js';
 

@@ -3,8 +3,8 @@
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { FindingSink, type Finding } from '../findings.js';
-import { readSourceFile } from '../source-file.js';
+import { FindingSink, type Finding } from '../report/findings.js';
+import { readSourceFile } from '../scan/source-file.js';
 import { migrateLegacyText } from './migrate.js';
 
 export interface FileMigration {

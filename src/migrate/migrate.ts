@@ -2,9 +2,9 @@
 // to look at (RULINGS R10). The legacy file is read from its syntax tree and never run.
 
 import { basename } from 'node:path';
-import { FindingSink, type Finding } from '../findings.js';
+import { FindingSink, type Finding } from '../report/findings.js';
 import { parseModule } from '../scan/parse.js';
-import { isRecord } from '../raw.js';
+import { isRecord } from '../shared/raw.js';
 import type { Expression, ObjectExpression } from '../scan/ast.js';
 import { convertSchema } from './convert.js';
 import { buildFactory } from './factory.js';

@@ -4,8 +4,8 @@
 // background warm-up (`warmUp`), never for every call.
 
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { newAjv, once } from '../deps.js';
-import { isRecord } from '../raw.js';
+import { newAjv, once } from '../shared/deps.js';
+import { isRecord } from '../shared/raw.js';
 import { numericText } from '../schema/z-values.js';
 import type { CanonicalParam, ParamType } from '../schema/types.js';
 

@@ -1,7 +1,7 @@
 // Formatters are kept apart from the checks (the ESLint split): the checks produce findings,
 // these turn them into text for people or JSON for programs.
 
-import { countBySeverity, type Finding, type Severity } from '../findings.js';
+import { countBySeverity, type Finding, type Severity } from './findings.js';
 import { fileVerdict, isAuthoringError } from '../schema/scope.js';
 
 export interface FileReport {

@@ -7,7 +7,7 @@
 // and SES still refuses it.
 
 import { endOf, startOf, type AnyNode } from './ast.js';
-import { meriyah } from '../deps.js';
+import { meriyah } from '../shared/deps.js';
 import { forEachChild } from './walk.js';
 
 const HTML_COMMENT = /<!--|-->/;

@@ -1,6 +1,6 @@
-import type { FindingSink } from '../findings.js';
+import type { FindingSink } from '../report/findings.js';
 import type { Program } from './ast.js';
-import { meriyah } from '../deps.js';
+import { meriyah } from '../shared/deps.js';
 
 /**
  * Parses a schema or list file as an ES module. A syntax error becomes a SEC016 finding at

@@ -7,10 +7,10 @@
 // finding with its own severity; the serving commands read the same check.
 
 import deepFreeze from 'deep-freeze-strict';
-import { childPath, FindingSink, type Finding } from '../findings.js';
+import { childPath, FindingSink, type Finding } from '../report/findings.js';
 import { checkRequiredLibraries } from '../libraries/allowlist.js';
 import type { ListRegistry, ResolvedList } from '../lists/types.js';
-import { isRecord, stringOr, stringsOf, type RawObject } from '../raw.js';
+import { isRecord, stringOr, stringsOf, type RawObject } from '../shared/raw.js';
 import { scanForbidden } from '../scan/forbidden.js';
 import { parseModule } from '../scan/parse.js';
 import { checkHandlers } from './handlers.js';

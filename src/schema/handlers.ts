@@ -9,7 +9,7 @@
 // followed that way is left to the load (its hooks read as unknown).
 
 import { endOf, startOf, type AnyNode, type Expression, type ObjectExpression, type Property, type Statement } from '../scan/ast.js';
-import type { FindingSink } from '../findings.js';
+import type { FindingSink } from '../report/findings.js';
 import type { HandlerHooks, HandlersInfo } from './types.js';
 
 /** executeRequest is served: its requests go through the core's bridge (RULINGS R12). */

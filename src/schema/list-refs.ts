@@ -3,10 +3,10 @@
 // objects with string `ref`, string `version`, optional object `filter`); where that shape is
 // wrong this module stays silent, so nothing is reported twice.
 
-import { childPath, type FindingSink } from '../findings.js';
+import { childPath, type FindingSink } from '../report/findings.js';
 import { applyFilter } from '../lists/filter.js';
 import type { ListRegistry, ResolvedList, SharedList } from '../lists/types.js';
-import { isRecord } from '../raw.js';
+import { isRecord } from '../shared/raw.js';
 import type { CanonicalRoute, ListFilter, ListRef } from './types.js';
 
 type Scalar = string | number | boolean;

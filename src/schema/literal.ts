@@ -6,7 +6,7 @@
 // tree back down a reported path: reading a valid `main` allocates nothing but the data.
 
 import { startOf, type AnyNode, type Expression, type ObjectExpression, type Property, type SpreadElement } from '../scan/ast.js';
-import { childPath, type Code, type FindingSink, type Locator } from '../findings.js';
+import { childPath, type Code, type FindingSink, type Locator } from '../report/findings.js';
 
 export interface LiteralData {
   value: unknown;

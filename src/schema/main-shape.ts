@@ -6,7 +6,7 @@
 // have the same shape. Checks run the validator generated from it (main-shape.generated.ts, by
 // `npm run generate`), so no check loads or compiles Ajv.
 
-import type { Code } from '../findings.js';
+import type { Code } from '../report/findings.js';
 
 export type Json = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
 // files that 3.x and 4.x catalogs keep beside their schemas (R11): they are not schemas.
 
 import { startOf, type Expression, type ModuleDeclaration, type Program, type Statement, type VariableDeclaration } from '../scan/ast.js';
-import type { FindingSink } from '../findings.js';
+import type { FindingSink } from '../report/findings.js';
 
 /** What a file of a schema folder that is no schema declares instead. */
 export type OtherFile = 'skill' | 'prompt' | 'agent';

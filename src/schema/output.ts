@@ -2,8 +2,8 @@
 // shape (an object of exactly `mimeType: string` and `schema: object`); where that shape is
 // wrong this module stays silent, so nothing is reported twice.
 
-import { childPath, CODES, parentPath, type Code, type FindingSink } from '../findings.js';
-import { isRecord } from '../raw.js';
+import { childPath, CODES, parentPath, type Code, type FindingSink } from '../report/findings.js';
+import { isRecord } from '../shared/raw.js';
 import type { OutputSpec } from './types.js';
 
 type MimeType = OutputSpec['mimeType'];

@@ -6,9 +6,9 @@
 // (VAL051), `{{USER_PARAM}}` inside text (VAL095) and `{{LATITUDE}}` for the key `latitude`
 // (VAL099) are the caller's input, and loosely written z options are read leniently (VAL059).
 
-import { childPath, type FindingSink } from '../findings.js';
+import { childPath, type FindingSink } from '../report/findings.js';
 import type { ListEntry, ResolvedList } from '../lists/types.js';
-import { isRecord } from '../raw.js';
+import { isRecord } from '../shared/raw.js';
 import { compileSource } from './param-source.js';
 import { compilesAsPattern, LITERAL_FORM, numericText, readTyped, unquote, UNREADABLE, violation } from './z-values.js';
 import type { CanonicalParam, HttpMethod, ListFieldRef, ParamLocation, ParamSource, ParamType } from './types.js';

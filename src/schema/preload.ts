@@ -2,8 +2,8 @@
 // shape (VAL080–VAL083); a preload of the wrong shape yields no canonical form here and no
 // second finding.
 
-import { parentPath, type FindingSink } from '../findings.js';
-import { isRecord } from '../raw.js';
+import { parentPath, type FindingSink } from '../report/findings.js';
+import { isRecord } from '../shared/raw.js';
 import type { CanonicalParam, PreloadSpec } from './types.js';
 
 /**

@@ -2,8 +2,8 @@
 // check reported a missing or empty `tests` (TST001) and tests without a string `_description`
 // (TST002); those tests are skipped here, not reported again.
 
-import { childPath, type FindingSink } from '../findings.js';
-import { isRecord } from '../raw.js';
+import { childPath, type FindingSink } from '../report/findings.js';
+import { isRecord } from '../shared/raw.js';
 import { violation } from './z-values.js';
 import type { CanonicalParam, RouteTest } from './types.js';
 

@@ -3,7 +3,7 @@
 // look at values whose shape passed.
 
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { childPath, type Code, type FindingSink } from '../findings.js';
+import { childPath, type Code, type FindingSink } from '../report/findings.js';
 import type { Json } from './main-shape.js';
 import { validate as validateShape } from './main-shape.generated.js';
 

@@ -1,8 +1,8 @@
 // Compiles the strings of a schema that carry placeholders (`root`, route paths, header values,
 // fixed parameter values) into templates once, at load, so that nothing is parsed at call time.
 
-import { tldts } from '../deps.js';
-import type { FindingSink } from '../findings.js';
+import { tldts } from '../shared/deps.js';
+import type { FindingSink } from '../report/findings.js';
 import type { Template, TemplatePart } from './types.js';
 
 export interface TemplateContext {

@@ -1,7 +1,7 @@
 // 4.x tool `meta` (SPEC-NOTES-v3-v4 §2): six hints for MCP clients. The shape check reported a
 // malformed block (VAL038, an authoring finding); such a block is left out, never half read.
 
-import { isRecord } from '../raw.js';
+import { isRecord } from '../shared/raw.js';
 import type { ToolMeta } from './types.js';
 
 /** The canonical meta of a `meta` block whose six fields all have their type, else undefined. */

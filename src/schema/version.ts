@@ -3,8 +3,8 @@
 // reads the same in 2.x, 3.x and 4.x, so the rest of the checks see one tool map, whatever it
 // is called in the file.
 
-import { childPath, type FindingSink } from '../findings.js';
-import { isRecord, type RawObject } from '../raw.js';
+import { childPath, type FindingSink } from '../report/findings.js';
+import { isRecord, type RawObject } from '../shared/raw.js';
 
 export type Major = 2 | 3 | 4;
 export type ToolMapKey = 'routes' | 'tools';

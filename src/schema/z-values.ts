@@ -2,7 +2,7 @@
 // values, defaults), unquoting string defaults, and why a value breaks its type. Shared by the
 // parameter, test and input-schema checks, so they all judge a value the same way.
 
-import { isRecord } from '../raw.js';
+import { isRecord } from '../shared/raw.js';
 import type { ParamType } from './types.js';
 
 type Kind = ParamType['kind'];

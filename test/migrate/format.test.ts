@@ -3,7 +3,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FindingSink } from '../../src/findings.js';
+import { FindingSink } from '../../src/report/findings.js';
 import { formatBlock, formatValue, OneLine, quote, SourceText } from '../../src/migrate/format.js';
 import type { Expression } from '../../src/scan/ast.js';
 import { parseModule } from '../../src/scan/parse.js';

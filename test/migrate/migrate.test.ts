@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FindingSink, type Finding } from '../../src/findings.js';
+import { FindingSink, type Finding } from '../../src/report/findings.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import { migrateLegacyText } from '../../src/migrate/migrate.js';
 import { parseModule } from '../../src/scan/parse.js';

@@ -11,7 +11,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
-import type { Finding } from '../../src/findings.js';
+import type { Finding } from '../../src/report/findings.js';
 import type { Hook } from '../../src/sandbox/protocol.js';
 import { CASES, groupOf, limitsOf, routesOf, type HostileCase } from './cases.js';
 import { expectBenign, expectCall, FLOWGUARD_DIR, hookInput, LIBRARY_DEADLINE_MS, LIMITS, render, World, type Caller } from './helpers.js';

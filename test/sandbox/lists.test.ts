@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
-import type { Code } from '../../src/findings.js';
+import type { Code } from '../../src/report/findings.js';
 import { loadListRegistry } from '../../src/lists/registry.js';
 import { benignResult, FLOWGUARD_DIR, hookInput, LIMITS, render, World } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FindingSink, type Code, type Finding } from '../../src/findings.js';
+import { FindingSink, type Code, type Finding } from '../../src/report/findings.js';
 import { scanForbidden } from '../../src/scan/forbidden.js';
 import { parseModule } from '../../src/scan/parse.js';
 

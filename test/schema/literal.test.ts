@@ -1,6 +1,6 @@
 import { parseModule } from 'meriyah';
 import { describe, expect, it } from 'vitest';
-import { FindingSink } from '../../src/findings.js';
+import { FindingSink } from '../../src/report/findings.js';
 import { readLiteral } from '../../src/schema/literal.js';
 import type { Expression } from '../../src/scan/ast.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FindingSink } from '../../src/findings.js';
+import { FindingSink } from '../../src/report/findings.js';
 import { compilePath, compileRoot, compileValueTemplate } from '../../src/schema/templates.js';
 
 function context() {

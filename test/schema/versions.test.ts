@@ -3,7 +3,7 @@
 // schema texts.
 
 import { describe, expect, it } from 'vitest';
-import type { Finding } from '../../src/findings.js';
+import type { Finding } from '../../src/report/findings.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import { checkSchemaText } from '../../src/schema/check.js';
 import { asServed, fileVerdict, scopeOf } from '../../src/schema/scope.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FindingSink } from '../../../src/findings.js';
+import { FindingSink } from '../../../src/report/findings.js';
 import { checkListRefs, checkListUsage } from '../../../src/schema/list-refs.js';
 import type { CanonicalParam, CanonicalRoute, ListRef } from '../../../src/schema/types.js';
 

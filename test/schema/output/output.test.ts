@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FindingSink } from '../../../src/findings.js';
+import { FindingSink } from '../../../src/report/findings.js';
 import { checkOutput } from '../../../src/schema/output.js';
 
 const ROUTE = 'main.routes.getPrice';

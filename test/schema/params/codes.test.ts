@@ -2,7 +2,7 @@
 // that does not. Findings are compared as exact lists of `CODE path`.
 
 import { describe, expect, it } from 'vitest';
-import { FindingSink } from '../../../src/findings.js';
+import { FindingSink } from '../../../src/report/findings.js';
 import { compileParameters, type ParamContext } from '../../../src/schema/params.js';
 import { BASE, compile, fixed, user } from './helpers.js';
 

@@ -1,4 +1,4 @@
-import { FindingSink } from '../../../src/findings.js';
+import { FindingSink } from '../../../src/report/findings.js';
 import { compileParameters, type ParamContext } from '../../../src/schema/params.js';
 import type { CanonicalParam } from '../../../src/schema/types.js';
 

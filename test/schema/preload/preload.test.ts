@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FindingSink } from '../../../src/findings.js';
+import { FindingSink } from '../../../src/report/findings.js';
 import { checkPreload } from '../../../src/schema/preload.js';
 import type { CanonicalParam } from '../../../src/schema/types.js';
 

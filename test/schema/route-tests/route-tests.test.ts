@@ -2,7 +2,7 @@
 // Parameters are compiled from raw arrays by compileParameters, as the loader does.
 
 import { describe, expect, it } from 'vitest';
-import { FindingSink } from '../../../src/findings.js';
+import { FindingSink } from '../../../src/report/findings.js';
 import { compileParameters } from '../../../src/schema/params.js';
 import { checkRouteTests } from '../../../src/schema/route-tests.js';
 

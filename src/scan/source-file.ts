@@ -2,7 +2,7 @@
 // and parsed (RULINGS R13), so one huge file costs a finding instead of the host's memory.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { FindingSink, unreadableFile, type Code } from './findings.js';
+import { FindingSink, unreadableFile, type Code } from '../report/findings.js';
 
 /** The default of `limits.maxFileBytes`: 2 MiB, over 13 times the largest file of the public corpus (154 kB). */
 export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
