@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Catalog } from '../src/catalog/load.js';
-import { selectSchemaFiles } from '../src/catalog/files.js';
+import { selectSchemaFiles } from '../src/scan/files.js';
 import { checkSchemaFiles } from '../src/catalog/validate.js';
 import { effectiveAllowlist } from '../src/libraries/allowlist.js';
 import { generateCatalog } from './generate.js';

@@ -8,11 +8,11 @@ import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Catalog } from '../src/catalog/load.js';
-import { selectSchemaFiles } from '../src/catalog/files.js';
+import { selectSchemaFiles } from '../src/scan/files.js';
 import { FindingSink, type Finding } from '../src/report/findings.js';
 import { isRecord } from '../src/shared/raw.js';
 import { parseModule } from '../src/scan/parse.js';
-import { readLiteral } from '../src/schema/literal.js';
+import { readLiteral } from '../src/scan/literal.js';
 import { readSchemaModule } from '../src/schema/module.js';
 
 interface FileCount {

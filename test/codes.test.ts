@@ -11,7 +11,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, sta
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { selectSchemaFiles } from '../src/catalog/files.js';
+import { selectSchemaFiles } from '../src/scan/files.js';
 import { checkGroups, groupsFindings, readGroupsFile } from '../src/catalog/groups.js';
 import { Catalog } from '../src/catalog/load.js';
 import { checkSchemaFile } from '../src/catalog/validate.js';

@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { childPath, FindingSink, type Finding } from '../report/findings.js';
 import { isRecord } from '../shared/raw.js';
 import { HASH_PATTERN, type ContentRecord } from './hash.js';
-import { locateJson, rootPath } from './json-locate.js';
+import { locateJson, rootPath } from '../report/json-locate.js';
 
 export const GROUPS_SPEC_VERSION = '2.0.0';
 export const MAX_GROUP_TOOLS = 50;

@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import { checkGroups, groupsFilePath, groupsFindings, readGroupsFile } from '../catalog/groups.js';
-import { selectSchemaFiles } from '../catalog/files.js';
+import { selectSchemaFiles } from '../scan/files.js';
 import type { Catalog } from '../catalog/load.js';
 import { checkSchemaFile } from '../catalog/validate.js';
 import { ConfigError, loadProjectConfig, type ProjectConfig } from '../config/project.js';
@@ -19,7 +19,7 @@ import { DEFAULT_ALLOWED_LIBRARIES, effectiveAllowlist } from '../libraries/allo
 import { resolveLibrary } from '../libraries/resolve.js';
 import { formatHuman, type FileReport } from '../report/format.js';
 import { DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB } from '../sandbox/pool.js';
-import { fileVerdict } from '../schema/scope.js';
+import { fileVerdict } from '../report/scope.js';
 import { INFO_FIELDS } from '../schema/types.js';
 import { catalogOptions, displayPath, droppedRows, loadCatalog, rejectedRows, table, type CatalogFlags } from './list.js';
 

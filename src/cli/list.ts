@@ -13,7 +13,7 @@ import type { Tool } from '../catalog/tools.js';
 import type { Finding } from '../report/findings.js';
 import { refusalText } from '../http/secrets.js';
 import type { FileReport } from '../report/format.js';
-import { fileVerdict } from '../schema/scope.js';
+import { fileVerdict } from '../report/scope.js';
 import type { SchemaInfo } from '../schema/types.js';
 import { UsageError } from './usage.js';
 

@@ -5,7 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { Command } from 'commander';
-import { selectSchemaFiles } from '../catalog/files.js';
+import { selectSchemaFiles } from '../scan/files.js';
 import { checkSchemaFile } from '../catalog/validate.js';
 import { loadProjectConfig } from '../config/project.js';
 import { countBySeverity, type Finding } from '../report/findings.js';

@@ -4,7 +4,7 @@
 import { statSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { isWithin, selectSchemaFiles } from '../catalog/files.js';
+import { isWithin, selectSchemaFiles } from '../scan/files.js';
 import { checkSchemaFiles } from '../catalog/validate.js';
 import { loadProjectConfig } from '../config/project.js';
 import { effectiveAllowlist } from '../libraries/allowlist.js';

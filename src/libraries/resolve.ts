@@ -5,7 +5,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { LibraryModule } from '../sandbox/protocol.js';
+
+/** An allowlisted library found on disk: a sandbox worker imports it by file URL the first time a unit needs it, then shares frozen. */
+export interface LibraryModule {
+  name: string;
+  url: string;
+  /** CommonJS: the module's `module.exports` (its default export) is the library. */
+  commonJs: boolean;
+}
 
 export function resolveLibrary(name: string, projectDir: string): LibraryModule | null {
   for (const from of [join(resolve(projectDir), 'package.json'), import.meta.url]) {

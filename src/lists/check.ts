@@ -7,7 +7,7 @@ import { FindingSink } from '../report/findings.js';
 import { isRecord } from '../shared/raw.js';
 import { parseModule } from '../scan/parse.js';
 import { readSourceFile } from '../scan/source-file.js';
-import { readLiteral, type LiteralData } from '../schema/literal.js';
+import { readLiteral, type LiteralData } from '../scan/literal.js';
 import { checkListData } from './rules.js';
 import { findListExport, scanListCode } from './scan.js';
 import type { SharedList } from './types.js';

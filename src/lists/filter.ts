@@ -2,8 +2,7 @@
 // deep-frozen so that handlers can read it but never change it.
 
 import deepFreeze from 'deep-freeze-strict';
-import type { ListFilter } from '../schema/types.js';
-import type { ListEntry } from './types.js';
+import type { ListEntry, ListFilter } from './types.js';
 
 /** The entries `filter` keeps, in list order: `exists` present and not null, `value` strict equality, `in` membership. */
 export function applyFilter(entries: readonly ListEntry[], filter: ListFilter | undefined): readonly ListEntry[] {

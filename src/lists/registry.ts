@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { childPath, type Finding, type FindingSink } from '../report/findings.js';
-import { selectSchemaFiles } from '../catalog/files.js';
+import { selectSchemaFiles } from '../scan/files.js';
 import { readSourceFile } from '../scan/source-file.js';
 import { checkListFile, type ListCheck } from './check.js';
 import { kebabCase } from './rules.js';

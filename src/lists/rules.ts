@@ -6,9 +6,10 @@ import { basename } from 'node:path';
 import deepFreeze from 'deep-freeze-strict';
 import { childPath, type Code, type FindingSink } from '../report/findings.js';
 import { isRecord, type RawObject } from '../shared/raw.js';
-import { SEMVER } from '../schema/list-refs.js';
 import type { ListDependency, ListEntry, ListField, ListFieldType, ListScalar, SharedList } from './types.js';
 
+/** A list version and every pin to one: plain `major.minor.patch` (LST003, R10). */
+export const SEMVER = /^\d+\.\d+\.\d+$/;
 const CAMEL_CASE = /^[a-z][a-zA-Z0-9]*$/;
 /** Field keys are identifiers so that `{{list:field}}` can name them. */
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -8,6 +8,12 @@ export type ListScalar = string | number | boolean;
 /** An optional field may be absent or null; a required one always holds a value of its type. */
 export type ListEntry = Readonly<Record<string, ListScalar | null>>;
 
+/** A schema's condition on a list's entries (`main.sharedLists[].filter`), in its canonical form. */
+export type ListFilter =
+  | { key: string; exists: true }
+  | { key: string; value: ListScalar }
+  | { key: string; in: ListScalar[] };
+
 export interface ListField {
   key: string;
   type: ListFieldType;

@@ -3,12 +3,12 @@
 // was rejected and every route that was dropped (RULINGS R1) with its first error. The full
 // findings are `flowguard validate`'s job.
 
-import { selectSchemaFiles } from '../catalog/files.js';
+import { selectSchemaFiles } from '../scan/files.js';
 import type { Catalog } from '../catalog/load.js';
 import type { Finding } from '../report/findings.js';
 import { refusalText } from '../http/secrets.js';
 import { formatFinding } from '../report/format.js';
-import { fileVerdict } from '../schema/scope.js';
+import { fileVerdict } from '../report/scope.js';
 
 /** Rejected files and hidden tools named one per line, at most this many of each. */
 const MAX_LINES = 20;

@@ -5,7 +5,7 @@
 
 import { childPath, type FindingSink } from '../report/findings.js';
 import { endOf, startOf, type AnyNode, type Expression, type ObjectExpression, type SpreadElement } from '../scan/ast.js';
-import { describeExpression, readLiteral } from '../schema/literal.js';
+import { describeExpression, readLiteral } from '../scan/literal.js';
 import { SourceText } from './format.js';
 import { propertyName, sourceOf, type ModuleBinding } from './legacy-module.js';
 

@@ -2,7 +2,7 @@
 // these turn them into text for people or JSON for programs.
 
 import { countBySeverity, type Finding, type Severity } from './findings.js';
-import { fileVerdict, isAuthoringError } from '../schema/scope.js';
+import { fileVerdict, isAuthoringError } from './scope.js';
 
 export interface FileReport {
   file: string;

@@ -2,15 +2,9 @@
 // structured-cloneable values, the worker answers with JSON text it serialised itself, so no
 // getter, toJSON, proxy or thenable of handler code ever runs in the host.
 
-export type Hook = 'preRequest' | 'postRequest' | 'executeRequest';
+import type { LibraryModule } from '../libraries/resolve.js';
 
-/** A library a worker imports by file URL the first time a unit needs it, then shares frozen. */
-export interface LibraryModule {
-  name: string;
-  url: string;
-  /** CommonJS: the module's `module.exports` (its default export) is the library. */
-  commonJs: boolean;
-}
+export type Hook = 'preRequest' | 'postRequest' | 'executeRequest';
 
 /** One schema's isolation unit: its own Compartment, factory and handlers. */
 export interface UnitSpec {

@@ -15,7 +15,8 @@ import 'ses';
 import { asBridgedCall, fetchFor, receiveInbound } from './bridge-fetch.js';
 import { BusyPoll } from './busy-poll.js';
 import { lockLibrary } from './library-locks.js';
-import type { Failure, Hook, Inbound, LibraryModule, Ready, Reply, Request, Turned, UnitSpec } from './protocol.js';
+import type { LibraryModule } from '../libraries/resolve.js';
+import type { Failure, Hook, Inbound, Ready, Reply, Request, Turned, UnitSpec } from './protocol.js';
 
 interface Unit {
   handlers: Record<string, Partial<Record<Hook, (input: unknown) => unknown>>>;

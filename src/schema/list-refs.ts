@@ -5,15 +5,15 @@
 
 import { childPath, type FindingSink } from '../report/findings.js';
 import { applyFilter } from '../lists/filter.js';
-import type { ListRegistry, ResolvedList, SharedList } from '../lists/types.js';
+import { SEMVER } from '../lists/rules.js';
+import type { ListFilter, ListRegistry, ResolvedList, SharedList } from '../lists/types.js';
 import { isRecord } from '../shared/raw.js';
-import type { CanonicalRoute, ListFilter, ListRef } from './types.js';
+import type { CanonicalRoute, ListRef } from './types.js';
 
 type Scalar = string | number | boolean;
 
 const PATH = 'main.sharedLists';
 const LIST_NAME = /^[a-zA-Z][a-zA-Z0-9]*$/;
-export const SEMVER = /^\d+\.\d+\.\d+$/;
 const PATH_SEPARATOR = /[/\\]/;
 const LIST_FILE_EXTENSION = /\.m?js$/;
 const KEBAB_STEP = /-([a-zA-Z0-9])/g;

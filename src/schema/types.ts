@@ -4,7 +4,7 @@
 // parameters on GET) are gone by the time a schema reaches this shape: there is exactly one way
 // to say each thing.
 
-import type { ListEntry } from '../lists/types.js';
+import type { ListEntry, ListFilter } from '../lists/types.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type ParamLocation = 'insert' | 'query' | 'body';
@@ -105,11 +105,6 @@ export interface CanonicalRoute {
   tests: RouteTest[];
   meta?: ToolMeta;
 }
-
-export type ListFilter =
-  | { key: string; exists: true }
-  | { key: string; value: string | number | boolean }
-  | { key: string; in: Array<string | number | boolean> };
 
 export interface ListRef {
   ref: string;

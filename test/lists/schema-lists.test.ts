@@ -6,7 +6,7 @@ import { applyFilter } from '../../src/lists/filter.js';
 import type { ListEntry, ListRegistry } from '../../src/lists/types.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import { checkSchemaText } from '../../src/schema/check.js';
-import type { ListFilter } from '../../src/schema/types.js';
+import type { ListFilter } from '../../src/lists/types.js';
 import { codesOf, registryOf } from './helpers.js';
 
 const CHAINS = registryOf({

@@ -7,7 +7,7 @@ import { FindingSink } from '../../src/report/findings.js';
 import { formatBlock, formatValue, OneLine, quote, SourceText } from '../../src/migrate/format.js';
 import type { Expression } from '../../src/scan/ast.js';
 import { parseModule } from '../../src/scan/parse.js';
-import { readLiteral } from '../../src/schema/literal.js';
+import { readLiteral } from '../../src/scan/literal.js';
 
 /** The value `text` stands for, read by the project's own literal reader; null when it is not data. */
 function readBack(text: string): unknown {

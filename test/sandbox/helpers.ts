@@ -16,7 +16,8 @@ import { expect } from 'vitest';
 import { resolveLibrary } from '../../src/libraries/resolve.js';
 import type { AnyNode as Node, Expression } from '../../src/scan/ast.js';
 import type { Outcome } from '../../src/sandbox/pool.js';
-import type { Hook, LibraryModule } from '../../src/sandbox/protocol.js';
+import type { LibraryModule } from '../../src/libraries/resolve.js';
+import type { Hook } from '../../src/sandbox/protocol.js';
 
 export const HOSTILE_FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'hostile');
 /** flowguard's own folder, where the allowlisted libraries are installed. */

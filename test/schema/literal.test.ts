@@ -1,7 +1,7 @@
 import { parseModule } from 'meriyah';
 import { describe, expect, it } from 'vitest';
 import { FindingSink } from '../../src/report/findings.js';
-import { readLiteral } from '../../src/schema/literal.js';
+import { readLiteral } from '../../src/scan/literal.js';
 import type { Expression } from '../../src/scan/ast.js';
 
 const PREFIX = 'export const main = ';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/report/findings.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import { checkSchemaText } from '../../src/schema/check.js';
-import { asServed, fileVerdict, scopeOf } from '../../src/schema/scope.js';
+import { asServed, fileVerdict, scopeOf } from '../../src/report/scope.js';
 
 const OPTIONS = { allowedLibraries: effectiveAllowlist([]) };
 const ROUTE = "{ method: 'GET', path: '/ping', description: 'Ping.', parameters: [], output: { mimeType: 'application/json', schema: { type: 'object' } }, tests: [ { _description: 'ping' } ] }";

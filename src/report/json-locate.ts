@@ -1,7 +1,7 @@
 // Where each value of a JSON text starts, so that findings about a JSON file (groups.json) carry
 // a line and column, and which keys it writes twice (JSON.parse silently keeps the last).
 
-import { childPath } from '../report/findings.js';
+import { childPath } from './findings.js';
 
 export interface JsonLocations {
   /** Offset of each member's key (or each array element) by finding path, down to the depth asked for. */

@@ -5,7 +5,7 @@
 // Paths are built only when something is reported, and positions are found by walking the
 // tree back down a reported path: reading a valid `main` allocates nothing but the data.
 
-import { startOf, type AnyNode, type Expression, type ObjectExpression, type Property, type SpreadElement } from '../scan/ast.js';
+import { startOf, type AnyNode, type Expression, type ObjectExpression, type Property, type SpreadElement } from './ast.js';
 import { childPath, type Code, type FindingSink, type Locator } from '../report/findings.js';
 
 export interface LiteralData {

@@ -2,7 +2,7 @@
 // or to one field of it, can affect.
 
 import { basename } from 'node:path';
-import type { CanonicalRoute, CanonicalSchema } from '../schema/types.js';
+import type { CanonicalRoute, CanonicalSchema } from './types.js';
 
 /**
  * `list:field` → the tools whose enums interpolate that field; `list` → every tool that can

@@ -2,10 +2,10 @@
 
 import { expect, it } from 'vitest';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
-import { buildListIndex } from '../../src/lists/list-index.js';
+import { buildListIndex } from '../../src/schema/list-index.js';
 import { checkSchemaText } from '../../src/schema/check.js';
 import type { CanonicalSchema } from '../../src/schema/types.js';
-import { registryOf } from './helpers.js';
+import { registryOf } from '../lists/helpers.js';
 
 const LISTS = registryOf(
   { name: 'evmChains', fields: [{ key: 'alias', type: 'string' }, { key: 'slug', type: 'string' }], entries: [{ alias: 'ETH', slug: 'eth' }] },

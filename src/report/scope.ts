@@ -10,7 +10,7 @@
 // - anywhere else (the syntax, the scan, the handlers factory, `root`, `headers`, keys,
 //   libraries, shared lists, no path at all): the whole file.
 
-import type { Finding } from '../report/findings.js';
+import type { Finding } from './findings.js';
 
 export type Scope = { unit: 'file' } | { unit: 'route'; route: string } | { unit: 'nothing' };
 
