@@ -10,7 +10,7 @@ import { OriginRule } from '../http/origin.js';
 import { Reach, type ReachSettings } from '../http/reach.js';
 import { planRequest, type RequestPlan } from '../http/request.js';
 import type { SecretStore } from '../http/secrets.js';
-import { InputSchema } from '../params/input-schema.js';
+import { InputSchema } from '../tool-schema/input.js';
 import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalRoute, CanonicalSchema } from '../schema/types.js';
 import type { CallableTool } from './call.js';

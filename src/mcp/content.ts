@@ -15,7 +15,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolError } from '../catalog/call.js';
 import type { Decoded } from '../http/decode.js';
 import { isRecord } from '../shared/raw.js';
-import type { OutputValidator } from './output-schema.js';
+import type { OutputValidator } from '../tool-schema/output.js';
 
 export const DEFAULT_MAX_RESULT_CHARS = 100_000;
 

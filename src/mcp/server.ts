@@ -5,7 +5,7 @@
 // - `tools/list`: every visible tool (a tool whose keys are missing is hidden), with its R8 name,
 //   its reference `namespace/file.mjs::route` as `title` and in `_meta`, its description, input
 //   schema, annotations from the HTTP method (or the 4.x tool `meta`, whose other hints go into
-//   `_meta`), and an `outputSchema` where the route's output converts to one (output-schema.ts).
+//   `_meta`), and an `outputSchema` where the route's output converts to one (tool-schema/output.ts).
 //   Built once per catalog and shared by every server.
 // - `tools/call`: an unknown tool or malformed params are protocol errors (InvalidParams);
 //   everything that goes wrong in the call itself is an `isError` result (content.ts). The
@@ -27,7 +27,7 @@ import type { Tool } from '../catalog/tools.js';
 import type { ToolMeta } from '../schema/types.js';
 import { flowguardVersion } from '../shared/version.js';
 import { DEFAULT_MAX_RESULT_CHARS, errorResult, successResult } from './content.js';
-import { OutputValidator, toOutputSchema } from './output-schema.js';
+import { OutputValidator, toOutputSchema } from '../tool-schema/output.js';
 
 export interface McpServerOptions {
   /** Largest text (or base64 data) item of a result, in characters; longer text is cut. */

@@ -19,8 +19,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { newAjv, once } from '../shared/deps.js';
 import { isRecord } from '../shared/raw.js';
 import type { OutputSpec } from '../schema/types.js';
-
-export type JsonSchema = Record<string, unknown>;
+import type { JsonSchema } from './input.js';
 
 const KEPT_FORMATS: ReadonlySet<unknown> = new Set(['date-time', 'uri']);
 const NODE_TYPES: ReadonlySet<unknown> = new Set(['string', 'number', 'boolean', 'object', 'array']);
