@@ -13,7 +13,7 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { selectSchemaFiles } from '../src/scan/files.js';
 import { checkGroups, groupsFindings, readGroupsFile } from '../src/catalog/groups.js';
-import { Catalog } from '../src/catalog/load.js';
+import { Catalog, runSchemaHook } from '../src/catalog/load.js';
 import { checkSchemaFile } from '../src/catalog/validate.js';
 import { loadProjectConfig } from '../src/config/project.js';
 import { CODES, type Code } from '../src/report/findings.js';
@@ -99,7 +99,7 @@ async function codesIn(file: string, code: Code): Promise<Code[]> {
       for (const [route, routeHooks] of Object.entries(hooks)) {
         for (const hook of routeHooks) {
           const input = { struct: { url: 'https://api.example.com/things', method: 'GET', headers: {}, body: null }, payload: {}, response: { ok: true } };
-          const outcome = await catalog.runHook(schema.file, route, hook, input);
+          const outcome = await runSchemaHook(catalog, schema.file, route, hook, input);
           if (!outcome.ok) codes.push(outcome.failure.code);
         }
       }

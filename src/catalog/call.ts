@@ -16,7 +16,7 @@ import type { Redactor } from '../http/redact.js';
 import { SecretTokens, type SecretStore } from '../http/secrets.js';
 import type { Upstreams } from '../http/upstreams.js';
 import type { InputSchema } from '../tool-schema/input.js';
-import type { Outcome } from '../sandbox/pool.js';
+import type { Outcome } from '../sandbox/host.js';
 import type { BridgeAnswer, BridgeRequest, Hook } from '../sandbox/protocol.js';
 import { CallBridge, type OutboundRecord } from './bridge.js';
 import type { ExecuteRequestResult, PostRequestResult } from './hooks.js';

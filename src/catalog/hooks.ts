@@ -4,7 +4,7 @@
 // response. The worker has already checked the outer shape; this checks what the host relies on.
 
 import { isRecord } from '../shared/raw.js';
-import type { Outcome, Sandbox } from '../sandbox/pool.js';
+import type { Outcome, SandboxHost } from '../sandbox/host.js';
 import type { BridgeAnswer, BridgeRequest } from '../sandbox/protocol.js';
 import type { RequestStruct } from '../http/request.js';
 import type { HttpMethod } from '../schema/types.js';
@@ -16,8 +16,8 @@ export interface PreRequestResult {
   payload: Record<string, unknown>;
 }
 
-export async function runPreRequest(sandbox: Sandbox, unit: string, route: string, struct: RequestStruct, payload: Record<string, unknown>): Promise<Outcome<PreRequestResult>> {
-  const outcome = await sandbox.call(unit, route, 'preRequest', { struct, payload });
+export async function runPreRequest(sandbox: SandboxHost, unit: string, route: string, struct: RequestStruct, payload: Record<string, unknown>): Promise<Outcome<PreRequestResult>> {
+  const outcome = await sandbox.runHook(unit, route, 'preRequest', { struct, payload });
   if (!outcome.ok) return outcome;
   // The worker checked the shape already; the host relies on it only after looking again.
   if (!isRecord(outcome.value) || !isRecord(outcome.value.struct)) return { ok: false, failure: { code: 'SEC101', message: 'preRequest must return { struct }' } };
@@ -32,8 +32,8 @@ export async function runPreRequest(sandbox: Sandbox, unit: string, route: strin
 /** A new response, or `{ response: undefined }`: the answer goes on as it came (as in the reference). */
 export type PostRequestResult = { response: unknown } | { passThrough: true };
 
-export async function runPostRequest(sandbox: Sandbox, unit: string, route: string, input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> }): Promise<Outcome<PostRequestResult>> {
-  const outcome = await sandbox.call(unit, route, 'postRequest', input);
+export async function runPostRequest(sandbox: SandboxHost, unit: string, route: string, input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> }): Promise<Outcome<PostRequestResult>> {
+  const outcome = await sandbox.runHook(unit, route, 'postRequest', input);
   if (!outcome.ok) return outcome;
   if (!isRecord(outcome.value)) return { ok: false, failure: { code: 'SEC101', message: 'postRequest must return { response }' } };
   // JSON has no undefined: the worker sends `{ response: undefined }` as `{}`, having checked
@@ -46,13 +46,13 @@ export async function runPostRequest(sandbox: Sandbox, unit: string, route: stri
 export type ExecuteRequestResult = { data: unknown } | { failed: string[] };
 
 export async function runExecuteRequest(
-  sandbox: Sandbox,
+  sandbox: SandboxHost,
   unit: string,
   route: string,
   input: { struct: Record<string, unknown>; payload: Record<string, unknown> },
   bridge: (request: BridgeRequest) => Promise<BridgeAnswer>,
 ): Promise<Outcome<ExecuteRequestResult>> {
-  const outcome = await sandbox.call(unit, route, 'executeRequest', input, bridge);
+  const outcome = await sandbox.runHook(unit, route, 'executeRequest', input, bridge);
   if (!outcome.ok) return outcome;
   const result = outcome.value;
   if (isRecord(result) && 'response' in result) return { ok: true, value: { data: result.response } };

@@ -16,7 +16,7 @@ import { resolveLibrary, type LibraryModule } from '../libraries/resolve.js';
 import { openListFolder } from '../lists/registry.js';
 import type { SharedList } from '../lists/types.js';
 import type { FileReport } from '../report/format.js';
-import { Sandbox, type Outcome, type SandboxOptions } from '../sandbox/pool.js';
+import { SandboxHost, type Outcome, type SandboxOptions } from '../sandbox/host.js';
 import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
 import { callTool, DEFAULT_ARGUMENT_LIMITS, type CallContext, type CallOptions, type CallResult } from './call.js';
@@ -62,6 +62,12 @@ const SLICE_MS = 4;
  */
 const CACHE_SAVE_DELAY_MS = 1000;
 
+/**
+ * Each catalog's sandbox host, kept off the public Catalog: runSchemaHook reads it. A WeakMap,
+ * so a catalog that is dropped takes its entry with it.
+ */
+const sandboxes = new WeakMap<Catalog, SandboxHost | null>();
+
 export class Catalog {
   private readonly byName: ReadonlyMap<string, Tool>;
 
@@ -70,7 +76,7 @@ export class Catalog {
     readonly tools: Tool[],
     /** Findings per file: schema files, then the shared-list files that were read (those the schemas reach). */
     readonly reports: FileReport[],
-    private readonly sandbox: Sandbox | null,
+    private readonly sandbox: SandboxHost | null,
     private readonly context: CallContext,
     private readonly cache: CheckCache | undefined,
     /** The project folder the catalog was loaded for (libraries resolve from it first). */
@@ -79,6 +85,7 @@ export class Catalog {
     readonly lists: ReadonlyMap<string, SharedList>,
   ) {
     this.byName = new Map(tools.flatMap((tool) => [[tool.name, tool] as const, [tool.reference, tool] as const]));
+    sandboxes.set(this, sandbox);
     if (cache) setTimeout(() => cache.save(), CACHE_SAVE_DELAY_MS).unref();
   }
 
@@ -91,7 +98,7 @@ export class Catalog {
     const http = new HttpClient({ ...config.http, ...options.http }, { allowPrivate: config.network.allowPrivate, trustedOrigins: upstreams.origins() });
     // Workers start (about 0.2 s) while the files are checked; closed again if no schema has handlers.
     const { deadlineMs, memoryMb, workers } = config.sandbox;
-    const sandbox = new Sandbox({ deadlineMs, memoryMb, size: workers, ...options.sandbox });
+    const sandbox = new SandboxHost({ deadlineMs, memoryMb, size: workers, ...options.sandbox });
     try {
       return await Catalog.assemble(options, project, config, sandbox, { http, upstreams });
     } catch (error) {
@@ -104,10 +111,10 @@ export class Catalog {
     options: CatalogOptions,
     project: string,
     config: ProjectConfig,
-    started: Sandbox,
+    started: SandboxHost,
     { http, upstreams }: { http: HttpClient; upstreams: Upstreams },
   ): Promise<Catalog> {
-    let sandbox: Sandbox | null = started;
+    let sandbox: SandboxHost | null = started;
     // A list file is read only when a schema asks for its list; every file read is size-checked first.
     const { maxFileBytes } = config.limits;
     const listsDir = options.lists ?? join(project, 'shared-lists');
@@ -205,11 +212,6 @@ export class Catalog {
     return this.context.redactor.redact(text);
   }
 
-  /** Runs one handler hook of a schema in its sandbox unit, as it is (tests and diagnostics). */
-  runHook(file: string, route: string, hook: Hook, input: unknown): Promise<Outcome<unknown>> {
-    return this.sandbox ? this.sandbox.call(unitId(file), route, hook, input) : noSandbox();
-  }
-
   findings(): Finding[] {
     return this.reports.flatMap((report) => report.findings);
   }
@@ -218,6 +220,15 @@ export class Catalog {
     this.cache?.save();
     await Promise.all([this.sandbox?.close(), this.context.http.close()]);
   }
+}
+
+/**
+ * Runs one handler hook of a loaded schema in its sandbox unit, as it is, without the call
+ * pipeline around it: for tests and diagnostics, not part of the public API (index.ts).
+ */
+export function runSchemaHook(catalog: Catalog, file: string, route: string, hook: Hook, input: unknown): Promise<Outcome<unknown>> {
+  const sandbox = sandboxes.get(catalog);
+  return sandbox ? sandbox.runHook(unitId(file), route, hook, input) : noSandbox();
 }
 
 function noSandbox(): Promise<Outcome<never>> {
@@ -237,14 +248,14 @@ class LibraryResolver {
 }
 
 /** A valid schema's handlers loaded in the sandbox; null when that fails (the report says why). */
-async function loadSchema(sandbox: Sandbox, schema: CanonicalSchema, report: FileReport, libraries: LibraryResolver): Promise<CatalogSchema | null> {
+async function loadSchema(sandbox: SandboxHost, schema: CanonicalSchema, report: FileReport, libraries: LibraryResolver): Promise<CatalogSchema | null> {
   const sink = new FindingSink(schema.file);
   const hooks = schema.handlers ? await loadHandlers(sandbox, schema, report.routes ?? [], libraries, sink) : {};
   report.findings.push(...sink.findings);
   return sink.hasErrors() ? null : { file: schema.file, schema, hooks };
 }
 
-async function loadHandlers(sandbox: Sandbox, schema: CanonicalSchema, declared: readonly string[], libraries: LibraryResolver, sink: FindingSink): Promise<Record<string, Hook[]>> {
+async function loadHandlers(sandbox: SandboxHost, schema: CanonicalSchema, declared: readonly string[], libraries: LibraryResolver, sink: FindingSink): Promise<Record<string, Hook[]>> {
   const absent = schema.requiredLibraries.filter((name) => libraries.get(name) === null);
   if (absent.length > 0) {
     sink.addAt('SEC103', undefined, `required librar${absent.length === 1 ? 'y' : 'ies'} ${absent.join(', ')} not installed`, 'install it in the project (npm install <name>)', 'main.requiredLibraries');

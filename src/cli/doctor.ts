@@ -18,7 +18,7 @@ import { refusalText } from '../http/secrets.js';
 import { DEFAULT_ALLOWED_LIBRARIES, effectiveAllowlist } from '../libraries/allowlist.js';
 import { resolveLibrary } from '../libraries/resolve.js';
 import { formatHuman, type FileReport } from '../report/format.js';
-import { DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB } from '../sandbox/pool.js';
+import { DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB } from '../sandbox/host.js';
 import { fileVerdict } from '../report/scope.js';
 import { INFO_FIELDS } from '../schema/types.js';
 import { catalogOptions, displayPath, droppedRows, loadCatalog, rejectedRows, table, type CatalogFlags } from './list.js';

@@ -2,7 +2,7 @@
 // handed to the call's bridge (the core performs it) and the answer sent back to the worker.
 // While requests are in flight the handler's deadline is paused: it counts the handler's own run
 // time; time on the network is bounded by the HTTP client's timeouts, the per-call request bound,
-// and the whole call's bound (Slot).
+// and the whole call's bound (WorkerSupervisor).
 
 import type { Bridge, BridgeAnswer, Failure, Inbound, Outbound } from './protocol.js';
 import { describeError } from './replies.js';

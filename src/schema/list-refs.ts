@@ -17,8 +17,8 @@ const LIST_NAME = /^[a-zA-Z][a-zA-Z0-9]*$/;
 const PATH_SEPARATOR = /[/\\]/;
 const LIST_FILE_EXTENSION = /\.m?js$/;
 const KEBAB_STEP = /-([a-zA-Z0-9])/g;
-/** Splits source text into identifier-like words, so a list name is found only as a whole word. */
-const NOT_WORD = /[^\p{ID_Continue}$]+/u;
+/** A character that continues an identifier: a list name is found in handler code only as a whole word. */
+const WORD_CHAR = /[\p{ID_Continue}$]/u;
 
 /** The three filter conditions: how each is checked and turned into its canonical filter. */
 const FILTER_FORMS: Record<string, { build: (key: string, value: unknown) => ListFilter | undefined; rule: string }> = {
@@ -64,9 +64,8 @@ export function checkListUsage(refs: ListRef[], routes: CanonicalRoute[], handle
   const inEnums = new Set(
     routes.flatMap((route) => route.parameters).flatMap((param) => (param.type.kind === 'enum' ? param.type.lists.map((field) => field.list) : [])),
   );
-  const inHandlers = new Set(handlerSource?.split(NOT_WORD));
   refs.forEach((ref, position) => {
-    if (inEnums.has(ref.ref) || inHandlers.has(ref.ref)) return;
+    if (inEnums.has(ref.ref) || (handlerSource !== null && hasWord(handlerSource, ref.ref))) return;
     sink.add(
       'VAL075',
       childPath(PATH, declaredAt.get(ref) ?? position),
@@ -74,6 +73,16 @@ export function checkListUsage(refs: ListRef[], routes: CanonicalRoute[], handle
       `interpolate it in an enum ({{${ref.ref}:field}}), read sharedLists.${ref.ref} in a handler, or remove the declaration`,
     );
   });
+}
+
+/** Whether `word` occurs in `text` as a whole identifier (searched, not split: handler code can be long). */
+function hasWord(text: string, word: string): boolean {
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    const before = text[at - 1];
+    const after = text[at + word.length];
+    if ((before === undefined || !WORD_CHAR.test(before)) && (after === undefined || !WORD_CHAR.test(after))) return true;
+  }
+  return false;
 }
 
 /**

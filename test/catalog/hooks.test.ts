@@ -2,7 +2,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPostRequest, runPreRequest, type RequestStruct } from '../../src/catalog/hooks.js';
-import { Sandbox } from '../../src/sandbox/pool.js';
+import { SandboxHost } from '../../src/sandbox/host.js';
 
 const FACTORY = `({ sharedLists, libraries }) => ({
   keepsPayload: { preRequest: async ({ struct, payload }) => { struct.url += '?q=' + payload.q; struct.headers.accept = 'application/json'; return { struct } } },
@@ -19,9 +19,9 @@ const FACTORY = `({ sharedLists, libraries }) => ({
 })`;
 const ROUTES = ['keepsPayload', 'newPayload', 'changesMethod', 'untextableMethod', 'addsToStruct', 'badHeaders', 'badPayload', 'reshapes', 'passesOn', 'returnsEmpty', 'returnsNull'];
 
-let sandbox: Sandbox;
+let sandbox: SandboxHost;
 beforeAll(async () => {
-  sandbox = new Sandbox({ size: 1 });
+  sandbox = new SandboxHost({ size: 1 });
   const loaded = await sandbox.load({ id: 'unit', source: FACTORY, routes: ROUTES, libraries: [], sharedLists: {} });
   expect(loaded.ok).toBe(true);
 });

@@ -10,7 +10,7 @@
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog, runSchemaHook } from '../../src/catalog/load.js';
 import type { Finding } from '../../src/report/findings.js';
 import type { Hook } from '../../src/sandbox/protocol.js';
 import { CASES, groupOf, limitsOf, routesOf, type HostileCase } from './cases.js';
@@ -40,7 +40,7 @@ afterAll(async () => {
 /** Checks one case on a catalog that holds its folder `<...>/<name>/{hostile,benign}.mjs`. */
 async function attack(name: string, c: HostileCase, catalog: Catalog, deadlineMs: number): Promise<void> {
   const hook: Hook = c.hook ?? 'preRequest';
-  const caller: Caller = { call: (file, route, h, input) => catalog.runHook(file, route, h, input) };
+  const caller: Caller = { call: (file, route, h, input) => runSchemaHook(catalog, file, route, h, input) };
   const mine = (file: string, which: string) => file.endsWith(join(name, which));
   const findings: Finding[] = catalog.findings().filter((f) => mine(f.file, 'hostile.mjs') || mine(f.file, 'benign.mjs'));
   const outputs: unknown[] = [findings];
@@ -56,7 +56,7 @@ async function attack(name: string, c: HostileCase, catalog: Catalog, deadlineMs
     for (const code of c.scan ?? []) expect(hostileCodes, render(findings)).toContain(code);
     if (!c.scan) expect(hostileCodes.some((code) => (c.load as readonly string[]).includes(code)), render(findings)).toBe(true);
     expect(hostile).toBeUndefined();
-    const refused = await catalog.runHook(hostileFindings[0]?.file ?? 'hostile.mjs', routesOf(c)[0] as string, hook, hookInput(hook));
+    const refused = await runSchemaHook(catalog, hostileFindings[0]?.file ?? 'hostile.mjs', routesOf(c)[0] as string, hook, hookInput(hook));
     outputs.push(refused);
     expect(refused.ok).toBe(false);
     for (const route of routesOf(c)) await expectBenign(caller, benign as string, route, hook, c.benign[route], outputs);

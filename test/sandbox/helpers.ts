@@ -15,7 +15,7 @@ import { parseModule } from 'meriyah';
 import { expect } from 'vitest';
 import { resolveLibrary } from '../../src/libraries/resolve.js';
 import type { AnyNode as Node, Expression } from '../../src/scan/ast.js';
-import type { Outcome } from '../../src/sandbox/pool.js';
+import type { Outcome } from '../../src/sandbox/host.js';
 import type { LibraryModule } from '../../src/libraries/resolve.js';
 import type { Hook } from '../../src/sandbox/protocol.js';
 

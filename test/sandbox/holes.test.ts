@@ -13,9 +13,9 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
-import type { Outcome } from '../../src/sandbox/pool.js';
-import { Sandbox } from '../../src/sandbox/pool.js';
+import { Catalog, runSchemaHook } from '../../src/catalog/load.js';
+import type { Outcome } from '../../src/sandbox/host.js';
+import { SandboxHost } from '../../src/sandbox/host.js';
 import type { UnitSpec } from '../../src/sandbox/protocol.js';
 import {
   FLOWGUARD_DIR,
@@ -55,20 +55,20 @@ describe('hole 1: one allocation larger than the heap limit aborts the host proc
       const [mode, source, dir] = process.argv.slice(1);
       const results = [];
       if (mode === 'sandbox') {
-        const { Sandbox } = await import(${JSON.stringify(join(FLOWGUARD_DIR, 'dist/src/sandbox/pool.js'))});
-        const sandbox = new Sandbox(${JSON.stringify(LIMITS)});
+        const { SandboxHost } = await import(${JSON.stringify(join(FLOWGUARD_DIR, 'dist/src/sandbox/host.js'))});
+        const sandbox = new SandboxHost(${JSON.stringify(LIMITS)});
         const unit = (id, src) => ({ id, source: src, routes: ['bigArray'], libraries: [], sharedLists: {} });
         results.push(await sandbox.load(unit('hostile', source)));
         results.push(await sandbox.load(unit('benign', "() => ({ bigArray: { preRequest: async ({ struct }) => ({ struct }) } })")));
-        results.push(await sandbox.call('hostile', 'bigArray', 'preRequest', { struct: {}, payload: {} }));
-        results.push(await sandbox.call('benign', 'bigArray', 'preRequest', { struct: { after: true }, payload: {} }));
+        results.push(await sandbox.runHook('hostile', 'bigArray', 'preRequest', { struct: {}, payload: {} }));
+        results.push(await sandbox.runHook('benign', 'bigArray', 'preRequest', { struct: { after: true }, payload: {} }));
         await sandbox.close();
       } else {
-        const { Catalog } = await import(${JSON.stringify(join(FLOWGUARD_DIR, 'dist/src/catalog/load.js'))});
+        const { Catalog, runSchemaHook } = await import(${JSON.stringify(join(FLOWGUARD_DIR, 'dist/src/catalog/load.js'))});
         const catalog = await Catalog.load({ schemas: dir, project: ${JSON.stringify(FLOWGUARD_DIR)}, sandbox: ${JSON.stringify(LIMITS)} });
         const file = (name) => catalog.schemas.find((s) => s.file.endsWith(name)).file;
-        results.push(await catalog.runHook(file('hostile.mjs'), 'bigArray', 'preRequest', { struct: {}, payload: {} }));
-        results.push(await catalog.runHook(file('benign.mjs'), 'bigArray', 'preRequest', { struct: { after: true }, payload: {} }));
+        results.push(await runSchemaHook(catalog, file('hostile.mjs'), 'bigArray', 'preRequest', { struct: {}, payload: {} }));
+        results.push(await runSchemaHook(catalog, file('benign.mjs'), 'bigArray', 'preRequest', { struct: { after: true }, payload: {} }));
         await catalog.close();
       }
       console.log(JSON.stringify(results));
@@ -94,14 +94,14 @@ describe('hole 1: one allocation larger than the heap limit aborts the host proc
 
 describe('hole 2: memory outside the V8 heap is not bounded', () => {
   it('256 MiB of typed arrays per call, kept across calls, with a 64 MiB limit, fails (SEC106) instead of growing the host', async () => {
-    const sandbox = new Sandbox({ ...LIMITS, deadlineMs: LIBRARY_DEADLINE_MS });
+    const sandbox = new SandboxHost({ ...LIMITS, deadlineMs: LIBRARY_DEADLINE_MS });
     try {
       const hostile = unitOf('memory-outside-heap', 'hostile.mjs');
       expect((await sandbox.load(hostile)).ok).toBe(true);
       const rss = [process.memoryUsage.rss()];
       const codes: Array<string | null> = [];
       for (let i = 0; i < 2; i += 1) {
-        codes.push(codeOf(await sandbox.call(hostile.id, 'arrayBuffers', 'preRequest', hookInput('preRequest'))));
+        codes.push(codeOf(await sandbox.runHook(hostile.id, 'arrayBuffers', 'preRequest', hookInput('preRequest'))));
         rss.push(process.memoryUsage.rss());
       }
       const grownMb = Math.round((Math.max(...rss) - (rss[0] as number)) / 2 ** 20);
@@ -144,13 +144,13 @@ describe('hole 3: one schema changes and observes library state another schema u
   }
 
   it('straight through one Sandbox (size 1)', async () => {
-    const sandbox = new Sandbox({ ...LIMITS, deadlineMs: LIBRARY_DEADLINE_MS });
+    const sandbox = new SandboxHost({ ...LIMITS, deadlineMs: LIBRARY_DEADLINE_MS });
     try {
       const a = unitOf('cross-schema-state', 'hostile.mjs');
       const b = unitOf('cross-schema-state', 'benign.mjs');
       expect((await sandbox.load(a)).ok).toBe(true);
       expect((await sandbox.load(b)).ok).toBe(true);
-      const result = await scenario((who, route, payload) => sandbox.call(who === 'a' ? a.id : b.id, route, 'preRequest', hookInput('preRequest', payload)));
+      const result = await scenario((who, route, payload) => sandbox.runHook(who === 'a' ? a.id : b.id, route, 'preRequest', hookInput('preRequest', payload)));
       expectUnaffected(result);
     } finally {
       await sandbox.close();
@@ -163,7 +163,7 @@ describe('hole 3: one schema changes and observes library state another schema u
     try {
       const file = (name: string) => catalog.schemas.find((s) => s.file.endsWith(name))?.file as string;
       expect(catalog.schemas).toHaveLength(2);
-      const result = await scenario((who, route, payload) => catalog.runHook(file(who === 'a' ? 'hostile.mjs' : 'benign.mjs'), route, 'preRequest', hookInput('preRequest', payload)));
+      const result = await scenario((who, route, payload) => runSchemaHook(catalog, file(who === 'a' ? 'hostile.mjs' : 'benign.mjs'), route, 'preRequest', hookInput('preRequest', payload)));
       expectUnaffected(result);
     } finally {
       await catalog.close();
@@ -187,11 +187,11 @@ describe('hole 4: the result shape is checked on the live object, not on what th
   }
 
   it('straight through Sandbox: SEC101, not another shape', async () => {
-    const sandbox = new Sandbox(LIMITS);
+    const sandbox = new SandboxHost(LIMITS);
     try {
       const hostile = unitOf('result-shape-tojson', 'hostile.mjs');
       expect((await sandbox.load(hostile)).ok).toBe(true);
-      for (const route of routes) expectR7(await sandbox.call(hostile.id, route, 'preRequest', hookInput('preRequest')), route);
+      for (const route of routes) expectR7(await sandbox.runHook(hostile.id, route, 'preRequest', hookInput('preRequest')), route);
     } finally {
       await sandbox.close();
     }

@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog, runSchemaHook } from '../../src/catalog/load.js';
 import type { SandboxEvent } from '../../src/sandbox/events.js';
-import { Sandbox, type Outcome } from '../../src/sandbox/pool.js';
+import { SandboxHost, type Outcome } from '../../src/sandbox/host.js';
 import type { UnitSpec } from '../../src/sandbox/protocol.js';
 import { delay, FLOWGUARD_DIR, hookInput, LIMITS, render, STRUCT } from './helpers.js';
 
@@ -72,7 +72,7 @@ function codeOf(outcome: Outcome<unknown>): string {
   return outcome.ok ? 'ok' : outcome.failure.code;
 }
 
-async function loaded(sandbox: Sandbox, ...units: UnitSpec[]): Promise<void> {
+async function loaded(sandbox: SandboxHost, ...units: UnitSpec[]): Promise<void> {
   for (const spec of units) {
     const outcome = await sandbox.load(spec);
     expect(outcome.ok, render(outcome)).toBe(true);
@@ -93,7 +93,7 @@ async function settledWithin<T>(promises: Array<Promise<T>>, ms: number): Promis
 }
 
 /** The pid of the worker process started after `old`, as soon as it exists. */
-async function nextPid(sandbox: Sandbox, old: number | undefined): Promise<number> {
+async function nextPid(sandbox: SandboxHost, old: number | undefined): Promise<number> {
   for (let waited = 0; waited < 10_000; waited += 2) {
     const pid = sandbox.pids()[0];
     if (pid !== undefined && pid !== old) return pid;
@@ -103,10 +103,10 @@ async function nextPid(sandbox: Sandbox, old: number | undefined): Promise<numbe
 }
 
 describe('a handler cannot starve other schemas', () => {
-  let sandbox: Sandbox;
+  let sandbox: SandboxHost;
   const events: SandboxEvent[] = [];
   beforeAll(() => {
-    sandbox = new Sandbox({ ...LIMITS, onEvent: (event) => events.push(event) });
+    sandbox = new SandboxHost({ ...LIMITS, onEvent: (event) => events.push(event) });
   });
   afterAll(() => sandbox.close());
 
@@ -114,13 +114,13 @@ describe('a handler cannot starve other schemas', () => {
     it(`a ${hook} that returns but leaves an endless promise chain fails alone; the next schema's call succeeds`, async () => {
       await loaded(sandbox, LEAVES_WORK, BENIGN);
       const replacedBefore = events.filter((event) => event.kind === 'worker-replaced').length;
-      const offending = await sandbox.call(LEAVES_WORK.id, 'getThing', hook, hookInput(hook));
+      const offending = await sandbox.runHook(LEAVES_WORK.id, 'getThing', hook, hookInput(hook));
       expect(offending.ok, render(offending)).toBe(false);
       if (!offending.ok) {
         expect(offending.failure.code).toBe('SEC105');
         expect(offending.failure.message).toMatch(/^the handler returned but left work running after it returned/);
       }
-      expect(await sandbox.call(BENIGN.id, 'getThing', hook, hookInput(hook))).toEqual(hook === 'preRequest' ? BENIGN_PRE : BENIGN_POST);
+      expect(await sandbox.runHook(BENIGN.id, 'getThing', hook, hookInput(hook))).toEqual(hook === 'preRequest' ? BENIGN_PRE : BENIGN_POST);
       const replaced = events.filter((event) => event.kind === 'worker-replaced');
       expect(replaced.length).toBe(replacedBefore + 1);
       expect(render(replaced.at(-1))).toContain('left work running');
@@ -129,9 +129,9 @@ describe('a handler cannot starve other schemas', () => {
 
   it("a postRequest that leaves a growing endless promise chain fails alone (deadline or memory); the next schema's call succeeds", async () => {
     await loaded(sandbox, LEAVES_GROWING_WORK);
-    const offending = await sandbox.call(LEAVES_GROWING_WORK.id, 'getThing', 'postRequest', hookInput('postRequest'));
+    const offending = await sandbox.runHook(LEAVES_GROWING_WORK.id, 'getThing', 'postRequest', hookInput('postRequest'));
     expect(['SEC105', 'SEC106'], render(offending)).toContain(codeOf(offending));
-    expect(await sandbox.call(BENIGN.id, 'getThing', 'postRequest', hookInput('postRequest'))).toEqual(BENIGN_POST);
+    expect(await sandbox.runHook(BENIGN.id, 'getThing', 'postRequest', hookInput('postRequest'))).toEqual(BENIGN_POST);
   });
 
   it('a handlers factory that leaves an endless promise chain fails its load alone; the next load and call succeed', async () => {
@@ -139,51 +139,51 @@ describe('a handler cannot starve other schemas', () => {
     expect(outcome.ok ? null : outcome.failure).toMatchObject({ code: 'SEC105', message: expect.stringMatching(/^the handlers factory returned but left work running/) });
     const after = unit('benign-after-factory', BENIGN.source);
     await loaded(sandbox, after);
-    expect(await sandbox.call(after.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
+    expect(await sandbox.runHook(after.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
   });
 
   it('a promise chain that ends after the handler returned is no failure', async () => {
     await loaded(sandbox, LEAVES_FINITE_WORK);
     const replacedBefore = events.length;
-    expect(await sandbox.call(LEAVES_FINITE_WORK.id, 'getThing', 'postRequest', hookInput('postRequest'))).toEqual({ ok: true, value: { response: hookInput('postRequest').response } });
-    expect(await sandbox.call(BENIGN.id, 'getThing', 'postRequest', hookInput('postRequest'))).toEqual(BENIGN_POST);
+    expect(await sandbox.runHook(LEAVES_FINITE_WORK.id, 'getThing', 'postRequest', hookInput('postRequest'))).toEqual({ ok: true, value: { response: hookInput('postRequest').response } });
+    expect(await sandbox.runHook(BENIGN.id, 'getThing', 'postRequest', hookInput('postRequest'))).toEqual(BENIGN_POST);
     expect(events.length).toBe(replacedBefore);
   });
 });
 
 describe('nothing sent from outside crashes the host', () => {
-  let sandbox: Sandbox;
+  let sandbox: SandboxHost;
   beforeAll(async () => {
-    sandbox = new Sandbox(LIMITS);
+    sandbox = new SandboxHost(LIMITS);
     await loaded(sandbox, BENIGN, DEEP_RESULTS);
   });
   afterAll(() => sandbox.close());
 
   it('an input nested 5,000 deep (about 30 kB as JSON) fails its own call with a clear message; the sandbox serves on', async () => {
     const input = { struct: { ...STRUCT }, payload: { deep: nested(5000) } };
-    const outcome = await sandbox.call(BENIGN.id, 'getThing', 'preRequest', input);
+    const outcome = await sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', input);
     expect(outcome.ok ? null : outcome.failure).toEqual({ code: 'SEC107', message: 'could not send the handler its input (nested too deep)' });
-    expect(await sandbox.call(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
+    expect(await sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
   });
 
   it('deep inputs sent at once: each fails alone and the calls queued among them succeed', async () => {
     const calls = Array.from({ length: 6 }, (_, i) =>
-      sandbox.call(BENIGN.id, 'getThing', 'preRequest', i % 2 === 0 ? { struct: { ...STRUCT }, payload: nested(5000) } : hookInput('preRequest')),
+      sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', i % 2 === 0 ? { struct: { ...STRUCT }, payload: nested(5000) } : hookInput('preRequest')),
     );
     const outcomes = await settledWithin(calls, 10_000);
     expect(outcomes.map(codeOf)).toEqual(['SEC107', 'ok', 'SEC107', 'ok', 'SEC107', 'ok']);
   });
 
   it('a result nested too deep to serialise in the worker fails its own call', async () => {
-    const outcome = await sandbox.call(DEEP_RESULTS.id, 'getThing', 'preRequest', hookInput('preRequest'));
+    const outcome = await sandbox.runHook(DEEP_RESULTS.id, 'getThing', 'preRequest', hookInput('preRequest'));
     expect(outcome.ok ? null : outcome.failure).toMatchObject({ code: 'SEC101', message: expect.stringContaining('preRequest returned something that is not JSON data') });
-    expect(await sandbox.call(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
+    expect(await sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
   });
 
   it('a result too deep for the host to read fails its own call instead of throwing', async () => {
-    const outcome = await sandbox.call(DEEP_RESULTS.id, 'getThing', 'postRequest', hookInput('postRequest'));
+    const outcome = await sandbox.runHook(DEEP_RESULTS.id, 'getThing', 'postRequest', hookInput('postRequest'));
     expect(outcome.ok ? null : outcome.failure).toEqual({ code: 'SEC101', message: "the handler's result could not be read (nested too deep)" });
-    expect(await sandbox.call(BENIGN.id, 'getThing', 'postRequest', hookInput('postRequest'))).toEqual(BENIGN_POST);
+    expect(await sandbox.runHook(BENIGN.id, 'getThing', 'postRequest', hookInput('postRequest'))).toEqual(BENIGN_POST);
   });
 
   it('a fault on the host side of a job (a malformed unit) fails that job, not the host; the jobs around it run', async () => {
@@ -195,11 +195,11 @@ describe('nothing sent from outside crashes the host', () => {
     expect(outcomes.map(codeOf)).toEqual(['ok', 'ok', 'SEC107', 'ok']);
     const broken = outcomes[2] as Outcome<unknown>;
     expect(broken.ok ? null : broken.failure.message).toMatch(/^the sandbox could not run the handlers factory: /);
-    expect(await sandbox.call('after-malformed', 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
+    expect(await sandbox.runHook('after-malformed', 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
   });
 
   it('a listener of sandbox events that throws changes nothing: the event goes to stderr instead', async () => {
-    const own = new Sandbox({ ...LIMITS, onEvent: () => {
+    const own = new SandboxHost({ ...LIMITS, onEvent: () => {
       throw new Error('a broken logging layer');
     } });
     try {
@@ -207,7 +207,7 @@ describe('nothing sent from outside crashes the host', () => {
       const pid = own.pids()[0] as number;
       process.kill(pid, 'SIGKILL');
       await nextPid(own, pid);
-      expect(await own.call(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
+      expect(await own.runHook(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
     } finally {
       await own.close();
     }
@@ -227,9 +227,9 @@ export const handlers = ({ sharedLists, libraries }) => ({ getThing: { preReques
     );
     const catalog = await Catalog.load({ schemas: dir, project: FLOWGUARD_DIR, sandbox: LIMITS });
     try {
-      const deep = await catalog.runHook(file, 'getThing', 'preRequest', { struct: { ...STRUCT }, payload: nested(5000) });
+      const deep = await runSchemaHook(catalog, file, 'getThing', 'preRequest', { struct: { ...STRUCT }, payload: nested(5000) });
       expect(deep.ok ? null : deep.failure).toEqual({ code: 'SEC107', message: 'could not send the handler its input (nested too deep)' });
-      expect(await catalog.runHook(file, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual({ ok: true, value: { struct: { ...STRUCT, seen: 'object' } } });
+      expect(await runSchemaHook(catalog, file, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual({ ok: true, value: { struct: { ...STRUCT, seen: 'object' } } });
     } finally {
       await catalog.close();
       rmSync(dir, { recursive: true, force: true });
@@ -240,12 +240,12 @@ export const handlers = ({ sharedLists, libraries }) => ({ getThing: { preReques
 describe('killing worker processes never wedges the sandbox', () => {
   it('kill -9 of the worker, then of each replacement before it is ready: every queued call settles, restarts back off, later calls succeed', async () => {
     const events: SandboxEvent[] = [];
-    const sandbox = new Sandbox({ size: 1, deadlineMs: 1000, memoryMb: 64, onEvent: (event) => events.push(event) });
+    const sandbox = new SandboxHost({ size: 1, deadlineMs: 1000, memoryMb: 64, onEvent: (event) => events.push(event) });
     try {
       await loaded(sandbox, SLOW, BENIGN);
       const first = sandbox.pids()[0] as number;
       // Slow calls queued, the benign schema's calls among them.
-      const calls = Array.from({ length: 8 }, (_, i) => (i % 4 === 3 ? sandbox.call(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest')) : sandbox.call(SLOW.id, 'getThing', 'preRequest', hookInput('preRequest'))));
+      const calls = Array.from({ length: 8 }, (_, i) => (i % 4 === 3 ? sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest')) : sandbox.runHook(SLOW.id, 'getThing', 'preRequest', hookInput('preRequest'))));
       await delay(50);
       process.kill(first, 'SIGKILL');
       const second = await nextPid(sandbox, first);
@@ -263,15 +263,15 @@ describe('killing worker processes never wedges the sandbox', () => {
         { kind: 'worker-stopped', pid: second, cause: 'SIGKILL', beforeReady: true, restartInMs: 50 },
         { kind: 'worker-stopped', pid: third, cause: 'SIGKILL', beforeReady: true, restartInMs: 100 },
       ]);
-      expect(await sandbox.call(SLOW.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual({ ok: true, value: { struct: { ...STRUCT, slow: true } } });
-      expect(await sandbox.call(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
+      expect(await sandbox.runHook(SLOW.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual({ ok: true, value: { struct: { ...STRUCT, slow: true } } });
+      expect(await sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
 
       // A process that was ready resets the backoff: the next death restarts at once.
       const fourth = sandbox.pids()[0] as number;
       process.kill(fourth, 'SIGKILL');
       await nextPid(sandbox, fourth);
       expect(events.at(-1)).toEqual({ kind: 'worker-stopped', pid: fourth, cause: 'SIGKILL', beforeReady: false, restartInMs: 0 });
-      expect(await sandbox.call(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
+      expect(await sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
     } finally {
       await sandbox.close();
     }
@@ -280,14 +280,14 @@ describe('killing worker processes never wedges the sandbox', () => {
   it('a sandbox that keeps dying before it is ready fails waiting calls saying it is restarting, and serves once a process starts', async () => {
     const events: SandboxEvent[] = [];
     const deadlineMs = 300;
-    const sandbox = new Sandbox({ size: 1, deadlineMs, memoryMb: 64, onEvent: (event) => events.push(event) });
+    const sandbox = new SandboxHost({ size: 1, deadlineMs, memoryMb: 64, onEvent: (event) => events.push(event) });
     try {
       await loaded(sandbox, BENIGN);
       let pid = sandbox.pids()[0] as number;
       process.kill(pid, 'SIGKILL');
       pid = await nextPid(sandbox, pid);
       process.kill(pid, 'SIGKILL');
-      const waiting = sandbox.call(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'));
+      const waiting = sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'));
       let settled: Outcome<unknown> | null = null;
       void waiting.then((outcome) => (settled = outcome));
       // Every new process is killed as soon as it exists, until the waiting call has given up (bounded).
@@ -302,7 +302,7 @@ describe('killing worker processes never wedges the sandbox', () => {
       const delays = events.map((event) => (event.kind === 'worker-stopped' ? event.restartInMs : null));
       expect(delays.slice(0, 6)).toEqual([0, 50, 100, 200, 400, 800]);
       // Left alone, the next process starts and serves.
-      expect(await settledWithin([sandbox.call(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))], 10_000)).toEqual([BENIGN_PRE]);
+      expect(await settledWithin([sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))], 10_000)).toEqual([BENIGN_PRE]);
     } finally {
       await sandbox.close();
     }
@@ -311,15 +311,15 @@ describe('killing worker processes never wedges the sandbox', () => {
   it('by default each worker death is one line on stderr, and nothing reaches stdout', () => {
     // A host process of its own, so that its real stdout and stderr are what is checked.
     const script = `
-      import { Sandbox } from ${JSON.stringify(join(FLOWGUARD_DIR, 'dist/src/sandbox/pool.js'))};
-      const sandbox = new Sandbox({ size: 1, deadlineMs: 1000 });
+      import { SandboxHost } from ${JSON.stringify(join(FLOWGUARD_DIR, 'dist/src/sandbox/host.js'))};
+      const sandbox = new SandboxHost({ size: 1, deadlineMs: 1000 });
       const unit = { id: 'u', source: ${JSON.stringify(BENIGN.source)}, routes: ['getThing'], libraries: [], sharedLists: {} };
       await sandbox.load(unit);
       const first = sandbox.pids()[0];
       process.kill(first, 'SIGKILL');
       while (sandbox.pids()[0] === first) await new Promise((done) => setTimeout(done, 5));
       process.kill(sandbox.pids()[0], 'SIGKILL');
-      const outcome = await sandbox.call('u', 'getThing', 'preRequest', { struct: {}, payload: {} });
+      const outcome = await sandbox.runHook('u', 'getThing', 'preRequest', { struct: {}, payload: {} });
       await sandbox.close();
       process.exitCode = outcome.ok ? 0 : 3;
     `;

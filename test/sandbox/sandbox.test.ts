@@ -4,7 +4,7 @@
 // test proves from outside that nothing happened and that the same sandbox serves the twin.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Sandbox } from '../../src/sandbox/pool.js';
+import { SandboxHost } from '../../src/sandbox/host.js';
 import type { Hook, UnitSpec } from '../../src/sandbox/protocol.js';
 import { CASES, groupOf, limitsOf, routesOf, type HostileCase } from './cases.js';
 import {
@@ -28,12 +28,12 @@ import {
 
 let world: World;
 /** Shared by the quick cases; `library` by the cases that use libraries (longer deadline, imported once). */
-let shared: Sandbox;
-let library: Sandbox;
+let shared: SandboxHost;
+let library: SandboxHost;
 beforeAll(async () => {
   world = await World.create();
-  shared = new Sandbox(LIMITS);
-  library = new Sandbox({ ...LIMITS, deadlineMs: LIBRARY_DEADLINE_MS });
+  shared = new SandboxHost(LIMITS);
+  library = new SandboxHost({ ...LIMITS, deadlineMs: LIBRARY_DEADLINE_MS });
 });
 afterAll(async () => {
   await shared?.close();
@@ -54,9 +54,9 @@ function unitOf(name: string, file: 'hostile.mjs' | 'benign.mjs', id = `${name}/
 }
 
 /** Loads the hostile and benign units of a case, runs every attack, and the benign twin after each. */
-async function attack(name: string, c: HostileCase, sandbox: Sandbox, deadlineMs: number): Promise<void> {
+async function attack(name: string, c: HostileCase, sandbox: SandboxHost, deadlineMs: number): Promise<void> {
   const hook: Hook = c.hook ?? 'preRequest';
-  const caller: Caller = { call: (unit, route, h, input) => sandbox.call(unit, route, h, input) };
+  const caller: Caller = { call: (unit, route, h, input) => sandbox.runHook(unit, route, h, input) };
   const outputs: unknown[] = [];
   const hostile = unitOf(name, 'hostile.mjs');
   const started = performance.now();
@@ -75,7 +75,7 @@ async function attack(name: string, c: HostileCase, sandbox: Sandbox, deadlineMs
       if (loaded.failure.code === 'SEC105') expect(elapsed).toBeLessThan(deadlineMs + DEADLINE_MARGIN_MS);
     }
     // A unit whose factory failed stays failed; it never runs again.
-    const again = await sandbox.call(hostile.id, routesOf(c)[0] as string, hook, hookInput(hook));
+    const again = await sandbox.runHook(hostile.id, routesOf(c)[0] as string, hook, hookInput(hook));
     outputs.push(again);
     expect(again.ok).toBe(false);
     for (const route of routesOf(c)) await expectBenign(caller, benign.id, route, hook, c.benign[route], outputs);
@@ -98,7 +98,7 @@ describe('hostile factories straight through Sandbox (no scan)', () => {
       it(name, async () => {
         const group = groupOf(name, c);
         const limits = limitsOf(name, c);
-        const own = group === 'own' ? new Sandbox(limits) : null;
+        const own = group === 'own' ? new SandboxHost(limits) : null;
         try {
           await attack(name, c, own ?? (group === 'library' ? library : shared), limits.deadlineMs);
         } finally {
@@ -113,11 +113,11 @@ describe('hostile factories straight through Sandbox (no scan)', () => {
     const benign = unitOf('call-hangs', 'benign.mjs', 'regex-spin/benign');
     expect((await shared.load(hostile)).ok).toBe(true);
     expect((await shared.load(benign)).ok).toBe(true);
-    const outcome = await shared.call(hostile.id, 'catastrophicRegex', 'preRequest', hookInput('preRequest'));
+    const outcome = await shared.runHook(hostile.id, 'catastrophicRegex', 'preRequest', hookInput('preRequest'));
     expect(outcome.ok ? null : outcome.failure.code).toBe('SEC105');
     // The replacement serves (so it has finished starting), then the process goes quiet: a
     // thread still backtracking would burn a whole core through the window.
-    expect(await shared.call(benign.id, 'busyLoop', 'preRequest', hookInput('preRequest'))).toEqual({ ok: true, value: benignResult('preRequest', 'busyLoop') });
+    expect(await shared.runHook(benign.id, 'busyLoop', 'preRequest', hookInput('preRequest'))).toEqual({ ok: true, value: benignResult('preRequest', 'busyLoop') });
     await delay(100);
     const before = process.cpuUsage();
     const window = performance.now();
@@ -128,14 +128,14 @@ describe('hostile factories straight through Sandbox (no scan)', () => {
   });
 
   it('loads sent together: each hung factory fails alone, and the loads queued behind it land in the replacement', async () => {
-    const own = new Sandbox(LIMITS);
+    const own = new SandboxHost(LIMITS);
     try {
       const benign = ['first', 'second', 'third'].map((name) => unitOf('process-bare', 'benign.mjs', `batch/${name}`));
       const units = [benign[0], unitOf('load-busy-loop', 'hostile.mjs', 'batch/busy'), benign[1], unitOf('load-regex', 'hostile.mjs', 'batch/regex'), benign[2]] as UnitSpec[];
       const loads = await Promise.all(units.map((unit) => own.load(unit)));
       expect(loads.map((outcome) => (outcome.ok ? 'ok' : outcome.failure.code))).toEqual(['ok', 'SEC105', 'ok', 'SEC105', 'ok']);
       for (const unit of benign as UnitSpec[]) {
-        expect(await own.call(unit.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual({ ok: true, value: benignResult('preRequest', 'object') });
+        expect(await own.runHook(unit.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual({ ok: true, value: benignResult('preRequest', 'object') });
       }
     } finally {
       await own.close();
@@ -149,9 +149,9 @@ describe('hostile factories straight through Sandbox (no scan)', () => {
     const loaded = await shared.load(hung);
     expect(loaded.ok ? null : loaded.failure.code).toBe('SEC105');
     // The benign unit was loaded on the worker that was replaced: it is loaded again, transparently.
-    expect(await shared.call(benign.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual({ ok: true, value: benignResult('preRequest', 'object') });
+    expect(await shared.runHook(benign.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual({ ok: true, value: benignResult('preRequest', 'object') });
     for (let i = 0; i < 2; i += 1) {
-      const outcome = await shared.call(hung.id, 'getThing', 'preRequest', hookInput('preRequest'));
+      const outcome = await shared.runHook(hung.id, 'getThing', 'preRequest', hookInput('preRequest'));
       expect(outcome.ok ? null : outcome.failure.code).toBe('SEC105');
     }
   });

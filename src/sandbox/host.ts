@@ -3,24 +3,25 @@
 // process that misses one, runs out of memory or dies is killed and replaced, and the units it
 // held are loaded again in the new process before their next call. A hostile handler can fail
 // its own call; it cannot hang, crash or read the host. Nothing a caller sends, and no worker
-// that dies, makes Sandbox throw or wait without bound: every job settles, at the latest when
+// that dies, makes SandboxHost throw or wait without bound: every job settles, at the latest when
 // its deadline has passed.
 //
 // Processes, not worker threads: a single allocation beyond a worker thread's heap limit aborts
 // the whole host process (nodejs/node#47224), and memory outside the V8 heap is bounded only per
 // process (`rssLimitMb`, checked by the worker after each call and by the host while one runs).
 //
-// Parts: Slot (slot.ts) is one process and its jobs; WorkerProcess is the child process; JobQueue
-// holds the jobs waiting for it, each with its start bound; Replies matches the worker's replies
+// Parts: WorkerSupervisor (worker-supervisor.ts) keeps one worker process going and runs its jobs;
+// WorkerProcess (worker-process.ts) is the child process as the host sees it, worker.ts the code
+// running inside it; JobQueue holds the jobs waiting for a process, each with its start bound; Replies matches the worker's replies
 // and turn markers to the requests sent; BridgedCall serves an executeRequest call's requests.
 
 import { availableParallelism } from 'node:os';
 import type { Bridge, Failure, Hook, Outcome, UnitSpec } from './protocol.js';
 import { parsePlain } from './replies.js';
-import { isFailure, Slot, type SandboxOptions } from './slot.js';
+import { isFailure, WorkerSupervisor, type SandboxOptions } from './worker-supervisor.js';
 
 export type { Bridge, Outcome } from './protocol.js';
-export { DEFAULT_BRIDGE_ALLOWANCE_MS, DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, type SandboxOptions } from './slot.js';
+export { DEFAULT_BRIDGE_ALLOWANCE_MS, DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, type SandboxOptions } from './worker-supervisor.js';
 
 export interface LoadedUnit {
   hooks: Record<string, Hook[]>;
@@ -28,22 +29,22 @@ export interface LoadedUnit {
   unknownRoutes: string[];
 }
 
-export class Sandbox {
-  private readonly slots: Slot[];
-  private readonly units = new Map<string, { spec: UnitSpec; slot: Slot; failure: Failure | null }>();
+export class SandboxHost {
+  private readonly workers: WorkerSupervisor[];
+  private readonly units = new Map<string, { spec: UnitSpec; worker: WorkerSupervisor; failure: Failure | null }>();
 
   constructor(options: SandboxOptions = {}) {
     const size = options.size ?? Math.min(Math.max(availableParallelism() - 1, 1), 4);
-    this.slots = Array.from({ length: Math.max(1, size) }, () => new Slot(options));
+    this.workers = Array.from({ length: Math.max(1, size) }, () => new WorkerSupervisor(options));
   }
 
   /** Creates the unit's Compartment and runs its handlers factory, on the least busy process. */
   async load(spec: UnitSpec): Promise<Outcome<LoadedUnit>> {
-    const slot = this.slots.reduce((best, s) => (s.unitCount < best.unitCount ? s : best));
-    slot.unitCount += 1;
-    const entry = { spec, slot, failure: null as Failure | null };
+    const worker = this.workers.reduce((best, w) => (w.unitCount < best.unitCount ? w : best));
+    worker.unitCount += 1;
+    const entry = { spec, worker, failure: null as Failure | null };
     this.units.set(spec.id, entry);
-    const reply = await slot.run({ kind: 'load', unit: spec }, spec);
+    const reply = await worker.run({ kind: 'load', unit: spec }, spec);
     if (isFailure(reply)) entry.failure = reply;
     else if (reply.ok && 'hooks' in reply) return { ok: true, value: { hooks: reply.hooks, unknownRoutes: reply.unknownRoutes } };
     else entry.failure = reply.ok ? { code: 'SEC101', message: 'unexpected reply to load' } : reply.failure;
@@ -51,22 +52,22 @@ export class Sandbox {
   }
 
   /** Runs one hook of a loaded unit; the result comes back as plain JSON data. An executeRequest hook's requests go to `bridge`. */
-  async call(unitId: string, route: string, hook: Hook, input: unknown, bridge?: Bridge): Promise<Outcome<unknown>> {
+  async runHook(unitId: string, route: string, hook: Hook, input: unknown, bridge?: Bridge): Promise<Outcome<unknown>> {
     const entry = this.units.get(unitId);
     if (!entry) return { ok: false, failure: { code: 'SEC101', message: `no sandbox unit '${unitId}'` } };
     if (entry.failure) return { ok: false, failure: entry.failure };
-    const reply = await entry.slot.run({ kind: 'call', unit: unitId, route, hook, input }, entry.spec, bridge);
+    const reply = await entry.worker.run({ kind: 'call', unit: unitId, route, hook, input }, entry.spec, bridge);
     if (isFailure(reply)) return { ok: false, failure: reply };
     if (!reply.ok) return { ok: false, failure: reply.failure };
     return 'json' in reply ? parsePlain(reply.json) : { ok: false, failure: { code: 'SEC101', message: 'unexpected reply to call' } };
   }
 
-  /** The process ids of the worker processes, one per slot (the last one started, live or not). */
+  /** The process ids of the worker processes, one per supervisor (the last one started, live or not). */
   pids(): Array<number | undefined> {
-    return this.slots.map((slot) => slot.pid);
+    return this.workers.map((worker) => worker.pid);
   }
 
   async close(): Promise<void> {
-    await Promise.all(this.slots.map((slot) => slot.close()));
+    await Promise.all(this.workers.map((worker) => worker.close()));
   }
 }

@@ -1,6 +1,6 @@
-// One sandbox worker process as the pool uses it: its queue of jobs, the deadline of each, the
-// bridge of an executeRequest call, and its replacement when it dies or misses a deadline (the
-// header of pool.ts says why processes, and what each part does).
+// Keeps one sandbox worker process going for the host: its queue of jobs, the deadline of each,
+// the bridge of an executeRequest call, and its replacement when it dies or misses a deadline
+// (the header of host.ts says why processes, and what each part does).
 
 import { BridgedCall, PausableTimer } from './bridged-call.js';
 import { BusyPoll } from './busy-poll.js';
@@ -57,7 +57,7 @@ const CLOSED: Failure = { code: 'SEC107', message: 'the sandbox was closed' };
  * with the jobs before it). A process that dies before it is ready is started again after a
  * delay that doubles with each such death, so a crash loop does not burn a core.
  */
-export class Slot {
+export class WorkerSupervisor {
   unitCount = 0;
   /** The last process started; null only when starting one failed at once. */
   private worker: WorkerProcess | null = null;
