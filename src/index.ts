@@ -12,7 +12,7 @@ export function loadCatalog(options: CatalogOptions): Promise<Catalog> {
 
 export { Catalog };
 export type { CatalogOptions };
-export type { CallOptions, CallResult, ToolError, ToolErrorKind, SentRequest } from './catalog/call.js';
+export type { CallOptions, CallResult, ToolError, ToolErrorKind, SentRequest } from './catalog/call-pipeline.js';
 export type { Tool } from './catalog/tools.js';
 export type { Decoded } from './http/decode.js';
 export type { Finding, Severity, Code } from './report/findings.js';

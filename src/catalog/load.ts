@@ -19,7 +19,7 @@ import type { FileReport } from '../report/format.js';
 import { SandboxHost, type Outcome, type SandboxOptions } from '../sandbox/host.js';
 import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
-import { callTool, DEFAULT_ARGUMENT_LIMITS, type CallContext, type CallOptions, type CallResult } from './call.js';
+import { callTool, DEFAULT_ARGUMENT_LIMITS, type CallContext, type CallOptions, type CallResult } from './call-pipeline.js';
 import { isWithin, selectSchemaFiles } from '../scan/files.js';
 import { runExecuteRequest, runPostRequest, runPreRequest } from './hooks.js';
 import { compileTools, unitId, type Tool } from './tools.js';

@@ -13,7 +13,7 @@ import type { SecretStore } from '../http/secrets.js';
 import { InputSchema } from '../tool-schema/input.js';
 import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalRoute, CanonicalSchema } from '../schema/types.js';
-import type { CallableTool } from './call.js';
+import type { CallableTool } from './call-pipeline.js';
 import { nameTools } from './names.js';
 
 export interface Tool extends CallableTool {

@@ -3,7 +3,7 @@
 // request it would send, keys redacted.
 
 import type { Command } from 'commander';
-import type { CallResult } from '../catalog/call.js';
+import type { CallResult } from '../catalog/call-pipeline.js';
 import { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
 import { Upstreams } from '../http/upstreams.js';

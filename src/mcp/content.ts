@@ -12,7 +12,7 @@
 // - Failures → `isError: true` and a text that says what went wrong and what to do about it.
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolError } from '../catalog/call.js';
+import type { ToolError } from '../catalog/call-pipeline.js';
 import type { Decoded } from '../http/decode.js';
 import { isRecord } from '../shared/raw.js';
 import type { OutputValidator } from '../tool-schema/output.js';

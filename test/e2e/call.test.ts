@@ -5,7 +5,7 @@
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallResult } from '../../src/catalog/call.js';
+import type { CallResult } from '../../src/catalog/call-pipeline.js';
 import { Catalog } from '../../src/catalog/load.js';
 import { KEY, RecordingServer, SCHEMAS, tempProject, waitFor, type Recorded } from './helpers.js';
 

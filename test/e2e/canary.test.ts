@@ -6,7 +6,7 @@
 // of the canary test is in cli.test.ts.)
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallResult } from '../../src/catalog/call.js';
+import type { CallResult } from '../../src/catalog/call-pipeline.js';
 import { Catalog } from '../../src/catalog/load.js';
 import { CANARY_GRANT, KEY, KEY_URL, keyLeaks, RecordingServer, REDACTED, SCHEMAS, tempProject, type Recorded } from './helpers.js';
 

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallResult } from '../../src/catalog/call.js';
+import type { CallResult } from '../../src/catalog/call-pipeline.js';
 import { Catalog } from '../../src/catalog/load.js';
 import { RecordingServer, tempProject, type RecordEntry } from '../e2e/helpers.js';
 
