@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Catalog } from '../src/catalog/load.js';
-import { selectSchemaFiles } from '../src/scan/files.js';
+import { isWithin, selectSchemaFiles } from '../src/scan/files.js';
 import { FindingSink, type Finding } from '../src/report/findings.js';
 import { isRecord } from '../src/shared/raw.js';
 import { parseModule } from '../src/scan/parse.js';
@@ -29,7 +29,9 @@ function countRoutes(file: string): FileCount {
   const program = parseModule(text, sink);
   if (!program) return { file, routes: [], legacy: false };
   const module = readSchemaModule(program, sink);
-  if (module.legacy || !module.main) return { file, routes: [], legacy: module.legacy };
+  // VAL006 is the finding that names a v1.2.0 file.
+  const legacy = sink.findings.some((finding) => finding.code === 'VAL006');
+  if (legacy || !module.main) return { file, routes: [], legacy };
   const main = readLiteral(module.main, 'main', sink, 'SEC017')?.value;
   const map = isRecord(main) ? (isRecord(main.tools) ? main.tools : main.routes) : undefined;
   return { file, routes: isRecord(map) ? Object.keys(map) : [], legacy: false };
@@ -38,11 +40,6 @@ function countRoutes(file: string): FileCount {
 /** The route a finding's path names (`main.routes.x...`, `main.tools.x...`, `handlers.x...`), if any. */
 function routeOf(finding: Finding): string | undefined {
   return /^(?:main\.(?:routes|tools)|handlers)\.([A-Za-z_$][\w$]*)/.exec(finding.path ?? '')?.[1];
-}
-
-function isWithin(file: string, dir: string): boolean {
-  const path = relative(dir, file);
-  return path !== '' && !path.startsWith('..');
 }
 
 async function main(): Promise<void> {

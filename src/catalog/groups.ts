@@ -336,7 +336,7 @@ export function withGroup(file: GroupsFile, name: string, group: Group): RawObje
 }
 
 /** A group with its keys in the one order the file uses. */
-export function groupJson(group: Group): RawObject {
+function groupJson(group: Group): RawObject {
   const json: RawObject = { description: group.description, tools: [...group.tools], hash: group.hash };
   if (group.toolHashes) json.toolHashes = Object.fromEntries(group.tools.flatMap((ref) => (group.toolHashes?.[ref] ? [[ref, group.toolHashes[ref]]] : [])));
   if (group.content && group.contentHash !== undefined) {

@@ -58,7 +58,7 @@
 import { createHash } from 'node:crypto';
 import type { CanonicalParam, CanonicalRoute, CanonicalSchema, ListRef, ParamType, Template } from '../schema/types.js';
 
-export const HASH_PREFIX = 'sha256:';
+const HASH_PREFIX = 'sha256:';
 /** A hash as stored: `sha256:` + 64 lowercase hex digits. */
 export const HASH_PATTERN = /^sha256:[0-9a-f]{64}$/;
 

@@ -88,7 +88,7 @@ export interface NamedTool extends ToolIdentity {
   reference: string;
 }
 
-export const MAX_TOOL_NAME_LENGTH = 64;
+const MAX_TOOL_NAME_LENGTH = 64;
 const VALID_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const OUTSIDE_SET = /[^A-Za-z0-9_-]/gu;
 const HASH_HEX_DIGITS = 8;

@@ -84,7 +84,7 @@ export function compileTools(sources: readonly ToolSource[], schemasRoot: string
 }
 
 /** A schema's reach, from its canonical root, its file's text and the lists it references (R12). */
-export function reachOf(schema: CanonicalSchema, settings: ReachSettings): Reach {
+function reachOf(schema: CanonicalSchema, settings: ReachSettings): Reach {
   let fileText = '';
   try {
     fileText = readFileSync(schema.file, 'utf8');

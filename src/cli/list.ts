@@ -110,7 +110,7 @@ async function runList(flags: ListFlags): Promise<void> {
   }
 }
 
-export function toolRow(tool: Tool, catalog: Catalog): ToolRow {
+function toolRow(tool: Tool, catalog: Catalog): ToolRow {
   return {
     name: tool.name,
     reference: tool.reference,
@@ -123,7 +123,7 @@ export function toolRow(tool: Tool, catalog: Catalog): ToolRow {
 }
 
 /** Why a namespace may not use a key, in words, and the line that grants it. */
-export function keyProblem(catalog: Catalog, key: string, namespace: string): { key: string; reason: string; fix: string } {
+function keyProblem(catalog: Catalog, key: string, namespace: string): { key: string; reason: string; fix: string } {
   const access = catalog.keyAccess(key, namespace);
   return { key, reason: refusalText(access), fix: access.granted ? '' : access.fix };
 }

@@ -47,7 +47,7 @@ export interface NetworkConfig {
   maxBytesPerCall: number;
 }
 
-export const DEFAULT_BRIDGE_BOUNDS = Object.freeze({ maxRequestsPerCall: 20, maxBytesPerCall: 8 * 1_048_576 });
+const DEFAULT_BRIDGE_BOUNDS = Object.freeze({ maxRequestsPerCall: 20, maxBytesPerCall: 8 * 1_048_576 });
 
 /** Bounds on input from outside, checked before it is walked (RULINGS R13). */
 export interface LimitsConfig {

@@ -87,7 +87,7 @@ export class Reach {
 }
 
 /** The https origins written in `text`, as templates whose `${...}` labels are markers, and the rest of each string. */
-export function literalOrigins(text: string): Array<{ template: Template; rest: string }> {
+function literalOrigins(text: string): Array<{ template: Template; rest: string }> {
   const found: Array<{ template: Template; rest: string }> = [];
   for (const match of text.matchAll(LITERAL_ORIGIN)) {
     const labels = (match[1] as string).split('.');

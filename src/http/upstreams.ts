@@ -25,10 +25,6 @@ export class Upstreams {
     return overrides;
   }
 
-  get size(): number {
-    return this.bases.size;
-  }
-
   /** The origins requests are sent to instead: the operator wrote them, so they are trusted (R5). */
   origins(): string[] {
     return [...new Set([...this.bases.values()].map((base) => base.origin))];

@@ -9,7 +9,7 @@ export const DEFAULT_ALLOWED_LIBRARIES: readonly string[] = ['ethers', 'moment',
 export const PACKAGE_NAME_PATTERN = '^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$';
 const PACKAGE_NAME = new RegExp(PACKAGE_NAME_PATTERN);
 
-export function isExactPackageName(name: string): boolean {
+function isExactPackageName(name: string): boolean {
   return PACKAGE_NAME.test(name);
 }
 

@@ -20,9 +20,9 @@ import type { OutputValidator } from '../tool-schema/output.js';
 export const DEFAULT_MAX_RESULT_CHARS = 100_000;
 
 /** `_meta` keys of a result, under the server's own prefix. */
-export const META_STATUS = 'flowguard/status';
-export const META_ERROR = 'flowguard/error';
-export const META_CUT = 'flowguard/cut';
+const META_STATUS = 'flowguard/status';
+const META_ERROR = 'flowguard/error';
+const META_CUT = 'flowguard/cut';
 
 export interface ResultContext {
   /** The tool's MCP name (names the embedded resource of binary results). */

@@ -49,15 +49,15 @@ export interface ProgressTiming {
   gapMs: number;
 }
 
-export const DEFAULT_PROGRESS: ProgressTiming = Object.freeze({ firstMs: 200, everyMs: 1000, gapMs: 50 });
+const DEFAULT_PROGRESS: ProgressTiming = Object.freeze({ firstMs: 200, everyMs: 1000, gapMs: 50 });
 
 /** `_meta` key carrying a tool's full reference. */
-export const META_REFERENCE = 'flowguard/reference';
+const META_REFERENCE = 'flowguard/reference';
 /** `_meta` keys of the 4.x tool `meta` (SPEC-NOTES-v3-v4 §2): the spec names the first two; the others have no MCP counterpart. */
-export const META_ALWAYS_LOAD = 'anthropic/alwaysLoad';
-export const META_SEARCH_HINT = 'anthropic/searchHint';
-export const META_ALIASES = 'flowguard/aliases';
-export const META_CONCURRENCY_SAFE = 'flowguard/concurrencySafe';
+const META_ALWAYS_LOAD = 'anthropic/alwaysLoad';
+const META_SEARCH_HINT = 'anthropic/searchHint';
+const META_ALIASES = 'flowguard/aliases';
+const META_CONCURRENCY_SAFE = 'flowguard/concurrencySafe';
 
 interface ServedTool {
   tool: Tool;
@@ -83,8 +83,8 @@ const tables = new WeakMap<object, ToolTable>();
 
 const TOOLS_CALL = CallToolRequestSchema.pick({ method: true }).passthrough();
 
-export const SERVER_NAME = 'flowguard';
-export const SERVER_VERSION = flowguardVersion();
+const SERVER_NAME = 'flowguard';
+const SERVER_VERSION = flowguardVersion();
 
 export function createMcpServer(catalog: Catalog, options: McpServerOptions = {}): Server {
   const table = toolTable(catalog, options.tools);
@@ -124,11 +124,6 @@ export function createMcpServer(catalog: Catalog, options: McpServerOptions = {}
     }
   });
   return server;
-}
-
-/** The tools/list entries of a catalog (or a selection of its tools), in order. */
-export function listedTools(catalog: Catalog, tools?: readonly Tool[]): readonly McpTool[] {
-  return toolTable(catalog, tools).listing;
 }
 
 /** Progress of one call while it waits; see the header for why it stops before the result. */
@@ -213,7 +208,7 @@ function listingOf(tool: Tool, outputSchema: Record<string, unknown> | undefined
  * better than the method: a POST search reads only): every tool reaches an outside API (open
  * world); `destructiveHint` and `idempotentHint` only mean something for a tool that writes.
  */
-export function annotationsFor(method: Tool['method'], meta?: ToolMeta): ToolAnnotations {
+function annotationsFor(method: Tool['method'], meta?: ToolMeta): ToolAnnotations {
   if (!meta) return methodAnnotations(method);
   if (meta.readOnly) return { readOnlyHint: true, openWorldHint: true };
   const annotations: ToolAnnotations = { readOnlyHint: false, destructiveHint: meta.destructive, openWorldHint: true };

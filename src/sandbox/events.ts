@@ -10,7 +10,7 @@ export type SandboxEvent =
 
 export type SandboxEventListener = (event: SandboxEvent) => void;
 
-export function describeSandboxEvent(event: SandboxEvent): string {
+function describeSandboxEvent(event: SandboxEvent): string {
   const process = `flowguard: sandbox process ${event.pid ?? '(not started)'}`;
   if (event.kind === 'worker-replaced') return `${process} replaced: ${event.reason}`;
   const when = event.restartInMs > 0 ? ` in ${event.restartInMs} ms` : '';

@@ -12,7 +12,6 @@ export type OtherFile = 'skill' | 'prompt' | 'agent';
 export interface SchemaModule {
   main: Expression | null;
   handlers: Expression | null;
-  legacy: boolean;
   /** Set for a skill, prompt or agent file: nothing else was read. */
   other: OtherFile | null;
 }
@@ -25,13 +24,13 @@ export function readSchemaModule(program: Program, sink: FindingSink): SchemaMod
   if (isLegacy(program)) {
     sink.addAt('VAL006', startOf(program), 'this is a v1.2.0 schema (`schema` export with flowMCP: 1.2.0); it is not served',
       'migrate: wrap the fields in `export const main`, set version 2.0.0, move handlers into an `export const handlers` factory');
-    return { main: null, handlers: null, legacy: true, other: null };
+    return { main: null, handlers: null, other: null };
   }
   const other = otherFile(program);
   if (other) {
     sink.addAt('VAL029', startOf(program), `this is a ${other} file (\`export const ${other}\`), not a schema: skipped`,
       other === 'agent' ? 'flowguard serves tools; agents are run by an agent host' : `flowguard serves tools; ${other}s are not served as MCP prompts yet`);
-    return { main: null, handlers: null, legacy: false, other };
+    return { main: null, handlers: null, other };
   }
   for (const statement of program.body) {
     const declared = exportedConst(statement);
@@ -47,7 +46,7 @@ export function readSchemaModule(program: Program, sink: FindingSink): SchemaMod
   if (!found.main) {
     sink.addAt('VAL001', startOf(program), 'the file has no `export const main = {...}`');
   }
-  return { main: found.main ?? null, handlers: found.handlers ?? null, legacy: false, other: null };
+  return { main: found.main ?? null, handlers: found.handlers ?? null, other: null };
 }
 
 /** `export const skill`, `prompt` or `agent` in a file without `export const main`. */

@@ -18,7 +18,7 @@ export interface ToolMap {
 const VERSION = /^([234])\.\d+\.\d+$/;
 const NAMESPACE: Record<Major, RegExp> = { 2: /^[a-z]+$/, 3: /^[a-z]+$/, 4: /^[a-z][a-z0-9-]*$/ };
 /** The primitives besides tools that 3.x and 4.x files declare in `main`; flowguard serves none of them. */
-export const UNSERVED_PRIMITIVES = ['resources', 'skills', 'prompts'] as const;
+const UNSERVED_PRIMITIVES = ['resources', 'skills', 'prompts'] as const;
 
 /** The major version of `main.version`, or null (VAL014) when it is none flowguard reads. */
 export function readMajor(main: RawObject, sink: FindingSink): Major | null {
