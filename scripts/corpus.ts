@@ -9,7 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Catalog } from '../src/catalog/load.js';
 import { isWithin, selectSchemaFiles } from '../src/scan/files.js';
-import { FindingSink, type Finding } from '../src/report/findings.js';
+import { FindingSink, isError, type Finding } from '../src/report/findings.js';
 import { isRecord } from '../src/shared/raw.js';
 import { parseModule } from '../src/scan/parse.js';
 import { readLiteral } from '../src/scan/literal.js';
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
     };
     for (const count of counts) {
       const served = toolsByFile.get(resolve(count.file)) ?? new Set();
-      const errors = (reports.get(resolve(count.file)) ?? []).filter((finding) => finding.severity === 'error');
+      const errors = (reports.get(resolve(count.file)) ?? []).filter(isError);
       for (const route of count.routes.filter((name) => !served.has(name))) {
         // A finding of this route explains it; otherwise the file's first error does.
         const why = errors.find((finding) => routeOf(finding) === route) ?? errors.find((finding) => routeOf(finding) === undefined) ?? errors[0];

@@ -3,7 +3,7 @@
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { FindingSink, type Finding } from '../report/findings.js';
+import { FindingSink, hasErrors, type Finding } from '../report/findings.js';
 import { readSourceFile } from '../scan/source-file.js';
 import { migrateLegacyText } from './migrate.js';
 
@@ -38,7 +38,7 @@ export function migrateFile(file: string, output: string, options: MigrateFileOp
   const migration = migrateLegacyText(file, source.text);
   const findings = migration.findings;
   // A file that parses and is not 1.2.0 is simply not this command's business.
-  if (!migration.legacy && !findings.some((finding) => finding.severity === 'error')) return { ...result, legacy: false };
+  if (!migration.legacy && !hasErrors(findings)) return { ...result, legacy: false };
   Object.assign(result, { routes: migration.routes, routesWithHandlers: migration.routesWithHandlers, findings });
   if (migration.text === undefined) return result;
   if (existsSync(output) && !options.force) {

@@ -16,6 +16,16 @@ export interface Finding {
   hint?: string;
 }
 
+/** Whether a finding is an error: it fails `validate`, and (by its scope) takes a route or a file out of service. */
+export function isError(finding: Finding): boolean {
+  return finding.severity === 'error';
+}
+
+/** Whether any of the findings is an error. */
+export function hasErrors(findings: readonly Finding[]): boolean {
+  return findings.some(isError);
+}
+
 interface CodeEntry {
   severity: Severity;
   meaning: string;
@@ -255,7 +265,7 @@ export class FindingSink {
   }
 
   hasErrors(): boolean {
-    return this.findings.some((f) => f.severity === 'error');
+    return hasErrors(this.findings);
   }
 
   private push(code: Code, offset: number | undefined, path: string | undefined, message: string, hint: string | undefined): void {

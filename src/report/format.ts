@@ -1,7 +1,7 @@
 // Formatters are kept apart from the checks (the ESLint split): the checks produce findings,
 // these turn them into text for people or JSON for programs.
 
-import { countBySeverity, type Finding, type Severity } from './findings.js';
+import { countBySeverity, hasErrors, type Finding, type Severity } from './findings.js';
 import { fileVerdict, isAuthoringError } from './scope.js';
 
 export interface FileReport {
@@ -26,7 +26,7 @@ export interface Summary extends Record<Severity, number> {
 
 export function summarize(reports: readonly FileReport[]): Summary {
   const all = reports.flatMap((report) => report.findings);
-  const filesWithErrors = reports.filter((report) => report.findings.some((f) => f.severity === 'error')).length;
+  const filesWithErrors = reports.filter((report) => hasErrors(report.findings)).length;
   const verdicts = reports.map(fileVerdict);
   return {
     files: reports.length,

@@ -10,7 +10,7 @@
 // - anywhere else (the syntax, the scan, the handlers factory, `root`, `headers`, keys,
 //   libraries, shared lists, no path at all): the whole file.
 
-import type { Finding } from './findings.js';
+import { isError, type Finding } from './findings.js';
 
 export type Scope = { unit: 'file' } | { unit: 'route'; route: string } | { unit: 'nothing' };
 
@@ -42,7 +42,7 @@ export function scopeOf(finding: Pick<Finding, 'path'>): Scope {
 
 /** An error that takes nothing out of service; serving commands show it as a warning. */
 export function isAuthoringError(finding: Finding): boolean {
-  return finding.severity === 'error' && scopeOf(finding).unit === 'nothing';
+  return isError(finding) && scopeOf(finding).unit === 'nothing';
 }
 
 /** The findings as `serve`, `list` and `doctor` show them: authoring errors as warnings (R1). */
@@ -74,7 +74,7 @@ export function fileVerdict(file: CheckedFile): FileVerdict {
   if (file.skipped) return { status: 'skipped', kind: file.skipped };
   const dropped = new Map<string, Finding>();
   for (const finding of file.findings) {
-    if (finding.severity !== 'error') continue;
+    if (!isError(finding)) continue;
     const scope = scopeOf(finding);
     if (scope.unit === 'file') return { status: 'rejected', error: finding };
     if (scope.unit === 'route' && !dropped.has(scope.route)) dropped.set(scope.route, finding);
