@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { selectSchemaFiles } from '../src/scan/files.js';
 import { checkGroups, groupsFindings, readGroupsFile } from '../src/catalog/groups.js';
 import { Catalog, runSchemaHook } from '../src/catalog/load.js';
-import { checkSchemaFile } from '../src/catalog/validate.js';
+import { checkSchemaFile } from '../src/project/check-file.js';
 import { loadProjectConfig } from '../src/config/project.js';
 import { CODES, type Code } from '../src/report/findings.js';
 import { effectiveAllowlist } from '../src/libraries/allowlist.js';

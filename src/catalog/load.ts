@@ -3,30 +3,26 @@
 // every route becomes a tool. Every problem becomes a finding of its file; a file that fails
 // never stops the others.
 
-import { join } from 'node:path';
-import { loadProjectConfig, type ProjectConfig } from '../config/project.js';
 import { FindingSink, type Finding } from '../report/findings.js';
 import { HttpClient, type HttpLimits } from '../http/client.js';
 import type { Reach } from '../http/reach.js';
 import type { Redactor } from '../http/redact.js';
 import { SecretStore, type KeyAccess } from '../http/secrets.js';
 import { Upstreams } from '../http/upstreams.js';
-import { effectiveAllowlist } from '../libraries/allowlist.js';
 import { resolveLibrary, type LibraryModule } from '../libraries/resolve.js';
-import { openListFolder } from '../lists/registry.js';
 import type { SharedList } from '../lists/types.js';
 import type { FileReport } from '../report/format.js';
 import { SandboxHost, type Outcome, type SandboxOptions } from '../sandbox/host.js';
 import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
 import { callTool, DEFAULT_ARGUMENT_LIMITS, type CallContext, type CallOptions, type CallResult } from './call-pipeline.js';
-import { isWithin, selectSchemaFiles } from '../scan/files.js';
+import { selectSchemaFiles } from '../scan/files.js';
 import { runExecuteRequest, runPostRequest, runPreRequest } from './hooks.js';
 import { compileTools, unitId, type Tool } from './tools.js';
 import { escapeHtmlComments } from '../scan/html-comments.js';
 import { asServed } from '../report/scope.js';
-import { CheckCache } from './check-cache.js';
-import { checkSchemaFile } from './validate.js';
+import type { CheckCache } from '../project/check-cache.js';
+import { ProjectChecker } from '../project/checker.js';
 
 export interface CatalogOptions {
   /** Folder of schema files (searched recursively), or one file. */
@@ -54,6 +50,19 @@ export interface CatalogSchema {
   hooks: Record<string, Hook[]>;
 }
 
+/** A schema file's report, with what its check learnt that the catalog's users need besides findings. */
+export interface SchemaReport extends FileReport {
+  /** The libraries `main.requiredLibraries` names, where the check read them: also of a file then rejected for one (SEC103). */
+  requiredLibraries?: readonly string[];
+}
+
+/** The shared-list folder a catalog was loaded with. */
+export interface ListsFolder {
+  path: string;
+  /** Every list file in it, read or not (a catalog reads only those its schemas reach). */
+  files: readonly string[];
+}
+
 /** How long checking runs before it lets the sandbox catch up, in milliseconds. */
 const SLICE_MS = 4;
 /**
@@ -74,8 +83,11 @@ export class Catalog {
   private constructor(
     readonly schemas: CatalogSchema[],
     readonly tools: Tool[],
-    /** Findings per file: schema files, then the shared-list files that were read (those the schemas reach). */
-    readonly reports: FileReport[],
+    /** Findings per schema file, in path order. */
+    readonly schemaReports: SchemaReport[],
+    /** Findings per shared-list file read (those the schemas reach), in path order. */
+    readonly listReports: FileReport[],
+    readonly listsFolder: ListsFolder,
     private readonly sandbox: SandboxHost | null,
     private readonly context: CallContext,
     private readonly cache: CheckCache | undefined,
@@ -90,8 +102,9 @@ export class Catalog {
   }
 
   static async load(options: CatalogOptions): Promise<Catalog> {
-    const project = options.project ?? '.';
-    const config = loadProjectConfig(project);
+    // The project as `validate` checks it: its config (a bad one stops the load here) and lists.
+    const checker = ProjectChecker.open(options);
+    const { config, dir: project } = checker;
     // Operator input that can be wrong is read before anything is started.
     const upstreams = new Upstreams({ ...config.upstreams, ...options.upstreams });
     // Non-public addresses only where the operator allows them: the config, and override targets.
@@ -100,7 +113,7 @@ export class Catalog {
     const { deadlineMs, memoryMb, workers } = config.sandbox;
     const sandbox = new SandboxHost({ deadlineMs, memoryMb, size: workers, ...options.sandbox });
     try {
-      return await Catalog.assemble(options, project, config, sandbox, { http, upstreams });
+      return await Catalog.assemble(options, checker, sandbox, { http, upstreams });
     } catch (error) {
       await Promise.all([sandbox.close(), http.close()]);
       throw error;
@@ -109,29 +122,25 @@ export class Catalog {
 
   private static async assemble(
     options: CatalogOptions,
-    project: string,
-    config: ProjectConfig,
+    checker: ProjectChecker,
     started: SandboxHost,
     { http, upstreams }: { http: HttpClient; upstreams: Upstreams },
   ): Promise<Catalog> {
     let sandbox: SandboxHost | null = started;
-    // A list file is read only when a schema asks for its list; every file read is size-checked first.
-    const { maxFileBytes } = config.limits;
-    const listsDir = options.lists ?? join(project, 'shared-lists');
-    const lists = openListFolder(listsDir, { maxFileBytes });
+    const { config, dir: project } = checker;
     // As `validate` does: list files below the schema folder are lists, never schemas.
-    const files = selectSchemaFiles([options.schemas]).files.filter((file) => !isWithin(file, listsDir));
-    const checkOptions = { allowedLibraries: effectiveAllowlist(config.allowedLibraries), lists, maxFileBytes };
-    const cache = options.cache ? CheckCache.open(project, { allowlist: [...checkOptions.allowedLibraries].sort(), lists: lists.fingerprint() }) : undefined;
+    const files = selectSchemaFiles([options.schemas]).files.filter((file) => !checker.isListFile(file));
+    const cache = options.cache ? checker.openCache() : undefined;
     const libraries = new LibraryResolver(project);
-    const reports: FileReport[] = [];
+    const reports: SchemaReport[] = [];
     const pending: Array<Promise<CatalogSchema | null>> = [];
     let sliceStart = performance.now();
     for (const file of files) {
-      const check = checkSchemaFile(file, checkOptions, cache);
+      const check = checker.checkFile(file, cache);
       // Serving shows authoring errors as warnings; errors left are those that dropped a route or the file (R1).
-      const report: FileReport = { file: check.file, findings: asServed(check.findings), routes: check.routes ?? [] };
+      const report: SchemaReport = { file: check.file, findings: asServed(check.findings), routes: check.routes ?? [] };
       if (check.skipped) report.skipped = check.skipped;
+      if (check.schema && check.schema.requiredLibraries.length > 0) report.requiredLibraries = check.schema.requiredLibraries;
       reports.push(report);
       if (check.schema) pending.push(loadSchema(started, check.schema, report, libraries));
       // Checking is synchronous; short pauses let the sandbox load the factories already found
@@ -150,7 +159,6 @@ export class Catalog {
     const secrets = SecretStore.fromProject(project, { env: options.env ?? process.env, given: options.keys, grants: config.keys });
     const tools = compileTools(schemas, options.schemas, secrets, config.network);
     const redactor: Redactor = secrets.redactorFor(schemas.flatMap(({ schema }) => schema.requiredServerParams));
-    const listReports = lists.files.map((file) => ({ file, findings: lists.findings.filter((f) => f.file === file) }));
     const context: CallContext = {
       limits: { ...DEFAULT_ARGUMENT_LIMITS, ...config.limits },
       http,
@@ -164,7 +172,8 @@ export class Catalog {
       },
       bridge: { maxRequestsPerCall: config.network.maxRequestsPerCall, maxBytesPerCall: config.network.maxBytesPerCall },
     };
-    return new Catalog(schemas, tools, [...reports, ...listReports], sandbox, context, cache, project, lists.lists);
+    const listsFolder = { path: checker.listsFolder, files: checker.lists.folderFiles };
+    return new Catalog(schemas, tools, reports, checker.listReports(), listsFolder, sandbox, context, cache, project, checker.lists.lists);
   }
 
   /**
@@ -210,6 +219,11 @@ export class Catalog {
   /** Redacts key values from any text leaving the core (logs, messages). */
   redact(text: string): string {
     return this.context.redactor.redact(text);
+  }
+
+  /** Findings per file: the schema files, then the shared-list files that were read. */
+  get reports(): FileReport[] {
+    return [...this.schemaReports, ...this.listReports];
   }
 
   findings(): Finding[] {

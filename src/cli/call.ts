@@ -4,48 +4,36 @@
 
 import type { Command } from 'commander';
 import type { CallResult } from '../catalog/call-pipeline.js';
-import { Catalog } from '../catalog/load.js';
+import type { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
-import { Upstreams } from '../http/upstreams.js';
+import { hasErrors } from '../report/findings.js';
 import { isRecord } from '../shared/raw.js';
+import { catalogOptions, collect, openCatalog, type CatalogFlags } from './shared.js';
 import { UsageError } from './usage.js';
 
-interface CallFlags {
+interface CallFlags extends CatalogFlags {
   args?: string;
   arg: string[];
   dryRun?: boolean;
   json?: boolean;
-  schemas: string;
-  lists?: string;
-  project: string;
-  upstream: string[];
 }
 
-const collect = (value: string, previous: string[]) => [...previous, value];
-
 export function registerCall(program: Command): void {
-  program
-    .command('call')
-    .description('call one tool (by MCP name or namespace/file.mjs::route) and print its result')
-    .argument('<tool>', 'the tool name or full reference')
-    .option('--args <json>', 'all arguments as one JSON object')
-    .option('--arg <key=value>', 'one argument (repeatable); typed by the parameter', collect, [])
-    .option('--dry-run', 'print the request that would be sent (keys redacted) instead of sending it')
-    .option('--json', 'print the whole result as JSON')
-    .option('--schemas <dir>', 'schema folder', 'schemas')
-    .option('--lists <dir>', 'shared-list folder (default: <project>/shared-lists)')
-    .option('--project <dir>', 'project folder holding .flowmcp/ and .env', '.')
-    .option('--upstream <origin=baseurl>', 'send requests for ORIGIN (or *) to BASEURL instead (repeatable)', collect, [])
-    .action((name: string, flags: CallFlags) => runCall(name, flags));
+  catalogOptions(
+    program
+      .command('call')
+      .description('call one tool (by MCP name or namespace/file.mjs::route) and print its result')
+      .argument('<tool>', 'the tool name or full reference')
+      .option('--args <json>', 'all arguments as one JSON object')
+      .option('--arg <key=value>', 'one argument (repeatable); typed by the parameter', collect, [])
+      .option('--dry-run', 'print the request that would be sent (keys redacted) instead of sending it')
+      .option('--json', 'print the whole result as JSON'),
+    { upstream: true },
+  ).action((name: string, flags: CallFlags) => runCall(name, flags));
 }
 
 async function runCall(name: string, flags: CallFlags): Promise<void> {
-  const catalog = await Catalog.load({
-    schemas: flags.schemas,
-    lists: flags.lists,
-    project: flags.project,
-    upstreams: Upstreams.parseFlags(flags.upstream),
-  });
+  const catalog = await openCatalog(flags);
   try {
     const tool = catalog.tool(name);
     if (!tool) throw new UsageError(unknownToolMessage(name, catalog));
@@ -65,7 +53,7 @@ async function runCall(name: string, flags: CallFlags): Promise<void> {
 function unknownToolMessage(name: string, catalog: Catalog): string {
   const names = catalog.tools.map((tool) => tool.name);
   const near = names.filter((candidate) => candidate.includes(name) || name.includes(candidate)).slice(0, 5);
-  const rejected = catalog.reports.filter((report) => report.findings.some((f) => f.severity === 'error')).length;
+  const rejected = catalog.reports.filter((report) => hasErrors(report.findings)).length;
   return [
     `no tool named '${name}'`,
     near.length > 0 ? `did you mean: ${near.join(', ')}?` : `${names.length} tools are loaded; \`flowguard validate\` lists the files`,

@@ -4,24 +4,23 @@
 // service and data licences the schemas state, the groups file, every finding of every file,
 // and a verdict. Exit 0 when every file loads with all its routes, 1 otherwise.
 
-import { existsSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { join, resolve, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { checkGroups, groupsFilePath, groupsFindings, readGroupsFile } from '../catalog/groups.js';
-import { selectSchemaFiles } from '../scan/files.js';
 import type { Catalog } from '../catalog/load.js';
-import { checkSchemaFile } from '../catalog/validate.js';
 import { ConfigError, loadProjectConfig, type ProjectConfig } from '../config/project.js';
 import { DEFAULT_HTTP_LIMITS } from '../http/client.js';
-import { refusalText } from '../http/secrets.js';
-import { DEFAULT_ALLOWED_LIBRARIES, effectiveAllowlist } from '../libraries/allowlist.js';
+import { envFilePath, refusalText } from '../http/secrets.js';
+import { DEFAULT_ALLOWED_LIBRARIES } from '../libraries/allowlist.js';
 import { resolveLibrary } from '../libraries/resolve.js';
-import { formatHuman, type FileReport } from '../report/format.js';
-import { DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB } from '../sandbox/host.js';
+import { hasErrors } from '../report/findings.js';
+import { formatHuman, plural, type FileReport } from '../report/format.js';
+import { DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, DEFAULT_WORKERS } from '../sandbox/host.js';
 import { fileVerdict } from '../report/scope.js';
 import { INFO_FIELDS } from '../schema/types.js';
-import { catalogOptions, displayPath, droppedRows, loadCatalog, rejectedRows, table, type CatalogFlags } from './list.js';
+import { droppedRows, rejectedRows } from './list.js';
+import { catalogOptions, displayPath, exists, openCatalog, table, type CatalogFlags } from './shared.js';
 
 const MINIMUM_NODE_MAJOR = 20;
 const CONFIG_FILE = join('.flowmcp', 'config.json');
@@ -59,11 +58,11 @@ async function runDoctor(flags: CatalogFlags): Promise<void> {
   }
 
   out.push('', `config    ${displayPath(configFile)} ${exists(configFile) ? 'found' : 'not found (defaults)'}`, ...configLines(config));
-  const catalog = await loadCatalog(flags);
+  const catalog = await openCatalog(flags);
   try {
     out.push('', ...catalogLines(flags, catalog));
     out.push('', ...keyLines(flags.project, config, catalog));
-    out.push('', ...libraryLines(flags.project, config, catalog));
+    out.push('', ...libraryLines(flags.project, catalog));
     out.push('', ...termsLines(catalog));
     out.push('', ...reachLines(catalog));
     const groups = groupsReport(flags, catalog);
@@ -71,9 +70,9 @@ async function runDoctor(flags: CatalogFlags): Promise<void> {
     const reports: FileReport[] = [...catalog.reports, ...(groups.report ? [groups.report] : [])];
     out.push('', 'findings', ...formatHuman(reports).split('\n').map((line) => `  ${line}`));
     const rejected = rejectedRows(reports);
-    if (rejected.length > 0) problems.push(`${rejected.length} file${rejected.length === 1 ? '' : 's'} cannot be loaded: ${rejected.map((row) => displayPath(row.file)).join(', ')}`);
+    if (rejected.length > 0) problems.push(`${plural(rejected.length, 'file')} cannot be loaded: ${rejected.map((row) => displayPath(row.file)).join(', ')}`);
     const dropped = droppedRows(catalog);
-    if (dropped.length > 0) problems.push(`${dropped.length} route${dropped.length === 1 ? '' : 's'} cannot be served: ${dropped.map((row) => row.reference).join(', ')}`);
+    if (dropped.length > 0) problems.push(`${plural(dropped.length, 'route')} cannot be served: ${dropped.map((row) => row.reference).join(', ')}`);
     finish(out, problems, [`${catalog.tools.length} tools`, `${catalog.visibleTools().length} served`, `${catalog.tools.length - catalog.visibleTools().length} hidden`]);
   } finally {
     await catalog.close();
@@ -100,12 +99,11 @@ function configLines(config: ProjectConfig): string[] {
     ...config.allowedLibraries.filter((name) => !DEFAULT_ALLOWED_LIBRARIES.includes(name)).map((name) => [name, fromConfig]),
   ];
   const setting = (value: number | undefined, fallback: number) => (value === undefined ? `${fallback} (default)` : `${value} (${fromConfig})`);
-  const defaultWorkers = Math.min(Math.max(availableParallelism() - 1, 1), 4);
   const upstreams = Object.entries(config.upstreams);
   return [
     '  allowed libraries',
     ...table(allowlist).map((line) => `    ${line}`),
-    `  sandbox   deadlineMs ${setting(config.sandbox.deadlineMs, DEFAULT_DEADLINE_MS)}, memoryMb ${setting(config.sandbox.memoryMb, DEFAULT_MEMORY_MB)}, workers ${setting(config.sandbox.workers, defaultWorkers)}`,
+    `  sandbox   deadlineMs ${setting(config.sandbox.deadlineMs, DEFAULT_DEADLINE_MS)}, memoryMb ${setting(config.sandbox.memoryMb, DEFAULT_MEMORY_MB)}, workers ${setting(config.sandbox.workers, DEFAULT_WORKERS)}`,
     `  http      ${(Object.keys(DEFAULT_HTTP_LIMITS) as (keyof typeof DEFAULT_HTTP_LIMITS)[]).map((key) => `${key} ${setting(config.http[key], DEFAULT_HTTP_LIMITS[key])}`).join(', ')}`,
     `  network   private addresses ${networkPolicy(config)}`,
     upstreams.length === 0 ? '  upstreams none (requests go to each schema\'s own origin)' : '  upstreams',
@@ -121,20 +119,16 @@ function networkPolicy(config: ProjectConfig): string {
 }
 
 function catalogLines(flags: CatalogFlags, catalog: Catalog): string[] {
-  const listsDir = flags.lists ?? join(flags.project, 'shared-lists');
-  const root = `${resolve(listsDir)}${sep}`;
-  const listReports = catalog.reports.filter((report) => resolve(report.file).startsWith(root));
-  const listsLoaded = listReports.filter((report) => !report.findings.some((f) => f.severity === 'error')).length;
-  const schemaReports = catalog.reports.filter((report) => !listReports.includes(report));
+  const { schemaReports, listReports, listsFolder } = catalog;
+  const listsLoaded = listReports.filter((report) => !hasErrors(report.findings)).length;
   const verdicts = schemaReports.map(fileVerdict);
   const dropped = verdicts.reduce((sum, verdict) => sum + (verdict.status === 'loads' ? verdict.dropped.length : 0), 0);
   const skipped = verdicts.filter((verdict) => verdict.status === 'skipped').length;
-  const files = (n: number) => `${n} file${n === 1 ? '' : 's'}`;
-  const extra = [dropped > 0 ? `${dropped} route${dropped === 1 ? '' : 's'} dropped` : '', skipped > 0 ? `${files(skipped)} skipped (skills, prompts, agents)` : ''].filter(Boolean);
+  const extra = [dropped > 0 ? `${plural(dropped, 'route')} dropped` : '', skipped > 0 ? `${plural(skipped, 'file')} skipped (skills, prompts, agents)` : ''].filter(Boolean);
   return [
-    `schemas   ${displayPath(flags.schemas)}: ${files(schemaReports.length)}, ${catalog.schemas.length} loaded, ${catalog.tools.length} tools${extra.map((text) => `, ${text}`).join('')}`,
+    `schemas   ${displayPath(flags.schemas)}: ${plural(schemaReports.length, 'file')}, ${catalog.schemas.length} loaded, ${catalog.tools.length} tools${extra.map((text) => `, ${text}`).join('')}`,
     // A catalog reads a list file only when a schema reaches its list: the folder may hold more.
-    `lists     ${displayPath(listsDir)}: ${exists(listsDir) ? `${files(selectSchemaFiles([listsDir]).files.length)}, ${listReports.length} read (reached by a schema), ${listsLoaded} loaded` : 'not found (no shared lists)'}`,
+    `lists     ${displayPath(listsFolder.path)}: ${exists(listsFolder.path) ? `${plural(listsFolder.files.length, 'file')}, ${listReports.length} read (reached by a schema), ${listsLoaded} loaded` : 'not found (no shared lists)'}`,
   ];
 }
 
@@ -143,7 +137,7 @@ function catalogLines(flags: CatalogFlags, catalog: Catalog): string[] {
  * the line that would grant them. Values are never read into the output.
  */
 function keyLines(project: string, config: ProjectConfig, catalog: Catalog): string[] {
-  const envFile = join(project, '.env');
+  const envFile = envFilePath(project);
   const envState = existsSync(envFile) ? 'present' : 'not present';
   const grants = config.keys.map((grant) => `${grant.pattern} → ${grant.namespaces ? grant.namespaces.join(', ') : 'any namespace'}`);
   const lines = [`keys      ${displayPath(envFile)} ${envState}; security.keys grants ${grants.length === 0 ? 'none (environment variables are not used)' : grants.join('; ')}`];
@@ -163,7 +157,7 @@ function keyLines(project: string, config: ProjectConfig, catalog: Catalog): str
       const access = catalog.keyAccess(key, namespace);
       const state = access.granted ? `granted (${access.source})` : `REFUSED: ${refusalText(access)}; grant with ${access.fix}`;
       const hidden = catalog.tools.filter((tool) => tool.namespace === namespace && tool.missingKeys.includes(key)).length;
-      return [key, namespace, state, [...files].join(', '), hidden > 0 ? `${hidden} tool${hidden === 1 ? '' : 's'} hidden` : ''];
+      return [key, namespace, state, [...files].join(', '), hidden > 0 ? `${plural(hidden, 'tool')} hidden` : ''];
     });
   return [...lines, ...table(rows).map((line) => `  ${line.trimEnd()}`)];
 }
@@ -172,15 +166,12 @@ function keyLines(project: string, config: ProjectConfig, catalog: Catalog): str
  * The libraries the handlers need: those of every loaded schema and of every schema rejected
  * only because a library failed to resolve (SEC103), each with where it resolves.
  */
-function libraryLines(project: string, config: ProjectConfig, catalog: Catalog): string[] {
+function libraryLines(project: string, catalog: Catalog): string[] {
   const needed = new Map<string, Set<string>>();
   const add = (name: string, file: string) => needed.set(name, (needed.get(name) ?? new Set()).add(displayPath(file)));
   for (const { schema } of catalog.schemas) for (const name of schema.requiredLibraries) add(name, schema.file);
-  const allowedLibraries = effectiveAllowlist(config.allowedLibraries);
-  for (const report of catalog.reports.filter((candidate) => candidate.findings.some((f) => f.code === 'SEC103'))) {
-    // Its static check passed (SEC103 is reported after it), so checking it again gives its canonical form.
-    const check = checkSchemaFile(report.file, { allowedLibraries });
-    for (const name of check.schema?.requiredLibraries ?? []) add(name, report.file);
+  for (const report of catalog.schemaReports.filter((candidate) => candidate.findings.some((f) => f.code === 'SEC103'))) {
+    for (const name of report.requiredLibraries ?? []) add(name, report.file);
   }
   if (needed.size === 0) return ['libraries no loaded schema needs one'];
   const rows = [...needed.keys()].sort().map((name) => {
@@ -219,12 +210,8 @@ function groupsReport(flags: CatalogFlags, catalog: Catalog): { lines: string[];
   const report = checkGroups(file, catalog);
   const findings = groupsFindings(report);
   const failed = report.groups.filter((group) => !group.ok).map((group) => group.name);
-  const state = findings.some((f) => f.severity === 'error')
-    ? `${report.groups.length} group${report.groups.length === 1 ? '' : 's'}, ${failed.length > 0 ? `failing: ${failed.join(', ')}` : 'file has errors'}`
-    : `${report.groups.length} group${report.groups.length === 1 ? '' : 's'}, all verify`;
+  const state = hasErrors(findings)
+    ? `${plural(report.groups.length, 'group')}, ${failed.length > 0 ? `failing: ${failed.join(', ')}` : 'file has errors'}`
+    : `${plural(report.groups.length, 'group')}, all verify`;
   return { lines: [`groups    ${file.file}: ${state}`], report: { file: file.file, findings } };
-}
-
-function exists(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false }) !== undefined;
 }

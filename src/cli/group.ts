@@ -15,9 +15,9 @@ import {
   type GroupCheck,
   type GroupsFile,
 } from '../catalog/groups.js';
-import type { Finding } from '../report/findings.js';
-import { formatFinding } from '../report/format.js';
-import { catalogOptions, displayPath, loadCatalog, table, type CatalogFlags } from './list.js';
+import { hasErrors, isError, type Finding } from '../report/findings.js';
+import { formatFinding, plural } from '../report/format.js';
+import { catalogOptions, displayPath, openCatalog, table, type CatalogFlags } from './shared.js';
 import { UsageError } from './usage.js';
 
 interface CreateFlags extends CatalogFlags {
@@ -75,7 +75,7 @@ async function runCreate(name: string, flags: CreateFlags): Promise<void> {
   const tools = flags.tools !== undefined ? splitList(flags.tools) : existing?.group?.tools;
   if (tools === undefined) throw new UsageError(existing ? `the group '${name}' cannot be read; give its tools with --tools` : '--tools <refs> is required');
 
-  const catalog = await loadCatalog(flags);
+  const catalog = await openCatalog(flags);
   try {
     const built = buildGroup(catalog, file, name, tools, {
       description: flags.description ?? existing?.group?.description ?? '',
@@ -89,7 +89,7 @@ async function runCreate(name: string, flags: CreateFlags): Promise<void> {
     }
     writeGroupsFile(file.file, withGroup(file, name, built.group));
     const count = built.group.tools.length;
-    process.stdout.write(`${existing ? 'replaced' : 'created'} group '${name}' with ${count} tool${count === 1 ? '' : 's'} in ${file.file} (hash ${built.group.hash ?? 'null'})\n`);
+    process.stdout.write(`${existing ? 'replaced' : 'created'} group '${name}' with ${plural(count, 'tool')} in ${file.file} (hash ${built.group.hash ?? 'null'})\n`);
     process.exitCode = 0;
   } finally {
     await catalog.close();
@@ -98,12 +98,12 @@ async function runCreate(name: string, flags: CreateFlags): Promise<void> {
 
 async function runVerify(name: string | undefined, flags: CatalogFlags): Promise<void> {
   const file = readFile(flags);
-  const catalog = await loadCatalog(flags);
+  const catalog = await openCatalog(flags);
   try {
     if (name !== undefined) {
       const selection = selectGroup(catalog, file, name);
       printFindings(selection.findings);
-      process.stdout.write(selection.ok ? `${name}: ok (${countTools(selection.tools.length)})\n` : `${name}: FAILED\n`);
+      process.stdout.write(selection.ok ? `${name}: ok (${plural(selection.tools.length, 'tool')})\n` : `${name}: FAILED\n`);
       process.exitCode = selection.ok ? 0 : 1;
       return;
     }
@@ -115,9 +115,9 @@ async function runVerify(name: string | undefined, flags: CatalogFlags): Promise
     const report = checkGroups(file, catalog);
     printFindings(report.findings);
     for (const group of report.groups) printFindings(group.findings);
-    const lines = report.groups.map((group) => `${group.name}: ${group.ok ? `ok (${countTools(group.tools.length)})` : `FAILED (${codesOf(group)})`}`);
+    const lines = report.groups.map((group) => `${group.name}: ${group.ok ? `ok (${plural(group.tools.length, 'tool')})` : `FAILED (${codesOf(group)})`}`);
     const failed = report.groups.filter((group) => !group.ok).length + (hasErrors(report.findings) ? 1 : 0);
-    lines.push(failed === 0 ? `${countGroups(report.groups.length)} verified` : hasErrors(report.findings) ? `${file.file} has errors` : `${failed} of ${countGroups(report.groups.length)} failed`);
+    lines.push(failed === 0 ? `${plural(report.groups.length, 'group')} verified` : hasErrors(report.findings) ? `${file.file} has errors` : `${failed} of ${plural(report.groups.length, 'group')} failed`);
     process.stdout.write(`${lines.join('\n')}\n`);
     process.exitCode = failed === 0 ? 0 : 1;
   } finally {
@@ -127,7 +127,7 @@ async function runVerify(name: string | undefined, flags: CatalogFlags): Promise
 
 async function runList(flags: ListFlags): Promise<void> {
   const file = readFile(flags);
-  const catalog = await loadCatalog(flags);
+  const catalog = await openCatalog(flags);
   try {
     const report = checkGroups(file, catalog);
     const groups = report.groups.map((group) => ({
@@ -185,18 +185,6 @@ function printFindings(findings: readonly Finding[]): void {
   }
 }
 
-function hasErrors(findings: readonly Finding[]): boolean {
-  return findings.some((finding) => finding.severity === 'error');
-}
-
 function codesOf(group: GroupCheck): string {
-  return [...new Set(group.findings.filter((f) => f.severity === 'error').map((f) => f.code))].join(', ');
-}
-
-function countTools(n: number): string {
-  return `${n} tool${n === 1 ? '' : 's'}`;
-}
-
-function countGroups(n: number): string {
-  return `${n} group${n === 1 ? '' : 's'}`;
+  return [...new Set(group.findings.filter(isError).map((f) => f.code))].join(', ');
 }

@@ -4,25 +4,16 @@
 // informational fields. The same catalog `serve` would load: the same lists, config, `.env` and
 // environment.
 
-import { relative } from 'node:path';
-import { statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { Catalog, type CatalogOptions } from '../catalog/load.js';
+import type { Catalog } from '../catalog/load.js';
 import { toolReference } from '../catalog/names.js';
 import type { Tool } from '../catalog/tools.js';
 import type { Finding } from '../report/findings.js';
 import { refusalText } from '../http/secrets.js';
-import type { FileReport } from '../report/format.js';
+import { plural, type FileReport } from '../report/format.js';
 import { fileVerdict } from '../report/scope.js';
 import type { SchemaInfo } from '../schema/types.js';
-import { UsageError } from './usage.js';
-
-/** The flags every catalog command shares. */
-export interface CatalogFlags {
-  schemas: string;
-  lists?: string;
-  project: string;
-}
+import { catalogOptions, displayPath, openCatalog, table, type CatalogFlags } from './shared.js';
 
 interface ListFlags extends CatalogFlags {
   json?: boolean;
@@ -70,21 +61,6 @@ export interface SchemaRow {
   reach: ReturnType<Catalog['reach']>;
 }
 
-/** Adds `--schemas`, `--lists` and `--project` as list, doctor and group take them. */
-export function catalogOptions(command: Command): Command {
-  return command
-    .option('--schemas <dir>', 'schema folder', 'schemas')
-    .option('--lists <dir>', 'shared-list folder (default: <project>/shared-lists)')
-    .option('--project <dir>', 'project folder holding .flowmcp/ and .env', '.');
-}
-
-/** The catalog of the flags; a schema or lists folder that was named but does not exist is a usage error. */
-export async function loadCatalog(flags: CatalogFlags, extra: Partial<CatalogOptions> = {}): Promise<Catalog> {
-  if (!exists(flags.schemas)) throw new UsageError(`no such schema file or folder: ${flags.schemas}`);
-  if (flags.lists !== undefined && !isFolder(flags.lists)) throw new UsageError(`no such lists folder: ${flags.lists}`);
-  return Catalog.load({ schemas: flags.schemas, lists: flags.lists, project: flags.project, ...extra });
-}
-
 export function registerList(program: Command): void {
   catalogOptions(
     program
@@ -95,7 +71,7 @@ export function registerList(program: Command): void {
 }
 
 async function runList(flags: ListFlags): Promise<void> {
-  const catalog = await loadCatalog(flags);
+  const catalog = await openCatalog(flags);
   try {
     const tools = catalog.tools.map((tool) => toolRow(tool, catalog));
     const rejected = rejectedRows(catalog.reports);
@@ -159,7 +135,7 @@ export function schemaRows(catalog: Catalog): SchemaRow[] {
   }));
 }
 
-export function statusText(row: ToolRow): string {
+function statusText(row: ToolRow): string {
   if (row.status === 'served') return 'served';
   return `hidden: ${row.keyProblems.map((problem) => `${problem.key} ${problem.reason} (grant: ${problem.fix})`).join('; ')}`;
 }
@@ -183,28 +159,7 @@ function formatList(tools: readonly ToolRow[], rejected: readonly RejectedRow[],
     lines.push(...table(dropped.map((row) => [row.reference, `dropped: ${row.error.code} ${row.error.message}`])).map((line) => `  ${line}`));
   }
   const s = summary(tools, rejected, dropped);
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const droppedText = s.dropped > 0 ? `; ${plural(s.dropped, 'route')} dropped` : '';
   lines.push('', `${plural(s.tools, 'tool')}: ${s.served} served, ${s.hidden} hidden; ${plural(s.rejected, 'file')} rejected${droppedText}`);
   return lines.join('\n');
-}
-
-/** Rows padded into columns; the last column is not padded. */
-export function table(rows: readonly (readonly string[])[]): string[] {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, index) => (widths[index] = Math.max(widths[index] ?? 0, cell.length)));
-  return rows.map((row) => row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join('  '));
-}
-
-export function displayPath(file: string): string {
-  const shown = relative(process.cwd(), file);
-  return shown === '' || shown.startsWith('..') ? file : shown;
-}
-
-function exists(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false }) !== undefined;
-}
-
-function isFolder(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }

@@ -6,21 +6,17 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { Command } from 'commander';
 import { selectSchemaFiles } from '../scan/files.js';
-import { checkSchemaFile } from '../catalog/validate.js';
-import { loadProjectConfig } from '../config/project.js';
-import { countBySeverity, type Finding } from '../report/findings.js';
-import { effectiveAllowlist } from '../libraries/allowlist.js';
-import { loadListRegistry } from '../lists/registry.js';
+import { ProjectChecker } from '../project/checker.js';
+import { countBySeverity, hasErrors, type Finding } from '../report/findings.js';
 import { besideLegacy, migrateFile, type FileMigration } from '../migrate/migrate-file.js';
-import { formatFinding } from '../report/format.js';
+import { formatFinding, plural } from '../report/format.js';
+import { projectOptions, requireListsFolder, type ProjectFlags } from './shared.js';
 import { UsageError } from './usage.js';
 
-interface MigrateFlags {
+interface MigrateFlags extends ProjectFlags {
   out?: string;
   force?: boolean;
   json?: boolean;
-  project: string;
-  lists?: string;
 }
 
 interface MigratedFile extends FileMigration {
@@ -28,28 +24,25 @@ interface MigratedFile extends FileMigration {
   check: Finding[];
 }
 
-const DEFAULT_LISTS = 'shared-lists';
-
 export function registerMigrate(program: Command): void {
-  program
-    .command('migrate')
-    .description('write a FlowMCP 2.0.0 file for each 1.2.0 schema file, then check it; exit 1 if anything needs a person')
-    .argument('<paths...>', '1.2.0 schema files or folders')
-    .option('--out <dir>', `write the new files under this folder, mirroring the paths (default: next to each file, as <name>.v2.mjs)`)
-    .option('--force', 'overwrite files that already exist')
-    .option('--json', 'print machine-readable results')
-    .option('--project <dir>', 'project folder holding .flowmcp/config.json', '.')
-    .option('--lists <dir>', `folder of shared-list files the new files are checked with (default: ${DEFAULT_LISTS}, if it exists)`)
-    .action((paths: string[], flags: MigrateFlags) => runMigrate(paths, flags));
+  projectOptions(
+    program
+      .command('migrate')
+      .description('write a FlowMCP 2.0.0 file for each 1.2.0 schema file, then check it; exit 1 if anything needs a person')
+      .argument('<paths...>', '1.2.0 schema files or folders')
+      .option('--out <dir>', `write the new files under this folder, mirroring the paths (default: next to each file, as <name>.v2.mjs)`)
+      .option('--force', 'overwrite files that already exist')
+      .option('--json', 'print machine-readable results'),
+  ).action((paths: string[], flags: MigrateFlags) => runMigrate(paths, flags));
 }
 
 function runMigrate(paths: string[], flags: MigrateFlags): void {
   const inputs = selectInputs(paths);
   if (flags.out !== undefined && existsSync(flags.out) && !statSync(flags.out).isDirectory()) throw new UsageError(`--out ${flags.out} is not a folder`);
-  if (flags.lists !== undefined && !(statSync(flags.lists, { throwIfNoEntry: false })?.isDirectory() ?? false)) throw new UsageError(`no such lists folder: ${flags.lists}`);
-  const config = loadProjectConfig(flags.project);
-  const { maxFileBytes } = config.limits;
-  const checkOptions = { allowedLibraries: effectiveAllowlist(config.allowedLibraries), lists: loadListRegistry(flags.lists ?? DEFAULT_LISTS, { maxFileBytes }), maxFileBytes };
+  requireListsFolder(flags);
+  // Each new file is checked as `validate` checks it: the same project checker.
+  const checker = ProjectChecker.open(flags);
+  const { maxFileBytes } = checker.config.limits;
 
   const migrated: MigratedFile[] = [];
   const skipped: string[] = [];
@@ -57,10 +50,10 @@ function runMigrate(paths: string[], flags: MigrateFlags): void {
     const output = flags.out === undefined ? besideLegacy(file) : join(flags.out, relative(base, file));
     const migration = migrateFile(file, output, { force: flags.force, maxFileBytes });
     if (!migration.legacy) skipped.push(file);
-    else migrated.push({ ...migration, check: migration.written ? checkSchemaFile(output, checkOptions).findings : [] });
+    else migrated.push({ ...migration, check: migration.written ? checker.checkFile(output).findings : [] });
   }
   process.stdout.write(`${flags.json ? JSON.stringify({ summary: summarize(migrated, skipped), files: migrated, skipped }, null, 2) : humanReport(migrated, skipped)}\n`);
-  process.exitCode = migrated.some((entry) => [...entry.findings, ...entry.check].some((f) => f.severity === 'error')) ? 1 : 0;
+  process.exitCode = migrated.some((entry) => hasErrors(entry.findings) || hasErrors(entry.check)) ? 1 : 0;
 }
 
 /** Every `.mjs` file of the paths, with the folder its place under --out is taken from. */
@@ -81,7 +74,7 @@ function summarize(migrated: readonly MigratedFile[], skipped: readonly string[]
   return {
     legacyFiles: migrated.length,
     written: written.length,
-    validWithoutErrors: written.filter((entry) => !entry.check.some((f) => f.severity === 'error')).length,
+    validWithoutErrors: written.filter((entry) => !hasErrors(entry.check)).length,
     skipped: skipped.length,
     ...countBySeverity(migrated.flatMap((entry) => [...entry.findings, ...entry.check])),
   };
@@ -90,7 +83,7 @@ function summarize(migrated: readonly MigratedFile[], skipped: readonly string[]
 function humanReport(migrated: readonly MigratedFile[], skipped: readonly string[]): string {
   const lines: string[] = [];
   for (const entry of migrated) {
-    const routes = `${entry.routes} route${entry.routes === 1 ? '' : 's'}, ${entry.routesWithHandlers} with handlers`;
+    const routes = `${plural(entry.routes, 'route')}, ${entry.routesWithHandlers} with handlers`;
     lines.push(entry.written ? `migrated ${entry.file} -> ${entry.output} (${routes})` : `not migrated ${entry.file}`);
     for (const finding of [...entry.findings, ...entry.check]) {
       lines.push(`  ${formatFinding(finding)}`);
@@ -99,8 +92,8 @@ function humanReport(migrated: readonly MigratedFile[], skipped: readonly string
   }
   const s = summarize(migrated, skipped);
   lines.push(
-    `${s.legacyFiles} legacy file${s.legacyFiles === 1 ? '' : 's'}: ${s.written} written, ${s.validWithoutErrors} of them valid without errors; ` +
-      `${s.error} errors, ${s.warning} warnings, ${s.info} info; ${s.skipped} other file${s.skipped === 1 ? '' : 's'} skipped (not FlowMCP 1.2.0)`,
+    `${plural(s.legacyFiles, 'legacy file')}: ${s.written} written, ${s.validWithoutErrors} of them valid without errors; ` +
+      `${s.error} errors, ${s.warning} warnings, ${s.info} info; ${plural(s.skipped, 'other file')} skipped (not FlowMCP 1.2.0)`,
   );
   return lines.join('\n');
 }

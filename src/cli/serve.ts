@@ -4,28 +4,24 @@
 // else is ever printed there. SIGINT and SIGTERM close the server, the sandbox and the HTTP
 // client, then the process exits 0.
 
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { groupsFilePath, selectGroup } from '../catalog/groups.js';
-import { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
-import { Upstreams } from '../http/upstreams.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../mcp/content.js';
 import type { McpHttpServer } from '../mcp/http.js';
 import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PORT, OriginPatternError, parseOriginPattern } from '../mcp/origins.js';
 import { loadSummary } from '../mcp/summary.js';
+import { isError } from '../report/findings.js';
 import { formatFinding } from '../report/format.js';
 import { recordCommand } from './group.js';
+import { catalogOptions, collect, openCatalog, type CatalogFlags } from './shared.js';
 import { UsageError } from './usage.js';
 
-interface ServeFlags {
+interface ServeFlags extends CatalogFlags {
   transport: string;
   host: string;
   port: string;
-  schemas: string;
-  lists?: string;
-  project: string;
   upstream: string[];
   allowOrigin: string[];
   sessions?: boolean;
@@ -33,23 +29,20 @@ interface ServeFlags {
   group?: string;
   cache: boolean;
 }
-
-const collect = (value: string, previous: string[]) => [...previous, value];
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 /** Group findings that recording the group again resolves: a tool, a file, a list or a library changed, or no content record. */
 const RERECORD_CODES = new Set(['GRP006', 'GRP008', 'GRP009']);
 
 export function registerServe(program: Command): void {
-  program
-    .command('serve')
-    .description('serve every tool of the catalog over MCP (stdio, or Streamable HTTP on 127.0.0.1)')
-    .option('--transport <stdio|http>', 'stdio for a client that starts the server, http for Streamable HTTP', 'stdio')
-    .option('--host <address>', 'http: address to bind', DEFAULT_HOST)
-    .option('--port <port>', 'http: port (0 picks a free one)', String(DEFAULT_PORT))
-    .option('--schemas <dir>', 'schema folder', 'schemas')
-    .option('--lists <dir>', 'shared-list folder (default: <project>/shared-lists)')
-    .option('--project <dir>', 'project folder holding .flowmcp/ and .env', '.')
-    .option('--upstream <origin=baseurl>', 'send requests for ORIGIN (or *) to BASEURL instead (repeatable)', collect, [])
+  catalogOptions(
+    program
+      .command('serve')
+      .description('serve every tool of the catalog over MCP (stdio, or Streamable HTTP on 127.0.0.1)')
+      .option('--transport <stdio|http>', 'stdio for a client that starts the server, http for Streamable HTTP', 'stdio')
+      .option('--host <address>', 'http: address to bind', DEFAULT_HOST)
+      .option('--port <port>', 'http: port (0 picks a free one)', String(DEFAULT_PORT)),
+    { upstream: true },
+  )
     .option('--allow-origin <origin>', `http: also accept browser requests from this origin, exact or scheme://host:* (repeatable; always allowed: ${DEFAULT_ALLOWED_ORIGINS.join(', ')})`, collect, [])
     .option('--sessions', 'http: keep one session per client (Mcp-Session-Id) instead of answering every request on its own')
     .option('--max-result-chars <n>', 'cut text results longer than this many characters', String(DEFAULT_MAX_RESULT_CHARS))
@@ -63,8 +56,6 @@ async function runServe(flags: ServeFlags): Promise<void> {
   if (transport !== 'stdio' && transport !== 'http') throw new UsageError(`--transport must be stdio or http, not '${transport}'`);
   const port = integerFlag('--port', flags.port, 0, 65535);
   const maxResultChars = integerFlag('--max-result-chars', flags.maxResultChars, 1, Number.MAX_SAFE_INTEGER);
-  if (!statSync(flags.schemas, { throwIfNoEntry: false })) throw new UsageError(`no such file or folder: ${flags.schemas}`);
-  if (flags.lists !== undefined && !statSync(flags.lists, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`no such lists folder: ${flags.lists}`);
   const allowedOrigins = [...DEFAULT_ALLOWED_ORIGINS, ...flags.allowOrigin];
   try {
     allowedOrigins.forEach(parseOriginPattern);
@@ -72,7 +63,6 @@ async function runServe(flags: ServeFlags): Promise<void> {
     if (error instanceof OriginPatternError) throw new UsageError(`--allow-origin: ${error.message}`);
     throw error;
   }
-  const upstreams = Upstreams.parseFlags(flags.upstream);
 
   // Only the chosen transport's modules load (the MCP SDK is about a quarter of a second), and
   // they load while the catalog does: start-up time is the client's wait.
@@ -80,16 +70,16 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const httpModule = transport === 'http' ? import('../mcp/http.js') : null;
   // Awaited below once the catalog is loaded; a failure to load surfaces there.
   for (const loading of [stdioModule, httpModule]) loading?.catch(() => undefined);
-  const catalog = await Catalog.load({ schemas: flags.schemas, lists: flags.lists, project: flags.project, upstreams, cache: flags.cache });
+  const catalog = await openCatalog(flags, { cache: flags.cache }, 'file or folder');
   const log = (line: string) => void process.stderr.write(`${line}\n`);
-  log(loadSummary(catalog, flags.schemas));
+  log(loadSummary(catalog));
   let tools: Tool[] | undefined;
   if (flags.group !== undefined) {
     const selection = selectGroup(catalog, groupsFilePath(flags.project), flags.group);
     if (!selection.ok) {
       // A group that does not verify is not served in part: the operator reviewed it as a whole.
       log(`flowguard: group '${flags.group}' cannot be served (\`flowguard group verify ${flags.group}\` explains):`);
-      const errors = selection.findings.filter((f) => f.severity === 'error');
+      const errors = selection.findings.filter(isError);
       for (const finding of errors) log(`  ${formatFinding(finding)}`);
       if (errors.some((f) => RERECORD_CODES.has(f.code))) log(`flowguard: once the change is reviewed, record the group again: ${recordCommand(flags.group, flags)}`);
       await catalog.close();

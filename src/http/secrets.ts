@@ -41,6 +41,11 @@ export interface SecretSources {
   grants?: readonly KeyGrant[];
 }
 
+/** The project's `.env` file, whose keys need no grant. */
+export function envFilePath(projectDir: string): string {
+  return join(projectDir, '.env');
+}
+
 /**
  * The keys the operator grants (RULINGS R4). A schema only names a key in
  * `requiredServerParams`; it gets a value only from `.env`, from the embedding program, or from
@@ -74,7 +79,7 @@ export class SecretStore {
   static fromProject(projectDir: string, sources: Omit<SecretSources, 'dotenv'> = {}): SecretStore {
     let dotenv: Record<string, string> = {};
     try {
-      dotenv = parse(readFileSync(join(projectDir, '.env')));
+      dotenv = parse(readFileSync(envFilePath(projectDir)));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }

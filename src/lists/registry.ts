@@ -30,6 +30,10 @@ export interface ListFolder extends ListRegistry {
    * its size, past the limit). A cache of schema checks is valid while this is unchanged.
    */
   fingerprint(): string[];
+  /** Every list file of the folder, read or not. */
+  readonly folderFiles: readonly string[];
+  /** Reads and resolves every list file not read yet: from then on this is what loadListRegistry gives. */
+  checkEveryFile(): void;
 }
 
 type Loadable = ListCheck & { list: SharedList };
@@ -76,6 +80,12 @@ export function openListFolder(dir: string, options: ListReadOptions = {}): List
         const { text, sink } = readSourceFile(file, options.maxFileBytes, 'SEC207');
         return `${file}\0${sink ? JSON.stringify(sink.findings) : createHash('sha256').update(text).digest('hex')}`;
       }),
+    folderFiles: files,
+    checkEveryFile: () => {
+      lists.checkEveryFile();
+      // Resolved now, in path order, as buildListRegistry does before anything looks a list up.
+      lists.loaded();
+    },
   };
 }
 

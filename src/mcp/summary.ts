@@ -3,25 +3,22 @@
 // was rejected and every route that was dropped (RULINGS R1) with its first error. The full
 // findings are `flowguard validate`'s job.
 
-import { selectSchemaFiles } from '../scan/files.js';
 import type { Catalog } from '../catalog/load.js';
 import type { Finding } from '../report/findings.js';
 import { refusalText } from '../http/secrets.js';
-import { formatFinding } from '../report/format.js';
+import { formatFinding, plural, type FileReport } from '../report/format.js';
 import { fileVerdict } from '../report/scope.js';
 
 /** Rejected files and hidden tools named one per line, at most this many of each. */
 const MAX_LINES = 20;
 
-export function loadSummary(catalog: Catalog, schemasPath: string): string {
-  const schemaFiles = new Set(selectSchemaFiles([schemasPath]).files);
-  const schemaReports = catalog.reports.filter((report) => schemaFiles.has(report.file));
-  const listReports = catalog.reports.filter((report) => !schemaFiles.has(report.file));
-  const rejectedError = (report: (typeof catalog.reports)[number]): Finding[] => {
+export function loadSummary(catalog: Catalog): string {
+  const { schemaReports, listReports } = catalog;
+  const rejectedError = (report: FileReport): Finding[] => {
     const verdict = fileVerdict(report);
     return verdict.status === 'rejected' ? [verdict.error] : [];
   };
-  const rejected = catalog.reports.flatMap(rejectedError);
+  const rejected = [...schemaReports, ...listReports].flatMap(rejectedError);
   const dropped = schemaReports.flatMap((report) => {
     const verdict = fileVerdict(report);
     return verdict.status === 'loads' ? verdict.dropped.map(({ error }) => error) : [];
@@ -65,8 +62,4 @@ export function loadSummary(catalog: Catalog, schemasPath: string): string {
     if (dropped.length > MAX_LINES) lines.push(`    and ${dropped.length - MAX_LINES} more routes`);
   }
   return lines.join('\n');
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -63,7 +63,8 @@ function consequences(s: Summary): string {
   return parts.length > 0 ? parts.join('; ') : 'all files can be loaded';
 }
 
-function plural(n: number, word: string): string {
+/** `1 file`, `2 files`: every count a report prints. */
+export function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 

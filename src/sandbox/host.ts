@@ -23,6 +23,9 @@ import { isFailure, WorkerSupervisor, type SandboxOptions } from './worker-super
 export type { Bridge, Outcome } from './protocol.js';
 export { DEFAULT_BRIDGE_ALLOWANCE_MS, DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, type SandboxOptions } from './worker-supervisor.js';
 
+/** Worker processes when the config sets none (`sandbox.workers`): one core left to the host, at most four. */
+export const DEFAULT_WORKERS = Math.min(Math.max(availableParallelism() - 1, 1), 4);
+
 export interface LoadedUnit {
   hooks: Record<string, Hook[]>;
   /** Routes the factory returned handlers for that the schema does not have (VAL005). */
@@ -34,7 +37,7 @@ export class SandboxHost {
   private readonly units = new Map<string, { spec: UnitSpec; worker: WorkerSupervisor; failure: Failure | null }>();
 
   constructor(options: SandboxOptions = {}) {
-    const size = options.size ?? Math.min(Math.max(availableParallelism() - 1, 1), 4);
+    const size = options.size ?? DEFAULT_WORKERS;
     this.workers = Array.from({ length: Math.max(1, size) }, () => new WorkerSupervisor(options));
   }
 

@@ -2,9 +2,9 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CheckCache } from '../../src/catalog/check-cache.js';
+import { CheckCache } from '../../src/project/check-cache.js';
 import { Catalog } from '../../src/catalog/load.js';
-import { checkSchemaFile } from '../../src/catalog/validate.js';
+import { checkSchemaFile } from '../../src/project/check-file.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import { loadListRegistry } from '../../src/lists/registry.js';
 

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
-import { checkSchemaFile } from '../../src/catalog/validate.js';
+import { checkSchemaFile } from '../../src/project/check-file.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import { loadSummary } from '../../src/mcp/summary.js';
 import { RecordingServer, tempProject } from '../e2e/helpers.js';
@@ -170,7 +170,7 @@ describe('the smallest unit fails (R1)', () => {
   });
 
   it('the serve summary counts the dropped route and names it with its error, the file is not rejected', () => {
-    const lines = loadSummary(catalog, schemas).split('\n');
+    const lines = loadSummary(catalog).split('\n');
     expect(lines[0]).toBe('flowguard: 5 schema files: 4 loaded, 0 rejected; 7 tools served, 0 hidden, 1 route dropped');
     expect(lines.slice(1)).toEqual([
       '  routes dropped, their files served (first error of each route):',

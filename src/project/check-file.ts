@@ -1,5 +1,5 @@
-// Validation of many schema files in one process: read, check, collect. A file that cannot
-// be read, or is too large to be read (SEC020), is a finding like any other; it never stops the rest.
+// One schema file read and checked. A file that cannot be read, or is too large to be read
+// (SEC020), is a finding like any other; it never stops the rest.
 
 import { checkSchemaText, type CheckOptions, type SchemaCheck } from '../schema/check.js';
 import { readSourceFile } from '../scan/source-file.js';
@@ -19,12 +19,4 @@ export function checkSchemaFile(file: string, options: FileCheckOptions, cache?:
   const check = checkSchemaText(file, text, options);
   cache?.store(file, text, check);
   return check;
-}
-
-export function checkSchemaFiles(files: readonly string[], options: FileCheckOptions, onProgress?: (done: number) => void): SchemaCheck[] {
-  return files.map((file, index) => {
-    const result = checkSchemaFile(file, options);
-    onProgress?.(index + 1);
-    return result;
-  });
 }
