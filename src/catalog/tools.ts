@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { OriginRule } from '../http/origin.js';
 import { Reach, type ReachSettings } from '../http/reach.js';
-import { planRequest, type RequestPlan } from '../http/request.js';
+import { planRequest, routeKeys, type RequestPlan } from '../http/request.js';
 import type { SecretStore } from '../http/secrets.js';
 import { InputSchema } from '../tool-schema/input.js';
 import type { Hook } from '../sandbox/protocol.js';
@@ -46,7 +46,7 @@ export function compileTools(sources: readonly ToolSource[], schemasRoot: string
     const { schema } = source;
     let input: InputSchema | undefined;
     let plan: RequestPlan | undefined;
-    const requiredKeys = keysOf(schema, route);
+    const requiredKeys = routeKeys(schema, route);
     return {
       name: identity.name,
       reference: identity.reference,
@@ -102,10 +102,4 @@ export function unitId(file: string): string {
 
 function identityKey(namespace: string, file: string, route: string): string {
   return JSON.stringify([namespace, file, route]);
-}
-
-/** The keys a route uses: in root, headers, its path and its parameter values. */
-function keysOf(schema: CanonicalSchema, route: CanonicalRoute): string[] {
-  const templates = [schema.root, ...Object.values(schema.headers), route.path, ...route.parameters.flatMap((p) => (p.source.kind === 'template' ? [p.source.template] : []))];
-  return [...new Set(templates.flatMap((template) => template.flatMap((part) => (part.kind === 'secret' ? [part.key] : []))))];
 }

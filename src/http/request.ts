@@ -76,6 +76,12 @@ function secretKeys(template: Template): string[] {
   return template.flatMap((part) => (part.kind === 'secret' ? [part.key] : []));
 }
 
+/** Every key a route uses, wherever it is written: in root, headers, its path and its parameter values (a tool's required keys). */
+export function routeKeys(schema: CanonicalSchema, route: CanonicalRoute): string[] {
+  const templates = [schema.root, ...Object.values(schema.headers), route.path, ...route.parameters.flatMap((p) => (p.source.kind === 'template' ? [p.source.template] : []))];
+  return [...new Set(templates.flatMap(secretKeys))];
+}
+
 /** The request as preRequest sees it: arguments in place, secrets as this call's tokens. */
 export function buildRequest(plan: RequestPlan, given: Readonly<Record<string, unknown>>, tokens: SecretTokens): RequestStruct {
   const args = inTheirText(given, plan.textAround);
