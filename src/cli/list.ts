@@ -115,7 +115,7 @@ export function rejectedRows(reports: readonly FileReport[]): RejectedRow[] {
 /** Routes of loaded files that an error of their own leaves out. */
 export function droppedRows(catalog: Catalog): DroppedRow[] {
   const namespaces = new Map(catalog.schemas.map(({ file, schema }) => [file, schema.namespace]));
-  return catalog.reports.flatMap((report) => {
+  return catalog.schemaReports.flatMap((report) => {
     const verdict = fileVerdict(report);
     const namespace = namespaces.get(report.file);
     if (verdict.status !== 'loads' || namespace === undefined) return [];
@@ -129,7 +129,7 @@ export function schemaRows(catalog: Catalog): SchemaRow[] {
     file,
     namespace: schema.namespace,
     version: schema.version,
-    routes: { declared: catalog.reports.find((report) => report.file === file)?.routes?.length ?? schema.routes.length, served: schema.routes.length },
+    routes: { declared: catalog.schemaReports.find((report) => report.file === file)?.routes?.length ?? schema.routes.length, served: schema.routes.length },
     info: schema.info,
     reach: catalog.reach(file),
   }));
