@@ -1,23 +1,30 @@
 // The shape of `main` as one JSON Schema 2020-12 document, for every spec version flowguard
-// reads (2.x, 3.x, 4.x). Each subschema carries the finding code its failures map to
-// (`x-code`), so an Ajv error turns into a finding without any per-keyword guesswork (shape.ts).
-// What differs between the versions (the version and namespace patterns, which key holds the
-// tool map, whether it may be empty) is checked in code (version.ts); here both tool-map keys
-// have the same shape. Checks run the validator generated from it (main-shape.generated.ts, by
-// `npm run generate`), so no check loads or compiles Ajv.
+// reads (2.x, 3.x, 4.x). Each subschema carries the finding code its failures map to, and some a
+// hint (the vocabulary of src/shapes/), so an Ajv error turns into a finding without any
+// per-keyword guesswork. What differs between the versions (the version and namespace
+// patterns, which key holds the tool map, whether it may be empty) is checked in code
+// (version.ts); here both tool-map keys have the same shape. Checks run the validator generated
+// from it (main-shape.generated.ts, by `npm run generate`), so no check loads or compiles Ajv.
 
 import type { Code } from '../report/findings.js';
+import { annotated, closedObject, type Meaning, type Shape } from '../shapes/vocabulary.js';
 
-export type Json = Record<string, unknown>;
+const HINTS: Partial<Record<Code, string>> = {
+  VAL031: 'split the schema into two files',
+  VAL038: 'meta has six fields: isReadOnly, isConcurrencySafe, isDestructive (booleans), searchHint (text), aliases (a list of names), alwaysLoad (boolean)',
+  VAL032: 'use GET, POST, PUT or DELETE',
+  VAL043: 'use insert, query or body; headers go into main.headers',
+};
+const UNKNOWN_FIELD: Meaning = { code: 'VAL003', hint: 'remove the field or fix its spelling' };
 
-const coded = (code: Code, schema: Json): Json => ({ ...schema, 'x-code': code });
-const string = (code: Code, extra: Json = {}): Json => coded(code, { type: 'string', ...extra });
-const stringArray = (code: Code, itemExtra: Json = {}): Json => coded(code, { type: 'array', items: string(code, itemExtra) });
+/** Failures of `schema` are `code`, with the code's hint where it has one. */
+const coded = (code: Code, schema: Shape): Shape => annotated(schema, { code, hint: HINTS[code] });
+const string = (code: Code, extra: Shape = {}): Shape => coded(code, { type: 'string', ...extra });
+const stringArray = (code: Code, itemExtra: Shape = {}): Shape => coded(code, { type: 'array', items: string(code, itemExtra) });
 /** A closed object: unknown fields are VAL003. */
-const object = (code: Code, properties: Record<string, Json>, required: string[]): Json =>
-  coded(code, { type: 'object', properties, required, additionalProperties: false });
+const object = (code: Code, properties: Record<string, Shape>, required: string[]): Shape => closedObject(properties, required, { code, hint: HINTS[code] }, UNKNOWN_FIELD);
 /** Descriptive text that serves no request (VAL039): a string, or null where the spec allows it. */
-const text = (extra: Json = {}): Json => string('VAL039', extra);
+const text = (extra: Shape = {}): Shape => string('VAL039', extra);
 const textOrNull = coded('VAL039', { type: ['string', 'null'] });
 
 const position = object('VAL040', {

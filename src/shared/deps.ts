@@ -1,6 +1,6 @@
 // Heavy dependencies, loaded on first use instead of at start-up. A server whose checks all come
 // from its cache never parses a file (meriyah); a server compiles argument and output validators
-// (Ajv) only once it has answered tools/list (the shape of `main` has generated code; the MCP
+// (Ajv) only once it has answered tools/list (document shapes have generated code; the MCP
 // SDK's server module still loads Ajv itself), and it makes its first upstream request (undici)
 // after that too. Each has a CommonJS build, so `require` loads it
 // synchronously where it is first needed.
@@ -22,7 +22,8 @@ const ajv2020 = once(() => (require('ajv/dist/2020.js') as typeof import('ajv/di
 /**
  * An Ajv 2020 instance that does not check schemas against the 2020-12 meta-schema: that check
  * first compiles the meta-schema, about 70 ms per instance, and every schema flowguard compiles
- * is its own (the shapes, input and output schemas), each kind checked by the tests instead.
+ * at run time is its own (tools' input and output schemas), each kind checked by the tests
+ * instead. Document shapes are compiled at build time (scripts/generate.ts).
  */
 export function newAjv(options: Options): Ajv2020 {
   return new (ajv2020())({ ...options, validateSchema: false });
