@@ -9,6 +9,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standalone from 'ajv/dist/standalone/index.js';
+import { CONFIG_SHAPE } from '../src/config/config-shape.js';
+import { LIST_SHAPE } from '../src/lists/list-shape.js';
 import { MAIN_SHAPE } from '../src/schema/main-shape.js';
 import { ANNOTATION_KEYWORDS, type Shape } from '../src/shapes/vocabulary.js';
 
@@ -23,6 +25,8 @@ export interface GeneratedModule {
 
 export const GENERATED: readonly GeneratedModule[] = [
   { file: 'src/schema/main-shape.generated.ts', source: 'MAIN_SHAPE in main-shape.ts', validators: { validate: MAIN_SHAPE } },
+  { file: 'src/lists/list-shape.generated.ts', source: 'LIST_SHAPE in list-shape.ts', validators: { validateList: LIST_SHAPE } },
+  { file: 'src/config/config-shape.generated.ts', source: 'CONFIG_SHAPE in config-shape.ts', validators: { validateConfig: CONFIG_SHAPE } },
 ];
 
 /** The Ajv that compiles shapes: the generator's, and the tests' for shapes of their own. */

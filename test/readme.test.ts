@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { createProgram } from '../src/cli/program.js';
-import { CONFIG_SHAPE } from '../src/config/project.js';
+import { CONFIG_SHAPE } from '../src/config/config-shape.js';
 import { CODES } from '../src/report/findings.js';
 
 const readme = readFileSync(join(import.meta.dirname, '..', 'README.md'), 'utf8');

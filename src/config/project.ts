@@ -1,11 +1,11 @@
 // The operator's project configuration, `.flowmcp/config.json`. It is trusted input, so a
-// malformed file is a usage error that stops the command with a message naming each problem.
+// malformed file is a usage error that stops the command with a message naming each problem
+// (its shape: config-shape.ts).
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { newAjv, once } from '../shared/deps.js';
-import { PACKAGE_NAME_PATTERN } from '../libraries/allowlist.js';
+import { shapeProblems, type MessageDefaults, type ShapeProblem } from '../shapes/problems.js';
+import { validateConfig } from './config-shape.generated.js';
 
 export interface SandboxConfig {
   /** Deadline of a handlers factory or handler call, in milliseconds. */
@@ -73,58 +73,6 @@ export interface ProjectConfig {
 
 export class ConfigError extends Error {}
 
-const integer = (minimum: number, maximum?: number) => (maximum === undefined ? { type: 'integer', minimum } : { type: 'integer', minimum, maximum });
-/** Unknown keys are errors, so that a typo in the config does not pass silently. */
-const closedObject = (properties: Record<string, unknown>) => ({ type: 'object', additionalProperties: false, properties });
-
-/** An environment variable name, or a glob of one with `*`. */
-const KEY_PATTERN = '^[A-Za-z_*][A-Za-z0-9_*]*$';
-
-export const CONFIG_SHAPE = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    security: closedObject({
-      allowedLibraries: { type: 'array', items: { type: 'string', pattern: PACKAGE_NAME_PATTERN } },
-      keys: {
-        oneOf: [
-          { type: 'array', items: { type: 'string', pattern: KEY_PATTERN } },
-          {
-            type: 'object',
-            propertyNames: { pattern: KEY_PATTERN },
-            additionalProperties: { oneOf: [{ const: '*' }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
-          },
-        ],
-      },
-    }),
-    network: closedObject({
-      allowPrivate: { oneOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
-      allow: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string', minLength: 1 } } },
-      deny: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string', minLength: 1 } } },
-      maxRequestsPerCall: integer(1, 1000),
-      maxBytesPerCall: integer(1024),
-    }),
-    limits: closedObject({
-      maxFileBytes: integer(1024),
-      maxArgumentDepth: integer(1, 1000),
-      maxArgumentBytes: integer(1024),
-    }),
-    sandbox: closedObject({
-      deadlineMs: integer(50, 60000),
-      memoryMb: integer(16, 8192),
-      workers: integer(1, 16),
-    }),
-    http: closedObject({
-      connectTimeoutMs: integer(1, 120000),
-      totalTimeoutMs: integer(1, 600000),
-      maxResponseBytes: integer(1),
-      maxRedirects: integer(0, 20),
-      maxJsonDepth: integer(1, 10000),
-    }),
-    upstreams: { type: 'object', additionalProperties: { type: 'string' } },
-  },
-};
-
 interface ConfigFile {
   security?: { allowedLibraries?: string[]; keys?: string[] | Record<string, '*' | string[]> };
   network?: { allowPrivate?: boolean | string[]; allow?: Record<string, string[]>; deny?: Record<string, string[]>; maxRequestsPerCall?: number; maxBytesPerCall?: number };
@@ -134,9 +82,8 @@ interface ConfigFile {
   upstreams?: Record<string, string>;
 }
 
-/** Compiled when a project has a config file to check, not at import. */
-const configValidator = once((): ValidateFunction<ConfigFile> => newAjv({ allErrors: true }).compile<ConfigFile>(CONFIG_SHAPE));
-
+/** A problem in Ajv's own words, after the key: `sandbox.deadlineMs must be >= 50`. */
+const CONFIG_MESSAGES: MessageDefaults = { additionalProperties: "must NOT have additional properties '{key}'", '*': '{detail}' };
 export function loadProjectConfig(projectDir: string): ProjectConfig {
   const file = join(projectDir, '.flowmcp', 'config.json');
   let text: string;
@@ -152,17 +99,14 @@ export function loadProjectConfig(projectDir: string): ProjectConfig {
   } catch (error) {
     throw new ConfigError(`${file}: not valid JSON (${(error as Error).message})`);
   }
-  const validateConfig = configValidator();
-  if (!validateConfig(data)) {
-    const problems = (validateConfig.errors ?? []).map((error) => {
-      const where = error.instancePath.slice(1).replaceAll('/', '.') || '(top level)';
-      const extra = error.keyword === 'additionalProperties' ? ` '${(error.params as { additionalProperty: string }).additionalProperty}'` : '';
-      const detail = error.keyword === 'pattern' ? 'must be an exact package name (no subpath, version or ..)' : error.message;
-      return `${where} ${detail}${extra}`;
-    });
-    throw new ConfigError(`${file}: ${problems.join('; ')}`);
-  }
-  return configFrom(data);
+  const problems = shapeProblems(validateConfig, data, { root: '', messages: CONFIG_MESSAGES });
+  if (problems.length > 0) throw new ConfigError(`${file}: ${problems.map(describeProblem).join('; ')}`);
+  return configFrom(data as ConfigFile);
+}
+
+/** The key the problem is under, dotted (`security.allowedLibraries.0`), then the problem. */
+function describeProblem(problem: ShapeProblem): string {
+  return `${problem.at.join('.') || '(top level)'} ${problem.message}`;
 }
 
 function configFrom(data: ConfigFile): ProjectConfig {

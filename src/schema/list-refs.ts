@@ -5,7 +5,7 @@
 
 import { childPath, type FindingSink } from '../report/findings.js';
 import { applyFilter } from '../lists/filter.js';
-import { SEMVER } from '../lists/rules.js';
+import { SEMVER } from '../lists/list-shape.js';
 import type { ListFilter, ListRegistry, ResolvedList, SharedList } from '../lists/types.js';
 import { isRecord } from '../shared/raw.js';
 import type { CanonicalRoute, ListRef } from './types.js';

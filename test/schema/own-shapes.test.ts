@@ -3,13 +3,15 @@
 
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_SHAPE } from '../../src/config/project.js';
+import { CONFIG_SHAPE } from '../../src/config/config-shape.js';
+import { LIST_SHAPE } from '../../src/lists/list-shape.js';
 import { MAIN_SHAPE } from '../../src/schema/main-shape.js';
 
 describe('flowguard’s own JSON Schemas', () => {
   it.each([
     ['the shape of main', MAIN_SHAPE],
     ['the shape of .flowmcp/config.json', CONFIG_SHAPE],
+    ['the shape of a shared list', LIST_SHAPE],
   ])('%s is valid JSON Schema 2020-12', (_name, shape) => {
     const ajv = new Ajv2020({ strict: false });
     expect(ajv.validateSchema(shape), JSON.stringify(ajv.errors)).toBe(true);

@@ -2,6 +2,7 @@
 // is: otherwise the mapper would fall back to a catch-all code (src/shapes/problems.ts).
 
 import { describe, expect, it } from 'vitest';
+import { LIST_SHAPE } from '../../src/lists/list-shape.js';
 import { MAIN_SHAPE } from '../../src/schema/main-shape.js';
 import type { Shape } from '../../src/shapes/vocabulary.js';
 
@@ -29,6 +30,7 @@ function uncoded(shape: Shape, at = '#'): string[] {
 describe('coded shapes', () => {
   it.each([
     ['main', MAIN_SHAPE],
+    ['a shared list', LIST_SHAPE],
   ])('every failure of the shape of %s has a code', (_name, shape) => {
     expect(uncoded(shape)).toEqual([]);
   });

@@ -1,0 +1,64 @@
+// The shape of `.flowmcp/config.json` as one JSON Schema 2020-12 document. The config is the
+// operator's, trusted input: a problem is a usage error naming the key (project.ts), not a
+// finding, so the shape carries no codes, only a message where Ajv's own words would mislead
+// (the src/shapes/ vocabulary). Checks run the validator generated from it
+// (config-shape.generated.ts, by `npm run generate`); test/readme.test.ts checks that the README
+// documents every key.
+
+import { PACKAGE_NAME_PATTERN } from '../libraries/allowlist.js';
+import { annotated } from '../shapes/vocabulary.js';
+
+const integer = (minimum: number, maximum?: number) => (maximum === undefined ? { type: 'integer', minimum } : { type: 'integer', minimum, maximum });
+/** Unknown keys are errors, so that a typo in the config does not pass silently. */
+const closedSection = (properties: Record<string, unknown>) => ({ type: 'object', additionalProperties: false, properties });
+
+/** A string matching `pattern`; one that does not is worded by `message`, Ajv's pattern text would not say what is meant. */
+const patterned = (pattern: string, message: string) => ({ type: 'string', allOf: [annotated({ pattern }, { message })] });
+
+/** An environment variable name, or a glob of one with `*`. */
+const KEY_PATTERN = '^[A-Za-z_*][A-Za-z0-9_*]*$';
+
+export const CONFIG_SHAPE = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    security: closedSection({
+      allowedLibraries: { type: 'array', items: patterned(PACKAGE_NAME_PATTERN, 'must be an exact package name (no subpath, version or ..)') },
+      keys: {
+        oneOf: [
+          { type: 'array', items: patterned(KEY_PATTERN, 'is not an environment variable name or a * glob of one') },
+          {
+            type: 'object',
+            propertyNames: annotated({ pattern: KEY_PATTERN }, { message: "key '{key}' is not an environment variable name or a * glob of one" }),
+            additionalProperties: { oneOf: [{ const: '*' }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
+          },
+        ],
+      },
+    }),
+    network: closedSection({
+      allowPrivate: { oneOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
+      allow: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string', minLength: 1 } } },
+      deny: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string', minLength: 1 } } },
+      maxRequestsPerCall: integer(1, 1000),
+      maxBytesPerCall: integer(1024),
+    }),
+    limits: closedSection({
+      maxFileBytes: integer(1024),
+      maxArgumentDepth: integer(1, 1000),
+      maxArgumentBytes: integer(1024),
+    }),
+    sandbox: closedSection({
+      deadlineMs: integer(50, 60000),
+      memoryMb: integer(16, 8192),
+      workers: integer(1, 16),
+    }),
+    http: closedSection({
+      connectTimeoutMs: integer(1, 120000),
+      totalTimeoutMs: integer(1, 600000),
+      maxResponseBytes: integer(1),
+      maxRedirects: integer(0, 20),
+      maxJsonDepth: integer(1, 10000),
+    }),
+    upstreams: { type: 'object', additionalProperties: { type: 'string' } },
+  },
+};
