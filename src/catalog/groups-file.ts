@@ -1,22 +1,11 @@
-// Reading `.flowmcp/groups.json` (spec chapter 06, SPEC-NOTES §11) and checking its form:
-// everything that can be said without a catalog. groups.ts checks a group against a catalog.
-//
-//   { "specVersion": "2.0.0",
-//     "groups": {
-//       "<name>": { "description": "...",
-//                   "tools": ["namespace/file.mjs::route", ...],
-//                   "hash": "sha256:<64 hex>" | null,
-//                   "toolHashes": { "<ref>": "sha256:<64 hex>", ... },               optional
-//                   "contentHash": "sha256:<64 hex>",                                 optional
-//                   "content": { "files": { "<namespace/file.mjs>": "sha256:..." },   with contentHash
-//                                "lists": { "<list name>": "sha256:..." },
-//                                "libraries": { "<package>": "<version>" } },
-//                   "prompts": { "<prompt>": { "title", "description", "file" } } } } }   optional
+// Reading `.flowmcp/groups.json` and checking its form (groups-shape.ts): everything that can be
+// said without a catalog. group-verify.ts checks a group against a catalog, group-write.ts
+// records one and writes the file, group-content.ts takes a group's content record.
 //
 // Every problem is a finding of the file (R1), with its path and position; a malformed file
-// never throws. The form codes: GRP001 (name), GRP002 (more than 50 tools), GRP003 (a reference
-// is not `namespace/file.mjs::route`), GRP005 (a reference twice), GRP007 (unreadable, not JSON,
-// a field missing, unknown or of the wrong type, a key written twice).
+// never throws. The file's own fields and each group are checked by the shapes' generated
+// validators; beside them, code says what a JSON Schema cannot: a key written twice (JSON.parse
+// keeps the last), a reference listed twice (GRP005), `toolHashes` keyed by exactly the tools.
 //
 // `contentHash` and `content` (group-content.ts) come together or not at all: a groups file
 // written before flowguard recorded them is still read, and such a group fails its check
@@ -24,16 +13,13 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { childPath, FindingSink, type Finding } from '../report/findings.js';
+import { childPath, FindingSink, type Code, type Finding } from '../report/findings.js';
+import { locateJson } from '../report/json-locate.js';
 import { isRecord } from '../shared/raw.js';
-import { HASH_PATTERN, type ContentRecord } from './hash.js';
-import { locateJson, rootPath } from '../report/json-locate.js';
-
-export const GROUPS_SPEC_VERSION = '2.0.0';
-export const MAX_GROUP_TOOLS = 50;
-export const GROUP_NAME_PATTERN = /^[a-z][a-z0-9-]*$/;
-/** `namespace/file.mjs::route`: a namespace as main.namespace allows, a file's base name, a route name. */
-export const TOOL_REFERENCE_PATTERN = /^[a-z][a-z0-9-]*\/[^/\\:]+\.mjs::\S(?:.*\S)?$/;
+import { checkShape, shapeProblems } from '../shapes/problems.js';
+import type { ContentRecord } from './hash.js';
+import { GROUP_FIELDS, rerecord } from './groups-shape.js';
+import { validateGroupEntry, validateGroupsFile } from './groups-shape.generated.js';
 
 /** `.flowmcp/groups.json` of a project folder. */
 export function groupsFilePath(project = '.'): string {
@@ -123,26 +109,15 @@ export function parseGroupsText(file: string, text: string): GroupsFile {
     top.add('GRP007', duplicate.path, `the key '${duplicate.key}' appears twice; JSON keeps only the last`, 'remove one of them');
   }
   const groups: GroupEntry[] = [];
-  if (!isRecord(data)) {
-    top.add('GRP007', undefined, 'the file is not a JSON object', `write { "specVersion": "${GROUPS_SPEC_VERSION}", "groups": {} }`);
-  } else {
-    for (const key of Object.keys(data)) {
-      if (key !== 'specVersion' && key !== 'groups') top.add('GRP007', rootPath(key), `unknown field '${key}'`, 'a groups file has only specVersion and groups');
-    }
-    if (data.specVersion !== GROUPS_SPEC_VERSION) {
-      top.add('GRP007', 'specVersion' in data ? 'specVersion' : undefined, `specVersion must be '${GROUPS_SPEC_VERSION}', found ${describe(data.specVersion)}`);
-    }
-    if (!isRecord(data.groups)) {
-      top.add('GRP007', 'groups' in data ? 'groups' : undefined, `groups must be an object of groups by name, found ${describe(data.groups)}`);
-    } else {
-      const twice = new Set(located.duplicates.filter((d) => d.parent === 'groups').map((d) => d.key));
-      for (const [name, raw] of Object.entries(data.groups)) {
-        const sink = newSink();
-        const path = childPath('groups', name);
-        if (twice.has(name)) sink.add('GRP007', path, `the group '${name}' is defined twice; JSON keeps only the last`, 'rename or remove one of them');
-        const group = readGroup(name, raw, path, sink);
-        groups.push({ name, path, group, findings: sink.findings });
-      }
+  checkShape(validateGroupsFile, data, { root: '', fallback: 'GRP007' }, top);
+  if (isRecord(data) && isRecord(data.groups)) {
+    const twice = new Set(located.duplicates.filter((d) => d.parent === 'groups').map((d) => d.key));
+    for (const [name, raw] of Object.entries(data.groups)) {
+      const sink = newSink();
+      const path = childPath('groups', name);
+      if (twice.has(name)) sink.add('GRP007', path, `the group '${name}' is defined twice; JSON keeps only the last`, 'rename or remove one of them');
+      const group = checkGroupForm(name, raw, sink);
+      groups.push({ name, path, group, findings: sink.findings });
     }
   }
   return { file, exists: true, data, findings: top.findings, groups, newSink };
@@ -151,201 +126,95 @@ export function parseGroupsText(file: string, text: string): GroupsFile {
 // groups.<name>.prompts.<prompt>.<field> and groups.<name>.content.<section>.<key> are the
 // deepest paths a finding names.
 const MAX_LOCATED_DEPTH = 5;
-const GROUP_FIELDS = new Set(['description', 'tools', 'hash', 'toolHashes', 'contentHash', 'content', 'prompts']);
-const CONTENT_SECTIONS = ['files', 'lists', 'libraries'] as const;
-const PROMPT_FIELDS = ['title', 'description', 'file'] as const;
 
-/** The form of one group: everything that can be said without a catalog. */
-function readGroup(name: string, raw: unknown, path: string, sink: FindingSink): Group | null {
-  checkGroupName(name, path, sink);
-  if (!isRecord(raw)) {
-    sink.add('GRP007', path, `a group is an object { description, tools, hash }, found ${describe(raw)}`);
-    return null;
+/** One problem of a group's form, before it is listed in the order of the group's fields. */
+interface FormProblem {
+  code: Code;
+  path: string | undefined;
+  message: string;
+  hint?: string | undefined;
+}
+
+/**
+ * The form of one group under its name (GRP001–GRP003, GRP005, GRP007), its findings added to
+ * `sink` field by field; the group when it can be read: a name, a reference or too many tools
+ * leave it readable (group-verify.ts resolves its references one by one), a missing, unknown or
+ * mistyped field (GRP007) or a reference that is no string does not.
+ */
+export function checkGroupForm(name: string, raw: unknown, sink: FindingSink): Group | null {
+  const path = childPath('groups', name);
+  const shape: FormProblem[] = shapeProblems(validateGroupEntry, { [name]: raw }, { root: 'groups', vars: { group: name } }).map((problem) => ({ ...problem, code: problem.code ?? 'GRP007' }));
+  const record = isRecord(raw) ? raw : null;
+  const tools = record && Array.isArray(record.tools) && record.tools.every((ref) => typeof ref === 'string') ? (record.tools as string[]) : null;
+  const refused = new Set(shape.map((problem) => problem.path));
+  const semantic = [...repeatedTools(record?.tools, childPath(path, 'tools')), ...toolHashProblems(record?.toolHashes, tools, childPath(path, 'toolHashes'), name, refused)];
+  const problems = [...shape, ...semantic];
+  for (const problem of inFieldOrder(problems, path)) sink.add(problem.code, problem.path, problem.message, problem.hint);
+  const readable = record !== null && tools !== null && !problems.some((problem) => problem.code === 'GRP007');
+  if (!readable) return null;
+  const group: Group = { description: record.description as string, tools, hash: record.hash as string | null };
+  if (record.toolHashes !== undefined) group.toolHashes = record.toolHashes as Record<string, string>;
+  if (record.contentHash !== undefined) {
+    group.contentHash = record.contentHash as string;
+    group.content = record.content as ContentRecord;
   }
-  let shaped = true;
-  for (const key of Object.keys(raw)) {
-    if (!GROUP_FIELDS.has(key)) {
-      sink.add('GRP007', childPath(path, key), `unknown field '${key}'`, 'a group has description, tools, hash and optionally toolHashes, contentHash with content, and prompts');
-      shaped = false;
-    }
-  }
-  if (typeof raw.description !== 'string') {
-    sink.add('GRP007', 'description' in raw ? childPath(path, 'description') : path, `description must be a string, found ${describe(raw.description)}`);
-    shaped = false;
-  }
-  let tools: string[] | null = null;
-  if (!Array.isArray(raw.tools)) {
-    sink.add('GRP007', 'tools' in raw ? childPath(path, 'tools') : path, `tools must be an array of tool references, found ${describe(raw.tools)}`);
-    shaped = false;
-  } else {
-    tools = checkToolRefs(raw.tools, childPath(path, 'tools'), sink);
-    if (tools === null) shaped = false;
-  }
-  const hash = raw.hash;
-  if (hash !== null && !(typeof hash === 'string' && HASH_PATTERN.test(hash))) {
-    sink.add('GRP007', 'hash' in raw ? childPath(path, 'hash') : path, `hash must be 'sha256:' and 64 lowercase hex digits, or null; found ${describe(hash)}`, 'flowguard group create records it');
-    shaped = false;
-  }
-  const toolHashes = raw.toolHashes === undefined ? undefined : readToolHashes(raw.toolHashes, tools, childPath(path, 'toolHashes'), sink, name);
-  if (toolHashes === null) shaped = false;
-  const content = readContent(raw, path, sink, name);
-  if (content === null) shaped = false;
-  const prompts = raw.prompts === undefined ? undefined : readPrompts(raw.prompts, childPath(path, 'prompts'), sink);
-  if (prompts === null) shaped = false;
-  if (!shaped || tools === null) return null;
-  const group: Group = { description: raw.description as string, tools, hash: hash as string | null };
-  if (toolHashes) group.toolHashes = toolHashes;
-  if (content) Object.assign(group, content);
-  if (prompts) group.prompts = prompts;
+  if (record.prompts !== undefined) group.prompts = record.prompts as Record<string, GroupPrompt>;
   return group;
 }
 
-export function checkGroupName(name: string, path: string, sink: FindingSink): void {
-  if (!GROUP_NAME_PATTERN.test(name)) {
-    sink.add('GRP001', path, `group name '${name}' does not match ^[a-z][a-z0-9-]*$`, 'use lowercase letters, digits and -, starting with a letter');
-  }
-}
-
-/** GRP002, GRP003 and GRP005 over a tools array; the references when every entry is a string, else null. */
-export function checkToolRefs(tools: readonly unknown[], path: string, sink: FindingSink): string[] | null {
-  if (tools.length > MAX_GROUP_TOOLS) {
-    sink.add('GRP002', path, `the group has ${tools.length} tools; at most ${MAX_GROUP_TOOLS} are allowed`, 'split it into smaller groups');
-  }
-  const seen = new Map<string, number>();
-  let allStrings = true;
-  tools.forEach((ref, index) => {
-    const at = childPath(path, index);
-    if (typeof ref !== 'string') {
-      sink.add('GRP003', at, `a tool reference is a string 'namespace/file.mjs::route', found ${describe(ref)}`);
-      allStrings = false;
-      return;
-    }
-    if (!TOOL_REFERENCE_PATTERN.test(ref)) {
-      sink.add('GRP003', at, `'${ref}' is not a tool reference 'namespace/file.mjs::route'`, 'e.g. coingecko/prices.mjs::getSimplePrice; `flowguard list` shows every reference');
-    }
-    const first = seen.get(ref);
-    if (first !== undefined) sink.add('GRP005', at, `'${ref}' is listed twice (first at index ${first})`, 'list each tool once');
-    else seen.set(ref, index);
+/** GRP005 for each reference that repeats an earlier one, at the repeat. */
+function repeatedTools(tools: unknown, path: string): FormProblem[] {
+  if (!Array.isArray(tools)) return [];
+  const first = new Map<string, number>();
+  const problems: FormProblem[] = [];
+  tools.forEach((ref: unknown, index) => {
+    if (typeof ref !== 'string') return;
+    const seen = first.get(ref);
+    if (seen === undefined) first.set(ref, index);
+    else problems.push({ code: 'GRP005', path: childPath(path, index), message: `'${ref}' is listed twice (first at index ${seen})`, hint: 'list each tool once' });
   });
-  return allStrings ? (tools as string[]) : null;
+  return problems;
 }
 
-/** `tools` null: the group's tools are unreadable, so only the hashes' form is checked. */
-function readToolHashes(raw: unknown, tools: readonly string[] | null, path: string, sink: FindingSink, name: string): Record<string, string> | null {
-  if (!isRecord(raw)) {
-    sink.add('GRP007', path, `toolHashes must be an object of hashes by tool reference, found ${describe(raw)}`);
-    return null;
-  }
-  let ok = true;
-  const listed = new Set(tools ?? []);
-  for (const [ref, hash] of Object.entries(raw)) {
-    if (tools !== null && !listed.has(ref)) {
-      sink.add('GRP007', childPath(path, ref), `toolHashes names '${ref}', which is not one of the group's tools`);
-      ok = false;
-    } else if (typeof hash !== 'string' || !HASH_PATTERN.test(hash)) {
-      sink.add('GRP007', childPath(path, ref), `a tool hash is 'sha256:' and 64 lowercase hex digits, found ${describe(hash)}`);
-      ok = false;
-    }
+/**
+ * `toolHashes` names exactly the group's tools; checked only when the tools can be read. An
+ * entry the shape refused (no hash) is not reported again.
+ */
+function toolHashProblems(toolHashes: unknown, tools: readonly string[] | null, path: string, name: string, refused: ReadonlySet<string | undefined>): FormProblem[] {
+  if (!isRecord(toolHashes) || tools === null) return [];
+  const listed = new Set(tools);
+  const problems: FormProblem[] = [];
+  for (const ref of Object.keys(toolHashes)) {
+    if (!listed.has(ref) && !refused.has(childPath(path, ref))) problems.push({ code: 'GRP007', path: childPath(path, ref), message: `toolHashes names '${ref}', which is not one of the group's tools` });
   }
   for (const ref of listed) {
-    if (!Object.hasOwn(raw, ref)) {
-      sink.add('GRP007', path, `toolHashes has no hash for '${ref}'`, rerecord(name));
-      ok = false;
-    }
+    if (!Object.hasOwn(toolHashes, ref)) problems.push({ code: 'GRP007', path, message: `toolHashes has no hash for '${ref}'`, hint: rerecord(name) });
   }
-  return ok ? (raw as Record<string, string>) : null;
+  return problems;
 }
 
-/** `contentHash` with `content`: both, checked; undefined when neither is there; null when malformed. */
-function readContent(raw: Record<string, unknown>, path: string, sink: FindingSink, name: string): { contentHash: string; content: ContentRecord } | undefined | null {
-  const hasHash = raw.contentHash !== undefined;
-  const hasContent = raw.content !== undefined;
-  if (!hasHash && !hasContent) return undefined;
-  if (!hasHash || !hasContent) {
-    sink.add('GRP007', childPath(path, hasHash ? 'contentHash' : 'content'), `contentHash and content go together; the group has ${hasHash ? 'contentHash without content' : 'content without contentHash'}`, rerecord(name));
-    return null;
-  }
-  let ok = true;
-  const contentHash = raw.contentHash;
-  if (typeof contentHash !== 'string' || !HASH_PATTERN.test(contentHash)) {
-    sink.add('GRP007', childPath(path, 'contentHash'), `contentHash must be 'sha256:' and 64 lowercase hex digits, found ${describe(contentHash)}`, rerecord(name));
-    ok = false;
-  }
-  const at = childPath(path, 'content');
-  if (!isRecord(raw.content)) {
-    sink.add('GRP007', at, `content must be an object { files, lists, libraries }, found ${describe(raw.content)}`, rerecord(name));
-    return null;
-  }
-  const content = raw.content;
-  for (const key of Object.keys(content)) {
-    if (!(CONTENT_SECTIONS as readonly string[]).includes(key)) {
-      sink.add('GRP007', childPath(at, key), `unknown field '${key}'`, 'content has files, lists and libraries');
-      ok = false;
-    }
-  }
-  for (const section of CONTENT_SECTIONS) {
-    const values = content[section];
-    if (!isRecord(values)) {
-      sink.add('GRP007', section in content ? childPath(at, section) : at, `content.${section} must be an object, found ${describe(values)}`, rerecord(name));
-      ok = false;
-      continue;
-    }
-    // Files and lists are recorded as hashes; a library as its version.
-    const valid = section === 'libraries' ? (value: unknown) => typeof value === 'string' && value !== '' : (value: unknown) => typeof value === 'string' && HASH_PATTERN.test(value);
-    for (const [key, value] of Object.entries(values)) {
-      if (valid(value)) continue;
-      sink.add('GRP007', childPath(childPath(at, section), key), section === 'libraries' ? `a library's version is a non-empty string, found ${describe(value)}` : `a content hash is 'sha256:' and 64 lowercase hex digits, found ${describe(value)}`);
-      ok = false;
-    }
-  }
-  return ok ? { contentHash: contentHash as string, content: content as unknown as ContentRecord } : null;
-}
-
-function readPrompts(raw: unknown, path: string, sink: FindingSink): Record<string, GroupPrompt> | null {
-  if (!isRecord(raw)) {
-    sink.add('GRP007', path, `prompts must be an object of prompts by name, found ${describe(raw)}`);
-    return null;
-  }
-  let ok = true;
-  for (const [name, prompt] of Object.entries(raw)) {
-    const at = childPath(path, name);
-    if (!isRecord(prompt)) {
-      sink.add('GRP007', at, `a prompt is an object { title, description, file }, found ${describe(prompt)}`);
-      ok = false;
-      continue;
-    }
-    for (const key of Object.keys(prompt)) {
-      if (!(PROMPT_FIELDS as readonly string[]).includes(key)) {
-        sink.add('GRP007', childPath(at, key), `unknown field '${key}'`, 'a prompt has title, description and file');
-        ok = false;
-      }
-    }
-    for (const key of PROMPT_FIELDS) {
-      if (typeof prompt[key] !== 'string') {
-        sink.add('GRP007', key in prompt ? childPath(at, key) : at, `${key} must be a string, found ${describe(prompt[key])}`);
-        ok = false;
-      }
-    }
-  }
-  return ok ? (raw as Record<string, GroupPrompt>) : null;
-}
-
-/** The command that records a group's hashes again. */
-export function rerecord(name: string): string {
-  return `record the group again: flowguard group create ${name} --force`;
+/**
+ * A group's problems as a reader goes through the group: the group itself and unknown fields
+ * first, then field by field in the shape's order, a list's items by index. Stable: problems
+ * of one place keep their order.
+ */
+function inFieldOrder(problems: readonly FormProblem[], groupPath: string): FormProblem[] {
+  const place = (problem: FormProblem): [number, number] => {
+    const below = problem.path?.startsWith(groupPath) ? problem.path.slice(groupPath.length) : '';
+    const match = /^\.([A-Za-z_$][\w$]*)(?:\[(\d+)\])?/.exec(below);
+    if (!match) return [-1, 0];
+    return [GROUP_FIELDS.indexOf(match[1] as string), Number(match[2] ?? -1)];
+  };
+  const places = new Map(problems.map((problem) => [problem, place(problem)]));
+  return [...problems].sort((a, b) => {
+    const [fieldA, indexA] = places.get(a) as [number, number];
+    const [fieldB, indexB] = places.get(b) as [number, number];
+    return fieldA - fieldB || indexA - indexB;
+  });
 }
 
 function errorOffset(error: unknown, text: string): number | undefined {
   const match = /position (\d+)/.exec((error as Error).message);
   if (match) return Math.min(Number(match[1]), text.length);
   return undefined;
-}
-
-function describe(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  const text = JSON.stringify(value);
-  return `${typeof value} ${text.length > 40 ? `${text.slice(0, 37)}...` : text}`;
 }

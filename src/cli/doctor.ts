@@ -7,7 +7,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { checkGroups, groupsFilePath, groupsFindings, readGroupsFile } from '../catalog/groups.js';
+import { checkGroups, groupsFindings } from '../catalog/group-verify.js';
+import { groupsFilePath, readGroupsFile } from '../catalog/groups-file.js';
 import type { Catalog } from '../catalog/load.js';
 import { ConfigError, loadProjectConfig, type ProjectConfig } from '../config/project.js';
 import { DEFAULT_HTTP_LIMITS } from '../http/client.js';

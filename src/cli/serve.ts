@@ -6,7 +6,8 @@
 
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { groupsFilePath, selectGroup } from '../catalog/groups.js';
+import { selectGroup } from '../catalog/group-verify.js';
+import { groupsFilePath } from '../catalog/groups-file.js';
 import type { Tool } from '../catalog/tools.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../mcp/content.js';
 import type { McpHttpServer } from '../mcp/http.js';

@@ -1,23 +1,16 @@
-// Groups (src/catalog/groups.ts): reading and checking `.flowmcp/groups.json`, selecting a group
-// for serving, building and writing one. Real catalogs from real schema files; the per-code
-// trigger/near cases live in test/fixtures/codes/GRP*/ (test/codes.test.ts).
+// Groups (src/catalog/groups-file.ts, group-verify.ts, group-write.ts): reading and checking
+// `.flowmcp/groups.json`, selecting a group for serving, building and writing one. Real catalogs
+// from real schema files; the per-code trigger/near cases live in test/fixtures/codes/GRP*/
+// (test/codes.test.ts).
 
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  buildGroup,
-  checkGroups,
-  groupsFilePath,
-  groupsFindings,
-  parseGroupsText,
-  readGroupsFile,
-  selectGroup,
-  TOOL_REFERENCE_PATTERN,
-  withGroup,
-  writeGroupsFile,
-} from '../../src/catalog/groups.js';
+import { checkGroups, groupsFindings, selectGroup } from '../../src/catalog/group-verify.js';
+import { buildGroup, withGroup, writeGroupsFile } from '../../src/catalog/group-write.js';
+import { groupsFilePath, parseGroupsText, readGroupsFile } from '../../src/catalog/groups-file.js';
+import { TOOL_REFERENCE_PATTERN } from '../../src/catalog/groups-shape.js';
 import { Catalog } from '../../src/catalog/load.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');

@@ -3,7 +3,7 @@
 // loads, still hashes to what was recorded (the spec's tool hash) and its content record still
 // matches (every schema file, shared list and library its tools depend on), so a change cannot
 // slip into a reviewed set unnoticed. groups-file.ts reads the file and checks its form; this
-// module checks a group against a catalog, builds one and writes the file.
+// module checks a group against a catalog; group-write.ts records one and writes the file.
 //
 // The findings a catalog adds to the form's (GRP001–GRP003, GRP005, GRP007):
 //   GRP004  a reference resolves to no loaded tool (or to two); no group has the name asked for
@@ -31,41 +31,14 @@
 // - Problems of one group never block another: `selectGroup` looks only at the file's form and
 //   the group asked for.
 
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename } from 'node:path';
 import { childPath, type Finding, type FindingSink } from '../report/findings.js';
-import { isRecord, type RawObject } from '../shared/raw.js';
 import type { FileReport } from '../report/format.js';
-import { contentChanges, recordContent, unreadableContent, type ContentChange, type ContentSources } from './group-content.js';
-import {
-  checkGroupName,
-  checkToolRefs,
-  GROUPS_SPEC_VERSION,
-  readGroupsFile,
-  rerecord,
-  TOOL_REFERENCE_PATTERN,
-  type Group,
-  type GroupEntry,
-  type GroupPrompt,
-  type GroupsFile,
-} from './groups-file.js';
+import { contentChanges, recordContent, type ContentChange, type ContentSources } from './group-content.js';
+import { readGroupsFile, type Group, type GroupEntry, type GroupsFile } from './groups-file.js';
+import { rerecord, TOOL_REFERENCE_PATTERN } from './groups-shape.js';
 import { contentHash, expectedGroupHash, toolHash, type ContentRecord, type ToolHashEntry } from './hash.js';
 import type { Tool } from './tools.js';
-
-export {
-  GROUP_NAME_PATTERN,
-  GROUPS_SPEC_VERSION,
-  groupsFilePath,
-  MAX_GROUP_TOOLS,
-  parseGroupsText,
-  readGroupsFile,
-  TOOL_REFERENCE_PATTERN,
-  type Group,
-  type GroupEntry,
-  type GroupPrompt,
-  type GroupsFile,
-} from './groups-file.js';
 
 /**
  * The catalog as groups see it: its tools, where their content is read (the project folder and
@@ -158,14 +131,14 @@ export function selectGroup(catalog: CatalogView, groups: string | GroupsFile, n
   return { ok: true, name, group: check.group, tools: check.tools, findings: check.findings };
 }
 
-type ToolIndex = ReadonlyMap<string, readonly Tool[]>;
+export type ToolIndex = ReadonlyMap<string, readonly Tool[]>;
 
 interface IndexedCatalog {
   catalog: CatalogView;
   index: ToolIndex;
 }
 
-function indexCatalog(catalog: CatalogView): IndexedCatalog {
+export function indexCatalog(catalog: CatalogView): IndexedCatalog {
   const index = new Map<string, Tool[]>();
   for (const tool of catalog.tools) {
     const list = index.get(tool.reference);
@@ -197,7 +170,7 @@ function checkEntry(file: GroupsFile, entry: GroupEntry, indexed: IndexedCatalog
 }
 
 /** Resolves references to tools (GRP004 for those that do not); duplicates and malformed references resolve once or not at all. */
-function resolveTools(refs: readonly string[], path: string, index: ToolIndex, reports: readonly FileReport[], sink: FindingSink): { tools: Tool[]; hashes: ToolHashEntry[] } {
+export function resolveTools(refs: readonly string[], path: string, index: ToolIndex, reports: readonly FileReport[], sink: FindingSink): { tools: Tool[]; hashes: ToolHashEntry[] } {
   const tools: Tool[] = [];
   const hashes: ToolHashEntry[] = [];
   const done = new Set<string>();
@@ -285,83 +258,3 @@ function changePath(path: string, change: ContentChange): string {
   const section = childPath(childPath(path, 'content'), change.section);
   return change.recorded ? childPath(section, change.key) : section;
 }
-
-// ---- creating and writing ---------------------------------------------------------------------
-
-export interface BuildGroupOptions {
-  description?: string;
-  /** Kept as they are (e.g. the prompts of the group this one replaces). */
-  prompts?: Record<string, GroupPrompt>;
-}
-
-/**
- * A new group over `tools` (references, or MCP tool names, which are replaced by their
- * references), with its hashes and content record taken from the catalog, or the findings
- * that stop it: GRP001–GRP005 as a stored group would get them, GRP008 for a schema or list file
- * that cannot be read. Paths point into `file` as it will be.
- */
-export function buildGroup(catalog: CatalogView, file: GroupsFile, name: string, tools: readonly string[], options: BuildGroupOptions = {}): { group: Group | null; findings: Finding[] } {
-  const { index } = indexCatalog(catalog);
-  const byName = new Map(catalog.tools.map((tool) => [tool.name, tool.reference]));
-  const refs = tools.map((tool) => (index.has(tool) ? tool : byName.get(tool) ?? tool));
-  const path = childPath('groups', name);
-  const sink = file.newSink();
-  checkGroupName(name, path, sink);
-  checkToolRefs(refs, childPath(path, 'tools'), sink);
-  const resolved = resolveTools(refs, path, index, catalog.reports ?? [], sink);
-  if (sink.hasErrors()) return { group: null, findings: sink.findings };
-  const content = recordContent(resolved.tools, catalog);
-  for (const unreadable of unreadableContent(content)) sink.add('GRP008', path, unreadable.message, 'a group records only what it can read; fix the file, then create the group again');
-  if (sink.hasErrors()) return { group: null, findings: sink.findings };
-  const toolHashes = Object.fromEntries(resolved.hashes.map(({ ref, hash }) => [ref, hash]));
-  const group: Group = { description: options.description ?? '', tools: [...refs], hash: expectedGroupHash(resolved.hashes), toolHashes, contentHash: contentHash(content), content };
-  if (options.prompts) group.prompts = options.prompts;
-  return { group, findings: sink.findings };
-}
-
-/**
- * The file's document with `group` put under `name`: in its place when the name exists, else
- * last. Every other group and key is kept as it was read. Throws when the file has file-level
- * errors (it would be overwritten with less than it holds); check `file.findings` first.
- */
-export function withGroup(file: GroupsFile, name: string, group: Group): RawObject {
-  if (file.findings.some((f) => f.severity === 'error')) throw new Error(`${file.file} has errors; it is not rewritten`);
-  const data = isRecord(file.data) ? file.data : {};
-  const groups = isRecord(data.groups) ? data.groups : {};
-  const entries = Object.entries(groups);
-  const at = entries.findIndex(([key]) => key === name);
-  if (at >= 0) entries[at] = [name, groupJson(group)];
-  else entries.push([name, groupJson(group)]);
-  return { specVersion: GROUPS_SPEC_VERSION, groups: Object.fromEntries(entries) };
-}
-
-/** A group with its keys in the one order the file uses. */
-function groupJson(group: Group): RawObject {
-  const json: RawObject = { description: group.description, tools: [...group.tools], hash: group.hash };
-  if (group.toolHashes) json.toolHashes = Object.fromEntries(group.tools.flatMap((ref) => (group.toolHashes?.[ref] ? [[ref, group.toolHashes[ref]]] : [])));
-  if (group.content && group.contentHash !== undefined) {
-    json.contentHash = group.contentHash;
-    json.content = { files: group.content.files, lists: group.content.lists, libraries: group.content.libraries };
-  }
-  if (group.prompts) json.prompts = group.prompts;
-  return json;
-}
-
-/**
- * Writes a groups document as 2-space JSON with a final newline, atomically: a temporary file in
- * the same folder, then a rename over the old one, so a reader sees the old file or the new one,
- * never half of one. Creates the folder if needed.
- */
-export function writeGroupsFile(file: string, document: unknown): void {
-  const dir = dirname(file);
-  mkdirSync(dir, { recursive: true });
-  const temporary = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    writeFileSync(temporary, `${JSON.stringify(document, null, 2)}\n`, { encoding: 'utf8', flag: 'wx' });
-    renameSync(temporary, file);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
-  }
-}
-
