@@ -25,8 +25,8 @@ import { annotated, closedObject, type Meaning, type Shape } from '../shapes/voc
 import { HASH_PATTERN } from './hash.js';
 
 export const GROUPS_SPEC_VERSION = '2.0.0';
-export const MAX_GROUP_TOOLS = 50;
-export const GROUP_NAME_PATTERN = /^[a-z][a-z0-9-]*$/;
+const MAX_GROUP_TOOLS = 50;
+const GROUP_NAME_PATTERN = /^[a-z][a-z0-9-]*$/;
 /** `namespace/file.mjs::route`: a namespace as main.namespace allows, a file's base name, a route name. */
 export const TOOL_REFERENCE_PATTERN = /^[a-z][a-z0-9-]*\/[^/\\:]+\.mjs::\S(?:.*\S)?$/;
 

@@ -28,7 +28,7 @@ export interface ShapeProblem {
 export type MessageDefaults = Readonly<Record<string, string>>;
 
 /** The wording of findings where the shape gives none (`main`): the field in backticks, then Ajv's words. */
-export const FINDING_MESSAGES: MessageDefaults = {
+const FINDING_MESSAGES: MessageDefaults = {
   required: '`{key}` is required',
   additionalProperties: 'unknown field `{key}`',
   enum: '`{key}` must be one of {allowed}',
@@ -175,11 +175,12 @@ function valueText(value: unknown): string {
 }
 
 /** `nothing`, `null`, `an array`, `an object`, or the type and a short JSON text: `number 7`. */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return `a ${typeof value}`;
   const text = JSON.stringify(value);
   return `${typeof value} ${text.length > 40 ? `${text.slice(0, 37)}...` : text}`;
 }
