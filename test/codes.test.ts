@@ -93,11 +93,11 @@ async function codesIn(file: string, code: Code): Promise<Code[]> {
   if (file.endsWith('.groups.json')) return groupCodes(file);
   if (code.startsWith('MIG')) return migrateCodes(file);
   if (!isRuntime(code)) return staticCodes(file);
-  const catalog = await Catalog.load({ schemas: file, sandbox: { size: 1, deadlineMs: 1000, memoryMb: 64 } });
+  const catalog = await Catalog.load({ schemas: file, handlers: 'at-load', sandbox: { size: 1, deadlineMs: 1000, memoryMb: 64 } });
   try {
     const codes = catalog.findings().map((f) => f.code);
     for (const { schema, hooks } of catalog.schemas) {
-      for (const [route, routeHooks] of Object.entries(hooks)) {
+      for (const [route, routeHooks] of Object.entries(hooks ?? {})) {
         for (const hook of routeHooks) {
           const input = { struct: { url: 'https://api.example.com/things', method: 'GET', headers: {}, body: null }, payload: {}, response: { ok: true } };
           const outcome = await runSchemaHook(catalog, schema.file, route, hook, input);

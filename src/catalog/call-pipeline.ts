@@ -30,7 +30,8 @@ export interface CallableTool {
   input: InputSchema;
   plan: RequestPlan;
   origin: OriginRule;
-  hooks: readonly Hook[];
+  /** The route's handler hooks; null until its schema's handlers factory has run, when only running it can tell. */
+  hooks: readonly Hook[] | null;
   /** The schema's namespace: keys may be granted to some namespaces only. */
   namespace: string;
   /** Keys this tool needs that are not granted to it: the tool is hidden and cannot be called. */
@@ -42,6 +43,8 @@ export interface CallableTool {
 }
 
 export interface HandlerRunner {
+  /** Runs the tool's handlers factory, once for its schema: the route's hooks, or why its handlers could not load. */
+  hooksOf(tool: CallableTool): Promise<Outcome<readonly Hook[]>>;
   preRequest(tool: CallableTool, struct: RequestStruct, payload: Record<string, unknown>): Promise<Outcome<{ struct: RequestStruct; payload: Record<string, unknown> }>>;
   postRequest(tool: CallableTool, input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> }): Promise<Outcome<PostRequestResult>>;
   executeRequest(
@@ -129,12 +132,18 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
   const tokens = new SecretTokens();
   let struct = buildRequest(tool.plan, checked.args, tokens);
   let payload = checked.args;
-  if (tool.hooks.includes('preRequest')) {
+  let hooks = tool.hooks;
+  if (hooks === null) {
+    const loaded = await context.handlers.hooksOf(tool);
+    if (!loaded.ok) return { ok: false, error: { kind: 'handler', code: loaded.failure.code, message: `handlers of ${tool.name} could not be loaded (${loaded.failure.code}): ${loaded.failure.message}` } };
+    hooks = loaded.value;
+  }
+  if (hooks.includes('preRequest')) {
     const pre = await context.handlers.preRequest(tool, struct, payload);
     if (!pre.ok) return handlerFailure('preRequest', pre.failure);
     ({ struct, payload } = pre.value);
   }
-  if (tool.hooks.includes('executeRequest')) return executeRequest(context, tool, { struct, args: checked.args, tokens }, options);
+  if (hooks.includes('executeRequest')) return executeRequest(context, tool, { struct, args: checked.args, tokens, hooks }, options);
   // Keys are bound to the schema's origin: the request is refused below unless it still goes there.
   const filled = tokens.fill(outgoingRequest(struct), tool.plan.slots, (key) => context.secrets.valueFor(key, tool.namespace));
   // Checked with the keys in (they are percent-encoded in the URL, so they cannot move it).
@@ -158,7 +167,7 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
   const decoded = decodeBody(response.body, response.headers['content-type']);
   // The message quotes the body; made from a redacted copy, since a cut could split a key.
   if (decoded.kind === 'error') return fail('decode', decodeMessage(redactedBody(response.body, context.redactor), response.headers['content-type']));
-  if (!tool.hooks.includes('postRequest')) return { ok: true, status: response.status, content: decoded };
+  if (!hooks.includes('postRequest')) return { ok: true, status: response.status, content: decoded };
   // Handlers never see a key, even one the upstream echoes (R4): every form of each key this
   // request carried is taken out of the answer first, before a handler could reverse or cut it.
   const planned = context.redactor.forKeysOf(tool.plan, ({ slots }) => [...slots.url, ...slots.body, ...[...slots.headers.values()].flatMap((keys) => [...keys])]);
@@ -178,7 +187,7 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
 async function executeRequest(
   context: CallContext,
   tool: CallableTool,
-  { struct, args, tokens }: { struct: RequestStruct; args: Record<string, unknown>; tokens: SecretTokens },
+  { struct, args, tokens, hooks }: { struct: RequestStruct; args: Record<string, unknown>; tokens: SecretTokens; hooks: readonly Hook[] },
   options: CallOptions,
 ): Promise<CallResult> {
   const bridge = new CallBridge(
@@ -201,7 +210,7 @@ async function executeRequest(
     return { ok: false, error: { kind: 'handler', message: `executeRequest reported a failure: ${executed.value.failed.join('; ') || 'no message'}` }, requests };
   }
   let data = executed.value.data;
-  if (tool.hooks.includes('postRequest')) {
+  if (hooks.includes('postRequest')) {
     const post = await context.handlers.postRequest(tool, { response: data, struct, payload: args });
     if (!post.ok) return { ...handlerFailure('postRequest', post.failure), requests };
     if (!('passThrough' in post.value)) data = post.value.response;

@@ -5,6 +5,9 @@
 
 import { isRecord } from '../shared/raw.js';
 import type { Outcome, SandboxHost } from '../sandbox/host.js';
+
+/** Whatever runs a unit's hooks: the sandbox host, or the catalog's units that start it on first use. */
+export type HookRunner = Pick<SandboxHost, 'runHook'>;
 import type { BridgeAnswer, BridgeRequest } from '../sandbox/protocol.js';
 import type { RequestStruct } from '../http/request.js';
 import type { HttpMethod } from '../schema/types.js';
@@ -16,7 +19,7 @@ export interface PreRequestResult {
   payload: Record<string, unknown>;
 }
 
-export async function runPreRequest(sandbox: SandboxHost, unit: string, route: string, struct: RequestStruct, payload: Record<string, unknown>): Promise<Outcome<PreRequestResult>> {
+export async function runPreRequest(sandbox: HookRunner, unit: string, route: string, struct: RequestStruct, payload: Record<string, unknown>): Promise<Outcome<PreRequestResult>> {
   const outcome = await sandbox.runHook(unit, route, 'preRequest', { struct, payload });
   if (!outcome.ok) return outcome;
   // The worker checked the shape already; the host relies on it only after looking again.
@@ -32,7 +35,7 @@ export async function runPreRequest(sandbox: SandboxHost, unit: string, route: s
 /** A new response, or `{ response: undefined }`: the answer goes on as it came (as in the reference). */
 export type PostRequestResult = { response: unknown } | { passThrough: true };
 
-export async function runPostRequest(sandbox: SandboxHost, unit: string, route: string, input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> }): Promise<Outcome<PostRequestResult>> {
+export async function runPostRequest(sandbox: HookRunner, unit: string, route: string, input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> }): Promise<Outcome<PostRequestResult>> {
   const outcome = await sandbox.runHook(unit, route, 'postRequest', input);
   if (!outcome.ok) return outcome;
   if (!isRecord(outcome.value)) return { ok: false, failure: { code: 'SEC101', message: 'postRequest must return { response }' } };
@@ -46,7 +49,7 @@ export async function runPostRequest(sandbox: SandboxHost, unit: string, route: 
 export type ExecuteRequestResult = { data: unknown } | { failed: string[] };
 
 export async function runExecuteRequest(
-  sandbox: SandboxHost,
+  sandbox: HookRunner,
   unit: string,
   route: string,
   input: { struct: Record<string, unknown>; payload: Record<string, unknown> },

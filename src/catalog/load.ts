@@ -1,7 +1,7 @@
 // A folder of schemas loaded into a catalog of tools. Every file is scanned and validated
-// against the shared lists, the handlers factories of the valid ones run in the sandbox, and
-// every route becomes a tool. Every problem becomes a finding of its file; a file that fails
-// never stops the others.
+// against the shared lists and every route of a valid one becomes a tool; handlers factories run
+// in the sandbox on their first use (handler-units.ts). Every problem becomes a finding of its
+// file; a file that fails never stops the others.
 
 import { FindingSink, type Finding } from '../report/findings.js';
 import { HttpClient, type HttpLimits } from '../http/client.js';
@@ -9,17 +9,17 @@ import type { Reach } from '../http/reach.js';
 import type { Redactor } from '../http/redact.js';
 import { SecretStore, type KeyAccess } from '../http/secrets.js';
 import { Upstreams } from '../http/upstreams.js';
-import { resolveLibrary, type LibraryModule } from '../libraries/resolve.js';
 import type { SharedList } from '../lists/types.js';
 import type { FileReport } from '../report/format.js';
-import { SandboxHost, type Outcome, type SandboxOptions } from '../sandbox/host.js';
+import type { HandlerLoading } from '../config/project.js';
+import type { Outcome, SandboxOptions } from '../sandbox/host.js';
 import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
+import { HandlerUnits } from './handler-units.js';
 import { callTool, DEFAULT_ARGUMENT_LIMITS, type CallContext, type CallOptions, type CallResult } from './call-pipeline.js';
 import { selectSchemaFiles } from '../scan/files.js';
 import { runExecuteRequest, runPostRequest, runPreRequest } from './hooks.js';
 import { compileTools, unitId, type Tool } from './tools.js';
-import { escapeHtmlComments } from '../scan/html-comments.js';
 import { asServed } from '../report/scope.js';
 import type { CheckCache } from '../project/check-cache.js';
 import { ProjectChecker } from '../project/checker.js';
@@ -39,6 +39,8 @@ export interface CatalogOptions {
   upstreams?: Readonly<Record<string, string>>;
   sandbox?: Pick<SandboxOptions, 'size' | 'deadlineMs' | 'memoryMb'>;
   http?: Partial<HttpLimits>;
+  /** When handlers factories run: on the first call that needs one (default), or while loading (`at-load`, as `doctor` does). */
+  handlers?: HandlerLoading;
   /** Keep checks of unchanged files in `.flowmcp/cache/` for the next start (servers do); written a second after the load or at close(). */
   cache?: boolean;
 }
@@ -46,8 +48,8 @@ export interface CatalogOptions {
 export interface CatalogSchema {
   file: string;
   schema: CanonicalSchema;
-  /** Hooks per route, as the handlers factory returned them; empty without handlers. */
-  hooks: Record<string, Hook[]>;
+  /** Hooks per route, as the handlers factory returned them; empty without handlers, null until the factory has run. */
+  hooks: Record<string, Hook[]> | null;
 }
 
 /** A schema file's report, with what its check learnt that the catalog's users need besides findings. */
@@ -63,7 +65,7 @@ export interface ListsFolder {
   files: readonly string[];
 }
 
-/** How long checking runs before it lets the sandbox catch up, in milliseconds. */
+/** How long checking runs before it lets the sandbox catch up (handlers loaded at load), in milliseconds. */
 const SLICE_MS = 4;
 /**
  * When the check cache is written after a load: writing it is the last tenth of a cold start,
@@ -72,13 +74,16 @@ const SLICE_MS = 4;
 const CACHE_SAVE_DELAY_MS = 1000;
 
 /**
- * Each catalog's sandbox host, kept off the public Catalog: runSchemaHook reads it. A WeakMap,
+ * Each catalog's handler units, kept off the public Catalog: runSchemaHook reads them. A WeakMap,
  * so a catalog that is dropped takes its entry with it.
  */
-const sandboxes = new WeakMap<Catalog, SandboxHost | null>();
+const handlerUnits = new WeakMap<Catalog, HandlerUnits>();
 
 export class Catalog {
   private readonly byName: ReadonlyMap<string, Tool>;
+  /** Files whose handlers factory failed on first use: their tools are withdrawn. */
+  private readonly withdrawn = new Set<string>();
+  private readonly toolListeners = new Set<() => void>();
 
   private constructor(
     readonly schemas: CatalogSchema[],
@@ -88,7 +93,7 @@ export class Catalog {
     /** Findings per shared-list file read (those the schemas reach), in path order. */
     readonly listReports: FileReport[],
     readonly listsFolder: ListsFolder,
-    private readonly sandbox: SandboxHost | null,
+    private readonly units: HandlerUnits,
     private readonly context: CallContext,
     private readonly cache: CheckCache | undefined,
     /** The project folder the catalog was loaded for (libraries resolve from it first). */
@@ -97,7 +102,7 @@ export class Catalog {
     readonly lists: ReadonlyMap<string, SharedList>,
   ) {
     this.byName = new Map(tools.flatMap((tool) => [[tool.name, tool] as const, [tool.reference, tool] as const]));
-    sandboxes.set(this, sandbox);
+    handlerUnits.set(this, units);
     if (cache) setTimeout(() => cache.save(), CACHE_SAVE_DELAY_MS).unref();
   }
 
@@ -109,13 +114,18 @@ export class Catalog {
     const upstreams = new Upstreams({ ...config.upstreams, ...options.upstreams });
     // Non-public addresses only where the operator allows them: the config, and override targets.
     const http = new HttpClient({ ...config.http, ...options.http }, { allowPrivate: config.network.allowPrivate, trustedOrigins: upstreams.origins() });
-    // Workers start (about 0.2 s) while the files are checked; closed again if no schema has handlers.
     const { deadlineMs, memoryMb, workers } = config.sandbox;
-    const sandbox = new SandboxHost({ deadlineMs, memoryMb, size: workers, ...options.sandbox });
+    let catalog: Catalog | undefined;
+    // Factories that run after the load tell the catalog; those run during it are the load's to report.
+    const units = new HandlerUnits({ deadlineMs, memoryMb, size: workers, ...options.sandbox }, project, {
+      loaded: (file, hooks) => catalog?.handlersLoaded(file, hooks),
+      failed: (file, findings) => catalog?.handlersFailed(file, findings),
+    });
     try {
-      return await Catalog.assemble(options, checker, sandbox, { http, upstreams });
+      catalog = await Catalog.assemble(options, checker, units, { http, upstreams });
+      return catalog;
     } catch (error) {
-      await Promise.all([sandbox.close(), http.close()]);
+      await Promise.all([units.close(), http.close()]);
       throw error;
     }
   }
@@ -123,15 +133,14 @@ export class Catalog {
   private static async assemble(
     options: CatalogOptions,
     checker: ProjectChecker,
-    started: SandboxHost,
+    units: HandlerUnits,
     { http, upstreams }: { http: HttpClient; upstreams: Upstreams },
   ): Promise<Catalog> {
-    let sandbox: SandboxHost | null = started;
     const { config, dir: project } = checker;
     // As `validate` does: list files below the schema folder are lists, never schemas.
     const files = selectSchemaFiles([options.schemas]).files.filter((file) => !checker.isListFile(file));
     const cache = options.cache ? checker.openCache() : undefined;
-    const libraries = new LibraryResolver(project);
+    const atLoad = (options.handlers ?? config.sandbox.loadHandlers ?? 'on-first-call') === 'at-load';
     const reports: SchemaReport[] = [];
     const pending: Array<Promise<CatalogSchema | null>> = [];
     let sliceStart = performance.now();
@@ -142,19 +151,15 @@ export class Catalog {
       if (check.skipped) report.skipped = check.skipped;
       if (check.schema && check.schema.requiredLibraries.length > 0) report.requiredLibraries = check.schema.requiredLibraries;
       reports.push(report);
-      if (check.schema) pending.push(loadSchema(started, check.schema, report, libraries));
-      // Checking is synchronous; short pauses let the sandbox load the factories already found
-      // while the rest of the files are checked.
-      if (performance.now() - sliceStart > SLICE_MS) {
+      if (check.schema) pending.push(acceptSchema(units, check.schema, report, atLoad));
+      // Checking is synchronous; with factories run at load, short pauses let the sandbox load
+      // those already found while the rest of the files are checked.
+      if (atLoad && performance.now() - sliceStart > SLICE_MS) {
         await new Promise((resolve) => setImmediate(resolve));
         sliceStart = performance.now();
       }
     }
     const schemas = (await Promise.all(pending)).filter((entry): entry is CatalogSchema => entry !== null);
-    if (!schemas.some(({ schema }) => schema.handlers !== null)) {
-      await started.close();
-      sandbox = null;
-    }
 
     const secrets = SecretStore.fromProject(project, { env: options.env ?? process.env, given: options.keys, grants: config.keys });
     const tools = compileTools(schemas, options.schemas, secrets, config.network);
@@ -166,14 +171,32 @@ export class Catalog {
       redactor,
       upstreams,
       handlers: {
-        preRequest: (tool, struct, payload) => (sandbox ? runPreRequest(sandbox, tool.unit, tool.routeName, struct, payload) : noSandbox()),
-        postRequest: (tool, input) => (sandbox ? runPostRequest(sandbox, tool.unit, tool.routeName, input) : noSandbox()),
-        executeRequest: (tool, input, bridge) => (sandbox ? runExecuteRequest(sandbox, tool.unit, tool.routeName, input, bridge) : noSandbox()),
+        hooksOf: (tool) => units.hooksOf(tool.unit, tool.routeName),
+        preRequest: (tool, struct, payload) => runPreRequest(units, tool.unit, tool.routeName, struct, payload),
+        postRequest: (tool, input) => runPostRequest(units, tool.unit, tool.routeName, input),
+        executeRequest: (tool, input, bridge) => runExecuteRequest(units, tool.unit, tool.routeName, input, bridge),
       },
       bridge: { maxRequestsPerCall: config.network.maxRequestsPerCall, maxBytesPerCall: config.network.maxBytesPerCall },
     };
     const listsFolder = { path: checker.listsFolder, files: checker.lists.folderFiles };
-    return new Catalog(schemas, tools, reports, checker.listReports(), listsFolder, sandbox, context, cache, project, checker.lists.lists);
+    return new Catalog(schemas, tools, reports, checker.listReports(), listsFolder, units, context, cache, project, checker.lists.lists);
+  }
+
+  /** Calls `listener` whenever the tools served change (a schema's handlers failed on first use). */
+  onToolsChanged(listener: () => void): () => void {
+    this.toolListeners.add(listener);
+    return () => this.toolListeners.delete(listener);
+  }
+
+  private handlersLoaded(file: string, hooks: Record<string, Hook[]>): void {
+    for (const entry of this.schemas) if (entry.file === file) entry.hooks = hooks;
+    for (const tool of this.tools) if (tool.schema.file === file) tool.hooks = hooks[tool.routeName] ?? [];
+  }
+
+  private handlersFailed(file: string, findings: Finding[]): void {
+    this.reports.find((report) => report.file === file)?.findings.push(...findings);
+    this.withdrawn.add(file);
+    for (const listener of this.toolListeners) listener();
   }
 
   /**
@@ -195,9 +218,9 @@ export class Catalog {
     return this.byName.get(nameOrReference);
   }
 
-  /** Tools whose keys are all present; the others are hidden. */
+  /** Tools whose keys are all present and whose handlers did not fail to load; the others are hidden. */
   visibleTools(): Tool[] {
-    return this.tools.filter((tool) => tool.missingKeys.length === 0);
+    return this.tools.filter((tool) => tool.missingKeys.length === 0 && !this.withdrawn.has(tool.schema.file));
   }
 
   async call(nameOrReference: string, args: unknown, options: CallOptions = {}): Promise<CallResult> {
@@ -232,66 +255,30 @@ export class Catalog {
 
   async close(): Promise<void> {
     this.cache?.save();
-    await Promise.all([this.sandbox?.close(), this.context.http.close()]);
+    await Promise.all([this.units.close(), this.context.http.close()]);
   }
 }
 
 /**
- * Runs one handler hook of a loaded schema in its sandbox unit, as it is, without the call
- * pipeline around it: for tests and diagnostics, not part of the public API (index.ts).
+ * Runs one handler hook of a schema in its sandbox unit (its factory first, if it has not run),
+ * without the call pipeline around it: for tests and diagnostics, not part of the public API (index.ts).
  */
 export function runSchemaHook(catalog: Catalog, file: string, route: string, hook: Hook, input: unknown): Promise<Outcome<unknown>> {
-  const sandbox = sandboxes.get(catalog);
-  return sandbox ? sandbox.runHook(unitId(file), route, hook, input) : noSandbox();
+  return (handlerUnits.get(catalog) as HandlerUnits).runHook(unitId(file), route, hook, input);
 }
 
-function noSandbox(): Promise<Outcome<never>> {
-  return Promise.resolve({ ok: false, failure: { code: 'SEC107', message: 'no schema with handlers is loaded' } });
-}
-
-/** Each library a handler schema needs, looked up on disk once for the whole catalog. */
-class LibraryResolver {
-  private readonly known = new Map<string, LibraryModule | null>();
-
-  constructor(private readonly project: string) {}
-
-  get(name: string): LibraryModule | null {
-    if (!this.known.has(name)) this.known.set(name, resolveLibrary(name, this.project));
-    return this.known.get(name) ?? null;
-  }
-}
-
-/** A valid schema's handlers loaded in the sandbox; null when that fails (the report says why). */
-async function loadSchema(sandbox: SandboxHost, schema: CanonicalSchema, report: FileReport, libraries: LibraryResolver): Promise<CatalogSchema | null> {
+/**
+ * A checked schema taken into the catalog, with its handlers (their factory run now, or on first
+ * use); null when they cannot load (the report says why).
+ */
+async function acceptSchema(units: HandlerUnits, schema: CanonicalSchema, report: FileReport, atLoad: boolean): Promise<CatalogSchema | null> {
   const sink = new FindingSink(schema.file);
-  const hooks = schema.handlers ? await loadHandlers(sandbox, schema, report.routes ?? [], libraries, sink) : {};
+  units.add(schema, report.routes ?? [], sink);
   report.findings.push(...sink.findings);
-  return sink.hasErrors() ? null : { file: schema.file, schema, hooks };
-}
-
-async function loadHandlers(sandbox: SandboxHost, schema: CanonicalSchema, declared: readonly string[], libraries: LibraryResolver, sink: FindingSink): Promise<Record<string, Hook[]>> {
-  const absent = schema.requiredLibraries.filter((name) => libraries.get(name) === null);
-  if (absent.length > 0) {
-    sink.addAt('SEC103', undefined, `required librar${absent.length === 1 ? 'y' : 'ies'} ${absent.join(', ')} not installed`, 'install it in the project (npm install <name>)', 'main.requiredLibraries');
-    return {};
-  }
-  const outcome = await sandbox.load({
-    id: unitId(schema.file),
-    // SES refuses `<!--` and `-->` even in strings; the same text, escaped, evaluates.
-    source: escapeHtmlComments(schema.handlers?.factorySource ?? ''),
-    // Every declared route: handlers of a route dropped for its own error are no stray handlers (VAL005).
-    routes: [...declared],
-    libraries: schema.requiredLibraries.flatMap((name) => libraries.get(name) ?? []),
-    sharedLists: schema.resolvedLists,
-  });
-  if (!outcome.ok) {
-    sink.addAt(outcome.failure.code, undefined, outcome.failure.message, undefined, 'handlers');
-    return {};
-  }
-  // Where the factory returns an object literal, the static check has named these already.
-  if (schema.handlers?.routes !== null) return outcome.value.hooks;
-  for (const route of outcome.value.unknownRoutes) {
-    sink.addAt('VAL005', undefined, `the handlers factory returned handlers for '${route}', which is no route of this schema`, undefined, `handlers.${route}`);
-  }
-  return outcome.value.hooks;
+  if (sink.hasErrors()) return null;
+  if (!atLoad || !schema.handlers) return { file: schema.file, schema, hooks: schema.handlers ? null : {} };
+  const loaded = await units.load(schema.file);
+  if (loaded.ok) return { file: schema.file, schema, hooks: loaded.hooks };
+  report.findings.push(...loaded.findings);
+  return null;
 }

@@ -14,6 +14,7 @@ import { InputSchema } from '../tool-schema/input.js';
 import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalRoute, CanonicalSchema } from '../schema/types.js';
 import type { CallableTool } from './call-pipeline.js';
+import { staticHooks } from './handler-units.js';
 import { nameTools } from './names.js';
 
 export interface Tool extends CallableTool {
@@ -27,7 +28,8 @@ export interface Tool extends CallableTool {
 
 export interface ToolSource {
   schema: CanonicalSchema;
-  hooks: Record<string, Hook[]>;
+  /** Hooks per route as the handlers factory returned them; null while it has not run. */
+  hooks: Record<string, Hook[]> | null;
 }
 
 const NO_REACH_SETTINGS: ReachSettings = { allow: {}, deny: {} };
@@ -75,7 +77,8 @@ export function compileTools(sources: readonly ToolSource[], schemasRoot: string
         return reach;
       },
       declaredKeys: schema.requiredServerParams,
-      hooks: source.hooks[route.name] ?? [],
+      // Before the factory runs, what the static check read from it; null where only running it can tell.
+      hooks: source.hooks ? (source.hooks[route.name] ?? []) : staticHooks(schema.handlers, route.name),
       namespace: schema.namespace,
       requiredKeys,
       missingKeys: secrets.missing(requiredKeys, schema.namespace),

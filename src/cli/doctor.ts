@@ -59,7 +59,8 @@ async function runDoctor(flags: CatalogFlags): Promise<void> {
   }
 
   out.push('', `config    ${displayPath(configFile)} ${exists(configFile) ? 'found' : 'not found (defaults)'}`, ...configLines(config));
-  const catalog = await openCatalog(flags);
+  // A diagnosis runs every handlers factory now, so that one that fails is reported here.
+  const catalog = await openCatalog(flags, { handlers: 'at-load' });
   try {
     out.push('', ...catalogLines(flags, catalog));
     out.push('', ...keyLines(flags.project, config, catalog));
@@ -185,7 +186,7 @@ function libraryLines(project: string, catalog: Catalog): string[] {
 /** Where the schemas with executeRequest handlers may send requests (R12); other schemas' requests are the core's own. */
 function reachLines(catalog: Catalog): string[] {
   const rows = catalog.schemas.flatMap(({ file, schema, hooks }) => {
-    if (!Object.values(hooks).some((list) => list.includes('executeRequest'))) return [];
+    if (!Object.values(hooks ?? {}).some((list) => list.includes('executeRequest'))) return [];
     const reach = catalog.reach(file);
     if (!reach) return [];
     const origins = reach.origins.map((entry) => `${entry.origin}${entry.keys ? ` (keys: ${entry.keys.join(', ')})` : ''}`);

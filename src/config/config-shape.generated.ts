@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 export const validateConfig = validate20;
-const schema31 = {"type":"object","additionalProperties":false,"properties":{"security":{"type":"object","additionalProperties":false,"properties":{"allowedLibraries":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$","x-message":"must be an exact package name (no subpath, version or ..)"}]}},"keys":{"oneOf":[{"type":"array","items":{"type":"string","allOf":[{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"is not an environment variable name or a * glob of one"}]}},{"type":"object","propertyNames":{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"key '{key}' is not an environment variable name or a * glob of one"},"additionalProperties":{"oneOf":[{"const":"*"},{"type":"array","items":{"type":"string","minLength":1}}]}}]}}},"network":{"type":"object","additionalProperties":false,"properties":{"allowPrivate":{"oneOf":[{"type":"boolean"},{"type":"array","items":{"type":"string","minLength":1}}]},"allow":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"deny":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"maxRequestsPerCall":{"type":"integer","minimum":1,"maximum":1000},"maxBytesPerCall":{"type":"integer","minimum":1024}}},"limits":{"type":"object","additionalProperties":false,"properties":{"maxFileBytes":{"type":"integer","minimum":1024},"maxArgumentDepth":{"type":"integer","minimum":1,"maximum":1000},"maxArgumentBytes":{"type":"integer","minimum":1024}}},"sandbox":{"type":"object","additionalProperties":false,"properties":{"deadlineMs":{"type":"integer","minimum":50,"maximum":60000},"memoryMb":{"type":"integer","minimum":16,"maximum":8192},"workers":{"type":"integer","minimum":1,"maximum":16}}},"http":{"type":"object","additionalProperties":false,"properties":{"connectTimeoutMs":{"type":"integer","minimum":1,"maximum":120000},"totalTimeoutMs":{"type":"integer","minimum":1,"maximum":600000},"maxResponseBytes":{"type":"integer","minimum":1},"maxRedirects":{"type":"integer","minimum":0,"maximum":20},"maxJsonDepth":{"type":"integer","minimum":1,"maximum":10000}}},"upstreams":{"type":"object","additionalProperties":{"type":"string"}}}};
+const schema31 = {"type":"object","additionalProperties":false,"properties":{"security":{"type":"object","additionalProperties":false,"properties":{"allowedLibraries":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$","x-message":"must be an exact package name (no subpath, version or ..)"}]}},"keys":{"oneOf":[{"type":"array","items":{"type":"string","allOf":[{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"is not an environment variable name or a * glob of one"}]}},{"type":"object","propertyNames":{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"key '{key}' is not an environment variable name or a * glob of one"},"additionalProperties":{"oneOf":[{"const":"*"},{"type":"array","items":{"type":"string","minLength":1}}]}}]}}},"network":{"type":"object","additionalProperties":false,"properties":{"allowPrivate":{"oneOf":[{"type":"boolean"},{"type":"array","items":{"type":"string","minLength":1}}]},"allow":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"deny":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"maxRequestsPerCall":{"type":"integer","minimum":1,"maximum":1000},"maxBytesPerCall":{"type":"integer","minimum":1024}}},"limits":{"type":"object","additionalProperties":false,"properties":{"maxFileBytes":{"type":"integer","minimum":1024},"maxArgumentDepth":{"type":"integer","minimum":1,"maximum":1000},"maxArgumentBytes":{"type":"integer","minimum":1024}}},"sandbox":{"type":"object","additionalProperties":false,"properties":{"deadlineMs":{"type":"integer","minimum":50,"maximum":60000},"memoryMb":{"type":"integer","minimum":16,"maximum":8192},"workers":{"type":"integer","minimum":1,"maximum":16},"loadHandlers":{"enum":["on-first-call","at-load"]}}},"http":{"type":"object","additionalProperties":false,"properties":{"connectTimeoutMs":{"type":"integer","minimum":1,"maximum":120000},"totalTimeoutMs":{"type":"integer","minimum":1,"maximum":600000},"maxResponseBytes":{"type":"integer","minimum":1},"maxRedirects":{"type":"integer","minimum":0,"maximum":20},"maxJsonDepth":{"type":"integer","minimum":1,"maximum":10000}}},"upstreams":{"type":"object","additionalProperties":{"type":"string"}}}};
 const pattern4 = new RegExp("^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$", "u");
 const pattern5 = new RegExp("^[A-Za-z_*][A-Za-z0-9_*]*$", "u");
 const func1 = require("ajv/dist/runtime/ucs2length").default;
@@ -723,7 +723,7 @@ if(data.sandbox !== undefined){
 let data22 = data.sandbox;
 if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
 for(const key8 in data22){
-if(!(((key8 === "deadlineMs") || (key8 === "memoryMb")) || (key8 === "workers"))){
+if(!((((key8 === "deadlineMs") || (key8 === "memoryMb")) || (key8 === "workers")) || (key8 === "loadHandlers"))){
 const err47 = {instancePath:instancePath+"/sandbox",schemaPath:"#/properties/sandbox/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.sandbox,data:data22};
 if(vErrors === null){
 vErrors = [err47];
@@ -839,9 +839,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err57 = {instancePath:instancePath+"/sandbox",schemaPath:"#/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.sandbox.type,parentSchema:schema31.properties.sandbox,data:data22};
+if(data22.loadHandlers !== undefined){
+let data26 = data22.loadHandlers;
+if(!((data26 === "on-first-call") || (data26 === "at-load"))){
+const err57 = {instancePath:instancePath+"/sandbox/loadHandlers",schemaPath:"#/properties/sandbox/properties/loadHandlers/enum",keyword:"enum",params:{allowedValues: schema31.properties.sandbox.properties.loadHandlers.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.sandbox.properties.loadHandlers.enum,parentSchema:schema31.properties.sandbox.properties.loadHandlers,data:data26};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -851,12 +852,9 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data.http !== undefined){
-let data26 = data.http;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key9 in data26){
-if(!(((((key9 === "connectTimeoutMs") || (key9 === "totalTimeoutMs")) || (key9 === "maxResponseBytes")) || (key9 === "maxRedirects")) || (key9 === "maxJsonDepth"))){
-const err58 = {instancePath:instancePath+"/http",schemaPath:"#/properties/http/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.http,data:data26};
+}
+else {
+const err58 = {instancePath:instancePath+"/sandbox",schemaPath:"#/properties/sandbox/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.sandbox.type,parentSchema:schema31.properties.sandbox,data:data22};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -866,10 +864,12 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data26.connectTimeoutMs !== undefined){
-let data27 = data26.connectTimeoutMs;
-if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
-const err59 = {instancePath:instancePath+"/http/connectTimeoutMs",schemaPath:"#/properties/http/properties/connectTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.http.properties.connectTimeoutMs.type,parentSchema:schema31.properties.http.properties.connectTimeoutMs,data:data27};
+if(data.http !== undefined){
+let data27 = data.http;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+for(const key9 in data27){
+if(!(((((key9 === "connectTimeoutMs") || (key9 === "totalTimeoutMs")) || (key9 === "maxResponseBytes")) || (key9 === "maxRedirects")) || (key9 === "maxJsonDepth"))){
+const err59 = {instancePath:instancePath+"/http",schemaPath:"#/properties/http/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.http,data:data27};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -878,9 +878,11 @@ vErrors.push(err59);
 }
 errors++;
 }
-if((typeof data27 == "number") && (isFinite(data27))){
-if(data27 > 120000 || isNaN(data27)){
-const err60 = {instancePath:instancePath+"/http/connectTimeoutMs",schemaPath:"#/properties/http/properties/connectTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120000},message:"must be <= 120000",schema:120000,parentSchema:schema31.properties.http.properties.connectTimeoutMs,data:data27};
+}
+if(data27.connectTimeoutMs !== undefined){
+let data28 = data27.connectTimeoutMs;
+if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
+const err60 = {instancePath:instancePath+"/http/connectTimeoutMs",schemaPath:"#/properties/http/properties/connectTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.http.properties.connectTimeoutMs.type,parentSchema:schema31.properties.http.properties.connectTimeoutMs,data:data28};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -889,8 +891,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(data27 < 1 || isNaN(data27)){
-const err61 = {instancePath:instancePath+"/http/connectTimeoutMs",schemaPath:"#/properties/http/properties/connectTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.http.properties.connectTimeoutMs,data:data27};
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 > 120000 || isNaN(data28)){
+const err61 = {instancePath:instancePath+"/http/connectTimeoutMs",schemaPath:"#/properties/http/properties/connectTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 120000},message:"must be <= 120000",schema:120000,parentSchema:schema31.properties.http.properties.connectTimeoutMs,data:data28};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -899,12 +902,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-}
-if(data26.totalTimeoutMs !== undefined){
-let data28 = data26.totalTimeoutMs;
-if(!(((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28))) && (isFinite(data28)))){
-const err62 = {instancePath:instancePath+"/http/totalTimeoutMs",schemaPath:"#/properties/http/properties/totalTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.http.properties.totalTimeoutMs.type,parentSchema:schema31.properties.http.properties.totalTimeoutMs,data:data28};
+if(data28 < 1 || isNaN(data28)){
+const err62 = {instancePath:instancePath+"/http/connectTimeoutMs",schemaPath:"#/properties/http/properties/connectTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.http.properties.connectTimeoutMs,data:data28};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -913,9 +912,12 @@ vErrors.push(err62);
 }
 errors++;
 }
-if((typeof data28 == "number") && (isFinite(data28))){
-if(data28 > 600000 || isNaN(data28)){
-const err63 = {instancePath:instancePath+"/http/totalTimeoutMs",schemaPath:"#/properties/http/properties/totalTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000",schema:600000,parentSchema:schema31.properties.http.properties.totalTimeoutMs,data:data28};
+}
+}
+if(data27.totalTimeoutMs !== undefined){
+let data29 = data27.totalTimeoutMs;
+if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
+const err63 = {instancePath:instancePath+"/http/totalTimeoutMs",schemaPath:"#/properties/http/properties/totalTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.http.properties.totalTimeoutMs.type,parentSchema:schema31.properties.http.properties.totalTimeoutMs,data:data29};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -924,8 +926,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(data28 < 1 || isNaN(data28)){
-const err64 = {instancePath:instancePath+"/http/totalTimeoutMs",schemaPath:"#/properties/http/properties/totalTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.http.properties.totalTimeoutMs,data:data28};
+if((typeof data29 == "number") && (isFinite(data29))){
+if(data29 > 600000 || isNaN(data29)){
+const err64 = {instancePath:instancePath+"/http/totalTimeoutMs",schemaPath:"#/properties/http/properties/totalTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 600000},message:"must be <= 600000",schema:600000,parentSchema:schema31.properties.http.properties.totalTimeoutMs,data:data29};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -934,12 +937,8 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-}
-if(data26.maxResponseBytes !== undefined){
-let data29 = data26.maxResponseBytes;
-if(!(((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29))) && (isFinite(data29)))){
-const err65 = {instancePath:instancePath+"/http/maxResponseBytes",schemaPath:"#/properties/http/properties/maxResponseBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.http.properties.maxResponseBytes.type,parentSchema:schema31.properties.http.properties.maxResponseBytes,data:data29};
+if(data29 < 1 || isNaN(data29)){
+const err65 = {instancePath:instancePath+"/http/totalTimeoutMs",schemaPath:"#/properties/http/properties/totalTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.http.properties.totalTimeoutMs,data:data29};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -948,9 +947,12 @@ vErrors.push(err65);
 }
 errors++;
 }
-if((typeof data29 == "number") && (isFinite(data29))){
-if(data29 < 1 || isNaN(data29)){
-const err66 = {instancePath:instancePath+"/http/maxResponseBytes",schemaPath:"#/properties/http/properties/maxResponseBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.http.properties.maxResponseBytes,data:data29};
+}
+}
+if(data27.maxResponseBytes !== undefined){
+let data30 = data27.maxResponseBytes;
+if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
+const err66 = {instancePath:instancePath+"/http/maxResponseBytes",schemaPath:"#/properties/http/properties/maxResponseBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.http.properties.maxResponseBytes.type,parentSchema:schema31.properties.http.properties.maxResponseBytes,data:data30};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -959,12 +961,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-}
-if(data26.maxRedirects !== undefined){
-let data30 = data26.maxRedirects;
-if(!(((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30))) && (isFinite(data30)))){
-const err67 = {instancePath:instancePath+"/http/maxRedirects",schemaPath:"#/properties/http/properties/maxRedirects/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.http.properties.maxRedirects.type,parentSchema:schema31.properties.http.properties.maxRedirects,data:data30};
+if((typeof data30 == "number") && (isFinite(data30))){
+if(data30 < 1 || isNaN(data30)){
+const err67 = {instancePath:instancePath+"/http/maxResponseBytes",schemaPath:"#/properties/http/properties/maxResponseBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.http.properties.maxResponseBytes,data:data30};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -973,9 +972,12 @@ vErrors.push(err67);
 }
 errors++;
 }
-if((typeof data30 == "number") && (isFinite(data30))){
-if(data30 > 20 || isNaN(data30)){
-const err68 = {instancePath:instancePath+"/http/maxRedirects",schemaPath:"#/properties/http/properties/maxRedirects/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema31.properties.http.properties.maxRedirects,data:data30};
+}
+}
+if(data27.maxRedirects !== undefined){
+let data31 = data27.maxRedirects;
+if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
+const err68 = {instancePath:instancePath+"/http/maxRedirects",schemaPath:"#/properties/http/properties/maxRedirects/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.http.properties.maxRedirects.type,parentSchema:schema31.properties.http.properties.maxRedirects,data:data31};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -984,8 +986,9 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(data30 < 0 || isNaN(data30)){
-const err69 = {instancePath:instancePath+"/http/maxRedirects",schemaPath:"#/properties/http/properties/maxRedirects/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.http.properties.maxRedirects,data:data30};
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 > 20 || isNaN(data31)){
+const err69 = {instancePath:instancePath+"/http/maxRedirects",schemaPath:"#/properties/http/properties/maxRedirects/maximum",keyword:"maximum",params:{comparison: "<=", limit: 20},message:"must be <= 20",schema:20,parentSchema:schema31.properties.http.properties.maxRedirects,data:data31};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -994,12 +997,8 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-}
-if(data26.maxJsonDepth !== undefined){
-let data31 = data26.maxJsonDepth;
-if(!(((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31))) && (isFinite(data31)))){
-const err70 = {instancePath:instancePath+"/http/maxJsonDepth",schemaPath:"#/properties/http/properties/maxJsonDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.http.properties.maxJsonDepth.type,parentSchema:schema31.properties.http.properties.maxJsonDepth,data:data31};
+if(data31 < 0 || isNaN(data31)){
+const err70 = {instancePath:instancePath+"/http/maxRedirects",schemaPath:"#/properties/http/properties/maxRedirects/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.http.properties.maxRedirects,data:data31};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -1008,9 +1007,12 @@ vErrors.push(err70);
 }
 errors++;
 }
-if((typeof data31 == "number") && (isFinite(data31))){
-if(data31 > 10000 || isNaN(data31)){
-const err71 = {instancePath:instancePath+"/http/maxJsonDepth",schemaPath:"#/properties/http/properties/maxJsonDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema31.properties.http.properties.maxJsonDepth,data:data31};
+}
+}
+if(data27.maxJsonDepth !== undefined){
+let data32 = data27.maxJsonDepth;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err71 = {instancePath:instancePath+"/http/maxJsonDepth",schemaPath:"#/properties/http/properties/maxJsonDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.http.properties.maxJsonDepth.type,parentSchema:schema31.properties.http.properties.maxJsonDepth,data:data32};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -1019,8 +1021,9 @@ vErrors.push(err71);
 }
 errors++;
 }
-if(data31 < 1 || isNaN(data31)){
-const err72 = {instancePath:instancePath+"/http/maxJsonDepth",schemaPath:"#/properties/http/properties/maxJsonDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.http.properties.maxJsonDepth,data:data31};
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 > 10000 || isNaN(data32)){
+const err72 = {instancePath:instancePath+"/http/maxJsonDepth",schemaPath:"#/properties/http/properties/maxJsonDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema31.properties.http.properties.maxJsonDepth,data:data32};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -1029,11 +1032,8 @@ vErrors.push(err72);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err73 = {instancePath:instancePath+"/http",schemaPath:"#/properties/http/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.http.type,parentSchema:schema31.properties.http,data:data26};
+if(data32 < 1 || isNaN(data32)){
+const err73 = {instancePath:instancePath+"/http/maxJsonDepth",schemaPath:"#/properties/http/properties/maxJsonDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.http.properties.maxJsonDepth,data:data32};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -1043,13 +1043,10 @@ vErrors.push(err73);
 errors++;
 }
 }
-if(data.upstreams !== undefined){
-let data32 = data.upstreams;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key10 in data32){
-let data33 = data32[key10];
-if(typeof data33 !== "string"){
-const err74 = {instancePath:instancePath+"/upstreams/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/upstreams/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.upstreams.additionalProperties.type,parentSchema:schema31.properties.upstreams.additionalProperties,data:data33};
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/http",schemaPath:"#/properties/http/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.http.type,parentSchema:schema31.properties.http,data:data27};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1059,9 +1056,13 @@ vErrors.push(err74);
 errors++;
 }
 }
-}
-else {
-const err75 = {instancePath:instancePath+"/upstreams",schemaPath:"#/properties/upstreams/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreams.type,parentSchema:schema31.properties.upstreams,data:data32};
+if(data.upstreams !== undefined){
+let data33 = data.upstreams;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+for(const key10 in data33){
+let data34 = data33[key10];
+if(typeof data34 !== "string"){
+const err75 = {instancePath:instancePath+"/upstreams/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/upstreams/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.upstreams.additionalProperties.type,parentSchema:schema31.properties.upstreams.additionalProperties,data:data34};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1073,12 +1074,24 @@ errors++;
 }
 }
 else {
-const err76 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+const err76 = {instancePath:instancePath+"/upstreams",schemaPath:"#/properties/upstreams/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreams.type,parentSchema:schema31.properties.upstreams,data:data33};
 if(vErrors === null){
 vErrors = [err76];
 }
 else {
 vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+else {
+const err77 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
 }
 errors++;
 }

@@ -51,6 +51,7 @@ export const CONFIG_SHAPE = {
       deadlineMs: integer(50, 60000),
       memoryMb: integer(16, 8192),
       workers: integer(1, 16),
+      loadHandlers: { enum: ['on-first-call', 'at-load'] },
     }),
     http: closedSection({
       connectTimeoutMs: integer(1, 120000),

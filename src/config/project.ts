@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { shapeProblems, type MessageDefaults, type ShapeProblem } from '../shapes/problems.js';
 import { validateConfig } from './config-shape.generated.js';
 
+/** When handlers factories run: on the first call that needs one (default), or while the catalog loads. */
+export type HandlerLoading = 'on-first-call' | 'at-load';
+
 export interface SandboxConfig {
   /** Deadline of a handlers factory or handler call, in milliseconds. */
   deadlineMs?: number;
@@ -14,6 +17,7 @@ export interface SandboxConfig {
   memoryMb?: number;
   /** Sandbox worker processes. */
   workers?: number;
+  loadHandlers?: HandlerLoading;
 }
 
 export interface HttpConfig {

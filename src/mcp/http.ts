@@ -20,7 +20,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Catalog } from '../catalog/load.js';
 import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, originMatches, parseOriginPattern } from './origins.js';
-import { createMcpServer, type McpServerOptions } from './server.js';
+import { createMcpServer, notifyToolChanges, type McpServerOptions } from './server.js';
 
 export { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, OriginPatternError, parseOriginPattern } from './origins.js';
 
@@ -71,7 +71,11 @@ export async function startHttpServer(catalog: Catalog, options: HttpServeOption
     const server = createMcpServer(catalog, options);
     server.onerror = (error) => log(catalog.redact(`flowguard: http: ${error.message}`));
     open.add(server);
-    server.onclose = () => open.delete(server);
+    const stopNotifying = notifyToolChanges(catalog, server);
+    server.onclose = () => {
+      stopNotifying();
+      open.delete(server);
+    };
     return server;
   };
 

@@ -87,14 +87,13 @@ const SERVER_NAME = 'flowguard';
 const SERVER_VERSION = flowguardVersion();
 
 export function createMcpServer(catalog: Catalog, options: McpServerOptions = {}): Server {
-  const table = toolTable(catalog, options.tools);
   const known = options.tools ?? catalog.tools;
   const maxChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const timing: ProgressTiming = { ...DEFAULT_PROGRESS, ...options.progress };
-  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: { listChanged: false } }, jsonSchemaValidator: sharedValidator });
+  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: { listChanged: true } }, jsonSchemaValidator: sharedValidator });
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: table.listing as McpTool[] }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolTable(catalog, options.tools).listing as McpTool[] }));
 
   // Registered under a schema that only pins the method: the SDK's own tools/call wrapper then
   // checks the params against CallToolRequestSchema and answers InvalidParams. (Registered under
@@ -103,6 +102,7 @@ export function createMcpServer(catalog: Catalog, options: McpServerOptions = {}
   server.setRequestHandler(TOOLS_CALL, async (raw, extra): Promise<CallToolResult> => {
     const request = raw as unknown as CallToolRequest; // checked by the wrapper
     const { name } = request.params;
+    const table = toolTable(catalog, options.tools);
     const served = table.byName.get(name);
     // A hidden tool (missing keys) is known: the catalog's answer says which key is missing.
     const hidden = served ? undefined : known.find((tool) => tool.name === name);
@@ -162,13 +162,27 @@ class ProgressReporter {
   }
 }
 
+/**
+ * Tells the server's client to list the tools again whenever the catalog's tools change (a
+ * schema's handlers failed on their first use); returns what stops it, for when the server closes.
+ */
+export function notifyToolChanges(catalog: Catalog, server: Server): () => void {
+  return catalog.onToolsChanged(() => void server.sendToolListChanged().catch(() => undefined));
+}
+
 function toolTable(catalog: Catalog, selection: readonly Tool[] | undefined): ToolTable {
   const key = selection ?? catalog;
   let table = tables.get(key);
   if (!table) {
     const byName = new Map<string, ServedTool>();
     const listing: McpTool[] = [];
-    const visible = selection ? selection.filter((tool) => tool.missingKeys.length === 0) : catalog.visibleTools();
+    const served = new Set(catalog.visibleTools());
+    const visible = selection ? selection.filter((tool) => served.has(tool)) : [...served];
+    // Made again once the tools change.
+    const stop = catalog.onToolsChanged(() => {
+      tables.delete(key);
+      stop();
+    });
     for (const tool of visible) {
       const outputSchema = toOutputSchema(tool.route.output);
       byName.set(tool.name, outputSchema ? { tool, output: new OutputValidator(outputSchema) } : { tool });

@@ -6,7 +6,7 @@
 import { format } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Catalog } from '../catalog/load.js';
-import { createMcpServer, type McpServerOptions } from './server.js';
+import { createMcpServer, notifyToolChanges, type McpServerOptions } from './server.js';
 
 export interface StdioServer {
   /** Settles once the server has closed, by `close()` or because stdin ended. */
@@ -17,6 +17,7 @@ export interface StdioServer {
 export async function serveStdio(catalog: Catalog, options: McpServerOptions = {}, stdin: NodeJS.ReadableStream = process.stdin, stdout: NodeJS.WritableStream = process.stdout): Promise<StdioServer> {
   if (stdout === process.stdout) routeConsoleToStderr();
   const server = createMcpServer(catalog, options);
+  const stopNotifying = notifyToolChanges(catalog, server);
   const transport = new StdioServerTransport(stdin as NodeJS.ReadStream, stdout as NodeJS.WriteStream);
   let resolveClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => {
@@ -24,6 +25,7 @@ export async function serveStdio(catalog: Catalog, options: McpServerOptions = {
   });
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
+    stopNotifying();
     closing ??= server.close().catch(() => undefined).then(() => resolveClosed());
     return closing;
   };

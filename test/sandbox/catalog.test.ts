@@ -5,7 +5,8 @@
 // happened (helpers.ts, World.expectUntouched) and that the same catalog still serves the twin.
 //
 // The quick cases share one catalog, the cases using libraries another (one folder each, one
-// sandbox worker each): their load-time attacks run in beforeAll, which the first test checks.
+// sandbox worker each): their factories run at load (`handlers: 'at-load'`), so their load-time
+// attacks run in beforeAll, which the first test checks.
 // Hangs, memory attacks and cases needing another project folder get a catalog of their own.
 
 import { join } from 'node:path';
@@ -26,7 +27,7 @@ beforeAll(async () => {
     (['plain', 'library'] as const).map(async (group) => {
       const root = join(world.root, `shared-${group}`);
       for (const [name, c] of Object.entries(CASES)) if (groupOf(name, c) === group) world.materialize(name, root);
-      shared[group] = await Catalog.load({ schemas: root, project: FLOWGUARD_DIR, sandbox: groups[group] });
+      shared[group] = await Catalog.load({ schemas: root, project: FLOWGUARD_DIR, sandbox: groups[group], handlers: 'at-load' });
     }),
   );
   loadOutputs = [shared.plain?.findings(), shared.library?.findings()];
@@ -88,7 +89,7 @@ describe('hostile schemas through Catalog.load', () => {
           return;
         }
         const { dir } = world.materialize(name);
-        const catalog = await Catalog.load({ schemas: dir, project: c.trapProject ? world.trapProject : FLOWGUARD_DIR, sandbox: limits });
+        const catalog = await Catalog.load({ schemas: dir, project: c.trapProject ? world.trapProject : FLOWGUARD_DIR, sandbox: limits, handlers: 'at-load' });
         try {
           await attack(name, c, catalog, limits.deadlineMs);
         } finally {
