@@ -66,12 +66,13 @@ function readNode(node: Expression | SpreadElement, path: PathLink | null, reade
     case 'Literal': {
       const value = node.value;
       // A regex or bigint literal also has type Literal; only JSON scalars are data.
-      if (typeof value === 'string' || typeof value === 'boolean' || value === null) return 'regex' in node || 'bigint' in node ? notLiteral(path, 'a regular expression or bigint', reader) : value;
+      if (typeof value === 'string') return 'regex' in node ? notLiteral(path, 'a regular expression or bigint', reader) : ownText(value);
+      if (typeof value === 'boolean' || value === null) return 'bigint' in node ? notLiteral(path, 'a regular expression or bigint', reader) : value;
       if (typeof value === 'number') return finite(value, path, reader);
       return notLiteral(path, 'a regular expression or bigint', reader);
     }
     case 'TemplateLiteral':
-      if (node.expressions.length === 0) return node.quasis[0]?.value.cooked ?? '';
+      if (node.expressions.length === 0) return ownText(node.quasis[0]?.value.cooked ?? '');
       return notLiteral(path, 'a template literal with expressions', reader);
     case 'UnaryExpression':
       if (node.operator === '-' && node.argument.type === 'Literal' && typeof node.argument.value === 'number') {
@@ -81,6 +82,16 @@ function readNode(node: Expression | SpreadElement, path: PathLink | null, reade
     default:
       return notLiteral(path, describeExpression(node), reader);
   }
+}
+
+/**
+ * A copy of a string read from the source that does not keep the source alive. The parser's
+ * strings are slices of the whole file text, so one kept description would keep the file (a
+ * catalog of large files held most of them that way).
+ */
+export function ownText(text: string): string {
+  // Short strings are copied anyway; a longer one is flattened into new storage by the concatenation.
+  return text.length < 13 ? text : (' ' + text).slice(1);
 }
 
 function readObject(properties: ObjectExpression['properties'], path: PathLink | null, reader: Reader): Record<string, unknown> {

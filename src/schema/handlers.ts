@@ -11,6 +11,7 @@
 import { endOf, startOf, type AnyNode, type Expression, type ObjectExpression, type Property, type Statement } from '../scan/ast.js';
 import type { FindingSink } from '../report/findings.js';
 import type { HandlerHooks, HandlersInfo } from './types.js';
+import { ownText } from '../scan/literal.js';
 
 /** executeRequest is served: its requests go through the core's bridge (RULINGS R12). */
 const HOOKS = new Set<string>(['preRequest', 'postRequest', 'executeRequest']);
@@ -21,7 +22,7 @@ const MAX_STEPS = 4;
 type Scope = ReadonlyArray<readonly (Statement | AnyNode)[]>;
 
 export function checkHandlers(node: Expression, text: string, routeNames: ReadonlySet<string>, sink: FindingSink): HandlersInfo {
-  const factorySource = text.slice(startOf(node), endOf(node));
+  const factorySource = ownText(text.slice(startOf(node), endOf(node)));
   if (node.type !== 'ArrowFunctionExpression' && node.type !== 'FunctionExpression') {
     sink.addAt('VAL004', startOf(node), '`handlers` must be a factory function', 'write export const handlers = ({ sharedLists, libraries }) => ({ ... })', 'handlers');
     return { factorySource, routes: null };
