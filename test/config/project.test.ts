@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadProjectConfig } from '../src/config/project.js';
+import { ConfigError, loadProjectConfig } from '../../src/config/project.js';
 
 const root = mkdtempSync(join(tmpdir(), 'flowguard-config-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

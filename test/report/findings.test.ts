@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FindingSink, childPath, parentPath } from '../src/report/findings.js';
+import { FindingSink, childPath, parentPath } from '../../src/report/findings.js';
 
 describe('FindingSink', () => {
   it.each([

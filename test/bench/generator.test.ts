@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generateCatalog, type GeneratedCatalog } from '../bench/generate.js';
-import { lettersFor } from '../bench/generator/model.js';
+import { generateCatalog, type GeneratedCatalog } from '../../bench/generate.js';
+import { lettersFor } from '../../bench/generator/model.js';
 
 const made: GeneratedCatalog[] = [];
 
