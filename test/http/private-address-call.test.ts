@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../src/catalog/load.js';
-import { startTlsServer, type TestServer } from '../http/servers.js';
+import { startTlsServer, type TestServer } from './servers.js';
 import { KEY, keyedSchema, makeProject, type TestProject } from './project.js';
 
 let internal: TestServer;

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../src/catalog/load.js';
 import type { CallResult } from '../../src/catalog/call-pipeline.js';
-import { freePort, startServer, type TestServer } from '../http/servers.js';
+import { freePort, startServer, type TestServer } from './servers.js';
 import { KEY, makeProject, type TestProject } from './project.js';
 
 const SCHEMA = `export const main = {
