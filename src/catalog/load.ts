@@ -15,6 +15,7 @@ import type { HandlerLoading } from '../config/project.js';
 import type { Outcome, SandboxOptions } from '../sandbox/host.js';
 import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
+import { withSmallYoungGeneration } from '../shared/young-generation.js';
 import { HandlerUnits } from './handler-units.js';
 import { callTool, DEFAULT_ARGUMENT_LIMITS, type CallContext, type CallOptions, type CallResult } from './call-pipeline.js';
 import { selectSchemaFiles } from '../scan/files.js';
@@ -122,7 +123,7 @@ export class Catalog {
       failed: (file, findings) => catalog?.handlersFailed(file, findings),
     });
     try {
-      catalog = await Catalog.assemble(options, checker, units, { http, upstreams });
+      catalog = await withSmallYoungGeneration(() => Catalog.assemble(options, checker, units, { http, upstreams }));
       return catalog;
     } catch (error) {
       await Promise.all([units.close(), http.close()]);
