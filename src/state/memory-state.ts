@@ -1,0 +1,76 @@
+// SharedState in this process: the default without Redis, and ResilientState's fallback while
+// Redis does not answer. Every map is bounded (lru-cache), so many origins or cache keys cannot
+// grow the process without limit. The cache part answers in microseconds (a hit is one LRU get).
+
+import { LRUCache } from 'lru-cache';
+import { takeToken, type BucketLevel, type SharedState, type TakeResult } from './shared-state.js';
+
+export interface MemoryStateOptions {
+  /** Most cache entries kept (least recently used go first). */
+  maxCacheEntries?: number;
+  /** Most cache bytes kept (UTF-16 code units of the values, roughly bytes). */
+  maxCacheBytes?: number;
+  /** Most rate buckets and pauses kept, each. */
+  maxKeys?: number;
+  /** The clock, epoch ms (tests step it). */
+  now?: () => number;
+}
+
+export const DEFAULT_MAX_CACHE_ENTRIES = 10_000;
+export const DEFAULT_MAX_CACHE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_KEYS = 10_000;
+
+export class MemoryState implements SharedState {
+  private readonly now: () => number;
+  private readonly buckets: LRUCache<string, BucketLevel>;
+  private readonly pauses: LRUCache<string, number>;
+  private readonly cache: LRUCache<string, string>;
+
+  constructor(options: MemoryStateOptions = {}) {
+    this.now = options.now ?? Date.now;
+    const maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
+    this.buckets = new LRUCache({ max: maxKeys });
+    this.pauses = new LRUCache({ max: maxKeys });
+    this.cache = new LRUCache({
+      max: options.maxCacheEntries ?? DEFAULT_MAX_CACHE_ENTRIES,
+      maxSize: options.maxCacheBytes ?? DEFAULT_MAX_CACHE_BYTES,
+      sizeCalculation: (value) => Math.max(1, value.length),
+    });
+  }
+
+  async take(bucket: string, capacity: number, refillPerSecond: number): Promise<TakeResult> {
+    const { level, result } = takeToken(this.buckets.get(bucket), capacity, refillPerSecond, this.now());
+    this.buckets.set(bucket, level);
+    return result;
+  }
+
+  async pause(origin: string, untilMs: number): Promise<void> {
+    const current = this.pauses.get(origin);
+    if (current === undefined || untilMs > current) this.pauses.set(origin, untilMs);
+  }
+
+  async pausedUntil(origin: string): Promise<number | null> {
+    const until = this.pauses.get(origin);
+    if (until === undefined) return null;
+    if (until <= this.now()) {
+      this.pauses.delete(origin);
+      return null;
+    }
+    return until;
+  }
+
+  async cacheGet(key: string): Promise<string | null> {
+    return this.cache.get(key) ?? null;
+  }
+
+  async cacheSet(key: string, value: string, ttlMs: number): Promise<void> {
+    if (ttlMs <= 0) return;
+    this.cache.set(key, value, { ttl: ttlMs });
+  }
+
+  async close(): Promise<void> {
+    this.buckets.clear();
+    this.pauses.clear();
+    this.cache.clear();
+  }
+}

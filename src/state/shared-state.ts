@@ -1,0 +1,37 @@
+// State that replicas of one flowguard must agree on (issue 16, seam 3): the upstream guard's
+// rate buckets and pauses, and the response cache. MemoryState keeps it in this process;
+// RedisState keeps it in Redis so any number of processes behave as one; ResilientState uses
+// Redis and falls back to memory while Redis does not answer.
+
+/** A token, or how long until the bucket has one. */
+export type TakeResult = { ok: true } | { ok: false; retryAfterMs: number };
+
+export interface SharedState {
+  /** Token bucket `bucket` (capacity, refill per second): a token, or how long until one. */
+  take(bucket: string, capacity: number, refillPerSecond: number): Promise<TakeResult>;
+  /** Pauses `origin` until the epoch ms given (the later of two pauses wins). */
+  pause(origin: string, untilMs: number): Promise<void>;
+  /** The epoch ms `origin` is paused until, or null when it is not paused. */
+  pausedUntil(origin: string): Promise<number | null>;
+  cacheGet(key: string): Promise<string | null>;
+  cacheSet(key: string, value: string, ttlMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Where a bucket stands: tokens left (fractional) as of `atMs`. */
+export interface BucketLevel {
+  tokens: number;
+  atMs: number;
+}
+
+/**
+ * One take from a token bucket, as pure arithmetic (MemoryState runs it; RedisState's Lua script
+ * is the same steps): refill by the time passed, up to capacity, then take one whole token.
+ */
+export function takeToken(level: BucketLevel | undefined, capacity: number, refillPerSecond: number, nowMs: number): { level: BucketLevel; result: TakeResult } {
+  const elapsed = level ? Math.max(0, nowMs - level.atMs) : 0;
+  const tokens = level ? Math.min(capacity, level.tokens + (elapsed * refillPerSecond) / 1000) : capacity;
+  if (tokens >= 1) return { level: { tokens: tokens - 1, atMs: nowMs }, result: { ok: true } };
+  const retryAfterMs = refillPerSecond > 0 ? Math.ceil(((1 - tokens) * 1000) / refillPerSecond) : Number.MAX_SAFE_INTEGER;
+  return { level: { tokens, atMs: nowMs }, result: { ok: false, retryAfterMs } };
+}
