@@ -111,9 +111,13 @@ export class CallBridge {
   }
 
   private record(origin: string, method: string, started: number, status: number, bytes: number, error?: string): void {
-    const entry: OutboundRecord = { origin, method, status, bytes, ms: Math.round((performance.now() - started) * 100) / 100 };
-    if (error) entry.error = error;
-    this.requests.push(entry);
+    this.requests.push(outboundRecord(origin, method, started, status, bytes, error));
   }
 }
 
+/** The record of one outbound request that started at `started` (performance.now()) and ends now. */
+export function outboundRecord(origin: string, method: string, started: number, status: number, bytes: number, error?: string): OutboundRecord {
+  const entry: OutboundRecord = { origin, method, status, bytes, ms: Math.round((performance.now() - started) * 100) / 100 };
+  if (error) entry.error = error;
+  return entry;
+}

@@ -18,7 +18,7 @@ import type { Upstreams } from '../http/upstreams.js';
 import type { InputSchema } from '../tool-schema/input.js';
 import type { Outcome } from '../sandbox/host.js';
 import type { BridgeAnswer, BridgeRequest, Hook } from '../sandbox/protocol.js';
-import { CallBridge, type OutboundRecord } from './bridge.js';
+import { CallBridge, outboundRecord, type OutboundRecord } from './bridge.js';
 import type { ExecuteRequestResult, PostRequestResult } from './hooks.js';
 
 export interface CallableTool {
@@ -92,7 +92,7 @@ export interface SentRequest {
   body?: string;
 }
 
-/** An executeRequest call records each request its handler made through the core (R12). */
+/** Every request a call sent: the core's own, or each one an executeRequest handler made through the core (R12). */
 export type CallResult =
   | { ok: true; status: number; content: Decoded; requests?: OutboundRecord[] }
   | { ok: true; dryRun: SentRequest }
@@ -106,17 +106,20 @@ export interface CallOptions {
 
 export async function callTool(context: CallContext, tool: CallableTool, args: unknown, options: CallOptions = {}): Promise<CallResult> {
   let result: CallResult;
+  // The core's own request, once sent (the bridge keeps executeRequest's).
+  const sent: OutboundRecord[] = [];
   try {
-    result = await runCall(context, tool, args, options);
+    result = await runCall(context, tool, args, options, sent);
   } catch (error) {
     // A bug, not bad input: it fails this call only, and the server goes on.
     result = fail('internal', `internal error in ${tool.name}: ${error instanceof Error ? error.message : String(error)}`);
   }
+  if (sent.length > 0 && !('dryRun' in result)) result = { ...result, requests: sent };
   // Whatever leaves the core is redacted: results, echoes of the request, error messages.
   return context.redactor.redactValue(result);
 }
 
-async function runCall(context: CallContext, tool: CallableTool, args: unknown, options: CallOptions): Promise<CallResult> {
+async function runCall(context: CallContext, tool: CallableTool, args: unknown, options: CallOptions, outbound: OutboundRecord[]): Promise<CallResult> {
   if (tool.missingKeys.length > 0) {
     return fail('missing-keys', `${tool.name} needs ${tool.missingKeys.join(', ')}, which the server has no value for`);
   }
@@ -153,15 +156,18 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
   if (options.dryRun) return { ok: true, dryRun: sent };
 
   let response: HttpResponse;
+  const started = performance.now();
   try {
     // Messages name the schema's origin, not the address of an upstream override.
     response = await context.http.request({ ...sent, method: struct.method }, { signal: options.signal, origin: target.origin });
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
+    outbound.push(outboundRecord(target.origin, struct.method, started, 0, 0, error.message));
     // The answer arrived but cannot be read: an unknown or broken Content-Encoding, or JSON past the nesting bound.
     if (error.kind === 'decode' || error.kind === 'too-deep') return fail('decode', `the answer could not be read: ${error.message}`);
     return fail('upstream-failure', `upstream request failed: ${error.message}`);
   }
+  outbound.push(outboundRecord(target.origin, struct.method, started, response.status, response.body.length));
   if (response.status < 200 || response.status > 299) return statusFailure(response, context.redactor);
 
   const decoded = decodeBody(response.body, response.headers['content-type']);

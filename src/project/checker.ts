@@ -11,7 +11,7 @@ import type { FileReport } from '../report/format.js';
 import { isWithin } from '../scan/files.js';
 import type { SchemaCheck } from '../schema/check.js';
 import { CheckCache } from './check-cache.js';
-import { checkSchemaFile, type FileCheckOptions } from './check-file.js';
+import { checkSchemaFile, type FileCheck, type FileCheckOptions } from './check-file.js';
 
 export interface ProjectOptions {
   /** Folder holding `.flowmcp/config.json`, `.env` and `.flowmcp/cache/`; default the working directory. */
@@ -61,7 +61,7 @@ export class ProjectChecker {
   }
 
   /** One schema file checked against the project: its size, scan, shape, rules and lists. */
-  checkFile(file: string, cache?: CheckCache): SchemaCheck {
+  checkFile(file: string, cache?: CheckCache): FileCheck {
     return checkSchemaFile(file, this.checkOptions, cache);
   }
 

@@ -10,7 +10,8 @@ export type SandboxEvent =
 
 export type SandboxEventListener = (event: SandboxEvent) => void;
 
-function describeSandboxEvent(event: SandboxEvent): string {
+/** The event in one line, as an operator reads it. */
+export function describeSandboxEvent(event: SandboxEvent): string {
   const process = `flowguard: sandbox process ${event.pid ?? '(not started)'}`;
   if (event.kind === 'worker-replaced') return `${process} replaced: ${event.reason}`;
   const when = event.restartInMs > 0 ? ` in ${event.restartInMs} ms` : '';

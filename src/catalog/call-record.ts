@@ -1,0 +1,117 @@
+// One record per finished tool call, for whoever listens (the audit log, the log line, metrics):
+// what was called, on which version of its schema, how it ended, how long it took, with which
+// arguments, and every request that left for it. Records are made only while someone listens,
+// so a catalog without listeners pays nothing for them. No key value is ever in a record: the
+// whole record goes through the catalog's redactor before a listener sees it (R4).
+
+import type { Redactor } from '../http/redact.js';
+import type { OutboundRecord } from './bridge.js';
+import type { CallResult, ToolErrorKind } from './call-pipeline.js';
+
+export interface CallRecord {
+  /** ISO start time. */
+  time: string;
+  /** The MCP name (as the caller asked, for an unknown tool). */
+  tool: string;
+  /** `namespace/file.mjs::route`; empty for an unknown tool. */
+  reference: string;
+  /** SHA-256 of the schema file's bytes as loaded (hex); empty for an unknown tool. */
+  schemaHash: string;
+  outcome: 'ok' | ToolErrorKind;
+  durationMs: number;
+  /** Argument names and their redacted values; a value too long to keep is replaced by its size. */
+  arguments: Record<string, unknown>;
+  /** Every outbound request: the core's own and those an executeRequest handler asked for. */
+  requests: OutboundRecord[];
+  /** Whether the response cache answered: filled by the cache, `none` where no cache took part. */
+  cache: 'hit' | 'miss' | 'none';
+}
+
+export type CallListener = (record: CallRecord) => void;
+
+/** When and what a call started with; taken before the call, only while someone listens. */
+export interface CallStart {
+  epochMs: number;
+  /** performance.now() at the start, for the duration. */
+  at: number;
+}
+
+/** What a call was made on: its tool (undefined for an unknown name) and the schema's hash. */
+export interface CalledTool {
+  name: string;
+  reference: string;
+  schemaHash: string;
+}
+
+/** The JSON text of one argument value longer than this is not kept, only its size (an audit line stays small). */
+const MAX_ARGUMENT_CHARS = 1024;
+
+/** The listeners of one catalog's calls. */
+export class CallListeners {
+  private readonly listeners = new Set<CallListener>();
+
+  /** Whether a call should make a record at all. */
+  get active(): boolean {
+    return this.listeners.size > 0;
+  }
+
+  add(listener: CallListener): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Hands the record to every listener; a listener that throws (or rejects) fails neither the call nor the others. */
+  publish(record: CallRecord): void {
+    for (const listener of this.listeners) {
+      try {
+        const returned: unknown = listener(record);
+        if (returned instanceof Promise) returned.catch(() => undefined);
+      } catch {
+        // A listener's failure is the listener's: the call it observes has already succeeded or failed on its own.
+      }
+    }
+  }
+}
+
+export function startCall(): CallStart {
+  return { epochMs: Date.now(), at: performance.now() };
+}
+
+/** The record of a finished call. Arguments are redacted before a long value is cut (a cut could split a key). */
+export function makeCallRecord(
+  start: CallStart,
+  tool: CalledTool,
+  args: unknown,
+  result: CallResult,
+  redactor: Redactor,
+  cache: CallRecord['cache'] = 'none',
+): CallRecord {
+  return {
+    time: new Date(start.epochMs).toISOString(),
+    // An unknown name is the caller's text and could hold anything.
+    tool: tool.reference === '' ? redactor.redact(tool.name) : tool.name,
+    reference: tool.reference,
+    schemaHash: tool.schemaHash,
+    outcome: result.ok ? 'ok' : result.error.kind,
+    durationMs: Math.round((performance.now() - start.at) * 1000) / 1000,
+    arguments: recordedArguments(redactor.redactValue(args)),
+    // The call pipeline redacted its result whole, these included.
+    requests: 'requests' in result && result.requests ? result.requests : [],
+    cache,
+  };
+}
+
+/** Names and values of the arguments; a value whose JSON text is long is replaced by its size. */
+function recordedArguments(args: unknown): Record<string, unknown> {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return {};
+  const recorded: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) {
+    if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
+      recorded[name] = value;
+      continue;
+    }
+    const length = typeof value === 'string' ? value.length : (JSON.stringify(value)?.length ?? 0);
+    recorded[name] = length > MAX_ARGUMENT_CHARS ? `[${length} characters, not recorded]` : value;
+  }
+  return recorded;
+}
