@@ -7,7 +7,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
-import { RecordingServer, tempProject } from '../e2e/helpers.js';
+import { tempProject } from '../support/project.js';
+import { startUpstream, type Upstream } from '../support/upstream.js';
 
 const SCHEMA = `export const main = {
     namespace: 'quotes', name: 'Quotes', description: 'A library that fetches by itself.', version: '2.0.0', docs: [], tags: [],
@@ -26,12 +27,12 @@ export const handlers = ({ sharedLists, libraries }) => ({
 });
 `;
 
-let upstream: RecordingServer;
+let upstream: Upstream;
 let project: { dir: string; remove: () => void };
 let catalog: Catalog;
 
 beforeAll(async () => {
-  upstream = await RecordingServer.start((req, res) => {
+  upstream = await startUpstream((req, res) => {
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ price: 42, path: req.url }));
   });

@@ -3,13 +3,12 @@
 // `fetch` and ethers providers ask the host, and loopback servers stand for the upstreams (each
 // schema origin mapped by an `upstreams` override, so nothing leaves the machine).
 
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
 import { schemaRows } from '../../src/cli/list.js';
-import { RecordingServer, tempProject } from '../e2e/helpers.js';
+import { tempProject } from '../support/project.js';
+import { startUpstream, type Upstream } from '../support/upstream.js';
 
 const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'bridge', 'schemas');
 const FETCH_KEY = 'fetch-key-value-0123456789';
@@ -17,32 +16,28 @@ const RPC_KEY = 'rpc-key-value-9876543210';
 
 /** A fake JSON-RPC node: chain id 1, block 16, and `name()` answering "Flow"; batches too. */
 class FakeNode {
-  readonly paths: string[] = [];
   readonly methods: string[] = [];
-  private constructor(private readonly server: Server) {}
+  private constructor(private readonly upstream: Upstream) {}
   get origin(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.upstream.origin;
+  }
+  /** The request path of every call the node received. */
+  get paths(): string[] {
+    return this.upstream.records.map((entry) => entry.url);
   }
   static async start(): Promise<FakeNode> {
-    let self: FakeNode | null = null;
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        self?.paths.push(req.url ?? '');
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+    const node: FakeNode = new FakeNode(
+      await startUpstream((_req, res, entry) => {
+        const body = JSON.parse(entry.body) as unknown;
         const answer = (call: { id: number; method: string }) => {
-          self?.methods.push(call.method);
+          node.methods.push(call.method);
           return { jsonrpc: '2.0', id: call.id, result: FakeNode.result(call.method) };
         };
         res.setHeader('content-type', 'application/json');
         res.end(JSON.stringify(Array.isArray(body) ? body.map(answer) : answer(body as { id: number; method: string })));
-      });
-    });
-    server.keepAliveTimeout = 500;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    self = new FakeNode(server);
-    return self;
+      }),
+    );
+    return node;
   }
   static result(method: string): unknown {
     switch (method) {
@@ -61,21 +56,18 @@ class FakeNode {
     }
   }
   close(): Promise<void> {
-    return new Promise((resolve) => {
-      this.server.closeAllConnections();
-      this.server.close(() => resolve());
-    });
+    return this.upstream.close();
   }
 }
 
-let upstream: RecordingServer;
-let internal: RecordingServer;
+let upstream: Upstream;
+let internal: Upstream;
 let node: FakeNode;
 let catalog: Catalog;
 let project: { dir: string; remove: () => void };
 
 beforeAll(async () => {
-  upstream = await RecordingServer.start((req, res) => {
+  upstream = await startUpstream((req, res) => {
     res.setHeader('content-type', 'application/json');
     if (req.url?.includes('q=slow')) {
       setTimeout(() => res.end(JSON.stringify({ path: req.url, key: 'kept' })), 600);
@@ -90,7 +82,7 @@ beforeAll(async () => {
     if (req.url?.startsWith('/echo')) res.setHeader('x-echo', String(req.headers['x-api-key']));
     res.end(JSON.stringify({ path: req.url, key: req.url?.startsWith('/echo') ? req.headers['x-api-key'] : 'kept', pad: 'x'.repeat(100) }));
   });
-  internal = await RecordingServer.start();
+  internal = await startUpstream();
   node = await FakeNode.start();
   project = tempProject({ network: { allow: { fetcher: [internal.origin] }, maxRequestsPerCall: 5 } });
   catalog = await Catalog.load({

@@ -7,15 +7,16 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
-import { RecordingServer, tempProject } from '../e2e/helpers.js';
+import { tempProject } from '../support/project.js';
+import { startUpstream, type Upstream } from '../support/upstream.js';
 
 const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'grants', 'schemas');
 const AWS_SECRET = 'aws-secret-value-0123456789';
 const ETHERSCAN = 'etherscan-key-value-9876';
 
-let upstream: RecordingServer;
+let upstream: Upstream;
 beforeAll(async () => {
-  upstream = await RecordingServer.start();
+  upstream = await startUpstream();
 });
 afterAll(() => upstream?.close());
 

@@ -12,7 +12,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
-import { startServer, waitFor, type TestServer } from '../http/servers.js';
+import { startUpstream, type Upstream } from '../support/upstream.js';
+import { waitFor } from '../support/wait.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const LIMITS = { size: 1, deadlineMs: 2000, memoryMb: 64 };
@@ -53,7 +54,7 @@ function childProcesses(): number[] {
 }
 
 let dir: string;
-let upstream: TestServer;
+let upstream: Upstream;
 const seenHeaders: string[] = [];
 
 beforeAll(async () => {
@@ -61,7 +62,7 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'plain.mjs'), schema('plain', null));
   writeFileSync(join(dir, 'good.mjs'), schema('good', ADDS_HEADER));
   writeFileSync(join(dir, 'broken.mjs'), schema('broken', THROWS));
-  upstream = await startServer((req, res) => {
+  upstream = await startUpstream((req, res) => {
     seenHeaders.push(String(req.headers['x-added'] ?? ''));
     res.setHeader('content-type', 'application/json');
     res.end('{"ok":true}');

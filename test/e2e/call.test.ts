@@ -7,19 +7,22 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallResult } from '../../src/catalog/call-pipeline.js';
 import { Catalog } from '../../src/catalog/load.js';
-import { KEY, RecordingServer, SCHEMAS, tempProject, waitFor, type Recorded } from './helpers.js';
+import { tempProject } from '../support/project.js';
+import type { Recorded } from '../support/upstream.js';
+import { waitFor } from '../support/wait.js';
+import { KEY, SCHEMAS, startBehaving, type BehavingUpstream } from './helpers.js';
 
-let main: RecordingServer;
+let main: BehavingUpstream;
 /** The other origin: redirects must never reach it. */
-let other: RecordingServer;
+let other: BehavingUpstream;
 /** Where requests for https://polygon.rpc.example.test go (the marker test). */
-let polygon: RecordingServer;
+let polygon: BehavingUpstream;
 let catalog: Catalog;
 let quick: Catalog;
 const project = tempProject();
 
 beforeAll(async () => {
-  [main, other, polygon] = await Promise.all([RecordingServer.start(), RecordingServer.start(), RecordingServer.start()]);
+  [main, other, polygon] = await Promise.all([startBehaving(), startBehaving(), startBehaving()]);
   main.otherOrigin = other.origin;
   const upstreams = { '*': main.origin, 'https://polygon.rpc.example.test': polygon.origin };
   [catalog, quick] = await Promise.all([
@@ -50,7 +53,7 @@ async function call(name: string, args: unknown, on: Catalog = catalog, signal?:
 }
 
 /** The headers every request without a body carries: undici's own, and the client's Accept-Encoding. */
-function baseHeaders(server: RecordingServer = main): Record<string, string> {
+function baseHeaders(server: BehavingUpstream = main): Record<string, string> {
   return { host: `127.0.0.1:${server.port}`, connection: 'keep-alive', 'accept-encoding': 'gzip, deflate, br' };
 }
 

@@ -8,10 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallResult } from '../../src/catalog/call-pipeline.js';
 import { Catalog } from '../../src/catalog/load.js';
-import { CANARY_GRANT, KEY, KEY_URL, keyLeaks, RecordingServer, REDACTED, SCHEMAS, tempProject, type Recorded } from './helpers.js';
+import { tempProject } from '../support/project.js';
+import type { Recorded } from '../support/upstream.js';
+import { CANARY_GRANT, KEY, KEY_URL, keyLeaks, REDACTED, SCHEMAS, startBehaving, type BehavingUpstream } from './helpers.js';
 
-let main: RecordingServer;
-let other: RecordingServer;
+let main: BehavingUpstream;
+let other: BehavingUpstream;
 let catalog: Catalog;
 const project = tempProject(CANARY_GRANT);
 /** Every result and error of this file, checked once more at the end. */
@@ -19,7 +21,7 @@ const outputs: unknown[] = [];
 const TOKEN = /^__secret_CANARY_KEY_[0-9a-f]+__$/;
 
 beforeAll(async () => {
-  [main, other] = await Promise.all([RecordingServer.start(), RecordingServer.start()]);
+  [main, other] = await Promise.all([startBehaving(), startBehaving()]);
   main.otherOrigin = other.origin;
   catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir, env: { CANARY_KEY: KEY, EMPTY_KEY: '' }, upstreams: { '*': main.origin }, sandbox: { size: 1 } });
   outputs.push(catalog.findings());

@@ -5,17 +5,19 @@
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANARY_GRANT, flowguard, KEY, KEY_URL, keyLeaks, RecordingServer, REDACTED, SCHEMAS, tempProject, type CliRun, type Recorded } from './helpers.js';
+import { tempProject } from '../support/project.js';
+import type { Recorded } from '../support/upstream.js';
+import { CANARY_GRANT, flowguard, KEY, KEY_URL, keyLeaks, REDACTED, SCHEMAS, startBehaving, type BehavingUpstream, type CliRun } from './helpers.js';
 
-let main: RecordingServer;
-let other: RecordingServer;
+let main: BehavingUpstream;
+let other: BehavingUpstream;
 const project = tempProject(CANARY_GRANT);
 const ENV = { CANARY_KEY: KEY };
 /** Every run of this file, checked for the key at the end. */
 const runs: Array<{ args: string[]; run: CliRun }> = [];
 
 beforeAll(async () => {
-  [main, other] = await Promise.all([RecordingServer.start(), RecordingServer.start()]);
+  [main, other] = await Promise.all([startBehaving(), startBehaving()]);
   main.otherOrigin = other.origin;
 });
 

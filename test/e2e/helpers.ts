@@ -1,14 +1,11 @@
-// End-to-end helpers: loopback HTTP servers that record every request exactly as it arrives
-// (method, raw path and query, headers, raw body) and answer per route, the fixture folders, a
-// temp project, the canary key and the checks that it appears nowhere.
+// End-to-end helpers: the test API that loopback upstreams play (`/behave/<mode>` picks the
+// answer), the fixture folders, the canary key and the checks that it appears nowhere, and the
+// CLI in a child process.
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { echo, startUpstream, type RecordEntry, type Upstream } from '../support/upstream.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'flowguard.js');
@@ -39,76 +36,23 @@ export function keyLeaks(value: unknown): string[] {
   return keyForms().filter((form) => text.includes(form));
 }
 
-export interface Recorded {
-  method: string;
-  /** The request target exactly as received: raw path and query. */
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-export interface RecordEntry extends Recorded {
-  /** Set when the connection closed before the answer was complete (the client hung up). */
-  closed: boolean;
-  /** Name, value, name, value, ... as they arrived: `headers` keeps one of two content-types. */
-  rawHeaders: string[];
-}
-
-export type Answer = (req: IncomingMessage, res: ServerResponse, entry: RecordEntry, server: RecordingServer) => void;
-
-export class RecordingServer {
-  readonly records: RecordEntry[] = [];
+/** A loopback upstream playing the test API; `redirect-other` points at `otherOrigin`. */
+export interface BehavingUpstream extends Upstream {
   /** Where `redirect-other` points (set after both servers started). */
-  otherOrigin = '';
-  private constructor(
-    private readonly server: Server,
-    readonly port: number,
-  ) {}
+  otherOrigin: string;
+}
 
-  get origin(): string {
-    return `http://127.0.0.1:${this.port}`;
-  }
-
-  static async start(answer: Answer = behave): Promise<RecordingServer> {
-    let self: RecordingServer | null = null;
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const entry: RecordEntry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), closed: false, rawHeaders: req.rawHeaders };
-        res.once('close', () => {
-          if (!res.writableEnded) entry.closed = true;
-        });
-        self?.records.push(entry);
-        answer(req, res, entry, self as RecordingServer);
-      });
-    });
-    // Keep-alive sockets must not hold the close in afterAll.
-    server.keepAliveTimeout = 500;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    self = new RecordingServer(server, (server.address() as AddressInfo).port);
-    return self;
-  }
-
-  /** The requests received since `mark` (a count taken before). */
-  since(mark: number): Recorded[] {
-    return this.records.slice(mark).map(({ method, url, headers, body }) => ({ method, url, headers, body }));
-  }
-
-  close(): Promise<void> {
-    return new Promise<void>((resolve) => {
-      this.server.closeAllConnections();
-      this.server.close(() => resolve());
-    });
-  }
+export async function startBehaving(): Promise<BehavingUpstream> {
+  const self: BehavingUpstream = Object.assign(await startUpstream((req, res, entry) => behave(req, res, entry, self.otherOrigin)), { otherOrigin: '' });
+  return self;
 }
 
 const TEN_MB = 10 * 1024 * 1024;
 
 /** What the test servers send back: `/behave/<mode>` anywhere in the path picks the answer. */
-export function behave(req: IncomingMessage, res: ServerResponse, entry: RecordEntry, server: RecordingServer): void {
+function behave(req: IncomingMessage, res: ServerResponse, entry: RecordEntry, otherOrigin: string): void {
   const mode = /\/behave\/([^/?]+)/.exec(entry.url)?.[1] ?? 'json';
-  const echo = { method: entry.method, url: entry.url, headers: entry.headers, body: entry.body };
+  const echoed = { method: entry.method, url: entry.url, headers: entry.headers, body: entry.body };
   const echoedKey = (): string => new URL(entry.url, 'http://x').searchParams.get('apikey') ?? String(entry.headers['x-api-key'] ?? '');
   switch (mode) {
     case 'items':
@@ -118,7 +62,7 @@ export function behave(req: IncomingMessage, res: ServerResponse, entry: RecordE
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('plain words, not JSON');
       return;
     case 'badjson':
-      res.writeHead(200, { 'content-type': 'application/json' }).end(`{"echo": ${JSON.stringify(echo)}`);
+      res.writeHead(200, { 'content-type': 'application/json' }).end(`{"echo": ${JSON.stringify(echoed)}`);
       return;
     case 'badjsoncut':
       // The key straddles the 80-byte excerpt of a decode error: 12 of its 16 secret characters before the cut.
@@ -134,7 +78,7 @@ export function behave(req: IncomingMessage, res: ServerResponse, entry: RecordE
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
       return;
     case '500':
-      res.writeHead(500, { 'content-type': 'text/plain' }).end(`internal error while handling ${JSON.stringify(echo)}`);
+      res.writeHead(500, { 'content-type': 'text/plain' }).end(`internal error while handling ${JSON.stringify(echoed)}`);
       return;
     case 'long500':
       res.writeHead(500, { 'content-type': 'text/plain' }).end('x'.repeat(300));
@@ -169,10 +113,10 @@ export function behave(req: IncomingMessage, res: ServerResponse, entry: RecordE
       res.writeHead(302, { location: 'landing' }).end();
       return;
     case 'redirect-other':
-      res.writeHead(302, { location: `${server.otherOrigin}/behave/json?from=redirect` }).end();
+      res.writeHead(302, { location: `${otherOrigin}/behave/json?from=redirect` }).end();
       return;
     default:
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(echo));
+      echo(req, res, entry);
   }
 }
 
@@ -194,31 +138,8 @@ function streamBytes(res: ServerResponse, total: number): void {
   pump();
 }
 
-/**
- * A temp folder standing for the project, with no .env. `config` becomes its
- * `.flowmcp/config.json` (none when omitted).
- */
-export function tempProject(config?: unknown): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'flowguard-e2e-'));
-  if (config !== undefined) {
-    mkdirSync(join(dir, '.flowmcp'));
-    writeFileSync(join(dir, '.flowmcp', 'config.json'), JSON.stringify(config));
-  }
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
 /** The config line that lets the canary key come from the environment. */
 export const CANARY_GRANT = { security: { keys: ['CANARY_KEY', 'EMPTY_KEY'] } };
-
-/** Polls `check` every 10 ms until it holds or `ms` pass; returns whether it held. */
-export async function waitFor(check: () => boolean, ms = 2_000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return check();
-}
 
 export interface CliRun {
   code: number | null;

@@ -5,13 +5,15 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
-import { ROOT, RecordingServer, tempProject, type RecordEntry } from './helpers.js';
+import { tempProject } from '../support/project.js';
+import { startUpstream, type RecordEntry, type Upstream } from '../support/upstream.js';
+import { ROOT, startBehaving, type BehavingUpstream } from './helpers.js';
 
 const SCHEMAS = join(ROOT, 'test', 'fixtures', 'requests');
 
-let server: RecordingServer;
+let server: BehavingUpstream;
 /** Answers formats.example.test: markdown, RSS and raw bytes, by path. */
-let formats: RecordingServer;
+let formats: Upstream;
 let catalog: Catalog;
 const project = tempProject();
 
@@ -24,8 +26,8 @@ const FORMAT_ANSWERS: Record<string, [contentType: string, body: string | Buffer
 
 beforeAll(async () => {
   [server, formats] = await Promise.all([
-    RecordingServer.start(),
-    RecordingServer.start((_req, res, entry) => {
+    startBehaving(),
+    startUpstream((_req, res, entry) => {
       const [type, body] = FORMAT_ANSWERS[entry.url] ?? ['text/plain', 'unknown path'];
       res.writeHead(200, { 'content-type': type }).end(body);
     }),

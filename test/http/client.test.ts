@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_HTTP_LIMITS, HttpClient, HttpError } from '../../src/http/client.js';
 import type { HttpErrorKind, HttpLimits } from '../../src/http/client.js';
 import { decodeBody } from '../../src/http/decode.js';
-import { freePort, startServer, waitFor } from './servers.js';
-import type { TestServer } from './servers.js';
+import { freePort, startUpstream, type Upstream } from '../support/upstream.js';
+import { waitFor } from '../support/wait.js';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
@@ -53,8 +53,8 @@ function loopbackClient(limits?: Partial<HttpLimits>): HttpClient {
   return new HttpClient(limits, { allowPrivate: true });
 }
 
-let main: TestServer;
-let other: TestServer;
+let main: Upstream;
+let other: Upstream;
 let client: HttpClient;
 const big: StreamState[] = [];
 const hanging: { closed: boolean }[] = [];
@@ -71,17 +71,17 @@ async function failure(promise: Promise<unknown>): Promise<{ kind: HttpErrorKind
 }
 
 beforeAll(async () => {
-  other = await startServer((_req, res) => {
+  other = await startUpstream((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/plain' }).end('you should not be here');
   });
-  main = await startServer((req, res, body) => {
+  main = await startUpstream((req, res, entry) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const path = url.pathname;
     const redirect = (status: number, location: string): void => {
       res.writeHead(status, { location, 'content-type': 'text/plain' }).end(`see ${location}`);
     };
     if (path.endsWith('/echo')) {
-      const payload = JSON.stringify({ method: req.method, path: req.url, headers: req.headers, body: body.toString('utf8') });
+      const payload = JSON.stringify({ method: req.method, path: req.url, headers: req.headers, body: entry.body });
       res
         .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) })
         .end(payload);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient, HttpError } from '../../src/http/client.js';
 import { ACCEPT_ENCODING } from '../../src/http/content-encoding.js';
 import { jsonDeeperThan } from '../../src/http/json-depth.js';
-import { startServer, type TestServer } from './servers.js';
+import { startUpstream, type Upstream } from '../support/upstream.js';
 
 const TEXT = 'The quick brown fox jumps over the lazy dog. '.repeat(40);
 const MIB = 1024 * 1024;
@@ -25,12 +25,12 @@ function gzipBomb(): Buffer {
 const BOMB = gzipBomb();
 const DEEP = '['.repeat(100_000) + ']'.repeat(100_000);
 
-let upstream: TestServer;
+let upstream: Upstream;
 let client: HttpClient;
 let lastAcceptEncoding: string | undefined;
 
 beforeAll(async () => {
-  upstream = await startServer((req, res) => {
+  upstream = await startUpstream((req, res) => {
     lastAcceptEncoding = req.headers['accept-encoding'];
     const send = (encoding: string, body: Buffer, type = 'text/plain; charset=utf-8') => {
       res.writeHead(200, { 'content-type': type, 'content-encoding': encoding, 'content-length': body.length }).end(body);

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../src/catalog/load.js';
 import type { CallResult } from '../../src/catalog/call-pipeline.js';
-import { freePort, startServer, type TestServer } from './servers.js';
+import { freePort, startUpstream, type Upstream } from '../support/upstream.js';
 import { KEY, makeProject, type TestProject } from './project.js';
 
 const SCHEMA = `export const main = {
@@ -27,13 +27,13 @@ const SCHEMA = `export const main = {
 const MIB = 1024 * 1024;
 const INVALID_UTF8 = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
 
-let upstream: TestServer;
+let upstream: Upstream;
 const projects: TestProject[] = [];
 let catalog: Catalog;
 
 beforeAll(async () => {
   const bombMember = gzipSync(Buffer.alloc(8 * MIB), { level: 9 });
-  upstream = await startServer((req, res) => {
+  upstream = await startUpstream((req, res) => {
     const kind = req.url?.split('/').pop();
     switch (kind) {
       case 'gzip':

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallResult } from '../../src/catalog/call-pipeline.js';
 import { Catalog } from '../../src/catalog/load.js';
-import { RecordingServer, tempProject, type RecordEntry } from '../e2e/helpers.js';
+import { tempProject } from '../support/project.js';
+import { startUpstream, type RecordEntry, type Upstream } from '../support/upstream.js';
 
 const SCHEMA = join(import.meta.dirname, '..', 'fixtures', 'echo', 'echo.mjs');
 /** Characters that every encoding writes its own way: `+ / =`, a space, `*` and a quote. */
@@ -105,14 +106,14 @@ function leaks(value: unknown): string[] {
   return PIECES.filter((piece) => text.includes(piece));
 }
 
-let upstream: RecordingServer;
+let upstream: Upstream;
 let catalog: Catalog;
 // The key comes from the project's .env, which needs no grant.
 const project = tempProject();
 
 beforeAll(async () => {
   writeFileSync(join(project.dir, '.env'), `ECHO_KEY='${KEY}'\n`);
-  upstream = await RecordingServer.start(echoUpstream);
+  upstream = await startUpstream(echoUpstream);
   catalog = await Catalog.load({ schemas: SCHEMA, project: project.dir, env: {}, upstreams: { '*': upstream.origin }, sandbox: { size: 1 } });
 }, 30_000);
 

@@ -4,14 +4,14 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../src/catalog/load.js';
-import { startTlsServer, type TestServer } from './servers.js';
+import { startUpstream, type Upstream } from '../support/upstream.js';
 import { KEY, keyedSchema, makeProject, type TestProject } from './project.js';
 
-let internal: TestServer;
+let internal: Upstream;
 const projects: TestProject[] = [];
 
 beforeAll(async () => {
-  internal = await startTlsServer();
+  internal = await startUpstream((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('internal service'), { tls: true });
 });
 
 afterAll(async () => {

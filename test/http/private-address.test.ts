@@ -6,14 +6,14 @@ import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient, HttpError, type HttpNetworkOptions } from '../../src/http/client.js';
-import { startServer, startTlsServer, type TestServer } from './servers.js';
+import { startUpstream, type Upstream } from '../support/upstream.js';
 
-let internal: TestServer;
-let allowedUpstream: TestServer;
+let internal: Upstream;
+let allowedUpstream: Upstream;
 
 beforeAll(async () => {
-  internal = await startTlsServer();
-  allowedUpstream = await startServer((req, res) => {
+  internal = await startUpstream((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('internal service'), { tls: true });
+  allowedUpstream = await startUpstream((req, res) => {
     if (req.url === '/to-internal') res.writeHead(302, { location: `https://localhost:${internal.port}/secrets` }).end();
     else if (req.url === '/same-origin') res.writeHead(302, { location: '/landed', connection: 'close' }).end();
     else res.writeHead(200, { 'content-type': 'text/plain' }).end(`reached ${req.url}`);

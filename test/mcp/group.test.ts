@@ -7,12 +7,12 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, connectStdio, PROJECT, ROOT, SCHEMAS, serveArgs, spawnServe, startUpstream, type Upstream } from './helpers.js';
+import { BIN, connectStdio, PROJECT, ROOT, SCHEMAS, serveArgs, spawnServe, startCatalogUpstream, type CatalogUpstream } from './helpers.js';
 
-let upstream: Upstream;
+let upstream: CatalogUpstream;
 let project: string;
 beforeAll(async () => {
-  upstream = await startUpstream();
+  upstream = await startCatalogUpstream();
   project = mkdtempSync(join(tmpdir(), 'flowguard-mcp-group-'));
   mkdirSync(join(project, '.flowmcp'));
   copyFileSync(join(PROJECT, '.flowmcp', 'config.json'), join(project, '.flowmcp', 'config.json'));

@@ -3,14 +3,14 @@
 // `flowguard serve --transport stdio`, and Streamable HTTP (in-process server or spawned).
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Catalog } from '../../src/catalog/load.js';
 import { startHttpServer, type HttpServeOptions, type McpHttpServer } from '../../src/mcp/http.js';
+import { startUpstream, type Recorded, type Upstream } from '../support/upstream.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'flowguard.js');
@@ -33,49 +33,18 @@ export const WIDGET = {
   homepage: 'https://openwidgets.io/w-1',
 };
 
-export interface SeenRequest {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-export interface Upstream {
-  origin: string;
-  requests: SeenRequest[];
+export interface CatalogUpstream extends Upstream {
   /** Requests to the hanging route that arrived, and those whose connection has since closed. */
   slow: { arrived: number; closed: number };
-  close(): Promise<void>;
 }
 
-/** The APIs of the fixture catalog on one loopback server (paths as the upstream override maps them). */
-export async function startUpstream(): Promise<Upstream> {
-  const requests: SeenRequest[] = [];
+/** The APIs of the fixture catalog on one loopback upstream (paths as the upstream override maps them). */
+export async function startCatalogUpstream(): Promise<CatalogUpstream> {
   const slow = { arrived: 0, closed: 0 };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      requests.push(seen);
-      route(seen, res, slow);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    requests,
-    slow,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return Object.assign(await startUpstream((_req, res, entry) => route(entry, res, slow)), { slow });
 }
 
-function route(req: SeenRequest, res: ServerResponse, slow: Upstream['slow']): void {
+function route(req: Recorded, res: ServerResponse, slow: CatalogUpstream['slow']): void {
   const url = new URL(req.url, 'http://upstream');
   const json = (status: number, body: unknown, headers: Record<string, string> = {}) => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -144,12 +113,12 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-export function serveArgs(upstream: Upstream, extra: string[] = []): string[] {
+export function serveArgs(upstream: CatalogUpstream, extra: string[] = []): string[] {
   return [BIN, 'serve', '--schemas', SCHEMAS, '--project', PROJECT, '--upstream', `*=${upstream.origin}`, ...extra];
 }
 
 /** A spawned `flowguard serve --transport stdio`, with an environment that holds no keys. */
-export async function connectStdio(upstream: Upstream, args = serveArgs(upstream, ['--transport', 'stdio'])): Promise<Connection> {
+export async function connectStdio(upstream: CatalogUpstream, args = serveArgs(upstream, ['--transport', 'stdio'])): Promise<Connection> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args,
@@ -173,7 +142,7 @@ export interface HttpFixture {
 }
 
 /** The fixture catalog served over Streamable HTTP in this process, on a free port. */
-export async function startHttpFixture(upstream: Upstream, options: HttpServeOptions = {}): Promise<HttpFixture> {
+export async function startHttpFixture(upstream: CatalogUpstream, options: HttpServeOptions = {}): Promise<HttpFixture> {
   const catalog = await loadFixtureCatalog(upstream);
   const server = await startHttpServer(catalog, { port: 0, log: () => undefined, ...options });
   return {
@@ -186,7 +155,7 @@ export async function startHttpFixture(upstream: Upstream, options: HttpServeOpt
   };
 }
 
-export function loadFixtureCatalog(upstream: Upstream): Promise<Catalog> {
+export function loadFixtureCatalog(upstream: CatalogUpstream): Promise<Catalog> {
   return Catalog.load({ schemas: SCHEMAS, project: PROJECT, env: {}, upstreams: { '*': upstream.origin } });
 }
 
@@ -218,14 +187,4 @@ export function spawnServe(args: string[]): Spawned {
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return { child, stderr: () => stderr, exited };
-}
-
-/** Polls `check` every 10 ms until it holds or `ms` pass; returns whether it held. */
-export async function waitFor(check: () => boolean, ms = 5_000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return check();
 }

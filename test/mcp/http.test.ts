@@ -8,12 +8,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ALLOWED_ORIGINS, startHttpServer } from '../../src/mcp/http.js';
-import { BIN, connectHttp, ROOT, SCHEMAS, serveArgs, spawnServe, startHttpFixture, startUpstream, waitFor, type HttpFixture, type Upstream } from './helpers.js';
+import { waitFor } from '../support/wait.js';
+import { BIN, connectHttp, ROOT, SCHEMAS, serveArgs, spawnServe, startCatalogUpstream, startHttpFixture, type CatalogUpstream, type HttpFixture } from './helpers.js';
 
-let upstream: Upstream;
+let upstream: CatalogUpstream;
 let stateless: HttpFixture;
 beforeAll(async () => {
-  upstream = await startUpstream();
+  upstream = await startCatalogUpstream();
   stateless = await startHttpFixture(upstream, { allowedOrigins: [...DEFAULT_ALLOWED_ORIGINS, 'https://app.example.com'], maxBodyBytes: 64 * 1024 });
 });
 afterAll(async () => {
@@ -29,12 +30,12 @@ function post(url: string, body: string, headers: Record<string, string> = {}): 
 
 describe('Origin', () => {
   it.each([['http://evil.example'], ['http://localhost.evil.example'], ['https://localhost:3000'], ['null'], ['https://app.example.com:8443']])('refuses a request from %s with 403', async (origin) => {
-    const before = upstream.requests.length;
+    const before = upstream.records.length;
     const response = await post(stateless.server.url, LIST, { origin });
     expect(response.status).toBe(403);
     expect(((await response.json()) as { error: { message: string } }).error.message).toContain('is not allowed');
     expect(response.headers.get('access-control-allow-origin')).toBeNull();
-    expect(upstream.requests.length).toBe(before);
+    expect(upstream.records.length).toBe(before);
   });
 
   it.each([['http://localhost:6274'], ['http://127.0.0.1:5173'], ['https://app.example.com']])('serves %s, with CORS headers', async (origin) => {

@@ -4,12 +4,13 @@
 
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectStdio, serveArgs, spawnServe, startUpstream, waitFor, type Connection, type Upstream } from './helpers.js';
+import { waitFor } from '../support/wait.js';
+import { connectStdio, serveArgs, spawnServe, startCatalogUpstream, type CatalogUpstream, type Connection } from './helpers.js';
 
-let upstream: Upstream;
+let upstream: CatalogUpstream;
 let connection: Connection;
 beforeAll(async () => {
-  upstream = await startUpstream();
+  upstream = await startCatalogUpstream();
   connection = await connectStdio(upstream);
 });
 afterAll(async () => {

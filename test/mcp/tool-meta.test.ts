@@ -11,7 +11,7 @@ import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
 import { createMcpServer } from '../../src/mcp/server.js';
-import { tempProject } from '../e2e/helpers.js';
+import { tempProject } from '../support/project.js';
 
 const SCHEMA = `export const main = {
     namespace: 'things-api',

@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult, type Progress, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../src/catalog/load.js';
-import { connectHttp, connectStdio, loadFixtureCatalog, PDF, PNG, README_TEXT, startHttpFixture, startUpstream, WIDGET, type Connection, type HttpFixture, type Upstream } from './helpers.js';
+import { connectHttp, connectStdio, loadFixtureCatalog, PDF, PNG, README_TEXT, startCatalogUpstream, startHttpFixture, WIDGET, type CatalogUpstream, type Connection, type HttpFixture } from './helpers.js';
 
 const SERVED = [
   'media_clearCache',
@@ -27,11 +27,11 @@ const SERVED = [
 ];
 const WITH_OUTPUT_SCHEMA = SERVED.filter((name) => name.startsWith('widgets_')).concat('media_getDump');
 
-let upstream: Upstream;
+let upstream: CatalogUpstream;
 let catalog: Catalog;
 let http: HttpFixture;
 beforeAll(async () => {
-  upstream = await startUpstream();
+  upstream = await startCatalogUpstream();
   [catalog, http] = await Promise.all([loadFixtureCatalog(upstream), startHttpFixture(upstream)]);
 });
 afterAll(async () => {
@@ -118,7 +118,7 @@ describe.each([
     expect(result.structuredContent).toEqual(WIDGET);
     expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(WIDGET, null, 2) }]);
     expect(result._meta).toMatchObject({ 'flowguard/status': 200 });
-    expect(upstream.requests.some((r) => r.method === 'GET' && r.url === '/v2/widgets/w-1')).toBe(true);
+    expect(upstream.records.some((r) => r.method === 'GET' && r.url === '/v2/widgets/w-1')).toBe(true);
   });
 
   it('runs handlers and sends bodies: a postRequest result, a POST with a JSON body', async () => {
@@ -126,7 +126,7 @@ describe.each([
     expect(listed.structuredContent).toEqual({ count: 3, widgets: [{ id: 'w-1' }, { id: 'w-2' }, { id: 'w-3' }] });
     const created = await call('widgets_createWidget', { name: 'Gear', price: 4 });
     expect(created.structuredContent).toEqual({ id: 'w-99', name: 'Gear', price: 4 });
-    expect(upstream.requests.some((r) => r.method === 'POST' && JSON.parse(r.body || 'null')?.name === 'Gear')).toBe(true);
+    expect(upstream.records.some((r) => r.method === 'POST' && JSON.parse(r.body || 'null')?.name === 'Gear')).toBe(true);
   });
 
   it('answers wrong arguments with an isError result that says what to fix', async () => {
@@ -165,7 +165,7 @@ describe.each([
     const result = await call('vault_getNote', { id: 'n-1' });
     expect(result.isError).toBe(true);
     expect(text(result)).toContain('Error (missing-keys): vault_getNote needs VAULT_API_KEY');
-    expect(upstream.requests.some((r) => r.url.startsWith('/notes'))).toBe(false);
+    expect(upstream.records.some((r) => r.url.startsWith('/notes'))).toBe(false);
   });
 
   it('answers an unknown tool and malformed params with protocol errors (InvalidParams)', async () => {

@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
 import { migrateFile } from '../../src/migrate/migrate-file.js';
-import { RecordingServer, type RecordEntry } from '../e2e/helpers.js';
+import { startUpstream, type RecordEntry, type Upstream } from '../support/upstream.js';
 
 const KEY = 'relay-key-5f1c';
 const work = mkdtempSync(join(tmpdir(), 'flowguard-migrate-run-'));
-let server: RecordingServer;
+let server: Upstream;
 let catalog: Catalog;
 
 /** The upstream: GraphQL answers for POST, a thing or an error for GET /things/<id>. */
@@ -25,7 +25,7 @@ const ANSWERS: Record<string, unknown> = {
 beforeAll(async () => {
   const migrated = migrateFile(join(import.meta.dirname, '..', 'fixtures', 'migrate', 'relay.mjs'), join(work, 'schemas', 'relay.mjs'));
   expect(migrated.written).toBe(true);
-  server = await RecordingServer.start((_req, res, entry) => {
+  server = await startUpstream((_req, res, entry) => {
     const answer = ANSWERS[`${entry.method} ${entry.url.split('?')[0]}`] ?? { unexpected: entry.url };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
   });

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
-import { tempProject } from '../e2e/helpers.js';
+import { tempProject } from '../support/project.js';
 
 const SCHEMA = `export const main = {
     namespace: 'patcher', name: 'Patcher', description: 'Needs a library that patches Set.prototype.', version: '2.0.0', docs: [], tags: [],

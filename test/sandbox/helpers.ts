@@ -6,8 +6,6 @@
 
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { types } from 'node:util';
@@ -18,6 +16,7 @@ import type { AnyNode as Node, Expression } from '../../src/scan/ast.js';
 import type { Outcome } from '../../src/sandbox/host.js';
 import type { LibraryModule } from '../../src/libraries/resolve.js';
 import type { Hook } from '../../src/sandbox/protocol.js';
+import { startUpstream } from '../support/upstream.js';
 
 export const HOSTILE_FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'hostile');
 /** flowguard's own folder, where the allowlisted libraries are installed. */
@@ -45,27 +44,19 @@ export interface CanaryServer {
 }
 
 export async function startCanaryServer(): Promise<CanaryServer> {
-  const counts = { connections: 0, requests: 0, upgrades: 0 };
-  const server = createServer((request, response) => {
-    counts.requests += 1;
+  let upgrades = 0;
+  const upstream = await startUpstream((_request, response) => {
     response.setHeader('content-type', 'application/json');
     response.end('{"jsonrpc":"2.0","id":1,"result":"0x1"}');
   });
-  server.on('connection', () => (counts.connections += 1));
-  server.on('upgrade', (_request, socket) => {
-    counts.upgrades += 1;
+  upstream.server.on('upgrade', (_request, socket) => {
+    upgrades += 1;
     socket.destroy();
   });
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/canary`,
-    contacts: () => ({ ...counts }),
-    close: () =>
-      new Promise<void>((closed) => {
-        server.closeAllConnections();
-        server.close(() => closed());
-      }),
+    url: `${upstream.origin}/canary`,
+    contacts: () => ({ connections: upstream.connections(), requests: upstream.hits(), upgrades }),
+    close: () => upstream.close(),
   };
 }
 

@@ -11,11 +11,12 @@ import { Catalog } from '../../src/catalog/load.js';
 import { checkSchemaFile } from '../../src/project/check-file.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import { loadSummary } from '../../src/mcp/summary.js';
-import { RecordingServer, tempProject } from '../e2e/helpers.js';
+import { tempProject } from '../support/project.js';
+import { startUpstream, type Upstream } from '../support/upstream.js';
 
 const project = tempProject();
 const schemas = join(project.dir, 'schemas');
-let server: RecordingServer;
+let server: Upstream;
 let catalog: Catalog;
 
 /** One file per case, written as an author would. */
@@ -136,7 +137,7 @@ beforeAll(async () => {
     mkdirSync(join(schemas, file, '..'), { recursive: true });
     writeFileSync(join(schemas, file), text);
   }
-  server = await RecordingServer.start((_req, res) => {
+  server = await startUpstream((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
   });
   catalog = await Catalog.load({ schemas, project: project.dir, env: {}, upstreams: { '*': server.origin }, sandbox: { size: 1 } });
