@@ -3,7 +3,7 @@
 // in the sandbox on their first use (handler-units.ts). Every problem becomes a finding of its
 // file; a file that fails never stops the others.
 
-import { FindingSink, type Finding } from '../report/findings.js';
+import { FindingSink, isError, type Finding } from '../report/findings.js';
 import { HttpClient, type HttpLimits } from '../http/client.js';
 import type { Reach } from '../http/reach.js';
 import type { Redactor } from '../http/redact.js';
@@ -17,7 +17,6 @@ import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
 import { withSmallYoungGeneration } from '../shared/young-generation.js';
 import { HandlerUnits } from './handler-units.js';
-import { CallListeners, makeCallRecord, startCall, type CallListener } from './call-record.js';
 import { callTool, DEFAULT_ARGUMENT_LIMITS, type CallContext, type CallOptions, type CallResult } from './call-pipeline.js';
 import { selectSchemaFiles } from '../scan/files.js';
 import { runExecuteRequest, runPostRequest, runPreRequest } from './hooks.js';
@@ -39,20 +38,22 @@ export interface CatalogOptions {
   keys?: Readonly<Record<string, string | undefined>>;
   /** Upstream overrides, ORIGIN (or `*`) → base URL; added to the config's `upstreams`. */
   upstreams?: Readonly<Record<string, string>>;
-  /** `onEvent` hears each worker process that stops or is replaced (default: a line on stderr). */
-  sandbox?: Pick<SandboxOptions, 'size' | 'deadlineMs' | 'memoryMb' | 'onEvent'>;
+  sandbox?: Pick<SandboxOptions, 'size' | 'deadlineMs' | 'memoryMb'>;
   http?: Partial<HttpLimits>;
   /** When handlers factories run: on the first call that needs one (default), or while loading (`at-load`, as `doctor` does). */
   handlers?: HandlerLoading;
   /** Keep checks of unchanged files in `.flowmcp/cache/` for the next start (servers do); written a second after the load or at close(). */
   cache?: boolean;
+  /**
+   * The catalog this one replaces (`serve --watch`): a schema file whose new version has errors
+   * (the check dropped it or a route) keeps the version `previous` served, if it served one.
+   */
+  previous?: Catalog;
 }
 
 export interface CatalogSchema {
   file: string;
   schema: CanonicalSchema;
-  /** SHA-256 (hex) of the file's text this schema was checked from: call records name it. */
-  sha256: string;
   /** Hooks per route, as the handlers factory returned them; empty without handlers, null until the factory has run. */
   hooks: Record<string, Hook[]> | null;
 }
@@ -61,6 +62,8 @@ export interface CatalogSchema {
 export interface SchemaReport extends FileReport {
   /** The libraries `main.requiredLibraries` names, where the check read them: also of a file then rejected for one (SEC103). */
   requiredLibraries?: readonly string[];
+  /** The file's current text has errors (its findings): the version the previous catalog served stays served. */
+  lastGood?: true;
 }
 
 /** The shared-list folder a catalog was loaded with. */
@@ -89,9 +92,6 @@ export class Catalog {
   /** Files whose handlers factory failed on first use: their tools are withdrawn. */
   private readonly withdrawn = new Set<string>();
   private readonly toolListeners = new Set<() => void>();
-  private readonly callListeners = new CallListeners();
-  /** Each schema file's hash, by path, for call records. */
-  private readonly schemaHashes: ReadonlyMap<string, string>;
 
   private constructor(
     readonly schemas: CatalogSchema[],
@@ -110,7 +110,6 @@ export class Catalog {
     readonly lists: ReadonlyMap<string, SharedList>,
   ) {
     this.byName = new Map(tools.flatMap((tool) => [[tool.name, tool] as const, [tool.reference, tool] as const]));
-    this.schemaHashes = new Map(schemas.map((entry) => [entry.file, entry.sha256]));
     handlerUnits.set(this, units);
     if (cache) setTimeout(() => cache.save(), CACHE_SAVE_DELAY_MS).unref();
   }
@@ -148,6 +147,8 @@ export class Catalog {
     const { config, dir: project } = checker;
     // As `validate` does: list files below the schema folder are lists, never schemas.
     const files = selectSchemaFiles([options.schemas]).files.filter((file) => !checker.isListFile(file));
+    // The checks the catalog replaced made are on disk before the cache is read: a reload rechecks only changed files.
+    options.previous?.cache?.save();
     const cache = options.cache ? checker.openCache() : undefined;
     const atLoad = (options.handlers ?? config.sandbox.loadHandlers ?? 'on-first-call') === 'at-load';
     const reports: SchemaReport[] = [];
@@ -160,7 +161,12 @@ export class Catalog {
       if (check.skipped) report.skipped = check.skipped;
       if (check.schema && check.schema.requiredLibraries.length > 0) report.requiredLibraries = check.schema.requiredLibraries;
       reports.push(report);
-      if (check.schema) pending.push(acceptSchema(units, check.schema, check.sha256 ?? '', report, atLoad));
+      const lastGood = report.findings.some(isError) ? options.previous?.schemas.find((entry) => entry.file === check.file) : undefined;
+      if (lastGood) {
+        report.lastGood = true;
+        report.routes = options.previous?.schemaReports.find((previous) => previous.file === check.file)?.routes ?? [];
+        pending.push(acceptSchema(units, lastGood.schema, report, atLoad));
+      } else if (check.schema) pending.push(acceptSchema(units, check.schema, report, atLoad));
       // Checking is synchronous; with factories run at load, short pauses let the sandbox load
       // those already found while the rest of the files are checked.
       if (atLoad && performance.now() - sliceStart > SLICE_MS) {
@@ -233,25 +239,9 @@ export class Catalog {
   }
 
   async call(nameOrReference: string, args: unknown, options: CallOptions = {}): Promise<CallResult> {
-    // A record is made only while someone listens (taken at the start: a listener added meanwhile waits for the next call).
-    const start = this.callListeners.active ? startCall() : null;
     const tool = this.tool(nameOrReference);
-    const result: CallResult = tool
-      ? await callTool(this.context, tool, args, options)
-      : { ok: false, error: { kind: 'unknown-tool', message: `no tool named '${nameOrReference}'` } };
-    if (start) {
-      const called = tool ? { name: tool.name, reference: tool.reference, schemaHash: this.schemaHashes.get(tool.schema.file) ?? '' } : { name: nameOrReference, reference: '', schemaHash: '' };
-      this.callListeners.publish(makeCallRecord(start, called, args, result, this.context.redactor));
-    }
-    return result;
-  }
-
-  /**
-   * Calls `listener` with the record of every call that finishes from now on (call-record.ts),
-   * after its result is made; a listener that throws fails nothing. Returns the unsubscribe.
-   */
-  onCall(listener: CallListener): () => void {
-    return this.callListeners.add(listener);
+    if (!tool) return { ok: false, error: { kind: 'unknown-tool', message: `no tool named '${nameOrReference}'` } };
+    return callTool(this.context, tool, args, options);
   }
 
   /** Where a schema's executeRequest handlers may send requests (R12); null for a file with no tool. */
@@ -296,14 +286,14 @@ export function runSchemaHook(catalog: Catalog, file: string, route: string, hoo
  * A checked schema taken into the catalog, with its handlers (their factory run now, or on first
  * use); null when they cannot load (the report says why).
  */
-async function acceptSchema(units: HandlerUnits, schema: CanonicalSchema, sha256: string, report: FileReport, atLoad: boolean): Promise<CatalogSchema | null> {
+async function acceptSchema(units: HandlerUnits, schema: CanonicalSchema, report: FileReport, atLoad: boolean): Promise<CatalogSchema | null> {
   const sink = new FindingSink(schema.file);
   units.add(schema, report.routes ?? [], sink);
   report.findings.push(...sink.findings);
   if (sink.hasErrors()) return null;
-  if (!atLoad || !schema.handlers) return { file: schema.file, schema, sha256, hooks: schema.handlers ? null : {} };
+  if (!atLoad || !schema.handlers) return { file: schema.file, schema, hooks: schema.handlers ? null : {} };
   const loaded = await units.load(schema.file);
-  if (loaded.ok) return { file: schema.file, schema, sha256, hooks: loaded.hooks };
+  if (loaded.ok) return { file: schema.file, schema, hooks: loaded.hooks };
   report.findings.push(...loaded.findings);
   return null;
 }

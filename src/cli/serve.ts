@@ -6,6 +6,8 @@
 
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { LiveCatalog } from '../catalog/live-catalog.js';
+import type { Catalog } from '../catalog/load.js';
 import { selectGroup } from '../catalog/group-verify.js';
 import { groupsFilePath } from '../catalog/groups-file.js';
 import type { Tool } from '../catalog/tools.js';
@@ -15,9 +17,12 @@ import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PORT, OriginPatternError
 import { loadSummary } from '../mcp/summary.js';
 import { isError } from '../report/findings.js';
 import { formatFinding } from '../report/format.js';
+import { flowguardBin } from '../shared/version.js';
 import { recordCommand } from './group.js';
-import { catalogOptions, collect, openCatalog, type CatalogFlags } from './shared.js';
+import { listsFolderOf } from '../project/checker.js';
+import { catalogOptions, collect, exists, openCatalog, type CatalogFlags } from './shared.js';
 import { UsageError } from './usage.js';
+import { watchCatalog, type CatalogWatch } from './watch.js';
 
 interface ServeFlags extends CatalogFlags {
   transport: string;
@@ -29,6 +34,7 @@ interface ServeFlags extends CatalogFlags {
   maxResultChars: string;
   group?: string;
   cache: boolean;
+  watch?: boolean;
 }
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 /** Group findings that recording the group again resolves: a tool, a file, a list or a library changed, or no content record. */
@@ -49,6 +55,7 @@ export function registerServe(program: Command): void {
     .option('--max-result-chars <n>', 'cut text results longer than this many characters', String(DEFAULT_MAX_RESULT_CHARS))
     .option('--group <name>', 'serve only the tools of this group of <project>/.flowmcp/groups.json, once it verifies')
     .option('--no-cache', 'check every schema file afresh instead of reusing <project>/.flowmcp/cache/ for unchanged ones')
+    .option('--watch', 'reload changed schema and list files while serving; a file with errors keeps its last good version')
     .action((flags: ServeFlags) => runServe(flags));
 }
 
@@ -57,6 +64,8 @@ async function runServe(flags: ServeFlags): Promise<void> {
   if (transport !== 'stdio' && transport !== 'http') throw new UsageError(`--transport must be stdio or http, not '${transport}'`);
   const port = integerFlag('--port', flags.port, 0, 65535);
   const maxResultChars = integerFlag('--max-result-chars', flags.maxResultChars, 1, Number.MAX_SAFE_INTEGER);
+  // A group is served as reviewed and recorded; an edit fails its verification until recorded again.
+  if (flags.watch && flags.group !== undefined) throw new UsageError('--watch cannot serve a --group: a group serves the files as recorded; after an edit, record the group again and restart');
   const allowedOrigins = [...DEFAULT_ALLOWED_ORIGINS, ...flags.allowOrigin];
   try {
     allowedOrigins.forEach(parseOriginPattern);
@@ -103,11 +112,13 @@ async function runServe(flags: ServeFlags): Promise<void> {
     process.once('SIGINT', () => resolveSignal('SIGINT'));
     process.once('SIGTERM', () => resolveSignal('SIGTERM'));
   });
+  // What the servers read per request: this catalog, or under --watch the latest one loaded.
+  const live = new LiveCatalog(catalog);
   let stop: () => Promise<void>;
   let stopped: Promise<void>;
   if (stdioModule) {
     const { serveStdio } = await stdioModule;
-    const server = await serveStdio(catalog, { maxResultChars, log, tools });
+    const server = await serveStdio(live, { maxResultChars, log, tools });
     log(`flowguard: serving ${served} tools over stdio`);
     stop = server.close;
     stopped = server.closed;
@@ -115,7 +126,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     let http: McpHttpServer;
     try {
       const { startHttpServer } = await (httpModule as Promise<typeof import('../mcp/http.js')>);
-      http = await startHttpServer(catalog, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, maxResultChars, log, tools });
+      http = await startHttpServer(live, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, maxResultChars, log, tools });
     } catch (error) {
       await catalog.close();
       const code = (error as NodeJS.ErrnoException).code;
@@ -123,25 +134,43 @@ async function runServe(flags: ServeFlags): Promise<void> {
       if (code === 'EADDRNOTAVAIL' || code === 'EACCES') throw new UsageError(`cannot listen on ${flags.host}:${port} (${code})`);
       throw error;
     }
-    log(connectHelp(http.url, served, flags));
+    // The warning first: instructions printed after it would scroll it out of sight.
     if (!LOOPBACK.has(flags.host)) log(`flowguard: warning: listening on ${flags.host}, not loopback. There is no authentication: anyone who can reach this address can call every tool.`);
+    log(connectHelp(http.url, served, flags));
     stop = http.close;
     stopped = new Promise<void>(() => undefined);
   }
 
+  const watching = flags.watch ? watchFolders(live, flags, log) : undefined;
+
   const why = await Promise.race([signalled, stopped.then(() => 'stdin closed' as const)]);
   log(`flowguard: ${why}, shutting down`);
+  watching?.close();
   await stop();
-  await catalog.close();
+  await live.close();
   process.exitCode = 0;
 }
 
+/** `--watch`: the schema path and the lists folder (where there is one), reloaded on change. */
+function watchFolders(live: LiveCatalog, flags: ServeFlags, log: (line: string) => void): CatalogWatch {
+  const paths = [flags.schemas, listsFolderOf(flags)].filter(exists).map((path) => resolve(path));
+  log(`flowguard: watching ${paths.join(', ')} for changes`);
+  const load = async (previous: Catalog) => {
+    const next = await openCatalog(flags, { cache: flags.cache, previous });
+    next.warmUp();
+    return next;
+  };
+  return watchCatalog(live, { paths, load, log });
+}
+
 function connectHelp(url: string, served: number, flags: ServeFlags): string {
-  const args = ['flowguard', 'serve', '--transport', 'stdio', '--schemas', resolve(flags.schemas), '--project', resolve(flags.project)];
+  // The installed launcher by absolute path, run by this Node: the entry works from any folder
+  // and needs nothing on PATH (flowguard is not a package name on the npm registry).
+  const args = [flowguardBin(), 'serve', '--transport', 'stdio', '--schemas', resolve(flags.schemas), '--project', resolve(flags.project)];
   if (flags.lists !== undefined) args.push('--lists', resolve(flags.lists));
   if (flags.group !== undefined) args.push('--group', flags.group);
   for (const upstream of flags.upstream) args.push('--upstream', upstream);
-  const desktop = JSON.stringify({ mcpServers: { flowguard: { command: 'npx', args } } });
+  const desktop = JSON.stringify({ mcpServers: { flowguard: { command: process.execPath, args } } });
   return [
     `flowguard: serving ${served} tools at ${url} (Streamable HTTP, ${flags.sessions ? 'sessions' : 'stateless'}); Ctrl+C stops`,
     '  inspect:',

@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
 import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, originMatches, parseOriginPattern } from './origins.js';
 import { createMcpServer, notifyToolChanges, type McpServerOptions } from './server.js';
@@ -56,7 +57,9 @@ interface Session {
 const CORS_ALLOW_HEADERS = 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id';
 const CORS_EXPOSE_HEADERS = 'mcp-session-id, mcp-protocol-version';
 
-export async function startHttpServer(catalog: Catalog, options: HttpServeOptions = {}): Promise<McpHttpServer> {
+/** `source`: a catalog, or a holder whose catalog is read afresh per request (`serve --watch` swaps it). */
+export async function startHttpServer(source: Catalog | LiveCatalog, options: HttpServeOptions = {}): Promise<McpHttpServer> {
+  const catalog = LiveCatalog.of(source);
   const host = options.host ?? DEFAULT_HOST;
   const path = options.path ?? DEFAULT_PATH;
   const origins = (options.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS).map(parseOriginPattern);
@@ -69,7 +72,7 @@ export async function startHttpServer(catalog: Catalog, options: HttpServeOption
 
   const newServer = (): McpServer => {
     const server = createMcpServer(catalog, options);
-    server.onerror = (error) => log(catalog.redact(`flowguard: http: ${error.message}`));
+    server.onerror = (error) => log(catalog.current.redact(`flowguard: http: ${error.message}`));
     open.add(server);
     const stopNotifying = notifyToolChanges(catalog, server);
     server.onclose = () => {
@@ -163,7 +166,7 @@ export async function startHttpServer(catalog: Catalog, options: HttpServeOption
 
   const http = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      log(catalog.redact(`flowguard: http: ${(error as Error)?.stack ?? String(error)}`));
+      log(catalog.current.redact(`flowguard: http: ${(error as Error)?.stack ?? String(error)}`));
       if (!res.headersSent) sendJson(res, 500, rpcError(-32603, 'Internal server error'));
       else res.end();
     });

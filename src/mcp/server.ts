@@ -22,6 +22,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type ServerNotification, type Tool as McpTool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
 import type { ToolMeta } from '../schema/types.js';
@@ -86,26 +87,28 @@ const TOOLS_CALL = CallToolRequestSchema.pick({ method: true }).passthrough();
 const SERVER_NAME = 'flowguard';
 const SERVER_VERSION = flowguardVersion();
 
-export function createMcpServer(catalog: Catalog, options: McpServerOptions = {}): Server {
-  const known = options.tools ?? catalog.tools;
+/** `source`: a catalog, or a holder whose catalog is read afresh per request (`serve --watch` swaps it). */
+export function createMcpServer(source: Catalog | LiveCatalog, options: McpServerOptions = {}): Server {
+  const live = LiveCatalog.of(source);
   const maxChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const timing: ProgressTiming = { ...DEFAULT_PROGRESS, ...options.progress };
   const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: { listChanged: true } }, jsonSchemaValidator: sharedValidator });
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolTable(catalog, options.tools).listing as McpTool[] }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolTable(live.current, options.tools).listing as McpTool[] }));
 
   // Registered under a schema that only pins the method: the SDK's own tools/call wrapper then
   // checks the params against CallToolRequestSchema and answers InvalidParams. (Registered under
   // CallToolRequestSchema itself, malformed params fail an earlier parse and come back as
   // InternalError.)
-  server.setRequestHandler(TOOLS_CALL, async (raw, extra): Promise<CallToolResult> => {
+  // A call runs on the catalog current when it arrives, to the end, even if a reload swaps it.
+  server.setRequestHandler(TOOLS_CALL, (raw, extra) => live.use(async (catalog): Promise<CallToolResult> => {
     const request = raw as unknown as CallToolRequest; // checked by the wrapper
     const { name } = request.params;
     const table = toolTable(catalog, options.tools);
     const served = table.byName.get(name);
     // A hidden tool (missing keys) is known: the catalog's answer says which key is missing.
-    const hidden = served ? undefined : known.find((tool) => tool.name === name);
+    const hidden = served ? undefined : (options.tools ?? catalog.tools).find((tool) => tool.name === name);
     if (!served && !hidden) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}. tools/list names the ${table.listing.length} tools of this server.`);
 
     const token = request.params._meta?.progressToken;
@@ -122,7 +125,7 @@ export function createMcpServer(catalog: Catalog, options: McpServerOptions = {}
       log(catalog.redact(`flowguard: internal error in tools/call ${name}: ${(error as Error)?.stack ?? String(error)}`));
       throw new McpError(ErrorCode.InternalError, `flowguard failed internally while calling ${name}; the server log has the details`);
     }
-  });
+  }));
   return server;
 }
 
@@ -163,11 +166,12 @@ class ProgressReporter {
 }
 
 /**
- * Tells the server's client to list the tools again whenever the catalog's tools change (a
- * schema's handlers failed on their first use); returns what stops it, for when the server closes.
+ * Tells the server's client to list the tools again whenever the tools served change (a schema's
+ * handlers failed on their first use, or a reload swapped the catalog); returns what stops it,
+ * for when the server closes.
  */
-export function notifyToolChanges(catalog: Catalog, server: Server): () => void {
-  return catalog.onToolsChanged(() => void server.sendToolListChanged().catch(() => undefined));
+export function notifyToolChanges(source: Catalog | LiveCatalog, server: Server): () => void {
+  return LiveCatalog.of(source).onToolsChanged(() => void server.sendToolListChanged().catch(() => undefined));
 }
 
 function toolTable(catalog: Catalog, selection: readonly Tool[] | undefined): ToolTable {

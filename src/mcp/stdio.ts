@@ -5,6 +5,7 @@
 
 import { format } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
 import { createMcpServer, notifyToolChanges, type McpServerOptions } from './server.js';
 
@@ -14,8 +15,9 @@ export interface StdioServer {
   close(): Promise<void>;
 }
 
-export async function serveStdio(catalog: Catalog, options: McpServerOptions = {}, stdin: NodeJS.ReadableStream = process.stdin, stdout: NodeJS.WritableStream = process.stdout): Promise<StdioServer> {
+export async function serveStdio(source: Catalog | LiveCatalog, options: McpServerOptions = {}, stdin: NodeJS.ReadableStream = process.stdin, stdout: NodeJS.WritableStream = process.stdout): Promise<StdioServer> {
   if (stdout === process.stdout) routeConsoleToStderr();
+  const catalog = LiveCatalog.of(source);
   const server = createMcpServer(catalog, options);
   const stopNotifying = notifyToolChanges(catalog, server);
   const transport = new StdioServerTransport(stdin as NodeJS.ReadStream, stdout as NodeJS.WriteStream);
@@ -30,7 +32,7 @@ export async function serveStdio(catalog: Catalog, options: McpServerOptions = {
     return closing;
   };
   server.onclose = () => void close();
-  server.onerror = (error) => (options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(catalog.redact(`flowguard: stdio: ${error.message}`));
+  server.onerror = (error) => (options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(catalog.current.redact(`flowguard: stdio: ${error.message}`));
   stdin.once('end', () => void close());
   await server.connect(transport);
   return { closed, close };

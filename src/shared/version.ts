@@ -1,19 +1,27 @@
-// flowguard's own version, from its package.json: the CLI prints it, the MCP server announces
-// it, and the check cache keys on it. Found upward from this file, which runs from src/ or dist/src/.
+// flowguard's own version and installation folder, from its package.json: the CLI prints the
+// version, the MCP server announces it, and the check cache keys on it; `serve` names the
+// installed launcher by path. Found upward from this file, which runs from src/ or dist/src/.
 
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { once } from './deps.js';
 
-export const flowguardVersion = once((): string => {
+const installation = once((): { root: string; version: string } | null => {
   for (let dir = dirname(fileURLToPath(import.meta.url)); dirname(dir) !== dir; dir = dirname(dir)) {
     try {
       const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
-      if (pkg.name === 'flowguard' && typeof pkg.version === 'string') return pkg.version;
+      if (pkg.name === 'flowguard' && typeof pkg.version === 'string') return { root: dir, version: pkg.version };
     } catch {
       // not here; one folder up
     }
   }
-  return '0.0.0';
+  return null;
 });
+
+export const flowguardVersion = (): string => installation()?.version ?? '0.0.0';
+
+/** The absolute path of the installed `bin/flowguard.js` (beside package.json). */
+export function flowguardBin(): string {
+  return join(installation()?.root ?? process.cwd(), 'bin', 'flowguard.js');
+}

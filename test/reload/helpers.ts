@@ -1,0 +1,101 @@
+// Real parts for the reload tests: a project folder in a temp directory whose schema files the
+// tests rewrite, a loopback upstream that can hold a request until the test releases it, and
+// bounded waiting.
+
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+export const BIN = join(ROOT, 'bin', 'flowguard.js');
+/** The origin the test schemas name; `--upstream` sends it to the loopback upstream. */
+export const ORIGIN = 'https://api.shop.test';
+
+export interface Route {
+  name: string;
+  path: string;
+}
+
+/** A 2.0.0 schema of namespace `shop` with GET routes; `broken` leaves a syntax error in it. */
+export function shopSchema(routes: readonly Route[], { broken = false } = {}): string {
+  const body = routes
+    .map((route) => `        ${route.name}: { method: 'GET', path: '${route.path}', description: 'The ${route.name} route.', parameters: [], tests: [{ _description: 'Call it' }] }`)
+    .join(',\n');
+  return [
+    'export const main = {',
+    "    namespace: 'shop',",
+    "    name: 'Shop',",
+    "    description: 'Items of a test shop.',",
+    "    version: '2.0.0',",
+    `    docs: ['${ORIGIN}/docs'],`,
+    "    tags: ['test'],",
+    `    root: '${ORIGIN}',`,
+    `    routes: {\n${body}\n    }`,
+    broken ? '  ,,, oops' : '}',
+    '',
+  ].join('\n');
+}
+
+export interface Project {
+  dir: string;
+  schemas: string;
+  /** Writes `schemas/shop/<file>`. */
+  write(file: string, text: string): void;
+  remove(): void;
+}
+
+export function makeProject(files: Record<string, string>): Project {
+  const dir = mkdtempSync(join(tmpdir(), 'flowguard-reload-'));
+  const schemas = join(dir, 'schemas');
+  mkdirSync(join(schemas, 'shop'), { recursive: true });
+  const write = (file: string, text: string) => writeFileSync(join(schemas, 'shop', file), text);
+  for (const [file, text] of Object.entries(files)) write(file, text);
+  return { dir, schemas, write, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface HeldUpstream {
+  url: string;
+  /** Requests to `/held` that arrived and wait for `release()`. */
+  held(): number;
+  release(): void;
+  close(): Promise<void>;
+}
+
+/** Answers `{ path }` as JSON at once, except `/held`, which waits for release() (at most 20 s). */
+export async function startHeldUpstream(): Promise<HeldUpstream> {
+  const waiting: ServerResponse[] = [];
+  const answer = (res: ServerResponse, path: string) => {
+    if (res.writableEnded) return;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ path }));
+  };
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://upstream').pathname;
+    if (path !== '/held') return answer(res, path);
+    waiting.push(res);
+    setTimeout(() => answer(res, path), 20_000).unref();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    held: () => waiting.length,
+    release: () => waiting.splice(0).forEach((res) => answer(res, '/held')),
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** Polls `check` every 20 ms until it holds or `ms` pass; returns whether it held. */
+export async function waitFor(check: () => boolean, ms = 10_000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return check();
+}

@@ -1,0 +1,99 @@
+// `flowguard serve --watch` as a client meets it: a real server process over stdio with an SDK
+// client connected, schema files rewritten on disk, and a loopback upstream behind `--upstream`.
+
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { BIN, makeProject, ORIGIN, shopSchema, startHeldUpstream, waitFor, type HeldUpstream, type Project } from './helpers.js';
+
+const ITEM = { name: 'getItem', path: '/items' };
+const HELD = { name: 'getHeld', path: '/held' };
+
+let upstream: HeldUpstream;
+let project: Project;
+let client: Client;
+let stderr = '';
+let listChanged = 0;
+
+beforeAll(async () => {
+  upstream = await startHeldUpstream();
+  project = makeProject({ 'items.mjs': shopSchema([ITEM, HELD]) });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'serve', '--watch', '--schemas', project.schemas, '--project', project.dir, '--upstream', `${ORIGIN}=${upstream.url}`],
+    cwd: project.dir,
+    stderr: 'pipe',
+  });
+  (transport.stderr as PassThrough).on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  client = new Client({ name: 'reload-test', version: '1.0.0' });
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    listChanged += 1;
+  });
+  await client.connect(transport);
+  // The watcher starts once the server is up; it says so.
+  expect(await waitFor(() => stderr.includes('watching '))).toBe(true);
+}, 30_000);
+
+afterAll(async () => {
+  await client?.close();
+  if (process.env.RELOAD_DEBUG) process.stderr.write(stderr);
+  await upstream?.close();
+  project?.remove();
+});
+
+async function toolNames(): Promise<string[]> {
+  return (await client.listTools()).tools.map((tool) => tool.name).sort();
+}
+
+/** Rewrites a file and waits for the reload it causes (its tools/list_changed, or its log line). */
+async function edit(file: string, text: string, until?: () => boolean): Promise<void> {
+  const before = listChanged;
+  project.write(file, text);
+  expect(await waitFor(until ?? (() => listChanged > before), 15_000)).toBe(true);
+}
+
+function text(result: unknown): string {
+  return ((result as CallToolResult).content[0] as { text: string }).text;
+}
+
+describe('serve --watch', () => {
+  it('sends tools/list_changed when a file changes, and lists the new tool', async () => {
+    expect(await toolNames()).toEqual(['shop_getHeld', 'shop_getItem']);
+    await edit('items.mjs', shopSchema([ITEM, HELD, { name: 'getNew', path: '/new' }]));
+    expect(await toolNames()).toEqual(['shop_getHeld', 'shop_getItem', 'shop_getNew']);
+    const result = await client.callTool({ name: 'shop_getNew', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toContain('/new');
+  }, 30_000);
+
+  it('keeps the last good version serving when an edit breaks the file, and logs its findings', async () => {
+    const logged = stderr.length;
+    await edit('items.mjs', shopSchema([ITEM, HELD, { name: 'getNewer', path: '/newer' }], { broken: true }), () => stderr.slice(logged).includes('reloaded;'));
+    expect(stderr.slice(logged)).toMatch(/warning: .*items\.mjs has errors; the version served before stays served:\n {2}\S+ error .*items\.mjs/);
+    expect(await toolNames()).toEqual(['shop_getHeld', 'shop_getItem', 'shop_getNew']);
+    const result = await client.callTool({ name: 'shop_getNew', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toContain('/new');
+
+    // Fixed, the file serves its new version.
+    await edit('items.mjs', shopSchema([ITEM, HELD, { name: 'getNewer', path: '/newer' }]));
+    expect(await toolNames()).toEqual(['shop_getHeld', 'shop_getItem', 'shop_getNewer']);
+  }, 30_000);
+
+  it('finishes a call in flight during a swap on the version it started with', async () => {
+    const call = client.callTool({ name: 'shop_getHeld', arguments: {} });
+    expect(await waitFor(() => upstream.held() === 1)).toBe(true);
+    // The held route goes away in the new version.
+    await edit('items.mjs', shopSchema([ITEM]));
+    expect(await toolNames()).toEqual(['shop_getItem']);
+    upstream.release();
+    const result = await call;
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toContain('/held');
+    // A new call meets the new catalog.
+    const gone = await client.callTool({ name: 'shop_getHeld', arguments: {} }).catch((error: Error) => error);
+    expect(String(gone)).toContain('Unknown tool: shop_getHeld');
+  }, 30_000);
+});
