@@ -17,6 +17,7 @@ import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
 import { withSmallYoungGeneration } from '../shared/young-generation.js';
 import { HandlerUnits } from './handler-units.js';
+import { CallListeners, makeCallRecord, startCall, type CallListener } from './call-record.js';
 import { callTool, DEFAULT_ARGUMENT_LIMITS, type CallContext, type CallOptions, type CallResult } from './call-pipeline.js';
 import { selectSchemaFiles } from '../scan/files.js';
 import { runExecuteRequest, runPostRequest, runPreRequest } from './hooks.js';
@@ -38,7 +39,8 @@ export interface CatalogOptions {
   keys?: Readonly<Record<string, string | undefined>>;
   /** Upstream overrides, ORIGIN (or `*`) → base URL; added to the config's `upstreams`. */
   upstreams?: Readonly<Record<string, string>>;
-  sandbox?: Pick<SandboxOptions, 'size' | 'deadlineMs' | 'memoryMb'>;
+  /** `onEvent` hears each worker process that stops or is replaced (default: a line on stderr). */
+  sandbox?: Pick<SandboxOptions, 'size' | 'deadlineMs' | 'memoryMb' | 'onEvent'>;
   http?: Partial<HttpLimits>;
   /** When handlers factories run: on the first call that needs one (default), or while loading (`at-load`, as `doctor` does). */
   handlers?: HandlerLoading;
@@ -54,6 +56,8 @@ export interface CatalogOptions {
 export interface CatalogSchema {
   file: string;
   schema: CanonicalSchema;
+  /** SHA-256 (hex) of the file's text this schema was checked from: call records name it. */
+  sha256: string;
   /** Hooks per route, as the handlers factory returned them; empty without handlers, null until the factory has run. */
   hooks: Record<string, Hook[]> | null;
 }
@@ -92,6 +96,9 @@ export class Catalog {
   /** Files whose handlers factory failed on first use: their tools are withdrawn. */
   private readonly withdrawn = new Set<string>();
   private readonly toolListeners = new Set<() => void>();
+  private readonly callListeners = new CallListeners();
+  /** Each schema file's hash, by path, for call records. */
+  private readonly schemaHashes: ReadonlyMap<string, string>;
 
   private constructor(
     readonly schemas: CatalogSchema[],
@@ -110,6 +117,7 @@ export class Catalog {
     readonly lists: ReadonlyMap<string, SharedList>,
   ) {
     this.byName = new Map(tools.flatMap((tool) => [[tool.name, tool] as const, [tool.reference, tool] as const]));
+    this.schemaHashes = new Map(schemas.map((entry) => [entry.file, entry.sha256]));
     handlerUnits.set(this, units);
     if (cache) setTimeout(() => cache.save(), CACHE_SAVE_DELAY_MS).unref();
   }
@@ -165,8 +173,8 @@ export class Catalog {
       if (lastGood) {
         report.lastGood = true;
         report.routes = options.previous?.schemaReports.find((previous) => previous.file === check.file)?.routes ?? [];
-        pending.push(acceptSchema(units, lastGood.schema, report, atLoad));
-      } else if (check.schema) pending.push(acceptSchema(units, check.schema, report, atLoad));
+        pending.push(acceptSchema(units, lastGood.schema, lastGood.sha256, report, atLoad));
+      } else if (check.schema) pending.push(acceptSchema(units, check.schema, check.sha256 ?? '', report, atLoad));
       // Checking is synchronous; with factories run at load, short pauses let the sandbox load
       // those already found while the rest of the files are checked.
       if (atLoad && performance.now() - sliceStart > SLICE_MS) {
@@ -239,9 +247,25 @@ export class Catalog {
   }
 
   async call(nameOrReference: string, args: unknown, options: CallOptions = {}): Promise<CallResult> {
+    // A record is made only while someone listens (taken at the start: a listener added meanwhile waits for the next call).
+    const start = this.callListeners.active ? startCall() : null;
     const tool = this.tool(nameOrReference);
-    if (!tool) return { ok: false, error: { kind: 'unknown-tool', message: `no tool named '${nameOrReference}'` } };
-    return callTool(this.context, tool, args, options);
+    const result: CallResult = tool
+      ? await callTool(this.context, tool, args, options)
+      : { ok: false, error: { kind: 'unknown-tool', message: `no tool named '${nameOrReference}'` } };
+    if (start) {
+      const called = tool ? { name: tool.name, reference: tool.reference, schemaHash: this.schemaHashes.get(tool.schema.file) ?? '' } : { name: nameOrReference, reference: '', schemaHash: '' };
+      this.callListeners.publish(makeCallRecord(start, called, args, result, this.context.redactor));
+    }
+    return result;
+  }
+
+  /**
+   * Calls `listener` with the record of every call that finishes from now on (call-record.ts),
+   * after its result is made; a listener that throws fails nothing. Returns the unsubscribe.
+   */
+  onCall(listener: CallListener): () => void {
+    return this.callListeners.add(listener);
   }
 
   /** Where a schema's executeRequest handlers may send requests (R12); null for a file with no tool. */
@@ -286,14 +310,14 @@ export function runSchemaHook(catalog: Catalog, file: string, route: string, hoo
  * A checked schema taken into the catalog, with its handlers (their factory run now, or on first
  * use); null when they cannot load (the report says why).
  */
-async function acceptSchema(units: HandlerUnits, schema: CanonicalSchema, report: FileReport, atLoad: boolean): Promise<CatalogSchema | null> {
+async function acceptSchema(units: HandlerUnits, schema: CanonicalSchema, sha256: string, report: FileReport, atLoad: boolean): Promise<CatalogSchema | null> {
   const sink = new FindingSink(schema.file);
   units.add(schema, report.routes ?? [], sink);
   report.findings.push(...sink.findings);
   if (sink.hasErrors()) return null;
-  if (!atLoad || !schema.handlers) return { file: schema.file, schema, hooks: schema.handlers ? null : {} };
+  if (!atLoad || !schema.handlers) return { file: schema.file, schema, sha256, hooks: schema.handlers ? null : {} };
   const loaded = await units.load(schema.file);
-  if (loaded.ok) return { file: schema.file, schema, hooks: loaded.hooks };
+  if (loaded.ok) return { file: schema.file, schema, sha256, hooks: loaded.hooks };
   report.findings.push(...loaded.findings);
   return null;
 }
