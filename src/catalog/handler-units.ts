@@ -19,6 +19,13 @@ export interface UnitEvents {
   failed(file: string, findings: Finding[]): void;
 }
 
+/**
+ * `unused`: no schema has handlers; `not-started`: none has been needed yet (the sandbox starts
+ * with the first call that needs one); `ready`: every worker process takes requests;
+ * `starting`: one is starting, or starting again after a crash or a kill.
+ */
+export type SandboxState = 'unused' | 'not-started' | 'ready' | 'starting';
+
 interface Unit {
   schema: CanonicalSchema;
   handlers: HandlersInfo;
@@ -80,6 +87,13 @@ export class HandlerUnits {
   /** The process ids of the sandbox's workers; none before the first factory runs. */
   pids(): Array<number | undefined> {
     return this.host?.pids() ?? [];
+  }
+
+  /** The sandbox as a readiness probe sees it (SandboxState); asking never starts it. */
+  sandboxState(): SandboxState {
+    if (this.units.size === 0) return 'unused';
+    if (!this.host) return 'not-started';
+    return this.host.ready() ? 'ready' : 'starting';
   }
 
   async close(): Promise<void> {

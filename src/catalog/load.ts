@@ -16,7 +16,7 @@ import type { Outcome, SandboxOptions } from '../sandbox/host.js';
 import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
 import { withSmallYoungGeneration } from '../shared/young-generation.js';
-import { HandlerUnits } from './handler-units.js';
+import { HandlerUnits, type SandboxState } from './handler-units.js';
 import { CallListeners, makeCallRecord, startCall, type CallListener } from './call-record.js';
 import { callTool, DEFAULT_ARGUMENT_LIMITS, type CallContext, type CallOptions, type CallResult } from './call-pipeline.js';
 import { selectSchemaFiles } from '../scan/files.js';
@@ -25,6 +25,8 @@ import { compileTools, unitId, type Tool } from './tools.js';
 import { asServed } from '../report/scope.js';
 import type { CheckCache } from '../project/check-cache.js';
 import { ProjectChecker } from '../project/checker.js';
+
+export type { SandboxState } from './handler-units.js';
 
 export interface CatalogOptions {
   /** Folder of schema files (searched recursively), or one file. */
@@ -276,6 +278,11 @@ export class Catalog {
   /** Whether `namespace` may use `key`, and if not, the line that would grant it. */
   keyAccess(key: string, namespace: string): KeyAccess {
     return this.context.secrets.access(key, namespace);
+  }
+
+  /** Whether the sandbox can run handlers now, as a readiness probe asks; asking never starts it. */
+  sandboxState(): SandboxState {
+    return this.units.sandboxState();
   }
 
   /** Redacts key values from any text leaving the core (logs, messages). */

@@ -11,6 +11,10 @@
 //   later requests reuse its server, `notifications/cancelled` reaches the running call, and
 //   DELETE ends it; sessions are bounded in number and closed when idle.
 // - Bodies are read up to a cap (413 beyond it); invalid JSON is a JSON-RPC parse error.
+// - Who may call (auth.ts): every path but the health endpoints needs a `Host` header naming this
+//   server (403 otherwise), and with tokens set, `Authorization: Bearer <token>` (401 with a
+//   `WWW-Authenticate` challenge otherwise). `/healthz` and `/readyz` (health.ts) answer anyone;
+//   `/metrics` (Prometheus text, src/observe/metrics.ts) takes the same token as the endpoint.
 
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -20,6 +24,9 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
+import { ServerMetrics } from '../observe/metrics.js';
+import { AccessGate, BEARER_REALM, type TokenCheck } from './auth.js';
+import { answerHealth } from './health.js';
 import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, originMatches, parseOriginPattern } from './origins.js';
 import { createMcpServer, notifyToolChanges, type McpServerOptions } from './server.js';
 
@@ -38,6 +45,10 @@ export interface HttpServeOptions extends McpServerOptions {
   sessionIdleMs?: number;
   /** Largest request body, in bytes. */
   maxBodyBytes?: number;
+  /** Allowed `Host` names and bearer tokens; default: only the bound host's names, no token (loopback binds only). */
+  access?: AccessGate;
+  /** What `/metrics` shows; the server feeds it every finished call. Default: metrics of its own. */
+  metrics?: ServerMetrics;
 }
 
 export interface McpHttpServer {
@@ -55,7 +66,8 @@ interface Session {
 }
 
 const CORS_ALLOW_HEADERS = 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id';
-const CORS_EXPOSE_HEADERS = 'mcp-session-id, mcp-protocol-version';
+const CORS_EXPOSE_HEADERS = 'mcp-session-id, mcp-protocol-version, www-authenticate';
+export const METRICS_PATH = '/metrics';
 
 /** `source`: a catalog, or a holder whose catalog is read afresh per request (`serve --watch` swaps it). */
 export async function startHttpServer(source: Catalog | LiveCatalog, options: HttpServeOptions = {}): Promise<McpHttpServer> {
@@ -67,11 +79,15 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
   const maxSessions = options.maxSessions ?? 100;
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const gate = options.access ?? AccessGate.create({ host });
+  const metrics = options.metrics ?? new ServerMetrics();
+  const stopCounting = countCalls(catalog, metrics);
+  const serverOptions: McpServerOptions = { ...options, metrics };
   const sessions = new Map<string, Session>();
   const open = new Set<McpServer>();
 
   const newServer = (): McpServer => {
-    const server = createMcpServer(catalog, options);
+    const server = createMcpServer(catalog, serverOptions);
     server.onerror = (error) => log(catalog.current.redact(`flowguard: http: ${error.message}`));
     open.add(server);
     const stopNotifying = notifyToolChanges(catalog, server);
@@ -84,6 +100,17 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (answerHealth(url.pathname, req, res, catalog.current)) return;
+    if (!gate.hostAllowed(req.headers.host)) {
+      const shown = (req.headers.host ?? '(none)').slice(0, 200);
+      return sendJson(res, 403, rpcError(-32000, `Forbidden: the Host header ${shown} does not name this server (start it with --allow-host, or list the name in http.allowedHosts)`));
+    }
+    if (url.pathname === METRICS_PATH) {
+      if (!admitted(req, res)) return;
+      const { contentType, text } = await metrics.scrape();
+      res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store' }).end(text);
+      return;
+    }
     if (url.pathname !== path) return sendJson(res, 404, { error: `not found; the MCP endpoint is ${path}` });
     const origin = req.headers.origin;
     if (origin !== undefined) {
@@ -103,6 +130,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
       res.end();
       return;
     }
+    if (!admitted(req, res)) return;
 
     if (!options.sessions) {
       if (req.method !== 'POST') {
@@ -158,6 +186,15 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
     await session.transport.handleRequest(req, res, body);
   };
 
+  /** The request's bearer token is accepted; otherwise a 401 with the challenge has been sent. */
+  const admitted = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const check = gate.checkToken(req.headers.authorization);
+    if (check === 'accepted') return true;
+    res.setHeader('WWW-Authenticate', check === 'invalid' ? `${BEARER_REALM}, error="invalid_token"` : BEARER_REALM);
+    sendJson(res, 401, rpcError(-32000, TOKEN_REFUSALS[check]));
+    return false;
+  };
+
   const touch = (session: Session) => {
     if (session.idle) clearTimeout(session.idle);
     session.idle = setTimeout(() => void session.server.close().catch(() => undefined), idleMs);
@@ -188,6 +225,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
     port,
     close: () => {
       closing ??= (async () => {
+        stopCounting();
         await Promise.all([...open].map((server) => server.close().catch(() => undefined)));
         await new Promise<void>((resolve) => {
           http.close(() => resolve());
@@ -200,6 +238,30 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
 }
 
 const NO_BODY = Symbol('no body');
+
+const TOKEN_REFUSALS: Record<Exclude<TokenCheck, 'accepted'>, string> = {
+  missing: 'Unauthorized: this server needs a bearer token (Authorization: Bearer <token>)',
+  invalid: 'Unauthorized: the bearer token is not valid',
+};
+
+/**
+ * Feeds every finished call into `metrics`: of the catalog served now and of each one a reload
+ * swaps in. A catalog swapped out keeps its listener, so its calls still running are counted;
+ * the listener goes with the catalog. Returns the stop.
+ */
+function countCalls(live: LiveCatalog, metrics: ServerMetrics): () => void {
+  let catalog = live.current;
+  let stop = catalog.onCall((record) => metrics.record(record));
+  const stopFollowing = live.onToolsChanged(() => {
+    if (live.current === catalog) return;
+    catalog = live.current;
+    stop = catalog.onCall((record) => metrics.record(record));
+  });
+  return () => {
+    stopFollowing();
+    stop();
+  };
+}
 
 function asksForProgress(body: unknown): boolean {
   const messages = Array.isArray(body) ? body : [body];

@@ -26,6 +26,7 @@ import { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
 import type { ToolMeta } from '../schema/types.js';
+import type { ServerMetrics } from '../observe/metrics.js';
 import { flowguardVersion } from '../shared/version.js';
 import { DEFAULT_MAX_RESULT_CHARS, errorResult, successResult } from './content.js';
 import { OutputValidator, toOutputSchema } from '../tool-schema/output.js';
@@ -42,6 +43,8 @@ export interface McpServerOptions {
    * keys stay hidden; every other tool is unknown to this server.
    */
   tools?: readonly Tool[];
+  /** Counts the calls in flight (`/metrics`). */
+  metrics?: Pick<ServerMetrics, 'callStarted'>;
 }
 
 export interface ProgressTiming {
@@ -113,6 +116,7 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
 
     const token = request.params._meta?.progressToken;
     const progress = token === undefined ? null : new ProgressReporter(token, timing, extra.sendNotification);
+    const answered = options.metrics?.callStarted();
     try {
       const result = await catalog.call(name, request.params.arguments ?? {}, { signal: extra.signal });
       await progress?.stop();
@@ -124,6 +128,8 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
       // Exceptions are bugs: logged (redacted) for the operator, a protocol error for the client.
       log(catalog.redact(`flowguard: internal error in tools/call ${name}: ${(error as Error)?.stack ?? String(error)}`));
       throw new McpError(ErrorCode.InternalError, `flowguard failed internally while calling ${name}; the server log has the details`);
+    } finally {
+      answered?.();
     }
   }));
   return server;

@@ -70,6 +70,11 @@ export class SandboxHost {
     return this.workers.map((worker) => worker.pid);
   }
 
+  /** Whether every worker process is running and ready (none is starting or being replaced). */
+  ready(): boolean {
+    return this.workers.every((worker) => worker.ready);
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.workers.map((worker) => worker.close()));
   }

@@ -125,7 +125,8 @@ export class WorkerSupervisor {
     await this.worker?.stop();
   }
 
-  private get ready(): boolean {
+  /** The current process has said it takes requests, and has not ended since. */
+  get ready(): boolean {
     return this.worker?.ready === true;
   }
 

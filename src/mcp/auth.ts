@@ -1,0 +1,151 @@
+// Who may call the Streamable HTTP endpoint, checked before a request reaches MCP:
+//
+// - Host: the request's `Host` header must name the address the server is bound to (for a
+//   loopback bind also localhost, 127.0.0.1 and [::1]; for a wildcard bind, 0.0.0.0 or ::, every
+//   address of this machine's interfaces) or a host the operator allowed (`--allow-host`,
+//   `http.allowedHosts`). A page on an attacker's name that re-resolves to this server (DNS
+//   rebinding) sends its own name, and is refused. Only the name is compared, not the port: a
+//   load balancer or proxy in front may use another port.
+// - Bearer tokens: from `--auth-token`, the environment variable FLOWGUARD_AUTH_TOKEN, or the
+//   config's `http.authTokens` as `sha256:<hex>` digests (so the config holds no secret). Every
+//   token is kept only as its SHA-256 digest; a presented token is hashed and compared with
+//   each digest by crypto.timingSafeEqual, all of them every time, so neither the comparison nor
+//   the number of tokens tried leaks through timing.
+// - A server bound to anything but loopback needs a token: creating the gate without one fails
+//   with a message that says how to set one.
+
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
+
+export const AUTH_TOKEN_ENV = 'FLOWGUARD_AUTH_TOKEN';
+/** Shorter tokens are refused: they can be guessed. */
+export const MIN_TOKEN_LENGTH = 16;
+/** The challenge of a 401 (RFC 6750; what MCP clients expect of a resource server). */
+export const BEARER_REALM = 'Bearer realm="flowguard"';
+
+const TOKEN_DIGEST = /^sha256:([0-9a-fA-F]{64})$/;
+const LOOPBACK_NAMES: readonly string[] = ['localhost', '127.0.0.1', '::1'];
+const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::', '']);
+
+export interface AccessOptions {
+  /** The address or name the server binds to. */
+  host: string;
+  /** Further host names or addresses a request's `Host` header may name. */
+  allowedHosts?: readonly string[];
+  /** Tokens in clear (`--auth-token`, FLOWGUARD_AUTH_TOKEN). */
+  tokens?: readonly string[];
+  /** Tokens as `sha256:<hex>` digests (`http.authTokens`). */
+  tokenDigests?: readonly string[];
+}
+
+/** A token or host setting that cannot be used; the message names it and says what to do. */
+export class AccessConfigError extends Error {}
+
+export type TokenCheck = 'accepted' | 'missing' | 'invalid';
+
+export class AccessGate {
+  private constructor(
+    private readonly hosts: ReadonlySet<string>,
+    private readonly digests: readonly Buffer[],
+  ) {}
+
+  static create(options: AccessOptions): AccessGate {
+    const digests = [
+      ...(options.tokens ?? []).map((token) => {
+        if (token.length < MIN_TOKEN_LENGTH) throw new AccessConfigError(`an auth token must be at least ${MIN_TOKEN_LENGTH} characters long (one is ${token.length}); make one with: openssl rand -hex 32`);
+        return sha256(token);
+      }),
+      ...(options.tokenDigests ?? []).map((text) => {
+        const hex = TOKEN_DIGEST.exec(text)?.[1];
+        if (!hex) throw new AccessConfigError(`http.authTokens: '${text.slice(0, 80)}' is not sha256:<64 hex digits>; make one with: printf %s "$TOKEN" | sha256sum`);
+        return Buffer.from(hex, 'hex');
+      }),
+    ];
+    if (digests.length === 0 && !isLoopback(options.host)) {
+      throw new AccessConfigError(
+        `refusing to listen on ${options.host} without an auth token: anyone who can reach it could call every tool. ` +
+          `Set one with ${AUTH_TOKEN_ENV}=<token> in the environment (e.g. ${AUTH_TOKEN_ENV}=$(openssl rand -hex 32)), ` +
+          `--auth-token <token>, or http.authTokens: ["sha256:<hex of the token>"] in .flowmcp/config.json; or bind to 127.0.0.1`,
+      );
+    }
+    const hosts = new Set(boundNames(options.host));
+    for (const name of options.allowedHosts ?? []) hosts.add(parseAllowedHost(name));
+    return new AccessGate(hosts, digests);
+  }
+
+  /** Whether requests must carry a bearer token. */
+  get requiresToken(): boolean {
+    return this.digests.length > 0;
+  }
+
+  /** Whether a `Host` header value names this server; a request without one is refused. */
+  hostAllowed(header: string | undefined): boolean {
+    const name = header === undefined ? undefined : hostNameOf(header);
+    return name !== undefined && this.hosts.has(name);
+  }
+
+  /** The `Authorization` header against the tokens: accepted when none are set. */
+  checkToken(authorization: string | undefined): TokenCheck {
+    if (this.digests.length === 0) return 'accepted';
+    if (authorization === undefined) return 'missing';
+    const match = /^Bearer +(\S+) *$/i.exec(authorization);
+    if (!match) return 'invalid';
+    const presented = sha256(match[1] as string);
+    // Every digest is compared, also after a match: the time taken says nothing about which.
+    let accepted = false;
+    for (const digest of this.digests) accepted = timingSafeEqual(presented, digest) || accepted;
+    return accepted ? 'accepted' : 'invalid';
+  }
+}
+
+/** `sha256:<hex>` of a token, as `http.authTokens` holds it. */
+export function tokenDigest(token: string): string {
+  return `sha256:${sha256(token).toString('hex')}`;
+}
+
+/** 127.0.0.0/8, ::1 and localhost: only this machine can connect. */
+export function isLoopback(host: string): boolean {
+  const bare = unbracket(host.toLowerCase());
+  return bare === 'localhost' || bare === '::1' || (isIP(bare) === 4 && bare.startsWith('127.'));
+}
+
+/** A `--allow-host` or `http.allowedHosts` entry: a host name or address, without scheme, port or path. */
+export function parseAllowedHost(text: string): string {
+  const name = unbracket(text.trim().toLowerCase()).replace(/\.$/, '');
+  const looksLikeName = /^[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?$/.test(name);
+  if (!looksLikeName && isIP(name) !== 6) {
+    throw new AccessConfigError(`allowed host '${text.slice(0, 100)}' must be a host name or address, without scheme, port or path (e.g. mcp.example.com)`);
+  }
+  return name;
+}
+
+/** The names a request to this bind address may carry in its `Host` header. */
+function boundNames(host: string): string[] {
+  const bare = unbracket(host.toLowerCase());
+  if (WILDCARD_ADDRESSES.has(bare)) {
+    const addresses = Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address.toLowerCase().replace(/%.*$/, '')));
+    return [...LOOPBACK_NAMES, ...addresses];
+  }
+  return isLoopback(bare) ? [...LOOPBACK_NAMES, bare] : [bare];
+}
+
+/** The host name of a `Host` header (`name`, `name:port`, `[v6]:port`), lower case; undefined when it is none. */
+function hostNameOf(header: string): string | undefined {
+  const value = header.trim().toLowerCase();
+  if (value.startsWith('[')) {
+    const end = value.indexOf(']');
+    const rest = value.slice(end + 1);
+    return end > 0 && (rest === '' || /^:\d+$/.test(rest)) ? value.slice(1, end) : undefined;
+  }
+  const match = /^([^:]+)(?::\d+)?$/.exec(value);
+  return match ? (match[1] as string).replace(/\.$/, '') : undefined;
+}
+
+function unbracket(host: string): string {
+  return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}

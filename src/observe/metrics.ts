@@ -1,0 +1,100 @@
+// What a running server counts, in the Prometheus text format (prom-client), for `/metrics`:
+// calls by tool and outcome, call latency, upstream answers by origin and status class, sandbox
+// process restarts, calls in flight, response-cache hits and misses. Each server has a registry
+// of its own (never prom-client's global one), so two servers in one process count apart.
+//
+// Calls are fed in as finished call records (Catalog.onCall); the metrics read only the fields
+// they need, so this module depends on no catalog type. Label values that outside input could
+// multiply are bounded: a call of a tool the catalog does not know is counted as `(unknown)`, and
+// origins beyond the first MAX_ORIGINS share the label `(other)` (an executeRequest handler can
+// ask for any URL, and each distinct label value is a series kept for the life of the process).
+
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** What the metrics read of a finished call (a CallRecord of src/catalog/call-record.ts has these fields). */
+export interface CountedCall {
+  tool: string;
+  /** 'ok', or the kind of the tool error. */
+  outcome: string;
+  durationMs: number;
+  requests: ReadonlyArray<{ origin: string; status: number }>;
+  cache: 'hit' | 'miss' | 'none';
+}
+
+/** What the metrics read of a sandbox event (src/sandbox/events.ts). */
+export interface CountedSandboxEvent {
+  kind: string;
+}
+
+/** Distinct origin label values kept before the rest are counted together. */
+export const MAX_ORIGINS = 200;
+const OTHER_ORIGIN = '(other)';
+const UNKNOWN_TOOL = '(unknown)';
+
+/** Upper bounds of the call latency buckets, in seconds: from a cache hit to a slow API. */
+const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export class ServerMetrics {
+  readonly registry = new Registry();
+  private readonly calls = new Counter({ name: 'flowguard_tool_calls_total', help: 'Tool calls finished, by tool and outcome (ok or the kind of tool error)', labelNames: ['tool', 'outcome'] as const, registers: [this.registry] });
+  private readonly latency = new Histogram({ name: 'flowguard_tool_call_duration_seconds', help: 'Time from a tool call to its result, in seconds', buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  private readonly upstream = new Counter({ name: 'flowguard_upstream_responses_total', help: 'Outbound requests by origin and status class (2xx, 3xx, 4xx, 5xx, or failed when no answer came)', labelNames: ['origin', 'class'] as const, registers: [this.registry] });
+  private readonly restarts = new Counter({ name: 'flowguard_sandbox_restarts_total', help: 'Sandbox worker processes started again, by why (stopped: it ended on its own; replaced: the host killed it)', labelNames: ['reason'] as const, registers: [this.registry] });
+  private readonly inFlight = new Gauge({ name: 'flowguard_tool_calls_in_flight', help: 'Tool calls started and not yet answered', registers: [this.registry] });
+  private readonly cache = new Counter({ name: 'flowguard_cache_requests_total', help: 'Response cache lookups of read-only tool calls, by result (hit or miss)', labelNames: ['result'] as const, registers: [this.registry] });
+  /** Labelled children made once: prom-client hashes the labels on every inc() otherwise. */
+  private readonly callChildren = new Map<string, Counter.Internal>();
+  private readonly upstreamChildren = new Map<string, Counter.Internal>();
+  private readonly origins = new Set<string>();
+
+  constructor() {
+    for (const result of ['hit', 'miss']) this.cache.labels(result).inc(0);
+    for (const reason of ['stopped', 'replaced']) this.restarts.labels(reason).inc(0);
+  }
+
+  /** Counts one finished call. */
+  record(call: CountedCall): void {
+    // A name the catalog does not know is the caller's text: counted under one label, so that made-up names cannot grow the series.
+    const tool = call.outcome === 'unknown-tool' ? UNKNOWN_TOOL : call.tool;
+    const key = `${tool}\n${call.outcome}`;
+    let counter = this.callChildren.get(key);
+    if (!counter) this.callChildren.set(key, (counter = this.calls.labels(tool, call.outcome)));
+    counter.inc();
+    this.latency.observe(call.durationMs / 1000);
+    for (const request of call.requests) this.countUpstream(request.origin, request.status);
+    if (call.cache !== 'none') this.cache.labels(call.cache).inc();
+  }
+
+  /** Counts a sandbox worker process that stopped or was replaced (another one starts). */
+  sandboxEvent(event: CountedSandboxEvent): void {
+    this.restarts.labels(event.kind === 'worker-replaced' ? 'replaced' : 'stopped').inc();
+  }
+
+  /** A call has started; call the function returned once, when it is answered. */
+  callStarted(): () => void {
+    this.inFlight.inc();
+    return () => this.inFlight.dec();
+  }
+
+  /** The exposition text and its content type, for a scrape. */
+  async scrape(): Promise<{ contentType: string; text: string }> {
+    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  }
+
+  private countUpstream(origin: string, status: number): void {
+    if (!this.origins.has(origin)) {
+      if (this.origins.size >= MAX_ORIGINS) origin = OTHER_ORIGIN;
+      else this.origins.add(origin);
+    }
+    const statusClass = statusClassOf(status);
+    const key = `${origin}\n${statusClass}`;
+    let counter = this.upstreamChildren.get(key);
+    if (!counter) this.upstreamChildren.set(key, (counter = this.upstream.labels(origin, statusClass)));
+    counter.inc();
+  }
+}
+
+/** `2xx` … `5xx`; `failed` for no answer (status 0) or anything outside 200–599. */
+export function statusClassOf(status: number): string {
+  return status >= 200 && status < 600 ? `${Math.floor(status / 100)}xx` : 'failed';
+}
