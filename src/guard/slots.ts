@@ -1,0 +1,78 @@
+// Concurrency limits: a pool of slots per origin (or namespace and origin), in this process.
+// A request beyond the limit waits its turn (first come, first served), at most
+// MAX_SLOT_WAIT_MS or until its call is aborted; then it is refused, never left hanging.
+
+/** Longest a request waits for a free slot before it is refused. */
+export const MAX_SLOT_WAIT_MS = 10_000;
+
+interface Waiter {
+  grant: () => void;
+}
+
+class Pool {
+  active = 0;
+  readonly waiting: Waiter[] = [];
+}
+
+export class SlotPools {
+  private readonly pools = new Map<string, Pool>();
+
+  /**
+   * A release function once a slot is free, or null when none freed in time. A call aborted while
+   * waiting gets a release that holds no slot: its request then fails on its aborted signal as it
+   * would without a limit, sending nothing.
+   */
+  acquire(name: string, size: number, signal?: AbortSignal): Promise<(() => void) | null> {
+    let pool = this.pools.get(name);
+    if (!pool) {
+      pool = new Pool();
+      this.pools.set(name, pool);
+    }
+    const owned = pool;
+    if (owned.active < size) {
+      owned.active += 1;
+      return Promise.resolve(this.releaser(name, owned));
+    }
+    if (signal?.aborted) return Promise.resolve(() => undefined);
+    return new Promise((resolve) => {
+      const leave = (answer: (() => void) | null) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', aborted);
+        const index = owned.waiting.indexOf(waiter);
+        if (index >= 0) owned.waiting.splice(index, 1);
+        this.dropIfIdle(name, owned);
+        resolve(answer);
+      };
+      const waiter: Waiter = {
+        grant: () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', aborted);
+          resolve(this.releaser(name, owned));
+        },
+      };
+      const aborted = () => leave(() => undefined);
+      const timer = setTimeout(() => leave(null), MAX_SLOT_WAIT_MS);
+      signal?.addEventListener('abort', aborted, { once: true });
+      owned.waiting.push(waiter);
+    });
+  }
+
+  private releaser(name: string, pool: Pool): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = pool.waiting.shift();
+      // The slot passes straight to the next waiter, so a newcomer cannot take it first.
+      if (next) next.grant();
+      else {
+        pool.active -= 1;
+        this.dropIfIdle(name, pool);
+      }
+    };
+  }
+
+  private dropIfIdle(name: string, pool: Pool): void {
+    if (pool.active === 0 && pool.waiting.length === 0) this.pools.delete(name);
+  }
+}

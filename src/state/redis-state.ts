@@ -1,0 +1,150 @@
+// SharedState in Redis, so that replicas share rate buckets, pauses and the cache. A bucket is
+// one Lua script (read, refill, take, write) so two processes taking at once cannot both spend
+// the last token; it reads Redis's clock, so replicas' clocks need not agree. Pauses and cache
+// entries are keys that expire by themselves (PX). Commands fail fast instead of queueing while
+// Redis is away: ResilientState turns a failure into local state, never into a slow call.
+
+import { Redis } from 'ioredis';
+import type { SharedState, TakeResult } from './shared-state.js';
+
+export interface RedisStateOptions {
+  /** Prefix of every key, so several deployments can share one Redis. */
+  keyPrefix?: string;
+  /** A command not answered within this many milliseconds fails. */
+  commandTimeoutMs?: number;
+}
+
+export const DEFAULT_COMMAND_TIMEOUT_MS = 200;
+/** Longest wait between reconnection attempts while Redis is away. */
+const MAX_RECONNECT_DELAY_MS = 1000;
+
+// KEYS[1] bucket; ARGV capacity, refill per second. Returns { 1, 0 } for a token, { 0, ms } when
+// none (-1: the bucket never refills). The key expires once the bucket would be full again.
+const TAKE_SCRIPT = `
+local capacity = tonumber(ARGV[1])
+local refill = tonumber(ARGV[2])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local level = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(level[1])
+if tokens == nil then
+  tokens = capacity
+else
+  tokens = math.min(capacity, tokens + math.max(0, now - tonumber(level[2])) * refill / 1000)
+end
+local ok, wait = 0, 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  ok = 1
+elseif refill > 0 then
+  wait = math.ceil((1 - tokens) * 1000 / refill)
+else
+  wait = -1
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+local ttl = 86400000
+if refill > 0 then ttl = math.ceil((capacity - tokens) * 1000 / refill) + 1000 end
+redis.call('PEXPIRE', KEYS[1], ttl)
+return { ok, wait }
+`;
+
+// KEYS[1] pause; ARGV[1] until (epoch ms). The later pause wins; the key ends with the pause.
+const PAUSE_SCRIPT = `
+local current = tonumber(redis.call('GET', KEYS[1]))
+local untilMs = tonumber(ARGV[1])
+if current == nil or untilMs > current then
+  redis.call('SET', KEYS[1], ARGV[1], 'PXAT', ARGV[1])
+end
+return 0
+`;
+
+type ScriptedRedis = Redis & {
+  flowguardTake(key: string, capacity: number, refillPerSecond: number): Promise<[number, number]>;
+  flowguardPause(key: string, untilMs: number): Promise<number>;
+};
+
+export class RedisState implements SharedState {
+  private readonly client: ScriptedRedis;
+  private readonly prefix: string;
+
+  constructor(url: string, options: RedisStateOptions = {}) {
+    this.prefix = options.keyPrefix ?? 'flowguard:';
+    this.client = new Redis(url, {
+      commandTimeout: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
+      connectTimeout: 2000,
+      // Nothing waits for Redis: without a connection a command fails at once.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
+      lazyConnect: true,
+    }) as ScriptedRedis;
+    this.client.defineCommand('flowguardTake', { numberOfKeys: 1, lua: TAKE_SCRIPT });
+    this.client.defineCommand('flowguardPause', { numberOfKeys: 1, lua: PAUSE_SCRIPT });
+  }
+
+  /** Connects, failing after `timeoutMs`; reconnection goes on in the background either way. */
+  async connect(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    const connecting = this.client.connect();
+    // Lost the race or not, its failure is the timeout's or the error listener's to report.
+    connecting.catch(() => undefined);
+    try {
+      await Promise.race([connecting, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Whether commands can be sent now (connected and ready). */
+  get ready(): boolean {
+    return this.client.status === 'ready';
+  }
+
+  /** Calls `listener` each time the connection becomes ready (again). */
+  onReady(listener: () => void): void {
+    this.client.on('ready', listener);
+  }
+
+  /** Calls `listener` with each connection error (ioredis would print unhandled ones). */
+  onError(listener: (error: Error) => void): void {
+    this.client.on('error', listener);
+  }
+
+  async take(bucket: string, capacity: number, refillPerSecond: number): Promise<TakeResult> {
+    const [ok, wait] = await this.client.flowguardTake(`${this.prefix}bucket:${bucket}`, capacity, refillPerSecond);
+    if (ok === 1) return { ok: true };
+    return { ok: false, retryAfterMs: wait < 0 ? Number.MAX_SAFE_INTEGER : wait };
+  }
+
+  async pause(origin: string, untilMs: number): Promise<void> {
+    await this.client.flowguardPause(`${this.prefix}pause:${origin}`, Math.ceil(untilMs));
+  }
+
+  async pausedUntil(origin: string): Promise<number | null> {
+    const value = await this.client.get(`${this.prefix}pause:${origin}`);
+    const until = value === null ? NaN : Number(value);
+    return Number.isFinite(until) && until > Date.now() ? until : null;
+  }
+
+  async cacheGet(key: string): Promise<string | null> {
+    return this.client.get(`${this.prefix}cache:${key}`);
+  }
+
+  async cacheSet(key: string, value: string, ttlMs: number): Promise<void> {
+    if (ttlMs <= 0) return;
+    await this.client.set(`${this.prefix}cache:${key}`, value, 'PX', Math.ceil(ttlMs));
+  }
+
+  async close(): Promise<void> {
+    try {
+      if (this.ready) await this.client.quit();
+    } catch {
+      // Closing anyway.
+    } finally {
+      this.client.disconnect();
+    }
+  }
+}
