@@ -1,0 +1,98 @@
+// Issue 16, point 8: SharedState in a real Redis. Two RedisState clients (two connections, as two
+// replicas have) share one token bucket, pauses and cache entries; ResilientState goes on in
+// memory with one warning when Redis is killed mid-run, and back to Redis when it answers again.
+
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RedisState } from '../../src/state/redis-state.js';
+import { ResilientState } from '../../src/state/resilient-state.js';
+import { waitFor } from '../support/wait.js';
+import { REDIS_INSTALLED, REDIS_MISSING, startRedis, type RedisServer } from './redis-server.js';
+
+if (!REDIS_INSTALLED) console.warn(REDIS_MISSING);
+
+describe.skipIf(!REDIS_INSTALLED)('RedisState and ResilientState against a real redis-server', () => {
+  let redis: RedisServer;
+  const opened: Array<{ close(): Promise<void> }> = [];
+
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(async () => {
+    for (const state of opened) await state.close();
+    await redis.kill();
+  });
+
+  async function connected(prefix: string): Promise<RedisState> {
+    // Generous command timeout: this machine is shared; the fail-fast default is for production.
+    const state = new RedisState(redis.url, { keyPrefix: prefix, commandTimeoutMs: 2000 });
+    opened.push(state);
+    await state.connect(5000);
+    return state;
+  }
+
+  it('two clients share one bucket: its capacity in all, then how long until the next token', async () => {
+    const [a, b] = [await connected('t1:'), await connected('t1:')];
+    const takes = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? a : b).take('origin', 4, 0.5)));
+    expect(takes.filter((take) => take.ok)).toHaveLength(4);
+    const refused = takes.find((take) => !take.ok);
+    expect(refused && !refused.ok && refused.retryAfterMs).toBeGreaterThan(0);
+    expect(refused && !refused.ok && refused.retryAfterMs).toBeLessThanOrEqual(2000);
+    // Another prefix is another deployment.
+    expect((await (await connected('t2:')).take('origin', 4, 0.5)).ok).toBe(true);
+  });
+
+  it('pauses: the later wins, seen by both, gone once over; cache entries expire', async () => {
+    const [a, b] = [await connected('t3:'), await connected('t3:')];
+    const now = Date.now();
+    await a.pause('https://api.example.test', now + 60_000);
+    await b.pause('https://api.example.test', now + 30_000);
+    expect(await b.pausedUntil('https://api.example.test')).toBe(now + 60_000);
+    await a.pause('https://short.example.test', now + 300);
+    expect(await b.pausedUntil('https://short.example.test')).toBe(now + 300);
+    expect(await waitFor(() => Date.now() > now + 400, 2000)).toBe(true);
+    expect(await b.pausedUntil('https://short.example.test')).toBeNull();
+
+    await a.cacheSet('k', 'value', 60_000);
+    expect(await b.cacheGet('k')).toBe('value');
+    await a.cacheSet('brief', 'v', 200);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await b.cacheGet('brief')).toBeNull();
+  });
+
+  it('a Redis killed mid-run: operations go on in memory with one warning, and return to Redis when it answers', async () => {
+    const lines: Array<{ level: number; msg: string }> = [];
+    const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) }));
+    const inner = new RedisState(redis.url, { keyPrefix: 't4:', commandTimeoutMs: 2000 });
+    const state = new ResilientState(inner, undefined, logger);
+    opened.push(state);
+    await inner.connect(5000);
+    const peer = await connected('t4:');
+    await state.cacheSet('shared', 'in redis', 60_000);
+    expect(await peer.cacheGet('shared')).toBe('in redis');
+
+    await redis.kill();
+    for (let i = 0; i < 20; i++) {
+      await state.cacheSet(`local${i}`, 'in memory', 60_000);
+      expect(await state.cacheGet(`local${i}`)).toBe('in memory');
+      expect((await state.take('bucket', 100, 1)).ok).toBe(true);
+    }
+    const warnings = () => lines.filter((line) => line.level === 40);
+    expect(warnings()).toHaveLength(1);
+    expect(warnings()[0]?.msg).toContain('redis is not answering');
+
+    // Back: the client reconnects by itself (at most a second apart); the next operation uses Redis again.
+    await redis.restart();
+    const until = Date.now() + 15_000;
+    let seen: string | null = null;
+    while (seen === null && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await state.cacheSet('after', 'in redis again', 60_000);
+      seen = await peer.cacheGet('after').catch(() => null);
+    }
+    expect(seen).toBe('in redis again');
+    expect(lines.some((line) => line.level === 30 && line.msg.includes('answers again'))).toBe(true);
+    expect(warnings()).toHaveLength(1);
+  });
+});
