@@ -2,6 +2,7 @@
 
 import { Command } from 'commander';
 import { flowguardVersion } from '../shared/version.js';
+import { registerAudit } from './audit.js';
 import { registerCall } from './call.js';
 import { registerDoctor } from './doctor.js';
 import { registerGroup } from './group.js';
@@ -16,6 +17,6 @@ export function createProgram(): Command {
     .version(flowguardVersion(), '-V, --version', 'print the version of flowguard')
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  for (const register of [registerValidate, registerCall, registerList, registerDoctor, registerGroup, registerServe, registerMigrate]) register(program);
+  for (const register of [registerValidate, registerCall, registerList, registerDoctor, registerGroup, registerServe, registerAudit, registerMigrate]) register(program);
   return program;
 }

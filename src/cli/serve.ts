@@ -23,6 +23,7 @@ import { listsFolderOf } from '../project/checker.js';
 import { catalogOptions, collect, exists, openCatalog, type CatalogFlags } from './shared.js';
 import { UsageError } from './usage.js';
 import { watchCatalog, type CatalogWatch } from './watch.js';
+import { observeServe, type ServeObserver } from './serve-observe.js';
 
 interface ServeFlags extends CatalogFlags {
   transport: string;
@@ -35,6 +36,7 @@ interface ServeFlags extends CatalogFlags {
   group?: string;
   cache: boolean;
   watch?: boolean;
+  logLevel?: string;
 }
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 /** Group findings that recording the group again resolves: a tool, a file, a list or a library changed, or no content record. */
@@ -56,6 +58,7 @@ export function registerServe(program: Command): void {
     .option('--group <name>', 'serve only the tools of this group of <project>/.flowmcp/groups.json, once it verifies')
     .option('--no-cache', 'check every schema file afresh instead of reusing <project>/.flowmcp/cache/ for unchanged ones')
     .option('--watch', 'reload changed schema and list files while serving; a file with errors keeps its last good version')
+    .option('--log-level <level>', 'structured logs on stderr: fatal, error, warn, info (one line per call), debug, trace or silent (default: log.level of the config, else info)')
     .action((flags: ServeFlags) => runServe(flags));
 }
 
@@ -80,7 +83,10 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const httpModule = transport === 'http' ? import('../mcp/http.js') : null;
   // Awaited below once the catalog is loaded; a failure to load surfaces there.
   for (const loading of [stdioModule, httpModule]) loading?.catch(() => undefined);
-  const catalog = await openCatalog(flags, { cache: flags.cache }, 'file or folder');
+  // Logs and the audit log are set up first: a bad setting stops the start before anything loads.
+  const observer = observeServe(flags);
+  const catalog = await openCatalog(flags, { cache: flags.cache, ...observer.catalogOptions }, 'file or folder');
+  observer.attach(catalog);
   const log = (line: string) => void process.stderr.write(`${line}\n`);
   log(loadSummary(catalog));
   let tools: Tool[] | undefined;
@@ -93,6 +99,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
       for (const finding of errors) log(`  ${formatFinding(finding)}`);
       if (errors.some((f) => RERECORD_CODES.has(f.code))) log(`flowguard: once the change is reviewed, record the group again: ${recordCommand(flags.group, flags)}`);
       await catalog.close();
+      await observer.close();
       process.exitCode = 1;
       return;
     }
@@ -141,22 +148,24 @@ async function runServe(flags: ServeFlags): Promise<void> {
     stopped = new Promise<void>(() => undefined);
   }
 
-  const watching = flags.watch ? watchFolders(live, flags, log) : undefined;
+  const watching = flags.watch ? watchFolders(live, flags, log, observer) : undefined;
 
   const why = await Promise.race([signalled, stopped.then(() => 'stdin closed' as const)]);
   log(`flowguard: ${why}, shutting down`);
   watching?.close();
   await stop();
   await live.close();
+  await observer.close();
   process.exitCode = 0;
 }
 
 /** `--watch`: the schema path and the lists folder (where there is one), reloaded on change. */
-function watchFolders(live: LiveCatalog, flags: ServeFlags, log: (line: string) => void): CatalogWatch {
+function watchFolders(live: LiveCatalog, flags: ServeFlags, log: (line: string) => void, observer: ServeObserver): CatalogWatch {
   const paths = [flags.schemas, listsFolderOf(flags)].filter(exists).map((path) => resolve(path));
   log(`flowguard: watching ${paths.join(', ')} for changes`);
   const load = async (previous: Catalog) => {
-    const next = await openCatalog(flags, { cache: flags.cache, previous });
+    const next = await openCatalog(flags, { cache: flags.cache, previous, ...observer.catalogOptions });
+    observer.attach(next);
     next.warmUp();
     return next;
   };

@@ -61,5 +61,14 @@ export const CONFIG_SHAPE = {
       maxJsonDepth: integer(1, 10000),
     }),
     upstreams: { type: 'object', additionalProperties: { type: 'string' } },
+    audit: closedSection({
+      enabled: { type: 'boolean' },
+      dir: { type: 'string', minLength: 1 },
+      maxBytes: integer(1024),
+      files: integer(1, 10000),
+    }),
+    log: closedSection({
+      level: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+    }),
   },
 };

@@ -63,6 +63,17 @@ export interface LimitsConfig {
   maxArgumentBytes?: number;
 }
 
+/** The audit log of `serve` (src/observe/audit-log.ts). */
+export interface AuditConfig {
+  enabled: boolean;
+  /** Its folder; a relative path is taken from the project folder. */
+  dir: string;
+  /** A file's size before the next one is started, in bytes. */
+  maxBytes?: number;
+  /** Files kept; the oldest go first. */
+  files?: number;
+}
+
 export interface ProjectConfig {
   allowedLibraries: string[];
   /** Environment variables the operator grants as keys (`.env` entries need no grant). */
@@ -73,6 +84,9 @@ export interface ProjectConfig {
   http: HttpConfig;
   /** Upstream overrides: origin (or `*`) → base URL. */
   upstreams: Record<string, string>;
+  audit: AuditConfig;
+  /** Level of the structured logs of `serve` (`--log-level` wins). */
+  log: { level?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
 }
 
 export class ConfigError extends Error {}
@@ -84,6 +98,8 @@ interface ConfigFile {
   sandbox?: SandboxConfig;
   http?: HttpConfig;
   upstreams?: Record<string, string>;
+  audit?: Partial<AuditConfig>;
+  log?: ProjectConfig['log'];
 }
 
 /** A problem in Ajv's own words, after the key: `sandbox.deadlineMs must be >= 50`. */
@@ -128,6 +144,8 @@ function configFrom(data: ConfigFile): ProjectConfig {
     sandbox: data.sandbox ?? {},
     http: data.http ?? {},
     upstreams: data.upstreams ?? {},
+    audit: { enabled: data.audit?.enabled ?? true, dir: data.audit?.dir ?? join('.flowmcp', 'audit'), maxBytes: data.audit?.maxBytes, files: data.audit?.files },
+    log: data.log ?? {},
   };
 }
 
