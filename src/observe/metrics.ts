@@ -36,44 +36,53 @@ const LATENCY_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
 
 export class ServerMetrics {
   readonly registry = new Registry();
-  private readonly calls = new Counter({ name: 'flowguard_tool_calls_total', help: 'Tool calls finished, by tool and outcome (ok or the kind of tool error)', labelNames: ['tool', 'outcome'] as const, registers: [this.registry] });
-  private readonly latency = new Histogram({ name: 'flowguard_tool_call_duration_seconds', help: 'Time from a tool call to its result, in seconds', buckets: LATENCY_BUCKETS, registers: [this.registry] });
-  private readonly upstream = new Counter({ name: 'flowguard_upstream_responses_total', help: 'Outbound requests by origin and status class (2xx, 3xx, 4xx, 5xx, or failed when no answer came)', labelNames: ['origin', 'class'] as const, registers: [this.registry] });
-  private readonly restarts = new Counter({ name: 'flowguard_sandbox_restarts_total', help: 'Sandbox worker processes started again, by why (stopped: it ended on its own; replaced: the host killed it)', labelNames: ['reason'] as const, registers: [this.registry] });
-  private readonly inFlight = new Gauge({ name: 'flowguard_tool_calls_in_flight', help: 'Tool calls started and not yet answered', registers: [this.registry] });
-  private readonly cache = new Counter({ name: 'flowguard_cache_requests_total', help: 'Response cache lookups of read-only tool calls, by result (hit or miss)', labelNames: ['result'] as const, registers: [this.registry] });
-  /** Labelled children made once: prom-client hashes the labels on every inc() otherwise. */
-  private readonly callChildren = new Map<string, Counter.Internal>();
-  private readonly upstreamChildren = new Map<string, Counter.Internal>();
+  // A call pays only for plain counts (prom-client's inc() sorts and joins the label names on
+  // every call, about a microsecond each); the counters are filled from them when scraped.
+  private readonly calls = new Tally();
+  private readonly upstream = new Tally();
+  private readonly restarts = new Tally(['stopped', 'replaced']);
+  private readonly cache = new Tally(['hit', 'miss']);
+  private inFlight = 0;
   private readonly origins = new Set<string>();
+  private readonly latency = new Histogram({ name: 'flowguard_tool_call_duration_seconds', help: 'Time from a tool call to its result, in seconds', buckets: LATENCY_BUCKETS, registers: [this.registry] });
 
   constructor() {
-    for (const result of ['hit', 'miss']) this.cache.labels(result).inc(0);
-    for (const reason of ['stopped', 'replaced']) this.restarts.labels(reason).inc(0);
+    const registry = this.registry;
+    talliedCounter(registry, this.calls, { name: 'flowguard_tool_calls_total', help: 'Tool calls finished, by tool and outcome (ok or the kind of tool error)', labelNames: ['tool', 'outcome'] });
+    talliedCounter(registry, this.upstream, { name: 'flowguard_upstream_responses_total', help: 'Outbound requests by origin and status class (2xx, 3xx, 4xx, 5xx, or failed when no answer came)', labelNames: ['origin', 'class'] });
+    talliedCounter(registry, this.restarts, { name: 'flowguard_sandbox_restarts_total', help: 'Sandbox worker processes started again, by why (stopped: it ended on its own; replaced: the host killed it)', labelNames: ['reason'] });
+    talliedCounter(registry, this.cache, { name: 'flowguard_cache_requests_total', help: 'Response cache lookups of read-only tool calls, by result (hit or miss)', labelNames: ['result'] });
+    const metrics = this;
+    new Gauge({
+      name: 'flowguard_tool_calls_in_flight',
+      help: 'Tool calls started and not yet answered',
+      registers: [registry],
+      collect() {
+        this.set(metrics.inFlight);
+      },
+    });
   }
 
   /** Counts one finished call. */
   record(call: CountedCall): void {
     // A name the catalog does not know is the caller's text: counted under one label, so that made-up names cannot grow the series.
-    const tool = call.outcome === 'unknown-tool' ? UNKNOWN_TOOL : call.tool;
-    const key = `${tool}\n${call.outcome}`;
-    let counter = this.callChildren.get(key);
-    if (!counter) this.callChildren.set(key, (counter = this.calls.labels(tool, call.outcome)));
-    counter.inc();
+    this.calls.add(`${call.outcome === 'unknown-tool' ? UNKNOWN_TOOL : call.tool}\n${call.outcome}`);
     this.latency.observe(call.durationMs / 1000);
-    for (const request of call.requests) this.countUpstream(request.origin, request.status);
-    if (call.cache !== 'none') this.cache.labels(call.cache).inc();
+    for (const request of call.requests) this.upstream.add(`${this.originLabel(request.origin)}\n${statusClassOf(request.status)}`);
+    if (call.cache !== 'none') this.cache.add(call.cache);
   }
 
   /** Counts a sandbox worker process that stopped or was replaced (another one starts). */
   sandboxEvent(event: CountedSandboxEvent): void {
-    this.restarts.labels(event.kind === 'worker-replaced' ? 'replaced' : 'stopped').inc();
+    this.restarts.add(event.kind === 'worker-replaced' ? 'replaced' : 'stopped');
   }
 
   /** A call has started; call the function returned once, when it is answered. */
   callStarted(): () => void {
-    this.inFlight.inc();
-    return () => this.inFlight.dec();
+    this.inFlight += 1;
+    return () => {
+      this.inFlight -= 1;
+    };
   }
 
   /** The exposition text and its content type, for a scrape. */
@@ -81,17 +90,41 @@ export class ServerMetrics {
     return { contentType: this.registry.contentType, text: await this.registry.metrics() };
   }
 
-  private countUpstream(origin: string, status: number): void {
-    if (!this.origins.has(origin)) {
-      if (this.origins.size >= MAX_ORIGINS) origin = OTHER_ORIGIN;
-      else this.origins.add(origin);
-    }
-    const statusClass = statusClassOf(status);
-    const key = `${origin}\n${statusClass}`;
-    let counter = this.upstreamChildren.get(key);
-    if (!counter) this.upstreamChildren.set(key, (counter = this.upstream.labels(origin, statusClass)));
-    counter.inc();
+  private originLabel(origin: string): string {
+    if (this.origins.has(origin)) return origin;
+    if (this.origins.size >= MAX_ORIGINS) return OTHER_ORIGIN;
+    this.origins.add(origin);
+    return origin;
   }
+}
+
+/** Counts by label values, joined with a newline (no label value here holds one), as plain numbers. */
+class Tally {
+  readonly counts = new Map<string, number>();
+
+  /** `shown`: series exposed at zero from the start, so that a rate over them exists before the first event. */
+  constructor(shown: readonly string[] = []) {
+    for (const key of shown) this.counts.set(key, 0);
+  }
+
+  add(key: string): void {
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+}
+
+/** A counter of `registry` filled from `tally` whenever the registry is scraped. */
+function talliedCounter(registry: Registry, tally: Tally, config: { name: string; help: string; labelNames: readonly string[] }): void {
+  new Counter({
+    ...config,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [key, count] of tally.counts) {
+        const values = key.split('\n');
+        this.inc(Object.fromEntries(config.labelNames.map((name, index) => [name, values[index] as string])), count);
+      }
+    },
+  });
 }
 
 /** `2xx` … `5xx`; `failed` for no answer (status 0) or anything outside 200–599. */
