@@ -119,6 +119,8 @@ function advice(error: ToolError): string {
       return "the tool's own handler code failed. Other arguments may work; otherwise use another tool. Calling again with the same arguments will fail the same way.";
     case 'origin':
       return 'the tool tried to send its request outside its API and was stopped. The tool is faulty; use another one.';
+    case 'rate-limited':
+      return `nothing was sent: this server holds requests to the API back (its rate limit, or a pause the API asked for). Wait ${error.retryAfter ?? 'a few'} seconds, then call again.`;
     case 'upstream-status':
       return statusAdvice(error.status ?? 0, error.retryAfter);
     case 'upstream-failure':

@@ -19,7 +19,8 @@ let other: BehavingUpstream;
 let polygon: BehavingUpstream;
 let catalog: Catalog;
 let quick: Catalog;
-const project = tempProject();
+// Tests here share the fixture origins: a 429 of one test must not pause the origin for the next (src/guard/ has its own suite).
+const project = tempProject({ upstreamLimits: { maxPauseSeconds: 0 } });
 
 beforeAll(async () => {
   [main, other, polygon] = await Promise.all([startBehaving(), startBehaving(), startBehaving()]);
