@@ -38,6 +38,8 @@ const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE']);
 /** One call's bridge: its reach, its tokens, its bounds and its record. */
 export class CallBridge {
   readonly requests: OutboundRecord[] = [];
+  /** The Cache-Control values of the answers the handler got, for the response cache. */
+  readonly cacheControl: string[] = [];
   private bytes = 0;
 
   constructor(
@@ -71,6 +73,7 @@ export class CallBridge {
         return this.failed(target.origin, method, started, response.status, `TOO_MANY_BYTES: the call received more than ${this.context.maxBytesPerCall} bytes (network.maxBytesPerCall)`, response.body.length);
       }
       this.record(target.origin, method, started, response.status, response.body.length);
+      if (response.headers['cache-control'] !== undefined) this.cacheControl.push(response.headers['cache-control']);
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(response.headers)) headers[name] = this.context.redactor.redact(value);
       const body = this.context.redactor.redactBody(response.body, response.headers['content-type']);

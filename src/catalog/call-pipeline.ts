@@ -94,9 +94,12 @@ export interface SentRequest {
 
 /** Every request a call sent: the core's own, or each one an executeRequest handler made through the core (R12). */
 export type CallResult =
-  | { ok: true; status: number; content: Decoded; requests?: OutboundRecord[] }
+  | { ok: true; status: number; content: Decoded; requests?: OutboundRecord[]; cacheControl?: CacheControlValues }
   | { ok: true; dryRun: SentRequest }
   | { ok: false; error: ToolError; requests?: OutboundRecord[] };
+
+/** The upstream answers' Cache-Control values, for the response cache only (src/cache/): Catalog.call takes them off the result. */
+export type CacheControlValues = string[];
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -104,6 +107,35 @@ export interface CallOptions {
   dryRun?: boolean;
 }
 
+/**
+ * Arguments that passed every check of a call (checkArguments), defaults applied: what the
+ * response cache keys on. callTool takes them as they are instead of checking them again.
+ */
+export class CheckedArguments {
+  constructor(readonly values: Record<string, unknown>) {}
+}
+
+/** The first steps of a call: keys present, arguments within bounds, valid, inserts that stay in place. */
+export function checkArguments(context: CallContext, tool: CallableTool, args: unknown): CheckedArguments | CallResult {
+  try {
+    if (tool.missingKeys.length > 0) {
+      return fail('missing-keys', `${tool.name} needs ${tool.missingKeys.join(', ')}, which the server has no value for`);
+    }
+    const broken = brokenBound(args, { maxDepth: context.limits.maxArgumentDepth, maxBytes: context.limits.maxArgumentBytes });
+    if (broken === 'depth') return fail('arguments', `invalid arguments: nested deeper than ${context.limits.maxArgumentDepth} levels (limits.maxArgumentDepth)`);
+    if (broken === 'size') return fail('arguments', `invalid arguments: larger than ${context.limits.maxArgumentBytes} bytes (limits.maxArgumentBytes)`);
+    const checked = tool.input.check(args);
+    if (!checked.ok) return fail('arguments', `invalid arguments: ${checked.problems.map((p) => p.message).join('; ')}`);
+    // URLs resolve `.` and `..` segments, even percent-encoded: such an insert would leave its place.
+    const dotted = tool.plan.inserts.find((key) => checked.args[key] === '.' || checked.args[key] === '..');
+    if (dotted !== undefined) return fail('arguments', `invalid arguments: '${dotted}' cannot be '.' or '..', which would change the path`);
+    return new CheckedArguments(checked.args);
+  } catch (error) {
+    return internalFailure(tool, error);
+  }
+}
+
+/** A call of `tool`; `args` as the client sent them, or as checkArguments returned them. */
 export async function callTool(context: CallContext, tool: CallableTool, args: unknown, options: CallOptions = {}): Promise<CallResult> {
   let result: CallResult;
   // The core's own request, once sent (the bridge keeps executeRequest's).
@@ -111,8 +143,7 @@ export async function callTool(context: CallContext, tool: CallableTool, args: u
   try {
     result = await runCall(context, tool, args, options, sent);
   } catch (error) {
-    // A bug, not bad input: it fails this call only, and the server goes on.
-    result = fail('internal', `internal error in ${tool.name}: ${error instanceof Error ? error.message : String(error)}`);
+    result = internalFailure(tool, error);
   }
   if (sent.length > 0 && !('dryRun' in result)) result = { ...result, requests: sent };
   // Whatever leaves the core is redacted: results, echoes of the request, error messages.
@@ -120,21 +151,12 @@ export async function callTool(context: CallContext, tool: CallableTool, args: u
 }
 
 async function runCall(context: CallContext, tool: CallableTool, args: unknown, options: CallOptions, outbound: OutboundRecord[]): Promise<CallResult> {
-  if (tool.missingKeys.length > 0) {
-    return fail('missing-keys', `${tool.name} needs ${tool.missingKeys.join(', ')}, which the server has no value for`);
-  }
-  const broken = brokenBound(args, { maxDepth: context.limits.maxArgumentDepth, maxBytes: context.limits.maxArgumentBytes });
-  if (broken === 'depth') return fail('arguments', `invalid arguments: nested deeper than ${context.limits.maxArgumentDepth} levels (limits.maxArgumentDepth)`);
-  if (broken === 'size') return fail('arguments', `invalid arguments: larger than ${context.limits.maxArgumentBytes} bytes (limits.maxArgumentBytes)`);
-  const checked = tool.input.check(args);
-  if (!checked.ok) return fail('arguments', `invalid arguments: ${checked.problems.map((p) => p.message).join('; ')}`);
-  // URLs resolve `.` and `..` segments, even percent-encoded: such an insert would leave its place.
-  const dotted = tool.plan.inserts.find((key) => checked.args[key] === '.' || checked.args[key] === '..');
-  if (dotted !== undefined) return fail('arguments', `invalid arguments: '${dotted}' cannot be '.' or '..', which would change the path`);
+  const checked = args instanceof CheckedArguments ? args : checkArguments(context, tool, args);
+  if (!(checked instanceof CheckedArguments)) return checked;
 
   const tokens = new SecretTokens();
-  let struct = buildRequest(tool.plan, checked.args, tokens);
-  let payload = checked.args;
+  let struct = buildRequest(tool.plan, checked.values, tokens);
+  let payload = checked.values;
   let hooks = tool.hooks;
   if (hooks === null) {
     const loaded = await context.handlers.hooksOf(tool);
@@ -146,7 +168,7 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
     if (!pre.ok) return handlerFailure('preRequest', pre.failure);
     ({ struct, payload } = pre.value);
   }
-  if (hooks.includes('executeRequest')) return executeRequest(context, tool, { struct, args: checked.args, tokens, hooks }, options);
+  if (hooks.includes('executeRequest')) return executeRequest(context, tool, { struct, args: checked.values, tokens, hooks }, options);
   // Keys are bound to the schema's origin: the request is refused below unless it still goes there.
   const filled = tokens.fill(outgoingRequest(struct), tool.plan.slots, (key) => context.secrets.valueFor(key, tool.namespace));
   // Checked with the keys in (they are percent-encoded in the URL, so they cannot move it).
@@ -173,7 +195,7 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
   const decoded = decodeBody(response.body, response.headers['content-type']);
   // The message quotes the body; made from a redacted copy, since a cut could split a key.
   if (decoded.kind === 'error') return fail('decode', decodeMessage(redactedBody(response.body, context.redactor), response.headers['content-type']));
-  if (!hooks.includes('postRequest')) return { ok: true, status: response.status, content: decoded };
+  if (!hooks.includes('postRequest')) return answered(response, decoded);
   // Handlers never see a key, even one the upstream echoes (R4): every form of each key this
   // request carried is taken out of the answer first, before a handler could reverse or cut it.
   const planned = context.redactor.forKeysOf(tool.plan, ({ slots }) => [...slots.url, ...slots.body, ...[...slots.headers.values()].flatMap((keys) => [...keys])]);
@@ -181,8 +203,14 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
   const post = await context.handlers.postRequest(tool, { response: handlerView(answer), struct, payload });
   if (!post.ok) return handlerFailure('postRequest', post.failure);
   // `{ response: undefined }` hands the answer on as a route without postRequest would.
-  if ('passThrough' in post.value) return { ok: true, status: response.status, content: decoded };
-  return { ok: true, status: response.status, content: { kind: 'json', value: post.value.response } };
+  if ('passThrough' in post.value) return answered(response, decoded);
+  return answered(response, { kind: 'json', value: post.value.response });
+}
+
+/** A successful call's result, with the upstream's Cache-Control for the response cache. */
+function answered(response: HttpResponse, content: Decoded): CallResult {
+  const cacheControl = response.headers['cache-control'];
+  return cacheControl === undefined ? { ok: true, status: response.status, content } : { ok: true, status: response.status, content, cacheControl: [cacheControl] };
 }
 
 /**
@@ -222,7 +250,7 @@ async function executeRequest(
     if (!('passThrough' in post.value)) data = post.value.response;
   }
   const content: Decoded = typeof data === 'string' ? { kind: 'text', value: data } : { kind: 'json', value: data };
-  return { ok: true, status: 200, content, requests };
+  return bridge.cacheControl.length > 0 ? { ok: true, status: 200, content, requests, cacheControl: bridge.cacheControl } : { ok: true, status: 200, content, requests };
 }
 
 /** What postRequest receives as `response`: parsed JSON, text, or the base64 of binary data. */
@@ -268,6 +296,11 @@ function statusFailure(response: HttpResponse, redactor: Redactor): CallResult {
 
 function handlerFailure(hook: Hook, failure: { code: Code; message: string }): CallResult {
   return { ok: false, error: { kind: 'handler', code: failure.code, message: `${hook} handler failed (${failure.code}): ${failure.message}` } };
+}
+
+/** A bug, not bad input: it fails this call only, and the server goes on. */
+function internalFailure(tool: CallableTool, error: unknown): CallResult {
+  return fail('internal', `internal error in ${tool.name}: ${error instanceof Error ? error.message : String(error)}`);
 }
 
 function fail(kind: ToolErrorKind, message: string): CallResult {

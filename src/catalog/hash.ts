@@ -57,6 +57,7 @@
 
 import { createHash } from 'node:crypto';
 import type { CanonicalParam, CanonicalRoute, CanonicalSchema, ListRef, ParamType, Template } from '../schema/types.js';
+import { compareStrings, sortedJson } from '../shared/sorted-json.js';
 
 const HASH_PREFIX = 'sha256:';
 /** A hash as stored: `sha256:` + 64 lowercase hex digits. */
@@ -189,20 +190,4 @@ function templateText(template: Template): string {
       }
     })
     .join('');
-}
-
-/** A copy of JSON data with every object's keys inserted in sorted order. */
-function sortedJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortedJson);
-  if (value !== null && typeof value === 'object') {
-    // No prototype, so that a `__proto__` key (JSON.parse makes it an own key) stays a key.
-    const copy: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-    for (const key of Object.keys(value).sort(compareStrings)) copy[key] = sortedJson((value as Record<string, unknown>)[key]);
-    return copy;
-  }
-  return value;
-}
-
-function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -18,7 +18,10 @@ import type { CanonicalSchema } from '../schema/types.js';
 import { withSmallYoungGeneration } from '../shared/young-generation.js';
 import { HandlerUnits, type SandboxState } from './handler-units.js';
 import { CallListeners, makeCallRecord, startCall, type CallListener } from './call-record.js';
-import { callTool, DEFAULT_ARGUMENT_LIMITS, type CallContext, type CallOptions, type CallResult } from './call-pipeline.js';
+import { callTool, checkArguments, CheckedArguments, DEFAULT_ARGUMENT_LIMITS, type CallContext, type CallOptions, type CallResult } from './call-pipeline.js';
+import { ResponseCache, type CacheOutcome } from '../cache/response-cache.js';
+import { MemoryState } from '../state/memory-state.js';
+import type { SharedState } from '../state/shared-state.js';
 import { selectSchemaFiles } from '../scan/files.js';
 import { runExecuteRequest, runPostRequest, runPreRequest } from './hooks.js';
 import { compileTools, unitId, type Tool } from './tools.js';
@@ -48,6 +51,8 @@ export interface CatalogOptions {
   handlers?: HandlerLoading;
   /** Keep checks of unchanged files in `.flowmcp/cache/` for the next start (servers do); written a second after the load or at close(). */
   cache?: boolean;
+  /** Where the response cache keeps its entries (Redis, for replicas); default in this process, closed with the catalog. */
+  state?: SharedState;
   /**
    * The catalog this one replaces (`serve --watch`): a schema file whose new version has errors
    * (the check dropped it or a route) keeps the version `previous` served, if it served one.
@@ -113,6 +118,9 @@ export class Catalog {
     private readonly units: HandlerUnits,
     private readonly context: CallContext,
     private readonly cache: CheckCache | undefined,
+    private readonly responses: ResponseCache,
+    /** The state the catalog made itself, and closes; null when the caller gave one. */
+    private readonly ownState: SharedState | null,
     /** The project folder the catalog was loaded for (libraries resolve from it first). */
     readonly project: string,
     /** The shared lists loaded, by name (groups record the files their schemas reach). */
@@ -204,7 +212,10 @@ export class Catalog {
       bridge: { maxRequestsPerCall: config.network.maxRequestsPerCall, maxBytesPerCall: config.network.maxBytesPerCall },
     };
     const listsFolder = { path: checker.listsFolder, files: checker.lists.folderFiles };
-    return new Catalog(schemas, tools, reports, checker.listReports(), listsFolder, units, context, cache, project, checker.lists.lists);
+    const state = options.state ?? new MemoryState({ maxCacheEntries: config.cache.maxEntries });
+    const responses = new ResponseCache({ store: state, config: config.cache, keyValue: (key, namespace) => secrets.valueFor(key, namespace) });
+    const ownState = options.state ? null : state;
+    return new Catalog(schemas, tools, reports, checker.listReports(), listsFolder, units, context, cache, responses, ownState, project, checker.lists.lists);
   }
 
   /** Calls `listener` whenever the tools served change (a schema's handlers failed on first use). */
@@ -252,14 +263,21 @@ export class Catalog {
     // A record is made only while someone listens (taken at the start: a listener added meanwhile waits for the next call).
     const start = this.callListeners.active ? startCall() : null;
     const tool = this.tool(nameOrReference);
-    const result: CallResult = tool
-      ? await callTool(this.context, tool, args, options)
-      : { ok: false, error: { kind: 'unknown-tool', message: `no tool named '${nameOrReference}'` } };
+    const { result, cache } = tool
+      ? await this.callThroughCache(tool, args, options)
+      : { result: { ok: false, error: { kind: 'unknown-tool', message: `no tool named '${nameOrReference}'` } } as CallResult, cache: 'none' as const };
     if (start) {
       const called = tool ? { name: tool.name, reference: tool.reference, schemaHash: this.schemaHashes.get(tool.schema.file) ?? '' } : { name: nameOrReference, reference: '', schemaHash: '' };
-      this.callListeners.publish(makeCallRecord(start, called, args, result, this.context.redactor));
+      this.callListeners.publish(makeCallRecord(start, called, args, result, this.context.redactor, cache));
     }
     return result;
+  }
+
+  /** The response cache (src/cache/) answers a repeated call of a read-only tool; it keys on the checked arguments. */
+  private async callThroughCache(tool: Tool, args: unknown, options: CallOptions): Promise<{ result: CallResult; cache: CacheOutcome }> {
+    const checked = checkArguments(this.context, tool, args);
+    if (!(checked instanceof CheckedArguments)) return { result: this.context.redactor.redactValue(checked), cache: 'none' };
+    return this.responses.through(tool, checked.values, options, () => callTool(this.context, tool, checked, options));
   }
 
   /**
@@ -301,7 +319,7 @@ export class Catalog {
 
   async close(): Promise<void> {
     this.cache?.save();
-    await Promise.all([this.units.close(), this.context.http.close()]);
+    await Promise.all([this.units.close(), this.context.http.close(), this.ownState?.close()]);
   }
 }
 

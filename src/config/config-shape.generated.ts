@@ -5,10 +5,11 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 export const validateConfig = validate20;
-const schema31 = {"type":"object","additionalProperties":false,"properties":{"security":{"type":"object","additionalProperties":false,"properties":{"allowedLibraries":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$","x-message":"must be an exact package name (no subpath, version or ..)"}]}},"keys":{"oneOf":[{"type":"array","items":{"type":"string","allOf":[{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"is not an environment variable name or a * glob of one"}]}},{"type":"object","propertyNames":{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"key '{key}' is not an environment variable name or a * glob of one"},"additionalProperties":{"oneOf":[{"const":"*"},{"type":"array","items":{"type":"string","minLength":1}}]}}]}}},"network":{"type":"object","additionalProperties":false,"properties":{"allowPrivate":{"oneOf":[{"type":"boolean"},{"type":"array","items":{"type":"string","minLength":1}}]},"allow":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"deny":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"maxRequestsPerCall":{"type":"integer","minimum":1,"maximum":1000},"maxBytesPerCall":{"type":"integer","minimum":1024}}},"limits":{"type":"object","additionalProperties":false,"properties":{"maxFileBytes":{"type":"integer","minimum":1024},"maxArgumentDepth":{"type":"integer","minimum":1,"maximum":1000},"maxArgumentBytes":{"type":"integer","minimum":1024}}},"sandbox":{"type":"object","additionalProperties":false,"properties":{"deadlineMs":{"type":"integer","minimum":50,"maximum":60000},"memoryMb":{"type":"integer","minimum":16,"maximum":8192},"workers":{"type":"integer","minimum":1,"maximum":16},"loadHandlers":{"enum":["on-first-call","at-load"]}}},"http":{"type":"object","additionalProperties":false,"properties":{"connectTimeoutMs":{"type":"integer","minimum":1,"maximum":120000},"totalTimeoutMs":{"type":"integer","minimum":1,"maximum":600000},"maxResponseBytes":{"type":"integer","minimum":1},"maxRedirects":{"type":"integer","minimum":0,"maximum":20},"maxJsonDepth":{"type":"integer","minimum":1,"maximum":10000}}},"upstreams":{"type":"object","additionalProperties":{"type":"string"}}}};
+const schema31 = {"type":"object","additionalProperties":false,"properties":{"security":{"type":"object","additionalProperties":false,"properties":{"allowedLibraries":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$","x-message":"must be an exact package name (no subpath, version or ..)"}]}},"keys":{"oneOf":[{"type":"array","items":{"type":"string","allOf":[{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"is not an environment variable name or a * glob of one"}]}},{"type":"object","propertyNames":{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"key '{key}' is not an environment variable name or a * glob of one"},"additionalProperties":{"oneOf":[{"const":"*"},{"type":"array","items":{"type":"string","minLength":1}}]}}]}}},"network":{"type":"object","additionalProperties":false,"properties":{"allowPrivate":{"oneOf":[{"type":"boolean"},{"type":"array","items":{"type":"string","minLength":1}}]},"allow":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"deny":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"maxRequestsPerCall":{"type":"integer","minimum":1,"maximum":1000},"maxBytesPerCall":{"type":"integer","minimum":1024}}},"limits":{"type":"object","additionalProperties":false,"properties":{"maxFileBytes":{"type":"integer","minimum":1024},"maxArgumentDepth":{"type":"integer","minimum":1,"maximum":1000},"maxArgumentBytes":{"type":"integer","minimum":1024}}},"sandbox":{"type":"object","additionalProperties":false,"properties":{"deadlineMs":{"type":"integer","minimum":50,"maximum":60000},"memoryMb":{"type":"integer","minimum":16,"maximum":8192},"workers":{"type":"integer","minimum":1,"maximum":16},"loadHandlers":{"enum":["on-first-call","at-load"]}}},"http":{"type":"object","additionalProperties":false,"properties":{"connectTimeoutMs":{"type":"integer","minimum":1,"maximum":120000},"totalTimeoutMs":{"type":"integer","minimum":1,"maximum":600000},"maxResponseBytes":{"type":"integer","minimum":1},"maxRedirects":{"type":"integer","minimum":0,"maximum":20},"maxJsonDepth":{"type":"integer","minimum":1,"maximum":10000}}},"upstreams":{"type":"object","additionalProperties":{"type":"string"}},"cache":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"ttlSeconds":{"type":"integer","minimum":0},"maxEntries":{"type":"integer","minimum":1},"overrides":{"type":"object","additionalProperties":{"type":"integer","minimum":0}}}},"audit":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"dir":{"type":"string","minLength":1},"maxBytes":{"type":"integer","minimum":1024},"files":{"type":"integer","minimum":1,"maximum":10000}}},"log":{"type":"object","additionalProperties":false,"properties":{"level":{"enum":["fatal","error","warn","info","debug","trace","silent"]}}}}};
+const func1 = Object.prototype.hasOwnProperty;
+const func2 = require("ajv/dist/runtime/ucs2length").default;
 const pattern4 = new RegExp("^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$", "u");
 const pattern5 = new RegExp("^[A-Za-z_*][A-Za-z0-9_*]*$", "u");
-const func1 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -22,7 +23,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((((((key0 === "security") || (key0 === "network")) || (key0 === "limits")) || (key0 === "sandbox")) || (key0 === "http")) || (key0 === "upstreams"))){
+if(!(func1.call(schema31.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema31,data};
 if(vErrors === null){
 vErrors = [err0];
@@ -193,7 +194,7 @@ const len2 = data5.length;
 for(let i2=0; i2<len2; i2++){
 let data6 = data5[i2];
 if(typeof data6 === "string"){
-if(func1(data6) < 1){
+if(func2(data6) < 1){
 const err11 = {instancePath:instancePath+"/security/keys/" + key3.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/properties/security/properties/keys/oneOf/1/additionalProperties/oneOf/1/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.security.properties.keys.oneOf[1].additionalProperties.oneOf[1].items,data:data6};
 if(vErrors === null){
 vErrors = [err11];
@@ -357,7 +358,7 @@ const len3 = data8.length;
 for(let i3=0; i3<len3; i3++){
 let data9 = data8[i3];
 if(typeof data9 === "string"){
-if(func1(data9) < 1){
+if(func2(data9) < 1){
 const err20 = {instancePath:instancePath+"/network/allowPrivate/" + i3,schemaPath:"#/properties/network/properties/allowPrivate/oneOf/1/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.network.properties.allowPrivate.oneOf[1].items,data:data9};
 if(vErrors === null){
 vErrors = [err20];
@@ -433,7 +434,7 @@ const len4 = data11.length;
 for(let i4=0; i4<len4; i4++){
 let data12 = data11[i4];
 if(typeof data12 === "string"){
-if(func1(data12) < 1){
+if(func2(data12) < 1){
 const err24 = {instancePath:instancePath+"/network/allow/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i4,schemaPath:"#/properties/network/properties/allow/additionalProperties/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.network.properties.allow.additionalProperties.items,data:data12};
 if(vErrors === null){
 vErrors = [err24];
@@ -489,7 +490,7 @@ const len5 = data14.length;
 for(let i5=0; i5<len5; i5++){
 let data15 = data14[i5];
 if(typeof data15 === "string"){
-if(func1(data15) < 1){
+if(func2(data15) < 1){
 const err28 = {instancePath:instancePath+"/network/deny/" + key6.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i5,schemaPath:"#/properties/network/properties/deny/additionalProperties/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.network.properties.deny.additionalProperties.items,data:data15};
 if(vErrors === null){
 vErrors = [err28];
@@ -1084,14 +1085,309 @@ vErrors.push(err76);
 errors++;
 }
 }
-}
-else {
-const err77 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data.cache !== undefined){
+let data35 = data.cache;
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+for(const key11 in data35){
+if(!((((key11 === "enabled") || (key11 === "ttlSeconds")) || (key11 === "maxEntries")) || (key11 === "overrides"))){
+const err77 = {instancePath:instancePath+"/cache",schemaPath:"#/properties/cache/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.cache,data:data35};
 if(vErrors === null){
 vErrors = [err77];
 }
 else {
 vErrors.push(err77);
+}
+errors++;
+}
+}
+if(data35.enabled !== undefined){
+let data36 = data35.enabled;
+if(typeof data36 !== "boolean"){
+const err78 = {instancePath:instancePath+"/cache/enabled",schemaPath:"#/properties/cache/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.cache.properties.enabled.type,parentSchema:schema31.properties.cache.properties.enabled,data:data36};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data35.ttlSeconds !== undefined){
+let data37 = data35.ttlSeconds;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+const err79 = {instancePath:instancePath+"/cache/ttlSeconds",schemaPath:"#/properties/cache/properties/ttlSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.cache.properties.ttlSeconds.type,parentSchema:schema31.properties.cache.properties.ttlSeconds,data:data37};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 0 || isNaN(data37)){
+const err80 = {instancePath:instancePath+"/cache/ttlSeconds",schemaPath:"#/properties/cache/properties/ttlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.cache.properties.ttlSeconds,data:data37};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+if(data35.maxEntries !== undefined){
+let data38 = data35.maxEntries;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err81 = {instancePath:instancePath+"/cache/maxEntries",schemaPath:"#/properties/cache/properties/maxEntries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.cache.properties.maxEntries.type,parentSchema:schema31.properties.cache.properties.maxEntries,data:data38};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 1 || isNaN(data38)){
+const err82 = {instancePath:instancePath+"/cache/maxEntries",schemaPath:"#/properties/cache/properties/maxEntries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.cache.properties.maxEntries,data:data38};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+if(data35.overrides !== undefined){
+let data39 = data35.overrides;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+for(const key12 in data39){
+let data40 = data39[key12];
+if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
+const err83 = {instancePath:instancePath+"/cache/overrides/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/cache/properties/overrides/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.cache.properties.overrides.additionalProperties.type,parentSchema:schema31.properties.cache.properties.overrides.additionalProperties,data:data40};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 0 || isNaN(data40)){
+const err84 = {instancePath:instancePath+"/cache/overrides/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/cache/properties/overrides/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.cache.properties.overrides.additionalProperties,data:data40};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err85 = {instancePath:instancePath+"/cache/overrides",schemaPath:"#/properties/cache/properties/overrides/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.cache.properties.overrides.type,parentSchema:schema31.properties.cache.properties.overrides,data:data39};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+}
+}
+else {
+const err86 = {instancePath:instancePath+"/cache",schemaPath:"#/properties/cache/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.cache.type,parentSchema:schema31.properties.cache,data:data35};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+if(data.audit !== undefined){
+let data41 = data.audit;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+for(const key13 in data41){
+if(!((((key13 === "enabled") || (key13 === "dir")) || (key13 === "maxBytes")) || (key13 === "files"))){
+const err87 = {instancePath:instancePath+"/audit",schemaPath:"#/properties/audit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.audit,data:data41};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+if(data41.enabled !== undefined){
+let data42 = data41.enabled;
+if(typeof data42 !== "boolean"){
+const err88 = {instancePath:instancePath+"/audit/enabled",schemaPath:"#/properties/audit/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.audit.properties.enabled.type,parentSchema:schema31.properties.audit.properties.enabled,data:data42};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+}
+if(data41.dir !== undefined){
+let data43 = data41.dir;
+if(typeof data43 === "string"){
+if(func2(data43) < 1){
+const err89 = {instancePath:instancePath+"/audit/dir",schemaPath:"#/properties/audit/properties/dir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.audit.properties.dir,data:data43};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/audit/dir",schemaPath:"#/properties/audit/properties/dir/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.audit.properties.dir.type,parentSchema:schema31.properties.audit.properties.dir,data:data43};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+if(data41.maxBytes !== undefined){
+let data44 = data41.maxBytes;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+const err91 = {instancePath:instancePath+"/audit/maxBytes",schemaPath:"#/properties/audit/properties/maxBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.audit.properties.maxBytes.type,parentSchema:schema31.properties.audit.properties.maxBytes,data:data44};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 < 1024 || isNaN(data44)){
+const err92 = {instancePath:instancePath+"/audit/maxBytes",schemaPath:"#/properties/audit/properties/maxBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024",schema:1024,parentSchema:schema31.properties.audit.properties.maxBytes,data:data44};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+}
+if(data41.files !== undefined){
+let data45 = data41.files;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+const err93 = {instancePath:instancePath+"/audit/files",schemaPath:"#/properties/audit/properties/files/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.audit.properties.files.type,parentSchema:schema31.properties.audit.properties.files,data:data45};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 > 10000 || isNaN(data45)){
+const err94 = {instancePath:instancePath+"/audit/files",schemaPath:"#/properties/audit/properties/files/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema31.properties.audit.properties.files,data:data45};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+if(data45 < 1 || isNaN(data45)){
+const err95 = {instancePath:instancePath+"/audit/files",schemaPath:"#/properties/audit/properties/files/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.audit.properties.files,data:data45};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err96 = {instancePath:instancePath+"/audit",schemaPath:"#/properties/audit/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.audit.type,parentSchema:schema31.properties.audit,data:data41};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(data.log !== undefined){
+let data46 = data.log;
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+for(const key14 in data46){
+if(!(key14 === "level")){
+const err97 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.log,data:data46};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+if(data46.level !== undefined){
+let data47 = data46.level;
+if(!(((((((data47 === "fatal") || (data47 === "error")) || (data47 === "warn")) || (data47 === "info")) || (data47 === "debug")) || (data47 === "trace")) || (data47 === "silent"))){
+const err98 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema31.properties.log.properties.level.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.log.properties.level.enum,parentSchema:schema31.properties.log.properties.level,data:data47};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+}
+else {
+const err99 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.log.type,parentSchema:schema31.properties.log,data:data46};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+}
+else {
+const err100 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
 }
 errors++;
 }

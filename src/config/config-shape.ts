@@ -61,6 +61,12 @@ export const CONFIG_SHAPE = {
       maxJsonDepth: integer(1, 10000),
     }),
     upstreams: { type: 'object', additionalProperties: { type: 'string' } },
+    cache: closedSection({
+      enabled: { type: 'boolean' },
+      ttlSeconds: integer(0),
+      maxEntries: integer(1),
+      overrides: { type: 'object', additionalProperties: integer(0) },
+    }),
     audit: closedSection({
       enabled: { type: 'boolean' },
       dir: { type: 'string', minLength: 1 },

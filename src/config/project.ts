@@ -74,6 +74,17 @@ export interface AuditConfig {
   files?: number;
 }
 
+/** The response cache (src/cache/): which read-only tools' answers are kept, and how long. */
+export interface CacheConfig {
+  enabled: boolean;
+  /** Lifetime of tools with no hint in their schema, in seconds; 0 keeps nothing. */
+  ttlSeconds: number;
+  /** Most entries kept in memory; the store's default when not given. */
+  maxEntries?: number;
+  /** Lifetime in seconds by tool reference, MCP tool name or namespace; 0 keeps nothing. */
+  overrides: Readonly<Record<string, number>>;
+}
+
 export interface ProjectConfig {
   allowedLibraries: string[];
   /** Environment variables the operator grants as keys (`.env` entries need no grant). */
@@ -84,6 +95,7 @@ export interface ProjectConfig {
   http: HttpConfig;
   /** Upstream overrides: origin (or `*`) → base URL. */
   upstreams: Record<string, string>;
+  cache: CacheConfig;
   audit: AuditConfig;
   /** Level of the structured logs of `serve` (`--log-level` wins). */
   log: { level?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
@@ -98,6 +110,7 @@ interface ConfigFile {
   sandbox?: SandboxConfig;
   http?: HttpConfig;
   upstreams?: Record<string, string>;
+  cache?: Partial<CacheConfig>;
   audit?: Partial<AuditConfig>;
   log?: ProjectConfig['log'];
 }
@@ -144,6 +157,7 @@ function configFrom(data: ConfigFile): ProjectConfig {
     sandbox: data.sandbox ?? {},
     http: data.http ?? {},
     upstreams: data.upstreams ?? {},
+    cache: { enabled: data.cache?.enabled ?? true, ttlSeconds: data.cache?.ttlSeconds ?? 0, maxEntries: data.cache?.maxEntries, overrides: data.cache?.overrides ?? {} },
     audit: { enabled: data.audit?.enabled ?? true, dir: data.audit?.dir ?? join('.flowmcp', 'audit'), maxBytes: data.audit?.maxBytes, files: data.audit?.files },
     log: data.log ?? {},
   };

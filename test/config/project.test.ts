@@ -16,7 +16,7 @@ function project(name: string, config?: string): string {
 
 describe('loadProjectConfig', () => {
   it('has empty defaults without a config file', () => {
-    expect(loadProjectConfig(project('none'))).toEqual({ allowedLibraries: [], keys: [], network: { allowPrivate: false, allow: {}, deny: {}, maxRequestsPerCall: 20, maxBytesPerCall: 8388608 }, limits: {}, sandbox: {}, http: {}, upstreams: {} });
+    expect(loadProjectConfig(project('none'))).toEqual({ allowedLibraries: [], keys: [], network: { allowPrivate: false, allow: {}, deny: {}, maxRequestsPerCall: 20, maxBytesPerCall: 8388608 }, limits: {}, sandbox: {}, http: {}, upstreams: {}, cache: { enabled: true, ttlSeconds: 0, overrides: {} }, upstreamLimits: {}, redis: {} });
   });
 
   it('reads the allowlist extension and the sandbox limits', () => {
@@ -27,6 +27,9 @@ describe('loadProjectConfig', () => {
       sandbox: { deadlineMs: 1500, memoryMb: 96, workers: 2 },
       http: { connectTimeoutMs: 2000, totalTimeoutMs: 9000, maxResponseBytes: 65536, maxRedirects: 2, maxJsonDepth: 64 },
       upstreams: { '*': 'http://127.0.0.1:8080' },
+      cache: { enabled: false, ttlSeconds: 30, maxEntries: 500, overrides: { quotes: 0, 'quotes/q.mjs::getQuote': 60 } },
+      upstreamLimits: { default: { concurrency: 4 }, origins: { 'https://api.example.com': { requestsPerSecond: 0.5, burst: 5 } }, namespaces: { quotes: { concurrency: 0 } }, maxPauseSeconds: 60 },
+      redis: { url: 'redis://127.0.0.1:6379/2', keyPrefix: 'staging:', commandTimeoutMs: 150 },
     };
     const dir = project('full', JSON.stringify(full));
     expect(loadProjectConfig(dir)).toEqual({
@@ -40,6 +43,9 @@ describe('loadProjectConfig', () => {
       sandbox: full.sandbox,
       http: full.http,
       upstreams: full.upstreams,
+      cache: full.cache,
+      upstreamLimits: full.upstreamLimits,
+      redis: full.redis,
     });
   });
 

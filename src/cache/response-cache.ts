@@ -1,0 +1,127 @@
+// The response cache (issue 16, point 6): wraps a whole tool call, after its arguments are checked
+// (seam 4). A call of a cacheable tool (policy.ts) whose key (cache-key.ts) has a live entry is
+// answered from it and sends nothing upstream; otherwise the call runs and its answer is stored
+// for the tool's lifetime when it succeeded, its upstream did not forbid keeping it
+// (cache-control.ts) and it wrote nothing. What is stored is the call's final result, after
+// postRequest and redaction (the alternative the spec allows, AMBIG-27): a hit runs no handler
+// and holds no key value. The entries live in a SharedState (memory by default, Redis for
+// replicas); a store that fails makes a miss, never a failed call.
+
+import type { CacheConfig } from '../config/project.js';
+import type { Decoded } from '../http/decode.js';
+import { mayStore } from './cache-control.js';
+import { cacheKey, toolIdentity, type KeyValueOf } from './cache-key.js';
+import { cachePolicy, type CacheableTool, type CachePolicy } from './policy.js';
+
+/** How a call met the cache: answered from it, stored or looked up without an entry, or not cacheable. */
+export type CacheOutcome = 'hit' | 'miss' | 'none';
+
+/** The part of SharedState (src/state/) the cache uses. */
+export interface CacheStore {
+  cacheGet(key: string): Promise<string | null>;
+  cacheSet(key: string, value: string, ttlMs: number): Promise<void>;
+}
+
+/** A successful answer as the cache keeps and returns it. */
+export interface CachedAnswer {
+  ok: true;
+  status: number;
+  content: Decoded;
+}
+
+/**
+ * What the cache reads of a fresh result (the call pipeline's results fit it): a successful
+ * answer with the methods of the requests it made and the upstream's `Cache-Control` values.
+ */
+export type FreshResult =
+  | (CachedAnswer & { requests?: readonly { method: string }[]; cacheControl?: readonly string[] })
+  | { ok: true; dryRun: unknown }
+  | { ok: false };
+
+/** Methods that read: an answer of a call that sent anything else is not kept, unless its route declared itself read-only. */
+const READING_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
+
+export interface ResponseCacheOptions {
+  store: CacheStore;
+  config: CacheConfig;
+  /** The value of a declared key for a namespace: entries are bound to a fingerprint of them. */
+  keyValue: KeyValueOf;
+}
+
+export class ResponseCache {
+  /** Per tool, computed on its first call: whether and how long it is cached, and its part of the key. */
+  private readonly tools = new WeakMap<CacheableTool, { policy: CachePolicy; identity: string } | null>();
+
+  constructor(private readonly options: ResponseCacheOptions) {}
+
+  /**
+   * Runs `run` (the call with the checked `args`) unless the cache has its answer. The result's
+   * `cacheControl` is the cache's alone and is taken off before the result is handed back.
+   */
+  async through<R extends FreshResult>(
+    tool: CacheableTool,
+    args: Record<string, unknown>,
+    { dryRun }: { dryRun?: boolean },
+    run: () => Promise<R>,
+  ): Promise<{ result: R | CachedAnswer; cache: CacheOutcome }> {
+    const cached = dryRun ? null : this.entryOf(tool);
+    if (!cached) return { result: withoutCacheControl(await run()), cache: 'none' };
+    const key = cacheKey(cached.identity, args);
+    const hit = await this.lookup(key);
+    if (hit) return { result: hit, cache: 'hit' };
+    const result = await run();
+    if (this.mayKeep(result, cached.policy)) this.keep(key, result, cached.policy.ttlSeconds * 1000);
+    return { result: withoutCacheControl(result), cache: 'miss' };
+  }
+
+  private entryOf(tool: CacheableTool): { policy: CachePolicy; identity: string } | null {
+    let entry = this.tools.get(tool);
+    if (entry === undefined) {
+      const policy = cachePolicy(tool, this.options.config);
+      entry = policy ? { policy, identity: toolIdentity(tool, this.options.keyValue) } : null;
+      this.tools.set(tool, entry);
+    }
+    return entry;
+  }
+
+  /** The live entry under `key`; null when there is none, or the store failed or holds something unreadable. */
+  private async lookup(key: string): Promise<CachedAnswer | null> {
+    let text: string | null;
+    try {
+      text = await this.options.store.cacheGet(key);
+    } catch {
+      return null;
+    }
+    if (text === null) return null;
+    try {
+      const { status, content } = JSON.parse(text) as Partial<CachedAnswer>;
+      if (typeof status !== 'number' || typeof content?.kind !== 'string') return null;
+      return { ok: true, status, content };
+    } catch {
+      return null;
+    }
+  }
+
+  private mayKeep(result: FreshResult, policy: CachePolicy): result is Extract<FreshResult, { content: Decoded }> {
+    if (!result.ok || !('content' in result)) return false;
+    if (!mayStore(result.cacheControl ?? [])) return false;
+    return policy.declaredReadOnly || (result.requests ?? []).every((request) => READING_METHODS.has(request.method));
+  }
+
+  /** Stored without waiting: the caller has its answer, and a store that fails only costs a later miss. */
+  private keep(key: string, { status, content }: CachedAnswer, ttlMs: number): void {
+    let text: string;
+    try {
+      text = JSON.stringify({ status, content });
+    } catch {
+      return;
+    }
+    this.options.store.cacheSet(key, text, ttlMs).catch(() => undefined);
+  }
+}
+
+function withoutCacheControl<R extends FreshResult>(result: R): R {
+  if (!('cacheControl' in result)) return result;
+  const { cacheControl: _cacheControl, ...rest } = result;
+  return rest as R;
+}
