@@ -1,6 +1,7 @@
 // `flowguard serve --watch` as a client meets it: a real server process over stdio with an SDK
 // client connected, schema files rewritten on disk, and a loopback upstream behind `--upstream`.
 
+import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -96,4 +97,10 @@ describe('serve --watch', () => {
     const gone = await client.callTool({ name: 'shop_getHeld', arguments: {} }).catch((error: Error) => error);
     expect(String(gone)).toContain('Unknown tool: shop_getHeld');
   }, 30_000);
+});
+
+it('refuses --watch with --group: a group serves its files as recorded', () => {
+  const run = spawnSync(process.execPath, [BIN, 'serve', '--watch', '--group', 'any', '--schemas', project.schemas, '--project', project.dir], { encoding: 'utf8', timeout: 15_000 });
+  expect(run.status).toBe(2);
+  expect(run.stderr).toContain('--watch cannot serve a --group');
 });

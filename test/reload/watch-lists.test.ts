@@ -1,0 +1,57 @@
+// The watcher of `serve --watch` in process, on real folders: a shared list edited below the
+// lists folder reloads the catalog, and the tool that reads the list offers the new entry.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { LiveCatalog } from '../../src/catalog/live-catalog.js';
+import { Catalog } from '../../src/catalog/load.js';
+import { watchCatalog, type CatalogWatch } from '../../src/cli/watch.js';
+import { makeProject, ORIGIN, shopSchema, waitFor, type Project } from './helpers.js';
+
+let project: Project;
+let watcher: CatalogWatch | undefined;
+let live: LiveCatalog | undefined;
+afterEach(async () => {
+  watcher?.close();
+  await live?.close();
+  project?.remove();
+});
+
+function colourList(names: readonly string[]): string {
+  return [
+    'export const list = {',
+    "    meta: { name: 'colours', version: '2.0.0', description: 'Colours.', fields: [{ key: 'name', type: 'string', description: 'The name.' }] },",
+    `    entries: [${names.map((name) => `{ name: '${name}' }`).join(', ')}]`,
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** The `colour` argument's allowed values of the tool that reads the list. */
+function offered(catalog: Catalog): unknown {
+  const schema = catalog.tool('shop_getPaint')?.input.schema as { properties?: { colour?: { enum?: unknown } } } | undefined;
+  return schema?.properties?.colour?.enum;
+}
+
+it('reloads when a shared list changes, and swaps in a catalog whose tool offers the new entry', async () => {
+  const paint = shopSchema([{ name: 'getPaint', path: '/paint' }])
+    .replace("    routes: {", "    sharedLists: [{ ref: 'colours', version: '2.0.0' }],\n    routes: {")
+    .replace('parameters: []', "parameters: [{ position: { key: 'colour', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'enum({{colours:name}})', options: [] } }]");
+  project = makeProject({ 'paint.mjs': paint });
+  const lists = join(project.dir, 'shared-lists');
+  mkdirSync(lists);
+  writeFileSync(join(lists, 'colours.mjs'), colourList(['red', 'green']));
+  const load = (previous?: Catalog) => Catalog.load({ schemas: project.schemas, project: project.dir, upstreams: { [ORIGIN]: 'http://127.0.0.1:9' }, previous });
+  live = new LiveCatalog(await load());
+  expect(offered(live.current)).toEqual(['red', 'green']);
+
+  const lines: string[] = [];
+  const reloads: boolean[] = [];
+  watcher = watchCatalog(live, { paths: [project.schemas, lists], load, log: (line) => lines.push(line), onReload: (swapped) => reloads.push(swapped) });
+  writeFileSync(join(lists, 'colours.mjs'), colourList(['red', 'green', 'blue']));
+
+  expect(await waitFor(() => reloads.includes(true), 15_000), lines.join('\n')).toBe(true);
+  expect(offered(live.current)).toEqual(['red', 'green', 'blue']);
+  expect(lines.at(-1)).toBe('flowguard: reloaded; 1 tool served');
+});
