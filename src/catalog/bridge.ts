@@ -11,6 +11,7 @@ import type { Redactor } from '../http/redact.js';
 import type { SecretStore, SecretTokens } from '../http/secrets.js';
 import type { Upstreams } from '../http/upstreams.js';
 import type { BridgeAnswer, BridgeRequest } from '../sandbox/protocol.js';
+import type { Refusal, UpstreamGuard } from '../guard/upstream-guard.js';
 
 /** One outbound request of a call, for the audit log. */
 export interface OutboundRecord {
@@ -31,6 +32,7 @@ export interface BridgeContext {
   redactor: Redactor;
   maxRequestsPerCall: number;
   maxBytesPerCall: number;
+  guard: UpstreamGuard;
 }
 
 const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE']);
@@ -38,6 +40,8 @@ const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE']);
 /** One call's bridge: its reach, its tokens, its bounds and its record. */
 export class CallBridge {
   readonly requests: OutboundRecord[] = [];
+  /** The first request the upstream guard did not send, if any: the call's answer when the handler then fails. */
+  rateLimit: Refusal | null = null;
   /** The Cache-Control values of the answers the handler got, for the response cache. */
   readonly cacheControl: string[] = [];
   private bytes = 0;
@@ -64,10 +68,17 @@ export class CallBridge {
       this.call.keys.includes(key) ? this.context.secrets.valueFor(key, this.call.namespace) : undefined,
     );
     try {
-      const response = await this.context.http.request(
-        { method: method as HttpRequest['method'], url: this.context.upstreams.target(new URL(filled.url)), headers: filled.headers, body: filled.body },
-        { signal: this.call.signal, origin: target.origin },
+      const guarded = await this.context.guard.send(target.origin, this.call.namespace, this.call.signal, () =>
+        this.context.http.request(
+          { method: method as HttpRequest['method'], url: this.context.upstreams.target(new URL(filled.url)), headers: filled.headers, body: filled.body },
+          { signal: this.call.signal, origin: target.origin },
+        ),
       );
+      if (!guarded.ok) {
+        this.rateLimit ??= guarded.refusal;
+        return this.failed(target.origin, method, started, 0, `RATE_LIMITED: ${guarded.refusal.message}`);
+      }
+      const response = guarded.response;
       this.bytes += response.body.length;
       if (this.bytes > this.context.maxBytesPerCall) {
         return this.failed(target.origin, method, started, response.status, `TOO_MANY_BYTES: the call received more than ${this.context.maxBytesPerCall} bytes (network.maxBytesPerCall)`, response.body.length);
@@ -124,3 +135,4 @@ export function outboundRecord(origin: string, method: string, started: number, 
   if (error) entry.error = error;
   return entry;
 }
+

@@ -20,6 +20,7 @@ import type { Outcome } from '../sandbox/host.js';
 import type { BridgeAnswer, BridgeRequest, Hook } from '../sandbox/protocol.js';
 import { CallBridge, outboundRecord, type OutboundRecord } from './bridge.js';
 import type { ExecuteRequestResult, PostRequestResult } from './hooks.js';
+import type { Refusal, UpstreamGuard } from '../guard/upstream-guard.js';
 
 export interface CallableTool {
   name: string;
@@ -71,9 +72,11 @@ export interface CallContext {
   handlers: HandlerRunner;
   /** Per-call bounds of executeRequest's requests (`network.maxRequestsPerCall`, `network.maxBytesPerCall`). */
   bridge: { maxRequestsPerCall: number; maxBytesPerCall: number };
+  /** Rate and concurrency limits and pauses per origin, around every outbound request (src/guard/). */
+  guard: UpstreamGuard;
 }
 
-export type ToolErrorKind = 'unknown-tool' | 'arguments' | 'missing-keys' | 'handler' | 'origin' | 'upstream-status' | 'upstream-failure' | 'decode' | 'internal';
+export type ToolErrorKind = 'unknown-tool' | 'arguments' | 'missing-keys' | 'handler' | 'origin' | 'rate-limited' | 'upstream-status' | 'upstream-failure' | 'decode' | 'internal';
 
 export interface ToolError {
   kind: ToolErrorKind;
@@ -81,7 +84,7 @@ export interface ToolError {
   /** The run-time finding code of a handler failure (SEC100–SEC107). */
   code?: Code;
   status?: number;
-  /** From a 429 or 503 answer, passed on so the caller knows when to try again. */
+  /** From a 429 or 503 answer, passed on so the caller knows when to try again; of a 'rate-limited' refusal, whole seconds. */
   retryAfter?: string;
 }
 
@@ -181,7 +184,11 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
   const started = performance.now();
   try {
     // Messages name the schema's origin, not the address of an upstream override.
-    response = await context.http.request({ ...sent, method: struct.method }, { signal: options.signal, origin: target.origin });
+    const guarded = await context.guard.send(target.origin, tool.namespace, options.signal, () =>
+      context.http.request({ ...sent, method: struct.method }, { signal: options.signal, origin: target.origin }),
+    );
+    if (!guarded.ok) return rateLimited(guarded.refusal);
+    response = guarded.response;
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
     outbound.push(outboundRecord(target.origin, struct.method, started, 0, 0, error.message));
@@ -225,7 +232,7 @@ async function executeRequest(
   options: CallOptions,
 ): Promise<CallResult> {
   const bridge = new CallBridge(
-    { ...context.bridge, http: context.http, upstreams: context.upstreams, secrets: context.secrets, redactor: context.redactor },
+    { ...context.bridge, http: context.http, upstreams: context.upstreams, secrets: context.secrets, redactor: context.redactor, guard: context.guard },
     { namespace: tool.namespace, reach: tool.reach, keys: tool.declaredKeys, tokens, signal: options.signal },
   );
   const payload = {
@@ -239,6 +246,8 @@ async function executeRequest(
   };
   const executed = await context.handlers.executeRequest(tool, { struct: { ...struct, status: true, messages: [], data: null }, payload }, (request) => bridge.perform(request));
   const requests = bridge.requests;
+  // A handler that failed after a request was held back for a limit or pause most likely failed for that: say when to retry.
+  if (bridge.rateLimit && (!executed.ok || 'failed' in executed.value)) return { ...rateLimited(bridge.rateLimit), requests };
   if (!executed.ok) return { ...handlerFailure('executeRequest', executed.failure), requests };
   if ('failed' in executed.value) {
     return { ok: false, error: { kind: 'handler', message: `executeRequest reported a failure: ${executed.value.failed.join('; ') || 'no message'}` }, requests };
@@ -277,6 +286,11 @@ function redactedBody(body: Buffer, redactor: Redactor): Buffer {
 function decodeMessage(body: Buffer, contentType: string | undefined): string {
   const decoded = decodeBody(body, contentType);
   return decoded.kind === 'error' ? decoded.message : 'the answer could not be decoded';
+}
+
+/** A request the upstream guard did not send: the call answers at once, saying when to try again. */
+export function rateLimited(refusal: Refusal): { ok: false; error: ToolError } {
+  return { ok: false, error: { kind: 'rate-limited', message: refusal.message, retryAfter: String(refusal.retryAfterSeconds) } };
 }
 
 function statusFailure(response: HttpResponse, redactor: Redactor): CallResult {

@@ -22,6 +22,7 @@ import { callTool, checkArguments, CheckedArguments, DEFAULT_ARGUMENT_LIMITS, ty
 import { ResponseCache, type CacheOutcome } from '../cache/response-cache.js';
 import { MemoryState } from '../state/memory-state.js';
 import type { SharedState } from '../state/shared-state.js';
+import { UpstreamGuard } from '../guard/upstream-guard.js';
 import { selectSchemaFiles } from '../scan/files.js';
 import { runExecuteRequest, runPostRequest, runPreRequest } from './hooks.js';
 import { compileTools, unitId, type Tool } from './tools.js';
@@ -51,7 +52,7 @@ export interface CatalogOptions {
   handlers?: HandlerLoading;
   /** Keep checks of unchanged files in `.flowmcp/cache/` for the next start (servers do); written a second after the load or at close(). */
   cache?: boolean;
-  /** Where the response cache keeps its entries (Redis, for replicas); default in this process, closed with the catalog. */
+  /** Where the response cache keeps its entries and the upstream guard its rate buckets and pauses (Redis, for replicas); default in this process, closed with the catalog. */
   state?: SharedState;
   /**
    * The catalog this one replaces (`serve --watch`): a schema file whose new version has errors
@@ -197,6 +198,7 @@ export class Catalog {
     const secrets = SecretStore.fromProject(project, { env: options.env ?? process.env, given: options.keys, grants: config.keys });
     const tools = compileTools(schemas, options.schemas, secrets, config.network);
     const redactor: Redactor = secrets.redactorFor(schemas.flatMap(({ schema }) => schema.requiredServerParams));
+    const state = options.state ?? new MemoryState({ maxCacheEntries: config.cache.maxEntries });
     const context: CallContext = {
       limits: { ...DEFAULT_ARGUMENT_LIMITS, ...config.limits },
       http,
@@ -210,9 +212,9 @@ export class Catalog {
         executeRequest: (tool, input, bridge) => runExecuteRequest(units, tool.unit, tool.routeName, input, bridge),
       },
       bridge: { maxRequestsPerCall: config.network.maxRequestsPerCall, maxBytesPerCall: config.network.maxBytesPerCall },
+      guard: new UpstreamGuard(config.upstreamLimits, state),
     };
     const listsFolder = { path: checker.listsFolder, files: checker.lists.folderFiles };
-    const state = options.state ?? new MemoryState({ maxCacheEntries: config.cache.maxEntries });
     const responses = new ResponseCache({ store: state, config: config.cache, keyValue: (key, namespace) => secrets.valueFor(key, namespace) });
     const ownState = options.state ? null : state;
     return new Catalog(schemas, tools, reports, checker.listReports(), listsFolder, units, context, cache, responses, ownState, project, checker.lists.lists);
