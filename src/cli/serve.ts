@@ -12,7 +12,12 @@ import { selectGroup } from '../catalog/group-verify.js';
 import { groupsFilePath } from '../catalog/groups-file.js';
 import type { Tool } from '../catalog/tools.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../mcp/content.js';
+import { AccessConfigError, AccessGate, AUTH_TOKEN_ENV, isLoopback } from '../mcp/auth.js';
 import type { McpHttpServer } from '../mcp/http.js';
+import type { ServerMetrics } from '../observe/metrics.js';
+import type { SandboxEvent } from '../sandbox/events.js';
+import { loadProjectConfig } from '../config/project.js';
+import { openSharedState } from '../state/open-state.js';
 import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PORT, OriginPatternError, parseOriginPattern } from '../mcp/origins.js';
 import { loadSummary } from '../mcp/summary.js';
 import { isError } from '../report/findings.js';
@@ -31,14 +36,16 @@ interface ServeFlags extends CatalogFlags {
   port: string;
   upstream: string[];
   allowOrigin: string[];
+  allowHost: string[];
+  authToken?: string;
   sessions?: boolean;
   maxResultChars: string;
   group?: string;
   cache: boolean;
   watch?: boolean;
   logLevel?: string;
+  redis?: string;
 }
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 /** Group findings that recording the group again resolves: a tool, a file, a list or a library changed, or no content record. */
 const RERECORD_CODES = new Set(['GRP006', 'GRP008', 'GRP009']);
 
@@ -53,11 +60,14 @@ export function registerServe(program: Command): void {
     { upstream: true },
   )
     .option('--allow-origin <origin>', `http: also accept browser requests from this origin, exact or scheme://host:* (repeatable; always allowed: ${DEFAULT_ALLOWED_ORIGINS.join(', ')})`, collect, [])
+    .option('--allow-host <name>', 'http: also accept requests whose Host header names this host (repeatable; the bound address, and for a loopback bind localhost, always are)', collect, [])
+    .option('--auth-token <token>', `http: require this bearer token (prefer ${AUTH_TOKEN_ENV} in the environment: a flag shows in the process list)`)
     .option('--sessions', 'http: keep one session per client (Mcp-Session-Id) instead of answering every request on its own')
     .option('--max-result-chars <n>', 'cut text results longer than this many characters', String(DEFAULT_MAX_RESULT_CHARS))
     .option('--group <name>', 'serve only the tools of this group of <project>/.flowmcp/groups.json, once it verifies')
     .option('--no-cache', 'check every schema file afresh instead of reusing <project>/.flowmcp/cache/ for unchanged ones')
     .option('--watch', 'reload changed schema and list files while serving; a file with errors keeps its last good version')
+    .option('--redis <url>', 'keep rate limits, upstream pauses and the response cache in Redis (redis://[:password@]host:port[/db]), shared by every replica (default: redis.url of the config, else in this process)')
     .option('--log-level <level>', 'structured logs on stderr: fatal, error, warn, info (one line per call), debug, trace or silent (default: log.level of the config, else info)')
     .action((flags: ServeFlags) => runServe(flags));
 }
@@ -69,6 +79,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const maxResultChars = integerFlag('--max-result-chars', flags.maxResultChars, 1, Number.MAX_SAFE_INTEGER);
   // A group is served as reviewed and recorded; an edit fails its verification until recorded again.
   if (flags.watch && flags.group !== undefined) throw new UsageError('--watch cannot serve a --group: a group serves the files as recorded; after an edit, record the group again and restart');
+  if (flags.redis !== undefined && !/^rediss?:\/\//.test(flags.redis)) throw new UsageError(`--redis must be a redis:// or rediss:// URL, not '${flags.redis}'`);
   const allowedOrigins = [...DEFAULT_ALLOWED_ORIGINS, ...flags.allowOrigin];
   try {
     allowedOrigins.forEach(parseOriginPattern);
@@ -76,6 +87,9 @@ async function runServe(flags: ServeFlags): Promise<void> {
     if (error instanceof OriginPatternError) throw new UsageError(`--allow-origin: ${error.message}`);
     throw error;
   }
+
+  // Who may call is settled before anything loads: a server that may not start stops here.
+  const access = transport === 'http' ? accessGate(flags) : undefined;
 
   // Only the chosen transport's modules load (the MCP SDK is about a quarter of a second), and
   // they load while the catalog does: start-up time is the client's wait.
@@ -85,7 +99,23 @@ async function runServe(flags: ServeFlags): Promise<void> {
   for (const loading of [stdioModule, httpModule]) loading?.catch(() => undefined);
   // Logs and the audit log are set up first: a bad setting stops the start before anything loads.
   const observer = observeServe(flags);
-  const catalog = await openCatalog(flags, { cache: flags.cache, ...observer.catalogOptions }, 'file or folder');
+  // Over HTTP, /metrics counts sandbox restarts too. Every catalog, also one a reload brings, is opened with these options.
+  const metrics = httpModule ? serveMetrics() : undefined;
+  const logSandboxEvent = observer.catalogOptions.sandbox?.onEvent;
+  observer.catalogOptions.sandbox = {
+    ...observer.catalogOptions.sandbox,
+    onEvent: (event) => {
+      logSandboxEvent?.(event);
+      metrics?.sandboxEvent(event);
+    },
+  };
+  // Rate buckets, pauses and the cache: in Redis with --redis (or redis.url), shared by replicas; one for every catalog loaded.
+  const state = await openSharedState({ ...loadProjectConfig(flags.project).redis, ...(flags.redis === undefined ? {} : { url: flags.redis }) }, observer.logger);
+  observer.catalogOptions.state = state;
+  const catalog = await openCatalog(flags, { cache: flags.cache, ...observer.catalogOptions }, 'file or folder').catch(async (error: unknown) => {
+    await state.close();
+    throw error;
+  });
   observer.attach(catalog);
   const log = (line: string) => void process.stderr.write(`${line}\n`);
   log(loadSummary(catalog));
@@ -99,6 +129,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
       for (const finding of errors) log(`  ${formatFinding(finding)}`);
       if (errors.some((f) => RERECORD_CODES.has(f.code))) log(`flowguard: once the change is reviewed, record the group again: ${recordCommand(flags.group, flags)}`);
       await catalog.close();
+      await state.close();
       await observer.close();
       process.exitCode = 1;
       return;
@@ -133,16 +164,17 @@ async function runServe(flags: ServeFlags): Promise<void> {
     let http: McpHttpServer;
     try {
       const { startHttpServer } = await (httpModule as Promise<typeof import('../mcp/http.js')>);
-      http = await startHttpServer(live, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, maxResultChars, log, tools });
+      http = await startHttpServer(live, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, maxResultChars, log, tools, access, metrics: await metrics?.made });
     } catch (error) {
       await catalog.close();
+      await state.close();
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${flags.host} is in use; pick another with --port`);
       if (code === 'EADDRNOTAVAIL' || code === 'EACCES') throw new UsageError(`cannot listen on ${flags.host}:${port} (${code})`);
       throw error;
     }
     // The warning first: instructions printed after it would scroll it out of sight.
-    if (!LOOPBACK.has(flags.host)) log(`flowguard: warning: listening on ${flags.host}, not loopback. There is no authentication: anyone who can reach this address can call every tool.`);
+    if (!isLoopback(flags.host)) log(`flowguard: warning: listening on ${flags.host}, not loopback: anyone who can reach this address and holds a token can call every tool. Tokens travel in clear over plain HTTP; put TLS in front (a proxy or load balancer).`);
     log(connectHelp(http.url, served, flags));
     stop = http.close;
     stopped = new Promise<void>(() => undefined);
@@ -155,6 +187,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   watching?.close();
   await stop();
   await live.close();
+  await state.close();
   await observer.close();
   process.exitCode = 0;
 }
@@ -170,6 +203,36 @@ function watchFolders(live: LiveCatalog, flags: ServeFlags, log: (line: string) 
     return next;
   };
   return watchCatalog(live, { paths, load, log });
+}
+
+/**
+ * What `/metrics` shows, made once its module has loaded (prom-client takes about 0.2 s; it loads
+ * with the HTTP module, while the catalog does). Sandbox events told before then, by factories
+ * run at load, are counted once it is made.
+ */
+function serveMetrics(): { sandboxEvent(event: SandboxEvent): void; made: Promise<ServerMetrics> } {
+  let metrics: ServerMetrics | undefined;
+  const early: SandboxEvent[] = [];
+  const made = import('../observe/metrics.js').then(({ ServerMetrics }) => {
+    metrics = new ServerMetrics();
+    for (const event of early) metrics.sandboxEvent(event);
+    return metrics;
+  });
+  // Awaited when the server starts; a failure to load surfaces there.
+  made.catch(() => undefined);
+  return { sandboxEvent: (event) => (metrics ? metrics.sandboxEvent(event) : void early.push(event)), made };
+}
+
+/** The Host names and bearer tokens of `serve --transport http`: flags, the environment, the config. */
+function accessGate(flags: ServeFlags): AccessGate {
+  const config = loadProjectConfig(flags.project).http;
+  const tokens = [flags.authToken, process.env[AUTH_TOKEN_ENV]].filter((token): token is string => token !== undefined && token !== '');
+  try {
+    return AccessGate.create({ host: flags.host, allowedHosts: [...(config.allowedHosts ?? []), ...flags.allowHost], tokens, tokenDigests: config.authTokens });
+  } catch (error) {
+    if (error instanceof AccessConfigError) throw new UsageError(error.message);
+    throw error;
+  }
 }
 
 function connectHelp(url: string, served: number, flags: ServeFlags): string {

@@ -5,11 +5,13 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 export const validateConfig = validate20;
-const schema31 = {"type":"object","additionalProperties":false,"properties":{"security":{"type":"object","additionalProperties":false,"properties":{"allowedLibraries":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$","x-message":"must be an exact package name (no subpath, version or ..)"}]}},"keys":{"oneOf":[{"type":"array","items":{"type":"string","allOf":[{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"is not an environment variable name or a * glob of one"}]}},{"type":"object","propertyNames":{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"key '{key}' is not an environment variable name or a * glob of one"},"additionalProperties":{"oneOf":[{"const":"*"},{"type":"array","items":{"type":"string","minLength":1}}]}}]}}},"network":{"type":"object","additionalProperties":false,"properties":{"allowPrivate":{"oneOf":[{"type":"boolean"},{"type":"array","items":{"type":"string","minLength":1}}]},"allow":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"deny":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"maxRequestsPerCall":{"type":"integer","minimum":1,"maximum":1000},"maxBytesPerCall":{"type":"integer","minimum":1024}}},"limits":{"type":"object","additionalProperties":false,"properties":{"maxFileBytes":{"type":"integer","minimum":1024},"maxArgumentDepth":{"type":"integer","minimum":1,"maximum":1000},"maxArgumentBytes":{"type":"integer","minimum":1024}}},"sandbox":{"type":"object","additionalProperties":false,"properties":{"deadlineMs":{"type":"integer","minimum":50,"maximum":60000},"memoryMb":{"type":"integer","minimum":16,"maximum":8192},"workers":{"type":"integer","minimum":1,"maximum":16},"loadHandlers":{"enum":["on-first-call","at-load"]}}},"http":{"type":"object","additionalProperties":false,"properties":{"connectTimeoutMs":{"type":"integer","minimum":1,"maximum":120000},"totalTimeoutMs":{"type":"integer","minimum":1,"maximum":600000},"maxResponseBytes":{"type":"integer","minimum":1},"maxRedirects":{"type":"integer","minimum":0,"maximum":20},"maxJsonDepth":{"type":"integer","minimum":1,"maximum":10000}}},"upstreams":{"type":"object","additionalProperties":{"type":"string"}},"cache":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"ttlSeconds":{"type":"integer","minimum":0},"maxEntries":{"type":"integer","minimum":1},"overrides":{"type":"object","additionalProperties":{"type":"integer","minimum":0}}}},"audit":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"dir":{"type":"string","minLength":1},"maxBytes":{"type":"integer","minimum":1024},"files":{"type":"integer","minimum":1,"maximum":10000}}},"log":{"type":"object","additionalProperties":false,"properties":{"level":{"enum":["fatal","error","warn","info","debug","trace","silent"]}}}}};
+const schema31 = {"type":"object","additionalProperties":false,"properties":{"security":{"type":"object","additionalProperties":false,"properties":{"allowedLibraries":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$","x-message":"must be an exact package name (no subpath, version or ..)"}]}},"keys":{"oneOf":[{"type":"array","items":{"type":"string","allOf":[{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"is not an environment variable name or a * glob of one"}]}},{"type":"object","propertyNames":{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"key '{key}' is not an environment variable name or a * glob of one"},"additionalProperties":{"oneOf":[{"const":"*"},{"type":"array","items":{"type":"string","minLength":1}}]}}]}}},"network":{"type":"object","additionalProperties":false,"properties":{"allowPrivate":{"oneOf":[{"type":"boolean"},{"type":"array","items":{"type":"string","minLength":1}}]},"allow":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"deny":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"maxRequestsPerCall":{"type":"integer","minimum":1,"maximum":1000},"maxBytesPerCall":{"type":"integer","minimum":1024}}},"limits":{"type":"object","additionalProperties":false,"properties":{"maxFileBytes":{"type":"integer","minimum":1024},"maxArgumentDepth":{"type":"integer","minimum":1,"maximum":1000},"maxArgumentBytes":{"type":"integer","minimum":1024}}},"sandbox":{"type":"object","additionalProperties":false,"properties":{"deadlineMs":{"type":"integer","minimum":50,"maximum":60000},"memoryMb":{"type":"integer","minimum":16,"maximum":8192},"workers":{"type":"integer","minimum":1,"maximum":16},"loadHandlers":{"enum":["on-first-call","at-load"]}}},"http":{"type":"object","additionalProperties":false,"properties":{"connectTimeoutMs":{"type":"integer","minimum":1,"maximum":120000},"totalTimeoutMs":{"type":"integer","minimum":1,"maximum":600000},"maxResponseBytes":{"type":"integer","minimum":1},"maxRedirects":{"type":"integer","minimum":0,"maximum":20},"maxJsonDepth":{"type":"integer","minimum":1,"maximum":10000},"allowedHosts":{"type":"array","items":{"type":"string","minLength":1}},"authTokens":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^sha256:[0-9a-fA-F]{64}$","x-message":"must be sha256: and the 64 hex digits of the token's SHA-256 (printf %s \"$TOKEN\" | sha256sum); the config never holds a token itself"}]}}}},"upstreams":{"type":"object","additionalProperties":{"type":"string"}},"audit":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"dir":{"type":"string","minLength":1},"maxBytes":{"type":"integer","minimum":1024},"files":{"type":"integer","minimum":1,"maximum":10000}}},"log":{"type":"object","additionalProperties":false,"properties":{"level":{"enum":["fatal","error","warn","info","debug","trace","silent"]}}},"cache":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"ttlSeconds":{"type":"integer","minimum":0},"maxEntries":{"type":"integer","minimum":1},"overrides":{"type":"object","additionalProperties":{"type":"integer","minimum":0}}}},"upstreamLimits":{"type":"object","additionalProperties":false,"properties":{"default":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}},"origins":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"namespaces":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"maxPauseSeconds":{"type":"integer","minimum":0,"maximum":86400}}},"redis":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","allOf":[{"pattern":"^rediss?://","x-message":"must be a redis:// or rediss:// URL"}]},"keyPrefix":{"type":"string"},"commandTimeoutMs":{"type":"integer","minimum":10,"maximum":10000}}}}};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const pattern4 = new RegExp("^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$", "u");
 const pattern5 = new RegExp("^[A-Za-z_*][A-Za-z0-9_*]*$", "u");
+const pattern7 = new RegExp("^sha256:[0-9a-fA-F]{64}$", "u");
+const pattern8 = new RegExp("^rediss?://", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -869,7 +871,7 @@ if(data.http !== undefined){
 let data27 = data.http;
 if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
 for(const key9 in data27){
-if(!(((((key9 === "connectTimeoutMs") || (key9 === "totalTimeoutMs")) || (key9 === "maxResponseBytes")) || (key9 === "maxRedirects")) || (key9 === "maxJsonDepth"))){
+if(!(((((((key9 === "connectTimeoutMs") || (key9 === "totalTimeoutMs")) || (key9 === "maxResponseBytes")) || (key9 === "maxRedirects")) || (key9 === "maxJsonDepth")) || (key9 === "allowedHosts")) || (key9 === "authTokens"))){
 const err59 = {instancePath:instancePath+"/http",schemaPath:"#/properties/http/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.http,data:data27};
 if(vErrors === null){
 vErrors = [err59];
@@ -1045,9 +1047,15 @@ errors++;
 }
 }
 }
-}
-else {
-const err74 = {instancePath:instancePath+"/http",schemaPath:"#/properties/http/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.http.type,parentSchema:schema31.properties.http,data:data27};
+if(data27.allowedHosts !== undefined){
+let data33 = data27.allowedHosts;
+if(Array.isArray(data33)){
+const len6 = data33.length;
+for(let i6=0; i6<len6; i6++){
+let data34 = data33[i6];
+if(typeof data34 === "string"){
+if(func2(data34) < 1){
+const err74 = {instancePath:instancePath+"/http/allowedHosts/" + i6,schemaPath:"#/properties/http/properties/allowedHosts/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.http.properties.allowedHosts.items,data:data34};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1057,13 +1065,8 @@ vErrors.push(err74);
 errors++;
 }
 }
-if(data.upstreams !== undefined){
-let data33 = data.upstreams;
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-for(const key10 in data33){
-let data34 = data33[key10];
-if(typeof data34 !== "string"){
-const err75 = {instancePath:instancePath+"/upstreams/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/upstreams/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.upstreams.additionalProperties.type,parentSchema:schema31.properties.upstreams.additionalProperties,data:data34};
+else {
+const err75 = {instancePath:instancePath+"/http/allowedHosts/" + i6,schemaPath:"#/properties/http/properties/allowedHosts/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.http.properties.allowedHosts.items.type,parentSchema:schema31.properties.http.properties.allowedHosts.items,data:data34};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1075,7 +1078,7 @@ errors++;
 }
 }
 else {
-const err76 = {instancePath:instancePath+"/upstreams",schemaPath:"#/properties/upstreams/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreams.type,parentSchema:schema31.properties.upstreams,data:data33};
+const err76 = {instancePath:instancePath+"/http/allowedHosts",schemaPath:"#/properties/http/properties/allowedHosts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.http.properties.allowedHosts.type,parentSchema:schema31.properties.http.properties.allowedHosts,data:data33};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1085,12 +1088,14 @@ vErrors.push(err76);
 errors++;
 }
 }
-if(data.cache !== undefined){
-let data35 = data.cache;
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-for(const key11 in data35){
-if(!((((key11 === "enabled") || (key11 === "ttlSeconds")) || (key11 === "maxEntries")) || (key11 === "overrides"))){
-const err77 = {instancePath:instancePath+"/cache",schemaPath:"#/properties/cache/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.cache,data:data35};
+if(data27.authTokens !== undefined){
+let data35 = data27.authTokens;
+if(Array.isArray(data35)){
+const len7 = data35.length;
+for(let i7=0; i7<len7; i7++){
+let data36 = data35[i7];
+if(typeof data36 !== "string"){
+const err77 = {instancePath:instancePath+"/http/authTokens/" + i7,schemaPath:"#/properties/http/properties/authTokens/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.http.properties.authTokens.items.type,parentSchema:schema31.properties.http.properties.authTokens.items,data:data36};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1099,11 +1104,9 @@ vErrors.push(err77);
 }
 errors++;
 }
-}
-if(data35.enabled !== undefined){
-let data36 = data35.enabled;
-if(typeof data36 !== "boolean"){
-const err78 = {instancePath:instancePath+"/cache/enabled",schemaPath:"#/properties/cache/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.cache.properties.enabled.type,parentSchema:schema31.properties.cache.properties.enabled,data:data36};
+if(typeof data36 === "string"){
+if(!pattern7.test(data36)){
+const err78 = {instancePath:instancePath+"/http/authTokens/" + i7,schemaPath:"#/properties/http/properties/authTokens/items/allOf/0/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-fA-F]{64}$"+"\"",schema:"^sha256:[0-9a-fA-F]{64}$",parentSchema:schema31.properties.http.properties.authTokens.items.allOf[0],data:data36};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1113,10 +1116,10 @@ vErrors.push(err78);
 errors++;
 }
 }
-if(data35.ttlSeconds !== undefined){
-let data37 = data35.ttlSeconds;
-if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
-const err79 = {instancePath:instancePath+"/cache/ttlSeconds",schemaPath:"#/properties/cache/properties/ttlSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.cache.properties.ttlSeconds.type,parentSchema:schema31.properties.cache.properties.ttlSeconds,data:data37};
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/http/authTokens",schemaPath:"#/properties/http/properties/authTokens/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.http.properties.authTokens.type,parentSchema:schema31.properties.http.properties.authTokens,data:data35};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1125,9 +1128,10 @@ vErrors.push(err79);
 }
 errors++;
 }
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 < 0 || isNaN(data37)){
-const err80 = {instancePath:instancePath+"/cache/ttlSeconds",schemaPath:"#/properties/cache/properties/ttlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.cache.properties.ttlSeconds,data:data37};
+}
+}
+else {
+const err80 = {instancePath:instancePath+"/http",schemaPath:"#/properties/http/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.http.type,parentSchema:schema31.properties.http,data:data27};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1137,11 +1141,13 @@ vErrors.push(err80);
 errors++;
 }
 }
-}
-if(data35.maxEntries !== undefined){
-let data38 = data35.maxEntries;
-if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-const err81 = {instancePath:instancePath+"/cache/maxEntries",schemaPath:"#/properties/cache/properties/maxEntries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.cache.properties.maxEntries.type,parentSchema:schema31.properties.cache.properties.maxEntries,data:data38};
+if(data.upstreams !== undefined){
+let data37 = data.upstreams;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+for(const key10 in data37){
+let data38 = data37[key10];
+if(typeof data38 !== "string"){
+const err81 = {instancePath:instancePath+"/upstreams/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/upstreams/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.upstreams.additionalProperties.type,parentSchema:schema31.properties.upstreams.additionalProperties,data:data38};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1150,9 +1156,10 @@ vErrors.push(err81);
 }
 errors++;
 }
-if((typeof data38 == "number") && (isFinite(data38))){
-if(data38 < 1 || isNaN(data38)){
-const err82 = {instancePath:instancePath+"/cache/maxEntries",schemaPath:"#/properties/cache/properties/maxEntries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.cache.properties.maxEntries,data:data38};
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/upstreams",schemaPath:"#/properties/upstreams/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreams.type,parentSchema:schema31.properties.upstreams,data:data37};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1162,14 +1169,12 @@ vErrors.push(err82);
 errors++;
 }
 }
-}
-if(data35.overrides !== undefined){
-let data39 = data35.overrides;
+if(data.audit !== undefined){
+let data39 = data.audit;
 if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-for(const key12 in data39){
-let data40 = data39[key12];
-if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
-const err83 = {instancePath:instancePath+"/cache/overrides/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/cache/properties/overrides/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.cache.properties.overrides.additionalProperties.type,parentSchema:schema31.properties.cache.properties.overrides.additionalProperties,data:data40};
+for(const key11 in data39){
+if(!((((key11 === "enabled") || (key11 === "dir")) || (key11 === "maxBytes")) || (key11 === "files"))){
+const err83 = {instancePath:instancePath+"/audit",schemaPath:"#/properties/audit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.audit,data:data39};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1178,9 +1183,11 @@ vErrors.push(err83);
 }
 errors++;
 }
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 < 0 || isNaN(data40)){
-const err84 = {instancePath:instancePath+"/cache/overrides/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/cache/properties/overrides/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.cache.properties.overrides.additionalProperties,data:data40};
+}
+if(data39.enabled !== undefined){
+let data40 = data39.enabled;
+if(typeof data40 !== "boolean"){
+const err84 = {instancePath:instancePath+"/audit/enabled",schemaPath:"#/properties/audit/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.audit.properties.enabled.type,parentSchema:schema31.properties.audit.properties.enabled,data:data40};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1190,10 +1197,11 @@ vErrors.push(err84);
 errors++;
 }
 }
-}
-}
-else {
-const err85 = {instancePath:instancePath+"/cache/overrides",schemaPath:"#/properties/cache/properties/overrides/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.cache.properties.overrides.type,parentSchema:schema31.properties.cache.properties.overrides,data:data39};
+if(data39.dir !== undefined){
+let data41 = data39.dir;
+if(typeof data41 === "string"){
+if(func2(data41) < 1){
+const err85 = {instancePath:instancePath+"/audit/dir",schemaPath:"#/properties/audit/properties/dir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.audit.properties.dir,data:data41};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1203,9 +1211,8 @@ vErrors.push(err85);
 errors++;
 }
 }
-}
 else {
-const err86 = {instancePath:instancePath+"/cache",schemaPath:"#/properties/cache/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.cache.type,parentSchema:schema31.properties.cache,data:data35};
+const err86 = {instancePath:instancePath+"/audit/dir",schemaPath:"#/properties/audit/properties/dir/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.audit.properties.dir.type,parentSchema:schema31.properties.audit.properties.dir,data:data41};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1215,12 +1222,10 @@ vErrors.push(err86);
 errors++;
 }
 }
-if(data.audit !== undefined){
-let data41 = data.audit;
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-for(const key13 in data41){
-if(!((((key13 === "enabled") || (key13 === "dir")) || (key13 === "maxBytes")) || (key13 === "files"))){
-const err87 = {instancePath:instancePath+"/audit",schemaPath:"#/properties/audit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.audit,data:data41};
+if(data39.maxBytes !== undefined){
+let data42 = data39.maxBytes;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err87 = {instancePath:instancePath+"/audit/maxBytes",schemaPath:"#/properties/audit/properties/maxBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.audit.properties.maxBytes.type,parentSchema:schema31.properties.audit.properties.maxBytes,data:data42};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1229,11 +1234,9 @@ vErrors.push(err87);
 }
 errors++;
 }
-}
-if(data41.enabled !== undefined){
-let data42 = data41.enabled;
-if(typeof data42 !== "boolean"){
-const err88 = {instancePath:instancePath+"/audit/enabled",schemaPath:"#/properties/audit/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.audit.properties.enabled.type,parentSchema:schema31.properties.audit.properties.enabled,data:data42};
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 < 1024 || isNaN(data42)){
+const err88 = {instancePath:instancePath+"/audit/maxBytes",schemaPath:"#/properties/audit/properties/maxBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024",schema:1024,parentSchema:schema31.properties.audit.properties.maxBytes,data:data42};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1243,11 +1246,11 @@ vErrors.push(err88);
 errors++;
 }
 }
-if(data41.dir !== undefined){
-let data43 = data41.dir;
-if(typeof data43 === "string"){
-if(func2(data43) < 1){
-const err89 = {instancePath:instancePath+"/audit/dir",schemaPath:"#/properties/audit/properties/dir/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.audit.properties.dir,data:data43};
+}
+if(data39.files !== undefined){
+let data43 = data39.files;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err89 = {instancePath:instancePath+"/audit/files",schemaPath:"#/properties/audit/properties/files/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.audit.properties.files.type,parentSchema:schema31.properties.audit.properties.files,data:data43};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1256,9 +1259,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-else {
-const err90 = {instancePath:instancePath+"/audit/dir",schemaPath:"#/properties/audit/properties/dir/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.audit.properties.dir.type,parentSchema:schema31.properties.audit.properties.dir,data:data43};
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 > 10000 || isNaN(data43)){
+const err90 = {instancePath:instancePath+"/audit/files",schemaPath:"#/properties/audit/properties/files/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema31.properties.audit.properties.files,data:data43};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1267,11 +1270,8 @@ vErrors.push(err90);
 }
 errors++;
 }
-}
-if(data41.maxBytes !== undefined){
-let data44 = data41.maxBytes;
-if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
-const err91 = {instancePath:instancePath+"/audit/maxBytes",schemaPath:"#/properties/audit/properties/maxBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.audit.properties.maxBytes.type,parentSchema:schema31.properties.audit.properties.maxBytes,data:data44};
+if(data43 < 1 || isNaN(data43)){
+const err91 = {instancePath:instancePath+"/audit/files",schemaPath:"#/properties/audit/properties/files/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.audit.properties.files,data:data43};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1280,9 +1280,11 @@ vErrors.push(err91);
 }
 errors++;
 }
-if((typeof data44 == "number") && (isFinite(data44))){
-if(data44 < 1024 || isNaN(data44)){
-const err92 = {instancePath:instancePath+"/audit/maxBytes",schemaPath:"#/properties/audit/properties/maxBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024",schema:1024,parentSchema:schema31.properties.audit.properties.maxBytes,data:data44};
+}
+}
+}
+else {
+const err92 = {instancePath:instancePath+"/audit",schemaPath:"#/properties/audit/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.audit.type,parentSchema:schema31.properties.audit,data:data39};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1292,11 +1294,12 @@ vErrors.push(err92);
 errors++;
 }
 }
-}
-if(data41.files !== undefined){
-let data45 = data41.files;
-if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
-const err93 = {instancePath:instancePath+"/audit/files",schemaPath:"#/properties/audit/properties/files/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.audit.properties.files.type,parentSchema:schema31.properties.audit.properties.files,data:data45};
+if(data.log !== undefined){
+let data44 = data.log;
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+for(const key12 in data44){
+if(!(key12 === "level")){
+const err93 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.log,data:data44};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1305,9 +1308,11 @@ vErrors.push(err93);
 }
 errors++;
 }
-if((typeof data45 == "number") && (isFinite(data45))){
-if(data45 > 10000 || isNaN(data45)){
-const err94 = {instancePath:instancePath+"/audit/files",schemaPath:"#/properties/audit/properties/files/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema31.properties.audit.properties.files,data:data45};
+}
+if(data44.level !== undefined){
+let data45 = data44.level;
+if(!(((((((data45 === "fatal") || (data45 === "error")) || (data45 === "warn")) || (data45 === "info")) || (data45 === "debug")) || (data45 === "trace")) || (data45 === "silent"))){
+const err94 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema31.properties.log.properties.level.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.log.properties.level.enum,parentSchema:schema31.properties.log.properties.level,data:data45};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1316,8 +1321,10 @@ vErrors.push(err94);
 }
 errors++;
 }
-if(data45 < 1 || isNaN(data45)){
-const err95 = {instancePath:instancePath+"/audit/files",schemaPath:"#/properties/audit/properties/files/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.audit.properties.files,data:data45};
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.log.type,parentSchema:schema31.properties.log,data:data44};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1327,10 +1334,12 @@ vErrors.push(err95);
 errors++;
 }
 }
-}
-}
-else {
-const err96 = {instancePath:instancePath+"/audit",schemaPath:"#/properties/audit/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.audit.type,parentSchema:schema31.properties.audit,data:data41};
+if(data.cache !== undefined){
+let data46 = data.cache;
+if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+for(const key13 in data46){
+if(!((((key13 === "enabled") || (key13 === "ttlSeconds")) || (key13 === "maxEntries")) || (key13 === "overrides"))){
+const err96 = {instancePath:instancePath+"/cache",schemaPath:"#/properties/cache/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.cache,data:data46};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1340,12 +1349,10 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data.log !== undefined){
-let data46 = data.log;
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-for(const key14 in data46){
-if(!(key14 === "level")){
-const err97 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.log,data:data46};
+if(data46.enabled !== undefined){
+let data47 = data46.enabled;
+if(typeof data47 !== "boolean"){
+const err97 = {instancePath:instancePath+"/cache/enabled",schemaPath:"#/properties/cache/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.cache.properties.enabled.type,parentSchema:schema31.properties.cache.properties.enabled,data:data47};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1355,10 +1362,10 @@ vErrors.push(err97);
 errors++;
 }
 }
-if(data46.level !== undefined){
-let data47 = data46.level;
-if(!(((((((data47 === "fatal") || (data47 === "error")) || (data47 === "warn")) || (data47 === "info")) || (data47 === "debug")) || (data47 === "trace")) || (data47 === "silent"))){
-const err98 = {instancePath:instancePath+"/log/level",schemaPath:"#/properties/log/properties/level/enum",keyword:"enum",params:{allowedValues: schema31.properties.log.properties.level.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.log.properties.level.enum,parentSchema:schema31.properties.log.properties.level,data:data47};
+if(data46.ttlSeconds !== undefined){
+let data48 = data46.ttlSeconds;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
+const err98 = {instancePath:instancePath+"/cache/ttlSeconds",schemaPath:"#/properties/cache/properties/ttlSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.cache.properties.ttlSeconds.type,parentSchema:schema31.properties.cache.properties.ttlSeconds,data:data48};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1367,10 +1374,9 @@ vErrors.push(err98);
 }
 errors++;
 }
-}
-}
-else {
-const err99 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.log.type,parentSchema:schema31.properties.log,data:data46};
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 < 0 || isNaN(data48)){
+const err99 = {instancePath:instancePath+"/cache/ttlSeconds",schemaPath:"#/properties/cache/properties/ttlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.cache.properties.ttlSeconds,data:data48};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1381,13 +1387,679 @@ errors++;
 }
 }
 }
-else {
-const err100 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data46.maxEntries !== undefined){
+let data49 = data46.maxEntries;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err100 = {instancePath:instancePath+"/cache/maxEntries",schemaPath:"#/properties/cache/properties/maxEntries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.cache.properties.maxEntries.type,parentSchema:schema31.properties.cache.properties.maxEntries,data:data49};
 if(vErrors === null){
 vErrors = [err100];
 }
 else {
 vErrors.push(err100);
+}
+errors++;
+}
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 < 1 || isNaN(data49)){
+const err101 = {instancePath:instancePath+"/cache/maxEntries",schemaPath:"#/properties/cache/properties/maxEntries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.cache.properties.maxEntries,data:data49};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+}
+if(data46.overrides !== undefined){
+let data50 = data46.overrides;
+if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+for(const key14 in data50){
+let data51 = data50[key14];
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+const err102 = {instancePath:instancePath+"/cache/overrides/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/cache/properties/overrides/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.cache.properties.overrides.additionalProperties.type,parentSchema:schema31.properties.cache.properties.overrides.additionalProperties,data:data51};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 < 0 || isNaN(data51)){
+const err103 = {instancePath:instancePath+"/cache/overrides/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/cache/properties/overrides/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.cache.properties.overrides.additionalProperties,data:data51};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err104 = {instancePath:instancePath+"/cache/overrides",schemaPath:"#/properties/cache/properties/overrides/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.cache.properties.overrides.type,parentSchema:schema31.properties.cache.properties.overrides,data:data50};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+}
+else {
+const err105 = {instancePath:instancePath+"/cache",schemaPath:"#/properties/cache/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.cache.type,parentSchema:schema31.properties.cache,data:data46};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+if(data.upstreamLimits !== undefined){
+let data52 = data.upstreamLimits;
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+for(const key15 in data52){
+if(!((((key15 === "default") || (key15 === "origins")) || (key15 === "namespaces")) || (key15 === "maxPauseSeconds"))){
+const err106 = {instancePath:instancePath+"/upstreamLimits",schemaPath:"#/properties/upstreamLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.upstreamLimits,data:data52};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+}
+if(data52.default !== undefined){
+let data53 = data52.default;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+for(const key16 in data53){
+if(!(((key16 === "requestsPerSecond") || (key16 === "burst")) || (key16 === "concurrency"))){
+const err107 = {instancePath:instancePath+"/upstreamLimits/default",schemaPath:"#/properties/upstreamLimits/properties/default/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.upstreamLimits.properties.default,data:data53};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+if(data53.requestsPerSecond !== undefined){
+let data54 = data53.requestsPerSecond;
+if((typeof data54 == "number") && (isFinite(data54))){
+if(data54 > 1000000 || isNaN(data54)){
+const err108 = {instancePath:instancePath+"/upstreamLimits/default/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/default/properties/requestsPerSecond/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.requestsPerSecond,data:data54};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+if(data54 <= 0 || isNaN(data54)){
+const err109 = {instancePath:instancePath+"/upstreamLimits/default/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/default/properties/requestsPerSecond/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.requestsPerSecond,data:data54};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+else {
+const err110 = {instancePath:instancePath+"/upstreamLimits/default/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/default/properties/requestsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema31.properties.upstreamLimits.properties.default.properties.requestsPerSecond.type,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.requestsPerSecond,data:data54};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+}
+if(data53.burst !== undefined){
+let data55 = data53.burst;
+if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
+const err111 = {instancePath:instancePath+"/upstreamLimits/default/burst",schemaPath:"#/properties/upstreamLimits/properties/default/properties/burst/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.default.properties.burst.type,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.burst,data:data55};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+if((typeof data55 == "number") && (isFinite(data55))){
+if(data55 > 1000000 || isNaN(data55)){
+const err112 = {instancePath:instancePath+"/upstreamLimits/default/burst",schemaPath:"#/properties/upstreamLimits/properties/default/properties/burst/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.burst,data:data55};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+if(data55 < 1 || isNaN(data55)){
+const err113 = {instancePath:instancePath+"/upstreamLimits/default/burst",schemaPath:"#/properties/upstreamLimits/properties/default/properties/burst/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.burst,data:data55};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+}
+if(data53.concurrency !== undefined){
+let data56 = data53.concurrency;
+if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
+const err114 = {instancePath:instancePath+"/upstreamLimits/default/concurrency",schemaPath:"#/properties/upstreamLimits/properties/default/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.default.properties.concurrency.type,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.concurrency,data:data56};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+if((typeof data56 == "number") && (isFinite(data56))){
+if(data56 > 10000 || isNaN(data56)){
+const err115 = {instancePath:instancePath+"/upstreamLimits/default/concurrency",schemaPath:"#/properties/upstreamLimits/properties/default/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.concurrency,data:data56};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+if(data56 < 0 || isNaN(data56)){
+const err116 = {instancePath:instancePath+"/upstreamLimits/default/concurrency",schemaPath:"#/properties/upstreamLimits/properties/default/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.concurrency,data:data56};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err117 = {instancePath:instancePath+"/upstreamLimits/default",schemaPath:"#/properties/upstreamLimits/properties/default/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreamLimits.properties.default.type,parentSchema:schema31.properties.upstreamLimits.properties.default,data:data53};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+if(data52.origins !== undefined){
+let data57 = data52.origins;
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+for(const key17 in data57){
+let data58 = data57[key17];
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+for(const key18 in data58){
+if(!(((key18 === "requestsPerSecond") || (key18 === "burst")) || (key18 === "concurrency"))){
+const err118 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties,data:data58};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+if(data58.requestsPerSecond !== undefined){
+let data59 = data58.requestsPerSecond;
+if((typeof data59 == "number") && (isFinite(data59))){
+if(data59 > 1000000 || isNaN(data59)){
+const err119 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/requestsPerSecond/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.requestsPerSecond,data:data59};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+if(data59 <= 0 || isNaN(data59)){
+const err120 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/requestsPerSecond/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.requestsPerSecond,data:data59};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+}
+else {
+const err121 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/requestsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.requestsPerSecond.type,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.requestsPerSecond,data:data59};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+if(data58.burst !== undefined){
+let data60 = data58.burst;
+if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
+const err122 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/burst",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/burst/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.burst.type,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.burst,data:data60};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+if((typeof data60 == "number") && (isFinite(data60))){
+if(data60 > 1000000 || isNaN(data60)){
+const err123 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/burst",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/burst/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.burst,data:data60};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+if(data60 < 1 || isNaN(data60)){
+const err124 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/burst",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/burst/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.burst,data:data60};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+}
+}
+if(data58.concurrency !== undefined){
+let data61 = data58.concurrency;
+if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
+const err125 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.concurrency.type,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.concurrency,data:data61};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+if((typeof data61 == "number") && (isFinite(data61))){
+if(data61 > 10000 || isNaN(data61)){
+const err126 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.concurrency,data:data61};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+if(data61 < 0 || isNaN(data61)){
+const err127 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.concurrency,data:data61};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err128 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.type,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties,data:data58};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+}
+else {
+const err129 = {instancePath:instancePath+"/upstreamLimits/origins",schemaPath:"#/properties/upstreamLimits/properties/origins/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreamLimits.properties.origins.type,parentSchema:schema31.properties.upstreamLimits.properties.origins,data:data57};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+if(data52.namespaces !== undefined){
+let data62 = data52.namespaces;
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
+for(const key19 in data62){
+let data63 = data62[key19];
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+for(const key20 in data63){
+if(!(((key20 === "requestsPerSecond") || (key20 === "burst")) || (key20 === "concurrency"))){
+const err130 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties,data:data63};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+}
+if(data63.requestsPerSecond !== undefined){
+let data64 = data63.requestsPerSecond;
+if((typeof data64 == "number") && (isFinite(data64))){
+if(data64 > 1000000 || isNaN(data64)){
+const err131 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/requestsPerSecond/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.requestsPerSecond,data:data64};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+if(data64 <= 0 || isNaN(data64)){
+const err132 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/requestsPerSecond/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.requestsPerSecond,data:data64};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+else {
+const err133 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/requestsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.requestsPerSecond.type,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.requestsPerSecond,data:data64};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+if(data63.burst !== undefined){
+let data65 = data63.burst;
+if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
+const err134 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/burst",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/burst/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.burst.type,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.burst,data:data65};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+if((typeof data65 == "number") && (isFinite(data65))){
+if(data65 > 1000000 || isNaN(data65)){
+const err135 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/burst",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/burst/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.burst,data:data65};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+if(data65 < 1 || isNaN(data65)){
+const err136 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/burst",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/burst/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.burst,data:data65};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+}
+}
+if(data63.concurrency !== undefined){
+let data66 = data63.concurrency;
+if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){
+const err137 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.concurrency.type,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.concurrency,data:data66};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
+}
+errors++;
+}
+if((typeof data66 == "number") && (isFinite(data66))){
+if(data66 > 10000 || isNaN(data66)){
+const err138 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.concurrency,data:data66};
+if(vErrors === null){
+vErrors = [err138];
+}
+else {
+vErrors.push(err138);
+}
+errors++;
+}
+if(data66 < 0 || isNaN(data66)){
+const err139 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.concurrency,data:data66};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err140 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.type,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties,data:data63};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+}
+else {
+const err141 = {instancePath:instancePath+"/upstreamLimits/namespaces",schemaPath:"#/properties/upstreamLimits/properties/namespaces/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreamLimits.properties.namespaces.type,parentSchema:schema31.properties.upstreamLimits.properties.namespaces,data:data62};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+}
+if(data52.maxPauseSeconds !== undefined){
+let data67 = data52.maxPauseSeconds;
+if(!(((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67))) && (isFinite(data67)))){
+const err142 = {instancePath:instancePath+"/upstreamLimits/maxPauseSeconds",schemaPath:"#/properties/upstreamLimits/properties/maxPauseSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.maxPauseSeconds.type,parentSchema:schema31.properties.upstreamLimits.properties.maxPauseSeconds,data:data67};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+if((typeof data67 == "number") && (isFinite(data67))){
+if(data67 > 86400 || isNaN(data67)){
+const err143 = {instancePath:instancePath+"/upstreamLimits/maxPauseSeconds",schemaPath:"#/properties/upstreamLimits/properties/maxPauseSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400",schema:86400,parentSchema:schema31.properties.upstreamLimits.properties.maxPauseSeconds,data:data67};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+if(data67 < 0 || isNaN(data67)){
+const err144 = {instancePath:instancePath+"/upstreamLimits/maxPauseSeconds",schemaPath:"#/properties/upstreamLimits/properties/maxPauseSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.maxPauseSeconds,data:data67};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err145 = {instancePath:instancePath+"/upstreamLimits",schemaPath:"#/properties/upstreamLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreamLimits.type,parentSchema:schema31.properties.upstreamLimits,data:data52};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+}
+if(data.redis !== undefined){
+let data68 = data.redis;
+if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
+for(const key21 in data68){
+if(!(((key21 === "url") || (key21 === "keyPrefix")) || (key21 === "commandTimeoutMs"))){
+const err146 = {instancePath:instancePath+"/redis",schemaPath:"#/properties/redis/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.redis,data:data68};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+}
+if(data68.url !== undefined){
+let data69 = data68.url;
+if(typeof data69 !== "string"){
+const err147 = {instancePath:instancePath+"/redis/url",schemaPath:"#/properties/redis/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.redis.properties.url.type,parentSchema:schema31.properties.redis.properties.url,data:data69};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+if(typeof data69 === "string"){
+if(!pattern8.test(data69)){
+const err148 = {instancePath:instancePath+"/redis/url",schemaPath:"#/properties/redis/properties/url/allOf/0/pattern",keyword:"pattern",params:{pattern: "^rediss?://"},message:"must match pattern \""+"^rediss?://"+"\"",schema:"^rediss?://",parentSchema:schema31.properties.redis.properties.url.allOf[0],data:data69};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+}
+}
+if(data68.keyPrefix !== undefined){
+let data70 = data68.keyPrefix;
+if(typeof data70 !== "string"){
+const err149 = {instancePath:instancePath+"/redis/keyPrefix",schemaPath:"#/properties/redis/properties/keyPrefix/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.redis.properties.keyPrefix.type,parentSchema:schema31.properties.redis.properties.keyPrefix,data:data70};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+}
+if(data68.commandTimeoutMs !== undefined){
+let data71 = data68.commandTimeoutMs;
+if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
+const err150 = {instancePath:instancePath+"/redis/commandTimeoutMs",schemaPath:"#/properties/redis/properties/commandTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.redis.properties.commandTimeoutMs.type,parentSchema:schema31.properties.redis.properties.commandTimeoutMs,data:data71};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+if((typeof data71 == "number") && (isFinite(data71))){
+if(data71 > 10000 || isNaN(data71)){
+const err151 = {instancePath:instancePath+"/redis/commandTimeoutMs",schemaPath:"#/properties/redis/properties/commandTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema31.properties.redis.properties.commandTimeoutMs,data:data71};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
+}
+errors++;
+}
+if(data71 < 10 || isNaN(data71)){
+const err152 = {instancePath:instancePath+"/redis/commandTimeoutMs",schemaPath:"#/properties/redis/properties/commandTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema31.properties.redis.properties.commandTimeoutMs,data:data71};
+if(vErrors === null){
+vErrors = [err152];
+}
+else {
+vErrors.push(err152);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err153 = {instancePath:instancePath+"/redis",schemaPath:"#/properties/redis/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.redis.type,parentSchema:schema31.properties.redis,data:data68};
+if(vErrors === null){
+vErrors = [err153];
+}
+else {
+vErrors.push(err153);
+}
+errors++;
+}
+}
+}
+else {
+const err154 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err154];
+}
+else {
+vErrors.push(err154);
 }
 errors++;
 }

@@ -18,6 +18,16 @@ const patterned = (pattern: string, message: string) => ({ type: 'string', allOf
 /** An environment variable name, or a glob of one with `*`. */
 const KEY_PATTERN = '^[A-Za-z_*][A-Za-z0-9_*]*$';
 
+/** One entry of `upstreamLimits` (src/guard/): a rate (token bucket) and a concurrency bound; 0 concurrency is none. */
+const UPSTREAM_LIMIT = closedSection({
+  requestsPerSecond: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000 },
+  burst: integer(1, 1_000_000),
+  concurrency: integer(0, 10_000),
+});
+
+/** A bearer token of the Streamable HTTP endpoint, as its digest (src/mcp/auth.ts). */
+const TOKEN_DIGEST_PATTERN = '^sha256:[0-9a-fA-F]{64}$';
+
 export const CONFIG_SHAPE = {
   type: 'object',
   additionalProperties: false,
@@ -59,14 +69,10 @@ export const CONFIG_SHAPE = {
       maxResponseBytes: integer(1),
       maxRedirects: integer(0, 20),
       maxJsonDepth: integer(1, 10000),
+      allowedHosts: { type: 'array', items: { type: 'string', minLength: 1 } },
+      authTokens: { type: 'array', items: patterned(TOKEN_DIGEST_PATTERN, 'must be sha256: and the 64 hex digits of the token\'s SHA-256 (printf %s "$TOKEN" | sha256sum); the config never holds a token itself') },
     }),
     upstreams: { type: 'object', additionalProperties: { type: 'string' } },
-    cache: closedSection({
-      enabled: { type: 'boolean' },
-      ttlSeconds: integer(0),
-      maxEntries: integer(1),
-      overrides: { type: 'object', additionalProperties: integer(0) },
-    }),
     audit: closedSection({
       enabled: { type: 'boolean' },
       dir: { type: 'string', minLength: 1 },
@@ -75,6 +81,23 @@ export const CONFIG_SHAPE = {
     }),
     log: closedSection({
       level: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+    }),
+    cache: closedSection({
+      enabled: { type: 'boolean' },
+      ttlSeconds: integer(0),
+      maxEntries: integer(1),
+      overrides: { type: 'object', additionalProperties: integer(0) },
+    }),
+    upstreamLimits: closedSection({
+      default: UPSTREAM_LIMIT,
+      origins: { type: 'object', additionalProperties: UPSTREAM_LIMIT },
+      namespaces: { type: 'object', additionalProperties: UPSTREAM_LIMIT },
+      maxPauseSeconds: integer(0, 86400),
+    }),
+    redis: closedSection({
+      url: patterned('^rediss?://', 'must be a redis:// or rediss:// URL'),
+      keyPrefix: { type: 'string' },
+      commandTimeoutMs: integer(10, 10000),
     }),
   },
 };

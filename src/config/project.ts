@@ -27,6 +27,10 @@ export interface HttpConfig {
   maxRedirects?: number;
   /** Deepest nesting of an upstream JSON answer that is accepted. */
   maxJsonDepth?: number;
+  /** Host names or addresses a request to `serve --transport http` may name in its `Host` header, besides the bound one. */
+  allowedHosts?: string[];
+  /** Bearer tokens of `serve --transport http`, each as `sha256:<hex>` of the token. */
+  authTokens?: string[];
 }
 
 /**
@@ -63,17 +67,6 @@ export interface LimitsConfig {
   maxArgumentBytes?: number;
 }
 
-/** The audit log of `serve` (src/observe/audit-log.ts). */
-export interface AuditConfig {
-  enabled: boolean;
-  /** Its folder; a relative path is taken from the project folder. */
-  dir: string;
-  /** A file's size before the next one is started, in bytes. */
-  maxBytes?: number;
-  /** Files kept; the oldest go first. */
-  files?: number;
-}
-
 /** The response cache (src/cache/): which read-only tools' answers are kept, and how long. */
 export interface CacheConfig {
   enabled: boolean;
@@ -83,6 +76,43 @@ export interface CacheConfig {
   maxEntries?: number;
   /** Lifetime in seconds by tool reference, MCP tool name or namespace; 0 keeps nothing. */
   overrides: Readonly<Record<string, number>>;
+}
+
+/** One entry of `upstreamLimits` (src/guard/); a field not given falls to the next entry. */
+export interface UpstreamLimit {
+  /** Rate of a token bucket, refilled continuously. */
+  requestsPerSecond?: number;
+  /** The bucket's capacity: requests that may go at once after a quiet spell. */
+  burst?: number;
+  /** Requests at once, per process; 0 is no bound. */
+  concurrency?: number;
+}
+
+/** Limits on requests to upstream APIs: per origin over per namespace over the default. */
+export interface UpstreamLimitsConfig {
+  default?: UpstreamLimit;
+  origins?: Readonly<Record<string, UpstreamLimit>>;
+  namespaces?: Readonly<Record<string, UpstreamLimit>>;
+  /** Longest pause a Retry-After may ask for, in seconds; 0 never pauses. */
+  maxPauseSeconds?: number;
+}
+
+/** Shared state in Redis (src/state/): rate buckets, pauses and the response cache of every replica. */
+export interface RedisConfig {
+  url?: string;
+  keyPrefix?: string;
+  commandTimeoutMs?: number;
+}
+
+/** The audit log of `serve` (src/observe/audit-log.ts). */
+export interface AuditConfig {
+  enabled: boolean;
+  /** Its folder; a relative path is taken from the project folder. */
+  dir: string;
+  /** A file's size before the next one is started, in bytes. */
+  maxBytes?: number;
+  /** Files kept; the oldest go first. */
+  files?: number;
 }
 
 export interface ProjectConfig {
@@ -97,6 +127,8 @@ export interface ProjectConfig {
   upstreams: Record<string, string>;
   cache: CacheConfig;
   audit: AuditConfig;
+  upstreamLimits: UpstreamLimitsConfig;
+  redis: RedisConfig;
   /** Level of the structured logs of `serve` (`--log-level` wins). */
   log: { level?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
 }
@@ -113,6 +145,8 @@ interface ConfigFile {
   cache?: Partial<CacheConfig>;
   audit?: Partial<AuditConfig>;
   log?: ProjectConfig['log'];
+  upstreamLimits?: UpstreamLimitsConfig;
+  redis?: RedisConfig;
 }
 
 /** A problem in Ajv's own words, after the key: `sandbox.deadlineMs must be >= 50`. */
@@ -157,9 +191,11 @@ function configFrom(data: ConfigFile): ProjectConfig {
     sandbox: data.sandbox ?? {},
     http: data.http ?? {},
     upstreams: data.upstreams ?? {},
-    cache: { enabled: data.cache?.enabled ?? true, ttlSeconds: data.cache?.ttlSeconds ?? 0, maxEntries: data.cache?.maxEntries, overrides: data.cache?.overrides ?? {} },
     audit: { enabled: data.audit?.enabled ?? true, dir: data.audit?.dir ?? join('.flowmcp', 'audit'), maxBytes: data.audit?.maxBytes, files: data.audit?.files },
     log: data.log ?? {},
+    upstreamLimits: data.upstreamLimits ?? {},
+    redis: data.redis ?? {},
+    cache: { enabled: data.cache?.enabled ?? true, ttlSeconds: data.cache?.ttlSeconds ?? 0, maxEntries: data.cache?.maxEntries, overrides: data.cache?.overrides ?? {} },
   };
 }
 
