@@ -179,8 +179,9 @@ export interface Spawned {
   exited: Promise<number | null>;
 }
 
-export function spawnServe(args: string[]): Spawned {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['pipe', 'pipe', 'pipe'] });
+/** `env`: variables besides PATH (the server's environment holds nothing else). */
+export function spawnServe(args: string[], env: Record<string, string> = {}): Spawned {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
