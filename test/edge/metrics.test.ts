@@ -22,7 +22,8 @@ const metrics = new ServerMetrics();
 
 beforeAll(async () => {
   upstream = await startCatalogUpstream();
-  project = tempProject({ sandbox: { workers: 1, deadlineMs: 2000, loadHandlers: 'on-first-call' } });
+  // Read-only answers are kept a minute, so that a repeated call is a cache hit.
+  project = tempProject({ sandbox: { workers: 1, deadlineMs: 2000, loadHandlers: 'on-first-call' }, cache: { ttlSeconds: 60 } });
   catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir, env: {}, upstreams: { '*': upstream.origin }, sandbox: { onEvent: (event) => metrics.sandboxEvent(event) } });
   server = await startHttpServer(catalog, { port: 0, log: () => undefined, metrics });
   base = server.url.replace(/\/mcp$/, '');
@@ -83,7 +84,19 @@ describe('metrics after real calls', () => {
     expect(moved(`flowguard_upstream_responses_total{origin="${SCHEMA_ORIGIN}",class="4xx"}`)).toBe(1);
     expect(moved(`flowguard_upstream_responses_total{origin="${SCHEMA_ORIGIN}",class="5xx"}`)).toBe(1);
     expect(after.get('flowguard_tool_calls_in_flight')).toBe(0);
-    for (const result of ['hit', 'miss']) expect(after.has(`flowguard_cache_requests_total{result="${result}"}`)).toBe(true);
+    // Every read-only call with valid arguments looks in the cache: the two failures too (errors are not kept).
+    expect(moved('flowguard_cache_requests_total{result="miss"}')).toBe(4);
+  });
+
+  it('counts a repeated read-only call as a cache hit that reaches no upstream', async () => {
+    const before = await scrape();
+    for (let round = 0; round < 2; round++) expect((await client.client.callTool({ name: 'widgets_getWidget', arguments: { id: 'w-cached' } })).isError).toBeFalsy();
+    const after = await scrape();
+    const moved = (sample: string) => (after.get(sample) ?? 0) - (before.get(sample) ?? 0);
+    expect(moved('flowguard_cache_requests_total{result="miss"}')).toBe(1);
+    expect(moved('flowguard_cache_requests_total{result="hit"}')).toBe(1);
+    expect(moved('flowguard_tool_calls_total{tool="widgets_getWidget",outcome="ok"}')).toBe(2);
+    expect(moved(`flowguard_upstream_responses_total{origin="${SCHEMA_ORIGIN}",class="2xx"}`)).toBe(1);
   });
 
   it('counts a call in flight while it runs', async () => {
