@@ -2,6 +2,7 @@
 // the same run on the same machine.
 
 import { benchBridge } from './bridge.js';
+import { benchCache } from './cache.js';
 import { benchCalls } from './call.js';
 import { benchLoadAgainstBaseline } from './load.js';
 import { benchRedaction } from './redact.js';
@@ -14,6 +15,7 @@ const suites: Array<[string, () => string[] | Promise<string[]>]> = [
   ['load against an older build', benchLoadAgainstBaseline],
   ['handler cost', benchHandlerCost],
   ['tool calls', benchCalls],
+  ['response cache', benchCache],
   ['executeRequest', benchBridge],
   ['answer redaction', benchRedaction],
   ['mcp', async () => (await import('./mcp.js')).benchMcp()],

@@ -70,10 +70,10 @@ export function startJsonUpstream(dir: string, answer: string): Promise<{ child:
   return new Promise((resolve) => child.once('message', (port) => resolve({ child, port: port as number })));
 }
 
-/** One call of the price route's `tool` in milliseconds; a failed call stops the benchmark. */
-export async function timeCall(catalog: Catalog, tool: string): Promise<number> {
+/** One call of the price route's `tool` (for `args`) in milliseconds; a failed call stops the benchmark. */
+export async function timeCall(catalog: Catalog, tool: string, args: Record<string, unknown> = { symbol: 'eth' }): Promise<number> {
   const start = process.hrtime.bigint();
-  const result = await catalog.call(tool, { symbol: 'eth' });
+  const result = await catalog.call(tool, args);
   const took = Number(process.hrtime.bigint() - start) / 1e6;
   if (!result.ok) throw new Error(`bench call of ${tool} failed: ${JSON.stringify(result)}`);
   return took;

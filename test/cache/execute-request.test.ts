@@ -1,0 +1,71 @@
+// The response cache and executeRequest handlers (RULINGS R12), with the real sandbox: a route
+// whose handler reads through the core's bridge is cached like any GET route; one whose handler
+// sends anything but GET is never kept, nor one whose bridged answer said no-store. A loopback
+// upstream counts what reaches it.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { CallRecord } from '../../src/catalog/call-record.js';
+import { Catalog } from '../../src/catalog/load.js';
+import { tempProject } from '../support/project.js';
+import { startUpstream, type Upstream } from '../support/upstream.js';
+
+const ROUTE = (name: string) => `${name}: { method: 'GET', path: '/${name}', description: 'Through the handler.', parameters: [], tests: [{ _description: 'once' }] }`;
+
+const SCHEMA = `export const main = {
+  namespace: 'relay', name: 'Relay', description: 'Requests made by handlers.', version: '2.0.0',
+  root: 'https://api.relay.test', tags: ['cacheTtlDaily'],
+  routes: { ${['readByGet', 'writeByPost', 'readNoStore'].map(ROUTE).join(', ')} }
+};
+
+export const handlers = () => {
+  const send = (path, init) => async ({ struct }) => {
+    const answer = await fetch('https://api.relay.test' + path, init);
+    struct.data = await answer.json();
+    return { struct };
+  };
+  return {
+    readByGet: { executeRequest: send('/data') },
+    writeByPost: { executeRequest: send('/orders', { method: 'POST', body: '{}' }) },
+    readNoStore: { executeRequest: send('/private-data') }
+  };
+};
+`;
+
+let upstream: Upstream;
+let catalog: Catalog;
+let remove: () => void;
+const records: CallRecord[] = [];
+
+beforeAll(async () => {
+  upstream = await startUpstream((_req, res, entry) => {
+    res.writeHead(200, { 'content-type': 'application/json', ...(entry.url === '/private-data' ? { 'cache-control': 'no-store' } : {}) });
+    res.end(JSON.stringify({ method: entry.method, url: entry.url }));
+  });
+  const project = tempProject();
+  remove = project.remove;
+  mkdirSync(join(project.dir, 'schemas'));
+  writeFileSync(join(project.dir, 'schemas', 'relay.mjs'), SCHEMA);
+  catalog = await Catalog.load({ schemas: join(project.dir, 'schemas'), project: project.dir, env: {}, upstreams: { '*': upstream.origin } });
+  catalog.onCall((record) => records.push(record));
+}, 30_000);
+
+afterAll(async () => {
+  await catalog?.close();
+  remove?.();
+  await upstream?.close();
+});
+
+it.each([
+  ['readByGet', 1, ['miss', 'hit']],
+  ['writeByPost', 2, ['miss', 'miss']],
+  ['readNoStore', 2, ['miss', 'miss']],
+])('%s: reaches the upstream %i time(s) in two calls', async (tool, requests, outcomes) => {
+  const mark = records.length;
+  const before = upstream.hits();
+  const results = [await catalog.call(`relay_${tool}`, {}), await catalog.call(`relay_${tool}`, {})];
+  expect(results.map((result) => result.ok)).toEqual([true, true]);
+  expect(upstream.hits() - before).toBe(requests);
+  expect(records.slice(mark).map((record) => record.cache)).toEqual(outcomes);
+}, 30_000);
