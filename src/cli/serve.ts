@@ -17,6 +17,7 @@ import type { McpHttpServer } from '../mcp/http.js';
 import type { ServerMetrics } from '../observe/metrics.js';
 import type { SandboxEvent } from '../sandbox/events.js';
 import { loadProjectConfig } from '../config/project.js';
+import { MemoryState } from '../state/memory-state.js';
 import { openSharedState } from '../state/open-state.js';
 import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PORT, OriginPatternError, parseOriginPattern } from '../mcp/origins.js';
 import { loadSummary } from '../mcp/summary.js';
@@ -110,7 +111,10 @@ async function runServe(flags: ServeFlags): Promise<void> {
     },
   };
   // Rate buckets, pauses and the cache: in Redis with --redis (or redis.url), shared by replicas; one for every catalog loaded.
-  const state = await openSharedState({ ...loadProjectConfig(flags.project).redis, ...(flags.redis === undefined ? {} : { url: flags.redis }) }, observer.logger);
+  // In memory (and as Redis's fallback) the cache keeps at most cache.maxEntries answers.
+  const project = loadProjectConfig(flags.project);
+  const memory = new MemoryState({ maxCacheEntries: project.cache.maxEntries });
+  const state = await openSharedState({ ...project.redis, ...(flags.redis === undefined ? {} : { url: flags.redis }) }, observer.logger, memory);
   observer.catalogOptions.state = state;
   const catalog = await openCatalog(flags, { cache: flags.cache, ...observer.catalogOptions }, 'file or folder').catch(async (error: unknown) => {
     await state.close();

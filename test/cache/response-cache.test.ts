@@ -274,6 +274,14 @@ describe('lifetimes from the schema and the config', () => {
   });
 });
 
+describe('bounds', () => {
+  it('keeps at most cache.maxEntries answers in memory, the least recently used going first', async () => {
+    const { catalog, records } = await load({ config: { cache: { maxEntries: 1 } } });
+    for (const symbol of ['eth', 'btc', 'eth']) await catalog.call('quotes_getQuote', { symbol });
+    expect(records.map((record) => record.cache)).toEqual(['miss', 'miss', 'miss']);
+  });
+});
+
 describe('a store that fails', () => {
   it('makes a miss, never a failed call', async () => {
     const broken: SharedState = Object.assign(new MemoryState(), {
