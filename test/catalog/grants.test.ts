@@ -61,7 +61,7 @@ describe('keys are granted, not taken', () => {
 
   it('a key bound to a namespace goes into no other namespace’s request, wherever its value comes from', async () => {
     for (const source of ['environment', '.env'] as const) {
-      const env = source === 'environment' ? { ETHERSCAN_API_KEY: ETHERSCAN } : {};
+      const env: Record<string, string> = source === 'environment' ? { ETHERSCAN_API_KEY: ETHERSCAN } : {};
       const dotenv = source === '.env' ? `ETHERSCAN_API_KEY=${ETHERSCAN}\n` : undefined;
       await withCatalog(
         { security: { keys: { ETHERSCAN_API_KEY: ['etherscan'] } } },

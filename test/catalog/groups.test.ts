@@ -159,8 +159,8 @@ describe('the content record', () => {
     ['a contentHash that is no hash', (data: Stored) => (data.groups.things.contentHash = 'sha256:abc'), 'groups.things.contentHash'],
     ['an unknown section', (data: Stored) => (data.groups.things.content.scripts = {}), 'groups.things.content.scripts'],
     ['a section that is no object', (data: Stored) => ((data.groups.things.content as Record<string, unknown>).lists = []), 'groups.things.content.lists'],
-    ['a file entry that is no hash', (data: Stored) => (data.groups.things.content.files['example/things.mjs'] = 'changed'), 'groups.things.content.files["example/things.mjs"]'],
-    ['an empty library version', (data: Stored) => (data.groups.things.content.libraries.ethers = ''), 'groups.things.content.libraries.ethers'],
+    ['a file entry that is no hash', (data: Stored) => (data.groups.things.content.files!['example/things.mjs'] = 'changed'), 'groups.things.content.files["example/things.mjs"]'],
+    ['an empty library version', (data: Stored) => (data.groups.things.content.libraries!.ethers = ''), 'groups.things.content.libraries.ethers'],
   ])('reports %s as GRP007 at its place', (_what, spoil, path) => {
     const data = stored();
     spoil(data);
@@ -177,9 +177,9 @@ describe('the content record', () => {
 
   it('names entries the catalog no longer has, and entries it has that were not recorded', () => {
     const data = stored();
-    data.groups.things.content.files['other/gone.mjs'] = `sha256:${'1'.repeat(64)}`;
-    data.groups.things.content.libraries.ethers = '6.0.0';
-    delete data.groups.things.content.files['example/things.mjs'];
+    data.groups.things.content.files!['other/gone.mjs'] = `sha256:${'1'.repeat(64)}`;
+    data.groups.things.content.libraries!.ethers = '6.0.0';
+    delete data.groups.things.content.files!['example/things.mjs'];
     expect(select(data).findings.map((f) => `${f.code} ${f.path}: ${f.message}`)).toEqual([
       'GRP008 groups.things.content.files: schema file example/things.mjs is not in the content record',
       'GRP008 groups.things.content.files["other/gone.mjs"]: schema file other/gone.mjs is in the content record but none of the group\'s tools is in it',
