@@ -4,6 +4,7 @@
 import { benchBridge } from './bridge.js';
 import { benchCache } from './cache.js';
 import { benchCalls } from './call.js';
+import { benchObserve } from './observe.js';
 import { benchLoadAgainstBaseline } from './load.js';
 import { benchRedaction } from './redact.js';
 import { benchCatalogLoad, benchHandlerCost } from './sandbox.js';
@@ -15,6 +16,7 @@ const suites: Array<[string, () => string[] | Promise<string[]>]> = [
   ['load against an older build', benchLoadAgainstBaseline],
   ['handler cost', benchHandlerCost],
   ['tool calls', benchCalls],
+  ['observed calls', benchObserve],
   ['response cache', benchCache],
   ['executeRequest', benchBridge],
   ['answer redaction', benchRedaction],

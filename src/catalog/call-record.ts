@@ -77,7 +77,11 @@ export function startCall(): CallStart {
   return { epochMs: Date.now(), at: performance.now() };
 }
 
-/** The record of a finished call. Arguments are redacted before a long value is cut (a cut could split a key). */
+/**
+ * The record of a finished call. Its time text and its arguments are made when first read (an
+ * audit line is written after the call, not during it), and then kept; arguments are redacted
+ * before a long value is cut (a cut could split a key).
+ */
 export function makeCallRecord(
   start: CallStart,
   tool: CalledTool,
@@ -86,15 +90,21 @@ export function makeCallRecord(
   redactor: Redactor,
   cache: CallRecord['cache'] = 'none',
 ): CallRecord {
+  let time: string | undefined;
+  let recorded: Record<string, unknown> | undefined;
   return {
-    time: new Date(start.epochMs).toISOString(),
+    get time() {
+      return (time ??= new Date(start.epochMs).toISOString());
+    },
     // An unknown name is the caller's text and could hold anything.
     tool: tool.reference === '' ? redactor.redact(tool.name) : tool.name,
     reference: tool.reference,
     schemaHash: tool.schemaHash,
     outcome: result.ok ? 'ok' : result.error.kind,
     durationMs: Math.round((performance.now() - start.at) * 1000) / 1000,
-    arguments: recordedArguments(redactor.redactValue(args)),
+    get arguments() {
+      return (recorded ??= recordedArguments(redactor.redactValue(args)));
+    },
     // The call pipeline redacted its result whole, these included.
     requests: 'requests' in result && result.requests ? result.requests : [],
     cache,

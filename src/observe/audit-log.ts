@@ -1,7 +1,9 @@
 // The audit log: one JSON line per tool call, appended to files in a folder (by default the
 // project's `.flowmcp/audit/`), a new file once the current one would pass `maxBytes`, the
-// oldest removed past `files`. A call never waits for it: `write` only queues the record, and a
-// background loop turns the queue into lines and appends them in batches. While the disk cannot
+// oldest removed past `files`. A call never waits for it: `write` only queues the record, and
+// every FLUSH_MS (or sooner, once FLUSH_LINES are waiting) a background loop turns the queue into
+// lines and appends them in one write: a write per call would cost a call more than a tenth of
+// its time in thread-pool round trips (bench/observe.ts). While the disk cannot
 // keep up, the queue holds at most `maxQueuedLines`; records past that are dropped and counted,
 // with a warning when dropping starts and one saying how many when it stops.
 //
@@ -29,6 +31,10 @@ export interface AuditLogOptions {
 export const DEFAULT_AUDIT_MAX_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_AUDIT_FILES = 10;
 const DEFAULT_MAX_QUEUED_LINES = 10_000;
+/** How long a record waits to be written at most, while the disk keeps up. */
+const FLUSH_MS = 100;
+/** Records that are written at once without waiting for FLUSH_MS. */
+const FLUSH_LINES = 1000;
 /** Names of audit files, in the order they were started when sorted as text. */
 export const AUDIT_FILE = /^audit-[0-9TZ-]+-\d+-\d+\.jsonl$/;
 
@@ -39,6 +45,7 @@ export class AuditLog {
   private readonly logger: Logger;
   private queue: object[] = [];
   private writing: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
   private file: { handle: FileHandle; name: string; bytes: number } | null = null;
   private started = 0;
   private closed = false;
@@ -69,12 +76,22 @@ export class AuditLog {
       return;
     }
     this.queue.push(record);
-    this.writing ??= this.drain();
+    if (this.writing) return;
+    if (this.queue.length >= FLUSH_LINES) this.startDrain();
+    // Unref'd: a pending write never keeps the process alive; close() writes what is left.
+    else this.timer ??= setTimeout(() => this.startDrain(), FLUSH_MS).unref();
   }
 
   /** Settles once every record queued so far is written (or dropped). */
   async flush(): Promise<void> {
+    if (this.queue.length > 0 && !this.writing) this.startDrain();
     while (this.writing) await this.writing;
+  }
+
+  private startDrain(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.writing ??= this.drain();
   }
 
   async close(): Promise<void> {
@@ -85,8 +102,6 @@ export class AuditLog {
   }
 
   private async drain(): Promise<void> {
-    // A turn later, so that the records of calls finishing together go out as one write.
-    await new Promise((resolve) => setImmediate(resolve));
     while (this.queue.length > 0) {
       const records = this.queue;
       this.queue = [];
