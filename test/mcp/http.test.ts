@@ -168,8 +168,9 @@ describe('flowguard serve --transport http', () => {
       expect(stderr).toContain('flowguard: 5 schema files: 3 loaded, 2 rejected; 14 tools served, 1 hidden');
       expect(stderr).toContain(`npx @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list`);
       const desktop = JSON.parse(/^ {4}(\{"mcpServers".*)$/m.exec(stderr)?.[1] ?? 'null') as { mcpServers: { flowguard: { command: string; args: string[] } } };
-      expect(desktop.mcpServers.flowguard.command).toBe('npx');
-      expect(desktop.mcpServers.flowguard.args.slice(0, 6)).toEqual(['flowguard', 'serve', '--transport', 'stdio', '--schemas', SCHEMAS]);
+      // This Node and the installed launcher by path (test/reload/desktop-entry.test.ts runs the entry).
+      expect(desktop.mcpServers.flowguard.command).toBe(process.execPath);
+      expect(desktop.mcpServers.flowguard.args.slice(0, 6)).toEqual([BIN, 'serve', '--transport', 'stdio', '--schemas', SCHEMAS]);
       const connection = await connectHttp(url);
       expect((await connection.client.listTools()).tools).toHaveLength(14);
       await connection.close();

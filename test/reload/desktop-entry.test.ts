@@ -23,9 +23,10 @@ interface DesktopEntry {
   args: string[];
 }
 
-/** Starts `serve --transport http` in the project folder with relative paths and reads the entry it prints. */
-async function printedEntry(): Promise<DesktopEntry> {
-  const server = spawn(process.execPath, [BIN, 'serve', '--transport', 'http', '--port', '0', '--schemas', 'schemas', '--project', '.'], { cwd: project.dir, stdio: ['ignore', 'ignore', 'pipe'] });
+/** Starts `serve --transport http` in the project folder with relative paths; what it printed up to the Desktop entry. */
+async function startUpText(extra: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const args = [BIN, 'serve', '--transport', 'http', '--port', '0', '--schemas', 'schemas', '--project', '.', ...extra];
+  const server = spawn(process.execPath, args, { cwd: project.dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   server.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   try {
@@ -33,7 +34,11 @@ async function printedEntry(): Promise<DesktopEntry> {
   } finally {
     server.kill('SIGTERM');
   }
-  const line = stderr.split('\n').find((text) => text.includes('"mcpServers"')) as string;
+  return stderr;
+}
+
+async function printedEntry(): Promise<DesktopEntry> {
+  const line = (await startUpText()).split('\n').find((text) => text.includes('"mcpServers"')) as string;
   const config = JSON.parse(line.trim()) as { mcpServers: { flowguard: DesktopEntry } };
   return config.mcpServers.flowguard;
 }
@@ -54,4 +59,13 @@ it('names this Node and the installed bin/flowguard.js by absolute path, and ser
   } finally {
     await client.close();
   }
+}, 40_000);
+
+it('warns of a bind beyond loopback before the connect instructions, where an operator reading from the top meets it', async () => {
+  // A token for a server that requires one off loopback; ignored by one that does not.
+  const stderr = await startUpText(['--host', '0.0.0.0'], { ...process.env, FLOWGUARD_AUTH_TOKEN: 'reload-test-token-0123456789abcdef' });
+  const warning = stderr.indexOf('warning: listening on 0.0.0.0');
+  expect(warning, stderr).toBeGreaterThan(-1);
+  expect(warning).toBeLessThan(stderr.indexOf('serving 1 tool'));
+  expect(warning).toBeLessThan(stderr.indexOf('Claude Desktop'));
 }, 40_000);
