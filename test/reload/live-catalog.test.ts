@@ -16,8 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => upstream.close());
 afterEach(async () => {
-  await Promise.all(open.splice(0).map((catalog) => catalog.close()));
-  project?.remove();
+  try {
+    await Promise.all(open.splice(0).map((catalog) => catalog.close()));
+  } finally {
+    project?.remove();
+  }
 });
 
 /** A catalog the test's holder closes: afterEach must not close it again. */

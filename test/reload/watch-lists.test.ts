@@ -14,8 +14,11 @@ let watcher: CatalogWatch | undefined;
 let live: LiveCatalog | undefined;
 afterEach(async () => {
   watcher?.close();
-  await live?.close();
-  project?.remove();
+  try {
+    await live?.close();
+  } finally {
+    project?.remove();
+  }
 });
 
 function colourList(names: readonly string[]): string {
