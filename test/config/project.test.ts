@@ -16,7 +16,7 @@ function project(name: string, config?: string): string {
 
 describe('loadProjectConfig', () => {
   it('has empty defaults without a config file', () => {
-    expect(loadProjectConfig(project('none'))).toEqual({ allowedLibraries: [], keys: [], network: { allowPrivate: false, allow: {}, deny: {}, maxRequestsPerCall: 20, maxBytesPerCall: 8388608 }, limits: {}, sandbox: {}, http: {}, upstreams: {}, cache: { enabled: true, ttlSeconds: 0, overrides: {} }, upstreamLimits: {}, redis: {} });
+    expect(loadProjectConfig(project('none'))).toEqual({ allowedLibraries: [], keys: [], network: { allowPrivate: false, allow: {}, deny: {}, maxRequestsPerCall: 20, maxBytesPerCall: 8388608 }, limits: {}, sandbox: {}, http: {}, upstreams: {}, cache: { enabled: true, ttlSeconds: 0, overrides: {} }, upstreamLimits: {}, redis: {}, audit: { enabled: true, dir: join('.flowmcp', 'audit') }, log: {} });
   });
 
   it('reads the allowlist extension and the sandbox limits', () => {
@@ -30,6 +30,8 @@ describe('loadProjectConfig', () => {
       cache: { enabled: false, ttlSeconds: 30, maxEntries: 500, overrides: { quotes: 0, 'quotes/q.mjs::getQuote': 60 } },
       upstreamLimits: { default: { concurrency: 4 }, origins: { 'https://api.example.com': { requestsPerSecond: 0.5, burst: 5 } }, namespaces: { quotes: { concurrency: 0 } }, maxPauseSeconds: 60 },
       redis: { url: 'redis://127.0.0.1:6379/2', keyPrefix: 'staging:', commandTimeoutMs: 150 },
+      audit: { enabled: false, dir: '/var/log/flowguard', maxBytes: 2048, files: 3 },
+      log: { level: 'warn' },
     };
     const dir = project('full', JSON.stringify(full));
     expect(loadProjectConfig(dir)).toEqual({
@@ -46,6 +48,8 @@ describe('loadProjectConfig', () => {
       cache: full.cache,
       upstreamLimits: full.upstreamLimits,
       redis: full.redis,
+      audit: full.audit,
+      log: full.log,
     });
   });
 

@@ -98,7 +98,7 @@ describe('flowguard call arguments', () => {
     expect(sentWith('/things/705')).toEqual([sent]);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual({ ok: true, status: 200, content: { kind: 'json', value: sent } });
+    expect(JSON.parse(run.stdout)).toEqual({ ok: true, status: 200, content: { kind: 'json', value: sent }, requests: [expect.objectContaining({ status: 200 })] });
   }, 45_000);
 });
 
@@ -115,7 +115,7 @@ describe('flowguard call exit codes', () => {
     expect(args).toEqual({ code: 1, stderr: '', stdout: "error (arguments): invalid arguments: missing required argument 'q'; unknown argument 'bogus'; 'n' must be number\n" });
     expect(origin).toEqual({ code: 1, stderr: '', stdout: "error (origin): the request left the schema's origin https://--chain--.rpc.example.test; refused\n" });
     expect(limited.code).toBe(1);
-    expect(JSON.parse(limited.stdout)).toEqual({ ok: false, error: { kind: 'upstream-status', status: 429, retryAfter: '7', message: 'upstream answered 429: slow down (retry after 7)' } });
+    expect(JSON.parse(limited.stdout)).toEqual({ ok: false, error: { kind: 'upstream-status', status: 429, retryAfter: '7', message: 'upstream answered 429: slow down (retry after 7)' }, requests: [expect.objectContaining({ status: 429 })] });
     expect(missing).toEqual({ code: 1, stderr: '', stdout: 'error (missing-keys): keys_pathKey needs CANARY_KEY, which the server has no value for\n' });
   }, 45_000);
 
@@ -166,7 +166,7 @@ describe('flowguard call: the canary', () => {
     expect(sentWith('canary-body')).toEqual([withBody('POST', '/behave/canary-body', `{"name":"n","token":"${KEY}"}`)]);
     expect(JSON.parse(body.stdout).content.value.body).toBe(`{"name":"n","token":"${REDACTED}"}`);
     expect(header.code).toBe(1);
-    expect(JSON.parse(header.stdout)).toEqual({ ok: false, error: { kind: 'upstream-status', status: 500, message: `upstream answered 500: invalid api key ${REDACTED}` } });
+    expect(JSON.parse(header.stdout)).toEqual({ ok: false, error: { kind: 'upstream-status', status: 500, message: `upstream answered 500: invalid api key ${REDACTED}` }, requests: [expect.objectContaining({ status: 500 })] });
     expect(sentWith('canary-root')).toEqual([get(`/v1/${KEY_URL}/behave/canary-root`)]);
     expect(root.stdout).toContain(`"url": "/v1/${REDACTED}/behave/canary-root"`);
     expect(sentWith('canary-echo')).toEqual([get(`/behave/canary-echo?apikey=${KEY_URL}`, { 'x-api-key': KEY })]);

@@ -92,7 +92,7 @@ function failure(result: CallResult) {
 
 describe('answers a tool reads', () => {
   it('a gzip answer is decoded', async () => {
-    expect(await ask('gzip')).toEqual({ ok: true, status: 200, content: { kind: 'json', value: { price: 3120.5 } } });
+    expect(await ask('gzip')).toEqual({ ok: true, status: 200, content: { kind: 'json', value: { price: 3120.5 } }, requests: [expect.objectContaining({ status: 200 })] });
   });
 
   it('a gzip bomb fails the call cleanly at the size cap', async () => {
