@@ -104,6 +104,7 @@ export class Catalog {
   /** Files whose handlers factory failed on first use: their tools are withdrawn. */
   private readonly withdrawn = new Set<string>();
   private readonly toolListeners = new Set<() => void>();
+  private closing: Promise<void> | undefined;
   private readonly callListeners = new CallListeners();
   /** Each schema file's hash, by path, for call records. */
   private readonly schemaHashes: ReadonlyMap<string, string>;
@@ -319,9 +320,13 @@ export class Catalog {
     return this.reports.flatMap((report) => report.findings);
   }
 
-  async close(): Promise<void> {
-    this.cache?.save();
-    await Promise.all([this.units.close(), this.context.http.close(), this.ownState?.close()]);
+  /** Closes the sandbox, the HTTP client and the catalog's own state; a second call waits for the first. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.cache?.save();
+      await Promise.all([this.units.close(), this.context.http.close(), this.ownState?.close()]);
+    })();
+    return this.closing;
   }
 }
 

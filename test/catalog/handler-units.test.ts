@@ -152,6 +152,15 @@ describe('handlers loaded on first use (the default)', () => {
   });
 });
 
+describe('closing', () => {
+  it('a second close (a server shutting down twice, a reload and an exit) waits for the first and does not fail', async () => {
+    const catalog = await load();
+    expect((await catalog.call('good_getThing', {})).ok).toBe(true);
+    await Promise.all([catalog.close(), catalog.close()]);
+    await expect(catalog.close()).resolves.toBeUndefined();
+  });
+});
+
 describe("handlers: 'at-load'", () => {
   it('runs every factory while loading: a failing one keeps its file out of the catalog, as before', async () => {
     const catalog = await load({ handlers: 'at-load' });
