@@ -9,7 +9,8 @@ import { isAbsolute, join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { BIN, makeProject, shopSchema, waitFor } from './helpers.js';
+import { BIN, makeProject, shopSchema } from './helpers.js';
+import { waitFor } from '../support/wait.js';
 
 const project = makeProject({ 'items.mjs': shopSchema([{ name: 'getItem', path: '/items' }]) });
 const elsewhere = mkdtempSync(join(tmpdir(), 'flowguard-elsewhere-'));

@@ -1,12 +1,12 @@
 // Real parts for the reload tests: a project folder in a temp directory whose schema files the
-// tests rewrite, a loopback upstream that can hold a request until the test releases it, and
-// bounded waiting.
+// tests rewrite, and a loopback upstream (test/support/upstream.ts) that can hold a request until
+// the test releases it.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startUpstream } from '../support/upstream.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'flowguard.js');
@@ -71,31 +71,16 @@ export async function startHeldUpstream(): Promise<HeldUpstream> {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ path }));
   };
-  const server = createServer((req, res) => {
+  const upstream = await startUpstream((req, res) => {
     const path = new URL(req.url ?? '/', 'http://upstream').pathname;
     if (path !== '/held') return answer(res, path);
     waiting.push(res);
     setTimeout(() => answer(res, path), 20_000).unref();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: upstream.origin,
     held: () => waiting.length,
     release: () => waiting.splice(0).forEach((res) => answer(res, '/held')),
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: upstream.close,
   };
-}
-
-/** Polls `check` every 20 ms until it holds or `ms` pass; returns whether it held. */
-export async function waitFor(check: () => boolean, ms = 10_000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return check();
 }

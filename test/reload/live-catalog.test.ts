@@ -5,7 +5,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LiveCatalog } from '../../src/catalog/live-catalog.js';
 import { Catalog } from '../../src/catalog/load.js';
-import { makeProject, ORIGIN, shopSchema, startHeldUpstream, waitFor, type HeldUpstream, type Project } from './helpers.js';
+import { makeProject, ORIGIN, shopSchema, startHeldUpstream, type HeldUpstream, type Project } from './helpers.js';
+import { waitFor } from '../support/wait.js';
 
 let upstream: HeldUpstream;
 let project: Project;
@@ -101,7 +102,7 @@ describe('LiveCatalog', () => {
     live.onToolsChanged(() => (heard += 1));
 
     const call = live.use((catalog) => catalog.call('shop_getHeld', {}));
-    expect(await waitFor(() => upstream.held() === 1)).toBe(true);
+    expect(await waitFor(() => upstream.held() === 1, 10_000)).toBe(true);
     project.write('items.mjs', shopSchema([ITEM]));
     const next = await load(first);
     const retired = live.swap(next);

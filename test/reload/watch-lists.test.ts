@@ -7,7 +7,8 @@ import { afterEach, expect, it } from 'vitest';
 import { LiveCatalog } from '../../src/catalog/live-catalog.js';
 import { Catalog } from '../../src/catalog/load.js';
 import { watchCatalog, type CatalogWatch } from '../../src/cli/watch.js';
-import { makeProject, ORIGIN, shopSchema, waitFor, type Project } from './helpers.js';
+import { makeProject, ORIGIN, shopSchema, type Project } from './helpers.js';
+import { waitFor } from '../support/wait.js';
 
 let project: Project;
 let watcher: CatalogWatch | undefined;

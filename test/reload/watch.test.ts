@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { BIN, makeProject, ORIGIN, shopSchema, startHeldUpstream, waitFor, type HeldUpstream, type Project } from './helpers.js';
+import { BIN, makeProject, ORIGIN, shopSchema, startHeldUpstream, type HeldUpstream, type Project } from './helpers.js';
+import { waitFor } from '../support/wait.js';
 
 const ITEM = { name: 'getItem', path: '/items' };
 const HELD = { name: 'getHeld', path: '/held' };
@@ -34,7 +35,7 @@ beforeAll(async () => {
   });
   await client.connect(transport);
   // The watcher starts once the server is up; it says so.
-  expect(await waitFor(() => stderr.includes('watching '))).toBe(true);
+  expect(await waitFor(() => stderr.includes('watching '), 10_000)).toBe(true);
 }, 30_000);
 
 afterAll(async () => {
@@ -85,7 +86,7 @@ describe('serve --watch', () => {
 
   it('finishes a call in flight during a swap on the version it started with', async () => {
     const call = client.callTool({ name: 'shop_getHeld', arguments: {} });
-    expect(await waitFor(() => upstream.held() === 1)).toBe(true);
+    expect(await waitFor(() => upstream.held() === 1, 10_000)).toBe(true);
     // The held route goes away in the new version.
     await edit('items.mjs', shopSchema([ITEM]));
     expect(await toolNames()).toEqual(['shop_getItem']);
