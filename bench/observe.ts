@@ -3,7 +3,7 @@
 // no listener, in one run. Sequential in-process calls of the route of bench/call.ts; observed
 // and unobserved calls alternate in blocks, so that both see the same machine at the same time.
 // The audit lines and log lines go to files in a temporary folder, written as serve writes them
-// (asynchronously, off the call).
+// (records are handed over in batches after the calls have answered, and written asynchronously).
 
 import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -47,6 +47,7 @@ export async function benchObserve(): Promise<string[]> {
       }
       stop?.();
     }
+    await catalog.close(); // hands the last calls' records over
     await audit.close();
     await flushLogger(logger);
     const auditLines = readdirSync(join(dir, 'audit')).reduce((count, file) => count + readFileSync(join(dir, 'audit', file), 'utf8').split('\n').length - 1, 0);

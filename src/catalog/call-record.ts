@@ -46,28 +46,58 @@ export interface CalledTool {
 /** The JSON text of one argument value longer than this is not kept, only its size (an audit line stays small). */
 const MAX_ARGUMENT_CHARS = 1024;
 
-/** The listeners of one catalog's calls. */
+/**
+ * How long finished calls' records wait to be handed to the listeners, in one batch. Writing an
+ * audit line, a log line and metrics is then off every call's own path, and a busy server pays for
+ * one timer per batch rather than one per call.
+ */
+export const DELIVERY_DELAY_MS = 5;
+
+/** The listeners of one catalog's calls, and the records waiting to reach them. */
 export class CallListeners {
-  private readonly listeners = new Set<CallListener>();
+  /** Replaced, never changed: a waiting record keeps the listeners there were when its call ended. */
+  private listeners: readonly CallListener[] = [];
+  private waiting: Array<{ makeRecord: () => CallRecord; listeners: readonly CallListener[] }> = [];
+  private timer: NodeJS.Timeout | undefined;
 
   /** Whether a call should make a record at all. */
   get active(): boolean {
-    return this.listeners.size > 0;
+    return this.listeners.length > 0;
   }
 
   add(listener: CallListener): () => void {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
+    this.listeners = [...this.listeners, listener];
+    return () => {
+      this.listeners = this.listeners.filter((each) => each !== listener);
+    };
   }
 
-  /** Hands the record to every listener; a listener that throws (or rejects) fails neither the call nor the others. */
-  publish(record: CallRecord): void {
-    for (const listener of this.listeners) {
-      try {
-        const returned: unknown = listener(record);
-        if (returned instanceof Promise) returned.catch(() => undefined);
-      } catch {
-        // A listener's failure is the listener's: the call it observes has already succeeded or failed on its own.
+  /**
+   * Queues a finished call's record for the listeners there are now; it is made and handed over
+   * in the next batch (at most DELIVERY_DELAY_MS later, or at deliverNow()). The caller already
+   * has its answer by then.
+   */
+  publish(makeRecord: () => CallRecord): void {
+    this.waiting.push({ makeRecord, listeners: this.listeners });
+    // Unref'd: waiting records never keep a process alive; Catalog.close() delivers them.
+    this.timer ??= setTimeout(() => this.deliverNow(), DELIVERY_DELAY_MS).unref();
+  }
+
+  /** Hands every waiting record over now. A listener that throws (or rejects) fails neither the call nor the others. */
+  deliverNow(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.waiting;
+    this.waiting = [];
+    for (const { makeRecord, listeners } of batch) {
+      const record = makeRecord();
+      for (const listener of listeners) {
+        try {
+          const returned: unknown = listener(record);
+          if (returned instanceof Promise) returned.catch(() => undefined);
+        } catch {
+          // A listener's failure is the listener's: the call it observes has already succeeded or failed on its own.
+        }
       }
     }
   }
@@ -77,6 +107,11 @@ export function startCall(): CallStart {
   return { epochMs: Date.now(), at: performance.now() };
 }
 
+/** Milliseconds since `start`, to the microsecond; taken when the call ends, before its record is made. */
+export function elapsedMs(start: CallStart): number {
+  return Math.round((performance.now() - start.at) * 1000) / 1000;
+}
+
 /**
  * The record of a finished call. Its time text and its arguments are made when first read (an
  * audit line is written after the call, not during it), and then kept; arguments are redacted
@@ -84,6 +119,7 @@ export function startCall(): CallStart {
  */
 export function makeCallRecord(
   start: CallStart,
+  durationMs: number,
   tool: CalledTool,
   args: unknown,
   result: CallResult,
@@ -101,7 +137,7 @@ export function makeCallRecord(
     reference: tool.reference,
     schemaHash: tool.schemaHash,
     outcome: result.ok ? 'ok' : result.error.kind,
-    durationMs: Math.round((performance.now() - start.at) * 1000) / 1000,
+    durationMs,
     get arguments() {
       return (recorded ??= recordedArguments(redactor.redactValue(args)));
     },

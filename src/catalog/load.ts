@@ -17,7 +17,7 @@ import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
 import { withSmallYoungGeneration } from '../shared/young-generation.js';
 import { HandlerUnits, type SandboxState } from './handler-units.js';
-import { CallListeners, makeCallRecord, startCall, type CallListener } from './call-record.js';
+import { CallListeners, elapsedMs, makeCallRecord, startCall, type CallListener } from './call-record.js';
 import { callTool, checkArguments, CheckedArguments, DEFAULT_ARGUMENT_LIMITS, type CallContext, type CallOptions, type CallResult } from './call-pipeline.js';
 import { ResponseCache, type CacheOutcome } from '../cache/response-cache.js';
 import { MemoryState } from '../state/memory-state.js';
@@ -270,8 +270,9 @@ export class Catalog {
       ? await this.callThroughCache(tool, args, options)
       : { result: { ok: false, error: { kind: 'unknown-tool', message: `no tool named '${nameOrReference}'` } } as CallResult, cache: 'none' as const };
     if (start) {
+      const durationMs = elapsedMs(start);
       const called = tool ? { name: tool.name, reference: tool.reference, schemaHash: this.schemaHashes.get(tool.schema.file) ?? '' } : { name: nameOrReference, reference: '', schemaHash: '' };
-      this.callListeners.publish(makeCallRecord(start, called, args, result, this.context.redactor, cache));
+      this.callListeners.publish(() => makeCallRecord(start, durationMs, called, args, result, this.context.redactor, cache));
     }
     return result;
   }
@@ -285,7 +286,8 @@ export class Catalog {
 
   /**
    * Calls `listener` with the record of every call that finishes from now on (call-record.ts),
-   * after its result is made; a listener that throws fails nothing. Returns the unsubscribe.
+   * in batches a few milliseconds after the callers got their results (close() delivers what
+   * waits); a listener that throws fails nothing. Returns the unsubscribe.
    */
   onCall(listener: CallListener): () => void {
     return this.callListeners.add(listener);
@@ -323,6 +325,7 @@ export class Catalog {
   /** Closes the sandbox, the HTTP client and the catalog's own state; a second call waits for the first. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      this.callListeners.deliverNow();
       this.cache?.save();
       await Promise.all([this.units.close(), this.context.http.close(), this.ownState?.close()]);
     })();

@@ -4,7 +4,7 @@
 // a reload brings, so that no call goes unrecorded. Text from a catalog is redacted by it first.
 
 import { resolve } from 'node:path';
-import type { CallListener, CallRecord } from '../catalog/call-record.js';
+import type { CallListener } from '../catalog/call-record.js';
 import type { CatalogOptions, Catalog } from '../catalog/load.js';
 import { loadProjectConfig } from '../config/project.js';
 import { AuditLog } from '../observe/audit-log.js';
@@ -57,19 +57,10 @@ export function observeServe(flags: { project: string; logLevel?: string }): Ser
   };
 }
 
-/**
- * What serve does with each finished call: its audit line, and its log line at info. Log lines
- * are formatted a turn after the call has answered, not while its caller waits (formatting one
- * costs a call about a tenth of its time in bench/observe.ts); their time is still the moment
- * the call ended, give or take that turn.
- */
+/** What serve does with each finished call (handed over after its caller has the answer): its audit line, and its log line at info. */
 export function recordCall(logger: Logger, audit: AuditLog | null): CallListener {
-  const unlogged: CallRecord[] = [];
-  const logAll = () => {
-    for (const record of unlogged.splice(0)) logger.info({ tool: record.tool, outcome: record.outcome, ms: record.durationMs }, 'call');
-  };
   return (record) => {
     audit?.write(record);
-    if (logger.isLevelEnabled('info') && unlogged.push(record) === 1) setImmediate(logAll);
+    logger.info({ tool: record.tool, outcome: record.outcome, ms: record.durationMs }, 'call');
   };
 }

@@ -10,6 +10,7 @@ import type { CallRecord } from '../../src/catalog/call-record.js';
 import { Catalog } from '../../src/catalog/load.js';
 import { tempProject } from '../support/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
+import { callRecordsDelivered } from '../support/wait.js';
 
 const ROUTE = (name: string) => `${name}: { method: 'GET', path: '/${name}', description: 'Through the handler.', parameters: [], tests: [{ _description: 'once' }] }`;
 
@@ -67,5 +68,6 @@ it.each([
   const results = [await catalog.call(`relay_${tool}`, {}), await catalog.call(`relay_${tool}`, {})];
   expect(results.map((result) => result.ok)).toEqual([true, true]);
   expect(upstream.hits() - before).toBe(requests);
+  await callRecordsDelivered();
   expect(records.slice(mark).map((record) => record.cache)).toEqual(outcomes);
 }, 30_000);

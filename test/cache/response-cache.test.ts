@@ -11,6 +11,7 @@ import { MemoryState } from '../../src/state/memory-state.js';
 import type { SharedState } from '../../src/state/shared-state.js';
 import { tempProject } from '../support/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
+import { callRecordsDelivered } from '../support/wait.js';
 
 const KEY = 'quotes-key-value-0123456789';
 const OTHER_KEY = 'quotes-key-value-9876543210';
@@ -110,9 +111,12 @@ describe('a cacheable route', () => {
     expect(upstream.hits() - before).toBe(1);
     if (!first.ok || !('content' in first)) throw new Error(`the first call failed: ${JSON.stringify(first)}`);
     expect(second).toEqual({ ok: true, status: 200, content: first.content });
+    await callRecordsDelivered();
     expect(records.map((record) => record.cache)).toEqual(['miss', 'hit']);
     // A hit sent nothing: its record lists no request.
+    await callRecordsDelivered();
     expect(records[1]?.requests).toEqual([]);
+    await callRecordsDelivered();
     expect(records[1]?.outcome).toBe('ok');
   });
 
@@ -122,6 +126,7 @@ describe('a cacheable route', () => {
     await catalog.call('quotes_getQuote', { symbol: 'btc' });
     await catalog.call('quotes_getQuote', { currency: 'usd', symbol: 'btc' });
     expect(upstream.hits() - before).toBe(1);
+    await callRecordsDelivered();
     expect(records.map((record) => record.cache)).toEqual(['miss', 'hit']);
   });
 
@@ -133,6 +138,7 @@ describe('a cacheable route', () => {
     await catalog.call('quotes_getQuote', { symbol: 'sol' });
     await catalog.call('quotes/quotes.mjs::getQuote', { symbol: 'sol' });
     expect(upstream.hits() - before).toBe(3);
+    await callRecordsDelivered();
     expect(records.map((record) => record.cache)).toEqual(['miss', 'miss', 'miss', 'hit']);
   });
 
@@ -155,6 +161,7 @@ describe('a cacheable route', () => {
       await same.catalog.call('quotes_getQuote', { symbol: 'eth' });
       // The second catalog's key differs: its own request. The third's is the first's: a hit.
       expect(upstream.hits() - before).toBe(2);
+      await callRecordsDelivered();
       expect([first, other, same].map(({ records }) => records[0]?.cache)).toEqual(['miss', 'miss', 'hit']);
       // The upstream saw each key once; the store never saw either, in its keys or its values.
       expect(upstream.records.slice(-2).map((entry) => entry.headers['x-api-key'])).toEqual([KEY, OTHER_KEY]);
@@ -178,6 +185,7 @@ describe('a cacheable route', () => {
     await catalog.call('quotes_getQuote', { symbol: 'ada' });
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     await catalog.call('quotes_getQuote', { symbol: 'ada' });
+    await callRecordsDelivered();
     expect(records.map((record) => record.cache)).toEqual(['miss', 'hit', 'miss']);
     expect(upstream.hits() - before).toBe(2);
   });
@@ -193,6 +201,7 @@ describe('answers that are not kept', () => {
     await catalog.call(tool, { symbol: 'eth' });
     await catalog.call(tool, { symbol: 'eth' });
     expect(upstream.hits() - before).toBe(2);
+    await callRecordsDelivered();
     expect(records.map((record) => record.cache)).toEqual(['miss', 'miss']);
   });
 
@@ -213,6 +222,7 @@ describe('answers that are not kept', () => {
     const first = await catalog.call('quotes_getFailing', { symbol: 'eth' });
     await catalog.call('quotes_getFailing', { symbol: 'eth' });
     expect(first.ok).toBe(false);
+    await callRecordsDelivered();
     expect(records.map((record) => [record.outcome, record.cache])).toEqual([
       ['upstream-status', 'miss'],
       ['upstream-status', 'miss'],
@@ -224,6 +234,7 @@ describe('answers that are not kept', () => {
     const before = upstream.hits();
     for (const tool of ['quotes_postQuote', 'quotes_postQuote', 'quotes_searchQuotes', 'quotes_searchQuotes']) await catalog.call(tool, { symbol: 'eth' });
     expect(upstream.hits() - before).toBe(3);
+    await callRecordsDelivered();
     expect(records.map((record) => record.cache)).toEqual(['none', 'none', 'miss', 'hit']);
   });
 
@@ -231,6 +242,7 @@ describe('answers that are not kept', () => {
     const { catalog, records } = await load({ routes: { getQuote: route('GET', '/quote/{{symbol}}', meta(false)) } });
     await catalog.call('quotes_getQuote', { symbol: 'eth' });
     await catalog.call('quotes_getQuote', { symbol: 'eth' });
+    await callRecordsDelivered();
     expect(records.map((record) => record.cache)).toEqual(['none', 'none']);
   });
 
@@ -242,6 +254,7 @@ describe('answers that are not kept', () => {
     expect(dry.ok && 'dryRun' in dry).toBe(true);
     expect(bad.ok ? null : bad.error.kind).toBe('arguments');
     expect(upstream.hits() - before).toBe(0);
+    await callRecordsDelivered();
     expect(records.map((record) => record.cache)).toEqual(['none', 'none']);
   });
 });
@@ -250,6 +263,7 @@ describe('lifetimes from the schema and the config', () => {
   const twice = async (loaded: Loaded, tool = 'quotes_getQuote') => {
     await loaded.catalog.call(tool, { symbol: 'eth' });
     await loaded.catalog.call(tool, { symbol: 'eth' });
+    await callRecordsDelivered();
     return loaded.records.map((record) => record.cache);
   };
 
@@ -278,6 +292,7 @@ describe('bounds', () => {
   it('keeps at most cache.maxEntries answers in memory, the least recently used going first', async () => {
     const { catalog, records } = await load({ config: { cache: { maxEntries: 1 } } });
     for (const symbol of ['eth', 'btc', 'eth']) await catalog.call('quotes_getQuote', { symbol });
+    await callRecordsDelivered();
     expect(records.map((record) => record.cache)).toEqual(['miss', 'miss', 'miss']);
   });
 });
@@ -291,6 +306,7 @@ describe('a store that fails', () => {
     const { catalog, records } = await load({ state: broken });
     const results = [await catalog.call('quotes_getQuote', { symbol: 'eth' }), await catalog.call('quotes_getQuote', { symbol: 'eth' })];
     expect(results.map((result) => result.ok)).toEqual([true, true]);
+    await callRecordsDelivered();
     expect(records.map((record) => record.cache)).toEqual(['miss', 'miss']);
   });
 
@@ -303,6 +319,7 @@ describe('a store that fails', () => {
     await catalog.call('quotes_getQuote', { symbol: 'eth' });
     const second = await catalog.call('quotes_getQuote', { symbol: 'eth' });
     expect(second.ok).toBe(true);
+    await callRecordsDelivered();
     expect(records.map((record) => record.cache)).toEqual(['miss', 'miss']);
     await state.close();
   });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../src/catalog/call-record.js';
 import { Catalog } from '../../src/catalog/load.js';
 import { keyLeaks, KEY, observedProject, REDACTED, SCHEMA_FILE, type ObservedProject } from './fixture.js';
+import { callRecordsDelivered } from '../support/wait.js';
 
 let project: ObservedProject;
 let catalog: Catalog;
@@ -30,6 +31,7 @@ afterAll(async () => {
 async function recorded(tool: string, args: unknown): Promise<CallRecord> {
   const before = records.length;
   await catalog.call(tool, args);
+  await callRecordsDelivered();
   expect(records.length).toBe(before + 1);
   return records[records.length - 1] as CallRecord;
 }
@@ -38,6 +40,7 @@ describe('call records', () => {
   it('names the tool, the schema version served, the outcome, the arguments and the core request', async () => {
     const started = Date.now();
     const result = await catalog.call('audited_lookup', { mode: 'echo', q: 'eth' });
+    await callRecordsDelivered();
     const record = records[records.length - 1] as CallRecord;
     const bytes = readFileSync(join(project.schemas, SCHEMA_FILE));
     expect(record).toMatchObject({
@@ -96,9 +99,23 @@ describe('call records', () => {
     ];
     const result = await catalog.call('audited_lookup', { mode: 'echo' });
     expect(result.ok).toBe(true);
+    await callRecordsDelivered();
     expect(heard).toEqual(['audited_lookup']);
     for (const stop of stops) stop();
     await catalog.call('audited_lookup', { mode: 'echo' });
+    await callRecordsDelivered();
     expect(heard).toEqual(['audited_lookup']);
+  });
+
+  it('hands a record over after its caller has the answer, to the listeners there were when the call ended; close() delivers what waits', async () => {
+    const own = await Catalog.load({ schemas: project.schemas, project: project.dir, env: {} });
+    const heard: string[] = [];
+    const stop = own.onCall((record) => void heard.push(record.outcome));
+    await own.call('audited_lookup', { mode: 'echo' });
+    // Not yet: the record waits for its batch, off the call's path.
+    expect(heard).toEqual([]);
+    stop();
+    await own.close();
+    expect(heard).toEqual(['ok']);
   });
 });

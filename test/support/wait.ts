@@ -1,5 +1,7 @@
 // Waiting for something that happens in another process or on another connection, bounded.
 
+import { DELIVERY_DELAY_MS } from '../../src/catalog/call-record.js';
+
 /** Polls `check` every 10 ms until it holds or `ms` pass; returns whether it held. */
 export async function waitFor(check: () => boolean, ms = 5_000): Promise<boolean> {
   const until = Date.now() + ms;
@@ -8,4 +10,13 @@ export async function waitFor(check: () => boolean, ms = 5_000): Promise<boolean
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return check();
+}
+
+/**
+ * Resolves once the call records of every call that has ended are with the catalog's listeners.
+ * They are handed over in a batch on a timer of DELIVERY_DELAY_MS; a longer timer set later fires
+ * after it (timers fire in order of their due time), so this is an ordering, not a race.
+ */
+export function callRecordsDelivered(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, DELIVERY_DELAY_MS + 1));
 }
