@@ -184,7 +184,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     stopped = new Promise<void>(() => undefined);
   }
 
-  const watching = flags.watch ? watchFolders(live, flags, log, observer) : undefined;
+  const watching = flags.watch ? watchFolders(live, flags, observer) : undefined;
 
   const why = await Promise.race([signalled, stopped.then(() => 'stdin closed' as const)]);
   log(`flowguard: ${why}, shutting down`);
@@ -197,16 +197,16 @@ async function runServe(flags: ServeFlags): Promise<void> {
 }
 
 /** `--watch`: the schema path and the lists folder (where there is one), reloaded on change. */
-function watchFolders(live: LiveCatalog, flags: ServeFlags, log: (line: string) => void, observer: ServeObserver): CatalogWatch {
+function watchFolders(live: LiveCatalog, flags: ServeFlags, observer: ServeObserver): CatalogWatch {
   const paths = [flags.schemas, listsFolderOf(flags)].filter(exists).map((path) => resolve(path));
-  log(`flowguard: watching ${paths.join(', ')} for changes`);
+  observer.logger.info({ paths }, 'watching for changes');
   const load = async (previous: Catalog) => {
     const next = await openCatalog(flags, { cache: flags.cache, previous, ...observer.catalogOptions });
     observer.attach(next);
     next.warmUp();
     return next;
   };
-  return watchCatalog(live, { paths, load, log });
+  return watchCatalog(live, { paths, load, logger: observer.logger });
 }
 
 /**

@@ -2,14 +2,16 @@
 // (files whose text did not change come from the check cache) and swaps it into the live holder,
 // which tells every connected client (`notifications/tools/list_changed`). A file whose new text
 // has errors keeps the version served before (Catalog.load's `previous`), and its findings are
-// logged as warnings; a load that fails as a whole (a broken config) keeps the whole catalog.
+// logged at warn; a load that fails as a whole (a broken config) keeps the whole catalog. Reloads
+// go to serve's structured log (pino), one entry each, like every other event of a running server.
 
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, sep } from 'node:path';
 import type { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
+import type { Logger } from '../observe/logger.js';
 import { isError } from '../report/findings.js';
-import { formatFinding, plural } from '../report/format.js';
+import { formatFinding } from '../report/format.js';
 
 export interface CatalogWatch {
   close(): void;
@@ -20,8 +22,8 @@ export interface WatchOptions {
   paths: readonly string[];
   /** The catalog afresh, given the one it replaces. */
   load: (previous: Catalog) => Promise<Catalog>;
-  /** Where reloads and their problems are reported (one line each). */
-  log: (line: string) => void;
+  /** Where reloads (info) and their problems (warn) are reported. */
+  logger: Pick<Logger, 'info' | 'warn'>;
   /** Quiet time after the last change before reloading: an editor's save is several events. */
   debounceMs?: number;
   /** Told after each reload attempt, swapped or not (tests wait on it). */
@@ -52,11 +54,11 @@ export function watchCatalog(live: LiveCatalog, options: WatchOptions): CatalogW
         await next.close();
         return;
       }
-      reportReload(previous, next, options.log);
-      void live.swap(next).catch((error: unknown) => options.log(`flowguard: warning: closing the replaced catalog failed: ${String(error)}`));
+      reportReload(previous, next, options.logger);
+      void live.swap(next).catch((error: unknown) => options.logger.warn({ error: String(error) }, 'closing the replaced catalog failed'));
       swapped = true;
     } catch (error) {
-      options.log(`flowguard: warning: reload failed, the catalog served before stays: ${(error as Error)?.message ?? String(error)}`);
+      options.logger.warn({ error: (error as Error)?.message ?? String(error) }, 'reload failed; the catalog served before stays');
     } finally {
       reloading = false;
       options.onReload?.(swapped);
@@ -73,7 +75,7 @@ export function watchCatalog(live: LiveCatalog, options: WatchOptions): CatalogW
     timer = setTimeout(() => void reload(), debounceMs);
   };
 
-  const watchers: FSWatcher[] = options.paths.map((path) => watchPath(path, changed, options.log));
+  const watchers: FSWatcher[] = options.paths.map((path) => watchPath(path, changed, options.logger));
   return {
     close: () => {
       closed = true;
@@ -84,14 +86,14 @@ export function watchCatalog(live: LiveCatalog, options: WatchOptions): CatalogW
 }
 
 /** A folder recursively; a file through its folder, reporting only that file's name. */
-function watchPath(path: string, changed: (name: string) => void, log: (line: string) => void): FSWatcher {
+function watchPath(path: string, changed: (name: string) => void, logger: WatchOptions['logger']): FSWatcher {
   const isFile = statSync(path).isFile();
   const watcher = isFile
     ? watch(dirname(path), (_event, name) => {
         if (name === basename(path)) changed(name);
       })
     : watch(path, { recursive: true }, (_event, name) => changed(name ?? ''));
-  watcher.on('error', (error) => log(`flowguard: warning: watching ${path} stopped: ${error.message}`));
+  watcher.on('error', (error) => logger.warn({ path, error: error.message }, 'watching stopped'));
   return watcher;
 }
 
@@ -101,16 +103,16 @@ function ignored(relativePath: string): boolean {
 }
 
 /** Errors new since the catalog replaced (a file rejected at start is not reported again on every reload). */
-function reportReload(previous: Catalog, catalog: Catalog, log: (line: string) => void): void {
+function reportReload(previous: Catalog, catalog: Catalog, logger: WatchOptions['logger']): void {
   const reported = new Set(previous.findings().filter(isError).map(formatFinding));
   for (const report of catalog.schemaReports) {
     const errors = report.findings.filter(isError);
     if (errors.every((finding) => reported.has(formatFinding(finding)))) continue;
-    log(report.lastGood ? `flowguard: warning: ${report.file} has errors; the version served before stays served:` : `flowguard: warning: ${report.file} has errors:`);
-    for (const finding of errors) log(`  ${formatFinding(finding)}`);
+    const findings = errors.map(formatFinding);
+    logger.warn({ file: report.file, findings }, report.lastGood ? 'schema file has errors; the version served before stays served' : 'schema file has errors');
   }
-  for (const finding of catalog.listReports.flatMap((report) => report.findings.filter(isError))) {
-    if (!reported.has(formatFinding(finding))) log(`flowguard: warning: ${formatFinding(finding)}`);
-  }
-  log(`flowguard: reloaded; ${plural(catalog.visibleTools().length, 'tool')} served`);
+  const listErrors = catalog.listReports.flatMap((report) => report.findings.filter(isError)).map(formatFinding);
+  const newListErrors = listErrors.filter((finding) => !reported.has(finding));
+  if (newListErrors.length > 0) logger.warn({ findings: newListErrors }, 'shared lists have errors');
+  logger.info({ tools: catalog.visibleTools().length }, 'reloaded');
 }

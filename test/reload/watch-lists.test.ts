@@ -7,6 +7,7 @@ import { afterEach, expect, it } from 'vitest';
 import { LiveCatalog } from '../../src/catalog/live-catalog.js';
 import { Catalog } from '../../src/catalog/load.js';
 import { watchCatalog, type CatalogWatch } from '../../src/cli/watch.js';
+import { createLogger } from '../../src/observe/logger.js';
 import { makeProject, ORIGIN, shopSchema, type Project } from './helpers.js';
 import { waitFor } from '../support/wait.js';
 
@@ -52,10 +53,11 @@ it('reloads when a shared list changes, and swaps in a catalog whose tool offers
 
   const lines: string[] = [];
   const reloads: boolean[] = [];
-  watcher = watchCatalog(live, { paths: [project.schemas, lists], load, log: (line) => lines.push(line), onReload: (swapped) => reloads.push(swapped) });
+  const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(line) } });
+  watcher = watchCatalog(live, { paths: [project.schemas, lists], load, logger, onReload: (swapped) => reloads.push(swapped) });
   writeFileSync(join(lists, 'colours.mjs'), colourList(['red', 'green', 'blue']));
 
   expect(await waitFor(() => reloads.includes(true), 15_000), lines.join('\n')).toBe(true);
   expect(offered(live.current)).toEqual(['red', 'green', 'blue']);
-  expect(lines.at(-1)).toBe('flowguard: reloaded; 1 tool served');
+  expect(JSON.parse(lines.at(-1) ?? '{}')).toMatchObject({ level: 30, msg: 'reloaded', tools: 1 });
 });

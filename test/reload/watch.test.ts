@@ -56,6 +56,11 @@ async function edit(file: string, text: string, until?: () => boolean): Promise<
   expect(await waitFor(until ?? (() => listChanged > before), 15_000)).toBe(true);
 }
 
+/** The JSON log entries among stderr's lines (the start-up summary is plain text). */
+function logEntries(text: string): Array<Record<string, unknown>> {
+  return text.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
 function text(result: unknown): string {
   return ((result as CallToolResult).content[0] as { text: string }).text;
 }
@@ -72,8 +77,11 @@ describe('serve --watch', () => {
 
   it('keeps the last good version serving when an edit breaks the file, and logs its findings', async () => {
     const logged = stderr.length;
-    await edit('items.mjs', shopSchema([ITEM, HELD, { name: 'getNewer', path: '/newer' }], { broken: true }), () => stderr.slice(logged).includes('reloaded;'));
-    expect(stderr.slice(logged)).toMatch(/warning: .*items\.mjs has errors; the version served before stays served:\n {2}\S+ error .*items\.mjs/);
+    await edit('items.mjs', shopSchema([ITEM, HELD, { name: 'getNewer', path: '/newer' }], { broken: true }), () => logEntries(stderr.slice(logged)).some((entry) => entry.msg === 'reloaded'));
+    // One structured entry at warn (pino's 40) for the file, with its findings.
+    const warning = logEntries(stderr.slice(logged)).find((entry) => entry.level === 40);
+    expect(warning).toMatchObject({ msg: 'schema file has errors; the version served before stays served', file: expect.stringMatching(/items\.mjs$/) });
+    expect(warning?.findings).toEqual([expect.stringMatching(/\S+ error .*items\.mjs/)]);
     expect(await toolNames()).toEqual(['shop_getHeld', 'shop_getItem', 'shop_getNew']);
     const result = await client.callTool({ name: 'shop_getNew', arguments: {} });
     expect(result.isError).toBeFalsy();
