@@ -9,6 +9,9 @@ import type { CatalogOptions, Catalog } from '../catalog/load.js';
 import { loadProjectConfig } from '../config/project.js';
 import { AuditLog } from '../observe/audit-log.js';
 import { createLogger, flushLogger, isLogLevel, LOG_LEVELS, type Logger } from '../observe/logger.js';
+import { refusalText } from '../http/secrets.js';
+import { formatFinding } from '../report/format.js';
+import { fileVerdict } from '../report/scope.js';
 import { describeSandboxEvent } from '../sandbox/events.js';
 import { UsageError } from './usage.js';
 
@@ -47,6 +50,8 @@ export function observeServe(flags: { project: string; logLevel?: string }): Ser
       sandbox: { onEvent: (event) => logger.warn({ sandbox: event.kind, pid: event.pid }, latest?.redact(describeSandboxEvent(event)) ?? describeSandboxEvent(event)) },
     },
     attach(catalog) {
+      // Problems of the first catalog; a reload reports what it changed itself (cli/watch.ts).
+      if (!latest) logLoadProblems(logger, catalog);
       latest = catalog;
       catalog.onCall(recordCall(logger, audit));
     },
@@ -63,4 +68,29 @@ export function recordCall(logger: Logger, audit: AuditLog | null): CallListener
     audit?.write(record);
     logger.info({ tool: record.tool, outcome: record.outcome, ms: record.durationMs }, 'call');
   };
+}
+
+/**
+ * What an operator must act on in a catalog just loaded, at warn, one entry each: a file that is
+ * not served (with its first error) and a key that is not granted (with the tools it hides and
+ * the line that grants it). The start-up summary says the same for a person; these are for the
+ * log pipeline.
+ */
+function logLoadProblems(logger: Logger, catalog: Catalog): void {
+  for (const report of [...catalog.schemaReports, ...catalog.listReports]) {
+    const verdict = fileVerdict(report);
+    if (verdict.status === 'rejected') logger.warn({ file: report.file, finding: formatFinding(verdict.error) }, 'file not served');
+  }
+  const hiddenByKey = new Map<string, { key: string; namespace: string; tools: string[] }>();
+  for (const tool of catalog.tools) {
+    for (const key of tool.missingKeys) {
+      const entry = hiddenByKey.get(`${key}\n${tool.namespace}`) ?? { key, namespace: tool.namespace, tools: [] };
+      entry.tools.push(tool.name);
+      hiddenByKey.set(`${key}\n${tool.namespace}`, entry);
+    }
+  }
+  for (const { key, namespace, tools } of hiddenByKey.values()) {
+    const access = catalog.keyAccess(key, namespace);
+    logger.warn({ key, namespace, tools, reason: refusalText(access), ...(access.granted ? {} : { grant: access.fix }) }, 'key not granted; its tools are hidden');
+  }
 }

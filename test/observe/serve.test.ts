@@ -97,6 +97,25 @@ describe('serve over stdio', () => {
     expect(errors).toEqual([]);
   });
 
+  it('logs a file it does not serve and a key it does not grant at warn, without the key value', async () => {
+    project = await observedProject(CONFIG);
+    writeFileSync(join(project.schemas, 'broken.mjs'), "export const main = { namespace: 'broken', routes: 'none' }\n");
+    writeFileSync(join(project.schemas, 'keyed.mjs'), readFileSync(join(project.schemas, SCHEMA_FILE), 'utf8').replace("namespace: 'audited'", "namespace: 'keyed'").replaceAll('AUDIT_KEY', 'KEYED_KEY'));
+    const child = spawn(process.execPath, [BIN, 'serve', '--schemas', project.schemas, '--project', project.dir], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', KEYED_KEY: 'in-the-environment-only' }, stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(await waitFor(() => stderr.includes('serving '), 15_000), stderr).toBe(true);
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    const warnings = logLines(stderr).filter((line) => line.level === 40);
+    expect(warnings).toContainEqual(expect.objectContaining({ msg: 'file not served', file: expect.stringMatching(/broken\.mjs$/), finding: expect.stringContaining('error') }));
+    expect(warnings).toContainEqual(
+      expect.objectContaining({ msg: 'key not granted; its tools are hidden', key: 'KEYED_KEY', namespace: 'keyed', reason: 'in the environment but not granted', grant: expect.stringContaining('KEYED_KEY') }),
+    );
+    expect(stderr).not.toContain('in-the-environment-only');
+  });
+
   it('keeps stdout to the protocol with logs at debug, and logs a replaced sandbox worker at warn', async () => {
     project = await observedProject(CONFIG);
     // A route whose handler never returns: the host replaces its worker at the deadline.
