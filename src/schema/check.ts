@@ -7,6 +7,7 @@
 // finding with its own severity; the serving commands read the same check.
 
 import deepFreeze from 'deep-freeze-strict';
+import { withSuggestion } from '../report/did-you-mean.js';
 import { childPath, FindingSink, type Finding } from '../report/findings.js';
 import { checkRequiredLibraries } from '../libraries/allowlist.js';
 import type { ListRegistry, ResolvedList } from '../lists/types.js';
@@ -19,6 +20,7 @@ import { readLiteral } from '../scan/literal.js';
 import { readSchemaModule, type OtherFile } from './module.js';
 import { checkOutput } from './output.js';
 import { compileParameters, type ParamContext } from './params.js';
+import { reportSingleBraces, type RouteBraces } from './path-braces.js';
 import { checkPreload } from './preload.js';
 import { checkRouteTests } from './route-tests.js';
 import { fileVerdict } from '../report/scope.js';
@@ -112,10 +114,13 @@ function checkInto(file: string, text: string, options: CheckOptions, sink: Find
   const lists: RouteLists = resolvedLists ? { declaredLists, lists: resolvedLists } : { declaredLists };
   const defaultMeta = readToolMeta(main.meta);
   const mapPath = childPath('main', toolMap?.key ?? 'routes');
+  const braces: RouteBraces[] = [];
   const routes = Object.entries(rawRoutes).flatMap(([name, raw]) =>
-    isRecord(raw) ? [compileRoute(name, raw, childPath(mapPath, name), templates, lists, defaultMeta)] : [],
+    isRecord(raw) ? [compileRoute(name, raw, childPath(mapPath, name), templates, lists, defaultMeta, braces)] : [],
   );
   const handlers = module.handlers ? checkHandlers(module.handlers, text, new Set(routeNames), sink) : null;
+  // Whether `{id}` can still be filled depends on the route's handlers.
+  reportSingleBraces(braces, handlers, sink);
   checkListUsage(sharedLists, routes, handlers?.factorySource ?? null, sink);
 
   const schema: CanonicalSchema = {
@@ -146,7 +151,8 @@ function readRoot(raw: unknown, templates: TemplateContext): Template {
   return [];
 }
 
-function compileRoute(name: string, raw: RawObject, path: string, templates: TemplateContext, lists: RouteLists, defaultMeta: ToolMeta | undefined): CanonicalRoute {
+/** Compiles one route; single-brace names in its path are added to `braces`, judged once the handlers are read. */
+function compileRoute(name: string, raw: RawObject, path: string, templates: TemplateContext, lists: RouteLists, defaultMeta: ToolMeta | undefined, braces: RouteBraces[]): CanonicalRoute {
   const { sink } = templates;
   if (!ROUTE_NAME.test(name)) {
     sink.add('VAL030', path, `route name '${name}' is not camelCase`, 'tool names are derived from it; a camelCase name reads best');
@@ -155,7 +161,7 @@ function compileRoute(name: string, raw: RawObject, path: string, templates: Tem
   const method = typeof raw.method === 'string' && METHODS.has(raw.method) ? (raw.method as HttpMethod) : undefined;
   const compiledPath = typeof raw.path === 'string' && raw.path.startsWith('/')
     ? compilePath(raw.path, childPath(path, 'path'), templates)
-    : { template: [], slots: new Set<string>(), hasQuery: false };
+    : { template: [], slots: new Set<string>(), singleBraces: [], hasQuery: false };
 
   const parameters = compileParameters(raw.parameters, childPath(path, 'parameters'), {
     sink,
@@ -167,9 +173,14 @@ function compileRoute(name: string, raw: RawObject, path: string, templates: Tem
   const insertKeys = new Set(parameters.filter((p) => p.location === 'insert').map((p) => p.key));
   for (const slot of compiledPath.slots) {
     if (!insertKeys.has(slot)) {
-      sink.add('VAL050', childPath(path, 'path'), `the path slot '${slot}' is filled by no insert parameter`, `add a parameter with position { key: '${slot}', location: 'insert' }`);
+      const other = parameters.find((p) => p.key === slot);
+      const hint = other
+        ? `the parameter '${slot}' has location '${other.location}'; make it 'insert'`
+        : withSuggestion(slot, insertKeys, `add a parameter with position { key: '${slot}', location: 'insert' }`);
+      sink.add('VAL050', childPath(path, 'path'), `the path slot '${slot}' is filled by no insert parameter`, hint);
     }
   }
+  if (compiledPath.singleBraces.length > 0) braces.push({ route: name, path: childPath(path, 'path'), names: compiledPath.singleBraces, parameters });
 
   const route: CanonicalRoute = {
     name,

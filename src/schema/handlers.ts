@@ -9,6 +9,7 @@
 // followed that way is left to the load (its hooks read as unknown).
 
 import { endOf, startOf, type AnyNode, type Expression, type ObjectExpression, type Property, type Statement } from '../scan/ast.js';
+import { withSuggestion } from '../report/did-you-mean.js';
 import type { FindingSink } from '../report/findings.js';
 import type { HandlerHooks, HandlersInfo } from './types.js';
 import { ownText } from '../scan/literal.js';
@@ -116,7 +117,7 @@ function readHooks(object: ObjectExpression, route: string, sink: FindingSink): 
     if (HOOKS.has(name)) {
       hooks[name as keyof HandlerHooks] = true;
     } else {
-      sink.addAt('VAL003', startOf(hook), `unknown handler hook '${name}'`, 'hooks are preRequest, executeRequest and postRequest', path);
+      sink.addAt('VAL003', startOf(hook), `unknown handler hook '${name}'`, withSuggestion(name, HOOKS, 'hooks are preRequest, executeRequest and postRequest'), path);
     }
   }
   return hooks;

@@ -6,6 +6,7 @@
 // (VAL051), `{{USER_PARAM}}` inside text (VAL095) and `{{LATITUDE}}` for the key `latitude`
 // (VAL099) are the caller's input, and loosely written z options are read leniently (VAL059).
 
+import { closestName } from '../report/did-you-mean.js';
 import { childPath, type FindingSink } from '../report/findings.js';
 import type { ListEntry, ResolvedList } from '../lists/types.js';
 import { isRecord } from '../shared/raw.js';
@@ -172,7 +173,7 @@ function parsePrimitive(text: string, path: string, ctx: ParamContext): ParamTyp
   if (INTERPOLATION.test(text)) {
     ctx.sink.add('VAL047', path, `list interpolation in ${JSON.stringify(text)}; it is only allowed inside enum()`);
   } else {
-    ctx.sink.add('VAL044', path, `unknown primitive ${JSON.stringify(text)}`, 'use string(), number(), boolean(), enum(a,b), array() or object()');
+    ctx.sink.add('VAL044', path, `unknown primitive ${JSON.stringify(text)}`, withCorrection(text, PRIMITIVE_NAMES, 'use string(), number(), boolean(), enum(a,b), array() or object()'));
   }
   return null;
 }
@@ -242,13 +243,30 @@ function listReference(item: string): ListFieldRef | null {
   return { list, field };
 }
 
+const PRIMITIVE_NAMES = ['string', 'number', 'boolean', 'enum', 'array', 'object'];
+
+/**
+ * `did you mean 'optional()'?` before `rest` when the name of `text` (before its parenthesis)
+ * is a known name misspelt or written without parentheses; the argument is kept as written.
+ */
+function withCorrection(text: string, known: Iterable<string>, rest: string): string {
+  const open = text.indexOf('(');
+  const name = (open < 0 ? text : text.slice(0, open)).trim();
+  const names = [...known];
+  const match = names.includes(name) ? name : closestName(name, names);
+  if (match === undefined) return rest;
+  const argument = open < 0 ? '()' : text.slice(open);
+  const corrected = argument.endsWith(')') ? match + argument : `${match + argument})`;
+  return corrected === text ? rest : `did you mean '${corrected}'? ${rest}`;
+}
+
 // --- options -----------------------------------------------------------------------------------
 
 function applyOption(text: string, path: string, state: ZState, sink: FindingSink): void {
   const open = text.indexOf('(');
   const rule = open > 0 && text.endsWith(')') ? OPTION_RULES.get(text.slice(0, open)) : undefined;
   if (!rule) {
-    sink.add('VAL045', path, `unknown option ${JSON.stringify(text)}`, 'options are min(n), max(n), length(n), optional(), default(x), regex(p) and values(a,b)');
+    sink.add('VAL045', path, `unknown option ${JSON.stringify(text)}`, withCorrection(text, OPTION_RULES.keys(), 'options are min(n), max(n), length(n), optional(), default(x), regex(p) and values(a,b)'));
     return;
   }
   if (INTERPOLATION.test(text)) {

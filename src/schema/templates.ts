@@ -15,12 +15,14 @@ export interface CompiledPath {
   template: Template;
   /** Insert slots named by `{{key}}` or `:key`. */
   slots: Set<string>;
+  /** Names written `{key}` (the OpenAPI habit), sent as literal text; path-braces.ts reports them. */
+  singleBraces: string[];
   hasQuery: boolean;
 }
 
 const DOUBLE_BRACE = /\{\{([^{}]*)\}\}/g;
 const COLON_SLOT = /(?<=\/):([A-Za-z_][A-Za-z0-9_]*)/g;
-const SINGLE_BRACE = /(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})/;
+const SINGLE_BRACE = /(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})/g;
 const MARKER = /--([a-z0-9]+(?:-[a-z0-9]+)*)--/g;
 const SERVER_PREFIX = 'SERVER_PARAM:';
 
@@ -168,11 +170,10 @@ export function compilePath(text: string, path: string, ctx: TemplateContext): C
     pushLiteral(chunk.slice(last), out);
   });
   if (colonSlots > 0) sink.add('VAL091', path, ':key placeholders read as {{key}}');
-  const single = SINGLE_BRACE.exec(text);
-  if (single) sink.add('VAL098', path, `{${single[1]}} is sent as literal text`, `write {{${single[1]}}} for an insert parameter`);
+  const singleBraces = [...text.matchAll(SINGLE_BRACE)].map((match) => match[1] ?? '');
   const hasQuery = text.includes('?');
   if (hasQuery) sink.add('VAL096', path, 'path carries a literal query string; query parameters are appended with &');
   const slots = new Set<string>();
   for (const part of parts) if (part.kind === 'insert') slots.add(part.key);
-  return { template: parts, slots, hasQuery };
+  return { template: parts, slots, singleBraces, hasQuery };
 }

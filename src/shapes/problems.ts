@@ -4,6 +4,7 @@
 
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { childPath, type Code, type FindingSink } from '../report/findings.js';
+import { withSuggestion } from '../report/did-you-mean.js';
 import { isRecord } from '../shared/raw.js';
 import type { Meaning, Shape } from './vocabulary.js';
 
@@ -110,7 +111,10 @@ function readError(error: ErrorObject, document: unknown, reading: ShapeReading)
   const defaults = reading.messages ?? FINDING_MESSAGES;
   const template = meaning.message ?? defaults[error.keyword] ?? defaults['*'] ?? '{detail}';
   const fill = filler(error, parent, key ?? lastField(path ?? reading.root), value, reading.vars ?? {});
-  return { code: meaning.code, path, at, message: fill(template), hint: meaning.hint === undefined ? undefined : fill(meaning.hint) };
+  let hint = meaning.hint === undefined ? undefined : fill(meaning.hint);
+  // An unknown field is most often a misspelt known one.
+  if (error.keyword === 'additionalProperties' && key !== undefined && isRecord(parent.properties)) hint = withSuggestion(key, Object.keys(parent.properties), hint);
+  return { code: meaning.code, path, at, message: fill(template), hint };
 }
 
 function meaningOf(schema: Shape): Meaning {

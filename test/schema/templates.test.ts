@@ -55,11 +55,12 @@ describe('compilePath', () => {
     expect(codes(ctx.sink)).toEqual(['VAL090', 'VAL091', 'VAL096']);
   });
 
-  it('warns that a single-brace placeholder is sent literally', () => {
+  it('keeps a single-brace placeholder as literal text and names it for the route check (path-braces.test.ts)', () => {
     const ctx = context();
-    const compiled = compilePath('/blocks/{height}', 'p', ctx);
-    expect(compiled.template).toEqual([{ kind: 'literal', text: '/blocks/{height}' }]);
-    expect(codes(ctx.sink)).toEqual(['VAL098']);
+    const compiled = compilePath('/blocks/{height}/{{id}}/{tx}', 'p', ctx);
+    expect(compiled.template[0]).toEqual({ kind: 'literal', text: '/blocks/{height}/' });
+    expect(compiled.singleBraces).toEqual(['height', 'tx']);
+    expect(codes(ctx.sink)).toEqual([]);
   });
 
   it('does not read a colon inside a segment as a slot', () => {
