@@ -136,6 +136,7 @@ export const CODES = {
   VAL055: { severity: 'error', meaning: 'two user parameters share one key' },
   VAL056: { severity: 'error', meaning: 'default value fails its own z' },
   VAL057: { severity: 'warning', meaning: 'option has no effect on this primitive' },
+  VAL058: { severity: 'error', meaning: 'single-brace {key} in path can never match: no handler of the route rewrites the URL' },
   VAL059: { severity: 'warning', meaning: 'z written loosely, read as meant (an argument to optional(), options in one string, an empty enum value)' },
   VAL060: { severity: 'error', meaning: 'output `mimeType` is not supported' },
   VAL061: { severity: 'error', meaning: 'output `schema` is malformed' },
