@@ -284,7 +284,7 @@ export class FindingSink {
 /** The one finding of a file that cannot be read (VAL009), e.g. a folder named like a schema. */
 export function unreadableFile(file: string, error: unknown): FindingSink {
   const sink = new FindingSink(file);
-  sink.addAt('VAL009', undefined, `cannot read the file: ${(error as Error).message}`);
+  sink.addAt('VAL009', undefined, `cannot read the file: ${(error as Error).message}`, 'name a readable .mjs file; folders are read file by file');
   return sink;
 }
 

@@ -9,12 +9,47 @@
 import type { Code } from '../report/findings.js';
 import { annotated, closedObject, type Meaning, type Shape } from '../shapes/vocabulary.js';
 
+/** What to write instead, per code: an example an author can copy (docs/rules.md explains each). */
 const HINTS: Partial<Record<Code, string>> = {
+  VAL002: 'write export const main = { namespace, name, description, version, root, routes }',
+  VAL010: "the provider's id in lowercase letters, e.g. namespace: 'openmeteo'",
+  VAL012: "a short name, e.g. name: 'OpenMeteo'",
+  VAL013: 'one or two sentences on what the API offers',
+  VAL015: "the base URL of every route, e.g. root: 'https://api.example.com'",
+  VAL016: 'routes: { getThing: { method, path, description, parameters, tests } }, at least one route',
+  VAL020: "a list of URLs, e.g. docs: ['https://example.com/api-docs']",
+  VAL021: "a list of lowercase words, e.g. tags: ['weather']",
+  VAL022: "a list of distinct key names, e.g. requiredServerParams: ['EXAMPLE_API_KEY']",
+  VAL023: "header names mapped to text, e.g. headers: { 'x-api-key': '{{EXAMPLE_API_KEY}}' }",
+  VAL024: "a list of { ref, version } objects, e.g. sharedLists: [{ ref: 'evmChains', version: '2.0.0' }]",
+  VAL025: "a list of package names, e.g. requiredLibraries: ['ethers']",
   VAL031: 'split the schema into two files',
-  VAL038: 'meta has six fields: isReadOnly, isConcurrencySafe, isDestructive (booleans), searchHint (text), aliases (a list of names), alwaysLoad (boolean)',
   VAL032: 'use GET, POST, PUT or DELETE',
+  VAL033: "the part after root, starting with /, e.g. path: '/things/{{id}}'",
+  VAL034: 'say what the tool does and returns; the AI client reads it to choose the tool',
+  VAL035: 'a list of parameters; write parameters: [] for none',
+  VAL038: 'meta has six fields: isReadOnly, isConcurrencySafe, isDestructive (booleans), searchHint (text), aliases (a list of names), alwaysLoad (boolean)',
+  VAL039: 'write text, or leave the field out',
+  VAL040: "each parameter is { position: { key, value, location }, z: { primitive, options } }",
+  VAL041: "the argument's name as the caller sees it, e.g. key: 'city'",
+  VAL042: "'{{USER_PARAM}}' for the caller's input, or a fixed text",
   VAL043: 'use insert, query or body; headers go into main.headers',
+  VAL044: 'use string(), number(), boolean(), enum(a,b), array() or object()',
+  VAL045: "a list of option strings, e.g. options: ['min(1)', 'optional()']",
+  VAL060: "a media type as text, e.g. mimeType: 'application/json'",
+  VAL061: "output: { mimeType: 'application/json', schema: { type: 'object', properties: { ... } } }",
+  VAL070: "the list's meta.name, e.g. ref: 'evmChains'",
+  VAL071: "the list's version as written in its file, e.g. version: '2.0.0'",
+  VAL074: "filter: { key, exists: true }, { key, value } or { key, in: [...] }",
+  VAL080: 'preload: { enabled: true, ttl: 3600 }',
+  VAL081: 'enabled: true or false',
+  VAL082: 'ttl: a whole number of seconds, e.g. 3600',
+  VAL083: 'write text, or leave the description out',
+  TST001: "add tests: [{ _description: 'a known thing', <parameter key>: <value> }]",
+  TST002: "each test says what it shows: _description: 'a known thing'",
 };
+/** VAL019 covers several naming conventions, each with its own example. */
+const convention = (pattern: string, hint: string): Shape => annotated({ pattern }, { code: 'VAL019', hint });
 const UNKNOWN_FIELD: Meaning = { code: 'VAL003', hint: 'remove the field or fix its spelling' };
 
 /** Failures of `schema` are `code`, with the code's hint where it has one. */
@@ -97,18 +132,18 @@ const listRef = object('VAL024', {
 
 export const MAIN_SHAPE = object('VAL002', {
   namespace: string('VAL010'),
-  name: coded('VAL012', { allOf: [string('VAL012', { minLength: 1 }), coded('VAL019', { pattern: '^[A-Z][a-zA-Z0-9]*$' })] }),
+  name: coded('VAL012', { allOf: [string('VAL012', { minLength: 1 }), convention('^[A-Z][a-zA-Z0-9]*$', "PascalCase, e.g. name: 'OpenMeteo'")] }),
   description: string('VAL013', { minLength: 1 }),
   version: string('VAL014'),
   root: string('VAL015'),
   routes: toolMap,
   tools: toolMap,
   docs: stringArray('VAL020'),
-  tags: coded('VAL021', { type: 'array', items: { allOf: [string('VAL021'), coded('VAL019', { pattern: '^[a-z][a-z0-9-]*$' })] } }),
+  tags: coded('VAL021', { type: 'array', items: { allOf: [string('VAL021'), convention('^[a-z][a-z0-9-]*$', "lowercase letters, digits and -, e.g. 'air-quality'")] } }),
   requiredServerParams: coded('VAL022', {
     type: 'array',
     uniqueItems: true,
-    items: { allOf: [string('VAL022', { minLength: 1 }), coded('VAL019', { pattern: '^[A-Z][A-Z0-9_]*$' })] },
+    items: { allOf: [string('VAL022', { minLength: 1 }), convention('^[A-Z][A-Z0-9_]*$', "UPPER_SNAKE_CASE, e.g. 'EXAMPLE_API_KEY'")] },
   }),
   requiredLibraries: stringArray('VAL025'),
   headers: coded('VAL023', { type: 'object', additionalProperties: string('VAL023') }),

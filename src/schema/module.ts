@@ -28,8 +28,8 @@ export function readSchemaModule(program: Program, sink: FindingSink): SchemaMod
   }
   const other = otherFile(program);
   if (other) {
-    sink.addAt('VAL029', startOf(program), `this is a ${other} file (\`export const ${other}\`), not a schema: skipped`,
-      other === 'agent' ? 'flowguard serves tools; agents are run by an agent host' : `flowguard serves tools; ${other}s are not served as MCP prompts yet`);
+    sink.addAt('VAL029', startOf(program), `this is a ${other} file (\`export const ${other}\`), not a schema: skipped as a schema`,
+      other === 'agent' ? 'flowguard serves tools; agents are run by an agent host' : `flowguard serves ${other}s as MCP prompts (README, Prompts)`);
     return { main: null, handlers: null, other };
   }
   for (const statement of program.body) {
@@ -44,7 +44,7 @@ export function readSchemaModule(program: Program, sink: FindingSink): SchemaMod
       'a schema file holds only `export const main = {...}` and optionally `export const handlers = (...) => ({...})`');
   }
   if (!found.main) {
-    sink.addAt('VAL001', startOf(program), 'the file has no `export const main = {...}`');
+    sink.addAt('VAL001', startOf(program), 'the file has no `export const main = {...}`', 'describe the API in export const main = { namespace, name, description, version, root, routes }; flowguard init writes a starting point');
   }
   return { main: found.main ?? null, handlers: found.handlers ?? null, other: null };
 }

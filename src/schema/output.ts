@@ -104,7 +104,7 @@ function checkNode(node: unknown, path: string, level: number, walk: Walk): Sche
     const value = node[keyword];
     if (value === undefined) continue;
     if (valid(value)) canonical[keyword] = Array.isArray(value) ? [...value] : value;
-    else report(walk, 'VAL061', childPath(path, keyword), `\`${keyword}\` must be ${expected}`);
+    else report(walk, 'VAL061', childPath(path, keyword), `\`${keyword}\` must be ${expected}`, `write ${keyword} as ${expected}, or leave it out`);
   }
   const properties = checkProperties(node, canonical.type, path, level, walk);
   if (properties) canonical.properties = properties;
@@ -127,7 +127,7 @@ function checkProperties(node: SchemaNode, type: unknown, path: string, level: n
     report(walk, 'VAL064', propertiesPath, `\`properties\` on a node of type ${String(type)}`, 'only type object has properties');
   }
   if (!isRecord(node.properties)) {
-    report(walk, 'VAL061', propertiesPath, '`properties` must be an object of schemas');
+    report(walk, 'VAL061', propertiesPath, '`properties` must be an object of schemas', "properties: { name: { type: 'string' }, ... }");
     return undefined;
   }
   // fromEntries defines own properties, so a property named __proto__ stays a plain key.
@@ -157,5 +157,5 @@ function checkFit(mimeType: MimeType, rawFormat: unknown, root: SchemaNode, path
   const { fits, needs } = MIME_TYPES[mimeType];
   if (fits(root.type, root.format)) return;
   const found = root.format === undefined ? `type ${String(root.type)}` : `type ${String(root.type)} with format '${String(root.format)}'`;
-  report(walk, 'VAL062', childPath(path, 'type'), `${mimeType} output needs a root of ${needs}, not ${found}`);
+  report(walk, 'VAL062', childPath(path, 'type'), `${mimeType} output needs a root of ${needs}, not ${found}`, `give the root ${needs}, or change the mimeType to what the API returns`);
 }

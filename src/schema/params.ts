@@ -171,7 +171,7 @@ function parsePrimitive(text: string, path: string, ctx: ParamContext): ParamTyp
   if (kind) return { kind } as ParamType;
   if (text.startsWith('enum(') && text.endsWith(')')) return parseEnum(text.slice(5, -1), path, ctx);
   if (INTERPOLATION.test(text)) {
-    ctx.sink.add('VAL047', path, `list interpolation in ${JSON.stringify(text)}; it is only allowed inside enum()`);
+    ctx.sink.add('VAL047', path, `list interpolation in ${JSON.stringify(text)}; it is only allowed inside enum()`, LIST_HINT);
   } else {
     ctx.sink.add('VAL044', path, `unknown primitive ${JSON.stringify(text)}`, withCorrection(text, PRIMITIVE_NAMES, 'use string(), number(), boolean(), enum(a,b), array() or object()'));
   }
@@ -243,6 +243,7 @@ function listReference(item: string): ListFieldRef | null {
   return { list, field };
 }
 
+const LIST_HINT = 'write the list inside enum(), e.g. enum({{evmChains:alias}}): its values become the choices';
 const PRIMITIVE_NAMES = ['string', 'number', 'boolean', 'enum', 'array', 'object'];
 
 /**
@@ -270,7 +271,7 @@ function applyOption(text: string, path: string, state: ZState, sink: FindingSin
     return;
   }
   if (INTERPOLATION.test(text)) {
-    sink.add('VAL047', path, `list interpolation in ${JSON.stringify(text)}; it is only allowed inside enum()`);
+    sink.add('VAL047', path, `list interpolation in ${JSON.stringify(text)}; it is only allowed inside enum()`, LIST_HINT);
     return;
   }
   rule(text.slice(open + 1, -1), state, path, sink);
@@ -329,7 +330,7 @@ const BOUND_RULES: Partial<Record<Kind, Partial<Record<Bound, BoundRule>>>> = {
 function applyBound(bound: Bound, arg: string, state: ZState, path: string, sink: FindingSink): void {
   const n = numericText(arg);
   if (n === null) {
-    sink.add('VAL054', path, `${bound}(${arg}) needs a number`);
+    sink.add('VAL054', path, `${bound}(${arg}) needs a number`, `write digits, e.g. ${bound}(1)`);
     return;
   }
   const { type } = state;
@@ -340,7 +341,7 @@ function applyBound(bound: Bound, arg: string, state: ZState, path: string, sink
   }
   // Lengths and item counts are whole numbers; only number() bounds may be fractional or negative.
   if (type.kind !== 'number' && !(Number.isInteger(n) && n >= 0)) {
-    sink.add('VAL054', path, `${bound}(${arg}) needs a whole number of 0 or more`);
+    sink.add('VAL054', path, `${bound}(${arg}) needs a whole number of 0 or more`, `a length or a count of items, e.g. ${bound}(3)`);
     return;
   }
   // Options combine with AND: a repeated bound can only tighten.
@@ -352,7 +353,7 @@ function applyBound(bound: Bound, arg: string, state: ZState, path: string, sink
 /** Corpus idiom (R6): a string pattern, in the `u` mode Ajv compiles it with. */
 function applyRegex(arg: string, state: ZState, path: string, sink: FindingSink): void {
   if (arg === '' || !compilesAsPattern(arg)) {
-    sink.add('VAL054', path, `regex(${arg}) is not a valid regular expression`);
+    sink.add('VAL054', path, `regex(${arg}) is not a valid regular expression`, 'write the pattern without slashes, as JavaScript reads it with the u flag, e.g. regex(^0x[a-fA-F0-9]{40}$)');
     return;
   }
   const { type } = state;
@@ -375,7 +376,7 @@ function applyValues(arg: string, state: ZState, path: string, sink: FindingSink
   state.valuesGiven = true;
   const values = arg.split(',');
   if (values.includes('')) {
-    sink.add('VAL054', path, `values(${arg}) has an empty value`);
+    sink.add('VAL054', path, `values(${arg}) has an empty value`, 'separate the values by single commas, with no comma at either end');
     return;
   }
   type.values.push(...values);

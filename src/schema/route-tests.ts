@@ -42,7 +42,7 @@ function checkTest(test: RouteTest, path: string, userParams: ReadonlyMap<string
     }
     // A value that is not JSON was reported as such; judging it against z would say it twice.
     const why = serialisable ? violation(param.type, value) : null;
-    if (why) sink.add('TST004', valuePath, `\`${key}\` ${JSON.stringify(value)} ${why}`);
+    if (why) sink.add('TST004', valuePath, `\`${key}\` ${JSON.stringify(value)} ${why}`, 'write a value the parameter accepts, as the caller would send it: numbers and booleans without quotes');
   }
 }
 
@@ -56,7 +56,7 @@ function checkJson(value: unknown, path: string, sink: FindingSink): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (typeof value === 'number') {
     if (Number.isFinite(value)) return true;
-    sink.add('TST005', path, `${value} is not a finite number and does not survive JSON`);
+    sink.add('TST005', path, `${value} is not a finite number and does not survive JSON`, 'write a finite number');
     return false;
   }
   let clean = true;
@@ -65,7 +65,7 @@ function checkJson(value: unknown, path: string, sink: FindingSink): boolean {
   } else if (isRecord(value)) {
     for (const [key, item] of Object.entries(value)) clean = checkJson(item, childPath(path, key), sink) && clean;
   } else {
-    sink.add('TST005', path, `a value of type ${typeof value} does not survive JSON`);
+    sink.add('TST005', path, `a value of type ${typeof value} does not survive JSON`, 'write plain data: text, numbers, booleans, null, arrays and objects');
     return false;
   }
   return clean;

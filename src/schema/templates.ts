@@ -48,7 +48,7 @@ function placeholderPart(inner: string, where: Where, path: string, ctx: Templat
     return { kind: 'secret', key: inner };
   }
   if (inner.includes(':')) {
-    sink.add('VAL047', path, `list interpolation {{${inner}}} is only allowed inside enum()`);
+    sink.add('VAL047', path, `list interpolation {{${inner}}} is only allowed inside enum()`, `a list's values become a parameter's choices: z: { primitive: 'enum({{${inner}}})' }`);
     return null;
   }
   if (inner === 'USER_PARAM') {
