@@ -61,10 +61,11 @@ export class ResponseCache {
   async through<R extends FreshResult>(
     tool: CacheableTool,
     args: Record<string, unknown>,
-    { dryRun }: { dryRun?: boolean },
+    { dryRun, cache }: { dryRun?: boolean; cache?: boolean },
     run: () => Promise<R>,
   ): Promise<{ result: R | CachedAnswer; cache: CacheOutcome }> {
-    const cached = dryRun ? null : this.entryOf(tool);
+    // A dry run sends nothing to keep; `cache: false` asks for the API's own answer.
+    const cached = dryRun || cache === false ? null : this.entryOf(tool);
     if (!cached) return { result: withoutCacheControl(await run()), cache: 'none' };
     const key = cacheKey(cached.identity, args);
     const hit = await this.lookup(key);

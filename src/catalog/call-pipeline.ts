@@ -108,6 +108,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Build and show the request (keys redacted) instead of sending it. */
   dryRun?: boolean;
+  /** `false`: neither read nor fill the response cache (`flowguard test` asks the API itself every time). */
+  cache?: boolean;
 }
 
 /**

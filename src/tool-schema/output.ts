@@ -24,6 +24,14 @@ import type { JsonSchema } from './input.js';
 const KEPT_FORMATS: ReadonlySet<unknown> = new Set(['date-time', 'uri']);
 const NODE_TYPES: ReadonlySet<unknown> = new Set(['string', 'number', 'boolean', 'object', 'array']);
 
+/**
+ * The JSON Schema an answer of a JSON route must match, for any root (an array too, or a
+ * nullable one): what `flowguard test` checks answers with. Undefined where none can be made.
+ */
+export function answerSchema(output: OutputSpec | undefined): JsonSchema | undefined {
+  return output?.mimeType === 'application/json' ? convertNode(output.schema) : undefined;
+}
+
 /** The MCP `outputSchema` for a route's output, or undefined where none can be advertised. */
 export function toOutputSchema(output: OutputSpec | undefined): JsonSchema | undefined {
   if (!output || output.mimeType !== 'application/json') return undefined;
@@ -116,12 +124,17 @@ export class OutputValidator {
 
   constructor(readonly schema: JsonSchema) {}
 
-  /** Undefined when `value` matches, else the first problem (`/path: message`). */
+  /** Undefined when `value` matches, else the first problem (`/path message`). */
   problem(value: unknown): string | undefined {
+    const mismatch = this.mismatch(value);
+    return mismatch && `${mismatch.path} ${mismatch.message}`;
+  }
+
+  /** Undefined when `value` matches, else where the first problem is (a JSON pointer, `(root)` for the whole) and what it is. */
+  mismatch(value: unknown): { path: string; message: string } | undefined {
     this.validator ??= outputAjv().compile(this.schema);
     if (this.validator(value)) return undefined;
     const error = this.validator.errors?.[0];
-    if (!error) return 'does not match';
-    return `${error.instancePath || '(root)'} ${error.message ?? 'is invalid'}`;
+    return { path: error?.instancePath || '(root)', message: error ? (error.message ?? 'is invalid') : 'does not match' };
   }
 }
