@@ -1,0 +1,24 @@
+// The `flowguard` command tree: each command lives in its own file and registers itself here.
+
+import { Command } from 'commander';
+import { flowguardVersion } from '../shared/version.js';
+import { registerAudit } from './audit.js';
+import { registerCall } from './call.js';
+import { registerDoctor } from './doctor.js';
+import { registerGroup } from './group.js';
+import { registerInit } from './init.js';
+import { registerList } from './list.js';
+import { registerMigrate } from './migrate.js';
+import { registerServe } from './serve.js';
+import { registerTest } from './test.js';
+import { registerValidate } from './validate.js';
+
+export function createProgram(): Command {
+  const program = new Command('flowguard')
+    .description('Scan, validate and serve FlowMCP 2.0 API schemas as MCP tools')
+    .version(flowguardVersion(), '-V, --version', 'print the version of flowguard')
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  for (const register of [registerInit, registerValidate, registerCall, registerTest, registerList, registerDoctor, registerGroup, registerServe, registerAudit, registerMigrate]) register(program);
+  return program;
+}
