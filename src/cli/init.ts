@@ -43,16 +43,16 @@ function runInit(dir: string, flags: InitFlags): void {
   }
   mkdirSync(folder, { recursive: true });
   writeFileSync(file, scaffold(namespace, root));
-  const project = relative(process.cwd(), dir) || '.';
-  const inProject = project === '.' ? '' : ` --project ${project} --schemas ${join(project, 'schemas')}`;
+  const project = relative(process.cwd(), dir);
   process.stdout.write(
     [
       `wrote ${shown}`,
       'next:',
-      `  npx flowguard validate ${join(project, 'schemas')}`,
-      `  npx flowguard call ${namespace}_getThing --arg id=1 --dry-run${inProject}`,
-      `  npx flowguard serve${inProject}`,
-      'the authors\' guide (docs/README.md in flowguard) explains every field',
+      ...(project ? [`  cd ${project}`] : []),
+      '  npx flowguard validate',
+      `  npx flowguard call ${namespace}_getThing --arg id=1 --dry-run`,
+      '  npx flowguard serve',
+      "the authors' guide (docs/README.md in flowguard) explains every field",
       '',
     ].join('\n'),
   );
