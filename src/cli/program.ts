@@ -6,6 +6,7 @@ import { registerAudit } from './audit.js';
 import { registerCall } from './call.js';
 import { registerDoctor } from './doctor.js';
 import { registerGroup } from './group.js';
+import { registerImport } from './import.js';
 import { registerInit } from './init.js';
 import { registerList } from './list.js';
 import { registerMigrate } from './migrate.js';
@@ -19,6 +20,6 @@ export function createProgram(): Command {
     .version(flowguardVersion(), '-V, --version', 'print the version of flowguard')
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  for (const register of [registerInit, registerValidate, registerCall, registerTest, registerList, registerDoctor, registerGroup, registerServe, registerAudit, registerMigrate]) register(program);
+  for (const register of [registerInit, registerValidate, registerCall, registerTest, registerList, registerDoctor, registerGroup, registerServe, registerAudit, registerMigrate, registerImport]) register(program);
   return program;
 }

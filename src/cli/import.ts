@@ -1,0 +1,70 @@
+// `flowguard import openapi <spec> --out DIR`: FlowMCP schema files from an OpenAPI 3.0/3.1 or
+// Swagger 2.0 document. Every operation becomes a route of a file that validates, or a finding
+// in the report; nothing is written over an existing file without --force.
+
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { DocumentError } from '../openapi/document.js';
+import { importOpenApi, ImportUsageError } from '../openapi/import.js';
+import type { ImportReport } from '../openapi/types.js';
+import { plural } from '../report/format.js';
+import { UsageError } from './usage.js';
+
+interface ImportFlags {
+  out: string;
+  namespace?: string;
+  include?: string;
+  force?: boolean;
+  json?: boolean;
+}
+
+export function registerImport(program: Command): void {
+  const command = program.command('import').description('write FlowMCP schema files from another API description');
+  command
+    .command('openapi')
+    .description('write schema files from an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML); exit 1 if an operation could not become a route')
+    .argument('<spec>', 'the OpenAPI or Swagger document')
+    .requiredOption('--out <dir>', 'folder to write the schema files into')
+    .option('--namespace <ns>', 'the namespace of the routes (lowercase letters); default from the document title')
+    .option('--include <pattern>', 'only operations whose operationId, path, "METHOD path" or a tag matches: a glob (* and ?) or /regex/')
+    .option('--force', 'overwrite schema files that already exist')
+    .option('--json', 'print the report as JSON')
+    .action((spec: string, flags: ImportFlags) => runImport(spec, flags));
+}
+
+async function runImport(spec: string, flags: ImportFlags): Promise<void> {
+  if (existsSync(flags.out) && !statSync(flags.out).isDirectory()) throw new UsageError(`--out ${flags.out} is not a folder`);
+  let result: Awaited<ReturnType<typeof importOpenApi>>;
+  try {
+    result = await importOpenApi(spec, { namespace: flags.namespace, include: flags.include });
+  } catch (error) {
+    if (error instanceof DocumentError || error instanceof ImportUsageError) throw new UsageError(error.message);
+    throw error;
+  }
+  const targets = result.files.map((file) => ({ ...file, path: join(flags.out, file.name) }));
+  const occupied = targets.filter((file) => existsSync(file.path) && readFileSync(file.path, 'utf8') !== file.text);
+  if (occupied.length > 0 && !flags.force) {
+    throw new UsageError(`${plural(occupied.length, 'file')} already exist with other content (${occupied.map((file) => file.path).join(', ')}); pass --force to overwrite them`);
+  }
+  mkdirSync(flags.out, { recursive: true });
+  for (const file of targets) writeFileSync(file.path, file.text);
+  const report: ImportReport = { ...result.report, files: targets.map(({ path, routes, check }) => ({ file: path, routes, check })) };
+  process.stdout.write(`${flags.json ? JSON.stringify(report, null, 2) : humanReport(report)}\n`);
+  process.exitCode = report.summary.skipped > 0 || report.summary.routes === 0 ? 1 : 0;
+}
+
+function humanReport(report: ImportReport): string {
+  const lines = [`${report.document.file} (${report.document.format}): "${report.document.title}", namespace ${report.namespace}`];
+  for (const file of report.files) lines.push(`wrote ${file.file}: ${file.routes.map((route) => `${route.name} (${route.operation})`).join(', ')}`);
+  const order = { error: 0, warning: 1, info: 2 };
+  for (const finding of [...report.findings].sort((a, b) => order[a.severity] - order[b.severity])) {
+    lines.push(`${finding.severity} ${finding.kind}${finding.operation ? ` ${finding.operation}` : ''}: ${finding.message}`);
+  }
+  const s = report.summary;
+  lines.push(
+    `${plural(s.operations, 'operation')}: ${plural(s.routes, 'route')} in ${plural(s.files, 'file')}, ${s.skipped} not expressible (errors above), ` +
+      `${s.excluded} excluded by --include; ${plural(s.warnings, 'warning')}`,
+  );
+  return lines.join('\n');
+}

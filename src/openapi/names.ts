@@ -1,0 +1,51 @@
+// Names the checker accepts: namespace `^[a-z]+$`, route names `^[a-z][a-zA-Z0-9]*$`, `main.name`
+// PascalCase, file names in kebab case. Derived from the document's own words.
+
+const NAMESPACE = /^[a-z]+$/;
+
+export function isNamespace(text: string): boolean {
+  return NAMESPACE.test(text);
+}
+
+/** `Most Popular API` -> `mostpopular`: the title's letters, at most 24 of them. */
+export function namespaceFromTitle(title: string): string {
+  const letters = title.toLowerCase().replace(/\bapi\b/g, '').replace(/[^a-z]/g, '').slice(0, 24);
+  return letters || 'api';
+}
+
+export function wordsOf(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+}
+
+export function camelCase(text: string): string {
+  const words = wordsOf(text).map((word) => word.toLowerCase());
+  const joined = words.map((word, index) => (index === 0 ? word : word[0]!.toUpperCase() + word.slice(1))).join('');
+  return /^[a-z]/.test(joined) ? joined : `op${joined[0]?.toUpperCase() ?? ''}${joined.slice(1)}`;
+}
+
+export function pascalCase(text: string): string {
+  const camel = camelCase(text);
+  return camel[0]!.toUpperCase() + camel.slice(1);
+}
+
+export function kebabCase(text: string): string {
+  return wordsOf(text).map((word) => word.toLowerCase()).join('-') || 'default';
+}
+
+/** A route name from the operationId, else from the method and the path's words (`getPetsPetId`). */
+export function routeNameOf(method: string, path: string, operationId: unknown): string {
+  if (typeof operationId === 'string' && wordsOf(operationId).length > 0) return camelCase(operationId);
+  return camelCase(`${method.toLowerCase()} ${path.replace(/[{}]/g, ' ')}`);
+}
+
+/** The name, or the name with the first free number after it. */
+export function unique(name: string, taken: Set<string>): string {
+  let candidate = name;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${name}${n}`;
+  taken.add(candidate);
+  return candidate;
+}
