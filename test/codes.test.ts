@@ -21,6 +21,7 @@ import { CODES, type Code } from '../src/report/findings.js';
 import { effectiveAllowlist } from '../src/libraries/allowlist.js';
 import { loadListFiles, loadListRegistry } from '../src/lists/registry.js';
 import { besideLegacy, migrateFile } from '../src/migrate/migrate-file.js';
+import { readGroupPrompts } from '../src/prompts/group-prompts.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'codes');
 const options = { allowedLibraries: effectiveAllowlist([]) };
@@ -49,11 +50,17 @@ function staticCodes(file: string): Code[] {
 
 /**
  * A groups case resolves its references against the catalog in the sibling `schemas/` folder
- * (its lists in `shared-lists/`); without that folder only the file's form is checked.
+ * (its lists in `shared-lists/`); without that folder only the file's form is checked. The
+ * prompt files its groups name are read from the fixture folder, as `serve --group` does.
  */
 async function groupCodes(file: string): Promise<Code[]> {
   const dir = dirname(file);
   const groups = readGroupsFile(file);
+  const prompts = groups.groups.flatMap(({ name, group }) => (group?.prompts ? readGroupPrompts(dir, file, name, group.prompts).findings : []));
+  return [...(await groupToolCodes(dir, groups)), ...prompts.map((f) => f.code)];
+}
+
+async function groupToolCodes(dir: string, groups: ReturnType<typeof readGroupsFile>): Promise<Code[]> {
   if (!existsSync(join(dir, 'schemas'))) return groupsFindings(checkGroups(groups)).map((f) => f.code);
   const catalog = await Catalog.load({ schemas: join(dir, 'schemas'), lists: join(dir, 'shared-lists'), project: dir, env: {} });
   try {

@@ -29,6 +29,7 @@ import { compileTools, unitId, type Tool } from './tools.js';
 import { asServed } from '../report/scope.js';
 import type { CheckCache } from '../project/check-cache.js';
 import { ProjectChecker } from '../project/checker.js';
+import { servePrompts, unresolvedTools, type ServedPrompt } from '../prompts/served.js';
 
 export type { SandboxState } from './handler-units.js';
 
@@ -127,6 +128,8 @@ export class Catalog {
     readonly project: string,
     /** The shared lists loaded, by name (groups record the files their schemas reach). */
     readonly lists: ReadonlyMap<string, SharedList>,
+    /** The skills and prompts of the schema folder, served as MCP prompts (src/prompts/served.ts). */
+    readonly prompts: readonly ServedPrompt[] = [],
   ) {
     this.byName = new Map(tools.flatMap((tool) => [[tool.name, tool] as const, [tool.reference, tool] as const]));
     this.schemaHashes = new Map(schemas.map((entry) => [entry.file, entry.sha256]));
@@ -173,12 +176,14 @@ export class Catalog {
     const atLoad = (options.handlers ?? config.sandbox.loadHandlers ?? 'on-first-call') === 'at-load';
     const reports: SchemaReport[] = [];
     const pending: Array<Promise<CatalogSchema | null>> = [];
+    const promptSources: Array<Parameters<typeof servePrompts>[0][number]> = [];
     let sliceStart = performance.now();
     for (const file of files) {
       const check = checker.checkFile(file, cache);
       // Serving shows authoring errors as warnings; errors left are those that dropped a route or the file (R1).
       const report: SchemaReport = { file: check.file, findings: asServed(check.findings), routes: check.routes ?? [] };
       if (check.skipped) report.skipped = check.skipped;
+      if (check.prompt) promptSources.push({ file: check.file, prompt: check.prompt });
       if (check.schema && check.schema.requiredLibraries.length > 0) report.requiredLibraries = check.schema.requiredLibraries;
       reports.push(report);
       const lastGood = report.findings.some(isError) ? options.previous?.schemas.find((entry) => entry.file === check.file) : undefined;
@@ -198,6 +203,8 @@ export class Catalog {
 
     const secrets = SecretStore.fromProject(project, { env: options.env ?? process.env, given: options.keys, grants: config.keys });
     const tools = compileTools(schemas, options.schemas, secrets, config.network);
+    const prompts = servePrompts(promptSources, schemas.map(({ schema }) => schema));
+    for (const finding of unresolvedTools(prompts, tools)) reports.find((report) => report.file === finding.file)?.findings.push(finding);
     const redactor: Redactor = secrets.redactorFor(schemas.flatMap(({ schema }) => schema.requiredServerParams));
     const state = options.state ?? new MemoryState({ maxCacheEntries: config.cache.maxEntries });
     const context: CallContext = {
@@ -218,7 +225,7 @@ export class Catalog {
     const listsFolder = { path: checker.listsFolder, files: checker.lists.folderFiles };
     const responses = new ResponseCache({ store: state, config: config.cache, keyValue: (key, namespace) => secrets.valueFor(key, namespace) });
     const ownState = options.state ? null : state;
-    return new Catalog(schemas, tools, reports, checker.listReports(), listsFolder, units, context, cache, responses, ownState, project, checker.lists.lists);
+    return new Catalog(schemas, tools, reports, checker.listReports(), listsFolder, units, context, cache, responses, ownState, project, checker.lists.lists, prompts);
   }
 
   /** Calls `listener` whenever the tools served change (a schema's handlers failed on first use). */

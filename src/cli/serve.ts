@@ -26,6 +26,8 @@ import { formatFinding } from '../report/format.js';
 import { flowguardBin } from '../shared/version.js';
 import { recordCommand } from './group.js';
 import { listsFolderOf } from '../project/checker.js';
+import { readGroupPrompts } from '../prompts/group-prompts.js';
+import { promptsForGroup, type ServedPrompt } from '../prompts/served.js';
 import { catalogOptions, collect, exists, openCatalog, type CatalogFlags } from './shared.js';
 import { UsageError } from './usage.js';
 import { watchCatalog, type CatalogWatch } from './watch.js';
@@ -124,6 +126,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const log = (line: string) => void process.stderr.write(`${line}\n`);
   log(loadSummary(catalog));
   let tools: Tool[] | undefined;
+  let prompts: ServedPrompt[] | undefined;
   if (flags.group !== undefined) {
     const selection = selectGroup(catalog, groupsFilePath(flags.project), flags.group);
     if (!selection.ok) {
@@ -139,6 +142,10 @@ async function runServe(flags: ServeFlags): Promise<void> {
       return;
     }
     tools = selection.tools;
+    // A group prompt that cannot be read is left out and said why; the group's tools are served.
+    const own = readGroupPrompts(flags.project, groupsFilePath(flags.project), flags.group, selection.group.prompts ?? {}, project.limits.maxFileBytes);
+    for (const finding of own.findings) log(`  ${formatFinding(finding)}`);
+    prompts = promptsForGroup(own.prompts, catalog.prompts, tools);
     const hidden = tools.filter((tool) => tool.missingKeys.length > 0);
     log(`flowguard: group ${flags.group}: ${tools.length - hidden.length} of its ${tools.length} tools served` + (hidden.length > 0 ? `; hidden for a missing key: ${hidden.map((tool) => tool.name).join(', ')}` : ''));
   }
@@ -160,7 +167,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   let stopped: Promise<void>;
   if (stdioModule) {
     const { serveStdio } = await stdioModule;
-    const server = await serveStdio(live, { maxResultChars, log, tools });
+    const server = await serveStdio(live, { maxResultChars, log, tools, prompts });
     log(`flowguard: serving ${served} tools over stdio`);
     stop = server.close;
     stopped = server.closed;
@@ -168,7 +175,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     let http: McpHttpServer;
     try {
       const { startHttpServer } = await (httpModule as Promise<typeof import('../mcp/http.js')>);
-      http = await startHttpServer(live, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, maxResultChars, log, tools, access, metrics: await metrics?.made });
+      http = await startHttpServer(live, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, maxResultChars, log, tools, prompts, access, metrics: await metrics?.made });
     } catch (error) {
       await catalog.close();
       await state.close();

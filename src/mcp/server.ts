@@ -30,6 +30,8 @@ import type { ServerMetrics } from '../observe/metrics.js';
 import { flowguardVersion } from '../shared/version.js';
 import { DEFAULT_MAX_RESULT_CHARS, errorResult, successResult } from './content.js';
 import { OutputValidator, toOutputSchema } from '../tool-schema/output.js';
+import type { ServedPrompt } from '../prompts/served.js';
+import { promptListing, registerPrompts } from './prompts.js';
 
 export interface McpServerOptions {
   /** Largest text (or base64 data) item of a result, in characters; longer text is cut. */
@@ -45,6 +47,8 @@ export interface McpServerOptions {
   tools?: readonly Tool[];
   /** Counts the calls in flight (`/metrics`). */
   metrics?: Pick<ServerMetrics, 'callStarted'>;
+  /** Serve these prompts instead of the catalog's skills and prompts (a group's, prompts.ts). */
+  prompts?: readonly ServedPrompt[];
 }
 
 export interface ProgressTiming {
@@ -96,7 +100,8 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
   const maxChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const timing: ProgressTiming = { ...DEFAULT_PROGRESS, ...options.progress };
-  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: { listChanged: true } }, jsonSchemaValidator: sharedValidator });
+  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true } }, jsonSchemaValidator: sharedValidator });
+  registerPrompts(server, live, { prompts: options.prompts, tools: options.tools });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolTable(live.current, options.tools).listing as McpTool[] }));
 
@@ -177,7 +182,15 @@ class ProgressReporter {
  * for when the server closes.
  */
 export function notifyToolChanges(source: Catalog | LiveCatalog, server: Server): () => void {
-  return LiveCatalog.of(source).onToolsChanged(() => void server.sendToolListChanged().catch(() => undefined));
+  const live = LiveCatalog.of(source);
+  // A reload may change the prompts too; the client hears of it only when their listing did.
+  let prompts = promptListing(live.current, {});
+  return live.onToolsChanged(() => {
+    void server.sendToolListChanged().catch(() => undefined);
+    const next = promptListing(live.current, {});
+    if (next !== prompts) void server.sendPromptListChanged().catch(() => undefined);
+    prompts = next;
+  });
 }
 
 function toolTable(catalog: Catalog, selection: readonly Tool[] | undefined): ToolTable {

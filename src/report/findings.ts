@@ -57,6 +57,7 @@ export const CODES = {
   SEC019: { severity: 'error', meaning: 'code outside `export const main` and `export const handlers`' },
   SEC020: { severity: 'error', meaning: 'schema file larger than limits.maxFileBytes, not parsed' },
   SEC021: { severity: 'info', meaning: 'handler code calls fetch: its requests go through the core, within the schema\'s reach (executeRequest only)' },
+  SEC022: { severity: 'error', meaning: 'skill or prompt file holds code: a value that is not literal data, or a statement besides its consts' },
 
   // Handler code at run time, in the sandbox (spec chapter 05 numbering, extended).
   SEC100: { severity: 'error', meaning: 'handler code tried to reach the network' },
@@ -106,7 +107,7 @@ export const CODES = {
   VAL025: { severity: 'error', meaning: '`requiredLibraries` is not an array of strings' },
   VAL026: { severity: 'error', meaning: 'library entry is not an exact package name' },
   VAL027: { severity: 'error', meaning: '`root` host is made of markers, or markers make up its registrable domain' },
-  VAL028: { severity: 'info', meaning: '`resources`, `skills` or `prompts` declared in `main` are not served' },
+  VAL028: { severity: 'info', meaning: '`resources` declared in `main` are not served (skill and prompt files are, as MCP prompts)' },
   VAL029: { severity: 'info', meaning: 'skill, prompt or agent file: not a schema, skipped' },
   VAL030: { severity: 'warning', meaning: 'route name is not camelCase' },
   VAL031: { severity: 'error', meaning: 'more than 8 routes' },
@@ -214,6 +215,15 @@ export const CODES = {
   MIG006: { severity: 'info', meaning: 'legacy handler or module-level code that nothing uses, left out' },
   MIG007: { severity: 'error', meaning: 'the new file already exists and was not overwritten' },
   MIG008: { severity: 'warning', meaning: 'pattern written as regex(/p/), which 1.2.0 matched with its slashes; written as regex(p)' },
+
+  // Skills, prompts and group prompts served as MCP prompts (chapter 12 numbering, extended).
+  PRM001: { severity: 'error', meaning: 'skill or prompt `name` missing or not ^[a-z][a-z0-9_-]{0,63}$' },
+  PRM002: { severity: 'error', meaning: 'a prompt file a group names is missing, outside the project folder, or no skill or prompt' },
+  PRM003: { severity: 'error', meaning: 'skill or prompt lacks `description` or `content` (a Markdown prompt its `# Title` line)' },
+  PRM004: { severity: 'error', meaning: '`input` entry malformed: key, type, description, required' },
+  PRM005: { severity: 'warning', meaning: '`{{tool:...}}` names no tool of the catalog' },
+  PRM006: { severity: 'error', meaning: '`{{input:x}}` names no input' },
+  PRM007: { severity: 'error', meaning: '`attachments` entry malformed (an image with base64 data, or a resource with uri and text)' },
 } as const satisfies Record<string, CodeEntry>;
 
 export type Code = keyof typeof CODES;

@@ -17,6 +17,8 @@ import { parseModule } from '../scan/parse.js';
 import { checkHandlers } from './handlers.js';
 import { checkListRefs, checkListUsage, resolveListRefs } from './list-refs.js';
 import { readLiteral } from '../scan/literal.js';
+import { readPromptFile } from '../prompts/prompt-file.js';
+import type { PromptDefinition } from '../prompts/types.js';
 import { readSchemaModule, type OtherFile } from './module.js';
 import { checkOutput } from './output.js';
 import { compileParameters, type ParamContext } from './params.js';
@@ -51,6 +53,8 @@ export interface SchemaCheck {
   routes?: string[];
   /** Set for a skill, prompt or agent file: recognised, not checked as a schema. */
   skipped?: OtherFile;
+  /** A skill or prompt file's prompt, when it has no error (served as an MCP prompt). */
+  prompt?: PromptDefinition;
 }
 
 const ROUTE_NAME = /^[a-z][a-zA-Z0-9]*$/;
@@ -66,6 +70,7 @@ export function checkSchemaText(file: string, text: string, options: CheckOption
   const read = checkInto(file, text, options, sink);
   const check: SchemaCheck = { file, findings: sink.findings, schema: null, routes: read.routes };
   if (read.skipped) check.skipped = read.skipped;
+  if (read.prompt) check.prompt = read.prompt;
   const verdict = fileVerdict(check);
   if (read.schema && verdict.status === 'loads') {
     const dropped = new Set(verdict.dropped.map(({ route }) => route));
@@ -78,13 +83,17 @@ interface ReadFile {
   schema: CanonicalSchema | null;
   routes: string[];
   skipped?: OtherFile;
+  prompt?: PromptDefinition;
 }
 
 function checkInto(file: string, text: string, options: CheckOptions, sink: FindingSink): ReadFile {
   const program = parseModule(text, sink);
   if (!program) return { schema: null, routes: [] };
   const module = readSchemaModule(program, sink);
-  if (module.other) return { schema: null, routes: [], skipped: module.other };
+  if (module.other) {
+    const prompt = module.other === 'agent' ? null : readPromptFile(program, module.other, sink);
+    return prompt ? { schema: null, routes: [], skipped: module.other, prompt } : { schema: null, routes: [], skipped: module.other };
+  }
   const data = module.main ? readLiteral(module.main, 'main', sink, 'SEC017') : null;
   // A `main` that is literal data through and through holds no code, so the scan may skip it.
   scanForbidden(program, sink, data && data.opaque.length === 0 ? module.main : null);

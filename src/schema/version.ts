@@ -17,7 +17,7 @@ export interface ToolMap {
 
 const VERSION = /^([234])\.\d+\.\d+$/;
 const NAMESPACE: Record<Major, RegExp> = { 2: /^[a-z]+$/, 3: /^[a-z]+$/, 4: /^[a-z][a-z0-9-]*$/ };
-/** The primitives besides tools that 3.x and 4.x files declare in `main`; flowguard serves none of them. */
+/** The primitives besides tools that 3.x and 4.x files declare in `main` (a file of them alone needs no tools). */
 const UNSERVED_PRIMITIVES = ['resources', 'skills', 'prompts'] as const;
 
 /** The major version of `main.version`, or null (VAL014) when it is none flowguard reads. */
@@ -73,9 +73,12 @@ export function readToolMap(main: RawObject, major: Major | null, sink: FindingS
   return { key, entries };
 }
 
-/** VAL028 for each of `resources`, `skills` and `prompts` that `main` declares with content. */
+/**
+ * VAL028 for `resources` declared with content. The skill and prompt files `skills` and `prompts`
+ * name are served as MCP prompts from where they lie (src/prompts/served.ts).
+ */
 export function reportUnservedPrimitives(main: RawObject, sink: FindingSink): void {
-  for (const key of UNSERVED_PRIMITIVES) {
+  for (const key of ['resources'] as const) {
     const declared = main[key];
     if (declared === undefined || (isRecord(declared) && Object.keys(declared).length === 0)) continue;
     const names = isRecord(declared) ? ` (${Object.keys(declared).join(', ')})` : '';
