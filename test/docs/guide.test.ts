@@ -13,7 +13,7 @@ import { Catalog } from '../../src/catalog/load.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import { loadListRegistry } from '../../src/lists/registry.js';
 import { checkSchemaFile } from '../../src/project/check-file.js';
-import type { Finding } from '../../src/report/findings.js';
+import { CODES, type Code, type Finding } from '../../src/report/findings.js';
 
 const DOCS = join(import.meta.dirname, '..', '..', 'docs');
 const FENCE = /^```js (schema|list)([^\n]*)\n([\s\S]*?)^```$/gm;
@@ -103,4 +103,25 @@ describe.each(pages)('docs/%s', (page) => {
       await catalog.close();
     }
   }, 30_000);
+});
+
+describe('docs/findings.md', () => {
+  const page = readFileSync(join(DOCS, 'findings.md'), 'utf8');
+  const rows = new Map([...page.matchAll(/^\| ([A-Z]{3}\d{3}) \| (error|warning|information) \|/gm)].map((m) => [m[1] as string, m[2] as string]));
+
+  it('lists every code a schema or list author meets, each with its severity', () => {
+    const authorCodes = (Object.keys(CODES) as Code[]).filter((code) => /^(?:VAL|TST|LST)\d{3}$|^SEC0(?:0\d|1\d|2[01])$/.test(code));
+    expect(authorCodes.filter((code) => !rows.has(code))).toEqual([]);
+    for (const [code, severity] of rows) {
+      expect(code in CODES, `${code} is a code`).toBe(true);
+      expect(severity, code).toBe(CODES[code as Code].severity.replace('info', 'information'));
+    }
+  });
+
+  it('refers to no document outside the repository and to no rule by a bare number', () => {
+    for (const file of pages) {
+      const text = readFileSync(join(DOCS, file), 'utf8');
+      expect(text, file).not.toMatch(/RULINGS|SPEC-NOTES|\brule \d|\bchapter \d|\bR\d{1,2}\b/);
+    }
+  });
 });
