@@ -206,11 +206,18 @@ function invent(conversion: ZConversion): unknown {
     case 'object':
       return {};
     default: {
-      const text = 'example'.padEnd(bound('min') ?? 0, 'x');
-      return text.slice(0, bound('max') ?? text.length);
+      const min = bound('min') ?? 0;
+      const max = bound('max') ?? Infinity;
+      const pattern = conversion.z.options.find((text) => text.startsWith('regex('))?.slice('regex('.length, -1);
+      const fits = (text: string) => text.length >= min && text.length <= max && (pattern === undefined || new RegExp(pattern, 'u').test(text));
+      const sized = 'example'.padEnd(min, 'x').slice(0, max);
+      return [sized, ...SAMPLE_TEXTS].find(fits) ?? sized;
     }
   }
 }
+
+/** Texts tried, in order, for a required string with a pattern and no example: common shapes of identifiers. */
+const SAMPLE_TEXTS = ['1', 'stable', 'v1', '1.0', 'en', 'example.json', '2024-01-01', '2024-01-01T00:00:00Z', 'user@example.com', 'https://example.com', '0'.repeat(24), 'a1b2c3'];
 
 export function describe(operation: RawObject, label: string): string {
   const summary = cutDescription(operation.summary, 300);
