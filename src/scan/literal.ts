@@ -158,8 +158,8 @@ export function describeExpression(node: AnyNode): string {
   }
 }
 
-// `.name`, `[3]` or `["odd key"]`, the three steps `childPath` writes.
-const PATH_STEP = /\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g;
+/** `.name`, `[3]` or `["odd key"]`, the three steps `childPath` writes. */
+export const PATH_STEP = /\.([A-Za-z_$][\w$]*)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]/g;
 
 /** Walks the syntax tree along a path; where the path leaves what was written, the last node reached answers. */
 function astLocator(root: Expression, rootPath: string): Locator {

@@ -13,7 +13,7 @@ import { checkRequiredLibraries } from '../libraries/allowlist.js';
 import type { ListRegistry, ResolvedList } from '../lists/types.js';
 import { isRecord, stringOr, stringsOf, type RawObject } from '../shared/raw.js';
 import { scanForbidden } from '../scan/forbidden.js';
-import { parseModule } from '../scan/parse.js';
+import { parseSchemaText } from '../scan/leading-main.js';
 import { checkHandlers } from './handlers.js';
 import { checkListRefs, checkListUsage, resolveListRefs } from './list-refs.js';
 import { readLiteral } from '../scan/literal.js';
@@ -87,14 +87,15 @@ interface ReadFile {
 }
 
 function checkInto(file: string, text: string, options: CheckOptions, sink: FindingSink): ReadFile {
-  const program = parseModule(text, sink);
+  // `main` is read from the text where it opens the file as plain data (scan/leading-main.ts).
+  const { program, main: leadingMain } = parseSchemaText(text, sink);
   if (!program) return { schema: null, routes: [] };
   const module = readSchemaModule(program, sink);
   if (module.other) {
     const prompt = module.other === 'agent' ? null : readPromptFile(program, module.other, sink);
     return prompt ? { schema: null, routes: [], skipped: module.other, prompt } : { schema: null, routes: [], skipped: module.other };
   }
-  const data = module.main ? readLiteral(module.main, 'main', sink, 'SEC017') : null;
+  const data = leadingMain ? leadingMain.data : module.main ? readLiteral(module.main, 'main', sink, 'SEC017') : null;
   // A `main` that is literal data through and through holds no code, so the scan may skip it.
   scanForbidden(program, sink, data && data.opaque.length === 0 ? module.main : null);
   if (!data) return { schema: null, routes: [] };

@@ -1,0 +1,182 @@
+// scan/leading-main.ts reads `main` from the text without a syntax tree. It must read exactly what
+// literal.ts reads from the tree (values and source positions), give up on anything else, and
+// never let the blanked text it parses change how the rest of the file reads.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Expression } from '../../src/scan/ast.js';
+import { blankedText, parseSchemaText, readLeadingMain } from '../../src/scan/leading-main.js';
+import { readLiteral } from '../../src/scan/literal.js';
+import { parseModule } from '../../src/scan/parse.js';
+import { FindingSink } from '../../src/report/findings.js';
+import { checkSchemaText } from '../../src/schema/check.js';
+
+/** `main` as literal.ts reads it from the parsed file, with its locator. */
+function fromTree(text: string) {
+  const sink = new FindingSink('t.mjs', text);
+  const program = parseModule(text, sink);
+  const statement = program?.body[0] as { declaration: { declarations: Array<{ init: Expression }> } };
+  return readLiteral(statement.declaration.declarations[0]!.init, 'main', sink, 'SEC017');
+}
+
+/** Every path of containers and their members in `value`, as childPath writes them. */
+function pathsOf(value: unknown, path = 'main'): string[] {
+  if (Array.isArray(value)) return [path, ...value.flatMap((item, index) => pathsOf(item, `${path}[${index}]`))];
+  if (typeof value === 'object' && value !== null) {
+    return [path, ...Object.entries(value).flatMap(([key, item]) => pathsOf(item, /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`))];
+  }
+  return [path];
+}
+
+// Source text for data, written the many ways JavaScript allows.
+const trivia = fc.constantFrom('', ' ', '\n', '\t', ' /* note */ ', ' // line\n', '\r\n', '\u00a0');
+const keyText = (key: string) =>
+  fc.constantFrom(/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key), JSON.stringify(key), `'${key.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\n', '\\n').replaceAll('\r', '\\r').replaceAll('\u2028', '\\u2028').replaceAll('\u2029', '\\u2029')}'`);
+const stringText = (value: string) =>
+  fc.constantFrom(
+    JSON.stringify(value),
+    `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\n', '\\n').replaceAll('\r', '\\r')}'`,
+    `"${value.split('').map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`,
+    /[`\\$\r]/.test(value) ? JSON.stringify(value) : `\`${value}\``,
+  );
+const numberText = (value: number) =>
+  fc.constantFrom(
+    String(value),
+    Number.isInteger(value) && value >= 0 ? `0x${value.toString(16)}` : String(value),
+    value < 0 ? `- ${-value}` : String(value),
+    Number.isInteger(value) && value > 999 ? String(value).replace(/(\d)(?=(\d{3})+$)/g, '$1_') : String(value),
+    value === 0 ? '0.' : String(value),
+  );
+
+type Data = null | boolean | number | string | Data[] | { [key: string]: Data };
+const data: fc.Arbitrary<Data> = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer({ min: -1e6, max: 1e6 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.string({ unit: 'binary', maxLength: 12 }),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('a', 'b_1', '$x', '10')), tie('value'), { maxKeys: 4 }).filter((record) => !('__proto__' in record)),
+  ),
+})).value as fc.Arbitrary<Data>;
+
+function render(value: Data): fc.Arbitrary<string> {
+  if (value === null || typeof value === 'boolean') return fc.constant(String(value));
+  if (typeof value === 'number') return Object.is(value, -0) ? fc.constant('-0') : numberText(value);
+  if (typeof value === 'string') return stringText(value);
+  if (Array.isArray(value)) {
+    return fc.tuple(fc.tuple(...value.map(render)), trivia, fc.boolean()).map(([items, gap, trailing]) => `[${gap}${items.join(`,${gap}`)}${trailing && items.length > 0 ? ',' : ''}]`);
+  }
+  const entries = Object.entries(value);
+  return fc
+    .tuple(fc.tuple(...entries.map(([key, item]) => fc.tuple(keyText(key), trivia, render(item)))), fc.boolean())
+    .map(([parts, trailing]) => `{${parts.map(([key, gap, item]) => `${gap}${key}${gap}:${gap}${item}`).join(',')}${trailing && parts.length > 0 ? ',' : ''}}`);
+}
+
+const mainText = data
+  .filter((value): value is { [key: string]: Data } => typeof value === 'object' && value !== null && !Array.isArray(value))
+  .chain((value) => fc.tuple(fc.constant(value), render(value), trivia));
+
+describe('readLeadingMain', () => {
+  it('reads what the parser and literal.ts read, values and positions, however the data is written', () => {
+    fc.assert(
+      fc.property(mainText, ([value, source, gap]) => {
+        const text = `// a schema${gap}\nexport const main = ${source}\n\nexport const handlers = () => ({})\n`;
+        const fast = readLeadingMain(text);
+        const tree = fromTree(text);
+        expect(fast, text).not.toBeNull();
+        expect(fast!.data.value).toEqual(tree.value);
+        expect(fast!.data.value).toEqual(value);
+        for (const path of pathsOf(value)) expect(fast!.data.locate(path), `${path} in ${text}`).toBe(tree.locate(path));
+        // A path below what was written answers with the nearest written value, as the tree's locator does.
+        expect(fast!.data.locate('main.nothing[3].here')).toBe(tree.locate('main.nothing[3].here'));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it.each([
+    ['a spread', "{ ...other }"],
+    ['an identifier', '{ a: b }'],
+    ['undefined', '{ a: undefined }'],
+    ['a call', "{ a: fetch('x') }"],
+    ['a function', '{ a: () => 1 }'],
+    ['a method', '{ a() { return 1 } }'],
+    ['a getter', '{ get a() { return 1 } }'],
+    ['a shorthand', '{ a }'],
+    ['a computed key', "{ ['a']: 1 }"],
+    ['__proto__', '{ __proto__: null }'],
+    ['a second key', '{ a: 1, a: 2 }'],
+    ['a hole', '{ a: [1,,2] }'],
+    ['a template with a substitution', '{ a: `x${1}` }'],
+    ['a template with an escape', '{ a: `x\\n` }'],
+    ['a legacy octal', '{ a: 010 }'],
+    ['an octal escape', "{ a: '\\1' }"],
+    ['a code point escape', "{ a: '\\u{41}' }"],
+    ['a line continuation', "{ a: 'x\\\ny' }"],
+    ['a bigint', '{ a: 1n }'],
+    ['a regular expression', '{ a: /x/ }'],
+    ['a plus sign', '{ a: +1 }'],
+    ['a number JSON cannot carry', '{ a: 1e999 }'],
+    ['a non-ASCII name', '{ ä: 1 }'],
+    ['an escaped name', '{ \\u0061: 1 }'],
+    ['an unterminated comment', '{ a: 1 /* }'],
+    ['a division', '{ a: 4 / 2 }'],
+  ])('gives up on %s, for the parser to report', (_what, object) => {
+    expect(readLeadingMain(`export const main = ${object}\n`)).toBeNull();
+  });
+
+  it('gives up unless the declaration opens the file (after comments only)', () => {
+    expect(readLeadingMain("'use strict'\nexport const main = { a: 1 }\n")).toBeNull();
+    expect(readLeadingMain('const x = 1\nexport const main = { a: 1 }\n')).toBeNull();
+    expect(readLeadingMain('export /* */ const main = { a: 1 }\n')).toBeNull();
+    expect(readLeadingMain('#!/usr/bin/env node\nexport const main = { a: 1 }\n')).toBeNull();
+    expect(readLeadingMain('/* export const main = { a: 1 } */\nexport const main = { b: 2 }\n')?.data.value).toEqual({ b: 2 });
+  });
+
+  it('gives up on nesting deeper than it reads, which the parser then reads', () => {
+    const deep = `export const main = { a: ${'['.repeat(100)}${']'.repeat(100)} }\n`;
+    expect(readLeadingMain(deep)).toBeNull();
+    expect(checkSchemaText('deep.mjs', deep, { allowedLibraries: new Set() }).findings.map((finding) => finding.code)).not.toContain('SEC016');
+  });
+});
+
+describe('blankedText', () => {
+  it('keeps every offset and line break, and leaves an empty object', () => {
+    const text = "export const main = { a: 'x',\r\n b: [1,\u2028 2] }\nexport const handlers = 1\n";
+    const main = readLeadingMain(text)!;
+    const blanked = blankedText(text, main.start, main.end);
+    expect(blanked).toHaveLength(text.length);
+    expect(blanked.slice(main.start, main.end).replace(/\s/g, '')).toBe('{}');
+    expect(blanked.slice(main.end)).toBe(text.slice(main.end));
+    expect([...blanked.matchAll(/[\r\n\u2028]/g)].map((match) => match.index)).toEqual([...text.matchAll(/[\r\n\u2028]/g)].map((match) => match.index));
+  });
+});
+
+describe('parseSchemaText', () => {
+  const check = (text: string) => checkSchemaText('t.mjs', text, { allowedLibraries: new Set() });
+  const slow = (text: string) => check(text.replace('export const main', 'export /**/const main'));
+
+  it.each([
+    ['a member of the object', "export const main = { a: 1 }.a\n"],
+    ['an operator after the object', "export const main = { a: 1 } + fetch('https://x.example')\n"],
+    ['a second declarator with code', "export const main = { a: 1 }, other = fetch('https://x.example')\n"],
+  ])('reads the file the ordinary way when %s follows, and reports what the ordinary way reports', (_what, text) => {
+    const sink = new FindingSink('t.mjs', text);
+    const parsed = parseSchemaText(text, sink);
+    const leading = readLeadingMain(text);
+    const sameShape = parsed.main === null || (leading !== null && parsed.main.end === leading.end);
+    expect(sameShape).toBe(true);
+    const codes = (findings: Array<{ code: string; line?: number }>) => findings.map((finding) => `${finding.code}@${finding.line}`);
+    expect(codes(check(text).findings)).toEqual(codes(slow(text).findings));
+  });
+
+  it('finds code after main at the offsets of the original text', () => {
+    const text = "export const main = {\n  namespace: 'x'\n}\nprocess.exit(1)\n";
+    const findings = check(text).findings.filter((finding) => finding.code === 'SEC006');
+    expect(findings).toEqual([expect.objectContaining({ line: 4, column: 1 })]);
+    expect(findings).toEqual(slow(text).findings.filter((finding) => finding.code === 'SEC006'));
+  });
+});
