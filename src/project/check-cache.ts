@@ -12,7 +12,8 @@ import type { SchemaCheck } from '../schema/check.js';
 import { flowguardVersion } from '../shared/version.js';
 
 // 2: a check carries the routes it declares and its findings are scoped (R1); older entries lack both.
-const FORMAT = 2;
+// 3: a skill or prompt file's check carries its prompt; an older entry would serve none.
+const FORMAT = 3;
 
 interface CacheFile {
   format: number;

@@ -5,15 +5,16 @@
 // skill file with code in it is refused by the scan like a schema would be.
 
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ErrorCode, McpError, type TextContent } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, PromptListChangedNotificationSchema, type TextContent } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
 import { startHttpServer } from '../../src/mcp/http.js';
 import { checkSchemaFile } from '../../src/project/check-file.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
+import { waitFor } from '../support/wait.js';
 import { BIN, connectHttp, connectStdio, ROOT, type CatalogUpstream } from './helpers.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'prompts');
@@ -200,6 +201,54 @@ describe('a skill file with code in it', () => {
       const codes = checkSchemaFile(file, options).findings.map((f) => f.code);
       expect(codes).toContain('SEC006');
       expect(codes).toContain('SEC022');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('reloads and the check cache', () => {
+  it('serve --watch tells the client when a reload changed the prompts (notifications/prompts/list_changed)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowguard-prompts-watch-'));
+    try {
+      cpSync(V4, join(dir, 'schemas'), { recursive: true });
+      const connection = await connectStdio(NO_UPSTREAM, [BIN, 'serve', '--schemas', join(dir, 'schemas'), '--project', dir, '--transport', 'stdio', '--watch']);
+      try {
+        let told = 0;
+        connection.client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
+          told += 1;
+        });
+        expect((await connection.client.listPrompts()).prompts).toHaveLength(2);
+        const skills = join(dir, 'schemas', 'providers', 'weather', 'skills');
+        writeFileSync(join(skills, 'rain-check.mjs'), "export const skill = { name: 'rain-check', description: 'Will it rain?', content: 'Ask {{tool:weather/getForecast}}.' }\n");
+        expect(await waitFor(() => told > 0, 20_000), connection.stderr()).toBe(true);
+        expect((await connection.client.listPrompts()).prompts.map((prompt) => prompt.name)).toContain('weather_rain-check');
+      } finally {
+        await connection.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 40_000);
+
+  it('a check cache written before checks carried prompts is not used (the skill is served)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowguard-prompts-cache-'));
+    try {
+      const first = await Catalog.load({ schemas: V4, project: dir, env: {}, cache: true });
+      expect(first.prompts).toHaveLength(2);
+      await first.close();
+      // The cache as an older flowguard wrote it: format 2, skill checks without their prompt.
+      const cacheFile = join(dir, '.flowmcp', 'cache', 'checks.json');
+      const cache = JSON.parse(readFileSync(cacheFile, 'utf8')) as { format: number; entries: Record<string, { check: { prompt?: unknown } }> };
+      cache.format = 2;
+      for (const entry of Object.values(cache.entries)) delete entry.check.prompt;
+      writeFileSync(cacheFile, JSON.stringify(cache));
+      const second = await Catalog.load({ schemas: V4, project: dir, env: {}, cache: true });
+      try {
+        expect(second.prompts.map((prompt) => prompt.name)).toEqual(['weather_packing-list', 'weather_plan-trip']);
+      } finally {
+        await second.close();
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
