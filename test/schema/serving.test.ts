@@ -200,12 +200,13 @@ describe('spec versions (R11)', () => {
     expect(remove?.input.schema).toEqual({ type: 'object', properties: { id: { type: 'string', description: 'The thing to remove' } }, additionalProperties: false, required: ['id'] });
   });
 
-  it('reports a declared skill as not served and skips the skill file with one info finding', () => {
+  it('serves a declared skill as an MCP prompt: the skill file is no schema (one info finding) and its prompt is named by the namespace', () => {
     const four = catalog.reports.find((r) => r.file.endsWith('four.mjs'));
-    expect(four?.findings.filter((f) => f.code === 'VAL028').map((f) => f.path)).toEqual(['main.skills']);
+    expect(four?.findings.filter((f) => f.code === 'VAL028')).toEqual([]);
     const skill = catalog.reports.find((r) => r.file.endsWith('find-things.mjs'));
     expect(skill?.findings.map((f) => `${f.code} ${f.severity}`)).toEqual(['VAL029 info']);
     expect(skill?.skipped).toBe('skill');
+    expect(catalog.prompts.map((prompt) => prompt.name)).toEqual(['four-x_find-things']);
   });
 });
 
