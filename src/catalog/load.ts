@@ -11,7 +11,7 @@ import { SecretStore, type KeyAccess } from '../http/secrets.js';
 import { Upstreams } from '../http/upstreams.js';
 import type { SharedList } from '../lists/types.js';
 import type { FileReport } from '../report/format.js';
-import type { HandlerLoading } from '../config/project.js';
+import type { HandlerLoading, OutputValidation } from '../config/project.js';
 import type { Outcome, SandboxOptions } from '../sandbox/host.js';
 import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
@@ -130,6 +130,8 @@ export class Catalog {
     readonly lists: ReadonlyMap<string, SharedList>,
     /** The skills and prompts of the schema folder, served as MCP prompts (src/prompts/served.ts). */
     readonly prompts: readonly ServedPrompt[] = [],
+    /** `output.validate` of the config: what a server does with an answer that departs from its tool's output schema. */
+    readonly outputValidation: OutputValidation = 'error',
   ) {
     this.byName = new Map(tools.flatMap((tool) => [[tool.name, tool] as const, [tool.reference, tool] as const]));
     this.schemaHashes = new Map(schemas.map((entry) => [entry.file, entry.sha256]));
@@ -225,7 +227,7 @@ export class Catalog {
     const listsFolder = { path: checker.listsFolder, files: checker.lists.folderFiles };
     const responses = new ResponseCache({ store: state, config: config.cache, keyValue: (key, namespace) => secrets.valueFor(key, namespace) });
     const ownState = options.state ? null : state;
-    return new Catalog(schemas, tools, reports, checker.listReports(), listsFolder, units, context, cache, responses, ownState, project, checker.lists.lists, prompts);
+    return new Catalog(schemas, tools, reports, checker.listReports(), listsFolder, units, context, cache, responses, ownState, project, checker.lists.lists, prompts, config.output.validate);
   }
 
   /** Calls `listener` whenever the tools served change (a schema's handlers failed on first use). */

@@ -167,7 +167,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   let stopped: Promise<void>;
   if (stdioModule) {
     const { serveStdio } = await stdioModule;
-    const server = await serveStdio(live, { maxResultChars, log, tools, prompts });
+    const server = await serveStdio(live, { maxResultChars, log, logger: observer.logger, tools, prompts });
     log(`flowguard: serving ${served} tools over stdio`);
     stop = server.close;
     stopped = server.closed;
@@ -175,7 +175,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     let http: McpHttpServer;
     try {
       const { startHttpServer } = await (httpModule as Promise<typeof import('../mcp/http.js')>);
-      http = await startHttpServer(live, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, maxResultChars, log, tools, prompts, access, metrics: await metrics?.made });
+      http = await startHttpServer(live, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, maxResultChars, log, logger: observer.logger, tools, prompts, access, metrics: await metrics?.made });
     } catch (error) {
       await catalog.close();
       await state.close();

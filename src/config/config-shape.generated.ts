@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 export const validateConfig = validate20;
-const schema31 = {"type":"object","additionalProperties":false,"properties":{"security":{"type":"object","additionalProperties":false,"properties":{"allowedLibraries":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$","x-message":"must be an exact package name (no subpath, version or ..)"}]}},"keys":{"oneOf":[{"type":"array","items":{"type":"string","allOf":[{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"is not an environment variable name or a * glob of one"}]}},{"type":"object","propertyNames":{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"key '{key}' is not an environment variable name or a * glob of one"},"additionalProperties":{"oneOf":[{"const":"*"},{"type":"array","items":{"type":"string","minLength":1}}]}}]}}},"network":{"type":"object","additionalProperties":false,"properties":{"allowPrivate":{"oneOf":[{"type":"boolean"},{"type":"array","items":{"type":"string","minLength":1}}]},"allow":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"deny":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"maxRequestsPerCall":{"type":"integer","minimum":1,"maximum":1000},"maxBytesPerCall":{"type":"integer","minimum":1024}}},"limits":{"type":"object","additionalProperties":false,"properties":{"maxFileBytes":{"type":"integer","minimum":1024},"maxArgumentDepth":{"type":"integer","minimum":1,"maximum":1000},"maxArgumentBytes":{"type":"integer","minimum":1024}}},"sandbox":{"type":"object","additionalProperties":false,"properties":{"deadlineMs":{"type":"integer","minimum":50,"maximum":60000},"memoryMb":{"type":"integer","minimum":16,"maximum":8192},"workers":{"type":"integer","minimum":1,"maximum":16},"loadHandlers":{"enum":["on-first-call","at-load"]}}},"http":{"type":"object","additionalProperties":false,"properties":{"connectTimeoutMs":{"type":"integer","minimum":1,"maximum":120000},"totalTimeoutMs":{"type":"integer","minimum":1,"maximum":600000},"maxResponseBytes":{"type":"integer","minimum":1},"maxRedirects":{"type":"integer","minimum":0,"maximum":20},"maxJsonDepth":{"type":"integer","minimum":1,"maximum":10000},"allowedHosts":{"type":"array","items":{"type":"string","minLength":1}},"authTokens":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^sha256:[0-9a-fA-F]{64}$","x-message":"must be sha256: and the 64 hex digits of the token's SHA-256 (printf %s \"$TOKEN\" | sha256sum); the config never holds a token itself"}]}}}},"upstreams":{"type":"object","additionalProperties":{"type":"string"}},"audit":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"dir":{"type":"string","minLength":1},"maxBytes":{"type":"integer","minimum":1024},"files":{"type":"integer","minimum":1,"maximum":10000}}},"log":{"type":"object","additionalProperties":false,"properties":{"level":{"enum":["fatal","error","warn","info","debug","trace","silent"]}}},"cache":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"ttlSeconds":{"type":"integer","minimum":0},"maxEntries":{"type":"integer","minimum":1},"overrides":{"type":"object","additionalProperties":{"type":"integer","minimum":0}}}},"upstreamLimits":{"type":"object","additionalProperties":false,"properties":{"default":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}},"origins":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"namespaces":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"maxPauseSeconds":{"type":"integer","minimum":0,"maximum":86400}}},"redis":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","allOf":[{"pattern":"^rediss?://","x-message":"must be a redis:// or rediss:// URL"}]},"keyPrefix":{"type":"string"},"commandTimeoutMs":{"type":"integer","minimum":10,"maximum":10000}}}}};
+const schema31 = {"type":"object","additionalProperties":false,"properties":{"security":{"type":"object","additionalProperties":false,"properties":{"allowedLibraries":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$","x-message":"must be an exact package name (no subpath, version or ..)"}]}},"keys":{"oneOf":[{"type":"array","items":{"type":"string","allOf":[{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"is not an environment variable name or a * glob of one"}]}},{"type":"object","propertyNames":{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"key '{key}' is not an environment variable name or a * glob of one"},"additionalProperties":{"oneOf":[{"const":"*"},{"type":"array","items":{"type":"string","minLength":1}}]}}]}}},"network":{"type":"object","additionalProperties":false,"properties":{"allowPrivate":{"oneOf":[{"type":"boolean"},{"type":"array","items":{"type":"string","minLength":1}}]},"allow":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"deny":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"maxRequestsPerCall":{"type":"integer","minimum":1,"maximum":1000},"maxBytesPerCall":{"type":"integer","minimum":1024}}},"limits":{"type":"object","additionalProperties":false,"properties":{"maxFileBytes":{"type":"integer","minimum":1024},"maxArgumentDepth":{"type":"integer","minimum":1,"maximum":1000},"maxArgumentBytes":{"type":"integer","minimum":1024}}},"sandbox":{"type":"object","additionalProperties":false,"properties":{"deadlineMs":{"type":"integer","minimum":50,"maximum":60000},"memoryMb":{"type":"integer","minimum":16,"maximum":8192},"workers":{"type":"integer","minimum":1,"maximum":16},"loadHandlers":{"enum":["on-first-call","at-load"]}}},"http":{"type":"object","additionalProperties":false,"properties":{"connectTimeoutMs":{"type":"integer","minimum":1,"maximum":120000},"totalTimeoutMs":{"type":"integer","minimum":1,"maximum":600000},"maxResponseBytes":{"type":"integer","minimum":1},"maxRedirects":{"type":"integer","minimum":0,"maximum":20},"maxJsonDepth":{"type":"integer","minimum":1,"maximum":10000},"allowedHosts":{"type":"array","items":{"type":"string","minLength":1}},"authTokens":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^sha256:[0-9a-fA-F]{64}$","x-message":"must be sha256: and the 64 hex digits of the token's SHA-256 (printf %s \"$TOKEN\" | sha256sum); the config never holds a token itself"}]}}}},"upstreams":{"type":"object","additionalProperties":{"type":"string"}},"audit":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"dir":{"type":"string","minLength":1},"maxBytes":{"type":"integer","minimum":1024},"files":{"type":"integer","minimum":1,"maximum":10000}}},"log":{"type":"object","additionalProperties":false,"properties":{"level":{"enum":["fatal","error","warn","info","debug","trace","silent"]}}},"cache":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"ttlSeconds":{"type":"integer","minimum":0},"maxEntries":{"type":"integer","minimum":1},"overrides":{"type":"object","additionalProperties":{"type":"integer","minimum":0}}}},"upstreamLimits":{"type":"object","additionalProperties":false,"properties":{"default":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}},"origins":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"namespaces":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"maxPauseSeconds":{"type":"integer","minimum":0,"maximum":86400}}},"redis":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","allOf":[{"pattern":"^rediss?://","x-message":"must be a redis:// or rediss:// URL"}]},"keyPrefix":{"type":"string"},"commandTimeoutMs":{"type":"integer","minimum":10,"maximum":10000}}},"output":{"type":"object","additionalProperties":false,"properties":{"validate":{"enum":["error","warn","off"]}}}}};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const pattern4 = new RegExp("^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$", "u");
@@ -2052,14 +2052,54 @@ vErrors.push(err153);
 errors++;
 }
 }
-}
-else {
-const err154 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data.output !== undefined){
+let data72 = data.output;
+if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
+for(const key22 in data72){
+if(!(key22 === "validate")){
+const err154 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.output,data:data72};
 if(vErrors === null){
 vErrors = [err154];
 }
 else {
 vErrors.push(err154);
+}
+errors++;
+}
+}
+if(data72.validate !== undefined){
+let data73 = data72.validate;
+if(!(((data73 === "error") || (data73 === "warn")) || (data73 === "off"))){
+const err155 = {instancePath:instancePath+"/output/validate",schemaPath:"#/properties/output/properties/validate/enum",keyword:"enum",params:{allowedValues: schema31.properties.output.properties.validate.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.output.properties.validate.enum,parentSchema:schema31.properties.output.properties.validate,data:data73};
+if(vErrors === null){
+vErrors = [err155];
+}
+else {
+vErrors.push(err155);
+}
+errors++;
+}
+}
+}
+else {
+const err156 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.output.type,parentSchema:schema31.properties.output,data:data72};
+if(vErrors === null){
+vErrors = [err156];
+}
+else {
+vErrors.push(err156);
+}
+errors++;
+}
+}
+}
+else {
+const err157 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
 }
 errors++;
 }

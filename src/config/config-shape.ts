@@ -99,5 +99,8 @@ export const CONFIG_SHAPE = {
       keyPrefix: { type: 'string' },
       commandTimeoutMs: integer(10, 10000),
     }),
+    output: closedSection({
+      validate: { enum: ['error', 'warn', 'off'] },
+    }),
   },
 };

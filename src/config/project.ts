@@ -115,6 +115,13 @@ export interface AuditConfig {
   files?: number;
 }
 
+/**
+ * What the MCP layer does with an answer that does not match its tool's output schema
+ * (src/mcp/content.ts): an `isError` result with a note (`error`), the answer as text, logged
+ * and counted (`warn`), or the answer as text, silently (`off`).
+ */
+export type OutputValidation = 'error' | 'warn' | 'off';
+
 export interface ProjectConfig {
   allowedLibraries: string[];
   /** Environment variables the operator grants as keys (`.env` entries need no grant). */
@@ -131,6 +138,7 @@ export interface ProjectConfig {
   redis: RedisConfig;
   /** Level of the structured logs of `serve` (`--log-level` wins). */
   log: { level?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  output: { validate: OutputValidation };
 }
 
 export class ConfigError extends Error {}
@@ -147,6 +155,7 @@ interface ConfigFile {
   log?: ProjectConfig['log'];
   upstreamLimits?: UpstreamLimitsConfig;
   redis?: RedisConfig;
+  output?: { validate?: OutputValidation };
 }
 
 /** A problem in Ajv's own words, after the key: `sandbox.deadlineMs must be >= 50`. */
@@ -195,6 +204,7 @@ function configFrom(data: ConfigFile): ProjectConfig {
     log: data.log ?? {},
     upstreamLimits: data.upstreamLimits ?? {},
     redis: data.redis ?? {},
+    output: { validate: data.output?.validate ?? 'error' },
     cache: { enabled: data.cache?.enabled ?? true, ttlSeconds: data.cache?.ttlSeconds ?? 0, maxEntries: data.cache?.maxEntries, overrides: data.cache?.overrides ?? {} },
   };
 }

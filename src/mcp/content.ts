@@ -4,17 +4,21 @@
 //   with a notice that says so and how to ask for less.
 // - Images → an image item; other binary data → a text note and an embedded base64 resource.
 //   Data whose base64 is longer than the cap is left out, and a note says so.
-// - Where the tool advertises an `outputSchema`, a JSON object that matches it also goes out as
+// - Where the tool has an output schema, a JSON object that matches it also goes out as
 //   `structuredContent`. A result that does not match (or was cut) is never sent as
-//   `structuredContent`: it goes out as text with a note, marked `isError`, since MCP requires
-//   every successful result of such a tool to carry matching structured content (the SDK client
-//   rejects one that does not). The model still reads the whole answer.
+//   `structuredContent`. What it becomes is the operator's choice (`output.validate`): under
+//   `error` it goes out as text with a note, marked `isError`, since MCP requires every
+//   successful result of a tool that advertises an `outputSchema` to carry matching structured
+//   content (the SDK client rejects one that does not); under `warn` and `off` the tool
+//   advertises no `outputSchema` (server.ts) and the answer goes out as plain text, `warn`
+//   telling `onMismatch`. The model reads the whole answer either way.
 // - Failures → `isError: true` and a text that says what went wrong and what to do about it.
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolError } from '../catalog/call-pipeline.js';
 import type { Decoded } from '../http/decode.js';
 import { isRecord } from '../shared/raw.js';
+import type { OutputValidation } from '../config/project.js';
 import type { OutputValidator } from '../tool-schema/output.js';
 
 export const DEFAULT_MAX_RESULT_CHARS = 100_000;
@@ -27,8 +31,12 @@ const META_CUT = 'flowguard/cut';
 export interface ResultContext {
   /** The tool's MCP name (names the embedded resource of binary results). */
   name: string;
-  /** The validator of the advertised `outputSchema`, if the tool has one. */
+  /** The validator of the tool's output schema, if it has one. */
   output?: OutputValidator;
+  /** `output.validate`: what a result that does not match becomes; default `error`. */
+  validation?: OutputValidation;
+  /** Hears why a result did not match, under `warn`. */
+  onMismatch?: (why: string) => void;
   /** Largest text item, and largest base64 data item, in characters. */
   maxChars: number;
 }
@@ -54,20 +62,27 @@ function jsonResult(context: ResultContext, meta: Record<string, unknown>, value
   const items = textOf(context, meta, full);
   if (!context.output) return { content: items, _meta: meta };
   if (meta[META_CUT] !== undefined) {
-    return mismatch(items, meta, `the result is longer than the cap of ${context.maxChars} characters, so it was cut and cannot be sent as structured content`);
+    // Not the API departing from the schema: under warn and off a cut answer is plain text, uncounted.
+    if ((context.validation ?? 'error') !== 'error') return { content: items, _meta: meta };
+    return mismatch(context, items, meta, `the result is longer than the cap of ${context.maxChars} characters, so it was cut and cannot be sent as structured content`);
   }
-  if (!isRecord(value)) return mismatch(items, meta, `the API answered with ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}, not a JSON object`);
+  if (!isRecord(value)) return mismatch(context, items, meta, `the API answered with ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}, not a JSON object`);
   const problem = context.output.problem(value);
-  if (problem !== undefined) return mismatch(items, meta, `at ${problem}`);
+  if (problem !== undefined) return mismatch(context, items, meta, `at ${problem}`);
   return { content: items, structuredContent: value, _meta: meta };
 }
 
 /** Non-JSON answers of a tool that promises a JSON object cannot match its output schema. */
 function checked(context: ResultContext, meta: Record<string, unknown>, items: CallToolResult['content'], why: string): CallToolResult {
-  return context.output ? mismatch(items, meta, why) : { content: items, _meta: meta };
+  return context.output ? mismatch(context, items, meta, why) : { content: items, _meta: meta };
 }
 
-function mismatch(items: CallToolResult['content'], meta: Record<string, unknown>, why: string): CallToolResult {
+function mismatch(context: ResultContext, items: CallToolResult['content'], meta: Record<string, unknown>, why: string): CallToolResult {
+  const validation = context.validation ?? 'error';
+  if (validation !== 'error') {
+    if (validation === 'warn') context.onMismatch?.(why);
+    return { content: items, _meta: meta };
+  }
   const note = `Note: this answer does not match the tool's declared output schema (${why}). It is sent as text only and marked as an error for that reason; the data below is what the API returned.`;
   return { content: [{ type: 'text', text: note }, ...items], isError: true, _meta: { ...meta, [META_ERROR]: { kind: 'output-mismatch', message: why } } };
 }

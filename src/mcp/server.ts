@@ -5,7 +5,8 @@
 // - `tools/list`: every visible tool (a tool whose keys are missing is hidden), with its R8 name,
 //   its reference `namespace/file.mjs::route` as `title` and in `_meta`, its description, input
 //   schema, annotations from the HTTP method (or the 4.x tool `meta`, whose other hints go into
-//   `_meta`), and an `outputSchema` where the route's output converts to one (tool-schema/output.ts).
+//   `_meta`), and an `outputSchema` where the route's output converts to one (tool-schema/output.ts)
+//   and `output.validate` is `error` (content.ts says why).
 //   Built once per catalog and shared by every server.
 // - `tools/call`: an unknown tool or malformed params are protocol errors (InvalidParams);
 //   everything that goes wrong in the call itself is an `isError` result (content.ts). The
@@ -26,6 +27,7 @@ import { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
 import type { ToolMeta } from '../schema/types.js';
+import type { Logger } from '../observe/logger.js';
 import type { ServerMetrics } from '../observe/metrics.js';
 import { flowguardVersion } from '../shared/version.js';
 import { DEFAULT_MAX_RESULT_CHARS, errorResult, successResult } from './content.js';
@@ -45,8 +47,10 @@ export interface McpServerOptions {
    * keys stay hidden; every other tool is unknown to this server.
    */
   tools?: readonly Tool[];
-  /** Counts the calls in flight (`/metrics`). */
-  metrics?: Pick<ServerMetrics, 'callStarted'>;
+  /** Counts the calls in flight and the answers that departed from their output schema (`/metrics`). */
+  metrics?: Pick<ServerMetrics, 'callStarted' | 'outputMismatch'>;
+  /** Where `output.validate: warn` reports an answer that departs from its output schema; without one, a line through `log`. */
+  logger?: Pick<Logger, 'warn'>;
   /** Serve these prompts instead of the catalog's skills and prompts (a group's, prompts.ts). */
   prompts?: readonly ServedPrompt[];
 }
@@ -103,6 +107,14 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
   const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true } }, jsonSchemaValidator: sharedValidator });
   registerPrompts(server, live, { prompts: options.prompts, tools: options.tools });
 
+  // `output.validate: warn`: the answer was served as text; the operator hears of it, and /metrics counts it.
+  const reportMismatch = (catalog: Catalog, name: string, why: string) => {
+    options.metrics?.outputMismatch(name);
+    const problem = catalog.redact(why);
+    if (options.logger) options.logger.warn({ tool: name, problem }, 'answer does not match the output schema; served as text');
+    else log(`flowguard: warning: ${name}: the answer does not match the output schema (${problem}); served as text`);
+  };
+
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolTable(live.current, options.tools).listing as McpTool[] }));
 
   // Registered under a schema that only pins the method: the SDK's own tools/call wrapper then
@@ -127,7 +139,8 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
       await progress?.stop();
       if (!result.ok) return errorResult(result.error);
       if (!('content' in result)) throw new Error('a dry run reached the MCP layer');
-      return successResult({ name, output: served?.output, maxChars }, result.status, result.content);
+      const validation = catalog.outputValidation;
+      return successResult({ name, output: served?.output, maxChars, validation, onMismatch: (why) => reportMismatch(catalog, name, why) }, result.status, result.content);
     } catch (error) {
       progress?.cancel();
       // Exceptions are bugs: logged (redacted) for the operator, a protocol error for the client.
@@ -209,7 +222,8 @@ function toolTable(catalog: Catalog, selection: readonly Tool[] | undefined): To
     for (const tool of visible) {
       const outputSchema = toOutputSchema(tool.route.output);
       byName.set(tool.name, outputSchema ? { tool, output: new OutputValidator(outputSchema) } : { tool });
-      listing.push(listingOf(tool, outputSchema));
+      // Only under `error` is every answer checked to match: MCP requires that of an advertised outputSchema.
+      listing.push(listingOf(tool, catalog.outputValidation === 'error' ? outputSchema : undefined));
     }
     table = { listing: Object.freeze(listing), byName };
     tables.set(key, table);

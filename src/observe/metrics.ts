@@ -1,6 +1,7 @@
 // What a running server counts, in the Prometheus text format (prom-client), for `/metrics`:
 // calls by tool and outcome, call latency, upstream answers by origin and status class, sandbox
-// process restarts, calls in flight, response-cache hits and misses. Each server has a registry
+// process restarts, calls in flight, response-cache hits and misses, answers served that departed
+// from their tool's output schema (`output.validate: warn`). Each server has a registry
 // of its own (never prom-client's global one), so two servers in one process count apart.
 //
 // Calls are fed in as finished call records (Catalog.onCall); the metrics read only the fields
@@ -42,6 +43,7 @@ export class ServerMetrics {
   private readonly upstream = new Tally();
   private readonly restarts = new Tally(['stopped', 'replaced']);
   private readonly cache = new Tally(['hit', 'miss']);
+  private readonly outputMismatches = new Tally();
   private inFlight = 0;
   private readonly origins = new Set<string>();
   private readonly latency = new Histogram({ name: 'flowguard_tool_call_duration_seconds', help: 'Time from a tool call to its result, in seconds', buckets: LATENCY_BUCKETS, registers: [this.registry] });
@@ -52,6 +54,7 @@ export class ServerMetrics {
     talliedCounter(registry, this.upstream, { name: 'flowguard_upstream_responses_total', help: 'Outbound requests by origin and status class (2xx, 3xx, 4xx, 5xx, or failed when no answer came)', labelNames: ['origin', 'class'] });
     talliedCounter(registry, this.restarts, { name: 'flowguard_sandbox_restarts_total', help: 'Sandbox worker processes started again, by why (stopped: it ended on its own; replaced: the host killed it)', labelNames: ['reason'] });
     talliedCounter(registry, this.cache, { name: 'flowguard_cache_requests_total', help: 'Response cache lookups of read-only tool calls, by result (hit or miss)', labelNames: ['result'] });
+    talliedCounter(registry, this.outputMismatches, { name: 'flowguard_output_mismatches_total', help: "Answers served that did not match their tool's output schema (output.validate: warn), by tool", labelNames: ['tool'] });
     const metrics = this;
     new Gauge({
       name: 'flowguard_tool_calls_in_flight',
@@ -70,6 +73,11 @@ export class ServerMetrics {
     this.latency.observe(call.durationMs / 1000);
     for (const request of call.requests) this.upstream.add(`${this.originLabel(request.origin)}\n${statusClassOf(request.status)}`);
     if (call.cache !== 'none') this.cache.add(call.cache);
+  }
+
+  /** Counts an answer served that did not match the output schema of `tool` (a tool the server serves: the label is bounded). */
+  outputMismatch(tool: string): void {
+    this.outputMismatches.add(tool);
   }
 
   /** Counts a sandbox worker process that stopped or was replaced (another one starts). */

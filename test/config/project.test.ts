@@ -16,7 +16,7 @@ function project(name: string, config?: string): string {
 
 describe('loadProjectConfig', () => {
   it('has empty defaults without a config file', () => {
-    expect(loadProjectConfig(project('none'))).toEqual({ allowedLibraries: [], keys: [], network: { allowPrivate: false, allow: {}, deny: {}, maxRequestsPerCall: 20, maxBytesPerCall: 8388608 }, limits: {}, sandbox: {}, http: {}, upstreams: {}, cache: { enabled: true, ttlSeconds: 0, overrides: {} }, upstreamLimits: {}, redis: {}, audit: { enabled: true, dir: join('.flowmcp', 'audit') }, log: {} });
+    expect(loadProjectConfig(project('none'))).toEqual({ allowedLibraries: [], keys: [], network: { allowPrivate: false, allow: {}, deny: {}, maxRequestsPerCall: 20, maxBytesPerCall: 8388608 }, limits: {}, sandbox: {}, http: {}, upstreams: {}, cache: { enabled: true, ttlSeconds: 0, overrides: {} }, upstreamLimits: {}, redis: {}, audit: { enabled: true, dir: join('.flowmcp', 'audit') }, log: {}, output: { validate: 'error' } });
   });
 
   it('reads the allowlist extension and the sandbox limits', () => {
@@ -32,6 +32,7 @@ describe('loadProjectConfig', () => {
       redis: { url: 'redis://127.0.0.1:6379/2', keyPrefix: 'staging:', commandTimeoutMs: 150 },
       audit: { enabled: false, dir: '/var/log/flowguard', maxBytes: 2048, files: 3 },
       log: { level: 'warn' },
+      output: { validate: 'warn' },
     };
     const dir = project('full', JSON.stringify(full));
     expect(loadProjectConfig(dir)).toEqual({
@@ -50,6 +51,7 @@ describe('loadProjectConfig', () => {
       redis: full.redis,
       audit: full.audit,
       log: full.log,
+      output: { validate: 'warn' },
     });
   });
 
