@@ -93,6 +93,18 @@ describe('flowguard test', () => {
     expect(upstream.since(mark).map((request) => request.url).sort()).toEqual(['/prices/bitcoin', '/prices/ether', '/status']);
   });
 
+  it('--progress writes a line per finished test on stderr, and leaves stdout to the report', async () => {
+    const { code, stdout, stderr } = await flowguard(['test', '--progress', '--concurrency', '2']);
+    expect(code).toBe(0);
+    const lines = stderr.trim().split('\n');
+    expect(lines.map((line) => line.replace(/\(\d+ ms\)/, '(ms)')).sort()).toEqual([
+      expect.stringMatching(/^\[1\/3\] pass market_\w+ tests\[\d\] \(ms\)$/),
+      expect.stringMatching(/^\[2\/3\] pass market_\w+ tests\[\d\] \(ms\)$/),
+      expect.stringMatching(/^\[3\/3\] pass market_\w+ tests\[\d\] \(ms\)$/),
+    ]);
+    expect(stdout).not.toContain('[1/3]');
+  });
+
   it('fails a test whose call the API answers with an error status, naming the status', async () => {
     answers['/prices/ether'] = { status: 500, body: { error: 'exchange down' } };
     const { code, stdout } = await flowguard(['test']);
