@@ -5,7 +5,7 @@
 import type { Expression } from '../scan/ast.js';
 import { FindingSink } from '../report/findings.js';
 import { isRecord } from '../shared/raw.js';
-import { parseModule } from '../scan/parse.js';
+import { parseWithLeadingData } from '../scan/leading-data.js';
 import { readSourceFile } from '../scan/source-file.js';
 import { readLiteral, type LiteralData } from '../scan/literal.js';
 import { checkListData } from './rules.js';
@@ -33,12 +33,13 @@ export function checkListFile(file: string, maxFileBytes?: number): ListCheck {
 
 export function checkListText(file: string, text: string): ListCheck {
   const sink = new FindingSink(file, text);
-  const program = parseModule(text, sink);
+  // `list` is read from the text where it opens the file as plain data (scan/leading-data.ts).
+  const { program, data: leading } = parseWithLeadingData(text, 'list', sink);
   if (!program) return { file, sink, name: null, list: null };
   const init = findListExport(program, sink);
   const named = scanListCode(program, sink);
   if (!init) return { file, sink, name: null, list: null };
-  const data = readListLiteral(init, named, sink);
+  const data = leading?.data ?? readListLiteral(init, named, sink);
   sink.useLocator(data.locate);
   sink.ignoreBelow(data.opaque);
   const list = checkListData(data.value, file, sink);

@@ -1,4 +1,5 @@
-// Reads a schema file's `main` without building its syntax tree, where that is safe to do.
+// Reads a schema file's `main` (or a list file's `list`) without building its syntax tree, where
+// that is safe to do.
 //
 // Most of a schema file is `main`, plain data, and parsing it into a syntax tree and reading the
 // tree back (literal.ts) is most of what checking a catalog costs: the tree allocates many times
@@ -19,7 +20,10 @@ import type { Expression, Program } from './ast.js';
 import { ownText, PATH_STEP, type LiteralData } from './literal.js';
 import { parseModule } from './parse.js';
 
-export interface LeadingMain {
+/** The exports read this way, each the root of its file's finding paths. */
+export type LeadingName = 'main' | 'list';
+
+export interface LeadingData {
   /** Offsets of the object's `{` and just past its `}`. */
   start: number;
   end: number;
@@ -36,22 +40,20 @@ const giveUp = new NotPlainData();
 /** Where each value of a container starts, by key or index: what the locator walks. */
 type Positions = WeakMap<object, Map<string | number, number>>;
 
-const OPENING = /^export\s+const\s+main\s*=\s*/;
+const OPENINGS: Record<LeadingName, RegExp> = { main: /^export\s+const\s+main\s*=\s*/, list: /^export\s+const\s+list\s*=\s*/ };
 
-export function readLeadingMain(text: string): LeadingMain | null {
+export function readLeadingData(text: string, name: LeadingName): LeadingData | null {
   const reader = new DataReader(text);
   try {
     reader.skipTrivia();
     // Blanks and comments only before the declaration; inside it, none (a comment there is rare).
-    const opening = OPENING.exec(text.slice(reader.at, reader.at + 64));
+    const opening = OPENINGS[name].exec(text.slice(reader.at, reader.at + 64));
     if (!opening) return null;
     reader.at += opening[0].length;
     if (text.charCodeAt(reader.at) !== 0x7b /* { */) return null;
     const start = reader.at;
     const value = reader.value(0);
-    const root = start;
-    const positions = reader.positions;
-    return { start, end: reader.at, data: { value, opaque: [], nonFinite: [], locate: locator(value, root, positions) } };
+    return { start, end: reader.at, data: { value, opaque: [], nonFinite: [], locate: locator(name, value, start, reader.positions) } };
   } catch (error) {
     if (error instanceof NotPlainData || error instanceof RangeError) return null;
     throw error;
@@ -317,12 +319,12 @@ function isIdentifierPart(code: number): boolean {
 }
 
 /** Walks the data along a path, as literal.ts walks the tree; where the path leaves what was written, the last value reached answers. */
-function locator(root: unknown, rootStart: number, positions: Positions): Locator {
+function locator(rootPath: string, root: unknown, rootStart: number, positions: Positions): Locator {
   return (path) => {
-    if (!path.startsWith('main')) return undefined;
+    if (!path.startsWith(rootPath)) return undefined;
     let value = root;
     let start = rootStart;
-    for (const step of path.slice('main'.length).matchAll(PATH_STEP)) {
+    for (const step of path.slice(rootPath.length).matchAll(PATH_STEP)) {
       const key = step[1] ?? (step[3] ? (JSON.parse(step[3]) as string) : Number(step[2]));
       const starts = typeof value === 'object' && value !== null ? positions.get(value) : undefined;
       const next = Array.isArray(value) ? (typeof key === 'number' ? starts?.get(key) : undefined) : starts?.get(String(key));
@@ -335,29 +337,29 @@ function locator(root: unknown, rootStart: number, positions: Positions): Locato
 }
 
 /**
- * Parses a schema file, its `main` read from the text where readLeadingMain can (then the
- * sink's paths are located through it, and `main` is returned with the program); otherwise the
- * whole text is parsed as usual and `main` is null, for the caller to read from the tree.
+ * Parses a file, its `main` or `list` read from the text where readLeadingData can (then the
+ * sink's paths are located through it, and the data is returned with the program); otherwise
+ * the whole text is parsed as usual and `data` is null, for the caller to read from the tree.
  */
-export function parseSchemaText(text: string, sink: FindingSink): { program: Program | null; main: LeadingMain | null } {
-  const main = readLeadingMain(text);
-  if (main) {
+export function parseWithLeadingData(text: string, name: LeadingName, sink: FindingSink): { program: Program | null; data: LeadingData | null } {
+  const data = readLeadingData(text, name);
+  if (data) {
     // The object is valid data, so a syntax error of the blanked text is one of the file's, at the same offset.
-    const program = parseModule(blankedText(text, main.start, main.end), sink);
-    if (!program) return { program, main: null };
-    if (initialisesMain(program.body[0], main)) {
-      sink.useLocator(main.data.locate);
-      return { program, main };
+    const program = parseModule(blankedText(text, data.start, data.end), sink);
+    if (!program) return { program, data: null };
+    if (initialises(program.body[0], name, data)) {
+      sink.useLocator(data.data.locate);
+      return { program, data };
     }
   }
-  return { program: parseModule(text, sink), main: null };
+  return { program: parseModule(text, sink), data: null };
 }
 
-/** Whether `statement` is `export const main = ` with the object read at exactly its place as the initialiser. */
-function initialisesMain(statement: Program['body'][number] | undefined, { start, end }: LeadingMain): boolean {
+/** Whether `statement` is `export const <name> = ` with the object read at exactly its place as its one initialiser. */
+function initialises(statement: Program['body'][number] | undefined, name: LeadingName, { start, end }: LeadingData): boolean {
   if (statement?.type !== 'ExportNamedDeclaration' || statement.declaration?.type !== 'VariableDeclaration') return false;
   if (statement.declaration.declarations.length !== 1) return false;
   const [first] = statement.declaration.declarations;
   const init = first?.init as (Expression & { start?: number; end?: number }) | null | undefined;
-  return statement.declaration.kind === 'const' && first?.id.type === 'Identifier' && first.id.name === 'main' && init?.type === 'ObjectExpression' && init.start === start && init.end === end;
+  return statement.declaration.kind === 'const' && first?.id.type === 'Identifier' && first.id.name === name && init?.type === 'ObjectExpression' && init.start === start && init.end === end;
 }

@@ -13,7 +13,7 @@ import { checkRequiredLibraries } from '../libraries/allowlist.js';
 import type { ListRegistry, ResolvedList } from '../lists/types.js';
 import { isRecord, stringOr, stringsOf, type RawObject } from '../shared/raw.js';
 import { scanForbidden } from '../scan/forbidden.js';
-import { parseSchemaText } from '../scan/leading-main.js';
+import { parseWithLeadingData } from '../scan/leading-data.js';
 import { checkHandlers } from './handlers.js';
 import { checkListRefs, checkListUsage, resolveListRefs } from './list-refs.js';
 import { readLiteral } from '../scan/literal.js';
@@ -87,8 +87,8 @@ interface ReadFile {
 }
 
 function checkInto(file: string, text: string, options: CheckOptions, sink: FindingSink): ReadFile {
-  // `main` is read from the text where it opens the file as plain data (scan/leading-main.ts).
-  const { program, main: leadingMain } = parseSchemaText(text, sink);
+  // `main` is read from the text where it opens the file as plain data (scan/leading-data.ts).
+  const { program, data: leadingMain } = parseWithLeadingData(text, 'main', sink);
   if (!program) return { schema: null, routes: [] };
   const module = readSchemaModule(program, sink);
   if (module.other) {

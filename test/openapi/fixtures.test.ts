@@ -24,6 +24,7 @@ const fixtures: Array<{ file: string; operations: number; routes: number; keys: 
   { file: 'readme-v1-basic.json', operations: 36, routes: 34, keys: ['basic'] },
   { file: 'readme-v2-bearer.json', operations: 54, routes: 46, keys: ['bearer'] },
   { file: 'stapi-star-trek.json', operations: 120, routes: 120, keys: [] },
+  { file: 'trello.json', operations: 324, routes: 324, keys: ['query'] },
 ];
 
 describe.each(fixtures)('import openapi $file', ({ file, operations, routes, keys }) => {

@@ -1,11 +1,12 @@
-// scan/leading-main.ts reads `main` from the text without a syntax tree. It must read exactly what
+// scan/leading-data.ts reads `main` (or a list's `list`) from the text without a syntax tree. It must read exactly what
 // literal.ts reads from the tree (values and source positions), give up on anything else, and
 // never let the blanked text it parses change how the rest of the file reads.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Expression } from '../../src/scan/ast.js';
-import { blankedText, parseSchemaText, readLeadingMain } from '../../src/scan/leading-main.js';
+import { blankedText, parseWithLeadingData, readLeadingData } from '../../src/scan/leading-data.js';
+import { checkListText } from '../../src/lists/check.js';
 import { readLiteral } from '../../src/scan/literal.js';
 import { parseModule } from '../../src/scan/parse.js';
 import { FindingSink } from '../../src/report/findings.js';
@@ -79,12 +80,12 @@ const mainText = data
   .filter((value): value is { [key: string]: Data } => typeof value === 'object' && value !== null && !Array.isArray(value))
   .chain((value) => fc.tuple(fc.constant(value), render(value), trivia));
 
-describe('readLeadingMain', () => {
+describe('readLeadingData', () => {
   it('reads what the parser and literal.ts read, values and positions, however the data is written', () => {
     fc.assert(
       fc.property(mainText, ([value, source, gap]) => {
         const text = `// a schema${gap}\nexport const main = ${source}\n\nexport const handlers = () => ({})\n`;
-        const fast = readLeadingMain(text);
+        const fast = readLeadingData(text, 'main');
         const tree = fromTree(text);
         expect(fast, text).not.toBeNull();
         expect(fast!.data.value).toEqual(tree.value);
@@ -125,20 +126,20 @@ describe('readLeadingMain', () => {
     ['an unterminated comment', '{ a: 1 /* }'],
     ['a division', '{ a: 4 / 2 }'],
   ])('gives up on %s, for the parser to report', (_what, object) => {
-    expect(readLeadingMain(`export const main = ${object}\n`)).toBeNull();
+    expect(readLeadingData(`export const main = ${object}\n`, 'main')).toBeNull();
   });
 
   it('gives up unless the declaration opens the file (after comments only)', () => {
-    expect(readLeadingMain("'use strict'\nexport const main = { a: 1 }\n")).toBeNull();
-    expect(readLeadingMain('const x = 1\nexport const main = { a: 1 }\n')).toBeNull();
-    expect(readLeadingMain('export /* */ const main = { a: 1 }\n')).toBeNull();
-    expect(readLeadingMain('#!/usr/bin/env node\nexport const main = { a: 1 }\n')).toBeNull();
-    expect(readLeadingMain('/* export const main = { a: 1 } */\nexport const main = { b: 2 }\n')?.data.value).toEqual({ b: 2 });
+    expect(readLeadingData("'use strict'\nexport const main = { a: 1 }\n", 'main')).toBeNull();
+    expect(readLeadingData('const x = 1\nexport const main = { a: 1 }\n', 'main')).toBeNull();
+    expect(readLeadingData('export /* */ const main = { a: 1 }\n', 'main')).toBeNull();
+    expect(readLeadingData('#!/usr/bin/env node\nexport const main = { a: 1 }\n', 'main')).toBeNull();
+    expect(readLeadingData('/* export const main = { a: 1 } */\nexport const main = { b: 2 }\n', 'main')?.data.value).toEqual({ b: 2 });
   });
 
   it('gives up on nesting deeper than it reads, which the parser then reads', () => {
     const deep = `export const main = { a: ${'['.repeat(100)}${']'.repeat(100)} }\n`;
-    expect(readLeadingMain(deep)).toBeNull();
+    expect(readLeadingData(deep, 'main')).toBeNull();
     expect(checkSchemaText('deep.mjs', deep, { allowedLibraries: new Set() }).findings.map((finding) => finding.code)).not.toContain('SEC016');
   });
 });
@@ -146,7 +147,7 @@ describe('readLeadingMain', () => {
 describe('blankedText', () => {
   it('keeps every offset and line break, and leaves an empty object', () => {
     const text = "export const main = { a: 'x',\r\n b: [1,\u2028 2] }\nexport const handlers = 1\n";
-    const main = readLeadingMain(text)!;
+    const main = readLeadingData(text, 'main')!;
     const blanked = blankedText(text, main.start, main.end);
     expect(blanked).toHaveLength(text.length);
     expect(blanked.slice(main.start, main.end).replace(/\s/g, '')).toBe('{}');
@@ -155,7 +156,7 @@ describe('blankedText', () => {
   });
 });
 
-describe('parseSchemaText', () => {
+describe('parseWithLeadingData', () => {
   const check = (text: string) => checkSchemaText('t.mjs', text, { allowedLibraries: new Set() });
   const slow = (text: string) => check(text.replace('export const main', 'export /**/const main'));
 
@@ -165,9 +166,9 @@ describe('parseSchemaText', () => {
     ['a second declarator with code', "export const main = { a: 1 }, other = fetch('https://x.example')\n"],
   ])('reads the file the ordinary way when %s follows, and reports what the ordinary way reports', (_what, text) => {
     const sink = new FindingSink('t.mjs', text);
-    const parsed = parseSchemaText(text, sink);
-    const leading = readLeadingMain(text);
-    const sameShape = parsed.main === null || (leading !== null && parsed.main.end === leading.end);
+    const parsed = parseWithLeadingData(text, 'main', sink);
+    const leading = readLeadingData(text, 'main');
+    const sameShape = parsed.data === null || (leading !== null && parsed.data.end === leading.end);
     expect(sameShape).toBe(true);
     const codes = (findings: Array<{ code: string; line?: number }>) => findings.map((finding) => `${finding.code}@${finding.line}`);
     expect(codes(check(text).findings)).toEqual(codes(slow(text).findings));
@@ -178,5 +179,28 @@ describe('parseSchemaText', () => {
     const findings = check(text).findings.filter((finding) => finding.code === 'SEC006');
     expect(findings).toEqual([expect.objectContaining({ line: 4, column: 1 })]);
     expect(findings).toEqual(slow(text).findings.filter((finding) => finding.code === 'SEC006'));
+  });
+});
+
+describe('a list file', () => {
+  const listText = (entries: string) => `// colours\nexport const list = {\n  meta: { name: 'colours', version: '1.0.0', description: 'Colours.', fields: [{ key: 'name', type: 'string', description: 'Its name.' }] },\n  entries: ${entries}\n}\n`;
+
+  it('is read from the text with the findings and positions the tree gives', () => {
+    for (const entries of ["[{ name: 'red' }, { name: 'green' }]", "[{ name: 'red' }, { name: 7 }]", "[{ name: 'red', extra: true }]"]) {
+      const text = listText(entries);
+      expect(readLeadingData(text, 'list')).not.toBeNull();
+      const fast = checkListText('colours.mjs', text);
+      const slow = checkListText('colours.mjs', text.replace('export const list', 'export /**/const list'));
+      const seen = (check: typeof fast) => check.sink.findings.map(({ code, line, column, path, message }) => ({ code, line, column: line === 2 ? 0 : column, path, message }));
+      expect(seen(fast)).toEqual(seen(slow));
+      expect(fast.list).toEqual(slow.list);
+    }
+  });
+
+  it('with code in it is read from the tree, which reports the code', () => {
+    const text = listText("[{ name: 'red' }].map((entry) => entry)");
+    expect(checkListText('colours.mjs', text).sink.findings.map((finding) => finding.code)).toEqual(
+      checkListText('colours.mjs', text.replace('export const list', 'export /**/const list')).sink.findings.map((finding) => finding.code),
+    );
   });
 });
