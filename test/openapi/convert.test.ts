@@ -23,11 +23,14 @@ function openapi(paths: object, extra: object = {}): object {
   return { openapi: '3.1.0', info: { title: 'Demo API', version: '1' }, servers: [{ url: 'https://api.example.com/v1/' }], paths, ...extra };
 }
 
+let imported = 0;
+
 /** `main` of the file holding a route, read back from the generated text. */
 async function mainOf(result: ImportResult, route: string): Promise<any> {
   const file = result.files.find((planned) => planned.routes.some((entry) => entry.name === route));
   if (!file) throw new Error(`no file holds ${route}: ${JSON.stringify(result.report.findings)}`);
-  const path = join(work, `${route}-${file.name}`);
+  // A new path each time: import() caches modules by URL.
+  const path = join(work, `${route}-${++imported}-${file.name}`);
   writeFileSync(path, file.text);
   return (await import(path)).main;
 }
@@ -159,5 +162,18 @@ describe('files, servers and outputs', () => {
       paths: { '/p': { patch: { responses: ok }, post: { consumes: ['multipart/form-data'], parameters: [{ name: 'file', in: 'formData', type: 'file', required: true }], responses: ok } } },
     }, 'swagger.json');
     expect(result.report.findings.map((finding) => [finding.operation, finding.kind, finding.severity])).toEqual([['POST /p', 'body', 'error'], ['PATCH /p', 'method', 'error']]);
+  });
+});
+
+describe('references', () => {
+  it('a $ref to another file is never read: the import stays inside the one document', async () => {
+    writeFileSync(join(work, 'secret.json'), JSON.stringify({ type: 'string', enum: ['TOP-SECRET-VALUE'], example: 'TOP-SECRET-VALUE' }));
+    const result = await run(openapi({
+      '/x': { get: { operationId: 'x', parameters: [{ name: 'q', in: 'query', required: true, schema: { $ref: './secret.json' } }], responses: ok } },
+    }), 'external-ref.json');
+    const text = JSON.stringify(result);
+    expect(text).not.toContain('TOP-SECRET-VALUE');
+    // The unresolved reference reads as an untyped string parameter.
+    expect((await mainOf(result, 'x')).routes.x.parameters[0].z).toEqual({ primitive: 'string()', options: [] });
   });
 });
