@@ -302,6 +302,11 @@ export class Catalog {
     return this.callListeners.add(listener);
   }
 
+  /** Hands the records of the calls that have ended to the listeners now, not in their next batch: a metrics scrape counts every call answered. */
+  deliverCallRecords(): void {
+    this.callListeners.deliverNow();
+  }
+
   /** Where a schema's executeRequest handlers may send requests (R12); null for a file with no tool. */
   reach(file: string): ReturnType<Reach['describe']> | null {
     return this.tools.find((tool) => tool.schema.file === file)?.reach.describe() ?? null;

@@ -107,6 +107,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
     }
     if (url.pathname === METRICS_PATH) {
       if (!admitted(req, res)) return;
+      catalog.current.deliverCallRecords();
       const { contentType, text } = await metrics.scrape();
       res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store' }).end(text);
       return;

@@ -32,19 +32,29 @@ export interface JsonBounds {
  * as one nested `maxDepth` deep (RULINGS R13).
  */
 export function brokenBound(value: unknown, { maxDepth, maxBytes = Infinity }: JsonBounds): 'depth' | 'size' | null {
-  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  // Two parallel stacks rather than an object per value: arguments are walked on every call.
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
   let bytes = 0;
-  for (let item = stack.pop(); item; item = stack.pop()) {
-    const current = item.value;
+  while (values.length > 0) {
+    const current = values.pop();
+    const depth = (depths.pop() as number) + 1;
     if (typeof current === 'string') bytes += current.length + 2;
     else if (typeof current !== 'object' || current === null) bytes += 8;
     else {
-      const depth = item.depth + 1;
       if (depth > maxDepth) return 'depth';
-      // An object's keys count as strings, its values one level down like an array's items.
-      const children: unknown[] = Array.isArray(current) ? current : Object.entries(current).flat();
-      bytes += 2 + children.length;
-      for (const child of children) stack.push({ value: child, depth });
+      if (Array.isArray(current)) {
+        bytes += 2 + current.length;
+        for (const item of current) values.push(item), depths.push(depth);
+      } else {
+        // An object's keys count as strings, its values one level down like an array's items.
+        for (const key of Object.keys(current)) {
+          bytes += 4 + key.length;
+          values.push((current as Record<string, unknown>)[key]);
+          depths.push(depth);
+        }
+        bytes += 2;
+      }
     }
     if (bytes > maxBytes) return 'size';
   }
