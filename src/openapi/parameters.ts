@@ -15,6 +15,8 @@ import { zBlockOf, type ZConversion } from './z-block.js';
 export interface FlowParameter {
   position: { key: string; value: string; location: 'insert' | 'query' | 'body' };
   z: { primitive: string; options: string[] };
+  /** Shown to the AI client in the tool's input schema. */
+  description?: string;
 }
 
 export interface ConvertedParameters {
@@ -33,16 +35,17 @@ export function convertParameters(document: OpenApiDocument, op: Operation, keys
   const pathKeys = new Map<string, string>();
   const test: Record<string, unknown> = {};
   const taken = new Set<string>();
-  const pathParams: Array<{ name: string; conversion: ZConversion; example: { value: unknown } | undefined }> = [];
+  const pathParams: Array<{ name: string; conversion: ZConversion; example: { value: unknown } | undefined; about: unknown }> = [];
   const keyNames = new Set(keys.map((key) => `${key.where}:${key.name.toLowerCase()}`));
 
-  const add = (key: string, location: FlowParameter['position']['location'], conversion: ZConversion, example: { value: unknown } | undefined, required: boolean) => {
+  const add: Add = (key, location, conversion, example, required, about) => {
     if (taken.has(key)) {
       report('error', 'parameter', `two parameters are named '${key}'; a FlowMCP route takes each name once`);
       return;
     }
     taken.add(key);
-    parameters.push({ position: { key, value: '{{USER_PARAM}}', location }, z: conversion.z });
+    const description = cutDescription(about, 200);
+    parameters.push({ position: { key, value: '{{USER_PARAM}}', location }, z: conversion.z, ...(description ? { description } : {}) });
     const value = testValue(conversion, example, required, key, report);
     if (value !== undefined) test[key] = value;
   };
@@ -55,7 +58,7 @@ export function convertParameters(document: OpenApiDocument, op: Operation, keys
     const conversion = zBlockOf(schema, required);
     for (const what of conversion.dropped) report('warning', 'parameter', `parameter '${name}': ${what} is not expressible and was left out`);
     if (where === 'path') {
-      pathParams.push({ name, conversion, example: parameterExample(param, schema) });
+      pathParams.push({ name, conversion, example: parameterExample(param, schema), about: param.description ?? schema.description });
     } else if (where === 'query') {
       if (keyNames.has(`query:${name.toLowerCase()}`)) continue;
       if (conversion.kind === 'object') {
@@ -65,7 +68,7 @@ export function convertParameters(document: OpenApiDocument, op: Operation, keys
       if (conversion.kind === 'array' && !document.isSwagger2 && param.explode !== false) {
         report('warning', 'parameter', `query parameter '${name}' is an array the document sends as repeated keys; FlowMCP sends one comma-joined value`);
       }
-      add(name, 'query', conversion, parameterExample(param, schema), required);
+      add(name, 'query', conversion, parameterExample(param, schema), required, param.description ?? schema.description);
     } else if (where === 'header' || where === 'cookie') {
       if (keyNames.has(`header:${name.toLowerCase()}`)) continue;
       report(required ? 'error' : 'warning', 'parameter', `${where} parameter '${name}' cannot be sent by a FlowMCP route (headers are fixed per file, cookies unsupported)${required ? '' : ', so it was left out'}`);
@@ -77,10 +80,10 @@ export function convertParameters(document: OpenApiDocument, op: Operation, keys
   }
   if (!document.isSwagger2 && isRecord(op.operation.requestBody)) requestBody(op.operation.requestBody, op, report, add);
   // Path parameters last: their keys are free to choose, the others' are the API's wire names.
-  for (const { name, conversion, example } of pathParams) {
+  for (const { name, conversion, example, about } of pathParams) {
     const key = unique(camelCase(name), new Set(taken));
     pathKeys.set(name, key);
-    add(key, 'insert', conversion, example, true);
+    add(key, 'insert', conversion, example, true, about);
   }
   return { parameters, pathKeys, test };
 }
@@ -112,7 +115,7 @@ function parameterExample(param: RawObject, schema: RawObject): { value: unknown
   return exampleOf(param) ?? exampleOf(schema);
 }
 
-type Add = (key: string, location: 'body', conversion: ZConversion, example: { value: unknown } | undefined, required: boolean) => void;
+type Add = (key: string, location: FlowParameter['position']['location'], conversion: ZConversion, example: { value: unknown } | undefined, required: boolean, about: unknown) => void;
 
 function requestBody(body: RawObject, op: Operation, report: Report, add: Add): void {
   const content = isRecord(body.content) ? body.content : {};
@@ -154,7 +157,7 @@ function bodyProperties(raw: RawObject, required: boolean, op: Operation, report
     const conversion = zBlockOf(property, propertyRequired);
     for (const what of conversion.dropped) report('warning', 'parameter', `body property '${name}': ${what} is not expressible and was left out`);
     const example = bodyExample && bodyExample[name] !== undefined ? { value: bodyExample[name] } : exampleOf(property);
-    add(name, 'body', conversion, example, propertyRequired);
+    add(name, 'body', conversion, example, propertyRequired, property.description);
   }
 }
 

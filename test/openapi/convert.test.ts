@@ -43,7 +43,7 @@ describe('parameters', () => {
           operationId: 'get_item',
           summary: 'One item',
           parameters: [
-            { name: 'item-id', in: 'path', required: true, schema: { type: 'integer', minimum: 1, maximum: 1000 }, example: 7 },
+            { name: 'item-id', in: 'path', required: true, description: '  The   item.\n Its id. ', schema: { type: 'integer', minimum: 1, maximum: 1000 }, example: 7 },
             { name: 'limit', in: 'query', schema: { type: 'integer', exclusiveMinimum: 0, maximum: 100, default: 10 } },
             { name: 'sort', in: 'query', required: true, schema: { type: 'string', enum: ['asc', 'desc'] } },
             { name: 'code', in: 'query', schema: { type: 'string', minLength: 2, maxLength: 3, pattern: '^[A-Z]+$' } },
@@ -61,7 +61,7 @@ describe('parameters', () => {
       { position: { key: 'sort', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'enum(asc,desc)', options: [] } },
       { position: { key: 'code', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'string()', options: ['min(2)', 'max(3)', 'regex(^[A-Z]+$)', 'optional()'] } },
       { position: { key: 'verbose', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'boolean()', options: ['optional()', 'default(false)'] } },
-      { position: { key: 'itemId', value: '{{USER_PARAM}}', location: 'insert' }, z: { primitive: 'number()', options: ['min(1)', 'max(1000)'] } },
+      { position: { key: 'itemId', value: '{{USER_PARAM}}', location: 'insert' }, z: { primitive: 'number()', options: ['min(1)', 'max(1000)'] }, description: 'The item. Its id.' },
     ]);
     // The example where there is one, the first enum value for a required parameter without.
     expect(main.routes.getItem.tests).toEqual([{ _description: 'One item (values from the OpenAPI document)', sort: 'asc', itemId: 7 }]);
