@@ -65,8 +65,8 @@ export function convertParameters(document: OpenApiDocument, op: Operation, keys
         report(required ? 'error' : 'warning', 'parameter', `query parameter '${name}' is an object (style ${String(param.style ?? 'form')}); FlowMCP sends no object query values${required ? '' : ', so it was left out'}`);
         continue;
       }
-      if (conversion.kind === 'array' && !document.isSwagger2 && param.explode !== false) {
-        report('warning', 'parameter', `query parameter '${name}' is an array the document sends as repeated keys; FlowMCP sends one comma-joined value`);
+      if (conversion.kind === 'array' && !commaJoined(param, document.isSwagger2)) {
+        report('warning', 'parameter', `query parameter '${name}' is an array the document sends otherwise (repeated keys or another separator); FlowMCP sends one comma-joined value`);
       }
       add(name, 'query', conversion, parameterExample(param, schema), required, param.description ?? schema.description);
     } else if (where === 'header' || where === 'cookie') {
@@ -86,6 +86,12 @@ export function convertParameters(document: OpenApiDocument, op: Operation, keys
     add(key, 'insert', conversion, example, true, about);
   }
   return { parameters, pathKeys, test };
+}
+
+/** Whether the document sends an array query value as FlowMCP does: one value, items joined by commas. */
+function commaJoined(param: RawObject, isSwagger2: boolean): boolean {
+  if (isSwagger2) return param.collectionFormat === undefined || param.collectionFormat === 'csv';
+  return (param.style === undefined || param.style === 'form') && param.explode === false;
 }
 
 /** Path-level parameters, overridden by the operation's own of the same name and place. */

@@ -156,6 +156,19 @@ describe('files, servers and outputs', () => {
     expect(depth).toBe(MAX_OUTPUT_DEPTH);
   });
 
+  it('an array query parameter the document sends other than comma-joined is a warning', async () => {
+    const result = await run({
+      swagger: '2.0', info: { title: 'Old', version: '1' }, host: 'old.example.com',
+      paths: { '/q': { get: { parameters: [
+        { name: 'csv', in: 'query', type: 'array', items: { type: 'string' } },
+        { name: 'multi', in: 'query', type: 'array', items: { type: 'string' }, collectionFormat: 'multi' },
+        { name: 'pipes', in: 'query', type: 'array', items: { type: 'string' }, collectionFormat: 'pipes' },
+      ], responses: ok } } },
+    }, 'arrays.json');
+    expect(result.report.summary.routes).toBe(1);
+    expect(result.report.findings.filter((finding) => finding.kind === 'parameter').map((finding) => finding.message.split("'")[1])).toEqual(['multi', 'pipes']);
+  });
+
   it('PATCH and a Swagger 2.0 form upload are findings', async () => {
     const result = await run({
       swagger: '2.0', info: { title: 'Old', version: '1' }, host: 'old.example.com', schemes: ['https'],
