@@ -73,7 +73,9 @@ export function convertParameters(document: OpenApiDocument, op: Operation, keys
       if (keyNames.has(`header:${name.toLowerCase()}`)) continue;
       report(required ? 'error' : 'warning', 'parameter', `${where} parameter '${name}' cannot be sent by a FlowMCP route (headers are fixed per file, cookies unsupported)${required ? '' : ', so it was left out'}`);
     } else if (where === 'body') {
-      bodyProperties(schema, param.required === true, op, report, add);
+      const consumes = (Array.isArray(op.operation.consumes) ? op.operation.consumes : Array.isArray(document.raw.consumes) ? document.raw.consumes : ['application/json']).map(String);
+      if (consumes.some((type) => /json/i.test(type))) bodyProperties(schema, param.required === true, op, report, add);
+      else report(param.required === true ? 'error' : 'warning', 'body', `the request body is ${consumes.join(', ')}; FlowMCP sends JSON bodies only${param.required === true ? '' : ', so it was left out'}`);
     } else if (where === 'formData') {
       report(required ? 'error' : 'warning', 'body', `form parameter '${name}': FlowMCP sends JSON bodies only${required ? '' : ', so it was left out'}`);
     }

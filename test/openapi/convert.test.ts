@@ -169,12 +169,15 @@ describe('files, servers and outputs', () => {
     expect(result.report.findings.filter((finding) => finding.kind === 'parameter').map((finding) => finding.message.split("'")[1])).toEqual(['multi', 'pipes']);
   });
 
-  it('PATCH and a Swagger 2.0 form upload are findings', async () => {
+  it('PATCH, a Swagger 2.0 form upload and an XML body are findings', async () => {
     const result = await run({
       swagger: '2.0', info: { title: 'Old', version: '1' }, host: 'old.example.com', schemes: ['https'],
-      paths: { '/p': { patch: { responses: ok }, post: { consumes: ['multipart/form-data'], parameters: [{ name: 'file', in: 'formData', type: 'file', required: true }], responses: ok } } },
+      paths: {
+        '/p': { patch: { responses: ok }, post: { consumes: ['multipart/form-data'], parameters: [{ name: 'file', in: 'formData', type: 'file', required: true }], responses: ok } },
+        '/xml': { put: { consumes: ['application/xml'], parameters: [{ name: 'doc', in: 'body', required: true, schema: { type: 'object', properties: { a: { type: 'string' } } } }], responses: ok } },
+      },
     }, 'swagger.json');
-    expect(result.report.findings.map((finding) => [finding.operation, finding.kind, finding.severity])).toEqual([['POST /p', 'body', 'error'], ['PATCH /p', 'method', 'error']]);
+    expect(result.report.findings.map((finding) => [finding.operation, finding.kind, finding.severity])).toEqual([['POST /p', 'body', 'error'], ['PATCH /p', 'method', 'error'], ['PUT /xml', 'body', 'error']]);
   });
 });
 
