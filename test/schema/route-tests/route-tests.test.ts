@@ -110,13 +110,16 @@ describe('checkRouteTests findings', () => {
     expect(check(tests, raw).findings).toEqual(findings);
   });
 
-  it('reports with severity and a message', () => {
+  it('reports with severity, a message and a hint that says how to fix it', () => {
     const sink = new FindingSink('t.mjs');
     checkRouteTests([{ _description: 'x', n: '5' }], TESTS, [
       { key: 'n', location: 'query', source: { kind: 'user' }, type: { kind: 'number' }, optional: false, handlerOnly: false },
     ], sink);
     expect(sink.findings).toEqual([
-      { code: 'TST004', severity: 'error', file: 't.mjs', path: `${TESTS}[0].n`, message: '`n` "5" is not a finite number' },
+      {
+        code: 'TST004', severity: 'error', file: 't.mjs', path: `${TESTS}[0].n`, message: '`n` "5" is not a finite number',
+        hint: 'write a value the parameter accepts, as the caller would send it: numbers and booleans without quotes',
+      },
     ]);
   });
 });
