@@ -28,6 +28,7 @@ export async function benchCache(): Promise<string[]> {
     const seen: string[] = [];
     const stop = catalog.onCall((record) => seen.push(record.cache));
     for (const symbol of ['eth', 'eth', 'btc']) await timeCall(catalog, 'bench_getPrice', { symbol });
+    catalog.deliverCallRecords();
     stop();
     if (seen.join() !== 'miss,hit,miss') throw new Error(`expected a miss, a hit and a miss; the cache said ${seen.join(', ')}`);
     const hits: number[] = [];
