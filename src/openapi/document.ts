@@ -4,7 +4,7 @@
 // off). Circular references stay as `$ref` objects, which the converters treat as "any".
 
 import { statSync } from 'node:fs';
-import { dereference, parse, validate, compileErrors } from '@readme/openapi-parser';
+import type { dereference } from '@readme/openapi-parser';
 
 type ParserInput = Parameters<typeof dereference>[0];
 import { isRecord, type RawObject } from '../shared/raw.js';
@@ -43,6 +43,8 @@ export async function readDocument(file: string): Promise<OpenApiDocument> {
     throw new DocumentError(`no such file: ${file}`);
   }
   if (size > MAX_DOCUMENT_BYTES) throw new DocumentError(`${file} is ${size} bytes, over the bound of ${MAX_DOCUMENT_BYTES}`);
+  // The parser (and the schema validators it brings) loads only for an import, not with every command.
+  const { dereference, parse, validate, compileErrors } = await import('@readme/openapi-parser');
   const options = { resolve: { external: false }, dereference: { circular: 'ignore' as const } };
   let parsed: unknown;
   try {

@@ -5,7 +5,6 @@
 import type { Logger } from 'pino';
 import type { RedisConfig } from '../config/project.js';
 import { MemoryState } from './memory-state.js';
-import { RedisState } from './redis-state.js';
 import { ResilientState } from './resilient-state.js';
 import type { SharedState } from './shared-state.js';
 
@@ -14,6 +13,8 @@ const CONNECT_WAIT_MS = 2000;
 
 export async function openSharedState(config: RedisConfig, logger: Logger, memory: MemoryState = new MemoryState()): Promise<SharedState> {
   if (config.url === undefined) return memory;
+  // ioredis (about 70 ms to load) only for a server that uses it.
+  const { RedisState } = await import('./redis-state.js');
   const redis = new RedisState(config.url, { keyPrefix: config.keyPrefix, commandTimeoutMs: config.commandTimeoutMs });
   const state = new ResilientState(redis, memory, logger);
   try {
