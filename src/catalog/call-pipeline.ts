@@ -291,7 +291,7 @@ function decodeMessage(body: Buffer, contentType: string | undefined): string {
 }
 
 /** A request the upstream guard did not send: the call answers at once, saying when to try again. */
-export function rateLimited(refusal: Refusal): { ok: false; error: ToolError } {
+function rateLimited(refusal: Refusal): { ok: false; error: ToolError } {
   return { ok: false, error: { kind: 'rate-limited', message: refusal.message, retryAfter: String(refusal.retryAfterSeconds) } };
 }
 

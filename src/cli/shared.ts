@@ -75,6 +75,6 @@ export function exists(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
-export function isFolder(path: string): boolean {
+function isFolder(path: string): boolean {
   return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
