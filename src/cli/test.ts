@@ -13,7 +13,7 @@ import type { Tool } from '../catalog/tools.js';
 import { planOutputUpdates, writeOutputUpdate, type OutputUpdatePlan } from '../authoring/output-update.js';
 import { runRouteTests, type RouteTestResult } from '../authoring/route-tests-run.js';
 import { ProjectChecker } from '../project/checker.js';
-import { formatFinding } from '../report/format.js';
+import { formatFinding, plural } from '../report/format.js';
 import { fileVerdict } from '../report/scope.js';
 import { isWithin } from '../scan/files.js';
 import { catalogOptions, displayPath, exists, openCatalog, table, type CatalogFlags } from './shared.js';
@@ -172,8 +172,8 @@ function textReport({ results, withoutTests, notLoaded, plan }: Report): string 
   for (const reference of withoutTests) lines.push(`no tests  ${reference}`);
   for (const row of notLoaded) lines.push(`not loaded  ${displayPath(row.file)}${row.route ? ` route ${row.route}` : ''}: ${row.finding}`);
   const failed = results.filter((result) => !result.ok).length;
-  const summary = [`${results.length} ${results.length === 1 ? 'test' : 'tests'}: ${results.length - failed} passed, ${failed} failed`];
-  if (withoutTests.length > 0) summary.push(`${withoutTests.length} ${withoutTests.length === 1 ? 'route' : 'routes'} without tests`);
+  const summary = [`${plural(results.length, 'test')}: ${results.length - failed} passed, ${failed} failed`];
+  if (withoutTests.length > 0) summary.push(`${plural(withoutTests.length, 'route')} without tests`);
   if (notLoaded.length > 0) summary.push(`${notLoaded.length} not loaded`);
   lines.push(summary.join('; '));
   if (plan) lines.push(...planLines(plan));
@@ -214,7 +214,7 @@ function jsonReport({ results, withoutTests, notLoaded, plan }: Report) {
 /** Writes the planned updates if the author agrees (`--yes`, or asked on a terminal); false when some were left unwritten. */
 async function writeUpdates(plan: OutputUpdatePlan, flags: TestFlags): Promise<boolean> {
   if (plan.updates.length === 0) return true;
-  const files = plan.updates.length === 1 ? '1 file' : `${plan.updates.length} files`;
+  const files = plural(plan.updates.length, 'file');
   if (!flags.yes) {
     if (!process.stdin.isTTY || !process.stderr.isTTY) {
       process.stderr.write(`flowguard: ${files} not written: no terminal to ask on; run again with --yes to write the diff shown\n`);
