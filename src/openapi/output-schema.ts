@@ -11,49 +11,34 @@ import { cutDescription, flattenAllOf, typeOf, type JsonType } from './json-sche
 export const MAX_OUTPUT_DEPTH = 4;
 const FORMATS = new Set(['date-time', 'uri']);
 
-export interface OutputConversion {
-  schema: RawObject | null;
-  /** Parts of the document's schema not written (too deep, untyped). */
-  cut: number;
+/** The output schema of a response schema, or null where its root is no object or array. */
+export function outputSchemaOf(schema: RawObject): RawObject | null {
+  const node = convert(schema, 1);
+  return node && (node.type === 'object' || node.type === 'array') ? node : null;
 }
 
-export function outputSchemaOf(schema: RawObject): OutputConversion {
-  const state = { cut: 0 };
-  const node = convert(schema, 1, state);
-  if (!node || (node.type !== 'object' && node.type !== 'array')) return { schema: null, cut: state.cut };
-  return { schema: node, cut: state.cut };
-}
-
-function convert(raw: RawObject, depth: number, state: { cut: number }): RawObject | null {
+function convert(raw: RawObject, depth: number): RawObject | null {
   const schema = flattenAllOf(sameTypedAlternatives(raw));
   const { type, nullable } = typeOf(schema);
-  if (!type) {
-    state.cut++;
-    return null;
-  }
+  if (!type) return null;
   const node: RawObject = { type: outputType(type) };
   const description = cutDescription(schema.description, 200);
   if (description) node.description = description;
   if (nullable) node.nullable = true;
   if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((value) => typeof value === (type === 'integer' ? 'number' : type))) node.enum = schema.enum;
   if (type === 'string' && typeof schema.format === 'string' && FORMATS.has(schema.format)) node.format = schema.format;
+  if (depth >= MAX_OUTPUT_DEPTH) return node;
   if (type === 'object' && isRecord(schema.properties)) {
-    if (depth >= MAX_OUTPUT_DEPTH) state.cut++;
-    else {
-      const properties: RawObject = {};
-      for (const [key, value] of Object.entries(schema.properties)) {
-        const child = isRecord(value) ? convert(value, depth + 1, state) : null;
-        if (child) properties[key] = child;
-      }
-      if (Object.keys(properties).length > 0) node.properties = properties;
+    const properties: RawObject = {};
+    for (const [key, value] of Object.entries(schema.properties)) {
+      const child = isRecord(value) ? convert(value, depth + 1) : null;
+      if (child) properties[key] = child;
     }
+    if (Object.keys(properties).length > 0) node.properties = properties;
   }
   if (type === 'array' && isRecord(schema.items)) {
-    if (depth >= MAX_OUTPUT_DEPTH) state.cut++;
-    else {
-      const items = convert(schema.items, depth + 1, state);
-      if (items) node.items = items;
-    }
+    const items = convert(schema.items, depth + 1);
+    if (items) node.items = items;
   }
   return node;
 }

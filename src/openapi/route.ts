@@ -61,11 +61,9 @@ export function convertOperation(document: OpenApiDocument, op: Operation, names
 
   const description = describe(op.operation, op.label);
   const route: RouteDraft['route'] = { method: op.method, path, description, parameters, tests: [{ _description: testDescription(op), ...test }] };
-  const output = responseSchema(document, op.operation);
-  if (output) {
-    const converted = outputSchemaOf(output);
-    if (converted.schema) route.output = { mimeType: 'application/json', schema: converted.schema };
-  }
+  const response = responseSchema(document, op.operation);
+  const output = response && outputSchemaOf(response);
+  if (output) route.output = { mimeType: 'application/json', schema: output };
   return { draft: { operation: op, root: root.root, keys: security.placements, route }, findings };
 }
 

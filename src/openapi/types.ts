@@ -14,8 +14,6 @@ export type ImportFindingKind =
   | 'parameter'
   /** A request body that is not a JSON object of properties (multipart, form, XML, an array). */
   | 'body'
-  /** A response schema that could only be written in part. */
-  | 'output'
   /** The project's checker rejected what was generated for the operation. */
   | 'check'
   /** Something the author should look at in a route that was written (an invented test value, a changed scheme). */
