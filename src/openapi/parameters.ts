@@ -24,13 +24,11 @@ export interface ConvertedParameters {
   /** `{name}` of the document's path -> the insert key written for it. */
   pathKeys: Map<string, string>;
   test: Record<string, unknown>;
-  /** Findings of severity error mean the operation cannot become a route. */
-  findings: ImportFinding[];
 }
 
 type Report = (severity: ImportFinding['severity'], kind: ImportFinding['kind'], message: string) => void;
 
-export function convertParameters(document: OpenApiDocument, op: Operation, keys: readonly KeyPlacement[], report: Report): Omit<ConvertedParameters, 'findings'> {
+export function convertParameters(document: OpenApiDocument, op: Operation, keys: readonly KeyPlacement[], report: Report): ConvertedParameters {
   const parameters: FlowParameter[] = [];
   const pathKeys = new Map<string, string>();
   const test: Record<string, unknown> = {};
@@ -114,13 +112,10 @@ function parameterSchema(param: RawObject, isSwagger2: boolean): RawObject {
   return media && isRecord(media.schema) ? media.schema : {};
 }
 
+/** The parameter's `example`, else the first of OpenAPI 3's named `examples`, else what `exampleOf` finds on it or its schema. */
 function parameterExample(param: RawObject, schema: RawObject): { value: unknown } | undefined {
-  if (param.example !== undefined) return { value: param.example };
-  if (isRecord(param.examples)) {
-    const first = Object.values(param.examples).find(isRecord);
-    if (first && first.value !== undefined) return { value: first.value };
-  }
-  return exampleOf(param) ?? exampleOf(schema);
+  const named = param.example === undefined && isRecord(param.examples) ? firstExampleValue(param.examples) : undefined;
+  return named === undefined ? (exampleOf(param) ?? exampleOf(schema)) : { value: named };
 }
 
 type Add = (key: string, location: FlowParameter['position']['location'], conversion: ZConversion, example: { value: unknown } | undefined, required: boolean, about: unknown) => void;
