@@ -5,6 +5,7 @@
 // (`rate-limited`, nothing sent) waits the time it names and is made again, a bounded number of
 // times: a test run keeps to the limits an operator set for the API instead of failing on them.
 
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallResult } from '../catalog/call-pipeline.js';
 import type { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
@@ -67,7 +68,8 @@ async function runOne(catalog: Catalog, tool: Tool, index: number, test: Record<
   const started = performance.now();
   let result = await catalog.call(tool.name, args, { cache: false, signal });
   for (let retry = 0; retry < MAX_RATE_LIMITED_RETRIES && !result.ok && result.error.kind === 'rate-limited' && !signal?.aborted; retry += 1) {
-    await pause(retryWaitMs(result.error.retryAfter), signal);
+    // An abort ends the wait early (the rejection is that, not a failure).
+    await sleep(retryWaitMs(result.error.retryAfter), undefined, { signal }).catch(() => {});
     result = await catalog.call(tool.name, args, { cache: false, signal });
   }
   const ms = Math.round(performance.now() - started);
@@ -85,18 +87,6 @@ async function runOne(catalog: Catalog, tool: Tool, index: number, test: Record<
 function retryWaitMs(retryAfter: string | undefined): number {
   const seconds = Number(retryAfter);
   return Math.min(MAX_RATE_LIMITED_WAIT_MS, Math.max(250, Number.isFinite(seconds) ? seconds * 1000 : 1000));
-}
-
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }
 
 /** The kind of decoded answer each output mime type stands for. */
