@@ -35,6 +35,15 @@ export interface Operation {
 
 export class DocumentError extends Error {}
 
+/** A JSON media type of an OpenAPI 3 `content` map: `application/json`, `application/<x>+json`, with or without parameters. */
+export const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]*\+)?json\b/i;
+
+/** Swagger 2.0's `consumes` or `produces` of an operation: its own, else the document's, else JSON. */
+export function swaggerMediaTypes(document: OpenApiDocument, operation: RawObject, field: 'consumes' | 'produces'): string[] {
+  const declared = Array.isArray(operation[field]) ? operation[field] : Array.isArray(document.raw[field]) ? document.raw[field] : ['application/json'];
+  return declared.map(String);
+}
+
 export async function readDocument(file: string): Promise<OpenApiDocument> {
   let size: number;
   try {

@@ -5,7 +5,7 @@
 // first enum value, else an invented value (reported, so the author replaces it).
 
 import { isRecord, type RawObject } from '../shared/raw.js';
-import type { OpenApiDocument, Operation } from './document.js';
+import { JSON_MEDIA_TYPE, swaggerMediaTypes, type OpenApiDocument, type Operation } from './document.js';
 import { cutDescription, exampleOf, flattenAllOf, typeOf } from './json-schema.js';
 import { camelCase, unique } from './names.js';
 import type { KeyPlacement } from './security.js';
@@ -71,7 +71,7 @@ export function convertParameters(document: OpenApiDocument, op: Operation, keys
       if (keyNames.has(`header:${name.toLowerCase()}`)) continue;
       report(required ? 'error' : 'warning', 'parameter', `${where} parameter '${name}' cannot be sent by a FlowMCP route (headers are fixed per file, cookies unsupported)${required ? '' : ', so it was left out'}`);
     } else if (where === 'body') {
-      const consumes = (Array.isArray(op.operation.consumes) ? op.operation.consumes : Array.isArray(document.raw.consumes) ? document.raw.consumes : ['application/json']).map(String);
+      const consumes = swaggerMediaTypes(document, op.operation, 'consumes');
       if (consumes.some((type) => /json/i.test(type))) bodyProperties(schema, param.required === true, op, report, add);
       else report(param.required === true ? 'error' : 'warning', 'body', `the request body is ${consumes.join(', ')}; FlowMCP sends JSON bodies only${param.required === true ? '' : ', so it was left out'}`);
     } else if (where === 'formData') {
@@ -122,7 +122,7 @@ type Add = (key: string, location: FlowParameter['position']['location'], conver
 
 function requestBody(body: RawObject, op: Operation, report: Report, add: Add): void {
   const content = isRecord(body.content) ? body.content : {};
-  const jsonType = Object.keys(content).find((type) => /^application\/(?:[\w.+-]*\+)?json\b/i.test(type) || type === '*/*');
+  const jsonType = Object.keys(content).find((type) => JSON_MEDIA_TYPE.test(type) || type === '*/*');
   const required = body.required === true;
   if (!jsonType) {
     const types = Object.keys(content).join(', ') || 'no content type';

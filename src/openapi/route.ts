@@ -3,7 +3,7 @@
 // is written is a warning in the report.
 
 import { isRecord, type RawObject } from '../shared/raw.js';
-import type { OpenApiDocument, Operation } from './document.js';
+import { JSON_MEDIA_TYPE, swaggerMediaTypes, type OpenApiDocument, type Operation } from './document.js';
 import { outputSchemaOf } from './output-schema.js';
 import { convertParameters, describe, type FlowParameter } from './parameters.js';
 import { securityOf, type KeyPlacement } from './security.js';
@@ -79,11 +79,10 @@ function responseSchema(document: OpenApiDocument, operation: RawObject): RawObj
   const response = code ? responses[code] : undefined;
   if (!isRecord(response)) return undefined;
   if (document.isSwagger2) {
-    const produces = Array.isArray(operation.produces) ? operation.produces : Array.isArray(document.raw.produces) ? document.raw.produces : ['application/json'];
-    return produces.some((type) => /json/i.test(String(type))) && isRecord(response.schema) ? response.schema : undefined;
+    return swaggerMediaTypes(document, operation, 'produces').some((type) => /json/i.test(type)) && isRecord(response.schema) ? response.schema : undefined;
   }
   const content = isRecord(response.content) ? response.content : {};
-  const jsonType = Object.keys(content).find((type) => /^application\/(?:[\w.+-]*\+)?json\b/i.test(type));
+  const jsonType = Object.keys(content).find((type) => JSON_MEDIA_TYPE.test(type));
   const media = jsonType ? content[jsonType] : undefined;
   return isRecord(media) && isRecord(media.schema) ? media.schema : undefined;
 }
