@@ -15,19 +15,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Catalog, SandboxState } from '../catalog/load.js';
 
-export const HEALTH_PATH = '/healthz';
-export const READY_PATH = '/readyz';
-
-export interface Readiness {
-  ready: boolean;
-  catalog: 'loaded';
-  sandbox: SandboxState;
-}
-
-export function readinessOf(catalog: Catalog): Readiness {
-  const sandbox = catalog.sandboxState();
-  return { ready: sandbox !== 'starting', catalog: 'loaded', sandbox };
-}
+const HEALTH_PATH = '/healthz';
+const READY_PATH = '/readyz';
 
 /** Answers `/healthz` and `/readyz`; false for any other path. */
 export function answerHealth(pathname: string, req: IncomingMessage, res: ServerResponse, catalog: Catalog): boolean {
@@ -36,7 +25,7 @@ export function answerHealth(pathname: string, req: IncomingMessage, res: Server
     res.writeHead(405, { Allow: 'GET, HEAD' }).end();
     return true;
   }
-  const body = pathname === HEALTH_PATH ? { status: 'ok' } : readinessBody(readinessOf(catalog));
+  const body = pathname === HEALTH_PATH ? { status: 'ok' } : readiness(catalog);
   const text = JSON.stringify(body);
   res.writeHead(body.status === 'ok' || body.status === 'ready' ? 200 : 503, {
     'Content-Type': 'application/json',
@@ -47,6 +36,8 @@ export function answerHealth(pathname: string, req: IncomingMessage, res: Server
   return true;
 }
 
-function readinessBody(readiness: Readiness) {
-  return { status: readiness.ready ? 'ready' : 'not ready', catalog: readiness.catalog, sandbox: readiness.sandbox };
+/** `/readyz`'s body: not ready only while a sandbox worker is starting. */
+function readiness(catalog: Catalog): { status: 'ready' | 'not ready'; catalog: 'loaded'; sandbox: SandboxState } {
+  const sandbox = catalog.sandboxState();
+  return { status: sandbox === 'starting' ? 'not ready' : 'ready', catalog: 'loaded', sandbox };
 }
