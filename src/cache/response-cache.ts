@@ -9,6 +9,7 @@
 
 import type { CacheConfig } from '../config/project.js';
 import type { Decoded } from '../http/decode.js';
+import type { SharedState } from '../state/shared-state.js';
 import { mayStore } from './cache-control.js';
 import { cacheKey, toolIdentity, type KeyValueOf } from './cache-key.js';
 import { cachePolicy, type CacheableTool, type CachePolicy } from './policy.js';
@@ -16,11 +17,8 @@ import { cachePolicy, type CacheableTool, type CachePolicy } from './policy.js';
 /** How a call met the cache: answered from it, stored or looked up without an entry, or not cacheable. */
 export type CacheOutcome = 'hit' | 'miss' | 'none';
 
-/** The part of SharedState (src/state/) the cache uses. */
-export interface CacheStore {
-  cacheGet(key: string): Promise<string | null>;
-  cacheSet(key: string, value: string, ttlMs: number): Promise<void>;
-}
+/** The part of the shared state the cache uses. */
+export type CacheStore = Pick<SharedState, 'cacheGet' | 'cacheSet'>;
 
 /** A successful answer as the cache keeps and returns it. */
 export interface CachedAnswer {
