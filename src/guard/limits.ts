@@ -7,9 +7,9 @@
 import type { UpstreamLimit, UpstreamLimitsConfig } from '../config/project.js';
 
 /** Requests to one origin at once, per process, when the config says nothing. */
-export const DEFAULT_CONCURRENCY = 8;
+const DEFAULT_CONCURRENCY = 8;
 /** Longest pause a Retry-After can ask for, when the config says nothing (seconds). */
-export const DEFAULT_MAX_PAUSE_SECONDS = 300;
+const DEFAULT_MAX_PAUSE_SECONDS = 300;
 
 export interface RateLimit {
   /** The bucket's name in the shared state. */

@@ -12,7 +12,7 @@ import { LimitTable, retryAfterUntil } from './limits.js';
 import { MAX_SLOT_WAIT_MS, SlotPools } from './slots.js';
 
 /** A 429 without a readable Retry-After pauses its origin this long. */
-export const DEFAULT_429_PAUSE_MS = 1000;
+const DEFAULT_429_PAUSE_MS = 1000;
 
 /** Why a request was not sent, and when trying again can help. */
 export interface Refusal {

@@ -20,7 +20,7 @@ import { networkInterfaces } from 'node:os';
 
 export const AUTH_TOKEN_ENV = 'FLOWGUARD_AUTH_TOKEN';
 /** Shorter tokens are refused: they can be guessed. */
-export const MIN_TOKEN_LENGTH = 16;
+const MIN_TOKEN_LENGTH = 16;
 /** The challenge of a 401 (RFC 6750; what MCP clients expect of a resource server). */
 export const BEARER_REALM = 'Bearer realm="flowguard"';
 
@@ -111,7 +111,7 @@ export function isLoopback(host: string): boolean {
 }
 
 /** A `--allow-host` or `http.allowedHosts` entry: a host name or address, without scheme, port or path. */
-export function parseAllowedHost(text: string): string {
+function parseAllowedHost(text: string): string {
   const name = unbracket(text.trim().toLowerCase()).replace(/\.$/, '');
   const looksLikeName = /^[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?$/.test(name);
   if (!looksLikeName && isIP(name) !== 6) {

@@ -67,7 +67,7 @@ interface Session {
 
 const CORS_ALLOW_HEADERS = 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id';
 const CORS_EXPOSE_HEADERS = 'mcp-session-id, mcp-protocol-version, www-authenticate';
-export const METRICS_PATH = '/metrics';
+const METRICS_PATH = '/metrics';
 
 /** `source`: a catalog, or a holder whose catalog is read afresh per request (`serve --watch` swaps it). */
 export async function startHttpServer(source: Catalog | LiveCatalog, options: HttpServeOptions = {}): Promise<McpHttpServer> {

@@ -28,8 +28,8 @@ export interface AuditLogOptions {
   logger?: Logger;
 }
 
-export const DEFAULT_AUDIT_MAX_BYTES = 10 * 1024 * 1024;
-export const DEFAULT_AUDIT_FILES = 10;
+const DEFAULT_AUDIT_MAX_BYTES = 10 * 1024 * 1024;
+const DEFAULT_AUDIT_FILES = 10;
 const DEFAULT_MAX_QUEUED_LINES = 10_000;
 /** How long a record waits to be written at most, while the disk keeps up. */
 const FLUSH_MS = 100;

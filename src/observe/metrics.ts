@@ -136,6 +136,6 @@ function talliedCounter(registry: Registry, tally: Tally, config: { name: string
 }
 
 /** `2xx` … `5xx`; `failed` for no answer (status 0) or anything outside 200–599. */
-export function statusClassOf(status: number): string {
+function statusClassOf(status: number): string {
   return status >= 200 && status < 600 ? `${Math.floor(status / 100)}xx` : 'failed';
 }

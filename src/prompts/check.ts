@@ -10,7 +10,7 @@ import { placeholdersIn, parseToolReference } from './placeholders.js';
 import type { PromptAttachment, PromptDefinition, PromptInput } from './types.js';
 
 /** A prompt's name: the MCP prompt name is made of it (and its namespace). */
-export const PROMPT_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
+const PROMPT_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
 const INPUT_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 

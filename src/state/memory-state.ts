@@ -16,8 +16,8 @@ export interface MemoryStateOptions {
   now?: () => number;
 }
 
-export const DEFAULT_MAX_CACHE_ENTRIES = 10_000;
-export const DEFAULT_MAX_CACHE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_CACHE_ENTRIES = 10_000;
+const DEFAULT_MAX_CACHE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_MAX_KEYS = 10_000;
 
 export class MemoryState implements SharedState {

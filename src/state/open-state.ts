@@ -27,7 +27,7 @@ export async function openSharedState(config: RedisConfig, logger: Logger, memor
 }
 
 /** The URL without its password, for logs. */
-export function displayUrl(url: string): string {
+function displayUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';

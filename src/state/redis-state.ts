@@ -14,7 +14,7 @@ export interface RedisStateOptions {
   commandTimeoutMs?: number;
 }
 
-export const DEFAULT_COMMAND_TIMEOUT_MS = 200;
+const DEFAULT_COMMAND_TIMEOUT_MS = 200;
 /** Longest wait between reconnection attempts while Redis is away. */
 const MAX_RECONNECT_DELAY_MS = 1000;
 
