@@ -3,8 +3,6 @@
 // catalog is the route-tests fixture (test/fixtures/route-tests/), its API a loopback upstream
 // whose ether prices come as text while the output says number.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -14,6 +12,7 @@ import { Catalog } from '../../src/catalog/load.js';
 import type { OutputValidation } from '../../src/config/project.js';
 import { startHttpServer } from '../../src/mcp/http.js';
 import { ServerMetrics } from '../../src/observe/metrics.js';
+import { tempProject } from '../support/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
 const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'route-tests', 'schemas');
@@ -24,23 +23,21 @@ const ANSWERS: Record<string, unknown> = {
 };
 
 let upstream: Upstream;
-const projects: string[] = [];
+const projects: Array<{ remove(): void }> = [];
 
 beforeAll(async () => {
   upstream = await startUpstream((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ANSWERS[req.url ?? ''] ?? {})));
 });
 afterAll(async () => {
   await upstream.close();
-  for (const dir of projects) rmSync(dir, { recursive: true, force: true });
+  for (const project of projects) project.remove();
 });
 
 /** A server of the fixture catalog under `validate` (none: the config does not say), with a client connected to it. */
 async function serve(validate: OutputValidation | undefined) {
-  const project = mkdtempSync(join(tmpdir(), 'flowguard-output-validate-'));
+  const project = tempProject({ upstreams: { [ORIGIN]: upstream.origin }, ...(validate ? { output: { validate } } : {}) });
   projects.push(project);
-  mkdirSync(join(project, '.flowmcp'));
-  writeFileSync(join(project, '.flowmcp', 'config.json'), JSON.stringify({ upstreams: { [ORIGIN]: upstream.origin }, ...(validate ? { output: { validate } } : {}) }));
-  const catalog = await Catalog.load({ schemas: SCHEMAS, project });
+  const catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir });
   const metrics = new ServerMetrics();
   const warnings: Array<{ fields: unknown; message: string }> = [];
   const lines: string[] = [];
