@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadProjectConfig } from '../config/project.js';
 import { parseSince, readAudit, type AuditLine } from '../observe/audit-read.js';
+import { plural } from '../report/format.js';
 import { table } from './shared.js';
 import { UsageError } from './usage.js';
 
@@ -47,7 +48,7 @@ async function runAudit(flags: AuditFlags): Promise<void> {
   }
   const rows = reading.records.map((record) => [record.time, record.tool, String(record.outcome), `${record.durationMs} ms`, requestsCell(record)]);
   if (rows.length > 0) process.stdout.write(`${table([['time', 'tool', 'outcome', 'duration', 'requests'], ...rows]).join('\n')}\n`);
-  process.stdout.write(`${reading.records.length} call${reading.records.length === 1 ? '' : 's'}${flags.tool !== undefined || sinceMs !== undefined ? ' matched' : ''}\n`);
+  process.stdout.write(`${plural(reading.records.length, 'call')}${flags.tool !== undefined || sinceMs !== undefined ? ' matched' : ''}\n`);
 }
 
 /** `GET https://api.example.com 200` for each request, `cache hit` for an answer from the cache. */
