@@ -1,8 +1,6 @@
 // The config keys of the upstream guard and of Redis: a wrong value stops the command with a
 // message naming the key (config-shape.ts).
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadProjectConfig } from '../../src/config/project.js';
 import { tempProject } from '../support/project.js';
@@ -11,10 +9,8 @@ const projects: Array<{ remove: () => void }> = [];
 afterAll(() => projects.forEach((project) => project.remove()));
 
 function problem(config: unknown): string {
-  const project = tempProject();
+  const project = tempProject(config);
   projects.push(project);
-  mkdirSync(join(project.dir, '.flowmcp'));
-  writeFileSync(join(project.dir, '.flowmcp', 'config.json'), JSON.stringify(config));
   try {
     loadProjectConfig(project.dir);
   } catch (error) {
