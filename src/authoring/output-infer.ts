@@ -17,7 +17,7 @@
 import { isRecord } from '../shared/raw.js';
 
 /** The deepest level written; a level-4 object or array gets no properties or items. */
-export const MAX_OUTPUT_DEPTH = 4;
+const MAX_OUTPUT_DEPTH = 4;
 
 type NodeType = 'string' | 'number' | 'boolean' | 'object' | 'array';
 type SchemaNode = Record<string, unknown>;

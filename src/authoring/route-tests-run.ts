@@ -106,7 +106,7 @@ type CallContentKind = CallContent['kind'];
 const validators = new WeakMap<OutputSpec, OutputValidator | null>();
 
 /** Where an answer departs from the route's declared output; none without an output to check against. */
-export function answerMismatches(output: OutputSpec | undefined, content: CallContent): string[] {
+function answerMismatches(output: OutputSpec | undefined, content: CallContent): string[] {
   if (!output) return [];
   const expected = ANSWER_KINDS[output.mimeType];
   if (content.kind !== expected) return [`(root): the API answered with ${describeKind(content)}; the output declares ${output.mimeType}`];

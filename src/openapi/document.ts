@@ -5,14 +5,14 @@
 
 import { statSync } from 'node:fs';
 import type { dereference } from '@readme/openapi-parser';
-
-type ParserInput = Parameters<typeof dereference>[0];
 import { isRecord, type RawObject } from '../shared/raw.js';
 
-/** A document larger than this is refused before it is parsed (RULINGS R13). */
-export const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
+type ParserInput = Parameters<typeof dereference>[0];
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+/** A document larger than this is refused before it is parsed (RULINGS R13). */
+const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 export interface OpenApiDocument {
   raw: RawObject;

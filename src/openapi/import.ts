@@ -11,7 +11,7 @@ import { planFiles, type PlannedFile } from './schema-files.js';
 import type { ImportFinding, ImportReport } from './types.js';
 
 /** More operations than this in one import are reported instead of converted. */
-export const MAX_IMPORTED_ROUTES = 2000;
+const MAX_IMPORTED_ROUTES = 2000;
 
 export interface ImportOptions {
   namespace?: string;
@@ -81,7 +81,7 @@ export async function importOpenApi(source: string, options: ImportOptions = {})
  * characters, `?` one character, case-insensitive, the whole text). An operation is included
  * when the pattern matches its operationId, its path, `METHOD path` or one of its tags.
  */
-export function matcherOf(pattern: string): (op: Operation) => boolean {
+function matcherOf(pattern: string): (op: Operation) => boolean {
   const regex = regexOf(pattern);
   return (op) => {
     const tags = Array.isArray(op.operation.tags) ? op.operation.tags.map(String) : [];

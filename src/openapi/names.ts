@@ -13,7 +13,7 @@ export function namespaceFromTitle(title: string): string {
   return letters || 'api';
 }
 
-export function wordsOf(text: string): string[] {
+function wordsOf(text: string): string[] {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')

@@ -17,7 +17,7 @@ import { kebabCase, pascalCase, routeNameOf, unique } from './names.js';
 import type { RouteDraft } from './route.js';
 import type { ImportFinding, WrittenRoute } from './types.js';
 
-export const MAX_ROUTES_PER_FILE = 8;
+const MAX_ROUTES_PER_FILE = 8;
 
 export interface PlannedFile {
   /** File name, e.g. `pets.mjs`. */

@@ -70,7 +70,7 @@ function place(name: string, scheme: unknown, namespace: string): KeyPlacement |
 }
 
 /** `NYTIMES_API_KEY` from namespace `nytimes` and scheme `api-key`: UPPER_SNAKE as `requiredServerParams` asks. */
-export function keyName(namespace: string, scheme: string): string {
+function keyName(namespace: string, scheme: string): string {
   const words = scheme.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
   const prefix = namespace.toUpperCase();
   return words.startsWith(prefix) ? words : `${prefix}_${words || 'KEY'}`;
