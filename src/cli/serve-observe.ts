@@ -6,9 +6,9 @@
 import { resolve } from 'node:path';
 import type { CallListener } from '../catalog/call-record.js';
 import type { CatalogOptions, Catalog } from '../catalog/load.js';
-import { loadProjectConfig } from '../config/project.js';
+import type { ProjectConfig } from '../config/project.js';
 import { AuditLog } from '../observe/audit-log.js';
-import { createLogger, flushLogger, isLogLevel, LOG_LEVELS, type Logger } from '../observe/logger.js';
+import { createLogger, DEFAULT_LOG_LEVEL, flushLogger, isLogLevel, LOG_LEVELS, type Logger } from '../observe/logger.js';
 import { refusalText } from '../http/secrets.js';
 import { formatFinding } from '../report/format.js';
 import { fileVerdict } from '../report/scope.js';
@@ -17,8 +17,6 @@ import { UsageError } from './usage.js';
 
 export interface ServeObserver {
   logger: Logger;
-  /** The audit log being written; null when `audit.enabled` is false. */
-  audit: AuditLog | null;
   /** What every catalog the server loads is opened with (the sandbox's events go to the logger). */
   catalogOptions: Partial<CatalogOptions>;
   /** Records and logs every call of `catalog` from now on. */
@@ -27,9 +25,9 @@ export interface ServeObserver {
   close(): Promise<void>;
 }
 
-export function observeServe(flags: { project: string; logLevel?: string }): ServeObserver {
-  const config = loadProjectConfig(flags.project);
-  const level = flags.logLevel ?? config.log.level ?? 'info';
+/** `config`: the project's, as serve read it from `flags.project`. */
+export function observeServe(config: ProjectConfig, flags: { project: string; logLevel?: string }): ServeObserver {
+  const level = flags.logLevel ?? config.log.level ?? DEFAULT_LOG_LEVEL;
   if (!isLogLevel(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not '${level}'`);
   const logger = createLogger({ level });
   let audit: AuditLog | null = null;
@@ -44,7 +42,6 @@ export function observeServe(flags: { project: string; logLevel?: string }): Ser
   let latest: Catalog | undefined;
   return {
     logger,
-    audit,
     catalogOptions: {
       // Told before the catalog exists (a factory run at load); redacted by the latest catalog once there is one.
       sandbox: { onEvent: (event) => logger.warn({ sandbox: event.kind, pid: event.pid }, latest?.redact(describeSandboxEvent(event)) ?? describeSandboxEvent(event)) },

@@ -16,7 +16,7 @@ import { AccessConfigError, AccessGate, AUTH_TOKEN_ENV, isLoopback } from '../mc
 import type { McpHttpServer } from '../mcp/http.js';
 import type { ServerMetrics } from '../observe/metrics.js';
 import type { SandboxEvent } from '../sandbox/events.js';
-import { loadProjectConfig } from '../config/project.js';
+import { loadProjectConfig, type ProjectConfig } from '../config/project.js';
 import { MemoryState } from '../state/memory-state.js';
 import { openSharedState } from '../state/open-state.js';
 import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PORT, OriginPatternError, parseOriginPattern } from '../mcp/origins.js';
@@ -91,8 +91,9 @@ async function runServe(flags: ServeFlags): Promise<void> {
     throw error;
   }
 
+  const project = loadProjectConfig(flags.project);
   // Who may call is settled before anything loads: a server that may not start stops here.
-  const access = transport === 'http' ? accessGate(flags) : undefined;
+  const access = transport === 'http' ? accessGate(flags, project.http) : undefined;
 
   // Only the chosen transport's modules load (the MCP SDK is about a quarter of a second), and
   // they load while the catalog does: start-up time is the client's wait.
@@ -101,7 +102,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   // Awaited below once the catalog is loaded; a failure to load surfaces there.
   for (const loading of [stdioModule, httpModule]) loading?.catch(() => undefined);
   // Logs and the audit log are set up first: a bad setting stops the start before anything loads.
-  const observer = observeServe(flags);
+  const observer = observeServe(project, flags);
   // Over HTTP, /metrics counts sandbox restarts too. Every catalog, also one a reload brings, is opened with these options.
   const metrics = httpModule ? serveMetrics() : undefined;
   const logSandboxEvent = observer.catalogOptions.sandbox?.onEvent;
@@ -114,7 +115,6 @@ async function runServe(flags: ServeFlags): Promise<void> {
   };
   // Rate buckets, pauses and the cache: in Redis with --redis (or redis.url), shared by replicas; one for every catalog loaded.
   // In memory (and as Redis's fallback) the cache keeps at most cache.maxEntries answers.
-  const project = loadProjectConfig(flags.project);
   const memory = new MemoryState({ maxCacheEntries: project.cache.maxEntries });
   const state = await openSharedState({ ...project.redis, ...(flags.redis === undefined ? {} : { url: flags.redis }) }, observer.logger, memory);
   observer.catalogOptions.state = state;
@@ -235,8 +235,7 @@ function serveMetrics(): { sandboxEvent(event: SandboxEvent): void; made: Promis
 }
 
 /** The Host names and bearer tokens of `serve --transport http`: flags, the environment, the config. */
-function accessGate(flags: ServeFlags): AccessGate {
-  const config = loadProjectConfig(flags.project).http;
+function accessGate(flags: ServeFlags, config: ProjectConfig['http']): AccessGate {
   const tokens = [flags.authToken, process.env[AUTH_TOKEN_ENV]].filter((token): token is string => token !== undefined && token !== '');
   try {
     return AccessGate.create({ host: flags.host, allowedHosts: [...(config.allowedHosts ?? []), ...flags.allowHost], tokens, tokenDigests: config.authTokens });
