@@ -40,16 +40,20 @@ const giveUp = new NotPlainData();
 /** Where each value of a container starts, by key or index: what the locator walks. */
 type Positions = WeakMap<object, Map<string | number, number>>;
 
-const OPENINGS: Record<LeadingName, RegExp> = { main: /^export\s+const\s+main\s*=\s*/, list: /^export\s+const\s+list\s*=\s*/ };
+const OPENINGS: Record<LeadingName, RegExp> = { main: opening('main'), list: opening('list') };
+
+function opening(name: LeadingName): RegExp {
+  return new RegExp(`^export\\s+const\\s+${name}\\s*=\\s*`);
+}
 
 export function readLeadingData(text: string, name: LeadingName): LeadingData | null {
   const reader = new DataReader(text);
   try {
     reader.skipTrivia();
     // Blanks and comments only before the declaration; inside it, none (a comment there is rare).
-    const opening = OPENINGS[name].exec(text.slice(reader.at, reader.at + 64));
-    if (!opening) return null;
-    reader.at += opening[0].length;
+    const declared = OPENINGS[name].exec(text.slice(reader.at, reader.at + 64));
+    if (!declared) return null;
+    reader.at += declared[0].length;
     if (text.charCodeAt(reader.at) !== 0x7b /* { */) return null;
     const start = reader.at;
     const value = reader.value(0);
@@ -62,11 +66,9 @@ export function readLeadingData(text: string, name: LeadingName): LeadingData | 
 
 /** The text with the object between `start` and `end` made an empty one, line breaks kept. */
 export function blankedText(text: string, start: number, end: number): string {
-  const inner = text.slice(start + 1, end - 1).replace(/[^\n\r\u2028\u2029]+/g, (run) => (run.length <= SPACES.length ? SPACES.slice(0, run.length) : ' '.repeat(run.length)));
+  const inner = text.slice(start + 1, end - 1).replace(/[^\n\r\u2028\u2029]+/g, (run) => ' '.repeat(run.length));
   return text.slice(0, start + 1) + inner + text.slice(end - 1);
 }
-
-const SPACES = ' '.repeat(256);
 
 class DataReader {
   at = 0;
@@ -225,7 +227,8 @@ class DataReader {
     const start = this.at;
     // The common case, plain digits with or without a fraction, without a regular expression.
     let at = start;
-    if (text.charCodeAt(at) !== 0x30 || !isDigitOrLetter(text.charCodeAt(at + 1))) {
+    // After a leading `0`, a digit (legacy octal), a letter (0x, 0o, 0b, 0n) or `_` goes the long way.
+    if (text.charCodeAt(at) !== 0x30 || !isAsciiIdentifierPart(text.charCodeAt(at + 1))) {
       while (isDigit(text.charCodeAt(at))) at += 1;
       if (text.charCodeAt(at) === 0x2e && at > start) {
         at += 1;
@@ -305,11 +308,6 @@ function isIdentifierStart(code: number): boolean {
 
 function isAsciiIdentifierPart(code: number): boolean {
   return isIdentifierStart(code) || isDigit(code);
-}
-
-/** After a `0`: a digit (legacy octal), a letter (0x, 0o, 0b, 0n) or `_`, none of which the plain case takes. */
-function isDigitOrLetter(code: number): boolean {
-  return isAsciiIdentifierPart(code);
 }
 
 /** A character that would continue a name or a number, or one this reader does not judge (`\`, non-ASCII other than blanks). */
