@@ -14,10 +14,9 @@
 // - A `description` the previous schema had at the same place, for the same type, is kept: a
 //   refresh should not throw away what the author wrote.
 
+import { MAX_OUTPUT_DEPTH } from '../schema/output.js';
 import { isRecord } from '../shared/raw.js';
 
-/** The deepest level written; a level-4 object or array gets no properties or items. */
-const MAX_OUTPUT_DEPTH = 4;
 
 type NodeType = 'string' | 'number' | 'boolean' | 'object' | 'array';
 type SchemaNode = Record<string, unknown>;

@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Command } from 'commander';
+import { PORTABLE_NAMESPACE } from '../schema/version.js';
 import { UsageError } from './usage.js';
 
 interface InitFlags {
@@ -16,7 +17,6 @@ interface InitFlags {
 }
 
 /** 2.x namespaces: lowercase letters only (VAL011), so the scaffold's pattern is the strictest one. */
-const NAMESPACE = /^[a-z]+$/;
 
 export function registerInit(program: Command): void {
   program
@@ -31,7 +31,7 @@ export function registerInit(program: Command): void {
 
 function runInit(dir: string, flags: InitFlags): void {
   const { namespace, root } = flags;
-  if (!NAMESPACE.test(namespace)) throw new UsageError(`--namespace ${JSON.stringify(namespace)}: use lowercase letters only, e.g. --namespace openmeteo`);
+  if (!PORTABLE_NAMESPACE.test(namespace)) throw new UsageError(`--namespace ${JSON.stringify(namespace)}: use lowercase letters only, e.g. --namespace openmeteo`);
   if (!isHttpsRoot(root)) throw new UsageError(`--root ${JSON.stringify(root)}: use an https URL without query, fragment or trailing slash, e.g. --root https://api.example.com/v1`);
   const folder = join(dir, 'schemas', namespace);
   const file = join(folder, 'things.mjs');

@@ -1,10 +1,10 @@
 // Names the checker accepts: namespace `^[a-z]+$`, route names `^[a-z][a-zA-Z0-9]*$`, `main.name`
 // PascalCase, file names in kebab case. Derived from the document's own words.
 
-const NAMESPACE = /^[a-z]+$/;
+import { PORTABLE_NAMESPACE } from '../schema/version.js';
 
 export function isNamespace(text: string): boolean {
-  return NAMESPACE.test(text);
+  return PORTABLE_NAMESPACE.test(text);
 }
 
 /** `Most Popular API` -> `mostpopular`: the title's letters, at most 24 of them. */

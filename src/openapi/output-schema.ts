@@ -5,10 +5,10 @@
 // properties: the output schema has no `required`, so a missing property is never a mismatch,
 // while a guessed type would be.
 
+import { MAX_OUTPUT_DEPTH } from '../schema/output.js';
 import { isRecord, type RawObject } from '../shared/raw.js';
 import { cutDescription, flattenAllOf, typeOf, type JsonType } from './json-schema.js';
 
-export const MAX_OUTPUT_DEPTH = 4;
 const FORMATS = new Set(['date-time', 'uri']);
 
 /** The output schema of a response schema, or null where its root is no object or array. */

@@ -38,8 +38,9 @@ const VALUE_KEYWORDS: ReadonlyArray<[keyword: string, valid: (value: unknown) =>
 const KEYWORDS: ReadonlySet<string> = new Set([...VALUE_KEYWORDS.map(([keyword]) => keyword), 'properties', 'items']);
 const KEYWORD_HINT = `the output schema allows only ${[...KEYWORDS].join(', ')}`;
 
-/** The root is level 1 and `properties` children and `items` each add one (R10); 4 is the most. */
-const TOO_DEEP = 5;
+/** The deepest level of an output schema: the root is level 1 and `properties` children and `items` each add one (R10). */
+export const MAX_OUTPUT_DEPTH = 4;
+const TOO_DEEP = MAX_OUTPUT_DEPTH + 1;
 
 /** One walk over one route's output schema. */
 interface Walk {

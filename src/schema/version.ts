@@ -16,7 +16,9 @@ export interface ToolMap {
 }
 
 const VERSION = /^([234])\.\d+\.\d+$/;
-const NAMESPACE: Record<Major, RegExp> = { 2: /^[a-z]+$/, 3: /^[a-z]+$/, 4: /^[a-z][a-z0-9-]*$/ };
+/** A namespace every spec version accepts (4.x also takes digits and hyphens). */
+export const PORTABLE_NAMESPACE = /^[a-z]+$/;
+const NAMESPACE: Record<Major, RegExp> = { 2: PORTABLE_NAMESPACE, 3: PORTABLE_NAMESPACE, 4: /^[a-z][a-z0-9-]*$/ };
 /** The primitives besides tools that 3.x and 4.x files declare in `main` (a file of them alone needs no tools). */
 const UNSERVED_PRIMITIVES = ['resources', 'skills', 'prompts'] as const;
 

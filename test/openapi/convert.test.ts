@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importOpenApi, type ImportResult } from '../../src/openapi/import.js';
-import { MAX_OUTPUT_DEPTH } from '../../src/openapi/output-schema.js';
+import { MAX_OUTPUT_DEPTH } from '../../src/schema/output.js';
 
 const work = mkdtempSync(join(tmpdir(), 'flowguard-openapi-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
