@@ -9,6 +9,7 @@ import { MAX_ORIGINS, ServerMetrics } from '../../src/observe/metrics.js';
 import { tempProject } from '../support/project.js';
 import { connectHttp, SCHEMAS, startCatalogUpstream, type CatalogUpstream, type Connection } from '../mcp/helpers.js';
 import { parseMetrics, rawRequest, sandboxWorkers } from './helpers.js';
+import { waitFor } from '../support/wait.js';
 
 const SCHEMA_ORIGIN = 'https://api.openwidgets.io';
 
@@ -102,7 +103,7 @@ describe('metrics after real calls', () => {
   it('counts a call in flight while it runs', async () => {
     const running = client.client.callTool({ name: 'widgets_waitForWidget', arguments: { id: 'ms-1500' } });
     let inFlight = 0;
-    expect(await waitForAsync(async () => (inFlight = (await scrape()).get('flowguard_tool_calls_in_flight') ?? 0) === 1)).toBe(true);
+    expect(await waitFor(async () => (inFlight = (await scrape()).get('flowguard_tool_calls_in_flight') ?? 0) === 1)).toBe(true);
     expect((await running).isError).toBeFalsy();
     expect((await scrape()).get('flowguard_tool_calls_in_flight')).toBe(0);
     expect(inFlight).toBe(1);
@@ -118,7 +119,7 @@ describe('the sandbox in /readyz and /metrics', () => {
     process.kill(worker as number, 'SIGKILL');
     // The replacement takes a few hundred milliseconds to start: polled without pause, the probe sees it.
     let notReady: unknown;
-    const sawNotReady = await waitForAsync(
+    const sawNotReady = await waitFor(
       async () => {
         const answer = await readiness();
         if (answer.status === 503) notReady = answer.body;
@@ -129,7 +130,7 @@ describe('the sandbox in /readyz and /metrics', () => {
     );
     expect(sawNotReady).toBe(true);
     expect(notReady).toEqual({ status: 'not ready', catalog: 'loaded', sandbox: 'starting' });
-    expect(await waitForAsync(async () => (await readiness()).status === 200, 15_000)).toBe(true);
+    expect(await waitFor(async () => (await readiness()).status === 200, 15_000)).toBe(true);
     expect((await scrape()).get('flowguard_sandbox_restarts_total{reason="stopped"}')).toBe(1);
     expect((await client.client.callTool({ name: 'widgets_listWidgets', arguments: { limit: 1 } })).isError).toBeFalsy();
   });
@@ -154,12 +155,3 @@ describe('ServerMetrics bounds what outside input can add', () => {
   });
 });
 
-/** Polls an asynchronous check until it holds or `ms` pass (`everyMs` between tries). */
-async function waitForAsync(check: () => Promise<boolean>, ms = 5_000, everyMs = 10): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-  return check();
-}

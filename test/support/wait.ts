@@ -2,12 +2,12 @@
 
 import { DELIVERY_DELAY_MS } from '../../src/catalog/call-record.js';
 
-/** Polls `check` every 10 ms until it holds or `ms` pass; returns whether it held. */
-export async function waitFor(check: () => boolean, ms = 5_000): Promise<boolean> {
+/** Polls `check` (which may itself wait, e.g. for a request) every `everyMs` until it holds or `ms` pass; returns whether it held. */
+export async function waitFor(check: () => boolean | Promise<boolean>, ms = 5_000, everyMs = 10): Promise<boolean> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
   return check();
 }
