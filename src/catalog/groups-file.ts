@@ -17,6 +17,7 @@ import { childPath, FindingSink, type Code, type Finding } from '../report/findi
 import { locateJson } from '../report/json-locate.js';
 import { isRecord } from '../shared/raw.js';
 import { checkShape, shapeProblems } from '../shapes/problems.js';
+import type { GroupPromptEntry } from '../prompts/group-prompts.js';
 import type { ContentRecord } from './hash.js';
 import { GROUP_FIELDS, rerecord } from './groups-shape.js';
 import { validateGroupEntry, validateGroupsFile } from './groups-shape.generated.js';
@@ -26,11 +27,8 @@ export function groupsFilePath(project = '.'): string {
   return join(project, '.flowmcp', 'groups.json');
 }
 
-export interface GroupPrompt {
-  title: string;
-  description: string;
-  file: string;
-}
+/** A group's prompt as groups.json records it (the prompts room reads and serves it). */
+export type GroupPrompt = GroupPromptEntry;
 
 export interface Group {
   description: string;
