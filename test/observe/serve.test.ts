@@ -5,6 +5,8 @@
 // though the caller and the upstream both echo it. `flowguard audit` reads the lines back.
 
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -143,6 +145,27 @@ describe('serve over stdio', () => {
     ]);
     expect(logs.filter((line) => line.level === 40 && line.sandbox === 'worker-replaced')).toHaveLength(1);
     expect(keyLeaks(stdout + stderr)).toEqual([]);
+  });
+});
+
+describe('serve that cannot start', () => {
+  it('still writes what it logged before stopping (a taken port, after the catalog loaded)', async () => {
+    project = await observedProject(CONFIG);
+    writeFileSync(join(project.schemas, 'broken.mjs'), "export const main = { namespace: 'broken', routes: 'none' }\n");
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'http', '--port', String(port), '--schemas', project.schemas, '--project', project.dir], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code, stderr).toBe(2);
+      expect(stderr).toContain(`port ${port} on 127.0.0.1 is in use`);
+      expect(logLines(stderr)).toContainEqual(expect.objectContaining({ level: 40, msg: 'file not served', file: expect.stringMatching(/broken\.mjs$/) }));
+    } finally {
+      taken.close();
+    }
   });
 });
 
