@@ -120,6 +120,8 @@ async function runServe(flags: ServeFlags): Promise<void> {
   observer.catalogOptions.state = state;
   const catalog = await openCatalog(flags, { cache: flags.cache, ...observer.catalogOptions }, 'file or folder').catch(async (error: unknown) => {
     await state.close();
+    // What was logged so far (lines wait up to 100 ms) is written before the command stops.
+    await observer.close();
     throw error;
   });
   observer.attach(catalog);
@@ -179,6 +181,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     } catch (error) {
       await catalog.close();
       await state.close();
+      await observer.close();
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${flags.host} is in use; pick another with --port`);
       if (code === 'EADDRNOTAVAIL' || code === 'EACCES') throw new UsageError(`cannot listen on ${flags.host}:${port} (${code})`);
