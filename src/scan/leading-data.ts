@@ -64,10 +64,16 @@ export function readLeadingData(text: string, name: LeadingName): LeadingData | 
   }
 }
 
-/** The text with the object between `start` and `end` made an empty one, line breaks kept. */
+/**
+ * The text with the object between `start` and `end` made an empty one of the same length: its
+ * inside becomes one block comment of blanks, which the parser skips several times faster than
+ * the same blanks as whitespace (cold, this is a fifth of parsing the corpus). Line breaks need
+ * not be kept: findings are placed by offset in the original text.
+ */
 export function blankedText(text: string, start: number, end: number): string {
-  const inner = text.slice(start + 1, end - 1).replace(/[^\n\r\u2028\u2029]+/g, (run) => ' '.repeat(run.length));
-  return text.slice(0, start + 1) + inner + text.slice(end - 1);
+  const inside = end - start - 2;
+  const blank = inside >= 4 ? `/*${' '.repeat(inside - 4)}*/` : ' '.repeat(inside);
+  return `${text.slice(0, start + 1)}${blank}${text.slice(end - 1)}`;
 }
 
 class DataReader {
@@ -167,22 +173,24 @@ class DataReader {
 
   private string(quote: number): string {
     const open = this.at + 1;
+    // Runs of plain characters are found by a regular expression: native code, where a loop
+    // over each character runs cold (strings are most of the text).
+    const plain = quote === 0x22 ? PLAIN_IN_DOUBLE : PLAIN_IN_SINGLE;
     let at = open;
     let cooked = '';
     let from = open;
     for (;;) {
+      plain.lastIndex = at;
+      plain.test(this.text);
+      at = plain.lastIndex;
       const code = this.text.charCodeAt(at);
-      if (Number.isNaN(code) || code === 0x0a || code === 0x0d) throw giveUp;
       if (code === quote) break;
-      if (code === 0x5c /* \ */) {
-        cooked += this.text.slice(from, at);
-        const [text, length] = this.escape(at);
-        cooked += text;
-        at += length;
-        from = at;
-        continue;
-      }
-      at += 1;
+      if (code !== 0x5c /* \ */) throw giveUp; // a line break or the end of the text
+      cooked += this.text.slice(from, at);
+      const [text, length] = this.escape(at);
+      cooked += text;
+      at += length;
+      from = at;
     }
     this.at = at + 1;
     return from === open ? ownText(this.text.slice(open, at)) : cooked + this.text.slice(from, at);
@@ -289,6 +297,10 @@ class DataReader {
     }
   }
 }
+
+/** The characters a string in double or single quotes holds as written: all but its quote, `\\` and line breaks (sticky). */
+const PLAIN_IN_DOUBLE = /[^"\\\n\r]*/y;
+const PLAIN_IN_SINGLE = /[^'\\\n\r]*/y;
 
 const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', "'": "'", '"': '"', '\\': '\\' };
 

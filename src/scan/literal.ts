@@ -6,7 +6,7 @@
 // tree back down a reported path: reading a valid `main` allocates nothing but the data.
 
 import { startOf, type AnyNode, type Expression, type ObjectExpression, type Property, type SpreadElement } from './ast.js';
-import { childPath, type Code, type FindingSink, type Locator } from '../report/findings.js';
+import { pathText, type Code, type FindingSink, type Locator, type PathRef } from '../report/findings.js';
 
 export interface LiteralData {
   value: unknown;
@@ -18,16 +18,9 @@ export interface LiteralData {
   locate: Locator;
 }
 
-/** A path as a chain of links, turned into text only when a finding needs it. */
-interface PathLink {
-  parent: PathLink | null;
-  key: string | number;
-}
-
 interface Reader {
   sink: FindingSink;
   code: Code;
-  rootPath: string;
   opaque: string[];
   nonFinite: string[];
 }
@@ -40,17 +33,12 @@ interface Reader {
 export function readLiteral(node: Expression, rootPath: string, sink: FindingSink, code: Code): LiteralData {
   const locate = astLocator(node, rootPath);
   sink.useLocator(locate);
-  const reader: Reader = { sink, code, rootPath, opaque: [], nonFinite: [] };
-  const value = readNode(node, null, reader);
+  const reader: Reader = { sink, code, opaque: [], nonFinite: [] };
+  const value = readNode(node, rootPath, reader);
   return { value, opaque: reader.opaque, nonFinite: reader.nonFinite, locate };
 }
 
-function pathOf(link: PathLink | null, reader: Reader): string {
-  if (link === null) return reader.rootPath;
-  return childPath(pathOf(link.parent, reader), link.key);
-}
-
-function readNode(node: Expression | SpreadElement, path: PathLink | null, reader: Reader): unknown {
+function readNode(node: Expression | SpreadElement, path: PathRef, reader: Reader): unknown {
   switch (node.type) {
     case 'ObjectExpression':
       return readObject(node.properties, path, reader);
@@ -94,7 +82,7 @@ export function ownText(text: string): string {
   return text.length < 13 ? text : (' ' + text).slice(1);
 }
 
-function readObject(properties: ObjectExpression['properties'], path: PathLink | null, reader: Reader): Record<string, unknown> {
+function readObject(properties: ObjectExpression['properties'], path: PathRef, reader: Reader): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const property of properties) {
     if (property.type !== 'Property') {
@@ -128,13 +116,13 @@ function propertyKey(property: Property): string | null {
   return null;
 }
 
-function finite(value: number, path: PathLink | null, reader: Reader): number {
-  if (!Number.isFinite(value)) reader.nonFinite.push(pathOf(path, reader));
+function finite(value: number, path: PathRef, reader: Reader): number {
+  if (!Number.isFinite(value)) reader.nonFinite.push(pathText(path));
   return value;
 }
 
-function notLiteral(link: PathLink | null, what: string, reader: Reader): null {
-  const path = pathOf(link, reader);
+function notLiteral(link: PathRef, what: string, reader: Reader): null {
+  const path = pathText(link);
   reader.opaque.push(path);
   reader.sink.add(reader.code, path, `${what} is not literal data`, 'write plain JSON-like values: objects, arrays, strings, numbers, booleans, null');
   return null;

@@ -2,7 +2,7 @@
 // shape (an object of exactly `mimeType: string` and `schema: object`); where that shape is
 // wrong this module stays silent, so nothing is reported twice.
 
-import { childPath, CODES, parentPath, type Code, type FindingSink } from '../report/findings.js';
+import { CODES, parentPath, pathText, type Code, type FindingSink, type PathRef } from '../report/findings.js';
 import { isRecord } from '../shared/raw.js';
 import type { OutputSpec } from './types.js';
 
@@ -63,8 +63,8 @@ export function checkOutput(raw: unknown, path: string, sink: FindingSink): Outp
   }
   if (!isRecord(raw)) return undefined;
   const walk: Walk = { sink, failed: false, depthReported: false };
-  const mimeType = checkMimeType(raw.mimeType, childPath(path, 'mimeType'), walk);
-  const schemaPath = childPath(path, 'schema');
+  const mimeType = checkMimeType(raw.mimeType, { parent: path, key: 'mimeType' }, walk);
+  const schemaPath = { parent: path, key: 'schema' };
   const rawSchema = isRecord(raw.schema) ? raw.schema : undefined; // else Ajv: VAL061
   const schema = rawSchema && checkNode(rawSchema, schemaPath, 1, walk);
   if (mimeType && rawSchema && schema) checkFit(mimeType, rawSchema.format, schema, schemaPath, walk);
@@ -73,12 +73,12 @@ export function checkOutput(raw: unknown, path: string, sink: FindingSink): Outp
   return typeof raw.description === 'string' && raw.description !== '' ? { mimeType, schema, description: raw.description } : { mimeType, schema };
 }
 
-function report(walk: Walk, code: Code, path: string, message: string, hint?: string): void {
+function report(walk: Walk, code: Code, path: PathRef, message: string, hint?: string): void {
   if (CODES[code].severity === 'error') walk.failed = true;
-  walk.sink.add(code, path, message, hint);
+  walk.sink.add(code, pathText(path), message, hint);
 }
 
-function checkMimeType(value: unknown, path: string, walk: Walk): MimeType | undefined {
+function checkMimeType(value: unknown, path: PathRef, walk: Walk): MimeType | undefined {
   if (typeof value !== 'string') return undefined; // Ajv: VAL060
   if (Object.hasOwn(MIME_TYPES, value)) return value as MimeType;
   report(walk, 'VAL060', path, `output mimeType '${value}' is not supported`, `use one of ${MIME_LIST}; other text formats are text/plain`);
@@ -89,14 +89,14 @@ function checkMimeType(value: unknown, path: string, walk: Walk): MimeType | und
  * Checks one schema node and returns its canonical copy: known keywords in a fixed order, so
  * the same schema always serialises (and hashes) the same however its author ordered them.
  */
-function checkNode(node: unknown, path: string, level: number, walk: Walk): SchemaNode | undefined {
+function checkNode(node: unknown, path: PathRef, level: number, walk: Walk): SchemaNode | undefined {
   if (!isRecord(node)) {
     report(walk, 'VAL061', path, 'output schema node is not an object', 'write a schema such as { type: "string" }');
     return undefined;
   }
   checkDepth(path, level, walk);
   for (const keyword of Object.keys(node)) {
-    if (!KEYWORDS.has(keyword)) report(walk, 'VAL061', childPath(path, keyword), `'${keyword}' is not an output schema keyword`, KEYWORD_HINT);
+    if (!KEYWORDS.has(keyword)) report(walk, 'VAL061', { parent: path, key: keyword }, `'${keyword}' is not an output schema keyword`, KEYWORD_HINT);
   }
   if (node.type === undefined) report(walk, 'VAL061', path, 'output schema node has no `type`', 'add type: string, number, boolean, object or array');
 
@@ -105,7 +105,7 @@ function checkNode(node: unknown, path: string, level: number, walk: Walk): Sche
     const value = node[keyword];
     if (value === undefined) continue;
     if (valid(value)) canonical[keyword] = Array.isArray(value) ? [...value] : value;
-    else report(walk, 'VAL061', childPath(path, keyword), `\`${keyword}\` must be ${expected}`, `write ${keyword} as ${expected}, or leave it out`);
+    else report(walk, 'VAL061', { parent: path, key: keyword }, `\`${keyword}\` must be ${expected}`, `write ${keyword} as ${expected}, or leave it out`);
   }
   const properties = checkProperties(node, canonical.type, path, level, walk);
   if (properties) canonical.properties = properties;
@@ -114,16 +114,16 @@ function checkNode(node: unknown, path: string, level: number, walk: Walk): Sche
   return canonical;
 }
 
-function checkDepth(path: string, level: number, walk: Walk): void {
+function checkDepth(path: PathRef, level: number, walk: Walk): void {
   if (level < TOO_DEEP || walk.depthReported) return;
   walk.depthReported = true;
   report(walk, 'VAL063', path, `output schema is nested ${level} levels deep; at most ${TOO_DEEP - 1} are supported`, 'the root is level 1 and each `properties` or `items` adds one; describe deeper data as a plain object or array');
 }
 
 /** `type` is the node's valid type or undefined; an unknown type says nothing about its children. */
-function checkProperties(node: SchemaNode, type: unknown, path: string, level: number, walk: Walk): SchemaNode | undefined {
+function checkProperties(node: SchemaNode, type: unknown, path: PathRef, level: number, walk: Walk): SchemaNode | undefined {
   if (node.properties === undefined) return undefined;
-  const propertiesPath = childPath(path, 'properties');
+  const propertiesPath = { parent: path, key: 'properties' };
   if (type !== undefined && type !== 'object') {
     report(walk, 'VAL064', propertiesPath, `\`properties\` on a node of type ${String(type)}`, 'only type object has properties');
   }
@@ -131,18 +131,18 @@ function checkProperties(node: SchemaNode, type: unknown, path: string, level: n
     report(walk, 'VAL061', propertiesPath, '`properties` must be an object of schemas', "properties: { name: { type: 'string' }, ... }");
     return undefined;
   }
+  const entries: Array<[string, SchemaNode]> = [];
+  for (const key of Object.keys(node.properties)) {
+    const canonical = checkNode(node.properties[key], { parent: propertiesPath, key }, level + 1, walk);
+    if (canonical) entries.push([key, canonical]);
+  }
   // fromEntries defines own properties, so a property named __proto__ stays a plain key.
-  return Object.fromEntries(
-    Object.entries(node.properties).flatMap(([key, child]) => {
-      const canonical = checkNode(child, childPath(propertiesPath, key), level + 1, walk);
-      return canonical ? [[key, canonical]] : [];
-    }),
-  );
+  return Object.fromEntries(entries);
 }
 
-function checkItems(node: SchemaNode, type: unknown, path: string, level: number, walk: Walk): SchemaNode | undefined {
+function checkItems(node: SchemaNode, type: unknown, path: PathRef, level: number, walk: Walk): SchemaNode | undefined {
   if (node.items === undefined) return undefined;
-  const itemsPath = childPath(path, 'items');
+  const itemsPath = { parent: path, key: 'items' };
   if (type !== undefined && type !== 'array') {
     report(walk, 'VAL065', itemsPath, `\`items\` on a node of type ${String(type)}`, 'only type array has items');
   }
@@ -153,10 +153,10 @@ function checkItems(node: SchemaNode, type: unknown, path: string, level: number
  * The root must suit the mime type. Judged only when the root's `type` and `format` are valid
  * (the canonical root keeps exactly the valid ones); otherwise VAL061 has said what is wrong.
  */
-function checkFit(mimeType: MimeType, rawFormat: unknown, root: SchemaNode, path: string, walk: Walk): void {
+function checkFit(mimeType: MimeType, rawFormat: unknown, root: SchemaNode, path: PathRef, walk: Walk): void {
   if (root.type === undefined || root.format !== rawFormat) return;
   const { fits, needs } = MIME_TYPES[mimeType];
   if (fits(root.type, root.format)) return;
   const found = root.format === undefined ? `type ${String(root.type)}` : `type ${String(root.type)} with format '${String(root.format)}'`;
-  report(walk, 'VAL062', childPath(path, 'type'), `${mimeType} output needs a root of ${needs}, not ${found}`, `give the root ${needs}, or change the mimeType to what the API returns`);
+  report(walk, 'VAL062', { parent: path, key: 'type' }, `${mimeType} output needs a root of ${needs}, not ${found}`, `give the root ${needs}, or change the mimeType to what the API returns`);
 }
