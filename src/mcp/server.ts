@@ -19,10 +19,9 @@
 //   its token retired and is reported as a protocol error (typescript-sdk issue #2580; some
 //   clients drop the connection over it). After a notification the result waits `gapMs`.
 
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type ServerNotification, type Tool as McpTool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolRequest, CallToolResult, ServerNotification, Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, Server } from './sdk.js';
 import { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
