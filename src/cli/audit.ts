@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadProjectConfig } from '../config/project.js';
-import { parseSince, readAudit, type AuditLine } from '../observe/audit-read.js';
+import type { AuditLine } from '../observe/audit-read.js';
 import { plural } from '../report/format.js';
 import { table } from './shared.js';
 import { UsageError } from './usage.js';
@@ -29,6 +29,8 @@ export function registerAudit(program: Command): void {
 }
 
 async function runAudit(flags: AuditFlags): Promise<void> {
+  // Loaded when the command runs (program.ts).
+  const { parseSince, readAudit } = await import('../observe/audit-read.js');
   let sinceMs: number | undefined;
   if (flags.since !== undefined) {
     const parsed = parseSince(flags.since);

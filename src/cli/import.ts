@@ -5,8 +5,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { DocumentError } from '../openapi/document.js';
-import { importOpenApi, ImportUsageError } from '../openapi/import.js';
+import type { importOpenApi } from '../openapi/import.js';
 import type { ImportReport } from '../openapi/types.js';
 import { plural } from '../report/format.js';
 import { UsageError } from './usage.js';
@@ -35,6 +34,8 @@ export function registerImport(program: Command): void {
 
 async function runImport(spec: string, flags: ImportFlags): Promise<void> {
   if (existsSync(flags.out) && !statSync(flags.out).isDirectory()) throw new UsageError(`--out ${flags.out} is not a folder`);
+  // Loaded when the command runs (program.ts).
+  const [{ DocumentError }, { importOpenApi, ImportUsageError }] = await Promise.all([import('../openapi/document.js'), import('../openapi/import.js')]);
   let result: Awaited<ReturnType<typeof importOpenApi>>;
   try {
     result = await importOpenApi(spec, { namespace: flags.namespace, include: flags.include });

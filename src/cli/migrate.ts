@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { selectSchemaFiles } from '../scan/files.js';
 import { ProjectChecker } from '../project/checker.js';
 import { countBySeverity, hasErrors, type Finding } from '../report/findings.js';
-import { besideLegacy, migrateFile, type FileMigration } from '../migrate/migrate-file.js';
+import type { FileMigration } from '../migrate/migrate-file.js';
 import { formatFinding, plural } from '../report/format.js';
 import { projectOptions, requireListsFolder, type ProjectFlags } from './shared.js';
 import { UsageError } from './usage.js';
@@ -36,7 +36,9 @@ export function registerMigrate(program: Command): void {
   ).action((paths: string[], flags: MigrateFlags) => runMigrate(paths, flags));
 }
 
-function runMigrate(paths: string[], flags: MigrateFlags): void {
+async function runMigrate(paths: string[], flags: MigrateFlags): Promise<void> {
+  // Loaded when the command runs (program.ts).
+  const { besideLegacy, migrateFile } = await import('../migrate/migrate-file.js');
   const inputs = selectInputs(paths);
   if (flags.out !== undefined && existsSync(flags.out) && !statSync(flags.out).isDirectory()) throw new UsageError(`--out ${flags.out} is not a folder`);
   requireListsFolder(flags);

@@ -1,4 +1,6 @@
 // The `flowguard` command tree: each command lives in its own file and registers itself here.
+// A command's own machinery (import's OpenAPI reader, migrate, test's runner, audit's reader)
+// loads when the command runs, so `serve`, which a client starts and waits for, never loads it.
 
 import { Command } from 'commander';
 import { flowguardVersion } from '../shared/version.js';

@@ -10,8 +10,8 @@ import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import type { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
-import { planOutputUpdates, writeOutputUpdate, type OutputUpdatePlan } from '../authoring/output-update.js';
-import { runRouteTests, type RouteTestResult } from '../authoring/route-tests-run.js';
+import type { OutputUpdatePlan } from '../authoring/output-update.js';
+import type { RouteTestResult } from '../authoring/route-tests-run.js';
 import { ProjectChecker } from '../project/checker.js';
 import { formatFinding, plural } from '../report/format.js';
 import { fileVerdict } from '../report/scope.js';
@@ -60,6 +60,8 @@ async function runTest(targets: string[], flags: TestFlags, command: Command): P
   // `flowguard test some/file.mjs` with no --schemas: that file (or folder) is the catalog.
   const [only] = targets;
   if (command.getOptionValueSource('schemas') === 'default' && targets.length === 1 && only !== undefined && exists(only)) flags.schemas = only;
+  // Loaded when the command runs (program.ts).
+  const [{ planOutputUpdates }, { runRouteTests }] = await Promise.all([import('../authoring/output-update.js'), import('../authoring/route-tests-run.js')]);
   const catalog = await openCatalog(flags);
   const controller = new AbortController();
   const abort = () => controller.abort();
@@ -214,6 +216,7 @@ function jsonReport({ results, withoutTests, notLoaded, plan }: Report) {
 /** Writes the planned updates if the author agrees (`--yes`, or asked on a terminal); false when some were left unwritten. */
 async function writeUpdates(plan: OutputUpdatePlan, flags: TestFlags): Promise<boolean> {
   if (plan.updates.length === 0) return true;
+  const { writeOutputUpdate } = await import('../authoring/output-update.js');
   const files = plural(plan.updates.length, 'file');
   if (!flags.yes) {
     if (!process.stdin.isTTY || !process.stderr.isTTY) {
