@@ -245,6 +245,7 @@ export class FindingSink {
   private locate: Locator = () => undefined;
   private readonly ignored: string[] = [];
   private lines: LineIndex | null = null;
+  private toFileOffset: ((offset: number) => number) | null = null;
 
   /** `text` is the file's source, for turning offsets into lines and columns. */
   constructor(
@@ -270,9 +271,17 @@ export class FindingSink {
     this.push(code, path === undefined ? undefined : this.locate(path), path, message, hint);
   }
 
+  /**
+   * Offsets given to addAt are in the text that was parsed. Where that is the file with `main`
+   * cut out (scan/leading-data.ts), this maps them back into the file; null: they are the file's.
+   */
+  useParsedOffsets(toFileOffset: ((offset: number) => number) | null): void {
+    this.toFileOffset = toFileOffset;
+  }
+
   /** For findings that have a source offset but no `main` path (scan, syntax errors, handlers). */
   addAt(code: Code, offset: number | undefined, message: string, hint?: string, path?: string): void {
-    this.push(code, offset, path, message, hint);
+    this.push(code, offset === undefined || this.toFileOffset === null ? offset : this.toFileOffset(offset), path, message, hint);
   }
 
   hasErrors(): boolean {

@@ -11,9 +11,10 @@
 // or a number this reader does not take, deep nesting) makes it give up, and the file is read
 // the ordinary way, which reports what is wrong. It never decides that something is code.
 //
-// The caller parses the rest of the file with the object's text blanked out (blankedText): an
-// empty object literal of the same length, at the same place, so every offset of the rest is
-// unchanged, and checks that the parser found `main`'s initialiser exactly there.
+// The caller parses the rest of the file with the object cut down to `{}` (withoutObject), which
+// spares the parser the object's text, and checks that the parser found `main`'s initialiser
+// exactly there. The sink maps the parsed offsets back into the file, and the rest of the check
+// reads code (the handlers factory) from the text that was parsed.
 
 import type { FindingSink, Locator } from '../report/findings.js';
 import type { Expression, Program } from './ast.js';
@@ -64,16 +65,9 @@ export function readLeadingData(text: string, name: LeadingName): LeadingData | 
   }
 }
 
-/**
- * The text with the object between `start` and `end` made an empty one of the same length: its
- * inside becomes one block comment of blanks, which the parser skips several times faster than
- * the same blanks as whitespace (cold, this is a fifth of parsing the corpus). Line breaks need
- * not be kept: findings are placed by offset in the original text.
- */
-export function blankedText(text: string, start: number, end: number): string {
-  const inside = end - start - 2;
-  const blank = inside >= 4 ? `/*${' '.repeat(inside - 4)}*/` : ' '.repeat(inside);
-  return `${text.slice(0, start + 1)}${blank}${text.slice(end - 1)}`;
+/** The text with the object between `start` and `end` made `{}`. */
+export function withoutObject(text: string, start: number, end: number): string {
+  return `${text.slice(0, start)}{}${text.slice(end)}`;
 }
 
 class DataReader {
@@ -346,27 +340,40 @@ function locator(rootPath: string, root: unknown, rootStart: number, positions: 
   };
 }
 
+export interface ParsedFile {
+  program: Program | null;
+  /** `main` or `list` as read from the text; null when it was read the ordinary way (from the tree). */
+  data: LeadingData | null;
+  /** The text the program's offsets are in: the file, or the file with the object cut to `{}`. */
+  parsedText: string;
+}
+
 /**
  * Parses a file, its `main` or `list` read from the text where readLeadingData can (then the
  * sink's paths are located through it, and the data is returned with the program); otherwise
  * the whole text is parsed as usual and `data` is null, for the caller to read from the tree.
  */
-export function parseWithLeadingData(text: string, name: LeadingName, sink: FindingSink): { program: Program | null; data: LeadingData | null } {
+export function parseWithLeadingData(text: string, name: LeadingName, sink: FindingSink): ParsedFile {
   const data = readLeadingData(text, name);
   if (data) {
-    // The object is valid data, so a syntax error of the blanked text is one of the file's, at the same offset.
-    const program = parseModule(blankedText(text, data.start, data.end), sink);
-    if (!program) return { program, data: null };
-    if (initialises(program.body[0], name, data)) {
+    const { start, end } = data;
+    const parsedText = withoutObject(text, start, end);
+    // Offsets past the `{}` lie `end - start - 2` further on in the file. The object is valid
+    // data, so a syntax error of the parsed text is one of the file's, at the offset mapped back.
+    sink.useParsedOffsets((offset) => (offset >= start + 2 ? offset + end - start - 2 : offset));
+    const program = parseModule(parsedText, sink);
+    if (!program) return { program, data: null, parsedText };
+    if (initialises(program.body[0], name, start, start + 2)) {
       sink.useLocator(data.data.locate);
-      return { program, data };
+      return { program, data, parsedText };
     }
+    sink.useParsedOffsets(null);
   }
-  return { program: parseModule(text, sink), data: null };
+  return { program: parseModule(text, sink), data: null, parsedText: text };
 }
 
-/** Whether `statement` is `export const <name> = ` with the object read at exactly its place as its one initialiser. */
-function initialises(statement: Program['body'][number] | undefined, name: LeadingName, { start, end }: LeadingData): boolean {
+/** Whether `statement` is `export const <name> = ` with an object at exactly `start` to `end` as its one initialiser. */
+function initialises(statement: Program['body'][number] | undefined, name: LeadingName, start: number, end: number): boolean {
   if (statement?.type !== 'ExportNamedDeclaration' || statement.declaration?.type !== 'VariableDeclaration') return false;
   if (statement.declaration.declarations.length !== 1) return false;
   const [first] = statement.declaration.declarations;

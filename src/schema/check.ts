@@ -88,7 +88,7 @@ interface ReadFile {
 
 function checkInto(file: string, text: string, options: CheckOptions, sink: FindingSink): ReadFile {
   // `main` is read from the text where it opens the file as plain data (scan/leading-data.ts).
-  const { program, data: leadingMain } = parseWithLeadingData(text, 'main', sink);
+  const { program, data: leadingMain, parsedText } = parseWithLeadingData(text, 'main', sink);
   if (!program) return { schema: null, routes: [] };
   const module = readSchemaModule(program, sink);
   if (module.other) {
@@ -128,7 +128,7 @@ function checkInto(file: string, text: string, options: CheckOptions, sink: Find
   const routes = Object.entries(rawRoutes).flatMap(([name, raw]) =>
     isRecord(raw) ? [compileRoute(name, raw, childPath(mapPath, name), templates, lists, defaultMeta, braces)] : [],
   );
-  const handlers = module.handlers ? checkHandlers(module.handlers, text, new Set(routeNames), sink) : null;
+  const handlers = module.handlers ? checkHandlers(module.handlers, parsedText, new Set(routeNames), sink) : null;
   // Whether `{id}` can still be filled depends on the route's handlers.
   reportSingleBraces(braces, handlers, sink);
   checkListUsage(sharedLists, routes, handlers?.factorySource ?? null, sink);

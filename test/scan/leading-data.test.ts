@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Expression } from '../../src/scan/ast.js';
-import { blankedText, parseWithLeadingData, readLeadingData } from '../../src/scan/leading-data.js';
+import { parseWithLeadingData, readLeadingData, withoutObject } from '../../src/scan/leading-data.js';
 import { checkListText } from '../../src/lists/check.js';
 import { readLiteral } from '../../src/scan/literal.js';
 import { parseModule } from '../../src/scan/parse.js';
@@ -144,20 +144,17 @@ describe('readLeadingData', () => {
   });
 });
 
-describe('blankedText', () => {
+describe('withoutObject', () => {
   it.each([
-    ['with room for a comment', "export const main = { a: 'x',\r\n b: [1,\u2028 2] }\nexport const handlers = 1\n"],
-    ['too small for a comment', 'export const main = {a:1}\nexport const handlers = 1\n'],
+    ['spanning lines', "export const main = { a: 'x',\r\n b: [1,\u2028 2] }\nexport const handlers = 1\n"],
     ['empty', 'export const main = {}\n'],
-  ])('keeps every offset outside the object and leaves an empty object of the same length (%s)', (_what, text) => {
+  ])('cuts the object to {} and keeps the rest as it was (%s)', (_what, text) => {
     const main = readLeadingData(text, 'main')!;
-    const blanked = blankedText(text, main.start, main.end);
-    expect(blanked).toHaveLength(text.length);
-    expect(blanked.slice(0, main.start)).toBe(text.slice(0, main.start));
-    expect(blanked.slice(main.end)).toBe(text.slice(main.end));
-    const program = parseModule(blanked, new FindingSink('t.mjs', blanked))!;
+    const cut = withoutObject(text, main.start, main.end);
+    expect(cut).toBe(`${text.slice(0, main.start)}{}${text.slice(main.end)}`);
+    const program = parseModule(cut, new FindingSink('t.mjs', cut))!;
     const statement = program.body[0] as { declaration: { declarations: Array<{ init: Expression }> } };
-    expect(statement.declaration.declarations[0]?.init).toMatchObject({ type: 'ObjectExpression', properties: [], start: main.start, end: main.end });
+    expect(statement.declaration.declarations[0]?.init).toMatchObject({ type: 'ObjectExpression', properties: [], start: main.start, end: main.start + 2 });
   });
 });
 
@@ -177,6 +174,35 @@ describe('parseWithLeadingData', () => {
     expect(sameShape).toBe(true);
     const codes = (findings: Array<{ code: string; line?: number }>) => findings.map((finding) => `${finding.code}@${finding.line}`);
     expect(codes(check(text).findings)).toEqual(codes(slow(text).findings));
+  });
+
+  it('places what it finds in the code after main, and reads the handlers factory, as the ordinary way does', () => {
+    const text = [
+      '// a schema',
+      'export const main = {',
+      "  namespace: 'demo', name: 'Demo', description: 'A demo.', version: '2.0.0', root: 'https://api.example.com',",
+      "  routes: { getThing: { method: 'GET', path: '/thing', description: 'A thing.', parameters: [], tests: [{ _description: 'it' }],",
+      "    output: { mimeType: 'application/json', schema: { type: 'object' } } } }",
+      '}',
+      '',
+      'export const handlers = ({ sharedLists, libraries }) => ({',
+      '  getThing: { postRequest: async ({ response }) => { globalThis.fetch; return { response } }, onError: () => 1 },',
+      '  noSuchRoute: {}',
+      '})',
+      'process.exit(1)',
+      '',
+    ].join('\n');
+    expect(readLeadingData(text, 'main')).not.toBeNull();
+    const fast = check(text);
+    const ordinary = slow(text);
+    const afterMain = (findings: typeof fast.findings) => findings.filter((finding) => (finding.line ?? 0) > 6);
+    expect(afterMain(fast.findings).map((finding) => finding.code)).toEqual(expect.arrayContaining(['SEC006', 'VAL003', 'VAL005']));
+    expect(afterMain(fast.findings)).toEqual(afterMain(ordinary.findings));
+    expect(fast.findings).toHaveLength(ordinary.findings.length);
+    // Without the faults, the file loads with the same handlers factory, read from the parsed text.
+    const clean = text.replace('globalThis.fetch; ', '').replace(', onError: () => 1', '').replace('  noSuchRoute: {}\n', '').replace('process.exit(1)\n', '');
+    expect(check(clean).schema?.handlers).toEqual(slow(clean).schema?.handlers);
+    expect(check(clean).schema?.handlers?.factorySource).toMatch(/^\(\{ sharedLists, libraries \}\) => \(\{\n  getThing/);
   });
 
   it('finds code after main at the offsets of the original text', () => {
