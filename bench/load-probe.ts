@@ -4,8 +4,8 @@
 // memory of this process and of every process below it, and the schema files it loaded.
 
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { packageEntry } from './package-entry.js';
 
 interface LoadedCatalog {
   schemas: Array<{ file: string }>;
@@ -38,7 +38,7 @@ function descendants(pid: number): number[] {
 
 const [build, schemas, lists, project] = process.argv.slice(2);
 if (!build || !schemas || !lists || !project) throw new Error('usage: load-probe BUILD SCHEMAS LISTS PROJECT');
-const api = (await import(pathToFileURL(join(build, 'dist/src/index.js')).href)) as { loadCatalog(options: object): Promise<LoadedCatalog> };
+const api = (await import(pathToFileURL(packageEntry(build)).href)) as { loadCatalog(options: object): Promise<LoadedCatalog> };
 const catalog = await api.loadCatalog({ schemas, lists, project });
 const readyMs = performance.now();
 const processes = [process.pid, ...descendants(process.pid)];

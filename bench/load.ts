@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateCatalog } from './generate.js';
+import { packageEntry } from './package-entry.js';
 import { median } from './stats.js';
 
 /** main before issue 15 rebuilt the load path: the build the issue's targets are relative to. */
@@ -52,12 +53,13 @@ function baselineBuild(): string {
   if (given) return resolve(given);
   const commit = run('git', ['rev-parse', '--verify', `${process.env.FLOWGUARD_BASELINE_REF ?? BASELINE_REF}^{commit}`], root).trim();
   const dir = join(root, '.bench', `baseline-${commit.slice(0, 12)}`);
-  if (existsSync(join(dir, 'dist/src/index.js'))) return dir;
+  if (existsSync(join(dir, 'package.json')) && existsSync(packageEntry(dir))) return dir;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   run('sh', ['-c', `git archive ${commit} | tar -x -C '${dir}'`], root);
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
-  run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], dir);
+  // Its own build script: tsc, and for builds since the bundle, esbuild.
+  run('npm', ['run', '--silent', 'build'], dir);
   return dir;
 }
 

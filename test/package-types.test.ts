@@ -81,7 +81,7 @@ function declarationFiles(folder: string): string[] {
 describe('type declarations', () => {
   it('the exports map and `types` point at the declarations of the entry point', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { types: string; exports: { '.': { types: string; import: string } } };
-    expect(pkg.exports['.']).toEqual({ types: './dist/src/index.d.ts', import: './dist/src/index.js' });
+    expect(pkg.exports['.']).toEqual({ types: './dist/src/index.d.ts', import: './dist/bundle/index.js' });
     expect(resolve(ROOT, pkg.types)).toBe(resolve(ROOT, pkg.exports['.'].types));
     expect(readFileSync(join(ROOT, pkg.types), 'utf8')).toMatch(/export declare function loadCatalog/);
   });

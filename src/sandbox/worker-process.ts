@@ -5,13 +5,12 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { installedFile } from '../shared/version.js';
 import type { Inbound, Outbound, Reply, Request, Turned } from './protocol.js';
 
-const here = fileURLToPath(import.meta.url);
-// Tests run the TypeScript sources; the worker always runs compiled (`npm test` builds first).
-const WORKER_ENTRY = here.endsWith('.ts') ? resolve(dirname(here), '../../dist/src/sandbox/worker.js') : resolve(dirname(here), 'worker.js');
+// The worker always runs compiled and unbundled, whether the host runs from a bundle or, in
+// tests, from the TypeScript sources (`npm test` builds first).
+const WORKER_ENTRY = installedFile('dist', 'src', 'sandbox', 'worker.js');
 const STDERR_TAIL = 4096;
 
 export interface WorkerEvents {

@@ -1,6 +1,7 @@
 // flowguard's own version and installation folder, from its package.json: the CLI prints the
 // version, the MCP server announces it, and the check cache keys on it; `serve` names the
-// installed launcher by path. Found upward from this file, which runs from src/ or dist/src/.
+// installed launcher by path, the sandbox its worker's script. Found upward from this file,
+// which runs from src/ (tests), dist/src/ or one of the bundles in dist/bundle/.
 
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -23,5 +24,10 @@ export const flowguardVersion = (): string => installation()?.version ?? '0.0.0'
 
 /** The absolute path of the installed `bin/flowguard.js` (beside package.json). */
 export function flowguardBin(): string {
-  return join(installation()?.root ?? process.cwd(), 'bin', 'flowguard.js');
+  return installedFile('bin', 'flowguard.js');
+}
+
+/** A file of the installation by its path below the folder of package.json. */
+export function installedFile(...steps: string[]): string {
+  return join(installation()?.root ?? process.cwd(), ...steps);
 }
