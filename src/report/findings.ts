@@ -307,7 +307,6 @@ export function unreadableFile(file: string, error: unknown): FindingSink {
   return sink;
 }
 
-/** Extends a finding path by one step: `a.b`, `a[3]`, or `a["odd key"]`. */
 /**
  * A path as a chain of steps from a written root, turned into text only when a finding needs
  * it: checks walk every node of large data and report on few.
@@ -322,6 +321,7 @@ export function pathText(path: PathRef): string {
   return typeof path === 'string' ? path : childPath(pathText(path.parent), path.key);
 }
 
+/** Extends a finding path by one step: `a.b`, `a[3]`, or `a["odd key"]`. */
 export function childPath(parent: string, key: string | number): string {
   if (typeof key === 'number') return `${parent}[${key}]`;
   return isIdentifier(key) ? `${parent}.${key}` : `${parent}[${JSON.stringify(key)}]`;

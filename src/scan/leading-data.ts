@@ -175,7 +175,7 @@ class DataReader {
     let from = open;
     for (;;) {
       plain.lastIndex = at;
-      plain.test(this.text);
+      if (!plain.test(this.text)) throw giveUp; // only past the end of the text
       at = plain.lastIndex;
       const code = this.text.charCodeAt(at);
       if (code === quote) break;
