@@ -1,8 +1,10 @@
-// The bundles in dist/bundle/ (built by `npm test`'s pretest) keep what only some runs need out
-// of every start: Redis, metrics and the OpenAPI parser are in chunks that load on first use. A
-// bundle without code splitting hoists their imports to its top, and every command pays for them.
+// The bundles in dist/bundle/ (built by `npm test`'s pretest, scripts/bundle.mjs) keep what only
+// some runs need out of every start: Redis, metrics and the OpenAPI parser are in chunks that load
+// on first use. A bundle without code splitting hoists their imports to its top, and every command
+// pays for them. The MCP SDK and zod are bundled (they load in half the time) into a chunk that
+// only a server loads.
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +26,19 @@ function staticImports(file: string, seen = new Set<string>()): Set<string> {
   return found;
 }
 
+/** The bundle files an entry point loads before it runs: itself and the chunks it imports statically, transitively. */
+function staticFiles(file: string, seen = new Set<string>()): Set<string> {
+  staticImports(file, seen);
+  return seen;
+}
+
+/** Every file of the bundle folder: the entry points and their chunks. */
+function bundleFiles(): string[] {
+  return readdirSync(BUNDLE, { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.js'))
+    .map((name) => join(BUNDLE, name));
+}
+
 describe('the bundles', () => {
   for (const entry of ['cli.js', 'index.js']) {
     it(`${entry} imports ${ON_FIRST_USE.join(', ')} only when they are used`, () => {
@@ -33,4 +48,16 @@ describe('the bundles', () => {
       for (const name of ON_FIRST_USE) expect([...imports].filter((specifier) => specifier === name || specifier.startsWith(`${name}/`))).toEqual([]);
     });
   }
+
+  it('carry the MCP SDK and zod themselves, in a chunk that only a server loads', () => {
+    const files = bundleFiles();
+    // Any import of them, static or dynamic, from any bundle file, would load them from node_modules.
+    const fromNodeModules = /^(?:import|export)\s(?:[^'";]*?\sfrom\s*)?"(?:@modelcontextprotocol\/sdk|zod)[/"]|\bimport\("(?:@modelcontextprotocol\/sdk|zod)[/"]/m;
+    expect(files.filter((file) => fromNodeModules.test(readFileSync(file, 'utf8')))).toEqual([]);
+    const sdkChunks = files.filter((file) => readFileSync(file, 'utf8').includes('"notifications/initialized"'));
+    expect(sdkChunks).toHaveLength(1);
+    const loadedByEveryStart = staticFiles(join(BUNDLE, 'cli.js'));
+    expect(loadedByEveryStart).not.toContain(sdkChunks[0]);
+  });
 });
+

@@ -20,8 +20,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { httpTransport, isInitializeRequest } from './sdk.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
 import { ServerMetrics } from '../observe/metrics.js';
@@ -143,7 +143,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
       const server = newServer();
       // A plain JSON answer is cheaper than an event stream; a stream only where a progress
       // token asks for notifications along the way.
-      const transport = new (httpTransport())({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(body) });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(body) });
       // The response closing (answered, or the client went away) ends this server; a call still
       // running is aborted with it.
       res.on('close', () => void server.close().catch(() => undefined));
@@ -171,7 +171,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
     const server = newServer();
     const session: Session = {
       server,
-      transport: new (httpTransport())({
+      transport: new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sessionId) => {
           sessions.set(sessionId, session);

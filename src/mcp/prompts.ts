@@ -11,8 +11,7 @@
 //   naming the prompt or the argument.
 
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { GetPromptResult, Prompt, PromptMessage } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError } from './sdk.js';
+import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError, type GetPromptResult, type Prompt, type PromptMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';

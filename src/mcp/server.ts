@@ -20,8 +20,9 @@
 //   clients drop the connection over it). After a notification the result waits `gapMs`.
 
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import type { CallToolRequest, CallToolResult, ServerNotification, Tool as McpTool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator, CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, Server } from './sdk.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type ServerNotification, type Tool as McpTool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';

@@ -4,7 +4,7 @@
 // away) or when `close()` is called.
 
 import { format } from 'node:util';
-import { stdioTransport } from './sdk.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
 import { createMcpServer, notifyToolChanges, type McpServerOptions } from './server.js';
@@ -20,7 +20,7 @@ export async function serveStdio(source: Catalog | LiveCatalog, options: McpServ
   const catalog = LiveCatalog.of(source);
   const server = createMcpServer(catalog, options);
   const stopNotifying = notifyToolChanges(catalog, server);
-  const transport = new (stdioTransport())(stdin as NodeJS.ReadStream, stdout as NodeJS.WriteStream);
+  const transport = new StdioServerTransport(stdin as NodeJS.ReadStream, stdout as NodeJS.WriteStream);
   let resolveClosed: () => void = () => undefined;
   const closed = new Promise<void>((resolve) => {
     resolveClosed = resolve;
