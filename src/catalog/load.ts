@@ -15,7 +15,7 @@ import type { HandlerLoading, OutputValidation } from '../config/project.js';
 import type { Outcome, SandboxOptions } from '../sandbox/host.js';
 import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
-import { withSmallYoungGeneration } from '../shared/young-generation.js';
+import { withBoundedYoungGeneration } from '../shared/young-generation.js';
 import { HandlerUnits, type SandboxState } from './handler-units.js';
 import { CallListeners, elapsedMs, makeCallRecord, startCall, type CallListener } from './call-record.js';
 import { callTool, checkArguments, CheckedArguments, DEFAULT_ARGUMENT_LIMITS, type CallContext, type CallOptions, type CallResult } from './call-pipeline.js';
@@ -155,7 +155,7 @@ export class Catalog {
       failed: (file, findings) => catalog?.handlersFailed(file, findings),
     });
     try {
-      catalog = await withSmallYoungGeneration(() => Catalog.assemble(options, checker, units, { http, upstreams }));
+      catalog = await withBoundedYoungGeneration((checkpoint) => Catalog.assemble(options, checker, units, { http, upstreams }, checkpoint));
       return catalog;
     } catch (error) {
       await Promise.all([units.close(), http.close()]);
@@ -168,6 +168,8 @@ export class Catalog {
     checker: ProjectChecker,
     units: HandlerUnits,
     { http, upstreams }: { http: HttpClient; upstreams: Upstreams },
+    /** Called after each file is checked (young-generation.ts). */
+    checkpoint: () => void,
   ): Promise<Catalog> {
     const { config, dir: project } = checker;
     // As `validate` does: list files below the schema folder are lists, never schemas.
@@ -188,6 +190,7 @@ export class Catalog {
       if (check.prompt) promptSources.push({ file: check.file, prompt: check.prompt });
       if (check.schema && check.schema.requiredLibraries.length > 0) report.requiredLibraries = check.schema.requiredLibraries;
       reports.push(report);
+      checkpoint();
       const lastGood = report.findings.some(isError) ? options.previous?.schemas.find((entry) => entry.file === check.file) : undefined;
       if (lastGood) {
         report.lastGood = true;
