@@ -58,7 +58,7 @@ export function readLeadingData(text: string, name: LeadingName): LeadingData | 
     if (text.charCodeAt(reader.at) !== 0x7b /* { */) return null;
     const start = reader.at;
     const value = reader.value(0);
-    return { start, end: reader.at, data: { value, opaque: [], nonFinite: [], locate: locatorOnRequest(name, text, start) } };
+    return { start, end: reader.at, data: { value, opaque: [], nonFinite: [], locate: locator(name, value, start, reader.positions) } };
   } catch (error) {
     if (error instanceof NotPlainData || error instanceof RangeError) return null;
     throw error;
@@ -72,12 +72,9 @@ export function withoutObject(text: string, start: number, end: number): string 
 
 class DataReader {
   at = 0;
+  readonly positions: Positions = new WeakMap();
 
-  /** `positions`, where given, learns where each value starts (only a locator needs them). */
-  constructor(
-    private readonly text: string,
-    readonly positions?: Positions,
-  ) {}
+  constructor(private readonly text: string) {}
 
   value(depth: number): unknown {
     if (depth > MAX_DEPTH) throw giveUp;
@@ -104,7 +101,7 @@ class DataReader {
 
   private object(depth: number): Record<string, unknown> {
     const result: Record<string, unknown> = {};
-    const starts = this.positions ? new Map<string, number>() : null;
+    const starts = new Map<string, number>();
     this.at += 1;
     for (;;) {
       this.skipTrivia();
@@ -115,7 +112,7 @@ class DataReader {
       if (this.text.charCodeAt(this.at) !== 0x3a /* : */) throw giveUp;
       this.at += 1;
       this.skipTrivia();
-      starts?.set(key, this.at);
+      starts.set(key, this.at);
       result[key] = this.value(depth + 1);
       this.skipTrivia();
       const next = this.text.charCodeAt(this.at);
@@ -123,20 +120,20 @@ class DataReader {
       else if (next !== 0x7d) throw giveUp;
     }
     this.at += 1;
-    if (starts) this.positions?.set(result, starts);
+    this.positions.set(result, starts);
     return result;
   }
 
   private array(depth: number): unknown[] {
     const items: unknown[] = [];
-    const starts = this.positions ? new Map<number, number>() : null;
+    const starts = new Map<number, number>();
     this.at += 1;
     for (;;) {
       this.skipTrivia();
       const code = this.text.charCodeAt(this.at);
       if (code === 0x5d /* ] */) break;
       if (code === 0x2c) throw giveUp; // a hole
-      starts?.set(items.length, this.at);
+      starts.set(items.length, this.at);
       items.push(this.value(depth + 1));
       this.skipTrivia();
       const next = this.text.charCodeAt(this.at);
@@ -144,7 +141,7 @@ class DataReader {
       else if (next !== 0x5d) throw giveUp;
     }
     this.at += 1;
-    if (starts) this.positions?.set(items, starts);
+    this.positions.set(items, starts);
     return items;
   }
 
@@ -323,23 +320,6 @@ function isAsciiIdentifierPart(code: number): boolean {
 function isIdentifierPart(code: number): boolean {
   if (code <= 0x7f) return isAsciiIdentifierPart(code) || code === 0x5c;
   return code > 0x7f && !/[\s\ufeff]/.test(String.fromCharCode(code));
-}
-
-/**
- * A locator that reads the object a second time, recording where each value starts, when it is
- * first asked: most files report no finding inside `main`, and recording costs a map per object
- * and array. The second reading takes the same text the first took, so it cannot give up.
- */
-function locatorOnRequest(rootPath: LeadingName, text: string, start: number): Locator {
-  let locate: Locator | undefined;
-  return (path) => {
-    if (!locate) {
-      const reader = new DataReader(text, new WeakMap());
-      reader.at = start;
-      locate = locator(rootPath, reader.value(0), start, reader.positions as Positions);
-    }
-    return locate(path);
-  };
 }
 
 /** Walks the data along a path, as literal.ts walks the tree; where the path leaves what was written, the last value reached answers. */
