@@ -38,8 +38,11 @@ const MAX_DEPTH = 64;
 class NotPlainData extends Error {}
 const giveUp = new NotPlainData();
 
-/** Where each value of a container starts, by key or index: what the locator walks. */
-type Positions = WeakMap<object, Map<string | number, number>>;
+/**
+ * Where each value of a container starts: an array's by index, an object's as key and offset one
+ * after the other. What the locator walks; flat arrays, not maps, since most are never asked.
+ */
+type Positions = WeakMap<object, Array<string | number>>;
 
 const OPENINGS: Record<LeadingName, RegExp> = { main: opening('main'), list: opening('list') };
 
@@ -101,7 +104,7 @@ class DataReader {
 
   private object(depth: number): Record<string, unknown> {
     const result: Record<string, unknown> = {};
-    const starts = new Map<string, number>();
+    const starts: Array<string | number> = [];
     this.at += 1;
     for (;;) {
       this.skipTrivia();
@@ -112,7 +115,7 @@ class DataReader {
       if (this.text.charCodeAt(this.at) !== 0x3a /* : */) throw giveUp;
       this.at += 1;
       this.skipTrivia();
-      starts.set(key, this.at);
+      starts.push(key, this.at);
       result[key] = this.value(depth + 1);
       this.skipTrivia();
       const next = this.text.charCodeAt(this.at);
@@ -126,14 +129,14 @@ class DataReader {
 
   private array(depth: number): unknown[] {
     const items: unknown[] = [];
-    const starts = new Map<number, number>();
+    const starts: number[] = [];
     this.at += 1;
     for (;;) {
       this.skipTrivia();
       const code = this.text.charCodeAt(this.at);
       if (code === 0x5d /* ] */) break;
       if (code === 0x2c) throw giveUp; // a hole
-      starts.set(items.length, this.at);
+      starts.push(this.at);
       items.push(this.value(depth + 1));
       this.skipTrivia();
       const next = this.text.charCodeAt(this.at);
@@ -322,6 +325,17 @@ function isIdentifierPart(code: number): boolean {
   return code > 0x7f && !/[\s\ufeff]/.test(String.fromCharCode(code));
 }
 
+/** Where the value at `key` starts: an array's item by its index, an object's property by its name. */
+function startOf(starts: ReadonlyArray<string | number>, key: string | number): number | undefined {
+  if (typeof key === 'number') {
+    const start = starts[key];
+    return typeof start === 'number' ? start : undefined;
+  }
+  // Names and offsets alternate; a name never equals an offset, which is a number.
+  const at = starts.indexOf(key);
+  return at < 0 ? undefined : (starts[at + 1] as number);
+}
+
 /** Walks the data along a path, as literal.ts walks the tree; where the path leaves what was written, the last value reached answers. */
 function locator(rootPath: string, root: unknown, rootStart: number, positions: Positions): Locator {
   return (path) => {
@@ -331,7 +345,7 @@ function locator(rootPath: string, root: unknown, rootStart: number, positions: 
     for (const step of path.slice(rootPath.length).matchAll(PATH_STEP)) {
       const key = step[1] ?? (step[3] ? (JSON.parse(step[3]) as string) : Number(step[2]));
       const starts = typeof value === 'object' && value !== null ? positions.get(value) : undefined;
-      const next = Array.isArray(value) ? (typeof key === 'number' ? starts?.get(key) : undefined) : starts?.get(String(key));
+      const next = starts && startOf(starts, Array.isArray(value) ? key : String(key));
       if (next === undefined) break;
       value = (value as Record<string | number, unknown>)[key];
       start = next;
