@@ -170,7 +170,7 @@ function compileRoute(name: string, raw: RawObject, path: string, templates: Tem
   if ('async' in raw) sink.add('VAL037', childPath(path, 'async'), '`async` is reserved for FlowMCP 2.1.0 and ignored');
   const method = typeof raw.method === 'string' && METHODS.has(raw.method) ? (raw.method as HttpMethod) : undefined;
   const compiledPath = typeof raw.path === 'string' && raw.path.startsWith('/')
-    ? compilePath(raw.path, childPath(path, 'path'), templates)
+    ? compilePath(raw.path, childPath(path, 'path'), templates, declaredInsertKeys(raw.parameters))
     : { template: [], slots: new Set<string>(), singleBraces: [], hasQuery: false };
 
   const parameters = compileParameters(raw.parameters, childPath(path, 'parameters'), {
@@ -208,6 +208,17 @@ function compileRoute(name: string, raw: RawObject, path: string, templates: Tem
   const meta = 'meta' in raw ? readToolMeta(raw.meta) : defaultMeta;
   if (meta) route.meta = meta;
   return route;
+}
+
+/** The keys of the parameters a route declares with location `insert`, read before they are checked (the path is compiled first). */
+function declaredInsertKeys(parameters: unknown): Set<string> {
+  const keys = new Set<string>();
+  if (!Array.isArray(parameters)) return keys;
+  for (const item of parameters) {
+    const position: unknown = isRecord(item) ? item.position : undefined;
+    if (isRecord(position) && position.location === 'insert' && typeof position.key === 'string') keys.add(position.key);
+  }
+  return keys;
 }
 
 /** The informational fields `main` gives, strings or null as written; one of another type was reported (VAL039). */

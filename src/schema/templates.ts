@@ -21,7 +21,7 @@ export interface CompiledPath {
 }
 
 const DOUBLE_BRACE = /\{\{([^{}]*)\}\}/g;
-const COLON_SLOT = /(?<=\/):([A-Za-z_][A-Za-z0-9_]*)/g;
+const COLON_SLOT = /:([A-Za-z_][A-Za-z0-9_]*)/g;
 const SINGLE_BRACE = /(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})/g;
 const MARKER = /--([a-z0-9]+(?:-[a-z0-9]+)*)--/g;
 const SERVER_PREFIX = 'SERVER_PARAM:';
@@ -155,13 +155,20 @@ function withoutTrailingSlash(root: string): string {
   return root.slice(0, end);
 }
 
-/** A route path: literal text, `{{key}}` and `:key` insert slots, secret slots, and maybe `?query`. */
-export function compilePath(text: string, path: string, ctx: TemplateContext): CompiledPath {
+/**
+ * A route path: literal text, `{{key}}` and `:key` insert slots, secret slots, and maybe `?query`.
+ * `:key` opening a segment is always a slot; inside a segment (`/@:username`, `area=:lat,:lon`,
+ * `:from..:to`) only where it names one of the route's insert parameters, as the reference fills
+ * them, so that a literal colon (`claims:search`, `typeName=ns:layer`) stays text.
+ */
+export function compilePath(text: string, path: string, ctx: TemplateContext, insertKeys: ReadonlySet<string> = new Set()): CompiledPath {
   const { sink } = ctx;
   let colonSlots = 0;
   const parts = compileParts(text, 'path', path, ctx, (chunk, out) => {
     let last = 0;
     for (const match of chunk.matchAll(COLON_SLOT)) {
+      const opensSegment = chunk[match.index - 1] === '/';
+      if (!opensSegment && !insertKeys.has(match[1] ?? '')) continue;
       pushLiteral(chunk.slice(last, match.index), out);
       out.push({ kind: 'insert', key: match[1] ?? '' });
       colonSlots += 1;

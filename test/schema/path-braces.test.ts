@@ -9,6 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import type { Finding } from '../../src/report/findings.js';
+import { buildRequest, planRequest } from '../../src/http/request.js';
+import { SecretTokens } from '../../src/http/secrets.js';
 import { checkSchemaText } from '../../src/schema/check.js';
 import { tempProject } from '../support/project.js';
 
@@ -120,5 +122,38 @@ describe('served, the route with {id} is not a tool', () => {
     } finally {
       await catalog.close();
     }
+  });
+});
+
+describe(':key inside a path segment (issue 24: medium /feed/@:username)', () => {
+  /** A one-route schema whose insert parameters are `keys`, at `path`. */
+  function inSegment(path: string, keys: string[]): string {
+    const parameters = keys.map((key) => `{ position: { key: '${key}', value: '{{USER_PARAM}}', location: 'insert' }, z: { primitive: 'string()', options: [] } }`).join(', ');
+    const test = keys.map((key) => `${key}: 'a'`).join(', ');
+    return `export const main = {
+      namespace: 'example', name: 'Example', description: 'Things.', version: '2.0.0',
+      root: 'https://api.example.com',
+      routes: { getThing: { method: 'GET', path: '${path}', description: 'One thing.', parameters: [ ${parameters} ], tests: [ { _description: 'a thing', ${test} } ] } },
+    };`;
+  }
+
+  function urlOf(path: string, args: Record<string, string>): string {
+    const result = checkSchemaText('example.mjs', inSegment(path, Object.keys(args)), options);
+    const route = result.schema?.routes[0];
+    if (!result.schema || !route) throw new Error(`not served: ${result.findings.map((f) => `${f.code} ${f.message}`).join('; ')}`);
+    return buildRequest(planRequest(result.schema, route), args, new SecretTokens()).url;
+  }
+
+  it('fills a placeholder after a literal in the segment, each value encoded as one segment', () => {
+    expect(urlOf('/feed/@:username', { username: 'towards data' })).toBe('https://api.example.com/feed/@towards%20data');
+  });
+
+  it('fills several in one segment, the longest name first (lat1 is not lat followed by 1)', () => {
+    expect(urlOf('/filter/box=:lat1,:lon1,:lat,:lon', { lat1: '1', lon1: '2', lat: '3', lon: '4' })).toBe('https://api.example.com/filter/box=1,2,3,4');
+    expect(urlOf('/v1/:startDate..:endDate', { startDate: 'a', endDate: 'b' })).toBe('https://api.example.com/v1/a..b');
+  });
+
+  it('leaves a colon that names no insert parameter as text (claims:search)', () => {
+    expect(urlOf('/v1/claims:search/:id', { id: 'x' })).toBe('https://api.example.com/v1/claims:search/x');
   });
 });
