@@ -190,8 +190,10 @@ function parseEnum(inner: string, path: string, ctx: ParamContext): ParamType {
       }
       lists.push(ref);
     } else if (item === '') {
-      // Corpus idiom: a stray comma (`enum(a,b,)`); no caller means an empty value.
-      ctx.sink.add('VAL059', path, `empty value in ${JSON.stringify(`enum(${inner})`)} left out`, 'remove the extra comma');
+      // Corpus idiom: a trailing comma (`enum(a,b,)`). The reference's check accepts '' as a
+      // choice, and corpus tests send it (bitget's `annType: ''`: all announcements), so it stays one.
+      ctx.sink.add('VAL059', path, `empty value in ${JSON.stringify(`enum(${inner})`)} read as the choice ''`, "remove the extra comma unless '' is meant");
+      if (!values.includes('')) values.push('');
     } else if (item.includes('{{') || item.includes('}}')) {
       ctx.sink.add('VAL044', path, `enum value ${JSON.stringify(item)} is a malformed list interpolation`, 'write values separated by single commas, lists as {{listName:fieldName}}');
     } else {

@@ -104,8 +104,8 @@ describe('optional()', () => {
 });
 
 describe('enum values', () => {
-  it('an empty value is left out (corpus idiom)', () => {
-    expect(one(user('p', 'enum(latest,listings,)')).type).toEqual({ kind: 'enum', values: ['latest', 'listings'], lists: [], listsResolved: true });
+  it("an empty value (a trailing comma, corpus idiom) is the choice '', as the reference accepts it", () => {
+    expect(one(user('p', 'enum(latest,listings,)')).type).toEqual({ kind: 'enum', values: ['latest', 'listings', ''], lists: [], listsResolved: true });
   });
 });
 
