@@ -174,6 +174,7 @@ function reachedLists(schema: CanonicalSchema, sources: ContentSources): Set<str
 function installedVersion(name: string, project: string): string {
   const library = resolveLibrary(name, project);
   if (!library) return NOT_INSTALLED;
+  if (library.format === 'builtin') return `node ${process.versions.node}`;
   // The entry file may sit in a folder with its own package.json ({ "type": "module" }): the
   // package's own is the nearest one that carries its name.
   for (let dir = dirname(fileURLToPath(library.url)); ; dir = dirname(dir)) {

@@ -5,7 +5,7 @@
 // process). `at-load` runs every factory while the catalog loads instead, as a diagnosis does.
 
 import { FindingSink, isError, type Finding } from '../report/findings.js';
-import { resolveLibrary, type LibraryModule } from '../libraries/resolve.js';
+import { builtinRefusal, resolveLibrary, type LibraryModule } from '../libraries/resolve.js';
 import { escapeHtmlComments } from '../scan/html-comments.js';
 import { SandboxHost, type Bridge, type Outcome, type SandboxOptions } from '../sandbox/host.js';
 import type { Failure, Hook, SandboxCode } from '../sandbox/protocol.js';
@@ -56,6 +56,11 @@ export class HandlerUnits {
    */
   add(schema: CanonicalSchema, declared: readonly string[], sink: FindingSink): void {
     if (!schema.handlers) return;
+    const refused = schema.requiredLibraries.flatMap((name) => builtinRefusal(name) ?? []);
+    if (refused.length > 0) {
+      sink.addAt('SEC103', undefined, refused.join('; '), 'compute in the handler, or ask the core through fetch in an executeRequest handler', 'main.requiredLibraries');
+      return;
+    }
     const absent = schema.requiredLibraries.filter((name) => this.libraries.get(name) === null);
     if (absent.length > 0) {
       sink.addAt('SEC103', undefined, `required librar${absent.length === 1 ? 'y' : 'ies'} ${absent.join(', ')} not installed`, 'install it in the project (npm install <name>)', 'main.requiredLibraries');

@@ -12,6 +12,8 @@
 
 import { networkAttempts, routeGlobalFetch } from './network-guard.js';
 import 'ses';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { asBridgedCall, fetchFor, receiveInbound } from './bridge-fetch.js';
 import { BusyPoll } from './busy-poll.js';
 import { lockLibrary } from './library-locks.js';
@@ -50,8 +52,9 @@ lockdown({
   unhandledRejectionTrapping: 'none',
 });
 // Lockdown froze the language's intrinsics; harden freezes the host classes handed out, so no
-// schema can change what another one sees.
-const globals = harden({ Date, Math, URL, URLSearchParams, TextEncoder, TextDecoder });
+// schema can change what another one sees. `Buffer` only computes (quickchart's handlers encode
+// with it); frozen, no schema can swap its methods under another.
+const globals = harden({ Date, Math, URL, URLSearchParams, TextEncoder, TextDecoder, Buffer });
 routeGlobalFetch(harden(fetchFor(null)));
 // One request at a time, in the order sent: the host may send several loads at once, and a
 // network attempt must be charged to the request that made it.
@@ -106,8 +109,8 @@ function answer(reply: Reply): boolean {
 function importLibrary(library: LibraryModule): Promise<{ value: unknown } | { error: string }> {
   let pending = libraries.get(library.name);
   if (!pending) {
-    pending = import(library.url).then(
-      (namespace: Record<string, unknown>) => ({ value: harden(lockLibrary(library.name, libraryValue(library, namespace))) }),
+    pending = loadLibrary(library).then(
+      (value) => ({ value: harden(lockLibrary(library.name, value)) }),
       (error: unknown) => ({ error: importFailure(error) }),
     );
     libraries.set(library.name, pending);
@@ -115,23 +118,48 @@ function importLibrary(library: LibraryModule): Promise<{ value: unknown } | { e
   return pending;
 }
 
+/**
+ * What handlers get as the library, loaded the way Node (and the reference) loads it: an ES
+ * module's default export where it has one (erc725's class, yahoo-finance2's), else a plain copy
+ * of its exports; a CommonJS module's `module.exports` by `require`, which also loads native
+ * addons (talib) that `import()` refuses, unwrapped when its only export is a compiled
+ * `default`; a computing built-in as `require('node:name')` gives it.
+ */
+async function loadLibrary(library: LibraryModule): Promise<unknown> {
+  if (library.format === 'builtin') return builtinFacade(createRequire(import.meta.url)(library.url) as Record<string, unknown>);
+  if (library.format === 'commonjs') {
+    const exports: unknown = createRequire(library.url)(fileURLToPath(library.url));
+    // A compiled ES module in CommonJS clothing marks itself `__esModule`.
+    const names = isObject(exports) ? Object.keys(exports).filter((name) => name !== '__esModule') : [];
+    return names.length === 1 && names[0] === 'default' ? (exports as { default: unknown }).default : exports;
+  }
+  const namespace = (await import(library.url)) as Record<string, unknown>;
+  return 'default' in namespace ? namespace.default : plainNamespace(namespace, new Map());
+}
+
+/**
+ * A built-in as handlers get it: its functions (each calling the real one) and its constants.
+ * Freezing the module itself would freeze Node's own classes under it (a zlib call assigns
+ * `_events` on a new stream, which a frozen EventEmitter prototype refuses), and handing its
+ * classes over unfrozen would let one schema change what another's instances do; so neither
+ * the classes nor the module leave, only what computes.
+ */
+function builtinFacade(module: Record<string, unknown>): Record<string, unknown> {
+  const facade: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(module)) {
+    // Node names its constructors with a capital; everything else that is a function computes.
+    if (typeof value === 'function' && !/^[A-Z]/.test(name)) facade[name] = (...args: unknown[]) => (value as (...args: unknown[]) => unknown).apply(module, args);
+    else if (typeof value !== 'object' && typeof value !== 'function') facade[name] = value;
+    else if (isObject(value) && Object.values(value).every((entry) => typeof entry !== 'object' && typeof entry !== 'function')) facade[name] = { ...value };
+  }
+  return facade;
+}
+
 /** Why a library did not import; one that changes a frozen built-in at import time is named as such. */
 function importFailure(error: unknown): string {
   const message = messageOf(error);
   if (!(error instanceof TypeError) || !FROZEN_WRITE.test(message)) return message;
   return `${message} (the library changes a shared built-in, such as a prototype, when it is imported; the sandbox freezes them, so it cannot be used in handlers)`;
-}
-
-/**
- * What handlers get as the library: CommonJS `module.exports`, or a plain copy of an ES module's
- * exports; when the only export is a default (yahoo-finance2's class), that default, as the
- * corpus's handlers use it (`new libraries['yahoo-finance2']()`).
- */
-function libraryValue(library: LibraryModule, namespace: Record<string, unknown>): unknown {
-  const value = library.commonJs ? namespace.default : plainNamespace(namespace, new Map());
-  // A compiled ES module in CommonJS clothing marks itself `__esModule`.
-  const names = isObject(value) ? Object.keys(value).filter((name) => name !== '__esModule') : [];
-  return names.length === 1 && names[0] === 'default' ? (value as { default: unknown }).default : value;
 }
 
 /** A module namespace cannot be frozen; a plain copy of its exports can (nested namespaces too). */

@@ -23,7 +23,7 @@ describe('resolveLibrary', () => {
   ])('finds a library installed in %s', (_case, dir) => {
     const found = resolveLibrary('fakelib', dir);
     expect(found && fileURLToPath(found.url)).toBe(join(PACKAGE, 'index.js'));
-    expect(found?.commonJs).toBe(true);
+    expect(found?.format).toBe('commonjs');
   });
 
   it("falls back to flowguard's own dependencies, and says null for a package nowhere installed", () => {
