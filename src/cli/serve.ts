@@ -194,11 +194,11 @@ async function runServe(flags: ServeFlags): Promise<void> {
     stopped = new Promise<void>(() => undefined);
   }
 
-  const watching = flags.watch ? watchFolders(live, flags, observer) : undefined;
+  const watching = flags.watch ? await watchFolders(live, flags, observer) : undefined;
 
   const why = await Promise.race([signalled, stopped.then(() => 'stdin closed' as const)]);
   log(`flowguard: ${why}, shutting down`);
-  watching?.close();
+  await watching?.close();
   await stop();
   await live.close();
   await state.close();
@@ -207,16 +207,18 @@ async function runServe(flags: ServeFlags): Promise<void> {
 }
 
 /** `--watch`: the schema path and the lists folder (where there is one), reloaded on change. */
-function watchFolders(live: LiveCatalog, flags: ServeFlags, observer: ServeObserver): CatalogWatch {
+async function watchFolders(live: LiveCatalog, flags: ServeFlags, observer: ServeObserver): Promise<CatalogWatch> {
   const paths = [flags.schemas, listsFolderOf(flags)].filter(exists).map((path) => resolve(path));
-  observer.logger.info({ paths }, 'watching for changes');
   const load = async (previous: Catalog) => {
     const next = await openCatalog(flags, { cache: flags.cache, previous, ...observer.catalogOptions });
     observer.attach(next);
     next.warmUp();
     return next;
   };
-  return watchCatalog(live, { paths, load, logger: observer.logger });
+  const watching = await watchCatalog(live, { paths, load, logger: observer.logger });
+  // Said once the folders have been read: a change from now on is seen.
+  observer.logger.info({ paths }, 'watching for changes');
+  return watching;
 }
 
 /**

@@ -4,9 +4,10 @@
 // has errors keeps the version served before (Catalog.load's `previous`), and its findings are
 // logged at warn; a load that fails as a whole (a broken config) keeps the whole catalog. Reloads
 // go to serve's structured log (pino), one entry each, like every other event of a running server.
+// The watching itself is chokidar's: Node 20's recursive `fs.watch` loses a file once an editor's
+// atomic save has renamed another over it, and later in-place writes went unnoticed.
 
-import { statSync, watch, type FSWatcher } from 'node:fs';
-import { basename, dirname, sep } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import type { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
 import type { Logger } from '../observe/logger.js';
@@ -14,7 +15,7 @@ import { isError } from '../report/findings.js';
 import { formatFinding } from '../report/format.js';
 
 export interface CatalogWatch {
-  close(): void;
+  close(): Promise<void>;
 }
 
 export interface WatchOptions {
@@ -32,7 +33,8 @@ export interface WatchOptions {
 
 const DEFAULT_DEBOUNCE_MS = 150;
 
-export function watchCatalog(live: LiveCatalog, options: WatchOptions): CatalogWatch {
+/** Starts watching; resolves once the watcher has read the folders, so a change after it is seen. */
+export async function watchCatalog(live: LiveCatalog, options: WatchOptions): Promise<CatalogWatch> {
   const debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
   let timer: NodeJS.Timeout | undefined;
   let reloading = false;
@@ -69,37 +71,38 @@ export function watchCatalog(live: LiveCatalog, options: WatchOptions): CatalogW
     }
   };
 
-  const changed = (path: string) => {
-    if (closed || ignored(path)) return;
+  const changed = () => {
+    if (closed) return;
     clearTimeout(timer);
     timer = setTimeout(() => void reload(), debounceMs);
   };
 
-  const watchers: FSWatcher[] = options.paths.map((path) => watchPath(path, changed, options.logger));
+  // Loaded only by `serve --watch`: a server that does not watch never pays for it.
+  const { watch } = await import('chokidar');
+  const outside = (path: string) => options.paths.every((root) => ignored(relative(root, path)));
+  const watcher = watch([...options.paths], { ignoreInitial: true, ignored: outside });
+  watcher.on('all', changed);
+  // chokidar drops a file's change that comes right after it re-attached to a file replaced by
+  // a rename (its per-file watch is not yet back); the folder's own events still tell of it.
+  watcher.on('raw', (_event, name, details) => {
+    const watchedPath = String((details as { watchedPath?: unknown } | undefined)?.watchedPath ?? '');
+    const path = name && basename(watchedPath) !== name ? join(watchedPath, name) : watchedPath;
+    if (!outside(path)) changed();
+  });
+  watcher.on('error', (error) => options.logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'watching failed'));
+  await new Promise<void>((ready) => watcher.once('ready', () => ready()));
   return {
-    close: () => {
+    close: async () => {
       closed = true;
       clearTimeout(timer);
-      for (const watcher of watchers) watcher.close();
+      await watcher.close();
     },
   };
 }
 
-/** A folder recursively; a file through its folder, reporting only that file's name. */
-function watchPath(path: string, changed: (name: string) => void, logger: WatchOptions['logger']): FSWatcher {
-  const isFile = statSync(path).isFile();
-  const watcher = isFile
-    ? watch(dirname(path), (_event, name) => {
-        if (name === basename(path)) changed(name);
-      })
-    : watch(path, { recursive: true }, (_event, name) => changed(name ?? ''));
-  watcher.on('error', (error) => logger.warn({ path, error: error.message }, 'watching stopped'));
-  return watcher;
-}
-
-/** Hidden folders (.flowmcp's cache, .git) and dependencies hold no schema or list. */
+/** Hidden folders (.flowmcp's cache, .git) and dependencies hold no schema or list; a path outside the root is not its. */
 function ignored(relativePath: string): boolean {
-  return relativePath.split(sep).some((part) => part.startsWith('.') || part === 'node_modules');
+  return relativePath.split(sep).some((part) => (part.startsWith('.') && part !== '..' && part !== '.') || part === 'node_modules') || relativePath.startsWith('..');
 }
 
 /** Errors new since the catalog replaced (a file rejected at start is not reported again on every reload). */

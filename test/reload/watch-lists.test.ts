@@ -15,7 +15,7 @@ let project: Project;
 let watcher: CatalogWatch | undefined;
 let live: LiveCatalog | undefined;
 afterEach(async () => {
-  watcher?.close();
+  await watcher?.close();
   try {
     await live?.close();
   } finally {
@@ -54,7 +54,7 @@ it('reloads when a shared list changes, and swaps in a catalog whose tool offers
   const lines: string[] = [];
   const reloads: boolean[] = [];
   const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(line) } });
-  watcher = watchCatalog(live, { paths: [project.schemas, lists], load, logger, onReload: (swapped) => reloads.push(swapped) });
+  watcher = await watchCatalog(live, { paths: [project.schemas, lists], load, logger, onReload: (swapped) => reloads.push(swapped) });
   writeFileSync(join(lists, 'colours.mjs'), colourList(['red', 'green', 'blue']));
 
   expect(await waitFor(() => reloads.includes(true), 15_000), lines.join('\n')).toBe(true);
