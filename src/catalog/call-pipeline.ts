@@ -121,9 +121,10 @@ export class CheckedArguments {
 }
 
 /** The first steps of a call: keys present, arguments within bounds, valid, inserts that stay in place. */
-export function checkArguments(context: CallContext, tool: CallableTool, args: unknown): CheckedArguments | CallResult {
+export function checkArguments(context: CallContext, tool: CallableTool, args: unknown, options: CallOptions = {}): CheckedArguments | CallResult {
   try {
-    if (tool.missingKeys.length > 0) {
+    // A dry run shows the request and never a key, so it needs none (it marks where each goes).
+    if (tool.missingKeys.length > 0 && !options.dryRun) {
       return fail('missing-keys', `${tool.name} needs ${tool.missingKeys.join(', ')}, which the server has no value for`);
     }
     const broken = brokenBound(args, { maxDepth: context.limits.maxArgumentDepth, maxBytes: context.limits.maxArgumentBytes });
@@ -156,7 +157,7 @@ export async function callTool(context: CallContext, tool: CallableTool, args: u
 }
 
 async function runCall(context: CallContext, tool: CallableTool, args: unknown, options: CallOptions, outbound: OutboundRecord[]): Promise<CallResult> {
-  const checked = args instanceof CheckedArguments ? args : checkArguments(context, tool, args);
+  const checked = args instanceof CheckedArguments ? args : checkArguments(context, tool, args, options);
   if (!(checked instanceof CheckedArguments)) return checked;
 
   const tokens = new SecretTokens();
@@ -180,7 +181,7 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
   const target = tool.origin.parse(filled.url);
   if (!target) return fail('origin', `the request left the schema's origin ${tool.origin.display}; refused`);
   const sent: SentRequest = { method: struct.method, ...filled, url: context.upstreams.target(target) };
-  if (options.dryRun) return { ok: true, dryRun: sent };
+  if (options.dryRun) return { ok: true, dryRun: markMissingKeys(sent, tool.missingKeys, tokens) };
 
   let response: HttpResponse;
   const started = performance.now();
@@ -321,4 +322,13 @@ function internalFailure(tool: CallableTool, error: unknown): CallResult {
 
 function fail(kind: ToolErrorKind, message: string): CallResult {
   return { ok: false, error: { kind, message } };
+}
+
+/** A dry run's request with each key that has no value shown as `[KEY not set]` where its token stands. */
+function markMissingKeys(sent: SentRequest, missing: readonly string[], tokens: SecretTokens): SentRequest {
+  if (missing.length === 0) return sent;
+  const mark = (text: string) => missing.reduce((marked, key) => marked.split(tokens.token(key)).join(`[${key} not set]`), text);
+  const marked: SentRequest = { ...sent, url: mark(sent.url), headers: Object.fromEntries(Object.entries(sent.headers).map(([name, value]) => [name, mark(value)])) };
+  if (sent.body !== undefined) marked.body = mark(sent.body);
+  return marked;
 }

@@ -291,7 +291,7 @@ export class Catalog {
 
   /** The response cache (src/cache/) answers a repeated call of a read-only tool; it keys on the checked arguments. */
   private async callThroughCache(tool: Tool, args: unknown, options: CallOptions): Promise<{ result: CallResult; cache: CacheOutcome }> {
-    const checked = checkArguments(this.context, tool, args);
+    const checked = checkArguments(this.context, tool, args, options);
     if (!(checked instanceof CheckedArguments)) return { result: this.context.redactor.redactValue(checked), cache: 'none' };
     return this.responses.through(tool, checked.values, options, () => callTool(this.context, tool, checked, options));
   }

@@ -119,6 +119,15 @@ describe('flowguard call exit codes', () => {
     expect(missing).toEqual({ code: 1, stderr: '', stdout: 'error (missing-keys): keys_pathKey needs CANARY_KEY, which the server has no value for\n' });
   }, 45_000);
 
+  it('--dry-run needs no key: it shows where each key would go, sends nothing, exits 0 (issue 27, point 7)', async () => {
+    const before = main.records.length;
+    const dry = await flowguard(['call', 'keys_pathKey', '--dry-run', '--schemas', KEYS, '--project', project.dir, '--upstream', `*=${main.origin}`], {});
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).toBe('');
+    expect(dry.stdout).toContain('[CANARY_KEY not set]');
+    expect(main.records.length).toBe(before);
+  }, 45_000);
+
   it('2 for an unknown tool, bad --args, a bad --arg and a bad --upstream, with a message on stderr and nothing on stdout', async () => {
     const before = main.records.length;
     const [unknown, notJson, notObject, badArg] = await Promise.all([
