@@ -98,7 +98,7 @@ export const CODES = {
   VAL016: { severity: 'error', meaning: 'tool map (`routes`, `tools`) missing, not an object, or empty' },
   VAL017: { severity: 'error', meaning: '`root` does not use https' },
   VAL018: { severity: 'warning', meaning: '`root` ends with a slash (removed)' },
-  VAL019: { severity: 'warning', meaning: 'name breaks the naming convention (PascalCase name, camelCase key, tag pattern)' },
+  VAL019: { severity: 'warning', meaning: 'name breaks the naming convention (PascalCase name, camelCase insert key, tag pattern)' },
   VAL020: { severity: 'error', meaning: '`docs` is not an array of strings' },
   VAL021: { severity: 'error', meaning: '`tags` is not an array of strings' },
   VAL022: { severity: 'error', meaning: '`requiredServerParams` is not an array of unique key names' },

@@ -139,7 +139,7 @@ export const MAIN_SHAPE = object('VAL002', {
   routes: toolMap,
   tools: toolMap,
   docs: stringArray('VAL020'),
-  tags: coded('VAL021', { type: 'array', items: { allOf: [string('VAL021'), convention('^[a-z][a-z0-9-]*$', "lowercase letters, digits and -, e.g. 'air-quality'")] } }),
+  tags: coded('VAL021', { type: 'array', items: { allOf: [string('VAL021'), convention('^(?:[a-z][a-z0-9-]*|cacheTtl[A-Z][A-Za-z]*)$', "lowercase letters, digits and -, e.g. 'air-quality', or a cache tag such as 'cacheTtlDaily'")] } }),
   requiredServerParams: coded('VAL022', {
     type: 'array',
     uniqueItems: true,

@@ -101,7 +101,7 @@ function compileParameter(raw: RawParam, path: string, ctx: ParamContext, userKe
   const position = childPath(path, 'position');
   const keyPath = childPath(position, 'key');
   const source = compileSource(raw, childPath(position, 'value'), ctx);
-  if (source.kind === 'user') checkUserKey(raw.key, keyPath, sink, userKeys);
+  if (source.kind === 'user') checkUserKey(raw.key, raw.location, keyPath, sink, userKeys);
   let location = raw.location;
   if (location === 'body' && ctx.method && BODYLESS_METHODS.has(ctx.method)) {
     // A GET or DELETE request carries no body; the value goes where such a request can carry it.
@@ -119,9 +119,14 @@ function compileParameter(raw: RawParam, path: string, ctx: ParamContext, userKe
   return param;
 }
 
-/** Naming convention (the key is the input name the AI sees) and uniqueness among user params. */
-function checkUserKey(key: string, path: string, sink: FindingSink, userKeys: Set<string>): void {
-  if (!CAMEL_CASE.test(key)) sink.add('VAL019', path, `parameter key \`${key}\` is not camelCase`, 'user parameter keys are camelCase, e.g. chainId');
+/**
+ * Naming convention (the key is the input name the AI sees) and uniqueness among user params.
+ * A query or body key is also the name the API receives (GitHub reads `per_page`, not
+ * `perPage`), so the API's own spelling is right there; only an insert key, which never reaches
+ * the wire, has to be camelCase.
+ */
+function checkUserKey(key: string, location: string, path: string, sink: FindingSink, userKeys: Set<string>): void {
+  if (location === 'insert' && !CAMEL_CASE.test(key)) sink.add('VAL019', path, `parameter key \`${key}\` is not camelCase`, 'an insert parameter\'s key is only the name the AI sees: camelCase, e.g. chainId');
   if (userKeys.has(key)) sink.add('VAL055', path, `a user parameter named \`${key}\` already exists in this route`, 'give each user parameter its own key');
   userKeys.add(key);
 }

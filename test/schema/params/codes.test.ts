@@ -35,8 +35,10 @@ const CASES: Case[] = [
   // VAL042: the caller's input mixed with other placeholders
   { name: 'VAL042 {{USER_PARAM}} beside a key', raw: [fixed('q', '{{API_KEY}}:{{USER_PARAM}}', 'string()')], findings: ['VAL042 [0].position.value'] },
 
-  // VAL019: user keys are camelCase
-  { name: 'VAL019 snake_case user key', raw: [user('chain_id', 'string()')], findings: ['VAL019 [0].position.key'] },
+  // VAL019: an insert key (only the name the AI sees) is camelCase; a query or body key is the name the API reads (issue 27)
+  { name: 'VAL019 snake_case insert key', raw: [user('chain_id', 'string()', [], 'insert')], findings: ['VAL019 [0].position.key', 'VAL094 [0].position.key'] },
+  { name: 'VAL019 not for a snake_case query key (the API reads per_page)', raw: [user('per_page', 'number()')], findings: [] },
+  { name: 'VAL019 not for a snake_case body key', raw: [user('vs_currency', 'string()', [], 'body')], findings: [] },
   { name: 'VAL019 camelCase user key', raw: [user('chainId', 'string()')], findings: [] },
   { name: 'VAL019 not for fixed keys (upstream names)', raw: [fixed('api_mode', 'full', 'string()')], findings: [] },
 
