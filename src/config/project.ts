@@ -180,9 +180,9 @@ export function loadProjectConfig(projectDir: string): ProjectConfig {
   return configFrom(data as ConfigFile);
 }
 
-/** The key the problem is under, dotted (`security.allowedLibraries.0`), then the problem. */
+/** The key the problem is under, dotted (`security.allowedLibraries.0`), then the problem and its hint (a misspelt key's likely meaning). */
 function describeProblem(problem: ShapeProblem): string {
-  return `${problem.at.join('.') || '(top level)'} ${problem.message}`;
+  return `${problem.at.join('.') || '(top level)'} ${problem.message}${problem.hint ? ` (${problem.hint})` : ''}`;
 }
 
 function configFrom(data: ConfigFile): ProjectConfig {

@@ -74,7 +74,9 @@ describe('loadProjectConfig', () => {
     ['{ "security": { "keys": { "A": "any" } } }', 'security.keys'],
     ['{ "network": { "allowPrivate": "yes" } }', 'network.allowPrivate'],
     ['{ "limits": { "maxFileBytes": 10 } }', 'limits.maxFileBytes must be >= 1024'],
-    ['{ "secuirty": {} }', "(top level) must NOT have additional properties 'secuirty'"],
+    ['{ "secuirty": {} }', "(top level) must NOT have additional properties 'secuirty' (did you mean 'security'?)"],
+    // Issue 27, point 8: a misspelt key says what was meant, as schema findings do.
+    ['{ "sandbox": { "deadlinMs": 100 } }', "sandbox must NOT have additional properties 'deadlinMs' (did you mean 'deadlineMs'?)"],
   ])('rejects %s, naming the problem', (text, message) => {
     const dir = project(`bad-${Math.random().toString(36).slice(2)}`, text);
     expect(() => loadProjectConfig(dir)).toThrow(ConfigError);
