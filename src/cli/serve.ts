@@ -165,6 +165,8 @@ async function runServe(flags: ServeFlags): Promise<void> {
   });
   // What the servers read per request: this catalog, or under --watch the latest one loaded.
   const live = new LiveCatalog(catalog);
+  // Watching before serving: once a client is answered, a change it makes is seen.
+  const watching = flags.watch ? await watchFolders(live, flags, observer) : undefined;
   let stop: () => Promise<void>;
   let stopped: Promise<void>;
   if (stdioModule) {
@@ -179,6 +181,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
       const { startHttpServer } = await (httpModule as Promise<typeof import('../mcp/http.js')>);
       http = await startHttpServer(live, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, maxResultChars, log, logger: observer.logger, tools, prompts, access, metrics: await metrics?.made });
     } catch (error) {
+      await watching?.close();
       await catalog.close();
       await state.close();
       await observer.close();
@@ -193,8 +196,6 @@ async function runServe(flags: ServeFlags): Promise<void> {
     stop = http.close;
     stopped = new Promise<void>(() => undefined);
   }
-
-  const watching = flags.watch ? await watchFolders(live, flags, observer) : undefined;
 
   const why = await Promise.race([signalled, stopped.then(() => 'stdin closed' as const)]);
   log(`flowguard: ${why}, shutting down`);

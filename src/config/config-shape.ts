@@ -70,7 +70,7 @@ export const CONFIG_SHAPE = {
       maxRedirects: integer(0, 20),
       maxJsonDepth: integer(1, 10000),
       allowedHosts: { type: 'array', items: { type: 'string', minLength: 1 } },
-      authTokens: { type: 'array', items: patterned(TOKEN_DIGEST_PATTERN, 'must be sha256: and the 64 hex digits of the token\'s SHA-256 (printf %s "$TOKEN" | sha256sum); the config never holds a token itself') },
+      authTokens: { type: 'array', items: patterned(TOKEN_DIGEST_PATTERN, 'must be sha256: and the 64 hex digits of the token\'s SHA-256 (echo "sha256:$(printf %s "$TOKEN" | sha256sum | cut -d" " -f1)"); the config never holds a token itself') },
     }),
     upstreams: { type: 'object', additionalProperties: { type: 'string' } },
     audit: closedSection({

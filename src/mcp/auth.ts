@@ -58,7 +58,7 @@ export class AccessGate {
       }),
       ...(options.tokenDigests ?? []).map((text) => {
         const hex = TOKEN_DIGEST.exec(text)?.[1];
-        if (!hex) throw new AccessConfigError(`http.authTokens: '${text.slice(0, 80)}' is not sha256:<64 hex digits>; make one with: printf %s "$TOKEN" | sha256sum`);
+        if (!hex) throw new AccessConfigError(`http.authTokens: '${text.slice(0, 80)}' is not sha256:<64 hex digits>; make one with: echo "sha256:$(printf %s "$TOKEN" | sha256sum | cut -d" " -f1)"`);
         return Buffer.from(hex, 'hex');
       }),
     ];

@@ -1,4 +1,6 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -81,5 +83,17 @@ describe('loadProjectConfig', () => {
     const dir = project(`bad-${Math.random().toString(36).slice(2)}`, text);
     expect(() => loadProjectConfig(dir)).toThrow(ConfigError);
     expect(() => loadProjectConfig(dir)).toThrow(message);
+  });
+});
+
+describe("the README's token recipe (issue 27, point 8)", () => {
+  it('prints a config entry that the config accepts as it is', () => {
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    const recipe = /its config entry with `([^`]+)`/.exec(readme)?.[1];
+    expect(recipe).toBeDefined();
+    const entry = execFileSync('sh', ['-c', recipe as string], { env: { PATH: process.env.PATH, TOKEN: 'a-token-of-sufficient-length' }, encoding: 'utf8' }).trim();
+    const dir = project('recipe', JSON.stringify({ http: { authTokens: [entry] } }));
+    expect(entry).toBe(`sha256:${createHash('sha256').update('a-token-of-sufficient-length').digest('hex')}`);
+    expect(loadProjectConfig(dir).http.authTokens).toEqual([entry]);
   });
 });
