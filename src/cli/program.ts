@@ -18,7 +18,7 @@ import { registerValidate } from './validate.js';
 
 export function createProgram(): Command {
   const program = new Command('flowguard')
-    .description('Scan, validate and serve FlowMCP 2.0 API schemas as MCP tools')
+    .description('Scan, validate and serve FlowMCP 2.x, 3.x and 4.x API schemas as MCP tools')
     .version(flowguardVersion(), '-V, --version', 'print the version of flowguard')
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });

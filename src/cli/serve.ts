@@ -4,6 +4,7 @@
 // else is ever printed there. SIGINT and SIGTERM close the server, the sandbox and the HTTP
 // client, then the process exits 0.
 
+import { createServer as createNetServer } from 'node:net';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { LiveCatalog } from '../catalog/live-catalog.js';
@@ -94,6 +95,8 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const project = loadProjectConfig(flags.project);
   // Who may call is settled before anything loads: a server that may not start stops here.
   const access = transport === 'http' ? accessGate(flags, project.http) : undefined;
+  // A taken port is said before the catalog loads, not after (a large catalog takes seconds).
+  if (transport === 'http') await checkPortFree(flags.host, port);
 
   // Only the chosen transport's modules load (the MCP SDK is about a quarter of a second), and
   // they load while the catalog does: start-up time is the client's wait.
@@ -126,7 +129,6 @@ async function runServe(flags: ServeFlags): Promise<void> {
   });
   observer.attach(catalog);
   const log = (line: string) => void process.stderr.write(`${line}\n`);
-  log(loadSummary(catalog));
   let tools: Tool[] | undefined;
   let prompts: ServedPrompt[] | undefined;
   if (flags.group !== undefined) {
@@ -143,6 +145,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
       process.exitCode = 1;
       return;
     }
+    log(loadSummary(catalog));
     tools = selection.tools;
     // A group prompt that cannot be read is left out and said why; the group's tools are served.
     const own = readGroupPrompts(flags.project, groupsFilePath(flags.project), flags.group, selection.group.prompts ?? {}, project.limits.maxFileBytes);
@@ -151,6 +154,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     const hidden = tools.filter((tool) => tool.missingKeys.length > 0);
     log(`flowguard: group ${flags.group}: ${tools.length - hidden.length} of its ${tools.length} tools served` + (hidden.length > 0 ? `; hidden for a missing key: ${hidden.map((tool) => tool.name).join(', ')}` : ''));
   }
+  if (flags.group === undefined) log(loadSummary(catalog));
   const served = (tools ?? catalog.tools).filter((tool) => tool.missingKeys.length === 0).length;
 
   // Argument validators compile in the background so that first calls do not pay for them;
@@ -185,10 +189,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
       await catalog.close();
       await state.close();
       await observer.close();
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${flags.host} is in use; pick another with --port`);
-      if (code === 'EADDRNOTAVAIL' || code === 'EACCES') throw new UsageError(`cannot listen on ${flags.host}:${port} (${code})`);
-      throw error;
+      throw listenError(error, flags.host, port);
     }
     // The warning first: instructions printed after it would scroll it out of sight.
     if (!isLoopback(flags.host)) log(`flowguard: warning: listening on ${flags.host}, not loopback: anyone who can reach this address and holds a token can call every tool. Tokens travel in clear over plain HTTP; put TLS in front (a proxy or load balancer).`);
@@ -275,4 +276,25 @@ function integerFlag(name: string, text: string, min: number, max: number): numb
     throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not '${text}'`);
   }
   return value;
+}
+
+/** Whether `port` can be bound on `host`, tried and let go at once; a usage error when it cannot. Port 0 always can. */
+async function checkPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const probe = createNetServer();
+  await new Promise<void>((bound, failed) => {
+    probe.once('error', failed);
+    probe.listen({ host, port, exclusive: true }, () => bound());
+  }).catch((error: unknown) => {
+    throw listenError(error, host, port);
+  });
+  await new Promise<void>((closed) => probe.close(() => closed()));
+}
+
+/** Why the server cannot listen, as the operator acts on it. */
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new UsageError(`port ${port} on ${host} is in use; pick another with --port`);
+  if (code === 'EADDRNOTAVAIL' || code === 'EACCES') return new UsageError(`cannot listen on ${host}:${port} (${code})`);
+  return error;
 }

@@ -107,6 +107,8 @@ describe('a recorded group', () => {
       expect(stderr).toMatch(new RegExp(`^ {2}GRP008 error .*: ${escape(message)}$`, 'm'));
       expect(stderr).toContain(`flowguard: once the change is reviewed, record the group again: flowguard group create things --force --project ${dir}\n`);
       expect(stderr).not.toContain('serving');
+      // Issue 27, point 8: no summary of tools served before the refusal.
+      expect(stderr).not.toMatch(/\d+ tools? served/);
     });
   });
 

@@ -149,7 +149,7 @@ describe('serve over stdio', () => {
 });
 
 describe('serve that cannot start', () => {
-  it('still writes what it logged before stopping (a taken port, after the catalog loaded)', async () => {
+  it('says a taken port before the catalog loads (issue 27, point 8), and stops with nothing loaded', async () => {
     project = await observedProject(CONFIG);
     writeFileSync(join(project.schemas, 'broken.mjs'), "export const main = { namespace: 'broken', routes: 'none' }\n");
     const taken = createServer();
@@ -162,7 +162,9 @@ describe('serve that cannot start', () => {
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
       expect(code, stderr).toBe(2);
       expect(stderr).toContain(`port ${port} on 127.0.0.1 is in use`);
-      expect(logLines(stderr)).toContainEqual(expect.objectContaining({ level: 40, msg: 'file not served', file: expect.stringMatching(/broken\.mjs$/) }));
+      // Nothing was loaded: no file was judged, no summary printed.
+      expect(logLines(stderr).filter((line) => line.msg === 'file not served')).toEqual([]);
+      expect(stderr).not.toMatch(/tools? served|schema files?/);
     } finally {
       taken.close();
     }
