@@ -13,7 +13,7 @@ import { checkSchemaText } from '../schema/check.js';
 import { formatBlock, OneLine } from '../migrate/format.js';
 import type { OpenApiDocument } from './document.js';
 import { cutDescription } from './json-schema.js';
-import { kebabCase, pascalCase, routeNameOf, unique } from './names.js';
+import { fileStemOf, pascalCase, routeNameOf, unique } from './names.js';
 import type { RouteDraft } from './route.js';
 import type { ImportFinding, WrittenRoute } from './types.js';
 
@@ -49,7 +49,7 @@ export function planFiles(document: OpenApiDocument, drafts: readonly RouteDraft
   for (const group of groups.values()) {
     for (let start = 0; start < group.members.length; start += MAX_ROUTES_PER_FILE) {
       const members = group.members.slice(start, start + MAX_ROUTES_PER_FILE);
-      const stem = unique(kebabCase(group.label), fileNames);
+      const stem = unique(fileStemOf(group.label), fileNames);
       const file = checkedFile(document, `${stem}.mjs`, namespace, group.label, source, members, findings);
       if (file) files.push(file);
     }
