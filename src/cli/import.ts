@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { importOpenApi } from '../openapi/import.js';
 import type { ImportReport } from '../openapi/types.js';
-import { plural } from '../report/format.js';
+import { plural, terminalJson, terminalText } from '../report/format.js';
 import { UsageError } from './usage.js';
 
 interface ImportFlags {
@@ -54,7 +54,8 @@ async function runImport(spec: string, flags: ImportFlags): Promise<void> {
   }
   writeAll(flags.out, targets);
   const report: ImportReport = { ...result.report, files: targets.map(({ path, routes, check }) => ({ file: path, routes, check })) };
-  process.stdout.write(`${flags.json ? JSON.stringify(report, null, 2) : humanReport(report)}\n`);
+  // The report quotes the document (its title, paths, tags), which is untrusted text.
+  process.stdout.write(`${flags.json ? terminalJson(JSON.stringify(report, null, 2)) : terminalText(humanReport(report))}\n`);
   process.exitCode = report.summary.skipped > 0 || report.summary.routes === 0 ? 1 : 0;
 }
 

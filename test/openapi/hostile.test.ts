@@ -4,7 +4,7 @@
 // of any length become file and route names the file system takes, still unique.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -131,5 +131,45 @@ describe('names from the document', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('two-out/beta.mjs is not a file; nothing was written');
     expect(readdirSync(join(work, 'two-out'))).toEqual(['beta.mjs']);
+  });
+});
+
+describe('what a document would do to a terminal', () => {
+  const HOSTILE = '\x1b[2J\x07\u202e\u2066\x9b31m';
+  const ACTING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+  it('the report prints the title and paths escaped; --json holds them exactly; the file\'s comment quotes them on one escaped line', () => {
+    const tag = `pets${HOSTILE}\nglobalThis.x = 1 //`;
+    writeFileSync(join(work, 'loud.json'), JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: `Loud ${HOSTILE} API`, version: '1' },
+      servers: [{ url: 'https://api.example.com' }],
+      paths: { [`/pets${HOSTILE}`]: { get: { tags: [tag], operationId: 'listPets', responses: { '200': { description: 'ok' } } } } },
+    }));
+    const human = flowguard(['import', 'openapi', 'loud.json', '--out', 'loud-out']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).not.toMatch(ACTING);
+    expect(human.stdout).toContain('"Loud \\x1b[2J\\x07\\u202e\\u2066\\x9b31m API"');
+    expect(human.stdout).toContain('listPets (GET /pets\\x1b[2J\\x07\\u202e\\u2066\\x9b31m)');
+    const [file] = readdirSync(join(work, 'loud-out'));
+    const text = readFileSync(join(work, 'loud-out', file!), 'utf8');
+    const [comment] = text.split('\n');
+    expect(comment).toContain('"Loud \\x1b[2J\\x07\\u202e\\u2066\\x9b31m API", pets\\x1b[2J');
+    expect(comment).not.toMatch(ACTING);
+    // The tag's line break cannot end the comment it is quoted in.
+    expect(text).not.toMatch(/^globalThis/m);
+    const json = flowguard(['import', 'openapi', 'loud.json', '--out', 'loud-out', '--json']);
+    expect(json.stdout).not.toMatch(ACTING);
+    const report = JSON.parse(json.stdout);
+    expect(report.document.title).toBe(`Loud ${HOSTILE} API`);
+    expect(report.files[0].routes[0].operation).toBe(`GET /pets${HOSTILE}`);
+  });
+
+  it('a document that does not parse is named with its text escaped', () => {
+    writeFileSync(join(work, 'broken.yaml'), `openapi: 3.0.3\ninfo: {title: "${HOSTILE}\n  - [\n`);
+    const run = flowguard(['import', 'openapi', 'broken.yaml', '--out', 'broken-out']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('cannot be read as JSON or YAML');
+    expect(run.stderr).not.toMatch(ACTING);
   });
 });
