@@ -16,7 +16,7 @@ const FIXTURES = join(ROOT, 'test', 'fixtures', 'route-tests', 'schemas');
 const ORIGIN = 'https://api.market.example';
 
 /** What the upstream answers per path; each case sets its own. `raw` is sent as it is, with `type`. */
-let answers: Record<string, { status?: number; body: unknown; raw?: string; type?: string }>;
+let answers: Record<string, { status?: number; body?: unknown; raw?: string; type?: string }>;
 let upstream: Upstream;
 let dir: string;
 
