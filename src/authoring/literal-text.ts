@@ -3,6 +3,7 @@
 // otherwise one entry a line (with a trailing comma where the file writes them). What
 // `--update-output` puts into a file.
 
+import { terminalJson } from '../report/format.js';
 import { isRecord } from '../shared/raw.js';
 
 /** A line longer than this is broken into one entry a line. */
@@ -55,9 +56,12 @@ function keyText(key: string): string {
   return IDENTIFIER.test(key) ? key : stringText(key);
 }
 
-/** A single-quoted string literal; JSON's escapes, with `'` escaped instead of `"`. */
+/**
+ * A single-quoted string literal; JSON's escapes, with `'` escaped instead of `"`. Controls and
+ * bidi characters an answer brought are escaped too: raw, they would disguise the file's code in
+ * an editor and in the diff shown (and older parsers end a string at U+2028).
+ */
 function stringText(text: string): string {
-  const json = JSON.stringify(text).slice(1, -1).replaceAll('\\"', '"').replaceAll("'", "\\'");
-  // JSON leaves the line and paragraph separators bare; older parsers end a string there.
-  return `'${json.replaceAll('\u2028', '\\u2028').replaceAll('\u2029', '\\u2029')}'`;
+  const json = terminalJson(JSON.stringify(text)).slice(1, -1).replaceAll('\\"', '"').replaceAll("'", "\\'");
+  return `'${json}'`;
 }

@@ -7,6 +7,7 @@ import type { CallResult } from '../catalog/call-pipeline.js';
 import type { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
 import { hasErrors } from '../report/findings.js';
+import { terminalJson, terminalText } from '../report/format.js';
 import { isRecord } from '../shared/raw.js';
 import { catalogOptions, collect, openCatalog, type CatalogFlags } from './shared.js';
 import { UsageError } from './usage.js';
@@ -43,7 +44,8 @@ async function runCall(name: string, flags: CallFlags): Promise<void> {
     process.once('SIGINT', abort);
     const result = await catalog.call(tool.name, args, { dryRun: flags.dryRun, signal: controller.signal });
     process.off('SIGINT', abort);
-    process.stdout.write(`${flags.json ? JSON.stringify(result, null, 2) : formatResult(result)}\n`);
+    // The result is the upstream's answer: what is printed escapes what would act on a terminal.
+    process.stdout.write(`${flags.json ? terminalJson(JSON.stringify(result, null, 2)) : terminalText(formatResult(result))}\n`);
     process.exitCode = result.ok ? 0 : 1;
   } finally {
     await catalog.close();

@@ -1,13 +1,15 @@
 // `flowguard import openapi <spec> --out DIR`: FlowMCP schema files from an OpenAPI 3.0/3.1 or
 // Swagger 2.0 document. Every operation becomes a route of a file that validates, or a finding
-// in the report; nothing is written over an existing file without --force.
+// in the report; nothing is written over an existing file without --force, and nothing at all
+// unless every file could be written.
 
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { importOpenApi } from '../openapi/import.js';
 import type { ImportReport } from '../openapi/types.js';
-import { plural } from '../report/format.js';
+import { plural, terminalJson, terminalText } from '../report/format.js';
 import { UsageError } from './usage.js';
 
 interface ImportFlags {
@@ -44,15 +46,41 @@ async function runImport(spec: string, flags: ImportFlags): Promise<void> {
     throw error;
   }
   const targets = result.files.map((file) => ({ ...file, path: join(flags.out, file.name) }));
+  const notFiles = targets.filter((file) => existsSync(file.path) && !statSync(file.path).isFile());
+  if (notFiles.length > 0) throw new UsageError(`${notFiles.map((file) => file.path).join(', ')} ${notFiles.length === 1 ? 'is' : 'are'} not a file; nothing was written`);
   const occupied = targets.filter((file) => existsSync(file.path) && readFileSync(file.path, 'utf8') !== file.text);
   if (occupied.length > 0 && !flags.force) {
     throw new UsageError(`${plural(occupied.length, 'file')} already exist with other content (${occupied.map((file) => file.path).join(', ')}); pass --force to overwrite them`);
   }
-  mkdirSync(flags.out, { recursive: true });
-  for (const file of targets) writeFileSync(file.path, file.text);
+  writeAll(flags.out, targets);
   const report: ImportReport = { ...result.report, files: targets.map(({ path, routes, check }) => ({ file: path, routes, check })) };
-  process.stdout.write(`${flags.json ? JSON.stringify(report, null, 2) : humanReport(report)}\n`);
+  // The report quotes the document (its title, paths, tags), which is untrusted text.
+  process.stdout.write(`${flags.json ? terminalJson(JSON.stringify(report, null, 2)) : terminalText(humanReport(report))}\n`);
   process.exitCode = report.summary.skipped > 0 || report.summary.routes === 0 ? 1 : 0;
+}
+
+/**
+ * Every file written beside its place first, then renamed into it: a write that fails (a full
+ * disk, a folder that may not be written) leaves nothing behind, not some of the files.
+ */
+function writeAll(out: string, files: ReadonlyArray<{ path: string; text: string }>): void {
+  if (files.length === 0) return;
+  let created: string | undefined;
+  const staged: Array<{ temp: string; path: string }> = [];
+  try {
+    created = mkdirSync(out, { recursive: true });
+    for (const file of files) {
+      const temp = join(out, `.flowguard-import.${randomBytes(6).toString('hex')}.tmp`);
+      staged.push({ temp, path: file.path });
+      writeFileSync(temp, file.text, { flag: 'wx' });
+    }
+  } catch (error) {
+    for (const { temp } of staged) rmSync(temp, { force: true });
+    // The folders this run made hold nothing now.
+    if (created !== undefined) rmSync(created, { recursive: true, force: true });
+    throw new UsageError(`--out ${out}: ${(error as Error).message}; nothing was written`);
+  }
+  for (const { temp, path } of staged) renameSync(temp, path);
 }
 
 function humanReport(report: ImportReport): string {

@@ -4,6 +4,7 @@
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config/project.js';
 import { UpstreamError } from '../http/upstreams.js';
+import { terminalText } from '../report/format.js';
 import { createProgram } from './program.js';
 import { UsageError } from './usage.js';
 
@@ -13,7 +14,8 @@ try {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode === 0 ? 0 : 2;
   } else if (error instanceof UsageError || error instanceof ConfigError || error instanceof UpstreamError) {
-    process.stderr.write(`flowguard: ${error.message}\n`);
+    // Messages quote what the user named and what files say (a document's parse error shows its text).
+    process.stderr.write(`flowguard: ${terminalText(error.message)}\n`);
     process.exitCode = 2;
   } else {
     throw error;

@@ -13,7 +13,7 @@ import type { Tool } from '../catalog/tools.js';
 import type { OutputUpdatePlan } from '../authoring/output-update.js';
 import type { RouteTestResult } from '../authoring/route-tests-run.js';
 import { ProjectChecker } from '../project/checker.js';
-import { formatFinding, plural } from '../report/format.js';
+import { formatFinding, plural, terminalJson, terminalText } from '../report/format.js';
 import { fileVerdict } from '../report/scope.js';
 import { isWithin } from '../scan/files.js';
 import { catalogOptions, displayPath, exists, openCatalog, table, type CatalogFlags } from './shared.js';
@@ -75,7 +75,8 @@ async function runTest(targets: string[], flags: TestFlags, command: Command): P
     const withoutTests = tools.filter((tool) => tool.route.tests.length === 0).map((tool) => tool.reference);
     const plan = flags.updateOutput ? await planOutputUpdates(results, ProjectChecker.open({ project: flags.project, lists: flags.lists })) : undefined;
     const report = { results, withoutTests, notLoaded, plan };
-    process.stdout.write(flags.json ? `${JSON.stringify(jsonReport(report), null, 2)}\n` : textReport(report));
+    // Answers and schema files are untrusted text: what is printed escapes what would act on a terminal.
+    process.stdout.write(flags.json ? `${terminalJson(JSON.stringify(jsonReport(report), null, 2))}\n` : terminalText(textReport(report)));
     const written = plan ? await writeUpdates(plan, flags) : true;
     const failed = results.some((result) => !result.ok) || notLoaded.length > 0 || (plan !== undefined && plan.refused.length > 0);
     process.exitCode = failed || !written ? 1 : 0;
@@ -130,7 +131,7 @@ function testName(result: RouteTestResult): string {
 }
 
 function progressLine(result: RouteTestResult, done: number, total: number): void {
-  process.stderr.write(`[${done}/${total}] ${result.ok ? 'pass' : 'FAIL'} ${testName(result)} (${result.ms} ms)\n`);
+  process.stderr.write(terminalText(`[${done}/${total}] ${result.ok ? 'pass' : 'FAIL'} ${testName(result)} (${result.ms} ms)\n`));
 }
 
 /** Each answer as `<dir>/<namespace>/<route>.<index>.json`; routes sharing a namespace and name use their tool name instead. */

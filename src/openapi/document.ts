@@ -1,13 +1,15 @@
 // Reads an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML) with @readme/openapi-parser and
-// lists its operations. References are resolved inside the one file only: a document that points
-// at other files or URLs cannot make the import read them (the parser's external resolution is
-// off). Circular references stay as `$ref` objects, which the converters treat as "any".
+// lists its operations. References are resolved inside the one file only, under a bound on what
+// they expand to (references.ts): a document that points at other files or URLs cannot make the
+// import read them (the parser's external resolution is off). Circular references stay as `$ref`
+// objects, which the converters treat as "any".
 
 import { statSync } from 'node:fs';
-import type { dereference } from '@readme/openapi-parser';
+import type { validate } from '@readme/openapi-parser';
 import { isRecord, type RawObject } from '../shared/raw.js';
+import { ExpansionError, MissingReferenceError, resolveReferences } from './references.js';
 
-type ParserInput = Parameters<typeof dereference>[0];
+type ParserInput = Parameters<typeof validate>[0];
 
 /** A document larger than this is refused before it is parsed (RULINGS R13). */
 const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
@@ -33,7 +35,19 @@ export interface Operation {
   pathItem: RawObject;
 }
 
+/** The document cannot be read as an OpenAPI document at all. */
 export class DocumentError extends Error {}
+
+/** The document reads, but is past a bound of the import: the import reports it and writes nothing. */
+export class DocumentBoundError extends Error {
+  constructor(
+    message: string,
+    readonly format: string,
+    readonly title: string,
+  ) {
+    super(message);
+  }
+}
 
 /** A JSON media type of an OpenAPI 3 `content` map: `application/json`, `application/<x>+json`, with or without parameters. */
 export const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]*\+)?json\b/i;
@@ -53,7 +67,7 @@ export async function readDocument(file: string): Promise<OpenApiDocument> {
   }
   if (size > MAX_DOCUMENT_BYTES) throw new DocumentError(`${file} is ${size} bytes, over the bound of ${MAX_DOCUMENT_BYTES}`);
   // The parser (and the schema validators it brings) loads only for an import, not with every command.
-  const { dereference, parse, validate, compileErrors } = await import('@readme/openapi-parser');
+  const { parse, validate, compileErrors } = await import('@readme/openapi-parser');
   const options = { resolve: { external: false }, dereference: { circular: 'ignore' as const } };
   let parsed: unknown;
   try {
@@ -69,14 +83,17 @@ export async function readDocument(file: string): Promise<OpenApiDocument> {
   if (isSwagger2 ? parsed.swagger !== '2.0' : !/^3\.[01]\./.test(String(parsed.openapi))) {
     throw new DocumentError(`${file} is ${format}; Swagger 2.0 and OpenAPI 3.0 and 3.1 are supported`);
   }
-  // Validation works on its own copy (it dereferences in place).
-  const result = await validate(structuredClone(parsed) as ParserInput, options).catch((error: Error) => ({ valid: false as const, errors: [{ message: error.message }], warnings: [] }));
   let raw: unknown;
   try {
-    raw = await dereference(parsed as ParserInput, options);
+    raw = resolveReferences(parsed);
   } catch (error) {
-    throw new DocumentError(`${file}: a reference cannot be resolved: ${(error as Error).message}`);
+    if (error instanceof MissingReferenceError) throw new DocumentError(`${file}: a reference cannot be resolved: ${error.message}`);
+    if (error instanceof ExpansionError) throw new DocumentBoundError(error.message, format, isRecord(parsed.info) && typeof parsed.info.title === 'string' ? parsed.info.title : '');
+    throw error;
   }
+  // Validation works on its own copy of the resolved tree (it dereferences in place), so that it
+  // walks no more than the bound let through; what is left to resolve is only circular.
+  const result = await validate(structuredClone(raw) as ParserInput, options).catch((error: Error) => ({ valid: false as const, errors: [{ message: error.message }], warnings: [] }));
   const document: OpenApiDocument = { raw: raw as RawObject, format, isSwagger2 };
   if (!result.valid) document.invalid = firstLines(compileErrors(result as Parameters<typeof compileErrors>[0]), 5);
   return document;

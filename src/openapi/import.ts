@@ -4,7 +4,7 @@
 
 import { basename } from 'node:path';
 import { isRecord } from '../shared/raw.js';
-import { operationsOf, readDocument, type Operation } from './document.js';
+import { DocumentBoundError, operationsOf, readDocument, type Operation } from './document.js';
 import { isNamespace, namespaceFromTitle } from './names.js';
 import { convertOperation, type RouteDraft } from './route.js';
 import { planFiles, type PlannedFile } from './schema-files.js';
@@ -29,7 +29,13 @@ export class ImportUsageError extends Error {}
 export async function importOpenApi(source: string, options: ImportOptions = {}): Promise<ImportResult> {
   const include = options.include === undefined ? undefined : matcherOf(options.include);
   if (options.namespace !== undefined && !isNamespace(options.namespace)) throw new ImportUsageError(`--namespace ${options.namespace}: a namespace is lowercase letters only (a-z)`);
-  const document = await readDocument(source);
+  let document: Awaited<ReturnType<typeof readDocument>>;
+  try {
+    document = await readDocument(source);
+  } catch (error) {
+    if (error instanceof DocumentBoundError) return refusedDocument(source, error, options.namespace);
+    throw error;
+  }
   const info = isRecord(document.raw.info) ? document.raw.info : {};
   const title = typeof info.title === 'string' ? info.title : basename(source);
   const namespace = options.namespace ?? namespaceFromTitle(title);
@@ -72,6 +78,21 @@ export async function importOpenApi(source: string, options: ImportOptions = {})
       },
       findings,
       excluded,
+    },
+  };
+}
+
+/** The report of a document past a bound: one `document` error, no files. */
+function refusedDocument(source: string, error: DocumentBoundError, namespace: string | undefined): ImportResult {
+  const title = error.title || basename(source);
+  return {
+    files: [],
+    report: {
+      document: { file: source, title, format: error.format },
+      namespace: namespace ?? namespaceFromTitle(title),
+      summary: { operations: 0, routes: 0, skipped: 0, excluded: 0, files: 0, warnings: 0 },
+      findings: [{ kind: 'document', severity: 'error', message: `${error.message}; nothing was written` }],
+      excluded: [],
     },
   };
 }

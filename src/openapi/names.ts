@@ -1,7 +1,12 @@
 // Names the checker accepts: namespace `^[a-z]+$`, route names `^[a-z][a-zA-Z0-9]*$`, `main.name`
 // PascalCase, file names in kebab case. Derived from the document's own words.
 
+import { createHash } from 'node:crypto';
 import { PORTABLE_NAMESPACE } from '../schema/version.js';
+
+/** The longest file stem or route name an import writes, whatever the length of the tag or operationId it comes from. */
+export const MAX_NAME_LENGTH = 64;
+const HASH_LENGTH = 8;
 
 export function isNamespace(text: string): boolean {
   return PORTABLE_NAMESPACE.test(text);
@@ -32,14 +37,31 @@ export function pascalCase(text: string): string {
   return camel[0]!.toUpperCase() + camel.slice(1);
 }
 
-export function kebabCase(text: string): string {
+function kebabCase(text: string): string {
   return wordsOf(text).map((word) => word.toLowerCase()).join('-') || 'default';
 }
 
 /** A route name from the operationId, else from the method and the path's words (`getPetsPetId`). */
 export function routeNameOf(method: string, path: string, operationId: unknown): string {
-  if (typeof operationId === 'string' && wordsOf(operationId).length > 0) return camelCase(operationId);
-  return camelCase(`${method.toLowerCase()} ${path.replace(/[{}]/g, ' ')}`);
+  const name = typeof operationId === 'string' && wordsOf(operationId).length > 0 ? camelCase(operationId) : camelCase(`${method.toLowerCase()} ${path.replace(/[{}]/g, ' ')}`);
+  return shortened(name, '');
+}
+
+/** A file stem from a group's label (a tag or a path segment). */
+export function fileStemOf(label: string): string {
+  return shortened(kebabCase(label), '-');
+}
+
+/**
+ * The name, or when it is longer than MAX_NAME_LENGTH its start and a hash of the whole: a
+ * 300-character tag would otherwise be a file name the file system refuses, and two long names
+ * that start alike stay apart.
+ */
+function shortened(name: string, separator: '' | '-'): string {
+  if (name.length <= MAX_NAME_LENGTH) return name;
+  const hash = createHash('sha256').update(name, 'utf8').digest('hex').slice(0, HASH_LENGTH);
+  const start = name.slice(0, MAX_NAME_LENGTH - HASH_LENGTH - separator.length).replace(/-+$/, '');
+  return `${start}${separator}${hash}`;
 }
 
 /** The name, or the name with the first free number after it. */

@@ -15,15 +15,15 @@ const BIN = join(ROOT, 'bin', 'flowguard.js');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'route-tests', 'schemas');
 const ORIGIN = 'https://api.market.example';
 
-/** What the upstream answers per path; each case sets its own. */
-let answers: Record<string, { status?: number; body: unknown }>;
+/** What the upstream answers per path; each case sets its own. `raw` is sent as it is, with `type`. */
+let answers: Record<string, { status?: number; body?: unknown; raw?: string; type?: string }>;
 let upstream: Upstream;
 let dir: string;
 
 beforeAll(async () => {
   upstream = await startUpstream((req, res) => {
     const answer = answers[req.url ?? ''] ?? { status: 404, body: { error: 'no such path' } };
-    res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
+    res.writeHead(answer.status ?? 200, { 'content-type': answer.type ?? 'application/json' }).end(answer.raw ?? JSON.stringify(answer.body));
   });
 });
 afterAll(() => upstream.close());
@@ -295,5 +295,51 @@ describe('flowguard test --update-output', () => {
     expect(code).toBe(1);
     expect(readFileSync(file, 'utf8')).toBe(text);
     expect(existsSync(join(dir, 'schemas')) && readdirSync(join(dir, 'schemas')).filter((name) => name.startsWith('.'))).toEqual([]);
+  });
+});
+
+describe('what an answer would do to a terminal', () => {
+  /** Clear the screen, ring the bell, show the rest backwards, isolate, and C1's CSI. */
+  const HOSTILE = '\x1b[2J\x07\u202e\u2066\x9b31m';
+  /** Any character that acts on a terminal or reorders text (report/format.ts). */
+  const ACTING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+  /** A JSON answer with the characters in a key, where --update-output puts them into the diff. */
+  function hostileAnswers(): void {
+    answers['/prices/ether'] = { body: { data: [{ exchange: 'kraken', price: 3400, [`note${HOSTILE}`]: 'x' }] } };
+  }
+
+  it('flowguard test --update-output prints the answer\'s characters escaped in the diff', async () => {
+    hostileAnswers();
+    const { code, stdout } = await flowguard(['test', '--update-output']);
+    expect(code).toBe(1);
+    expect(stdout).not.toMatch(ACTING);
+    // The key in the diff, as the file would hold it: escapes in a string literal, no raw character.
+    expect(stdout).toContain("'note\\u001b[2J\\u0007\\u202e\\u2066\\u009b31m': { type: 'string' }");
+  });
+
+  it('--update-output --json stays valid JSON with nothing raw in its text; --yes writes the key escaped, and it reads back exactly', async () => {
+    hostileAnswers();
+    const { stdout } = await flowguard(['test', '--json', '--update-output', '--yes']);
+    expect(stdout).not.toMatch(ACTING);
+    const report = JSON.parse(stdout) as JsonReport;
+    expect(report.output?.updates[0]?.diff).toContain("'note\\u001b[2J\\u0007\\u202e\\u2066\\u009b31m': { type: 'string' }");
+    const file = join(dir, 'schemas', 'market.mjs');
+    expect(readFileSync(file, 'utf8')).not.toMatch(ACTING);
+    const { main } = await import(`${file}?${Date.now()}`);
+    expect(Object.keys(main.routes.getPrices.output.schema.properties.data.items.properties)).toEqual(['exchange', 'price', `note${HOSTILE}`]);
+  });
+
+  it('flowguard call prints a text answer escaped, and --json exactly', async () => {
+    answers['/status'] = { type: 'text/plain', raw: `up ${HOSTILE} fine` };
+    const text = await flowguard(['call', 'market_getStatus']);
+    expect(text.stdout).not.toMatch(ACTING);
+    expect(text.stdout).toContain('up \\x1b[2J\\x07\\u202e\\u2066\\x9b31m fine');
+    answers['/status'] = { body: { up: true, [`why${HOSTILE}`]: HOSTILE } };
+    const json = await flowguard(['call', 'market_getStatus', '--json']);
+    expect(json.stdout).not.toMatch(ACTING);
+    expect(JSON.parse(json.stdout).content.value).toEqual({ up: true, [`why${HOSTILE}`]: HOSTILE });
+    const human = await flowguard(['call', 'market_getStatus']);
+    expect(human.stdout).not.toMatch(ACTING);
   });
 });
