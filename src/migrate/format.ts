@@ -6,6 +6,8 @@
 // Source text that could not be read as data travels as a `SourceText` and is written back
 // verbatim, so nothing of the legacy file is lost on the way.
 
+import { actsOnTerminal } from '../report/format.js';
+
 /** Code from the legacy file, written back as it was (the checker then reports it where it stands). */
 export class SourceText {
   constructor(readonly text: string) {}
@@ -82,7 +84,7 @@ export function quote(text: string): string {
     else if (char === '\n') result += '\\n';
     else if (char === '\r') result += '\\r';
     else if (char === '\t') result += '\\t';
-    else if (code < 0x20 || code === 0x7f || code === 0x2028 || code === 0x2029) result += `\\u${code.toString(16).padStart(4, '0')}`;
+    else if (code < 0x20 || actsOnTerminal(char)) result += `\\u${code.toString(16).padStart(4, '0')}`;
     else result += char;
   }
   return `${result}'`;

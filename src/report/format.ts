@@ -46,7 +46,7 @@ export function formatHuman(reports: readonly FileReport[], minSeverity: Severit
     for (const finding of findings) {
       if (!shown.has(finding.severity)) continue;
       lines.push(formatFinding(finding));
-      if (finding.hint) lines.push(`    hint: ${finding.hint}`);
+      if (finding.hint) lines.push(terminalText(`    hint: ${finding.hint}`));
     }
   }
   const s = summarize(reports);
@@ -71,11 +71,12 @@ export function plural(n: number, word: string): string {
 export function formatFinding(finding: Finding): string {
   const position = finding.line === undefined ? '' : `:${finding.line}:${finding.column ?? 1}`;
   const path = finding.path ? ` ${finding.path}` : '';
-  return `${finding.code} ${finding.severity} ${finding.file}${position}${path}: ${finding.message}`;
+  // Messages quote schema and list text, which is untrusted: printed, it cannot act on a terminal.
+  return terminalText(`${finding.code} ${finding.severity} ${finding.file}${position}${path}: ${finding.message}`);
 }
 
 export function formatJson(reports: readonly FileReport[]): string {
-  return JSON.stringify({ summary: summarize(reports), files: reports.map(({ file, findings }) => ({ file, findings })) }, null, 2);
+  return terminalJson(JSON.stringify({ summary: summarize(reports), files: reports.map(({ file, findings }) => ({ file, findings })) }, null, 2));
 }
 
 /**
@@ -85,6 +86,12 @@ export function formatJson(reports: readonly FileReport[]): string {
  * (ESC[2J clears the screen, U+202E shows text backwards); printed, they are escaped.
  */
 const ACTS_ON_TERMINAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** Whether one character acts on a terminal (generated source text escapes these too). */
+export function actsOnTerminal(char: string): boolean {
+  ACTS_ON_TERMINAL.lastIndex = 0;
+  return ACTS_ON_TERMINAL.test(char);
+}
 
 /** Text for a terminal: each such character as an escape, `\x1b` or `\u202e`; tabs and line breaks stay. */
 export function terminalText(text: string): string {

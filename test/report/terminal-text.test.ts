@@ -31,3 +31,26 @@ describe('terminalJson', () => {
     expect(JSON.parse(text)).toEqual(value);
   });
 });
+
+describe('findings quote untrusted schema text', () => {
+  it('a route name with ESC and U+202E prints escaped in validate output and its JSON (and reads back exactly)', async () => {
+    const { checkSchemaText } = await import('../../src/schema/check.js');
+    const { effectiveAllowlist } = await import('../../src/libraries/allowlist.js');
+    const { formatHuman, formatJson } = await import('../../src/report/format.js');
+    const name = 'get\x1b[2JThing\u202e';
+    const text = `export const main = { namespace: 'example', name: 'Example', description: 'Things.', version: '2.0.0', root: 'https://api.example.com',
+      routes: { ${JSON.stringify(name)}: { method: 'GET', path: '/thing', description: 'One thing.', parameters: [], tests: [{ _description: 'a thing' }] } } };`;
+    const { findings } = checkSchemaText('example.mjs', text, { allowedLibraries: effectiveAllowlist([]) });
+    expect(findings.some((finding) => finding.message.includes(name))).toBe(true);
+    const reports = [{ file: 'example.mjs', findings }];
+    expect(formatHuman(reports)).not.toMatch(ACTING);
+    expect(formatHuman(reports)).toContain('get\\x1b[2JThing\\u202e');
+    expect(formatJson(reports)).not.toMatch(ACTING);
+    expect(JSON.stringify(JSON.parse(formatJson(reports)))).toContain(JSON.stringify(name).slice(1, -1));
+  });
+
+  it('generated source text (migrate, import) writes them as escapes too', async () => {
+    const { quote } = await import('../../src/migrate/format.js');
+    expect(quote('a\u202eb\x9bc')).toBe("'a\\u202eb\\u009bc'");
+  });
+});
