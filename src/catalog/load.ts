@@ -22,6 +22,7 @@ import { callTool, checkArguments, CheckedArguments, DEFAULT_ARGUMENT_LIMITS, ty
 import { ResponseCache, type CacheOutcome } from '../cache/response-cache.js';
 import { MemoryState } from '../state/memory-state.js';
 import type { SharedState } from '../state/shared-state.js';
+import { credentialOf } from '../guard/credential.js';
 import { UpstreamGuard } from '../guard/upstream-guard.js';
 import { selectSchemaFiles } from '../scan/files.js';
 import { runExecuteRequest, runPostRequest, runPreRequest } from './hooks.js';
@@ -225,7 +226,7 @@ export class Catalog {
         executeRequest: (tool, input, bridge) => runExecuteRequest(units, tool.unit, tool.routeName, input, bridge),
       },
       bridge: { maxRequestsPerCall: config.network.maxRequestsPerCall, maxBytesPerCall: config.network.maxBytesPerCall },
-      guard: new UpstreamGuard(config.upstreamLimits, state),
+      guard: new UpstreamGuard(config.upstreamLimits, state, { credentialOf: (namespace) => namespaceCredential(tools, secrets, namespace) }),
     };
     const listsFolder = { path: checker.listsFolder, files: checker.lists.folderFiles };
     const responses = new ResponseCache({ store: state, config: config.cache, keyValue: (key, namespace) => secrets.valueFor(key, namespace) });
@@ -372,4 +373,10 @@ async function acceptSchema(units: HandlerUnits, schema: CanonicalSchema, sha256
   if (loaded.ok) return { file: schema.file, schema, sha256, hooks: loaded.hooks };
   report.findings.push(...loaded.findings);
   return null;
+}
+
+/** Whose a pause is (guard/credential.ts): the values of every key the namespace's tools declare and it is granted. */
+function namespaceCredential(tools: readonly Tool[], secrets: SecretStore, namespace: string): string {
+  const keys = new Set(tools.filter((tool) => tool.namespace === namespace).flatMap((tool) => tool.declaredKeys));
+  return credentialOf(namespace, [...keys].map((key) => secrets.valueFor(key, namespace)));
 }
