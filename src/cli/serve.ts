@@ -104,7 +104,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   // Logs and the audit log are set up first: a bad setting stops the start before anything loads.
   const observer = observeServe(project, flags);
   // Over HTTP, /metrics counts sandbox restarts too. Every catalog, also one a reload brings, is opened with these options.
-  const metrics = httpModule ? serveMetrics() : undefined;
+  const metrics = httpModule ? serveMetrics(() => observer.auditDropped()) : undefined;
   const logSandboxEvent = observer.catalogOptions.sandbox?.onEvent;
   observer.catalogOptions.sandbox = {
     ...observer.catalogOptions.sandbox,
@@ -224,11 +224,12 @@ function watchFolders(live: LiveCatalog, flags: ServeFlags, observer: ServeObser
  * with the HTTP module, while the catalog does). Sandbox events told before then, by factories
  * run at load, are counted once it is made.
  */
-function serveMetrics(): { sandboxEvent(event: SandboxEvent): void; made: Promise<ServerMetrics> } {
+function serveMetrics(auditDropped: () => number): { sandboxEvent(event: SandboxEvent): void; made: Promise<ServerMetrics> } {
   let metrics: ServerMetrics | undefined;
   const early: SandboxEvent[] = [];
   const made = import('../observe/metrics.js').then(({ ServerMetrics }) => {
     metrics = new ServerMetrics();
+    metrics.countAuditDrops(auditDropped);
     for (const event of early) metrics.sandboxEvent(event);
     return metrics;
   });
