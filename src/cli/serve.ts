@@ -32,6 +32,7 @@ import { catalogOptions, collect, exists, openCatalog, type CatalogFlags } from 
 import { UsageError } from './usage.js';
 import { watchCatalog, type CatalogWatch } from './watch.js';
 import { observeServe, type ServeObserver } from './serve-observe.js';
+import { maskedUrl } from '../shared/masked-url.js';
 
 interface ServeFlags extends CatalogFlags {
   transport: string;
@@ -82,7 +83,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const maxResultChars = integerFlag('--max-result-chars', flags.maxResultChars, 1, Number.MAX_SAFE_INTEGER);
   // A group is served as reviewed and recorded; an edit fails its verification until recorded again.
   if (flags.watch && flags.group !== undefined) throw new UsageError('--watch cannot serve a --group: a group serves the files as recorded; after an edit, record the group again and restart');
-  if (flags.redis !== undefined && !/^rediss?:\/\//.test(flags.redis)) throw new UsageError(`--redis must be a redis:// or rediss:// URL, not '${flags.redis}'`);
+  if (flags.redis !== undefined && !/^rediss?:\/\//.test(flags.redis)) throw new UsageError(`--redis must be a redis:// or rediss:// URL, not '${maskedUrl(flags.redis)}'`);
   const allowedOrigins = [...DEFAULT_ALLOWED_ORIGINS, ...flags.allowOrigin];
   try {
     allowedOrigins.forEach(parseOriginPattern);
@@ -92,6 +93,9 @@ async function runServe(flags: ServeFlags): Promise<void> {
   }
 
   const project = loadProjectConfig(flags.project);
+  const redisUrl = flags.redis ?? project.redis.url;
+  // ioredis would throw its own error, the URL and its password in it, from deep inside.
+  if (redisUrl !== undefined && !URL.canParse(redisUrl)) throw new UsageError(`${flags.redis === undefined ? 'redis.url' : '--redis'} is not a URL: '${maskedUrl(redisUrl)}' (redis://[:password@]host:port[/db])`);
   // Who may call is settled before anything loads: a server that may not start stops here.
   const access = transport === 'http' ? accessGate(flags, project.http) : undefined;
 
@@ -116,7 +120,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   // Rate buckets, pauses and the cache: in Redis with --redis (or redis.url), shared by replicas; one for every catalog loaded.
   // In memory (and as Redis's fallback) the cache keeps at most cache.maxEntries answers.
   const memory = new MemoryState({ maxCacheEntries: project.cache.maxEntries });
-  const state = await openSharedState({ ...project.redis, ...(flags.redis === undefined ? {} : { url: flags.redis }) }, observer.logger, memory);
+  const state = await openSharedState({ ...project.redis, url: redisUrl }, observer.logger, memory);
   observer.catalogOptions.state = state;
   const catalog = await openCatalog(flags, { cache: flags.cache, ...observer.catalogOptions }, 'file or folder').catch(async (error: unknown) => {
     await state.close();
