@@ -72,6 +72,8 @@ interface Session {
 const CORS_ALLOW_HEADERS = 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id';
 const CORS_EXPOSE_HEADERS = 'mcp-session-id, mcp-protocol-version, www-authenticate';
 const METRICS_PATH = '/metrics';
+/** Longest line the server logs about one failed request. */
+const MAX_LOGGED_CHARS = 4000;
 
 /** `source`: a catalog, or a holder whose catalog is read afresh per request (`serve --watch` swaps it). */
 export async function startHttpServer(source: Catalog | LiveCatalog, options: HttpServeOptions = {}): Promise<McpHttpServer> {
@@ -92,7 +94,8 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
 
   const newServer = (): McpServer => {
     const server = createMcpServer(catalog, serverOptions);
-    server.onerror = (error) => log(catalog.current.redact(`flowguard: http: ${error.message}`));
+    // An SDK error can quote what the client sent: redacted, then cut, so a line stays small.
+    server.onerror = (error) => log(catalog.current.redact(`flowguard: http: ${error.message}`).slice(0, MAX_LOGGED_CHARS));
     open.add(server);
     const stopNotifying = notifyToolChanges(catalog, server);
     server.onclose = () => {
@@ -214,7 +217,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
 
   const http = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      log(catalog.current.redact(`flowguard: http: ${(error as Error)?.stack ?? String(error)}`));
+      log(catalog.current.redact(`flowguard: http: ${(error as Error)?.stack ?? String(error)}`).slice(0, MAX_LOGGED_CHARS));
       if (!res.headersSent) sendJson(res, 500, rpcError(-32603, 'Internal server error'));
       else res.end();
     });
