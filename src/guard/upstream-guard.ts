@@ -15,7 +15,7 @@ import type { UpstreamLimitsConfig } from '../config/project.js';
 import type { SharedState } from '../state/shared-state.js';
 import { LimitTable } from './limits.js';
 import { retryAfterUntil } from './retry-after.js';
-import { MAX_SLOT_WAIT_MS, SlotPools } from './slots.js';
+import { MAX_SLOT_WAIT_MS, SlotPools, type Slot } from './slots.js';
 
 /** A 429 without a readable Retry-After (absent, or not one of RFC 9110's forms), or a 503 with an unreadable one, pauses this long. */
 const DEFAULT_PAUSE_MS = 1000;
@@ -93,7 +93,7 @@ export class UpstreamGuard {
     const pause = new AbortController();
     const waiters = this.waiting.get(scope) ?? new Set();
     this.waiting.set(scope, waiters.add(pause));
-    let slot;
+    let slot: Slot | null;
     try {
       slot = await this.slots.acquire(applied.concurrency.pool, applied.concurrency.concurrency, signal ? AbortSignal.any([signal, pause.signal]) : pause.signal);
     } finally {
@@ -103,8 +103,8 @@ export class UpstreamGuard {
     if (!slot) {
       return refuse(`${applied.concurrency.concurrency} requests to ${origin} were already running and none finished within ${MAX_SLOT_WAIT_MS / 1000} s; nothing was sent`, 1000);
     }
-    // A request that waited its turn looks at the pause again: one may have begun meanwhile, here or in another replica.
-    // A waiter the pause stopped holds no slot: refused even if the pause has already ended.
+    // A request that waited its turn looks at the pause again: one may have begun meanwhile, here
+    // or in another replica. A waiter the pause stopped holds no slot: refused even if it has ended.
     const stopped = pause.signal.aborted ? refuse(`${origin} asked for a pause (429 or 503 with Retry-After); nothing was sent`, DEFAULT_PAUSE_MS) : null;
     const pausedMeanwhile = slot.waited && !signal?.aborted ? ((await this.pauseRefusal(origin, scope)) ?? stopped) : null;
     if (pausedMeanwhile) slot.release();
