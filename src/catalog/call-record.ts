@@ -5,6 +5,7 @@
 // whole record goes through the catalog's redactor before a listener sees it (R4).
 
 import type { Redactor } from '../http/redact.js';
+import { brokenBound, isRecord } from '../shared/raw.js';
 import type { OutboundRecord } from './bridge.js';
 import type { CallResult, ToolErrorKind } from './call-pipeline.js';
 
@@ -45,6 +46,12 @@ export interface CalledTool {
 
 /** The JSON text of one argument value longer than this is not kept, only its size (an audit line stays small). */
 const MAX_ARGUMENT_CHARS = 1024;
+/** An argument value nested deeper than this is not kept (it is walked without recursion to find out). */
+const MAX_ARGUMENT_DEPTH = 32;
+/** Argument names kept per record; the rest are counted. */
+const MAX_RECORDED_ARGUMENTS = 50;
+/** An argument name, or the name of an unknown tool, is cut to this many characters. */
+export const MAX_RECORDED_NAME_CHARS = 100;
 
 /**
  * How long finished calls' records wait to be handed to the listeners, in one batch. Writing an
@@ -83,17 +90,20 @@ export class CallListeners {
     this.timer ??= setTimeout(() => this.deliverNow(), DELIVERY_DELAY_MS).unref();
   }
 
-  /** Hands every waiting record over now. A listener that throws (or rejects) fails neither the call nor the others. */
+  /**
+   * Hands every waiting record over now. Neither making a record nor a listener that throws (or
+   * rejects) fails the call, the others, or the timer this runs on: a throw out of a timer would
+   * end the process.
+   */
   deliverNow(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     const batch = this.waiting;
     this.waiting = [];
     for (const { makeRecord, listeners } of batch) {
-      const record = makeRecord();
       for (const listener of listeners) {
         try {
-          const returned: unknown = listener(record);
+          const returned: unknown = listener(makeRecord());
           if (returned instanceof Promise) returned.catch(() => undefined);
         } catch {
           // A listener's failure is the listener's: the call it observes has already succeeded or failed on its own.
@@ -132,14 +142,14 @@ export function makeCallRecord(
     get time() {
       return (time ??= new Date(start.epochMs).toISOString());
     },
-    // An unknown name is the caller's text and could hold anything.
-    tool: tool.reference === '' ? redactor.redact(tool.name) : tool.name,
+    // An unknown name is the caller's text and could hold anything: redacted, then cut and cleaned.
+    tool: tool.reference === '' ? recordedName(redactor.redact(tool.name)) : tool.name,
     reference: tool.reference,
     schemaHash: tool.schemaHash,
     outcome: result.ok ? 'ok' : result.error.kind,
     durationMs,
     get arguments() {
-      return (recorded ??= recordedArguments(redactor.redactValue(args)));
+      return (recorded ??= recordedArguments(args, redactor));
     },
     // The call pipeline redacted its result whole, these included.
     requests: 'requests' in result && result.requests ? result.requests : [],
@@ -147,17 +157,35 @@ export function makeCallRecord(
   };
 }
 
-/** Names and values of the arguments; a value whose JSON text is long is replaced by its size. */
-function recordedArguments(args: unknown): Record<string, unknown> {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return {};
+/**
+ * Names and values of the arguments, bounded whatever the client sent (they may be the very
+ * arguments the call refused): at most MAX_RECORDED_ARGUMENTS names, each cut to
+ * MAX_RECORDED_NAME_CHARS; a value nested deeper than MAX_ARGUMENT_DEPTH or whose JSON text is
+ * longer than MAX_ARGUMENT_CHARS is replaced by a note of why, found by a walk without recursion.
+ * A value is redacted once it is known to be small; a name before it is cut (a cut could split a key).
+ */
+function recordedArguments(args: unknown, redactor: Redactor): Record<string, unknown> {
+  if (!isRecord(args)) return {};
+  const names = Object.keys(args);
   const recorded: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(args)) {
-    if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
-      recorded[name] = value;
-      continue;
-    }
-    const length = typeof value === 'string' ? value.length : (JSON.stringify(value)?.length ?? 0);
-    recorded[name] = length > MAX_ARGUMENT_CHARS ? `[${length} characters, not recorded]` : value;
-  }
+  for (const name of names.slice(0, MAX_RECORDED_ARGUMENTS)) recorded[recordedName(redactor.redact(name))] = recordedValue(args[name], redactor);
+  if (names.length > MAX_RECORDED_ARGUMENTS) recorded['…'] = `[${names.length - MAX_RECORDED_ARGUMENTS} more arguments, not recorded]`;
   return recorded;
+}
+
+function recordedValue(value: unknown, redactor: Redactor): unknown {
+  if (typeof value === 'string' && value.length > MAX_ARGUMENT_CHARS) return `[${value.length} characters, not recorded]`;
+  // A number can be a key's digits too: every kept value goes through the redactor.
+  if (typeof value !== 'object' || value === null) return redactor.redactValue(value);
+  const broken = brokenBound(value, { maxDepth: MAX_ARGUMENT_DEPTH, maxBytes: MAX_ARGUMENT_CHARS });
+  if (broken === 'depth') return `[nested deeper than ${MAX_ARGUMENT_DEPTH} levels, not recorded]`;
+  if (broken === 'size') return `[more than ${MAX_ARGUMENT_CHARS} characters, not recorded]`;
+  const length = JSON.stringify(value)?.length ?? 0;
+  return length > MAX_ARGUMENT_CHARS ? `[${length} characters, not recorded]` : redactor.redactValue(value);
+}
+
+/** A name as a record keeps it: control and bidi characters shown as \\uXXXX escapes, cut to MAX_RECORDED_NAME_CHARS. */
+export function recordedName(name: string): string {
+  const shown = name.slice(0, MAX_RECORDED_NAME_CHARS * 6).replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return shown.length > MAX_RECORDED_NAME_CHARS ? `${shown.slice(0, MAX_RECORDED_NAME_CHARS)}…` : shown;
 }

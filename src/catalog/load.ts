@@ -22,6 +22,7 @@ import { callTool, checkArguments, CheckedArguments, DEFAULT_ARGUMENT_LIMITS, ty
 import { ResponseCache, type CacheOutcome } from '../cache/response-cache.js';
 import { MemoryState } from '../state/memory-state.js';
 import type { SharedState } from '../state/shared-state.js';
+import { credentialOf } from '../guard/credential.js';
 import { UpstreamGuard } from '../guard/upstream-guard.js';
 import { selectSchemaFiles } from '../scan/files.js';
 import { runExecuteRequest, runPostRequest, runPreRequest } from './hooks.js';
@@ -225,7 +226,7 @@ export class Catalog {
         executeRequest: (tool, input, bridge) => runExecuteRequest(units, tool.unit, tool.routeName, input, bridge),
       },
       bridge: { maxRequestsPerCall: config.network.maxRequestsPerCall, maxBytesPerCall: config.network.maxBytesPerCall },
-      guard: new UpstreamGuard(config.upstreamLimits, state),
+      guard: new UpstreamGuard(config.upstreamLimits, state, { credentialOf: (namespace) => namespaceCredential(tools, secrets, namespace) }),
     };
     const listsFolder = { path: checker.listsFolder, files: checker.lists.folderFiles };
     const responses = new ResponseCache({ store: state, config: config.cache, keyValue: (key, namespace) => secrets.valueFor(key, namespace) });
@@ -278,15 +279,24 @@ export class Catalog {
     // A record is made only while someone listens (taken at the start: a listener added meanwhile waits for the next call).
     const start = this.callListeners.active ? startCall() : null;
     const tool = this.tool(nameOrReference);
-    const { result, cache } = tool
-      ? await this.callThroughCache(tool, args, options)
-      : { result: { ok: false, error: { kind: 'unknown-tool', message: `no tool named '${nameOrReference}'` } } as CallResult, cache: 'none' as const };
+    const { result, cache } = tool ? await this.callThroughCache(tool, args, options) : { result: unknownTool(nameOrReference), cache: 'none' as const };
     if (start) {
       const durationMs = elapsedMs(start);
       const called = tool ? { name: tool.name, reference: tool.reference, schemaHash: this.schemaHashes.get(tool.schema.file) ?? '' } : { name: nameOrReference, reference: '', schemaHash: '' };
       this.callListeners.publish(() => makeCallRecord(start, durationMs, called, args, result, this.context.redactor, cache));
     }
     return result;
+  }
+
+  /**
+   * Records a call of a tool that is not served (a client probing for names): one record of
+   * outcome `unknown-tool` for the listeners (audit, metrics), its name and arguments bounded
+   * there (call-record.ts). Nothing is called, also when the name is a reference to a real tool.
+   */
+  recordUnknownCall(name: string, args: unknown): void {
+    if (!this.callListeners.active) return;
+    const start = startCall();
+    this.callListeners.publish(() => makeCallRecord(start, 0, { name, reference: '', schemaHash: '' }, args, unknownTool(name), this.context.redactor));
   }
 
   /** The response cache (src/cache/) answers a repeated call of a read-only tool; it keys on the checked arguments. */
@@ -372,4 +382,14 @@ async function acceptSchema(units: HandlerUnits, schema: CanonicalSchema, sha256
   if (loaded.ok) return { file: schema.file, schema, sha256, hooks: loaded.hooks };
   report.findings.push(...loaded.findings);
   return null;
+}
+
+/** Whose a pause is (guard/credential.ts): the values of every key the namespace's tools declare and it is granted. */
+function namespaceCredential(tools: readonly Tool[], secrets: SecretStore, namespace: string): string {
+  const keys = new Set(tools.filter((tool) => tool.namespace === namespace).flatMap((tool) => tool.declaredKeys));
+  return credentialOf(namespace, [...keys].map((key) => secrets.valueFor(key, namespace)));
+}
+
+function unknownTool(name: string): CallResult {
+  return { ok: false, error: { kind: 'unknown-tool', message: `no tool named '${name.slice(0, 100)}'` } };
 }

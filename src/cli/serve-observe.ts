@@ -21,6 +21,8 @@ export interface ServeObserver {
   catalogOptions: Partial<CatalogOptions>;
   /** Records and logs every call of `catalog` from now on. */
   attach(catalog: Catalog): void;
+  /** Audit records dropped so far (0 without an audit log), for /metrics. */
+  auditDropped(): number;
   /** Writes what is queued and stops. */
   close(): Promise<void>;
 }
@@ -52,6 +54,7 @@ export function observeServe(config: ProjectConfig, flags: { project: string; lo
       latest = catalog;
       catalog.onCall(recordCall(logger, audit));
     },
+    auditDropped: () => audit?.dropped ?? 0,
     async close() {
       await audit?.close();
       await flushLogger(logger);

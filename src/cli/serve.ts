@@ -33,6 +33,7 @@ import { catalogOptions, collect, exists, openCatalog, type CatalogFlags } from 
 import { UsageError } from './usage.js';
 import { watchCatalog, type CatalogWatch } from './watch.js';
 import { observeServe, type ServeObserver } from './serve-observe.js';
+import { maskedUrl } from '../shared/masked-url.js';
 
 interface ServeFlags extends CatalogFlags {
   transport: string;
@@ -83,7 +84,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const maxResultChars = integerFlag('--max-result-chars', flags.maxResultChars, 1, Number.MAX_SAFE_INTEGER);
   // A group is served as reviewed and recorded; an edit fails its verification until recorded again.
   if (flags.watch && flags.group !== undefined) throw new UsageError('--watch cannot serve a --group: a group serves the files as recorded; after an edit, record the group again and restart');
-  if (flags.redis !== undefined && !/^rediss?:\/\//.test(flags.redis)) throw new UsageError(`--redis must be a redis:// or rediss:// URL, not '${flags.redis}'`);
+  if (flags.redis !== undefined && !/^rediss?:\/\//.test(flags.redis)) throw new UsageError(`--redis must be a redis:// or rediss:// URL, not '${maskedUrl(flags.redis)}'`);
   const allowedOrigins = [...DEFAULT_ALLOWED_ORIGINS, ...flags.allowOrigin];
   try {
     allowedOrigins.forEach(parseOriginPattern);
@@ -93,6 +94,9 @@ async function runServe(flags: ServeFlags): Promise<void> {
   }
 
   const project = loadProjectConfig(flags.project);
+  const redisUrl = flags.redis ?? project.redis.url;
+  // ioredis would throw its own error, the URL and its password in it, from deep inside.
+  if (redisUrl !== undefined && !URL.canParse(redisUrl)) throw new UsageError(`${flags.redis === undefined ? 'redis.url' : '--redis'} is not a URL: '${maskedUrl(redisUrl)}' (redis://[:password@]host:port[/db])`);
   // Who may call is settled before anything loads: a server that may not start stops here.
   const access = transport === 'http' ? accessGate(flags, project.http) : undefined;
   // A taken port is said before the catalog loads, not after (a large catalog takes seconds).
@@ -107,7 +111,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   // Logs and the audit log are set up first: a bad setting stops the start before anything loads.
   const observer = observeServe(project, flags);
   // Over HTTP, /metrics counts sandbox restarts too. Every catalog, also one a reload brings, is opened with these options.
-  const metrics = httpModule ? serveMetrics() : undefined;
+  const metrics = httpModule ? serveMetrics(() => observer.auditDropped()) : undefined;
   const logSandboxEvent = observer.catalogOptions.sandbox?.onEvent;
   observer.catalogOptions.sandbox = {
     ...observer.catalogOptions.sandbox,
@@ -119,7 +123,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   // Rate buckets, pauses and the cache: in Redis with --redis (or redis.url), shared by replicas; one for every catalog loaded.
   // In memory (and as Redis's fallback) the cache keeps at most cache.maxEntries answers.
   const memory = new MemoryState({ maxCacheEntries: project.cache.maxEntries });
-  const state = await openSharedState({ ...project.redis, ...(flags.redis === undefined ? {} : { url: flags.redis }) }, observer.logger, memory);
+  const state = await openSharedState({ ...project.redis, url: redisUrl }, observer.logger, memory);
   observer.catalogOptions.state = state;
   const catalog = await openCatalog(flags, { cache: flags.cache, ...observer.catalogOptions }, 'file or folder').catch(async (error: unknown) => {
     await state.close();
@@ -228,11 +232,12 @@ async function watchFolders(live: LiveCatalog, flags: ServeFlags, observer: Serv
  * with the HTTP module, while the catalog does). Sandbox events told before then, by factories
  * run at load, are counted once it is made.
  */
-function serveMetrics(): { sandboxEvent(event: SandboxEvent): void; made: Promise<ServerMetrics> } {
+function serveMetrics(auditDropped: () => number): { sandboxEvent(event: SandboxEvent): void; made: Promise<ServerMetrics> } {
   let metrics: ServerMetrics | undefined;
   const early: SandboxEvent[] = [];
   const made = import('../observe/metrics.js').then(({ ServerMetrics }) => {
     metrics = new ServerMetrics();
+    metrics.countAuditDrops(auditDropped);
     for (const event of early) metrics.sandboxEvent(event);
     return metrics;
   });

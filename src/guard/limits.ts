@@ -75,12 +75,3 @@ export class LimitTable {
     };
   }
 }
-
-/** When a Retry-After header says to come back, as epoch ms (delay seconds or an HTTP date); null when it says nothing readable. */
-export function retryAfterUntil(header: string | undefined, nowMs: number): number | null {
-  if (header === undefined) return null;
-  const text = header.trim();
-  if (/^\d+$/.test(text)) return nowMs + Number(text) * 1000;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? null : date;
-}

@@ -1,12 +1,19 @@
 // Concurrency limits: a pool of slots per origin (or namespace and origin), in this process.
 // A request beyond the limit waits its turn (first come, first served), at most
 // MAX_SLOT_WAIT_MS or until its call is aborted; then it is refused, never left hanging.
+// The guard also aborts the waiters of a pause's scope the moment the pause begins (11a).
 
 /** Longest a request waits for a free slot before it is refused. */
 export const MAX_SLOT_WAIT_MS = 10_000;
 
 interface Waiter {
   grant: () => void;
+}
+
+/** A slot taken: `release` once its request settled; `waited` whether it had to wait its turn. */
+export interface Slot {
+  release: () => void;
+  waited: boolean;
 }
 
 class Pool {
@@ -18,11 +25,10 @@ export class SlotPools {
   private readonly pools = new Map<string, Pool>();
 
   /**
-   * A release function once a slot is free, or null when none freed in time. A call aborted while
-   * waiting gets a release that holds no slot: its request then fails on its aborted signal as it
-   * would without a limit, sending nothing.
+   * A slot once one is free, or null when none freed in time. A waiter whose signal aborts gets a
+   * release that holds no slot: the caller looks at why its signal aborted, and sends nothing.
    */
-  acquire(name: string, size: number, signal?: AbortSignal): Promise<(() => void) | null> {
+  acquire(name: string, size: number, signal?: AbortSignal): Promise<Slot | null> {
     let pool = this.pools.get(name);
     if (!pool) {
       pool = new Pool();
@@ -31,11 +37,11 @@ export class SlotPools {
     const owned = pool;
     if (owned.active < size) {
       owned.active += 1;
-      return Promise.resolve(this.releaser(name, owned));
+      return Promise.resolve({ release: this.releaser(name, owned), waited: false });
     }
-    if (signal?.aborted) return Promise.resolve(() => undefined);
+    if (signal?.aborted) return Promise.resolve({ release: () => undefined, waited: true });
     return new Promise((resolve) => {
-      const leave = (answer: (() => void) | null) => {
+      const leave = (answer: Slot | null) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', aborted);
         const index = owned.waiting.indexOf(waiter);
@@ -47,10 +53,10 @@ export class SlotPools {
         grant: () => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', aborted);
-          resolve(this.releaser(name, owned));
+          resolve({ release: this.releaser(name, owned), waited: true });
         },
       };
-      const aborted = () => leave(() => undefined);
+      const aborted = () => leave({ release: () => undefined, waited: true });
       const timer = setTimeout(() => leave(null), MAX_SLOT_WAIT_MS);
       signal?.addEventListener('abort', aborted, { once: true });
       owned.waiting.push(waiter);

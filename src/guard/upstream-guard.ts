@@ -5,14 +5,20 @@
 // pauses the origin until the time it names, capped, so that the calls meanwhile answer at once
 // instead of hammering the API. Pauses and buckets live in the SharedState (Redis across
 // replicas); concurrency slots are per process.
+//
+// A pause's scope is the origin and the credential of the namespace whose request received it
+// (credential.ts): one namespace cannot pause another. Once a scope is paused, nothing more
+// goes to it but what is already on the wire: requests waiting for a slot are refused at once,
+// and a request that waited looks at the pause again (another replica may have set it).
 
 import type { UpstreamLimitsConfig } from '../config/project.js';
 import type { SharedState } from '../state/shared-state.js';
-import { LimitTable, retryAfterUntil } from './limits.js';
-import { MAX_SLOT_WAIT_MS, SlotPools } from './slots.js';
+import { LimitTable } from './limits.js';
+import { retryAfterUntil } from './retry-after.js';
+import { MAX_SLOT_WAIT_MS, SlotPools, type Slot } from './slots.js';
 
-/** A 429 without a readable Retry-After pauses its origin this long. */
-const DEFAULT_429_PAUSE_MS = 1000;
+/** A 429 without a readable Retry-After (absent, or not one of RFC 9110's forms), or a 503 with an unreadable one, pauses this long. */
+const DEFAULT_PAUSE_MS = 1000;
 
 /** Why a request was not sent, and when trying again can help. */
 export interface Refusal {
@@ -26,12 +32,18 @@ export type Admission = { ok: true; release: () => void } | { ok: false; refusal
 export interface GuardOptions {
   /** The clock, epoch ms (tests step it). */
   now?: () => number;
+  /** The credential of a namespace (credential.ts); by default each namespace is a credential of its own. */
+  credentialOf?: (namespace: string) => string;
 }
 
 export class UpstreamGuard {
   private readonly limits: LimitTable;
   private readonly slots = new SlotPools();
   private readonly now: () => number;
+  private readonly credentialOf: (namespace: string) => string;
+  private readonly credentials = new Map<string, string>();
+  /** Per pause scope, the requests of this process waiting for a slot: a pause stops them at once. */
+  private readonly waiting = new Map<string, Set<AbortController>>();
 
   constructor(
     config: UpstreamLimitsConfig,
@@ -40,6 +52,7 @@ export class UpstreamGuard {
   ) {
     this.limits = new LimitTable(config);
     this.now = options.now ?? Date.now;
+    this.credentialOf = options.credentialOf ?? ((namespace) => `namespace:${namespace}`);
   }
 
   /**
@@ -53,7 +66,8 @@ export class UpstreamGuard {
     signal: AbortSignal | undefined,
     request: () => Promise<T>,
   ): Promise<{ ok: true; response: T } | { ok: false; refusal: Refusal }> {
-    const admitted = await this.admit(origin, namespace, signal);
+    const scope = this.pauseScope(origin, namespace);
+    const admitted = await this.admit(origin, namespace, scope, signal);
     if (!admitted.ok) return admitted;
     let response: T;
     try {
@@ -61,16 +75,14 @@ export class UpstreamGuard {
     } finally {
       admitted.release();
     }
-    await this.observe(origin, response.status, response.headers);
+    await this.observe(scope, response.status, response.headers);
     return { ok: true, response };
   }
 
   /** Whether a request of `namespace` to `origin` may go now; when it may, `release` must be called once it is answered. */
-  private async admit(origin: string, namespace: string, signal?: AbortSignal): Promise<Admission> {
-    const pausedUntil = await this.state.pausedUntil(origin);
-    if (pausedUntil !== null && pausedUntil > this.now()) {
-      return refuse(`${origin} asked for a pause (429 or 503 with Retry-After) until ${new Date(pausedUntil).toISOString()}; nothing was sent`, pausedUntil - this.now());
-    }
+  private async admit(origin: string, namespace: string, scope: string, signal?: AbortSignal): Promise<Admission> {
+    const paused = await this.pauseRefusal(origin, scope);
+    if (paused) return paused;
     const applied = this.limits.for(namespace, origin);
     if (applied.rate) {
       const { bucket, burst, requestsPerSecond } = applied.rate;
@@ -78,21 +90,55 @@ export class UpstreamGuard {
       if (!taken.ok) return refuse(`the rate limit for ${origin} (${requestsPerSecond} requests per second, burst ${burst}; ${applied.rateSource}) is reached; nothing was sent`, taken.retryAfterMs);
     }
     if (!applied.concurrency) return { ok: true, release: () => undefined };
-    const release = await this.slots.acquire(applied.concurrency.pool, applied.concurrency.concurrency, signal);
-    if (!release) {
+    const pause = new AbortController();
+    const waiters = this.waiting.get(scope) ?? new Set();
+    this.waiting.set(scope, waiters.add(pause));
+    let slot: Slot | null;
+    try {
+      slot = await this.slots.acquire(applied.concurrency.pool, applied.concurrency.concurrency, signal ? AbortSignal.any([signal, pause.signal]) : pause.signal);
+    } finally {
+      waiters.delete(pause);
+      if (waiters.size === 0 && this.waiting.get(scope) === waiters) this.waiting.delete(scope);
+    }
+    if (!slot) {
       return refuse(`${applied.concurrency.concurrency} requests to ${origin} were already running and none finished within ${MAX_SLOT_WAIT_MS / 1000} s; nothing was sent`, 1000);
     }
-    return { ok: true, release };
+    // A request that waited its turn looks at the pause again: one may have begun meanwhile, here
+    // or in another replica. A waiter the pause stopped holds no slot: refused even if it has ended.
+    const stopped = pause.signal.aborted ? refuse(`${origin} asked for a pause (429 or 503 with Retry-After); nothing was sent`, DEFAULT_PAUSE_MS) : null;
+    const pausedMeanwhile = slot.waited && !signal?.aborted ? ((await this.pauseRefusal(origin, scope)) ?? stopped) : null;
+    if (pausedMeanwhile) slot.release();
+    return pausedMeanwhile ?? { ok: true, release: slot.release };
   }
 
-  /** Reads an upstream's answer: a 429, or a 503 with Retry-After, pauses `origin`. */
-  private async observe(origin: string, status: number, headers: Readonly<Record<string, string>>): Promise<void> {
+  /** A refusal while `scope` is paused; null when it is not. */
+  private async pauseRefusal(origin: string, scope: string): Promise<Admission | null> {
+    const pausedUntil = await this.state.pausedUntil(scope);
+    if (pausedUntil === null || pausedUntil <= this.now()) return null;
+    return refuse(`${origin} asked for a pause (429 or 503 with Retry-After) until ${new Date(pausedUntil).toISOString()}; nothing was sent`, pausedUntil - this.now());
+  }
+
+  /** Reads an upstream's answer: a 429, or a 503 with Retry-After, pauses `scope` and stops its waiting requests. */
+  private async observe(scope: string, status: number, headers: Readonly<Record<string, string>>): Promise<void> {
     if (status !== 429 && status !== 503) return;
+    const header = headers['retry-after'];
+    if (status === 503 && header === undefined) return;
     const now = this.now();
-    const asked = retryAfterUntil(headers['retry-after'], now) ?? (status === 429 ? now + DEFAULT_429_PAUSE_MS : null);
-    if (asked === null) return;
+    const asked = retryAfterUntil(header, now) ?? now + DEFAULT_PAUSE_MS;
     const until = Math.min(asked, now + this.limits.maxPauseMs);
-    if (until > now) await this.state.pause(origin, until);
+    if (until <= now) return;
+    await this.state.pause(scope, until);
+    for (const waiter of this.waiting.get(scope) ?? []) waiter.abort();
+  }
+
+  /** `origin credential`: what a pause belongs to (the SharedState's key; an origin holds no space). */
+  private pauseScope(origin: string, namespace: string): string {
+    let credential = this.credentials.get(namespace);
+    if (credential === undefined) {
+      credential = this.credentialOf(namespace);
+      this.credentials.set(namespace, credential);
+    }
+    return `${origin} ${credential}`;
   }
 }
 

@@ -25,6 +25,7 @@ const MIN_TOKEN_LENGTH = 16;
 export const BEARER_REALM = 'Bearer realm="flowguard"';
 
 const TOKEN_DIGEST = /^sha256:([0-9a-fA-F]{64})$/;
+const BEARER = /^Bearer +(\S+) *$/i;
 const LOOPBACK_NAMES: readonly string[] = ['localhost', '127.0.0.1', '::1'];
 const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '::', '']);
 
@@ -89,14 +90,22 @@ export class AccessGate {
   checkToken(authorization: string | undefined): TokenCheck {
     if (this.digests.length === 0) return 'accepted';
     if (authorization === undefined) return 'missing';
-    const match = /^Bearer +(\S+) *$/i.exec(authorization);
-    if (!match) return 'invalid';
-    const presented = sha256(match[1] as string);
+    if (!BEARER.test(authorization)) return 'invalid';
+    const presented = presentedIdentity(authorization);
     // Every digest is compared, also after a match: the time taken says nothing about which.
     let accepted = false;
     for (const digest of this.digests) accepted = timingSafeEqual(presented, digest) || accepted;
     return accepted ? 'accepted' : 'invalid';
   }
+}
+
+/**
+ * Who presented a request, for binding a session to it: the SHA-256 of its bearer token, or of
+ * nothing when it carries none (a server without tokens). Never the token itself.
+ */
+export function presentedIdentity(authorization: string | undefined): Buffer {
+  const match = authorization === undefined ? null : BEARER.exec(authorization);
+  return sha256(match ? (match[1] as string) : '');
 }
 
 /** `sha256:<hex>` of a token, as `http.authTokens` holds it. */

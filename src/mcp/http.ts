@@ -9,14 +9,16 @@
 //   connection closes. The answer is plain JSON, or an event stream when a progress token asks
 //   for notifications. With `sessions: true`, `initialize` opens a session (`Mcp-Session-Id`),
 //   later requests reuse its server, `notifications/cancelled` reaches the running call, and
-//   DELETE ends it; sessions are bounded in number and closed when idle.
+//   DELETE ends it; sessions are bounded in number and closed when idle. A session belongs to the
+//   bearer token that opened it: with any other token its id is unknown (404).
 // - Bodies are read up to a cap (413 beyond it); invalid JSON is a JSON-RPC parse error.
+// - More than one `Host` line is a 400, on every path (RFC 9112).
 // - Who may call (auth.ts): every path but the health endpoints needs a `Host` header naming this
 //   server (403 otherwise), and with tokens set, `Authorization: Bearer <token>` (401 with a
 //   `WWW-Authenticate` challenge otherwise). `/healthz` and `/readyz` (health.ts) answer anyone;
 //   `/metrics` (Prometheus text, src/observe/metrics.ts) takes the same token as the endpoint.
 
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
@@ -25,7 +27,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
 import { ServerMetrics } from '../observe/metrics.js';
-import { AccessGate, BEARER_REALM, type TokenCheck } from './auth.js';
+import { AccessGate, BEARER_REALM, presentedIdentity, type TokenCheck } from './auth.js';
 import { answerHealth } from './health.js';
 import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, originMatches, parseOriginPattern } from './origins.js';
 import { createMcpServer, notifyToolChanges, type McpServerOptions } from './server.js';
@@ -62,12 +64,16 @@ export interface McpHttpServer {
 interface Session {
   server: McpServer;
   transport: StreamableHTTPServerTransport;
+  /** SHA-256 of the bearer token that opened it (auth.ts presentedIdentity): only that token may use or end it. */
+  owner: Buffer;
   idle?: NodeJS.Timeout;
 }
 
 const CORS_ALLOW_HEADERS = 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id';
 const CORS_EXPOSE_HEADERS = 'mcp-session-id, mcp-protocol-version, www-authenticate';
 const METRICS_PATH = '/metrics';
+/** Longest line the server logs about one failed request. */
+const MAX_LOGGED_CHARS = 4000;
 
 /** `source`: a catalog, or a holder whose catalog is read afresh per request (`serve --watch` swaps it). */
 export async function startHttpServer(source: Catalog | LiveCatalog, options: HttpServeOptions = {}): Promise<McpHttpServer> {
@@ -88,7 +94,8 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
 
   const newServer = (): McpServer => {
     const server = createMcpServer(catalog, serverOptions);
-    server.onerror = (error) => log(catalog.current.redact(`flowguard: http: ${error.message}`));
+    // An SDK error can quote what the client sent: redacted, then cut, so a line stays small.
+    server.onerror = (error) => log(catalog.current.redact(`flowguard: http: ${error.message}`).slice(0, MAX_LOGGED_CHARS));
     open.add(server);
     const stopNotifying = notifyToolChanges(catalog, server);
     server.onclose = () => {
@@ -99,6 +106,9 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // RFC 9112 §3.2: a request with more than one Host line is a 400. Node keeps only the first in
+    // req.headers, so the check below would judge a name the proxy in front may not have used.
+    if (hostLines(req.rawHeaders) > 1) return sendJson(res, 400, rpcError(-32000, 'Bad Request: more than one Host header'));
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (answerHealth(url.pathname, req, res, catalog.current)) return;
     if (!gate.hostAllowed(req.headers.host)) {
@@ -155,7 +165,9 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const session = sessions.get(id);
-      if (!session) return sendJson(res, 404, rpcError(-32001, 'Session not found; initialize a new session'));
+      // A session belongs to the token that opened it: to any other it does not exist (404, as the
+      // MCP transport answers an unknown session), so that a session id alone is worth nothing.
+      if (!session || !sameIdentity(session.owner, presentedIdentity(req.headers.authorization))) return sendJson(res, 404, rpcError(-32001, 'Session not found; initialize a new session'));
       touch(session);
       const body = req.method === 'POST' ? await readJson(req, res, maxBody) : undefined;
       if (body === NO_BODY) return;
@@ -171,6 +183,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
     const server = newServer();
     const session: Session = {
       server,
+      owner: presentedIdentity(req.headers.authorization),
       transport: new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sessionId) => {
@@ -204,7 +217,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
 
   const http = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      log(catalog.current.redact(`flowguard: http: ${(error as Error)?.stack ?? String(error)}`));
+      log(catalog.current.redact(`flowguard: http: ${(error as Error)?.stack ?? String(error)}`).slice(0, MAX_LOGGED_CHARS));
       if (!res.headersSent) sendJson(res, 500, rpcError(-32603, 'Internal server error'));
       else res.end();
     });
@@ -262,6 +275,17 @@ function countCalls(live: LiveCatalog, metrics: ServerMetrics): () => void {
     stopFollowing();
     stop();
   };
+}
+
+/** How many `Host` lines a request carried, as they arrived. */
+function hostLines(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let at = 0; at < rawHeaders.length; at += 2) if ((rawHeaders[at] as string).toLowerCase() === 'host') count += 1;
+  return count;
+}
+
+function sameIdentity(a: Buffer, b: Buffer): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function asksForProgress(body: unknown): boolean {

@@ -129,7 +129,11 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
     const served = table.byName.get(name);
     // A hidden tool (missing keys) is known: the catalog's answer says which key is missing.
     const hidden = served ? undefined : (options.tools ?? catalog.tools).find((tool) => tool.name === name);
-    if (!served && !hidden) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}. tools/list names the ${table.listing.length} tools of this server.`);
+    if (!served && !hidden) {
+      // Probing for tool names is seen: one record (audit, and metrics under `(unknown)`).
+      catalog.recordUnknownCall(name, request.params.arguments);
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}. tools/list names the ${table.listing.length} tools of this server.`);
+    }
 
     const token = request.params._meta?.progressToken;
     const progress = token === undefined ? null : new ProgressReporter(token, timing, extra.sendNotification);
@@ -172,7 +176,12 @@ class ProgressReporter {
     this.count += 1;
     this.lastSent = Date.now();
     const waited = ((this.lastSent - this.started) / 1000).toFixed(1);
-    this.send({ method: 'notifications/progress', params: { progressToken: this.token, progress: this.count, message: `waiting for the API to answer (${waited} s)` } }).catch(() => undefined);
+    // Runs on a timer: a notification that cannot go (the transport closed) is dropped, never thrown.
+    try {
+      this.send({ method: 'notifications/progress', params: { progressToken: this.token, progress: this.count, message: `waiting for the API to answer (${waited} s)` } }).catch(() => undefined);
+    } catch {
+      // Dropped as above.
+    }
     this.timer = setTimeout(this.tick, this.timing.everyMs);
   };
 

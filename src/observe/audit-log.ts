@@ -7,6 +7,12 @@
 // keep up, the queue holds at most `maxQueuedLines`; records past that are dropped and counted,
 // with a warning when dropping starts and one saying how many when it stops.
 //
+// No line is longer than MAX_LINE_BYTES, whatever a client sent: a record past it has its largest
+// fields cut, one by one, biggest first, and says so (`"truncated": true`); a record that cannot be
+// made into a line at all (it throws, or its scalar fields alone pass the bound) is dropped,
+// counted in `dropped`, and warned about at most once per WARN_EVERY_MS; later records are
+// written as usual.
+//
 // Each process writes files of its own (`audit-<start time>-<pid>-<n>.jsonl`), so replicas that
 // share a project folder never write into one file; `files` counts every file in the folder.
 // Records arrive redacted (call-record.ts): this module writes what it is given.
@@ -35,6 +41,12 @@ const DEFAULT_MAX_QUEUED_LINES = 10_000;
 const FLUSH_MS = 100;
 /** Records that are written at once without waiting for FLUSH_MS. */
 const FLUSH_LINES = 1000;
+/** Longest audit line, newline included, in bytes. */
+export const MAX_LINE_BYTES = 16 * 1024;
+/** A string field of a record too long for its line is cut to this many characters. */
+const CUT_FIELD_CHARS = 200;
+/** Warnings of records that could not be written come at most this often (each says how many). */
+const WARN_EVERY_MS = 60_000;
 /** Names of audit files, in the order they were started when sorted as text. */
 export const AUDIT_FILE = /^audit-[0-9TZ-]+-\d+-\d+\.jsonl$/;
 
@@ -49,9 +61,11 @@ export class AuditLog {
   private file: { handle: FileHandle; name: string; bytes: number } | null = null;
   private started = 0;
   private closed = false;
-  /** Records dropped since the log was opened (queue full, or the disk refused them). */
+  /** Records dropped since the log was opened (queue full, unwritable, or the disk refused them). */
   dropped = 0;
   private droppedUnreported = 0;
+  private unwritable = 0;
+  private lastUnwritableWarning = -Infinity;
 
   constructor(private readonly dir: string, options: Omit<AuditLogOptions, 'dir'> = {}) {
     this.maxBytes = options.maxBytes ?? DEFAULT_AUDIT_MAX_BYTES;
@@ -101,17 +115,42 @@ export class AuditLog {
     this.file = null;
   }
 
+  /** Runs on a timer: it never rejects (a rejection there would end the process). */
   private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const records = this.queue;
-      this.queue = [];
-      await this.append(records.map((record) => `${JSON.stringify(record)}\n`));
+    try {
+      while (this.queue.length > 0) {
+        const records = this.queue;
+        this.queue = [];
+        const lines = records.map((record) => this.lineOf(record)).filter((line): line is string => line !== null);
+        await this.append(lines);
+      }
+    } catch (error) {
+      this.logger.warn({ dir: this.dir, err: (error as Error)?.message }, 'audit log: writing failed');
     }
     this.writing = null;
     if (this.droppedUnreported > 0) {
       this.logger.warn({ dir: this.dir, dropped: this.droppedUnreported }, `audit log: ${this.droppedUnreported} records dropped while writing could not keep up`);
       this.droppedUnreported = 0;
     }
+  }
+
+  /** The record as one line of at most MAX_LINE_BYTES; null (dropped, counted, warned about) when it cannot be one. */
+  private lineOf(record: object): string | null {
+    try {
+      const line = fittedLine(record);
+      if (line !== null) return line;
+    } catch {
+      // A record that throws as it is read is dropped like one that does not fit.
+    }
+    this.dropped += 1;
+    this.unwritable += 1;
+    const now = Date.now();
+    if (now - this.lastUnwritableWarning >= WARN_EVERY_MS) {
+      this.lastUnwritableWarning = now;
+      this.logger.warn({ dir: this.dir, dropped: this.unwritable }, `audit log: ${this.unwritable} records could not be made into a line of at most ${MAX_LINE_BYTES} bytes and were dropped`);
+      this.unwritable = 0;
+    }
+    return null;
   }
 
   /** Appends lines, starting a new file wherever the current one would pass maxBytes. */
@@ -176,4 +215,27 @@ export class AuditLog {
       await rm(join(this.dir, name), { force: true });
     }
   }
+}
+
+/**
+ * `record` as a JSON line of at most MAX_LINE_BYTES. A longer one has its largest fields cut
+ * first (a string to CUT_FIELD_CHARS characters, anything else to a note of its size) until it
+ * fits: the same record always gives the same line. Null when even that does not fit.
+ */
+function fittedLine(record: object): string | null {
+  const whole = `${JSON.stringify(record)}\n`;
+  if (Buffer.byteLength(whole) <= MAX_LINE_BYTES) return whole;
+  // Spreading reads every field once (a call record's fields may be getters).
+  const fields: Record<string, unknown> = { ...record, truncated: true };
+  const bySize = Object.keys(fields)
+    .map((name) => ({ name, size: JSON.stringify(fields[name])?.length ?? 0 }))
+    .sort((a, b) => b.size - a.size || (a.name < b.name ? -1 : 1));
+  for (const { name, size } of bySize) {
+    const value = fields[name];
+    if (typeof value === 'string' ? value.length <= CUT_FIELD_CHARS : typeof value !== 'object' || value === null) continue;
+    fields[name] = typeof value === 'string' ? `${value.slice(0, CUT_FIELD_CHARS)}…` : `[${size} characters, cut]`;
+    const line = `${JSON.stringify(fields)}\n`;
+    if (Buffer.byteLength(line) <= MAX_LINE_BYTES) return line;
+  }
+  return null;
 }

@@ -68,9 +68,16 @@ export class BatchedLines implements DestinationStream {
     this.timer = null;
     if (this.lines.length === 0) return void done?.();
     const text = this.lines.join('');
+    const count = this.lines.length;
     this.lines = [];
     this.bytes = 0;
-    this.target.write(text, (error) => done?.(error ?? undefined));
+    try {
+      this.target.write(text, (error) => done?.(error ?? undefined));
+    } catch (error) {
+      // Runs on a timer: a target that throws (closed) loses these lines, never the process.
+      this.dropped += count;
+      done?.(error as Error);
+    }
   }
 }
 

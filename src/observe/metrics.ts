@@ -1,7 +1,7 @@
 // What a running server counts, in the Prometheus text format (prom-client), for `/metrics`:
 // calls by tool and outcome, call latency, upstream answers by origin and status class, sandbox
 // process restarts, calls in flight, response-cache hits and misses, answers served that departed
-// from their tool's output schema (`output.validate: warn`). Each server has a registry
+// from their tool's output schema (`output.validate: warn`), audit records dropped. Each server has a registry
 // of its own (never prom-client's global one), so two servers in one process count apart.
 //
 // Calls are fed in as finished call records (Catalog.onCall); the metrics read only the fields
@@ -83,6 +83,19 @@ export class ServerMetrics {
   /** Counts a sandbox worker process that stopped or was replaced (another one starts). */
   sandboxEvent(event: CountedSandboxEvent): void {
     this.restarts.add(event.kind === 'worker-replaced' ? 'replaced' : 'stopped');
+  }
+
+  /** Shows `dropped()`, the audit records dropped so far (audit-log.ts), as a counter. */
+  countAuditDrops(dropped: () => number): void {
+    new Counter({
+      name: 'flowguard_audit_records_dropped_total',
+      help: 'Audit records not written: the queue was full, the record could not be made into a line, or the disk refused it',
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        this.inc(dropped());
+      },
+    });
   }
 
   /** A call has started; call the function returned once, when it is answered. */

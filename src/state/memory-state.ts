@@ -44,16 +44,16 @@ export class MemoryState implements SharedState {
     return result;
   }
 
-  async pause(origin: string, untilMs: number): Promise<void> {
-    const current = this.pauses.get(origin);
-    if (current === undefined || untilMs > current) this.pauses.set(origin, untilMs);
+  async pause(scope: string, untilMs: number): Promise<void> {
+    const current = this.pauses.get(scope);
+    if (current === undefined || untilMs > current) this.pauses.set(scope, untilMs);
   }
 
-  async pausedUntil(origin: string): Promise<number | null> {
-    const until = this.pauses.get(origin);
+  async pausedUntil(scope: string): Promise<number | null> {
+    const until = this.pauses.get(scope);
     if (until === undefined) return null;
     if (until <= this.now()) {
-      this.pauses.delete(origin);
+      this.pauses.delete(scope);
       return null;
     }
     return until;

@@ -4,6 +4,7 @@
 
 import type { Logger } from 'pino';
 import type { RedisConfig } from '../config/project.js';
+import { maskedUrl } from '../shared/masked-url.js';
 import { MemoryState } from './memory-state.js';
 import { ResilientState } from './resilient-state.js';
 import type { SharedState } from './shared-state.js';
@@ -19,20 +20,9 @@ export async function openSharedState(config: RedisConfig, logger: Logger, memor
   const state = new ResilientState(redis, memory, logger);
   try {
     await redis.connect(CONNECT_WAIT_MS);
-    logger.info(`shared state in redis at ${displayUrl(config.url)}`);
+    logger.info(`shared state in redis at ${maskedUrl(config.url)}`);
   } catch {
     // ResilientState has warned (a connection error) or warns on first use; calls go on in memory.
   }
   return state;
-}
-
-/** The URL without its password, for logs. */
-function displayUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.href;
-  } catch {
-    return '(not a URL)';
-  }
 }

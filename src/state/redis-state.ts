@@ -119,12 +119,12 @@ export class RedisState implements SharedState {
     return { ok: false, retryAfterMs: wait < 0 ? Number.MAX_SAFE_INTEGER : wait };
   }
 
-  async pause(origin: string, untilMs: number): Promise<void> {
-    await this.client.flowguardPause(`${this.prefix}pause:${origin}`, Math.ceil(untilMs));
+  async pause(scope: string, untilMs: number): Promise<void> {
+    await this.client.flowguardPause(`${this.prefix}pause:${scope}`, Math.ceil(untilMs));
   }
 
-  async pausedUntil(origin: string): Promise<number | null> {
-    const value = await this.client.get(`${this.prefix}pause:${origin}`);
+  async pausedUntil(scope: string): Promise<number | null> {
+    const value = await this.client.get(`${this.prefix}pause:${scope}`);
     const until = value === null ? NaN : Number(value);
     return Number.isFinite(until) && until > Date.now() ? until : null;
   }

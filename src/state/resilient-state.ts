@@ -35,12 +35,12 @@ export class ResilientState implements SharedState {
     return this.run((state) => state.take(bucket, capacity, refillPerSecond));
   }
 
-  pause(origin: string, untilMs: number): Promise<void> {
-    return this.run((state) => state.pause(origin, untilMs));
+  pause(scope: string, untilMs: number): Promise<void> {
+    return this.run((state) => state.pause(scope, untilMs));
   }
 
-  pausedUntil(origin: string): Promise<number | null> {
-    return this.run((state) => state.pausedUntil(origin));
+  pausedUntil(scope: string): Promise<number | null> {
+    return this.run((state) => state.pausedUntil(scope));
   }
 
   cacheGet(key: string): Promise<string | null> {

@@ -9,10 +9,13 @@ export type TakeResult = { ok: true } | { ok: false; retryAfterMs: number };
 export interface SharedState {
   /** Token bucket `bucket` (capacity, refill per second): a token, or how long until one. */
   take(bucket: string, capacity: number, refillPerSecond: number): Promise<TakeResult>;
-  /** Pauses `origin` until the epoch ms given (the later of two pauses wins). */
-  pause(origin: string, untilMs: number): Promise<void>;
-  /** The epoch ms `origin` is paused until, or null when it is not paused. */
-  pausedUntil(origin: string): Promise<number | null>;
+  /**
+   * Pauses `scope` until the epoch ms given (the later of two pauses wins). The guard's scope is
+   * `<origin> <credential>` (guard/credential.ts); Redis keeps it as `<prefix>pause:<scope>`.
+   */
+  pause(scope: string, untilMs: number): Promise<void>;
+  /** The epoch ms `scope` is paused until, or null when it is not paused. */
+  pausedUntil(scope: string): Promise<number | null>;
   cacheGet(key: string): Promise<string | null>;
   cacheSet(key: string, value: string, ttlMs: number): Promise<void>;
   close(): Promise<void>;

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
 import type { CallResult, ToolError } from '../../src/catalog/call-pipeline.js';
-import { retryAfterUntil } from '../../src/guard/limits.js';
+import { retryAfterUntil } from '../../src/guard/retry-after.js';
 import { tempProject } from '../support/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { waitFor } from '../support/wait.js';
