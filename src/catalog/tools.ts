@@ -2,8 +2,9 @@
 // reference, input schema, request plan, origin rule, reach, handler hooks and the keys it
 // lacks. The input schema is made when the tool is first listed or called, the request plan and
 // the origin rule on its first call: a command that lists or calls one tool makes only that
-// tool's, and most tools of a large catalog are never called. The reach is made here, per
-// schema, from what the check read (src/schema/reach-origins.ts): nothing is read from disk later.
+// tool's, and most tools of a large catalog are never called. The reach, likewise made on first
+// need, is compiled from what the check read (src/schema/reach-origins.ts): from the text that
+// was checked, never from the file as it is by then.
 
 import { relative } from 'node:path';
 import { OriginRule } from '../http/origin.js';
@@ -49,9 +50,6 @@ export function compileTools(sources: readonly ToolSource[], schemasRoot: string
     let input: InputSchema | undefined;
     let plan: RequestPlan | undefined;
     const requiredKeys = routeKeys(schema, route);
-    // One reach per schema, shared by its routes.
-    let reach = reaches.get(schema);
-    if (!reach) reaches.set(schema, (reach = reachOf(schema, reachSettings)));
     return {
       name: identity.name,
       reference: identity.reference,
@@ -73,7 +71,12 @@ export function compileTools(sources: readonly ToolSource[], schemasRoot: string
         if (!rule) origins.set(schema, (rule = new OriginRule(schema.root)));
         return rule;
       },
-      reach,
+      // Made on first need (a call of an executeRequest route, list --json, doctor), once per schema.
+      get reach() {
+        let reach = reaches.get(schema);
+        if (!reach) reaches.set(schema, (reach = reachOf(schema, reachSettings)));
+        return reach;
+      },
       declaredKeys: schema.requiredServerParams,
       // Before the factory runs, what the static check read from it; null where only running it can tell.
       hooks: source.hooks ? (source.hooks[route.name] ?? []) : staticHooks(schema.handlers, route.name),

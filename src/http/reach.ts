@@ -5,7 +5,7 @@
 // then what the operator adds (`network.allow`) or takes out (`network.deny`, which wins) for
 // the namespace. A key declared by the schema is bound to the root's origin, and to an origin
 // whose text in the schema's own file places the key's `{{KEY}}` placeholder; never by a list.
-// Compiled once per schema when the catalog is made: a call reads no file and parses no text.
+// Compiled once per schema from what its check read: a call reads no file and parses no text.
 
 import type { ReachOrigin, Template } from '../schema/types.js';
 import { OriginRule } from './origin.js';
