@@ -2,10 +2,16 @@
 // host and port of `root`. A `--marker--` label in root stands for exactly one DNS label, which
 // is how the corpus lets a handler choose a chain or region without choosing the host.
 
+import { randomBytes } from 'node:crypto';
 import type { Template } from '../schema/types.js';
 
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
-const SENTINEL = 'flowguardlabel';
+/**
+ * Stands in for a marker while the root is parsed as a URL. Random per process: a label the
+ * schema writes out can never be taken for a marker (`https://flowguardlabel.com` would
+ * otherwise stand for every `.com` host).
+ */
+const SENTINEL = `fgm${randomBytes(8).toString('hex')}n`;
 
 export class OriginRule {
   private readonly protocol: string;

@@ -112,6 +112,8 @@ describe('the reach of a schema’s text', () => {
       'schemas/broken.mjs': fetchingSchema('broken', 'https://api.broken.test', '// mirrors: https://1.2.3.4.5/api and https://a.b:99999/x'),
       // Its text is edited after the load.
       'schemas/late.mjs': fetchingSchema('late', 'https://api.late.test'),
+      // A label written out that looks like the core's own stand-in for a marker.
+      'schemas/lookalike.mjs': fetchingSchema('lookalike', 'https://flowguardlabel.com', '// backup: https://flowguardlabel0.net/api'),
       // A shared list places the key in its URL template.
       'schemas/rpcuser.mjs': fetchingSchema(
         'rpcuser',
@@ -166,6 +168,15 @@ describe('the reach of a schema’s text', () => {
     expect(await catalog.call('broken_root', {})).toMatchObject({ ok: true });
     expect(await catalog.call('broken_any', { url: 'https://api.broken.test/y' })).toMatchObject({ ok: true });
     expect(upstream.records.length).toBe(mark + 2);
+  });
+
+  it('a label written out is never taken for a marker: flowguardlabel.com admits no other .com host', async () => {
+    const mark = upstream.records.length;
+    for (const url of ['https://attacker.com/x', 'https://attacker.net/api']) {
+      expect(failure(await catalog.call('lookalike_any', { url }))).toContain(`HOST_NOT_ALLOWED: ${new URL(url).origin} is not in the reach of lookalike`);
+    }
+    expect(upstream.records.length).toBe(mark);
+    expect(await catalog.call('lookalike_any', { url: 'https://flowguardlabel0.net/api' })).toMatchObject({ ok: true });
   });
 
   it('the reach is the text that was checked: an origin added to the file after the load stays refused', async () => {
