@@ -11,7 +11,7 @@
 
 import type { FindingSink } from '../report/findings.js';
 import { openHost, STAND_IN_LABEL } from './marker-host.js';
-import type { CanonicalSchema, ReachOrigin, Template, TemplatePart } from './types.js';
+import type { CanonicalSchema, ReachOrigin, TemplatePart } from './types.js';
 
 /** An https origin in text, its host labels literal or `${...}`, then the rest of that string. */
 const LITERAL_ORIGIN = /https:\/\/((?:[a-z0-9-]+|\$\{[^}`'"\s]{1,80}\})(?:\.(?:[a-z0-9-]+|\$\{[^}`'"\s]{1,80}\}))+)(:\d{1,5})?([^\s'"`]*)/gi;
@@ -65,9 +65,8 @@ function originOf(match: RegExpMatchArray, source: ReachOrigin['source'], keys: 
   });
   if (port) parts.push({ kind: 'literal', text: port });
   const rest = match[3] ?? '';
-  const template: Template = parts;
   const display = parts.map((part) => (part.kind === 'marker' ? `--${part.name}--` : part.kind === 'literal' ? part.text : '')).join('');
-  return { origin: { template, source, keys: keys.filter((key) => rest.includes(`{{${key}}}`)) }, display };
+  return { origin: { template: parts, source, keys: keys.filter((key) => rest.includes(`{{${key}}}`)) }, display };
 }
 
 /** The literal as written, cut to a readable length. */
