@@ -9,6 +9,7 @@
 // `{{KEY}}` after an origin binds that key there. A shared list's text widens the reach and
 // binds no key, whatever its URL templates say.
 
+import type { ListEntry } from '../lists/types.js';
 import type { FindingSink } from '../report/findings.js';
 import { openHost, STAND_IN_LABEL } from './marker-host.js';
 import type { CanonicalSchema, ReachOrigin, TemplatePart } from './types.js';
@@ -29,7 +30,8 @@ export function readReachOrigins(text: string, lists: CanonicalSchema['resolvedL
   const byDisplay = new Map<string, ReachOrigin>();
   const take = ({ origin, display }: Found) => {
     const known = byDisplay.get(display);
-    if (!known) byDisplay.set(display, origin);
+    // A copy: a list entry's origins are shared by every schema that reads it.
+    if (!known) byDisplay.set(display, { ...origin, keys: [...origin.keys] });
     else for (const key of origin.keys) if (!known.keys.includes(key)) known.keys.push(key);
   };
   for (const match of text.matchAll(LITERAL_ORIGIN)) {
@@ -38,13 +40,30 @@ export function readReachOrigins(text: string, lists: CanonicalSchema['resolvedL
     else take(found);
   }
   for (const [name, entries] of Object.entries(lists)) {
-    for (const match of JSON.stringify(entries).matchAll(LITERAL_ORIGIN)) {
-      const found = originOf(match, 'list', []);
-      if (typeof found === 'string') sink.add('SEC023', 'main.sharedLists', `the list ${name} writes ${literalText(match)}, which ${found}; left out of the reach of the executeRequest handlers`, HINT);
-      else take(found);
+    for (const entry of entries) {
+      for (const found of listEntryOrigins(entry)) {
+        if ('why' in found) sink.add('SEC023', 'main.sharedLists', `the list ${name} writes ${found.literal}, which ${found.why}; left out of the reach of the executeRequest handlers`, HINT);
+        else take(found);
+      }
     }
   }
   return [...byDisplay.values()];
+}
+
+type EntryOrigins = ReadonlyArray<Found | { literal: string; why: string }>;
+/** Per list entry (frozen, and shared by every schema that references its list): read once per process. */
+const entryOrigins = new WeakMap<ListEntry, EntryOrigins>();
+
+function listEntryOrigins(entry: ListEntry): EntryOrigins {
+  let found = entryOrigins.get(entry);
+  if (!found) {
+    found = [...JSON.stringify(entry).matchAll(LITERAL_ORIGIN)].map((match) => {
+      const origin = originOf(match, 'list', []);
+      return typeof origin === 'string' ? { literal: literalText(match), why: origin } : origin;
+    });
+    entryOrigins.set(entry, found);
+  }
+  return found;
 }
 
 /** The origin a match writes, or why it cannot be one. */
