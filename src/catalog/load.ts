@@ -146,8 +146,8 @@ export class Catalog {
     const { config, dir: project } = checker;
     // Operator input that can be wrong is read before anything is started.
     const upstreams = new Upstreams({ ...config.upstreams, ...options.upstreams });
-    // Non-public addresses only where the operator allows them: the config, and override targets.
-    const http = new HttpClient({ ...config.http, ...options.http }, { allowPrivate: config.network.allowPrivate, trustedOrigins: upstreams.origins() });
+    // Non-public addresses only where the operator allows them: the config, and the requests an override routes.
+    const http = new HttpClient({ ...config.http, ...options.http }, { allowPrivate: config.network.allowPrivate, upstreams });
     const { deadlineMs, memoryMb, workers } = config.sandbox;
     let catalog: Catalog | undefined;
     // Factories that run after the load tell the catalog; those run during it are the load's to report.

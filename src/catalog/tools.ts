@@ -1,10 +1,11 @@
 // Every route of every loadable schema becomes one tool, compiled once: its R8 name and
-// reference, input schema, request plan, origin rule, handler hooks and the keys it lacks. The
-// input schema is made when the tool is first listed or called, the request plan and the origin
-// rule on its first call: a command that lists or calls one tool makes only that tool's, and
-// most tools of a large catalog are never called.
+// reference, input schema, request plan, origin rule, reach, handler hooks and the keys it
+// lacks. The input schema is made when the tool is first listed or called, the request plan and
+// the origin rule on its first call: a command that lists or calls one tool makes only that
+// tool's, and most tools of a large catalog are never called. The reach, likewise made on first
+// need, is compiled from what the check read (src/schema/reach-origins.ts): from the text that
+// was checked, never from the file as it is by then.
 
-import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { OriginRule } from '../http/origin.js';
 import { Reach, type ReachSettings } from '../http/reach.js';
@@ -70,7 +71,7 @@ export function compileTools(sources: readonly ToolSource[], schemasRoot: string
         if (!rule) origins.set(schema, (rule = new OriginRule(schema.root)));
         return rule;
       },
-      // Read on first need (a call of an executeRequest route, list --json, doctor), once per schema.
+      // Made on first need (a call of an executeRequest route, list --json, doctor), once per schema.
       get reach() {
         let reach = reaches.get(schema);
         if (!reach) reaches.set(schema, (reach = reachOf(schema, reachSettings)));
@@ -86,16 +87,9 @@ export function compileTools(sources: readonly ToolSource[], schemasRoot: string
   });
 }
 
-/** A schema's reach, from its canonical root, its file's text and the lists it references (R12). */
+/** A schema's reach (R12): its canonical root, the origins its check read, its keys and the operator's settings. */
 function reachOf(schema: CanonicalSchema, settings: ReachSettings): Reach {
-  let fileText = '';
-  try {
-    fileText = readFileSync(schema.file, 'utf8');
-  } catch {
-    // A file gone since it was checked: the reach is the root's origin and the operator's.
-  }
-  const listsText = JSON.stringify(schema.resolvedLists ?? {});
-  return Reach.of({ namespace: schema.namespace, root: schema.root, fileText, listsText, keys: schema.requiredServerParams }, settings);
+  return Reach.of({ namespace: schema.namespace, root: schema.root, origins: schema.reachOrigins, keys: schema.requiredServerParams }, settings);
 }
 
 /** The sandbox unit of a schema's handlers: one per schema file. */

@@ -90,8 +90,6 @@ function ipv6Groups(text: string): number[] {
 export interface NetworkOptions {
   /** Non-public addresses for every origin (`true`), or for the origins listed. */
   allowPrivate?: boolean | readonly string[];
-  /** Origins the operator wrote as upstream overrides: trusted as allowPrivate entries are. */
-  trustedOrigins?: readonly string[];
 }
 
 /** The operator's exceptions, per origin (`https://host:port` as `URL#origin` writes it). */
@@ -100,10 +98,9 @@ export class NetworkPolicy {
   private readonly origins: ReadonlySet<string>;
 
   constructor(options: NetworkOptions = {}) {
-    const { allowPrivate = false, trustedOrigins = [] } = options;
+    const { allowPrivate = false } = options;
     this.everyOrigin = allowPrivate === true;
-    const listed = Array.isArray(allowPrivate) ? allowPrivate.map(allowedOrigin) : [];
-    this.origins = new Set([...listed, ...trustedOrigins]);
+    this.origins = new Set(Array.isArray(allowPrivate) ? allowPrivate.map(allowedOrigin) : []);
   }
 
   /** Whether requests to `origin` may connect to loopback, private and other non-public addresses. */

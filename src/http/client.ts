@@ -2,7 +2,9 @@
 //
 // - One undici Agent per client (a Pool per origin inside it) with keep-alive reuse.
 // - Every connection of an origin the operator has not allowed goes to a public address only,
-//   checked on the address actually connected to (src/http/connector.ts).
+//   checked on the address actually connected to (src/http/connector.ts). An upstream
+//   override's base is trusted only for the requests that override routes there: a request
+//   aimed at that address directly is judged like any other.
 // - Every request has a connect timeout, one total deadline over the whole exchange (all redirect
 //   hops and the body), a response-size cap enforced while reading and again on the decoded
 //   bytes, a bound on the nesting of a JSON answer, and the caller's abort signal.
@@ -20,6 +22,7 @@ import { mayParseAsJson } from './decode.js';
 import { abortedError, exchangeError, HttpError } from './errors.js';
 import { Call, Hop, NOT_ABORTED, type IncomingHeaders } from './hop.js';
 import { jsonDeeperThan } from './json-depth.js';
+import type { Upstreams } from './upstreams.js';
 
 export { HttpError, type HttpErrorKind } from './errors.js';
 
@@ -50,6 +53,11 @@ const MAX_HEADER_BYTES = 16 * 1024;
 export interface HttpNetworkOptions extends NetworkOptions {
   /** Name resolution for connections (node:dns `lookup` by default; tests name loopback servers). */
   lookup?: LookupFunction;
+  /**
+   * The operator's upstream overrides: a request that one of them routes (from the origin it
+   * was aimed at, `RequestOptions.origin`, to the origin of its URL) may connect to any address.
+   */
+  upstreams?: Upstreams;
 }
 
 export interface HttpRequest {
@@ -61,7 +69,11 @@ export interface HttpRequest {
 
 export interface RequestOptions {
   signal?: AbortSignal;
-  /** The origin error messages name: the schema's, when the URL is an upstream override's. */
+  /**
+   * The origin the request was aimed at, before an upstream override moved it (default: the
+   * URL's): error messages name it, and the override's exemption from the private-address rule
+   * holds only when an override of this origin is where the URL goes.
+   */
   origin?: string;
 }
 
@@ -84,10 +96,13 @@ export class HttpClient {
   private readonly limits: HttpLimits;
   private readonly backstopMs: number;
   /** Made on the first request: a catalog that is only listed never loads undici. */
-  private agentMade: Agent | undefined;
+  private directAgent: Agent | undefined;
+  /** For requests an upstream override routes: its base may be any address (the operator wrote it). */
+  private routedAgent: Agent | undefined;
   private closed = false;
   private readonly network: NetworkPolicy;
   private readonly lookup: LookupFunction | undefined;
+  private readonly upstreams: Upstreams | undefined;
 
   /** `network` says which origins may reach non-public addresses; by default none may. */
   constructor(limits?: Partial<HttpLimits>, network: HttpNetworkOptions = {}) {
@@ -104,15 +119,25 @@ export class HttpClient {
     this.backstopMs = merged.totalTimeoutMs + 1_000;
     this.network = new NetworkPolicy(network);
     this.lookup = network.lookup;
+    this.upstreams = network.upstreams;
   }
 
-  private get agent(): Agent {
+  /**
+   * Pools are per origin and decide their connector once, so a routed request and a direct one
+   * to the same address never share a pool: each has its own agent.
+   */
+  private agent(routed: boolean): Agent {
+    const made = routed ? this.routedAgent : this.directAgent;
     // As undici's own Agent does after close(): every later request fails, none opens a socket.
-    if (this.closed && !this.agentMade) throw new (undici().errors.ClientClosedError)();
-    return (this.agentMade ??= this.makeAgent());
+    if (this.closed && !made) throw new (undici().errors.ClientClosedError)();
+    if (made) return made;
+    const agent = this.makeAgent(routed ? () => true : (origin) => this.network.allowsPrivate(origin));
+    if (routed) this.routedAgent = agent;
+    else this.directAgent = agent;
+    return agent;
   }
 
-  private makeAgent(): Agent {
+  private makeAgent(mayConnectPrivately: (origin: string) => boolean): Agent {
     const timeout = this.limits.connectTimeoutMs;
     const lookup = this.lookup;
     const anyAddress = lookup === undefined ? { timeout } : { timeout, lookup };
@@ -123,7 +148,7 @@ export class HttpClient {
       // One pool per origin; whether the origin may reach non-public addresses is decided once.
       factory: (origin, options) => {
         const name = String(origin);
-        const connect = this.network.allowsPrivate(name) ? anyAddress : publicOnlyConnector(name, timeout, lookup);
+        const connect = mayConnectPrivately(name) ? anyAddress : publicOnlyConnector(name, timeout, lookup);
         return new (undici().Pool)(origin, { ...(options as Pool.Options), connect });
       },
     });
@@ -134,8 +159,9 @@ export class HttpClient {
     const callerSignal = options.signal;
     if (callerSignal?.aborted) throw abortedError();
     const call = new Call(this.limits.totalTimeoutMs, callerSignal);
+    const routed = this.upstreams?.routes(options.origin ?? url.origin, url.origin) === true;
     try {
-      return await this.exchange(url, request, call);
+      return await this.exchange(url, request, call, routed);
     } catch (error) {
       if (call.cause !== NOT_ABORTED) throw call.error();
       throw exchangeError(error, options.origin ?? url.origin, { ...this.limits, maxHeaderBytes: MAX_HEADER_BYTES });
@@ -147,11 +173,12 @@ export class HttpClient {
   /** Closes idle connections; waits for requests in flight (each bounded by its deadline). */
   async close(): Promise<void> {
     this.closed = true;
-    await this.agentMade?.close();
+    await Promise.all([this.directAgent?.close(), this.routedAgent?.close()]);
   }
 
   private send(
     call: Call,
+    routed: boolean,
     origin: string,
     path: string,
     method: HttpRequest['method'],
@@ -163,11 +190,11 @@ export class HttpClient {
     return new Promise<Hop>((resolve, reject) => {
       const hop = new Hop(limit, resolve, reject);
       call.hop = hop;
-      this.agent.dispatch({ origin, path, method, headers, body }, hop);
+      this.agent(routed).dispatch({ origin, path, method, headers, body }, hop);
     });
   }
 
-  private async exchange(url: URL, request: HttpRequest, call: Call): Promise<HttpResponse> {
+  private async exchange(url: URL, request: HttpRequest, call: Call, routed: boolean): Promise<HttpResponse> {
     const { maxRedirects } = this.limits;
     const origin = url.origin;
     let current = url;
@@ -176,7 +203,7 @@ export class HttpClient {
     let body = request.body;
     let redirects = 0;
     for (;;) {
-      const hop = await this.send(call, origin, current.pathname + current.search, method, headers, body);
+      const hop = await this.send(call, routed, origin, current.pathname + current.search, method, headers, body);
       if (!hop.redirect) {
         const responseHeaders = flattenHeaders(hop.headers);
         return { status: hop.status, headers: responseHeaders, body: this.readBody(hop.body(), responseHeaders), url: current.href, redirects };

@@ -2,15 +2,22 @@
 // host and port of `root`. A `--marker--` label in root stands for exactly one DNS label, which
 // is how the corpus lets a handler choose a chain or region without choosing the host.
 
+import { randomBytes } from 'node:crypto';
 import type { Template } from '../schema/types.js';
 
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
-const SENTINEL = 'flowguardlabel';
+/**
+ * Stands in for a marker while the root is parsed as a URL. Random per process: a label the
+ * schema writes out can never be taken for a marker (`https://flowguardlabel.com` would
+ * otherwise stand for every `.com` host).
+ */
+const SENTINEL = `fgm${randomBytes(8).toString('hex')}n`;
 
 export class OriginRule {
   private readonly protocol: string;
   private readonly port: string;
-  private readonly host: RegExp;
+  /** The host as URL writes it, or a pattern where markers stand for labels. */
+  private readonly host: string | RegExp;
   /** The origin as people read it, e.g. `https://--chain--.rpc.example.com`. */
   readonly display: string;
 
@@ -32,11 +39,11 @@ export class OriginRule {
     const url = new URL(probe);
     this.protocol = url.protocol;
     this.port = url.port;
-    const pattern = url.hostname
-      .split('.')
-      .map((label) => (label.startsWith(SENTINEL) ? LABEL : label.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')))
-      .join('\\.');
-    this.host = new RegExp(`^${pattern}$`, 'i');
+    const labels = url.hostname.split('.');
+    // Most hosts are written out: compared as text, they cost no pattern to build (a catalog builds one per origin).
+    this.host = labels.some((label) => label.startsWith(SENTINEL))
+      ? new RegExp(`^${labels.map((label) => (label.startsWith(SENTINEL) ? LABEL : label.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'))).join('\\.')}$`, 'i')
+      : url.hostname;
     this.display = `${url.protocol}//${display.replace(/^[a-z]+:\/\//i, '').split('/')[0] ?? ''}`;
   }
 
@@ -53,7 +60,7 @@ export class OriginRule {
     } catch {
       return null;
     }
-    const allowed = parsed.protocol === this.protocol && parsed.port === this.port && !parsed.username && !parsed.password && this.host.test(parsed.hostname);
+    const allowed = parsed.protocol === this.protocol && parsed.port === this.port && !parsed.username && !parsed.password && (typeof this.host === 'string' ? this.host === parsed.hostname : this.host.test(parsed.hostname));
     return allowed ? parsed : null;
   }
 }

@@ -1,6 +1,7 @@
 // Upstream overrides for staging and tests (`--upstream ORIGIN=BASEURL`, `upstreams` in
 // `.flowmcp/config.json`). The request is built and pinned for the schema's own origin; only
-// then is it sent to the override's base URL, path and query carried over.
+// then is it sent to the override's base URL, path and query carried over. The base may be a
+// private address for the requests its override routes there, and for no other (client.ts).
 
 export class UpstreamError extends Error {}
 
@@ -25,9 +26,15 @@ export class Upstreams {
     return overrides;
   }
 
-  /** The origins requests are sent to instead: the operator wrote them, so they are trusted (R5). */
-  origins(): string[] {
-    return [...new Set([...this.bases.values()].map((base) => base.origin))];
+  /**
+   * Whether an override sends a request aimed at `aimedAt` to `sentTo` (both origins): only such
+   * a request may connect to the override's base at a private address (R5). The operator wrote
+   * the override for that origin; a schema or handler that names the base's address itself
+   * gets no such trust.
+   */
+  routes(aimedAt: string, sentTo: string): boolean {
+    const base = this.bases.size === 0 ? undefined : (this.bases.get(aimedAt) ?? this.bases.get('*'));
+    return base !== undefined && base.origin === sentTo;
   }
 
   /** Where a request for `url` (already parsed and checked) is sent. */

@@ -58,6 +58,7 @@ export const CODES = {
   SEC020: { severity: 'error', meaning: 'schema file larger than limits.maxFileBytes, not parsed' },
   SEC021: { severity: 'info', meaning: 'handler code calls fetch: its requests go through the core, within the schema\'s reach (executeRequest only)' },
   SEC022: { severity: 'error', meaning: 'skill or prompt file holds code: a value that is not literal data, or a statement besides its consts' },
+  SEC023: { severity: 'warning', meaning: 'https origin written in the file or a list it references cannot be in the executeRequest reach (no valid host and port, or a `${...}` label makes up its registrable domain): left out' },
 
   // Handler code at run time, in the sandbox (spec chapter 05 numbering, extended).
   SEC100: { severity: 'error', meaning: 'handler code tried to reach the network' },
@@ -282,6 +283,11 @@ export class FindingSink {
   /** For findings that have a source offset but no `main` path (scan, syntax errors, handlers). */
   addAt(code: Code, offset: number | undefined, message: string, hint?: string, path?: string): void {
     this.push(code, offset === undefined || this.toFileOffset === null ? offset : this.toFileOffset(offset), path, message, hint);
+  }
+
+  /** For findings at an offset in the whole file's text (the constructor's), whatever text was parsed. */
+  addAtFileOffset(code: Code, offset: number, message: string, hint?: string): void {
+    this.push(code, offset, undefined, message, hint);
   }
 
   hasErrors(): boolean {

@@ -23,6 +23,7 @@ import { readSchemaModule, type OtherFile } from './module.js';
 import { checkOutput } from './output.js';
 import { compileParameters, type ParamContext } from './params.js';
 import { reportSingleBraces, type RouteBraces } from './path-braces.js';
+import { readReachOrigins } from './reach-origins.js';
 import { checkPreload } from './preload.js';
 import { checkRouteTests } from './route-tests.js';
 import { fileVerdict } from '../report/scope.js';
@@ -133,6 +134,7 @@ function checkInto(file: string, text: string, options: CheckOptions, sink: Find
   reportSingleBraces(braces, handlers, sink);
   checkListUsage(sharedLists, routes, handlers?.factorySource ?? null, sink);
 
+  const listsGiven = listEntries(resolvedLists);
   const schema: CanonicalSchema = {
     file,
     namespace: stringOr(main.namespace),
@@ -148,9 +150,10 @@ function checkInto(file: string, text: string, options: CheckOptions, sink: Find
     requiredLibraries: stringsOf(main.requiredLibraries),
     headers: compileHeaders(main.headers, templates),
     sharedLists,
-    resolvedLists: listEntries(resolvedLists),
+    resolvedLists: listsGiven,
     routes,
     handlers,
+    reachOrigins: readReachOrigins(text, listsGiven, [...serverKeys], sink),
   };
   return { schema, routes: routeNames };
 }

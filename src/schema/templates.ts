@@ -1,8 +1,8 @@
 // Compiles the strings of a schema that carry placeholders (`root`, route paths, header values,
 // fixed parameter values) into templates once, at load, so that nothing is parsed at call time.
 
-import { tldts } from '../shared/deps.js';
 import type { FindingSink } from '../report/findings.js';
+import { openHost, STAND_IN_LABEL } from './marker-host.js';
 import type { Template, TemplatePart } from './types.js';
 
 export interface TemplateContext {
@@ -113,19 +113,11 @@ export function compileRoot(text: string, path: string, ctx: TemplateContext): T
   return parts;
 }
 
-/** A label no real domain uses, standing in for a marker when the public suffix list is asked. */
-const MARKER_LABEL = 'flowguard-marker';
-
-/**
- * A marker stands for one label under a fixed domain (R5): it may choose `mainnet` in
- * `--chain--.rpc.example.com`, never the domain itself. So the registrable domain (the public
- * suffix list, its private section included: anyone may own a name under `github.io`) must be
- * written out in full.
- */
+/** A marker stands for one label under a fixed domain (R5, marker-host.ts). */
 function checkMarkerHost(hostname: string, path: string, sink: FindingSink): void {
-  const domain = tldts().getDomain(hostname.replace(MARKER, MARKER_LABEL), { allowPrivateDomains: true });
-  if (domain !== null && !domain.includes(MARKER_LABEL)) return;
-  const what = domain === null ? `host ${hostname} is made of markers` : `markers make up the registrable domain of ${hostname}`;
+  const open = openHost(hostname.replace(MARKER, STAND_IN_LABEL));
+  if (open === null) return;
+  const what = open === 'made of fill-in labels' ? `host ${hostname} is made of markers` : `markers make up the registrable domain of ${hostname}`;
   sink.add('VAL027', path, `root ${what}, so a preRequest handler could send the request to any host`, 'a --marker-- may only stand for a label under a fixed domain, as in https://--chain--.rpc.example.com');
 }
 

@@ -154,4 +154,15 @@ export interface CanonicalSchema {
   /** The routes that can be served: those with an error of their own are left out (the check says which). */
   routes: CanonicalRoute[];
   handlers: HandlersInfo | null;
+  /** The https origins written in the file and in the lists it references, as checked (reach-origins.ts). */
+  reachOrigins: ReachOrigin[];
+}
+
+/** An https origin written in a schema file or in a shared list it references: part of the reach of its executeRequest handlers (R12). */
+export interface ReachOrigin {
+  /** `https://`, the host (literal labels, and a marker for each `${...}` label) and the port, if written. */
+  template: Template;
+  source: 'file' | 'list';
+  /** The keys whose `{{KEY}}` placeholder the file's own text places after this origin: bound to it. A list binds none. */
+  keys: string[];
 }

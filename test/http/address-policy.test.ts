@@ -112,12 +112,6 @@ describe('NetworkPolicy', () => {
     expect(policy.allowsPrivate('http://127.0.0.1:8081')).toBe(false);
   });
 
-  it('the origins of upstream overrides are trusted', () => {
-    const policy = new NetworkPolicy({ trustedOrigins: ['http://127.0.0.1:9'] });
-    expect(policy.allowsPrivate('http://127.0.0.1:9')).toBe(true);
-    expect(policy.allowsPrivate('http://127.0.0.1:10')).toBe(false);
-  });
-
   it('an allowPrivate entry that is no origin is an operator error naming it', () => {
     expect(() => new NetworkPolicy({ allowPrivate: ['https://internal.example.com/api'] })).toThrow(UpstreamError);
     expect(() => new NetworkPolicy({ allowPrivate: ['internal'] })).toThrow("network.allowPrivate: 'internal' is not an origin (http(s)://host[:port])");

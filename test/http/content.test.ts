@@ -78,7 +78,7 @@ beforeAll(async () => {
         res.writeHead(200, { 'content-type': 'text/plain' }).end('plain');
     }
   });
-  client = new HttpClient({}, { trustedOrigins: [upstream.origin] });
+  client = new HttpClient({}, { allowPrivate: [upstream.origin] });
 });
 
 afterAll(async () => {
@@ -136,7 +136,7 @@ describe('Content-Encoding', () => {
   });
 
   it('the cap on decoded bytes is maxResponseBytes', async () => {
-    const small = new HttpClient({ maxResponseBytes: TEXT.length - 1 }, { trustedOrigins: [upstream.origin] });
+    const small = new HttpClient({ maxResponseBytes: TEXT.length - 1 }, { allowPrivate: [upstream.origin] });
     try {
       expect((await failure(small.request({ method: 'GET', url: `${upstream.origin}/gzip`, headers: {} }))).kind).toBe('too-large');
     } finally {
@@ -156,7 +156,7 @@ describe('JSON nesting', () => {
 
   it('maxJsonDepth sets the bound', async () => {
     expect((await get('/three-deep')).body.toString()).toBe('{"a":[{"b":1}]}');
-    const strict = new HttpClient({ maxJsonDepth: 2 }, { trustedOrigins: [upstream.origin] });
+    const strict = new HttpClient({ maxJsonDepth: 2 }, { allowPrivate: [upstream.origin] });
     try {
       expect(await failure(strict.request({ method: 'GET', url: `${upstream.origin}/three-deep`, headers: {} }))).toEqual({
         kind: 'too-deep',
@@ -204,7 +204,7 @@ describe('replies that are not what they seem', () => {
   });
 
   async function attempt(origin: string, options?: { origin?: string }) {
-    const quick = new HttpClient({ totalTimeoutMs: 3_000 }, { trustedOrigins: [origin] });
+    const quick = new HttpClient({ totalTimeoutMs: 3_000 }, { allowPrivate: [origin] });
     try {
       return await failure(quick.request({ method: 'GET', url: `${origin}/x`, headers: {} }, options));
     } finally {

@@ -6,6 +6,7 @@ import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient, HttpError, type HttpNetworkOptions } from '../../src/http/client.js';
+import { Upstreams } from '../../src/http/upstreams.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
 let internal: Upstream;
@@ -25,11 +26,11 @@ afterAll(async () => {
   await allowedUpstream.close();
 });
 
-async function attempt(url: string, network?: HttpNetworkOptions): Promise<{ error: HttpError | null; connections: number }> {
+async function attempt(url: string, network?: HttpNetworkOptions, aimedAt?: string): Promise<{ error: HttpError | null; connections: number }> {
   const client = new HttpClient({ connectTimeoutMs: 2_000 }, network);
   const before = internal.connections();
   try {
-    await client.request({ method: 'GET', url, headers: { 'x-api-key': 'SECRET-KEY-VALUE' } });
+    await client.request({ method: 'GET', url, headers: { 'x-api-key': 'SECRET-KEY-VALUE' } }, aimedAt ? { origin: aimedAt } : {});
     return { error: null, connections: internal.connections() - before };
   } catch (error) {
     if (!(error instanceof HttpError)) throw error;
@@ -76,7 +77,7 @@ describe('refused by default, before any connection', () => {
   });
 
   it('an allowed origin redirecting to a private one is refused without contacting it', async () => {
-    const { error, connections } = await attempt(`${allowedUpstream.origin}/to-internal`, { trustedOrigins: [allowedUpstream.origin] });
+    const { error, connections } = await attempt(`${allowedUpstream.origin}/to-internal`, { allowPrivate: [allowedUpstream.origin] });
     expect(connections).toBe(0);
     expect(error?.kind).toBe('redirect-refused');
   });
@@ -101,13 +102,37 @@ describe('allowed by the operator', () => {
     expect(connections).toBe(1);
   });
 
-  it('an upstream override origin', async () => {
-    const { connections } = await attempt(`https://127.0.0.1:${internal.port}/`, { trustedOrigins: [`https://127.0.0.1:${internal.port}`] });
+  it('a request an upstream override routes to its base', async () => {
+    const upstreams = new Upstreams({ 'https://api.example.test': `https://127.0.0.1:${internal.port}` });
+    const { connections } = await attempt(`https://127.0.0.1:${internal.port}/`, { upstreams }, 'https://api.example.test');
     expect(connections).toBe(1);
   });
 
+  it('not a request aimed at the override base itself, nor one aimed at an origin the override does not map (issue 23)', async () => {
+    const upstreams = new Upstreams({ 'https://api.example.test': `https://127.0.0.1:${internal.port}` });
+    const direct = await attempt(`https://127.0.0.1:${internal.port}/`, { upstreams });
+    expect([direct.error?.kind, direct.connections]).toEqual(['private-address', 0]);
+    const other = await attempt(`https://127.0.0.1:${internal.port}/`, { upstreams }, 'https://other.example.test');
+    expect([other.error?.kind, other.connections]).toEqual(['private-address', 0]);
+  });
+
+  it('one client keeps them apart: a routed request does not open the way for a direct one to the same address', async () => {
+    const upstreams = new Upstreams({ 'https://api.example.test': `https://127.0.0.1:${internal.port}` });
+    const client = new HttpClient({ connectTimeoutMs: 2_000 }, { upstreams });
+    const url = `https://127.0.0.1:${internal.port}/`;
+    try {
+      const before = internal.connections();
+      await expect(client.request({ method: 'GET', url, headers: {} }, { origin: 'https://api.example.test' })).rejects.toMatchObject({ kind: 'connect' });
+      expect(internal.connections()).toBe(before + 1);
+      await expect(client.request({ method: 'GET', url, headers: {} })).rejects.toMatchObject({ kind: 'private-address' });
+      expect(internal.connections()).toBe(before + 1);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('a same-origin redirect of an allowed origin is followed over a new connection', async () => {
-    const client = new HttpClient({}, { trustedOrigins: [allowedUpstream.origin] });
+    const client = new HttpClient({}, { allowPrivate: [allowedUpstream.origin] });
     try {
       const response = await client.request({ method: 'GET', url: `${allowedUpstream.origin}/same-origin`, headers: {} });
       expect([response.status, response.redirects, response.body.toString()]).toEqual([200, 1, 'reached /landed']);

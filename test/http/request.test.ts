@@ -117,6 +117,14 @@ describe('requests as the reference sends them (issue 14)', () => {
 describe('OriginRule', () => {
   const rule = new OriginRule(SCHEMA.root);
 
+  it('takes no label the schema writes out for a marker, whatever its text (issue 23)', () => {
+    for (const written of ['https://flowguardlabel.com', 'https://flowguardlabel0.com', 'https://flowguard-marker.com']) {
+      const literal = new OriginRule([{ kind: 'literal', text: written }]);
+      expect(literal.allows(`${written}/x`)).toBe(true);
+      expect(literal.allows('https://attacker.com/x')).toBe(false);
+    }
+  });
+
   it.each([
     ['https://eth-mainnet.api.example.com/v1/x', true],
     ['https://ETH.api.example.com/other', true],

@@ -15,6 +15,16 @@ describe('Upstreams', () => {
     expect(new Upstreams().target(new URL('https://api.example.com/x'))).toBe('https://api.example.com/x');
   });
 
+  it('routes a request only from the origin it maps to its own base: the base’s address alone is not routed', () => {
+    const one = new Upstreams({ 'https://api.example.com': 'https://127.0.0.1:8443/stage' });
+    expect(one.routes('https://api.example.com', 'https://127.0.0.1:8443')).toBe(true);
+    expect(one.routes('https://127.0.0.1:8443', 'https://127.0.0.1:8443')).toBe(false);
+    expect(one.routes('https://other.example.com', 'https://127.0.0.1:8443')).toBe(false);
+    expect(one.routes('https://api.example.com', 'https://127.0.0.1:9443')).toBe(false);
+    expect(upstreams.routes('https://anything.example.org', 'http://127.0.0.1:9090')).toBe(true);
+    expect(new Upstreams().routes('https://127.0.0.1:8443', 'https://127.0.0.1:8443')).toBe(false);
+  });
+
   it('parses ORIGIN=BASEURL flags', () => {
     expect(Upstreams.parseFlags(['*=http://127.0.0.1:1', 'https://a.io=http://127.0.0.1:2'])).toEqual({ '*': 'http://127.0.0.1:1', 'https://a.io': 'http://127.0.0.1:2' });
   });
