@@ -85,9 +85,7 @@ export class CallBridge {
       }
       this.record(target.origin, method, started, response.status, response.body.length);
       if (response.headers['cache-control'] !== undefined) this.cacheControl.push(response.headers['cache-control']);
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(response.headers)) headers[name] = this.context.redactor.redact(value);
-      const body = this.context.redactor.redactBody(response.body, response.headers['content-type']);
+      const { headers, body } = this.context.redactor.redactRawAnswer(response);
       return { ok: true, status: response.status, url: this.context.redactor.redact(target.href), headers, body: body.toString('base64') };
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
