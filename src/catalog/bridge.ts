@@ -6,6 +6,7 @@
 // before the handler sees it. Each outbound request is recorded on the call.
 
 import { HttpError, type HttpClient, type HttpRequest } from '../http/client.js';
+import { egressRefusal } from '../http/egress.js';
 import type { Reach } from '../http/reach.js';
 import type { Redactor } from '../http/redact.js';
 import type { SecretStore, SecretTokens } from '../http/secrets.js';
@@ -108,7 +109,7 @@ export class CallBridge {
       const bound = this.call.reach.boundOrigins(key);
       return `KEY_NOT_ALLOWED: the request to ${url.origin} carries the key ${key}, which is bound to ${bound.join(', ') || 'no origin'}; nothing was sent`;
     }
-    return null;
+    return egressRefusal(request, url, this.context.redactor, (key) => this.call.reach.binds(key, url));
   }
 
   /** Every declared key may be filled anywhere in the request: the reach check above bound it to this origin. */
