@@ -1,9 +1,10 @@
 // Issue 13, point 4: handlers never see a key, even when the upstream echoes it. A real loopback
 // upstream reflects the request (its headers, URL and query, so the key in both of its slots)
-// in JSON, text, a response header, base64, base64url, hex, \u-escaped and \/-escaped JSON,
-// lower-case percent escapes, form encoding, UTF-16 and binary data; a postRequest reverses,
-// re-cases and cuts every string it is given. No piece of the key, in any spelling, forwards or
-// reversed, may appear in a result or an error, while the upstream did receive it.
+// in JSON, text, a response header, base64, base64url, hex, \u-escaped and \/-escaped JSON (one
+// JSON text, JSON lines, JSONP), lower-case percent escapes, form encoding, UTF-16 and binary
+// data; a postRequest reverses, re-cases and cuts every string it is given. No piece of the key,
+// in any spelling, forwards or reversed, may appear in a result or an error, while the upstream
+// did receive it.
 
 import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -51,6 +52,10 @@ const MODES: Record<string, (echo: string, key: string, url: string) => Echo> = 
   slashes: (echo) => ({ type: 'application/json', body: JSON.stringify({ echo: JSON.parse(echo) }).replaceAll('/', '\\/') }),
   lowercase: (_echo, _key, url) => ({ type: 'application/json', body: JSON.stringify({ url: url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()) }) }),
   form: (_echo, _key, url) => ({ type: 'application/json', body: JSON.stringify({ form: new URL(url, 'http://x').searchParams.toString() }) }),
+  // Not one JSON text, so nothing parses it before the handler does: JSON lines and JSONP.
+  jsonlines: (echo) => ({ type: 'application/x-ndjson', body: `{"n":1}\n${JSON.stringify({ echo: JSON.parse(echo) }).replaceAll('/', '\\/')}\n` }),
+  jsonp: (echo) => ({ type: 'application/javascript', body: `callback(${JSON.stringify({ echo: JSON.parse(echo) }).replaceAll('/', '\\/')});` }),
+  uescapelines: (echo) => ({ type: 'application/x-ndjson', body: `{"n":1}\n{"echo":"${[...echo].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}\n` }),
   // In an object key, as some APIs index what they were sent.
   objectkey: (_echo, key) => ({ type: 'application/json', body: JSON.stringify({ seen: { [key]: true } }) }),
   utf16: (echo) => ({ type: 'application/json; charset=utf-16le', body: Buffer.from(`{"echo":${echo}}`, 'utf16le') }),
@@ -59,7 +64,7 @@ const MODES: Record<string, (echo: string, key: string, url: string) => Echo> = 
   badjson: (_echo, key) => ({ type: 'application/json', body: `{"key":"${base64(`:${key}`)}"` }),
   ratelimit: (_echo, key) => ({ status: 429, type: 'text/plain', body: 'slow down', headers: { 'retry-after': base64(key) } }),
 };
-const ANSWERED = ['json', 'text', 'header', 'base64', 'base64url', 'hex', 'uescape', 'slashes', 'lowercase', 'form', 'objectkey', 'utf16', 'binary'];
+const ANSWERED = ['json', 'text', 'header', 'base64', 'base64url', 'hex', 'uescape', 'slashes', 'jsonlines', 'jsonp', 'uescapelines', 'lowercase', 'form', 'objectkey', 'utf16', 'binary'];
 const REFUSED = ['status500', 'badjson', 'ratelimit'];
 
 function echoUpstream(req: IncomingMessage, res: ServerResponse, entry: RecordEntry): void {
