@@ -2,21 +2,22 @@
 // answer before a handler sees it, has each form of each key value replaced by `[redacted KEY]`.
 //
 // The forms are those of key-forms.ts. They are found as they stand, behind JSON string escapes
-// (`\/`, `\u0041`: in any text, one JSON value or not), in bytes also as UTF-16 (text-views.ts),
-// and in an answer that declares another charset, in its text as that charset spells it. A key
+// (`\/`, `\u0041`: in any text, one JSON value or not; json-escapes.ts), in bytes also as UTF-16
+// of either byte order at any offset, and in an answer that declares another charset, in its
+// text as that charset spells it. A key
 // an upstream transforms otherwise (reversed, cut up, encoded some other way) is not found:
 // redaction stops echoes; an upstream that means to leak a key it was sent cannot be stopped by
 // the core. Behind it, egress.ts refuses to send any form of a key where it is not bound.
 //
 // Cost: a text is checked with String#includes per form (Boyer–Moore–Horspool in V8), a JSON
-// answer with Buffer#includes on its bytes; a view is made only where an escape or a NUL byte
-// could hide a form; a parsed value is walked only where a form may be in it, and nothing is
+// answer with Buffer#includes on its bytes; escapes are undone only where one spells a character
+// of some form; a parsed value is walked only where a form may be in it, and nothing is
 // copied unless something matched.
 
 import { otherCharsetDecoder, type Decoded } from './decode.js';
 import { encodeJsonString, keyForms, latin1Of } from './key-forms.js';
 import { rewrite } from './rewrite-leaves.js';
-import { jsonUnescaped, originalSpan, withoutNuls, type TextView } from './text-views.js';
+import { jsonUnescaped, type TextView } from './json-escapes.js';
 
 /**
  * Up to this many needles a text is searched once per needle; past it one regular expression
@@ -59,12 +60,16 @@ class Needles {
   }
 }
 
-/** A form found in a text: where it stands, the keys it is a form of, and what replaces it. */
-interface Found {
-  start: number;
-  end: number;
+/** The keys a form is a form of, and what replaces it. */
+interface Replaced {
   keys: readonly string[];
   replacement: string;
+}
+
+/** A form found in a text, and where it stands. */
+interface Found extends Replaced {
+  start: number;
+  end: number;
 }
 
 /** An upstream answer as the core received it, and as a handler receives it from the bridge. */
@@ -76,12 +81,16 @@ export interface RawAnswer {
 /** Replaces every known key value, in each of its forms, with `[redacted KEY]`. */
 export class Redactor {
   private readonly values: ReadonlyMap<string, string>;
-  /** Each form and the names of the keys it is a form of (two keys may have one value). */
-  private readonly keysOfForm = new Map<string, string[]>();
+  /** Each form, the names of the keys it is a form of (two keys may have one value), and its marker. */
+  private readonly forms = new Map<string, Replaced>();
+  /** Each form's UTF-16 bytes in either byte order (one character per byte), and the marker in that order. */
+  private readonly utf16Forms = new Map<string, Replaced>();
   /** The forms that contain no other form: a text holds some form exactly when it holds one of these. */
   private readonly needles: Needles;
   /** The same as a JSON text writes them, as UTF-8 bytes. */
   private readonly jsonNeedles: Needles;
+  /** The same in UTF-16 of either byte order. */
+  private readonly utf16Needles: Needles;
   /** Whether some needle could be part of a number written by String(n). */
   private readonly numericNeedle: boolean;
   /** Every UTF-16 code unit of every form: an escape of any other character hides no form. */
@@ -91,6 +100,7 @@ export class Redactor {
   /** Joins the texts of a value for one search: a character in no form, so no form spans two. */
   private readonly separator: string;
   private readonly pattern: RegExp;
+  private readonly utf16Pattern: RegExp;
   private readonly subsets = new WeakMap<object, Redactor>();
   private readonly subsetsByNames = new Map<string, Redactor>();
 
@@ -99,15 +109,19 @@ export class Redactor {
     this.values = values;
     for (const [key, value] of values) {
       for (const form of keyForms(value)) {
-        const keys = this.keysOfForm.get(form);
-        if (!keys) this.keysOfForm.set(form, [key]);
-        else if (!keys.includes(key)) keys.push(key);
+        const known = this.forms.get(form);
+        if (!known) this.forms.set(form, { keys: [key], replacement: `[redacted ${key}]` });
+        else if (!known.keys.includes(key)) (known.keys as string[]).push(key);
       }
     }
-    const forms = [...this.keysOfForm.keys()];
+    for (const [form, replaced] of this.forms) {
+      for (const order of [littleEndian, bigEndian]) this.utf16Forms.set(order(form), { keys: replaced.keys, replacement: order(replaced.replacement) });
+    }
+    const forms = [...this.forms.keys()];
     const needles = forms.filter((form) => !forms.some((other) => other !== form && form.includes(other)));
     this.needles = new Needles(needles);
     this.jsonNeedles = new Needles(needles.map((needle) => latin1Of(encodeJsonString(needle))));
+    this.utf16Needles = new Needles(needles.flatMap((needle) => [littleEndian(needle), bigEndian(needle)]));
     this.numericNeedle = needles.some((needle) => /^[0-9.e+-]+$/.test(needle));
     const formChars = new Set(forms.flatMap((form) => Array.from({ length: form.length }, (_, at) => form.charCodeAt(at))));
     this.formChars = formChars;
@@ -115,9 +129,8 @@ export class Redactor {
     let separator = 0;
     while (formChars.has(separator)) separator++;
     this.separator = String.fromCharCode(separator);
-    // Longest first, so that a form that contains another is found whole.
-    const alternatives = forms.sort((a, b) => b.length - a.length).map(escapeRegExp);
-    this.pattern = new RegExp(alternatives.length > 0 ? alternatives.join('|') : '(?!)', 'g');
+    this.pattern = anyOf(forms);
+    this.utf16Pattern = anyOf([...this.utf16Forms.keys()]);
   }
 
   /**
@@ -227,6 +240,8 @@ export class Redactor {
     if (decoder) {
       // The text as a handler reads it in the declared charset, which spells a key its own way.
       const text = decoder.decode(bytes);
+      // Parsing reveals no more than undoing the escapes does, numbers apart.
+      if (!this.numericNeedle && !this.mayHold(text)) return { bytes, asUtf8: false };
       const redacted = this.redact(this.redactedJson(text));
       return redacted === text ? { bytes, asUtf8: false } : { bytes: Buffer.from(redacted, 'utf8'), asUtf8: true };
     }
@@ -269,14 +284,13 @@ export class Redactor {
     return unescaped !== null && this.needles.in(unescaped.text);
   }
 
-  /** Every form in `text`, as it stands and in its views, in order and not overlapping. */
+  /** Every form in `text`, as it stands, behind escapes and (in bytes) in UTF-16, in order and not overlapping. */
   private found(text: string, asBytes: boolean): Found[] {
     const found: Found[] = [];
-    if (this.needles.in(text)) this.collect(text, null, found);
+    if (this.needles.in(text)) collect(text, null, this.pattern, this.forms, found);
     const unescaped = this.unescaped(text, asBytes);
-    if (unescaped && this.needles.in(unescaped.text)) this.collect(text, unescaped, found);
-    const utf16 = asBytes && text.length >= 2 * this.needles.shortest ? withoutNuls(text) : null;
-    if (utf16 && this.needles.in(utf16.text)) this.collect(text, utf16, found, true);
+    if (unescaped && this.needles.in(unescaped.text)) collect(unescaped.text, unescaped, this.pattern, this.forms, found);
+    if (asBytes && this.utf16Needles.in(text)) collect(text, null, this.utf16Pattern, this.utf16Forms, found);
     return found.length < 2 ? found : merged(found);
   }
 
@@ -286,29 +300,6 @@ export class Redactor {
 
   /** Whether an escaped character could be (a UTF-8 byte of) a form's character. */
   private readonly escapeMatters = (code: number): boolean => this.formChars.has(code) || (code >= 0x80 && this.nonAscii);
-
-  /** Adds each form in `view` (or in `text` itself), placed in `text`. */
-  private collect(text: string, view: TextView | null, found: Found[], utf16 = false): void {
-    const searched = view?.text ?? text;
-    const pattern = this.pattern;
-    pattern.lastIndex = 0;
-    for (let match = pattern.exec(searched); match !== null; match = pattern.exec(searched)) {
-      const form = match[0];
-      const keys = this.keysOfForm.get(form) ?? [];
-      let marker = `[redacted ${keys[0] ?? 'key'}]`;
-      let { start, end } = view ? originalSpan(view, match.index, match.index + form.length) : { start: match.index, end: match.index + form.length };
-      if (utf16) {
-        if (end - start === form.length) continue; // no NUL in it: found as it stands
-        // UTF-16: the marker in the same byte order, over whole code units.
-        const littleEndian = text[start + 1] === '\0';
-        if (littleEndian && text[end] === '\0') end++;
-        if (!littleEndian && text[start - 1] === '\0') start--;
-        const units = Buffer.from(marker, 'utf16le');
-        marker = (littleEndian ? units : units.swap16()).toString('latin1');
-      }
-      found.push({ start, end, keys, replacement: marker });
-    }
-  }
 
   /** The text of a leaf of a JSON value; a number's only where some form could be part of one. */
   private textOf(leaf: string | number): string {
@@ -340,6 +331,26 @@ export class Redactor {
 
 /** A `charset` parameter of a Content-Type, with the `;` before it. */
 const CHARSET_PARAMETER = /\s*;\s*charset\s*=\s*("[^"]*"|[^;\s]*)/gi;
+
+/** One expression that finds any of `forms`, longest first so that a form containing another is found whole. */
+function anyOf(forms: readonly string[]): RegExp {
+  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  return new RegExp(alternatives.length > 0 ? alternatives.join('|') : '(?!)', 'g');
+}
+
+/** A text's UTF-16 bytes in either byte order, one character per byte. */
+const littleEndian = (text: string): string => Buffer.from(text, 'utf16le').toString('latin1');
+const bigEndian = (text: string): string => Buffer.from(text, 'utf16le').swap16().toString('latin1');
+
+/** Adds each form `pattern` finds in `searched` (a view of the text, or the text itself), placed in the text. */
+function collect(searched: string, view: TextView | null, pattern: RegExp, forms: ReadonlyMap<string, Replaced>, found: Found[]): void {
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(searched); match !== null; match = pattern.exec(searched)) {
+    const end = match.index + match[0].length;
+    const replaced = forms.get(match[0]) as Replaced;
+    found.push({ ...replaced, ...(view ? view.span(match.index, end) : { start: match.index, end }) });
+  }
+}
 
 /** Found forms in order; where two overlap (one seen in two views), one replacement covers both. */
 function merged(found: Found[]): Found[] {
