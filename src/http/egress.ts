@@ -65,8 +65,9 @@ export interface LeavingRequest {
 }
 
 /**
- * Why `request` may not leave for `url`, with its stable prefix; null when it may. `binds(key)`
- * says whether `key` may go there: a form of a value is allowed where some key of that value is.
+ * Why `request` may not leave for `url` (its URL, parsed), with its stable prefix; null when it
+ * may. `binds(key)` says whether `key` may go there: a form of a value is allowed where some key
+ * of that value is.
  */
 export function egressRefusal(request: LeavingRequest, url: URL, redactor: Redactor, binds: (key: string) => boolean): string | null {
   const { body } = request;
@@ -74,7 +75,7 @@ export function egressRefusal(request: LeavingRequest, url: URL, redactor: Redac
   if (header !== undefined) {
     return `HEADER_NOT_ALLOWED: the request sets ${JSON.stringify(header)}, a header that decides where or how a request travels; only the core sets it, from the URL it checked. Nothing was sent`;
   }
-  for (const [place, text, asBytes] of placesOf(request, redactor)) {
+  for (const [place, text, asBytes] of placesOf(request, url, redactor)) {
     const unbound = redactor.keysIn(text, asBytes).find((keys) => !keys.some(binds));
     if (unbound) {
       return `KEY_NOT_ALLOWED: the request to ${url.origin} carries the value of the key ${unbound[0]} in ${place}, and that key is not bound to ${url.origin}. Nothing was sent`;
@@ -84,8 +85,10 @@ export function egressRefusal(request: LeavingRequest, url: URL, redactor: Redac
 }
 
 /** Each part of a request searched for keys: where it is, its text, and whether that text is bytes read as latin1. */
-function placesOf(request: LeavingRequest, redactor: Redactor): Array<[string, string, boolean]> {
-  const places: Array<[string, string, boolean]> = [['the URL', request.url, false]];
+function placesOf(request: LeavingRequest, url: URL, redactor: Redactor): Array<[string, string, boolean]> {
+  // The URL as written, and as it goes out: parsing drops tabs and line breaks and escapes some
+  // characters, which can join a key that the text as written splits.
+  const places: Array<[string, string, boolean]> = [['the URL', request.url, false], ['the URL', url.href, false]];
   for (const [name, value] of Object.entries(request.headers)) {
     places.push(['a header name', name, false], [`the header ${JSON.stringify(redactor.redact(name).slice(0, 60))}`, value, false]);
   }

@@ -118,7 +118,7 @@ describe('the host that was checked is the host that is reached', () => {
 });
 
 describe('no key value leaves to an origin not bound to it', () => {
-  const SMUGGLED = ['query', 'path', 'header-basic', 'header-name', 'body-json', 'body-slashes', 'body-utf16', 'token'];
+  const SMUGGLED = ['query', 'path', 'url-tabs', 'header-basic', 'header-name', 'body-json', 'body-slashes', 'body-utf16', 'token'];
 
   it.each(SMUGGLED)('the key, got past redaction, sent on to another origin of the reach (%s): refused, the collector sees nothing', async (mode) => {
     const hits = collector.hits();
