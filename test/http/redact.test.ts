@@ -232,3 +232,27 @@ describe('issue 23: forms behind escapes, in UTF-16 and in other charsets', () =
     expect(shared.keysIn('nothing here')).toEqual([]);
   });
 });
+
+describe('a key past ASCII, behind \\u escapes', () => {
+  const key = 'clé-🔑-secrète-123456';
+  const accented = new Redactor(new Map([['ACCENTED', key]]));
+  // As Python writes JSON by default: every character past ASCII escaped, a pair for the emoji.
+  const json = JSON.stringify(key).slice(1, -1);
+  const escaped = Array.from({ length: json.length }, (_, at) => json.charCodeAt(at))
+    .map((unit) => (unit > 0x7e ? `\\u${unit.toString(16).padStart(4, '0')}` : String.fromCharCode(unit)))
+    .join('');
+
+  it('in a text, and in bytes that are JSON lines (where escapes stand for UTF-8 bytes)', () => {
+    expect(escaped).toContain('\\ud83d\\udd11');
+    const lines = `{"n":1}\n{"k":"${escaped}"}\n`;
+    expect(accented.redact(lines)).toBe('{"n":1}\n{"k":"[redacted ACCENTED]"}\n');
+    const raw = accented.redactRawAnswer({ headers: { 'content-type': 'application/x-ndjson' }, body: Buffer.from(lines) });
+    expect(raw.body.toString('utf8')).toBe('{"n":1}\n{"k":"[redacted ACCENTED]"}\n');
+  });
+
+  it('in UTF-16 bytes, characters past U+00FF included', () => {
+    const body = Buffer.concat([Buffer.from([7]), Buffer.from(`[${key}]`, 'utf16le')]);
+    const raw = accented.redactRawAnswer({ headers: { 'content-type': 'application/octet-stream' }, body });
+    expect(raw.body.subarray(1).toString('utf16le')).toBe('[[redacted ACCENTED]]');
+  });
+});
