@@ -277,20 +277,24 @@ export class Redactor {
     return result + text.slice(at);
   }
 
-  /** Whether `text` may hold a form, as it stands or behind escapes. */
+  /** Whether `text` may hold a form, as it stands, behind escapes or in UTF-16 (see found). */
   private mayHold(text: string): boolean {
-    if (this.needles.in(text)) return true;
+    if (this.needles.in(text) || (text.includes('\0') && this.utf16Needles.in(text))) return true;
     const unescaped = this.unescaped(text, false);
     return unescaped !== null && this.needles.in(unescaped.text);
   }
 
-  /** Every form in `text`, as it stands, behind escapes and (in bytes) in UTF-16, in order and not overlapping. */
+  /**
+   * Every form in `text`, as it stands, behind escapes and in UTF-16, in order and not
+   * overlapping. UTF-16 is looked for in bytes, and in a text with NUL characters (UTF-16 bytes
+   * read as UTF-8 or latin1 text, which a handler turns back by dropping the NULs).
+   */
   private found(text: string, asBytes: boolean): Found[] {
     const found: Found[] = [];
     if (this.needles.in(text)) collect(text, null, this.pattern, this.forms, found);
     const unescaped = this.unescaped(text, asBytes);
     if (unescaped && this.needles.in(unescaped.text)) collect(unescaped.text, unescaped, this.pattern, this.forms, found);
-    if (asBytes && this.utf16Needles.in(text)) collect(text, null, this.utf16Pattern, this.utf16Forms, found);
+    if ((asBytes || text.includes('\0')) && this.utf16Needles.in(text)) collect(text, null, this.utf16Pattern, this.utf16Forms, found);
     return found.length < 2 ? found : merged(found);
   }
 

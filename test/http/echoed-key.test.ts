@@ -59,12 +59,14 @@ const MODES: Record<string, (echo: string, key: string, url: string) => Echo> = 
   // In an object key, as some APIs index what they were sent.
   objectkey: (_echo, key) => ({ type: 'application/json', body: JSON.stringify({ seen: { [key]: true } }) }),
   utf16: (echo) => ({ type: 'application/json; charset=utf-16le', body: Buffer.from(`{"echo":${echo}}`, 'utf16le') }),
+  // UTF-16 that says it is UTF-8 text (it is valid UTF-8, with NULs): dropping the NULs reveals it.
+  utf16undeclared: (echo) => ({ type: 'text/plain', body: Buffer.from(`you sent ${echo}`, 'utf16le') }),
   binary: (echo) => ({ type: 'application/octet-stream', body: Buffer.concat([keyAtEachAlignment(), Buffer.from(hex(echo)), Buffer.from(echo)]) }),
   status500: (_echo, key) => ({ status: 500, type: 'text/plain', body: `refused key ${base64(key)} ${hex(key)}` }),
   badjson: (_echo, key) => ({ type: 'application/json', body: `{"key":"${base64(`:${key}`)}"` }),
   ratelimit: (_echo, key) => ({ status: 429, type: 'text/plain', body: 'slow down', headers: { 'retry-after': base64(key) } }),
 };
-const ANSWERED = ['json', 'text', 'header', 'base64', 'base64url', 'hex', 'uescape', 'slashes', 'jsonlines', 'jsonp', 'uescapelines', 'lowercase', 'form', 'objectkey', 'utf16', 'binary'];
+const ANSWERED = ['json', 'text', 'header', 'base64', 'base64url', 'hex', 'uescape', 'slashes', 'jsonlines', 'jsonp', 'uescapelines', 'lowercase', 'form', 'objectkey', 'utf16', 'utf16undeclared', 'binary'];
 const REFUSED = ['status500', 'badjson', 'ratelimit'];
 
 function echoUpstream(req: IncomingMessage, res: ServerResponse, entry: RecordEntry): void {
@@ -83,9 +85,12 @@ function base64Middles(bytes: Buffer): string[] {
   });
 }
 
+/** JSON text with its NUL characters dropped, as a handler would to read UTF-16 bytes taken for text. */
+const withoutNuls = (json: string): string => json.replaceAll('\\u0000', '');
+
 /** Whether the handler saw the marker: as text, reversed, or inside the base64 of a binary answer. */
 function sawMarker(result: CallResult): boolean {
-  const seen = JSON.stringify(result);
+  const seen = withoutNuls(JSON.stringify(result));
   return [MARKER, [...MARKER].reverse().join(''), ...base64Middles(Buffer.from(MARKER))].some((form) => seen.includes(form));
 }
 
@@ -107,7 +112,7 @@ function keyPieces(): string[] {
 const PIECES = keyPieces();
 /** The pieces of the key found in `value`, compared without case (the handler re-cases). */
 function leaks(value: unknown): string[] {
-  const text = JSON.stringify(value).toLowerCase();
+  const text = withoutNuls(JSON.stringify(value)).toLowerCase();
   return PIECES.filter((piece) => text.includes(piece));
 }
 

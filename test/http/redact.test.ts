@@ -224,12 +224,19 @@ describe('issue 23: forms behind escapes, in UTF-16 and in other charsets', () =
     expect(raw.headers['content-type']).toBe('application/json; charset=utf-16le');
   });
 
-  it('keysIn names every key of a value two keys share, and finds bytes in UTF-16', () => {
+  it('keysIn names every key of a value two keys share, and finds UTF-16 in bytes and in a text with NULs', () => {
     const shared = new Redactor(new Map([['A', 'the-same-value-123'], ['B', 'the-same-value-123'], ['C', 'another-value-4567']]));
     expect(shared.keysIn(`x ${encodeURIComponent('the-same-value-123')} y`)).toEqual([['A', 'B']]);
-    expect(shared.keysIn(Buffer.from('another-value-4567', 'utf16le').toString('latin1'), true)).toEqual([['C']]);
-    expect(shared.keysIn(Buffer.from('another-value-4567', 'utf16le').toString('latin1'))).toEqual([]);
+    const utf16 = Buffer.from('another-value-4567', 'utf16le').swap16().toString('latin1');
+    expect(shared.keysIn(utf16, true)).toEqual([['C']]);
+    expect(shared.keysIn(utf16)).toEqual([['C']]);
     expect(shared.keysIn('nothing here')).toEqual([]);
+  });
+
+  it('a text with NULs (UTF-16 taken for UTF-8) is redacted in that spelling, also inside a value', () => {
+    const text = Buffer.from(`key ${KEY}`, 'utf16le').toString('utf8');
+    expect(redactor.redact(text)).toBe(Buffer.from(`key ${MARKER}`, 'utf16le').toString('utf8'));
+    expect(redactor.redactValue({ text })).toEqual({ text: Buffer.from(`key ${MARKER}`, 'utf16le').toString('utf8') });
   });
 });
 
