@@ -1,15 +1,17 @@
 // What a request may carry when it leaves (issue 23), checked on the core's own request after
 // preRequest and on every request an executeRequest handler asks for, before anything is sent:
 //
-// - The host that was checked is the host that is reached. Headers that say where a request
-//   goes or how it travels (`Host`, hop-by-hop and framing headers, proxy and forwarding
-//   headers, URL and method overrides) are the core's alone: the client writes its own from the
-//   URL it checked. A request that sets one is refused, not silently changed (`HEADER_NOT_ALLOWED:`).
-//   A `Host` beside a filled-in key would deliver the key to another site on the same server.
+// - The host that was checked is the host that is reached. Headers that say where a request goes
+//   or how it travels (`Host`, hop-by-hop and framing headers, proxy and forwarding headers, URL
+//   and method overrides) are the core's alone: the client writes its own from the URL it
+//   checked. A request that sets one is refused, not silently changed (`HEADER_NOT_ALLOWED:`):
+//   a `Host` beside a filled-in key would deliver the key to another site on the same server.
 // - No key value leaves to an origin not bound to it. Behind redaction, which keeps keys from
 //   handlers, a request that carries any form of any key the catalog holds (every form redaction
-//   knows, in the URL, a header name or value, or the body's bytes) to an origin where no key of
-//   that value is bound is refused (`KEY_NOT_ALLOWED:`), however the value got there.
+//   knows, in the URL as written and as sent, a header name or value, or the body's bytes) to an
+//   origin where no key of that value is bound is refused (`KEY_NOT_ALLOWED:`), however the
+//   value got there. A request carries key tokens, never values, until the core fills them in
+//   after this check.
 
 import type { Redactor } from './redact.js';
 

@@ -2,8 +2,9 @@
 // those the core writes a key in (as it is in a header, percent-encoded in a URL, JSON-escaped in
 // a body), those an upstream echoes it in (percent-encoded with lower-case hex, or as form data),
 // and each of these as hex in either case, base64 and base64url, whole or as part of a longer
-// base64 text (a Basic auth header, a dump of the request). Other escapes of these texts (a JSON
-// `\/` or `\u0041`, UTF-16 bytes) are read by the views of text-views.ts, not listed here.
+// base64 text (a Basic auth header, a dump of the request). Other spellings of these texts are
+// not listed but read by the Redactor (redact.ts): JSON escapes such as `\/` or `\u0041` are
+// undone (json-escapes.ts), and each form is also searched in UTF-16 of either byte order.
 
 /** Inside a JSON string literal: the value's JSON escaping without the quotes. */
 export const encodeJsonString = (value: string): string => JSON.stringify(value).slice(1, -1);
