@@ -10,6 +10,7 @@
 //   upstream echoes it reversed) and sends it on in any form redaction knows, or that sends
 //   another schema's key value, is refused (`KEY_NOT_ALLOWED:`) and the collector sees nothing.
 
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallResult } from '../../src/catalog/call-pipeline.js';
@@ -160,5 +161,53 @@ describe('no key value leaves to an origin not bound to it', () => {
       expect(text).not.toContain(key);
       expect(text).not.toContain(Buffer.from(key).toString('hex'));
     }
+  });
+});
+
+describe('on the wire (a raw TCP server that records every byte it receives)', () => {
+  let server: Server;
+  let port = 0;
+  const heads: string[] = [];
+  let received = 0;
+  let wired: Catalog;
+
+  beforeAll(async () => {
+    server = createServer((socket) => {
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        text += chunk.toString('latin1');
+        if (!text.includes('\r\n\r\n')) return;
+        heads.push(text.slice(0, text.indexOf('\r\n\r\n')));
+        socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 11\r\nconnection: close\r\n\r\n{"ok":true}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+    wired = await Catalog.load({ schemas: SCHEMAS, project: project.dir, keys: { FRONT_KEY, VICTIM_KEY }, upstreams: { 'https://api.front.test': `http://127.0.0.1:${port}` }, sandbox: { size: 1 } });
+  }, 30_000);
+
+  afterAll(async () => {
+    await wired?.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('a request goes out with exactly one Host line, the one for the address the core checked, beside the key', async () => {
+    for (const tool of ['front_fronted', 'front_relay']) {
+      const mark = heads.length;
+      const result = await wired.call(tool, { name: 'x-note', value: '1' });
+      expect(result.ok, JSON.stringify(result)).toBe(true);
+      const lines = heads.slice(mark).join('\r\n').split('\r\n');
+      expect(lines.filter((line) => /^host:/i.test(line))).toEqual([`host: 127.0.0.1:${port}`]);
+      expect(lines).toContain(`x-api-key: ${FRONT_KEY}`);
+    }
+  });
+
+  it.each([['front_fronted', 'Host'], ['front_relay', 'Host'], ['front_relay', 'host-twice'], ['front_fronted', 'X-Forwarded-Host']])('%s setting %s: not one byte reaches the wire', async (tool, name) => {
+    const before = received;
+    const result = await wired.call(tool, { name, value: 'victim.example' });
+    expect(heads.at(-1) ?? '', 'the last request head on the wire').not.toMatch(/victim\.example/);
+    expect(received).toBe(before);
+    expect(refusal(result)).toContain('HEADER_NOT_ALLOWED: ');
   });
 });
