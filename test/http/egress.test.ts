@@ -204,9 +204,9 @@ describe('on the wire (a raw TCP server that records every byte it receives)', (
   });
 
   it.each([['front_fronted', 'Host'], ['front_relay', 'Host'], ['front_relay', 'host-twice'], ['front_fronted', 'X-Forwarded-Host']])('%s setting %s: not one byte reaches the wire', async (tool, name) => {
-    const before = received;
+    const [before, mark] = [received, heads.length];
     const result = await wired.call(tool, { name, value: 'victim.example' });
-    expect(heads.at(-1) ?? '', 'the last request head on the wire').not.toMatch(/victim\.example/);
+    expect(heads.slice(mark).join('\n'), 'request heads on the wire').not.toMatch(/victim\.example/);
     expect(received).toBe(before);
     expect(refusal(result)).toContain('HEADER_NOT_ALLOWED: ');
   });
