@@ -6,6 +6,7 @@
 // before the handler sees it. Each outbound request is recorded on the call.
 
 import { HttpError, type HttpClient, type HttpRequest } from '../http/client.js';
+import { egressRefusal } from '../http/egress.js';
 import type { Reach } from '../http/reach.js';
 import type { Redactor } from '../http/redact.js';
 import type { SecretStore, SecretTokens } from '../http/secrets.js';
@@ -85,9 +86,7 @@ export class CallBridge {
       }
       this.record(target.origin, method, started, response.status, response.body.length);
       if (response.headers['cache-control'] !== undefined) this.cacheControl.push(response.headers['cache-control']);
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(response.headers)) headers[name] = this.context.redactor.redact(value);
-      const body = this.context.redactor.redactBody(response.body, response.headers['content-type']);
+      const { headers, body } = this.context.redactor.redactRawAnswer(response);
       return { ok: true, status: response.status, url: this.context.redactor.redact(target.href), headers, body: body.toString('base64') };
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
@@ -110,7 +109,7 @@ export class CallBridge {
       const bound = this.call.reach.boundOrigins(key);
       return `KEY_NOT_ALLOWED: the request to ${url.origin} carries the key ${key}, which is bound to ${bound.join(', ') || 'no origin'}; nothing was sent`;
     }
-    return null;
+    return egressRefusal(request, url, this.context.redactor, (key) => this.call.reach.binds(key, url));
   }
 
   /** Every declared key may be filled anywhere in the request: the reach check above bound it to this origin. */

@@ -9,6 +9,7 @@ import type { Code } from '../report/findings.js';
 import { brokenBound } from '../shared/raw.js';
 import { HttpError, type HttpClient, type HttpResponse } from '../http/client.js';
 import { decodeBody, excerpt, type Decoded } from '../http/decode.js';
+import { egressRefusal } from '../http/egress.js';
 import type { OriginRule } from '../http/origin.js';
 import type { Reach } from '../http/reach.js';
 import { buildRequest, outgoingRequest, type RequestPlan, type RequestStruct } from '../http/request.js';
@@ -176,10 +177,14 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
   }
   if (hooks.includes('executeRequest')) return executeRequest(context, tool, { struct, args: checked.values, tokens, hooks }, options);
   // Keys are bound to the schema's origin: the request is refused below unless it still goes there.
-  const filled = tokens.fill(outgoingRequest(struct), tool.plan.slots, (key) => context.secrets.valueFor(key, tool.namespace));
+  const outgoing = outgoingRequest(struct);
+  const filled = tokens.fill(outgoing, tool.plan.slots, (key) => context.secrets.valueFor(key, tool.namespace));
   // Checked with the keys in (they are percent-encoded in the URL, so they cannot move it).
   const target = tool.origin.parse(filled.url);
   if (!target) return fail('origin', `the request left the schema's origin ${tool.origin.display}; refused`);
+  // Routing headers are the core's, and the values of other schemas' keys stay home (egress.ts).
+  const refused = egressRefusal(outgoing, target, context.redactor, (key) => tool.declaredKeys.includes(key));
+  if (refused) return fail('origin', refused);
   const sent: SentRequest = { method: struct.method, ...filled, url: context.upstreams.target(target) };
   if (options.dryRun) return { ok: true, dryRun: markMissingKeys(sent, tool.missingKeys, tokens) };
 

@@ -143,6 +143,21 @@ export function decodeBody(body: Buffer, contentType: string | undefined): Decod
 }
 
 /**
+ * A reader for the text of a body whose Content-Type names a charset other than UTF-8, one that
+ * TextDecoder knows (not fatal, as a handler may read it too); undefined for UTF-8 or none.
+ */
+export function otherCharsetDecoder(contentType: string | undefined): TextDecoder | undefined {
+  const charset = parseContentType(contentType)?.charset;
+  if (charset === undefined) return undefined;
+  try {
+    const decoder = new TextDecoder(charset);
+    return decoder.encoding === 'utf-8' ? undefined : decoder;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Whether decodeBody may parse `body` as JSON: a JSON content type, or none and a body that
  * starts like a JSON array or object (the only JSON that nests).
  */

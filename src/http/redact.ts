@@ -1,24 +1,24 @@
 // Redaction of key values (RULINGS R4). Every text that leaves the core, and every upstream
 // answer before a handler sees it, has each form of each key value replaced by `[redacted KEY]`.
 //
-// The forms are the spellings the core writes a key in (as it is in a header, percent-encoded in
-// a URL, JSON-escaped in a body), those an upstream echoes it in (percent-encoded with lower-case
-// hex, or as form data), and each of these as hex in either case, base64 and base64url, whole or
-// as part of a longer base64 text (a Basic auth header, a dump of the request). A key an upstream
-// transforms otherwise (reversed, cut up, encoded some other way) is not found: redaction stops
-// echoes; an upstream that means to leak a key it was sent cannot be stopped by the core.
+// The forms are those of key-forms.ts. They are found as they stand, behind JSON string escapes
+// (`\/`, `\u0041`: in any text, one JSON value or not; json-escapes.ts), in bytes also as UTF-16
+// of either byte order at any offset, and in an answer that declares another charset, in its
+// text as that charset spells it. A key
+// an upstream transforms otherwise (reversed, cut up, encoded some other way) is not found:
+// redaction stops echoes; an upstream that means to leak a key it was sent cannot be stopped by
+// the core. Behind it, egress.ts refuses to send any form of a key where it is not bound.
 //
 // Cost: a text is checked with String#includes per form (Boyer–Moore–Horspool in V8), a JSON
-// answer with Buffer#includes on its bytes; a parsed value is walked only where a form may be in
-// it, and nothing is copied unless something matched.
+// answer with Buffer#includes on its bytes; escapes are undone only where one spells a character
+// of some form; a parsed value is walked only where a form may be in it, and nothing is
+// copied unless something matched.
 
-import type { Decoded } from './decode.js';
+import { otherCharsetDecoder, type Decoded } from './decode.js';
+import { encodeJsonString, keyForms, latin1Of } from './key-forms.js';
+import { rewrite } from './rewrite-leaves.js';
+import { jsonUnescaped, type TextView } from './json-escapes.js';
 
-/** Inside a JSON string literal: the value's JSON escaping without the quotes. */
-export const encodeJsonString = (value: string): string => JSON.stringify(value).slice(1, -1);
-
-/** Shortest piece of a longer base64 text taken as a key's: shorter ones turn up by chance. */
-const MIN_BASE64_PIECE = 8;
 /**
  * Up to this many needles a text is searched once per needle; past it one regular expression
  * finds any of them faster (about 13 µs per needle per 100 kB, against about 200 µs in all).
@@ -29,41 +29,6 @@ const BACKSLASH = 0x5c;
 const SLASH = 0x2f;
 const LETTER_U = 0x75;
 const REPLACEMENT_CHARACTER = 0xfffd;
-
-/** Every spelling of `value` that is redacted (see the top of this file), without duplicates. */
-export function keyForms(value: string): string[] {
-  const percent = encodeURIComponent(value);
-  const formEncoded = new URLSearchParams({ v: value }).toString().slice(2);
-  const texts = new Set([value, encodeJsonString(value), percent, lowerCaseEscapes(percent), formEncoded, lowerCaseEscapes(formEncoded)]);
-  // Each of these may come back as bytes in hex or base64 (a Basic header, a dump of the request).
-  const forms = [...texts].flatMap((text) => {
-    const bytes = Buffer.from(text, 'utf8');
-    const hex = bytes.toString('hex');
-    return [text, hex, hex.toUpperCase(), ...base64Forms(bytes)];
-  });
-  // A binary answer is searched as bytes, one character per byte (latin1): there a key that is
-  // not ASCII shows as its UTF-8 bytes.
-  const asBytes = forms.map(latin1Of);
-  return [...new Set([...forms, ...asBytes])].filter((form) => form.length > 0);
-}
-
-const lowerCaseEscapes = (text: string): string => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
-
-/** A text's UTF-8 bytes, one character per byte. */
-const latin1Of = (text: string): string => Buffer.from(text, 'utf8').toString('latin1');
-
-function base64Forms(bytes: Buffer): string[] {
-  const whole = bytes.toString('base64');
-  const forms = [whole, whole.replace(/=+$/, '')];
-  // Inside a longer base64 text the key starts at byte 0, 1 or 2 of a 3-byte group. The
-  // characters made of its own bits alone are the same whatever surrounds it.
-  for (let offset = 0; offset < 3; offset++) {
-    const text = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
-    const piece = text.slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6));
-    if (piece.length >= MIN_BASE64_PIECE) forms.push(piece);
-  }
-  return [...forms, ...forms.map((form) => form.replaceAll('+', '-').replaceAll('/', '_'))];
-}
 
 /**
  * Texts searched for, in a string or in bytes (where each character of a needle stands for one
@@ -95,22 +60,47 @@ class Needles {
   }
 }
 
+/** The keys a form is a form of, and what replaces it. */
+interface Replaced {
+  keys: readonly string[];
+  replacement: string;
+}
+
+/** A form found in a text, and where it stands. */
+interface Found extends Replaced {
+  start: number;
+  end: number;
+}
+
+/** An upstream answer as the core received it, and as a handler receives it from the bridge. */
+export interface RawAnswer {
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
 /** Replaces every known key value, in each of its forms, with `[redacted KEY]`. */
 export class Redactor {
   private readonly values: ReadonlyMap<string, string>;
-  /** Each form and the name of its key. */
-  private readonly keyOfForm = new Map<string, string>();
+  /** Each form, the names of the keys it is a form of (two keys may have one value), and its marker. */
+  private readonly forms = new Map<string, Replaced>();
+  /** Each form's UTF-16 bytes in either byte order (one character per byte), and the marker in that order. */
+  private readonly utf16Forms = new Map<string, Replaced>();
   /** The forms that contain no other form: a text holds some form exactly when it holds one of these. */
   private readonly needles: Needles;
   /** The same as a JSON text writes them, as UTF-8 bytes. */
   private readonly jsonNeedles: Needles;
+  /** The same in UTF-16 of either byte order. */
+  private readonly utf16Needles: Needles;
   /** Whether some needle could be part of a number written by String(n). */
   private readonly numericNeedle: boolean;
-  /** Every UTF-16 code unit of every form: a JSON escape of any other character hides no form. */
+  /** Every UTF-16 code unit of every form: an escape of any other character hides no form. */
   private readonly formChars: ReadonlySet<number>;
+  /** Whether some form has a character past ASCII (so an escaped character's UTF-8 bytes may be part of one). */
+  private readonly nonAscii: boolean;
   /** Joins the texts of a value for one search: a character in no form, so no form spans two. */
   private readonly separator: string;
   private readonly pattern: RegExp;
+  private readonly utf16Pattern: RegExp;
   private readonly subsets = new WeakMap<object, Redactor>();
   private readonly subsetsByNames = new Map<string, Redactor>();
 
@@ -118,21 +108,29 @@ export class Redactor {
   constructor(values: ReadonlyMap<string, string>) {
     this.values = values;
     for (const [key, value] of values) {
-      for (const form of keyForms(value)) if (!this.keyOfForm.has(form)) this.keyOfForm.set(form, key);
+      for (const form of keyForms(value)) {
+        const known = this.forms.get(form);
+        if (!known) this.forms.set(form, { keys: [key], replacement: `[redacted ${key}]` });
+        else if (!known.keys.includes(key)) (known.keys as string[]).push(key);
+      }
     }
-    const forms = [...this.keyOfForm.keys()];
+    for (const [form, replaced] of this.forms) {
+      for (const order of [littleEndian, bigEndian]) this.utf16Forms.set(order(form), { keys: replaced.keys, replacement: order(replaced.replacement) });
+    }
+    const forms = [...this.forms.keys()];
     const needles = forms.filter((form) => !forms.some((other) => other !== form && form.includes(other)));
     this.needles = new Needles(needles);
     this.jsonNeedles = new Needles(needles.map((needle) => latin1Of(encodeJsonString(needle))));
+    this.utf16Needles = new Needles(needles.flatMap((needle) => [littleEndian(needle), bigEndian(needle)]));
     this.numericNeedle = needles.some((needle) => /^[0-9.e+-]+$/.test(needle));
     const formChars = new Set(forms.flatMap((form) => Array.from({ length: form.length }, (_, at) => form.charCodeAt(at))));
     this.formChars = formChars;
+    this.nonAscii = [...formChars].some((code) => code >= 0x80);
     let separator = 0;
     while (formChars.has(separator)) separator++;
     this.separator = String.fromCharCode(separator);
-    // Longest first, so that a form that contains another is replaced whole.
-    const alternatives = forms.sort((a, b) => b.length - a.length).map(escapeRegExp);
-    this.pattern = new RegExp(alternatives.length > 0 ? alternatives.join('|') : '(?!)', 'g');
+    this.pattern = anyOf(forms);
+    this.utf16Pattern = anyOf([...this.utf16Forms.keys()]);
   }
 
   /**
@@ -154,7 +152,15 @@ export class Redactor {
   }
 
   redact(text: string): string {
-    return this.needles.in(text) ? text.replace(this.pattern, (form) => `[redacted ${this.keyOfForm.get(form) ?? 'key'}]`) : text;
+    return this.rewriteText(text, false);
+  }
+
+  /**
+   * For each form of a key that `text` holds, the names of the keys it is a form of. With
+   * `asBytes`, `text` is bytes read as latin1, where a key in UTF-16 counts too.
+   */
+  keysIn(text: string, asBytes = false): Array<readonly string[]> {
+    return this.values.size === 0 ? [] : this.found(text, asBytes).map((found) => found.keys);
   }
 
   /**
@@ -171,10 +177,11 @@ export class Redactor {
       if (text.length >= this.needles.shortest) texts.push(text);
       return undefined;
     });
-    if (!this.needles.in(texts.join(this.separator))) return value;
+    if (!this.mayHold(texts.join(this.separator))) return value;
     return rewrite(value, (leaf) => {
       const text = this.textOf(leaf);
-      return this.needles.in(text) ? this.redact(text) : undefined;
+      const clean = this.redact(text);
+      return clean === text ? undefined : clean;
     }) as T;
   }
 
@@ -195,7 +202,7 @@ export class Redactor {
       case 'image':
       case 'binary': {
         const bytes = response.body.toString('latin1');
-        const clean = this.redact(bytes);
+        const clean = this.rewriteText(bytes, true);
         const base64 = this.redact(clean === bytes ? decoded.base64 : Buffer.from(clean, 'latin1').toString('base64'));
         return base64 === decoded.base64 ? decoded : { ...decoded, base64 };
       }
@@ -205,26 +212,98 @@ export class Redactor {
   }
 
   /**
-   * A raw answer body as a handler receives it from the bridge (it decodes the body itself):
-   * every form removed from its bytes, and, where JSON escapes could spell a key that only
-   * parsing reveals, from the parsed JSON too (written back as JSON).
+   * A raw answer as a handler receives it from the bridge (it reads the body itself): every form
+   * removed from its header names and values and from its body. A body in another charset
+   * whose text had to be rewritten is handed on as UTF-8, and its Content-Type says so.
    */
-  redactBody(body: Buffer, contentType: string | undefined): Buffer {
-    if (this.values.size === 0) return body;
+  redactRawAnswer(response: RawAnswer): RawAnswer {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      const clean = this.redact(name);
+      // Two names that held a key each may now be one: joined, as HTTP joins a repeated header.
+      headers[clean] = headers[clean] === undefined ? this.redact(value) : `${headers[clean]}, ${this.redact(value)}`;
+    }
+    const contentType = response.headers['content-type'];
+    const { bytes, asUtf8 } = this.redactBody(response.body, contentType);
+    if (asUtf8 && contentType !== undefined) headers['content-type'] = `${contentType.replace(CHARSET_PARAMETER, '')}; charset=utf-8`;
+    return { headers, body: bytes };
+  }
+
+  /** A raw body with every form removed from its bytes, then from its text and parsed JSON where those may spell one the bytes do not. */
+  private redactBody(body: Buffer, contentType: string | undefined): { bytes: Buffer; asUtf8: boolean } {
+    if (this.values.size === 0) return { bytes: body, asUtf8: false };
     // Keys are text: redacting the bytes read as latin1 keeps every other byte as it was.
     const latin1 = body.toString('latin1');
-    const clean = this.redact(latin1);
+    const clean = this.rewriteText(latin1, true);
     const bytes = clean === latin1 ? body : Buffer.from(clean, 'latin1');
-    if (!this.jsonMayHold(bytes, contentType)) return bytes;
+    const decoder = otherCharsetDecoder(contentType);
+    if (decoder) {
+      // The text as a handler reads it in the declared charset, which spells a key its own way.
+      const text = decoder.decode(bytes);
+      // Parsing reveals no more than undoing the escapes does, numbers apart.
+      if (!this.numericNeedle && !this.mayHold(text)) return { bytes, asUtf8: false };
+      const redacted = this.redact(this.redactedJson(text));
+      return redacted === text ? { bytes, asUtf8: false } : { bytes: Buffer.from(redacted, 'utf8'), asUtf8: true };
+    }
+    if (!this.jsonMayHold(bytes, contentType)) return { bytes, asUtf8: false };
+    const text = bytes.toString('utf8');
+    const redacted = this.redactedJson(text);
+    return { bytes: redacted === text ? bytes : Buffer.from(redacted, 'utf8'), asUtf8: false };
+  }
+
+  /** A JSON text written again from its value with every form redacted; the very text when it is no JSON or holds none. */
+  private redactedJson(text: string): string {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(bytes.toString('utf8'));
+      parsed = JSON.parse(text);
     } catch {
-      return bytes;
+      return text;
     }
     const redacted = this.redactValue(parsed);
-    return redacted === parsed ? bytes : Buffer.from(JSON.stringify(redacted), 'utf8');
+    return redacted === parsed ? text : JSON.stringify(redacted);
   }
+
+  /** `text` with every form found replaced; `asBytes` as for keysIn. */
+  private rewriteText(text: string, asBytes: boolean): string {
+    if (this.values.size === 0) return text;
+    const found = this.found(text, asBytes);
+    if (found.length === 0) return text;
+    let result = '';
+    let at = 0;
+    for (const { start, end, replacement } of found) {
+      result += text.slice(at, start) + replacement;
+      at = end;
+    }
+    return result + text.slice(at);
+  }
+
+  /** Whether `text` may hold a form, as it stands, behind escapes or in UTF-16 (see found). */
+  private mayHold(text: string): boolean {
+    if (this.needles.in(text) || (text.includes('\0') && this.utf16Needles.in(text))) return true;
+    const unescaped = this.unescaped(text, false);
+    return unescaped !== null && this.needles.in(unescaped.text);
+  }
+
+  /**
+   * Every form in `text`, as it stands, behind escapes and in UTF-16, in order and not
+   * overlapping. UTF-16 is looked for in bytes, and in a text with NUL characters (UTF-16 bytes
+   * read as UTF-8 or latin1 text, which a handler turns back by dropping the NULs).
+   */
+  private found(text: string, asBytes: boolean): Found[] {
+    const found: Found[] = [];
+    if (this.needles.in(text)) collect(text, null, this.pattern, this.forms, found);
+    const unescaped = this.unescaped(text, asBytes);
+    if (unescaped && this.needles.in(unescaped.text)) collect(unescaped.text, unescaped, this.pattern, this.forms, found);
+    if ((asBytes || text.includes('\0')) && this.utf16Needles.in(text)) collect(text, null, this.utf16Pattern, this.utf16Forms, found);
+    return found.length < 2 ? found : merged(found);
+  }
+
+  private unescaped(text: string, asBytes: boolean): TextView | null {
+    return text.length < this.needles.shortest || !text.includes('\\') ? null : jsonUnescaped(text, asBytes, this.escapeMatters);
+  }
+
+  /** Whether an escaped character could be (a UTF-8 byte of) a form's character. */
+  private readonly escapeMatters = (code: number): boolean => this.formChars.has(code) || (code >= 0x80 && this.nonAscii);
 
   /** The text of a leaf of a JSON value; a number's only where some form could be part of one. */
   private textOf(leaf: string | number): string {
@@ -254,6 +333,41 @@ export class Redactor {
   }
 }
 
+/** A `charset` parameter of a Content-Type, with the `;` before it. */
+const CHARSET_PARAMETER = /\s*;\s*charset\s*=\s*("[^"]*"|[^;\s]*)/gi;
+
+/** One expression that finds any of `forms`, longest first so that a form containing another is found whole. */
+function anyOf(forms: readonly string[]): RegExp {
+  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  return new RegExp(alternatives.length > 0 ? alternatives.join('|') : '(?!)', 'g');
+}
+
+/** A text's UTF-16 bytes in either byte order, one character per byte. */
+const littleEndian = (text: string): string => Buffer.from(text, 'utf16le').toString('latin1');
+const bigEndian = (text: string): string => Buffer.from(text, 'utf16le').swap16().toString('latin1');
+
+/** Adds each form `pattern` finds in `searched` (a view of the text, or the text itself), placed in the text. */
+function collect(searched: string, view: TextView | null, pattern: RegExp, forms: ReadonlyMap<string, Replaced>, found: Found[]): void {
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(searched); match !== null; match = pattern.exec(searched)) {
+    const end = match.index + match[0].length;
+    const replaced = forms.get(match[0]) as Replaced;
+    found.push({ ...replaced, ...(view ? view.span(match.index, end) : { start: match.index, end }) });
+  }
+}
+
+/** Found forms in order; where two overlap (one seen in two views), one replacement covers both. */
+function merged(found: Found[]): Found[] {
+  found.sort((a, b) => a.start - b.start);
+  const result: Found[] = [];
+  for (const next of found) {
+    const last = result.at(-1);
+    if (last && next.start < last.end) last.end = Math.max(last.end, next.end);
+    else result.push({ ...next });
+  }
+  return result;
+}
+
 /** Whether decode.ts read the body as UTF-8: no charset named, or exactly utf-8 (anything unusual counts as no). */
 function readAsUtf8(contentType: string | undefined): boolean {
   const named = contentType?.match(/charset/gi)?.length ?? 0;
@@ -273,83 +387,4 @@ function withoutBytesAt(body: Buffer, positions: readonly number[]): Buffer {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** The replacement of a string or number, or undefined to leave it. */
-type LeafChange = (leaf: string | number) => string | undefined;
-
-/** An array or object being rewritten, and where it sits in its parent. */
-interface Frame {
-  source: unknown[] | Record<string, unknown>;
-  /** The object's own keys; null for an array. */
-  keys: string[] | null;
-  next: number;
-  /** Values and keys as rewritten so far; null while nothing in this container changed. */
-  values: unknown[] | null;
-  names: string[] | null;
-  parent: Frame | null;
-  index: number;
-}
-
-/**
- * `root` with each string, number and object key that `change` replaces, walked with an
- * explicit stack. Only the arrays and objects on the way to a change are copied (objects with
- * Object.fromEntries, so a `__proto__` key stays an own property).
- */
-function rewrite(root: unknown, change: LeafChange): unknown {
-  if (typeof root !== 'object' || root === null) return changeLeaf(root, change) ?? root;
-  let frame: Frame | null = open(root, null, 0);
-  let result: unknown = root;
-  while (frame) {
-    const { source, keys } = frame;
-    if (frame.next < (keys ?? (source as unknown[])).length) {
-      const index = frame.next++;
-      let child: unknown;
-      if (keys) {
-        const name = keys[index] as string;
-        const renamed = change(name);
-        if (renamed !== undefined) (edit(frame).names as string[])[index] = renamed;
-        child = (source as Record<string, unknown>)[name];
-      } else {
-        child = (source as unknown[])[index];
-      }
-      if (typeof child === 'object' && child !== null) {
-        frame = open(child, frame, index);
-        continue;
-      }
-      const replaced = changeLeaf(child, change);
-      if (replaced !== undefined) (edit(frame).values as unknown[])[index] = replaced;
-      continue;
-    }
-    const done = finished(frame);
-    if (frame.parent && done !== source) (edit(frame.parent).values as unknown[])[frame.index] = done;
-    if (!frame.parent) result = done;
-    frame = frame.parent;
-  }
-  return result;
-}
-
-function open(container: object, parent: Frame | null, index: number): Frame {
-  const keys = Array.isArray(container) ? null : Object.keys(container);
-  return { source: container as Frame['source'], keys, next: 0, values: null, names: null, parent, index };
-}
-
-/** The frame, with its copy started. */
-function edit(frame: Frame): Frame {
-  if (frame.values === null) {
-    const { source, keys } = frame;
-    frame.values = keys ? keys.map((key) => (source as Record<string, unknown>)[key]) : (source as unknown[]).slice();
-    frame.names = keys ? keys.slice() : null;
-  }
-  return frame;
-}
-
-/** The container a frame stands for once walked: its source, or the copy if anything changed. */
-function finished({ source, values, names }: Frame): unknown {
-  if (values === null) return source;
-  return names === null ? values : Object.fromEntries(names.map((name, at) => [name, values[at]]));
-}
-
-function changeLeaf(leaf: unknown, change: LeafChange): string | undefined {
-  return typeof leaf === 'string' || typeof leaf === 'number' ? change(leaf) : undefined;
 }

@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'dotenv';
 import type { KeyGrant } from '../config/project.js';
-import { encodeJsonString, Redactor } from './redact.js';
+import { encodeJsonString } from './key-forms.js';
+import { Redactor } from './redact.js';
 
 /** Where a granted key's value comes from. */
 export type KeySource = '.env' | 'environment' | 'program';

@@ -1,9 +1,10 @@
 // Issue 13, point 4: handlers never see a key, even when the upstream echoes it. A real loopback
 // upstream reflects the request (its headers, URL and query, so the key in both of its slots)
-// in JSON, text, a response header, base64, base64url, hex, \u-escaped and \/-escaped JSON,
-// lower-case percent escapes, form encoding, UTF-16 and binary data; a postRequest reverses,
-// re-cases and cuts every string it is given. No piece of the key, in any spelling, forwards or
-// reversed, may appear in a result or an error, while the upstream did receive it.
+// in JSON, text, a response header, base64, base64url, hex, \u-escaped and \/-escaped JSON (one
+// JSON text, JSON lines, JSONP), lower-case percent escapes, form encoding, UTF-16 and binary
+// data; a postRequest reverses, re-cases and cuts every string it is given. No piece of the key,
+// in any spelling, forwards or reversed, may appear in a result or an error, while the upstream
+// did receive it.
 
 import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -51,15 +52,21 @@ const MODES: Record<string, (echo: string, key: string, url: string) => Echo> = 
   slashes: (echo) => ({ type: 'application/json', body: JSON.stringify({ echo: JSON.parse(echo) }).replaceAll('/', '\\/') }),
   lowercase: (_echo, _key, url) => ({ type: 'application/json', body: JSON.stringify({ url: url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()) }) }),
   form: (_echo, _key, url) => ({ type: 'application/json', body: JSON.stringify({ form: new URL(url, 'http://x').searchParams.toString() }) }),
+  // Not one JSON text, so nothing parses it before the handler does: JSON lines and JSONP.
+  jsonlines: (echo) => ({ type: 'application/x-ndjson', body: `{"n":1}\n${JSON.stringify({ echo: JSON.parse(echo) }).replaceAll('/', '\\/')}\n` }),
+  jsonp: (echo) => ({ type: 'application/javascript', body: `callback(${JSON.stringify({ echo: JSON.parse(echo) }).replaceAll('/', '\\/')});` }),
+  uescapelines: (echo) => ({ type: 'application/x-ndjson', body: `{"n":1}\n{"echo":"${[...echo].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}\n` }),
   // In an object key, as some APIs index what they were sent.
   objectkey: (_echo, key) => ({ type: 'application/json', body: JSON.stringify({ seen: { [key]: true } }) }),
   utf16: (echo) => ({ type: 'application/json; charset=utf-16le', body: Buffer.from(`{"echo":${echo}}`, 'utf16le') }),
+  // UTF-16 that says it is UTF-8 text (it is valid UTF-8, with NULs): dropping the NULs reveals it.
+  utf16undeclared: (echo) => ({ type: 'text/plain', body: Buffer.from(`you sent ${echo}`, 'utf16le') }),
   binary: (echo) => ({ type: 'application/octet-stream', body: Buffer.concat([keyAtEachAlignment(), Buffer.from(hex(echo)), Buffer.from(echo)]) }),
   status500: (_echo, key) => ({ status: 500, type: 'text/plain', body: `refused key ${base64(key)} ${hex(key)}` }),
   badjson: (_echo, key) => ({ type: 'application/json', body: `{"key":"${base64(`:${key}`)}"` }),
   ratelimit: (_echo, key) => ({ status: 429, type: 'text/plain', body: 'slow down', headers: { 'retry-after': base64(key) } }),
 };
-const ANSWERED = ['json', 'text', 'header', 'base64', 'base64url', 'hex', 'uescape', 'slashes', 'lowercase', 'form', 'objectkey', 'utf16', 'binary'];
+const ANSWERED = ['json', 'text', 'header', 'base64', 'base64url', 'hex', 'uescape', 'slashes', 'jsonlines', 'jsonp', 'uescapelines', 'lowercase', 'form', 'objectkey', 'utf16', 'utf16undeclared', 'binary'];
 const REFUSED = ['status500', 'badjson', 'ratelimit'];
 
 function echoUpstream(req: IncomingMessage, res: ServerResponse, entry: RecordEntry): void {
@@ -78,9 +85,12 @@ function base64Middles(bytes: Buffer): string[] {
   });
 }
 
+/** JSON text with its NUL characters dropped, as a handler would to read UTF-16 bytes taken for text. */
+const withoutNuls = (json: string): string => json.replaceAll('\\u0000', '');
+
 /** Whether the handler saw the marker: as text, reversed, or inside the base64 of a binary answer. */
 function sawMarker(result: CallResult): boolean {
-  const seen = JSON.stringify(result);
+  const seen = withoutNuls(JSON.stringify(result));
   return [MARKER, [...MARKER].reverse().join(''), ...base64Middles(Buffer.from(MARKER))].some((form) => seen.includes(form));
 }
 
@@ -102,7 +112,7 @@ function keyPieces(): string[] {
 const PIECES = keyPieces();
 /** The pieces of the key found in `value`, compared without case (the handler re-cases). */
 function leaks(value: unknown): string[] {
-  const text = JSON.stringify(value).toLowerCase();
+  const text = withoutNuls(JSON.stringify(value)).toLowerCase();
   return PIECES.filter((piece) => text.includes(piece));
 }
 

@@ -179,3 +179,87 @@ describe('forKeysOf', () => {
     expect(catalog.forKeysOf({}, () => []).redact('value-of-key-a')).toBe('value-of-key-a');
   });
 });
+
+describe('issue 23: forms behind escapes, in UTF-16 and in other charsets', () => {
+  const escaped = (text: string): string => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+
+  it.each([
+    ['every slash written \\/', JSON.stringify(KEY).slice(1, -1).replaceAll('/', '\\/')],
+    ['one character \\u-escaped, the rest as it is', JSON.stringify(KEY).slice(1, -1).replace('k', '\\u006b')],
+    ['every character \\u-escaped', escaped(KEY)],
+  ])('in a text that is not one JSON value (JSON lines, JSONP): %s', (_how, spelling) => {
+    const text = `cb({"a":1})\n{"echo":"${spelling}"}\n`;
+    expect(redactor.redact(text)).toBe(`cb({"a":1})\n{"echo":"${MARKER}"}\n`);
+    expect(redactor.keysIn(text)).toEqual([['API_KEY']]);
+  });
+
+  it('an escape of a character no form has changes nothing, and costs no copy', () => {
+    const text = '{"a":"caf\\u00e9 \\n \\/ \\\\u0041"}';
+    expect(redactor.redact(text.replace('\\/', ''))).toBe(text.replace('\\/', ''));
+    const plain = new Redactor(new Map([['K', 'abcdefghij0123456789']]));
+    expect(plain.redact(text)).toBe(text);
+  });
+
+  it.each([0, 1])('UTF-16 bytes of the key, both byte orders, after %i bytes: replaced by the marker in the same byte order', (offset) => {
+    const pad = Buffer.alloc(offset, 0xfe);
+    for (const [littleEndian, encode] of [[true, (t: string) => Buffer.from(t, 'utf16le')], [false, (t: string) => Buffer.from(t, 'utf16le').swap16()]] as const) {
+      const body = Buffer.concat([pad, encode(`key=${KEY};`)]);
+      const { decoded, response } = { decoded: { kind: 'binary' as const, mimeType: 'application/octet-stream', base64: body.toString('base64') }, response: { body, headers: {} } };
+      const bytes = Buffer.from((redactor.redactAnswer(decoded, response) as { base64: string }).base64, 'base64');
+      expect(bytes.equals(Buffer.concat([pad, encode(`key=${MARKER};`)])), `little-endian: ${littleEndian}`).toBe(true);
+    }
+  });
+
+  it('redactRawAnswer: header names and values, and a body in a declared charset rewritten as UTF-8', () => {
+    const body = Buffer.from([...`{"echo":"${KEY}"}`].map((c) => `\x1b(B${c}`).join(''), 'latin1');
+    const raw = redactor.redactRawAnswer({ headers: { [`x-${hex(KEY)}`]: 'a', 'x-echo': base64(KEY), 'content-type': 'application/json; charset="ISO-2022-JP"' }, body });
+    expect(raw.headers).toEqual({ [`x-${MARKER}`]: 'a', 'x-echo': MARKER, 'content-type': 'application/json; charset=utf-8' });
+    expect(JSON.parse(raw.body.toString('utf8'))).toEqual({ echo: MARKER });
+  });
+
+  it('redactRawAnswer hands on the very body when nothing matched, in any charset', () => {
+    const body = Buffer.from('{"echo":"nothing"}', 'utf16le');
+    const raw = redactor.redactRawAnswer({ headers: { 'content-type': 'application/json; charset=utf-16le' }, body });
+    expect(raw.body).toBe(body);
+    expect(raw.headers['content-type']).toBe('application/json; charset=utf-16le');
+  });
+
+  it('keysIn names every key of a value two keys share, and finds UTF-16 in bytes and in a text with NULs', () => {
+    const shared = new Redactor(new Map([['A', 'the-same-value-123'], ['B', 'the-same-value-123'], ['C', 'another-value-4567']]));
+    expect(shared.keysIn(`x ${encodeURIComponent('the-same-value-123')} y`)).toEqual([['A', 'B']]);
+    const utf16 = Buffer.from('another-value-4567', 'utf16le').swap16().toString('latin1');
+    expect(shared.keysIn(utf16, true)).toEqual([['C']]);
+    expect(shared.keysIn(utf16)).toEqual([['C']]);
+    expect(shared.keysIn('nothing here')).toEqual([]);
+  });
+
+  it('a text with NULs (UTF-16 taken for UTF-8) is redacted in that spelling, also inside a value', () => {
+    const text = Buffer.from(`key ${KEY}`, 'utf16le').toString('utf8');
+    expect(redactor.redact(text)).toBe(Buffer.from(`key ${MARKER}`, 'utf16le').toString('utf8'));
+    expect(redactor.redactValue({ text })).toEqual({ text: Buffer.from(`key ${MARKER}`, 'utf16le').toString('utf8') });
+  });
+});
+
+describe('a key past ASCII, behind \\u escapes', () => {
+  const key = 'clé-🔑-secrète-123456';
+  const accented = new Redactor(new Map([['ACCENTED', key]]));
+  // As Python writes JSON by default: every character past ASCII escaped, a pair for the emoji.
+  const json = JSON.stringify(key).slice(1, -1);
+  const escaped = Array.from({ length: json.length }, (_, at) => json.charCodeAt(at))
+    .map((unit) => (unit > 0x7e ? `\\u${unit.toString(16).padStart(4, '0')}` : String.fromCharCode(unit)))
+    .join('');
+
+  it('in a text, and in bytes that are JSON lines (where escapes stand for UTF-8 bytes)', () => {
+    expect(escaped).toContain('\\ud83d\\udd11');
+    const lines = `{"n":1}\n{"k":"${escaped}"}\n`;
+    expect(accented.redact(lines)).toBe('{"n":1}\n{"k":"[redacted ACCENTED]"}\n');
+    const raw = accented.redactRawAnswer({ headers: { 'content-type': 'application/x-ndjson' }, body: Buffer.from(lines) });
+    expect(raw.body.toString('utf8')).toBe('{"n":1}\n{"k":"[redacted ACCENTED]"}\n');
+  });
+
+  it('in UTF-16 bytes, characters past U+00FF included', () => {
+    const body = Buffer.concat([Buffer.from([7]), Buffer.from(`[${key}]`, 'utf16le')]);
+    const raw = accented.redactRawAnswer({ headers: { 'content-type': 'application/octet-stream' }, body });
+    expect(raw.body.subarray(1).toString('utf16le')).toBe('[[redacted ACCENTED]]');
+  });
+});

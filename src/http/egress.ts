@@ -1,0 +1,102 @@
+// What a request may carry when it leaves (issue 23), checked on the core's own request after
+// preRequest and on every request an executeRequest handler asks for, before anything is sent:
+//
+// - The host that was checked is the host that is reached. Headers that say where a request goes
+//   or how it travels (`Host`, hop-by-hop and framing headers, proxy and forwarding headers, URL
+//   and method overrides) are the core's alone: the client writes its own from the URL it
+//   checked. A request that sets one is refused, not silently changed (`HEADER_NOT_ALLOWED:`):
+//   a `Host` beside a filled-in key would deliver the key to another site on the same server.
+// - No key value leaves to an origin not bound to it. Behind redaction, which keeps keys from
+//   handlers, a request that carries any form of any key the catalog holds (every form redaction
+//   knows, in the URL as written and as sent, a header name or value, or the body's bytes) to an
+//   origin where no key of that value is bound is refused (`KEY_NOT_ALLOWED:`), however the
+//   value got there. A request carries key tokens, never values, until the core fills them in
+//   after this check.
+
+import type { Redactor } from './redact.js';
+
+/** Request headers that name where a request goes or how it travels, by lower-case name. */
+const ROUTING_HEADERS: ReadonlySet<string> = new Set([
+  // The site reached, and the hop-by-hop and framing headers of RFC 9110 and 9112.
+  'host',
+  'connection',
+  'keep-alive',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'content-length',
+  'expect',
+  // What proxies and front ends read as the original host, URL, method or client.
+  'forwarded',
+  'via',
+  'x-host',
+  'x-original-host',
+  'x-original-url',
+  'x-rewrite-url',
+  'x-http-method-override',
+  'x-http-method',
+  'x-method-override',
+  'x-real-ip',
+  'x-client-ip',
+  'x-cluster-client-ip',
+  'true-client-ip',
+  'cf-connecting-ip',
+]);
+/** Whole families: `Proxy-Authorization`, `Proxy-Connection`, `X-Forwarded-Host`, `X-Forwarded-For`, ... */
+const ROUTING_HEADER_PREFIXES = ['proxy-', 'x-forwarded-'];
+
+/**
+ * The first header of `headers` that only the core may set, as it was spelled; undefined when
+ * none. A Content-Length that states the body's real length is no override (ethers and other
+ * HTTP libraries write one): it goes out as the core would write it.
+ */
+export function routingHeaderIn(headers: Readonly<Record<string, string>>, bodyLength: number): string | undefined {
+  return Object.keys(headers).find((name) => {
+    const lower = name.toLowerCase();
+    if (lower === 'content-length') return headers[name] !== String(bodyLength);
+    return ROUTING_HEADERS.has(lower) || ROUTING_HEADER_PREFIXES.some((prefix) => lower.startsWith(prefix));
+  });
+}
+
+/** A request as it is about to leave: the body as text, or as bytes. */
+export interface LeavingRequest {
+  url: string;
+  headers: Readonly<Record<string, string>>;
+  body?: string | Uint8Array | null;
+}
+
+/**
+ * Why `request` may not leave for `url` (its URL, parsed), with its stable prefix; null when it
+ * may. `binds(key)` says whether `key` may go there: a form of a value is allowed where some key
+ * of that value is.
+ */
+export function egressRefusal(request: LeavingRequest, url: URL, redactor: Redactor, binds: (key: string) => boolean): string | null {
+  const { body } = request;
+  const header = routingHeaderIn(request.headers, typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : (body?.byteLength ?? 0));
+  if (header !== undefined) {
+    return `HEADER_NOT_ALLOWED: the request sets ${JSON.stringify(header)}, a header that decides where or how a request travels; only the core sets it, from the URL it checked. Nothing was sent`;
+  }
+  for (const [place, text, asBytes] of placesOf(request, url, redactor)) {
+    const unbound = redactor.keysIn(text, asBytes).find((keys) => !keys.some(binds));
+    if (unbound) {
+      return `KEY_NOT_ALLOWED: the request to ${url.origin} carries the value of the key ${unbound[0]} in ${place}, and that key is not bound to ${url.origin}. Nothing was sent`;
+    }
+  }
+  return null;
+}
+
+/** Each part of a request searched for keys: where it is, its text, and whether that text is bytes read as latin1. */
+function placesOf(request: LeavingRequest, url: URL, redactor: Redactor): Array<[string, string, boolean]> {
+  // The URL as written, and as it goes out: parsing drops tabs and line breaks and escapes some
+  // characters, which can join a key that the text as written splits.
+  const places: Array<[string, string, boolean]> = [['the URL', request.url, false], ['the URL', url.href, false]];
+  for (const [name, value] of Object.entries(request.headers)) {
+    places.push(['a header name', name, false], [`the header ${JSON.stringify(redactor.redact(name).slice(0, 60))}`, value, false]);
+  }
+  const { body } = request;
+  // A text body leaves as UTF-8: its bytes are searched, so that a key in UTF-16 is found too.
+  if (typeof body === 'string') places.push(['the body', Buffer.from(body, 'utf8').toString('latin1'), true]);
+  else if (body) places.push(['the body', Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'), true]);
+  return places;
+}

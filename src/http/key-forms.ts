@@ -1,0 +1,48 @@
+// The spellings of a key value that redaction removes and the egress check looks for (RULINGS R4):
+// those the core writes a key in (as it is in a header, percent-encoded in a URL, JSON-escaped in
+// a body), those an upstream echoes it in (percent-encoded with lower-case hex, or as form data),
+// and each of these as hex in either case, base64 and base64url, whole or as part of a longer
+// base64 text (a Basic auth header, a dump of the request). Other spellings of these texts are
+// not listed but read by the Redactor (redact.ts): JSON escapes such as `\/` or `\u0041` are
+// undone (json-escapes.ts), and each form is also searched in UTF-16 of either byte order.
+
+/** Inside a JSON string literal: the value's JSON escaping without the quotes. */
+export const encodeJsonString = (value: string): string => JSON.stringify(value).slice(1, -1);
+
+/** Shortest piece of a longer base64 text taken as a key's: shorter ones turn up by chance. */
+const MIN_BASE64_PIECE = 8;
+
+/** Every spelling of `value` (see the top of this file), without duplicates. */
+export function keyForms(value: string): string[] {
+  const percent = encodeURIComponent(value);
+  const formEncoded = new URLSearchParams({ v: value }).toString().slice(2);
+  const texts = new Set([value, encodeJsonString(value), percent, lowerCaseEscapes(percent), formEncoded, lowerCaseEscapes(formEncoded)]);
+  // Each of these may come back as bytes in hex or base64 (a Basic header, a dump of the request).
+  const forms = [...texts].flatMap((text) => {
+    const bytes = Buffer.from(text, 'utf8');
+    const hex = bytes.toString('hex');
+    return [text, hex, hex.toUpperCase(), ...base64Forms(bytes)];
+  });
+  // Bytes are searched as text, one character per byte (latin1): there a key that is not ASCII
+  // shows as its UTF-8 bytes.
+  const asBytes = forms.map(latin1Of);
+  return [...new Set([...forms, ...asBytes])].filter((form) => form.length > 0);
+}
+
+const lowerCaseEscapes = (text: string): string => text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+
+/** A text's UTF-8 bytes, one character per byte. */
+export const latin1Of = (text: string): string => Buffer.from(text, 'utf8').toString('latin1');
+
+function base64Forms(bytes: Buffer): string[] {
+  const whole = bytes.toString('base64');
+  const forms = [whole, whole.replace(/=+$/, '')];
+  // Inside a longer base64 text the key starts at byte 0, 1 or 2 of a 3-byte group. The
+  // characters made of its own bits alone are the same whatever surrounds it.
+  for (let offset = 0; offset < 3; offset++) {
+    const text = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    const piece = text.slice(Math.ceil((offset * 8) / 6), Math.floor(((offset + bytes.length) * 8) / 6));
+    if (piece.length >= MIN_BASE64_PIECE) forms.push(piece);
+  }
+  return [...forms, ...forms.map((form) => form.replaceAll('+', '-').replaceAll('/', '_'))];
+}
