@@ -49,7 +49,8 @@ export function readKeyLock(file: string): LockRead {
     if (read === null) return { state: 'unusable', problem: `larger than ${MAX_LOCK_BYTES} bytes` };
     text = read;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'absent' };
+    // No file there (ENOTDIR: `.flowmcp` is no folder, so it holds no lock either).
+    if (['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return { state: 'absent' };
     return { state: 'unusable', problem: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
   }
   let data: unknown;
