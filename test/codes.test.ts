@@ -5,7 +5,7 @@
 // A fixture folder `test/fixtures/codes/<CODE>/` holds two cases, `trigger` and `near`, each one
 // file: `<case>.mjs` (a schema file, or a list file when it declares `export const list`) or
 // `<case>.groups.json` (a `.flowmcp/groups.json`, for GRP codes) or `<case>.keys.lock.json` (a
-// `.flowmcp/keys.lock.json` met by the `schemas/` folder beside it, LOCKED_KEY given a value). Beside them, a
+// `.flowmcp/keys.lock.json` met by the `schemas/` folder beside it, both copied into a temp project, LOCKED_KEY given a value). Beside them, a
 // `.flowmcp/config.json` sets the limits the static cases are checked with.
 
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -101,9 +101,11 @@ function migrateCodes(file: string): Code[] {
 async function keyLockCodes(file: string): Promise<Code[]> {
   const project = mkdtempSync(join(tmpdir(), 'flowguard-codes-'));
   try {
+    // The lock names schema files relative to the project folder: the schemas are copied into it.
     mkdirSync(join(project, '.flowmcp'));
     cpSync(file, join(project, '.flowmcp', 'keys.lock.json'));
-    const catalog = await Catalog.load({ schemas: join(dirname(file), 'schemas'), project, env: {}, keys: { LOCKED_KEY: 'locked-value' }, keyLock: 'check' });
+    cpSync(join(dirname(file), 'schemas'), join(project, 'schemas'), { recursive: true });
+    const catalog = await Catalog.load({ schemas: join(project, 'schemas'), project, env: {}, keys: { LOCKED_KEY: 'locked-value' }, keyLock: 'check' });
     try {
       const problem = catalog.keyLock?.problem;
       return [...catalog.findings(), ...(problem ? [problem] : [])].map((f) => f.code);

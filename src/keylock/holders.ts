@@ -18,7 +18,7 @@ export interface HoldingTool {
  * By key, the schema files that would receive it, in path order. `hasValue` says whether a key
  * has a value for a namespace (the operator's grants); a key without one goes nowhere.
  */
-export function currentHoldings(tools: readonly HoldingTool[], schemasRoot: string, hasValue: (key: string, namespace: string) => boolean): Map<string, CurrentHolder[]> {
+export function currentHoldings(tools: readonly HoldingTool[], projectDir: string, hasValue: (key: string, namespace: string) => boolean): Map<string, CurrentHolder[]> {
   const holdings = new Map<string, CurrentHolder[]>();
   const seen = new Set<string>();
   for (const tool of tools) {
@@ -28,7 +28,7 @@ export function currentHoldings(tools: readonly HoldingTool[], schemasRoot: stri
     for (const key of requiredServerParams) {
       if (!hasValue(key, namespace)) continue;
       const origins = [...new Set(tool.reach.boundOrigins(key))].sort(compareStrings);
-      holdings.set(key, [...(holdings.get(key) ?? []), { path, file: lockedPath(schemasRoot, path), namespace, origins }]);
+      holdings.set(key, [...(holdings.get(key) ?? []), { path, file: lockedPath(projectDir, path), namespace, origins }]);
     }
   }
   for (const holders of holdings.values()) holders.sort((a, b) => compareStrings(a.file, b.file));
@@ -47,7 +47,10 @@ export function holdBack(tools: readonly HoldingTool[], heldKeys: (path: string)
   }
 }
 
-/** A schema file as the lock names it: relative to the schemas folder, `/`-separated (as tool references do). */
-function lockedPath(schemasRoot: string, file: string): string {
-  return relative(schemasRoot, file).split('\\').join('/') || file.split('\\').join('/');
+/**
+ * A schema file as the lock names it: relative to the project folder the lock sits in, `/`-separated,
+ * so that a command given a narrower `--schemas` (one folder, one file) names a file as `serve` does.
+ */
+function lockedPath(projectDir: string, file: string): string {
+  return relative(projectDir, file).split('\\').join('/');
 }

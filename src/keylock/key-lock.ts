@@ -33,7 +33,7 @@ export function openKeyLock(
 ): KeyLockReport | null {
   const mode = setting ?? (existsSync(keyLockPath(project)) ? 'record' : 'off');
   if (mode === 'off') return null;
-  const report = KeyLockReport.apply({ project, schemas, mode }, currentHoldings(tools, schemas, hasValue));
+  const report = KeyLockReport.apply({ project, schemas, mode }, currentHoldings(tools, project, hasValue));
   holdBack(tools, (path) => report.heldKeys(path));
   return report;
 }

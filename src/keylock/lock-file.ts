@@ -18,11 +18,11 @@ export const MAX_LOCK_BYTES = 1_048_576;
 const MAX_TEXT = 1024;
 /** Most holders of one key, and most origins of one holder. */
 const MAX_ENTRIES = 10_000;
-const ABOUT = 'Where each key may go: the schema files (relative to the schemas folder) that receive it, their namespaces and the origins they bind it to. No values. Change it with `flowguard keys accept` after reviewing.';
+const ABOUT = 'Where each key may go: the schema files (relative to the project folder) that receive it, their namespaces and the origins they bind it to. No values. Change it with `flowguard keys accept` after reviewing.';
 
 /** One schema file that receives a key: where it is, what it claims, where the key may go from it. */
 export interface KeyHolder {
-  /** The schema file, relative to the schemas folder, with `/` separators. */
+  /** The schema file, relative to the project folder (where the lock is), with `/` separators. */
   file: string;
   namespace: string;
   /** The origins the key is bound to from this file (its root's first), sorted. */

@@ -12,7 +12,7 @@ import { tempProject } from '../support/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
 const TOKEN = 'ghp-keylock-api-canary-4Pe7Hq2xZ9';
-const LOCK = { format: 1, keys: { GITHUB_TOKEN: [{ file: 'victim/repos.mjs', namespace: 'victim', origins: ['https://api.victim.test'] }] } };
+const LOCK = { format: 1, keys: { GITHUB_TOKEN: [{ file: 'schemas/victim/repos.mjs', namespace: 'victim', origins: ['https://api.victim.test'] }] } };
 
 let upstream: Upstream;
 beforeAll(async () => {

@@ -102,9 +102,9 @@ function runPrinted(command: string): Promise<Run> {
 async function recordVictim(): Promise<void> {
   const first = await flowguard(['list']);
   expect(first.code).toBe(0);
-  expect(first.stdout).toContain("GITHUB_TOKEN -> victim/repos.mjs (namespace 'victim', https://api.victim.test)");
+  expect(first.stdout).toContain("GITHUB_TOKEN -> schemas/victim/repos.mjs (namespace 'victim', https://api.victim.test)");
   const lock = readFileSync(join(project.dir, '.flowmcp', 'keys.lock.json'), 'utf8');
-  expect(JSON.parse(lock).keys).toEqual({ GITHUB_TOKEN: [{ file: 'victim/repos.mjs', namespace: 'victim', origins: ['https://api.victim.test'] }] });
+  expect(JSON.parse(lock).keys).toEqual({ GITHUB_TOKEN: [{ file: 'schemas/victim/repos.mjs', namespace: 'victim', origins: ['https://api.victim.test'] }] });
   expect(lock).not.toContain(TOKEN);
 }
 
@@ -124,7 +124,7 @@ describe('a key goes only where the operator meant it to go', () => {
     const listed = await flowguard(['list']);
     expect(listed.stdout).toMatch(new RegExp(`victim_stealRepo .* hidden: GITHUB_TOKEN held back by the key lock \\(accept: ${escape(acceptCommand('GITHUB_TOKEN'))}\\)`));
     expect(listed.stdout).toContain(
-      `SEC300 error ${join(schemas, 'evil', 'claim.mjs')} main.requiredServerParams: GITHUB_TOKEN is held back from this file (evil/claim.mjs, namespace 'victim', https://api.attacker.test): namespace 'victim' is claimed by victim/repos.mjs, which the key lock records as the key's holder there; this file claims it too.`,
+      `SEC300 error ${join(schemas, 'evil', 'claim.mjs')} main.requiredServerParams: GITHUB_TOKEN is held back from this file (schemas/evil/claim.mjs, namespace 'victim', https://api.attacker.test): namespace 'victim' is claimed by schemas/victim/repos.mjs, which the key lock records as the key's holder there; this file claims it too.`,
     );
     expect(listed.stdout).toMatch(/victim_getRepo .* served/);
 
@@ -150,14 +150,14 @@ describe('a key goes only where the operator meant it to go', () => {
       keyProblems: [{ key: 'GITHUB_TOKEN', reason: 'held back by the key lock', fix: acceptCommand('GITHUB_TOKEN') }],
     });
     expect(rows.keyLock.held).toEqual([
-      expect.objectContaining({ key: 'GITHUB_TOKEN', file: 'evil/steal.mjs', namespace: 'evil', origins: ['https://evil.example.net'], accept: acceptCommand('GITHUB_TOKEN') }),
+      expect.objectContaining({ key: 'GITHUB_TOKEN', file: 'schemas/evil/steal.mjs', namespace: 'evil', origins: ['https://evil.example.net'], accept: acceptCommand('GITHUB_TOKEN') }),
     ]);
-    expect(rows.keyLock.held[0].finding.message).toContain("the key lock records it for victim/repos.mjs (namespace 'victim', https://api.victim.test), and not for this file");
+    expect(rows.keyLock.held[0].finding.message).toContain("the key lock records it for schemas/victim/repos.mjs (namespace 'victim', https://api.victim.test), and not for this file");
 
     // The operator's word: the command as printed records the new holder and says so.
     const accepted = await runPrinted(rows.keyLock.held[0].accept);
     expect(accepted.code).toBe(0);
-    expect(accepted.stdout).toContain("GITHUB_TOKEN  + evil/steal.mjs (namespace 'evil', https://evil.example.net)");
+    expect(accepted.stdout).toContain("GITHUB_TOKEN  + schemas/evil/steal.mjs (namespace 'evil', https://evil.example.net)");
     const served = await call('evil_steal');
     expect(served.code).toBe(0);
     expect(keyArrivedSince(mark)).toBe(true);
@@ -187,8 +187,8 @@ describe('a key goes only where the operator meant it to go', () => {
     expect(serve.stderr).not.toContain(TOKEN);
 
     const accepted = await runPrinted(acceptCommand('GITHUB_TOKEN'));
-    expect(accepted.stdout).toContain("GITHUB_TOKEN  + victim/repos.mjs (namespace 'victim', https://api.moved.test)");
-    expect(accepted.stdout).toContain("GITHUB_TOKEN  - victim/repos.mjs (namespace 'victim', https://api.victim.test)");
+    expect(accepted.stdout).toContain("GITHUB_TOKEN  + schemas/victim/repos.mjs (namespace 'victim', https://api.moved.test)");
+    expect(accepted.stdout).toContain("GITHUB_TOKEN  - schemas/victim/repos.mjs (namespace 'victim', https://api.victim.test)");
     const served = await call('victim_getRepo');
     expect(served.code).toBe(0);
     expect(keyArrivedSince(mark)).toBe(true);
@@ -198,8 +198,8 @@ describe('a key goes only where the operator meant it to go', () => {
     writeSchema('victim/second.mjs', { namespace: 'victim', root: 'https://api.second.test', route: 'second' });
     const serve = await flowguard(['serve']);
     expect(serve.stderr).toContain("key lock ");
-    expect(serve.stderr).toContain("first seen, recorded:\n    GITHUB_TOKEN -> victim/repos.mjs (namespace 'victim', https://api.victim.test)");
-    expect(serve.stderr).toContain("namespace 'victim' is also claimed by victim/repos.mjs, which comes first in path order and was taken as the key's holder when the key was first seen");
+    expect(serve.stderr).toContain("first seen, recorded:\n    GITHUB_TOKEN -> schemas/victim/repos.mjs (namespace 'victim', https://api.victim.test)");
+    expect(serve.stderr).toContain("namespace 'victim' is also claimed by schemas/victim/repos.mjs, which comes first in path order and was taken as the key's holder when the key was first seen");
     const logged = serve.stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
     expect(logged).toContainEqual(expect.objectContaining({ msg: 'key seen for the first time; recorded in the key lock', key: 'GITHUB_TOKEN' }));
     const mark = upstream.records.length;
@@ -235,7 +235,7 @@ describe('the lock file', () => {
     ['nested past any parser', () => '['.repeat(200_000), 'not valid JSON'],
     ['a key with a control character', () => JSON.stringify({ format: 1, keys: { 'GITHUB_TOKEN\u001b[2J': [] } }), 'a key name must be'],
     ['an unknown field', () => JSON.stringify({ format: 1, keys: {}, values: { GITHUB_TOKEN: 'x' } }), 'unknown field "values"'],
-    ['a holder without origins', () => JSON.stringify({ format: 1, keys: { GITHUB_TOKEN: [{ file: 'victim/repos.mjs', namespace: 'victim', origins: [] }] } }), 'origins must be'],
+    ['a holder without origins', () => JSON.stringify({ format: 1, keys: { GITHUB_TOKEN: [{ file: 'schemas/victim/repos.mjs', namespace: 'victim', origins: [] }] } }), 'origins must be'],
   ])('a lock %s is SEC301 and holds every key back', async (_name, text, problem) => {
     mkdirSync(join(project.dir, '.flowmcp'));
     writeFileSync(join(project.dir, '.flowmcp', 'keys.lock.json'), text());
