@@ -98,17 +98,21 @@ function runPrinted(command: string): Promise<Run> {
   return flowguard(words.slice(1, folders));
 }
 
-/** The first run records the key for the victim's file: the lock the attacks meet. */
+/** The first run, before any attack: the operator's project as it was reviewed. */
 async function recordVictim(): Promise<void> {
-  const first = await flowguard(['list']);
-  expect(first.code).toBe(0);
-  expect(first.stdout).toContain("GITHUB_TOKEN -> schemas/victim/repos.mjs (namespace 'victim', https://api.victim.test)");
-  const lock = readFileSync(join(project.dir, '.flowmcp', 'keys.lock.json'), 'utf8');
-  expect(JSON.parse(lock).keys).toEqual({ GITHUB_TOKEN: [{ file: 'schemas/victim/repos.mjs', namespace: 'victim', origins: ['https://api.victim.test'] }] });
-  expect(lock).not.toContain(TOKEN);
+  expect((await flowguard(['list'])).code).toBe(0);
 }
 
 describe('a key goes only where the operator meant it to go', () => {
+  it('the first run records which file, namespace and origin received the key, and no value', async () => {
+    const first = await flowguard(['list']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("GITHUB_TOKEN -> schemas/victim/repos.mjs (namespace 'victim', https://api.victim.test)");
+    const lock = readFileSync(join(project.dir, '.flowmcp', 'keys.lock.json'), 'utf8');
+    expect(JSON.parse(lock).keys).toEqual({ GITHUB_TOKEN: [{ file: 'schemas/victim/repos.mjs', namespace: 'victim', origins: ['https://api.victim.test'] }] });
+    expect(lock).not.toContain(TOKEN);
+  });
+
   it('a second file claiming the victim namespace gets no key: its tool is hidden, its request never leaves, the victim keeps its key', async () => {
     await recordVictim();
     // Sorts before the victim's file: the holder the lock records wins, not the path order.
