@@ -218,7 +218,7 @@ export class Catalog {
     const secrets = SecretStore.fromProject(project, { env: options.env ?? process.env, given: options.keys, grants: config.keys });
     const tools = compileTools(schemas, options.schemas, secrets, config.network);
     // A key goes only to the files the key lock records for it: the tools of any other are hidden.
-    const keyLock = openKeyLock({ setting: options.keyLock, project, schemas: options.schemas }, tools, (key, namespace) => secrets.valueFor(key, namespace) !== undefined);
+    const keyLock = openKeyLock({ setting: options.keyLock, project, schemas: options.schemas, lists: options.lists }, tools, (key, namespace) => secrets.valueFor(key, namespace) !== undefined);
     for (const finding of keyLock?.findings() ?? []) reports.find((report) => report.file === finding.file)?.findings.push(finding);
     const prompts = servePrompts(promptSources, schemas.map(({ schema }) => schema));
     for (const finding of unresolvedTools(prompts, tools)) reports.find((report) => report.file === finding.file)?.findings.push(finding);

@@ -61,6 +61,17 @@ export function observeServe(config: ProjectConfig, flags: { project: string; lo
   };
 }
 
+/** The keys a load saw for the first time, and whether the key lock recorded them (a reload's too). */
+export function logFirstSeenKeys(logger: Pick<Logger, 'info' | 'warn'>, catalog: Catalog): void {
+  const report = catalog.keyLock;
+  for (const [key, holders] of report?.firstSeen ?? []) {
+    if (!report || holders.length === 0) continue;
+    const entry = { key, lock: report.file, holders: holders.map(describeHolder) };
+    if (report.recorded) logger.info(entry, 'key seen for the first time; recorded in the key lock');
+    else logger.warn({ ...entry, error: report.writeError }, 'key seen for the first time; the key lock could not record it');
+  }
+}
+
 /** What serve does with each finished call (handed over after its caller has the answer): its audit line, and its log line at info. */
 export function recordCall(logger: Logger, audit: AuditLog | null): CallListener {
   return (record) => {
@@ -100,12 +111,7 @@ function logLoadProblems(logger: Logger, catalog: Catalog): void {
 function logKeyLock(logger: Logger, catalog: Catalog): void {
   const report = catalog.keyLock;
   if (!report) return;
-  for (const [key, holders] of report.firstSeen) {
-    if (holders.length === 0) continue;
-    const entry = { key, lock: report.file, holders: holders.map(describeHolder) };
-    if (report.recorded) logger.info(entry, 'key seen for the first time; recorded in the key lock');
-    else logger.warn({ ...entry, error: report.writeError }, 'key seen for the first time; the key lock could not record it');
-  }
+  logFirstSeenKeys(logger, catalog);
   const problem = report.problem;
   if (problem) logger.warn({ lock: report.file, finding: formatFinding(problem), accept: report.acceptCommand() }, 'the key lock cannot be used; every key is held back');
   const findings = report.findings();

@@ -15,8 +15,9 @@ export type KeyLockSetting = KeyLockMode | 'off';
 
 export interface KeyLockOptions {
   project: string;
-  /** The schemas folder as the command named it: the command that accepts a change names it again. */
+  /** The schemas and lists folders as the command named them: the command that accepts a change names them again. */
   schemas: string;
+  lists?: string;
   mode: KeyLockMode;
 }
 
@@ -27,19 +28,19 @@ export interface KeyLockOptions {
  * applies where the project has a lock file (a program embedding flowguard opts in with `record`).
  */
 export function openKeyLock(
-  { setting, project, schemas }: { setting: KeyLockSetting | undefined; project: string; schemas: string },
+  { setting, project, schemas, lists }: { setting: KeyLockSetting | undefined; project: string; schemas: string; lists?: string },
   tools: readonly HoldingTool[],
   hasValue: (key: string, namespace: string) => boolean,
 ): KeyLockReport | null {
   const mode = setting ?? (existsSync(keyLockPath(project)) ? 'record' : 'off');
   if (mode === 'off') return null;
-  const report = KeyLockReport.apply({ project, schemas, mode }, currentHoldings(tools, project, hasValue));
+  const report = KeyLockReport.apply({ project, schemas, lists, mode }, currentHoldings(tools, project, hasValue));
   holdBack(tools, (path) => report.heldKeys(path));
   return report;
 }
 
 /** The folders `flowguard` commands take by default: the accept command leaves them out. */
-const DEFAULT_FOLDERS = { schemas: 'schemas', project: '.' };
+const DEFAULT_FOLDERS: Record<'schemas' | 'lists' | 'project', string | undefined> = { schemas: 'schemas', lists: undefined, project: '.' };
 
 export class KeyLockReport {
   /** The keys of each schema file (by its path as the catalog names it) that are held back. */
@@ -88,7 +89,10 @@ export class KeyLockReport {
 
   /** `flowguard keys accept [KEY ...]`, with the folders of this catalog where they are not the defaults. */
   acceptCommand(keys: readonly string[] = []): string {
-    const folders = (['schemas', 'project'] as const).flatMap((name) => (this.options[name] === DEFAULT_FOLDERS[name] ? [] : [`--${name}`, shellWord(this.options[name])]));
+    const folders = (['schemas', 'lists', 'project'] as const).flatMap((name) => {
+      const folder = this.options[name];
+      return folder === undefined || folder === DEFAULT_FOLDERS[name] ? [] : [`--${name}`, shellWord(folder)];
+    });
     return ['flowguard', 'keys', 'accept', ...keys, ...folders].join(' ');
   }
 
