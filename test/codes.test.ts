@@ -4,10 +4,11 @@
 //
 // A fixture folder `test/fixtures/codes/<CODE>/` holds two cases, `trigger` and `near`, each one
 // file: `<case>.mjs` (a schema file, or a list file when it declares `export const list`) or
-// `<case>.groups.json` (a `.flowmcp/groups.json`, for GRP codes). Beside them, a
+// `<case>.groups.json` (a `.flowmcp/groups.json`, for GRP codes) or `<case>.keys.lock.json` (a
+// `.flowmcp/keys.lock.json` met by the `schemas/` folder beside it, both copied into a temp project, LOCKED_KEY given a value). Beside them, a
 // `.flowmcp/config.json` sets the limits the static cases are checked with.
 
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,7 +72,7 @@ async function groupToolCodes(dir: string, groups: ReturnType<typeof readGroupsF
   }
 }
 
-const CASE_EXTENSIONS = ['.mjs', '.groups.json'];
+const CASE_EXTENSIONS = ['.mjs', '.groups.json', '.keys.lock.json'];
 
 /** The one file of a case (`trigger` or `near`) in a fixture folder. */
 function fixtureCase(dir: string, name: 'trigger' | 'near'): string {
@@ -96,8 +97,29 @@ function migrateCodes(file: string): Code[] {
   }
 }
 
+/** A key lock case: the catalog of the sibling `schemas/` folder judged against it, in a temp project (nothing is written). */
+async function keyLockCodes(file: string): Promise<Code[]> {
+  const project = mkdtempSync(join(tmpdir(), 'flowguard-codes-'));
+  try {
+    // The lock names schema files relative to the project folder: the schemas are copied into it.
+    mkdirSync(join(project, '.flowmcp'));
+    cpSync(file, join(project, '.flowmcp', 'keys.lock.json'));
+    cpSync(join(dirname(file), 'schemas'), join(project, 'schemas'), { recursive: true });
+    const catalog = await Catalog.load({ schemas: join(project, 'schemas'), project, env: {}, keys: { LOCKED_KEY: 'locked-value' }, keyLock: 'check' });
+    try {
+      const problem = catalog.keyLock?.problem;
+      return [...catalog.findings(), ...(problem ? [problem] : [])].map((f) => f.code);
+    } finally {
+      await catalog.close();
+    }
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}
+
 async function codesIn(file: string, code: Code): Promise<Code[]> {
   if (file.endsWith('.groups.json')) return groupCodes(file);
+  if (file.endsWith('.keys.lock.json')) return keyLockCodes(file);
   if (code.startsWith('MIG')) return migrateCodes(file);
   if (!isRuntime(code)) return staticCodes(file);
   const catalog = await Catalog.load({ schemas: file, handlers: 'at-load', sandbox: { size: 1, deadlineMs: 1000, memoryMb: 64 } });

@@ -31,6 +31,7 @@ import { asServed } from '../report/scope.js';
 import type { CheckCache } from '../project/check-cache.js';
 import { ProjectChecker } from '../project/checker.js';
 import { servePrompts, unresolvedTools, type ServedPrompt } from '../prompts/served.js';
+import { openKeyLock, type KeyLockReport, type KeyLockSetting } from '../keylock/key-lock.js';
 
 export type { SandboxState } from './handler-units.js';
 
@@ -61,6 +62,12 @@ export interface CatalogOptions {
    * (the check dropped it or a route) keeps the version `previous` served, if it served one.
    */
   previous?: Catalog;
+  /**
+   * The key lock, `.flowmcp/keys.lock.json` (src/keylock/): `record` judges every key's holders
+   * against it and writes the keys seen for the first time, `check` judges only, `off` ignores it.
+   * Default: `record` where the project has a lock file, `off` where it has none (the CLI always records).
+   */
+  keyLock?: KeyLockSetting;
 }
 
 export interface CatalogSchema {
@@ -133,6 +140,8 @@ export class Catalog {
     readonly prompts: readonly ServedPrompt[] = [],
     /** `output.validate` of the config: what a server does with an answer that departs from its tool's output schema. */
     readonly outputValidation: OutputValidation = 'error',
+    /** What the key lock held back and recorded at this load; null when it is off. */
+    readonly keyLock: KeyLockReport | null = null,
   ) {
     this.byName = new Map(tools.flatMap((tool) => [[tool.name, tool] as const, [tool.reference, tool] as const]));
     this.schemaHashes = new Map(schemas.map((entry) => [entry.file, entry.sha256]));
@@ -209,6 +218,9 @@ export class Catalog {
 
     const secrets = SecretStore.fromProject(project, { env: options.env ?? process.env, given: options.keys, grants: config.keys });
     const tools = compileTools(schemas, options.schemas, secrets, config.network);
+    // A key goes only to the files the key lock records for it: the tools of any other are hidden.
+    const keyLock = openKeyLock({ setting: options.keyLock, project, schemas: options.schemas, lists: options.lists }, tools, (key, namespace) => secrets.valueFor(key, namespace) !== undefined);
+    for (const finding of keyLock?.findings() ?? []) reports.find((report) => report.file === finding.file)?.findings.push(finding);
     const prompts = servePrompts(promptSources, schemas.map(({ schema }) => schema));
     for (const finding of unresolvedTools(prompts, tools)) reports.find((report) => report.file === finding.file)?.findings.push(finding);
     const redactor: Redactor = secrets.redactorFor(schemas.flatMap(({ schema }) => schema.requiredServerParams));
@@ -231,7 +243,7 @@ export class Catalog {
     const listsFolder = { path: checker.listsFolder, files: checker.lists.folderFiles };
     const responses = new ResponseCache({ store: state, config: config.cache, keyValue: (key, namespace) => secrets.valueFor(key, namespace) });
     const ownState = options.state ? null : state;
-    return new Catalog(schemas, tools, reports, checker.listReports(), listsFolder, units, context, cache, responses, ownState, project, checker.lists.lists, prompts, config.output.validate);
+    return new Catalog(schemas, tools, reports, checker.listReports(), listsFolder, units, context, cache, responses, ownState, project, checker.lists.lists, prompts, config.output.validate, keyLock);
   }
 
   /** Calls `listener` whenever the tools served change (a schema's handlers failed on first use). */
@@ -325,8 +337,12 @@ export class Catalog {
     return this.tools.find((tool) => tool.schema.file === file)?.reach.describe() ?? null;
   }
 
-  /** Whether `namespace` may use `key`, and if not, the line that would grant it. */
-  keyAccess(key: string, namespace: string): KeyAccess {
+  /**
+   * Whether `namespace` may use `key`, and if not, the line that would grant it; with the schema
+   * `file`, also whether the key lock holds the key back from that file (and the command that accepts it).
+   */
+  keyAccess(key: string, namespace: string, file?: string): KeyAccess {
+    if (file !== undefined && this.keyLock?.heldKeys(file).includes(key)) return { granted: false, reason: 'held', fix: this.keyLock.acceptCommand([key]) };
     return this.context.secrets.access(key, namespace);
   }
 

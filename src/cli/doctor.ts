@@ -20,6 +20,8 @@ import { formatHuman, plural, type FileReport } from '../report/format.js';
 import { DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, DEFAULT_WORKERS } from '../sandbox/host.js';
 import { fileVerdict } from '../report/scope.js';
 import { INFO_FIELDS } from '../schema/types.js';
+import type { LockRead } from '../keylock/lock-file.js';
+import { keyLockLines } from '../mcp/summary.js';
 import { droppedRows, rejectedRows } from './list.js';
 import { catalogOptions, displayPath, exists, openCatalog, table, type CatalogFlags } from './shared.js';
 
@@ -64,6 +66,7 @@ async function runDoctor(flags: CatalogFlags): Promise<void> {
   try {
     out.push('', ...catalogLines(flags, catalog));
     out.push('', ...keyLines(flags.project, config, catalog));
+    out.push('', ...keyLockSection(catalog, problems));
     out.push('', ...libraryLines(flags.project, catalog));
     out.push('', ...termsLines(catalog));
     out.push('', ...reachLines(catalog));
@@ -162,6 +165,26 @@ function keyLines(project: string, config: ProjectConfig, catalog: Catalog): str
       return [key, namespace, state, [...files].join(', '), hidden > 0 ? `${plural(hidden, 'tool')} hidden` : ''];
     });
   return [...lines, ...table(rows).map((line) => `  ${line.trimEnd()}`)];
+}
+
+/**
+ * The key lock: its file, what this load recorded as first seen, and every key it holds back
+ * (each a problem, with the command that accepts it once reviewed).
+ */
+function keyLockSection(catalog: Catalog, problems: string[]): string[] {
+  const report = catalog.keyLock;
+  if (!report) return ['key lock  off'];
+  const state = { absent: 'not present (written when a key is first seen)', read: `${plural(countKeys(report.lock), 'key')} recorded`, unusable: 'CANNOT BE USED' }[report.lock.state];
+  if (report.lock.state === 'unusable') problems.push(`the key lock ${displayPath(report.file)} cannot be used: review it, then ${report.acceptCommand()}`);
+  if (report.held.length > 0) {
+    const keys = [...new Set(report.held.map(({ key }) => key))];
+    problems.push(`the key lock holds back ${keys.join(', ')} from ${plural(report.held.length, 'file')}: review, then ${report.acceptCommand(keys)}`);
+  }
+  return [`key lock  ${displayPath(report.file)}: ${state}`, ...keyLockLines(catalog)];
+}
+
+function countKeys(lock: LockRead): number {
+  return lock.state === 'read' ? lock.keys.size : 0;
 }
 
 /**

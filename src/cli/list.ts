@@ -13,6 +13,8 @@ import { refusalText } from '../http/secrets.js';
 import { plural, type FileReport } from '../report/format.js';
 import { fileVerdict } from '../report/scope.js';
 import type { SchemaInfo } from '../schema/types.js';
+import type { KeyHolder } from '../keylock/lock-file.js';
+import { keyLockLines } from '../mcp/summary.js';
 import { catalogOptions, displayPath, openCatalog, table, type CatalogFlags } from './shared.js';
 
 interface ListFlags extends CatalogFlags {
@@ -77,8 +79,8 @@ async function runList(flags: ListFlags): Promise<void> {
     const rejected = rejectedRows(catalog.reports);
     const dropped = droppedRows(catalog);
     const output = flags.json
-      ? JSON.stringify({ tools, rejected, dropped, schemas: schemaRows(catalog), summary: summary(tools, rejected, dropped) }, null, 2)
-      : formatList(tools, rejected, dropped);
+      ? JSON.stringify({ tools, rejected, dropped, schemas: schemaRows(catalog), keyLock: keyLockRow(catalog), summary: summary(tools, rejected, dropped) }, null, 2)
+      : formatList(tools, rejected, dropped, keyLockLines(catalog));
     process.stdout.write(`${output}\n`);
     process.exitCode = 0;
   } finally {
@@ -93,14 +95,14 @@ function toolRow(tool: Tool, catalog: Catalog): ToolRow {
     method: tool.method,
     requiredKeys: [...tool.requiredKeys],
     missingKeys: [...tool.missingKeys],
-    keyProblems: tool.missingKeys.map((key) => keyProblem(catalog, key, tool.namespace)),
+    keyProblems: tool.missingKeys.map((key) => keyProblem(catalog, key, tool)),
     status: tool.missingKeys.length === 0 ? 'served' : 'hidden',
   };
 }
 
-/** Why a namespace may not use a key, in words, and the line that grants it. */
-function keyProblem(catalog: Catalog, key: string, namespace: string): { key: string; reason: string; fix: string } {
-  const access = catalog.keyAccess(key, namespace);
+/** Why a tool may not use a key, in words, and the line that grants it (or the command that accepts what the key lock holds back). */
+function keyProblem(catalog: Catalog, key: string, tool: Tool): { key: string; reason: string; fix: string } {
+  const access = catalog.keyAccess(key, tool.namespace, tool.schema.file);
   return { key, reason: refusalText(access), fix: access.granted ? '' : access.fix };
 }
 
@@ -135,9 +137,45 @@ export function schemaRows(catalog: Catalog): SchemaRow[] {
   }));
 }
 
+/** What the key lock recorded and holds back at this load (null when it is off), for `--json`. */
+export interface KeyLockRow {
+  file: string;
+  state: 'absent' | 'read' | 'unusable';
+  problem: Finding | null;
+  /** Keys seen for the first time, with the holders taken; `recorded`: written to the lock. */
+  firstSeen: Array<{ key: string; holders: KeyHolder[] }>;
+  recorded: boolean;
+  held: Array<{ key: string; file: string; namespace: string; origins: readonly string[]; recorded: readonly KeyHolder[]; finding: Finding; accept: string }>;
+}
+
+function keyLockRow(catalog: Catalog): KeyLockRow | null {
+  const report = catalog.keyLock;
+  if (!report) return null;
+  const findings = report.findings();
+  return {
+    file: report.file,
+    state: report.lock.state,
+    problem: report.problem,
+    firstSeen: [...report.firstSeen].filter(([, holders]) => holders.length > 0).map(([key, holders]) => ({ key, holders: [...holders] })),
+    recorded: report.recorded,
+    held: report.held.map(({ key, holder, recorded }, index) => ({
+      key,
+      file: holder.file,
+      namespace: holder.namespace,
+      origins: holder.origins,
+      recorded,
+      finding: findings[index] as Finding,
+      accept: report.acceptCommand([key]),
+    })),
+  };
+}
+
+/** The reason of a key the key lock holds back: its fix is the command that accepts it, not a grant. */
+const HELD = refusalText({ granted: false, reason: 'held', fix: '' });
+
 function statusText(row: ToolRow): string {
   if (row.status === 'served') return 'served';
-  return `hidden: ${row.keyProblems.map((problem) => `${problem.key} ${problem.reason} (grant: ${problem.fix})`).join('; ')}`;
+  return `hidden: ${row.keyProblems.map((problem) => `${problem.key} ${problem.reason} (${problem.reason === HELD ? 'accept' : 'grant'}: ${problem.fix})`).join('; ')}`;
 }
 
 function summary(tools: readonly ToolRow[], rejected: readonly RejectedRow[], dropped: readonly DroppedRow[]) {
@@ -145,7 +183,7 @@ function summary(tools: readonly ToolRow[], rejected: readonly RejectedRow[], dr
   return { tools: tools.length, served, hidden: tools.length - served, rejected: rejected.length, dropped: dropped.length };
 }
 
-function formatList(tools: readonly ToolRow[], rejected: readonly RejectedRow[], dropped: readonly DroppedRow[]): string {
+function formatList(tools: readonly ToolRow[], rejected: readonly RejectedRow[], dropped: readonly DroppedRow[], keyLock: readonly string[]): string {
   const lines = table([
     ['NAME', 'REFERENCE', 'METHOD', 'KEYS', 'STATUS'],
     ...tools.map((row) => [row.name, row.reference, row.method, row.requiredKeys.join(', ') || '-', statusText(row)]),
@@ -158,6 +196,7 @@ function formatList(tools: readonly ToolRow[], rejected: readonly RejectedRow[],
     lines.push('', 'routes not served (their files load; flowguard validate shows every finding):');
     lines.push(...table(dropped.map((row) => [row.reference, `dropped: ${row.error.code} ${row.error.message}`])).map((line) => `  ${line}`));
   }
+  if (keyLock.length > 0) lines.push('', ...keyLock.map((line) => line.slice(2)));
   const s = summary(tools, rejected, dropped);
   const droppedText = s.dropped > 0 ? `; ${plural(s.dropped, 'route')} dropped` : '';
   lines.push('', `${plural(s.tools, 'tool')}: ${s.served} served, ${s.hidden} hidden; ${plural(s.rejected, 'file')} rejected${droppedText}`);

@@ -10,6 +10,7 @@ import { registerDoctor } from './doctor.js';
 import { registerGroup } from './group.js';
 import { registerImport } from './import.js';
 import { registerInit } from './init.js';
+import { registerKeys } from './keys.js';
 import { registerList } from './list.js';
 import { registerMigrate } from './migrate.js';
 import { registerServe } from './serve.js';
@@ -22,6 +23,6 @@ export function createProgram(): Command {
     .version(flowguardVersion(), '-V, --version', 'print the version of flowguard')
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  for (const register of [registerInit, registerValidate, registerCall, registerTest, registerList, registerDoctor, registerGroup, registerServe, registerAudit, registerMigrate, registerImport]) register(program);
+  for (const register of [registerInit, registerValidate, registerCall, registerTest, registerList, registerDoctor, registerGroup, registerKeys, registerServe, registerAudit, registerMigrate, registerImport]) register(program);
   return program;
 }

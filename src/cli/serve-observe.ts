@@ -10,6 +10,8 @@ import type { ProjectConfig } from '../config/project.js';
 import { AuditLog } from '../observe/audit-log.js';
 import { createLogger, DEFAULT_LOG_LEVEL, flushLogger, isLogLevel, LOG_LEVELS, type Logger } from '../observe/logger.js';
 import { refusalText } from '../http/secrets.js';
+import { describeHolder } from '../keylock/judge.js';
+import type { Finding } from '../report/findings.js';
 import { formatFinding } from '../report/format.js';
 import { fileVerdict } from '../report/scope.js';
 import { describeSandboxEvent } from '../sandbox/events.js';
@@ -62,6 +64,17 @@ export function observeServe(config: ProjectConfig, flags: { project: string; lo
   };
 }
 
+/** The keys a load saw for the first time, and whether the key lock recorded them (a reload's too). */
+export function logFirstSeenKeys(logger: Pick<Logger, 'info' | 'warn'>, catalog: Catalog): void {
+  const report = catalog.keyLock;
+  for (const [key, holders] of report?.firstSeen ?? []) {
+    if (!report || holders.length === 0) continue;
+    const entry = { key, lock: report.file, holders: holders.map(describeHolder) };
+    if (report.recorded) logger.info(entry, 'key seen for the first time; recorded in the key lock');
+    else logger.warn({ ...entry, error: report.writeError }, 'key seen for the first time; the key lock could not record it');
+  }
+}
+
 /** What serve does with each finished call (handed over after its caller has the answer): its audit line, and its log line at info. */
 export function recordCall(logger: Logger, audit: AuditLog | null): CallListener {
   return (record) => {
@@ -83,7 +96,8 @@ function logLoadProblems(logger: Logger, catalog: Catalog): void {
   }
   const hiddenByKey = new Map<string, { key: string; namespace: string; tools: string[] }>();
   for (const tool of catalog.tools) {
-    for (const key of tool.missingKeys) {
+    const held = catalog.keyLock?.heldKeys(tool.schema.file) ?? [];
+    for (const key of tool.missingKeys.filter((missing) => !held.includes(missing))) {
       const entry = hiddenByKey.get(`${key}\n${tool.namespace}`) ?? { key, namespace: tool.namespace, tools: [] };
       entry.tools.push(tool.name);
       hiddenByKey.set(`${key}\n${tool.namespace}`, entry);
@@ -93,4 +107,22 @@ function logLoadProblems(logger: Logger, catalog: Catalog): void {
     const access = catalog.keyAccess(key, namespace);
     logger.warn({ key, namespace, tools, reason: refusalText(access), ...(access.granted ? {} : { grant: access.fix }) }, 'key not granted; its tools are hidden');
   }
+  logKeyLock(logger, catalog);
+}
+
+/** What the key lock recorded and holds back at the load, one entry each, with the command that accepts a change. */
+function logKeyLock(logger: Logger, catalog: Catalog): void {
+  const report = catalog.keyLock;
+  if (!report) return;
+  logFirstSeenKeys(logger, catalog);
+  const problem = report.problem;
+  if (problem) logger.warn({ lock: report.file, finding: formatFinding(problem), accept: report.acceptCommand() }, 'the key lock cannot be used; every key is held back');
+  const findings = report.findings();
+  report.held.forEach(({ key, holder, recorded }, index) => {
+    const tools = catalog.tools.filter((tool) => tool.schema.file === holder.path).map((tool) => tool.name);
+    logger.warn(
+      { key, file: holder.path, namespace: holder.namespace, origins: holder.origins, recorded: recorded.map(describeHolder), tools, finding: formatFinding(findings[index] as Finding), accept: report.acceptCommand([key]) },
+      'key held back by the key lock; its tools are hidden',
+    );
+  });
 }

@@ -50,7 +50,8 @@ export async function openCatalog(flags: CatalogFlags, extra: Partial<CatalogOpt
   if (!exists(flags.schemas)) throw new UsageError(`no such ${schemasNoun}: ${flags.schemas}`);
   requireListsFolder(flags);
   const upstreams = flags.upstream ? Upstreams.parseFlags(flags.upstream) : undefined;
-  return Catalog.load({ schemas: flags.schemas, lists: flags.lists, project: flags.project, upstreams, ...extra });
+  // Every command holds keys to the key lock and records the keys it sees first (`keys accept` only judges).
+  return Catalog.load({ schemas: flags.schemas, lists: flags.lists, project: flags.project, upstreams, keyLock: 'record', ...extra });
 }
 
 /** A `--lists` folder that was given must exist; the default one may be missing (no lists). */

@@ -13,6 +13,7 @@ import type { Catalog } from '../catalog/load.js';
 import type { Logger } from '../observe/logger.js';
 import { isError } from '../report/findings.js';
 import { formatFinding } from '../report/format.js';
+import { logFirstSeenKeys } from './serve-observe.js';
 
 export interface CatalogWatch {
   close(): Promise<void>;
@@ -117,5 +118,7 @@ function reportReload(previous: Catalog, catalog: Catalog, logger: WatchOptions[
   const listErrors = catalog.listReports.flatMap((report) => report.findings.filter(isError)).map(formatFinding);
   const newListErrors = listErrors.filter((finding) => !reported.has(finding));
   if (newListErrors.length > 0) logger.warn({ findings: newListErrors }, 'shared lists have errors');
+  // A key held back shows among the errors above (SEC300, with the command that accepts it).
+  logFirstSeenKeys(logger, catalog);
   logger.info({ tools: catalog.visibleTools().length }, 'reloaded');
 }

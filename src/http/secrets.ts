@@ -22,9 +22,10 @@ export type KeySource = '.env' | 'environment' | 'program';
  */
 export type KeyAccess =
   | { granted: true; source: KeySource }
-  | { granted: false; reason: 'unset' | 'not-granted' | 'bound-elsewhere'; fix: string };
+  | { granted: false; reason: 'unset' | 'not-granted' | 'bound-elsewhere' | 'held'; fix: string };
 
-const REFUSAL_WORDS = { unset: 'not set', 'not-granted': 'in the environment but not granted', 'bound-elsewhere': 'granted to other namespaces only' } as const;
+// `held`: the key lock (src/keylock/) holds the key back from the schema file; `fix` is the command that accepts the change.
+const REFUSAL_WORDS = { unset: 'not set', 'not-granted': 'in the environment but not granted', 'bound-elsewhere': 'granted to other namespaces only', held: 'held back by the key lock' } as const;
 
 /** Why a key is refused, in words: `not set`, `in the environment but not granted`, ... */
 export function refusalText(access: KeyAccess): string {

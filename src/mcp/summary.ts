@@ -8,6 +8,7 @@ import type { Finding } from '../report/findings.js';
 import { refusalText } from '../http/secrets.js';
 import { formatFinding, plural, type FileReport } from '../report/format.js';
 import { fileVerdict } from '../report/scope.js';
+import { describeHolder } from '../keylock/judge.js';
 
 /** Rejected files and hidden tools named one per line, at most this many of each. */
 const MAX_LINES = 20;
@@ -40,8 +41,8 @@ export function loadSummary(catalog: Catalog): string {
     const byGrant = new Map<string, string[]>();
     for (const tool of hidden) {
       for (const key of tool.missingKeys) {
-        const access = catalog.keyAccess(key, tool.namespace);
-        const line = access.granted ? key : `${key} (${tool.namespace}): ${refusalText(access)}; grant with ${access.fix}`;
+        const access = catalog.keyAccess(key, tool.namespace, tool.schema.file);
+        const line = access.granted ? key : `${key} (${tool.namespace}): ${refusalText(access)}; ${access.reason === 'held' ? 'accept with' : 'grant with'} ${access.fix}`;
         byGrant.set(line, [...(byGrant.get(line) ?? []), tool.name]);
       }
     }
@@ -51,6 +52,7 @@ export function loadSummary(catalog: Catalog): string {
     }
     if (byGrant.size > MAX_LINES) lines.push(`    and ${byGrant.size - MAX_LINES} more keys`);
   }
+  lines.push(...keyLockLines(catalog));
   if (rejected.length > 0) {
     lines.push('  rejected (first error of each file; `flowguard validate` shows every finding):');
     for (const finding of rejected.slice(0, MAX_LINES)) lines.push(`    ${formatFinding(finding)}`);
@@ -62,4 +64,29 @@ export function loadSummary(catalog: Catalog): string {
     if (dropped.length > MAX_LINES) lines.push(`    and ${dropped.length - MAX_LINES} more routes`);
   }
   return lines.join('\n');
+}
+
+/**
+ * What the key lock did at this load: keys it recorded (or could not record) as first seen, a
+ * lock it cannot use, and each key it holds back from a file, with the command that accepts it.
+ */
+export function keyLockLines(catalog: Catalog): string[] {
+  const report = catalog.keyLock;
+  if (!report) return [];
+  const lines: string[] = [];
+  const firstSeen = [...report.firstSeen].filter(([, holders]) => holders.length > 0);
+  if (firstSeen.length > 0) {
+    const state = report.recorded ? 'recorded' : report.writeError ? `NOT recorded (${report.writeError})` : 'not recorded (judged only)';
+    lines.push(`  key lock ${report.file}: first seen, ${state}:`);
+    for (const [key, holders] of firstSeen.slice(0, MAX_LINES)) lines.push(`    ${key} -> ${holders.map(describeHolder).join('; ')}`);
+    if (firstSeen.length > MAX_LINES) lines.push(`    and ${firstSeen.length - MAX_LINES} more keys`);
+  }
+  const problem = report.problem;
+  if (problem) lines.push(`  key lock: ${formatFinding(problem)}`);
+  if (report.held.length > 0) {
+    lines.push(`  held back by the key lock ${report.file} (review, then \`${report.acceptCommand()}\` or name the keys):`);
+    for (const finding of report.findings().slice(0, MAX_LINES)) lines.push(`    ${formatFinding(finding)}`);
+    if (report.held.length > MAX_LINES) lines.push(`    and ${report.held.length - MAX_LINES} more`);
+  }
+  return lines;
 }

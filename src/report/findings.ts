@@ -80,6 +80,10 @@ export const CODES = {
   SEC206: { severity: 'error', meaning: '`list` is not literal data' },
   SEC207: { severity: 'error', meaning: 'list file larger than limits.maxFileBytes, not parsed' },
 
+  // The key lock, `.flowmcp/keys.lock.json` (src/keylock/): where the operator let each key go.
+  SEC300: { severity: 'error', meaning: 'a key would go to a schema file, namespace or origin the key lock does not record for it: held back, its tools hidden, until `flowguard keys accept`' },
+  SEC301: { severity: 'error', meaning: 'the key lock file cannot be used (unreadable, too large, not JSON, or not its shape): every key is held back' },
+
   // Structure of the file and of `main` (spec chapter 09 numbering, extended in free numbers).
   VAL001: { severity: 'error', meaning: 'no `export const main`' },
   VAL002: { severity: 'error', meaning: '`main` is not an object' },

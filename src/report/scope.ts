@@ -9,10 +9,13 @@
 //   `serve`, `list` and `doctor` show it as a warning;
 // - anywhere else (the syntax, the scan, the handlers factory, `root`, `headers`, keys,
 //   libraries, shared lists, no path at all): the whole file.
+//
+// One code is the exception: SEC300, a key the key lock holds back, hides the tools of its file
+// (as a key without a value does) and takes nothing else out of service.
 
 import { isError, type Finding } from './findings.js';
 
-export type Scope = { unit: 'file' } | { unit: 'route'; route: string } | { unit: 'nothing' };
+export type Scope = { unit: 'file' } | { unit: 'route'; route: string } | { unit: 'nothing' } | { unit: 'keys' };
 
 /** The parts of a route that describe it to authors and clients; a request is built without them. */
 const DESCRIPTIVE_ROUTE_PARTS: ReadonlySet<string> = new Set(['description', 'output', 'preload', 'tests', 'meta', 'outputSchema']);
@@ -25,7 +28,9 @@ const DESCRIPTIVE_MAIN_FIELDS: ReadonlySet<string> = new Set([
 const STEP = /^(?:\.([A-Za-z_$][\w$]*)|\[("(?:[^"\\]|\\.)*")\])/;
 const PARAMETER_DESCRIPTION = /^\.parameters\[\d+\](?:\.z)?\.description\b/;
 
-export function scopeOf(finding: Pick<Finding, 'path'>): Scope {
+export function scopeOf(finding: Pick<Finding, 'path'> & Partial<Pick<Finding, 'code'>>): Scope {
+  // A key the key lock holds back hides the tools of its file, as a missing key does; the file loads.
+  if (finding.code === 'SEC300') return { unit: 'keys' };
   const path = finding.path;
   if (path === undefined || !path.startsWith('main')) return { unit: 'file' };
   const top = nextStep(path.slice('main'.length));
