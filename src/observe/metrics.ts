@@ -82,7 +82,7 @@ export class ServerMetrics {
 
   /** Counts a sandbox worker process that stopped or was replaced (another one starts). */
   sandboxEvent(event: CountedSandboxEvent): void {
-    this.restarts.add(event.kind === 'worker-replaced' ? 'replaced' : 'stopped');
+    if (event.kind === 'worker-replaced' || event.kind === 'worker-stopped') this.restarts.add(event.kind === 'worker-replaced' ? 'replaced' : 'stopped');
   }
 
   /** A call has started; call the function returned once, when it is answered. */
