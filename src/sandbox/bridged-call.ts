@@ -79,6 +79,7 @@ export class BridgedCall {
   stop(): void {
     clearTimeout(this.whole);
     this.ended.abort();
+    for (const inbound of this.held.splice(0)) this.refuse(inbound);
   }
 
   async perform(message: Outbound): Promise<void> {
@@ -111,7 +112,7 @@ export class BridgedCall {
   }
 
   private handOver(inbound: Inbound): void {
-    if (this.ended.signal.aborted) return;
+    if (this.ended.signal.aborted) return this.refuse(inbound);
     if (this.parking || !this.host.turn.holds(this.host.owner)) {
       this.held.push(inbound);
       if (!this.parking) void this.resume();
@@ -138,6 +139,11 @@ export class BridgedCall {
   private deliver(inbound: Inbound): void {
     if (--this.inFlight === 0) this.deadline.resume();
     this.send(inbound);
+  }
+
+  /** The call has ended: the answer is a refusal, so that code it left waiting (a call failed alone) is not kept waiting. */
+  private refuse(inbound: Inbound): void {
+    this.send({ ...inbound, answer: { ok: false, message: 'CALL_ENDED: the call that made this request has ended; its answer is not handed over' } });
   }
 
   private send(message: Inbound | Park): void {

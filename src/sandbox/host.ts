@@ -16,12 +16,13 @@
 // and turn markers to the requests sent; BridgedCall serves an executeRequest call's requests.
 
 import { availableParallelism } from 'node:os';
-import type { Bridge, Failure, Hook, Outcome, UnitSpec } from './protocol.js';
+import { isFailure, type Bridge, type Failure, type Hook, type Outcome, type UnitSpec } from './protocol.js';
 import { parsePlain } from './replies.js';
-import { isFailure, WorkerSupervisor, type SandboxOptions } from './worker-supervisor.js';
+import type { SandboxOptions } from './sandbox-options.js';
+import { WorkerSupervisor } from './worker-supervisor.js';
 
 export type { Bridge, Outcome } from './protocol.js';
-export { DEFAULT_BRIDGE_ALLOWANCE_MS, DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, type SandboxOptions } from './worker-supervisor.js';
+export { DEFAULT_BRIDGE_ALLOWANCE_MS, DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, type SandboxOptions } from './sandbox-options.js';
 
 /** Worker processes when the config sets none (`sandbox.workers`): one core left to the host, at most four. */
 export const DEFAULT_WORKERS = Math.min(Math.max(availableParallelism() - 1, 1), 4);

@@ -4,6 +4,13 @@
 // asked before, when an answer is there to hand over. So a call's wait on the network never
 // holds other calls back, and a deadline still measures one request's own run time: the process
 // runs nothing else while a holder's deadline counts.
+//
+// Chosen over starting extra processes for waiting calls: parking costs one message each way, and
+// nothing when no one waits, where a process takes a few hundred milliseconds to start, must
+// import the unit's libraries (ethers: half a second) and run its factory again, and holds its own
+// memory. What it costs: a parked call shares its process, so when the job beside it misses its
+// deadline and the process is replaced, the parked call fails too (SEC107, saying so), as a call
+// queued behind such a job always has.
 
 export class ProcessTurn {
   private holder: object | null = null;

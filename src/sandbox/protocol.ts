@@ -111,3 +111,12 @@ export interface Inbound {
 export interface Ready {
   ready: true;
 }
+
+/** What a command runs, as a failure message names it. */
+export function describeCommand(command: Command): string {
+  return command.kind === 'load' ? 'the handlers factory' : command.kind === 'import' ? 'importing libraries' : 'the handler';
+}
+
+export function isFailure<T>(value: T | Failure): value is Failure {
+  return typeof value === 'object' && value !== null && 'code' in value;
+}

@@ -7,47 +7,26 @@ import { BusyPoll } from './busy-poll.js';
 import { type Job, JobQueue } from './job-queue.js';
 import { reportToStderr, type SandboxEvent, type SandboxEventListener } from './events.js';
 import { ProcessTurn } from './process-turn.js';
-import type { Bridge, Command, Failure, Late, Outbound, Parked, Reply, Request, Turned, UnitSpec } from './protocol.js';
+import { describeCommand, isFailure, type Bridge, type Command, type Failure, type Late, type Outbound, type Parked, type Reply, type Request, type Turned, type UnitSpec } from './protocol.js';
 import { describeError, endsWorker, Replies } from './replies.js';
+import { RunningRequests } from './running-requests.js';
+import {
+  CLOSED,
+  DEFAULT_BRIDGE_ALLOWANCE_MS,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_MEMORY_MB,
+  FIRST_RESTART_DELAY_MS,
+  IMPORT_DEADLINE_MS,
+  LOAD_START_WAIT_MS,
+  MAX_RESTART_DELAY_MS,
+  OUT_OF_MEMORY,
+  REPLY_POLL_MS,
+  START_ALLOWANCE_MS,
+  type SandboxOptions,
+} from './sandbox-options.js';
+import { JobsInHand } from './jobs-in-hand.js';
 import { rssLimitMb, WorkerProcess, type WorkerEvents } from './worker-process.js';
 
-export interface SandboxOptions {
-  /** Worker processes; default: one core fewer than the machine has (the host keeps one), 1 to 4. */
-  size?: number;
-  /** Deadline of a factory or handler call, in milliseconds. */
-  deadlineMs?: number;
-  /** V8 heap limit of each worker process, in MiB; its resident memory may reach 2 × this + 128 MiB. */
-  memoryMb?: number;
-  /** Told when a worker process stops or is replaced; default: one line on stderr. */
-  onEvent?: SandboxEventListener;
-  /**
-   * An executeRequest call's time waiting on the core's requests does not count against its
-   * deadline; the whole call is bounded by the deadline plus this, in milliseconds.
-   */
-  bridgeAllowanceMs?: number;
-}
-
-
-export const DEFAULT_DEADLINE_MS = 2000;
-export const DEFAULT_MEMORY_MB = 128;
-export const DEFAULT_BRIDGE_ALLOWANCE_MS = 30_000;
-/** Importing a library (ethers takes about half a second) is not the schema's time. */
-const IMPORT_DEADLINE_MS = 30_000;
-const RSS_POLL_MS = 50;
-/** How long the host polls for a reply before it sleeps; most handler calls answer well within. */
-const REPLY_POLL_MS = 2;
-/**
- * How long a job may wait for a worker process to start it, beyond its own deadline: a new
- * process takes a few hundred milliseconds to start (SES lockdown), more on a loaded machine, and
- * that is not the call's fault. A load waits longer: its libraries may have to be imported first.
- */
-const START_ALLOWANCE_MS = 2000;
-const LOAD_START_WAIT_MS = 30_000;
-/** A process that dies before it is ready is started again after this delay, doubled each time up to the maximum. */
-const FIRST_RESTART_DELAY_MS = 50;
-const MAX_RESTART_DELAY_MS = 3200;
-const OUT_OF_MEMORY: Failure = { code: 'SEC106', message: 'handler code exceeded the sandbox memory limit' };
-const CLOSED: Failure = { code: 'SEC107', message: 'the sandbox was closed' };
 
 /**
  * One worker process and the queue of jobs for it. The worker runs requests one at a time, in
@@ -57,16 +36,9 @@ const CLOSED: Failure = { code: 'SEC107', message: 'the sandbox was closed' };
  * reply before it. A job that no process has started by its deadline fails (the process was
  * restarting, or busy with the jobs before it). A process that dies before it is ready is
  * started again after a delay that doubles with each such death, so a crash loop does not burn
- * a core.
- *
- * A wait on the network does not hold the process: an executeRequest call whose requests are in
- * flight while other jobs wait is parked (process-turn.ts, bridged-call.ts), and the next job
- * runs beside it in the same process. Chosen over starting extra processes for waiting calls:
- * parking costs one message each way and nothing when no one waits, where a process takes a
- * few hundred milliseconds to start, must import the unit's libraries (ethers: half a second)
- * and run its factory again, and holds its own memory. What it costs: a parked call shares its
- * process, so when a job beside it misses its deadline and the process is replaced, the parked
- * call fails too (SEC107, saying so), as a call queued behind such a job fails today.
+ * a core. A wait on the network does not hold the process: an executeRequest call whose
+ * requests are in flight while other jobs wait is parked, and the next job runs beside it
+ * (process-turn.ts says why this way, bridged-call.ts how).
  */
 export class WorkerSupervisor {
   unitCount = 0;
@@ -85,11 +57,10 @@ export class WorkerSupervisor {
   private nextId = 1;
   /** Whose code the process runs: the job sent last, or a parked call taking its answers. */
   private readonly turn = new ProcessTurn();
-  /** Requests sent and not answered yet, by id: the one holding the turn, and parked calls. */
-  private readonly running = new Map<number, RunningRequest>();
+  /** Requests sent and not answered yet: the one holding the turn, and parked calls. */
+  private readonly running = new RunningRequests(this.turn);
   /** Jobs queued or running: while there are any, the process keeps the host alive and its memory is watched. */
-  private jobsInHand = 0;
-  private memoryPoll: NodeJS.Timeout | null = null;
+  private readonly inHand = new JobsInHand((busy) => this.worker?.hold(busy), () => this.checkMemory());
   /** The bridge of each executeRequest call, by its command, until it runs. */
   private readonly bridges = new WeakMap<Command, Bridge>();
   private readonly bridgeAllowanceMs: number;
@@ -105,9 +76,7 @@ export class WorkerSupervisor {
       this.failedStarts = 0;
       this.wake?.();
     },
-    message: (worker, message) => {
-      if (worker === this.worker) this.answer(message);
-    },
+    message: (worker, message) => worker === this.worker && this.answer(message),
     stopped: (worker, cause, wasReady) => {
       if (worker === this.worker && !this.closed) this.died(worker, cause, wasReady);
     },
@@ -128,18 +97,14 @@ export class WorkerSupervisor {
   run(command: Command, spec?: UnitSpec, bridge?: Bridge): Promise<Reply | Failure> {
     if (bridge) this.bridges.set(command, bridge);
     return new Promise((settle) => {
-      this.inHand(1);
+      this.inHand.add(1);
       let settled = false;
-      this.enqueue({
-        command,
-        spec,
-        settle: (reply) => {
-          if (settled) return;
-          settled = true;
-          this.inHand(-1);
-          settle(reply);
-        },
-      });
+      const once = (reply: Reply | Failure) => {
+        if (!settled) this.inHand.add(-1);
+        settled = true;
+        settle(reply);
+      };
+      this.enqueue({ command, spec, settle: once });
       void this.drain();
     });
   }
@@ -147,7 +112,7 @@ export class WorkerSupervisor {
   async close(): Promise<void> {
     this.closed = true;
     if (this.restart) clearTimeout(this.restart);
-    this.failRunning(() => CLOSED);
+    this.running.failAll(() => CLOSED);
     this.queue.failAll(CLOSED);
     this.wake?.();
     await this.worker?.stop();
@@ -173,23 +138,7 @@ export class WorkerSupervisor {
       this.restartAfterDeath(undefined, describeError(error), true);
       return;
     }
-    this.worker.hold(this.jobsInHand > 0);
-  }
-
-  /** Counts jobs queued or running; the first holds the process and watches its memory, the last lets go. */
-  private inHand(change: number): void {
-    this.jobsInHand += change;
-    const busy = this.jobsInHand > 0;
-    if (busy === (this.memoryPoll !== null)) return;
-    this.worker?.hold(busy);
-    if (busy) {
-      // Memory outside the V8 heap grows without a V8 limit; watch it while jobs run.
-      this.memoryPoll = setInterval(() => this.checkMemory(), RSS_POLL_MS);
-      this.memoryPoll.unref();
-    } else {
-      clearInterval(this.memoryPoll ?? undefined);
-      this.memoryPoll = null;
-    }
+    this.worker.hold(this.inHand.busy);
   }
 
   /** Queues a job; it fails if no process has started it by its deadline. */
@@ -331,9 +280,12 @@ export class WorkerSupervisor {
         settle(reply);
       };
       const missed = (failure: Failure) => {
-        if (!this.running.delete(id)) return;
+        if (!this.running.remove(id)) return;
+        const holds = this.turn.holds(owner);
         finish(failure);
-        this.replace(failure.message);
+        // A parked call runs nothing: it fails alone, and the process serves on.
+        if (holds) this.replace(failure.message);
+        else this.replies.forget(id);
       };
       const timer = new PausableTimer(deadline, () => missed(this.missed(worker, id, command, deadline)));
       // An executeRequest call: its deadline pauses while the core performs its requests; the
@@ -341,12 +293,12 @@ export class WorkerSupervisor {
       const bridge = this.bridges.get(command);
       const host = { wholeMs: deadline + this.bridgeAllowanceMs, missed, send: (message: Parameters<WorkerProcess['send']>[0]) => worker === this.worker && worker.send(message), turn: this.turn, owner };
       const bridged = bridge && new BridgedCall(id, bridge, timer, host);
-      this.running.set(id, {
+      this.running.add(id, {
         owner,
         bridge: bridged,
         settle: (reply) => {
           // Deleted first: a reply that replaces the process fails the others, not this one.
-          if (!this.running.delete(id)) return;
+          if (!this.running.remove(id)) return;
           finish(isFailure(reply) ? reply : this.received(reply));
         },
       });
@@ -392,16 +344,8 @@ export class WorkerSupervisor {
   /** A request whose call is no longer running: answered with a refusal, so the worker forgets it. */
   private refuseLate(message: Outbound): void {
     this.report({ kind: 'late-request', pid: this.worker?.pid, unit: null });
-    try {
-      this.worker?.send({ kind: 'inbound', outbound: message.outbound, answer: { ok: false, message: 'CALL_ENDED: the call that made this request is not running; nothing was sent' } });
-    } catch {
-      // The process has gone.
-    }
-  }
-
-  /** Fails every request sent to the process; the one holding the turn gets `holder`'s failure, the parked ones say why they failed. */
-  private failRunning(failure: (holder: boolean) => Failure): void {
-    for (const running of [...this.running.values()]) running.settle(failure(this.turn.holds(running.owner)));
+    const answer = { ok: false, message: 'CALL_ENDED: the call that made this request is not running; nothing was sent' } as const;
+    this.worker?.send({ kind: 'inbound', outbound: message.outbound, answer });
   }
 
   /**
@@ -415,7 +359,7 @@ export class WorkerSupervisor {
 
   private died(worker: WorkerProcess, cause: string, wasReady: boolean): void {
     const stopped: Failure = { code: 'SEC107', message: `the sandbox process stopped (${cause})` };
-    this.failRunning((holder) => (!holder ? waitedIn(stopped) : worker.ranOutOfHeap() ? OUT_OF_MEMORY : stopped));
+    this.running.failAll((holder) => (holder && worker.ranOutOfHeap() ? OUT_OF_MEMORY : stopped));
     this.restartAfterDeath(worker.pid, cause, !wasReady);
   }
 
@@ -437,7 +381,7 @@ export class WorkerSupervisor {
   private replace(reason: string, holder?: Failure): void {
     if (this.closed) return;
     const replaced: Failure = { code: 'SEC107', message: `the sandbox process was replaced (${reason})` };
-    this.failRunning((holds) => (holds && holder ? holder : waitedIn(replaced)));
+    this.running.failAll((holds) => (holds && holder ? holder : replaced));
     const old = this.worker;
     this.report({ kind: 'worker-replaced', pid: old?.pid, reason });
     this.spawn();
@@ -452,24 +396,4 @@ export class WorkerSupervisor {
       reportToStderr(event);
     }
   }
-}
-
-interface RunningRequest {
-  /** Who holds the process's turn for it. */
-  owner: object;
-  bridge: BridgedCall | undefined;
-  settle: (reply: Reply | Failure) => void;
-}
-
-/** Why a request that was waiting for the network failed when its process went. */
-function waitedIn(failure: Failure): Failure {
-  return { code: 'SEC107', message: `${failure.message} while this call waited for the network beside another request` };
-}
-
-function describeCommand(command: Command): string {
-  return command.kind === 'load' ? 'the handlers factory' : command.kind === 'import' ? 'importing libraries' : 'the handler';
-}
-
-export function isFailure<T>(value: T | Failure): value is Failure {
-  return typeof value === 'object' && value !== null && 'code' in value;
 }
