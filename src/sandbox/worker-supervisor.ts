@@ -192,6 +192,8 @@ export class WorkerSupervisor {
       for (const job of jobs) job.settle({ code: 'SEC107', message: `the sandbox could not run ${describeCommand(job.command)}: ${describeError(error)}` });
     } finally {
       this.turn.release(owner);
+      // Jobs it put back (loads behind one that ended the process) go on.
+      if (this.queue.length > 0) void this.drain();
     }
   }
 
