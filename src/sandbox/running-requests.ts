@@ -15,6 +15,8 @@ export interface RunningRequest {
 
 export class RunningRequests {
   private readonly byId = new Map<number, RunningRequest>();
+  /** Ended requests whose late attempts the operator has been told of (once each; ids are never reused). */
+  private readonly toldLate = new Set<number>();
 
   constructor(private readonly turn: ProcessTurn) {}
 
@@ -33,6 +35,13 @@ export class RunningRequests {
   /** Takes a request off the table; false when it was settled already. */
   remove(id: number): boolean {
     return this.byId.delete(id);
+  }
+
+  /** Whether this is the first late attempt heard of for ended request `id`. */
+  firstLate(id: number): boolean {
+    if (this.toldLate.has(id)) return false;
+    this.toldLate.add(id);
+    return true;
   }
 
   /**

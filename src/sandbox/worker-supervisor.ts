@@ -163,8 +163,7 @@ export class WorkerSupervisor {
         this.wake = null;
         continue;
       }
-      // The next job starts once the process is free: the job before it has answered, or only
-      // waits for the network (parked).
+      // The next job starts once the job before it has answered, or only waits for the network (parked).
       const owner = {};
       await this.turn.take(owner);
       if (this.queue.length === 0 || this.closed || !this.ready) {
@@ -183,7 +182,7 @@ export class WorkerSupervisor {
     this.draining = false;
   }
 
-  /** Runs `work` holding the turn as `owner`, and gives the turn on after it. */
+  /** Runs `work` holding the turn as `owner`, then gives the turn on (and drains jobs it put back: loads behind one that ended the process). */
   private async settleAll(jobs: Job[], owner: object, work: () => Promise<void>): Promise<void> {
     try {
       await work();
@@ -192,7 +191,6 @@ export class WorkerSupervisor {
       for (const job of jobs) job.settle({ code: 'SEC107', message: `the sandbox could not run ${describeCommand(job.command)}: ${describeError(error)}` });
     } finally {
       this.turn.release(owner);
-      // Jobs it put back (loads behind one that ended the process) go on.
       if (this.queue.length > 0) void this.drain();
     }
   }
@@ -345,7 +343,7 @@ export class WorkerSupervisor {
 
   /** A request whose call is no longer running: answered with a refusal, so the worker forgets it. */
   private refuseLate(message: Outbound): void {
-    this.report({ kind: 'late-request', pid: this.worker?.pid, unit: null });
+    if (this.running.firstLate(message.id)) this.report({ kind: 'late-request', pid: this.worker?.pid, unit: null });
     const answer = { ok: false, message: 'CALL_ENDED: the call that made this request is not running; nothing was sent' } as const;
     this.worker?.send({ kind: 'inbound', outbound: message.outbound, answer });
   }
