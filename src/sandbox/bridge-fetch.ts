@@ -6,11 +6,11 @@
 // an answered call left behind is refused here (and by the host). Anywhere but in an
 // executeRequest call the attempt is refused and counted like any other network attempt (SEC100).
 
+import { TextDecoder } from 'node:util';
 import { currentJob, type Job } from './job-context.js';
 import { countNetworkAttempt, NetworkBlockedError } from './network-guard.js';
 import type { BridgeAnswer, BridgeRequest, Inbound, Late, Outbound } from './protocol.js';
 import { readBody } from './request-body.js';
-import { TextDecoder } from 'node:util';
 
 let nextOutbound = 1;
 const waiting = new Map<number, (answer: BridgeAnswer) => void>();

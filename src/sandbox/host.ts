@@ -13,7 +13,10 @@
 // Parts: WorkerSupervisor (worker-supervisor.ts) keeps one worker process going and runs its jobs;
 // WorkerProcess (worker-process.ts) is the child process as the host sees it, worker.ts the code
 // running inside it; JobQueue holds the jobs waiting for a process, each with its start bound; Replies matches the worker's replies
-// and turn markers to the requests sent; BridgedCall serves an executeRequest call's requests.
+// and turn markers to the requests sent; BridgedCall serves an executeRequest call's requests;
+// ProcessTurn says whose code a process runs (a call waiting on the network is parked beside the
+// next job), RunningRequests holds the requests a process runs. Inside the worker, job-context.ts
+// ties every request and network attempt to the request whose code made it.
 
 import { availableParallelism } from 'node:os';
 import { isFailure, type Bridge, type Failure, type Hook, type Outcome, type UnitSpec } from './protocol.js';
