@@ -118,10 +118,11 @@ describe('a bridged request body goes out as the bytes it holds', () => {
 });
 
 describe("a bridged answer's text is what its charset says, or an error", () => {
-  async function read(kind: string): Promise<{ text: { value?: string; error?: string }; json: { value?: unknown; error?: string }; bytes: number[] }> {
+  type Read = { text: { value?: string; error?: string }; json: { value?: unknown; error?: string }; bytes: number[] };
+  async function read(kind: string): Promise<Read> {
     const result = await catalog.call('bytes_read', { kind });
     expect(result.ok).toBe(true);
-    return (result as { content: { value: never } }).content.value;
+    return (result as unknown as { content: { value: Read } }).content.value;
   }
 
   it('bytes that are no UTF-8: text() and json() refuse them naming the origin; arrayBuffer() gives them', async () => {
