@@ -4,8 +4,13 @@
 // requests, the schema's reach, and the key binding (a key token goes only to an origin bound to
 // that key; a request carrying one elsewhere is refused). The answer is redacted of every key form
 // before the handler sees it. Each outbound request is recorded on the call.
+//
+// Bounds count from admission: a request counts against `maxRequestsPerCall` when it arrives, not
+// when it finishes, and every byte read counts against `maxBytesPerCall` as it arrives, shared by
+// the call's requests in flight (past the bound, reading stops). When the call has answered, its
+// requests still in flight are aborted and recorded as such; nothing more is sent for it.
 
-import { HttpError, type HttpClient, type HttpRequest } from '../http/client.js';
+import { HttpError, type ByteBudget, type HttpClient, type HttpRequest } from '../http/client.js';
 import { egressRefusal } from '../http/egress.js';
 import type { Reach } from '../http/reach.js';
 import type { Redactor } from '../http/redact.js';
@@ -38,6 +43,22 @@ export interface BridgeContext {
 
 const METHODS: ReadonlySet<string> = new Set(['GET', 'POST', 'PUT', 'DELETE']);
 
+/** A bridged request as the host reads it: the body back to its bytes. */
+interface HostRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: Buffer;
+}
+
+/** A request of the call that has not finished; recorded at once if the call ends first. */
+interface InFlight {
+  origin: string;
+  method: string;
+  started: number;
+  recorded: boolean;
+}
+
 /** One call's bridge: its reach, its tokens, its bounds and its record. */
 export class CallBridge {
   readonly requests: OutboundRecord[] = [];
@@ -45,36 +66,57 @@ export class CallBridge {
   rateLimit: Refusal | null = null;
   /** The Cache-Control values of the answers the handler got, for the response cache. */
   readonly cacheControl: string[] = [];
+  /** Requests asked for so far, counted as they arrive (not as they finish): the bound holds for requests started at once. */
+  private arrived = 0;
+  /** Bytes read from the wire so far, by all the call's requests together, and after decoding. */
+  private readonly wire: ByteBudget & { read: number };
   private bytes = 0;
+  private readonly inFlight = new Set<InFlight>();
 
   constructor(
     private readonly context: BridgeContext,
     private readonly call: { namespace: string; reach: Reach; keys: readonly string[]; tokens: SecretTokens; signal?: AbortSignal },
-  ) {}
+  ) {
+    const max = context.maxBytesPerCall;
+    this.wire = {
+      read: 0,
+      take(bytes) {
+        this.read += bytes;
+        return this.read > max ? tooManyBytes(max) : null;
+      },
+    };
+  }
 
-  /** Performs one bridged request; every refusal or failure is an answer with a stable prefix, never a throw. */
-  async perform(request: BridgeRequest): Promise<BridgeAnswer> {
+  /**
+   * Performs one bridged request; every refusal or failure is an answer with a stable prefix,
+   * never a throw. `callEnded` aborts when the handler's call has answered.
+   */
+  async perform(wire: BridgeRequest, callEnded?: AbortSignal): Promise<BridgeAnswer> {
     const started = performance.now();
-    const method = String(request.method ?? 'GET').toUpperCase();
+    const request: HostRequest = { url: String(wire.url), method: String(wire.method ?? 'GET').toUpperCase(), headers: wire.headers };
+    if (wire.body !== undefined) request.body = Buffer.from(String(wire.body), 'base64');
+    const method = request.method;
     let url: URL | null = null;
     try {
       url = new URL(request.url);
     } catch {
       url = null;
     }
-    const refused = this.refusal(method, url, request);
+    const refused = callEnded?.aborted ? CALL_ENDED : this.refusal(method, url, request);
+    this.arrived += 1;
     if (refused) return this.failed(url?.origin ?? String(request.url).slice(0, 100), method, started, 0, refused);
     const target = url as URL;
-    const filled = this.call.tokens.fill({ url: request.url, headers: request.headers, body: request.body }, this.slotsFor(request), (key) =>
-      this.call.keys.includes(key) ? this.context.secrets.valueFor(key, this.call.namespace) : undefined,
-    );
+    const filled = this.fill(request);
+    const entry: InFlight = { origin: target.origin, method, started, recorded: false };
+    const signal = this.signalFor(entry, callEnded);
     try {
-      const guarded = await this.context.guard.send(target.origin, this.call.namespace, this.call.signal, () =>
+      const guarded = await this.context.guard.send(target.origin, this.call.namespace, signal, () =>
         this.context.http.request(
-          { method: method as HttpRequest['method'], url: this.context.upstreams.target(new URL(filled.url)), headers: filled.headers, body: filled.body },
-          { signal: this.call.signal, origin: target.origin },
+          { method: method as HttpRequest['method'], url: this.context.upstreams.target(new URL(filled.url)), headers: filled.headers, ...(filled.body === undefined ? {} : { body: filled.body }) },
+          { signal, origin: target.origin, budget: this.wire },
         ),
       );
+      if (entry.recorded) return { ok: false, message: CALL_ENDED };
       if (!guarded.ok) {
         this.rateLimit ??= guarded.refusal;
         return this.failed(target.origin, method, started, 0, `RATE_LIMITED: ${guarded.refusal.message}`);
@@ -82,7 +124,7 @@ export class CallBridge {
       const response = guarded.response;
       this.bytes += response.body.length;
       if (this.bytes > this.context.maxBytesPerCall) {
-        return this.failed(target.origin, method, started, response.status, `TOO_MANY_BYTES: the call received more than ${this.context.maxBytesPerCall} bytes (network.maxBytesPerCall)`, response.body.length);
+        return this.failed(target.origin, method, started, response.status, tooManyBytes(this.context.maxBytesPerCall), response.body.length);
       }
       this.record(target.origin, method, started, response.status, response.body.length);
       if (response.headers['cache-control'] !== undefined) this.cacheControl.push(response.headers['cache-control']);
@@ -90,20 +132,57 @@ export class CallBridge {
       return { ok: true, status: response.status, url: this.context.redactor.redact(target.href), headers, body: body.toString('base64') };
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
+      if (entry.recorded) return { ok: false, message: CALL_ENDED };
+      if (error.kind === 'too-large' && this.wire.read > this.context.maxBytesPerCall) return this.failed(target.origin, method, started, 0, error.message);
       return this.failed(target.origin, method, started, 0, `upstream request failed: ${this.context.redactor.redact(error.message)}`);
+    } finally {
+      this.inFlight.delete(entry);
     }
   }
 
+  /**
+   * The signal of one request: the caller's, and the end of the handler's call. When the call
+   * ends first, the request is recorded at once as aborted (the record is read as the call answers).
+   */
+  private signalFor(entry: InFlight, callEnded: AbortSignal | undefined): AbortSignal | undefined {
+    if (!callEnded) return this.call.signal;
+    this.inFlight.add(entry);
+    callEnded.addEventListener('abort', () => this.abandon(entry), { once: true });
+    return this.call.signal ? AbortSignal.any([this.call.signal, callEnded]) : callEnded;
+  }
+
+  private abandon(entry: InFlight): void {
+    if (!this.inFlight.has(entry) || entry.recorded) return;
+    entry.recorded = true;
+    this.record(entry.origin, entry.method, entry.started, 0, 0, 'ABORTED: the call answered before this request finished');
+  }
+
+  /** Keys filled in where the handler put their tokens; a body's bytes stay bytes around them. */
+  private fill(request: HostRequest): { url: string; headers: Record<string, string>; body?: Buffer } {
+    const valueOf = (key: string) => (this.call.keys.includes(key) ? this.context.secrets.valueFor(key, this.call.namespace) : undefined);
+    const slots = this.slotsFor(request);
+    const { url, headers } = this.call.tokens.fill({ url: request.url, headers: request.headers }, slots, valueOf);
+    if (!request.body) return { url, headers };
+    // One byte per character (latin1) keeps any bytes exact; a key value goes in as its UTF-8 bytes.
+    const asBytes = (key: string) => {
+      const value = valueOf(key);
+      return value === undefined ? undefined : Buffer.from(value, 'utf8').toString('latin1');
+    };
+    const body = this.call.tokens.fill({ url: '', headers: {}, body: request.body.toString('latin1') }, { ...slots, url: new Set() }, asBytes).body ?? '';
+    return { url, headers, body: Buffer.from(body, 'latin1') };
+  }
+
   /** Why the request may not leave, checked before anything is sent; null when it may. */
-  private refusal(method: string, url: URL | null, request: BridgeRequest): string | null {
-    if (this.requests.length >= this.context.maxRequestsPerCall) {
+  private refusal(method: string, url: URL | null, request: HostRequest): string | null {
+    if (this.arrived >= this.context.maxRequestsPerCall) {
       return `TOO_MANY_REQUESTS: the call made more than ${this.context.maxRequestsPerCall} requests (network.maxRequestsPerCall)`;
     }
+    if (this.wire.read > this.context.maxBytesPerCall || this.bytes > this.context.maxBytesPerCall) return tooManyBytes(this.context.maxBytesPerCall);
     if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return `INVALID_URL: ${JSON.stringify(String(request.url).slice(0, 100))} is not an http(s) URL`;
     if (url.username || url.password) return 'INVALID_URL: credentials in a URL are not sent';
     if (!METHODS.has(method)) return `METHOD_NOT_ALLOWED: ${method} (the core sends GET, POST, PUT and DELETE)`;
     if (!this.call.reach.allows(url)) return `HOST_NOT_ALLOWED: ${url.origin} is not in the reach of ${this.call.namespace}`;
-    const text = [request.url, ...Object.values(request.headers), request.body ?? ''].join('\n');
+    const text = [request.url, ...Object.values(request.headers), request.body?.toString('latin1') ?? ''].join('\n');
     for (const key of this.call.keys) {
       if (!text.includes(this.call.tokens.token(key)) || this.call.reach.binds(key, url)) continue;
       const bound = this.call.reach.boundOrigins(key);
@@ -113,7 +192,7 @@ export class CallBridge {
   }
 
   /** Every declared key may be filled anywhere in the request: the reach check above bound it to this origin. */
-  private slotsFor(request: BridgeRequest): Parameters<SecretTokens['fill']>[1] {
+  private slotsFor(request: HostRequest): Parameters<SecretTokens['fill']>[1] {
     const keys = new Set(this.call.keys);
     return { url: keys, body: keys, headers: new Map(Object.keys(request.headers).map((name) => [name.toLowerCase(), keys] as const)) };
   }
@@ -126,6 +205,12 @@ export class CallBridge {
   private record(origin: string, method: string, started: number, status: number, bytes: number, error?: string): void {
     this.requests.push(outboundRecord(origin, method, started, status, bytes, error));
   }
+}
+
+const CALL_ENDED = 'CALL_ENDED: the call that made this request has answered; nothing was sent';
+
+function tooManyBytes(max: number): string {
+  return `TOO_MANY_BYTES: the call received more than ${max} bytes (network.maxBytesPerCall)`;
 }
 
 /** The record of one outbound request that started at `started` (performance.now()) and ends now. */

@@ -18,7 +18,7 @@ import { SecretTokens, type SecretStore } from '../http/secrets.js';
 import type { Upstreams } from '../http/upstreams.js';
 import type { InputSchema } from '../tool-schema/input.js';
 import type { Outcome } from '../sandbox/host.js';
-import type { BridgeAnswer, BridgeRequest, Hook } from '../sandbox/protocol.js';
+import type { Bridge, Hook } from '../sandbox/protocol.js';
 import { CallBridge, outboundRecord, type OutboundRecord } from './bridge.js';
 import type { ExecuteRequestResult, PostRequestResult } from './hooks.js';
 import type { Refusal, UpstreamGuard } from '../guard/upstream-guard.js';
@@ -52,7 +52,7 @@ export interface HandlerRunner {
   executeRequest(
     tool: CallableTool,
     input: { struct: Record<string, unknown>; payload: Record<string, unknown> },
-    bridge: (request: BridgeRequest) => Promise<BridgeAnswer>,
+    bridge: Bridge,
   ): Promise<Outcome<ExecuteRequestResult>>;
 }
 
@@ -252,7 +252,7 @@ async function executeRequest(
     userParams: { ...args, _allParams: args },
     serverParams: Object.fromEntries(tool.declaredKeys.map((key) => [key, tokens.token(key)])),
   };
-  const executed = await context.handlers.executeRequest(tool, { struct: { ...struct, status: true, messages: [], data: null }, payload }, (request) => bridge.perform(request));
+  const executed = await context.handlers.executeRequest(tool, { struct: { ...struct, status: true, messages: [], data: null }, payload }, (request, callEnded) => bridge.perform(request, callEnded));
   const requests = bridge.requests;
   // A handler that failed after a request was held back for a limit or pause most likely failed for that: say when to retry.
   if (bridge.rateLimit && (!executed.ok || 'failed' in executed.value)) return { ...rateLimited(bridge.rateLimit), requests };

@@ -8,7 +8,7 @@ import type { Outcome, SandboxHost } from '../sandbox/host.js';
 
 /** Whatever runs a unit's hooks: the sandbox host, or the catalog's units that start it on first use. */
 export type HookRunner = Pick<SandboxHost, 'runHook'>;
-import type { BridgeAnswer, BridgeRequest } from '../sandbox/protocol.js';
+import type { Bridge } from '../sandbox/protocol.js';
 import type { RequestStruct } from '../http/request.js';
 import type { HttpMethod } from '../schema/types.js';
 
@@ -53,7 +53,7 @@ export async function runExecuteRequest(
   unit: string,
   route: string,
   input: { struct: Record<string, unknown>; payload: Record<string, unknown> },
-  bridge: (request: BridgeRequest) => Promise<BridgeAnswer>,
+  bridge: Bridge,
 ): Promise<Outcome<ExecuteRequestResult>> {
   const outcome = await sandbox.runHook(unit, route, 'executeRequest', input, bridge);
   if (!outcome.ok) return outcome;

@@ -20,11 +20,12 @@ import { publicOnlyConnector } from './connector.js';
 import { ACCEPT_ENCODING, decodeContent } from './content-encoding.js';
 import { mayParseAsJson } from './decode.js';
 import { abortedError, exchangeError, HttpError } from './errors.js';
-import { Call, Hop, NOT_ABORTED, type IncomingHeaders } from './hop.js';
+import { Call, Hop, NOT_ABORTED, type ByteBudget, type IncomingHeaders } from './hop.js';
 import { jsonDeeperThan } from './json-depth.js';
 import type { Upstreams } from './upstreams.js';
 
 export { HttpError, type HttpErrorKind } from './errors.js';
+export type { ByteBudget } from './hop.js';
 
 export interface HttpLimits {
   /** Time allowed to open the TCP (and TLS) connection. */
@@ -64,7 +65,8 @@ export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers: Record<string, string>;
-  body?: string;
+  /** Text goes as UTF-8; bytes as they are. */
+  body?: string | Uint8Array;
 }
 
 export interface RequestOptions {
@@ -75,6 +77,8 @@ export interface RequestOptions {
    * holds only when an override of this origin is where the URL goes.
    */
   origin?: string;
+  /** A bound shared with other requests (an executeRequest call's bytes): every byte read is taken from it. */
+  budget?: ByteBudget;
 }
 
 export interface HttpResponse {
@@ -158,7 +162,7 @@ export class HttpClient {
     const url = parseRequestUrl(request.url);
     const callerSignal = options.signal;
     if (callerSignal?.aborted) throw abortedError();
-    const call = new Call(this.limits.totalTimeoutMs, callerSignal);
+    const call = new Call(this.limits.totalTimeoutMs, callerSignal, options.budget);
     const routed = this.upstreams?.routes(options.origin ?? url.origin, url.origin) === true;
     try {
       return await this.exchange(url, request, call, routed);
@@ -183,12 +187,12 @@ export class HttpClient {
     path: string,
     method: HttpRequest['method'],
     headers: Record<string, string>,
-    body: string | undefined,
+    body: string | Uint8Array | undefined,
   ): Promise<Hop> {
     if (call.cause !== NOT_ABORTED) return Promise.reject(call.error());
     const limit = this.limits.maxResponseBytes;
     return new Promise<Hop>((resolve, reject) => {
-      const hop = new Hop(limit, resolve, reject);
+      const hop = new Hop(limit, resolve, reject, call.budget);
       call.hop = hop;
       this.agent(routed).dispatch({ origin, path, method, headers, body }, hop);
     });

@@ -13,6 +13,11 @@ const REDIRECT_DRAIN_LIMIT = 64 * 1024;
 
 export type IncomingHeaders = Record<string, string | string[] | undefined>;
 
+/** Bytes several requests may read together; `take` says why not when a chunk passes it. */
+export interface ByteBudget {
+  take(bytes: number): string | null;
+}
+
 /**
  * One request/response on the wire, as an undici dispatch handler: the body is collected here
  * with a running byte count (no stream, no second copy), and the exchange can be failed from
@@ -31,7 +36,12 @@ export class Hop implements Dispatcher.DispatchHandler {
   private readonly resolve: (hop: Hop) => void;
   private readonly reject: (error: unknown) => void;
 
-  constructor(limit: number, resolve: (hop: Hop) => void, reject: (error: unknown) => void) {
+  constructor(
+    limit: number,
+    resolve: (hop: Hop) => void,
+    reject: (error: unknown) => void,
+    private readonly budget?: ByteBudget,
+  ) {
     this.limit = limit;
     this.resolve = resolve;
     this.reject = reject;
@@ -57,7 +67,9 @@ export class Hop implements Dispatcher.DispatchHandler {
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.settled) return;
     this.total += chunk.length;
-    if (this.total > this.limit) this.overflow(controller);
+    const overBudget = this.budget?.take(chunk.length) ?? null;
+    if (overBudget !== null) this.overflow(controller, overBudget);
+    else if (this.total > this.limit) this.overflow(controller);
     else if (!this.redirect) this.chunks.push(chunk);
   }
 
@@ -82,10 +94,11 @@ export class Hop implements Dispatcher.DispatchHandler {
   }
 
   /** The body passed its cap: stop reading and drop the connection at once. */
-  private overflow(controller: Dispatcher.DispatchController): void {
+  private overflow(controller: Dispatcher.DispatchController, overBudget?: string): void {
     this.settled = true;
     controller.abort(ABANDONED);
-    if (this.redirect) this.resolve(this);
+    if (overBudget !== undefined) this.reject(new HttpError('too-large', overBudget));
+    else if (this.redirect) this.resolve(this);
     else this.reject(new HttpError('too-large', `response body larger than ${this.limit} bytes (maxResponseBytes)`));
   }
 
@@ -113,7 +126,11 @@ export class Call {
   private readonly callerSignal: AbortSignal | undefined;
   private readonly totalTimeoutMs: number;
 
-  constructor(totalTimeoutMs: number, callerSignal: AbortSignal | undefined) {
+  constructor(
+    totalTimeoutMs: number,
+    callerSignal: AbortSignal | undefined,
+    readonly budget?: ByteBudget,
+  ) {
     this.totalTimeoutMs = totalTimeoutMs;
     this.timer = setTimeout(onDeadline, totalTimeoutMs, this);
     this.callerSignal = callerSignal;

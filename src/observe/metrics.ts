@@ -82,7 +82,7 @@ export class ServerMetrics {
 
   /** Counts a sandbox worker process that stopped or was replaced (another one starts). */
   sandboxEvent(event: CountedSandboxEvent): void {
-    this.restarts.add(event.kind === 'worker-replaced' ? 'replaced' : 'stopped');
+    if (event.kind === 'worker-replaced' || event.kind === 'worker-stopped') this.restarts.add(event.kind === 'worker-replaced' ? 'replaced' : 'stopped');
   }
 
   /** Shows `dropped()`, the audit records dropped so far (audit-log.ts), as a counter. */

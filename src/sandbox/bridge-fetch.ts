@@ -1,52 +1,69 @@
 // The worker side of the network bridge (RULINGS R12). An executeRequest handler gets a `fetch`
 // (the WHATWG subset the corpus uses) and ethers gets a getUrl function; both only ask: each
-// request goes to the host as plain data, and the core performs it (src/catalog/bridge.ts). Only
-// while an executeRequest call of the same unit runs; anywhere else the attempt is refused and
-// counted like any other network attempt (SEC100).
+// request goes to the host as plain data, and the core performs it (src/catalog/bridge.ts). A
+// request belongs to the executeRequest call whose code made it (job-context.ts), however late
+// and through whatever library: it is sent as that call's, and only while that call runs; code
+// an answered call left behind is refused here (and by the host). Anywhere but in an
+// executeRequest call the attempt is refused and counted like any other network attempt (SEC100).
 
+import { TextDecoder } from 'node:util';
+import { currentJob, type Job } from './job-context.js';
 import { countNetworkAttempt, NetworkBlockedError } from './network-guard.js';
-import type { BridgeAnswer, BridgeRequest, Inbound, Outbound } from './protocol.js';
+import type { BridgeAnswer, BridgeRequest, Inbound, Late, Outbound } from './protocol.js';
+import { readBody } from './request-body.js';
 
-/** The executeRequest call running now: the request id the host knows it by, and its unit. */
-let running: { id: number; unit: string } | null = null;
 let nextOutbound = 1;
 const waiting = new Map<number, (answer: BridgeAnswer) => void>();
 
-/** Runs `work` as executeRequest call `id` of `unit`: its requests go to the host while it runs. */
-export async function asBridgedCall<T>(id: number, unit: string, work: () => Promise<T>): Promise<T> {
-  running = { id, unit };
-  try {
-    return await work();
-  } finally {
-    running = null;
-  }
-}
-
-/** An answer from the host; one for a call that has ended is dropped. */
+/** An answer from the host; one for a request already settled (its call ended) is dropped. */
 export function receiveInbound(message: Inbound): void {
   const settle = waiting.get(message.outbound);
   waiting.delete(message.outbound);
   settle?.(message.answer);
 }
 
-/** Sends one request for the running call of `unit` (any unit when null: ethers is shared). */
+/** The job has ended: its requests still waiting are refused, whatever the host answers later. */
+export function endBridgedRequests(job: Job): void {
+  for (const outbound of job.waiting) receiveInbound({ kind: 'inbound', outbound, answer: { ok: false, message: callEnded() } });
+}
+
+/** Tells the host, once per ended job, that code it left behind still tries to reach out. */
+export function reportLate(job: Job): void {
+  if (job.toldLate) return;
+  job.toldLate = true;
+  process.send?.({ late: job.id, unit: job.unit } satisfies Late);
+}
+
+function callEnded(): string {
+  return 'CALL_ENDED: the executeRequest call that started this request has answered; nothing more is sent for it';
+}
+
+/** Sends one request for the executeRequest call the running code belongs to, if it is one of `unit` (any unit when null: ethers is shared). */
 function ask(unit: string | null, request: BridgeRequest, what: string): Promise<BridgeAnswer> {
-  const call = running;
-  if (!call || (unit !== null && call.unit !== unit)) {
+  const job = currentJob();
+  if (!job || job.hook !== 'executeRequest' || (unit !== null && job.unit !== unit)) {
     countNetworkAttempt();
     return Promise.reject(new NetworkBlockedError(`${what} outside an executeRequest handler`));
   }
+  if (job.ended) {
+    reportLate(job);
+    return Promise.reject(new TypeError(callEnded()));
+  }
   const outbound = nextOutbound++;
+  job.waiting.add(outbound);
   return new Promise((settle) => {
-    waiting.set(outbound, settle);
-    process.send?.({ id: call.id, outbound, request } satisfies Outbound);
+    waiting.set(outbound, (answer) => {
+      job.waiting.delete(outbound);
+      settle(answer);
+    });
+    process.send?.({ id: job.id, outbound, request } satisfies Outbound);
   });
 }
 
 /** A unit's `fetch`: `fetch(url | { url }, { method, headers, body })`; with `null`, the libraries' global one, for whichever executeRequest call runs. */
 export function fetchFor(unit: string | null): (input: unknown, init?: unknown) => Promise<unknown> {
   return async (input, init) => {
-    const request = readRequest(input, init);
+    const request = await readRequest(input, init);
     const answer = await ask(unit, request, 'fetch');
     if (!answer.ok) throw new TypeError(answer.message);
     return harden(responseOf(answer));
@@ -56,19 +73,19 @@ export function fetchFor(unit: string | null): (input: unknown, init?: unknown) 
 /** ethers v6 `FetchRequest.registerGetUrl`: JSON-RPC providers and contracts ask through the bridge. */
 export async function ethersGetUrl(req: { url: string; method: string; headers: Record<string, string>; body: Uint8Array | null }): Promise<{ statusCode: number; statusMessage: string; headers: Record<string, string>; body: Uint8Array | null }> {
   const request: BridgeRequest = { url: String(req.url), method: String(req.method || 'GET'), headers: { ...req.headers } };
-  if (req.body) request.body = Buffer.from(req.body).toString('utf8');
+  if (req.body) request.body = Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength).toString('base64');
   const answer = await ask(null, request, 'an ethers request');
   if (!answer.ok) throw new Error(answer.message);
   return { statusCode: answer.status, statusMessage: '', headers: answer.headers, body: new Uint8Array(Buffer.from(answer.body, 'base64')) };
 }
 
-function readRequest(input: unknown, init: unknown): BridgeRequest {
+async function readRequest(input: unknown, init: unknown): Promise<BridgeRequest> {
   const source = typeof input === 'object' && input !== null && !(input instanceof URL) ? (input as Record<string, unknown>) : {};
   const options = typeof init === 'object' && init !== null ? (init as Record<string, unknown>) : {};
   const url = String(input instanceof URL || typeof input === 'string' ? input : source.url);
   const request: BridgeRequest = { url, method: String(options.method ?? source.method ?? 'GET').toUpperCase(), headers: readHeaders(options.headers ?? source.headers) };
   const body = options.body ?? source.body;
-  if (body !== undefined && body !== null) request.body = body instanceof Uint8Array ? Buffer.from(body).toString('utf8') : String(body);
+  if (body !== undefined && body !== null) request.body = (await readBody(body)).toString('base64');
   return request;
 }
 
@@ -86,11 +103,11 @@ function readHeaders(headers: unknown): Record<string, string> {
   return read;
 }
 
-/** The Response subset the corpus reads. */
+/** The Response subset the corpus reads. Text is what its charset says, or an error: never a silent U+FFFD. */
 function responseOf(answer: Extract<BridgeAnswer, { ok: true }>): Record<string, unknown> {
   const bytes = Buffer.from(answer.body, 'base64');
-  const text = () => bytes.toString('utf8');
   const headers = new Map(Object.entries(answer.headers).map(([name, value]) => [name.toLowerCase(), value]));
+  const text = () => decodeAnswer(bytes, headers.get('content-type'), answer.url);
   return {
     ok: answer.status >= 200 && answer.status <= 299,
     status: answer.status,
@@ -107,4 +124,31 @@ function responseOf(answer: Extract<BridgeAnswer, { ok: true }>): Record<string,
     json: async () => JSON.parse(text()) as unknown,
     arrayBuffer: async () => new Uint8Array(bytes).buffer,
   };
+}
+
+/**
+ * The answer as text, by the rule of the core's own path (src/http/decode.ts): the charset of its
+ * Content-Type, UTF-8 when none; bytes that are not valid in it are an error naming the origin.
+ */
+function decodeAnswer(bytes: Buffer, contentType: string | undefined, url: string): string {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase() ?? 'utf-8';
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset, { fatal: true });
+  } catch {
+    throw new TypeError(`the answer from ${originOf(url)} declares an unsupported charset "${charset.slice(0, 40)}"; arrayBuffer() gives its bytes`);
+  }
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    throw new TypeError(`the answer from ${originOf(url)} is not valid ${decoder.encoding} text; arrayBuffer() gives its bytes`);
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'the upstream';
+  }
 }

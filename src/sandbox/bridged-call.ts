@@ -2,9 +2,13 @@
 // handed to the call's bridge (the core performs it) and the answer sent back to the worker.
 // While requests are in flight the handler's deadline is paused: it counts the handler's own run
 // time; time on the network is bounded by the HTTP client's timeouts, the per-call request bound,
-// and the whole call's bound (WorkerSupervisor).
+// and the whole call's bound (WorkerSupervisor). A call that only waits while others want the
+// process is parked (process-turn.ts): it gives up its turn, its answers wait until it has the
+// turn again, and its deadline stays paused until they are handed over. When the call ends, its
+// requests still in flight are aborted (the bridge records them), and nothing more is sent for it.
 
-import type { Bridge, BridgeAnswer, Failure, Inbound, Outbound } from './protocol.js';
+import type { ProcessTurn } from './process-turn.js';
+import type { Bridge, BridgeAnswer, Failure, Inbound, Outbound, Park } from './protocol.js';
 import { describeError } from './replies.js';
 
 /** A deadline that can stop counting while the handler waits on the network. */
@@ -44,39 +48,107 @@ export interface BridgedCallHost {
   wholeMs: number;
   /** Fails the call (and replaces its process). */
   missed: (failure: Failure) => void;
-  /** Sends an answer to the worker process, if it is still the one running the call. */
-  send: (inbound: Inbound) => void;
+  /** Sends an answer or a park to the worker process, if it is still the one running the call. */
+  send: (message: Inbound | Park) => void;
+  /** The worker process's turn, and who holds it for this call. */
+  turn: ProcessTurn;
+  owner: object;
 }
 
 export class BridgedCall {
+  /** Requests whose answers the handler has not been handed yet: the deadline is paused while there are any. */
   private inFlight = 0;
   private readonly whole: NodeJS.Timeout;
+  private readonly ended = new AbortController();
+  /** Answers that came while the call was parked, for when it has the turn again. */
+  private readonly held: Inbound[] = [];
+  private parking = false;
+  private taking = false;
 
   constructor(
+    private readonly id: number,
     private readonly bridge: Bridge,
     private readonly deadline: PausableTimer,
     private readonly host: BridgedCallHost,
   ) {
     this.whole = setTimeout(() => host.missed({ code: 'SEC105', message: `the handler and its requests did not finish within ${host.wholeMs} ms` }), host.wholeMs);
+    host.turn.onContended(host.owner, () => this.parkIfWaiting());
   }
 
+  /** The call has answered (or failed): its requests in flight are aborted, later ones refused. */
   stop(): void {
     clearTimeout(this.whole);
+    this.ended.abort();
+    for (const inbound of this.held.splice(0)) this.refuse(inbound);
   }
 
   async perform(message: Outbound): Promise<void> {
     if (this.inFlight++ === 0) this.deadline.pause();
+    this.parkIfWaiting();
     let answer: BridgeAnswer;
     try {
-      answer = await this.bridge(message.request);
+      answer = await this.bridge(message.request, this.ended.signal);
     } catch (error) {
       // A bug of the core, not the handler's doing: this request fails, the call goes on.
       answer = { ok: false, message: `the core could not perform the request: ${describeError(error)}` };
-    } finally {
-      if (--this.inFlight === 0) this.deadline.resume();
     }
+    this.handOver({ kind: 'inbound', outbound: message.outbound, answer });
+  }
+
+  /** The worker has stopped running the call: it waits aside, and the process is free for others. */
+  parked(): void {
+    if (!this.parking) return;
+    this.parking = false;
+    if (this.ended.signal.aborted || !this.host.turn.holds(this.host.owner)) return;
+    this.host.turn.release(this.host.owner);
+    if (this.held.length > 0) void this.resume();
+  }
+
+  /** Only waiting, and someone else wants the process: ask the worker to set the call aside. */
+  private parkIfWaiting(): void {
+    if (this.parking || this.inFlight === 0 || !this.host.turn.wanted || !this.host.turn.holds(this.host.owner)) return;
+    this.parking = true;
+    this.send({ kind: 'park', id: this.id });
+  }
+
+  private handOver(inbound: Inbound): void {
+    if (this.ended.signal.aborted) return this.refuse(inbound);
+    if (this.parking || !this.host.turn.holds(this.host.owner)) {
+      this.held.push(inbound);
+      if (!this.parking) void this.resume();
+      return;
+    }
+    this.deliver(inbound);
+  }
+
+  /** Takes the turn again, behind whoever asked first, and hands over the answers that came meanwhile. */
+  private async resume(): Promise<void> {
+    if (this.taking) return;
+    this.taking = true;
+    await this.host.turn.take(this.host.owner);
+    this.taking = false;
+    if (this.ended.signal.aborted) {
+      this.host.turn.release(this.host.owner);
+      return;
+    }
+    this.host.turn.onContended(this.host.owner, () => this.parkIfWaiting());
+    for (const inbound of this.held.splice(0)) this.deliver(inbound);
+    this.parkIfWaiting();
+  }
+
+  private deliver(inbound: Inbound): void {
+    if (--this.inFlight === 0) this.deadline.resume();
+    this.send(inbound);
+  }
+
+  /** The call has ended: the answer is a refusal, so that code it left waiting (a call failed alone) is not kept waiting. */
+  private refuse(inbound: Inbound): void {
+    this.send({ ...inbound, answer: { ok: false, message: 'CALL_ENDED: the call that made this request has ended; its answer is not handed over' } });
+  }
+
+  private send(message: Inbound | Park): void {
     try {
-      this.host.send({ kind: 'inbound', outbound: message.outbound, answer });
+      this.host.send(message);
     } catch {
       // The process has gone; its call fails through its deadline or its death.
     }

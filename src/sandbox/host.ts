@@ -13,15 +13,19 @@
 // Parts: WorkerSupervisor (worker-supervisor.ts) keeps one worker process going and runs its jobs;
 // WorkerProcess (worker-process.ts) is the child process as the host sees it, worker.ts the code
 // running inside it; JobQueue holds the jobs waiting for a process, each with its start bound; Replies matches the worker's replies
-// and turn markers to the requests sent; BridgedCall serves an executeRequest call's requests.
+// and turn markers to the requests sent; BridgedCall serves an executeRequest call's requests;
+// ProcessTurn says whose code a process runs (a call waiting on the network is parked beside the
+// next job), RunningRequests holds the requests a process runs. Inside the worker, job-context.ts
+// ties every request and network attempt to the request whose code made it.
 
 import { availableParallelism } from 'node:os';
-import type { Bridge, Failure, Hook, Outcome, UnitSpec } from './protocol.js';
+import { isFailure, type Bridge, type Failure, type Hook, type Outcome, type UnitSpec } from './protocol.js';
 import { parsePlain } from './replies.js';
-import { isFailure, WorkerSupervisor, type SandboxOptions } from './worker-supervisor.js';
+import type { SandboxOptions } from './sandbox-options.js';
+import { WorkerSupervisor } from './worker-supervisor.js';
 
 export type { Bridge, Outcome } from './protocol.js';
-export { DEFAULT_BRIDGE_ALLOWANCE_MS, DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, type SandboxOptions } from './worker-supervisor.js';
+export { DEFAULT_BRIDGE_ALLOWANCE_MS, DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, type SandboxOptions } from './sandbox-options.js';
 
 /** Worker processes when the config sets none (`sandbox.workers`): one core left to the host, at most four. */
 export const DEFAULT_WORKERS = Math.min(Math.max(availableParallelism() - 1, 1), 4);

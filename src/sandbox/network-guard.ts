@@ -9,6 +9,7 @@ import http2 from 'node:http2';
 import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
+import { currentJob, type Job } from './job-context.js';
 
 export class NetworkBlockedError extends Error {
   constructor(what: string) {
@@ -17,21 +18,27 @@ export class NetworkBlockedError extends Error {
   }
 }
 
-let attempts = 0;
-
-/** How many network attempts were refused so far; a call compares it before and after. */
-export function networkAttempts(): number {
-  return attempts;
+/**
+ * Counts a refused attempt against the request whose code made it (job-context.ts): it fails
+ * that request (SEC100) and no other. An ended request's attempt fails no one; `late` hears of it.
+ */
+export function countNetworkAttempt(): void {
+  const job = currentJob();
+  if (!job) return;
+  if (job.ended) late?.(job);
+  else job.attempts += 1;
 }
 
-/** Counts an attempt refused elsewhere (the bridge's fetch outside an executeRequest call). */
-export function countNetworkAttempt(): void {
-  attempts += 1;
+let late: ((job: Job) => void) | null = null;
+
+/** Who hears of an attempt made by code an ended request left behind (the worker tells the host). */
+export function onLateAttempt(listener: (job: Job) => void): void {
+  late ??= listener;
 }
 
 function refuse(what: string): () => never {
   return () => {
-    attempts += 1;
+    countNetworkAttempt();
     throw new NetworkBlockedError(what);
   };
 }
@@ -68,7 +75,7 @@ export function routeGlobalFetch(fetch: (input: unknown, init?: unknown) => Prom
 Object.defineProperty(globalThis, 'fetch', {
   value: (input: unknown, init?: unknown): Promise<unknown> => {
     if (bridgedFetch) return bridgedFetch(input, init);
-    attempts += 1;
+    countNetworkAttempt();
     return Promise.reject(new NetworkBlockedError('fetch'));
   },
   writable: false,

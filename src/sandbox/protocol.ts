@@ -58,6 +58,7 @@ export interface BridgeRequest {
   url: string;
   method: string;
   headers: Record<string, string>;
+  /** The body's bytes as base64: bytes stay bytes, whatever the handler passed (text, a view, chunks). */
   body?: string;
 }
 
@@ -66,14 +67,37 @@ export type BridgeAnswer =
   | { ok: true; status: number; url: string; headers: Record<string, string>; body: string }
   | { ok: false; message: string };
 
-/** Performs one request of an executeRequest call through the core (src/catalog/bridge.ts). */
-export type Bridge = (request: BridgeRequest) => Promise<BridgeAnswer>;
+/**
+ * Performs one request of an executeRequest call through the core (src/catalog/bridge.ts).
+ * `callEnded` aborts when the call has answered: what is still in flight is dropped then.
+ */
+export type Bridge = (request: BridgeRequest, callEnded: AbortSignal) => Promise<BridgeAnswer>;
 
-/** Worker → host, while request `id` (an executeRequest call) runs: perform this request. */
+/** Worker → host: perform this request for executeRequest call `id`, the call whose code made it. */
 export interface Outbound {
   id: number;
   outbound: number;
   request: BridgeRequest;
+}
+
+/**
+ * Host → worker: executeRequest call `id` only waits for the core's requests; let it wait aside
+ * and take the next request (worker-supervisor.ts says when and why).
+ */
+export interface Park {
+  kind: 'park';
+  id: number;
+}
+
+/** Worker → host: call `id` waits aside; the worker ran nothing of it since the Park arrived. */
+export interface Parked {
+  parked: number;
+}
+
+/** Worker → host, once per ended request: code it left behind tried to make a request or reach the network; refused. */
+export interface Late {
+  late: number;
+  unit: string | null;
 }
 
 /** Host → worker: the answer to outbound request `outbound`. Not queued: the call waiting for it runs. */
@@ -86,4 +110,13 @@ export interface Inbound {
 /** Sent once by a worker when lockdown is done and it takes requests. */
 export interface Ready {
   ready: true;
+}
+
+/** What a command runs, as a failure message names it. */
+export function describeCommand(command: Command): string {
+  return command.kind === 'load' ? 'the handlers factory' : command.kind === 'import' ? 'importing libraries' : 'the handler';
+}
+
+export function isFailure<T>(value: T | Failure): value is Failure {
+  return typeof value === 'object' && value !== null && 'code' in value;
 }

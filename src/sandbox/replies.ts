@@ -50,6 +50,13 @@ export class Replies {
     return message.failure ? { id: message.id, ok: false, failure: message.failure } : reply;
   }
 
+  /** A request that failed while its process serves on: whatever it still answers is dropped. */
+  forget(id: number): void {
+    this.sent.delete(id);
+    this.unturned.delete(id);
+    this.early.delete(id);
+  }
+
   /** A new process: nothing sent to the old one will be answered. */
   clear(): void {
     this.sent.clear();

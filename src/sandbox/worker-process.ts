@@ -6,16 +6,19 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { installedFile } from '../shared/version.js';
-import type { Inbound, Outbound, Reply, Request, Turned } from './protocol.js';
+import type { Inbound, Late, Outbound, Park, Parked, Reply, Request, Turned } from './protocol.js';
 
 // The worker always runs compiled and unbundled, whether the host runs from a bundle or, in
 // tests, from the TypeScript sources (`npm test` builds first).
 const WORKER_ENTRY = installedFile('dist', 'src', 'sandbox', 'worker.js');
 const STDERR_TAIL = 4096;
 
+/** What a worker process sends after it is ready. */
+export type WorkerMessage = Reply | Turned | Outbound | Parked | Late;
+
 export interface WorkerEvents {
   ready(worker: WorkerProcess): void;
-  message(worker: WorkerProcess, message: Reply | Turned | Outbound): void;
+  message(worker: WorkerProcess, message: WorkerMessage): void;
   /** The process has ended; `cause` says how (a signal, an exit code, an error); `wasReady`, whether it had said it was ready. */
   stopped(worker: WorkerProcess, cause: string, wasReady: boolean): void;
 }
@@ -49,7 +52,7 @@ export class WorkerProcess {
       worker.stderr = (worker.stderr + chunk).slice(-STDERR_TAIL);
     });
     child.once('message', () => {
-      child.on('message', (message: Reply | Turned | Outbound) => events.message(worker, message));
+      child.on('message', (message: WorkerMessage) => events.message(worker, message));
       worker.baselineMb = worker.residentMb();
       worker.saidReady = true;
       events.ready(worker);
@@ -72,8 +75,8 @@ export class WorkerProcess {
     return this.child.pid;
   }
 
-  /** Serialises and sends one request (or a bridge answer); throws when it cannot be serialised (nested too deep). */
-  send(request: Request | Inbound): void {
+  /** Serialises and sends one request (or a bridge answer, or a park); throws when it cannot be serialised (nested too deep). */
+  send(request: Request | Inbound | Park): void {
     this.child.send(request);
   }
 

@@ -6,56 +6,39 @@ import { BridgedCall, PausableTimer } from './bridged-call.js';
 import { BusyPoll } from './busy-poll.js';
 import { type Job, JobQueue } from './job-queue.js';
 import { reportToStderr, type SandboxEvent, type SandboxEventListener } from './events.js';
-import type { Bridge, Command, Failure, Outbound, Reply, Request, Turned, UnitSpec } from './protocol.js';
+import { ProcessTurn } from './process-turn.js';
+import { describeCommand, isFailure, type Bridge, type Command, type Failure, type Late, type Outbound, type Parked, type Reply, type Request, type Turned, type UnitSpec } from './protocol.js';
 import { describeError, endsWorker, Replies } from './replies.js';
+import { RunningRequests } from './running-requests.js';
+import {
+  CLOSED,
+  DEFAULT_BRIDGE_ALLOWANCE_MS,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_MEMORY_MB,
+  FIRST_RESTART_DELAY_MS,
+  IMPORT_DEADLINE_MS,
+  LOAD_START_WAIT_MS,
+  MAX_RESTART_DELAY_MS,
+  OUT_OF_MEMORY,
+  REPLY_POLL_MS,
+  START_ALLOWANCE_MS,
+  type SandboxOptions,
+} from './sandbox-options.js';
+import { JobsInHand } from './jobs-in-hand.js';
 import { rssLimitMb, WorkerProcess, type WorkerEvents } from './worker-process.js';
 
-export interface SandboxOptions {
-  /** Worker processes; default: one core fewer than the machine has (the host keeps one), 1 to 4. */
-  size?: number;
-  /** Deadline of a factory or handler call, in milliseconds. */
-  deadlineMs?: number;
-  /** V8 heap limit of each worker process, in MiB; its resident memory may reach 2 × this + 128 MiB. */
-  memoryMb?: number;
-  /** Told when a worker process stops or is replaced; default: one line on stderr. */
-  onEvent?: SandboxEventListener;
-  /**
-   * An executeRequest call's time waiting on the core's requests does not count against its
-   * deadline; the whole call is bounded by the deadline plus this, in milliseconds.
-   */
-  bridgeAllowanceMs?: number;
-}
-
-
-export const DEFAULT_DEADLINE_MS = 2000;
-export const DEFAULT_MEMORY_MB = 128;
-export const DEFAULT_BRIDGE_ALLOWANCE_MS = 30_000;
-/** Importing a library (ethers takes about half a second) is not the schema's time. */
-const IMPORT_DEADLINE_MS = 30_000;
-const RSS_POLL_MS = 50;
-/** How long the host polls for a reply before it sleeps; most handler calls answer well within. */
-const REPLY_POLL_MS = 2;
-/**
- * How long a job may wait for a worker process to start it, beyond its own deadline: a new
- * process takes a few hundred milliseconds to start (SES lockdown), more on a loaded machine, and
- * that is not the call's fault. A load waits longer: its libraries may have to be imported first.
- */
-const START_ALLOWANCE_MS = 2000;
-const LOAD_START_WAIT_MS = 30_000;
-/** A process that dies before it is ready is started again after this delay, doubled each time up to the maximum. */
-const FIRST_RESTART_DELAY_MS = 50;
-const MAX_RESTART_DELAY_MS = 3200;
-const OUT_OF_MEMORY: Failure = { code: 'SEC106', message: 'handler code exceeded the sandbox memory limit' };
-const CLOSED: Failure = { code: 'SEC107', message: 'the sandbox was closed' };
 
 /**
  * One worker process and the queue of jobs for it. The worker runs requests one at a time, in
- * the order sent, so a deadline measures exactly one factory or handler call, and a network
- * attempt is charged to the call that made it. Consecutive loads are sent together (one wait
- * for a round trip instead of one per schema); everything else waits for the reply before it.
- * A job that no process has started by its deadline fails (the process was restarting, or busy
- * with the jobs before it). A process that dies before it is ready is started again after a
- * delay that doubles with each such death, so a crash loop does not burn a core.
+ * the order sent, so a deadline measures exactly one factory or handler call (a network attempt
+ * is charged to the request whose code made it, job-context.ts). Consecutive loads are sent
+ * together (one wait for a round trip instead of one per schema); everything else waits for the
+ * reply before it. A job that no process has started by its deadline fails (the process was
+ * restarting, or busy with the jobs before it). A process that dies before it is ready is
+ * started again after a delay that doubles with each such death, so a crash loop does not burn
+ * a core. A wait on the network does not hold the process: an executeRequest call whose
+ * requests are in flight while other jobs wait is parked, and the next job runs beside it
+ * (process-turn.ts says why this way, bridged-call.ts how).
  */
 export class WorkerSupervisor {
   unitCount = 0;
@@ -70,9 +53,14 @@ export class WorkerSupervisor {
   private loaded = new Set<string>();
   private imported = new Set<string>();
   private readonly queue = new JobQueue((job, waitedMs) => this.expired(job, waitedMs));
-  private running = false;
+  private draining = false;
   private nextId = 1;
-  private current: { id: number; settle: (reply: Reply | Failure) => void; bridge?: BridgedCall | undefined } | null = null;
+  /** Whose code the process runs: the job sent last, or a parked call taking its answers. */
+  private readonly turn = new ProcessTurn();
+  /** Requests sent and not answered yet: the one holding the turn, and parked calls. */
+  private readonly running = new RunningRequests(this.turn);
+  /** Jobs queued or running: while there are any, the process keeps the host alive and its memory is watched. */
+  private readonly inHand = new JobsInHand((busy) => this.worker?.hold(busy), () => this.checkMemory());
   /** The bridge of each executeRequest call, by its command, until it runs. */
   private readonly bridges = new WeakMap<Command, Bridge>();
   private readonly bridgeAllowanceMs: number;
@@ -88,9 +76,7 @@ export class WorkerSupervisor {
       this.failedStarts = 0;
       this.wake?.();
     },
-    message: (worker, message) => {
-      if (worker === this.worker) this.answer(message);
-    },
+    message: (worker, message) => worker === this.worker && this.answer(message),
     stopped: (worker, cause, wasReady) => {
       if (worker === this.worker && !this.closed) this.died(worker, cause, wasReady);
     },
@@ -111,7 +97,14 @@ export class WorkerSupervisor {
   run(command: Command, spec?: UnitSpec, bridge?: Bridge): Promise<Reply | Failure> {
     if (bridge) this.bridges.set(command, bridge);
     return new Promise((settle) => {
-      this.enqueue({ command, spec, settle });
+      this.inHand.add(1);
+      let settled = false;
+      const once = (reply: Reply | Failure) => {
+        if (!settled) this.inHand.add(-1);
+        settled = true;
+        settle(reply);
+      };
+      this.enqueue({ command, spec, settle: once });
       void this.drain();
     });
   }
@@ -119,7 +112,7 @@ export class WorkerSupervisor {
   async close(): Promise<void> {
     this.closed = true;
     if (this.restart) clearTimeout(this.restart);
-    this.current?.settle(CLOSED);
+    this.running.failAll(() => CLOSED);
     this.queue.failAll(CLOSED);
     this.wake?.();
     await this.worker?.stop();
@@ -145,7 +138,7 @@ export class WorkerSupervisor {
       this.restartAfterDeath(undefined, describeError(error), true);
       return;
     }
-    this.worker.hold(this.running);
+    this.worker.hold(this.inHand.busy);
   }
 
   /** Queues a job; it fails if no process has started it by its deadline. */
@@ -161,12 +154,8 @@ export class WorkerSupervisor {
   }
 
   private async drain(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    this.worker?.hold(true);
-    // Memory outside the V8 heap grows without a V8 limit; watch it while jobs run.
-    const poll = setInterval(() => this.checkMemory(), RSS_POLL_MS);
-    poll.unref();
+    if (this.draining) return;
+    this.draining = true;
     while (this.queue.length > 0 && !this.closed) {
       if (!this.ready) {
         // Woken when a process is ready, when a waiting job's deadline passes, or at close.
@@ -174,47 +163,58 @@ export class WorkerSupervisor {
         this.wake = null;
         continue;
       }
-      const jobs = [this.queue.shift()];
-      try {
-        const job = jobs[0] as Job;
-        if (!this.isReadyLoad(job)) job.settle(await this.perform(job));
-        else {
-          jobs.push(...this.queue.shiftWhile((next) => this.isReadyLoad(next)));
-          await this.performLoads(jobs);
-        }
-      } catch (error) {
-        // Nobody awaits drain: an exception here would end the host. It fails its jobs instead.
-        for (const job of jobs) job.settle({ code: 'SEC107', message: `the sandbox could not run ${describeCommand(job.command)}: ${describeError(error)}` });
+      // The next job starts once the job before it has answered, or only waits for the network (parked).
+      const owner = {};
+      await this.turn.take(owner);
+      if (this.queue.length === 0 || this.closed || !this.ready) {
+        this.turn.release(owner);
+        continue;
       }
+      const first = this.queue.shift();
+      const jobs = [first];
+      // Not awaited: the next turn of the loop waits until this job gives the turn on.
+      void this.settleAll(jobs, owner, async () => {
+        if (!this.isReadyLoad(first)) return first.settle(await this.perform(first, owner));
+        jobs.push(...this.queue.shiftWhile((next) => this.isReadyLoad(next)));
+        await this.performLoads(jobs, owner);
+      });
     }
-    clearInterval(poll);
-    this.running = false;
-    this.worker?.hold(false);
+    this.draining = false;
+  }
+
+  /** Runs `work` holding the turn as `owner`, then gives the turn on (and drains jobs it put back: loads behind one that ended the process). */
+  private async settleAll(jobs: Job[], owner: object, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      // Nobody awaits this: an exception here would end the host. It fails its jobs instead.
+      for (const job of jobs) job.settle({ code: 'SEC107', message: `the sandbox could not run ${describeCommand(job.command)}: ${describeError(error)}` });
+    } finally {
+      this.turn.release(owner);
+      if (this.queue.length > 0) void this.drain();
+    }
   }
 
   private checkMemory(): void {
-    if (this.current && (this.worker?.residentMb() ?? 0) > rssLimitMb(this.memoryMb)) {
-      this.current.settle(OUT_OF_MEMORY);
-      this.replace(OUT_OF_MEMORY.message);
-    }
+    if (this.running.size > 0 && (this.worker?.residentMb() ?? 0) > rssLimitMb(this.memoryMb)) this.replace(OUT_OF_MEMORY.message, OUT_OF_MEMORY);
   }
 
   /** A job, preceded by what a new process lacks: the unit's libraries, and the unit itself. */
-  private async perform({ command, spec }: Job): Promise<Reply | Failure> {
+  private async perform({ command, spec }: Job, owner: object): Promise<Reply | Failure> {
     if (spec) {
       const missing = spec.libraries.filter((library) => !this.imported.has(library.name));
       if (missing.length > 0) {
-        const imported = await this.execute({ kind: 'import', libraries: missing }, IMPORT_DEADLINE_MS);
+        const imported = await this.execute({ kind: 'import', libraries: missing }, owner, IMPORT_DEADLINE_MS);
         if (isFailure(imported) || !imported.ok) return imported;
         for (const library of missing) this.imported.add(library.name);
       }
     }
     if (spec && command.kind === 'call' && !this.loaded.has(spec.id)) {
-      const reload = await this.execute({ kind: 'load', unit: spec });
+      const reload = await this.execute({ kind: 'load', unit: spec }, owner);
       if (isFailure(reload) || !reload.ok) return reload;
       this.loaded.add(spec.id);
     }
-    const reply = await this.execute(command);
+    const reply = await this.execute(command, owner);
     if (command.kind === 'load' && !isFailure(reply) && reply.ok) this.loaded.add(command.unit.id);
     return reply;
   }
@@ -229,12 +229,12 @@ export class WorkerSupervisor {
    * it has answered, which is when the worker starts it. When one load ends the process (deadline,
    * memory, crash), the loads behind it never ran: they go first into the new process.
    */
-  private async performLoads(jobs: Job[]): Promise<void> {
+  private async performLoads(jobs: Job[], owner: object): Promise<void> {
     const worker = this.worker;
     const sent = jobs.map((job) => this.send(job.command));
     for (const [index, job] of jobs.entries()) {
       const id = sent[index] as number | Failure;
-      const reply = isFailure(id) ? id : await this.replyTo(id, job.command);
+      const reply = isFailure(id) ? id : await this.replyTo(id, job.command, owner);
       if (!isFailure(reply) && reply.ok && job.command.kind === 'load') this.loaded.add(job.command.unit.id);
       job.settle(reply);
       if (this.worker !== worker) {
@@ -245,9 +245,9 @@ export class WorkerSupervisor {
   }
 
   /** Sends one request and waits for its reply or its deadline, whichever comes first. */
-  private async execute(command: Command, deadline?: number): Promise<Reply | Failure> {
+  private async execute(command: Command, owner: object, deadline?: number): Promise<Reply | Failure> {
     const id = this.send(command);
-    return isFailure(id) ? id : this.replyTo(id, command, deadline);
+    return isFailure(id) ? id : this.replyTo(id, command, owner, deadline);
   }
 
   /** Sends one request; one that cannot be sent (nested too deep to serialise) fails alone. */
@@ -267,7 +267,7 @@ export class WorkerSupervisor {
    * counts once the worker's event loop has turned after it: a request that returned but left
    * work running that blocks the process (an endless promise chain) misses its deadline.
    */
-  private replyTo(id: number, command: Command, deadline = this.deadlineMs): Promise<Reply | Failure> {
+  private replyTo(id: number, command: Command, owner: object, deadline = this.deadlineMs): Promise<Reply | Failure> {
     if (this.closed) return Promise.resolve(CLOSED);
     const worker = this.worker as WorkerProcess;
     const arrived = this.replies.take(id);
@@ -277,19 +277,31 @@ export class WorkerSupervisor {
         timer.stop();
         bridged?.stop();
         this.replyPoll.stop();
-        this.current = null;
         settle(reply);
       };
       const missed = (failure: Failure) => {
+        if (!this.running.remove(id)) return;
+        const holds = this.turn.holds(owner);
         finish(failure);
-        this.replace(failure.message);
+        // A parked call runs nothing: it fails alone, and the process serves on.
+        if (holds) this.replace(failure.message);
+        else this.replies.forget(id);
       };
       const timer = new PausableTimer(deadline, () => missed(this.missed(worker, id, command, deadline)));
       // An executeRequest call: its deadline pauses while the core performs its requests; the
       // whole call has a bound of its own.
       const bridge = this.bridges.get(command);
-      const bridged = bridge && new BridgedCall(bridge, timer, { wholeMs: deadline + this.bridgeAllowanceMs, missed, send: (inbound) => worker === this.worker && worker.send(inbound) });
-      this.current = { id, settle: (reply) => finish(isFailure(reply) ? reply : this.received(reply)), bridge: bridged };
+      const host = { wholeMs: deadline + this.bridgeAllowanceMs, missed, send: (message: Parameters<WorkerProcess['send']>[0]) => worker === this.worker && worker.send(message), turn: this.turn, owner };
+      const bridged = bridge && new BridgedCall(id, bridge, timer, host);
+      this.running.add(id, {
+        owner,
+        bridge: bridged,
+        settle: (reply) => {
+          // Deleted first: a reply that replaces the process fails the others, not this one.
+          if (!this.running.remove(id)) return;
+          finish(isFailure(reply) ? reply : this.received(reply));
+        },
+      });
       this.replyPoll.extend(REPLY_POLL_MS);
     });
   }
@@ -305,16 +317,35 @@ export class WorkerSupervisor {
     return { code: 'SEC105', message: `${what} returned but left work running after it returned (an endless promise chain?); the sandbox process was still busy with it after ${deadline} ms` };
   }
 
-  private answer(message: Reply | Turned | Outbound): void {
+  private answer(message: Reply | Turned | Outbound | Parked | Late): void {
     if ('outbound' in message) {
-      // Only the call running now may ask; a request of one that has ended is dropped.
-      if (this.current?.id === message.id) void this.current.bridge?.perform(message);
+      // Only a running executeRequest call may ask, and only for itself (the worker says which
+      // call's code made the request); a request of one that has ended is refused, charged to no one.
+      const bridged = this.running.get(message.id)?.bridge;
+      if (bridged) void bridged.perform(message);
+      else this.refuseLate(message);
+      return;
+    }
+    if ('parked' in message) {
+      this.running.get(message.parked)?.bridge?.parked();
+      return;
+    }
+    if ('late' in message) {
+      this.report({ kind: 'late-request', pid: this.worker?.pid, unit: message.unit });
       return;
     }
     const reply = this.replies.accept(message);
     if (!reply) return;
-    if (this.current?.id === reply.id) this.current.settle(reply);
+    const running = this.running.get(reply.id);
+    if (running) running.settle(reply);
     else this.replies.keep(reply);
+  }
+
+  /** A request whose call is no longer running: answered with a refusal, so the worker forgets it. */
+  private refuseLate(message: Outbound): void {
+    if (this.running.firstLate(message.id)) this.report({ kind: 'late-request', pid: this.worker?.pid, unit: null });
+    const answer = { ok: false, message: 'CALL_ENDED: the call that made this request is not running; nothing was sent' } as const;
+    this.worker?.send({ kind: 'inbound', outbound: message.outbound, answer });
   }
 
   /**
@@ -327,7 +358,8 @@ export class WorkerSupervisor {
   }
 
   private died(worker: WorkerProcess, cause: string, wasReady: boolean): void {
-    this.current?.settle(worker.ranOutOfHeap() ? OUT_OF_MEMORY : { code: 'SEC107', message: `the sandbox process stopped (${cause})` });
+    const stopped: Failure = { code: 'SEC107', message: `the sandbox process stopped (${cause})` };
+    this.running.failAll((holder) => (holder && worker.ranOutOfHeap() ? OUT_OF_MEMORY : stopped));
     this.restartAfterDeath(worker.pid, cause, !wasReady);
   }
 
@@ -345,8 +377,11 @@ export class WorkerSupervisor {
     this.restart.unref();
   }
 
-  private replace(reason: string): void {
+  /** Kills the process and starts another; the requests still running in it fail (`holder`: the one holding the turn, if it has not failed already). */
+  private replace(reason: string, holder?: Failure): void {
     if (this.closed) return;
+    const replaced: Failure = { code: 'SEC107', message: `the sandbox process was replaced (${reason})` };
+    this.running.failAll((holds) => (holds && holder ? holder : replaced));
     const old = this.worker;
     this.report({ kind: 'worker-replaced', pid: old?.pid, reason });
     this.spawn();
@@ -361,12 +396,4 @@ export class WorkerSupervisor {
       reportToStderr(event);
     }
   }
-}
-
-function describeCommand(command: Command): string {
-  return command.kind === 'load' ? 'the handlers factory' : command.kind === 'import' ? 'importing libraries' : 'the handler';
-}
-
-export function isFailure<T>(value: T | Failure): value is Failure {
-  return typeof value === 'object' && value !== null && 'code' in value;
 }

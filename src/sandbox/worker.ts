@@ -8,17 +8,20 @@
 // arguments. Results leave as JSON text, checked after serialisation. After each reply the
 // worker lets its event loop turn once and says so (a turn marker): a handler that returned
 // but left an endless promise chain running never lets that happen, and the host replaces the
-// process rather than failing the next schema's call.
+// process rather than failing the next schema's call. Each request runs as a job of its own
+// (job-context.ts): a network attempt or a bridged request is charged to the request whose code
+// made it, and once a request has ended, what its code still tries is refused and fails no one.
 
-import { networkAttempts, routeGlobalFetch } from './network-guard.js';
+import { onLateAttempt, routeGlobalFetch } from './network-guard.js';
 import 'ses';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { asBridgedCall, fetchFor, receiveInbound } from './bridge-fetch.js';
+import { endBridgedRequests, fetchFor, receiveInbound, reportLate } from './bridge-fetch.js';
 import { BusyPoll } from './busy-poll.js';
+import { newJob, runAs, type Job } from './job-context.js';
 import { lockLibrary } from './library-locks.js';
 import type { LibraryModule } from '../libraries/resolve.js';
-import type { Failure, Hook, Inbound, Ready, Reply, Request, Turned, UnitSpec } from './protocol.js';
+import type { Failure, Hook, Inbound, Park, Parked, Ready, Reply, Request, Turned, UnitSpec } from './protocol.js';
 
 interface Unit {
   handlers: Record<string, Partial<Record<Hook, (input: unknown) => unknown>>>;
@@ -56,38 +59,63 @@ lockdown({
 // with it); frozen, no schema can swap its methods under another.
 const globals = harden({ Date, Math, URL, URLSearchParams, TextEncoder, TextDecoder, Buffer });
 routeGlobalFetch(harden(fetchFor(null)));
-// One request at a time, in the order sent: the host may send several loads at once, and a
-// network attempt must be charged to the request that made it.
+onLateAttempt(reportLate);
+// One request at a time, in the order sent: the host may send several loads at once, and each
+// deadline measures one request. The one exception is an executeRequest call the host parks
+// (worker-supervisor.ts): it only waits for the core's requests, so it waits aside and the
+// next request runs meanwhile.
 const inbox: Request[] = [];
 let working = false;
-process.on('message', (request: Request | Inbound) => {
-  // An answer of the core's bridge is for the call running now, not a request to queue.
-  if ('kind' in request && request.kind === 'inbound') {
-    receiveInbound(request);
+/** The request the inbox waits for, and how to stop waiting for it (when the host parks it). */
+let inLine: { id: number; park: () => void } | null = null;
+let ending = false;
+process.on('message', (message: Request | Inbound | Park) => {
+  // An answer of the core's bridge is for the call that asked, not a request to queue.
+  if ('kind' in message && message.kind === 'inbound') {
+    receiveInbound(message);
     return;
   }
-  inbox.push(request);
+  if ('kind' in message && message.kind === 'park') {
+    if (inLine?.id === message.id) inLine.park();
+    // Said from the next turn of the event loop: what the call had to run on answers handed
+    // over just before (promise reactions) has run by then, and it only waits.
+    setImmediate(() => send?.({ parked: message.id } satisfies Parked));
+    return;
+  }
+  inbox.push(message);
   if (!working) void work();
 });
 send({ ready: true } satisfies Ready);
 
 async function work(): Promise<void> {
   working = true;
-  for (let request = inbox.shift(); request; request = inbox.shift()) {
-    const before = networkAttempts();
-    // A process that ends takes no further requests; the host sends them to its replacement.
-    if (!answer(await handle(request))) return;
-    // One turn of the event loop before the next request, and the host counts the reply only
-    // once it has heard of that turn: code the request left running (an endless promise chain)
-    // holds the turn back, and the host replaces the process instead of failing the next
-    // schema's call. Promise chains that end run out here, and a network attempt they made,
-    // even one caught and ignored, fails this request rather than the next.
-    await new Promise((resolve) => setImmediate(resolve));
-    const turned: Turned = { id: request.id, turned: true };
-    if (networkAttempts() !== before) turned.failure = { code: 'SEC100', message: 'handler code tried to reach the network' };
-    send?.(turned);
+  for (let request = inbox.shift(); request && !ending; request = inbox.shift()) {
+    const job = newJob(request.id, request.kind === 'call' ? request.unit : null, request.kind === 'call' ? request.hook : null);
+    const parked = new Promise<void>((park) => (inLine = { id: request.id, park }));
+    await Promise.race([runAs(job, () => run(job, request)), parked]);
+    inLine = null;
   }
   working = false;
+}
+
+/** One request as its job: the reply, then the turn marker, then the end of its job. */
+async function run(job: Job, request: Request): Promise<void> {
+  // A process that ends takes no further requests; the host sends them to its replacement.
+  if (!answer(await handle(request))) {
+    ending = true;
+    return;
+  }
+  // One turn of the event loop before the next request, and the host counts the reply only
+  // once it has heard of that turn: code the request left running (an endless promise chain)
+  // holds the turn back, and the host replaces the process instead of failing the next
+  // schema's call. Promise chains that end run out here, and a network attempt they made,
+  // even one caught and ignored, fails this request rather than the next.
+  await new Promise((resolve) => setImmediate(resolve));
+  const turned: Turned = { id: request.id, turned: true };
+  if (job.attempts > 0) turned.failure = { code: 'SEC100', message: 'handler code tried to reach the network' };
+  job.ended = true;
+  endBridgedRequests(job);
+  send?.(turned);
 }
 
 /**
@@ -242,7 +270,7 @@ function readHandlers(made: unknown): Unit['handlers'] {
 async function call(id: number, unitId: string, route: string, hook: Hook, input: unknown): Promise<Reply> {
   const handler = units.get(unitId)?.handlers[route]?.[hook];
   if (!handler) throw shapeError(`no ${hook} handler for route '${route}'`);
-  const result = hook === 'executeRequest' ? await asBridgedCall(id, unitId, async () => handler(input)) : await handler(input);
+  const result = await handler(input);
   // `{ response: undefined }` hands the answer on unchanged (as the reference does). JSON drops
   // the key, so it travels as `{}`, which the host reads as that; a bare `{}` is refused below.
   if (hook === 'postRequest' && isObject(result) && Object.keys(result).length === 1 && Object.hasOwn(result, 'response') && result.response === undefined) {

@@ -21,6 +21,8 @@ export interface Recorded {
 }
 
 export interface RecordEntry extends Recorded {
+  /** The body's bytes exactly as they arrived. */
+  bytes: Buffer;
   /** Set when the connection closed before the answer was complete (the client hung up). */
   closed: boolean;
   /** Name, value, name, value, ... as they arrived: `headers` keeps one of two content-types. */
@@ -74,7 +76,8 @@ export async function startUpstream(handler: Handler = echo, options: UpstreamOp
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const entry: RecordEntry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), closed: false, rawHeaders: req.rawHeaders };
+      const bytes = Buffer.concat(chunks);
+      const entry: RecordEntry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: bytes.toString('utf8'), bytes, closed: false, rawHeaders: req.rawHeaders };
       res.once('close', () => {
         if (!res.writableEnded) entry.closed = true;
       });

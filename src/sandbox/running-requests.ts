@@ -1,0 +1,58 @@
+// The requests a sandbox worker process runs now, by id: the one holding its turn (process-turn.ts)
+// and the executeRequest calls parked beside it. What the worker sends about a request finds it
+// here; when the process goes, every one of them fails, each saying why.
+
+import type { BridgedCall } from './bridged-call.js';
+import type { ProcessTurn } from './process-turn.js';
+import type { Failure, Reply } from './protocol.js';
+
+export interface RunningRequest {
+  /** Who holds the process's turn for it. */
+  owner: object;
+  bridge: BridgedCall | undefined;
+  settle: (reply: Reply | Failure) => void;
+}
+
+export class RunningRequests {
+  private readonly byId = new Map<number, RunningRequest>();
+  /** Ended requests whose late attempts the operator has been told of (once each; ids are never reused). */
+  private readonly toldLate = new Set<number>();
+
+  constructor(private readonly turn: ProcessTurn) {}
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  add(id: number, request: RunningRequest): void {
+    this.byId.set(id, request);
+  }
+
+  get(id: number): RunningRequest | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Takes a request off the table; false when it was settled already. */
+  remove(id: number): boolean {
+    return this.byId.delete(id);
+  }
+
+  /** Whether this is the first late attempt heard of for ended request `id`. */
+  firstLate(id: number): boolean {
+    if (this.toldLate.has(id)) return false;
+    this.toldLate.add(id);
+    return true;
+  }
+
+  /**
+   * Fails every running request: the one holding the turn with `failure(true)`; a parked one,
+   * innocent of what ended the process, with `failure(false)` and a word on why it failed.
+   */
+  failAll(failure: (holder: boolean) => Failure): void {
+    for (const request of [...this.byId.values()]) {
+      const holder = this.turn.holds(request.owner);
+      const failed = failure(holder);
+      request.settle(holder ? failed : { code: 'SEC107', message: `${failed.message} while this call waited for the network beside another request` });
+    }
+  }
+}
