@@ -18,14 +18,12 @@ import type { CanonicalSchema } from '../schema/types.js';
 import { withBoundedYoungGeneration } from '../shared/young-generation.js';
 import { HandlerUnits, type SandboxState } from './handler-units.js';
 import { CallListeners, elapsedMs, makeCallRecord, startCall, type CallListener } from './call-record.js';
-import { callTool, checkArguments, CheckedArguments, DEFAULT_ARGUMENT_LIMITS, type CallContext, type CallOptions, type CallResult } from './call-pipeline.js';
+import { callContext } from './call-context.js';
+import { callTool, checkArguments, CheckedArguments, type CallContext, type CallOptions, type CallResult } from './call-pipeline.js';
 import { ResponseCache, type CacheOutcome } from '../cache/response-cache.js';
 import { MemoryState } from '../state/memory-state.js';
 import type { SharedState } from '../state/shared-state.js';
-import { credentialOf } from '../guard/credential.js';
-import { UpstreamGuard } from '../guard/upstream-guard.js';
 import { selectSchemaFiles } from '../scan/files.js';
-import { runExecuteRequest, runPostRequest, runPreRequest } from './hooks.js';
 import { compileTools, unitId, type Tool } from './tools.js';
 import { asServed } from '../report/scope.js';
 import type { CheckCache } from '../project/check-cache.js';
@@ -225,21 +223,7 @@ export class Catalog {
     for (const finding of unresolvedTools(prompts, tools)) reports.find((report) => report.file === finding.file)?.findings.push(finding);
     const redactor: Redactor = secrets.redactorFor(schemas.flatMap(({ schema }) => schema.requiredServerParams));
     const state = options.state ?? new MemoryState({ maxCacheEntries: config.cache.maxEntries });
-    const context: CallContext = {
-      limits: { ...DEFAULT_ARGUMENT_LIMITS, ...config.limits },
-      http,
-      secrets,
-      redactor,
-      upstreams,
-      handlers: {
-        hooksOf: (tool) => units.hooksOf(tool.unit, tool.routeName),
-        preRequest: (tool, struct, payload) => runPreRequest(units, tool.unit, tool.routeName, struct, payload),
-        postRequest: (tool, input) => runPostRequest(units, tool.unit, tool.routeName, input),
-        executeRequest: (tool, input, bridge) => runExecuteRequest(units, tool.unit, tool.routeName, input, bridge),
-      },
-      bridge: { maxRequestsPerCall: config.network.maxRequestsPerCall, maxBytesPerCall: config.network.maxBytesPerCall },
-      guard: new UpstreamGuard(config.upstreamLimits, state, { credentialOf: (namespace) => namespaceCredential(tools, secrets, namespace) }),
-    };
+    const context = callContext({ config, http, secrets, redactor, upstreams, units, tools, state });
     const listsFolder = { path: checker.listsFolder, files: checker.lists.folderFiles };
     const responses = new ResponseCache({ store: state, config: config.cache, keyValue: (key, namespace) => secrets.valueFor(key, namespace) });
     const ownState = options.state ? null : state;
@@ -398,12 +382,6 @@ async function acceptSchema(units: HandlerUnits, schema: CanonicalSchema, sha256
   if (loaded.ok) return { file: schema.file, schema, sha256, hooks: loaded.hooks };
   report.findings.push(...loaded.findings);
   return null;
-}
-
-/** Whose a pause is (guard/credential.ts): the values of every key the namespace's tools declare and it is granted. */
-function namespaceCredential(tools: readonly Tool[], secrets: SecretStore, namespace: string): string {
-  const keys = new Set(tools.filter((tool) => tool.namespace === namespace).flatMap((tool) => tool.declaredKeys));
-  return credentialOf(namespace, [...keys].map((key) => secrets.valueFor(key, namespace)));
 }
 
 function unknownTool(name: string): CallResult {

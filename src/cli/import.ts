@@ -7,7 +7,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import type { importOpenApi } from '../openapi/import.js';
 import type { ImportReport } from '../openapi/types.js';
 import { plural, terminalJson, terminalText } from '../report/format.js';
 import { UsageError } from './usage.js';
