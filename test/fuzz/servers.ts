@@ -1,0 +1,132 @@
+// The two `flowguard serve` processes the fuzz suite attacks, built CLI and all: one over stdio
+// (started by the SDK's stdio client), one over Streamable HTTP with sessions, both watching the
+// schema folder, logging at debug, with the audit log, the response cache and Redis. A server
+// that died (a hole) is started again before the next case, so one crash does not hide what the
+// later cases would find.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { rawRequest } from '../edge/helpers.js';
+import { waitFor } from '../support/wait.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const BIN = join(ROOT, 'bin', 'flowguard.js');
+
+export type TransportName = 'stdio' | 'http';
+
+export interface Served {
+  transport: TransportName;
+  client: Client;
+  pid: number;
+  /** Everything every process of this transport wrote to stderr (logs included), restarts too. */
+  stderr(): string;
+  /** `/metrics` text (HTTP only; '' for stdio, which has none). */
+  metrics(): Promise<string>;
+  /** `/healthz` status for HTTP; for stdio, whether a ping is answered (200 or 0). */
+  health(): Promise<number>;
+  /** Why the process is gone ('' while it runs). */
+  death(): string;
+  close(): Promise<void>;
+}
+
+/** The serve command line shared by both transports. */
+export function serveArgs(project: string, redisUrl: string | null): string[] {
+  return [BIN, 'serve', '--schemas', join(project, 'schemas'), '--project', project, '--watch', '--log-level', 'debug', ...(redisUrl ? ['--redis', redisUrl] : [])];
+}
+
+function newClient(): Client {
+  return new Client({ name: 'flowguard-fuzz', version: '1.0.0' });
+}
+
+export async function startStdio(args: string[], log: { text: string }): Promise<Served> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...args, '--transport', 'stdio'], env: { PATH: process.env.PATH ?? '' }, cwd: ROOT, stderr: 'pipe' });
+  transport.stderr?.on('data', (chunk: Buffer) => (log.text += chunk.toString('utf8')));
+  let death = '';
+  transport.onclose = () => (death ||= 'the stdio transport closed');
+  const client = newClient();
+  await client.connect(transport);
+  return {
+    transport: 'stdio',
+    client,
+    pid: transport.pid as number,
+    stderr: () => log.text,
+    metrics: async () => '',
+    health: async () => {
+      try {
+        await client.ping({ timeout: 10_000 });
+        return 200;
+      } catch {
+        return 0;
+      }
+    },
+    death: () => death,
+    close: () => client.close(),
+  };
+}
+
+export async function startHttp(args: string[], log: { text: string }): Promise<Served> {
+  const child: ChildProcess = spawn(process.execPath, [...args, '--transport', 'http', '--port', '0', '--sessions'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const start = log.text.length;
+  child.stderr?.on('data', (chunk: Buffer) => (log.text += chunk.toString('utf8')));
+  let death = '';
+  child.once('exit', (code, signal) => (death = `exited with ${code ?? signal}`));
+  const printed = () => /serving \d+ tools at (\S+)/.exec(log.text.slice(start))?.[1];
+  if (!(await waitFor(() => printed() !== undefined || death !== '', 30_000))) throw new Error(`the HTTP server did not start: ${log.text.slice(start)}`);
+  const url = printed();
+  if (url === undefined) throw new Error(`the HTTP server ${death}: ${log.text.slice(start)}`);
+  const client = newClient();
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const base = url.replace(/\/mcp$/, '');
+  return {
+    transport: 'http',
+    client,
+    pid: child.pid as number,
+    stderr: () => log.text,
+    metrics: async () => (await rawRequest(`${base}/metrics`)).body,
+    health: async () => {
+      try {
+        return (await rawRequest(`${base}/healthz`)).status;
+      } catch {
+        return 0;
+      }
+    },
+    death: () => death,
+    close: async () => {
+      await client.close().catch(() => undefined);
+      if (death !== '') return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      if (!(await waitFor(() => death !== '', 10_000))) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** Resident memory (bytes) and open file descriptors of a process, or null once it is gone. */
+export function processUse(pid: number): { rss: number; fds: number } | null {
+  try {
+    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    return { rss: rssKb * 1024, fds: readdirSync(`/proc/${pid}/fd`).length };
+  } catch {
+    return null;
+  }
+}
+
+/** The processes whose parent is `parent` (sandbox workers of a server, or leftovers of this test). */
+export function childrenOf(parent: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === parent) pids.push(Number(entry));
+    } catch {
+      // The process ended while it was read.
+    }
+  }
+  return pids;
+}
