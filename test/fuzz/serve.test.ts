@@ -31,7 +31,8 @@ const KEEP_GOING = process.env.FUZZ_KEEP_GOING === '1';
 const FD_SLACK = 24;
 const MIB = 1024 * 1024;
 
-const WARM_UP: FuzzCase = { files: [], answer: { kind: 'echo-plain' }, args: [{ q: { kind: 'text', value: 'warm' }, url: 'https://other.fuzz.example/u', extras: [] }] };
+/** The operator's tools only, with plain arguments and a plain echo: what every later case is measured against. */
+const WARM_UP: FuzzCase = { files: [], answer: { kind: 'echo-plain' }, args: [], front: '' };
 
 let world: World;
 const baseline = new Map<TransportName, { rss: number; fds: number }>();

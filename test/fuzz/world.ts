@@ -39,8 +39,8 @@ export interface World {
   /** The hostile files the last case wrote (removed by the next). */
   written: string[];
   reads: GrowingReads;
-  /** Requests of `keyed` and `other` already judged. */
-  judged: { keyed: number; other: number };
+  /** Requests of `keyed` and `other`, and connections to the forbidden servers, already judged. */
+  judged: { keyed: number; other: number; forbiddenHttp: number; forbiddenHttps: number };
 }
 
 function config(world: Pick<World, 'keyed' | 'other' | 'forbiddenHttp' | 'forbiddenHttps'>, downPort: number): unknown {
@@ -80,7 +80,7 @@ export async function startWorld(): Promise<World> {
     caseNumber: 0,
     written: [],
     reads: new GrowingReads(),
-    judged: { keyed: 0, other: 0 },
+    judged: { keyed: 0, other: 0, forbiddenHttp: 0, forbiddenHttps: 0 },
     logs: { stdio: { text: '' }, http: { text: '' } },
   });
   world.places = { forbiddenHttpPort: world.forbiddenHttp.port, forbiddenHttpsPort: world.forbiddenHttps.port };
