@@ -5,6 +5,7 @@
 
 import fc from 'fast-check';
 import { ANSWER_KINDS, type Answer } from './upstreams.js';
+import { PROBES, type Probe } from './probes.js';
 import { TARGETS, type FetchAction, type Fetcher, type HostileFile, type KeyName, type Places } from './schemas.js';
 
 export type ValueSpec =
@@ -27,6 +28,8 @@ export interface FuzzCase {
   args: ArgSpec[];
   /** The Host the operator's bridged route is asked to send its keyed request under ('' for none; `{F1}` the forbidden server). */
   front: string;
+  /** A hostile request to the HTTP endpoint itself. */
+  probe: Probe;
 }
 
 const oddText = fc.oneof(
@@ -108,7 +111,22 @@ export const fuzzCase: fc.Arbitrary<FuzzCase> = fc.record({
   answer,
   args: fc.array(argSpec, { minLength: 1, maxLength: 2 }),
   front: fc.constantFrom('', '', 'keyed.fuzz.example', 'other.fuzz.example', '127.0.0.1:{F1}', 'other.fuzz.example\r\nx-injected: 1'),
+  probe: fc.constantFrom(...PROBES),
 });
+
+const DEEP_SLOT = '\u0000deep\u0000';
+
+/** A deep value as JSON text, written without recursion (JSON.stringify overflows a test worker's stack on it). */
+function deepText(spec: Extract<ValueSpec, { kind: 'deep' }>): string {
+  return `${(spec.array ? '[' : '{"d":').repeat(spec.depth)}"bottom"${(spec.array ? ']' : '}').repeat(spec.depth)}`;
+}
+
+/** The JSON text of `materialize(spec, tag, places)`, also for a value too deep to serialise the usual way. */
+export function materializedText(spec: ArgSpec, tag: string, places: Places): string {
+  if (spec.q.kind !== 'deep') return JSON.stringify(materialize(spec, tag, places));
+  const text = JSON.stringify(materialize({ ...spec, q: { kind: 'text', value: DEEP_SLOT } }, tag, places));
+  return text.replace(JSON.stringify(DEEP_SLOT), deepText(spec.q));
+}
 
 function value(spec: ValueSpec): unknown {
   switch (spec.kind) {

@@ -3,7 +3,9 @@
 // 1. both servers are alive, `/healthz` (HTTP) or a ping (stdio) answers, and so does tools/list;
 // 2. no form of either key is in a tool result, the logs, the audit log or any other file written
 //    under the project, the metrics text or Redis;
-// 3. the forbidden servers saw no connection; every request that carried a key went to the key's
+// 3. the HTTP endpoint answers a hostile request of the client (two Host lines, another token on
+//    the session, no token) as it must;
+// 4. the forbidden servers saw no connection; every request that carried a key went to the key's
 //    own API (`keyed`), on one of the operator's routes, under its own Host; no call's handler
 //    made more requests than the per-call bound.
 //
@@ -12,11 +14,12 @@
 
 import { keyFormsIn } from './keys.js';
 import { LEGIT_PREFIX, hostileText, namespaceOf } from './schemas.js';
-import { materialize, withPorts, type FuzzCase } from './arbitraries.js';
+import { materialize, materializedText, withPorts, type FuzzCase } from './arbitraries.js';
 import { auditRecords, leaksInFiles, leaksInRedis } from './evidence.js';
 import { waitFor } from '../support/wait.js';
 import type { Served, TransportName } from './servers.js';
-import { MAX_REQUESTS_PER_CALL, reloaded, revive, writeCaseFiles, type World } from './world.js';
+import { MAX_REQUESTS_PER_CALL, reloaded, revive, TOKENS, writeCaseFiles, type World } from './world.js';
+import { runProbe } from './probes.js';
 import type { RecordEntry } from '../support/upstream.js';
 
 /** Time for the audit log and the logger to write what the calls produced (each flushes every 100 ms). */
@@ -34,18 +37,19 @@ let rawId = 1_000_000_000;
 
 /**
  * Calls `tool` and returns what came back (result or error) as text, whatever happened. Arguments
- * the SDK client cannot handle itself (it overflows its stack on a few thousand levels of nesting)
- * go out as a raw JSON-RPC message on the same transport: the server must meet them either way.
- * Their answer is not awaited (the client drops an id it did not send).
+ * the SDK client cannot send (it overflows its stack serialising a few thousand levels of
+ * nesting) go out as raw JSON-RPC text on the same transport: the server must meet them either
+ * way. Their answer is not awaited, nor counted for the audit check (it may come after it).
  */
-async function call(server: Served, tool: string, args: Record<string, unknown>): Promise<CallOutcome> {
+async function call(server: Served, tool: string, args: Record<string, unknown>, argsText = () => JSON.stringify(args)): Promise<CallOutcome> {
   try {
-    const result = await server.client.callTool({ name: tool, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS });
+    const result = await Promise.race([server.client.callTool({ name: tool, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS }), server.died.then(() => 'died' as const)]);
+    if (result === 'died') return { tool, text: '', answered: false };
     return { tool, text: JSON.stringify(result), answered: true };
   } catch (error) {
     const message = String(error instanceof Error ? error.message : error);
     if (!(error instanceof RangeError)) return { tool, text: `thrown: ${message}`, answered: !/timed out|closed/i.test(message) };
-    await server.client.transport?.send({ jsonrpc: '2.0', id: rawId++, method: 'tools/call', params: { name: tool, arguments: args } }).catch(() => undefined);
+    await server.sendRaw(`{"jsonrpc":"2.0","id":${rawId++},"method":"tools/call","params":{"name":${JSON.stringify(tool)},"arguments":${argsText()}}}`);
     return { tool, text: '', answered: false };
   }
 }
@@ -76,7 +80,8 @@ async function playCalls(world: World, server: Served, spec: FuzzCase, namespace
   spec.args.forEach((argSpec, i) => {
     const tag = `c${world.caseNumber}-${server.transport}-${i}`;
     const args = materialize(argSpec, tag, world.places);
-    for (const tool of ours) calls.push(call(server, tool, args));
+    const argsText = () => materializedText(argSpec, tag, world.places);
+    for (const tool of ours) calls.push(call(server, tool, args, argsText));
     if (argSpec.q.kind === 'text') calls.push(call(server, `nosuch_${argSpec.q.value}`, args));
   });
   calls.push(call(server, 'keyed_echo', { q: `plain-${world.caseNumber}` }));
@@ -130,8 +135,9 @@ async function judgeHealth(world: World, transport: TransportName): Promise<stri
   const server = world.servers[transport];
   const tail = () => server.stderr().slice(-1500);
   if (server.death() !== '') {
+    const violation = `the ${transport} server died (${server.death()}); its stderr ends:\n${tail()}`;
     await revive(world, transport);
-    return [`the ${transport} server died (${server.death()}); its stderr ends:\n${tail()}`];
+    return [violation];
   }
   const violations: string[] = [];
   const status = await server.health();
@@ -189,6 +195,11 @@ export async function runCase(world: World, spec: FuzzCase): Promise<void> {
       return played;
     }),
   );
+  const endpoint = world.servers.http.endpoint;
+  if (endpoint && world.servers.http.death() === '') {
+    const shown = await runProbe(spec.probe, { url: endpoint.url, sessionId: endpoint.sessionId(), token: TOKENS[0], otherToken: TOKENS[1] });
+    if (shown) violations.push(shown);
+  }
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   for (const transport of transports) violations.push(...(await judgeHealth(world, transport)));
   violations.push(...(await judgeLeaks(world, outcomes.flat())), ...judgeRequests(world));

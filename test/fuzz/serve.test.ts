@@ -32,7 +32,7 @@ const FD_SLACK = 24;
 const MIB = 1024 * 1024;
 
 /** The operator's tools only, with plain arguments and a plain echo: what every later case is measured against. */
-const WARM_UP: FuzzCase = { files: [], answer: { kind: 'echo-plain' }, args: [], front: '' };
+const WARM_UP: FuzzCase = { files: [], answer: { kind: 'echo-plain' }, args: [], front: '', probe: 'none' };
 
 let world: World;
 const baseline = new Map<TransportName, { rss: number; fds: number }>();

@@ -30,6 +30,12 @@ export interface Served {
   health(): Promise<number>;
   /** Why the process is gone ('' while it runs). */
   death(): string;
+  /** Settles when the process is gone: calls in flight race it rather than wait out their timeout. */
+  died: Promise<void>;
+  /** Writes one JSON-RPC message as given (text the SDK client cannot make); the answer is not awaited. */
+  sendRaw(message: string): Promise<void>;
+  /** HTTP: the endpoint and the session its client holds. */
+  endpoint?: { url: string; sessionId(): string | undefined };
   close(): Promise<void>;
 }
 
@@ -46,7 +52,12 @@ export async function startStdio(args: string[], log: { text: string }): Promise
   const transport = new StdioClientTransport({ command: process.execPath, args: [...args, '--transport', 'stdio'], env: { PATH: process.env.PATH ?? '' }, cwd: ROOT, stderr: 'pipe' });
   transport.stderr?.on('data', (chunk: Buffer) => (log.text += chunk.toString('utf8')));
   let death = '';
-  transport.onclose = () => (death ||= 'the stdio transport closed');
+  let markDied = () => {};
+  const died = new Promise<void>((resolve) => (markDied = resolve));
+  transport.onclose = () => {
+    death ||= 'the stdio transport closed';
+    markDied();
+  };
   const client = newClient();
   await client.connect(transport);
   return {
@@ -55,6 +66,10 @@ export async function startStdio(args: string[], log: { text: string }): Promise
     pid: transport.pid as number,
     stderr: () => log.text,
     metrics: async () => '',
+    sendRaw: async (message) => {
+      // The SDK keeps the child private; its stdin is the protocol's input.
+      (transport as unknown as { _process?: ChildProcess })._process?.stdin?.write(`${message}\n`);
+    },
     health: async () => {
       try {
         await client.ping({ timeout: 10_000 });
@@ -64,29 +79,46 @@ export async function startStdio(args: string[], log: { text: string }): Promise
       }
     },
     death: () => death,
-    close: () => client.close(),
+    died,
+    close: async () => {
+      await client.close().catch(() => undefined);
+      // The SDK ends its child with SIGTERM; one that outlives the bound is killed.
+      if (!(await waitFor(() => processUse(transport.pid ?? 0) === null, 10_000))) process.kill(transport.pid as number, 'SIGKILL');
+    },
   };
 }
 
-export async function startHttp(args: string[], log: { text: string }): Promise<Served> {
+/** `token`: the bearer token the client sends (the config holds its digest). */
+export async function startHttp(args: string[], log: { text: string }, token: string): Promise<Served> {
   const child: ChildProcess = spawn(process.execPath, [...args, '--transport', 'http', '--port', '0', '--sessions'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'ignore', 'pipe'] });
   const start = log.text.length;
   child.stderr?.on('data', (chunk: Buffer) => (log.text += chunk.toString('utf8')));
   let death = '';
-  child.once('exit', (code, signal) => (death = `exited with ${code ?? signal}`));
+  const died = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      death = `exited with ${code ?? signal}`;
+      resolve();
+    }),
+  );
   const printed = () => /serving \d+ tools at (\S+)/.exec(log.text.slice(start))?.[1];
   if (!(await waitFor(() => printed() !== undefined || death !== '', 30_000))) throw new Error(`the HTTP server did not start: ${log.text.slice(start)}`);
   const url = printed();
   if (url === undefined) throw new Error(`the HTTP server ${death}: ${log.text.slice(start)}`);
   const client = newClient();
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const auth = { authorization: `Bearer ${token}` };
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: auth } });
+  await client.connect(transport);
   const base = url.replace(/\/mcp$/, '');
   return {
     transport: 'http',
     client,
     pid: child.pid as number,
     stderr: () => log.text,
-    metrics: async () => (await rawRequest(`${base}/metrics`)).body,
+    metrics: async () => (await rawRequest(`${base}/metrics`, { headers: auth })).body,
+    sendRaw: async (message) => {
+      const session: Record<string, string> = transport.sessionId ? { 'mcp-session-id': transport.sessionId } : {};
+      await rawRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...auth, ...session }, body: message }).catch(() => undefined);
+    },
     health: async () => {
       try {
         return (await rawRequest(`${base}/healthz`)).status;
@@ -95,6 +127,8 @@ export async function startHttp(args: string[], log: { text: string }): Promise<
       }
     },
     death: () => death,
+    died,
+    endpoint: { url, sessionId: () => transport.sessionId },
     close: async () => {
       await client.close().catch(() => undefined);
       if (death !== '') return;

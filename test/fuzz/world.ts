@@ -6,15 +6,20 @@
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { tokenDigest } from '../../src/mcp/auth.js';
 import { REDIS_INSTALLED, startRedis, type RedisServer } from '../state/redis-server.js';
 import { freePort, type Upstream } from '../support/upstream.js';
 import { waitFor } from '../support/wait.js';
 import { KEYS } from './keys.js';
 import { KEYED_SCHEMA, markerSchema, ORIGINS, type Places } from './schemas.js';
 import { startAnswering, startForbidden, type Answer } from './upstreams.js';
-import { processUse, serveArgs, startHttp, startStdio, type Served, type TransportName } from './servers.js';
+import { serveArgs, startHttp, startStdio, type Served, type TransportName } from './servers.js';
 import { GrowingReads } from './evidence.js';
+
+/** Two valid bearer tokens: the suite's HTTP client holds the first; probes try the second on its session. */
+export const TOKENS = [randomBytes(16).toString('hex'), randomBytes(16).toString('hex')] as const;
 
 /** The bridge's per-call request bound in the suite's config: small, so that a flood shows. */
 export const MAX_REQUESTS_PER_CALL = 5;
@@ -48,11 +53,11 @@ function config(world: Pick<World, 'keyed' | 'other' | 'forbiddenHttp' | 'forbid
     security: { keys: { FUZZ_KEY: ['keyed'] } },
     sandbox: { deadlineMs: 500, workers: 1 },
     limits: { maxFileBytes: 65536 },
-    http: { maxResponseBytes: 262144, totalTimeoutMs: 3000, connectTimeoutMs: 1000 },
     network: { maxRequestsPerCall: MAX_REQUESTS_PER_CALL },
     upstreamLimits: { maxPauseSeconds: 1 },
     cache: { ttlSeconds: 60 },
     log: { level: 'debug' },
+    http: { maxResponseBytes: 262144, totalTimeoutMs: 3000, connectTimeoutMs: 1000, authTokens: TOKENS.map(tokenDigest) },
     upstreams: {
       [ORIGINS.keyed]: world.keyed.origin,
       [ORIGINS.other]: world.other.origin,
@@ -97,7 +102,7 @@ export async function startWorld(): Promise<World> {
 
 function startServer(world: World, transport: TransportName): Promise<Served> {
   const args = serveArgs(world.project, world.redis?.url ?? null);
-  return transport === 'stdio' ? startStdio(args, world.logs.stdio) : startHttp(args, world.logs.http);
+  return transport === 'stdio' ? startStdio(args, world.logs.stdio) : startHttp(args, world.logs.http, TOKENS[0]);
 }
 
 /** Starts again a server that died, so the next case meets a running one. */
@@ -131,10 +136,6 @@ export async function reloaded(server: Served, caseNumber: number): Promise<bool
 export async function stopWorld(world: World | undefined): Promise<void> {
   if (!world) return;
   await Promise.all(Object.values(world.servers ?? {}).map((server) => server.close().catch(() => undefined)));
-  for (const server of Object.values(world.servers ?? {})) {
-    // The stdio client ends its child with SIGTERM; one that outlives the bound is killed.
-    if (!(await waitFor(() => processUse(server.pid) === null, 10_000))) process.kill(server.pid, 'SIGKILL');
-  }
   world.redisClient?.disconnect();
   await world.redis?.kill();
   await Promise.all([world.keyed, world.other, world.forbiddenHttp, world.forbiddenHttps].map((upstream) => upstream?.close()));
