@@ -16,12 +16,14 @@ import { waitFor } from '../support/wait.js';
 import { fuzzCase, type FuzzCase } from './arbitraries.js';
 import { runCase } from './case.js';
 import { keyFormsIn } from './keys.js';
+import { KNOWN_ATTACKS } from './known-attacks.js';
 import { LEGIT_PREFIX } from './schemas.js';
 import { childrenOf, processUse, type TransportName } from './servers.js';
 import { startWorld, stopWorld, type World } from './world.js';
 
 const LONG = process.env.FUZZ_RUNS !== undefined;
-const RUNS = LONG ? Number(process.env.FUZZ_RUNS) : 6;
+/** Random cases after the known attacks (which every run plays first). */
+const RUNS = LONG ? Number(process.env.FUZZ_RUNS) : 3;
 const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : LONG ? Date.now() % 2 ** 31 : 23;
 const SHRINK = process.env.FUZZ_SHRINK === '1';
 /** Survey mode: play every case, print each failure as it comes, and fail once at the end with all of them. */
@@ -63,7 +65,7 @@ describe('flowguard serve under generated attacks', () => {
     expect(world.servers.http.stderr()).toContain('"msg":"call"');
   });
 
-  it(`holds every property over ${RUNS} generated cases (seed ${SEED})`, async () => {
+  it(`holds every property over the ${KNOWN_ATTACKS.length} known attacks and ${RUNS} generated cases (seed ${SEED})`, async () => {
     console.log(`fuzz: seed ${SEED}, ${RUNS} runs; replay with FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} npm run fuzz`);
     const failures: string[] = [];
     const play = async (spec: FuzzCase): Promise<void> => {
@@ -78,14 +80,14 @@ describe('flowguard serve under generated attacks', () => {
     };
     await fc.assert(
       fc.asyncProperty(fuzzCase, play),
-      { seed: SEED, numRuns: RUNS, endOnFailure: !SHRINK, reporter: (details) => {
+      { seed: SEED, numRuns: KNOWN_ATTACKS.length + RUNS, examples: KNOWN_ATTACKS.map((attack) => [attack]), endOnFailure: !SHRINK, reporter: (details) => {
         if (!details.failed) return;
         const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
         throw new Error(`${fc.defaultReportMessage(details)}\n\n${error}\n\nreplay: FUZZ_SEED=${details.seed} FUZZ_RUNS=${RUNS} npm run fuzz`);
       } },
     );
-    expect(failures, `${failures.length} of ${RUNS} cases failed (seed ${SEED}):\n\n${failures.join('\n\n')}`).toEqual([]);
-  }, 90_000 + RUNS * 30_000);
+    expect(failures, `${failures.length} of ${KNOWN_ATTACKS.length + RUNS} cases failed (seed ${SEED}):\n\n${failures.join('\n\n')}`).toEqual([]);
+  }, 90_000 + (KNOWN_ATTACKS.length + RUNS) * 30_000);
 
   it('afterwards, each server’s memory and open file descriptors are back under their bound, and it runs no more sandbox workers than configured', async () => {
     for (const [transport, server] of Object.entries(world.servers) as [TransportName, World['servers'][TransportName]][]) {
