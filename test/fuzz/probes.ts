@@ -5,6 +5,7 @@
 
 import { connect } from 'node:net';
 import { rawRequest } from '../edge/helpers.js';
+import { bounded } from './servers.js';
 
 export const PROBES = ['none', 'two-hosts', 'foreign-session', 'foreign-delete', 'evil-host', 'no-token'] as const;
 export type Probe = (typeof PROBES)[number];
@@ -35,12 +36,17 @@ function rawStatus(url: string, head: string[], body: string): Promise<number> {
     });
     socket.on('close', () => resolve(Number(/^HTTP\/1\.[01] (\d{3})/.exec(answer)?.[1] ?? 0)));
     socket.on('error', () => undefined);
+    socket.setTimeout(10_000, () => socket.destroy());
     socket.write([`POST ${target.pathname} HTTP/1.1`, ...head, `content-length: ${Buffer.byteLength(body)}`, 'connection: close', '', body].join('\r\n'));
   });
 }
 
-/** The violation `probe` shows, or null when the server answered as it must. */
-export async function runProbe(probe: Probe, target: ProbeTarget): Promise<string | null> {
+/** The violation `probe` shows, or null when the server answered as it must (within 15 s). */
+export function runProbe(probe: Probe, target: ProbeTarget): Promise<string | null> {
+  return bounded(answerOf(probe, target), 15_000, `the ${probe} probe got no answer within 15 s`);
+}
+
+async function answerOf(probe: Probe, target: ProbeTarget): Promise<string | null> {
   const session: Record<string, string> = target.sessionId ? { 'mcp-session-id': target.sessionId } : {};
   const auth = (token: string) => ({ authorization: `Bearer ${token}` });
   const host = `127.0.0.1:${new URL(target.url).port}`;

@@ -83,7 +83,7 @@ describe('flowguard serve under generated attacks', () => {
       { seed: SEED, numRuns: KNOWN_ATTACKS.length + RUNS, examples: KNOWN_ATTACKS.map((attack) => [attack]), endOnFailure: !SHRINK, reporter: (details) => {
         if (!details.failed) return;
         const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-        throw new Error(`${fc.defaultReportMessage(details)}\n\n${error}\n\nreplay: FUZZ_SEED=${details.seed} FUZZ_RUNS=${RUNS} npm run fuzz`);
+        throw new Error(`${fc.defaultReportMessage(details)}\n\n${error}\n\nreplay: FUZZ_SEED=${details.seed} FUZZ_RUNS=${RUNS} npm run fuzz (FUZZ_KEEP_GOING=1 lists every failing case)`);
       } },
     );
     expect(failures, `${failures.length} of ${KNOWN_ATTACKS.length + RUNS} cases failed (seed ${SEED}):\n\n${failures.join('\n\n')}`).toEqual([]);
@@ -98,6 +98,7 @@ describe('flowguard serve under generated attacks', () => {
         use = processUse(server.pid);
         return use !== null && use.rss <= bound.rss && use.fds <= bound.fds;
       }, 20_000, 250);
+      console.log(`fuzz: the ${transport} server after the run: ${JSON.stringify(use)}, bound ${JSON.stringify(bound)}`);
       expect(settled, `${transport} server: ${JSON.stringify(use)} against the bound ${JSON.stringify(bound)}`).toBe(true);
       expect(childrenOf(server.pid).length).toBeLessThanOrEqual(1);
     }

@@ -18,6 +18,13 @@ const BIN = join(ROOT, 'bin', 'flowguard.js');
 
 export type TransportName = 'stdio' | 'http';
 
+/** `promise`, or `fallback` once `ms` pass: a server that hangs fails a property instead of the test's timeout. */
+export function bounded<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 export interface Served {
   transport: TransportName;
   client: Client;
@@ -114,18 +121,12 @@ export async function startHttp(args: string[], log: { text: string }, token: st
     client,
     pid: child.pid as number,
     stderr: () => log.text,
-    metrics: async () => (await rawRequest(`${base}/metrics`, { headers: auth })).body,
+    metrics: () => bounded(rawRequest(`${base}/metrics`, { headers: auth }).then((answer) => answer.body), 10_000, ''),
     sendRaw: async (message) => {
       const session: Record<string, string> = transport.sessionId ? { 'mcp-session-id': transport.sessionId } : {};
       await rawRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...auth, ...session }, body: message }).catch(() => undefined);
     },
-    health: async () => {
-      try {
-        return (await rawRequest(`${base}/healthz`)).status;
-      } catch {
-        return 0;
-      }
-    },
+    health: () => bounded(rawRequest(`${base}/healthz`).then((answer) => answer.status, () => 0), 10_000, 0),
     death: () => death,
     died,
     endpoint: { url, sessionId: () => transport.sessionId },
