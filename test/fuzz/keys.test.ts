@@ -3,7 +3,7 @@
 // missed a form would let the suite pass over a leak.
 
 import { describe, expect, it } from 'vitest';
-import { ENV_KEY, GRANTED_KEY, keyFormsIn } from './keys.js';
+import { ENV_KEY, GRANTED_KEY, HEX_KEY, keyFormsIn } from './keys.js';
 
 const spellings = (key: string): Record<string, string | Buffer> => ({
   plain: key,
@@ -20,17 +20,18 @@ const spellings = (key: string): Record<string, string | Buffer> => ({
   'UTF-16 bytes': Buffer.from(`a ${key} b`, 'utf16le'),
   'UTF-16 read as text, then JSON': JSON.stringify(Buffer.from(key, 'utf16le').toString('latin1')),
   'cut short': `...${key.slice(0, 16)}`,
+  reversed: [...key].reverse().join(''),
 });
 
 describe('the fuzz suite finds a key in every spelling', () => {
-  for (const [name, key] of [['granted', GRANTED_KEY], ['.env', ENV_KEY]] as const) {
+  for (const [name, key] of [['granted', GRANTED_KEY], ['.env', ENV_KEY], ['hex', HEX_KEY]] as const) {
     for (const [spelling, data] of Object.entries(spellings(key))) {
       it(`${name} key, ${spelling}`, () => expect(keyFormsIn(data).length).toBeGreaterThan(0));
     }
   }
 
   it('and nothing in text that holds no key', () => {
-    expect(keyFormsIn('FZ and FE, hex 0123456789abcdef, \\/ \\u0000 %2F+= and other noise')).toEqual([]);
+    expect(keyFormsIn('fz and fe, FZ, hex 0123456789abcdef, \\/ \\u0000 %2F+= and other noise')).toEqual([]);
     expect(keyFormsIn(Buffer.from([0, 1, 2, 0xff]))).toEqual([]);
   });
 });

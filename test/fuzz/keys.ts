@@ -1,14 +1,18 @@
 // The fuzz suite's two keys and every spelling of them that a leak could take. The keys are
 // distinctive (a fixed prefix and random hex, with `/`, `+` and `=` so that percent-encoding,
 // form encoding and the JSON `\/` escape each spell them differently), so a hit is never chance.
+// They are lower-case, as hex API keys are: a key in an HTTP header name reaches a handler
+// lower-cased, and should still be one of the spellings redaction promises to find.
 
 import { randomBytes } from 'node:crypto';
 
 /** Granted in `.env` and bound by the config to namespace `keyed`. */
-export const GRANTED_KEY = `FZ${randomBytes(8).toString('hex')}/${randomBytes(4).toString('hex')}+Z`;
+export const GRANTED_KEY = `fz${randomBytes(8).toString('hex')}/${randomBytes(4).toString('hex')}+z`;
 /** In `.env` only (no grant names it): the operator meant it for `keyed` too, its only declarer. */
-export const ENV_KEY = `FE${randomBytes(8).toString('hex')}/${randomBytes(4).toString('hex')}=E`;
-export const KEYS = { FUZZ_KEY: GRANTED_KEY, FUZZ_ENV_KEY: ENV_KEY } as const;
+export const ENV_KEY = `fe${randomBytes(8).toString('hex')}/${randomBytes(4).toString('hex')}=e`;
+/** In `.env` only, and made of token characters: a value that can stand whole in an HTTP header name. */
+export const HEX_KEY = `fh${randomBytes(12).toString('hex')}`;
+export const KEYS = { FUZZ_KEY: GRANTED_KEY, FUZZ_ENV_KEY: ENV_KEY, FUZZ_HEX_KEY: HEX_KEY } as const;
 
 /** Base64 (or base64url) characters that stand for `value`'s bytes wherever it sits in a longer text: one spelling per byte alignment. */
 function base64Inner(value: Buffer, url: boolean): string[] {
@@ -34,9 +38,12 @@ export function formsOf(key: string): string[] {
     forms.add(bytes.toString('hex').toUpperCase());
     for (const spelling of [...base64Inner(bytes, false), ...base64Inner(bytes, true)]) forms.add(spelling);
   }
-  // A piece of the random part, for a key cut short by an excerpt or a line limit.
+  // A piece of the random part, for a key cut short by an excerpt or a line limit; and the key
+  // reversed, which only a handler that saw it can write (the operator's handler reverses all it gets).
   const secret = key.slice(2);
-  for (let i = 0; i + 12 <= secret.length; i += 4) forms.add(secret.slice(i, i + 12));
+  const reversed = [...key].reverse().join('');
+  forms.add(reversed);
+  for (let i = 0; i + 12 <= secret.length; i += 4) forms.add(secret.slice(i, i + 12)).add([...secret.slice(i, i + 12)].reverse().join(''));
   return [...forms];
 }
 

@@ -34,9 +34,10 @@ const ROUTE_PARAMS = `[
         ]`;
 
 /**
- * The operator's schema: both keys declared, the granted one in a header, the .env one in the
- * query; a core route and a bridged one, both cached. Its file is no more trusted than any other:
- * its handler sets the Host header a client names.
+ * The operator's schema: every key declared, the granted one and the hex one in headers, the .env
+ * one in the query; a core route and a bridged one, both cached. Its file is no more trusted than
+ * any other: its handler sets the Host header a client names, and hands back what it was given
+ * reversed, so that a key it should never have seen shows in its result.
  */
 export const KEYED_SCHEMA = `export const main = {
     namespace: 'keyed',
@@ -46,8 +47,8 @@ export const KEYED_SCHEMA = `export const main = {
     docs: [],
     tags: ['cacheTtlShort'],
     root: '${ORIGINS.keyed}',
-    requiredServerParams: ['FUZZ_KEY', 'FUZZ_ENV_KEY'],
-    headers: { 'x-api-key': '{{FUZZ_KEY}}' },
+    requiredServerParams: ['FUZZ_KEY', 'FUZZ_ENV_KEY', 'FUZZ_HEX_KEY'],
+    headers: { 'x-api-key': '{{FUZZ_KEY}}', 'x-hex-key': '{{FUZZ_HEX_KEY}}' },
     routes: {
         echo: {
             method: 'GET', path: '${LEGIT_PREFIX}echo', description: 'The core sends both keys; the upstream answers.',
@@ -77,7 +78,9 @@ export const handlers = ({ sharedLists, libraries }) => ({
             const answer = await fetch(payload.url, { headers: host ? { ...payload.headers, host } : payload.headers });
             const headers = [];
             answer.headers.forEach((value, name) => headers.push([name, value]));
-            return { response: { status: answer.status, headers, text: await answer.text() } };
+            const seen = { status: answer.status, headers, text: await answer.text() };
+            // Reversed, what it was given is no spelling redaction looks for: a key in it shows the handler saw one.
+            return { response: { ...seen, reversed: JSON.stringify(seen).split('').reverse().join('') } };
         }
     }
 });

@@ -57,12 +57,13 @@ export function answer(answer: Answer, _req: IncomingMessage, res: ServerRespons
     case 'echo-utf16':
       return send(res, 200, { 'content-type': 'text/plain; charset=utf-16le' }, Buffer.from(values.join(' '), 'utf16le'));
     case 'echo-header-name': {
-      // Header names take only token characters: each value percent-encoded, as hex and as base64url (all of them spellings redaction promises to find).
+      // Header names take only token characters (and arrive lower-cased): each value as it is where
+      // it can be one (the hex key), percent-encoded and as hex, all spellings redaction promises to find.
       const headers: Record<string, string> = { ...json };
       values.forEach((value, i) => {
+        if (/^[a-z0-9._~-]+$/.test(value)) headers[`x-v${i}-${value}`.slice(0, 200)] = 'as is';
         headers[`x-p${i}-${encodeURIComponent(value).replace(/[^A-Za-z0-9%._~-]/g, '')}`.slice(0, 200)] = 'percent';
         headers[`x-h${i}-${Buffer.from(value).toString('hex')}`.slice(0, 200)] = 'hex';
-        headers[`x-b${i}-${Buffer.from(value).toString('base64url')}`.slice(0, 200)] = 'base64url';
       });
       return send(res, 200, headers, '{"ok":true}');
     }
