@@ -83,11 +83,12 @@ async function playCalls(world: World, server: Served, spec: FuzzCase, namespace
   const ours = tools.filter((name) => name.startsWith('keyed_') || namespaces.some((namespace) => name.startsWith(`${namespace}_`)));
   const calls: Promise<CallOutcome>[] = [];
   spec.args.forEach((argSpec, i) => {
-    const tag = `c${world.caseNumber}-${server.transport}-${i}`;
-    const args = materialize(argSpec, tag, world.places);
-    const argsText = () => materializedText(argSpec, tag, world.places);
-    for (const tool of ours) calls.push(call(server, tool, args, argsText));
-    if (argSpec.q.kind === 'text') calls.push(call(server, `nosuch_${argSpec.q.value}`, args));
+    for (const tool of ours) {
+      // One tag per call: the request bound is counted by it.
+      const tag = `c${world.caseNumber}-${server.transport}-${i}-${tool}`;
+      calls.push(call(server, tool, materialize(argSpec, tag, world.places), () => materializedText(argSpec, tag, world.places)));
+    }
+    if (argSpec.q.kind === 'text') calls.push(call(server, `nosuch_${argSpec.q.value}`, materialize(argSpec, `c${world.caseNumber}-unknown`, world.places)));
   });
   calls.push(call(server, 'keyed_echo', { q: `plain-${world.caseNumber}` }));
   calls.push(call(server, 'keyed_bridge', { q: `plain-${world.caseNumber}`, ...(spec.front ? { host: withPorts(spec.front, world.places) } : {}) }));
