@@ -5,7 +5,8 @@
 //    under the project, the metrics text or Redis;
 // 3. the HTTP endpoint answers a hostile request of the client (two Host lines, another token on
 //    the session, no token) as it must;
-// 4. the forbidden servers saw no connection; every request that carried a key went to the key's
+// 4. a 429 that another namespace's request received does not pause the operator's calls;
+// 5. the forbidden servers saw no connection; every request that carried a key went to the key's
 //    own API (`keyed`), on one of the operator's routes, under its own Host; no call's handler
 //    made more requests than the per-call bound.
 //
@@ -90,9 +91,17 @@ async function playCalls(world: World, server: Served, spec: FuzzCase, namespace
     }
     if (argSpec.q.kind === 'text') calls.push(call(server, `nosuch_${argSpec.q.value}`, materialize(argSpec, `c${world.caseNumber}-unknown`, world.places)));
   });
-  calls.push(call(server, 'keyed_echo', { q: `plain-${world.caseNumber}` }));
-  calls.push(call(server, 'keyed_bridge', { q: `plain-${world.caseNumber}`, ...(spec.front ? { host: withPorts(spec.front, world.places) } : {}) }));
-  return Promise.all(calls);
+  // The operator's own calls come after the hostile ones: whatever those did to the API's state
+  // (a pause after a 429 they received) must not answer for the operator's.
+  const hostile = await Promise.all(calls);
+  const plain = await Promise.all([
+    call(server, 'keyed_echo', { q: `plain-${world.caseNumber}` }),
+    call(server, 'keyed_bridge', { q: `plain-${world.caseNumber}`, ...(spec.front ? { host: withPorts(spec.front, world.places) } : {}) }),
+  ]);
+  if (spec.answer.kind === 'pause-others') {
+    for (const outcome of plain.filter((outcome) => outcome.text.includes('rate-limited'))) violations.push(`${outcome.tool} on ${server.transport} was paused by a 429 another namespace's request received: ${outcome.text.slice(0, 300)}`);
+  }
+  return [...hostile, ...plain];
 }
 
 function requestText(entry: RecordEntry): string {

@@ -41,6 +41,8 @@ export const KNOWN_ATTACKS: FuzzCase[] = [
   // 7: the key in UTF-16, and in answer header names.
   { files: [], answer: { kind: 'echo-utf16' }, args: [plainArgs], front: '', probe: 'none' },
   { files: [], answer: { kind: 'echo-header-name' }, args: [plainArgs], front: '', probe: 'foreign-delete' },
+  // 8: another namespace fetches the operator's API and gets a 429: the operator's calls must not pause.
+  { files: [fetcher({ actions: [action('keyed')] })], answer: { kind: 'pause-others' }, args: [plainArgs], front: '', probe: 'none' },
   // 10: an argument nested 5,000 deep; 11: a 200,000-character argument name.
   { files: [], answer: { kind: 'echo-plain' }, args: [{ q: { kind: 'deep', depth: 5000, array: false }, url: 'x', extras: ['huge-name'] }], front: '', probe: 'none' },
 ];

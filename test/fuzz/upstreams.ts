@@ -7,8 +7,9 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startUpstream, type RecordEntry, type Upstream } from '../support/upstream.js';
+import { LEGIT_PREFIX } from './schemas.js';
 
-export const ANSWER_KINDS = ['echo-plain', 'echo-percent', 'echo-base64', 'echo-base64url', 'echo-hex', 'echo-json-lines', 'echo-jsonp', 'echo-utf16', 'echo-header-name', 'retry-after', 'invalid-utf8', 'huge-json', 'deep-json', 'slow', 'escapes'] as const;
+export const ANSWER_KINDS = ['echo-plain', 'echo-percent', 'echo-base64', 'echo-base64url', 'echo-hex', 'echo-json-lines', 'echo-jsonp', 'echo-utf16', 'echo-header-name', 'retry-after', 'invalid-utf8', 'huge-json', 'deep-json', 'slow', 'escapes', 'pause-others'] as const;
 export type AnswerKind = (typeof ANSWER_KINDS)[number];
 
 export interface Answer {
@@ -78,6 +79,11 @@ export function answer(answer: Answer, _req: IncomingMessage, res: ServerRespons
     case 'slow':
       setTimeout(() => send(res, 200, json, JSON.stringify({ values })), answer.delayMs ?? 0);
       return;
+    case 'pause-others':
+      // The operator's routes are answered; any other request to the same API gets a 429 that
+      // must pause only its own sender (issue 23, point 8).
+      if (entry.url.startsWith(LEGIT_PREFIX)) return send(res, 200, json, JSON.stringify({ values }));
+      return send(res, 429, { ...json, 'retry-after': '1' }, '{"error":"slow down"}');
     case 'escapes':
       return send(res, 200, { 'content-type': 'text/plain; charset=utf-8' }, `\x1b[2J\x1b]0;title\x07\u202e${values.join('\x1b[31m')}\x1b[0m\r\x08`);
   }
