@@ -124,7 +124,7 @@ function judgeRequests(world: World): string[] {
       if (tag !== null) perTag.set(tag, (perTag.get(tag) ?? 0) + 1);
       const forms = keyFormsIn(requestText(entry));
       if (forms.length === 0) continue;
-      const where = `${entry.method} ${entry.url} (Host ${String(entry.headers.host)})`;
+      const where = `${entry.method} ${entry.url.slice(0, 200)} (Host ${String(entry.headers.host)})`;
       if (name !== 'keyed') violations.push(`a key went to ${name}: ${where}: ${forms[0]}`);
       else if (!entry.url.startsWith(LEGIT_PREFIX)) violations.push(`a key went to keyed on a route not the operator's: ${where}: ${forms[0]}`);
       else if (!hostsOfKeyed.has(String(entry.headers.host)) || entry.rawHeaders.filter((h, i) => i % 2 === 0 && h.toLowerCase() === 'host').length !== 1) violations.push(`a key went to keyed under another Host: ${where}`);
