@@ -82,9 +82,13 @@ export async function watchCatalog(live: LiveCatalog, options: WatchOptions): Pr
   const { watch } = await import('chokidar');
   const outside = (path: string) => options.paths.every((root) => ignored(relative(root, path)));
   const watcher = watch([...options.paths], { ignoreInitial: true, ignored: outside });
-  watcher.on('all', changed);
-  // chokidar drops a file's change that comes right after it re-attached to a file replaced by
-  // a rename (its per-file watch is not yet back); the folder's own events still tell of it.
+  // Changes come from the raw events below, at once. chokidar's own `change` comes later (after a
+  // stat), which made a second reload for one save, and it drops a change that comes right after
+  // it re-attached to a file replaced by a rename; the folders' own events see both. Files and
+  // folders that appear or go are chokidar's to report (it reads a new folder as it attaches).
+  watcher.on('all', (event) => {
+    if (event !== 'change') changed();
+  });
   watcher.on('raw', (_event, name, details) => {
     const watchedPath = String((details as { watchedPath?: unknown } | undefined)?.watchedPath ?? '');
     const path = name && basename(watchedPath) !== name ? join(watchedPath, name) : watchedPath;
