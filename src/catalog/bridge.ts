@@ -91,7 +91,7 @@ export class CallBridge {
    * Performs one bridged request; every refusal or failure is an answer with a stable prefix,
    * never a throw. `callEnded` aborts when the handler's call has answered.
    */
-  async perform(wire: BridgeRequest, callEnded?: AbortSignal): Promise<BridgeAnswer> {
+  async perform(wire: BridgeRequest, callEnded?: AbortSignal, cancelled?: AbortSignal): Promise<BridgeAnswer> {
     const started = performance.now();
     const request: HostRequest = { url: String(wire.url), method: String(wire.method ?? 'GET').toUpperCase(), headers: wire.headers };
     if (wire.body !== undefined) request.body = Buffer.from(String(wire.body), 'base64');
@@ -108,7 +108,7 @@ export class CallBridge {
     const target = url as URL;
     const filled = this.fill(request);
     const entry: InFlight = { origin: target.origin, method, started, recorded: false };
-    const signal = this.signalFor(entry, callEnded);
+    const signal = this.signalFor(entry, callEnded, handlerSignal(cancelled, wire.timeoutMs));
     try {
       const guarded = await this.context.guard.send(target.origin, this.call.namespace, signal, () =>
         this.context.http.request(
@@ -133,6 +133,8 @@ export class CallBridge {
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       if (entry.recorded) return { ok: false, message: CALL_ENDED };
+      if (cancelled?.aborted) return this.failed(target.origin, method, started, 0, 'ABORTED: the handler aborted this request (its AbortSignal)');
+      if (wire.timeoutMs !== undefined && error.kind === 'aborted') return this.failed(target.origin, method, started, 0, `TIMEOUT: no answer within ${wire.timeoutMs} ms (the handler's AbortSignal.timeout)`);
       if (error.kind === 'too-large' && this.wire.read > this.context.maxBytesPerCall) return this.failed(target.origin, method, started, 0, error.message);
       return this.failed(target.origin, method, started, 0, `upstream request failed: ${this.context.redactor.redact(error.message)}`);
     } finally {
@@ -144,11 +146,14 @@ export class CallBridge {
    * The signal of one request: the caller's, and the end of the handler's call. When the call
    * ends first, the request is recorded at once as aborted (the record is read as the call answers).
    */
-  private signalFor(entry: InFlight, callEnded: AbortSignal | undefined): AbortSignal | undefined {
-    if (!callEnded) return this.call.signal;
-    this.inFlight.add(entry);
-    callEnded.addEventListener('abort', () => this.abandon(entry), { once: true });
-    return this.call.signal ? AbortSignal.any([this.call.signal, callEnded]) : callEnded;
+  private signalFor(entry: InFlight, callEnded: AbortSignal | undefined, handler: AbortSignal | undefined): AbortSignal | undefined {
+    const signals = [this.call.signal, handler].filter((signal): signal is AbortSignal => signal !== undefined);
+    if (callEnded) {
+      this.inFlight.add(entry);
+      callEnded.addEventListener('abort', () => this.abandon(entry), { once: true });
+      signals.push(callEnded);
+    }
+    return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
   }
 
   private abandon(entry: InFlight): void {
@@ -220,3 +225,9 @@ export function outboundRecord(origin: string, method: string, started: number, 
   return entry;
 }
 
+/** What the handler asked of this one request: its AbortController's signal, and its AbortSignal.timeout as a bound the core keeps. */
+function handlerSignal(cancelled: AbortSignal | undefined, timeoutMs: number | undefined): AbortSignal | undefined {
+  const timeout = timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs >= 0 ? AbortSignal.timeout(Math.min(timeoutMs, 2 ** 31 - 1)) : undefined;
+  if (cancelled && timeout) return AbortSignal.any([cancelled, timeout]);
+  return cancelled ?? timeout;
+}

@@ -252,7 +252,7 @@ async function executeRequest(
     userParams: { ...args, _allParams: args },
     serverParams: Object.fromEntries(tool.declaredKeys.map((key) => [key, tokens.token(key)])),
   };
-  const executed = await context.handlers.executeRequest(tool, { struct: { ...struct, status: true, messages: [], data: null }, payload }, (request, callEnded) => bridge.perform(request, callEnded));
+  const executed = await context.handlers.executeRequest(tool, { struct: { ...struct, status: true, messages: [], data: null }, payload }, (request, callEnded, cancelled) => bridge.perform(request, callEnded, cancelled));
   const requests = bridge.requests;
   // A handler that failed after a request was held back for a limit or pause most likely failed for that: say when to retry.
   if (bridge.rateLimit && (!executed.ok || 'failed' in executed.value)) return { ...rateLimited(bridge.rateLimit), requests };

@@ -307,12 +307,16 @@ function withoutBodyHeaders(headers: Record<string, string>): Record<string, str
   return result;
 }
 
-/** Joins repeated headers in place (undici builds a fresh object per response). */
+/**
+ * Joins repeated headers in place (undici builds a fresh object per response): with `, ` as HTTP
+ * does, but Set-Cookie lines with a line break, since a cookie's own text holds commas
+ * (`Expires=Wed, 21 Oct ...`) and no header value holds a line break.
+ */
 function flattenHeaders(headers: IncomingHeaders): Record<string, string> {
   for (const name in headers) {
     const value = headers[name];
     if (typeof value !== 'string') {
-      if (Array.isArray(value)) headers[name] = value.join(', ');
+      if (Array.isArray(value)) headers[name] = value.join(name === 'set-cookie' ? '\n' : ', ');
       else delete headers[name];
     }
   }

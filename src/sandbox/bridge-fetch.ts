@@ -38,8 +38,12 @@ function callEnded(): string {
   return 'CALL_ENDED: the executeRequest call that started this request has answered; nothing more is sent for it';
 }
 
-/** Sends one request for the executeRequest call the running code belongs to, if it is one of `unit` (any unit when null: ethers is shared). */
-function ask(unit: string | null, request: BridgeRequest, what: string): Promise<BridgeAnswer> {
+/**
+ * Sends one request for the executeRequest call the running code belongs to, if it is one of
+ * `unit` (any unit when null: ethers is shared). When the handler's `signal` aborts, the core is
+ * told to stop the request (cancelled upstream) and the answer is not waited for.
+ */
+function ask(unit: string | null, request: BridgeRequest, what: string, signal?: AbortSignal): Promise<BridgeAnswer> {
   const job = currentJob();
   if (!job || job.hook !== 'executeRequest' || (unit !== null && job.unit !== unit)) {
     countNetworkAttempt();
@@ -52,20 +56,55 @@ function ask(unit: string | null, request: BridgeRequest, what: string): Promise
   const outbound = nextOutbound++;
   job.waiting.add(outbound);
   return new Promise((settle) => {
+    const abort = () => {
+      process.send?.({ id: job.id, outbound, cancel: true } satisfies Outbound);
+      receiveInbound({ kind: 'inbound', outbound, answer: { ok: false, message: 'ABORTED: the handler aborted this request' } });
+    };
     waiting.set(outbound, (answer) => {
       job.waiting.delete(outbound);
+      signal?.removeEventListener('abort', abort);
       settle(answer);
     });
+    signal?.addEventListener('abort', abort, { once: true });
     process.send?.({ id: job.id, outbound, request } satisfies Outbound);
   });
+}
+
+/** The deadline each signal of the sandbox's `AbortSignal.timeout(ms)` stands for; the core keeps it. */
+const timeouts = new WeakMap<AbortSignal, number>();
+
+/**
+ * The compartments' `AbortSignal`: `timeout(ms)` gives a signal whose bound the core keeps on the
+ * request it is passed to (a signal that fired by itself would run handler code on a timer after
+ * the call, which the sandbox never allows); `abort()` an aborted one. `new AbortController()`
+ * gives signals the handler aborts itself.
+ */
+export const sandboxAbortSignal = {
+  timeout(ms: unknown): AbortSignal {
+    const bound = Number(ms);
+    if (!Number.isFinite(bound) || bound < 0) throw new TypeError(`AbortSignal.timeout: ${String(ms).slice(0, 40)} is not a number of milliseconds`);
+    const signal = new AbortController().signal;
+    timeouts.set(signal, bound);
+    return signal;
+  },
+  abort(reason?: unknown): AbortSignal {
+    return AbortSignal.abort(reason);
+  },
+};
+
+/** The error a fetch rejects with when its signal ended it, as WHATWG fetch names it. */
+function abortError(signal: AbortSignal | undefined, message: string): Error {
+  if (signal?.aborted && signal.reason !== undefined) return signal.reason as Error;
+  return new DOMException(message, message.startsWith('TIMEOUT') ? 'TimeoutError' : 'AbortError');
 }
 
 /** A unit's `fetch`: `fetch(url | { url }, { method, headers, body })`; with `null`, the libraries' global one, for whichever executeRequest call runs. */
 export function fetchFor(unit: string | null): (input: unknown, init?: unknown) => Promise<unknown> {
   return async (input, init) => {
-    const request = await readRequest(input, init);
-    const answer = await ask(unit, request, 'fetch');
-    if (!answer.ok) throw new TypeError(answer.message);
+    const { request, signal } = await readRequest(input, init);
+    if (signal?.aborted) throw abortError(signal, 'ABORTED: the handler aborted this request before it was sent');
+    const answer = await ask(unit, request, 'fetch', signal);
+    if (!answer.ok) throw answer.message.startsWith('ABORTED') || answer.message.startsWith('TIMEOUT') ? abortError(signal, answer.message) : new TypeError(answer.message);
     return harden(responseOf(answer));
   };
 }
@@ -79,14 +118,18 @@ export async function ethersGetUrl(req: { url: string; method: string; headers: 
   return { statusCode: answer.status, statusMessage: '', headers: answer.headers, body: new Uint8Array(Buffer.from(answer.body, 'base64')) };
 }
 
-async function readRequest(input: unknown, init: unknown): Promise<BridgeRequest> {
+async function readRequest(input: unknown, init: unknown): Promise<{ request: BridgeRequest; signal: AbortSignal | undefined }> {
   const source = typeof input === 'object' && input !== null && !(input instanceof URL) ? (input as Record<string, unknown>) : {};
   const options = typeof init === 'object' && init !== null ? (init as Record<string, unknown>) : {};
   const url = String(input instanceof URL || typeof input === 'string' ? input : source.url);
   const request: BridgeRequest = { url, method: String(options.method ?? source.method ?? 'GET').toUpperCase(), headers: readHeaders(options.headers ?? source.headers) };
   const body = options.body ?? source.body;
   if (body !== undefined && body !== null) request.body = (await readBody(body)).toString('base64');
-  return request;
+  const given = options.signal ?? source.signal;
+  const signal = given instanceof AbortSignal ? given : undefined;
+  const timeoutMs = signal && timeouts.get(signal);
+  if (timeoutMs !== undefined) request.timeoutMs = timeoutMs;
+  return { request, signal };
 }
 
 /** Headers as an object, an array of pairs, or anything with `forEach(value, name)` (a Headers). */
@@ -106,24 +149,38 @@ function readHeaders(headers: unknown): Record<string, string> {
 /** The Response subset the corpus reads. Text is what its charset says, or an error: never a silent U+FFFD. */
 function responseOf(answer: Extract<BridgeAnswer, { ok: true }>): Record<string, unknown> {
   const bytes = Buffer.from(answer.body, 'base64');
-  const headers = new Map(Object.entries(answer.headers).map(([name, value]) => [name.toLowerCase(), value]));
-  const text = () => decodeAnswer(bytes, headers.get('content-type'), answer.url);
+  const headers = answerHeaders(answer.headers);
+  const text = () => decodeAnswer(bytes, headers.get('content-type') ?? undefined, answer.url);
   return {
     ok: answer.status >= 200 && answer.status <= 299,
     status: answer.status,
     statusText: '',
     url: answer.url,
     redirected: false,
-    headers: {
-      get: (name: unknown) => headers.get(String(name).toLowerCase()) ?? null,
-      has: (name: unknown) => headers.has(String(name).toLowerCase()),
-      forEach: (each: (value: string, name: string) => void) => headers.forEach((value, name) => each(value, name)),
-      entries: () => [...headers.entries()][Symbol.iterator](),
-    },
+    headers,
     text: async () => text(),
     json: async () => JSON.parse(text()) as unknown,
     arrayBuffer: async () => new Uint8Array(bytes).buffer,
   };
+}
+
+/**
+ * The answer's headers as WHATWG `Headers` (frozen), so `getSetCookie()` gives each cookie: the
+ * core joins repeated Set-Cookie lines with a line break, which no header value can hold. A name
+ * that is not a valid header name (redaction writes `[redacted KEY]` into names) is left out.
+ */
+function answerHeaders(record: Record<string, string>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(record)) {
+    for (const line of name.toLowerCase() === 'set-cookie' ? value.split('\n') : [value]) {
+      try {
+        headers.append(name, line);
+      } catch {
+        // not a header a Response could carry
+      }
+    }
+  }
+  return headers;
 }
 
 /**

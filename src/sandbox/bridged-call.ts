@@ -60,6 +60,8 @@ export class BridgedCall {
   private inFlight = 0;
   private readonly whole: NodeJS.Timeout;
   private readonly ended = new AbortController();
+  /** Each request in flight, by its number: the handler may abort one (its AbortController). */
+  private readonly cancels = new Map<number, AbortController>();
   /** Answers that came while the call was parked, for when it has the turn again. */
   private readonly held: Inbound[] = [];
   private parking = false;
@@ -83,14 +85,22 @@ export class BridgedCall {
   }
 
   async perform(message: Outbound): Promise<void> {
+    if ('cancel' in message) {
+      this.cancels.get(message.outbound)?.abort();
+      return;
+    }
     if (this.inFlight++ === 0) this.deadline.pause();
     this.parkIfWaiting();
+    const cancel = new AbortController();
+    this.cancels.set(message.outbound, cancel);
     let answer: BridgeAnswer;
     try {
-      answer = await this.bridge(message.request, this.ended.signal);
+      answer = await this.bridge(message.request, this.ended.signal, cancel.signal);
     } catch (error) {
       // A bug of the core, not the handler's doing: this request fails, the call goes on.
       answer = { ok: false, message: `the core could not perform the request: ${describeError(error)}` };
+    } finally {
+      this.cancels.delete(message.outbound);
     }
     this.handOver({ kind: 'inbound', outbound: message.outbound, answer });
   }

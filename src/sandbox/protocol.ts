@@ -60,6 +60,8 @@ export interface BridgeRequest {
   headers: Record<string, string>;
   /** The body's bytes as base64: bytes stay bytes, whatever the handler passed (text, a view, chunks). */
   body?: string;
+  /** The handler's `AbortSignal.timeout(ms)`: the core gives up on the request after this long. */
+  timeoutMs?: number;
 }
 
 /** The core's answer: the upstream's (redacted, body as base64), or why nothing was sent or received. */
@@ -69,16 +71,16 @@ export type BridgeAnswer =
 
 /**
  * Performs one request of an executeRequest call through the core (src/catalog/bridge.ts).
- * `callEnded` aborts when the call has answered: what is still in flight is dropped then.
+ * `callEnded` aborts when the call has answered: what is still in flight is dropped then;
+ * `cancelled` when the handler aborted this one request (its AbortController).
  */
-export type Bridge = (request: BridgeRequest, callEnded: AbortSignal) => Promise<BridgeAnswer>;
+export type Bridge = (request: BridgeRequest, callEnded: AbortSignal, cancelled?: AbortSignal) => Promise<BridgeAnswer>;
 
-/** Worker → host: perform this request for executeRequest call `id`, the call whose code made it. */
-export interface Outbound {
-  id: number;
-  outbound: number;
-  request: BridgeRequest;
-}
+/**
+ * Worker → host: perform this request for executeRequest call `id`, the call whose code made it;
+ * or, with `cancel`, stop performing request `outbound` (the handler aborted it).
+ */
+export type Outbound = { id: number; outbound: number; request: BridgeRequest } | { id: number; outbound: number; cancel: true };
 
 /**
  * Host → worker: executeRequest call `id` only waits for the core's requests; let it wait aside

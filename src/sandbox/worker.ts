@@ -16,7 +16,7 @@ import { onLateAttempt, routeGlobalFetch } from './network-guard.js';
 import 'ses';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { endBridgedRequests, fetchFor, receiveInbound, reportLate } from './bridge-fetch.js';
+import { endBridgedRequests, fetchFor, receiveInbound, reportLate, sandboxAbortSignal } from './bridge-fetch.js';
 import { BusyPoll } from './busy-poll.js';
 import { newJob, runAs, type Job } from './job-context.js';
 import { lockLibrary } from './library-locks.js';
@@ -57,7 +57,10 @@ lockdown({
 // Lockdown froze the language's intrinsics; harden freezes the host classes handed out, so no
 // schema can change what another one sees. `Buffer` only computes (quickchart's handlers encode
 // with it); frozen, no schema can swap its methods under another.
-const globals = harden({ Date, Math, URL, URLSearchParams, TextEncoder, TextDecoder, Buffer });
+// AbortController and Headers too (a bridged fetch takes a signal, and answers with Headers); the
+// compartments' AbortSignal is the bridge's (its timeout is a bound the core keeps, never a timer).
+harden([AbortSignal, DOMException]);
+const globals = harden({ Date, Math, URL, URLSearchParams, TextEncoder, TextDecoder, Buffer, AbortController, AbortSignal: sandboxAbortSignal, Headers });
 routeGlobalFetch(harden(fetchFor(null)));
 onLateAttempt(reportLate);
 // One request at a time, in the order sent: the host may send several loads at once, and each
