@@ -109,6 +109,8 @@ export class CallBridge {
     const filled = this.fill(request);
     const entry: InFlight = { origin: target.origin, method, started, recorded: false };
     const signal = this.signalFor(entry, callEnded, handlerSignal(cancelled, wire.timeoutMs));
+    // Recorded the moment the handler aborts it: its call may answer right after, before the request has unwound.
+    cancelled?.addEventListener('abort', () => this.abandon(entry, 'ABORTED: the handler aborted this request (its AbortSignal)'), { once: true });
     try {
       const guarded = await this.context.guard.send(target.origin, this.call.namespace, signal, () =>
         this.context.http.request(
@@ -133,7 +135,6 @@ export class CallBridge {
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       if (entry.recorded) return { ok: false, message: CALL_ENDED };
-      if (cancelled?.aborted) return this.failed(target.origin, method, started, 0, 'ABORTED: the handler aborted this request (its AbortSignal)');
       if (wire.timeoutMs !== undefined && error.kind === 'aborted') return this.failed(target.origin, method, started, 0, `TIMEOUT: no answer within ${wire.timeoutMs} ms (the handler's AbortSignal.timeout)`);
       if (error.kind === 'too-large' && this.wire.read > this.context.maxBytesPerCall) return this.failed(target.origin, method, started, 0, error.message);
       return this.failed(target.origin, method, started, 0, `upstream request failed: ${this.context.redactor.redact(error.message)}`);
@@ -150,16 +151,17 @@ export class CallBridge {
     const signals = [this.call.signal, handler].filter((signal): signal is AbortSignal => signal !== undefined);
     if (callEnded) {
       this.inFlight.add(entry);
-      callEnded.addEventListener('abort', () => this.abandon(entry), { once: true });
+      callEnded.addEventListener('abort', () => this.abandon(entry, 'ABORTED: the call answered before this request finished'), { once: true });
       signals.push(callEnded);
     }
     return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
   }
 
-  private abandon(entry: InFlight): void {
+  /** Records a request in flight as aborted now, with why; its own unwinding later records nothing. */
+  private abandon(entry: InFlight, why: string): void {
     if (!this.inFlight.has(entry) || entry.recorded) return;
     entry.recorded = true;
-    this.record(entry.origin, entry.method, entry.started, 0, 0, 'ABORTED: the call answered before this request finished');
+    this.record(entry.origin, entry.method, entry.started, 0, 0, why);
   }
 
   /** Keys filled in where the handler put their tokens; a body's bytes stay bytes around them. */
