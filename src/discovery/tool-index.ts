@@ -1,0 +1,93 @@
+// The search index over the tools one server serves: MiniSearch (BM25 over the weighted fields of
+// documents.ts, with prefix and fuzzy matching for typos), every term through words.ts on both
+// sides. Built on first search, from the tools served only: a tool whose key is not granted is
+// never in it. `search` says "none" rather than hand back a weak match: the best tool must match
+// enough of the request's words (see NONE_*).
+
+import MiniSearch from 'minisearch';
+import type { Tool } from '../catalog/tools.js';
+import { toolDocument, type ToolDocument } from './documents.js';
+import { splitWords, term, terms } from './words.js';
+
+export interface SearchHit {
+  name: string;
+  namespace: string;
+  score: number;
+}
+
+export interface SearchOptions {
+  limit: number;
+  /** Only tools of this namespace. */
+  namespace?: string;
+}
+
+/** Weights of the fields: a tool's own name and the author's hints say most. */
+const BOOST: Record<Exclude<keyof ToolDocument, 'id'>, number> = { name: 3, about: 1.5, description: 1.5, params: 0.6, schemaText: 0.5 };
+const FIELDS = Object.keys(BOOST);
+
+/**
+ * The best tool fits only if it matches at least this share of the request's (distinct,
+ * non-filler) terms, weighted by how rare each term is: a request whose rare words match nothing
+ * is not answered by a tool that shares its common ones.
+ */
+const NONE_MIN_COVERAGE = 0.5;
+
+export class ToolIndex {
+  private readonly search: MiniSearch<ToolDocument>;
+  private readonly namespaces = new Map<string, string>();
+  /** How many tools have each term, in any field. */
+  private readonly frequency = new Map<string, number>();
+
+  constructor(tools: readonly Tool[]) {
+    this.search = new MiniSearch<ToolDocument>({
+      fields: FIELDS,
+      tokenize: splitWords,
+      processTerm: (word) => {
+        const found = term(word);
+        return found.length === 0 ? null : found;
+      },
+      searchOptions: { boost: BOOST, prefix: (word) => word.length >= 5, fuzzy: (word) => (word.length >= 5 ? 0.2 : false), weights: { fuzzy: 0.4, prefix: 0.5 } },
+    });
+    for (const tool of tools) this.namespaces.set(tool.name, tool.namespace);
+    const documents = tools.map(toolDocument);
+    this.search.addAll(documents);
+    for (const document of documents) {
+      for (const word of new Set(FIELDS.flatMap((field) => terms(document[field as keyof ToolDocument])))) this.frequency.set(word, (this.frequency.get(word) ?? 0) + 1);
+    }
+  }
+
+  get size(): number {
+    return this.search.documentCount;
+  }
+
+  /** The best-matching tools, best first; empty when none fits the request. */
+  find(query: string, options: SearchOptions): SearchHit[] {
+    const wanted = [...new Set(terms(query))];
+    if (wanted.length === 0) return [];
+    const filter = options.namespace === undefined ? undefined : (result: { id: string }) => this.namespaces.get(result.id) === options.namespace;
+    // The terms are processed already: MiniSearch takes them as they are.
+    const results = this.search.search(wanted.join(' '), { filter, tokenize: (text) => text.split(' '), processTerm: (word) => word });
+    const best = results[0];
+    if (!best || this.coverage(wanted, best.queryTerms) < NONE_MIN_COVERAGE) return [];
+    return results.slice(0, options.limit).map((result) => ({ name: result.id as string, namespace: this.namespaces.get(result.id) as string, score: Math.round(result.score * 1000) / 1000 }));
+  }
+
+  /** The share of the request's terms, each weighted by its rarity (IDF), that `matched` covers. */
+  private coverage(wanted: readonly string[], matched: readonly string[]): number {
+    const hit = new Set(matched);
+    let total = 0;
+    let covered = 0;
+    for (const word of wanted) {
+      const weight = this.rarity(word);
+      total += weight;
+      if (hit.has(word)) covered += weight;
+    }
+    return total === 0 ? 0 : covered / total;
+  }
+
+  /** log(N / tools with the term), at least 1: a word no tool has counts as rare. */
+  private rarity(word: string): number {
+    const count = this.frequency.get(word) ?? 0;
+    return Math.max(1, Math.log((this.search.documentCount + 1) / (count + 1)));
+  }
+}
