@@ -7,7 +7,7 @@
 import MiniSearch from 'minisearch';
 import type { Tool } from '../catalog/tools.js';
 import { toolDocument, type ToolDocument } from './documents.js';
-import { splitWords, term, terms } from './words.js';
+import { requestTerms, splitWords, term, terms, type RequestTerm } from './words.js';
 
 export interface SearchHit {
   name: string;
@@ -30,7 +30,12 @@ const FIELDS = Object.keys(BOOST);
  * non-filler) terms, weighted by how rare each term is: a request whose rare words match nothing
  * is not answered by a tool that shares its common ones.
  */
-const NONE_MIN_COVERAGE = 0.5;
+const NONE_MIN_COVERAGE = 0.3;
+
+export interface IndexOptions {
+  /** The share of a request's weighted terms the best tool must match (NONE_MIN_COVERAGE); 0 answers every request that matches anything. */
+  minCoverage?: number;
+}
 
 export class ToolIndex {
   private readonly search: MiniSearch<ToolDocument>;
@@ -38,7 +43,10 @@ export class ToolIndex {
   /** How many tools have each term, in any field. */
   private readonly frequency = new Map<string, number>();
 
-  constructor(tools: readonly Tool[]) {
+  private readonly minCoverage: number;
+
+  constructor(tools: readonly Tool[], options: IndexOptions = {}) {
+    this.minCoverage = options.minCoverage ?? NONE_MIN_COVERAGE;
     this.search = new MiniSearch<ToolDocument>({
       fields: FIELDS,
       tokenize: splitWords,
@@ -62,23 +70,31 @@ export class ToolIndex {
 
   /** The best-matching tools, best first; empty when none fits the request. */
   find(query: string, options: SearchOptions): SearchHit[] {
-    const wanted = [...new Set(terms(query))];
+    const request = requestTerms(query);
+    const wanted = [...new Set(request.map((entry) => entry.term))];
     if (wanted.length === 0) return [];
     const filter = options.namespace === undefined ? undefined : (result: { id: string }) => this.namespaces.get(result.id) === options.namespace;
     // The terms are processed already: MiniSearch takes them as they are.
     const results = this.search.search(wanted.join(' '), { filter, tokenize: (text) => text.split(' '), processTerm: (word) => word });
     const best = results[0];
-    if (!best || this.coverage(wanted, best.queryTerms) < NONE_MIN_COVERAGE) return [];
+    if (!best || this.coverage(request, best.queryTerms) < this.minCoverage) return [];
     return results.slice(0, options.limit).map((result) => ({ name: result.id as string, namespace: this.namespaces.get(result.id) as string, score: Math.round(result.score * 1000) / 1000 }));
   }
 
-  /** The share of the request's terms, each weighted by its rarity (IDF), that `matched` covers. */
-  private coverage(wanted: readonly string[], matched: readonly string[]): number {
+  /**
+   * The share of the request's terms, each weighted by its rarity (IDF), that `matched` covers. A
+   * value no tool knows (a place, a person, an address) does not count: it is an argument.
+   */
+  private coverage(request: readonly RequestTerm[], matched: readonly string[]): number {
     const hit = new Set(matched);
+    const weights = new Map<string, number>();
+    for (const { term: word, value } of request) {
+      if (value && !this.frequency.has(word)) continue;
+      weights.set(word, this.rarity(word));
+    }
     let total = 0;
     let covered = 0;
-    for (const word of wanted) {
-      const weight = this.rarity(word);
+    for (const [word, weight] of weights) {
       total += weight;
       if (hit.has(word)) covered += weight;
     }

@@ -109,6 +109,24 @@ function compound(word: string): string[] | null {
   return null;
 }
 
+/** A term of a request, and whether its word looks like a value (a name, a number, an address) rather than a word for what is wanted. */
+export interface RequestTerm {
+  term: string;
+  value: boolean;
+}
+
+/**
+ * The terms of a request. A word with a digit (`0xabc`, `10115`) or a capital (`Tokyo`, `Hinton`)
+ * is marked as a value: when no tool knows it, it is an argument to pass, not a sign that the
+ * request is about something no tool does.
+ */
+export function requestTerms(text: string): RequestTerm[] {
+  return splitWords(text).flatMap((word) => {
+    const value = /\d/.test(word) || /^\p{Lu}/u.test(word);
+    return term(word).map((found) => ({ term: found, value }));
+  });
+}
+
 /** Every search term of a text, in order, repeats kept. */
 export function terms(text: string): string[] {
   return splitWords(text).flatMap(term);

@@ -34,6 +34,7 @@ import { DEFAULT_MAX_RESULT_CHARS, errorResult, successResult } from './content.
 import { OutputValidator, toOutputSchema } from '../tool-schema/output.js';
 import type { ServedPrompt } from '../prompts/served.js';
 import { promptListing, registerPrompts } from './prompts.js';
+import { discoveryListing, isMetaCall, answerMetaCall, type DiscoveryMode } from '../discovery/served.js';
 
 export interface McpServerOptions {
   /** Largest text (or base64 data) item of a result, in characters; longer text is cut. */
@@ -53,6 +54,8 @@ export interface McpServerOptions {
   logger?: Pick<Logger, 'warn'>;
   /** Serve these prompts instead of the catalog's skills and prompts (a group's, prompts.ts). */
   prompts?: readonly ServedPrompt[];
+  /** `search`: list the meta-tools and `alwaysLoad` tools only (src/discovery/); default `all`. */
+  discovery?: DiscoveryMode;
 }
 
 export interface ProgressTiming {
@@ -81,6 +84,8 @@ interface ToolTable {
   listing: readonly McpTool[];
   byName: ReadonlyMap<string, ServedTool>;
 }
+
+type CallExtra = { signal: AbortSignal; sendNotification: (notification: ServerNotification) => Promise<void> };
 
 // Without one given, every SDK Server builds its own Ajv instance with formats (about a
 // millisecond, and one server is made per stateless HTTP request). It only serves elicitation,
@@ -115,7 +120,38 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
     else log(`flowguard: warning: ${name}: the answer does not match the output schema (${problem}); served as text`);
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolTable(live.current, options.tools).listing as McpTool[] }));
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    const table = toolTable(live.current, options.tools);
+    return { tools: (options.discovery === 'search' ? discoveryListing(table) : table.listing) as McpTool[] };
+  });
+
+  /** A tool call, direct or through `call_tool`: one path, so both validate, limit, audit and count alike. */
+  const callServed = (catalog: Catalog, name: string, args: Record<string, unknown>, extra: CallExtra, token: string | number | undefined) =>
+    (async (): Promise<CallToolResult> => {
+      const table = toolTable(catalog, options.tools);
+      const served = table.byName.get(name);
+      // A hidden tool (missing keys) is known: the catalog's answer says which key is missing.
+      const hidden = served ? undefined : (options.tools ?? catalog.tools).find((tool) => tool.name === name);
+      if (!served && !hidden) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}. tools/list names the ${table.listing.length} tools of this server.`);
+
+      const progress = token === undefined ? null : new ProgressReporter(token, timing, extra.sendNotification);
+      const answered = options.metrics?.callStarted();
+      try {
+        const result = await catalog.call(name, args, { signal: extra.signal });
+        await progress?.stop();
+        if (!result.ok) return errorResult(result.error);
+        if (!('content' in result)) throw new Error('a dry run reached the MCP layer');
+        const validation = catalog.outputValidation;
+        return successResult({ name, output: served?.output, maxChars, validation, onMismatch: (why) => reportMismatch(catalog, name, why) }, result.status, result.content);
+      } catch (error) {
+        progress?.cancel();
+        // Exceptions are bugs: logged (redacted) for the operator, a protocol error for the client.
+        log(catalog.redact(`flowguard: internal error in tools/call ${name}: ${(error as Error)?.stack ?? String(error)}`));
+        throw new McpError(ErrorCode.InternalError, `flowguard failed internally while calling ${name}; the server log has the details`);
+      } finally {
+        answered?.();
+      }
+    })();
 
   // Registered under a schema that only pins the method: the SDK's own tools/call wrapper then
   // checks the params against CallToolRequestSchema and answers InvalidParams. (Registered under
@@ -125,30 +161,13 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
   server.setRequestHandler(TOOLS_CALL, (raw, extra) => live.use(async (catalog): Promise<CallToolResult> => {
     const request = raw as unknown as CallToolRequest; // checked by the wrapper
     const { name } = request.params;
-    const table = toolTable(catalog, options.tools);
-    const served = table.byName.get(name);
-    // A hidden tool (missing keys) is known: the catalog's answer says which key is missing.
-    const hidden = served ? undefined : (options.tools ?? catalog.tools).find((tool) => tool.name === name);
-    if (!served && !hidden) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}. tools/list names the ${table.listing.length} tools of this server.`);
-
+    const args = request.params.arguments ?? {};
     const token = request.params._meta?.progressToken;
-    const progress = token === undefined ? null : new ProgressReporter(token, timing, extra.sendNotification);
-    const answered = options.metrics?.callStarted();
-    try {
-      const result = await catalog.call(name, request.params.arguments ?? {}, { signal: extra.signal });
-      await progress?.stop();
-      if (!result.ok) return errorResult(result.error);
-      if (!('content' in result)) throw new Error('a dry run reached the MCP layer');
-      const validation = catalog.outputValidation;
-      return successResult({ name, output: served?.output, maxChars, validation, onMismatch: (why) => reportMismatch(catalog, name, why) }, result.status, result.content);
-    } catch (error) {
-      progress?.cancel();
-      // Exceptions are bugs: logged (redacted) for the operator, a protocol error for the client.
-      log(catalog.redact(`flowguard: internal error in tools/call ${name}: ${(error as Error)?.stack ?? String(error)}`));
-      throw new McpError(ErrorCode.InternalError, `flowguard failed internally while calling ${name}; the server log has the details`);
-    } finally {
-      answered?.();
+    // In discovery mode the meta-tools take their names; `call_tool` comes back to callServed.
+    if (options.discovery === 'search' && isMetaCall(name)) {
+      return answerMetaCall(toolTable(catalog, options.tools), name, args, (target, targetArgs) => callServed(catalog, target, targetArgs, extra, token));
     }
+    return callServed(catalog, name, args, extra, token);
   }));
   return server;
 }
