@@ -7,7 +7,7 @@
 import MiniSearch from 'minisearch';
 import type { Tool } from '../catalog/tools.js';
 import { toolDocument, type ToolDocument } from './documents.js';
-import { requestTerms, splitWords, term, terms, type RequestTerm } from './words.js';
+import { requestTerms, splitWords, term, type RequestTerm } from './words.js';
 
 export interface SearchHit {
   name: string;
@@ -47,20 +47,23 @@ export class ToolIndex {
 
   constructor(tools: readonly Tool[], options: IndexOptions = {}) {
     this.minCoverage = options.minCoverage ?? NONE_MIN_COVERAGE;
+    // Each document's distinct terms, gathered while MiniSearch processes them: the document frequencies for free.
+    let seen = new Set<string>();
     this.search = new MiniSearch<ToolDocument>({
       fields: FIELDS,
       tokenize: splitWords,
       processTerm: (word) => {
         const found = term(word);
+        for (const each of found) seen.add(each);
         return found.length === 0 ? null : found;
       },
       searchOptions: { boost: BOOST, prefix: (word) => word.length >= 5, fuzzy: (word) => (word.length >= 5 ? 0.2 : false), weights: { fuzzy: 0.4, prefix: 0.5 } },
     });
-    for (const tool of tools) this.namespaces.set(tool.name, tool.namespace);
-    const documents = tools.map(toolDocument);
-    this.search.addAll(documents);
-    for (const document of documents) {
-      for (const word of new Set(FIELDS.flatMap((field) => terms(document[field as keyof ToolDocument])))) this.frequency.set(word, (this.frequency.get(word) ?? 0) + 1);
+    for (const tool of tools) {
+      this.namespaces.set(tool.name, tool.namespace);
+      seen = new Set();
+      this.search.add(toolDocument(tool));
+      for (const word of seen) this.frequency.set(word, (this.frequency.get(word) ?? 0) + 1);
     }
   }
 

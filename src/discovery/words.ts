@@ -10,9 +10,9 @@ const FILLER = new Set(
   (
     'a an the of for to in on at by from with and or is are was be been it its this that these those me my i we our you your ' +
     'what whats which who whom how when where why do does did can could would should will please tell show give find fetch get gets retrieve return returns ' +
-    'list lists want need know about some any all there here right now current currently today latest recent some look up lookup check info information data ' +
+    'list lists want need know about some any all there here right now current currently today tomorrow tonight yesterday latest recent look up lookup check info information data go going like much many most ' +
     'der die das den dem des ein eine einen einem einer und oder für fur von vom zum zur mit im in ist sind wie was welche welcher welches wo wer mein meine meinen meinem meiner ' +
-    'bitte zeig zeige gib aktuell aktuelle aktuellen gibt es'
+    'bitte zeig zeige gib aktuell aktuelle aktuellen gibt es mir mich ich du uns zum nach bei auf an viel'
   ).split(' '),
 );
 
@@ -31,7 +31,7 @@ const SYNONYMS_TABLE: Record<string, string> = {
   abi: 'abi', dex: 'dex', cve: 'vulnerability', vuln: 'vulnerability',
   stats: 'statistic', statistics: 'statistic', gdp: 'gdp', cpi: 'inflation',
   doi: 'doi', isbn: 'isbn', ev: 'charging', aqi: 'air',
-  movie: 'film', movies: 'film', cinema: 'film', quake: 'earthquake', tremor: 'earthquake',
+  rain: 'weather', snow: 'weather', sunny: 'weather', movie: 'film', movies: 'film', cinema: 'film', quake: 'earthquake', tremor: 'earthquake',
   // German words of everyday requests, to the English the tool descriptions use.
   wetter: 'weather', warnung: 'warning', warnungen: 'warning', unwetter: 'weather', landkreis: 'district', kreis: 'district',
   stadt: 'city', strasse: 'road', autobahn: 'motorway', baustelle: 'roadwork', baustellen: 'roadwork', stau: 'traffic',
@@ -48,11 +48,12 @@ const SYNONYMS_TABLE: Record<string, string> = {
 const SYNONYMS_MAP = new Map(Object.entries(SYNONYMS_TABLE));
 const synonym = (word: string) => SYNONYMS_MAP.get(word);
 
-/** Splits text into words: at spaces and punctuation, camelCase humps, and letter-digit borders (`ERC20Transfers` → erc20, transfers). */
+/** Splits text into words: at spaces and punctuation, camelCase humps, and a digit before a capitalised word (`ERC20Transfers` → ERC20, Transfers). */
 export function splitWords(text: string): string[] {
   return text
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/(\d)([A-Z][a-z])/g, '$1 $2')
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word !== '');
 }
@@ -89,6 +90,20 @@ function restoreE(base: string): string {
 
 /** One word as search terms: folded, mapped through the table, stemmed; none for a filler word, two for a known German compound. */
 export function term(word: string): string[] {
+  let found = memo.get(word);
+  if (found === undefined) {
+    // Bounded: requests bring words of their own.
+    if (memo.size >= MEMO_SIZE) memo.clear();
+    memo.set(word, (found = termOf(word)));
+  }
+  return found;
+}
+
+/** The terms of words seen: a catalog's vocabulary is a few thousand words, repeated thousands of times. */
+const memo = new Map<string, string[]>();
+const MEMO_SIZE = 50_000;
+
+function termOf(word: string): string[] {
   const folded = fold(word);
   if (folded.length === 0 || FILLER.has(folded)) return [];
   const mapped = synonym(folded) ?? synonym(stem(folded));
