@@ -12,6 +12,7 @@ import { registerImport } from './import.js';
 import { registerInit } from './init.js';
 import { registerList } from './list.js';
 import { registerMigrate } from './migrate.js';
+import { registerSearch } from './search.js';
 import { registerServe } from './serve.js';
 import { registerTest } from './test.js';
 import { registerValidate } from './validate.js';
@@ -22,6 +23,6 @@ export function createProgram(): Command {
     .version(flowguardVersion(), '-V, --version', 'print the version of flowguard')
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  for (const register of [registerInit, registerValidate, registerCall, registerTest, registerList, registerDoctor, registerGroup, registerServe, registerAudit, registerMigrate, registerImport]) register(program);
+  for (const register of [registerInit, registerValidate, registerCall, registerTest, registerList, registerDoctor, registerGroup, registerServe, registerSearch, registerAudit, registerMigrate, registerImport]) register(program);
   return program;
 }

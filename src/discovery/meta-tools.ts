@@ -92,7 +92,7 @@ export function callTarget(args: Record<string, unknown>): { name: string; argum
 }
 
 /** The first sentence or line of a description, at most 200 characters. */
-function firstLine(text: string): string {
+export function firstLine(text: string): string {
   const line = text.split('\n')[0] ?? '';
   const sentence = /^.*?[.!?](?=\s|$)/.exec(line)?.[0] ?? line;
   return sentence.length > 200 ? `${sentence.slice(0, 199)}…` : sentence;
