@@ -57,7 +57,7 @@ export class ToolIndex {
         for (const each of found) seen.add(each);
         return found.length === 0 ? null : found;
       },
-      searchOptions: { boost: BOOST, prefix: (word) => word.length >= 5, fuzzy: (word) => (word.length >= 5 ? 0.2 : false), weights: { fuzzy: 0.4, prefix: 0.5 } },
+      searchOptions: { boost: BOOST, prefix: (word) => word.length >= 5, fuzzy: (word) => (word.length >= 5 ? 0.2 : false), weights: { fuzzy: 0.4, prefix: 0.5 }, maxFuzzy: 1 },
     });
     for (const tool of tools) {
       this.namespaces.set(tool.name, tool.namespace);

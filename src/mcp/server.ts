@@ -34,7 +34,7 @@ import { DEFAULT_MAX_RESULT_CHARS, errorResult, successResult } from './content.
 import { OutputValidator, toOutputSchema } from '../tool-schema/output.js';
 import type { ServedPrompt } from '../prompts/served.js';
 import { promptListing, registerPrompts } from './prompts.js';
-import { discoveryListing, isMetaCall, answerMetaCall, type DiscoveryMode } from '../discovery/served.js';
+import { discoveryListing, isMetaCall, answerMetaCall, toolIndexOf, type DiscoveryMode } from '../discovery/served.js';
 
 export interface McpServerOptions {
   /** Largest text (or base64 data) item of a result, in characters; longer text is cut. */
@@ -223,6 +223,11 @@ export function notifyToolChanges(source: Catalog | LiveCatalog, server: Server)
     if (next !== prompts) void server.sendPromptListChanged().catch(() => undefined);
     prompts = next;
   });
+}
+
+/** Builds discovery's search index of these tools now rather than on the first search (`serve` calls it once it has started). */
+export function prepareDiscovery(catalog: Catalog, tools?: readonly Tool[]): void {
+  toolIndexOf(toolTable(catalog, tools));
 }
 
 function toolTable(catalog: Catalog, selection: readonly Tool[] | undefined): ToolTable {
