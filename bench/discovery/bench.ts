@@ -39,6 +39,7 @@ export async function benchDiscovery(): Promise<string[]> {
   const catalog = await Catalog.load({ ...options, keys });
   const loadMs = performance.now() - loadStart;
   const loadHeap = process.memoryUsage().heapUsed - heapBefore;
+  const loadedRss = process.memoryUsage().rss;
   try {
     const tools = catalog.visibleTools();
     global.gc?.();
@@ -66,7 +67,7 @@ export async function benchDiscovery(): Promise<string[]> {
       `  hit@1 ${share(quality.hit1)}  hit@5 ${share(quality.hit5)}  MRR ${share(quality.mrr)}  (targets 0.70, 0.90, 0.80)`,
       `  "none": ${share(quality.noneRecognised)} of unanswerable requests recognised (target ≥ 0.60), ${share(quality.answerableRefused)} of answerable ones refused (target ≤ 0.10)`,
       `  search latency over ${latencies.length} searches: p50 ${formatMs(percentile(latencies, 50))}, p99 ${formatMs(percentile(latencies, 99))} (target p50 ≤ 2 ms)`,
-      `  index build ${formatMs(buildMs)}, heap ${global.gc ? mib(indexHeap) : 'n/a (run node with --expose-gc)'}; catalog load ${formatMs(loadMs)}, heap ${global.gc ? mib(loadHeap) : 'n/a'} (target ≤ 10 % of load)`,
+      `  index build ${formatMs(buildMs)}, heap ${global.gc ? mib(indexHeap) : 'n/a (run node with --expose-gc)'}; catalog load ${formatMs(loadMs)}, heap ${global.gc ? mib(loadHeap) : 'n/a'}, process RSS once loaded ${mib(loadedRss)} (target ≤ 10 % of load)`,
       ...(await listingTokens(catalog)),
     ];
   } finally {

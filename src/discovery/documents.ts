@@ -39,8 +39,15 @@ export function toolDocument(tool: Tool): ToolDocument {
     about: [schema.name, ...schema.tags.filter((tag) => !RUNTIME_TAG.test(tag)), meta?.searchHint ?? '', hostWords(schema.root)].join(' '),
     description: [route.description, route.output?.description ?? ''].join(' '),
     params: params.join(' '),
-    schemaText: schema.description,
+    schemaText: leadOf(schema.description),
   };
+}
+
+/** Words of a schema's description indexed with each of its tools: its lead says what the API is; the rest, repeated in every tool, costs more than it finds. */
+const SCHEMA_WORDS = 30;
+
+function leadOf(text: string): string {
+  return text.split(/\s+/, SCHEMA_WORDS).join(' ');
 }
 
 /** `api.coingecko.com` → coingecko: the host's own label, without `api`, `www` and the top-level domain. */
