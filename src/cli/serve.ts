@@ -51,6 +51,7 @@ interface ServeFlags extends CatalogFlags {
   logLevel?: string;
   redis?: string;
   tools?: string;
+  pageSize?: string;
 }
 /** Group findings that recording the group again resolves: a tool, a file, a list or a library changed, or no content record. */
 const RERECORD_CODES = new Set(['GRP006', 'GRP008', 'GRP009']);
@@ -75,6 +76,7 @@ export function registerServe(program: Command): void {
     .option('--watch', 'reload changed schema and list files while serving; a file with errors keeps its last good version')
     .option('--redis <url>', 'keep rate limits, upstream pauses and the response cache in Redis (redis://[:password@]host:port[/db]), shared by every replica (default: redis.url of the config, else in this process)')
     .option('--tools <auto|search|all>', 'what tools/list shows: every tool (all), the discovery meta-tools search_tools, describe_tool, call_tool (search), or search above 100 tools (auto; default: discovery.tools of the config, else auto)')
+    .option('--page-size <n>', 'tools/list answers at most n tools and a nextCursor for the rest (default: discovery.pageSize of the config, else all at once)')
     .option('--log-level <level>', 'structured logs on stderr: fatal, error, warn, info (one line per call), debug, trace or silent (default: log.level of the config, else info)')
     .action((flags: ServeFlags) => runServe(flags));
 }
@@ -84,6 +86,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   if (transport !== 'stdio' && transport !== 'http') throw new UsageError(`--transport must be stdio or http, not '${transport}'`);
   const port = integerFlag('--port', flags.port, 0, 65535);
   const maxResultChars = integerFlag('--max-result-chars', flags.maxResultChars, 1, Number.MAX_SAFE_INTEGER);
+  const flagPageSize = flags.pageSize === undefined ? undefined : integerFlag('--page-size', flags.pageSize, 1, 100000);
   // A group is served as reviewed and recorded; an edit fails its verification until recorded again.
   if (flags.watch && flags.group !== undefined) throw new UsageError('--watch cannot serve a --group: a group serves the files as recorded; after an edit, record the group again and restart');
   if (flags.tools !== undefined && !['auto', 'search', 'all'].includes(flags.tools)) throw new UsageError(`--tools must be auto, search or all, not '${flags.tools}'`);
@@ -159,6 +162,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const servedTools = (tools ?? catalog.tools).filter((tool) => tool.missingKeys.length === 0);
   const served = servedTools.length;
   const alwaysLoad = servedTools.filter((tool) => tool.route.meta?.alwaysLoad === true).length;
+  const pageSize = flagPageSize ?? project.discovery.pageSize;
   const { mode: discovery, line: modeLine } = chooseMode((flags.tools as ToolsSetting | undefined) ?? project.discovery.tools, served, alwaysLoad, project.discovery.searchAbove);
   log(modeLine);
 
@@ -180,7 +184,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   let stopped: Promise<void>;
   if (stdioModule) {
     const { serveStdio } = await stdioModule;
-    const server = await serveStdio(live, { maxResultChars, log, logger: observer.logger, tools, prompts, discovery });
+    const server = await serveStdio(live, { maxResultChars, log, logger: observer.logger, tools, prompts, discovery, pageSize });
     log(`flowguard: serving ${served} tools over stdio`);
     stop = server.close;
     stopped = server.closed;
@@ -188,7 +192,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     let http: McpHttpServer;
     try {
       const { startHttpServer } = await (httpModule as Promise<typeof import('../mcp/http.js')>);
-      http = await startHttpServer(live, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, maxResultChars, log, logger: observer.logger, tools, prompts, access, metrics: await metrics?.made, discovery });
+      http = await startHttpServer(live, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, maxResultChars, log, logger: observer.logger, tools, prompts, access, metrics: await metrics?.made, discovery, pageSize });
     } catch (error) {
       await catalog.close();
       await state.close();
@@ -266,6 +270,7 @@ function connectHelp(url: string, served: number, flags: ServeFlags): string {
   if (flags.lists !== undefined) args.push('--lists', resolve(flags.lists));
   if (flags.group !== undefined) args.push('--group', flags.group);
   if (flags.tools !== undefined) args.push('--tools', flags.tools);
+  if (flags.pageSize !== undefined) args.push('--page-size', flags.pageSize);
   for (const upstream of flags.upstream) args.push('--upstream', upstream);
   const desktop = JSON.stringify({ mcpServers: { flowguard: { command: process.execPath, args } } });
   return [

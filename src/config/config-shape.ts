@@ -106,6 +106,7 @@ export const CONFIG_SHAPE = {
     discovery: closedSection({
       tools: { enum: ['auto', 'search', 'all'] },
       searchAbove: integer(0),
+      pageSize: integer(1, 100000),
     }),
   },
 };

@@ -22,7 +22,7 @@
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type ServerNotification, type Tool as McpTool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type ListToolsResult, type ServerNotification, type Tool as McpTool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
@@ -34,6 +34,7 @@ import { DEFAULT_MAX_RESULT_CHARS, errorResult, successResult } from './content.
 import { OutputValidator, toOutputSchema } from '../tool-schema/output.js';
 import type { ServedPrompt } from '../prompts/served.js';
 import { promptListing, registerPrompts } from './prompts.js';
+import { CursorError, pageOf } from '../discovery/pages.js';
 import { discoveryListing, isMetaCall, answerMetaCall, toolIndexOf, type DiscoveryMode } from '../discovery/served.js';
 
 export interface McpServerOptions {
@@ -56,6 +57,8 @@ export interface McpServerOptions {
   prompts?: readonly ServedPrompt[];
   /** `search`: list the meta-tools and `alwaysLoad` tools only (src/discovery/); default `all`. */
   discovery?: DiscoveryMode;
+  /** tools/list answers at most this many tools, with a `nextCursor` while more follow; default all in one. */
+  pageSize?: number;
 }
 
 export interface ProgressTiming {
@@ -120,9 +123,16 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
     else log(`flowguard: warning: ${name}: the answer does not match the output schema (${problem}); served as text`);
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => {
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
     const table = toolTable(live.current, options.tools);
-    return { tools: (options.discovery === 'search' ? discoveryListing(table) : table.listing) as McpTool[] };
+    const listing = (options.discovery === 'search' ? discoveryListing(table) : table.listing) as McpTool[];
+    try {
+      const page = pageOf(listing, request.params?.cursor, options.pageSize);
+      return { ...page } satisfies ListToolsResult;
+    } catch (error) {
+      if (error instanceof CursorError) throw new McpError(ErrorCode.InvalidParams, error.message);
+      throw error;
+    }
   });
 
   /** A tool call, direct or through `call_tool`: one path, so both validate, limit, audit and count alike. */
