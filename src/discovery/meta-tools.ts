@@ -20,7 +20,7 @@ export const META_TOOLS: readonly McpTool[] = Object.freeze<McpTool[]>([
   {
     name: SEARCH_TOOLS,
     title: 'Search tools',
-    description: 'Find the tools of this server that fit a request, best first. Describe the task in plain words (any language works best in English). An empty list means no tool here fits.',
+    description: 'Find the tools of this server that fit a request, best first. Describe the task in plain words (English works best). An empty list means no tool here fits.',
     inputSchema: {
       type: 'object',
       properties: {
