@@ -32,6 +32,9 @@ const FIELDS = Object.keys(BOOST);
  */
 const NONE_MIN_COVERAGE = 0.3;
 
+/** Weight of a request's word that looks like a value (words.ts `requestTerms`) against one that says what is wanted. */
+const VALUE_BOOST = 0.5;
+
 export interface IndexOptions {
   /** The share of a request's weighted terms the best tool must match (NONE_MIN_COVERAGE); 0 answers every request that matches anything. */
   minCoverage?: number;
@@ -78,7 +81,11 @@ export class ToolIndex {
     if (wanted.length === 0) return [];
     const filter = options.namespace === undefined ? undefined : (result: { id: string }) => this.namespaces.get(result.id) === options.namespace;
     // The terms are processed already: MiniSearch takes them as they are.
-    const results = this.search.search(wanted.join(' '), { filter, tokenize: (text) => text.split(' '), processTerm: (word) => word });
+    // A name in the request (`Berlin`, `Tokyo`) is more often an argument than the API meant: it weighs less.
+    const values = new Set(request.filter((entry) => entry.value).map((entry) => entry.term));
+    for (const entry of request) if (!entry.value) values.delete(entry.term);
+    const boostTerm = (word: string) => (values.has(word) ? VALUE_BOOST : 1);
+    const results = this.search.search(wanted.join(' '), { filter, boostTerm, tokenize: (text) => text.split(' '), processTerm: (word) => word });
     const best = results[0];
     if (!best || this.coverage(request, best.queryTerms) < this.minCoverage) return [];
     return results.slice(0, options.limit).map((result) => ({ name: result.id as string, namespace: this.namespaces.get(result.id) as string, score: Math.round(result.score * 1000) / 1000 }));

@@ -131,13 +131,14 @@ export interface RequestTerm {
 }
 
 /**
- * The terms of a request. A word with a digit (`0xabc`, `10115`) or a capital (`Tokyo`, `Hinton`)
- * is marked as a value: when no tool knows it, it is an argument to pass, not a sign that the
+ * The terms of a request. A word with a digit (`0xabc`, `10115`) or a capitalised word
+ * (`Tokyo`, `Hinton`; not an acronym) is marked as a value: when no tool knows it, it is an argument to pass, not a sign that the
  * request is about something no tool does.
  */
 export function requestTerms(text: string): RequestTerm[] {
   return splitWords(text).flatMap((word) => {
-    const value = /\d/.test(word) || /^\p{Lu}/u.test(word);
+    // An acronym (`USDC`, `NASA`) names what is wanted as often as not: only a capitalised word is taken for a name.
+    const value = /\d/.test(word) || /^\p{Lu}\p{Ll}/u.test(word);
     return term(word).map((found) => ({ term: found, value }));
   });
 }

@@ -30,11 +30,12 @@ describe('words', () => {
     expect(terms('constructor standings')).toEqual(['constructor', 'standing']);
   });
 
-  it('marks names and numbers in a request as values', () => {
-    expect(requestTerms('weather Tokyo 2024')).toEqual([
+  it('marks names and numbers in a request as values, not acronyms', () => {
+    expect(requestTerms('weather Tokyo 2024 USDC')).toEqual([
       { term: 'weather', value: false },
       { term: 'tokyo', value: true },
       { term: '2024', value: true },
+      { term: 'usdc', value: false },
     ]);
   });
 });
@@ -70,6 +71,11 @@ describe('ToolIndex on the fixture catalog', () => {
     expect(top('addr tx list')[0]).toBe('chainpeek_getAddrTxList');
     expect(top('weatherAlerts')[0]).toBe('skyline_getSevereWarnings');
     expect(top('sepolia history')[0]).toBe('chainpeek_getAddrTxList');
+  });
+
+  it('weighs a name in the request less than the words saying what is wanted', () => {
+    // `Shelfware` names an API here (a street, say), yet the request is about the weather: both weather tools come first.
+    expect(top('weather at Shelfware').slice(0, 2).sort()).toEqual(['skyline_getForecast', 'skyline_getSevereWarnings']);
   });
 
   it('forgives a typo', () => {
