@@ -43,13 +43,13 @@ const GRANT = JSON.stringify({ security: { keys: ['BENCH_KEY'] } });
 
 async function connectStdio(args: string[]): Promise<Client> {
   const client = new Client({ name: 'flowguard-bench', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--transport', 'stdio', ...args], env: serverEnv(), stderr: 'ignore' }));
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--transport', 'stdio', '--tools', 'all', ...args], env: serverEnv(), stderr: 'ignore' }));
   return client;
 }
 
 /** A spawned HTTP server on a free port; resolves with its URL once it listens. */
 function spawnHttp(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'http', '--port', '0', ...args], { env: serverEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'http', '--port', '0', '--tools', 'all', ...args], { env: serverEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   return new Promise((resolve, reject) => {
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -172,7 +172,7 @@ export async function benchMcpStartup(): Promise<string[]> {
 /** The protocol spoken by hand: when the summary appeared, and when the tools/list answer was complete. */
 async function rawStartup(args: string[]): Promise<{ serving: number; listed: number; tools: number }> {
   const start = process.hrtime.bigint();
-  const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'stdio', ...args], { env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'stdio', '--tools', 'all', ...args], { env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
   const send = (message: object) => child.stdin?.write(`${JSON.stringify(message)}\n`);
   let serving = Number.NaN;
   let stderr = '';

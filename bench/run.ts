@@ -21,6 +21,7 @@ const suites: Array<[string, () => string[] | Promise<string[]>]> = [
   ['executeRequest', benchBridge],
   ['answer redaction', benchRedaction],
   ['mcp', async () => (await import('./mcp.js')).benchMcp()],
+  ['discovery', async () => (await import('./discovery/bench.js')).benchDiscovery()],
 ];
 
 for (const [name, run] of suites) {

@@ -34,6 +34,8 @@ import { UsageError } from './usage.js';
 import { watchCatalog, type CatalogWatch } from './watch.js';
 import { observeServe, type ServeObserver } from './serve-observe.js';
 import { maskedUrl } from '../shared/masked-url.js';
+import { chooseMode } from '../discovery/mode.js';
+import type { ToolsSetting } from '../config/project.js';
 
 interface ServeFlags extends CatalogFlags {
   transport: string;
@@ -50,6 +52,8 @@ interface ServeFlags extends CatalogFlags {
   watch?: boolean;
   logLevel?: string;
   redis?: string;
+  tools?: string;
+  pageSize?: string;
 }
 /** Group findings that recording the group again resolves: a tool, a file, a list or a library changed, or no content record. */
 const RERECORD_CODES = new Set(['GRP006', 'GRP008', 'GRP009']);
@@ -73,6 +77,8 @@ export function registerServe(program: Command): void {
     .option('--no-cache', 'check every schema file afresh instead of reusing <project>/.flowmcp/cache/ for unchanged ones')
     .option('--watch', 'reload changed schema and list files while serving; a file with errors keeps its last good version')
     .option('--redis <url>', 'keep rate limits, upstream pauses and the response cache in Redis (redis://[:password@]host:port[/db]), shared by every replica (default: redis.url of the config, else in this process)')
+    .option('--tools <auto|search|all>', 'what tools/list shows: every tool (all), the discovery meta-tools search_tools, describe_tool, call_tool (search), or search above 100 tools (auto; default: discovery.tools of the config, else auto)')
+    .option('--page-size <n>', 'tools/list answers at most n tools and a nextCursor for the rest (default: discovery.pageSize of the config, else all at once)')
     .option('--log-level <level>', 'structured logs on stderr: fatal, error, warn, info (one line per call), debug, trace or silent (default: log.level of the config, else info)')
     .action((flags: ServeFlags) => runServe(flags));
 }
@@ -82,8 +88,10 @@ async function runServe(flags: ServeFlags): Promise<void> {
   if (transport !== 'stdio' && transport !== 'http') throw new UsageError(`--transport must be stdio or http, not '${transport}'`);
   const port = integerFlag('--port', flags.port, 0, 65535);
   const maxResultChars = integerFlag('--max-result-chars', flags.maxResultChars, 1, Number.MAX_SAFE_INTEGER);
+  const flagPageSize = flags.pageSize === undefined ? undefined : integerFlag('--page-size', flags.pageSize, 1, 100000);
   // A group is served as reviewed and recorded; an edit fails its verification until recorded again.
   if (flags.watch && flags.group !== undefined) throw new UsageError('--watch cannot serve a --group: a group serves the files as recorded; after an edit, record the group again and restart');
+  if (flags.tools !== undefined && !['auto', 'search', 'all'].includes(flags.tools)) throw new UsageError(`--tools must be auto, search or all, not '${flags.tools}'`);
   if (flags.redis !== undefined && !/^rediss?:\/\//.test(flags.redis)) throw new UsageError(`--redis must be a redis:// or rediss:// URL, not '${maskedUrl(flags.redis)}'`);
   const allowedOrigins = [...DEFAULT_ALLOWED_ORIGINS, ...flags.allowOrigin];
   try {
@@ -159,12 +167,19 @@ async function runServe(flags: ServeFlags): Promise<void> {
     log(`flowguard: group ${flags.group}: ${tools.length - hidden.length} of its ${tools.length} tools served` + (hidden.length > 0 ? `; hidden for a missing key: ${hidden.map((tool) => tool.name).join(', ')}` : ''));
   }
   if (flags.group === undefined) log(loadSummary(catalog));
-  const served = (tools ?? catalog.tools).filter((tool) => tool.missingKeys.length === 0).length;
+  const servedTools = (tools ?? catalog.tools).filter((tool) => tool.missingKeys.length === 0);
+  const served = servedTools.length;
+  const alwaysLoad = servedTools.filter((tool) => tool.route.meta?.alwaysLoad === true).length;
+  const pageSize = flagPageSize ?? project.discovery.pageSize;
+  const { mode: discovery, line: modeLine } = chooseMode((flags.tools as ToolsSetting | undefined) ?? project.discovery.tools, served, alwaysLoad, project.discovery.searchAbove);
+  log(modeLine);
 
   // Argument validators compile in the background so that first calls do not pay for them;
   // a second later, so that the slices do not hold up the client's initialize and tools/list
   // (started at once, they delay the first tools/list by about 0.2 s on 1,400 tools).
   setTimeout(() => catalog.warmUp(), 1000).unref();
+  // Discovery's index (about half a second on 2,000 tools) likewise, so that the first search does not wait for it.
+  if (discovery === 'search') setTimeout(() => void import('../mcp/server.js').then((server) => server.prepareDiscovery(live.current, tools)), 1000).unref();
   // Listening for signals before the server says it is up: a client (or test) that stops the
   // server as soon as it reads that line must meet the handler, not the default exit.
   const signalled = new Promise<NodeJS.Signals>((resolveSignal) => {
@@ -179,7 +194,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   let stopped: Promise<void>;
   if (stdioModule) {
     const { serveStdio } = await stdioModule;
-    const server = await serveStdio(live, { maxResultChars, log, logger: observer.logger, tools, prompts });
+    const server = await serveStdio(live, { maxResultChars, log, logger: observer.logger, tools, prompts, discovery, pageSize });
     log(`flowguard: serving ${served} tools over stdio`);
     stop = server.close;
     stopped = server.closed;
@@ -187,7 +202,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     let http: McpHttpServer;
     try {
       const { startHttpServer } = await (httpModule as Promise<typeof import('../mcp/http.js')>);
-      http = await startHttpServer(live, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, maxResultChars, log, logger: observer.logger, tools, prompts, access, metrics: await metrics?.made });
+      http = await startHttpServer(live, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, maxResultChars, log, logger: observer.logger, tools, prompts, access, metrics: await metrics?.made, discovery, pageSize });
     } catch (error) {
       await watching?.close();
       await catalog.close();
@@ -263,6 +278,8 @@ function connectHelp(url: string, served: number, flags: ServeFlags): string {
   const args = [flowguardBin(), 'serve', '--transport', 'stdio', '--schemas', resolve(flags.schemas), '--project', resolve(flags.project)];
   if (flags.lists !== undefined) args.push('--lists', resolve(flags.lists));
   if (flags.group !== undefined) args.push('--group', flags.group);
+  if (flags.tools !== undefined) args.push('--tools', flags.tools);
+  if (flags.pageSize !== undefined) args.push('--page-size', flags.pageSize);
   for (const upstream of flags.upstream) args.push('--upstream', upstream);
   const desktop = JSON.stringify({ mcpServers: { flowguard: { command: process.execPath, args } } });
   return [

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 export const validateConfig = validate20;
-const schema31 = {"type":"object","additionalProperties":false,"properties":{"security":{"type":"object","additionalProperties":false,"properties":{"allowedLibraries":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$","x-message":"must be an exact package name (no subpath, version or ..)"}]}},"keys":{"oneOf":[{"type":"array","items":{"type":"string","allOf":[{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"is not an environment variable name or a * glob of one"}]}},{"type":"object","propertyNames":{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"key '{key}' is not an environment variable name or a * glob of one"},"additionalProperties":{"oneOf":[{"const":"*"},{"type":"array","items":{"type":"string","minLength":1}}]}}]}}},"network":{"type":"object","additionalProperties":false,"properties":{"allowPrivate":{"oneOf":[{"type":"boolean"},{"type":"array","items":{"type":"string","minLength":1}}]},"allow":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"deny":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"maxRequestsPerCall":{"type":"integer","minimum":1,"maximum":1000},"maxBytesPerCall":{"type":"integer","minimum":1024}}},"limits":{"type":"object","additionalProperties":false,"properties":{"maxFileBytes":{"type":"integer","minimum":1024},"maxArgumentDepth":{"type":"integer","minimum":1,"maximum":1000},"maxArgumentBytes":{"type":"integer","minimum":1024}}},"sandbox":{"type":"object","additionalProperties":false,"properties":{"deadlineMs":{"type":"integer","minimum":50,"maximum":60000},"memoryMb":{"type":"integer","minimum":16,"maximum":8192},"workers":{"type":"integer","minimum":1,"maximum":16},"loadHandlers":{"enum":["on-first-call","at-load"]}}},"http":{"type":"object","additionalProperties":false,"properties":{"connectTimeoutMs":{"type":"integer","minimum":1,"maximum":120000},"totalTimeoutMs":{"type":"integer","minimum":1,"maximum":600000},"maxResponseBytes":{"type":"integer","minimum":1},"maxRedirects":{"type":"integer","minimum":0,"maximum":20},"maxJsonDepth":{"type":"integer","minimum":1,"maximum":10000},"allowedHosts":{"type":"array","items":{"type":"string","minLength":1}},"authTokens":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^sha256:[0-9a-fA-F]{64}$","x-message":"must be sha256: and the 64 hex digits of the token's SHA-256 (echo \"sha256:$(printf %s \"$TOKEN\" | sha256sum | cut -d\" \" -f1)\"); the config never holds a token itself"}]}}}},"upstreams":{"type":"object","additionalProperties":{"type":"string"}},"audit":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"dir":{"type":"string","minLength":1},"maxBytes":{"type":"integer","minimum":1024},"files":{"type":"integer","minimum":1,"maximum":10000}}},"log":{"type":"object","additionalProperties":false,"properties":{"level":{"enum":["fatal","error","warn","info","debug","trace","silent"]}}},"cache":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"ttlSeconds":{"type":"integer","minimum":0},"maxEntries":{"type":"integer","minimum":1},"overrides":{"type":"object","additionalProperties":{"type":"integer","minimum":0}}}},"upstreamLimits":{"type":"object","additionalProperties":false,"properties":{"default":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}},"origins":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"namespaces":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"maxPauseSeconds":{"type":"integer","minimum":0,"maximum":86400}}},"redis":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","allOf":[{"pattern":"^rediss?://","x-message":"must be a redis:// or rediss:// URL"}]},"keyPrefix":{"type":"string"},"commandTimeoutMs":{"type":"integer","minimum":10,"maximum":10000}}},"output":{"type":"object","additionalProperties":false,"properties":{"validate":{"enum":["error","warn","off"]}}}}};
+const schema31 = {"type":"object","additionalProperties":false,"properties":{"security":{"type":"object","additionalProperties":false,"properties":{"allowedLibraries":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$","x-message":"must be an exact package name (no subpath, version or ..)"}]}},"keys":{"oneOf":[{"type":"array","items":{"type":"string","allOf":[{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"is not an environment variable name or a * glob of one"}]}},{"type":"object","propertyNames":{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"key '{key}' is not an environment variable name or a * glob of one"},"additionalProperties":{"oneOf":[{"const":"*"},{"type":"array","items":{"type":"string","minLength":1}}]}}]}}},"network":{"type":"object","additionalProperties":false,"properties":{"allowPrivate":{"oneOf":[{"type":"boolean"},{"type":"array","items":{"type":"string","minLength":1}}]},"allow":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"deny":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"maxRequestsPerCall":{"type":"integer","minimum":1,"maximum":1000},"maxBytesPerCall":{"type":"integer","minimum":1024}}},"limits":{"type":"object","additionalProperties":false,"properties":{"maxFileBytes":{"type":"integer","minimum":1024},"maxArgumentDepth":{"type":"integer","minimum":1,"maximum":1000},"maxArgumentBytes":{"type":"integer","minimum":1024}}},"sandbox":{"type":"object","additionalProperties":false,"properties":{"deadlineMs":{"type":"integer","minimum":50,"maximum":60000},"memoryMb":{"type":"integer","minimum":16,"maximum":8192},"workers":{"type":"integer","minimum":1,"maximum":16},"loadHandlers":{"enum":["on-first-call","at-load"]}}},"http":{"type":"object","additionalProperties":false,"properties":{"connectTimeoutMs":{"type":"integer","minimum":1,"maximum":120000},"totalTimeoutMs":{"type":"integer","minimum":1,"maximum":600000},"maxResponseBytes":{"type":"integer","minimum":1},"maxRedirects":{"type":"integer","minimum":0,"maximum":20},"maxJsonDepth":{"type":"integer","minimum":1,"maximum":10000},"allowedHosts":{"type":"array","items":{"type":"string","minLength":1}},"authTokens":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^sha256:[0-9a-fA-F]{64}$","x-message":"must be sha256: and the 64 hex digits of the token's SHA-256 (printf %s \"$TOKEN\" | sha256sum); the config never holds a token itself"}]}}}},"upstreams":{"type":"object","additionalProperties":{"type":"string"}},"audit":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"dir":{"type":"string","minLength":1},"maxBytes":{"type":"integer","minimum":1024},"files":{"type":"integer","minimum":1,"maximum":10000}}},"log":{"type":"object","additionalProperties":false,"properties":{"level":{"enum":["fatal","error","warn","info","debug","trace","silent"]}}},"cache":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"ttlSeconds":{"type":"integer","minimum":0},"maxEntries":{"type":"integer","minimum":1},"overrides":{"type":"object","additionalProperties":{"type":"integer","minimum":0}}}},"upstreamLimits":{"type":"object","additionalProperties":false,"properties":{"default":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}},"origins":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"namespaces":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"maxPauseSeconds":{"type":"integer","minimum":0,"maximum":86400}}},"redis":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","allOf":[{"pattern":"^rediss?://","x-message":"must be a redis:// or rediss:// URL"}]},"keyPrefix":{"type":"string"},"commandTimeoutMs":{"type":"integer","minimum":10,"maximum":10000}}},"output":{"type":"object","additionalProperties":false,"properties":{"validate":{"enum":["error","warn","off"]}}},"discovery":{"type":"object","additionalProperties":false,"properties":{"tools":{"enum":["auto","search","all"]},"searchAbove":{"type":"integer","minimum":0},"pageSize":{"type":"integer","minimum":1,"maximum":100000}}}}};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const pattern4 = new RegExp("^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$", "u");
@@ -2092,14 +2092,114 @@ vErrors.push(err156);
 errors++;
 }
 }
-}
-else {
-const err157 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data.discovery !== undefined){
+let data74 = data.discovery;
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
+for(const key23 in data74){
+if(!(((key23 === "tools") || (key23 === "searchAbove")) || (key23 === "pageSize"))){
+const err157 = {instancePath:instancePath+"/discovery",schemaPath:"#/properties/discovery/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.discovery,data:data74};
 if(vErrors === null){
 vErrors = [err157];
 }
 else {
 vErrors.push(err157);
+}
+errors++;
+}
+}
+if(data74.tools !== undefined){
+let data75 = data74.tools;
+if(!(((data75 === "auto") || (data75 === "search")) || (data75 === "all"))){
+const err158 = {instancePath:instancePath+"/discovery/tools",schemaPath:"#/properties/discovery/properties/tools/enum",keyword:"enum",params:{allowedValues: schema31.properties.discovery.properties.tools.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.discovery.properties.tools.enum,parentSchema:schema31.properties.discovery.properties.tools,data:data75};
+if(vErrors === null){
+vErrors = [err158];
+}
+else {
+vErrors.push(err158);
+}
+errors++;
+}
+}
+if(data74.searchAbove !== undefined){
+let data76 = data74.searchAbove;
+if(!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))){
+const err159 = {instancePath:instancePath+"/discovery/searchAbove",schemaPath:"#/properties/discovery/properties/searchAbove/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.discovery.properties.searchAbove.type,parentSchema:schema31.properties.discovery.properties.searchAbove,data:data76};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+if((typeof data76 == "number") && (isFinite(data76))){
+if(data76 < 0 || isNaN(data76)){
+const err160 = {instancePath:instancePath+"/discovery/searchAbove",schemaPath:"#/properties/discovery/properties/searchAbove/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.discovery.properties.searchAbove,data:data76};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
+}
+errors++;
+}
+}
+}
+if(data74.pageSize !== undefined){
+let data77 = data74.pageSize;
+if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
+const err161 = {instancePath:instancePath+"/discovery/pageSize",schemaPath:"#/properties/discovery/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.discovery.properties.pageSize.type,parentSchema:schema31.properties.discovery.properties.pageSize,data:data77};
+if(vErrors === null){
+vErrors = [err161];
+}
+else {
+vErrors.push(err161);
+}
+errors++;
+}
+if((typeof data77 == "number") && (isFinite(data77))){
+if(data77 > 100000 || isNaN(data77)){
+const err162 = {instancePath:instancePath+"/discovery/pageSize",schemaPath:"#/properties/discovery/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema31.properties.discovery.properties.pageSize,data:data77};
+if(vErrors === null){
+vErrors = [err162];
+}
+else {
+vErrors.push(err162);
+}
+errors++;
+}
+if(data77 < 1 || isNaN(data77)){
+const err163 = {instancePath:instancePath+"/discovery/pageSize",schemaPath:"#/properties/discovery/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.discovery.properties.pageSize,data:data77};
+if(vErrors === null){
+vErrors = [err163];
+}
+else {
+vErrors.push(err163);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err164 = {instancePath:instancePath+"/discovery",schemaPath:"#/properties/discovery/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.discovery.type,parentSchema:schema31.properties.discovery,data:data74};
+if(vErrors === null){
+vErrors = [err164];
+}
+else {
+vErrors.push(err164);
+}
+errors++;
+}
+}
+}
+else {
+const err165 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err165];
+}
+else {
+vErrors.push(err165);
 }
 errors++;
 }

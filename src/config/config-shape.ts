@@ -102,5 +102,11 @@ export const CONFIG_SHAPE = {
     output: closedSection({
       validate: { enum: ['error', 'warn', 'off'] },
     }),
+    // Discovery mode (src/discovery/): what tools/list shows; `auto` searches above `searchAbove` served tools.
+    discovery: closedSection({
+      tools: { enum: ['auto', 'search', 'all'] },
+      searchAbove: integer(0),
+      pageSize: integer(1, 100000),
+    }),
   },
 };

@@ -139,7 +139,12 @@ export interface ProjectConfig {
   /** Level of the structured logs of `serve` (`--log-level` wins). */
   log: { level?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
   output: { validate: OutputValidation };
+  /** What `serve` lists (src/discovery/mode.ts); `serve --tools` wins. */
+  discovery: { tools: ToolsSetting; searchAbove?: number; pageSize?: number };
 }
+
+/** `serve --tools` and `discovery.tools`: every tool listed, the meta-tools of discovery mode, or by the catalog's size. */
+export type ToolsSetting = 'auto' | 'search' | 'all';
 
 export class ConfigError extends Error {}
 
@@ -156,6 +161,7 @@ interface ConfigFile {
   upstreamLimits?: UpstreamLimitsConfig;
   redis?: RedisConfig;
   output?: { validate?: OutputValidation };
+  discovery?: { tools?: ToolsSetting; searchAbove?: number; pageSize?: number };
 }
 
 /** A problem in Ajv's own words, after the key: `sandbox.deadlineMs must be >= 50`. */
@@ -205,6 +211,7 @@ function configFrom(data: ConfigFile): ProjectConfig {
     upstreamLimits: data.upstreamLimits ?? {},
     redis: data.redis ?? {},
     output: { validate: data.output?.validate ?? 'error' },
+    discovery: { tools: data.discovery?.tools ?? 'auto', ...(data.discovery?.searchAbove === undefined ? {} : { searchAbove: data.discovery.searchAbove }), ...(data.discovery?.pageSize === undefined ? {} : { pageSize: data.discovery.pageSize }) },
     cache: { enabled: data.cache?.enabled ?? true, ttlSeconds: data.cache?.ttlSeconds ?? 0, maxEntries: data.cache?.maxEntries, overrides: data.cache?.overrides ?? {} },
   };
 }

@@ -22,7 +22,7 @@
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type ServerNotification, type Tool as McpTool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type ListToolsResult, type ServerNotification, type Tool as McpTool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
 import type { Tool } from '../catalog/tools.js';
@@ -34,6 +34,8 @@ import { DEFAULT_MAX_RESULT_CHARS, errorResult, successResult } from './content.
 import { OutputValidator, toOutputSchema } from '../tool-schema/output.js';
 import type { ServedPrompt } from '../prompts/served.js';
 import { promptListing, registerPrompts } from './prompts.js';
+import { CursorError, pageOf } from '../discovery/pages.js';
+import { discoveryListing, isMetaCall, answerMetaCall, toolIndexOf, type DiscoveryMode } from '../discovery/served.js';
 
 export interface McpServerOptions {
   /** Largest text (or base64 data) item of a result, in characters; longer text is cut. */
@@ -53,6 +55,10 @@ export interface McpServerOptions {
   logger?: Pick<Logger, 'warn'>;
   /** Serve these prompts instead of the catalog's skills and prompts (a group's, prompts.ts). */
   prompts?: readonly ServedPrompt[];
+  /** `search`: list the meta-tools and `alwaysLoad` tools only (src/discovery/); default `all`. */
+  discovery?: DiscoveryMode;
+  /** tools/list answers at most this many tools, with a `nextCursor` while more follow; default all in one. */
+  pageSize?: number;
 }
 
 export interface ProgressTiming {
@@ -81,6 +87,8 @@ interface ToolTable {
   listing: readonly McpTool[];
   byName: ReadonlyMap<string, ServedTool>;
 }
+
+type CallExtra = { signal: AbortSignal; sendNotification: (notification: ServerNotification) => Promise<void> };
 
 // Without one given, every SDK Server builds its own Ajv instance with formats (about a
 // millisecond, and one server is made per stateless HTTP request). It only serves elicitation,
@@ -115,7 +123,49 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
     else log(`flowguard: warning: ${name}: the answer does not match the output schema (${problem}); served as text`);
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolTable(live.current, options.tools).listing as McpTool[] }));
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    const table = toolTable(live.current, options.tools);
+    const listing = (options.discovery === 'search' ? discoveryListing(table) : table.listing) as McpTool[];
+    try {
+      const page = pageOf(listing, request.params?.cursor, options.pageSize);
+      return { ...page } satisfies ListToolsResult;
+    } catch (error) {
+      if (error instanceof CursorError) throw new McpError(ErrorCode.InvalidParams, error.message);
+      throw error;
+    }
+  });
+
+  /** A tool call, direct or through `call_tool`: one path, so both validate, limit, audit and count alike. */
+  const callServed = (catalog: Catalog, name: string, args: Record<string, unknown>, extra: CallExtra, token: string | number | undefined) =>
+    (async (): Promise<CallToolResult> => {
+      const table = toolTable(catalog, options.tools);
+      const served = table.byName.get(name);
+      // A hidden tool (missing keys) is known: the catalog's answer says which key is missing.
+      const hidden = served ? undefined : (options.tools ?? catalog.tools).find((tool) => tool.name === name);
+      if (!served && !hidden) {
+        // Probing for tool names is seen: one record (audit, and metrics under `(unknown)`).
+        catalog.recordUnknownCall(name, args);
+        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}. tools/list names the ${table.listing.length} tools of this server.`);
+      }
+
+      const progress = token === undefined ? null : new ProgressReporter(token, timing, extra.sendNotification);
+      const answered = options.metrics?.callStarted();
+      try {
+        const result = await catalog.call(name, args, { signal: extra.signal });
+        await progress?.stop();
+        if (!result.ok) return errorResult(result.error);
+        if (!('content' in result)) throw new Error('a dry run reached the MCP layer');
+        const validation = catalog.outputValidation;
+        return successResult({ name, output: served?.output, maxChars, validation, onMismatch: (why) => reportMismatch(catalog, name, why) }, result.status, result.content);
+      } catch (error) {
+        progress?.cancel();
+        // Exceptions are bugs: logged (redacted) for the operator, a protocol error for the client.
+        log(catalog.redact(`flowguard: internal error in tools/call ${name}: ${(error as Error)?.stack ?? String(error)}`));
+        throw new McpError(ErrorCode.InternalError, `flowguard failed internally while calling ${name}; the server log has the details`);
+      } finally {
+        answered?.();
+      }
+    })();
 
   // Registered under a schema that only pins the method: the SDK's own tools/call wrapper then
   // checks the params against CallToolRequestSchema and answers InvalidParams. (Registered under
@@ -125,34 +175,13 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
   server.setRequestHandler(TOOLS_CALL, (raw, extra) => live.use(async (catalog): Promise<CallToolResult> => {
     const request = raw as unknown as CallToolRequest; // checked by the wrapper
     const { name } = request.params;
-    const table = toolTable(catalog, options.tools);
-    const served = table.byName.get(name);
-    // A hidden tool (missing keys) is known: the catalog's answer says which key is missing.
-    const hidden = served ? undefined : (options.tools ?? catalog.tools).find((tool) => tool.name === name);
-    if (!served && !hidden) {
-      // Probing for tool names is seen: one record (audit, and metrics under `(unknown)`).
-      catalog.recordUnknownCall(name, request.params.arguments);
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}. tools/list names the ${table.listing.length} tools of this server.`);
-    }
-
+    const args = request.params.arguments ?? {};
     const token = request.params._meta?.progressToken;
-    const progress = token === undefined ? null : new ProgressReporter(token, timing, extra.sendNotification);
-    const answered = options.metrics?.callStarted();
-    try {
-      const result = await catalog.call(name, request.params.arguments ?? {}, { signal: extra.signal });
-      await progress?.stop();
-      if (!result.ok) return errorResult(result.error);
-      if (!('content' in result)) throw new Error('a dry run reached the MCP layer');
-      const validation = catalog.outputValidation;
-      return successResult({ name, output: served?.output, maxChars, validation, onMismatch: (why) => reportMismatch(catalog, name, why) }, result.status, result.content);
-    } catch (error) {
-      progress?.cancel();
-      // Exceptions are bugs: logged (redacted) for the operator, a protocol error for the client.
-      log(catalog.redact(`flowguard: internal error in tools/call ${name}: ${(error as Error)?.stack ?? String(error)}`));
-      throw new McpError(ErrorCode.InternalError, `flowguard failed internally while calling ${name}; the server log has the details`);
-    } finally {
-      answered?.();
+    // In discovery mode the meta-tools take their names; `call_tool` comes back to callServed.
+    if (options.discovery === 'search' && isMetaCall(name)) {
+      return answerMetaCall(toolTable(catalog, options.tools), name, args, (target, targetArgs) => callServed(catalog, target, targetArgs, extra, token));
     }
+    return callServed(catalog, name, args, extra, token);
   }));
   return server;
 }
@@ -213,6 +242,11 @@ export function notifyToolChanges(source: Catalog | LiveCatalog, server: Server)
     if (next !== prompts) void server.sendPromptListChanged().catch(() => undefined);
     prompts = next;
   });
+}
+
+/** Builds discovery's search index of these tools now rather than on the first search (`serve` calls it once it has started). */
+export function prepareDiscovery(catalog: Catalog, tools?: readonly Tool[]): void {
+  toolIndexOf(toolTable(catalog, tools));
 }
 
 function toolTable(catalog: Catalog, selection: readonly Tool[] | undefined): ToolTable {

@@ -18,7 +18,7 @@ function project(name: string, config?: string): string {
 
 describe('loadProjectConfig', () => {
   it('has empty defaults without a config file', () => {
-    expect(loadProjectConfig(project('none'))).toEqual({ allowedLibraries: [], keys: [], network: { allowPrivate: false, allow: {}, deny: {}, maxRequestsPerCall: 20, maxBytesPerCall: 8388608 }, limits: {}, sandbox: {}, http: {}, upstreams: {}, cache: { enabled: true, ttlSeconds: 0, overrides: {} }, upstreamLimits: {}, redis: {}, audit: { enabled: true, dir: join('.flowmcp', 'audit') }, log: {}, output: { validate: 'error' } });
+    expect(loadProjectConfig(project('none'))).toEqual({ allowedLibraries: [], keys: [], network: { allowPrivate: false, allow: {}, deny: {}, maxRequestsPerCall: 20, maxBytesPerCall: 8388608 }, limits: {}, sandbox: {}, http: {}, upstreams: {}, cache: { enabled: true, ttlSeconds: 0, overrides: {} }, upstreamLimits: {}, redis: {}, audit: { enabled: true, dir: join('.flowmcp', 'audit') }, log: {}, output: { validate: 'error' }, discovery: { tools: 'auto' } });
   });
 
   it('reads the allowlist extension and the sandbox limits', () => {
@@ -35,6 +35,7 @@ describe('loadProjectConfig', () => {
       audit: { enabled: false, dir: '/var/log/flowguard', maxBytes: 2048, files: 3 },
       log: { level: 'warn' },
       output: { validate: 'warn' },
+      discovery: { tools: 'search', searchAbove: 50 },
     };
     const dir = project('full', JSON.stringify(full));
     expect(loadProjectConfig(dir)).toEqual({
@@ -54,6 +55,7 @@ describe('loadProjectConfig', () => {
       audit: full.audit,
       log: full.log,
       output: { validate: 'warn' },
+      discovery: { tools: 'search', searchAbove: 50 },
     });
   });
 

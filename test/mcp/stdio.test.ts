@@ -33,6 +33,7 @@ describe('flowguard serve --transport stdio', () => {
       '  rejected (first error of each file; `flowguard validate` shows every finding):',
       expect.stringMatching(/^ {4}SEC006 error \S*test\/fixtures\/mcp\/schemas\/hostile\/env-reader\.mjs:22:\d+: forbidden: process$/),
       expect.stringMatching(/^ {4}SEC105 error \S*test\/fixtures\/mcp\/schemas\/hostile\/spinner\.mjs handlers: the handlers factory did not finish within 500 ms$/),
+      'flowguard: every served tool listed (auto: 14 tools served, at most 100; --tools search lists only the discovery meta-tools)',
       'flowguard: serving 14 tools over stdio',
     ]);
   });

@@ -1,0 +1,58 @@
+// What the search index knows of a tool: every field that says what it does, as plain text in a
+// few weighted fields. Enum values are capped: a list of 500 chain names would drown the words
+// that describe the tool.
+
+import type { Tool } from '../catalog/tools.js';
+import type { Template } from '../schema/types.js';
+
+export interface ToolDocument {
+  id: string;
+  /** The served name and namespace (split into words by the tokenizer), the route name, the 4.x aliases. */
+  name: string;
+  /** The schema's name and tags, the 4.x searchHint, the API's host. */
+  about: string;
+  /** The route's description and what it returns. */
+  description: string;
+  /** Parameter names, descriptions and (the first) enum values. */
+  params: string;
+  /** The schema's description: shared by every route of the file, so it weighs little. */
+  schemaText: string;
+}
+
+/** Enum values indexed per parameter. */
+const MAX_ENUM_VALUES = 40;
+
+/** Tags that tell the runtime something (cache lifetimes), not what the tool does. */
+const RUNTIME_TAG = /^cacheTtl/i;
+
+export function toolDocument(tool: Tool): ToolDocument {
+  const { schema, route } = tool;
+  const meta = route.meta;
+  const params = route.parameters.flatMap((param) => [
+    param.key,
+    param.description ?? '',
+    ...(param.type.kind === 'enum' ? param.type.values.slice(0, MAX_ENUM_VALUES) : []),
+  ]);
+  return {
+    id: tool.name,
+    name: [tool.name, tool.namespace, route.name, ...(meta?.aliases ?? [])].join(' '),
+    about: [schema.name, ...schema.tags.filter((tag) => !RUNTIME_TAG.test(tag)), meta?.searchHint ?? '', hostWords(schema.root)].join(' '),
+    description: [route.description, route.output?.description ?? ''].join(' '),
+    params: params.join(' '),
+    schemaText: leadOf(schema.description),
+  };
+}
+
+/** Words of a schema's description indexed with each of its tools: its lead says what the API is; the rest, repeated in every tool, costs more than it finds. */
+const SCHEMA_WORDS = 30;
+
+function leadOf(text: string): string {
+  return text.split(/\s+/, SCHEMA_WORDS).join(' ');
+}
+
+/** `api.coingecko.com` → coingecko: the host's own label, without `api`, `www` and the top-level domain. */
+function hostWords(root: Template): string {
+  const text = root.map((part) => (part.kind === 'literal' ? part.text : ' ')).join('');
+  const host = /^[a-z]+:\/\/([^/:?#]+)/i.exec(text)?.[1] ?? '';
+  return host.split('.').slice(0, -1).filter((label) => !/^(?:api|www|v\d+)$/i.test(label)).join(' ');
+}

@@ -1,0 +1,149 @@
+// How text becomes search terms, the same for a tool's fields and for a request: names split at
+// camelCase, snake_case and digits; lower case without accents; filler words dropped (English and
+// German question words and verbs every tool name carries, `get`, `list`); a light stemmer that
+// folds plurals and -ing/-ed forms; and one table of the abbreviations and German words the
+// catalogs and their users write, each mapped to the word the tools use. What is not here (real
+// synonyms beyond the table, other languages, meaning) the ranking does not understand.
+
+/** Words that say nothing about which tool is meant: in every request, or in every tool name. */
+const FILLER = new Set(
+  (
+    'a an the of for to in on at by from with and or is are was be been it its this that these those me my i we our you your ' +
+    'what whats which who whom how when where why do does did can could would should will please tell show give find fetch get gets retrieve return returns ' +
+    'list lists want need know about some any all there here right now current currently today tomorrow tonight yesterday latest recent look up lookup check info information data go going like much many most ' +
+    'der die das den dem des ein eine einen einem einer und oder für fur von vom zum zur mit im in ist sind wie was welche welcher welches wo wer mein meine meinen meinem meiner ' +
+    'bitte zeig zeige gib aktuell aktuelle aktuellen gibt es mir mich ich du uns zum nach bei auf an viel'
+  ).split(' '),
+);
+
+/**
+ * Abbreviations and other words for what the tools call something, and German words of common
+ * requests, each to the tools' word (stemmed on the way). Both sides pass through it, so a tool
+ * that says `tx` is found by `transaction` and the other way round.
+ */
+const SYNONYMS_TABLE: Record<string, string> = {
+  tx: 'transaction', txs: 'transaction', txn: 'transaction', txns: 'transaction',
+  addr: 'address', addrs: 'address',
+  eth: 'ethereum', ether: 'ethereum', btc: 'bitcoin', sol: 'solana', matic: 'polygon', bsc: 'bnb', avax: 'avalanche',
+  apy: 'yield', apr: 'yield', tvl: 'tvl', ohlc: 'ohlcv', candle: 'ohlcv', candlestick: 'ohlcv',
+  nft: 'nft', nfts: 'nft', erc721: 'nft', erc20: 'token', coin: 'token', crypto: 'token', cryptocurrency: 'token',
+  fx: 'exchange', forex: 'exchange', currency: 'currency', usd: 'dollar', eur: 'euro',
+  abi: 'abi', dex: 'dex', cve: 'vulnerability', vuln: 'vulnerability',
+  stats: 'statistic', statistics: 'statistic', gdp: 'gdp', cpi: 'inflation',
+  doi: 'doi', isbn: 'isbn', ev: 'charging', aqi: 'air',
+  rain: 'weather', snow: 'weather', sunny: 'weather', movie: 'film', movies: 'film', cinema: 'film', quake: 'earthquake', tremor: 'earthquake',
+  // German words of everyday requests, to the English the tool descriptions use.
+  wetter: 'weather', warnung: 'warning', warnungen: 'warning', unwetter: 'weather', landkreis: 'district', kreis: 'district',
+  stadt: 'city', strasse: 'road', autobahn: 'motorway', baustelle: 'roadwork', baustellen: 'roadwork', stau: 'traffic',
+  feiertag: 'holiday', feiertage: 'holiday', schule: 'school', schulen: 'school', krankenhaus: 'hospital', krankenhauser: 'hospital', klinik: 'hospital',
+  gesetz: 'law', gesetze: 'law', urteil: 'decision', gericht: 'court', abgeordnete: 'politician', abgeordneter: 'politician', bundestag: 'bundestag',
+  ladesaule: 'charging', ladesaulen: 'charging', ladestation: 'charging', strom: 'electricity', luft: 'air', luftqualitat: 'air', hochwasser: 'flood',
+  pegel: 'gauge', wasserstand: 'water', zug: 'train', abfahrt: 'departure', abfahrten: 'departure', haltestelle: 'stop', wahl: 'election', umfrage: 'poll', umfragen: 'poll',
+  gehalt: 'salary', lohn: 'salary', beruf: 'occupation', ausbildung: 'apprenticeship', studium: 'study', buch: 'book', bucher: 'book', lebensmittel: 'food',
+  reise: 'travel', reisewarnung: 'travel', wechselkurs: 'exchange', zinsen: 'interest', zins: 'interest', inflation: 'inflation', bevolkerung: 'population',
+  nachrichten: 'news', erdbeben: 'earthquake', ausschreibung: 'tender', ausschreibungen: 'tender', insolvenz: 'insolvency', firma: 'company', unternehmen: 'company',
+};
+
+// A map, not the object: a word like `constructor` must not find Object.prototype's.
+const SYNONYMS_MAP = new Map(Object.entries(SYNONYMS_TABLE));
+const synonym = (word: string) => SYNONYMS_MAP.get(word);
+
+/** Splits text into words: at spaces and punctuation, camelCase humps, and a digit before a capitalised word (`ERC20Transfers` → ERC20, Transfers). */
+export function splitWords(text: string): string[] {
+  return text
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/(\d)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
+}
+
+/** Lower case, accents and umlauts folded (`für` → fur, `Straße` → strasse). */
+export function fold(word: string): string {
+  return word.toLowerCase().replace(/ß/g, 'ss').normalize('NFD').replace(/\p{M}/gu, '');
+}
+
+/** Words whose final s is not a plural. */
+const UNSTEMMED = new Set(['news', 'series', 'species', 'gas', 'atlas', 'canvas', 'alias', 'lens', 'mars', 'always', 'ens', 'dns', 'sms', 'ipfs', 'aws', 'gps', 'gtfs', 'gbfs', 'iris', 'this']);
+
+/**
+ * A light suffix stemmer: plurals and the -ing/-ed forms fold onto one stem (`prices`, `pricing`
+ * → price; `holders` → holder). Deliberately weaker than Porter: it leaves words it is unsure of.
+ */
+export function stem(word: string): string {
+  if (word.length <= 3 || /\d/.test(word) || UNSTEMMED.has(word)) return word;
+  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (/(?:ss|us|is)$/.test(word)) return word;
+  if (/(?:ches|shes|xes|sses|zes)$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith('ing') && word.length > 5) return restoreE(word.slice(0, -3));
+  if (word.endsWith('ed') && word.length > 4) return restoreE(word.slice(0, -2));
+  if (word.endsWith('s')) return word.slice(0, -1);
+  return word;
+}
+
+/** `pric` → price, `trad` → trade: a stem cut before -ing/-ed gets its e back where English drops it. */
+function restoreE(base: string): string {
+  if (/([b-df-hj-np-tv-z])\1$/.test(base) && !/(?:ll|ss)$/.test(base)) return base.slice(0, -1);
+  if (/[^aeiou][aeiou][cgkvsz]$/.test(base) || /(?:at|iz|ur|ang|anc)$/.test(base)) return `${base}e`;
+  return base;
+}
+
+/** One word as search terms: folded, mapped through the table, stemmed; none for a filler word, two for a known German compound. */
+export function term(word: string): string[] {
+  let found = memo.get(word);
+  if (found === undefined) {
+    // Bounded: requests bring words of their own.
+    if (memo.size >= MEMO_SIZE) memo.clear();
+    memo.set(word, (found = termOf(word)));
+  }
+  return found;
+}
+
+/** The terms of words seen: a catalog's vocabulary is a few thousand words, repeated thousands of times. */
+const memo = new Map<string, string[]>();
+const MEMO_SIZE = 50_000;
+
+function termOf(word: string): string[] {
+  const folded = fold(word);
+  if (folded.length === 0 || FILLER.has(folded)) return [];
+  const mapped = synonym(folded) ?? synonym(stem(folded));
+  if (mapped !== undefined) return [stem(mapped)];
+  return compound(folded) ?? [stem(folded)];
+}
+
+/** `wetterwarnungen` → weather, warning: a word made of two words of the table (German joins them), else null. */
+function compound(word: string): string[] | null {
+  if (word.length < 8) return null;
+  for (let cut = 3; cut <= word.length - 3; cut += 1) {
+    const head = synonym(word.slice(0, cut));
+    // A joining s (Verkehrsmeldung) is allowed between the parts.
+    const rest = word.slice(cut);
+    const tail = synonym(rest) ?? synonym(stem(rest)) ?? (rest.startsWith('s') ? synonym(rest.slice(1)) : undefined);
+    if (head !== undefined && tail !== undefined) return [stem(head), stem(tail)];
+  }
+  return null;
+}
+
+/** A term of a request, and whether its word looks like a value (a name, a number, an address) rather than a word for what is wanted. */
+export interface RequestTerm {
+  term: string;
+  value: boolean;
+}
+
+/**
+ * The terms of a request. A word with a digit (`0xabc`, `10115`) or a capitalised word
+ * (`Tokyo`, `Hinton`; not an acronym) is marked as a value: when no tool knows it, it is an argument to pass, not a sign that the
+ * request is about something no tool does.
+ */
+export function requestTerms(text: string): RequestTerm[] {
+  return splitWords(text).flatMap((word) => {
+    // An acronym (`USDC`, `NASA`) names what is wanted as often as not: only a capitalised word is taken for a name.
+    const value = /\d/.test(word) || /^\p{Lu}\p{Ll}/u.test(word);
+    return term(word).map((found) => ({ term: found, value }));
+  });
+}
+
+/** Every search term of a text, in order, repeats kept. */
+export function terms(text: string): string[] {
+  return splitWords(text).flatMap(term);
+}

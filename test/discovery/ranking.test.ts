@@ -1,0 +1,101 @@
+// The ranking on the discovery fixture catalog (not a corpus): words split, stemmed and mapped
+// through the abbreviation table on both sides, typos, German compounds, the "none" answer, the
+// namespace filter; and the meta-tools' own cost in tokens (o200k, gpt-tokenizer).
+
+import { join } from 'node:path';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Catalog } from '../../src/catalog/load.js';
+import { META_TOOLS } from '../../src/discovery/meta-tools.js';
+import { ToolIndex } from '../../src/discovery/tool-index.js';
+import { requestTerms, splitWords, stem, terms } from '../../src/discovery/words.js';
+import { tempProject } from '../support/project.js';
+
+const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'discovery', 'schemas');
+
+describe('words', () => {
+  it('splits camelCase, snake_case and a digit before a capitalised word', () => {
+    expect(splitWords('getERC20Transfers moralis_wallet-api')).toEqual(['get', 'ERC20', 'Transfers', 'moralis', 'wallet', 'api']);
+  });
+
+  it('stems plurals and -ing/-ed forms onto one term, and leaves words whose s is not a plural', () => {
+    expect(['prices', 'pricing', 'priced'].map(stem)).toEqual(['price', 'price', 'price']);
+    expect(['news', 'address', 'gas', 'holders', 'categories'].map(stem)).toEqual(['news', 'address', 'gas', 'holder', 'category']);
+  });
+
+  it('maps abbreviations and German words to the tools\' words, drops filler, splits known German compounds', () => {
+    expect(terms('show me the txs of this addr')).toEqual(['transaction', 'address']);
+    expect(terms('Wetterwarnungen für meinen Landkreis')).toEqual(['weather', 'warn', 'district']);
+    // A word like `constructor` is a word, not Object.prototype's.
+    expect(terms('constructor standings')).toEqual(['constructor', 'standing']);
+  });
+
+  it('marks names and numbers in a request as values, not acronyms', () => {
+    expect(requestTerms('weather Tokyo 2024 USDC')).toEqual([
+      { term: 'weather', value: false },
+      { term: 'tokyo', value: true },
+      { term: '2024', value: true },
+      { term: 'usdc', value: false },
+    ]);
+  });
+});
+
+describe('ToolIndex on the fixture catalog', () => {
+  const project = tempProject();
+  let catalog: Catalog;
+  let index: ToolIndex;
+  const top = (query: string, namespace?: string) => index.find(query, { limit: 5, namespace }).map((hit) => hit.name);
+  beforeAll(async () => {
+    catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir, env: {} });
+    index = new ToolIndex(catalog.visibleTools());
+  });
+  afterAll(async () => {
+    await catalog?.close();
+    project.remove();
+  });
+
+  it('indexes only the tools it is given: the served ones', () => {
+    expect(index.size).toBe(6);
+    expect(top('gold bullion price')).not.toContain('goldvault_getBullionPrice');
+  });
+
+  it('finds tools by requests in other words than theirs', () => {
+    expect(top('show me the transactions of my wallet address')[0]).toBe('chainpeek_getAddrTxList');
+    expect(top('how expensive is gas right now')[0]).toBe('chainpeek_getGasPrice');
+    expect(top('what temperature will Berlin have tomorrow')[0]).toBe('skyline_getForecast');
+    expect(top('novels written by Jane Austen')[0]).toBe('shelfware_searchAuthors');
+    expect(top('Wetterwarnungen für meinen Landkreis')[0]).toBe('skyline_getSevereWarnings');
+  });
+
+  it('reads the name split into words, aliases and enum values', () => {
+    expect(top('addr tx list')[0]).toBe('chainpeek_getAddrTxList');
+    expect(top('weatherAlerts')[0]).toBe('skyline_getSevereWarnings');
+    expect(top('sepolia history')[0]).toBe('chainpeek_getAddrTxList');
+  });
+
+  it('weighs a name in the request less than the words saying what is wanted', () => {
+    // `Shelfware` names an API here (a street, say), yet the request is about the weather: both weather tools come first.
+    expect(top('weather at Shelfware').slice(0, 2).sort()).toEqual(['skyline_getForecast', 'skyline_getSevereWarnings']);
+  });
+
+  it('forgives a typo', () => {
+    expect(top('wether forcast')[0]).toBe('skyline_getForecast');
+  });
+
+  it('answers none when the request\'s words are not what any tool does', () => {
+    expect(top('order a pizza to my flat')).toEqual([]);
+    expect(top('send an email to my boss')).toEqual([]);
+    expect(top('the of and')).toEqual([]);
+  });
+
+  it('keeps to a namespace when asked', () => {
+    expect(top('price', 'shelfware')).toEqual([]);
+    expect(top('price', 'chainpeek')).toEqual(['chainpeek_getGasPrice']);
+  });
+});
+
+describe('meta-tools', () => {
+  it('cost at most 1,500 tokens together (o200k)', () => {
+    expect(countTokens(JSON.stringify(META_TOOLS))).toBeLessThanOrEqual(1500);
+  });
+});
