@@ -167,16 +167,18 @@ function responseOf(answer: Extract<BridgeAnswer, { ok: true }>): Record<string,
 /**
  * The answer's headers as WHATWG `Headers` (frozen), so `getSetCookie()` gives each cookie: the
  * core joins repeated Set-Cookie lines with a line break, which no header value can hold. A name
- * that is not a valid header name (redaction writes `[redacted KEY]` into names) is left out.
+ * redaction rewrote (`[redacted KEY]`) is not a valid header name: its other characters become
+ * `-` (`-redacted-key-`), so the handler still sees that a header was there.
  */
 function answerHeaders(record: Record<string, string>): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(record)) {
-    for (const line of name.toLowerCase() === 'set-cookie' ? value.split('\n') : [value]) {
+    const token = name.replace(/[^!#$%&'*+\-.^_`|~0-9A-Za-z]/g, '-');
+    for (const line of token.toLowerCase() === 'set-cookie' ? value.split('\n') : [value]) {
       try {
-        headers.append(name, line);
+        headers.append(token, line);
       } catch {
-        // not a header a Response could carry
+        // a value no Response could carry (a control character): left out
       }
     }
   }

@@ -108,7 +108,9 @@ describe('a bridged answer that echoes the key', () => {
     // The key did reach the upstream.
     expect(upstream.records.slice(mark)[0]?.headers['x-api-key']).toBe(KEY);
     expect(leaks(result)).toEqual([]);
-    // What the handler got is the echo with the key replaced, not nothing.
-    expect(JSON.stringify(result).toLowerCase()).toContain([...MARKER.toLowerCase()].reverse().join(''));
+    // What the handler got is the echo with the key replaced, not nothing. A header name is handed
+    // over as a valid name (WHATWG Headers): the marker's brackets and space become '-'.
+    const marker = mode === 'header-name' ? MARKER.replace(/[^A-Za-z_]/g, '-') : MARKER;
+    expect(JSON.stringify(result).toLowerCase()).toContain([...marker.toLowerCase()].reverse().join(''));
   });
 });

@@ -5,8 +5,9 @@
 //
 // Covered: the static checks of schema files and shared-list files (src/schema, src/shapes,
 // src/scan, src/lists). Not covered here: groups.json (GRP), `migrate` (MIG), skill and prompt
-// files (PRM, SEC022) and the sandbox's run-time codes (SEC1xx), whose messages are written by
-// other parts of flowguard and read through other loaders.
+// files (PRM, SEC022), the sandbox's run-time codes (SEC1xx) and the key lock's (SEC3xx, judged
+// at load against .flowmcp/keys.lock.json), whose messages are written by other parts of
+// flowguard and read through other loaders.
 
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -19,7 +20,7 @@ import { CODES, type Finding } from '../../src/report/findings.js';
 import { selectSchemaFiles } from '../../src/scan/files.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'codes');
-const OTHER_PARTS = /^(?:GRP|MIG|PRM|SEC1|SEC022)/;
+const OTHER_PARTS = /^(?:GRP|MIG|PRM|SEC1|SEC3|SEC022)/;
 
 /** The findings of one fixture case, read as codes.test.ts reads it (lists beside it in shared-lists/). */
 function findingsOf(file: string): Finding[] {
