@@ -10,6 +10,7 @@
 // the call's requests in flight (past the bound, reading stops). When the call has answered, its
 // requests still in flight are aborted and recorded as such; nothing more is sent for it.
 
+import { setMaxListeners } from 'node:events';
 import { HttpError, type ByteBudget, type HttpClient, type HttpRequest } from '../http/client.js';
 import { egressRefusal } from '../http/egress.js';
 import type { Reach } from '../http/reach.js';
@@ -77,6 +78,9 @@ export class CallBridge {
     private readonly context: BridgeContext,
     private readonly call: { namespace: string; reach: Reach; keys: readonly string[]; tokens: SecretTokens; signal?: AbortSignal },
   ) {
+    // Each of the call's requests listens on its signal; they are bounded by maxRequestsPerCall,
+    // so Node's warning at eleven listeners would only be noise.
+    if (call.signal) setMaxListeners(context.maxRequestsPerCall + 10, call.signal);
     const max = context.maxBytesPerCall;
     this.wire = {
       read: 0,

@@ -7,6 +7,7 @@
 // turn again, and its deadline stays paused until they are handed over. When the call ends, its
 // requests still in flight are aborted (the bridge records them), and nothing more is sent for it.
 
+import { setMaxListeners } from 'node:events';
 import type { ProcessTurn } from './process-turn.js';
 import type { Bridge, BridgeAnswer, Failure, Inbound, Outbound, Park } from './protocol.js';
 import { describeError } from './replies.js';
@@ -74,6 +75,8 @@ export class BridgedCall {
     private readonly host: BridgedCallHost,
   ) {
     this.whole = setTimeout(() => host.missed({ code: 'SEC105', message: `the handler and its requests did not finish within ${host.wholeMs} ms` }), host.wholeMs);
+    // Every request of the call listens for its end; the core bounds how many there are.
+    setMaxListeners(0, this.ended.signal);
     host.turn.onContended(host.owner, () => this.parkIfWaiting());
   }
 
