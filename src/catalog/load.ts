@@ -255,7 +255,13 @@ export class Catalog {
     const queue = this.visibleTools();
     const step = () => {
       const until = performance.now() + SLICE_MS;
-      while (queue.length > 0 && performance.now() < until) queue.shift()?.input.warmUp();
+      while (queue.length > 0 && performance.now() < until) {
+        try {
+          queue.shift()?.input.warmUp();
+        } catch {
+          // Runs from a timer, so it must not throw: a validator that cannot be made fails its own tool's call.
+        }
+      }
       if (queue.length > 0) setTimeout(step, 0).unref();
     };
     setTimeout(step, 0).unref();

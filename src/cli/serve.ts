@@ -179,7 +179,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   // (started at once, they delay the first tools/list by about 0.2 s on 1,400 tools).
   setTimeout(() => catalog.warmUp(), 1000).unref();
   // Discovery's index (about half a second on 2,000 tools) likewise, so that the first search does not wait for it.
-  if (discovery === 'search') setTimeout(() => void import('../mcp/server.js').then((server) => server.prepareDiscovery(live.current, tools)), 1000).unref();
+  if (discovery === 'search') setTimeout(() => void import('../mcp/server.js').then((server) => server.prepareDiscovery(live.current, tools)).catch((error: unknown) => observer.logger.warn({ error: String(error).slice(0, 500) }, 'the search index could not be built ahead; the first search builds it')), 1000).unref();
   // Listening for signals before the server says it is up: a client (or test) that stops the
   // server as soon as it reads that line must meet the handler, not the default exit.
   const signalled = new Promise<NodeJS.Signals>((resolveSignal) => {
