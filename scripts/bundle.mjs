@@ -5,7 +5,7 @@
 // bundled into the chunk of the MCP server: as their own 165 modules they take Node 20 about
 // 0.2 s to load, bundled about half that, and esbuild leaves out what flowguard does not reach
 // (zod's error messages in 40 languages, among others). ajv stays shared with flowguard's own
-// validators. Plain JavaScript, so that `npm ci --omit=dev` can run it after tsc.
+// validators. Plain JavaScript: it runs right after tsc, in `prepare` and `build`.
 
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';

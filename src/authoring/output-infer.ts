@@ -11,12 +11,19 @@
 //   a string there) cannot be said in the grammar: the first one seen is kept and a note says so.
 // - The root is level 1 and each `properties` child or `items` adds one (RULINGS R10): nodes of
 //   level 4 get no children, deeper values are typed `object`/`array` only.
-// - A `description` the previous schema had at the same place, for the same type, is kept: a
-//   refresh should not throw away what the author wrote.
+// - What the author wrote (the previous schema) is only ever widened, never narrowed: answers
+//   with values do not take away a `nullable: true`; a property or an array's `items` the
+//   answers did not show is kept as written; an `enum` is kept and gains the values the answers
+//   showed beside it; a `format` and a `description` are kept at the same place for the same
+//   type. Where the answers contradict the author, they win and a note says so: a type the
+//   answers never showed, a `format` a value does not fit (an enum of too many values seen).
 
 import { MAX_OUTPUT_DEPTH } from '../schema/output.js';
 import { isRecord } from '../shared/raw.js';
+import { fitsFormat } from '../tool-schema/output.js';
 
+/** Distinct scalar values remembered per place, for an author's `enum`; beyond it the enum cannot stay. */
+const MAX_ENUM_VALUES = 256;
 
 type NodeType = 'string' | 'number' | 'boolean' | 'object' | 'array';
 type SchemaNode = Record<string, unknown>;
@@ -29,6 +36,8 @@ interface Seen {
   properties: Map<string, Seen>;
   /** The elements of every array seen here; null while no element was seen. */
   items: Seen | null;
+  /** The distinct strings, numbers and booleans seen here, up to MAX_ENUM_VALUES; null past it. */
+  values: Set<unknown> | null;
 }
 
 export interface InferredOutput {
@@ -46,7 +55,7 @@ export function inferOutputSchema(answers: readonly unknown[], previous?: unknow
 }
 
 function emptySeen(): Seen {
-  return { types: [], nullable: false, properties: new Map(), items: null };
+  return { types: [], nullable: false, properties: new Map(), items: null, values: new Set() };
 }
 
 function observe(seen: Seen, value: unknown, level: number): void {
@@ -56,6 +65,10 @@ function observe(seen: Seen, value: unknown, level: number): void {
   }
   const type = typeOf(value);
   if (!seen.types.includes(type)) seen.types.push(type);
+  if (type !== 'object' && type !== 'array' && seen.values) {
+    seen.values.add(typeof value === 'bigint' ? Number(value) : value);
+    if (seen.values.size > MAX_ENUM_VALUES) seen.values = null;
+  }
   if (level >= MAX_OUTPUT_DEPTH) return;
   if (type === 'array') {
     for (const element of value as unknown[]) observe((seen.items ??= emptySeen()), element, level + 1);
@@ -85,27 +98,76 @@ function typeOf(value: unknown): NodeType {
 
 /** The schema node of what was seen at `pointer`, keys in the canonical order of src/schema/output.ts. */
 function emit(seen: Seen, level: number, previous: unknown, pointer: string, notes: string[]): SchemaNode {
-  const [first] = seen.types;
-  const type: NodeType = first ?? 'string';
-  if (first === undefined) notes.push(`${pointer || '(root)'}: only ever null; typed string`);
-  else if (seen.types.length > 1) notes.push(`${pointer || '(root)'}: seen as ${seen.types.join(' and ')}; typed ${type}`);
-  const before = isRecord(previous) && previous.type === type ? previous : undefined;
+  const place = pointer || '(root)';
+  const author = isRecord(previous) ? previous : undefined;
+  const type = chooseType(seen, author?.type, place, notes);
+  const before = author?.type === type ? author : undefined;
   const node: SchemaNode = { type };
   if (typeof before?.description === 'string' && before.description !== '') node.description = before.description;
-  if (seen.nullable) node.nullable = true;
+  if (seen.nullable || before?.nullable === true) node.nullable = true;
+  const choices = widenedEnum(before?.enum, type, seen.values, place, notes);
+  if (choices) node.enum = choices;
+  if (before?.format !== undefined && keepsFormat(before.format, type, seen.values, place, notes)) node.format = before.format;
   if (level >= MAX_OUTPUT_DEPTH) return node;
-  if (type === 'object' && seen.properties.size > 0) {
-    const previousProperties = isRecord(before?.properties) ? before.properties : {};
+  const previousProperties = isRecord(before?.properties) ? before.properties : {};
+  if (type === 'object' && (seen.properties.size > 0 || Object.keys(previousProperties).length > 0)) {
     const properties: SchemaNode = {};
     for (const [key, child] of seen.properties) {
-      const value = emit(child, level + 1, Object.hasOwn(previousProperties, key) ? previousProperties[key] : undefined, `${pointer}/${escapePointer(key)}`, notes);
-      // defineProperty: a key named __proto__ stays a plain key.
-      Object.defineProperty(properties, key, { value, enumerable: true, writable: true, configurable: true });
+      setOwn(properties, key, emit(child, level + 1, Object.hasOwn(previousProperties, key) ? previousProperties[key] : undefined, `${pointer}/${escapePointer(key)}`, notes));
     }
+    // A property no answer showed may still come (the grammar has no `required`): kept as written.
+    for (const [key, written] of Object.entries(previousProperties)) if (!seen.properties.has(key)) setOwn(properties, key, written);
     node.properties = properties;
   }
-  if (type === 'array' && seen.items) node.items = emit(seen.items, level + 1, before?.items, `${pointer}/*`, notes);
+  if (type === 'array') {
+    if (seen.items) node.items = emit(seen.items, level + 1, before?.items, `${pointer}/*`, notes);
+    else if (before?.items !== undefined) node.items = before.items;
+  }
   return node;
+}
+
+/** The first type seen, or the author's where the answers showed it too; the author's where they showed only null. */
+function chooseType(seen: Seen, written: unknown, place: string, notes: string[]): NodeType {
+  const [first] = seen.types;
+  if (first === undefined) {
+    if (typeof written === 'string' && isNodeType(written)) return written;
+    notes.push(`${place}: only ever null; typed string`);
+    return 'string';
+  }
+  const type = typeof written === 'string' && isNodeType(written) && seen.types.includes(written) ? written : first;
+  if (seen.types.length > 1) notes.push(`${place}: seen as ${seen.types.join(' and ')}; typed ${type}`);
+  else if (typeof written === 'string' && written !== type) notes.push(`${place}: written as ${written}, seen as ${type}; typed ${type}`);
+  return type;
+}
+
+function isNodeType(type: string): type is NodeType {
+  return type === 'string' || type === 'number' || type === 'boolean' || type === 'object' || type === 'array';
+}
+
+/** The author's enum and, after it, the values of the node's type the answers showed beside it. */
+function widenedEnum(written: unknown, type: NodeType, values: Set<unknown> | null, place: string, notes: string[]): unknown[] | undefined {
+  if (!Array.isArray(written)) return undefined;
+  if (values === null) {
+    notes.push(`${place}: more than ${MAX_ENUM_VALUES} distinct values seen; enum left out`);
+    return undefined;
+  }
+  const added = [...values].filter((value) => typeof value === type && !written.includes(value));
+  if (added.length > 0) notes.push(`${place}: enum gains ${added.map((value) => JSON.stringify(value)).join(', ')}`);
+  return [...written, ...added];
+}
+
+/** Whether the author's format stays: every string the answers showed here fits it. */
+function keepsFormat(format: unknown, type: NodeType, values: Set<unknown> | null, place: string, notes: string[]): boolean {
+  if (type !== 'string') return false;
+  const misfit = values === null ? undefined : [...values].find((value) => typeof value === 'string' && !fitsFormat(format, value));
+  if (misfit === undefined) return true;
+  notes.push(`${place}: ${JSON.stringify(misfit)} is not a ${String(format)}; format left out`);
+  return false;
+}
+
+/** defineProperty: a key named __proto__ stays a plain key. */
+function setOwn(target: SchemaNode, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** A key as one JSON pointer step (RFC 6901). */

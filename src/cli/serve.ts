@@ -21,10 +21,9 @@ import { loadProjectConfig, type ProjectConfig } from '../config/project.js';
 import { MemoryState } from '../state/memory-state.js';
 import { openSharedState } from '../state/open-state.js';
 import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PORT, OriginPatternError, parseOriginPattern } from '../mcp/origins.js';
-import { loadSummary } from '../mcp/summary.js';
+import { connectHelp, loadSummary } from '../mcp/summary.js';
 import { isError } from '../report/findings.js';
 import { formatFinding } from '../report/format.js';
-import { flowguardBin } from '../shared/version.js';
 import { recordCommand } from './group.js';
 import { listsFolderOf } from '../project/checker.js';
 import { readGroupPrompts } from '../prompts/group-prompts.js';
@@ -212,7 +211,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     }
     // The warning first: instructions printed after it would scroll it out of sight.
     if (!isLoopback(flags.host)) log(`flowguard: warning: listening on ${flags.host}, not loopback: anyone who can reach this address and holds a token can call every tool. Tokens travel in clear over plain HTTP; put TLS in front (a proxy or load balancer).`);
-    log(connectHelp(http.url, served, flags));
+    log(connectHelp(http.url, served, flags, access?.requiresToken ?? false));
     stop = http.close;
     stopped = new Promise<void>(() => undefined);
   }
@@ -270,26 +269,6 @@ function accessGate(flags: ServeFlags, config: ProjectConfig['http']): AccessGat
     if (error instanceof AccessConfigError) throw new UsageError(error.message);
     throw error;
   }
-}
-
-function connectHelp(url: string, served: number, flags: ServeFlags): string {
-  // The installed launcher by absolute path, run by this Node: the entry works from any folder
-  // and needs nothing on PATH (flowguard is not a package name on the npm registry).
-  const args = [flowguardBin(), 'serve', '--transport', 'stdio', '--schemas', resolve(flags.schemas), '--project', resolve(flags.project)];
-  if (flags.lists !== undefined) args.push('--lists', resolve(flags.lists));
-  if (flags.group !== undefined) args.push('--group', flags.group);
-  if (flags.tools !== undefined) args.push('--tools', flags.tools);
-  if (flags.pageSize !== undefined) args.push('--page-size', flags.pageSize);
-  for (const upstream of flags.upstream) args.push('--upstream', upstream);
-  const desktop = JSON.stringify({ mcpServers: { flowguard: { command: process.execPath, args } } });
-  return [
-    `flowguard: serving ${served} tools at ${url} (Streamable HTTP, ${flags.sessions ? 'sessions' : 'stateless'}); Ctrl+C stops`,
-    '  inspect:',
-    `    npx @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list`,
-    `    npx @modelcontextprotocol/inspector   (in the page: transport Streamable HTTP, URL ${url}, Connect)`,
-    '  Claude Desktop (claude_desktop_config.json; it starts its own server over stdio):',
-    `    ${desktop}`,
-  ].join('\n');
 }
 
 function integerFlag(name: string, text: string, min: number, max: number): number {

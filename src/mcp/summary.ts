@@ -1,14 +1,17 @@
 // The one start-up summary of `flowguard serve`, for stderr: what was loaded, which tools are
 // served, which are hidden for want of a key (grouped by the keys they lack), every file that
 // was rejected and every route that was dropped (RULINGS R1) with its first error. The full
-// findings are `flowguard validate`'s job.
+// findings are `flowguard validate`'s job. Then, for `serve --transport http`, how to connect.
 
+import { resolve } from 'node:path';
 import type { Catalog } from '../catalog/load.js';
 import type { Finding } from '../report/findings.js';
 import { refusalText } from '../http/secrets.js';
 import { formatFinding, plural, type FileReport } from '../report/format.js';
 import { fileVerdict } from '../report/scope.js';
 import { describeHolder } from '../keylock/judge.js';
+import { flowguardBin } from '../shared/version.js';
+import { AUTH_TOKEN_ENV } from './auth.js';
 
 /** Rejected files and hidden tools named one per line, at most this many of each. */
 const MAX_LINES = 20;
@@ -89,4 +92,69 @@ export function keyLockLines(catalog: Catalog): string[] {
     if (report.held.length > MAX_LINES) lines.push(`    and ${report.held.length - MAX_LINES} more`);
   }
   return lines;
+}
+
+/** What the connect instructions of `serve --transport http` repeat of its flags. */
+export interface ConnectFlags {
+  schemas: string;
+  project: string;
+  lists?: string;
+  group?: string;
+  tools?: string;
+  pageSize?: string;
+  upstream?: readonly string[];
+  sessions?: boolean;
+}
+
+/**
+ * A client's header for a server that requires a token, with the token left to the shell: the
+ * printed lines name the variable, never the token (stderr goes to logs and terminals' scrollback).
+ */
+export const AUTH_HEADER_LINE = `Authorization: Bearer $${AUTH_TOKEN_ENV}`;
+/** In JSON configuration nothing expands a variable: the reader replaces this. */
+export const TOKEN_PLACEHOLDER = '<token>';
+
+/**
+ * How to connect to `serve --transport http` at `url`. With a token required, every line that
+ * reaches the URL carries the Authorization header: an Inspector recent enough to send headers
+ * (the CLI's --header), and mcp-remote, which bridges a stdio-only client (Claude Desktop) to the
+ * URL (without the header it tries OAuth registration, which flowguard has not). The Claude
+ * Desktop entry that starts its own server over stdio needs no token.
+ */
+export function connectHelp(url: string, served: number, flags: ConnectFlags, requiresToken: boolean): string {
+  // The installed launcher by absolute path, run by this Node: the entry works from any folder
+  // and needs nothing on PATH (flowguard is not a package name on the npm registry).
+  const args = [flowguardBin(), 'serve', '--transport', 'stdio', '--schemas', resolve(flags.schemas), '--project', resolve(flags.project)];
+  if (flags.lists !== undefined) args.push('--lists', resolve(flags.lists));
+  if (flags.group !== undefined) args.push('--group', flags.group);
+  if (flags.tools !== undefined) args.push('--tools', flags.tools);
+  if (flags.pageSize !== undefined) args.push('--page-size', flags.pageSize);
+  for (const upstream of flags.upstream ?? []) args.push('--upstream', upstream);
+  const desktop = JSON.stringify({ mcpServers: { flowguard: { command: process.execPath, args } } });
+  const mode = `Streamable HTTP, ${flags.sessions ? 'sessions' : 'stateless'}`;
+  if (!requiresToken) {
+    return [
+      `flowguard: serving ${served} tools at ${url} (${mode}); Ctrl+C stops`,
+      '  inspect:',
+      `    npx @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list`,
+      `    npx @modelcontextprotocol/inspector   (in the page: transport Streamable HTTP, URL ${url}, Connect)`,
+      '  Claude Desktop (claude_desktop_config.json; it starts its own server over stdio):',
+      `    ${desktop}`,
+    ].join('\n');
+  }
+  // mcp-remote's form for Claude Desktop: the header's value in env, as a space inside an argument is mangled on some systems.
+  const remote = JSON.stringify({
+    mcpServers: { flowguard: { command: 'npx', args: ['-y', 'mcp-remote', url, '--header', 'Authorization:${AUTH_HEADER}'], env: { AUTH_HEADER: `Bearer ${TOKEN_PLACEHOLDER}` } } },
+  });
+  return [
+    `flowguard: serving ${served} tools at ${url} (${mode}); every request needs the header Authorization: Bearer and a token (${AUTH_TOKEN_ENV} below); Ctrl+C stops`,
+    '  inspect (an Inspector recent enough to send headers; the one Node 20 gets cannot: use mcp-remote below):',
+    `    npx @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list --header "${AUTH_HEADER_LINE}"`,
+    '  a client that speaks only stdio, through mcp-remote:',
+    `    npx -y mcp-remote ${url} --header "${AUTH_HEADER_LINE}"`,
+    `  Claude Desktop connecting to this server (claude_desktop_config.json; replace ${TOKEN_PLACEHOLDER} with the token):`,
+    `    ${remote}`,
+    '  Claude Desktop starting its own server over stdio instead (no token):',
+    `    ${desktop}`,
+  ].join('\n');
 }

@@ -55,6 +55,8 @@ export class ServerMetrics {
     talliedCounter(registry, this.restarts, { name: 'flowguard_sandbox_restarts_total', help: 'Sandbox worker processes started again, by why (stopped: it ended on its own; replaced: the host killed it)', labelNames: ['reason'] });
     talliedCounter(registry, this.cache, { name: 'flowguard_cache_requests_total', help: 'Response cache lookups of read-only tool calls, by result (hit or miss)', labelNames: ['result'] });
     talliedCounter(registry, this.outputMismatches, { name: 'flowguard_output_mismatches_total', help: "Answers served that did not match their tool's output schema (output.validate: warn), by tool", labelNames: ['tool'] });
+    // collect() runs with `this` bound to the gauge; it reads the calls in flight of these metrics.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     const metrics = this;
     new Gauge({
       name: 'flowguard_tool_calls_in_flight',

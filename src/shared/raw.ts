@@ -45,7 +45,10 @@ export function brokenBound(value: unknown, { maxDepth, maxBytes = Infinity }: J
       if (depth > maxDepth) return 'depth';
       if (Array.isArray(current)) {
         bytes += 2 + current.length;
-        for (const item of current) values.push(item), depths.push(depth);
+        for (const item of current) {
+          values.push(item);
+          depths.push(depth);
+        }
       } else {
         // An object's keys count as strings, its values one level down like an array's items.
         for (const key of Object.keys(current)) {

@@ -103,6 +103,13 @@ const outputAjv = once(() => {
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
+/** Whether `text` fits an output schema's `format`: the two checked formats are checked, any other (base64) is not. */
+export function fitsFormat(format: unknown, text: string): boolean {
+  if (format === 'date-time') return isDateTime(text);
+  if (format === 'uri') return isUri(text);
+  return true;
+}
+
 /** RFC 3339 `date-time`: a full date, a full time and an offset. */
 function isDateTime(text: string): boolean {
   const match = DATE_TIME.exec(text);

@@ -69,6 +69,47 @@ describe('inferOutputSchema', () => {
     });
   });
 
+  it("never narrows what the author wrote: nullable, an enum, a format, properties and items the answers did not show", () => {
+    const previous = {
+      type: 'object',
+      properties: {
+        note: { type: 'string', nullable: true },
+        status: { type: 'string', enum: ['open', 'closed'] },
+        updated: { type: 'string', format: 'date-time' },
+        link: { type: 'string', format: 'uri' },
+        rare: { type: 'number', description: 'Only on some answers.' },
+        tags: { type: 'array', items: { type: 'string', description: 'A label.' } },
+        gone: { type: 'number', nullable: true },
+      },
+    };
+    const answers = [
+      { note: 'x', status: 'open', updated: '2026-01-02T03:04:05Z', link: 'not a uri', tags: [], gone: null },
+      { note: 'y', status: 'merged', updated: '2026-01-03T00:00:00Z', link: 'https://example.test/1', tags: [], gone: null },
+    ];
+    const { schema, notes } = inferOutputSchema(answers, previous);
+    expect(schema).toEqual({
+      type: 'object',
+      properties: {
+        note: { type: 'string', nullable: true },
+        status: { type: 'string', enum: ['open', 'closed', 'merged'] },
+        updated: { type: 'string', format: 'date-time' },
+        link: { type: 'string' },
+        tags: { type: 'array', items: { type: 'string', description: 'A label.' } },
+        gone: { type: 'number', nullable: true },
+        rare: { type: 'number', description: 'Only on some answers.' },
+      },
+    });
+    expect(notes).toEqual(['/status: enum gains "merged"', '/link: "not a uri" is not a uri; format left out']);
+    expect(findingsOf(schema)).toEqual([]);
+  });
+
+  it("prefers the author's type where the answers showed it among others, and notes a type they never showed", () => {
+    const previous = { type: 'object', properties: { price: { type: 'number', description: 'In USD.' }, name: { type: 'number' } } };
+    const { schema, notes } = inferOutputSchema([{ price: '1', name: 'x' }, { price: 2, name: 'y' }], previous);
+    expect(schema).toEqual({ type: 'object', properties: { price: { type: 'number', description: 'In USD.' }, name: { type: 'string' } } });
+    expect(notes).toEqual(['/price: seen as string and number; typed number', '/name: written as number, seen as string; typed string']);
+  });
+
   it('keeps a key named __proto__ as a plain property', () => {
     const { schema } = inferOutputSchema([JSON.parse('{"__proto__": {"x": 1}}')]);
     expect(Object.keys(schema.properties as object)).toEqual(['__proto__']);

@@ -253,6 +253,21 @@ describe('flowguard test --update-output', () => {
     expect(second.code).toBe(0);
   });
 
+  it("keeps the author's nullable through an update whose answers had values: the next null answer still passes", async () => {
+    const file = join(dir, 'schemas', 'market.mjs');
+    const written = "exchange: { type: 'string', description: 'Where the price was seen.', nullable: true },";
+    writeFileSync(file, readFileSync(file, 'utf8').replace("exchange: { type: 'string', description: 'Where the price was seen.' },", written));
+    drift();
+    const update = await flowguard(['test', '--update-output', '--yes']);
+    expect(update.stderr).toContain('wrote schemas/market.mjs');
+    expect(readFileSync(file, 'utf8')).toMatch(/exchange: \{\s*type: 'string',\s*description: 'Where the price was seen\.',\s*nullable: true\s*\}/);
+    // The API now says null where the answers had a name: what the author wrote allows it.
+    answers['/prices/bitcoin'] = { body: { data: [{ exchange: null, price: '97000.5', volume: 1, tags: [] }] } };
+    const next = await flowguard(['test', 'schemas/market.mjs']);
+    expect(next.stdout + next.stderr).not.toContain('output-mismatch');
+    expect(next.code, next.stdout).toBe(0);
+  });
+
   it('inserts an output where a route has none', async () => {
     const file = join(dir, 'schemas', 'market.mjs');
     const text = readFileSync(file, 'utf8');

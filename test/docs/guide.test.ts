@@ -71,6 +71,18 @@ it('the guide has schema examples, some dry-run and some showing a finding', () 
   expect(all.some((example) => example.expected.length > 0)).toBe(true);
 });
 
+// flowguard is not on the npm registry: a bare `npx flowguard` outside an install fetches someone
+// else's package. The guide runs the command an install gives, and says how to install it.
+it('runs the installed flowguard command, never a bare npx flowguard, and says how to install it', () => {
+  for (const page of pages) {
+    const text = readFileSync(join(DOCS, page), 'utf8');
+    expect(text.match(/npx (?!--no )flowguard[^\n]*/g) ?? [], page).toEqual([]);
+  }
+  const index = readFileSync(join(DOCS, 'README.md'), 'utf8');
+  expect(index).toMatch(/npm install --global \.\/flowguard-[\d.]+\.tgz/);
+  expect(index).toMatch(/npm install --save-dev \.\/flowguard-[\d.]+\.tgz/);
+});
+
 // Pages without a schema example (the index, the findings page) have nothing to run here.
 const pagesWithSchemas = pages.filter((page) => examplesOf(page).some((example) => example.kind === 'schema'));
 

@@ -28,7 +28,6 @@ import {
   requiredLibraries,
   routeNames,
   SHARED_LISTS,
-  STRUCT,
   World,
 } from './helpers.js';
 
