@@ -175,6 +175,9 @@ export const CODES = {
   VAL098: { severity: 'warning', meaning: 'single-brace {key} in path is sent literally' },
   VAL099: { severity: 'warning', meaning: 'bare {{NAME}} value naming its own parameter, read as that user input' },
 
+  // What a listing can afford (issue 25).
+  VAL100: { severity: 'warning', meaning: 'tool definition over 8,000 tokens, listed cut' },
+
   // Shared-list files (spec chapter 09 numbering, extended in free numbers).
   LST001: { severity: 'error', meaning: '`list` export, `meta` or `entries` missing or malformed' },
   LST002: { severity: 'error', meaning: '`meta.name` missing, not camelCase, or not unique' },
