@@ -1,6 +1,6 @@
 // `flowguard serve`: every visible tool of the catalog (or of one verified group) as an MCP
-// server, over stdio or Streamable HTTP; over HTTP also each verified group of groups.json at
-// `/mcp/<group>` (serve-groups.ts; not under --watch, which serves `/mcp` only). At start one summary goes to stderr (loaded, served, hidden, rejected); for
+// server, over stdio or Streamable HTTP; over HTTP without --group also each verified group of
+// groups.json at `/mcp/<group>` (serve-groups.ts; not under --watch, which serves `/mcp` only). At start one summary goes to stderr (loaded, served, hidden, rejected); for
 // HTTP also the URL and how to connect. stdout belongs to the protocol in stdio mode, so nothing
 // else is ever printed there. SIGINT and SIGTERM close the server, the sandbox and the HTTP
 // client, then the process exits 0.
