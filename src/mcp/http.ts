@@ -155,7 +155,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
     if (!admitted(req, res)) return;
     // Which group a path names (and why one is not served) is told only to a client admitted.
     const match = endpoints.match(url.pathname);
-    if ('missing' in match) return sendJson(res, 404, rpcError(-32601, match.missing));
+    if ('missing' in match) return sendJson(res, 404, rpcError(-32000, match.missing));
     const endpoint = match.found;
 
     if (!options.sessions) {
