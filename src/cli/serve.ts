@@ -1,5 +1,6 @@
 // `flowguard serve`: every visible tool of the catalog (or of one verified group) as an MCP
-// server, over stdio or Streamable HTTP. At start one summary goes to stderr (loaded, served, hidden, rejected); for
+// server, over stdio or Streamable HTTP; over HTTP without --group also each verified group of
+// groups.json at `/mcp/<group>` (serve-groups.ts; not under --watch, which serves `/mcp` only). At start one summary goes to stderr (loaded, served, hidden, rejected); for
 // HTTP also the URL and how to connect. stdout belongs to the protocol in stdio mode, so nothing
 // else is ever printed there. SIGINT and SIGTERM close the server, the sandbox and the HTTP
 // client, then the process exits 0.
@@ -9,8 +10,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
-import { selectGroup } from '../catalog/group-verify.js';
-import { groupsFilePath } from '../catalog/groups-file.js';
+import { groupsFilePath, readGroupsFile } from '../catalog/groups-file.js';
 import type { Tool } from '../catalog/tools.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../mcp/content.js';
 import { AccessConfigError, AccessGate, AUTH_TOKEN_ENV, isLoopback } from '../mcp/auth.js';
@@ -20,14 +20,13 @@ import type { SandboxEvent } from '../sandbox/events.js';
 import { loadProjectConfig, type ProjectConfig } from '../config/project.js';
 import { MemoryState } from '../state/memory-state.js';
 import { openSharedState } from '../state/open-state.js';
-import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PORT, OriginPatternError, parseOriginPattern } from '../mcp/origins.js';
+import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, OriginPatternError, parseOriginPattern } from '../mcp/origins.js';
 import { connectHelp, loadSummary } from '../mcp/summary.js';
-import { isError } from '../report/findings.js';
 import { formatFinding } from '../report/format.js';
 import { recordCommand } from './group.js';
 import { listsFolderOf } from '../project/checker.js';
-import { readGroupPrompts } from '../prompts/group-prompts.js';
-import { promptsForGroup, type ServedPrompt } from '../prompts/served.js';
+import type { ServedPrompt } from '../prompts/served.js';
+import { groupEndpoints, servedCount, servedLine, verifyGroup } from './serve-groups.js';
 import { catalogOptions, collect, exists, openCatalog, type CatalogFlags } from './shared.js';
 import { UsageError } from './usage.js';
 import { watchCatalog, type CatalogWatch } from './watch.js';
@@ -142,14 +141,14 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const log = (line: string) => void process.stderr.write(`${line}\n`);
   let tools: Tool[] | undefined;
   let prompts: ServedPrompt[] | undefined;
+  const groupSource = { project: flags.project, maxFileBytes: project.limits.maxFileBytes };
   if (flags.group !== undefined) {
-    const selection = selectGroup(catalog, groupsFilePath(flags.project), flags.group);
-    if (!selection.ok) {
+    const verdict = verifyGroup(catalog, groupSource, flags.group);
+    if (!verdict.ok) {
       // A group that does not verify is not served in part: the operator reviewed it as a whole.
       log(`flowguard: group '${flags.group}' cannot be served (\`flowguard group verify ${flags.group}\` explains):`);
-      const errors = selection.findings.filter(isError);
-      for (const finding of errors) log(`  ${formatFinding(finding)}`);
-      if (errors.some((f) => RERECORD_CODES.has(f.code))) log(`flowguard: once the change is reviewed, record the group again: ${recordCommand(flags.group, flags)}`);
+      for (const finding of verdict.errors) log(`  ${formatFinding(finding)}`);
+      if (verdict.errors.some((f) => RERECORD_CODES.has(f.code))) log(`flowguard: once the change is reviewed, record the group again: ${recordCommand(flags.group, flags)}`);
       await catalog.close();
       await state.close();
       await observer.close();
@@ -157,21 +156,25 @@ async function runServe(flags: ServeFlags): Promise<void> {
       return;
     }
     log(loadSummary(catalog));
-    tools = selection.tools;
+    tools = verdict.tools;
     // A group prompt that cannot be read is left out and said why; the group's tools are served.
-    const own = readGroupPrompts(flags.project, groupsFilePath(flags.project), flags.group, selection.group.prompts ?? {}, project.limits.maxFileBytes);
-    for (const finding of own.findings) log(`  ${formatFinding(finding)}`);
-    prompts = promptsForGroup(own.prompts, catalog.prompts, tools);
-    const hidden = tools.filter((tool) => tool.missingKeys.length > 0);
-    log(`flowguard: group ${flags.group}: ${tools.length - hidden.length} of its ${tools.length} tools served` + (hidden.length > 0 ? `; hidden for a missing key: ${hidden.map((tool) => tool.name).join(', ')}` : ''));
+    prompts = verdict.prompts;
+    for (const finding of verdict.promptFindings) log(`  ${formatFinding(finding)}`);
+    log(`flowguard: group ${flags.group}: ${servedLine(tools)}`);
   }
   if (flags.group === undefined) log(loadSummary(catalog));
-  const servedTools = (tools ?? catalog.tools).filter((tool) => tool.missingKeys.length === 0);
-  const served = servedTools.length;
-  const alwaysLoad = servedTools.filter((tool) => tool.route.meta?.alwaysLoad === true).length;
+  const { served, alwaysLoad } = servedCount(tools ?? catalog.tools);
   const pageSize = flagPageSize ?? project.discovery.pageSize;
-  const { mode: discovery, line: modeLine } = chooseMode((flags.tools as ToolsSetting | undefined) ?? project.discovery.tools, served, alwaysLoad, project.discovery.searchAbove);
+  const toolsSetting = (flags.tools as ToolsSetting | undefined) ?? project.discovery.tools;
+  const { mode: discovery, line: modeLine } = chooseMode(toolsSetting, served, alwaysLoad, project.discovery.searchAbove);
   log(modeLine);
+  // Over HTTP every group of groups.json is an endpoint of its own, verified now (under --watch
+  // none: a group serves its files as recorded, and a reload would serve them edited).
+  const withEndpoints = transport === 'http' && flags.group === undefined;
+  const endpoints = withEndpoints && !flags.watch ? groupEndpoints(catalog, groupSource, DEFAULT_PATH, toolsSetting, project.discovery.searchAbove) : { endpoints: [], lines: [] };
+  for (const line of endpoints.lines) log(line);
+  const unwatched = withEndpoints && flags.watch ? readGroupsFile(groupsFilePath(flags.project)).groups.length : 0;
+  if (unwatched > 0) log(`flowguard: --watch serves ${DEFAULT_PATH} only: the ${unwatched} groups of ${groupsFilePath(flags.project)} get no endpoint (a group serves its files as recorded; serve them without --watch)`);
 
   // Argument validators compile in the background so that first calls do not pay for them;
   // a second later, so that the slices do not hold up the client's initialize and tools/list
@@ -179,6 +182,9 @@ async function runServe(flags: ServeFlags): Promise<void> {
   setTimeout(() => catalog.warmUp(), 1000).unref();
   // Discovery's index (about half a second on 2,000 tools) likewise, so that the first search does not wait for it.
   if (discovery === 'search') setTimeout(() => void import('../mcp/server.js').then((server) => server.prepareDiscovery(live.current, tools)).catch((error: unknown) => observer.logger.warn({ error: String(error).slice(0, 500) }, 'the search index could not be built ahead; the first search builds it')), 1000).unref();
+  for (const endpoint of endpoints.endpoints) {
+    if ('serving' in endpoint && endpoint.serving.discovery === 'search') setTimeout(() => void import('../mcp/server.js').then((server) => server.prepareDiscovery(live.current, endpoint.serving.tools)).catch((error: unknown) => observer.logger.warn({ error: String(error).slice(0, 500), group: endpoint.name }, 'the search index could not be built ahead; the first search builds it')), 1000).unref();
+  }
   // Listening for signals before the server says it is up: a client (or test) that stops the
   // server as soon as it reads that line must meet the handler, not the default exit.
   const signalled = new Promise<NodeJS.Signals>((resolveSignal) => {
@@ -201,7 +207,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     let http: McpHttpServer;
     try {
       const { startHttpServer } = await (httpModule as Promise<typeof import('../mcp/http.js')>);
-      http = await startHttpServer(live, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, maxResultChars, log, logger: observer.logger, tools, prompts, access, metrics: await metrics?.made, discovery, pageSize });
+      http = await startHttpServer(live, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, maxResultChars, log, logger: observer.logger, tools, prompts, access, metrics: await metrics?.made, discovery, pageSize, groups: endpoints.endpoints });
     } catch (error) {
       await watching?.close();
       await catalog.close();
@@ -211,7 +217,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     }
     // The warning first: instructions printed after it would scroll it out of sight.
     if (!isLoopback(flags.host)) log(`flowguard: warning: listening on ${flags.host}, not loopback: anyone who can reach this address and holds a token can call every tool. Tokens travel in clear over plain HTTP; put TLS in front (a proxy or load balancer).`);
-    log(connectHelp(http.url, served, flags, access?.requiresToken ?? false));
+    log(connectHelp(http.url, served, flags, access?.requiresToken ?? false, endpoints.endpoints.flatMap((endpoint) => ('serving' in endpoint ? [endpoint.name] : []))));
     stop = http.close;
     stopped = new Promise<void>(() => undefined);
   }

@@ -13,7 +13,10 @@ export type DiscoveryMode = 'all' | 'search';
 
 /** What discovery needs of a server's tool table. */
 export interface ServedTable {
+  /** The definitions as listed (a large one cut to fit a model's context). */
   listing: readonly McpTool[];
+  /** The definitions whole: what describe_tool gives. */
+  full: readonly McpTool[];
   byName: ReadonlyMap<string, { tool: Tool }>;
 }
 
@@ -30,7 +33,7 @@ function discoveryOf(table: ServedTable): Discovery {
   if (!found) {
     // A served tool that takes a meta-tool's name stays callable through call_tool.
     const always = table.listing.filter((entry) => table.byName.get(entry.name)?.tool.route.meta?.alwaysLoad === true && !META_TOOL_NAMES.has(entry.name));
-    found = { shortListing: Object.freeze([...META_TOOLS, ...always]), byName: new Map(table.listing.map((entry) => [entry.name, entry])) };
+    found = { shortListing: Object.freeze([...META_TOOLS, ...always]), byName: new Map(table.full.map((entry) => [entry.name, entry])) };
     discoveries.set(table, found);
   }
   return found;

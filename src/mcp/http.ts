@@ -1,4 +1,7 @@
-// MCP over Streamable HTTP on node:http, one endpoint (`/mcp`), bound to 127.0.0.1 by default.
+// MCP over Streamable HTTP on node:http, bound to 127.0.0.1 by default: the endpoint `/mcp`, and
+// `/mcp/<group>` for each group given (endpoints.ts). Every endpoint goes through the one request
+// pipeline below: Host, Origin, token, body cap; its sessions are its own (a session id opened at
+// one endpoint is unknown at another); calls are counted in the one /metrics and audited alike.
 //
 // - Origin: a request that carries an `Origin` header must name an allowed origin, or it gets
 //   403 before anything else happens (browsers send it; DNS-rebinding pages cannot forge it).
@@ -9,8 +12,9 @@
 //   connection closes. The answer is plain JSON, or an event stream when a progress token asks
 //   for notifications. With `sessions: true`, `initialize` opens a session (`Mcp-Session-Id`),
 //   later requests reuse its server, `notifications/cancelled` reaches the running call, and
-//   DELETE ends it; sessions are bounded in number and closed when idle. A session belongs to the
-//   bearer token that opened it: with any other token its id is unknown (404).
+//   DELETE ends it; sessions are bounded in number (over all endpoints) and closed when idle. A session belongs
+//   to the bearer token and the endpoint that opened it: with any other token, or at another
+//   endpoint, its id is unknown (404).
 // - Bodies are read up to a cap (413 beyond it); invalid JSON is a JSON-RPC parse error.
 // - More than one `Host` line is a 400, on every path (RFC 9112).
 // - Who may call (auth.ts): every path but the health endpoints needs a `Host` header naming this
@@ -31,7 +35,9 @@ import { AccessGate, BEARER_REALM, presentedIdentity, type TokenCheck } from './
 import { answerHealth } from './health.js';
 import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, originMatches, parseOriginPattern } from './origins.js';
 import { createMcpServer, notifyToolChanges, type McpServerOptions } from './server.js';
+import { EndpointTable, type Endpoint, type GroupEndpoint } from './endpoints.js';
 
+export type { GroupEndpoint } from './endpoints.js';
 export { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, OriginPatternError, parseOriginPattern } from './origins.js';
 
 export interface HttpServeOptions extends McpServerOptions {
@@ -51,6 +57,8 @@ export interface HttpServeOptions extends McpServerOptions {
   access?: AccessGate;
   /** What `/metrics` shows; the server feeds it every finished call. Default: metrics of its own. */
   metrics?: ServerMetrics;
+  /** `/mcp/<name>` endpoints besides `/mcp`: verified groups, and refused ones (a 404 saying why). */
+  groups?: readonly GroupEndpoint[];
 }
 
 export interface McpHttpServer {
@@ -66,6 +74,8 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   /** SHA-256 of the bearer token that opened it (auth.ts presentedIdentity): only that token may use or end it. */
   owner: Buffer;
+  /** The path of the endpoint that opened it: only there is it known. */
+  endpoint: string;
   idle?: NodeJS.Timeout;
 }
 
@@ -91,9 +101,10 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
   const serverOptions: McpServerOptions = { ...options, metrics };
   const sessions = new Map<string, Session>();
   const open = new Set<McpServer>();
+  const endpoints = new EndpointTable(path, options.groups ?? []);
 
-  const newServer = (): McpServer => {
-    const server = createMcpServer(catalog, serverOptions);
+  const newServer = (endpoint: Endpoint): McpServer => {
+    const server = createMcpServer(catalog, { ...serverOptions, ...endpoint.serving });
     // An SDK error can quote what the client sent: redacted, then cut, so a line stays small.
     server.onerror = (error) => log(catalog.current.redact(`flowguard: http: ${error.message}`).slice(0, MAX_LOGGED_CHARS));
     open.add(server);
@@ -122,7 +133,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
       res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store' }).end(text);
       return;
     }
-    if (url.pathname !== path) return sendJson(res, 404, { error: `not found; the MCP endpoint is ${path}` });
+    if (!endpoints.claims(url.pathname)) return sendJson(res, 404, { error: `not found; the MCP endpoint is ${path}` });
     const origin = req.headers.origin;
     if (origin !== undefined) {
       if (!origins.some((pattern) => originMatches(pattern, origin))) {
@@ -142,6 +153,10 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
       return;
     }
     if (!admitted(req, res)) return;
+    // Which group a path names (and why one is not served) is told only to a client admitted.
+    const match = endpoints.match(url.pathname);
+    if ('missing' in match) return sendJson(res, 404, rpcError(-32000, match.missing));
+    const endpoint = match.found;
 
     if (!options.sessions) {
       if (req.method !== 'POST') {
@@ -150,7 +165,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
       }
       const body = await readJson(req, res, maxBody);
       if (body === NO_BODY) return;
-      const server = newServer();
+      const server = newServer(endpoint);
       // A plain JSON answer is cheaper than an event stream; a stream only where a progress
       // token asks for notifications along the way.
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(body) });
@@ -167,7 +182,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
       const session = sessions.get(id);
       // A session belongs to the token that opened it: to any other it does not exist (404, as the
       // MCP transport answers an unknown session), so that a session id alone is worth nothing.
-      if (!session || !sameIdentity(session.owner, presentedIdentity(req.headers.authorization))) return sendJson(res, 404, rpcError(-32001, 'Session not found; initialize a new session'));
+      if (!session || session.endpoint !== endpoint.path || !sameIdentity(session.owner, presentedIdentity(req.headers.authorization))) return sendJson(res, 404, rpcError(-32001, 'Session not found; initialize a new session'));
       touch(session);
       const body = req.method === 'POST' ? await readJson(req, res, maxBody) : undefined;
       if (body === NO_BODY) return;
@@ -180,10 +195,11 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
     const initializing = Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
     if (!initializing) return sendJson(res, 400, rpcError(-32000, 'Bad Request: no Mcp-Session-Id header; send initialize first'));
     if (sessions.size >= maxSessions) return sendJson(res, 503, rpcError(-32000, `Too many sessions (${maxSessions}); close one or try again later`));
-    const server = newServer();
+    const server = newServer(endpoint);
     const session: Session = {
       server,
       owner: presentedIdentity(req.headers.authorization),
+      endpoint: endpoint.path,
       transport: new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sessionId) => {

@@ -32,6 +32,7 @@ import type { ServerMetrics } from '../observe/metrics.js';
 import { flowguardVersion } from '../shared/version.js';
 import { DEFAULT_MAX_RESULT_CHARS, errorResult, successResult } from './content.js';
 import { OutputValidator, toOutputSchema } from '../tool-schema/output.js';
+import { affordableDefinition } from '../tool-schema/affordable.js';
 import type { ServedPrompt } from '../prompts/served.js';
 import { promptListing, registerPrompts } from './prompts.js';
 import { CursorError, pageOf } from '../discovery/pages.js';
@@ -84,7 +85,10 @@ interface ServedTool {
 
 /** What every server of one catalog shares: the tools/list answer and the output validators. */
 interface ToolTable {
+  /** Each definition as it fits a model's context (tool-schema/affordable.ts). */
   listing: readonly McpTool[];
+  /** Each definition whole, as `describe_tool` gives it. */
+  full: readonly McpTool[];
   byName: ReadonlyMap<string, ServedTool>;
 }
 
@@ -254,7 +258,7 @@ function toolTable(catalog: Catalog, selection: readonly Tool[] | undefined): To
   let table = tables.get(key);
   if (!table) {
     const byName = new Map<string, ServedTool>();
-    const listing: McpTool[] = [];
+    const full: McpTool[] = [];
     const served = new Set(catalog.visibleTools());
     const visible = selection ? selection.filter((tool) => served.has(tool)) : [...served];
     // Made again once the tools change.
@@ -266,9 +270,11 @@ function toolTable(catalog: Catalog, selection: readonly Tool[] | undefined): To
       const outputSchema = toOutputSchema(tool.route.output);
       byName.set(tool.name, outputSchema ? { tool, output: new OutputValidator(outputSchema) } : { tool });
       // Only under `error` is every answer checked to match: MCP requires that of an advertised outputSchema.
-      listing.push(listingOf(tool, catalog.outputValidation === 'error' ? outputSchema : undefined));
+      full.push(listingOf(tool, catalog.outputValidation === 'error' ? outputSchema : undefined));
     }
-    table = { listing: Object.freeze(listing), byName };
+    // A definition over the bound is listed cut; `validate` tells its author (VAL100).
+    const listing = full.map((entry) => affordableDefinition(entry).definition);
+    table = { listing: Object.freeze(listing), full: Object.freeze(full), byName };
     tables.set(key, table);
   }
   return table;

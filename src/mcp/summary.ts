@@ -121,7 +121,7 @@ export const TOKEN_PLACEHOLDER = '<token>';
  * URL (without the header it tries OAuth registration, which flowguard has not). The Claude
  * Desktop entry that starts its own server over stdio needs no token.
  */
-export function connectHelp(url: string, served: number, flags: ConnectFlags, requiresToken: boolean): string {
+export function connectHelp(url: string, served: number, flags: ConnectFlags, requiresToken: boolean, groups: readonly string[] = []): string {
   // The installed launcher by absolute path, run by this Node: the entry works from any folder
   // and needs nothing on PATH (flowguard is not a package name on the npm registry).
   const args = [flowguardBin(), 'serve', '--transport', 'stdio', '--schemas', resolve(flags.schemas), '--project', resolve(flags.project)];
@@ -132,9 +132,11 @@ export function connectHelp(url: string, served: number, flags: ConnectFlags, re
   for (const upstream of flags.upstream ?? []) args.push('--upstream', upstream);
   const desktop = JSON.stringify({ mcpServers: { flowguard: { command: process.execPath, args } } });
   const mode = `Streamable HTTP, ${flags.sessions ? 'sessions' : 'stateless'}`;
+  const focused = groups.length === 0 ? [] : ['  focused endpoints (the same token, Host and Origin rules):', ...groups.map((group) => `    ${url}/${group}  (group ${group}: only its tools)`)];
   if (!requiresToken) {
     return [
       `flowguard: serving ${served} tools at ${url} (${mode}); Ctrl+C stops`,
+      ...focused,
       '  inspect:',
       `    npx @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list`,
       `    npx @modelcontextprotocol/inspector   (in the page: transport Streamable HTTP, URL ${url}, Connect)`,
@@ -148,6 +150,7 @@ export function connectHelp(url: string, served: number, flags: ConnectFlags, re
   });
   return [
     `flowguard: serving ${served} tools at ${url} (${mode}); every request needs the header Authorization: Bearer and a token (${AUTH_TOKEN_ENV} below); Ctrl+C stops`,
+    ...focused,
     '  inspect (an Inspector recent enough to send headers; the one Node 20 gets cannot: use mcp-remote below):',
     `    npx @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list --header "${AUTH_HEADER_LINE}"`,
     '  a client that speaks only stdio, through mcp-remote:',

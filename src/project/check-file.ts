@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { checkSchemaText, type CheckOptions, type SchemaCheck } from '../schema/check.js';
 import { readSourceFile } from '../scan/source-file.js';
 import type { CheckCache } from './check-cache.js';
+import { largeDefinitions } from './definition-size.js';
 
 export interface FileCheckOptions extends CheckOptions {
   /** Largest schema file read, in bytes (`limits.maxFileBytes`); default 2 MiB. */
@@ -29,6 +30,7 @@ export function checkSchemaFile(file: string, options: FileCheckOptions, cache?:
   const cached = cache?.lookup(file, text);
   if (cached) return { ...cached, sha256 };
   const check = checkSchemaText(file, text, options);
+  if (check.schema) check.findings.push(...largeDefinitions(check.schema, text));
   cache?.store(file, text, check);
   return { ...check, sha256 };
 }

@@ -1,5 +1,4 @@
-// The one finding model (RULINGS R1). Every check, static or at run time, reports through this
-// type and this table; nothing wrong with a schema is ever thrown out of the loader.
+// The one finding model (RULINGS R1): every check, static or at run time, reports through this type and this table; nothing wrong with a schema is ever thrown out of the loader.
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -174,6 +173,7 @@ export const CODES = {
   VAL097: { severity: 'info', meaning: '--marker-- label in root' },
   VAL098: { severity: 'warning', meaning: 'single-brace {key} in path is sent literally' },
   VAL099: { severity: 'warning', meaning: 'bare {{NAME}} value naming its own parameter, read as that user input' },
+  VAL100: { severity: 'warning', meaning: 'tool definition over 8,000 tokens, listed cut' },
 
   // Shared-list files (spec chapter 09 numbering, extended in free numbers).
   LST001: { severity: 'error', meaning: '`list` export, `meta` or `entries` missing or malformed' },

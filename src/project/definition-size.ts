@@ -1,0 +1,36 @@
+// VAL100: a route whose tool definition would be listed cut (tool-schema/affordable.ts), told to
+// its author by `validate`. The definition is sized as `serve` lists it (name, reference,
+// description, input schema, output schema where one converts), so that the finding and the
+// cut agree; an author makes it fit by trimming an enum of hundreds of values to a list
+// parameter or a free string, and an output schema to what a caller reads.
+
+import { childPath, FindingSink, type Finding } from '../report/findings.js';
+import type { CanonicalSchema } from '../schema/types.js';
+import { affordableDefinition, estimateTokens, MAX_DEFINITION_TOKENS } from '../tool-schema/affordable.js';
+import { InputSchema } from '../tool-schema/input.js';
+import { toOutputSchema } from '../tool-schema/output.js';
+
+/** A VAL100 finding for each route of `schema` whose listed definition is over the bound. */
+export function largeDefinitions(schema: CanonicalSchema, text: string): Finding[] {
+  const sink = new FindingSink(schema.file, text);
+  // The tool map's key as the file writes it: 2.x has `routes`, later versions `tools` (or, where a file keeps it, `routes`).
+  const mapKey = schema.version.startsWith('2.') || !/\btools\s*:/.test(text) ? 'routes' : 'tools';
+  for (const route of schema.routes) {
+    const definition = {
+      name: `${schema.namespace}_${route.name}`,
+      title: `${schema.namespace}/${route.name}`,
+      description: route.description,
+      inputSchema: InputSchema.fromParameters(route.parameters).schema,
+      outputSchema: toOutputSchema(route.output),
+    };
+    const { cuts } = affordableDefinition(definition);
+    if (cuts.length === 0) continue;
+    sink.add(
+      'VAL100',
+      childPath(childPath('main', mapKey), route.name),
+      `the tool's definition is about ${estimateTokens(definition)} tokens, over the ${MAX_DEFINITION_TOKENS} a listing gives one tool: it is listed with ${cuts.join('; ')}`,
+      'keep what a model needs to pick and call the tool: an enum of hundreds of values as a free string (or a shared list), an output schema of the fields callers read',
+    );
+  }
+  return sink.findings;
+}
