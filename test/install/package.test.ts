@@ -5,11 +5,11 @@
 // tools/list to the SDK client. Nothing is rebuilt at install time and no build tool is installed.
 //
 // The pack runs in a copy of the repository's files (tracked, and new ones not ignored) that
-// shares this checkout's node_modules, so that packing (which first deletes dist/src) never
+// has a copy of this checkout's node_modules, so that packing (which first deletes dist/src) never
 // touches the dist/ the other suites run from.
 
 import { execFile, execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -61,7 +61,9 @@ function copyRepository(): void {
     mkdirSync(dirname(join(copy, file)), { recursive: true });
     copyFileSync(join(ROOT, file), join(copy, file));
   }
-  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  // A copy, not a symlink: npm pack follows a linked node_modules out of the package and bundles
+  // paths outside it (seen on a fresh clone: half the bundled files, ajv without its dependencies).
+  cpSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), { recursive: true, verbatimSymlinks: true });
 }
 
 let tarball = '';
