@@ -13,6 +13,7 @@ import { registerInit } from './init.js';
 import { registerKeys } from './keys.js';
 import { registerList } from './list.js';
 import { registerMigrate } from './migrate.js';
+import { registerDescribe } from './describe.js';
 import { registerSearch } from './search.js';
 import { registerServe } from './serve.js';
 import { registerTest } from './test.js';
@@ -24,6 +25,6 @@ export function createProgram(): Command {
     .version(flowguardVersion(), '-V, --version', 'print the version of flowguard')
     .exitOverride()
     .configureOutput({ writeErr: (text) => process.stderr.write(text) });
-  for (const register of [registerInit, registerValidate, registerCall, registerTest, registerList, registerDoctor, registerGroup, registerKeys, registerServe, registerSearch, registerAudit, registerMigrate, registerImport]) register(program);
+  for (const register of [registerInit, registerValidate, registerCall, registerTest, registerList, registerDoctor, registerGroup, registerKeys, registerServe, registerSearch, registerDescribe, registerAudit, registerMigrate, registerImport]) register(program);
   return program;
 }

@@ -280,6 +280,11 @@ function toolTable(catalog: Catalog, selection: readonly Tool[] | undefined): To
   return table;
 }
 
+/** A tool's whole definition as `tools/list` of `--tools all` gives it, uncut (`flowguard describe`, describe_tool). */
+export function toolDefinition(catalog: Catalog, tool: Tool): McpTool {
+  return listingOf(tool, catalog.outputValidation === 'error' ? toOutputSchema(tool.route.output) : undefined);
+}
+
 function listingOf(tool: Tool, outputSchema: Record<string, unknown> | undefined): McpTool {
   const { meta, output } = tool.route;
   const entry: McpTool = {
