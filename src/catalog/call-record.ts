@@ -51,7 +51,7 @@ const MAX_ARGUMENT_DEPTH = 32;
 /** Argument names kept per record; the rest are counted. */
 const MAX_RECORDED_ARGUMENTS = 50;
 /** An argument name, or the name of an unknown tool, is cut to this many characters. */
-export const MAX_RECORDED_NAME_CHARS = 100;
+const MAX_RECORDED_NAME_CHARS = 100;
 
 /**
  * How long finished calls' records wait to be handed to the listeners, in one batch. Writing an
@@ -101,9 +101,16 @@ export class CallListeners {
     const batch = this.waiting;
     this.waiting = [];
     for (const { makeRecord, listeners } of batch) {
+      let record: CallRecord;
+      try {
+        // One record for every listener: its arguments are bounded and redacted once.
+        record = makeRecord();
+      } catch {
+        continue;
+      }
       for (const listener of listeners) {
         try {
-          const returned: unknown = listener(makeRecord());
+          const returned: unknown = listener(record);
           if (returned instanceof Promise) returned.catch(() => undefined);
         } catch {
           // A listener's failure is the listener's: the call it observes has already succeeded or failed on its own.
@@ -185,7 +192,7 @@ function recordedValue(value: unknown, redactor: Redactor): unknown {
 }
 
 /** A name as a record keeps it: control and bidi characters shown as \\uXXXX escapes, cut to MAX_RECORDED_NAME_CHARS. */
-export function recordedName(name: string): string {
+function recordedName(name: string): string {
   const shown = name.slice(0, MAX_RECORDED_NAME_CHARS * 6).replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return shown.length > MAX_RECORDED_NAME_CHARS ? `${shown.slice(0, MAX_RECORDED_NAME_CHARS)}…` : shown;
 }

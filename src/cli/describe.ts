@@ -24,7 +24,7 @@ async function runDescribe(name: string, flags: CatalogFlags): Promise<void> {
     // The MCP layer makes the definition; it loads only for this command.
     const { toolDefinition } = await import('../mcp/server.js');
     process.stdout.write(`${terminalJson(JSON.stringify(toolDefinition(catalog, tool), null, 2))}\n`);
-    if (tool.missingKeys.length > 0) process.stderr.write(`flowguard: ${tool.name} is not served: ${tool.missingKeys.join(', ')} has no value (\`flowguard list\` says how to grant it)\n`);
+    if (tool.missingKeys.length > 0) process.stderr.write(`flowguard: ${tool.name} is not served: ${tool.missingKeys.join(', ')} not granted or held back by the key lock (\`flowguard list\` says why and what to run)\n`);
   } finally {
     await catalog.close();
   }

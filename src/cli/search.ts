@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, firstLine } from '../discovery/meta-tools.js';
 import { ToolIndex } from '../discovery/tool-index.js';
+import { terminalJson, terminalText } from '../report/format.js';
 import { catalogOptions, openCatalog, type CatalogFlags } from './shared.js';
 import { UsageError } from './usage.js';
 
@@ -35,14 +36,15 @@ async function runSearch(query: string, flags: SearchFlags): Promise<void> {
       return { ...hit, reference: tool?.reference, description: firstLine(tool?.description ?? '') };
     });
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify({ query, tools: hits })}\n`);
+      // Names and descriptions are schema text: printed, they cannot act on a terminal.
+      process.stdout.write(`${terminalJson(JSON.stringify({ query, tools: hits }))}\n`);
       return;
     }
     if (hits.length === 0) {
-      process.stdout.write(`No served tool fits "${query}" (${tools.size} tools searched).\n`);
+      process.stdout.write(terminalText(`No served tool fits "${query}" (${tools.size} tools searched).\n`));
       return;
     }
-    for (const hit of hits) process.stdout.write(`${hit.score.toFixed(1).padStart(7)}  ${hit.name}  ${hit.description}\n`);
+    for (const hit of hits) process.stdout.write(terminalText(`${hit.score.toFixed(1).padStart(7)}  ${hit.name}  ${hit.description}\n`));
   } finally {
     await catalog.close();
   }

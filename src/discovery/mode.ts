@@ -7,7 +7,7 @@ import type { ToolsSetting } from '../config/project.js';
 import type { DiscoveryMode } from './served.js';
 import { META_TOOLS } from './meta-tools.js';
 
-export const SEARCH_ABOVE = 100;
+const SEARCH_ABOVE = 100;
 
 export interface ChosenMode {
   mode: DiscoveryMode;

@@ -51,7 +51,7 @@ const ROUTING_HEADER_PREFIXES = ['proxy-', 'x-forwarded-'];
  * none. A Content-Length that states the body's real length is no override (ethers and other
  * HTTP libraries write one): it goes out as the core would write it.
  */
-export function routingHeaderIn(headers: Readonly<Record<string, string>>, bodyLength: number): string | undefined {
+function routingHeaderIn(headers: Readonly<Record<string, string>>, bodyLength: number): string | undefined {
   return Object.keys(headers).find((name) => {
     const lower = name.toLowerCase();
     if (lower === 'content-length') return headers[name] !== String(bodyLength);
@@ -60,7 +60,7 @@ export function routingHeaderIn(headers: Readonly<Record<string, string>>, bodyL
 }
 
 /** A request as it is about to leave: the body as text, or as bytes. */
-export interface LeavingRequest {
+interface LeavingRequest {
   url: string;
   headers: Readonly<Record<string, string>>;
   body?: string | Uint8Array | null;

@@ -42,8 +42,8 @@ export class Reach {
       const rule = new OriginRule(template);
       if (seen.has(rule.display)) continue;
       seen.add(rule.display);
-      // A list's text never binds a key, whatever its check carried.
-      entries.push({ rule, keys: new Set(source === 'file' ? keys : []), source });
+      // Only the schema's own file binds keys: the check gives a list's origins none (reach-origins.ts).
+      entries.push({ rule, keys: new Set(keys), source });
     }
     for (const origin of settings.allow[input.namespace] ?? []) {
       const template = originTemplate(origin);

@@ -13,7 +13,7 @@ import { keyLockPath, readKeyLock, writeKeyLock, type KeyHolder, type KeyHolding
 export type KeyLockMode = 'record' | 'check';
 export type KeyLockSetting = KeyLockMode | 'off';
 
-export interface KeyLockOptions {
+interface KeyLockOptions {
   project: string;
   /** The schemas and lists folders as the command named them: the command that accepts a change names them again. */
   schemas: string;

@@ -13,7 +13,7 @@ import { compareStrings } from '../shared/sorted-json.js';
 /** Version of the file's shape: a lock of another version is not read as this one. */
 const LOCK_FORMAT = 1;
 /** Largest lock read or written: far above a catalog of thousands of keyed schema files. */
-export const MAX_LOCK_BYTES = 1_048_576;
+const MAX_LOCK_BYTES = 1_048_576;
 /** Longest key name, file, namespace or origin in the lock. */
 const MAX_TEXT = 1024;
 /** Most holders of one key, and most origins of one holder. */
@@ -65,7 +65,7 @@ export function readKeyLock(file: string): LockRead {
 }
 
 /** The text of a lock: keys and holders sorted, so that a change is a small diff. */
-export function lockText(keys: KeyHoldings): string {
+function lockText(keys: KeyHoldings): string {
   const entries = [...keys].filter(([, holders]) => holders.length > 0).sort(([a], [b]) => compareStrings(a, b));
   const data = {
     about: ABOUT,
@@ -94,7 +94,7 @@ export function writeKeyLock(file: string, keys: KeyHoldings): void {
   }
 }
 
-export function sortHolders(holders: readonly KeyHolder[]): KeyHolder[] {
+function sortHolders(holders: readonly KeyHolder[]): KeyHolder[] {
   return [...holders].sort((a, b) => compareStrings(a.file, b.file) || compareStrings(a.namespace, b.namespace));
 }
 

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { PORTABLE_NAMESPACE } from '../schema/version.js';
 
 /** The longest file stem or route name an import writes, whatever the length of the tag or operationId it comes from. */
-export const MAX_NAME_LENGTH = 64;
+const MAX_NAME_LENGTH = 64;
 const HASH_LENGTH = 8;
 
 export function isNamespace(text: string): boolean {

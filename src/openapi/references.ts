@@ -17,7 +17,7 @@ import { isRecord } from '../shared/raw.js';
 /** How many values (objects, arrays, scalars) the resolved document may hold, each shared value counted wherever it appears. */
 export const MAX_EXPANDED_VALUES = 1_000_000;
 /** How deeply the resolved document may nest (the parser's own default bound). */
-export const MAX_EXPANDED_DEPTH = 500;
+const MAX_EXPANDED_DEPTH = 500;
 
 /** The document is past a bound of the import, or cannot be a tree (a YAML alias inside itself). */
 export class ExpansionError extends Error {}

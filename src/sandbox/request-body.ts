@@ -5,7 +5,7 @@
 // (`String(body)`). Bounded: a body that never ends stops at MAX_BODY_BYTES with an error.
 
 /** The largest body a bridged request sends; the host's own bounds apply after this. */
-export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 export async function readBody(body: unknown): Promise<Buffer> {
   if (typeof body === 'string' || body instanceof URLSearchParams) return bounded(Buffer.from(String(body), 'utf8'));

@@ -15,8 +15,12 @@ export interface RunningRequest {
 
 export class RunningRequests {
   private readonly byId = new Map<number, RunningRequest>();
-  /** Ended requests whose late attempts the operator has been told of (once each; ids are never reused). */
-  private readonly toldLate = new Set<number>();
+  /**
+   * The highest ended request whose late attempts the operator has been told of: ids only grow, so
+   * one number keeps the telling to once per request without a set that grows with every call
+   * (an earlier request's late attempt after a later one's is not told again; it is refused all the same).
+   */
+  private lastToldLate = 0;
 
   constructor(private readonly turn: ProcessTurn) {}
 
@@ -39,8 +43,8 @@ export class RunningRequests {
 
   /** Whether this is the first late attempt heard of for ended request `id`. */
   firstLate(id: number): boolean {
-    if (this.toldLate.has(id)) return false;
-    this.toldLate.add(id);
+    if (id <= this.lastToldLate) return false;
+    this.lastToldLate = id;
     return true;
   }
 

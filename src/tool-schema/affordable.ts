@@ -22,10 +22,10 @@ export const MAX_DEFINITION_TOKENS = 8000;
  * the others above 5,000 characters), so that an estimate within the bound is a count within it.
  * Most definitions hold 4 characters a token: they are cut from about half the bound.
  */
-export const CHARS_PER_TOKEN = 2;
+const CHARS_PER_TOKEN = 2;
 
 /** Enum values a cut listing keeps as examples. */
-export const LISTED_ENUM_VALUES = 25;
+const LISTED_ENUM_VALUES = 25;
 
 /** Description characters a cut input schema keeps per property. */
 const PROPERTY_DESCRIPTION_CHARS = 200;

@@ -49,7 +49,7 @@ describe('flowguard describe', () => {
     const hidden = describeTool('goldvault_getBullionPrice');
     expect(hidden.status).toBe(0);
     expect((JSON.parse(hidden.stdout) as McpTool).name).toBe('goldvault_getBullionPrice');
-    expect(hidden.stderr).toMatch(/goldvault_getBullionPrice is not served: \S+ has no value/);
+    expect(hidden.stderr).toMatch(/goldvault_getBullionPrice is not served: \S+ not granted or held back/);
   });
 
   it('refuses an unknown tool (exit 2), naming it', () => {
