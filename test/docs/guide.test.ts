@@ -1,6 +1,6 @@
-// The authors' guide (docs/) is tested: every fenced example marked as a schema is written into
+// The authors' guide (docs/authors/) is tested: every fenced example marked as a schema is written into
 // a fresh project and validated, and dry-run where it says so; an example that shows a mistake
-// names the codes it must produce. docs/README.md describes the markers:
+// names the codes it must produce. docs/authors/README.md describes the markers:
 //
 //   ```js schema [dry-run] [expect=CODE,CODE]   a whole schema file
 //   ```js list                                  a shared-list file for the page's schema examples
@@ -13,9 +13,9 @@ import { Catalog } from '../../src/catalog/load.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import { loadListRegistry } from '../../src/lists/registry.js';
 import { checkSchemaFile } from '../../src/project/check-file.js';
-import { CODES, type Code, type Finding } from '../../src/report/findings.js';
+import type { Finding } from '../../src/report/findings.js';
 
-const DOCS = join(import.meta.dirname, '..', '..', 'docs');
+const DOCS = join(import.meta.dirname, '..', '..', 'docs', 'authors');
 const FENCE = /^```js (schema|list)([^\n]*)\n([\s\S]*?)^```$/gm;
 const work = mkdtempSync(join(tmpdir(), 'flowguard-guide-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -83,7 +83,7 @@ it('runs the installed flowguard command, never a bare npx flowguard, and says h
   expect(index).toMatch(/npm install --save-dev \.\/flowguard-[\d.]+\.tgz/);
 });
 
-// Pages without a schema example (the index, the findings page) have nothing to run here.
+// Pages without a schema example (the index) have nothing to run here.
 const pagesWithSchemas = pages.filter((page) => examplesOf(page).some((example) => example.kind === 'schema'));
 
 describe.each(pagesWithSchemas)('docs/%s', (page) => {
@@ -118,23 +118,11 @@ describe.each(pagesWithSchemas)('docs/%s', (page) => {
   }, 30_000);
 });
 
-describe('docs/findings.md', () => {
-  const page = readFileSync(join(DOCS, 'findings.md'), 'utf8');
-  const rows = new Map([...page.matchAll(/^\| ([A-Z]{3}\d{3}) \| (error|warning|information) \|/gm)].map((m) => [m[1] as string, m[2] as string]));
-
-  it('lists every code a schema or list author meets, each with its severity', () => {
-    const authorCodes = (Object.keys(CODES) as Code[]).filter((code) => /^(?:VAL|TST|LST)\d{3}$|^SEC0(?:0\d|1\d|2[01])$/.test(code));
-    expect(authorCodes.filter((code) => !rows.has(code))).toEqual([]);
-    for (const [code, severity] of rows) {
-      expect(code in CODES, `${code} is a code`).toBe(true);
-      expect(severity, code).toBe(CODES[code as Code].severity.replace('info', 'information'));
-    }
-  });
-
-  it('refers to no document outside the repository and to no rule by a bare number', () => {
-    for (const file of pages) {
-      const text = readFileSync(join(DOCS, file), 'utf8');
-      expect(text, file).not.toMatch(/RULINGS|SPEC-NOTES|\brule \d|\bchapter \d|\bR\d{1,2}\b/);
-    }
-  });
+// The guide speaks to authors: a rule is named by its finding code, never by a design decision's
+// number or a document outside the repository.
+it('refers to no document outside the repository and to no decision by its number', () => {
+  for (const file of pages) {
+    const text = readFileSync(join(DOCS, file), 'utf8');
+    expect(text, file).not.toMatch(/RULINGS|SPEC-NOTES|\brule \d|\bchapter \d|\bR\d{1,2}\b/);
+  }
 });
