@@ -32,8 +32,8 @@ interface CodeEntry {
 
 /**
  * Every code flowguard can emit, with its fixed severity and one-line meaning. A code never
- * changes meaning; new checks take free numbers in the ranges of R1. The README's code table
- * is checked against this one by a test.
+ * changes meaning; new checks take free numbers in the ranges of decision R1. The page
+ * docs/reference/findings.md is generated from this table and code-docs.ts (the why and fix).
  */
 export const CODES = {
   // Static scan of schema files (spec chapter 05 numbering, extended in free numbers).
