@@ -161,9 +161,7 @@ export const CODE_SECTIONS: readonly CodeSection[] = [
   {
     title: 'Older and looser styles, read as meant',
     codes: {
-      VAL090: { why: 'flowguard reads `{{KEY}}` for a declared key, as `{{SERVER_PARAM:KEY}}`', fix: 'nothing to fix' },
       VAL091: { why: 'flowguard reads `/:id` as `/{{id}}`', fix: 'nothing to fix' },
-      VAL092: { why: 'flowguard reads a string pattern', fix: 'nothing to fix' },
       VAL093: { why: 'flowguard reads the values of an empty `enum()`', fix: 'nothing to fix' },
       VAL094: { why: 'flowguard reads an insert parameter without a slot, read by handlers', fix: 'nothing to fix' },
       VAL095: { why: 'flowguard reads `%{{USER_PARAM}}%`: the argument sent inside that text', fix: 'nothing to fix' },

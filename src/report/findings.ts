@@ -163,9 +163,7 @@ export const CODES = {
   VAL085: { severity: 'warning', meaning: 'preloaded route has required parameters' },
 
   // Corpus idioms, accepted and normalised (RULINGS R4, R6): information only.
-  VAL090: { severity: 'info', meaning: 'bare {{KEY}} server placeholder' },
   VAL091: { severity: 'info', meaning: ':key path placeholder' },
-  VAL092: { severity: 'info', meaning: 'regex() option' },
   VAL093: { severity: 'info', meaning: 'values() option fills an empty enum()' },
   VAL094: { severity: 'info', meaning: 'insert parameter read only by handlers' },
   VAL095: { severity: 'info', meaning: '{{USER_PARAM}} inside a value: the argument is sent inside that text' },

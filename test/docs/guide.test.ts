@@ -2,8 +2,11 @@
 // a fresh project and validated, and dry-run where it says so; an example that shows a mistake
 // names the codes it must produce. docs/authors/README.md describes the markers:
 //
-//   ```js schema [dry-run] [expect=CODE,CODE]   a whole schema file
-//   ```js list                                  a shared-list file for the page's schema examples
+//   ```js schema [dry-run] [info=CODE] [expect=CODE,CODE]   a whole schema file
+//   ```js list                                              a shared-list file for the page's schema examples
+//
+// An example without `expect=` gets no finding at all, not even information, except the `info=`
+// codes the page says it shows: what the guide teaches is what flowguard reads without comment.
 
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +27,8 @@ interface Example {
   kind: 'schema' | 'list';
   dryRun: boolean;
   expected: string[];
+  /** Information the page says the example shows (`info=VAL096`). */
+  info: string[];
   text: string;
   line: number;
 }
@@ -32,11 +37,12 @@ function examplesOf(page: string): Example[] {
   const source = readFileSync(join(DOCS, page), 'utf8');
   return [...source.matchAll(FENCE)].map((match) => {
     const words = (match[2] ?? '').trim().split(/\s+/).filter(Boolean);
-    const expectWord = words.find((word) => word.startsWith('expect='));
+    const listed = (prefix: string) => words.find((word) => word.startsWith(prefix))?.slice(prefix.length).split(',') ?? [];
     return {
       kind: match[1] as Example['kind'],
       dryRun: words.includes('dry-run'),
-      expected: expectWord ? expectWord.slice('expect='.length).split(',') : [],
+      expected: listed('expect='),
+      info: listed('info='),
       text: match[3] ?? '',
       line: source.slice(0, match.index).split('\n').length,
     };
@@ -96,9 +102,10 @@ describe.each(pagesWithSchemas)('docs/%s', (page) => {
     const registry = loadListRegistry(join(dir, 'shared-lists'), {});
     expect(registry.findings.filter((f) => f.severity !== 'info').map(describeFinding), 'the page\'s lists').toEqual([]);
     const findings = checkSchemaFile(file, { allowedLibraries: effectiveAllowlist([]), lists: registry }).findings;
-    const problems = findings.filter((f) => f.severity !== 'info');
+    const problems = findings.filter((f) => !(f.severity === 'info' && example.info.includes(f.code)));
     if (example.expected.length === 0) expect(problems.map(describeFinding)).toEqual([]);
     for (const code of example.expected) expect(findings.map((f) => f.code), `${code} expected`).toContain(code);
+    for (const code of example.info) expect(findings.map((f) => f.code), `${code} shown`).toContain(code);
     if (!example.dryRun) return;
 
     const keys = Object.fromEntries([...example.text.matchAll(/'([A-Z][A-Z0-9_]*_KEY)'/g)].map((m) => [m[1], 'guide-test-key-value']));
