@@ -107,12 +107,18 @@ export function describeShape(node: ShapeNode): string {
     const range = low === undefined ? '' : node.maximum === undefined ? ` ≥ ${low}` : ` ${low}–${node.maximum}`;
     return `${node.type === 'integer' ? 'whole number' : 'number'}${typeof low === 'string' ? ` ${low}${node.maximum === undefined ? '' : `, at most ${node.maximum}`}` : range}`;
   }
-  if (node.type === 'array') return node.items ? `array of ${describeShape(node.items)}` : 'array';
+  if (node.type === 'array') return node.items ? `array of ${nested(node.items)}` : 'array';
   if (node.type === 'object') {
     if (node.properties) return `object (${Object.keys(node.properties).map((key) => `\`${key}\``).join(', ')})`;
-    return typeof node.additionalProperties === 'object' ? `object of ${describeShape(node.additionalProperties)}` : 'object';
+    return typeof node.additionalProperties === 'object' ? `object of ${nested(node.additionalProperties)}` : 'object';
   }
   return node.type ?? 'any';
+}
+
+/** A part of a larger description: alternatives in parentheses, so that "or" binds where it should. */
+function nested(node: ShapeNode): string {
+  const text = describeShape(node);
+  return node.oneOf ? `(${text})` : text;
 }
 
 /** Every documented key of the config: `section.key`, or a section that is one value. */
