@@ -2,7 +2,9 @@
 // nothing in it a user cannot act on. The reference it used to hold lives in docs/ (checked by
 // test/docs/); the security model's promises, kept in docs/security.md, are checked here.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 
@@ -59,3 +61,40 @@ it('names every kind of tool error a client can meet, output-mismatch among them
   const pages = read('docs/reference/commands.md') + read('docs/operators/serving.md');
   for (const kind of [...kinds, 'output-mismatch']) expect(pages, kind).toContain(`\`${kind}\``);
 });
+
+// The quick start is run as written, with the checkout's command standing in for the installed
+// one: each line must succeed, and the last must serve. No network: the dry run sends nothing,
+// and the server is stopped once it says where it serves.
+it('runs the quick start as written', async () => {
+  const block = readme.split('\n## Quick start\n')[1]?.split('```sh\n')[1]?.split('```')[0] ?? '';
+  const lines = block.split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()).filter(Boolean);
+  expect(lines).toHaveLength(5);
+  expect(lines.every((line) => /(^|&& )flowguard /.test(line))).toBe(true);
+  const work = mkdtempSync(join(tmpdir(), 'flowguard-quick-start-'));
+  try {
+    const bin = join(work, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'flowguard'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin', 'flowguard.js')}" "$@"\n`, { mode: 0o755 });
+    const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` };
+    const steps = spawnSync('sh', ['-ec', lines.slice(0, 4).join('\n')], { cwd: work, env, encoding: 'utf8', timeout: 120_000 });
+    expect(steps.status, steps.stdout + steps.stderr).toBe(0);
+    expect(steps.stdout).toContain('GET https://api.zippopotam.us/');
+    expect(steps.stdout).toMatch(/1 tool: 1 served/);
+
+    const serve = spawn('sh', ['-c', `exec ${lines[4]} --port 0`], { cwd: join(work, 'places'), env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = new Promise((resolveExit) => serve.on('exit', resolveExit));
+    let stderr = '';
+    const serving = await new Promise<boolean>((resolveServing) => {
+      serve.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        if (/serving 1 tools at http:\/\/127\.0\.0\.1:\d+\/mcp/.test(stderr)) resolveServing(true);
+      });
+      serve.on('exit', () => resolveServing(false));
+    });
+    serve.kill('SIGTERM');
+    await exited;
+    expect(serving, stderr).toBe(true);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}, 180_000);
