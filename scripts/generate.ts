@@ -2,7 +2,8 @@
 // validators of its document shapes (`main`, a shared list, groups.json, the config), as Ajv
 // standalone code beside each shape. Compiling a shape at run time took Ajv's load and a compile
 // (about 80 ms for `main`) out of a cold check; a generated module loads in a few milliseconds.
-// A test regenerates every file and fails when a checked-in one is stale.
+// A test regenerates every file and fails when a checked-in one is stale. It also writes the
+// reference pages generated from the code (generate-docs.ts).
 
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,6 +15,7 @@ import { CONFIG_SHAPE } from '../src/config/config-shape.js';
 import { LIST_SHAPE } from '../src/lists/list-shape.js';
 import { MAIN_SHAPE } from '../src/schema/main-shape.js';
 import { ANNOTATION_KEYWORDS, type Shape } from '../src/shapes/vocabulary.js';
+import { GENERATED_PAGES } from './generate-docs.js';
 
 export interface GeneratedModule {
   /** The generated file, relative to the repository. */
@@ -69,5 +71,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   for (const module of GENERATED) {
     writeFileSync(join(root, module.file), generatedSource(module));
     process.stdout.write(`wrote ${module.file}\n`);
+  }
+  for (const page of GENERATED_PAGES) {
+    writeFileSync(join(root, page.file), page.source());
+    process.stdout.write(`wrote ${page.file}\n`);
   }
 }

@@ -5,7 +5,7 @@
 // process). `at-load` runs every factory while the catalog loads instead, as a diagnosis does.
 
 import { FindingSink, isError, type Finding } from '../report/findings.js';
-import { builtinRefusal, resolveLibrary, type LibraryModule } from '../libraries/resolve.js';
+import { builtinRefusal, installCommand, resolveLibrary, type LibraryModule } from '../libraries/resolve.js';
 import { escapeHtmlComments } from '../scan/html-comments.js';
 import { SandboxHost, type Bridge, type Outcome, type SandboxOptions } from '../sandbox/host.js';
 import type { Failure, Hook, SandboxCode } from '../sandbox/protocol.js';
@@ -44,7 +44,7 @@ export class HandlerUnits {
 
   constructor(
     private readonly sandboxOptions: SandboxOptions,
-    project: string,
+    private readonly project: string,
     private readonly events: UnitEvents,
   ) {
     this.libraries = new LibraryResolver(project);
@@ -63,7 +63,7 @@ export class HandlerUnits {
     }
     const absent = schema.requiredLibraries.filter((name) => this.libraries.get(name) === null);
     if (absent.length > 0) {
-      sink.addAt('SEC103', undefined, `required librar${absent.length === 1 ? 'y' : 'ies'} ${absent.join(', ')} not installed`, 'install it in the project (npm install <name>)', 'main.requiredLibraries');
+      sink.addAt('SEC103', undefined, `required librar${absent.length === 1 ? 'y' : 'ies'} ${absent.join(', ')} not installed`, `install ${absent.length === 1 ? 'it' : 'them'} into the project: ${installCommand(absent, this.project)}`, 'main.requiredLibraries');
       return;
     }
     this.units.set(schema.file, { schema, handlers: schema.handlers, declared, load: null });

@@ -14,7 +14,7 @@ import { ConfigError, loadProjectConfig, type ProjectConfig } from '../config/pr
 import { DEFAULT_HTTP_LIMITS } from '../http/client.js';
 import { envFilePath, refusalText } from '../http/secrets.js';
 import { DEFAULT_ALLOWED_LIBRARIES } from '../libraries/allowlist.js';
-import { resolveLibrary } from '../libraries/resolve.js';
+import { builtinRefusal, installCommand, resolveLibrary } from '../libraries/resolve.js';
 import { hasErrors } from '../report/findings.js';
 import { formatHuman, plural, type FileReport } from '../report/format.js';
 import { DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, DEFAULT_WORKERS } from '../sandbox/host.js';
@@ -60,7 +60,7 @@ async function runDoctor(flags: CatalogFlags): Promise<void> {
     return finish(out, [...problems, ...stoppers], []);
   }
 
-  out.push('', `config    ${displayPath(configFile)} ${exists(configFile) ? 'found' : 'not found (defaults)'}`, ...configLines(config));
+  out.push('', `config    ${displayPath(configFile)} ${exists(configFile) ? 'found' : 'not found (defaults)'}`, ...configLines(config, flags.project));
   // A diagnosis runs every handlers factory now, so that one that fails is reported here.
   const catalog = await openCatalog(flags, { handlers: 'at-load' });
   try {
@@ -97,11 +97,11 @@ function nodeLine(): { ok: boolean; text: string } {
 }
 
 /** The effective configuration, each value with where it comes from. */
-function configLines(config: ProjectConfig): string[] {
+function configLines(config: ProjectConfig, project: string): string[] {
   const fromConfig = 'from .flowmcp/config.json';
   const allowlist = [
-    ...DEFAULT_ALLOWED_LIBRARIES.map((name) => [name, 'default']),
-    ...config.allowedLibraries.filter((name) => !DEFAULT_ALLOWED_LIBRARIES.includes(name)).map((name) => [name, fromConfig]),
+    ...DEFAULT_ALLOWED_LIBRARIES.map((name) => [name, 'default', installState(name, project)]),
+    ...config.allowedLibraries.filter((name) => !DEFAULT_ALLOWED_LIBRARIES.includes(name)).map((name) => [name, fromConfig, installState(name, project)]),
   ];
   const setting = (value: number | undefined, fallback: number) => (value === undefined ? `${fallback} (default)` : `${value} (${fromConfig})`);
   const upstreams = Object.entries(config.upstreams);
@@ -114,6 +114,16 @@ function configLines(config: ProjectConfig): string[] {
     upstreams.length === 0 ? '  upstreams none (requests go to each schema\'s own origin)' : '  upstreams',
     ...upstreams.map(([origin, base]) => `    ${origin} -> ${base} (${fromConfig})`),
   ];
+}
+
+/**
+ * Whether handlers could be given an allowlisted library now. Some of the default allowlist is
+ * not installed with flowguard (the operator adds it when a schema needs it), so a missing one
+ * is no problem until a schema names it, and then the command says how to add it.
+ */
+function installState(name: string, project: string): string {
+  if (builtinRefusal(name) !== null) return 'never given (a built-in with host authority)';
+  return resolveLibrary(name, project) ? 'installed' : `not installed (${installCommand([name], project)})`;
 }
 
 function networkPolicy(config: ProjectConfig): string {
@@ -201,7 +211,7 @@ function libraryLines(project: string, catalog: Catalog): string[] {
   if (needed.size === 0) return ['libraries no loaded schema needs one'];
   const rows = [...needed.keys()].sort().map((name) => {
     const found = resolveLibrary(name, project);
-    return [name, found ? `resolves (${displayPath(new URL(found.url).pathname)})` : 'NOT FOUND (npm install it in the project)', [...(needed.get(name) ?? [])].join(', ')];
+    return [name, found ? `resolves (${displayPath(new URL(found.url).pathname)})` : `NOT FOUND: ${installCommand([name], project)}`, [...(needed.get(name) ?? [])].join(', ')];
   });
   return ['libraries', ...table(rows).map((line) => `  ${line}`)];
 }

@@ -52,7 +52,7 @@ function runInit(dir: string, flags: InitFlags): void {
       '  flowguard validate',
       `  flowguard call ${namespace}_getThing --arg id=1 --dry-run`,
       '  flowguard serve',
-      "the authors' guide (docs/README.md in flowguard) explains every field",
+      "the authors' guide (docs/authors/README.md in flowguard) explains every field",
       '',
     ].join('\n'),
   );

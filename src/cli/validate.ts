@@ -5,9 +5,11 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { listsFolderOf, ProjectChecker } from '../project/checker.js';
-import { hasErrors } from '../report/findings.js';
+import { missingLibraries, installCommand } from '../libraries/resolve.js';
+import { CODES, hasErrors, type Finding } from '../report/findings.js';
 import { formatHuman, formatJson, type FileReport } from '../report/format.js';
 import { selectSchemaFiles } from '../scan/files.js';
+import type { SchemaCheck } from '../schema/check.js';
 import { displayPath, projectOptions, requireListsFolder, type ProjectFlags } from './shared.js';
 import { UsageError } from './usage.js';
 
@@ -41,11 +43,31 @@ function runValidate(paths: string[], options: ValidateOptions): void {
   checker.checkEveryList();
   const schemaFiles = files.filter((file) => !checker.isListFile(file));
   const progress = progressLine(schemaFiles.length);
-  const results = checker.checkFiles(schemaFiles.map(displayPath), progress.update);
+  const results = checker.checkFiles(schemaFiles.map(displayPath), progress.update).map((result) => withMissingLibraries(result, options.project));
   progress.done();
   const reports = [...listReports(checker, files), ...results];
   process.stdout.write(`${options.json ? formatJson(reports) : formatHuman(reports, options.quiet ? 'error' : 'info')}\n`);
   process.exitCode = reports.some((report) => hasErrors(report.findings)) ? 1 : 0;
+}
+
+/**
+ * The check reads a file without loading it, so it cannot see that a library its handlers need
+ * is allowlisted but not installed; `serve` would then reject the file (SEC103). Said here, with
+ * the command that installs it, so the author learns it before the operator does.
+ */
+function withMissingLibraries(result: SchemaCheck, project: string): SchemaCheck {
+  if (!result.schema?.handlers) return result;
+  const missing = missingLibraries(result.schema.requiredLibraries, project);
+  if (missing.length === 0) return result;
+  const finding: Finding = {
+    code: 'SEC103',
+    severity: CODES.SEC103.severity,
+    file: result.file,
+    path: 'main.requiredLibraries',
+    message: `required librar${missing.length === 1 ? 'y' : 'ies'} ${missing.join(', ')} allowlisted but not installed: serve rejects this file until ${missing.length === 1 ? 'it is' : 'they are'}`,
+    hint: `install ${missing.length === 1 ? 'it' : 'them'} into the project: ${installCommand(missing, project)}`,
+  };
+  return { ...result, findings: [...result.findings, finding] };
 }
 
 /** List files with findings, and those the command was pointed at; clean lists behind a schema run stay quiet. */

@@ -2,8 +2,8 @@
 // operator's, trusted input: a problem is a usage error naming the key (project.ts), not a
 // finding, so the shape carries no codes, only a message where Ajv's own words would mislead
 // (the src/shapes/ vocabulary). Checks run the validator generated from it
-// (config-shape.generated.ts, by `npm run generate`); test/readme.test.ts checks that the README
-// documents every key.
+// (config-shape.generated.ts, by `npm run generate`); the page docs/reference/configuration.md is
+// generated from it and config-docs.ts, which must say what every key does.
 
 import { PACKAGE_NAME_PATTERN } from '../libraries/allowlist.js';
 import { annotated } from '../shapes/vocabulary.js';

@@ -44,6 +44,29 @@ export function resolveLibrary(name: string, projectDir: string): LibraryModule 
   return null;
 }
 
+/**
+ * The allowlisted libraries of `names` that handlers would be given but that are not installed
+ * (a refused built-in is not missing: builtinRefusal says why it is never given).
+ */
+export function missingLibraries(names: readonly string[], projectDir: string): string[] {
+  return names.filter((name) => builtinRefusal(name) === null && resolveLibrary(name, projectDir) === null);
+}
+
+/**
+ * The command that installs libraries where resolveLibrary looks first, the project folder's
+ * own node_modules: flowguard ships only some of its default allowlist (docs/operators/serving.md
+ * says which and why), the rest is the operator's to add.
+ */
+export function installCommand(names: readonly string[], projectDir: string): string {
+  const prefix = resolve(projectDir) === process.cwd() ? '' : `--prefix ${shellWord(projectDir)} `;
+  return `npm install ${prefix}${names.map(shellWord).join(' ')}`;
+}
+
+/** A word a POSIX shell reads as written: quoted when it holds anything but plain path characters. */
+function shellWord(word: string): string {
+  return /^[\w@./:-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 /** Why an allowlisted name is never handed to handlers (a built-in with host authority); null when it may be. */
 export function builtinRefusal(name: string): string | null {
   if (!isBuiltin(name) || COMPUTING_BUILTINS.has(name)) return null;

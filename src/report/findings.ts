@@ -32,8 +32,8 @@ interface CodeEntry {
 
 /**
  * Every code flowguard can emit, with its fixed severity and one-line meaning. A code never
- * changes meaning; new checks take free numbers in the ranges of R1. The README's code table
- * is checked against this one by a test.
+ * changes meaning; new checks take free numbers in the ranges of decision R1. The page
+ * docs/reference/findings.md is generated from this table and code-docs.ts (the why and fix).
  */
 export const CODES = {
   // Static scan of schema files (spec chapter 05 numbering, extended in free numbers).
@@ -163,9 +163,7 @@ export const CODES = {
   VAL085: { severity: 'warning', meaning: 'preloaded route has required parameters' },
 
   // Corpus idioms, accepted and normalised (RULINGS R4, R6): information only.
-  VAL090: { severity: 'info', meaning: 'bare {{KEY}} server placeholder' },
   VAL091: { severity: 'info', meaning: ':key path placeholder' },
-  VAL092: { severity: 'info', meaning: 'regex() option' },
   VAL093: { severity: 'info', meaning: 'values() option fills an empty enum()' },
   VAL094: { severity: 'info', meaning: 'insert parameter read only by handlers' },
   VAL095: { severity: 'info', meaning: '{{USER_PARAM}} inside a value: the argument is sent inside that text' },

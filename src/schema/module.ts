@@ -29,7 +29,7 @@ export function readSchemaModule(program: Program, sink: FindingSink): SchemaMod
   const other = otherFile(program);
   if (other) {
     sink.addAt('VAL029', startOf(program), `this is a ${other} file (\`export const ${other}\`), not a schema: skipped as a schema`,
-      other === 'agent' ? 'flowguard serves tools; agents are run by an agent host' : `flowguard serves ${other}s as MCP prompts (README, Prompts)`);
+      other === 'agent' ? 'flowguard serves tools; agents are run by an agent host' : `flowguard serves ${other}s as MCP prompts (docs/reference/prompts.md)`);
     return { main: null, handlers: null, other };
   }
   for (const statement of program.body) {

@@ -357,7 +357,7 @@ function applyBound(bound: Bound, arg: string, state: ZState, path: string, sink
   if (rule.upper) bounds[rule.upper] = Math.min(bounds[rule.upper] ?? Infinity, n);
 }
 
-/** Corpus idiom (R6): a string pattern, in the `u` mode Ajv compiles it with. */
+/** A string pattern (decision R6), in the `u` mode Ajv compiles it with; the guide's own form, so no finding (VAL092 is retired). */
 function applyRegex(arg: string, state: ZState, path: string, sink: FindingSink): void {
   if (arg === '' || !compilesAsPattern(arg)) {
     sink.add('VAL054', path, `regex(${arg}) is not a valid regular expression`, 'write the pattern without slashes, as JavaScript reads it with the u flag, e.g. regex(^0x[a-fA-F0-9]{40}$)');
@@ -368,7 +368,6 @@ function applyRegex(arg: string, state: ZState, path: string, sink: FindingSink)
     sink.add('VAL057', path, `regex() has no effect on ${type.kind}()`, 'remove the option');
     return;
   }
-  sink.add('VAL092', path, 'regex() read as a string pattern');
   // AND with an earlier pattern: both must match somewhere, as each would alone.
   type.pattern = type.pattern === undefined ? arg : `^(?=[\\s\\S]*?(?:${type.pattern}))(?=[\\s\\S]*?(?:${arg}))`;
 }

@@ -43,10 +43,9 @@ function placeholderPart(inner: string, where: Where, path: string, ctx: Templat
     }
     return { kind: 'secret', key };
   }
-  if (serverKeys.has(inner)) {
-    sink.add('VAL090', path, `bare {{${inner}}} read as {{SERVER_PARAM:${inner}}}`);
-    return { kind: 'secret', key: inner };
-  }
+  // The bare form is the one the public catalogs and the authors' guide write: no finding
+  // (VAL090, which reported it as information, is retired).
+  if (serverKeys.has(inner)) return { kind: 'secret', key: inner };
   if (inner.includes(':')) {
     sink.add('VAL047', path, `list interpolation {{${inner}}} is only allowed inside enum()`, `a list's values become a parameter's choices: z: { primitive: 'enum({{${inner}}})' }`);
     return null;

@@ -43,8 +43,8 @@ describe('flowguard doctor', () => {
     expect(stdout).toMatch(/^node {6}v\d+\.\d+\.\d+ \(ok: flowguard needs 20 or later\)$/m);
     expect(stdout).toContain(`project   ${dir}`);
     expect(stdout).toContain('config    .flowmcp/config.json found');
-    expect(stdout).toMatch(/^ {4}ethers +default$/m);
-    expect(stdout).toMatch(/^ {4}trading-signals +from \.flowmcp\/config\.json$/m);
+    expect(stdout).toMatch(/^ {4}ethers +default +installed$/m);
+    expect(stdout).toMatch(/^ {4}trading-signals +from \.flowmcp\/config\.json +not installed \(npm install trading-signals\)$/m);
     expect(stdout).toContain('deadlineMs 3000 (from .flowmcp/config.json), memoryMb 128 (default)');
     expect(stdout).toContain('maxRedirects 5 (default)');
     expect(stdout).toContain('https://api.etherscan.io -> http://127.0.0.1:9 (from .flowmcp/config.json)');
@@ -95,7 +95,10 @@ describe('flowguard doctor', () => {
     const { code, stdout } = flowguard(['doctor'], dir);
     expect(code).toBe(1);
     // SEC103's trigger names ccxt, which flowguard does not install (indicatorts is a dev dependency since issue 14).
-    expect(stdout).toMatch(/^ {2}ccxt +NOT FOUND \(npm install it in the project\) +schemas\/indicators\/signals\.mjs$/m);
+    expect(stdout).toMatch(/^ {2}ccxt +NOT FOUND: npm install ccxt +schemas\/indicators\/signals\.mjs$/m);
+    // The allowlist says which of its libraries are installed, and how to add one that is not.
+    expect(stdout).toMatch(/^ {4}ethers +default +installed$/m);
+    expect(stdout).toMatch(/^ {4}ccxt +default +not installed \(npm install ccxt\)$/m);
     expect(stdout).toContain('groups    .flowmcp/groups.json: 1 group, failing: things');
     expect(stdout).toMatch(/^ {2}VAL017 error schemas\/broken\/search\.mjs:9:11 /m);
     expect(stdout).toMatch(/^ {2}SEC103 error schemas\/indicators\/signals\.mjs /m);

@@ -39,6 +39,25 @@ describe('flowguard validate', () => {
     expect(stdout).toMatch(/^3 files checked: 3 errors, 0 warnings, 0 info \(1 file cannot be loaded; 1 route cannot be served; 1 authoring error to fix, served anyway\)$/m);
   });
 
+  // flowguard installs only some of its default allowlist (docs/operators/serving.md); a schema
+  // whose handlers need one it lacks would be rejected by serve, so validate says so first, with
+  // the command that installs it. ethers, which flowguard ships, is the control.
+  it('exits 1 for handlers that need an allowlisted library that is not installed, naming the command that installs it', () => {
+    const dir = join(work, 'missing-library');
+    mkdirSync(join(dir, 'schemas'), { recursive: true });
+    writeFileSync(join(dir, 'schemas', 'uses-ccxt.mjs'), readFileSync(join(CODES, 'SEC103', 'trigger.mjs'), 'utf8'));
+    writeFileSync(join(dir, 'schemas', 'uses-ethers.mjs'), readFileSync(join(CODES, 'SEC103', 'trigger.mjs'), 'utf8').replace("requiredLibraries: ['ccxt']", "requiredLibraries: ['ethers']").replace("namespace: 'example'", "namespace: 'other'"));
+    const { code, stdout } = flowguard(['validate'], dir);
+    expect(code, stdout).toBe(1);
+    expect(stdout).toMatch(/^SEC103 error schemas\/uses-ccxt\.mjs main\.requiredLibraries: required library ccxt allowlisted but not installed: serve rejects this file until it is$/m);
+    expect(stdout).toContain('install it into the project: npm install ccxt');
+    expect(stdout).not.toContain('uses-ethers.mjs main.requiredLibraries');
+    expect(stdout).toMatch(/^2 files checked: 1 error, 0 warnings, \d+ info \(1 file cannot be loaded\)$/m);
+
+    const elsewhere = flowguard(['validate', join(dir, 'schemas'), '--project', dir]);
+    expect(elsewhere.stdout).toContain(`npm install --prefix ${dir} ccxt`);
+  });
+
   it('exits 0 for a body parameter on GET and says where it is sent', () => {
     const { code, stdout } = flowguard(['validate', join(CODES, 'VAL051', 'trigger.mjs')]);
     expect(code).toBe(0);
@@ -96,8 +115,9 @@ describe('flowguard validate', () => {
     mkdirSync(join(project, '.flowmcp'), { recursive: true });
     writeFileSync(join(project, '.flowmcp', 'config.json'), '{ "security": { "allowedLibraries": ["left-pad"] } }');
     const trigger = join(CODES, 'SEC013', 'trigger.mjs');
-    expect(flowguard(['validate', trigger]).stdout).toContain('SEC013');
-    expect(flowguard(['validate', '--project', project, trigger]).stdout).not.toContain('SEC013');
+    expect(flowguard(['validate', trigger]).stdout).toMatch(/^SEC013 /m);
+    // left-pad is allowed now but not installed: SEC103 says so, naming the fixture's folder SEC013.
+    expect(flowguard(['validate', '--project', project, trigger]).stdout).not.toMatch(/^SEC013 /m);
   });
 
   it('never runs handler code: a factory that would loop forever validates at once', () => {

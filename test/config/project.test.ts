@@ -88,10 +88,10 @@ describe('loadProjectConfig', () => {
   });
 });
 
-describe("the README's token recipe (issue 27, point 8)", () => {
+describe("the token recipe of the operators' access page (issue 27, point 8)", () => {
   it('prints a config entry that the config accepts as it is', () => {
-    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-    const recipe = /its config entry with `([^`]+)`/.exec(readme)?.[1];
+    const page = readFileSync(join(__dirname, '..', '..', 'docs', 'operators', 'access.md'), 'utf8');
+    const recipe = /its config entry with `([^`]+)`/.exec(page)?.[1];
     expect(recipe).toBeDefined();
     const entry = execFileSync('sh', ['-c', recipe as string], { env: { PATH: process.env.PATH, TOKEN: 'a-token-of-sufficient-length' }, encoding: 'utf8' }).trim();
     const dir = project('recipe', JSON.stringify({ http: { authTokens: [entry] } }));

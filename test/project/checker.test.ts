@@ -103,6 +103,7 @@ describe('a catalog on the project checker', () => {
       const [report] = catalog.schemaReports;
       expect(report?.findings.map((f) => f.code)).toContain('SEC103');
       expect(report?.requiredLibraries).toEqual(['ccxt']);
+      expect(report?.findings.find((f) => f.code === 'SEC103')?.hint).toBe(`install it into the project: npm install --prefix ${dir} ccxt`);
       expect(catalog.schemas).toEqual([]);
     } finally {
       await catalog.close();

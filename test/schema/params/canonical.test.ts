@@ -124,7 +124,7 @@ describe('sources and locations', () => {
 
   it.each([
     ['{{SERVER_PARAM:API_KEY}}', []],
-    ['{{API_KEY}}', ['VAL090 [0].position.value']],
+    ['{{API_KEY}}', []],
   ])('a server placeholder %s is a secret slot', (value, findings) => {
     const compiled = compile([fixed('apikey', `Bearer ${value}`, 'string()')]);
     expect(compiled.findings).toEqual(findings);

@@ -20,7 +20,7 @@ const CASES: Case[] = [
   { name: 'VAL059 trailing comma in an enum', raw: [user('n', 'enum(a,b,)')], findings: ['VAL059 [0].z.primitive'] },
   { name: 'VAL059 optional(yes)', raw: [user('s', 'string()', ['optional(yes)'])], findings: ['VAL059 [0].z.options[0]'] },
   { name: 'VAL059 two options in one string', raw: [user('n', 'number()', ['optional(), default(1000)'])], findings: ['VAL059 [0].z.options[0]'] },
-  { name: 'VAL059 near: a regex with a comma after a parenthesis', raw: [user('s', 'string()', ['regex(^(a), b$)'])], findings: ['VAL092 [0].z.options[0]'] },
+  { name: 'VAL059 near: a regex with a comma after a parenthesis', raw: [user('s', 'string()', ['regex(^(a), b$)'])], findings: [] },
 
   // VAL095: {{USER_PARAM}} inside text
   { name: 'VAL095 %{{USER_PARAM}}%', raw: [fixed('q', '%{{USER_PARAM}}%', 'string()')], findings: ['VAL095 [0].position.value'] },
@@ -30,7 +30,7 @@ const CASES: Case[] = [
   { name: 'VAL099 {{LATITUDE}} for latitude', raw: [fixed('latitude', '{{LATITUDE}}', 'number()')], findings: ['VAL099 [0].position.value'] },
   { name: 'VAL099 with text around it', raw: [fixed('query', 'intitle:{{QUERY}}', 'string()')], findings: ['VAL099 [0].position.value', 'VAL095 [0].position.value'] },
   { name: 'VAL099 near: a name of another key is no user input', raw: [fixed('lat', '{{LATITUDE}}', 'number()')], findings: ['VAL052 [0].position.value'] },
-  { name: 'VAL099 near: a declared key stays a key', raw: [fixed('api_key', '{{API_KEY}}', 'string()')], findings: ['VAL090 [0].position.value'] },
+  { name: 'VAL099 near: a declared key stays a key', raw: [fixed('api_key', '{{API_KEY}}', 'string()')], findings: [] },
 
   // VAL042: the caller's input mixed with other placeholders
   { name: 'VAL042 {{USER_PARAM}} beside a key', raw: [fixed('q', '{{API_KEY}}:{{USER_PARAM}}', 'string()')], findings: ['VAL042 [0].position.value'] },
@@ -80,7 +80,7 @@ const CASES: Case[] = [
   { name: 'VAL053 fixed enum', raw: [fixed('e', 'c', 'enum(a,b)')], findings: ['VAL053 [0].position.value'] },
   { name: 'VAL053 near: enum with a list', raw: [fixed('e', 'c', 'enum(a,{{evmChains:alias}})')], findings: [] },
   { name: 'VAL053 fixed string too short', raw: [fixed('s', 'ab', 'string()', ['min(3)'])], findings: ['VAL053 [0].position.value'] },
-  { name: 'VAL053 near: secret is known only at call time', raw: [fixed('n', '{{API_KEY}}', 'number()')], findings: ['VAL090 [0].position.value'] },
+  { name: 'VAL053 near: secret is known only at call time', raw: [fixed('n', '{{API_KEY}}', 'number()')], findings: [] },
 
   // VAL054: malformed option argument
   { name: 'VAL054 min(x)', raw: [user('s', 'string()', ['min(x)'])], findings: ['VAL054 [0].z.options[0]'] },
@@ -122,9 +122,8 @@ const CASES: Case[] = [
   { name: 'VAL057 regex on number', raw: [user('n', 'number()', ['regex(^1)'])], findings: ['VAL057 [0].z.options[0]'] },
   { name: 'VAL057 near: length on string and array', raw: [user('s', 'string()', ['length(3)']), user('a', 'array()', ['length(3)'])], findings: [] },
 
-  // VAL092: regex() idiom
-  { name: 'VAL092 regex on string', raw: [user('s', 'string()', ['regex(^0x[a-fA-F0-9]{40}$)'])], findings: ['VAL092 [0].z.options[0]'] },
-  { name: 'VAL092 near: no regex', raw: [user('s', 'string()', ['min(42)'])], findings: [] },
+  // regex(): the guide's form of a string pattern, read without a finding (VAL092 is retired)
+  { name: 'regex on string: no finding', raw: [user('s', 'string()', ['regex(^0x[a-fA-F0-9]{40}$)'])], findings: [] },
 
   // VAL093: values() idiom
   { name: 'VAL093 values fills enum()', raw: [user('e', 'enum()', ['optional()', 'values(talib,signals)'])], findings: ['VAL093 [0].z.options[1]'] },
