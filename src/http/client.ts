@@ -23,13 +23,16 @@ import { ACCEPT_ENCODING } from './content-encoding.js';
 import { abortedError, exchangeError, HttpError } from './errors.js';
 import { Exchange } from './exchange.js';
 import { contentDecoding } from './interceptors/content-decoding.js';
+import { deadline } from './interceptors/deadline.js';
 import { jsonDepth } from './interceptors/json-depth.js';
 import type { Headers } from './interceptors/policy-handler.js';
 import { redirect } from './interceptors/redirect.js';
 import { byteBudget, sizeCap, type ByteBudget } from './interceptors/size-cap.js';
+import { GateFailure, upstreamGate, type GateOptions, type UpstreamGate } from './interceptors/upstream-gate.js';
 import type { Upstreams } from './upstreams.js';
 
-export { HttpError, type HttpErrorKind } from './errors.js';
+export { HttpError, RefusedError, type HttpErrorKind, type Refusal } from './errors.js';
+export type { Admission, UpstreamGate } from './interceptors/upstream-gate.js';
 export type { ByteBudget } from './interceptors/size-cap.js';
 
 export interface HttpLimits {
@@ -85,6 +88,11 @@ export interface RequestOptions {
   origin?: string;
   /** A bound shared with other requests (an executeRequest call's bytes): every byte read is taken from it. */
   budget?: ByteBudget;
+  /**
+   * The upstream guard this request goes through, as a request of `namespace` to the origin it
+   * was aimed at: refused (a RefusedError, nothing sent) or let go, its answer read for a pause.
+   */
+  guard?: { by: UpstreamGate; namespace: string };
 }
 
 export interface HttpResponse {
@@ -142,10 +150,19 @@ export class HttpClient {
     if (this.closed && !made) throw new (undici().errors.ClientClosedError)();
     if (made) return made;
     const agent = this.makeAgent(routed ? () => true : (origin) => this.network.allowsPrivate(origin));
-    const { maxRedirects, maxResponseBytes, maxJsonDepth } = this.limits;
+    const { maxRedirects, maxResponseBytes, maxJsonDepth, totalTimeoutMs } = this.limits;
     // Innermost first: each hop's bytes are taken from the budget, each hop is judged by
-    // `redirect`, the answer's bytes are capped, then decoded, then their nesting is bounded.
-    const composed = agent.compose(byteBudget(), redirect(maxRedirects), sizeCap(maxResponseBytes), contentDecoding(maxResponseBytes), jsonDepth(maxJsonDepth));
+    // `redirect`, the answer's bytes are capped, then decoded, then their nesting is bounded;
+    // one deadline covers it all from the moment the upstream guard lets the request go.
+    const composed = agent.compose(
+      byteBudget(),
+      redirect(maxRedirects),
+      sizeCap(maxResponseBytes),
+      contentDecoding(maxResponseBytes),
+      jsonDepth(maxJsonDepth),
+      deadline(totalTimeoutMs),
+      upstreamGate(),
+    );
     if (routed) [this.routedAgent, this.routed] = [agent, composed];
     else [this.directAgent, this.direct] = [agent, composed];
     return composed;
@@ -174,15 +191,18 @@ export class HttpClient {
     if (callerSignal?.aborted) throw abortedError();
     const origin = url.origin;
     const routed = this.upstreams?.routes(options.origin ?? origin, origin) === true;
-    const exchange = new Exchange(this.limits.totalTimeoutMs, callerSignal);
+    const exchange = new Exchange(callerSignal);
     try {
-      const dispatch: Dispatcher.DispatchOptions & { budget?: ByteBudget } = { origin, path: url.pathname + url.search, method: request.method, headers: withAcceptEncoding(request.headers), body: request.body };
+      const dispatch: Dispatcher.DispatchOptions & { budget?: ByteBudget } & GateOptions = { origin, path: url.pathname + url.search, method: request.method, headers: withAcceptEncoding(request.headers), body: request.body };
       if (options.budget !== undefined) dispatch.budget = options.budget;
+      // Messages and pauses name the origin the request was aimed at, not an override's.
+      if (options.guard !== undefined) dispatch.gate = { by: options.guard.by, origin: options.origin ?? origin, namespace: options.guard.namespace, signal: callerSignal };
       this.dispatcher(routed).dispatch(dispatch, exchange);
       await exchange.done;
       const redirects = exchange.redirects;
       return { status: exchange.status, headers: flattenHeaders(exchange.headers), body: exchange.body(), url: redirects === null ? url.href : (redirects[redirects.length - 1] as URL).href, redirects: redirects?.length ?? 0 };
     } catch (error) {
+      if (error instanceof GateFailure) throw error.failure;
       throw exchangeError(error, options.origin ?? origin, { ...this.limits, maxHeaderBytes: MAX_HEADER_BYTES });
     } finally {
       exchange.dispose();

@@ -1,9 +1,9 @@
 // The end of the client's dispatch chain: one request across all its hops, as the caller awaits
-// it. It collects the answer the interceptors hand on (no stream, no second copy), holds the
-// total deadline and the caller's abort, and can fail the exchange from outside at any moment,
-// before or after undici has started the hop on the wire.
+// it. It collects the answer the interceptors hand on (no stream, no second copy) and holds the
+// caller's abort, which fails the exchange at any moment, before or after undici has started the
+// hop on the wire, and while the request still waits for the upstream guard.
 
-import { abortedError, timeoutError, type HttpError } from './errors.js';
+import { abortedError } from './errors.js';
 import { ABANDONED, type Controller, type Handler, type Headers } from './interceptors/policy-handler.js';
 import type { RedirectContext } from './interceptors/redirect.js';
 
@@ -20,7 +20,6 @@ export class Exchange implements Handler {
   private readonly chunks: Buffer[] = [];
   private total = 0;
   private controller: Controller | null = null;
-  private readonly timer: NodeJS.Timeout;
   private resolve!: (exchange: Exchange) => void;
   private reject!: (error: unknown) => void;
   readonly done = new Promise<Exchange>((resolve, reject) => {
@@ -28,11 +27,7 @@ export class Exchange implements Handler {
     this.reject = reject;
   });
 
-  constructor(
-    private readonly totalTimeoutMs: number,
-    private readonly callerSignal: AbortSignal | undefined,
-  ) {
-    this.timer = setTimeout(onDeadline, totalTimeoutMs, this);
+  constructor(private readonly callerSignal: AbortSignal | undefined) {
     if (callerSignal !== undefined) callerSignal.addEventListener('abort', this, { once: true });
   }
 
@@ -64,14 +59,10 @@ export class Exchange implements Handler {
     this.failWith(error);
   }
 
-  /** EventTarget listener object: the caller aborted. */
+  /** EventTarget listener object: the caller aborted; the hop on the wire, if any, is torn down. */
   handleEvent(): void {
-    this.failFromOutside(abortedError());
-  }
-
-  /** Fails the exchange from outside (deadline, caller abort) and tears the hop on the wire down. */
-  failFromOutside(error: HttpError): void {
     if (this.settled) return;
+    const error = abortedError();
     this.failWith(error);
     this.controller?.abort(error);
   }
@@ -83,7 +74,6 @@ export class Exchange implements Handler {
   }
 
   dispose(): void {
-    clearTimeout(this.timer);
     if (this.callerSignal !== undefined) this.callerSignal.removeEventListener('abort', this);
   }
 
@@ -92,12 +82,4 @@ export class Exchange implements Handler {
     this.settled = true;
     this.reject(error);
   }
-
-  timedOut(): void {
-    this.failFromOutside(timeoutError(this.totalTimeoutMs));
-  }
-}
-
-function onDeadline(exchange: Exchange): void {
-  exchange.timedOut();
 }

@@ -16,6 +16,9 @@ export type Interceptor = Dispatcher.DispatcherComposeInterceptor;
 /** The reason handed to undici when a policy drops an exchange it no longer wants. */
 export const ABANDONED = new Error('exchange abandoned by the client');
 
+/** The controller handed with an error that comes before any hop started: there is nothing to abort. */
+export const NOT_STARTED: Controller = Object.freeze({ aborted: true, paused: false, reason: null, abort() {}, pause() {}, resume() {} });
+
 export class PolicyHandler implements Handler {
   /** Set once this policy refused the exchange: nothing more is handed on. */
   protected failed = false;
