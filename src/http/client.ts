@@ -59,6 +59,8 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
 /** Largest response head undici parses (Node's default); larger is a `too-large` error. */
 const MAX_HEADER_BYTES = 16 * 1024;
 
+type Dispatch = Dispatcher['dispatch'];
+
 export interface HttpNetworkOptions extends NetworkOptions {
   /** Name resolution for connections (node:dns `lookup` by default; tests name loopback servers). */
   lookup?: LookupFunction;
@@ -114,9 +116,9 @@ export class HttpClient {
   private directAgent: Agent | undefined;
   /** For requests an upstream override routes: its base may be any address (the operator wrote it). */
   private routedAgent: Agent | undefined;
-  /** Each agent with the client's interceptors composed on it, once. */
-  private direct: Dispatcher | undefined;
-  private routed: Dispatcher | undefined;
+  /** Each agent's dispatch with the client's interceptors composed on it, once. */
+  private direct: Dispatch | undefined;
+  private routed: Dispatch | undefined;
   private closed = false;
   private readonly network: NetworkPolicy;
   private readonly lookup: LookupFunction | undefined;
@@ -144,7 +146,7 @@ export class HttpClient {
    * Pools are per origin and decide their connector once, so a routed request and a direct one
    * to the same address never share a pool: each has its own agent.
    */
-  private dispatcher(routed: boolean): Dispatcher {
+  private dispatcher(routed: boolean): Dispatch {
     const made = routed ? this.routed : this.direct;
     // As undici's own Agent does after close(): every later request fails, none opens a socket.
     if (this.closed && !made) throw new (undici().errors.ClientClosedError)();
@@ -154,15 +156,10 @@ export class HttpClient {
     // Innermost first: each hop's bytes are taken from the budget, each hop is judged by
     // `redirect`, the answer's bytes are capped, then decoded, then their nesting is bounded;
     // one deadline covers it all from the moment the upstream guard lets the request go.
-    const composed = agent.compose(
-      byteBudget(),
-      redirect(maxRedirects),
-      sizeCap(maxResponseBytes),
-      contentDecoding(maxResponseBytes),
-      jsonDepth(maxJsonDepth),
-      deadline(totalTimeoutMs),
-      upstreamGate(),
-    );
+    // Composed as Dispatcher#compose does, without its Proxy and the wrapper it puts around each
+    // layer to adapt handlers of undici's older API: every handler here speaks the new one.
+    const interceptors = [byteBudget(), redirect(maxRedirects), sizeCap(maxResponseBytes), contentDecoding(maxResponseBytes), jsonDepth(maxJsonDepth), deadline(totalTimeoutMs), upstreamGate()];
+    const composed = interceptors.reduce<Dispatch>((inner, interceptor) => interceptor(inner), agent.dispatch.bind(agent));
     if (routed) [this.routedAgent, this.routed] = [agent, composed];
     else [this.directAgent, this.direct] = [agent, composed];
     return composed;
@@ -197,7 +194,7 @@ export class HttpClient {
       if (options.budget !== undefined) dispatch.budget = options.budget;
       // Messages and pauses name the origin the request was aimed at, not an override's.
       if (options.guard !== undefined) dispatch.gate = { by: options.guard.by, origin: options.origin ?? origin, namespace: options.guard.namespace, signal: callerSignal };
-      this.dispatcher(routed).dispatch(dispatch, exchange);
+      this.dispatcher(routed)(dispatch, exchange);
       await exchange.done;
       const redirects = exchange.redirects;
       return { status: exchange.status, headers: flattenHeaders(exchange.headers), body: exchange.body(), url: redirects === null ? url.href : (redirects[redirects.length - 1] as URL).href, redirects: redirects?.length ?? 0 };

@@ -15,7 +15,7 @@ export function contentDecoding(maxResponseBytes: number): Interceptor {
 class DecodingHandler extends PolicyHandler {
   /** The codings to undo; undefined while the answer passes through. */
   private coding: string | undefined;
-  private readonly chunks: Buffer[] = [];
+  private chunks: Buffer[] | null = null;
 
   constructor(
     next: Handler,
@@ -35,18 +35,18 @@ class DecodingHandler extends PolicyHandler {
 
   override onResponseData(controller: Controller, chunk: Buffer): void {
     if (this.coding === undefined) super.onResponseData(controller, chunk);
-    else this.chunks.push(chunk);
+    else (this.chunks ??= []).push(chunk);
   }
 
   override onResponseEnd(controller: Controller, trailers: Headers): void {
     if (this.coding === undefined || this.failed) return super.onResponseEnd(controller, trailers);
     let decoded: Buffer;
     try {
-      decoded = decodeContent(Buffer.concat(this.chunks), this.coding, this.limit);
+      decoded = decodeContent(Buffer.concat(this.chunks ?? []), this.coding, this.limit);
     } catch (error) {
       return this.fail(controller, error as Error);
     }
-    this.chunks.length = 0;
+    this.chunks = null;
     if (decoded.length > 0) super.onResponseData(controller, decoded);
     super.onResponseEnd(controller, trailers);
   }

@@ -20,10 +20,17 @@ export const ABANDONED = new Error('exchange abandoned by the client');
 export const NOT_STARTED: Controller = Object.freeze({ aborted: true, paused: false, reason: null, abort() {}, pause() {}, resume() {} });
 
 export class PolicyHandler implements Handler {
+  // Assigned, not declared as class fields: a field of a base class is defined on receivers of
+  // six shapes (its subclasses), which V8 does through its runtime, measured at about 1 µs per
+  // handler, more than all the rest of a request's policies together.
   /** Set once this policy refused the exchange: nothing more is handed on. */
-  protected failed = false;
+  protected declare failed: boolean;
+  protected declare readonly next: Handler;
 
-  constructor(protected readonly next: Handler) {}
+  constructor(next: Handler) {
+    this.next = next;
+    this.failed = false;
+  }
 
   onRequestStart(controller: Controller, context: unknown): void {
     this.next.onRequestStart?.(controller, context);
