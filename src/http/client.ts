@@ -1,4 +1,4 @@
-// The one HTTP client of the core (RULINGS R5): every upstream request goes through here.
+// The one HTTP client of the core (decision R5): every upstream request goes through here.
 //
 // - One undici Agent per client (a Pool per origin inside it) with keep-alive reuse.
 // - Every connection of an origin the operator has not allowed goes to a public address only,
@@ -9,9 +9,10 @@
 //   hops and the body), a response-size cap enforced while reading and again on the decoded
 //   bytes, a bound on the nesting of a JSON answer, and the caller's abort signal.
 // - Each policy is an undici interceptor of its own (src/http/interceptors/), composed on each
-//   agent once, outermost first: jsonDepth → contentDecoding → sizeCap → redirect → byteBudget →
-//   the agent (its connector judges each connection's address). Redirects are followed there,
-//   never by undici, and only within the origin of the requested URL, at most `maxRedirects` times.
+//   agent once, outermost first: upstreamGate (the upstream guard, for requests that name one) →
+//   deadline → jsonDepth → contentDecoding → sizeCap → redirect → byteBudget → the agent (its
+//   connector judges each connection's address). Redirects are followed there, never by undici,
+//   and only within the origin of the requested URL, at most `maxRedirects` times.
 // - Errors are `HttpError`s with a closed set of kinds (src/http/errors.ts). Callers still
 //   redact them (R4), since a key could sit in a host name.
 import type { LookupFunction } from 'node:net';
