@@ -11,7 +11,7 @@
 // requests still in flight are aborted and recorded as such; nothing more is sent for it.
 
 import { setMaxListeners } from 'node:events';
-import { HttpError, type ByteBudget, type HttpClient, type HttpRequest } from '../http/client.js';
+import { HttpError, RefusedError, type ByteBudget, type HttpClient, type HttpRequest } from '../http/client.js';
 import { egressRefusal } from '../http/egress.js';
 import type { Reach } from '../http/reach.js';
 import type { Redactor } from '../http/redact.js';
@@ -116,18 +116,11 @@ export class CallBridge {
     // Recorded the moment the handler aborts it: its call may answer right after, before the request has unwound.
     cancelled?.addEventListener('abort', () => this.abandon(entry, 'ABORTED: the handler aborted this request (its AbortSignal)'), { once: true });
     try {
-      const guarded = await this.context.guard.send(target.origin, this.call.namespace, signal, () =>
-        this.context.http.request(
-          { method: method as HttpRequest['method'], url: this.context.upstreams.target(new URL(filled.url)), headers: filled.headers, ...(filled.body === undefined ? {} : { body: filled.body }) },
-          { signal, origin: target.origin, budget: this.wire },
-        ),
+      const response = await this.context.http.request(
+        { method: method as HttpRequest['method'], url: this.context.upstreams.route(new URL(filled.url)), headers: filled.headers, ...(filled.body === undefined ? {} : { body: filled.body }) },
+        { signal, origin: target.origin, budget: this.wire, guard: { by: this.context.guard, namespace: this.call.namespace } },
       );
       if (entry.recorded) return { ok: false, message: CALL_ENDED };
-      if (!guarded.ok) {
-        this.rateLimit ??= guarded.refusal;
-        return this.failed(target.origin, method, started, 0, `RATE_LIMITED: ${guarded.refusal.message}`);
-      }
-      const response = guarded.response;
       this.bytes += response.body.length;
       if (this.bytes > this.context.maxBytesPerCall) {
         return this.failed(target.origin, method, started, response.status, tooManyBytes(this.context.maxBytesPerCall), response.body.length);
@@ -139,6 +132,10 @@ export class CallBridge {
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       if (entry.recorded) return { ok: false, message: CALL_ENDED };
+      if (error instanceof RefusedError) {
+        this.rateLimit ??= error.refusal;
+        return this.failed(target.origin, method, started, 0, `RATE_LIMITED: ${error.refusal.message}`);
+      }
       if (wire.timeoutMs !== undefined && error.kind === 'aborted') return this.failed(target.origin, method, started, 0, `TIMEOUT: no answer within ${wire.timeoutMs} ms (the handler's AbortSignal.timeout)`);
       if (error.kind === 'too-large' && this.wire.read > this.context.maxBytesPerCall) return this.failed(target.origin, method, started, 0, error.message);
       return this.failed(target.origin, method, started, 0, `upstream request failed: ${this.context.redactor.redact(error.message)}`);

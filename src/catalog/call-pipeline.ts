@@ -7,7 +7,7 @@
 
 import type { Code } from '../report/findings.js';
 import { brokenBound } from '../shared/raw.js';
-import { HttpError, type HttpClient, type HttpResponse } from '../http/client.js';
+import { HttpError, RefusedError, type HttpClient, type HttpResponse } from '../http/client.js';
 import { decodeBody, excerpt, type Decoded } from '../http/decode.js';
 import { egressRefusal } from '../http/egress.js';
 import type { OriginRule } from '../http/origin.js';
@@ -185,19 +185,18 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
   // Routing headers are the core's, and the values of other schemas' keys stay home (egress.ts).
   const refused = egressRefusal(outgoing, target, context.redactor, (key) => tool.declaredKeys.includes(key));
   if (refused) return fail('origin', refused);
-  const sent: SentRequest = { method: struct.method, ...filled, url: context.upstreams.target(target) };
+  const routedTo = context.upstreams.route(target);
+  const sent: SentRequest = { method: struct.method, ...filled, url: routedTo.href };
   if (options.dryRun) return { ok: true, dryRun: markMissingKeys(sent, tool.missingKeys, tokens) };
 
   let response: HttpResponse;
   const started = performance.now();
   try {
-    // Messages name the schema's origin, not the address of an upstream override.
-    const guarded = await context.guard.send(target.origin, tool.namespace, options.signal, () =>
-      context.http.request({ ...sent, method: struct.method }, { signal: options.signal, origin: target.origin }),
-    );
-    if (!guarded.ok) return rateLimited(guarded.refusal);
-    response = guarded.response;
+    // Messages and the guard name the schema's origin, not the address of an upstream override.
+    const guard = { by: context.guard, namespace: tool.namespace };
+    response = await context.http.request({ method: struct.method, url: routedTo, headers: sent.headers, body: sent.body }, { signal: options.signal, origin: target.origin, guard });
   } catch (error) {
+    if (error instanceof RefusedError) return rateLimited(error.refusal);
     if (!(error instanceof HttpError)) throw error;
     outbound.push(outboundRecord(target.origin, struct.method, started, 0, 0, error.message));
     // The answer arrived but cannot be read: an unknown or broken Content-Encoding, or JSON past the nesting bound.

@@ -24,21 +24,23 @@ class Pool {
 export class SlotPools {
   private readonly pools = new Map<string, Pool>();
 
+  /** A slot if one is free now (its release), or null: then `acquire` waits for one. */
+  tryAcquire(name: string, size: number): (() => void) | null {
+    const pool = this.pools.get(name) ?? new Pool();
+    if (pool.active >= size) return null;
+    if (pool.active === 0) this.pools.set(name, pool);
+    pool.active += 1;
+    return this.releaser(name, pool);
+  }
+
   /**
    * A slot once one is free, or null when none freed in time. A waiter whose signal aborts gets a
    * release that holds no slot: the caller looks at why its signal aborted, and sends nothing.
    */
   acquire(name: string, size: number, signal?: AbortSignal): Promise<Slot | null> {
-    let pool = this.pools.get(name);
-    if (!pool) {
-      pool = new Pool();
-      this.pools.set(name, pool);
-    }
-    const owned = pool;
-    if (owned.active < size) {
-      owned.active += 1;
-      return Promise.resolve({ release: this.releaser(name, owned), waited: false });
-    }
+    const free = this.tryAcquire(name, size);
+    if (free) return Promise.resolve({ release: free, waited: false });
+    const owned = this.pools.get(name) as Pool;
     if (signal?.aborted) return Promise.resolve({ release: () => undefined, waited: true });
     return new Promise((resolve) => {
       const leave = (answer: Slot | null) => {

@@ -1,5 +1,6 @@
-// The upstream guard (issue 16, point 5): wraps every outbound request of a call, the core's own
-// and each one an executeRequest handler makes through the bridge. Before a request: is its
+// The upstream guard (issue 16, point 5): the gate every outbound request of a call passes, the
+// core's own and each one an executeRequest handler makes through the bridge (the HTTP client's
+// outermost interceptor asks it, src/http/interceptors/upstream-gate.ts). Before a request: is its
 // origin paused, is there a token in its rate bucket, is there a free concurrency slot. A refusal
 // sends nothing and says when to try again. After an answer: a 429 (or a 503 with Retry-After)
 // pauses the origin until the time it names, capped, so that the calls meanwhile answer at once
@@ -12,6 +13,7 @@
 // and a request that waited looks at the pause again (another replica may have set it).
 
 import type { UpstreamLimitsConfig } from '../config/project.js';
+import type { Admission, Refusal, UpstreamGate } from '../http/client.js';
 import type { SharedState } from '../state/shared-state.js';
 import { LimitTable } from './limits.js';
 import { retryAfterUntil } from './retry-after.js';
@@ -20,14 +22,10 @@ import { MAX_SLOT_WAIT_MS, SlotPools, type Slot } from './slots.js';
 /** A 429 without a readable Retry-After (absent, or not one of RFC 9110's forms), or a 503 with an unreadable one, pauses this long. */
 const DEFAULT_PAUSE_MS = 1000;
 
-/** Why a request was not sent, and when trying again can help. */
-export interface Refusal {
-  message: string;
-  /** Whole seconds until a retry can succeed (at least 1). */
-  retryAfterSeconds: number;
-}
+export type { Refusal } from '../http/client.js';
 
-export type Admission = { ok: true; release: () => void } | { ok: false; refusal: Refusal };
+/** The answer to a request that must wait its turn, or be refused: made only when it waits. */
+type Waiting = { ok: true; release: () => void } | { ok: false; refusal: Refusal };
 
 export interface GuardOptions {
   /** The clock, epoch ms (tests step it). */
@@ -36,7 +34,7 @@ export interface GuardOptions {
   credentialOf?: (namespace: string) => string;
 }
 
-export class UpstreamGuard {
+export class UpstreamGuard implements UpstreamGate {
   private readonly limits: LimitTable;
   private readonly slots = new SlotPools();
   private readonly now: () => number;
@@ -56,31 +54,12 @@ export class UpstreamGuard {
   }
 
   /**
-   * Sends `request` if the limits let it go now, holding a concurrency slot until it settles, and
-   * reads its answer for a pause; otherwise sends nothing and says why. An error of `request`
-   * passes through.
+   * Whether a request of `namespace` to `origin` may go now. When it may, `release` must be
+   * called once it is answered, and the answer reported to `observe` with `scope`; when it may
+   * not, nothing is to be sent and the refusal says why.
    */
-  async send<T extends { status: number; headers: Readonly<Record<string, string>> }>(
-    origin: string,
-    namespace: string,
-    signal: AbortSignal | undefined,
-    request: () => Promise<T>,
-  ): Promise<{ ok: true; response: T } | { ok: false; refusal: Refusal }> {
+  async admit(origin: string, namespace: string, signal: AbortSignal | undefined): Promise<Admission> {
     const scope = this.pauseScope(origin, namespace);
-    const admitted = await this.admit(origin, namespace, scope, signal);
-    if (!admitted.ok) return admitted;
-    let response: T;
-    try {
-      response = await request();
-    } finally {
-      admitted.release();
-    }
-    await this.observe(scope, response.status, response.headers);
-    return { ok: true, response };
-  }
-
-  /** Whether a request of `namespace` to `origin` may go now; when it may, `release` must be called once it is answered. */
-  private async admit(origin: string, namespace: string, scope: string, signal?: AbortSignal): Promise<Admission> {
     const paused = await this.pauseRefusal(origin, scope);
     if (paused) return paused;
     const applied = this.limits.for(namespace, origin);
@@ -89,19 +68,29 @@ export class UpstreamGuard {
       const taken = await this.state.take(bucket, burst, requestsPerSecond);
       if (!taken.ok) return refuse(`the rate limit for ${origin} (${requestsPerSecond} requests per second, burst ${burst}; ${applied.rateSource}) is reached; nothing was sent`, taken.retryAfterMs);
     }
-    if (!applied.concurrency) return { ok: true, release: () => undefined };
+    if (!applied.concurrency) return { ok: true, release: NOTHING_HELD, scope };
+    const { pool, concurrency } = applied.concurrency;
+    // A free slot is taken at once: only a request that must wait is listed for a pause to stop.
+    const free = this.slots.tryAcquire(pool, concurrency);
+    if (free) return { ok: true, release: free, scope };
+    const waited = await this.waitForSlot(origin, scope, applied.concurrency, signal);
+    return waited.ok ? { ok: true, release: waited.release, scope } : waited;
+  }
+
+  /** A slot once one frees, listed under `scope` so that a pause beginning meanwhile stops the wait. */
+  private async waitForSlot(origin: string, scope: string, { pool, concurrency }: { pool: string; concurrency: number }, signal: AbortSignal | undefined): Promise<Waiting> {
     const pause = new AbortController();
     const waiters = this.waiting.get(scope) ?? new Set();
     this.waiting.set(scope, waiters.add(pause));
     let slot: Slot | null;
     try {
-      slot = await this.slots.acquire(applied.concurrency.pool, applied.concurrency.concurrency, signal ? AbortSignal.any([signal, pause.signal]) : pause.signal);
+      slot = await this.slots.acquire(pool, concurrency, signal ? AbortSignal.any([signal, pause.signal]) : pause.signal);
     } finally {
       waiters.delete(pause);
       if (waiters.size === 0 && this.waiting.get(scope) === waiters) this.waiting.delete(scope);
     }
     if (!slot) {
-      return refuse(`${applied.concurrency.concurrency} requests to ${origin} were already running and none finished within ${MAX_SLOT_WAIT_MS / 1000} s; nothing was sent`, 1000);
+      return refuse(`${concurrency} requests to ${origin} were already running and none finished within ${MAX_SLOT_WAIT_MS / 1000} s; nothing was sent`, 1000);
     }
     // A request that waited its turn looks at the pause again: one may have begun meanwhile, here
     // or in another replica. A waiter the pause stopped holds no slot: refused even if it has ended.
@@ -112,23 +101,25 @@ export class UpstreamGuard {
   }
 
   /** A refusal while `scope` is paused; null when it is not. */
-  private async pauseRefusal(origin: string, scope: string): Promise<Admission | null> {
+  private async pauseRefusal(origin: string, scope: string): Promise<{ ok: false; refusal: Refusal } | null> {
     const pausedUntil = await this.state.pausedUntil(scope);
     if (pausedUntil === null || pausedUntil <= this.now()) return null;
     return refuse(`${origin} asked for a pause (429 or 503 with Retry-After) until ${new Date(pausedUntil).toISOString()}; nothing was sent`, pausedUntil - this.now());
   }
 
-  /** Reads an upstream's answer: a 429, or a 503 with Retry-After, pauses `scope` and stops its waiting requests. */
-  private async observe(scope: string, status: number, headers: Readonly<Record<string, string>>): Promise<void> {
-    if (status !== 429 && status !== 503) return;
-    const header = headers['retry-after'];
-    if (status === 503 && header === undefined) return;
+  /**
+   * Reads an upstream's answer: a 429, or a 503 with Retry-After, pauses `scope` and stops its
+   * waiting requests; null (nothing to wait for) for any other answer.
+   */
+  observe(scope: string, status: number, retryAfter: string | undefined): Promise<void> | null {
+    if (status !== 429 && (status !== 503 || retryAfter === undefined)) return null;
     const now = this.now();
-    const asked = retryAfterUntil(header, now) ?? now + DEFAULT_PAUSE_MS;
+    const asked = retryAfterUntil(retryAfter, now) ?? now + DEFAULT_PAUSE_MS;
     const until = Math.min(asked, now + this.limits.maxPauseMs);
-    if (until <= now) return;
-    await this.state.pause(scope, until);
-    for (const waiter of this.waiting.get(scope) ?? []) waiter.abort();
+    if (until <= now) return null;
+    return this.state.pause(scope, until).then(() => {
+      for (const waiter of this.waiting.get(scope) ?? []) waiter.abort();
+    });
   }
 
   /** `origin credential`: what a pause belongs to (the SharedState's key; an origin holds no space). */
@@ -142,7 +133,10 @@ export class UpstreamGuard {
   }
 }
 
-function refuse(message: string, waitMs: number): Admission {
+/** The release of a request that holds no slot (no concurrency limit applies). */
+const NOTHING_HELD = (): void => undefined;
+
+function refuse(message: string, waitMs: number): { ok: false; refusal: Refusal } {
   const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
   return { ok: false, refusal: { message: `${message}; retry after ${retryAfterSeconds} s`, retryAfterSeconds } };
 }

@@ -1,4 +1,4 @@
-// The one HTTP client of the core (RULINGS R5): every upstream request goes through here.
+// The one HTTP client of the core (decision R5): every upstream request goes through here.
 //
 // - One undici Agent per client (a Pool per origin inside it) with keep-alive reuse.
 // - Every connection of an origin the operator has not allowed goes to a public address only,
@@ -8,24 +8,33 @@
 // - Every request has a connect timeout, one total deadline over the whole exchange (all redirect
 //   hops and the body), a response-size cap enforced while reading and again on the decoded
 //   bytes, a bound on the nesting of a JSON answer, and the caller's abort signal.
-// - Redirects are followed by this module, never by undici, and only within the origin of the
-//   requested URL (scheme + host + port), at most `maxRedirects` times.
+// - Each policy is an undici interceptor of its own (src/http/interceptors/), composed on each
+//   agent once, outermost first: upstreamGate (the upstream guard, for requests that name one) →
+//   deadline → jsonDepth → contentDecoding → sizeCap → redirect → byteBudget → the agent (its
+//   connector judges each connection's address). Redirects are followed there, never by undici,
+//   and only within the origin of the requested URL, at most `maxRedirects` times.
 // - Errors are `HttpError`s with a closed set of kinds (src/http/errors.ts). Callers still
 //   redact them (R4), since a key could sit in a host name.
 import type { LookupFunction } from 'node:net';
-import type { Agent, Pool } from 'undici';
+import type { Agent, Dispatcher, Pool } from 'undici';
 import { undici } from '../shared/deps.js';
 import { NetworkPolicy, type NetworkOptions } from './address-policy.js';
 import { publicOnlyConnector } from './connector.js';
-import { ACCEPT_ENCODING, decodeContent } from './content-encoding.js';
-import { mayParseAsJson } from './decode.js';
+import { ACCEPT_ENCODING } from './content-encoding.js';
 import { abortedError, exchangeError, HttpError } from './errors.js';
-import { Call, Hop, NOT_ABORTED, type ByteBudget, type IncomingHeaders } from './hop.js';
-import { jsonDeeperThan } from './json-depth.js';
+import { Exchange } from './exchange.js';
+import { contentDecoding } from './interceptors/content-decoding.js';
+import { deadline } from './interceptors/deadline.js';
+import { jsonDepth } from './interceptors/json-depth.js';
+import type { Headers } from './interceptors/policy-handler.js';
+import { redirect } from './interceptors/redirect.js';
+import { byteBudget, sizeCap, type ByteBudget } from './interceptors/size-cap.js';
+import { GateFailure, upstreamGate, type GateOptions, type UpstreamGate } from './interceptors/upstream-gate.js';
 import type { Upstreams } from './upstreams.js';
 
-export { HttpError, type HttpErrorKind } from './errors.js';
-export type { ByteBudget } from './hop.js';
+export { HttpError, RefusedError, type HttpErrorKind, type Refusal } from './errors.js';
+export type { Admission, UpstreamGate } from './interceptors/upstream-gate.js';
+export type { ByteBudget } from './interceptors/size-cap.js';
 
 export interface HttpLimits {
   /** Time allowed to open the TCP (and TLS) connection. */
@@ -51,6 +60,8 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
 /** Largest response head undici parses (Node's default); larger is a `too-large` error. */
 const MAX_HEADER_BYTES = 16 * 1024;
 
+type Dispatch = Dispatcher['dispatch'];
+
 export interface HttpNetworkOptions extends NetworkOptions {
   /** Name resolution for connections (node:dns `lookup` by default; tests name loopback servers). */
   lookup?: LookupFunction;
@@ -63,7 +74,8 @@ export interface HttpNetworkOptions extends NetworkOptions {
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  url: string;
+  /** A URL the caller has already parsed is not parsed again. */
+  url: string | URL;
   headers: Record<string, string>;
   /** Text goes as UTF-8; bytes as they are. */
   body?: string | Uint8Array;
@@ -79,6 +91,11 @@ export interface RequestOptions {
   origin?: string;
   /** A bound shared with other requests (an executeRequest call's bytes): every byte read is taken from it. */
   budget?: ByteBudget;
+  /**
+   * The upstream guard this request goes through, as a request of `namespace` to the origin it
+   * was aimed at: refused (a RefusedError, nothing sent) or let go, its answer read for a pause.
+   */
+  guard?: { by: UpstreamGate; namespace: string };
 }
 
 export interface HttpResponse {
@@ -93,9 +110,6 @@ export interface HttpResponse {
   redirects: number;
 }
 
-/** Headers that describe a request body; dropped when a redirect turns the request into a GET. */
-const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']);
-
 export class HttpClient {
   private readonly limits: HttpLimits;
   private readonly backstopMs: number;
@@ -103,6 +117,9 @@ export class HttpClient {
   private directAgent: Agent | undefined;
   /** For requests an upstream override routes: its base may be any address (the operator wrote it). */
   private routedAgent: Agent | undefined;
+  /** Each agent's dispatch with the client's interceptors composed on it, once. */
+  private direct: Dispatch | undefined;
+  private routed: Dispatch | undefined;
   private closed = false;
   private readonly network: NetworkPolicy;
   private readonly lookup: LookupFunction | undefined;
@@ -130,15 +147,23 @@ export class HttpClient {
    * Pools are per origin and decide their connector once, so a routed request and a direct one
    * to the same address never share a pool: each has its own agent.
    */
-  private agent(routed: boolean): Agent {
-    const made = routed ? this.routedAgent : this.directAgent;
+  private dispatcher(routed: boolean): Dispatch {
+    const made = routed ? this.routed : this.direct;
     // As undici's own Agent does after close(): every later request fails, none opens a socket.
     if (this.closed && !made) throw new (undici().errors.ClientClosedError)();
     if (made) return made;
     const agent = this.makeAgent(routed ? () => true : (origin) => this.network.allowsPrivate(origin));
-    if (routed) this.routedAgent = agent;
-    else this.directAgent = agent;
-    return agent;
+    const { maxRedirects, maxResponseBytes, maxJsonDepth, totalTimeoutMs } = this.limits;
+    // Innermost first: each hop's bytes are taken from the budget, each hop is judged by
+    // `redirect`, the answer's bytes are capped, then decoded, then their nesting is bounded;
+    // one deadline covers it all from the moment the upstream guard lets the request go.
+    // Composed as Dispatcher#compose does, without its Proxy and the wrapper it puts around each
+    // layer to adapt handlers of undici's older API: every handler here speaks the new one.
+    const interceptors = [byteBudget(), redirect(maxRedirects), sizeCap(maxResponseBytes), contentDecoding(maxResponseBytes), jsonDepth(maxJsonDepth), deadline(totalTimeoutMs), upstreamGate()];
+    const composed = interceptors.reduce<Dispatch>((inner, interceptor) => interceptor(inner), agent.dispatch.bind(agent));
+    if (routed) [this.routedAgent, this.routed] = [agent, composed];
+    else [this.directAgent, this.direct] = [agent, composed];
+    return composed;
   }
 
   private makeAgent(mayConnectPrivately: (origin: string) => boolean): Agent {
@@ -159,18 +184,26 @@ export class HttpClient {
   }
 
   async request(request: HttpRequest, options: RequestOptions = {}): Promise<HttpResponse> {
-    const url = parseRequestUrl(request.url);
+    const url = checkedRequestUrl(request.url);
     const callerSignal = options.signal;
     if (callerSignal?.aborted) throw abortedError();
-    const call = new Call(this.limits.totalTimeoutMs, callerSignal, options.budget);
-    const routed = this.upstreams?.routes(options.origin ?? url.origin, url.origin) === true;
+    const origin = url.origin;
+    const routed = this.upstreams?.routes(options.origin ?? origin, origin) === true;
+    const exchange = new Exchange(callerSignal);
     try {
-      return await this.exchange(url, request, call, routed);
+      const dispatch: Dispatcher.DispatchOptions & { budget?: ByteBudget } & GateOptions = { origin, path: url.pathname + url.search, method: request.method, headers: withAcceptEncoding(request.headers), body: request.body };
+      if (options.budget !== undefined) dispatch.budget = options.budget;
+      // Messages and pauses name the origin the request was aimed at, not an override's.
+      if (options.guard !== undefined) dispatch.gate = { by: options.guard.by, origin: options.origin ?? origin, namespace: options.guard.namespace, signal: callerSignal };
+      this.dispatcher(routed)(dispatch, exchange);
+      await exchange.done;
+      const redirects = exchange.redirects;
+      return { status: exchange.status, headers: flattenHeaders(exchange.headers), body: exchange.body(), url: redirects === null ? url.href : (redirects[redirects.length - 1] as URL).href, redirects: redirects?.length ?? 0 };
     } catch (error) {
-      if (call.cause !== NOT_ABORTED) throw call.error();
-      throw exchangeError(error, options.origin ?? url.origin, { ...this.limits, maxHeaderBytes: MAX_HEADER_BYTES });
+      if (error instanceof GateFailure) throw error.failure;
+      throw exchangeError(error, options.origin ?? origin, { ...this.limits, maxHeaderBytes: MAX_HEADER_BYTES });
     } finally {
-      call.dispose();
+      exchange.dispose();
     }
   }
 
@@ -179,81 +212,11 @@ export class HttpClient {
     this.closed = true;
     await Promise.all([this.directAgent?.close(), this.routedAgent?.close()]);
   }
-
-  private send(
-    call: Call,
-    routed: boolean,
-    origin: string,
-    path: string,
-    method: HttpRequest['method'],
-    headers: Record<string, string>,
-    body: string | Uint8Array | undefined,
-  ): Promise<Hop> {
-    if (call.cause !== NOT_ABORTED) return Promise.reject(call.error());
-    const limit = this.limits.maxResponseBytes;
-    return new Promise<Hop>((resolve, reject) => {
-      const hop = new Hop(limit, resolve, reject, call.budget);
-      call.hop = hop;
-      this.agent(routed).dispatch({ origin, path, method, headers, body }, hop);
-    });
-  }
-
-  private async exchange(url: URL, request: HttpRequest, call: Call, routed: boolean): Promise<HttpResponse> {
-    const { maxRedirects } = this.limits;
-    const origin = url.origin;
-    let current = url;
-    let method: HttpRequest['method'] = request.method;
-    let headers = withAcceptEncoding(request.headers);
-    let body = request.body;
-    let redirects = 0;
-    for (;;) {
-      const hop = await this.send(call, routed, origin, current.pathname + current.search, method, headers, body);
-      if (!hop.redirect) {
-        const responseHeaders = flattenHeaders(hop.headers);
-        return { status: hop.status, headers: responseHeaders, body: this.readBody(hop.body(), responseHeaders), url: current.href, redirects };
-      }
-      const status = hop.status;
-      const next = resolveRedirect(hop.headers.location as string | string[], current, origin);
-      if (redirects >= maxRedirects) {
-        throw new HttpError('too-many-redirects', `more than ${maxRedirects} redirects (maxRedirects)`);
-      }
-      redirects++;
-      // Fetch semantics: 303 turns anything into GET; 301 and 302 turn POST into GET. Either way
-      // the body goes, and with it the headers that describe it. 307 and 308 keep both.
-      if (method !== 'GET' && (status === 303 || (method === 'POST' && (status === 301 || status === 302)))) {
-        method = 'GET';
-        body = undefined;
-        headers = withoutBodyHeaders(headers);
-      }
-      current = next;
-    }
-  }
-
-  /** The body as the caller reads it: Content-Encoding undone, JSON nesting bounded. */
-  private readBody(raw: Buffer, headers: Record<string, string>): Buffer {
-    let body = raw;
-    const encoding = headers['content-encoding'];
-    if (encoding !== undefined) {
-      body = decodeContent(raw, encoding, this.limits.maxResponseBytes);
-      delete headers['content-encoding'];
-      delete headers['content-length'];
-    }
-    const { maxJsonDepth } = this.limits;
-    // Each level takes a byte: a body no longer than the bound cannot pass it.
-    if (body.length > maxJsonDepth && mayParseAsJson(body, headers['content-type']) && jsonDeeperThan(body, maxJsonDepth)) {
-      throw new HttpError('too-deep', `JSON answer nested more than ${maxJsonDepth} levels deep (maxJsonDepth)`);
-    }
-    return body;
-  }
 }
 
-function parseRequestUrl(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new HttpError('invalid-url', 'request URL is not a valid absolute URL');
-  }
+/** The request's URL, parsed unless the caller did; only http(s), never with credentials. */
+function checkedRequestUrl(raw: string | URL): URL {
+  const url = typeof raw === 'string' ? parseRequestUrl(raw) : raw;
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new HttpError('invalid-url', `request URL scheme must be http or https, not ${url.protocol.slice(0, 20)}`);
   }
@@ -263,26 +226,12 @@ function parseRequestUrl(raw: string): URL {
   return url;
 }
 
-function resolveRedirect(location: string | string[], current: URL, origin: string): URL {
-  if (typeof location !== 'string') {
-    throw new HttpError('redirect-refused', 'redirect refused: more than one Location header');
-  }
-  let next: URL;
+function parseRequestUrl(raw: string): URL {
   try {
-    next = new URL(location, current);
+    return new URL(raw);
   } catch {
-    throw new HttpError('redirect-refused', 'redirect refused: Location is not a valid URL');
+    throw new HttpError('invalid-url', 'request URL is not a valid absolute URL');
   }
-  if (next.origin !== origin) {
-    if (next.protocol !== 'https:' && next.protocol !== 'http:') {
-      throw new HttpError('redirect-refused', `redirect refused: ${next.protocol.slice(0, 20)} URLs are not followed`);
-    }
-    throw new HttpError('redirect-refused', `redirect to another origin refused: ${next.origin}`);
-  }
-  if (next.username !== '' || next.password !== '') {
-    throw new HttpError('redirect-refused', 'redirect refused: Location carries credentials');
-  }
-  return next;
 }
 
 /**
@@ -299,20 +248,12 @@ function withAcceptEncoding(headers: Record<string, string>): Record<string, str
   return result;
 }
 
-function withoutBodyHeaders(headers: Record<string, string>): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const name of Object.keys(headers)) {
-    if (!BODY_HEADERS.has(name.toLowerCase())) result[name] = headers[name] as string;
-  }
-  return result;
-}
-
 /**
  * Joins repeated headers in place (undici builds a fresh object per response): with `, ` as HTTP
  * does, but Set-Cookie lines with a line break, since a cookie's own text holds commas
  * (`Expires=Wed, 21 Oct ...`) and no header value holds a line break.
  */
-function flattenHeaders(headers: IncomingHeaders): Record<string, string> {
+function flattenHeaders(headers: Headers): Record<string, string> {
   for (const name in headers) {
     const value = headers[name];
     if (typeof value !== 'string') {

@@ -158,16 +158,12 @@ export function otherCharsetDecoder(contentType: string | undefined): TextDecode
 }
 
 /**
- * Whether decodeBody may parse `body` as JSON: a JSON content type, or none and a body that
- * starts like a JSON array or object (the only JSON that nests).
+ * What a Content-Type says about JSON: true when it names a JSON type, false when it names
+ * another type, undefined when it is missing or unparsable (decodeBody then sniffs the body).
  */
-export function mayParseAsJson(body: Buffer, contentType: string | undefined): boolean {
+export function namesJson(contentType: string | undefined): boolean | undefined {
   const type = parseContentType(contentType);
-  if (type !== undefined) return isJsonType(type.essence);
-  for (const byte of body) {
-    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d && byte !== 0xef && byte !== 0xbb && byte !== 0xbf) return byte === 0x5b || byte === 0x7b;
-  }
-  return false;
+  return type === undefined ? undefined : isJsonType(type.essence);
 }
 
 function sniff(body: Buffer): Decoded {

@@ -14,7 +14,8 @@ export type HttpErrorKind =
   | 'redirect-refused'
   | 'too-many-redirects'
   | 'aborted'
-  | 'invalid-url';
+  | 'invalid-url'
+  | 'rate-limited';
 
 export class HttpError extends Error {
   readonly kind: HttpErrorKind;
@@ -23,6 +24,20 @@ export class HttpError extends Error {
     super(message);
     this.name = 'HttpError';
     this.kind = kind;
+  }
+}
+
+/** Why the upstream guard held a request back, and when trying again can help. */
+export interface Refusal {
+  message: string;
+  /** Whole seconds until a retry can succeed (at least 1). */
+  retryAfterSeconds: number;
+}
+
+/** A request the upstream guard refused: nothing was sent. */
+export class RefusedError extends HttpError {
+  constructor(readonly refusal: Refusal) {
+    super('rate-limited', refusal.message);
   }
 }
 

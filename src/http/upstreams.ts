@@ -37,12 +37,17 @@ export class Upstreams {
     return base !== undefined && base.origin === sentTo;
   }
 
-  /** Where a request for `url` (already parsed and checked) is sent. */
-  target(url: URL): string {
+  /** Where a request for `url` (already parsed and checked) is sent: `url` itself when no override routes it. */
+  route(url: URL): URL {
     const base = this.bases.size === 0 ? undefined : (this.bases.get(url.origin) ?? this.bases.get('*'));
-    if (!base) return url.href;
+    if (!base) return url;
     const prefix = base.pathname.endsWith('/') ? base.pathname.slice(0, -1) : base.pathname;
-    return `${base.origin}${prefix}${url.pathname}${url.search}`;
+    return new URL(`${base.origin}${prefix}${url.pathname}${url.search}`);
+  }
+
+  /** Where a request for `url` is sent, as text. */
+  target(url: URL): string {
+    return this.route(url).href;
   }
 }
 

@@ -1,0 +1,156 @@
+// Redirects, followed by flowguard and never by undici (decision R5): at most `maxRedirects` hops,
+// each judged before it is sent (by default: it stays within the origin of the first request,
+// scheme + host + port, and carries no credentials), and each sent through the rest of the
+// dispatch chain again, so its connection is judged by the address policy as the first one was.
+//
+// - A redirect's own body is drained (so the connection can be reused) up to 64 KiB; past that
+//   the connection is dropped instead and the redirect is still followed.
+// - Fetch semantics: 303 turns anything into GET; 301 and 302 turn POST into GET. Either way the
+//   body goes, and with it the headers that describe it. 307 and 308 keep both.
+// - A redirect without Location is an answer like any other.
+// - The next handler hears `onRequestStart` once per hop (so it can always abort the hop on the
+//   wire); from the second on, its context's `redirects` lists the URLs followed so far.
+
+import { HttpError } from '../errors.js';
+import { PolicyHandler, type Controller, type Handler, type Headers, type Interceptor } from './policy-handler.js';
+import type { Dispatcher } from 'undici';
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const DRAIN_LIMIT = 64 * 1024;
+/** Headers that describe a request body; dropped when a redirect turns the request into a GET. */
+const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']);
+/** The reason a redirect's connection is dropped while its body is drained. */
+const DRAIN_TOO_LONG = new Error('redirect body longer than the drain limit');
+
+/** What `onRequestStart` tells the next handler from the second hop on. */
+export interface RedirectContext {
+  redirects?: readonly URL[];
+}
+
+/** Why a hop to `next` may not be sent (a message), or null when it may; `first` is the URL first requested. */
+export type RedirectJudge = (next: URL, first: URL) => string | null;
+
+export function redirect(maxRedirects: number, judge: RedirectJudge = sameOrigin): Interceptor {
+  return (dispatch) => (options, handler) => dispatch(options, new RedirectHandler(handler, dispatch, options, maxRedirects, judge));
+}
+
+/** The default judge: the origin of the first request, no credentials, http(s) only. */
+export function sameOrigin(next: URL, first: URL): string | null {
+  if (next.origin !== first.origin) {
+    if (next.protocol !== 'https:' && next.protocol !== 'http:') return `redirect refused: ${next.protocol.slice(0, 20)} URLs are not followed`;
+    return `redirect to another origin refused: ${next.origin}`;
+  }
+  if (next.username !== '' || next.password !== '') return 'redirect refused: Location carries credentials';
+  return null;
+}
+
+type Dispatch = Dispatcher['dispatch'];
+
+class RedirectHandler extends PolicyHandler {
+  /** The hop to follow once this one's body is drained, and the status that sent there; null while the answer is handed on. */
+  private pending: URL | null = null;
+  private pendingStatus = 0;
+  private drained = 0;
+  /** The URL first requested, parsed at the first redirect (a request that is not redirected never parses one). */
+  private first: URL | null = null;
+  private followed: URL[] | null = null;
+  /** The hop whose connection was dropped mid-drain: whatever it still reports is stale. */
+  private dropped: Controller | null = null;
+
+  constructor(
+    next: Handler,
+    private readonly dispatch: Dispatch,
+    private options: Dispatcher.DispatchOptions,
+    private readonly maxRedirects: number,
+    private readonly judge: RedirectJudge,
+  ) {
+    super(next);
+  }
+
+  override onRequestStart(controller: Controller, context: unknown): void {
+    const followed = this.followed;
+    super.onRequestStart(controller, followed === null ? context : { ...(context as object), redirects: followed });
+  }
+
+  override onResponseStart(controller: Controller, status: number, headers: Headers, statusMessage?: string): void {
+    if (this.failed) return;
+    if (!REDIRECT_STATUSES.has(status) || headers.location === undefined) return super.onResponseStart(controller, status, headers, statusMessage);
+    const next = this.resolve(headers.location);
+    if (typeof next === 'string') return this.fail(controller, new HttpError('redirect-refused', next));
+    if ((this.followed?.length ?? 0) >= this.maxRedirects) {
+      return this.fail(controller, new HttpError('too-many-redirects', `more than ${this.maxRedirects} redirects (maxRedirects)`));
+    }
+    this.pending = next;
+    this.pendingStatus = status;
+    this.drained = 0;
+    const length = headers['content-length'];
+    if (typeof length === 'string' && Number(length) > DRAIN_LIMIT) this.drop(controller);
+  }
+
+  override onResponseData(controller: Controller, chunk: Buffer): void {
+    if (controller === this.dropped) return;
+    if (this.pending === null) return super.onResponseData(controller, chunk);
+    this.drained += chunk.length;
+    if (this.drained > DRAIN_LIMIT) this.drop(controller);
+  }
+
+  override onResponseEnd(controller: Controller, trailers: Headers): void {
+    if (controller === this.dropped) return;
+    if (this.pending === null) super.onResponseEnd(controller, trailers);
+    else this.follow(controller);
+  }
+
+  override onResponseError(controller: Controller, error: Error): void {
+    if (controller !== this.dropped) super.onResponseError(controller, error);
+  }
+
+  /** The Location as a URL the judge lets through, or why not. */
+  private resolve(location: string | string[]): URL | string {
+    if (typeof location !== 'string') return 'redirect refused: more than one Location header';
+    const current = new URL(this.options.path, this.options.origin);
+    this.first ??= current;
+    let next: URL;
+    try {
+      next = new URL(location, current);
+    } catch {
+      return 'redirect refused: Location is not a valid URL';
+    }
+    return this.judge(next, this.first) ?? next;
+  }
+
+  /** The redirect's body is too long to drain: the connection goes, the redirect is still followed. */
+  private drop(controller: Controller): void {
+    this.dropped = controller;
+    controller.abort(DRAIN_TOO_LONG);
+    this.follow(controller);
+  }
+
+  /** Sends the next hop through the rest of the chain, as its first hop went. */
+  private follow(controller: Controller): void {
+    const next = this.pending as URL;
+    const status = this.pendingStatus;
+    this.pending = null;
+    (this.followed ??= []).push(next);
+    const { method } = this.options;
+    const path = next.pathname + next.search;
+    if (method !== 'GET' && (status === 303 || (method === 'POST' && (status === 301 || status === 302)))) {
+      this.options = { ...this.options, path, method: 'GET', body: null, headers: withoutBodyHeaders(this.options.headers as Record<string, string>) };
+    } else {
+      this.options = { ...this.options, path };
+    }
+    try {
+      this.dispatch(this.options, this);
+    } catch (error) {
+      // A dispatcher closed meanwhile refuses at once.
+      this.fail(controller, error as Error);
+    }
+  }
+}
+
+function withoutBodyHeaders(headers: Record<string, string>): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const name of Object.keys(headers)) {
+    if (!BODY_HEADERS.has(name.toLowerCase())) result[name] = headers[name] as string;
+  }
+  return result;
+}
