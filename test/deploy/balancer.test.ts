@@ -1,0 +1,233 @@
+// Issue 28, point 4, end to end with real parts: two spawned `flowguard serve --transport http`
+// replicas sharing one real redis-server, behind a real HAProxy running deploy/haproxy/haproxy.cfg
+// (the file compose mounts), reached by the official SDK client over Streamable HTTP through the
+// balancer. Which replica answered is read from each replica's own /metrics.
+//
+// - stateless replicas: calls are spread over both; one rate limit holds over both (Redis); a
+//   replica killed (SIGKILL) with calls in flight on it loses none (retry-on, redispatch).
+// - `--sessions`: a session stays on the replica that opened it (the stick table on
+//   Mcp-Session-Id), sessions are spread over both; without the stick lines, a session breaks.
+
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectHttp, type Connection } from '../mcp/helpers.js';
+import { tempProject } from '../support/project.js';
+import { startUpstream, type Upstream } from '../support/upstream.js';
+import { waitFor } from '../support/wait.js';
+import { REDIS_INSTALLED, REDIS_MISSING, startRedis, type RedisServer } from '../state/redis-server.js';
+import { HAPROXY, HAPROXY_CONFIG, HAPROXY_MISSING, startBalancer, type Balancer } from './haproxy.js';
+import { startReplica, type Replica } from './replicas.js';
+
+if (!HAPROXY) console.warn(HAPROXY_MISSING);
+if (!REDIS_INSTALLED) console.warn(REDIS_MISSING);
+
+const FLEET = 'https://api.fleet.test';
+const METERED = 'https://api.metered.test';
+const route = (name: string, path: string) => `${name}: { method: 'GET', path: '${path}', description: 'The ${name} of the fleet.', parameters: [], tests: [{ _description: '${name}' }] }`;
+const schema = (namespace: string, root: string, routes: string[]) => `export const main = {
+  namespace: '${namespace}', name: '${namespace}', description: 'One API behind two replicas.', version: '2.0.0',
+  root: '${root}',
+  routes: { ${routes.join(', ')} }
+};
+`;
+
+/** The loopback upstream: `/slow` waits while `holding` is set, so that calls are in flight on purpose. */
+interface FleetUpstream extends Upstream {
+  held: ServerResponse[];
+  hold(on: boolean): void;
+  hitsOf(path: string): number;
+}
+
+async function startFleetUpstream(): Promise<FleetUpstream> {
+  const held: ServerResponse[] = [];
+  let holding = false;
+  const answer = (res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+  const upstream = await startUpstream((_req, res, entry) => {
+    if (entry.url === '/slow' && holding) return void held.push(res);
+    answer(res);
+  });
+  return Object.assign(upstream, {
+    held,
+    hold: (on: boolean) => {
+      holding = on;
+      if (!on) for (const res of held.splice(0)) if (!res.destroyed) answer(res);
+    },
+    hitsOf: (path: string) => upstream.records.filter((entry) => entry.url === path).length,
+  });
+}
+
+const text = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+const call = async (connection: Connection, name: string) => (await connection.client.callTool({ name, arguments: {} })) as CallToolResult;
+
+/** A project whose `metered` origin allows a burst of 3 over every replica, refilled one per 100 s. */
+function fleetProject(): { dir: string; schemas: string; remove: () => void } {
+  const project = tempProject({ upstreamLimits: { origins: { [METERED]: { requestsPerSecond: 0.01, burst: 3 } } }, redis: { commandTimeoutMs: 2000 }, audit: { enabled: false } });
+  const schemas = join(project.dir, 'schemas');
+  mkdirSync(schemas);
+  writeFileSync(join(schemas, 'fleet.mjs'), schema('fleet', FLEET, [route('things', '/things'), route('slow', '/slow')]));
+  writeFileSync(join(schemas, 'metered.mjs'), schema('metered', METERED, [route('quota', '/metered')]));
+  return { ...project, schemas };
+}
+
+describe.skipIf(!HAPROXY || !REDIS_INSTALLED)('two stateless replicas behind HAProxy, one Redis', () => {
+  let redis: RedisServer;
+  let upstream: FleetUpstream;
+  let project: ReturnType<typeof fleetProject>;
+  let replicas: [Replica, Replica];
+  let balancer: Balancer;
+  let client: Connection;
+  const calls = () => Promise.all(replicas.map((replica) => replica.calls()));
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    upstream = await startFleetUpstream();
+    project = fleetProject();
+    const args = ['--schemas', project.schemas, '--project', project.dir, '--upstream', `*=${upstream.origin}`, '--redis', redis.url, '--log-level', 'warn'];
+    replicas = [await startReplica(args), await startReplica(args)];
+    balancer = await startBalancer([replicas[0].address, replicas[1].address]);
+    client = await connectHttp(balancer.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    await client?.close();
+    await balancer?.stop();
+    for (const replica of replicas ?? []) await replica.stop();
+    await upstream?.close();
+    await redis?.kill();
+    project?.remove();
+  }, 30_000);
+
+  it('spreads calls over both replicas, every one answered', async () => {
+    const before = await calls();
+    for (let i = 0; i < 10; i++) expect(text(await call(client, 'fleet_things'))).toContain('"ok"');
+    const after = await calls();
+    const served = after.map((count, i) => count - (before[i] as number));
+    expect(served[0] + served[1]).toBe(10);
+    expect(served[0]).toBeGreaterThan(0);
+    expect(served[1]).toBeGreaterThan(0);
+  });
+
+  it('holds one rate limit over both replicas: a burst of 3 through the balancer, the rest refused with when to retry', async () => {
+    const before = await calls();
+    const results: CallToolResult[] = [];
+    for (let i = 0; i < 6; i++) results.push(await call(client, 'metered_quota'));
+    expect(results.map((result) => result.isError ?? false)).toEqual([false, false, false, true, true, true]);
+    for (const refused of results.slice(3)) expect(text(refused)).toMatch(/Error \(rate-limited\)[\s\S]*Retry after: \d+/);
+    expect(upstream.hitsOf('/metered')).toBe(3);
+    // Both replicas took part: the limit is not one replica's own bucket.
+    const after = await calls();
+    expect(after[0] - (before[0] as number)).toBeGreaterThan(0);
+    expect(after[1] - (before[1] as number)).toBeGreaterThan(0);
+  });
+
+  it('loses no call when a replica is killed with calls in flight on it: the balancer sends them to the other', async () => {
+    const total = 40;
+    const inFlight = 4;
+    const results: CallToolResult[] = [];
+    const failures: unknown[] = [];
+    let started = 0;
+    let killed = false;
+    const before = await calls();
+    const slowBefore = upstream.hitsOf('/slow');
+    // At the 13th call, the upstream holds every request until all 4 workers have one in flight:
+    // round robin has put some of them on each replica. Replica 2 is killed then, and the held
+    // requests are answered. Its calls were sent upstream but never answered to the balancer.
+    const worker = async () => {
+      while (started < total) {
+        started += 1;
+        if (started === 13) upstream.hold(true);
+        try {
+          results.push(await call(client, 'fleet_slow'));
+        } catch (error) {
+          failures.push(error);
+        }
+      }
+    };
+    const kill = async () => {
+      expect(await waitFor(() => upstream.held.length >= inFlight, 20_000)).toBe(true);
+      const served = await calls();
+      await replicas[1].kill();
+      killed = true;
+      upstream.hold(false);
+      return served;
+    };
+    const [servedAtKill] = await Promise.all([kill(), ...Array.from({ length: inFlight }, worker)]);
+    expect(killed).toBe(true);
+    expect(failures).toEqual([]);
+    expect(results).toHaveLength(total);
+    expect(results.filter((result) => result.isError)).toEqual([]);
+    // Replica 2 had been answering before it died...
+    expect((servedAtKill as number[])[1] - (before[1] as number)).toBeGreaterThan(0);
+    // ...and calls it had started were sent again: the upstream saw more requests than calls.
+    expect(upstream.hitsOf('/slow') - slowBefore).toBeGreaterThan(total);
+    // The balancer logged the retries' way out: every answer it gave was a 200.
+    expect(balancer.log()).not.toMatch(/ 50[234] /);
+  }, 60_000);
+});
+
+describe.skipIf(!HAPROXY)('two replicas with --sessions behind HAProxy', () => {
+  let upstream: FleetUpstream;
+  let project: ReturnType<typeof fleetProject>;
+  let replicas: [Replica, Replica];
+  let balancer: Balancer;
+  let unstuck: Balancer;
+  const clients: Connection[] = [];
+
+  beforeAll(async () => {
+    upstream = await startFleetUpstream();
+    project = fleetProject();
+    const args = ['--schemas', project.schemas, '--project', project.dir, '--upstream', `*=${upstream.origin}`, '--sessions', '--log-level', 'warn'];
+    replicas = [await startReplica(args), await startReplica(args)];
+    balancer = await startBalancer([replicas[0].address, replicas[1].address]);
+    // The control: the same config without its stick lines.
+    const withoutAffinity = join(project.dir, 'haproxy-no-affinity.cfg');
+    writeFileSync(withoutAffinity, readFileSync(HAPROXY_CONFIG, 'utf8').split('\n').filter((line) => !/^\s*stick/.test(line)).join('\n'));
+    unstuck = await startBalancer([replicas[0].address, replicas[1].address], withoutAffinity);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const client of clients) await client.close().catch(() => undefined);
+    await balancer?.stop();
+    await unstuck?.stop();
+    for (const replica of replicas ?? []) await replica.stop();
+    await upstream?.close();
+    project?.remove();
+  }, 30_000);
+
+  it('keeps each session on the replica that opened it, and spreads sessions over both', async () => {
+    const homes = new Set<number>();
+    // Round robin gives consecutive sessions different replicas; bounded in case it does not.
+    for (let session = 0; session < 6 && homes.size < 2; session++) {
+      const client = await connectHttp(balancer.url);
+      clients.push(client);
+      const before = await Promise.all(replicas.map((replica) => replica.calls()));
+      for (let i = 0; i < 5; i++) expect(text(await call(client, 'fleet_things'))).toContain('"ok"');
+      const after = await Promise.all(replicas.map((replica) => replica.calls()));
+      const served = after.map((count, i) => count - (before[i] as number));
+      // All five on one replica, none on the other.
+      expect(served.slice().sort()).toEqual([0, 5]);
+      homes.add(served.indexOf(5));
+    }
+    expect(homes.size).toBe(2);
+    // A session opened earlier still continues where it lives.
+    expect(text(await call(clients[0] as Connection, 'fleet_things'))).toContain('"ok"');
+  }, 60_000);
+
+  it('without the stick table a session does not survive the balancer (the control)', async () => {
+    let failed = false;
+    for (let attempt = 0; attempt < 3 && !failed; attempt++) {
+      try {
+        const client = await connectHttp(unstuck.url);
+        clients.push(client);
+        for (let i = 0; i < 4; i++) await call(client, 'fleet_things');
+      } catch (error) {
+        expect(String(error)).toMatch(/404|Session not found/);
+        failed = true;
+      }
+    }
+    expect(failed).toBe(true);
+  }, 60_000);
+});
