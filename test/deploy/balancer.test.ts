@@ -59,6 +59,11 @@ async function startFleetUpstream(): Promise<FleetUpstream> {
   });
 }
 
+type Pair = [number, number];
+/** Tool calls each replica has finished. */
+const callsOn = async (replicas: [Replica, Replica]): Promise<Pair> => [await replicas[0].calls(), await replicas[1].calls()];
+/** Calls each replica finished between two counts. */
+const servedBetween = (before: Pair, after: Pair): Pair => [after[0] - before[0], after[1] - before[1]];
 const text = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 const call = async (connection: Connection, name: string) => (await connection.client.callTool({ name, arguments: {} })) as CallToolResult;
 
@@ -79,7 +84,7 @@ describe.skipIf(!HAPROXY || !REDIS_INSTALLED)('two stateless replicas behind HAP
   let replicas: [Replica, Replica];
   let balancer: Balancer;
   let client: Connection;
-  const calls = () => Promise.all(replicas.map((replica) => replica.calls()));
+  const calls = () => callsOn(replicas);
 
   beforeAll(async () => {
     redis = await startRedis();
@@ -103,8 +108,7 @@ describe.skipIf(!HAPROXY || !REDIS_INSTALLED)('two stateless replicas behind HAP
   it('spreads calls over both replicas, every one answered', async () => {
     const before = await calls();
     for (let i = 0; i < 10; i++) expect(text(await call(client, 'fleet_things'))).toContain('"ok"');
-    const after = await calls();
-    const served = after.map((count, i) => count - (before[i] as number));
+    const served = servedBetween(before, await calls());
     expect(served[0] + served[1]).toBe(10);
     expect(served[0]).toBeGreaterThan(0);
     expect(served[1]).toBeGreaterThan(0);
@@ -118,9 +122,9 @@ describe.skipIf(!HAPROXY || !REDIS_INSTALLED)('two stateless replicas behind HAP
     for (const refused of results.slice(3)) expect(text(refused)).toMatch(/Error \(rate-limited\)[\s\S]*Retry after: \d+/);
     expect(upstream.hitsOf('/metered')).toBe(3);
     // Both replicas took part: the limit is not one replica's own bucket.
-    const after = await calls();
-    expect(after[0] - (before[0] as number)).toBeGreaterThan(0);
-    expect(after[1] - (before[1] as number)).toBeGreaterThan(0);
+    const served = servedBetween(before, await calls());
+    expect(served[0]).toBeGreaterThan(0);
+    expect(served[1]).toBeGreaterThan(0);
   });
 
   it('loses no call when a replica is killed with calls in flight on it: the balancer sends them to the other', async () => {
@@ -160,7 +164,7 @@ describe.skipIf(!HAPROXY || !REDIS_INSTALLED)('two stateless replicas behind HAP
     expect(results).toHaveLength(total);
     expect(results.filter((result) => result.isError)).toEqual([]);
     // Replica 2 had been answering before it died...
-    expect((servedAtKill as number[])[1] - (before[1] as number)).toBeGreaterThan(0);
+    expect(servedBetween(before, servedAtKill as Pair)[1]).toBeGreaterThan(0);
     // ...and calls it had started were sent again: the upstream saw more requests than calls.
     expect(upstream.hitsOf('/slow') - slowBefore).toBeGreaterThan(total);
     // The balancer logged the retries' way out: every answer it gave was a 200.
@@ -203,10 +207,9 @@ describe.skipIf(!HAPROXY)('two replicas with --sessions behind HAProxy', () => {
     for (let session = 0; session < 6 && homes.size < 2; session++) {
       const client = await connectHttp(balancer.url);
       clients.push(client);
-      const before = await Promise.all(replicas.map((replica) => replica.calls()));
+      const before = await callsOn(replicas);
       for (let i = 0; i < 5; i++) expect(text(await call(client, 'fleet_things'))).toContain('"ok"');
-      const after = await Promise.all(replicas.map((replica) => replica.calls()));
-      const served = after.map((count, i) => count - (before[i] as number));
+      const served = servedBetween(before, await callsOn(replicas));
       // All five on one replica, none on the other.
       expect(served.slice().sort()).toEqual([0, 5]);
       homes.add(served.indexOf(5));
