@@ -6,7 +6,7 @@
 //
 // The body has already been read and parsed by http.ts (bounded there), so the `Request` carries
 // none: the transport is given it as `parsedBody`. A streamed answer (SSE) is written as it comes,
-// headers first, and the stream is cancelled when the client goes away.
+// and the stream is cancelled when the client goes away.
 
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -15,7 +15,7 @@ import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprot
 export async function exchange(transport: WebStandardStreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
   const request = new Request(new URL(req.url ?? '/', 'http://localhost'), { method: req.method, headers: webHeaders(req.headers) });
   const response = await transport.handleRequest(request, { parsedBody: body });
-  await writeResponse(response, res);
+  await writeResponse(response, req, res);
 }
 
 function webHeaders(headers: IncomingHttpHeaders): Headers {
@@ -27,15 +27,17 @@ function webHeaders(headers: IncomingHttpHeaders): Headers {
   return web;
 }
 
-async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> {
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (response.body === null) {
     res.end();
     return;
   }
-  // An event stream may stay quiet for long (a GET stream waits for notifications): the client
-  // needs its headers now, not with the first event.
-  res.flushHeaders();
+  // A GET stream may stay quiet for long (it waits for notifications): its client needs the
+  // headers now. A POST's stream sends them with its first event instead (the result, or a
+  // progress notification), so that a replica that dies before it answered has sent nothing,
+  // and a load balancer can still send the request to another (HAProxy's retry-on empty-response).
+  if (req.method === 'GET') res.flushHeaders();
   const reader = response.body.getReader();
   const gone = new Promise<void>((resolve) => res.once('close', resolve));
   void gone.then(() => reader.cancel().catch(() => undefined));

@@ -11,6 +11,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttp, type Connection } from '../mcp/helpers.js';
@@ -66,6 +67,51 @@ const callsOn = async (replicas: [Replica, Replica]): Promise<Pair> => [await re
 const servedBetween = (before: Pair, after: Pair): Pair => [after[0] - before[0], after[1] - before[1]];
 const text = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 const call = async (connection: Connection, name: string) => (await connection.client.callTool({ name, arguments: {} })) as CallToolResult;
+
+const KILL_RUN_CALLS = 40;
+const KILL_RUN_IN_FLIGHT = 4;
+
+/**
+ * A bounded run of `fleet_slow` calls, 4 at a time, through the balancer; `victim` is killed
+ * (SIGKILL) with calls in flight: at the 13th call the upstream holds every request until all 4
+ * are in flight (round robin has put some on each replica; a session, all on its own), then the
+ * victim dies and the held requests are answered. Its calls were sent upstream but never answered.
+ */
+async function callsThroughKill(client: Connection, upstream: FleetUpstream, victim: Replica, calls: () => Promise<Pair>) {
+  const results: CallToolResult[] = [];
+  const failures: unknown[] = [];
+  const slowBefore = upstream.hitsOf('/slow');
+  let started = 0;
+  const worker = async () => {
+    while (started < KILL_RUN_CALLS) {
+      started += 1;
+      if (started === 13) upstream.hold(true);
+      try {
+        results.push(await call(client, 'fleet_slow'));
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+  };
+  const kill = async () => {
+    expect(await waitFor(() => upstream.held.length >= KILL_RUN_IN_FLIGHT, 20_000)).toBe(true);
+    const served = await calls();
+    await victim.kill();
+    upstream.hold(false);
+    return served;
+  };
+  const [servedAtKill] = await Promise.all([kill(), ...Array.from({ length: KILL_RUN_IN_FLIGHT }, worker)]);
+  return { results, failures, servedAtKill: servedAtKill as Pair, upstreamRequests: upstream.hitsOf('/slow') - slowBefore };
+}
+
+/** Which replica a session lives on: the one that answered all of 3 calls (the other none). */
+async function homeOf(client: Connection, replicas: [Replica, Replica]): Promise<0 | 1> {
+  const before = await callsOn(replicas);
+  for (let i = 0; i < 3; i++) expect(text(await call(client, 'fleet_things'))).toContain('"ok"');
+  const served = servedBetween(before, await callsOn(replicas));
+  expect(served.slice().sort()).toEqual([0, 3]);
+  return served[0] === 3 ? 0 : 1;
+}
 
 /** A project whose `metered` origin allows a burst of 3 over every replica, refilled one per 100 s. */
 function fleetProject(): { dir: string; schemas: string; remove: () => void } {
@@ -128,46 +174,16 @@ describe.skipIf(!HAPROXY || !REDIS_INSTALLED)('two stateless replicas behind HAP
   });
 
   it('loses no call when a replica is killed with calls in flight on it: the balancer sends them to the other', async () => {
-    const total = 40;
-    const inFlight = 4;
-    const results: CallToolResult[] = [];
-    const failures: unknown[] = [];
-    let started = 0;
-    let killed = false;
     const before = await calls();
-    const slowBefore = upstream.hitsOf('/slow');
-    // At the 13th call, the upstream holds every request until all 4 workers have one in flight:
-    // round robin has put some of them on each replica. Replica 2 is killed then, and the held
-    // requests are answered. Its calls were sent upstream but never answered to the balancer.
-    const worker = async () => {
-      while (started < total) {
-        started += 1;
-        if (started === 13) upstream.hold(true);
-        try {
-          results.push(await call(client, 'fleet_slow'));
-        } catch (error) {
-          failures.push(error);
-        }
-      }
-    };
-    const kill = async () => {
-      expect(await waitFor(() => upstream.held.length >= inFlight, 20_000)).toBe(true);
-      const served = await calls();
-      await replicas[1].kill();
-      killed = true;
-      upstream.hold(false);
-      return served;
-    };
-    const [servedAtKill] = await Promise.all([kill(), ...Array.from({ length: inFlight }, worker)]);
-    expect(killed).toBe(true);
-    expect(failures).toEqual([]);
-    expect(results).toHaveLength(total);
-    expect(results.filter((result) => result.isError)).toEqual([]);
+    const run = await callsThroughKill(client, upstream, replicas[1], calls);
+    expect(run.failures).toEqual([]);
+    expect(run.results).toHaveLength(KILL_RUN_CALLS);
+    expect(run.results.filter((result) => result.isError)).toEqual([]);
     // Replica 2 had been answering before it died...
-    expect(servedBetween(before, servedAtKill as Pair)[1]).toBeGreaterThan(0);
+    expect(servedBetween(before, run.servedAtKill)[1]).toBeGreaterThan(0);
     // ...and calls it had started were sent again: the upstream saw more requests than calls.
-    expect(upstream.hitsOf('/slow') - slowBefore).toBeGreaterThan(total);
-    // The balancer logged the retries' way out: every answer it gave was a 200.
+    expect(run.upstreamRequests).toBeGreaterThan(KILL_RUN_CALLS);
+    // Every answer the balancer gave was a 200: no 502 or 503 on the way.
     expect(balancer.log()).not.toMatch(/ 50[234] /);
   }, 60_000);
 });
@@ -232,5 +248,62 @@ describe.skipIf(!HAPROXY)('two replicas with --sessions behind HAProxy', () => {
       }
     }
     expect(failed).toBe(true);
+  }, 60_000);
+
+  it('without shared session records, a session whose replica is killed is gone: the client is told 404', async () => {
+    const client = await connectHttp(balancer.url);
+    clients.push(client);
+    const home = await homeOf(client, replicas);
+    await replicas[home].kill();
+    await expect(call(client, 'fleet_things')).rejects.toThrow(/404|Session not found/);
+  }, 60_000);
+});
+
+describe.skipIf(!HAPROXY || !REDIS_INSTALLED)('two replicas with --sessions and one Redis behind HAProxy', () => {
+  let redis: RedisServer;
+  let upstream: FleetUpstream;
+  let project: ReturnType<typeof fleetProject>;
+  let replicas: [Replica, Replica];
+  let balancer: Balancer;
+  let client: Connection;
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    upstream = await startFleetUpstream();
+    project = fleetProject();
+    const args = ['--schemas', project.schemas, '--project', project.dir, '--upstream', `*=${upstream.origin}`, '--sessions', '--redis', redis.url, '--log-level', 'warn'];
+    replicas = [await startReplica(args), await startReplica(args)];
+    balancer = await startBalancer([replicas[0].address, replicas[1].address]);
+    client = await connectHttp(balancer.url);
+  }, 120_000);
+
+  afterAll(async () => {
+    await client?.close().catch(() => undefined);
+    await balancer?.stop();
+    for (const replica of replicas ?? []) await replica.stop();
+    await upstream?.close();
+    await redis?.kill();
+    project?.remove();
+  }, 30_000);
+
+  it('continues a session through the other replica when its own is killed with calls in flight on it: no call lost, no new session', async () => {
+    const transport = client.client.transport as StreamableHTTPClientTransport;
+    const id = transport.sessionId;
+    expect(id).toBeTruthy();
+    const home = await homeOf(client, replicas);
+    const survivor = replicas[home === 0 ? 1 : 0];
+    const survivorBefore = await survivor.calls();
+    // While both live, only the home replica's count moves (the stick table).
+    const run = await callsThroughKill(client, upstream, replicas[home], () => callsOn(replicas));
+    expect(run.failures).toEqual([]);
+    expect(run.results).toHaveLength(KILL_RUN_CALLS);
+    expect(run.results.filter((result) => result.isError)).toEqual([]);
+    expect(run.servedAtKill[home === 0 ? 1 : 0]).toBe(survivorBefore);
+    // The calls in flight on the dead replica were sent again, and the survivor took the session over.
+    expect(run.upstreamRequests).toBeGreaterThan(KILL_RUN_CALLS);
+    expect((await survivor.calls()) - survivorBefore).toBeGreaterThan(0);
+    expect(transport.sessionId).toBe(id);
+    expect(text(await call(client, 'fleet_things'))).toContain('"ok"');
+    expect(balancer.log()).not.toMatch(/ 50[234] /);
   }, 60_000);
 });
