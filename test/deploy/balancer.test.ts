@@ -5,8 +5,12 @@
 //
 // - stateless replicas: calls are spread over both; one rate limit holds over both (Redis); a
 //   replica killed (SIGKILL) with calls in flight on it loses none (retry-on, redispatch).
-// - `--sessions`: a session stays on the replica that opened it (the stick table on
-//   Mcp-Session-Id), sessions are spread over both; without the stick lines, a session breaks.
+// - `--sessions` alone: a session stays on the replica that opened it (the stick table on
+//   Mcp-Session-Id), sessions are spread over both; without the stick lines a session breaks, and
+//   a session whose replica is killed is gone (the controls).
+// - `--sessions` with Redis: one session's calls go over both replicas when the balancer keeps no
+//   affinity, and a session whose replica is killed with calls in flight loses none of them and
+//   keeps its id (the survivor takes it over from its record in Redis).
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
@@ -102,6 +106,13 @@ async function callsThroughKill(client: Connection, upstream: FleetUpstream, vic
   };
   const [servedAtKill] = await Promise.all([kill(), ...Array.from({ length: KILL_RUN_IN_FLIGHT }, worker)]);
   return { results, failures, servedAtKill: servedAtKill as Pair, upstreamRequests: upstream.hitsOf('/slow') - slowBefore };
+}
+
+/** The deploy config without its stick lines (no session affinity), written into `dir`. */
+function withoutAffinity(dir: string): string {
+  const file = join(dir, 'haproxy-no-affinity.cfg');
+  writeFileSync(file, readFileSync(HAPROXY_CONFIG, 'utf8').split('\n').filter((line) => !/^\s*stick/.test(line)).join('\n'));
+  return file;
 }
 
 /** Which replica a session lives on: the one that answered all of 3 calls (the other none). */
@@ -203,9 +214,7 @@ describe.skipIf(!HAPROXY)('two replicas with --sessions behind HAProxy', () => {
     replicas = [await startReplica(args), await startReplica(args)];
     balancer = await startBalancer([replicas[0].address, replicas[1].address]);
     // The control: the same config without its stick lines.
-    const withoutAffinity = join(project.dir, 'haproxy-no-affinity.cfg');
-    writeFileSync(withoutAffinity, readFileSync(HAPROXY_CONFIG, 'utf8').split('\n').filter((line) => !/^\s*stick/.test(line)).join('\n'));
-    unstuck = await startBalancer([replicas[0].address, replicas[1].address], withoutAffinity);
+    unstuck = await startBalancer([replicas[0].address, replicas[1].address], withoutAffinity(project.dir));
   }, 120_000);
 
   afterAll(async () => {
@@ -265,6 +274,7 @@ describe.skipIf(!HAPROXY || !REDIS_INSTALLED)('two replicas with --sessions and 
   let project: ReturnType<typeof fleetProject>;
   let replicas: [Replica, Replica];
   let balancer: Balancer;
+  let unstuck: Balancer;
   let client: Connection;
 
   beforeAll(async () => {
@@ -274,17 +284,35 @@ describe.skipIf(!HAPROXY || !REDIS_INSTALLED)('two replicas with --sessions and 
     const args = ['--schemas', project.schemas, '--project', project.dir, '--upstream', `*=${upstream.origin}`, '--sessions', '--redis', redis.url, '--log-level', 'warn'];
     replicas = [await startReplica(args), await startReplica(args)];
     balancer = await startBalancer([replicas[0].address, replicas[1].address]);
+    unstuck = await startBalancer([replicas[0].address, replicas[1].address], withoutAffinity(project.dir));
     client = await connectHttp(balancer.url);
   }, 120_000);
 
   afterAll(async () => {
     await client?.close().catch(() => undefined);
     await balancer?.stop();
+    await unstuck?.stop();
     for (const replica of replicas ?? []) await replica.stop();
     await upstream?.close();
     await redis?.kill();
     project?.remove();
   }, 30_000);
+
+  it('continues one session over both replicas when the balancer keeps no affinity: each takes it over from Redis', async () => {
+    const roaming = await connectHttp(unstuck.url);
+    try {
+      const id = (roaming.client.transport as StreamableHTTPClientTransport).sessionId;
+      const before = await callsOn(replicas);
+      for (let i = 0; i < 10; i++) expect(text(await call(roaming, 'fleet_things'))).toContain('"ok"');
+      const served = servedBetween(before, await callsOn(replicas));
+      expect(served[0] + served[1]).toBe(10);
+      expect(served[0]).toBeGreaterThan(0);
+      expect(served[1]).toBeGreaterThan(0);
+      expect((roaming.client.transport as StreamableHTTPClientTransport).sessionId).toBe(id);
+    } finally {
+      await roaming.close();
+    }
+  }, 60_000);
 
   it('continues a session through the other replica when its own is killed with calls in flight on it: no call lost, no new session', async () => {
     const transport = client.client.transport as StreamableHTTPClientTransport;
