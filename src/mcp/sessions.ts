@@ -73,7 +73,8 @@ export class SessionTable {
   /** Opens a session with the client's initialize request (`body`) and answers it. */
   async open(req: IncomingMessage, res: ServerResponse, body: unknown, endpoint: Endpoint, owner: Buffer): Promise<void> {
     const initialize: unknown = (Array.isArray(body) ? body : [body]).find((message) => isInitializeRequest(message));
-    const session: Session = await this.create(endpoint, owner, randomUUID, (id) => void this.share(id, session, initialize));
+    // The record is stored before the initialize answer leaves: once the client knows the id, every replica can find it.
+    const session: Session = await this.create(endpoint, owner, randomUUID, (id) => this.share(id, session, initialize));
     await exchange(session.transport, req, res, body);
   }
 
@@ -116,7 +117,7 @@ export class SessionTable {
     const record = parseRecord(await (this.options.records as SessionRecords).get(id));
     if (!record || record.endpoint !== endpoint.path || !sameIdentity(Buffer.from(record.owner, 'hex'), owner)) return 'missing';
     if (this.full) return 'full';
-    const session = await this.create(endpoint, owner, () => id, () => undefined);
+    const session = await this.create(endpoint, owner, () => id, async () => undefined);
     session.shared = true;
     // The initialize request as the client sent it to the replica that opened the session: the
     // server and transport are then where they were after it. Its answer went to the client then.
@@ -130,7 +131,7 @@ export class SessionTable {
     return { session };
   }
 
-  private async create(endpoint: Endpoint, owner: Buffer, sessionId: () => string, opened: (id: string) => void): Promise<Session> {
+  private async create(endpoint: Endpoint, owner: Buffer, sessionId: () => string, opened: (id: string) => Promise<void>): Promise<Session> {
     const server = this.options.newServer(endpoint);
     const session: Session = {
       server,
@@ -139,10 +140,10 @@ export class SessionTable {
       shared: false,
       transport: new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: sessionId,
-        onsessioninitialized: (id) => {
+        onsessioninitialized: async (id) => {
           this.sessions.set(id, session);
           this.touch(session);
-          opened(id);
+          await opened(id);
         },
         // The client ended it: for every replica.
         onsessionclosed: (id) => this.options.records?.drop(id),
