@@ -14,7 +14,8 @@
 //   later requests reuse its server, `notifications/cancelled` reaches the running call, and
 //   DELETE ends it; sessions are bounded in number (over all endpoints) and closed when idle. A session belongs
 //   to the bearer token and the endpoint that opened it: with any other token, or at another
-//   endpoint, its id is unknown (404).
+//   endpoint, its id is unknown (404). With shared session records (Redis), a session opened at
+//   another replica continues here (sessions.ts).
 // - Bodies are read up to a cap (413 beyond it); invalid JSON is a JSON-RPC parse error.
 // - More than one `Host` line is a 400, on every path (RFC 9112).
 // - Who may call (auth.ts): every path but the health endpoints needs a `Host` header naming this
@@ -22,7 +23,6 @@
 //   `WWW-Authenticate` challenge otherwise). `/healthz` and `/readyz` (health.ts) answer anyone;
 //   `/metrics` (Prometheus text, src/observe/metrics.ts) takes the same token as the endpoint.
 
-import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
@@ -31,11 +31,13 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
 import { ServerMetrics } from '../observe/metrics.js';
+import type { SessionRecords } from '../state/shared-state.js';
 import { AccessGate, BEARER_REALM, presentedIdentity, type TokenCheck } from './auth.js';
 import { answerHealth } from './health.js';
 import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, originMatches, parseOriginPattern } from './origins.js';
 import { createMcpServer, notifyToolChanges, type McpServerOptions } from './server.js';
 import { EndpointTable, type Endpoint, type GroupEndpoint } from './endpoints.js';
+import { SessionTable } from './sessions.js';
 
 export type { GroupEndpoint } from './endpoints.js';
 export { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, OriginPatternError, parseOriginPattern } from './origins.js';
@@ -59,6 +61,8 @@ export interface HttpServeOptions extends McpServerOptions {
   metrics?: ServerMetrics;
   /** `/mcp/<name>` endpoints besides `/mcp`: verified groups, and refused ones (a 404 saying why). */
   groups?: readonly GroupEndpoint[];
+  /** With `sessions`: records shared by replicas, so that any of them continues a session (sessions.ts). */
+  sessionRecords?: SessionRecords | null;
 }
 
 export interface McpHttpServer {
@@ -67,16 +71,6 @@ export interface McpHttpServer {
   host: string;
   port: number;
   close(): Promise<void>;
-}
-
-interface Session {
-  server: McpServer;
-  transport: StreamableHTTPServerTransport;
-  /** SHA-256 of the bearer token that opened it (auth.ts presentedIdentity): only that token may use or end it. */
-  owner: Buffer;
-  /** The path of the endpoint that opened it: only there is it known. */
-  endpoint: string;
-  idle?: NodeJS.Timeout;
 }
 
 const CORS_ALLOW_HEADERS = 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id';
@@ -99,7 +93,6 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
   const metrics = options.metrics ?? new ServerMetrics();
   const stopCounting = countCalls(catalog, metrics);
   const serverOptions: McpServerOptions = { ...options, metrics };
-  const sessions = new Map<string, Session>();
   const open = new Set<McpServer>();
   const endpoints = new EndpointTable(path, options.groups ?? []);
 
@@ -115,6 +108,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
     };
     return server;
   };
+  const sessions = new SessionTable({ max: maxSessions, idleMs, records: options.sessionRecords ?? null, newServer, log });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // RFC 9112 §3.2: a request with more than one Host line is a 400. Node keeps only the first in
@@ -177,16 +171,16 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
       return;
     }
 
+    const owner = presentedIdentity(req.headers.authorization);
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
-      const session = sessions.get(id);
-      // A session belongs to the token that opened it: to any other it does not exist (404, as the
-      // MCP transport answers an unknown session), so that a session id alone is worth nothing.
-      if (!session || session.endpoint !== endpoint.path || !sameIdentity(session.owner, presentedIdentity(req.headers.authorization))) return sendJson(res, 404, rpcError(-32001, 'Session not found; initialize a new session'));
-      touch(session);
       const body = req.method === 'POST' ? await readJson(req, res, maxBody) : undefined;
       if (body === NO_BODY) return;
-      await session.transport.handleRequest(req, res, body);
+      // A session belongs to the token that opened it: to any other it does not exist (404, as the
+      // MCP transport answers an unknown session), so that a session id alone is worth nothing.
+      const outcome = await sessions.handle(id, req, res, body, endpoint, owner);
+      if (outcome === 'missing') return sendJson(res, 404, rpcError(-32001, 'Session not found; initialize a new session'));
+      if (outcome === 'full') return sendJson(res, 503, rpcError(-32000, `Too many sessions (${maxSessions}); close one or try again later`));
       return;
     }
     if (req.method !== 'POST') return sendJson(res, 400, rpcError(-32000, 'Bad Request: no Mcp-Session-Id header'));
@@ -194,26 +188,8 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
     if (body === NO_BODY) return;
     const initializing = Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
     if (!initializing) return sendJson(res, 400, rpcError(-32000, 'Bad Request: no Mcp-Session-Id header; send initialize first'));
-    if (sessions.size >= maxSessions) return sendJson(res, 503, rpcError(-32000, `Too many sessions (${maxSessions}); close one or try again later`));
-    const server = newServer(endpoint);
-    const session: Session = {
-      server,
-      owner: presentedIdentity(req.headers.authorization),
-      endpoint: endpoint.path,
-      transport: new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sessionId) => {
-          sessions.set(sessionId, session);
-          touch(session);
-        },
-      }),
-    };
-    session.transport.onclose = () => {
-      if (session.idle) clearTimeout(session.idle);
-      if (session.transport.sessionId) sessions.delete(session.transport.sessionId);
-    };
-    await server.connect(session.transport);
-    await session.transport.handleRequest(req, res, body);
+    if (sessions.full) return sendJson(res, 503, rpcError(-32000, `Too many sessions (${maxSessions}); close one or try again later`));
+    await sessions.open(req, res, body, endpoint, owner);
   };
 
   /** The request's bearer token is accepted; otherwise a 401 with the challenge has been sent. */
@@ -223,12 +199,6 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
     res.setHeader('WWW-Authenticate', check === 'invalid' ? `${BEARER_REALM}, error="invalid_token"` : BEARER_REALM);
     sendJson(res, 401, rpcError(-32000, TOKEN_REFUSALS[check]));
     return false;
-  };
-
-  const touch = (session: Session) => {
-    if (session.idle) clearTimeout(session.idle);
-    session.idle = setTimeout(() => void session.server.close().catch(() => undefined), idleMs);
-    session.idle.unref();
   };
 
   const http = createServer((req, res) => {
@@ -256,6 +226,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
     close: () => {
       closing ??= (async () => {
         stopCounting();
+        await sessions.close();
         await Promise.all([...open].map((server) => server.close().catch(() => undefined)));
         await new Promise<void>((resolve) => {
           http.close(() => resolve());
@@ -298,10 +269,6 @@ function hostLines(rawHeaders: readonly string[]): number {
   let count = 0;
   for (let at = 0; at < rawHeaders.length; at += 2) if ((rawHeaders[at] as string).toLowerCase() === 'host') count += 1;
   return count;
-}
-
-function sameIdentity(a: Buffer, b: Buffer): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function asksForProgress(body: unknown): boolean {

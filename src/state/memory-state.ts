@@ -3,7 +3,7 @@
 // grow the process without limit. The cache part answers in microseconds (a hit is one LRU get).
 
 import { LRUCache } from 'lru-cache';
-import { takeToken, type BucketLevel, type SharedState, type TakeResult } from './shared-state.js';
+import { takeToken, type BucketLevel, type SessionRecords, type SharedState, type TakeResult } from './shared-state.js';
 
 export interface MemoryStateOptions {
   /** Most cache entries kept (least recently used go first). */
@@ -21,6 +21,8 @@ const DEFAULT_MAX_CACHE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_MAX_KEYS = 10_000;
 
 export class MemoryState implements SharedState {
+  /** A process's sessions are in its own table already (src/mcp/sessions.ts): nothing to share. */
+  readonly sessions: SessionRecords | null = null;
   private readonly now: () => number;
   private readonly buckets: LRUCache<string, BucketLevel>;
   private readonly pauses: LRUCache<string, number>;

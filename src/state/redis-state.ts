@@ -1,11 +1,12 @@
-// SharedState in Redis, so that replicas share rate buckets, pauses and the cache. A bucket is
+// SharedState in Redis, so that replicas share rate buckets, pauses, the cache and session
+// records (`<prefix>session:<id>`, expiring unless touched). A bucket is
 // one Lua script (read, refill, take, write) so two processes taking at once cannot both spend
 // the last token; it reads Redis's clock, so replicas' clocks need not agree. Pauses and cache
 // entries are keys that expire by themselves (PX). Commands fail fast instead of queueing while
 // Redis is away: ResilientState turns a failure into local state, never into a slow call.
 
 import { Redis } from 'ioredis';
-import type { SharedState, TakeResult } from './shared-state.js';
+import type { SessionLiveness, SessionRecords, SharedState, TakeResult } from './shared-state.js';
 
 export interface RedisStateOptions {
   /** Prefix of every key, so several deployments can share one Redis. */
@@ -66,6 +67,12 @@ type ScriptedRedis = Redis & {
 export class RedisState implements SharedState {
   private readonly client: ScriptedRedis;
   private readonly prefix: string;
+  readonly sessions: SessionRecords = {
+    put: async (id, record, ttlMs) => (await this.client.set(this.sessionKey(id), record, 'PX', Math.ceil(ttlMs))) === 'OK',
+    get: (id) => this.client.get(this.sessionKey(id)),
+    touch: async (id, ttlMs): Promise<SessionLiveness> => ((await this.client.pexpire(this.sessionKey(id), Math.ceil(ttlMs))) === 1 ? 'live' : 'gone'),
+    drop: async (id) => void (await this.client.del(this.sessionKey(id))),
+  };
 
   constructor(url: string, options: RedisStateOptions = {}) {
     this.prefix = options.keyPrefix ?? 'flowguard:';
@@ -136,6 +143,10 @@ export class RedisState implements SharedState {
   async cacheSet(key: string, value: string, ttlMs: number): Promise<void> {
     if (ttlMs <= 0) return;
     await this.client.set(`${this.prefix}cache:${key}`, value, 'PX', Math.ceil(ttlMs));
+  }
+
+  private sessionKey(id: string): string {
+    return `${this.prefix}session:${id}`;
   }
 
   async close(): Promise<void> {

@@ -4,12 +4,14 @@
 // without a connection, or after the command timeout). Once Redis is ready again, or a second
 // after a failed command on a live connection, the next command tries Redis, and its success
 // switches back with one info line. Local state does not move to Redis: buckets and pauses are
-// short-lived, and the cache refills.
+// short-lived, and the cache refills. Session records have no local stand-in (a replica's own
+// sessions are in its own table): while Redis is away a new session is kept by its replica only,
+// another replica cannot take one over, and one already shared is taken as still live.
 
 import { pino, type Logger } from 'pino';
 import { MemoryState } from './memory-state.js';
 import type { RedisState } from './redis-state.js';
-import type { SharedState, TakeResult } from './shared-state.js';
+import type { SessionRecords, SharedState, TakeResult } from './shared-state.js';
 
 /** How long after a failed command on a connection that still looks ready Redis is tried again. */
 const RETRY_AFTER_FAILURE_MS = 1000;
@@ -17,6 +19,13 @@ const RETRY_AFTER_FAILURE_MS = 1000;
 export class ResilientState implements SharedState {
   private usingRedis = true;
   private retryAtMs = 0;
+
+  readonly sessions: SessionRecords = {
+    put: (id, record, ttlMs) => this.onRedis((redis) => redis.sessions.put(id, record, ttlMs), false),
+    get: (id) => this.onRedis((redis) => redis.sessions.get(id), null),
+    touch: (id, ttlMs) => this.onRedis((redis) => redis.sessions.touch(id, ttlMs), 'unknown'),
+    drop: (id) => this.onRedis((redis) => redis.sessions.drop(id), undefined),
+  };
 
   constructor(
     private readonly redis: RedisState,
@@ -71,6 +80,16 @@ export class ResilientState implements SharedState {
       this.retryAtMs = Date.now() + RETRY_AFTER_FAILURE_MS;
       if (this.usingRedis) this.fallBack(error as Error);
       return operation(this.memory);
+    }
+  }
+
+  /** `operation` on Redis, or `otherwise` when Redis is away or fails (which the next shared operation notices and logs). */
+  private async onRedis<T>(operation: (redis: RedisState) => Promise<T>, otherwise: T): Promise<T> {
+    if (!this.redis.ready) return otherwise;
+    try {
+      return await operation(this.redis);
+    } catch {
+      return otherwise;
     }
   }
 

@@ -1,5 +1,6 @@
 // State that replicas of one flowguard must agree on (issue 16, seam 3): the upstream guard's
-// rate buckets and pauses, and the response cache. MemoryState keeps it in this process;
+// rate buckets and pauses, the response cache, and (issue 28) the records by which any replica
+// can take over an MCP session another opened. MemoryState keeps it in this process;
 // RedisState keeps it in Redis so any number of processes behave as one; ResilientState uses
 // Redis and falls back to memory while Redis does not answer.
 
@@ -18,7 +19,27 @@ export interface SharedState {
   pausedUntil(scope: string): Promise<number | null>;
   cacheGet(key: string): Promise<string | null>;
   cacheSet(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Session records every replica reads; null where the state is this process's own (its sessions are already here). */
+  readonly sessions: SessionRecords | null;
   close(): Promise<void>;
+}
+
+/** Whether a shared session record is still there: `unknown` when the store did not answer. */
+export type SessionLiveness = 'live' | 'gone' | 'unknown';
+
+/**
+ * Records of MCP sessions (`serve --sessions`), kept where every replica finds them, each as an
+ * opaque text that expires unless touched (Redis: `<prefix>session:<id>`). A store that does not
+ * answer never fails a request: `put` says false, `get` null, `touch` unknown.
+ */
+export interface SessionRecords {
+  /** Stores a record for `ttlMs`; false when it could not be stored. */
+  put(id: string, record: string, ttlMs: number): Promise<boolean>;
+  get(id: string): Promise<string | null>;
+  /** Gives the record `ttlMs` more to live, and says whether it was still there. */
+  touch(id: string, ttlMs: number): Promise<SessionLiveness>;
+  /** Removes it: the session has ended (the client's DELETE). */
+  drop(id: string): Promise<void>;
 }
 
 /** Where a bucket stands: tokens left (fractional) as of `atMs`. */
