@@ -5,18 +5,18 @@
 import type { Tool } from '../catalog/tools.js';
 import type { Template } from '../schema/types.js';
 
+/** A tool's text per field, in pieces (a piece shared by many tools is split into words once). */
 export interface ToolDocument {
-  id: string;
   /** The served name and namespace (split into words by the tokenizer), the route name, the 4.x aliases. */
-  name: string;
+  name: string[];
   /** The schema's name and tags, the 4.x searchHint, the API's host. */
-  about: string;
+  about: string[];
   /** The route's description and what it returns. */
-  description: string;
+  description: string[];
   /** Parameter names, descriptions and (the first) enum values. */
-  params: string;
+  params: string[];
   /** The schema's description: shared by every route of the file, so it weighs little. */
-  schemaText: string;
+  schemaText: string[];
 }
 
 /** Enum values indexed per parameter. */
@@ -34,12 +34,11 @@ export function toolDocument(tool: Tool): ToolDocument {
     ...(param.type.kind === 'enum' ? param.type.values.slice(0, MAX_ENUM_VALUES) : []),
   ]);
   return {
-    id: tool.name,
-    name: [tool.name, tool.namespace, route.name, ...(meta?.aliases ?? [])].join(' '),
-    about: [schema.name, ...schema.tags.filter((tag) => !RUNTIME_TAG.test(tag)), meta?.searchHint ?? '', hostWords(schema.root)].join(' '),
-    description: [route.description, route.output?.description ?? ''].join(' '),
-    params: params.join(' '),
-    schemaText: leadOf(schema.description),
+    name: [tool.name, tool.namespace, route.name, ...(meta?.aliases ?? [])],
+    about: [schema.name, ...schema.tags.filter((tag) => !RUNTIME_TAG.test(tag)), meta?.searchHint ?? '', hostWords(schema.root)],
+    description: [route.description, route.output?.description ?? ''],
+    params,
+    schemaText: [leadOf(schema.description)],
   };
 }
 

@@ -90,20 +90,6 @@ function restoreE(base: string): string {
 
 /** One word as search terms: folded, mapped through the table, stemmed; none for a filler word, two for a known German compound. */
 export function term(word: string): string[] {
-  let found = memo.get(word);
-  if (found === undefined) {
-    // Bounded: requests bring words of their own.
-    if (memo.size >= MEMO_SIZE) memo.clear();
-    memo.set(word, (found = termOf(word)));
-  }
-  return found;
-}
-
-/** The terms of words seen: a catalog's vocabulary is a few thousand words, repeated thousands of times. */
-const memo = new Map<string, string[]>();
-const MEMO_SIZE = 50_000;
-
-function termOf(word: string): string[] {
   const folded = fold(word);
   if (folded.length === 0 || FILLER.has(folded)) return [];
   const mapped = synonym(folded) ?? synonym(stem(folded));
