@@ -28,6 +28,7 @@ const RUNTIME_TAG = /^cacheTtl/i;
 export function toolDocument(tool: Tool): ToolDocument {
   const { schema, route } = tool;
   const meta = route.meta;
+  const shared = sharedOf(schema);
   const params = route.parameters.flatMap((param) => [
     param.key,
     param.description ?? '',
@@ -35,11 +36,23 @@ export function toolDocument(tool: Tool): ToolDocument {
   ]);
   return {
     name: [tool.name, tool.namespace, route.name, ...(meta?.aliases ?? [])],
-    about: [schema.name, ...schema.tags.filter((tag) => !RUNTIME_TAG.test(tag)), meta?.searchHint ?? '', hostWords(schema.root)],
+    about: [schema.name, ...shared.tags, meta?.searchHint ?? '', shared.host],
     description: [route.description, route.output?.description ?? ''],
     params,
-    schemaText: [leadOf(schema.description)],
+    schemaText: [shared.lead],
   };
+}
+
+/** The pieces every route of a schema shares, made once per schema. */
+const schemaPieces = new WeakMap<Tool['schema'], { tags: string[]; host: string; lead: string }>();
+
+function sharedOf(schema: Tool['schema']): { tags: string[]; host: string; lead: string } {
+  let found = schemaPieces.get(schema);
+  if (found === undefined) {
+    found = { tags: schema.tags.filter((tag) => !RUNTIME_TAG.test(tag)), host: hostWords(schema.root), lead: leadOf(schema.description) };
+    schemaPieces.set(schema, found);
+  }
+  return found;
 }
 
 /** Words of a schema's description indexed with each of its tools: its lead says what the API is; the rest, repeated in every tool, costs more than it finds. */

@@ -7,6 +7,7 @@
 import type { Tool } from '../catalog/tools.js';
 import { rank, findTerm, type QueryTerm, type RankSettings } from './bm25.js';
 import { toolDocument, type ToolDocument } from './documents.js';
+import { cachedPostings } from './index-cache.js';
 import { PostingsBuilder, type Postings } from './postings.js';
 import { requestTerms, splitWords, term, type RequestTerm } from './words.js';
 
@@ -43,6 +44,8 @@ const VALUE_BOOST = 0.5;
 export interface IndexOptions {
   /** The share of a request's weighted terms the best tool must match (NONE_MIN_COVERAGE); 0 answers every request that matches anything. */
   minCoverage?: number;
+  /** A folder where built indexes are kept and found again (index-cache.ts); none builds every time. */
+  cacheDir?: string;
 }
 
 export class ToolIndex {
@@ -50,16 +53,19 @@ export class ToolIndex {
   /** The tools by document number. */
   private readonly tools: readonly Tool[];
   private readonly minCoverage: number;
+  /** Whether the postings were read from the index cache rather than built. */
+  readonly fromCache: boolean;
 
   constructor(tools: readonly Tool[], options: IndexOptions = {}) {
     this.minCoverage = options.minCoverage ?? NONE_MIN_COVERAGE;
     this.tools = [...tools];
-    const builder = new PostingsBuilder(FIELDS.length, splitWords, term);
-    for (const tool of this.tools) {
+    const documents = this.tools.map((tool) => {
       const document = toolDocument(tool);
-      builder.add(FIELDS.map((field) => document[field]));
-    }
-    this.postings = builder.build();
+      return FIELDS.map((field) => document[field]);
+    });
+    const made = options.cacheDir === undefined ? { postings: buildPostings(documents), cached: false } : cachedPostings(options.cacheDir, documents, () => buildPostings(documents));
+    this.postings = made.postings;
+    this.fromCache = made.cached;
   }
 
   get size(): number {
@@ -119,4 +125,10 @@ export class ToolIndex {
     const found = findTerm(this.postings, word);
     return found < 0 ? 0 : (this.postings.documentFrequency[found] as number);
   }
+}
+
+function buildPostings(documents: readonly (readonly string[][])[]): Postings {
+  const builder = new PostingsBuilder(FIELDS.length, splitWords, term);
+  for (const fields of documents) builder.add(fields);
+  return builder.build();
 }

@@ -35,6 +35,7 @@ import { OutputValidator, toOutputSchema } from '../tool-schema/output.js';
 import { affordableDefinition } from '../tool-schema/affordable.js';
 import type { ServedPrompt } from '../prompts/served.js';
 import { promptListing, registerPrompts } from './prompts.js';
+import { searchCacheDir } from '../discovery/index-cache.js';
 import { CursorError, pageOf } from '../discovery/pages.js';
 import { discoveryListing, isMetaCall, answerMetaCall, toolIndexOf, type DiscoveryMode } from '../discovery/served.js';
 
@@ -90,6 +91,8 @@ interface ToolTable {
   /** Each definition whole, as `describe_tool` gives it. */
   full: readonly McpTool[];
   byName: ReadonlyMap<string, ServedTool>;
+  /** Where the search index of these tools is cached (the project's). */
+  indexCache: string;
 }
 
 type CallExtra = { signal: AbortSignal; sendNotification: (notification: ServerNotification) => Promise<void> };
@@ -274,7 +277,7 @@ function toolTable(catalog: Catalog, selection: readonly Tool[] | undefined): To
     }
     // A definition over the bound is listed cut; `validate` tells its author (VAL100).
     const listing = full.map((entry) => affordableDefinition(entry).definition);
-    table = { listing: Object.freeze(listing), full: Object.freeze(full), byName };
+    table = { listing: Object.freeze(listing), full: Object.freeze(full), byName, indexCache: searchCacheDir(catalog.project) };
     tables.set(key, table);
   }
   return table;
