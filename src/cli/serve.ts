@@ -27,6 +27,7 @@ import { recordCommand } from './group.js';
 import { listsFolderOf } from '../project/checker.js';
 import type { ServedPrompt } from '../prompts/served.js';
 import { groupEndpoints, servedCount, servedLine, verifyGroup } from './serve-groups.js';
+import { selectionsFolder } from '../selections/verify.js';
 import { catalogOptions, collect, exists, openCatalog, type CatalogFlags } from './shared.js';
 import { UsageError } from './usage.js';
 import { watchCatalog, type CatalogWatch } from './watch.js';
@@ -141,7 +142,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const log = (line: string) => void process.stderr.write(`${line}\n`);
   let tools: Tool[] | undefined;
   let prompts: ServedPrompt[] | undefined;
-  const groupSource = { project: flags.project, maxFileBytes: project.limits.maxFileBytes };
+  const groupSource = { project: flags.project, maxFileBytes: project.limits.maxFileBytes, selections: selectionsFolder(flags.schemas) };
   if (flags.group !== undefined) {
     const verdict = verifyGroup(catalog, groupSource, flags.group);
     if (!verdict.ok) {
