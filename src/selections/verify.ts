@@ -25,22 +25,25 @@ export function selectionsFolder(schemas: string): string {
 export function verifySelections(tools: readonly Tool[], folder: string, groups: ReadonlySet<string>, maxFileBytes?: number): SelectionVerdict[] {
   if (!existsSync(folder)) return [];
   const taken = new Map<string, string>([...groups].map((name) => [name, 'a group of groups.json']));
-  return selectSchemaFiles([folder]).files.map((file) => {
-    const { selection, sink } = readSelectionFile(file, maxFileBytes);
-    if (!selection) return { ok: false, name: fallbackName(file), file, errors: sink.findings.filter(isError) };
-    const owner = taken.get(selection.name);
-    if (owner !== undefined) sink.add('SEL001', 'selection.name', `the name '${selection.name}' is taken by ${owner}: two tool sets cannot share one endpoint`, 'rename the selection, or the group');
-    else taken.set(selection.name, `the selection ${file}`);
-    const resolved = selection.tools.flatMap((id, position) => {
-      const found = resolveTool(tools, id);
-      if (found.length === 1) return found;
-      const problem = found.length === 0 ? `'${id}' resolves to no loaded tool` : `'${id}' is ambiguous: ${found.length} loaded tools have it (${found.map((tool) => tool.reference).join(', ')})`;
-      sink.add('SEL003', childPath('selection.tools', position), problem, found.length === 0 ? unresolvedHint(tools, id) : 'name the tool by its full reference, namespace/file.mjs::route');
-      return [];
-    });
-    if (sink.hasErrors()) return { ok: false, name: selection.name, file, errors: sink.findings.filter(isError) };
-    return { ok: true, name: selection.name, file, selection, tools: [...new Set(resolved)], findings: sink.findings };
+  return selectSchemaFiles([folder]).files.map((file) => verifySelectionFile(tools, file, taken, maxFileBytes));
+}
+
+/** One selection file verified; `taken` maps the names already taken to who took them, and gains this one's. */
+export function verifySelectionFile(tools: readonly Tool[], file: string, taken: Map<string, string>, maxFileBytes?: number): SelectionVerdict {
+  const { selection, sink } = readSelectionFile(file, maxFileBytes);
+  if (!selection) return { ok: false, name: fallbackName(file), file, errors: sink.findings.filter(isError) };
+  const owner = taken.get(selection.name);
+  if (owner !== undefined) sink.add('SEL001', 'selection.name', `the name '${selection.name}' is taken by ${owner}: two tool sets cannot share one endpoint`, 'rename the selection, or the group');
+  else taken.set(selection.name, `the selection ${file}`);
+  const resolved = selection.tools.flatMap((id, position) => {
+    const found = resolveTool(tools, id);
+    if (found.length === 1) return found;
+    const problem = found.length === 0 ? `'${id}' resolves to no loaded tool` : `'${id}' is ambiguous: ${found.length} loaded tools have it (${found.map((tool) => tool.reference).join(', ')})`;
+    sink.add('SEL003', childPath('selection.tools', position), problem, found.length === 0 ? unresolvedHint(tools, id) : 'name the tool by its full reference, namespace/file.mjs::route');
+    return [];
   });
+  if (sink.hasErrors()) return { ok: false, name: selection.name, file, errors: sink.findings.filter(isError) };
+  return { ok: true, name: selection.name, file, selection, tools: [...new Set(resolved)], findings: sink.findings };
 }
 
 /** The tools an id names: `namespace/tool/name` (4.x) by namespace and route, or flowguard's `namespace/file.mjs::route`. */
