@@ -38,6 +38,7 @@ import { promptListing, registerPrompts } from './prompts.js';
 import { searchCacheDir } from '../discovery/index-cache.js';
 import { CursorError, pageOf } from '../discovery/pages.js';
 import { discoveryListing, isMetaCall, answerMetaCall, toolIndexOf, type DiscoveryMode } from '../discovery/served.js';
+import type { ToolIndex } from '../discovery/tool-index.js';
 
 export interface McpServerOptions {
   /** Largest text (or base64 data) item of a result, in characters; longer text is cut. */
@@ -251,9 +252,9 @@ export function notifyToolChanges(source: Catalog | LiveCatalog, server: Server)
   });
 }
 
-/** Builds discovery's search index of these tools now rather than on the first search (`serve` calls it once it has started). */
-export function prepareDiscovery(catalog: Catalog, tools?: readonly Tool[]): void {
-  toolIndexOf(toolTable(catalog, tools));
+/** Builds discovery's search index of these tools now rather than on the first search (`serve` calls it once it has started, and after each change). */
+export function prepareDiscovery(catalog: Catalog, tools?: readonly Tool[]): ToolIndex {
+  return toolIndexOf(toolTable(catalog, tools));
 }
 
 function toolTable(catalog: Catalog, selection: readonly Tool[] | undefined): ToolTable {
