@@ -78,10 +78,10 @@ export function groupEndpoints(catalog: Catalog, source: GroupSource, root: stri
     const served = selectionVerdict(catalog, verdict);
     if (!served.ok) {
       // A refused selection whose name a group or an earlier selection has leaves that endpoint as it is.
-      if (!named.has(verdict.name)) endpoints.push({ name: verdict.name, refused: `the selection ${verdict.file} does not verify (${served.errors[0]?.code}: ${served.errors[0]?.message})` });
+      if (!named.has(verdict.name)) endpoints.push({ name: verdict.name, kind: 'selection', refused: `${verdict.file} does not verify (${served.errors[0]?.code}: ${served.errors[0]?.message})` });
       lines.push(`  ${path}: NOT served, the selection ${verdict.file} does not verify:`, ...served.errors.map((finding) => `    ${formatFinding(finding)}`));
     } else {
-      endpoints.push(servedEndpoint(served, setting, searchAbove));
+      endpoints.push({ ...servedEndpoint(served, setting, searchAbove), kind: 'selection' });
       lines.push(`  ${path}: ${servedLine(served.tools)}${endpointMode(served, setting, searchAbove) === 'search' ? ' (discovery mode)' : ''}`);
     }
     named.add(verdict.name);

@@ -217,7 +217,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     }
     // The warning first: instructions printed after it would scroll it out of sight.
     if (!isLoopback(flags.host)) log(`flowguard: warning: listening on ${flags.host}, not loopback: anyone who can reach this address and holds a token can call every tool. Tokens travel in clear over plain HTTP; put TLS in front (a proxy or load balancer).`);
-    log(connectHelp(http.url, served, flags, access?.requiresToken ?? false, endpoints.endpoints.flatMap((endpoint) => ('serving' in endpoint ? [endpoint.name] : []))));
+    log(connectHelp(http.url, served, flags, access?.requiresToken ?? false, endpoints.endpoints.filter((endpoint) => 'serving' in endpoint)));
     stop = http.close;
     stopped = new Promise<void>(() => undefined);
   }

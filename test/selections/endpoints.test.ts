@@ -85,7 +85,8 @@ describe('a spawned flowguard serve --transport http with a selections folder', 
     // The unknown id is named where it stands: line 10 of broken.mjs.
     expect(stderr).toMatch(/ {2}\/mcp\/broken: NOT served, the selection .*broken\.mjs does not verify:\n {4}SEL003 error .*broken\.mjs:10:9.*'widgets\/tool\/getGadget' resolves to no loaded tool/);
     expect(stderr).toMatch(/ {2}\/mcp\/media: NOT served, the selection .*media\.mjs does not verify:\n {4}SEL001 error .*media\.mjs:4:\d+.*the name 'media' is taken by a group of groups\.json/);
-    expect(stderr).toContain(`    ${url}/widget-desk  (group widget-desk: only its tools)`);
+    expect(stderr).toContain(`    ${url}/widget-desk  (selection widget-desk: only its tools)`);
+    expect(stderr).toContain(`    ${url}/media  (group media: only its tools)`);
     expect(stderr).not.toContain(`${url}/broken `);
   });
 
@@ -105,7 +106,7 @@ describe('a spawned flowguard serve --transport http with a selections folder', 
   it('refuses the unverifiable selection with a 404 naming the finding, and keeps the group that has the name a selection wanted', async () => {
     const broken = await rawRequest(`${url}/broken`, { method: 'POST', headers: MCP_HEADERS, body: LIST_BODY });
     expect(broken.status).toBe(404);
-    expect(broken.body).toMatch(/not served: the selection .*broken\.mjs does not verify \(SEL003: 'widgets\/tool\/getGadget' resolves to no loaded tool\)/);
+    expect(broken.body).toMatch(/selection 'broken' is not served: .*broken\.mjs does not verify \(SEL003: 'widgets\/tool\/getGadget' resolves to no loaded tool\)/);
     const media = await connect(`${url}/media`);
     try {
       expect(await names(media)).toEqual(['media_getReadme']);
