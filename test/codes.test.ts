@@ -5,7 +5,8 @@
 // A fixture folder `test/fixtures/codes/<CODE>/` holds two cases, `trigger` and `near`, each one
 // file: `<case>.mjs` (a schema file, or a list file when it declares `export const list`) or
 // `<case>.groups.json` (a `.flowmcp/groups.json`, for GRP codes) or `<case>.keys.lock.json` (a
-// `.flowmcp/keys.lock.json` met by the `schemas/` folder beside it, both copied into a temp project, LOCKED_KEY given a value). Beside them, a
+// `.flowmcp/keys.lock.json` met by the `schemas/` folder beside it, both copied into a temp project, LOCKED_KEY given a value) or
+// `<case>.selection.mjs` (a 4.x selection, for SEL codes, against the `schemas/` folder beside it). Beside them, a
 // `.flowmcp/config.json` sets the limits the static cases are checked with.
 
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -23,6 +24,7 @@ import { effectiveAllowlist } from '../src/libraries/allowlist.js';
 import { loadListFiles, loadListRegistry } from '../src/lists/registry.js';
 import { besideLegacy, migrateFile } from '../src/migrate/migrate-file.js';
 import { readGroupPrompts } from '../src/prompts/group-prompts.js';
+import { verifySelectionFile } from '../src/selections/verify.js';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'codes');
 const options = { allowedLibraries: effectiveAllowlist([]) };
@@ -72,7 +74,18 @@ async function groupToolCodes(dir: string, groups: ReturnType<typeof readGroupsF
   }
 }
 
-const CASE_EXTENSIONS = ['.mjs', '.groups.json', '.keys.lock.json'];
+/** A selection case (`<case>.selection.mjs`) is verified against the catalog in the sibling `schemas/` folder, as serve verifies one. */
+async function selectionCodes(file: string): Promise<Code[]> {
+  const catalog = await Catalog.load({ schemas: join(dirname(file), 'schemas'), project: dirname(file), env: {} });
+  try {
+    const verdict = verifySelectionFile(catalog.tools, file, new Map());
+    return (verdict.ok ? verdict.findings : verdict.errors).map((f) => f.code);
+  } finally {
+    await catalog.close();
+  }
+}
+
+const CASE_EXTENSIONS = ['.mjs', '.groups.json', '.keys.lock.json', '.selection.mjs'];
 
 /** The one file of a case (`trigger` or `near`) in a fixture folder. */
 function fixtureCase(dir: string, name: 'trigger' | 'near'): string {
@@ -119,6 +132,7 @@ async function keyLockCodes(file: string): Promise<Code[]> {
 
 async function codesIn(file: string, code: Code): Promise<Code[]> {
   if (file.endsWith('.groups.json')) return groupCodes(file);
+  if (file.endsWith('.selection.mjs')) return selectionCodes(file);
   if (file.endsWith('.keys.lock.json')) return keyLockCodes(file);
   if (code.startsWith('MIG')) return migrateCodes(file);
   if (!isRuntime(code)) return staticCodes(file);

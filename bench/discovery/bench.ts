@@ -1,10 +1,12 @@
 // Discovery on the 3.0.0 catalog (FLOWGUARD_BENCH_V3_CORPUS, default ../shared/corpora/flowmcp-v3
 // next to the project; skipped, saying so, when absent), served with every key granted (fake
 // values: nothing is called): the query set's hit@1, hit@5, MRR and "none" figures; search
-// latency p50/p99; index build time and heap next to the catalog's load; the tools/list size in
-// tokens (o200k, gpt-tokenizer) of each mode, through a real MCP client in this process.
+// latency p50/p99; the index's time and memory at a start (read from its cache, in a fresh
+// process: start-probe.ts) and built afresh, each next to the catalog's load; the tools/list size
+// in tokens (o200k, gpt-tokenizer) of each mode, through a real MCP client in this process.
 
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -14,6 +16,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { Catalog } from '../../src/catalog/load.js';
+import { searchCacheDir } from '../../src/discovery/index-cache.js';
 import { ToolIndex } from '../../src/discovery/tool-index.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import type { DiscoveryMode } from '../../src/discovery/served.js';
@@ -25,10 +28,15 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const QUERIES = join(ROOT, 'bench', 'discovery', 'queries.json');
 const LATENCY_ROUNDS = 5;
 
-/** A full collection before each heap reading, also when node was started without --expose-gc. */
-function collector(): () => void {
+/** The heap and the typed arrays' buffers (outside the heap, where the index keeps its postings), after a full collection (also when node was started without --expose-gc). */
+function memoryMeter(): () => number {
   setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
+  const gc = runInNewContext('gc') as () => void;
+  return () => {
+    gc();
+    const { heapUsed, arrayBuffers } = process.memoryUsage();
+    return heapUsed + arrayBuffers;
+  };
 }
 
 export async function benchDiscovery(): Promise<string[]> {
@@ -46,23 +54,24 @@ export async function benchDiscovery(): Promise<string[]> {
   const keys = Object.fromEntries(probe.tools.flatMap((tool) => tool.requiredKeys).map((key) => [key, `bench-${key}`]));
   await probe.close();
 
-  const gc = collector();
-  gc();
-  const heapBefore = process.memoryUsage().heapUsed;
+  const memory = memoryMeter();
+  const heapBefore = memory();
   const loadStart = performance.now();
   const catalog = await Catalog.load({ ...options, keys });
   const loadMs = performance.now() - loadStart;
-  const loadHeap = process.memoryUsage().heapUsed - heapBefore;
+  const loadHeap = memory() - heapBefore;
   const loadedRss = process.memoryUsage().rss;
   try {
     const tools = catalog.visibleTools();
-    gc();
-    const indexHeapBefore = process.memoryUsage().heapUsed;
+    // The first build in this process, nothing cached: what a start after a change of the tools pays.
+    const indexHeapBefore = memory();
     const buildStart = performance.now();
     const index = new ToolIndex(tools);
     const buildMs = performance.now() - buildStart;
-    gc();
-    const indexHeap = process.memoryUsage().heapUsed - indexHeapBefore;
+    const indexHeap = memory() - indexHeapBefore;
+    // What every other start pays: the index read from the cache the build above leaves, in a fresh process.
+    new ToolIndex(tools, { cacheDir: searchCacheDir(project) });
+    const start = startProbe(schemas, lists, project, keys);
 
     const queries = JSON.parse(readFileSync(QUERIES, 'utf8')) as Query[];
     const quality = measureQuality(queries, (query) => index.find(query, { limit: 10 }).map((hit) => hit.name));
@@ -81,13 +90,31 @@ export async function benchDiscovery(): Promise<string[]> {
       `  hit@1 ${share(quality.hit1)}  hit@5 ${share(quality.hit5)}  MRR ${share(quality.mrr)}  (targets 0.70, 0.90, 0.80)`,
       `  "none": ${share(quality.noneRecognised)} of unanswerable requests recognised (target ≥ 0.60), ${share(quality.answerableRefused)} of answerable ones refused (target ≤ 0.10)`,
       `  search latency over ${latencies.length} searches: p50 ${formatMs(percentile(latencies, 50))}, p99 ${formatMs(percentile(latencies, 99))} (target p50 ≤ 2 ms)`,
-      `  index build ${formatMs(buildMs)}, heap ${mib(indexHeap)}; catalog load ${formatMs(loadMs)} (the process's first load, without keys: ${formatMs(firstLoadMs)}), heap ${mib(loadHeap)}, process RSS once loaded ${mib(loadedRss)} (target ≤ 10 % of load)`,
+      `  catalog load ${formatMs(loadMs)} (the process's first load, without keys: ${formatMs(firstLoadMs)}), memory ${mib(loadHeap)}, process RSS once loaded ${mib(loadedRss)}`,
+      `  index at a start (a fresh process, the index cache warm): load ${formatMs(start.loadMs)}, memory ${mib(start.loadHeap)}; index ${formatMs(start.indexMs)} = ${share(start.indexMs / start.loadMs)} of load, memory ${mib(start.indexHeap)} = ${share(start.indexHeap / start.loadHeap)} (targets ≤ 0.10)`,
+      `  index built without the cache (a start after the tools changed; this process's first build): ${formatMs(buildMs)} = ${share(buildMs / loadMs)} of load, memory ${mib(indexHeap)} = ${share(indexHeap / loadHeap)}`,
       ...(await listingTokens(catalog)),
     ];
   } finally {
     await catalog.close();
     rmSync(project, { recursive: true, force: true });
   }
+}
+
+interface StartFigures {
+  loadMs: number;
+  loadHeap: number;
+  indexMs: number;
+  indexHeap: number;
+}
+
+/** start-probe.ts in a fresh process: the load and the index as a server start makes them. */
+function startProbe(schemas: string, lists: string, project: string, keys: Record<string, string>): StartFigures {
+  const keysFile = join(project, 'bench-keys.json');
+  writeFileSync(keysFile, JSON.stringify(keys));
+  const probe = fileURLToPath(new URL('./start-probe.js', import.meta.url));
+  const output = execFileSync(process.execPath, [probe, schemas, lists, project, keysFile], { encoding: 'utf8' });
+  return JSON.parse(output.trim().split('\n').pop() as string) as StartFigures;
 }
 
 /** tools/list of each mode through a real client, in tokens (o200k) and bytes; also the part a client hands its model (name, description, input schema). */

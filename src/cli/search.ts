@@ -4,6 +4,7 @@
 
 import type { Command } from 'commander';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, firstLine } from '../discovery/meta-tools.js';
+import { searchCacheDir } from '../discovery/index-cache.js';
 import { ToolIndex } from '../discovery/tool-index.js';
 import { terminalJson, terminalText } from '../report/format.js';
 import { catalogOptions, openCatalog, type CatalogFlags } from './shared.js';
@@ -31,7 +32,7 @@ async function runSearch(query: string, flags: SearchFlags): Promise<void> {
   const catalog = await openCatalog(flags);
   try {
     const tools = new Map(catalog.visibleTools().map((tool) => [tool.name, tool]));
-    const hits = new ToolIndex([...tools.values()]).find(query, { limit }).map((hit) => {
+    const hits = new ToolIndex([...tools.values()], { cacheDir: searchCacheDir(catalog.project) }).find(query, { limit }).map((hit) => {
       const tool = tools.get(hit.name);
       return { ...hit, reference: tool?.reference, description: firstLine(tool?.description ?? '') };
     });

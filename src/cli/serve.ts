@@ -27,6 +27,8 @@ import { recordCommand } from './group.js';
 import { listsFolderOf } from '../project/checker.js';
 import type { ServedPrompt } from '../prompts/served.js';
 import { groupEndpoints, servedCount, servedLine, verifyGroup } from './serve-groups.js';
+import { prepareIndexes } from './serve-index.js';
+import { selectionsFolder } from '../selections/verify.js';
 import { catalogOptions, collect, exists, openCatalog, type CatalogFlags } from './shared.js';
 import { UsageError } from './usage.js';
 import { watchCatalog, type CatalogWatch } from './watch.js';
@@ -141,7 +143,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const log = (line: string) => void process.stderr.write(`${line}\n`);
   let tools: Tool[] | undefined;
   let prompts: ServedPrompt[] | undefined;
-  const groupSource = { project: flags.project, maxFileBytes: project.limits.maxFileBytes };
+  const groupSource = { project: flags.project, maxFileBytes: project.limits.maxFileBytes, selections: selectionsFolder(flags.schemas) };
   if (flags.group !== undefined) {
     const verdict = verifyGroup(catalog, groupSource, flags.group);
     if (!verdict.ok) {
@@ -180,11 +182,6 @@ async function runServe(flags: ServeFlags): Promise<void> {
   // a second later, so that the slices do not hold up the client's initialize and tools/list
   // (started at once, they delay the first tools/list by about 0.2 s on 1,400 tools).
   setTimeout(() => catalog.warmUp(), 1000).unref();
-  // Discovery's index (about half a second on 2,000 tools) likewise, so that the first search does not wait for it.
-  if (discovery === 'search') setTimeout(() => void import('../mcp/server.js').then((server) => server.prepareDiscovery(live.current, tools)).catch((error: unknown) => observer.logger.warn({ error: String(error).slice(0, 500) }, 'the search index could not be built ahead; the first search builds it')), 1000).unref();
-  for (const endpoint of endpoints.endpoints) {
-    if ('serving' in endpoint && endpoint.serving.discovery === 'search') setTimeout(() => void import('../mcp/server.js').then((server) => server.prepareDiscovery(live.current, endpoint.serving.tools)).catch((error: unknown) => observer.logger.warn({ error: String(error).slice(0, 500), group: endpoint.name }, 'the search index could not be built ahead; the first search builds it')), 1000).unref();
-  }
   // Listening for signals before the server says it is up: a client (or test) that stops the
   // server as soon as it reads that line must meet the handler, not the default exit.
   const signalled = new Promise<NodeJS.Signals>((resolveSignal) => {
@@ -193,6 +190,9 @@ async function runServe(flags: ServeFlags): Promise<void> {
   });
   // What the servers read per request: this catalog, or under --watch the latest one loaded.
   const live = new LiveCatalog(catalog);
+  // Discovery's indexes likewise, and again after every change of the tools, so that no search waits for one.
+  const indexed = endpoints.endpoints.flatMap((endpoint) => ('serving' in endpoint && endpoint.serving.discovery === 'search' ? [{ tools: endpoint.serving.tools, group: endpoint.name }] : []));
+  prepareIndexes(live, discovery === 'search' ? [{ tools }, ...indexed] : indexed, observer.logger);
   // Watching before serving: once a client is answered, a change it makes is seen.
   const watching = flags.watch ? await watchFolders(live, flags, observer) : undefined;
   let stop: () => Promise<void>;
@@ -217,7 +217,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     }
     // The warning first: instructions printed after it would scroll it out of sight.
     if (!isLoopback(flags.host)) log(`flowguard: warning: listening on ${flags.host}, not loopback: anyone who can reach this address and holds a token can call every tool. Tokens travel in clear over plain HTTP; put TLS in front (a proxy or load balancer).`);
-    log(connectHelp(http.url, served, flags, access?.requiresToken ?? false, endpoints.endpoints.flatMap((endpoint) => ('serving' in endpoint ? [endpoint.name] : []))));
+    log(connectHelp(http.url, served, flags, access?.requiresToken ?? false, endpoints.endpoints.filter((endpoint) => 'serving' in endpoint)));
     stop = http.close;
     stopped = new Promise<void>(() => undefined);
   }

@@ -5,18 +5,18 @@
 import type { Tool } from '../catalog/tools.js';
 import type { Template } from '../schema/types.js';
 
+/** A tool's text per field, in pieces (a piece shared by many tools is split into words once). */
 export interface ToolDocument {
-  id: string;
   /** The served name and namespace (split into words by the tokenizer), the route name, the 4.x aliases. */
-  name: string;
+  name: string[];
   /** The schema's name and tags, the 4.x searchHint, the API's host. */
-  about: string;
+  about: string[];
   /** The route's description and what it returns. */
-  description: string;
+  description: string[];
   /** Parameter names, descriptions and (the first) enum values. */
-  params: string;
+  params: string[];
   /** The schema's description: shared by every route of the file, so it weighs little. */
-  schemaText: string;
+  schemaText: string[];
 }
 
 /** Enum values indexed per parameter. */
@@ -28,19 +28,31 @@ const RUNTIME_TAG = /^cacheTtl/i;
 export function toolDocument(tool: Tool): ToolDocument {
   const { schema, route } = tool;
   const meta = route.meta;
+  const shared = sharedOf(schema);
   const params = route.parameters.flatMap((param) => [
     param.key,
     param.description ?? '',
     ...(param.type.kind === 'enum' ? param.type.values.slice(0, MAX_ENUM_VALUES) : []),
   ]);
   return {
-    id: tool.name,
-    name: [tool.name, tool.namespace, route.name, ...(meta?.aliases ?? [])].join(' '),
-    about: [schema.name, ...schema.tags.filter((tag) => !RUNTIME_TAG.test(tag)), meta?.searchHint ?? '', hostWords(schema.root)].join(' '),
-    description: [route.description, route.output?.description ?? ''].join(' '),
-    params: params.join(' '),
-    schemaText: leadOf(schema.description),
+    name: [tool.name, tool.namespace, route.name, ...(meta?.aliases ?? [])],
+    about: [schema.name, ...shared.tags, meta?.searchHint ?? '', shared.host],
+    description: [route.description, route.output?.description ?? ''],
+    params,
+    schemaText: [shared.lead],
   };
+}
+
+/** The pieces every route of a schema shares, made once per schema. */
+const schemaPieces = new WeakMap<Tool['schema'], { tags: string[]; host: string; lead: string }>();
+
+function sharedOf(schema: Tool['schema']): { tags: string[]; host: string; lead: string } {
+  let found = schemaPieces.get(schema);
+  if (found === undefined) {
+    found = { tags: schema.tags.filter((tag) => !RUNTIME_TAG.test(tag)), host: hostWords(schema.root), lead: leadOf(schema.description) };
+    schemaPieces.set(schema, found);
+  }
+  return found;
 }
 
 /** Words of a schema's description indexed with each of its tools: its lead says what the API is; the rest, repeated in every tool, costs more than it finds. */

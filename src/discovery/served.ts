@@ -18,6 +18,8 @@ export interface ServedTable {
   /** The definitions whole: what describe_tool gives. */
   full: readonly McpTool[];
   byName: ReadonlyMap<string, { tool: Tool }>;
+  /** Where its search index is cached (index-cache.ts). */
+  indexCache?: string;
 }
 
 interface Discovery {
@@ -46,7 +48,10 @@ export function discoveryListing(table: ServedTable): readonly McpTool[] {
 /** The table's search index, built on first need. */
 export function toolIndexOf(table: ServedTable): ToolIndex {
   const discovery = discoveryOf(table);
-  return (discovery.index ??= new ToolIndex([...table.byName.values()].map((served) => served.tool)));
+  return (discovery.index ??= new ToolIndex(
+    [...table.byName.values()].map((served) => served.tool),
+    { cacheDir: table.indexCache },
+  ));
 }
 
 export function isMetaCall(name: string): boolean {

@@ -1,12 +1,14 @@
-// The search index over the tools one server serves: MiniSearch (BM25 over the weighted fields of
-// documents.ts, with prefix and fuzzy matching for typos), every term through words.ts on both
-// sides. Built on first search, from the tools served only: a tool whose key is not granted is
-// never in it. `search` says "none" rather than hand back a weak match: the best tool must match
+// The search index over the tools one server serves: BM25 over the weighted fields of
+// documents.ts (bm25.ts, on the compact storage of postings.ts), with prefix and typo matching,
+// every term through words.ts on both sides. Built from the tools served only: a tool whose key
+// is not granted is never in it. `search` says "none" rather than hand back a weak match: the best tool must match
 // enough of the request's words (see NONE_*).
 
-import MiniSearch from 'minisearch';
 import type { Tool } from '../catalog/tools.js';
+import { rank, findTerm, type QueryTerm, type RankSettings } from './bm25.js';
 import { toolDocument, type ToolDocument } from './documents.js';
+import { cachedPostings } from './index-cache.js';
+import { PostingsBuilder, type Postings } from './postings.js';
 import { requestTerms, splitWords, term, type RequestTerm } from './words.js';
 
 export interface SearchHit {
@@ -22,8 +24,12 @@ export interface SearchOptions {
 }
 
 /** Weights of the fields: a tool's own name and the author's hints say most. */
-const BOOST: Record<Exclude<keyof ToolDocument, 'id'>, number> = { name: 3, about: 1.5, description: 1.5, params: 0.6, schemaText: 0.5 };
-const FIELDS = Object.keys(BOOST);
+const BOOST: Record<keyof ToolDocument, number> = { name: 3, about: 1.5, description: 1.5, params: 0.6, schemaText: 0.5 };
+const FIELDS = Object.keys(BOOST) as (keyof ToolDocument)[];
+const SETTINGS: RankSettings = { fieldBoost: FIELDS.map((field) => BOOST[field]), prefixWeight: 0.5, typoWeight: 0.4 };
+
+/** Request words this long match longer terms they begin, and terms one typo away. */
+const LOOSE_FROM = 5;
 
 /**
  * The best tool fits only if it matches at least this share of the request's (distinct,
@@ -38,40 +44,32 @@ const VALUE_BOOST = 0.5;
 export interface IndexOptions {
   /** The share of a request's weighted terms the best tool must match (NONE_MIN_COVERAGE); 0 answers every request that matches anything. */
   minCoverage?: number;
+  /** A folder where built indexes are kept and found again (index-cache.ts); none builds every time. */
+  cacheDir?: string;
 }
 
 export class ToolIndex {
-  private readonly search: MiniSearch<ToolDocument>;
-  private readonly namespaces = new Map<string, string>();
-  /** How many tools have each term, in any field. */
-  private readonly frequency = new Map<string, number>();
-
+  private readonly postings: Postings;
+  /** The tools by document number. */
+  private readonly tools: readonly Tool[];
   private readonly minCoverage: number;
+  /** Whether the postings were read from the index cache rather than built. */
+  readonly fromCache: boolean;
 
   constructor(tools: readonly Tool[], options: IndexOptions = {}) {
     this.minCoverage = options.minCoverage ?? NONE_MIN_COVERAGE;
-    // Each document's distinct terms, gathered while MiniSearch processes them: the document frequencies for free.
-    let seen = new Set<string>();
-    this.search = new MiniSearch<ToolDocument>({
-      fields: FIELDS,
-      tokenize: splitWords,
-      processTerm: (word) => {
-        const found = term(word);
-        for (const each of found) seen.add(each);
-        return found.length === 0 ? null : found;
-      },
-      searchOptions: { boost: BOOST, prefix: (word) => word.length >= 5, fuzzy: (word) => (word.length >= 5 ? 0.2 : false), weights: { fuzzy: 0.4, prefix: 0.5 }, maxFuzzy: 1 },
+    this.tools = [...tools];
+    const documents = this.tools.map((tool) => {
+      const document = toolDocument(tool);
+      return FIELDS.map((field) => document[field]);
     });
-    for (const tool of tools) {
-      this.namespaces.set(tool.name, tool.namespace);
-      seen = new Set();
-      this.search.add(toolDocument(tool));
-      for (const word of seen) this.frequency.set(word, (this.frequency.get(word) ?? 0) + 1);
-    }
+    const made = options.cacheDir === undefined ? { postings: buildPostings(documents), cached: false } : cachedPostings(options.cacheDir, documents, () => buildPostings(documents));
+    this.postings = made.postings;
+    this.fromCache = made.cached;
   }
 
   get size(): number {
-    return this.search.documentCount;
+    return this.postings.documentCount;
   }
 
   /** The best-matching tools, best first; empty when none fits the request. */
@@ -79,16 +77,22 @@ export class ToolIndex {
     const request = requestTerms(query);
     const wanted = [...new Set(request.map((entry) => entry.term))];
     if (wanted.length === 0) return [];
-    const filter = options.namespace === undefined ? undefined : (result: { id: string }) => this.namespaces.get(result.id) === options.namespace;
-    // The terms are processed already: MiniSearch takes them as they are.
     // A name in the request (`Berlin`, `Tokyo`) is more often an argument than the API meant: it weighs less.
     const values = new Set(request.filter((entry) => entry.value).map((entry) => entry.term));
     for (const entry of request) if (!entry.value) values.delete(entry.term);
-    const boostTerm = (word: string) => (values.has(word) ? VALUE_BOOST : 1);
-    const results = this.search.search(wanted.join(' '), { filter, boostTerm, tokenize: (text) => text.split(' '), processTerm: (word) => word });
+    const terms: QueryTerm[] = wanted.map((word) => ({ term: word, boost: values.has(word) ? VALUE_BOOST : 1, prefix: word.length >= LOOSE_FROM, typo: word.length >= LOOSE_FROM }));
+    const keep = options.namespace === undefined ? undefined : (document: number) => this.toolAt(document).namespace === options.namespace;
+    const results = rank(this.postings, terms, SETTINGS, keep);
     const best = results[0];
-    if (!best || this.coverage(request, best.queryTerms) < this.minCoverage) return [];
-    return results.slice(0, options.limit).map((result) => ({ name: result.id as string, namespace: this.namespaces.get(result.id) as string, score: Math.round(result.score * 1000) / 1000 }));
+    if (!best || this.coverage(request, best.matched.map((index) => wanted[index] as string)) < this.minCoverage) return [];
+    return results.slice(0, options.limit).map((result) => {
+      const tool = this.toolAt(result.document);
+      return { name: tool.name, namespace: tool.namespace, score: Math.round(result.score * 1000) / 1000 };
+    });
+  }
+
+  private toolAt(document: number): Tool {
+    return this.tools[document] as Tool;
   }
 
   /**
@@ -99,7 +103,7 @@ export class ToolIndex {
     const hit = new Set(matched);
     const weights = new Map<string, number>();
     for (const { term: word, value } of request) {
-      if (value && !this.frequency.has(word)) continue;
+      if (value && this.documentsWith(word) === 0) continue;
       weights.set(word, this.rarity(word));
     }
     let total = 0;
@@ -113,7 +117,18 @@ export class ToolIndex {
 
   /** log(N / tools with the term), at least 1: a word no tool has counts as rare. */
   private rarity(word: string): number {
-    const count = this.frequency.get(word) ?? 0;
-    return Math.max(1, Math.log((this.search.documentCount + 1) / (count + 1)));
+    return Math.max(1, Math.log((this.postings.documentCount + 1) / (this.documentsWith(word) + 1)));
   }
+
+  /** How many tools have the term, in any field. */
+  private documentsWith(word: string): number {
+    const found = findTerm(this.postings, word);
+    return found < 0 ? 0 : (this.postings.documentFrequency[found] as number);
+  }
+}
+
+function buildPostings(documents: readonly (readonly string[][])[]): Postings {
+  const builder = new PostingsBuilder(FIELDS.length, splitWords, term);
+  for (const fields of documents) builder.add(fields);
+  return builder.build();
 }

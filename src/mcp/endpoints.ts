@@ -9,8 +9,8 @@ import type { McpServerOptions } from './server.js';
 /** What a group endpoint's server serves instead of the whole catalog. */
 export type EndpointServing = Pick<McpServerOptions, 'tools' | 'prompts' | 'discovery'>;
 
-/** A `/mcp/<name>` endpoint: a verified group and what it serves, or a group refused and why. */
-export type GroupEndpoint = { name: string; serving: EndpointServing } | { name: string; refused: string };
+/** A `/mcp/<name>` endpoint: a verified group (or 4.x selection) and what it serves, or one refused and why. */
+export type GroupEndpoint = ({ name: string; serving: EndpointServing } | { name: string; refused: string }) & { kind?: 'group' | 'selection' };
 
 /** The endpoint a request's path names: its key (sessions belong to one), and what its servers serve. */
 export interface Endpoint {
@@ -41,7 +41,7 @@ export class EndpointTable {
     const name = pathname.slice(this.root.length + 1);
     const group = this.groups.get(name);
     if (!group) return { missing: `Not found: no endpoint ${pathname.slice(0, 200)}; ${this.known()}` };
-    if ('refused' in group) return { missing: `Not found: group '${name}' is not served: ${group.refused}` };
+    if ('refused' in group) return { missing: `Not found: ${group.kind ?? 'group'} '${name}' is not served: ${group.refused}` };
     return { found: { path: pathname, serving: group.serving } };
   }
 

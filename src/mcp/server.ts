@@ -35,8 +35,10 @@ import { OutputValidator, toOutputSchema } from '../tool-schema/output.js';
 import { affordableDefinition } from '../tool-schema/affordable.js';
 import type { ServedPrompt } from '../prompts/served.js';
 import { promptListing, registerPrompts } from './prompts.js';
+import { searchCacheDir } from '../discovery/index-cache.js';
 import { CursorError, pageOf } from '../discovery/pages.js';
 import { discoveryListing, isMetaCall, answerMetaCall, toolIndexOf, type DiscoveryMode } from '../discovery/served.js';
+import type { ToolIndex } from '../discovery/tool-index.js';
 
 export interface McpServerOptions {
   /** Largest text (or base64 data) item of a result, in characters; longer text is cut. */
@@ -90,6 +92,8 @@ interface ToolTable {
   /** Each definition whole, as `describe_tool` gives it. */
   full: readonly McpTool[];
   byName: ReadonlyMap<string, ServedTool>;
+  /** Where the search index of these tools is cached (the project's). */
+  indexCache: string;
 }
 
 type CallExtra = { signal: AbortSignal; sendNotification: (notification: ServerNotification) => Promise<void> };
@@ -248,9 +252,9 @@ export function notifyToolChanges(source: Catalog | LiveCatalog, server: Server)
   });
 }
 
-/** Builds discovery's search index of these tools now rather than on the first search (`serve` calls it once it has started). */
-export function prepareDiscovery(catalog: Catalog, tools?: readonly Tool[]): void {
-  toolIndexOf(toolTable(catalog, tools));
+/** Builds discovery's search index of these tools now rather than on the first search (`serve` calls it once it has started, and after each change). */
+export function prepareDiscovery(catalog: Catalog, tools?: readonly Tool[]): ToolIndex {
+  return toolIndexOf(toolTable(catalog, tools));
 }
 
 function toolTable(catalog: Catalog, selection: readonly Tool[] | undefined): ToolTable {
@@ -274,7 +278,7 @@ function toolTable(catalog: Catalog, selection: readonly Tool[] | undefined): To
     }
     // A definition over the bound is listed cut; `validate` tells its author (VAL100).
     const listing = full.map((entry) => affordableDefinition(entry).definition);
-    table = { listing: Object.freeze(listing), full: Object.freeze(full), byName };
+    table = { listing: Object.freeze(listing), full: Object.freeze(full), byName, indexCache: searchCacheDir(catalog.project) };
     tables.set(key, table);
   }
   return table;

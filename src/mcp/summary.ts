@@ -121,7 +121,7 @@ export const TOKEN_PLACEHOLDER = '<token>';
  * URL (without the header it tries OAuth registration, which flowguard has not). The Claude
  * Desktop entry that starts its own server over stdio needs no token.
  */
-export function connectHelp(url: string, served: number, flags: ConnectFlags, requiresToken: boolean, groups: readonly string[] = []): string {
+export function connectHelp(url: string, served: number, flags: ConnectFlags, requiresToken: boolean, groups: readonly { name: string; kind?: string }[] = []): string {
   // The installed launcher by absolute path, run by this Node: the entry works from any folder
   // and needs nothing on PATH (flowguard is not a package name on the npm registry).
   const args = [flowguardBin(), 'serve', '--transport', 'stdio', '--schemas', resolve(flags.schemas), '--project', resolve(flags.project)];
@@ -132,7 +132,7 @@ export function connectHelp(url: string, served: number, flags: ConnectFlags, re
   for (const upstream of flags.upstream ?? []) args.push('--upstream', upstream);
   const desktop = JSON.stringify({ mcpServers: { flowguard: { command: process.execPath, args } } });
   const mode = `Streamable HTTP, ${flags.sessions ? 'sessions' : 'stateless'}`;
-  const focused = groups.length === 0 ? [] : ['  focused endpoints (the same token, Host and Origin rules):', ...groups.map((group) => `    ${url}/${group}  (group ${group}: only its tools)`)];
+  const focused = groups.length === 0 ? [] : ['  focused endpoints (the same token, Host and Origin rules):', ...groups.map(({ name, kind = 'group' }) => `    ${url}/${name}  (${kind} ${name}: only its tools)`)];
   if (!requiresToken) {
     return [
       `flowguard: serving ${served} tools at ${url} (${mode}); Ctrl+C stops`,

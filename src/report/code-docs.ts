@@ -259,6 +259,8 @@ export const CODE_SECTIONS: readonly CodeSection[] = [
       GRP007: { why: 'the groups file is read as it is written, never guessed', fix: 'fix the field the message names' },
       GRP008: { why: 'what a tool does depends on its file, lists and libraries too', fix: 'check the change, then `flowguard group create <name> --force`' },
       GRP009: { why: 'without a content record a change in a file would pass unseen', fix: '`flowguard group create <name> --force` records its content' },
+      SEL001: { why: 'a 4.x selection is read as literal data and served under its own name, so its form and name must be exact', fix: 'write `export const selection = { name, description, tools: [...] }` with literal values and a name no group or other selection has' },
+      SEL003: { why: 'a selection serves exactly the tools it names', fix: 'name a loaded tool as `namespace/tool/name` or `namespace/file.mjs::route` (`flowguard list` shows the references)' },
     },
   },
   {

@@ -25,10 +25,7 @@ export function hasErrors(findings: readonly Finding[]): boolean {
   return findings.some(isError);
 }
 
-interface CodeEntry {
-  severity: Severity;
-  meaning: string;
-}
+type CodeEntry = { severity: Severity; meaning: string };
 
 /**
  * Every code flowguard can emit, with its fixed severity and one-line meaning. A code never
@@ -198,6 +195,9 @@ export const CODES = {
   GRP007: { severity: 'error', meaning: '`groups.json` unreadable, not JSON, or a field missing, unknown or of the wrong type' },
   GRP008: { severity: 'error', meaning: 'a schema file, shared list or library of the group differs from its content record, or cannot be read' },
   GRP009: { severity: 'error', meaning: 'group has tools but no content record (recorded by an older flowguard)' },
+  // 4.x selections (`selections/` beside the schema folder), served as endpoints beside the groups (spec chapter 17 numbering).
+  SEL001: { severity: 'error', meaning: 'selection file is not `export const selection` of literal data with its fields, selects no tool, or its name is taken' },
+  SEL003: { severity: 'error', meaning: 'selection tool id resolves to no single loaded tool' },
 
   // Route tests (spec chapter 13).
   TST001: { severity: 'error', meaning: 'route has no tests' },

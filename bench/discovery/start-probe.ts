@@ -1,0 +1,36 @@
+// A server's start on a catalog it has served before, in a fresh process, for bench/discovery:
+// `node start-probe.js SCHEMAS LISTS PROJECT KEYS_FILE`. It loads the catalog (the check cache
+// warm), then makes the search index as `serve` does (from the project's index cache), and prints
+// one JSON line: each step's time and the memory it added.
+
+import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { Catalog } from '../../src/catalog/load.js';
+import { searchCacheDir } from '../../src/discovery/index-cache.js';
+import { ToolIndex } from '../../src/discovery/tool-index.js';
+
+const [schemas, lists, project, keysFile] = process.argv.slice(2);
+if (!schemas || !lists || !project || !keysFile) throw new Error('usage: start-probe SCHEMAS LISTS PROJECT KEYS_FILE');
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+// The heap and the typed arrays' buffers (outside the heap, where the index keeps its postings).
+const heap = () => {
+  gc();
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
+};
+
+const keys = JSON.parse(readFileSync(keysFile, 'utf8')) as Record<string, string>;
+const heapBefore = heap();
+const loadStart = performance.now();
+const catalog = await Catalog.load({ schemas, lists, project, keys, env: {}, sandbox: { size: 1 } });
+const loadMs = performance.now() - loadStart;
+const loadHeap = heap() - heapBefore;
+const tools = catalog.visibleTools();
+const indexStart = performance.now();
+const index = new ToolIndex(tools, { cacheDir: searchCacheDir(project) });
+const indexMs = performance.now() - indexStart;
+const indexHeap = heap() - heapBefore - loadHeap;
+console.log(JSON.stringify({ loadMs, loadHeap, indexMs, indexHeap, tools: index.size }));
+await catalog.close();

@@ -1,0 +1,76 @@
+// Postings as bytes, for the index cache: a JSON header (the counts, the averages, each array's
+// type and length), then the arrays back to back, then the vocabulary text. Reading checks that
+// every length agrees with the counts, so a cut or foreign file is refused rather than read.
+
+import type { Postings } from './postings.js';
+
+type ArrayName = 'termStart' | 'fieldStart' | 'documents' | 'frequencies' | 'documentFrequency' | 'fieldLength' | 'byLength' | 'lengthStart';
+const ARRAYS: readonly ArrayName[] = ['termStart', 'fieldStart', 'documents', 'frequencies', 'documentFrequency', 'fieldLength', 'byLength', 'lengthStart'];
+const TYPES = { Uint8Array, Uint16Array, Uint32Array } as const;
+type TypeName = keyof typeof TYPES;
+
+interface Header {
+  documentCount: number;
+  fieldCount: number;
+  averageFieldLength: number[];
+  arrays: { name: ArrayName; type: TypeName; length: number }[];
+  textBytes: number;
+}
+
+export function encodePostings(postings: Postings): Buffer {
+  const text = Buffer.from(postings.text, 'utf8');
+  const header: Header = {
+    documentCount: postings.documentCount,
+    fieldCount: postings.fieldCount,
+    averageFieldLength: [...postings.averageFieldLength],
+    arrays: ARRAYS.map((name) => ({ name, type: postings[name].constructor.name as TypeName, length: postings[name].length })),
+    textBytes: text.length,
+  };
+  const head = Buffer.from(JSON.stringify(header), 'utf8');
+  const size = Buffer.alloc(4);
+  size.writeUInt32LE(head.length);
+  return Buffer.concat([size, head, ...ARRAYS.map((name) => Buffer.from(postings[name].buffer, postings[name].byteOffset, postings[name].byteLength)), text]);
+}
+
+/** The postings in `bytes`, or null when they are not a whole file of this format. */
+export function decodePostings(bytes: Buffer): Postings | null {
+  try {
+    const headLength = bytes.readUInt32LE(0);
+    const header = JSON.parse(bytes.subarray(4, 4 + headLength).toString('utf8')) as Header;
+    let at = 4 + headLength;
+    const arrays = new Map<ArrayName, Uint8Array | Uint16Array | Uint32Array>();
+    for (const { name, type, length } of header.arrays) {
+      const Type = TYPES[type];
+      if (!Type || !ARRAYS.includes(name) || !Number.isSafeInteger(length) || length < 0) return null;
+      const byteLength = length * Type.BYTES_PER_ELEMENT;
+      if (at + byteLength > bytes.length) return null;
+      // A copy: the file's buffer need not be aligned for the type.
+      const array = new Type(length);
+      new Uint8Array(array.buffer).set(bytes.subarray(at, at + byteLength));
+      arrays.set(name, array);
+      at += byteLength;
+    }
+    if (at + header.textBytes !== bytes.length) return null;
+    const postings = {
+      documentCount: header.documentCount,
+      fieldCount: header.fieldCount,
+      averageFieldLength: Float64Array.from(header.averageFieldLength),
+      text: bytes.subarray(at).toString('utf8'),
+      ...Object.fromEntries(arrays),
+    } as Postings;
+    return consistent(postings) ? postings : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the arrays fit each other: every range they give stays inside what it indexes. */
+function consistent(p: Postings): boolean {
+  const terms = p.termStart?.length - 1;
+  if (!(terms >= 0) || p.averageFieldLength.length !== p.fieldCount || p.fieldCount < 1) return false;
+  if (p.termStart[terms] !== p.text.length || p.fieldStart?.length !== terms * p.fieldCount + 1) return false;
+  if (p.fieldStart[terms * p.fieldCount] !== p.documents?.length || p.frequencies?.length !== p.documents.length) return false;
+  if (p.documentFrequency?.length !== terms || p.fieldLength?.length !== p.documentCount * p.fieldCount || p.byLength?.length !== terms) return false;
+  if (p.lengthStart?.[p.lengthStart.length - 1] !== terms) return false;
+  return p.documents.every((document) => document < p.documentCount) && p.byLength.every((term) => term < terms);
+}

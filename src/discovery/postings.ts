@@ -1,0 +1,196 @@
+// The search index's storage: every term of every tool in a few typed arrays instead of a map per
+// term, field and document (MiniSearch's layout, which cost 8.6 MiB and 160 ms on the 3.0.0
+// catalog's 1,885 tools; this one about a fifth of that). The vocabulary is one string with
+// offsets, sorted, so that a term is found by binary search, a prefix by a range and a typo by a
+// scan of the terms one letter longer or shorter. Built once from the documents; a changed catalog
+// gets a new one.
+
+/** A term's occurrences in one field of one document are counted up to this (BM25 saturates long before). */
+const MAX_FREQUENCY = 255;
+
+export interface Postings {
+  readonly documentCount: number;
+  readonly fieldCount: number;
+  /** The sorted terms, back to back; term i is `text.slice(termStart[i], termStart[i + 1])`. */
+  readonly text: string;
+  readonly termStart: Uint32Array;
+  /** Term t's documents in field f are `documents[fieldStart[t * fieldCount + f] ..< fieldStart[t * fieldCount + f + 1]]`, ascending. */
+  readonly fieldStart: Uint32Array;
+  readonly documents: Uint16Array | Uint32Array;
+  /** How often the term occurs there, beside each entry of `documents`. */
+  readonly frequencies: Uint8Array;
+  /** How many documents have term t in any field. */
+  readonly documentFrequency: Uint32Array;
+  /** Distinct words of document d's field f, at `d * fieldCount + f`. */
+  readonly fieldLength: Uint16Array;
+  readonly averageFieldLength: Float64Array;
+  /** Term ids ordered by their length; those of length n are `byLength[lengthStart[n] ..< lengthStart[n + 1]]`. */
+  readonly byLength: Uint32Array;
+  readonly lengthStart: Uint32Array;
+}
+
+/**
+ * Gathers documents (each a list of text pieces per field) into Postings. A piece met before (a
+ * schema's description shared by its routes, a parameter described alike in many tools) is split
+ * once; a word met before is turned into terms once.
+ */
+export class PostingsBuilder {
+  private readonly pieceWords = new Map<string, readonly number[]>();
+  private readonly wordIds = new Map<string, number>();
+  /** Word id → its term ids. */
+  private readonly wordTerms: (readonly number[])[] = [];
+  private readonly termIds = new Map<string, number>();
+  private readonly terms: string[] = [];
+  // Per term and per word: scratch counts and the last document-field that counted them.
+  private readonly termCount: number[] = [];
+  private readonly termSeenIn: number[] = [];
+  private readonly documentFrequency: number[] = [];
+  private readonly wordSeenIn: number[] = [];
+  // The postings as they come, document by document.
+  private readonly postTerm: number[] = [];
+  private readonly postField: number[] = [];
+  private readonly postDocument: number[] = [];
+  private readonly postFrequency: number[] = [];
+  private readonly fieldLength: number[] = [];
+  private readonly averageFieldLength: Float64Array;
+  private documentCount = 0;
+
+  constructor(
+    private readonly fieldCount: number,
+    private readonly split: (text: string) => string[],
+    private readonly termsOf: (word: string) => readonly string[],
+  ) {
+    this.averageFieldLength = new Float64Array(fieldCount);
+  }
+
+  /** Adds a document (its pieces of text per field, in field order) and returns its number. */
+  add(fields: readonly (readonly string[])[]): number {
+    const document = this.documentCount;
+    for (let field = 0; field < this.fieldCount; field += 1) {
+      const mark = document * this.fieldCount + field + 1;
+      const touched: number[] = [];
+      let distinctWords = 0;
+      for (const piece of fields[field] ?? []) {
+        for (const word of this.wordsOf(piece)) {
+          if (this.wordSeenIn[word] !== mark) {
+            this.wordSeenIn[word] = mark;
+            distinctWords += 1;
+          }
+          for (const term of this.wordTerms[word] as readonly number[]) {
+            if (this.termCount[term] === 0) touched.push(term);
+            this.termCount[term] = (this.termCount[term] as number) + 1;
+          }
+        }
+      }
+      for (const term of touched) {
+        this.postTerm.push(term);
+        this.postField.push(field);
+        this.postDocument.push(document);
+        this.postFrequency.push(Math.min(this.termCount[term] as number, MAX_FREQUENCY));
+        this.termCount[term] = 0;
+        if (this.termSeenIn[term] !== document + 1) {
+          this.termSeenIn[term] = document + 1;
+          this.documentFrequency[term] = (this.documentFrequency[term] as number) + 1;
+        }
+      }
+      this.fieldLength.push(distinctWords);
+      // A running mean, as MiniSearch keeps it: the same figures, so the same scores.
+      this.averageFieldLength[field] = ((this.averageFieldLength[field] as number) * document + distinctWords) / (document + 1);
+    }
+    this.documentCount += 1;
+    return document;
+  }
+
+  build(): Postings {
+    const { fieldCount } = this;
+    const sorted = [...this.terms].sort();
+    // Old id → its place in the sorted vocabulary.
+    const rank = new Uint32Array(sorted.length);
+    sorted.forEach((term, place) => (rank[this.termIds.get(term) as number] = place));
+    const termStart = new Uint32Array(sorted.length + 1);
+    sorted.forEach((term, place) => (termStart[place + 1] = (termStart[place] as number) + term.length));
+
+    const slotOf = (i: number) => (rank[this.postTerm[i] as number] as number) * fieldCount + (this.postField[i] as number);
+    const fieldStart = startsOf(sorted.length * fieldCount, this.postTerm.length, slotOf);
+    const documents = this.documentCount <= 0xffff ? new Uint16Array(this.postTerm.length) : new Uint32Array(this.postTerm.length);
+    const frequencies = new Uint8Array(this.postTerm.length);
+    const cursor = fieldStart.slice(0, -1);
+    // In the order they came: each term's documents stay ascending.
+    for (let i = 0; i < this.postTerm.length; i += 1) {
+      const slot = slotOf(i);
+      const at = cursor[slot] as number;
+      cursor[slot] = at + 1;
+      documents[at] = this.postDocument[i] as number;
+      frequencies[at] = this.postFrequency[i] as number;
+    }
+    const documentFrequency = new Uint32Array(sorted.length);
+    this.documentFrequency.forEach((count, id) => (documentFrequency[rank[id] as number] = count));
+    return {
+      documentCount: this.documentCount,
+      fieldCount,
+      text: sorted.join(''),
+      termStart,
+      fieldStart,
+      documents,
+      frequencies,
+      documentFrequency,
+      fieldLength: Uint16Array.from(this.fieldLength, (length) => Math.min(length, 0xffff)),
+      averageFieldLength: this.averageFieldLength,
+      ...lengthBuckets(sorted),
+    };
+  }
+
+  private wordsOf(piece: string): readonly number[] {
+    let words = this.pieceWords.get(piece);
+    if (words === undefined) {
+      words = this.split(piece).map((word) => this.wordId(word));
+      this.pieceWords.set(piece, words);
+    }
+    return words;
+  }
+
+  private wordId(word: string): number {
+    let id = this.wordIds.get(word);
+    if (id === undefined) {
+      id = this.wordTerms.length;
+      this.wordIds.set(word, id);
+      this.wordTerms.push(this.termsOf(word).map((term) => this.termId(term)));
+      this.wordSeenIn.push(0);
+    }
+    return id;
+  }
+
+  private termId(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.termIds.set(term, id);
+      this.terms.push(term);
+      this.termCount.push(0);
+      this.termSeenIn.push(0);
+      this.documentFrequency.push(0);
+    }
+    return id;
+  }
+}
+
+/** The sorted vocabulary's ids grouped by term length (a counting sort): typo matching looks at neighbouring lengths only. */
+function lengthBuckets(sorted: readonly string[]): { byLength: Uint32Array; lengthStart: Uint32Array } {
+  const longest = sorted.reduce((max, term) => Math.max(max, term.length), 0);
+  const lengthStart = startsOf(longest + 1, sorted.length, (id) => (sorted[id] as string).length);
+  const cursor = lengthStart.slice(0, -1);
+  const byLength = new Uint32Array(sorted.length);
+  sorted.forEach((term, id) => (byLength[(cursor[term.length] as number)++] = id));
+  return { byLength, lengthStart };
+}
+
+/** Where each of `slots` slots starts when item i (of `items`) goes to slot `slotOf(i)`; one entry more, the end. */
+function startsOf(slots: number, items: number, slotOf: (item: number) => number): Uint32Array {
+  const start = new Uint32Array(slots + 1);
+  for (let item = 0; item < items; item += 1) {
+    const next = slotOf(item) + 1;
+    start[next] = (start[next] as number) + 1;
+  }
+  for (let slot = 1; slot <= slots; slot += 1) start[slot] = (start[slot] as number) + (start[slot - 1] as number);
+  return start;
+}

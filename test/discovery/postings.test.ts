@@ -1,0 +1,157 @@
+// The search index's storage and ranking (postings.ts, bm25.ts) and its cache on disk
+// (postings-file.ts, index-cache.ts): exact, prefix and one-typo matches; a stored index read back
+// equal; a cut or foreign file refused; the cache used when the documents are the same, missed
+// when one word changed, rebuilt over a broken file, and harmless where it cannot be written.
+
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Catalog } from '../../src/catalog/load.js';
+import { findTerm, rank, type QueryTerm } from '../../src/discovery/bm25.js';
+import { cachedPostings, searchCacheDir } from '../../src/discovery/index-cache.js';
+import { decodePostings, encodePostings } from '../../src/discovery/postings-file.js';
+import { PostingsBuilder, type Postings } from '../../src/discovery/postings.js';
+import { ToolIndex } from '../../src/discovery/tool-index.js';
+import { splitWords, term } from '../../src/discovery/words.js';
+import { tempProject } from '../support/project.js';
+
+const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'discovery', 'schemas');
+const SETTINGS = { fieldBoost: [2, 1], prefixWeight: 0.5, typoWeight: 0.4 };
+
+// Two fields (a name, a description) per document.
+const DOCUMENTS: string[][][] = [
+  [['getGasPrice'], ['The gas price on a chain, in gwei']],
+  [['getBlockNumber'], ['The latest block of the chain']],
+  [['getWeatherWarnings'], ['Severe weather warnings for a district']],
+  [['getTokenHolders'], ['Holders of a token, largest first']],
+];
+
+function build(documents: readonly (readonly string[])[][] = DOCUMENTS): Postings {
+  const builder = new PostingsBuilder(2, splitWords, term);
+  for (const fields of documents) builder.add(fields);
+  return builder.build();
+}
+
+const query = (word: string, loose = false): QueryTerm => ({ term: word, boost: 1, prefix: loose, typo: loose });
+const ranked = (postings: Postings, ...terms: QueryTerm[]) => rank(postings, terms, SETTINGS).map((hit) => hit.document);
+
+describe('postings and their ranking', () => {
+  const postings = build();
+
+  it('finds a term by its processed form, in the sorted vocabulary', () => {
+    expect(findTerm(postings, 'weather')).toBeGreaterThanOrEqual(0);
+    expect(findTerm(postings, 'warning')).toBeGreaterThanOrEqual(0);
+    // Filler dropped, plural folded: no `the`, no `warnings`.
+    expect(findTerm(postings, 'the')).toBe(-1);
+    expect(findTerm(postings, 'warnings')).toBe(-1);
+    expect(postings.documentCount).toBe(4);
+  });
+
+  it('matches exactly, then longer terms a word begins and terms one typo away, each only when asked', () => {
+    expect(ranked(postings, query('weather'))).toEqual([2]);
+    expect(ranked(postings, query('weath'))).toEqual([]);
+    expect(ranked(postings, query('weath', true))).toEqual([2]);
+    // One letter changed, dropped or added.
+    expect(ranked(postings, query('wheather', true))).toEqual([2]);
+    expect(ranked(postings, query('holdr', true))).toEqual([3]);
+    expect(ranked(postings, query('tokenn', true))).toEqual([3]);
+    // Two edits away is not a typo.
+    expect(ranked(postings, query('hldr', true))).toEqual([]);
+  });
+
+  it('ranks a document matching more of the request first, and weighs the fields', () => {
+    const hits = rank(postings, [query('chain'), query('gas')], SETTINGS);
+    expect(hits.map((hit) => hit.document)).toEqual([0, 1]);
+    expect(hits[0]?.matched).toEqual([0, 1]);
+    expect(hits[1]?.matched).toEqual([0]);
+    // `block` in the name field (boost 2) outweighs the same word in a description.
+    const both = build([[['block'], ['other']], [['other'], ['block']]]);
+    expect(ranked(both, query('block'))).toEqual([0, 1]);
+  });
+
+  it('reads back from bytes what it wrote, and refuses a cut or foreign file', () => {
+    const bytes = encodePostings(postings);
+    const read = decodePostings(bytes) as Postings;
+    expect(read).not.toBeNull();
+    expect(rank(read, [query('weath', true), query('district')], SETTINGS)).toEqual(rank(postings, [query('weath', true), query('district')], SETTINGS));
+    expect(decodePostings(bytes.subarray(0, bytes.length - 1))).toBeNull();
+    expect(decodePostings(Buffer.from('{"format": 4, "entries": {}}'))).toBeNull();
+    expect(decodePostings(Buffer.alloc(0))).toBeNull();
+  });
+});
+
+describe('the index cache', () => {
+  const project = tempProject();
+  afterAll(() => project.remove());
+  const counting = () => {
+    const calls = { builds: 0 };
+    return { calls, build: (documents: readonly (readonly string[])[][]) => () => ((calls.builds += 1), build(documents)) };
+  };
+
+  it('builds once, then reads what it stored while the documents are the same', () => {
+    const dir = join(project.dir, 'same');
+    const { calls, build: builder } = counting();
+    const first = cachedPostings(dir, DOCUMENTS, builder(DOCUMENTS));
+    expect(first.cached).toBe(false);
+    expect(calls.builds).toBe(1);
+    expect(readdirSync(dir)).toHaveLength(1);
+    const again = cachedPostings(dir, DOCUMENTS.map((fields) => fields.map((pieces) => [...pieces])), builder(DOCUMENTS));
+    expect(calls.builds).toBe(1);
+    expect(again.cached).toBe(true);
+    expect(ranked(again.postings, query('holder'))).toEqual(ranked(first.postings, query('holder')));
+  });
+
+  it('misses when one word of one document changed, and serves the changed text', () => {
+    const dir = join(project.dir, 'changed');
+    const { calls, build: builder } = counting();
+    cachedPostings(dir, DOCUMENTS, builder(DOCUMENTS));
+    const changed = DOCUMENTS.map((fields, index) => (index === 3 ? [['getTokenOwners'], ['Owners of a token, largest first']] : fields));
+    const { postings } = cachedPostings(dir, changed, builder(changed));
+    expect(calls.builds).toBe(2);
+    expect(ranked(postings, query('owner'))).toEqual([3]);
+    expect(ranked(postings, query('holder'))).toEqual([]);
+  });
+
+  it('builds afresh over a broken file, and builds anyway where nothing can be written', () => {
+    const dir = join(project.dir, 'broken');
+    const { calls, build: builder } = counting();
+    cachedPostings(dir, DOCUMENTS, builder(DOCUMENTS));
+    const [file] = readdirSync(dir);
+    writeFileSync(join(dir, file as string), readFileSync(join(dir, file as string)).subarray(0, 100));
+    expect(ranked(cachedPostings(dir, DOCUMENTS, builder(DOCUMENTS)).postings, query('gas'))).toEqual([0]);
+    expect(calls.builds).toBe(2);
+    // Whole again: the next one reads it.
+    cachedPostings(dir, DOCUMENTS, builder(DOCUMENTS));
+    expect(calls.builds).toBe(2);
+
+    // A file where the folder should be: the cache cannot be made, the index can.
+    const blocked = join(project.dir, 'blocked');
+    writeFileSync(blocked, '');
+    expect(ranked(cachedPostings(join(blocked, 'search'), DOCUMENTS, builder(DOCUMENTS)).postings, query('gas'))).toEqual([0]);
+  });
+
+  it('keeps a few indexes, the newest', () => {
+    const dir = join(project.dir, 'many');
+    for (let round = 0; round < 11; round += 1) cachedPostings(dir, [[[`tool${round}`], ['text']]], () => build([[[`tool${round}`], ['text']]]));
+    expect(readdirSync(dir).filter((name) => name.endsWith('.index'))).toHaveLength(8);
+  });
+
+  it('gives a catalog\'s ToolIndex the same answers read from the cache as built', async () => {
+    const served = tempProject();
+    const catalog = await Catalog.load({ schemas: SCHEMAS, project: served.dir, env: {} });
+    try {
+      const tools = catalog.visibleTools();
+      const cacheDir = searchCacheDir(served.dir);
+      const built = new ToolIndex(tools);
+      const stored = new ToolIndex(tools, { cacheDir });
+      const read = new ToolIndex(tools, { cacheDir });
+      expect([built.fromCache, stored.fromCache, read.fromCache]).toEqual([false, false, true]);
+      for (const request of ['storm alerts for my district', 'wheather forecast', 'Wetterwarnungen', 'gold price']) {
+        expect(read.find(request, { limit: 5 })).toEqual(built.find(request, { limit: 5 }));
+      }
+    } finally {
+      await catalog.close();
+      served.remove();
+    }
+  });
+});
