@@ -17,7 +17,7 @@ import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
 import { withBoundedYoungGeneration } from '../shared/young-generation.js';
 import { HandlerUnits, type SandboxState } from './handler-units.js';
-import { CallListeners, elapsedMs, makeCallRecord, startCall, type CallListener } from './call-record.js';
+import { CallListeners, elapsedMs, makeCallRecord, startCall, type CallCaller, type CallListener } from './call-record.js';
 import { callContext } from './call-context.js';
 import { callTool, checkArguments, CheckedArguments, type CallContext, type CallOptions, type CallResult } from './call-pipeline.js';
 import { ResponseCache, type CacheOutcome } from '../cache/response-cache.js';
@@ -285,7 +285,7 @@ export class Catalog {
     if (start) {
       const durationMs = elapsedMs(start);
       const called = tool ? { name: tool.name, reference: tool.reference, schemaHash: this.schemaHashes.get(tool.schema.file) ?? '' } : { name: nameOrReference, reference: '', schemaHash: '' };
-      this.callListeners.publish(() => makeCallRecord(start, durationMs, called, args, result, this.context.redactor, cache));
+      this.callListeners.publish(() => makeCallRecord(start, durationMs, called, args, result, this.context.redactor, cache, options.caller));
     }
     return result;
   }
@@ -295,10 +295,10 @@ export class Catalog {
    * outcome `unknown-tool` for the listeners (audit, metrics), its name and arguments bounded
    * there (call-record.ts). Nothing is called, also when the name is a reference to a real tool.
    */
-  recordUnknownCall(name: string, args: unknown): void {
+  recordUnknownCall(name: string, args: unknown, caller?: CallCaller): void {
     if (!this.callListeners.active) return;
     const start = startCall();
-    this.callListeners.publish(() => makeCallRecord(start, 0, { name, reference: '', schemaHash: '' }, args, unknownTool(name), this.context.redactor));
+    this.callListeners.publish(() => makeCallRecord(start, 0, { name, reference: '', schemaHash: '' }, args, unknownTool(name), this.context.redactor, 'none', caller));
   }
 
   /** The response cache (src/cache/) answers a repeated call of a read-only tool; it keys on the checked arguments. */
