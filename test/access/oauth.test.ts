@@ -128,7 +128,7 @@ describe('tokens refused', () => {
 
   it('refuses HS256 "signed" with the provider’s public key (the key confusion attack)', async () => {
     // The public key as a verifier that mixes up key types would take it: its PEM text, or its JWK.
-    const publicKey = createPublicKey({ key: provider.publicJwk as JsonWebKey, format: 'jwk' });
+    const publicKey = createPublicKey({ key: provider.publicJwk as import('node:crypto').JsonWebKey, format: 'jwk' });
     const publicPem = publicKey.export({ type: 'spki', format: 'pem' }) as string;
     for (const secret of [Buffer.from(publicPem), Buffer.from(JSON.stringify(await exportJWK(publicKey)))]) {
       const forged = await new SignJWT(good).setProtectedHeader({ alg: 'HS256', kid: 'test-key' }).sign(new Uint8Array(secret));
