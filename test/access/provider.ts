@@ -29,7 +29,8 @@ export interface TestProvider {
   close(): Promise<void>;
 }
 
-export async function startProvider(clients: readonly TestClient[]): Promise<TestProvider> {
+/** `opaque`: access tokens as opaque strings, to be introspected (RFC 7662), instead of JWTs. */
+export async function startProvider(clients: readonly TestClient[], options: { opaque?: boolean } = {}): Promise<TestProvider> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
   const privateJwk: JWK = { ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
   const publicJwk: JWK = { ...(await exportJWK(publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
@@ -47,7 +48,7 @@ export async function startProvider(clients: readonly TestClient[]): Promise<Tes
       resourceIndicators: {
         enabled: true,
         useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx: unknown, indicator: string) => ({ scope: SCOPES.join(' '), audience: indicator, accessTokenTTL: 300, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } }),
+        getResourceServerInfo: (_ctx: unknown, indicator: string) => ({ scope: SCOPES.join(' '), audience: indicator, accessTokenTTL: 300, ...(options.opaque ? { accessTokenFormat: 'opaque' } : { accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } }) }),
       },
     },
     ttl: { ClientCredentials: 300 },
