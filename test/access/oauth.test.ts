@@ -179,12 +179,18 @@ describe('identities', () => {
   it('names the caller in every call record and the metrics, never the token', async () => {
     records.length = 0;
     const token = await provider.token(BOB, resource, 'tools:call');
+    const mark = upstream.records.length;
     const answer = await rawRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(token) }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'media_getReadme', arguments: {} } }) });
     expect(answer.status).toBe(200);
     await callRecordsDelivered();
     expect(records).toHaveLength(1);
     expect(records[0]?.caller).toEqual({ identity: 'media', subject: 'bob', client: 'bob' });
     expect(JSON.stringify(records)).not.toContain(token.split('.')[1]);
+    // Nor does the token go upstream: the API got the call's request, without it.
+    const sent = upstream.since(mark);
+    expect(sent).toHaveLength(1);
+    expect(JSON.stringify(sent)).not.toContain(token.split('.')[2]);
+    expect(sent[0]?.headers.authorization).toBeUndefined();
     const scrape = await rawRequest(`${new URL(url).origin}/metrics`, { headers: bearer(token) });
     expect(scrape.body).toMatch(/flowguard_caller_calls_total\{identity="media",client="bob",outcome="ok"\} 1/);
   });
