@@ -6,20 +6,33 @@
 // groups and namespaces, read-only ones only, ones whose keys it may use); tools/list, search and
 // calls all read the same selection (src/mcp/server.ts), so what it cannot see it cannot call.
 
-import type { Tool } from '../catalog/tools.js';
 import type { Caller } from './caller.js';
 import { RateBucket } from './rate.js';
 import type { IdentitySettings } from './settings.js';
+
+/**
+ * What a policy reads of a tool (a catalog Tool has these fields). Its own type: the config's
+ * shape comes from this room, and the catalog reads the config, so this room reads no catalog type.
+ */
+export interface PolicyTool {
+  reference: string;
+  namespace: string;
+  method: string;
+  /** Keys its request uses, and keys its executeRequest handler may ask for. */
+  requiredKeys: readonly string[];
+  declaredKeys: readonly string[];
+  route: { meta?: { readOnly?: boolean } };
+}
 
 /** An identity that cannot be used as configured; the message names it. */
 export class IdentityConfigError extends Error {}
 
 /** The tools of a group of `.flowmcp/groups.json` as verified, or why it does not verify. */
-export type GroupTools = (group: string) => readonly Tool[] | { refused: string };
+export type GroupTools = (group: string) => readonly PolicyTool[] | { refused: string };
 
 export class IdentityPolicy {
   /** Selections made, per base tool list: stable arrays, so the MCP layer's tables built on them are reused. */
-  private readonly selections = new WeakMap<readonly Tool[], Tool[]>();
+  private readonly selections = new WeakMap<readonly PolicyTool[], PolicyTool[]>();
 
   constructor(
     readonly name: string,
@@ -36,13 +49,13 @@ export class IdentityPolicy {
   }
 
   /** The tools of `base` this identity may list and call. */
-  select(base: readonly Tool[]): Tool[] {
-    let selection = this.selections.get(base);
+  select<T extends PolicyTool>(base: readonly T[]): T[] {
+    let selection = this.selections.get(base) as T[] | undefined;
     if (!selection) this.selections.set(base, (selection = base.filter((tool) => this.admits(tool))));
     return selection;
   }
 
-  admits(tool: Tool): boolean {
+  admits(tool: PolicyTool): boolean {
     const inScope = (this.references === null && this.namespaces === null) || this.references?.has(tool.reference) === true || this.namespaces?.has(tool.namespace) === true;
     if (!inScope) return false;
     if (this.settings.readOnly && !isReadOnly(tool)) return false;
@@ -106,7 +119,7 @@ function groupReferences(identity: string, group: string, groupTools: GroupTools
 }
 
 /** Read-only as the MCP annotations say it (src/mcp/server.ts): a 4.x `meta.readOnly`, else a GET. */
-function isReadOnly(tool: Tool): boolean {
+function isReadOnly(tool: PolicyTool): boolean {
   return tool.route.meta ? tool.route.meta.readOnly === true : tool.method === 'GET';
 }
 
