@@ -94,3 +94,38 @@ describe("an identity's own rate, through the HTTP server", () => {
     expect(over.content[0]?.text).toMatch(/^Error \(rate-limited\): the calls of identity slow are over its rate \(identities\.slow\.rateLimit\)\nRetry after: \d+/);
   });
 });
+
+describe('an identity in discovery mode, through the HTTP server', () => {
+  const TOKEN = 'finder-token-0123456789abcdef';
+  let upstream: CatalogUpstream;
+  let served: Awaited<ReturnType<typeof startHttpFixture>>;
+  beforeAll(async () => {
+    upstream = await startCatalogUpstream();
+    const digest = `sha256:${createHash('sha256').update(TOKEN).digest('hex')}`;
+    const identities = Identities.create({ finder: { tokens: [digest], namespaces: ['media'], tools: 'search' } }, () => []);
+    served = await startHttpFixture(upstream, { identities, access: AccessGate.create({ host: '127.0.0.1', namedTokens: identities.namedTokens() }) });
+  });
+  afterAll(async () => {
+    await served?.close();
+    await upstream?.close();
+  });
+
+  const rpc = async (method: string, params: Record<string, unknown>) => {
+    const response = await fetch(served.server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    return (await response.json()) as { result?: { tools?: Array<{ name: string }>; structuredContent?: { tools: Array<{ name: string }> }; isError?: boolean; content?: Array<{ text: string }> }; error?: { message: string } };
+  };
+
+  it('lists the meta-tools, finds only its namespace, and cannot call outside it through call_tool', async () => {
+    expect((await rpc('tools/list', {})).result?.tools?.map((tool) => tool.name).sort()).toEqual(['call_tool', 'describe_tool', 'search_tools']);
+    const widgets = await rpc('tools/call', { name: 'search_tools', arguments: { query: 'widget' } });
+    expect((widgets.result?.structuredContent?.tools ?? []).map((tool) => tool.name).filter((name) => !name.startsWith('media_'))).toEqual([]);
+    const readme = await rpc('tools/call', { name: 'search_tools', arguments: { query: 'readme' } });
+    expect(readme.result?.structuredContent?.tools.map((tool) => tool.name)).toContain('media_getReadme');
+    const outside = await rpc('tools/call', { name: 'call_tool', arguments: { name: 'widgets_getWidget', arguments: { id: 'w-1' } } });
+    expect(JSON.stringify(outside)).toMatch(/Unknown tool: widgets_getWidget/);
+  });
+});

@@ -4,12 +4,16 @@
 // private address the operator never named, a key set larger than the bound, and opaque tokens
 // introspected (RFC 7662) at a real OpenID provider, active and revoked.
 
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../src/access/fetch.js';
 import { Identities } from '../../src/access/identities.js';
 import { OAuthSetupError, prepareOAuth } from '../../src/access/setup.js';
+import { loadProjectConfig } from '../../src/config/project.js';
 import { startProvider, type TestClient, type TestProvider } from './provider.js';
 
 /** A loopback server playing an issuer: `/.well-known/oauth-authorization-server` and whatever else `routes` answers. */
@@ -110,5 +114,30 @@ describe('introspection of opaque tokens (RFC 7662) at a real provider', () => {
 
   it('stops the start when the client secret is not in the environment', async () => {
     await expect(prepareOAuth({ introspection: { clientId: SERVER.id, clientSecretEnv: 'RS_SECRET' } }, { issuer: provider.issuer }, {})).rejects.toThrow(/oauth\.introspection\.clientSecretEnv names RS_SECRET, which is not set in the environment/);
+  });
+});
+
+describe('the config of remote access', () => {
+  /** The config read from a project of its own: what it loads to, or the error it stops with. */
+  const configured = (config: unknown): unknown => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowguard-access-config-'));
+    mkdirSync(join(dir, '.flowmcp'));
+    writeFileSync(join(dir, '.flowmcp', 'config.json'), JSON.stringify(config));
+    try {
+      return loadProjectConfig(dir);
+    } catch (error) {
+      return error;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const message = (config: unknown) => String((configured(config) as Error).message);
+
+  it('refuses an HMAC algorithm, a typo in an identity, and a token that is not a digest, naming the key', () => {
+    expect(message({ oauth: { issuer: 'https://auth.example', algorithms: ['HS256'] } })).toMatch(/oauth\.algorithms\.0 /);
+    expect(message({ identities: { ops: { match: { client: ['a'] } } } })).toMatch(/identities\.ops\.match must NOT have additional properties 'client'/);
+    expect(message({ identities: { ops: { tokens: ['hunter2'] } } })).toMatch(/identities\.ops\.tokens\.0 /);
+    // The control: the same keys, well formed, load.
+    expect(configured({ oauth: { issuer: 'https://auth.example', algorithms: ['ES256'] }, identities: { ops: { match: { clients: ['a'] } } } })).toMatchObject({ oauth: { algorithms: ['ES256'] } });
   });
 });
