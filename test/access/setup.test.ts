@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { MAX_ANSWER_BYTES } from '../../src/access/fetch.js';
 import { Identities } from '../../src/access/identities.js';
 import { OAuthSetupError, prepareOAuth } from '../../src/access/setup.js';
@@ -79,6 +80,33 @@ describe('the key set', () => {
       const admission = await server?.admit(`${part({ alg: 'RS256', kid: 'k' })}.${part({ sub: 'x' })}.${part({ s: 1 })}`, none());
       expect(admission).toMatchObject({ ok: false, status: 401 });
       expect(admission?.ok === false && admission.message).toMatch(new RegExp(`key set could not be fetched .*answered more than ${MAX_ANSWER_BYTES} bytes`));
+    } finally {
+      await issuer.close();
+    }
+  });
+});
+
+describe('the key set, kept', () => {
+  it('is fetched once for many tokens, and a token naming a key it lacks is refused without a fetch per token', async () => {
+    const { privateKey, publicKey } = await generateKeyPair('ES256');
+    const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' }] });
+    let fetched = 0;
+    const issuer = await fakeIssuer((origin, path) => {
+      if (path === '/.well-known/oauth-authorization-server') return { body: JSON.stringify({ issuer: origin, jwks_uri: `${origin}/jwks` }) };
+      if (path !== '/jwks') return undefined;
+      fetched += 1;
+      return { body: jwks };
+    });
+    try {
+      const resource = 'http://127.0.0.1:1/mcp';
+      const server = (await prepareOAuth({}, { issuer: issuer.origin, resource }))?.serverFor(resource);
+      const now = Math.floor(Date.now() / 1000);
+      const sign = (kid: string, sub: string) => new SignJWT({ iss: issuer.origin, aud: resource, sub, exp: now + 60 }).setProtectedHeader({ alg: 'ES256', kid }).sign(privateKey);
+      for (let i = 0; i < 5; i += 1) expect(await server?.admit(await sign('k1', `user-${i}`), none())).toMatchObject({ ok: true, caller: { subject: `user-${i}` } });
+      expect(fetched).toBe(1);
+      // An unknown key id asks the issuer again (rotation), at most once per cooldown: not once per token.
+      for (let i = 0; i < 5; i += 1) expect(await server?.admit(await sign('k9', 'x'), none())).toMatchObject({ ok: false, status: 401 });
+      expect(fetched).toBeLessThanOrEqual(2);
     } finally {
       await issuer.close();
     }
