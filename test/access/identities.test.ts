@@ -74,7 +74,8 @@ describe("an identity's own rate, through the HTTP server", () => {
     // One call, then a token every 1000 s: the second call is over the rate, whatever the machine's speed.
     const identities = Identities.create({ slow: { tokens: [digest], rateLimit: { requestsPerSecond: 0.001, burst: 1 } } }, () => []);
     served = await startHttpFixture(upstream, { identities, access: AccessGate.create({ host: '127.0.0.1', namedTokens: identities.namedTokens() }) });
-  });
+    // The catalog starts its sandbox here: more than the default 10 s on a loaded machine.
+  }, 60_000);
   afterAll(async () => {
     await served?.close();
     await upstream?.close();
@@ -104,7 +105,8 @@ describe('an identity in discovery mode, through the HTTP server', () => {
     const digest = `sha256:${createHash('sha256').update(TOKEN).digest('hex')}`;
     const identities = Identities.create({ finder: { tokens: [digest], namespaces: ['media'], tools: 'search' } }, () => []);
     served = await startHttpFixture(upstream, { identities, access: AccessGate.create({ host: '127.0.0.1', namedTokens: identities.namedTokens() }) });
-  });
+    // The catalog starts its sandbox here: more than the default 10 s on a loaded machine.
+  }, 60_000);
   afterAll(async () => {
     await served?.close();
     await upstream?.close();

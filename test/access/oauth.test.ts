@@ -41,7 +41,8 @@ beforeAll(async () => {
   served.catalog.onCall((record) => void records.push(record));
   url = served.server.url;
   resource = served.server.resource as string;
-});
+  // A provider, an upstream and the catalog with its sandbox start here: more than the default 10 s on a loaded machine.
+}, 60_000);
 afterAll(async () => {
   await served?.close();
   await upstream?.close();
