@@ -198,3 +198,31 @@ describe('identities', () => {
     expect(scrape.body).toMatch(/flowguard_caller_calls_total\{identity="media",client="bob",outcome="ok"\} 1/);
   });
 });
+
+describe('sessions under OAuth', () => {
+  let sessioned: Awaited<ReturnType<typeof startHttpFixture>>;
+  beforeAll(async () => {
+    const oauth = await prepareOAuth({}, { issuer: provider.issuer });
+    sessioned = await startHttpFixture(upstream, { oauth, sessions: true });
+  }, 60_000);
+  afterAll(() => sessioned?.close());
+
+  const post = (token: string, body: object, session?: string) =>
+    rawRequest(sessioned.server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(token), ...(session ? { 'mcp-session-id': session } : {}) },
+      body: JSON.stringify(body),
+    });
+
+  it('belong to the subject and client: a fresh token of the same client continues one, another client’s token finds none', async () => {
+    const at = sessioned.server.resource as string;
+    const opened = await post(await provider.token(ALICE, at), { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    expect(opened.status).toBe(200);
+    const session = opened.headers['mcp-session-id'] as string;
+    expect(session).toMatch(/^[0-9a-f-]{36}$/);
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+    // A refreshed token: another string, the same subject and client.
+    expect((await post(await provider.token(ALICE, at), list, session)).status).toBe(200);
+    expect((await post(await provider.token(BOB, at), list, session)).status).toBe(404);
+  });
+});
