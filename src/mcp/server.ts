@@ -159,12 +159,17 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
       const hidden = served ? undefined : (selection ?? catalog.tools).find((tool) => tool.name === name);
       if (!served && !hidden) {
         // Probing for tool names is seen: one record (audit, and metrics under `(unknown)`).
-        catalog.recordUnknownCall(name, args, recordedCaller);
+        catalog.recordCallNotMade(name, args, recordedCaller);
         throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}. tools/list names the ${table.listing.length} tools of this server.`);
       }
 
       const wait = options.policy?.limiter?.take();
-      if (wait !== undefined) return errorResult({ kind: 'rate-limited', message: `the calls of identity ${options.policy?.name} are over its rate (identities.${options.policy?.name}.rateLimit)`, retryAfter: String(wait) });
+      if (wait !== undefined) {
+        const refusal = { kind: 'rate-limited' as const, message: `the calls of identity ${options.policy?.name} are over its rate (identities.${options.policy?.name}.rateLimit)`, retryAfter: String(wait) };
+        // Refused before it ran, and recorded all the same: the audit says who was held back.
+        catalog.recordCallNotMade(name, args, recordedCaller, refusal);
+        return errorResult(refusal);
+      }
       const progress = token === undefined ? null : new ProgressReporter(token, timing, extra.sendNotification);
       const answered = options.metrics?.callStarted();
       try {

@@ -6,7 +6,9 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Identities, IdentityConfigError } from '../../src/access/identities.js';
+import type { CallRecord } from '../../src/catalog/call-record.js';
 import { Catalog } from '../../src/catalog/load.js';
+import { callRecordsDelivered } from '../support/wait.js';
 import { AccessGate } from '../../src/mcp/auth.js';
 import { PROJECT, SCHEMAS, startCatalogUpstream, startHttpFixture, type CatalogUpstream } from '../mcp/helpers.js';
 
@@ -88,11 +90,21 @@ describe("an identity's own rate, through the HTTP server", () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'widgets_getWidget', arguments: { id: 'w-1' } } }),
     }).then(async (response) => (await response.json()) as { result: { isError?: boolean; content: Array<{ text: string }> } });
 
-  it('answers the call within its rate, and the one over it a rate-limited error with when to retry', async () => {
+  it('answers the call within its rate, and the one over it a rate-limited error with when to retry, recorded with its caller', async () => {
+    const records: CallRecord[] = [];
+    served.catalog.onCall((record) => void records.push(record));
+    const mark = upstream.records.length;
     expect((await call()).result.isError).toBeFalsy();
     const over = (await call()).result;
     expect(over.isError).toBe(true);
     expect(over.content[0]?.text).toMatch(/^Error \(rate-limited\): the calls of identity slow are over its rate \(identities\.slow\.rateLimit\)\nRetry after: \d+/);
+    // The refused call never reached the API, and the audit still hears of it, with who it was.
+    expect(upstream.since(mark)).toHaveLength(1);
+    await callRecordsDelivered();
+    expect(records.map((record) => [record.tool, record.outcome, record.caller])).toEqual([
+      ['widgets_getWidget', 'ok', { identity: 'slow', subject: 'static-token', client: undefined }],
+      ['widgets_getWidget', 'rate-limited', { identity: 'slow', subject: 'static-token', client: undefined }],
+    ]);
   });
 });
 
