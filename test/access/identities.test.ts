@@ -9,6 +9,7 @@ import { Identities, IdentityConfigError } from '../../src/access/identities.js'
 import type { CallRecord } from '../../src/catalog/call-record.js';
 import { Catalog } from '../../src/catalog/load.js';
 import { callRecordsDelivered } from '../support/wait.js';
+import { postList } from '../edge/helpers.js';
 import { AccessGate } from '../../src/mcp/auth.js';
 import { PROJECT, SCHEMAS, startCatalogUpstream, startHttpFixture, type CatalogUpstream } from '../mcp/helpers.js';
 
@@ -141,5 +142,31 @@ describe('an identity in discovery mode, through the HTTP server', () => {
     expect(readme.result?.structuredContent?.tools.map((tool) => tool.name)).toContain('media_getReadme');
     const outside = await rpc('tools/call', { name: 'call_tool', arguments: { name: 'widgets_getWidget', arguments: { id: 'w-1' } } });
     expect(JSON.stringify(outside)).toMatch(/Unknown tool: widgets_getWidget/);
+  });
+});
+
+describe('static tokens once identities are configured', () => {
+  const NAMED = 'named-token-0123456789abcdef';
+  const PLAIN = 'plain-token-0123456789abcdef';
+  let upstream: CatalogUpstream;
+  let served: Awaited<ReturnType<typeof startHttpFixture>>;
+  beforeAll(async () => {
+    upstream = await startCatalogUpstream();
+    const digest = `sha256:${createHash('sha256').update(NAMED).digest('hex')}`;
+    const identities = Identities.create({ ops: { tokens: [digest], namespaces: ['media'] } }, () => []);
+    served = await startHttpFixture(upstream, { identities, access: AccessGate.create({ host: '127.0.0.1', tokens: [PLAIN], namedTokens: identities.namedTokens() }) });
+  }, 60_000);
+  afterAll(async () => {
+    await served?.close();
+    await upstream?.close();
+  });
+
+  it('admits a token an identity lists, and refuses (403) a valid token no identity lists', async () => {
+    const list = (token: string) => postList(served.server.url, { authorization: `Bearer ${token}` });
+    expect((await list(NAMED)).status).toBe(200);
+    const plain = await list(PLAIN);
+    expect(plain.status).toBe(403);
+    expect(plain.body).toContain("no identity of this server's config names this caller (subject static-token, client (none))");
+    expect((await list('not-a-token-of-this-server-0123')).status).toBe(401);
   });
 });
