@@ -20,6 +20,7 @@ import type { InputSchema } from '../tool-schema/input.js';
 import type { Outcome } from '../sandbox/host.js';
 import type { Bridge, Hook } from '../sandbox/protocol.js';
 import { CallBridge, outboundRecord, type OutboundRecord } from './bridge.js';
+import type { CallCaller } from './call-record.js';
 import type { ExecuteRequestResult, PostRequestResult } from './hooks.js';
 import type { Refusal, UpstreamGuard } from '../guard/upstream-guard.js';
 
@@ -111,6 +112,8 @@ export interface CallOptions {
   dryRun?: boolean;
   /** `false`: neither read nor fill the response cache (`flowguard test` asks the API itself every time). */
   cache?: boolean;
+  /** Who made the call (src/access/), named in its record; never a token. */
+  caller?: CallCaller;
 }
 
 /**

@@ -26,6 +26,15 @@ export interface CallRecord {
   requests: OutboundRecord[];
   /** Whether the response cache answered: filled by the cache, `none` where no cache took part. */
   cache: 'hit' | 'miss' | 'none';
+  /** Who called, where the server knows (an HTTP caller admitted by a token): never the token. */
+  caller?: CallCaller;
+}
+
+/** A caller as a record names it: its identity of the config, the subject and client of its token. */
+export interface CallCaller {
+  identity?: string;
+  subject?: string;
+  client?: string;
 }
 
 export type CallListener = (record: CallRecord) => void;
@@ -142,6 +151,7 @@ export function makeCallRecord(
   result: CallResult,
   redactor: Redactor,
   cache: CallRecord['cache'] = 'none',
+  caller?: CallCaller,
 ): CallRecord {
   let time: string | undefined;
   let recorded: Record<string, unknown> | undefined;
@@ -161,6 +171,8 @@ export function makeCallRecord(
     // The call pipeline redacted its result whole, these included.
     requests: 'requests' in result && result.requests ? result.requests : [],
     cache,
+    // Only the three names: a caller's scopes and groups could make a line long, and say nothing of who.
+    ...(caller ? { caller: { identity: caller.identity, subject: caller.subject, client: caller.client } } : {}),
   };
 }
 

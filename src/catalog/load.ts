@@ -17,9 +17,9 @@ import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
 import { withBoundedYoungGeneration } from '../shared/young-generation.js';
 import { HandlerUnits, type SandboxState } from './handler-units.js';
-import { CallListeners, elapsedMs, makeCallRecord, startCall, type CallListener } from './call-record.js';
+import { CallListeners, elapsedMs, makeCallRecord, startCall, type CallCaller, type CallListener } from './call-record.js';
 import { callContext } from './call-context.js';
-import { callTool, checkArguments, CheckedArguments, type CallContext, type CallOptions, type CallResult } from './call-pipeline.js';
+import { callTool, checkArguments, CheckedArguments, type CallContext, type CallOptions, type CallResult, type ToolError } from './call-pipeline.js';
 import { ResponseCache, type CacheOutcome } from '../cache/response-cache.js';
 import { MemoryState } from '../state/memory-state.js';
 import type { SharedState } from '../state/shared-state.js';
@@ -285,20 +285,22 @@ export class Catalog {
     if (start) {
       const durationMs = elapsedMs(start);
       const called = tool ? { name: tool.name, reference: tool.reference, schemaHash: this.schemaHashes.get(tool.schema.file) ?? '' } : { name: nameOrReference, reference: '', schemaHash: '' };
-      this.callListeners.publish(() => makeCallRecord(start, durationMs, called, args, result, this.context.redactor, cache));
+      this.callListeners.publish(() => makeCallRecord(start, durationMs, called, args, result, this.context.redactor, cache, options.caller));
     }
     return result;
   }
 
   /**
-   * Records a call of a tool that is not served (a client probing for names): one record of
-   * outcome `unknown-tool` for the listeners (audit, metrics), its name and arguments bounded
-   * there (call-record.ts). Nothing is called, also when the name is a reference to a real tool.
+   * Records a call that was not made: of a tool that is not served (a client probing for names;
+   * outcome `unknown-tool`), or one the server refused before it ran (`refusal`: an identity over
+   * its rate, src/access/). One record for the listeners (audit, metrics), its name and arguments
+   * bounded there (call-record.ts). Nothing is called, also when the name is a reference to a real tool.
    */
-  recordUnknownCall(name: string, args: unknown): void {
+  recordCallNotMade(name: string, args: unknown, caller?: CallCaller, refusal?: ToolError): void {
     if (!this.callListeners.active) return;
     const start = startCall();
-    this.callListeners.publish(() => makeCallRecord(start, 0, { name, reference: '', schemaHash: '' }, args, unknownTool(name), this.context.redactor));
+    const result: CallResult = refusal ? { ok: false, error: refusal } : unknownTool(name);
+    this.callListeners.publish(() => makeCallRecord(start, 0, { name, reference: '', schemaHash: '' }, args, result, this.context.redactor, 'none', caller));
   }
 
   /** The response cache (src/cache/) answers a repeated call of a read-only tool; it keys on the checked arguments. */

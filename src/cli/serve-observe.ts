@@ -79,7 +79,8 @@ export function logFirstSeenKeys(logger: Pick<Logger, 'info' | 'warn'>, catalog:
 export function recordCall(logger: Logger, audit: AuditLog | null): CallListener {
   return (record) => {
     audit?.write(record);
-    logger.info({ tool: record.tool, outcome: record.outcome, ms: record.durationMs }, 'call');
+    // The caller by its names only (call-record.ts): a token is never in a record.
+    logger.info({ tool: record.tool, outcome: record.outcome, ms: record.durationMs, ...(record.caller ? { caller: record.caller } : {}) }, 'call');
   };
 }
 

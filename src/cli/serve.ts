@@ -21,7 +21,7 @@ import { loadProjectConfig, type ProjectConfig } from '../config/project.js';
 import { MemoryState } from '../state/memory-state.js';
 import { openSharedState } from '../state/open-state.js';
 import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, OriginPatternError, parseOriginPattern } from '../mcp/origins.js';
-import { connectHelp, loadSummary } from '../mcp/summary.js';
+import { connectHelp, loadSummary, oauthConnectHelp } from '../mcp/summary.js';
 import { formatFinding } from '../report/format.js';
 import { recordCommand } from './group.js';
 import { listsFolderOf } from '../project/checker.js';
@@ -35,6 +35,8 @@ import { watchCatalog, type CatalogWatch } from './watch.js';
 import { observeServe, type ServeObserver } from './serve-observe.js';
 import { maskedUrl } from '../shared/masked-url.js';
 import { chooseMode } from '../discovery/mode.js';
+import { prepareOAuth, OAuthSetupError, type OAuthPrepared } from '../access/setup.js';
+import { Identities, IdentityConfigError } from '../access/identities.js';
 import type { ToolsSetting } from '../config/project.js';
 
 interface ServeFlags extends CatalogFlags {
@@ -54,6 +56,8 @@ interface ServeFlags extends CatalogFlags {
   redis?: string;
   tools?: string;
   pageSize?: string;
+  oauthIssuer?: string;
+  resource?: string;
 }
 /** Group findings that recording the group again resolves: a tool, a file, a list or a library changed, or no content record. */
 const RERECORD_CODES = new Set(['GRP006', 'GRP008', 'GRP009']);
@@ -71,6 +75,8 @@ export function registerServe(program: Command): void {
     .option('--allow-origin <origin>', `http: also accept browser requests from this origin, exact or scheme://host:* (repeatable; always allowed: ${DEFAULT_ALLOWED_ORIGINS.join(', ')})`, collect, [])
     .option('--allow-host <name>', 'http: also accept requests whose Host header names this host (repeatable; the bound address, and for a loopback bind localhost, always are)', collect, [])
     .option('--auth-token <token>', `http: require this bearer token (prefer ${AUTH_TOKEN_ENV} in the environment: a flag shows in the process list)`)
+    .option('--oauth-issuer <url>', 'http: accept OAuth access tokens issued by this authorization server (found by RFC 8414 or OpenID discovery) for this server (default: oauth.issuer of the config)')
+    .option('--resource <url>', 'http: this server\'s OAuth resource URL, the audience its tokens must carry (default: oauth.resource of the config, else the URL /mcp is served at)')
     .option('--sessions', 'http: keep one session per client (Mcp-Session-Id) instead of answering every request on its own')
     .option('--max-result-chars <n>', 'cut text results longer than this many characters', String(DEFAULT_MAX_RESULT_CHARS))
     .option('--group <name>', 'serve only the tools of this group of <project>/.flowmcp/groups.json, once it verifies')
@@ -106,7 +112,8 @@ async function runServe(flags: ServeFlags): Promise<void> {
   // ioredis would throw its own error, the URL and its password in it, from deep inside.
   if (redisUrl !== undefined && !URL.canParse(redisUrl)) throw new UsageError(`${flags.redis === undefined ? 'redis.url' : '--redis'} is not a URL: '${maskedUrl(redisUrl)}' (redis://[:password@]host:port[/db])`);
   // Who may call is settled before anything loads: a server that may not start stops here.
-  const access = transport === 'http' ? accessGate(flags, project.http) : undefined;
+  const oauth = transport === 'http' ? await oauthOf(flags, project) : undefined;
+  const access = transport === 'http' ? accessGate(flags, project, oauth !== undefined) : undefined;
   // A taken port is said before the catalog loads, not after (a large catalog takes seconds).
   if (transport === 'http') await checkPortFree(flags.host, port);
 
@@ -207,7 +214,8 @@ async function runServe(flags: ServeFlags): Promise<void> {
     let http: McpHttpServer;
     try {
       const { startHttpServer } = await (httpModule as Promise<typeof import('../mcp/http.js')>);
-      http = await startHttpServer(live, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, sessionRecords: flags.sessions ? state.sessions : null, maxResultChars, log, logger: observer.logger, tools, prompts, access, metrics: await metrics?.made, discovery, pageSize, groups: endpoints.endpoints });
+      const identities = identitiesOf(project, catalog, groupSource);
+      http = await startHttpServer(live, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, sessionRecords: flags.sessions ? state.sessions : null, maxResultChars, log, logger: observer.logger, tools, prompts, access, metrics: await metrics?.made, discovery, pageSize, groups: endpoints.endpoints, oauth, identities });
     } catch (error) {
       await watching?.close();
       await catalog.close();
@@ -217,7 +225,8 @@ async function runServe(flags: ServeFlags): Promise<void> {
     }
     // The warning first: instructions printed after it would scroll it out of sight.
     if (!isLoopback(flags.host)) log(`flowguard: warning: listening on ${flags.host}, not loopback: anyone who can reach this address and holds a token can call every tool. Tokens travel in clear over plain HTTP; put TLS in front (a proxy or load balancer).`);
-    log(connectHelp(http.url, served, flags, access?.requiresToken ?? false, endpoints.endpoints.filter((endpoint) => 'serving' in endpoint)));
+    const focused = endpoints.endpoints.filter((endpoint) => 'serving' in endpoint);
+    log(oauth && http.resource ? oauthConnectHelp(http.url, served, flags, { issuer: oauth.issuer, resource: http.resource }, focused) : connectHelp(http.url, served, flags, access?.requiresToken ?? false, focused));
     stop = http.close;
     stopped = new Promise<void>(() => undefined);
   }
@@ -266,13 +275,38 @@ function serveMetrics(auditDropped: () => number): { sandboxEvent(event: Sandbox
   return { sandboxEvent: (event) => (metrics ? metrics.sandboxEvent(event) : void early.push(event)), made };
 }
 
-/** The Host names and bearer tokens of `serve --transport http`: flags, the environment, the config. */
-function accessGate(flags: ServeFlags, config: ProjectConfig['http']): AccessGate {
+/** The Host names and bearer tokens of `serve --transport http`: flags, the environment, the config (with the tokens of identities). */
+function accessGate(flags: ServeFlags, project: ProjectConfig, oauth: boolean): AccessGate {
+  const config = project.http;
   const tokens = [flags.authToken, process.env[AUTH_TOKEN_ENV]].filter((token): token is string => token !== undefined && token !== '');
+  const namedTokens = Object.entries(project.identities).flatMap(([identity, entry]) => (entry.tokens ?? []).map((digest) => ({ identity, digest })));
   try {
-    return AccessGate.create({ host: flags.host, allowedHosts: [...(config.allowedHosts ?? []), ...flags.allowHost], tokens, tokenDigests: config.authTokens });
+    return AccessGate.create({ host: flags.host, allowedHosts: [...(config.allowedHosts ?? []), ...flags.allowHost], tokens, tokenDigests: config.authTokens, namedTokens, oauth });
   } catch (error) {
     if (error instanceof AccessConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** The OAuth resource server (src/access/setup.ts), its issuer's metadata read now: a setting that cannot work stops the start. */
+async function oauthOf(flags: ServeFlags, project: ProjectConfig): Promise<OAuthPrepared | undefined> {
+  try {
+    return await prepareOAuth(project.oauth, { issuer: flags.oauthIssuer, resource: flags.resource });
+  } catch (error) {
+    if (error instanceof OAuthSetupError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** The identities of the config, each group they name verified as `serve --group` verifies it. */
+function identitiesOf(project: ProjectConfig, catalog: Catalog, groupSource: Parameters<typeof verifyGroup>[1]): Identities {
+  try {
+    return Identities.create(project.identities, (group) => {
+      const verdict = verifyGroup(catalog, groupSource, group);
+      return verdict.ok ? verdict.tools : { refused: verdict.errors.map(formatFinding).join('; ') };
+    });
+  } catch (error) {
+    if (error instanceof IdentityConfigError) throw new UsageError(error.message);
     throw error;
   }
 }

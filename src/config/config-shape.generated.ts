@@ -5,13 +5,16 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 export const validateConfig = validate20;
-const schema31 = {"type":"object","additionalProperties":false,"properties":{"security":{"type":"object","additionalProperties":false,"properties":{"allowedLibraries":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$","x-message":"must be an exact package name (no subpath, version or ..)"}]}},"keys":{"oneOf":[{"type":"array","items":{"type":"string","allOf":[{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"is not an environment variable name or a * glob of one"}]}},{"type":"object","propertyNames":{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"key '{key}' is not an environment variable name or a * glob of one"},"additionalProperties":{"oneOf":[{"const":"*"},{"type":"array","items":{"type":"string","minLength":1}}]}}]}}},"network":{"type":"object","additionalProperties":false,"properties":{"allowPrivate":{"oneOf":[{"type":"boolean"},{"type":"array","items":{"type":"string","minLength":1}}]},"allow":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"deny":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"maxRequestsPerCall":{"type":"integer","minimum":1,"maximum":1000},"maxBytesPerCall":{"type":"integer","minimum":1024}}},"limits":{"type":"object","additionalProperties":false,"properties":{"maxFileBytes":{"type":"integer","minimum":1024},"maxArgumentDepth":{"type":"integer","minimum":1,"maximum":1000},"maxArgumentBytes":{"type":"integer","minimum":1024}}},"sandbox":{"type":"object","additionalProperties":false,"properties":{"deadlineMs":{"type":"integer","minimum":50,"maximum":60000},"memoryMb":{"type":"integer","minimum":16,"maximum":8192},"workers":{"type":"integer","minimum":1,"maximum":16},"loadHandlers":{"enum":["on-first-call","at-load"]}}},"http":{"type":"object","additionalProperties":false,"properties":{"connectTimeoutMs":{"type":"integer","minimum":1,"maximum":120000},"totalTimeoutMs":{"type":"integer","minimum":1,"maximum":600000},"maxResponseBytes":{"type":"integer","minimum":1},"maxRedirects":{"type":"integer","minimum":0,"maximum":20},"maxJsonDepth":{"type":"integer","minimum":1,"maximum":10000},"allowedHosts":{"type":"array","items":{"type":"string","minLength":1}},"authTokens":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^sha256:[0-9a-fA-F]{64}$","x-message":"must be sha256: and the 64 hex digits of the token's SHA-256 (echo \"sha256:$(printf %s \"$TOKEN\" | sha256sum | cut -d\" \" -f1)\"); the config never holds a token itself"}]}}}},"upstreams":{"type":"object","additionalProperties":{"type":"string"}},"audit":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"dir":{"type":"string","minLength":1},"maxBytes":{"type":"integer","minimum":1024},"files":{"type":"integer","minimum":1,"maximum":10000}}},"log":{"type":"object","additionalProperties":false,"properties":{"level":{"enum":["fatal","error","warn","info","debug","trace","silent"]}}},"cache":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"ttlSeconds":{"type":"integer","minimum":0},"maxEntries":{"type":"integer","minimum":1},"overrides":{"type":"object","additionalProperties":{"type":"integer","minimum":0}}}},"upstreamLimits":{"type":"object","additionalProperties":false,"properties":{"default":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}},"origins":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"namespaces":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"maxPauseSeconds":{"type":"integer","minimum":0,"maximum":86400}}},"redis":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","allOf":[{"pattern":"^rediss?://","x-message":"must be a redis:// or rediss:// URL"}]},"keyPrefix":{"type":"string"},"commandTimeoutMs":{"type":"integer","minimum":10,"maximum":10000}}},"output":{"type":"object","additionalProperties":false,"properties":{"validate":{"enum":["error","warn","off"]}}},"discovery":{"type":"object","additionalProperties":false,"properties":{"tools":{"enum":["auto","search","all"]},"searchAbove":{"type":"integer","minimum":0},"pageSize":{"type":"integer","minimum":1,"maximum":100000}}}}};
+const schema31 = {"type":"object","additionalProperties":false,"properties":{"security":{"type":"object","additionalProperties":false,"properties":{"allowedLibraries":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$","x-message":"must be an exact package name (no subpath, version or ..)"}]}},"keys":{"oneOf":[{"type":"array","items":{"type":"string","allOf":[{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"is not an environment variable name or a * glob of one"}]}},{"type":"object","propertyNames":{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"key '{key}' is not an environment variable name or a * glob of one"},"additionalProperties":{"oneOf":[{"const":"*"},{"type":"array","items":{"type":"string","minLength":1}}]}}]}}},"network":{"type":"object","additionalProperties":false,"properties":{"allowPrivate":{"oneOf":[{"type":"boolean"},{"type":"array","items":{"type":"string","minLength":1}}]},"allow":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"deny":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"maxRequestsPerCall":{"type":"integer","minimum":1,"maximum":1000},"maxBytesPerCall":{"type":"integer","minimum":1024}}},"limits":{"type":"object","additionalProperties":false,"properties":{"maxFileBytes":{"type":"integer","minimum":1024},"maxArgumentDepth":{"type":"integer","minimum":1,"maximum":1000},"maxArgumentBytes":{"type":"integer","minimum":1024}}},"sandbox":{"type":"object","additionalProperties":false,"properties":{"deadlineMs":{"type":"integer","minimum":50,"maximum":60000},"memoryMb":{"type":"integer","minimum":16,"maximum":8192},"workers":{"type":"integer","minimum":1,"maximum":16},"loadHandlers":{"enum":["on-first-call","at-load"]}}},"http":{"type":"object","additionalProperties":false,"properties":{"connectTimeoutMs":{"type":"integer","minimum":1,"maximum":120000},"totalTimeoutMs":{"type":"integer","minimum":1,"maximum":600000},"maxResponseBytes":{"type":"integer","minimum":1},"maxRedirects":{"type":"integer","minimum":0,"maximum":20},"maxJsonDepth":{"type":"integer","minimum":1,"maximum":10000},"allowedHosts":{"type":"array","items":{"type":"string","minLength":1}},"authTokens":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^sha256:[0-9a-fA-F]{64}$","x-message":"must be sha256: and the 64 hex digits of the token's SHA-256 (echo \"sha256:$(printf %s \"$TOKEN\" | sha256sum | cut -d\" \" -f1)\"); the config never holds a token itself"}]}}}},"upstreams":{"type":"object","additionalProperties":{"type":"string"}},"audit":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"dir":{"type":"string","minLength":1},"maxBytes":{"type":"integer","minimum":1024},"files":{"type":"integer","minimum":1,"maximum":10000}}},"log":{"type":"object","additionalProperties":false,"properties":{"level":{"enum":["fatal","error","warn","info","debug","trace","silent"]}}},"cache":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean"},"ttlSeconds":{"type":"integer","minimum":0},"maxEntries":{"type":"integer","minimum":1},"overrides":{"type":"object","additionalProperties":{"type":"integer","minimum":0}}}},"upstreamLimits":{"type":"object","additionalProperties":false,"properties":{"default":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}},"origins":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"namespaces":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"maxPauseSeconds":{"type":"integer","minimum":0,"maximum":86400}}},"redis":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","allOf":[{"pattern":"^rediss?://","x-message":"must be a redis:// or rediss:// URL"}]},"keyPrefix":{"type":"string"},"commandTimeoutMs":{"type":"integer","minimum":10,"maximum":10000}}},"output":{"type":"object","additionalProperties":false,"properties":{"validate":{"enum":["error","warn","off"]}}},"discovery":{"type":"object","additionalProperties":false,"properties":{"tools":{"enum":["auto","search","all"]},"searchAbove":{"type":"integer","minimum":0},"pageSize":{"type":"integer","minimum":1,"maximum":100000}}},"oauth":{"type":"object","additionalProperties":false,"properties":{"issuer":{"type":"string","pattern":"^https?://"},"jwksUrl":{"type":"string","pattern":"^https?://"},"resource":{"type":"string","pattern":"^https?://"},"algorithms":{"type":"array","minItems":1,"items":{"enum":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA"]}},"requiredScopes":{"type":"array","items":{"type":"string","minLength":1}},"clockToleranceSeconds":{"type":"integer","minimum":0,"maximum":300},"groupsClaim":{"type":"string","minLength":1},"introspection":{"type":"object","additionalProperties":false,"required":["clientId","clientSecretEnv"],"properties":{"url":{"type":"string","pattern":"^https?://"},"clientId":{"type":"string","minLength":1},"clientSecretEnv":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}}}}},"identities":{"type":"object","propertyNames":{"pattern":"^[A-Za-z0-9_.-]{1,64}$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"match":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"subjects":{"type":"array","items":{"type":"string","minLength":1}},"clients":{"type":"array","items":{"type":"string","minLength":1}},"scopes":{"type":"array","items":{"type":"string","minLength":1}},"groups":{"type":"array","items":{"type":"string","minLength":1}}}},"tokens":{"type":"array","items":{"type":"string","pattern":"^sha256:[0-9a-fA-F]{64}$"}},"groups":{"type":"array","items":{"type":"string","minLength":1}},"namespaces":{"type":"array","items":{"type":"string","minLength":1}},"readOnly":{"type":"boolean"},"tools":{"enum":["search","all"]},"rateLimit":{"type":"object","additionalProperties":false,"required":["requestsPerSecond"],"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000}}},"keys":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$"}}}}}}};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const pattern4 = new RegExp("^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$", "u");
 const pattern5 = new RegExp("^[A-Za-z_*][A-Za-z0-9_*]*$", "u");
 const pattern7 = new RegExp("^sha256:[0-9a-fA-F]{64}$", "u");
 const pattern8 = new RegExp("^rediss?://", "u");
+const pattern9 = new RegExp("^https?://", "u");
+const pattern13 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+const pattern14 = new RegExp("^[A-Za-z0-9_.-]{1,64}$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2192,14 +2195,944 @@ vErrors.push(err164);
 errors++;
 }
 }
-}
-else {
-const err165 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data.oauth !== undefined){
+let data78 = data.oauth;
+if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
+for(const key24 in data78){
+if(!((((((((key24 === "issuer") || (key24 === "jwksUrl")) || (key24 === "resource")) || (key24 === "algorithms")) || (key24 === "requiredScopes")) || (key24 === "clockToleranceSeconds")) || (key24 === "groupsClaim")) || (key24 === "introspection"))){
+const err165 = {instancePath:instancePath+"/oauth",schemaPath:"#/properties/oauth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.oauth,data:data78};
 if(vErrors === null){
 vErrors = [err165];
 }
 else {
 vErrors.push(err165);
+}
+errors++;
+}
+}
+if(data78.issuer !== undefined){
+let data79 = data78.issuer;
+if(typeof data79 === "string"){
+if(!pattern9.test(data79)){
+const err166 = {instancePath:instancePath+"/oauth/issuer",schemaPath:"#/properties/oauth/properties/issuer/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema31.properties.oauth.properties.issuer,data:data79};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+}
+else {
+const err167 = {instancePath:instancePath+"/oauth/issuer",schemaPath:"#/properties/oauth/properties/issuer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.issuer.type,parentSchema:schema31.properties.oauth.properties.issuer,data:data79};
+if(vErrors === null){
+vErrors = [err167];
+}
+else {
+vErrors.push(err167);
+}
+errors++;
+}
+}
+if(data78.jwksUrl !== undefined){
+let data80 = data78.jwksUrl;
+if(typeof data80 === "string"){
+if(!pattern9.test(data80)){
+const err168 = {instancePath:instancePath+"/oauth/jwksUrl",schemaPath:"#/properties/oauth/properties/jwksUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema31.properties.oauth.properties.jwksUrl,data:data80};
+if(vErrors === null){
+vErrors = [err168];
+}
+else {
+vErrors.push(err168);
+}
+errors++;
+}
+}
+else {
+const err169 = {instancePath:instancePath+"/oauth/jwksUrl",schemaPath:"#/properties/oauth/properties/jwksUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.jwksUrl.type,parentSchema:schema31.properties.oauth.properties.jwksUrl,data:data80};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
+}
+errors++;
+}
+}
+if(data78.resource !== undefined){
+let data81 = data78.resource;
+if(typeof data81 === "string"){
+if(!pattern9.test(data81)){
+const err170 = {instancePath:instancePath+"/oauth/resource",schemaPath:"#/properties/oauth/properties/resource/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema31.properties.oauth.properties.resource,data:data81};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
+}
+errors++;
+}
+}
+else {
+const err171 = {instancePath:instancePath+"/oauth/resource",schemaPath:"#/properties/oauth/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.resource.type,parentSchema:schema31.properties.oauth.properties.resource,data:data81};
+if(vErrors === null){
+vErrors = [err171];
+}
+else {
+vErrors.push(err171);
+}
+errors++;
+}
+}
+if(data78.algorithms !== undefined){
+let data82 = data78.algorithms;
+if(Array.isArray(data82)){
+if(data82.length < 1){
+const err172 = {instancePath:instancePath+"/oauth/algorithms",schemaPath:"#/properties/oauth/properties/algorithms/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema31.properties.oauth.properties.algorithms,data:data82};
+if(vErrors === null){
+vErrors = [err172];
+}
+else {
+vErrors.push(err172);
+}
+errors++;
+}
+const len8 = data82.length;
+for(let i8=0; i8<len8; i8++){
+let data83 = data82[i8];
+if(!((((((((((data83 === "RS256") || (data83 === "RS384")) || (data83 === "RS512")) || (data83 === "PS256")) || (data83 === "PS384")) || (data83 === "PS512")) || (data83 === "ES256")) || (data83 === "ES384")) || (data83 === "ES512")) || (data83 === "EdDSA"))){
+const err173 = {instancePath:instancePath+"/oauth/algorithms/" + i8,schemaPath:"#/properties/oauth/properties/algorithms/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.oauth.properties.algorithms.items.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.oauth.properties.algorithms.items.enum,parentSchema:schema31.properties.oauth.properties.algorithms.items,data:data83};
+if(vErrors === null){
+vErrors = [err173];
+}
+else {
+vErrors.push(err173);
+}
+errors++;
+}
+}
+}
+else {
+const err174 = {instancePath:instancePath+"/oauth/algorithms",schemaPath:"#/properties/oauth/properties/algorithms/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.oauth.properties.algorithms.type,parentSchema:schema31.properties.oauth.properties.algorithms,data:data82};
+if(vErrors === null){
+vErrors = [err174];
+}
+else {
+vErrors.push(err174);
+}
+errors++;
+}
+}
+if(data78.requiredScopes !== undefined){
+let data84 = data78.requiredScopes;
+if(Array.isArray(data84)){
+const len9 = data84.length;
+for(let i9=0; i9<len9; i9++){
+let data85 = data84[i9];
+if(typeof data85 === "string"){
+if(func2(data85) < 1){
+const err175 = {instancePath:instancePath+"/oauth/requiredScopes/" + i9,schemaPath:"#/properties/oauth/properties/requiredScopes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.oauth.properties.requiredScopes.items,data:data85};
+if(vErrors === null){
+vErrors = [err175];
+}
+else {
+vErrors.push(err175);
+}
+errors++;
+}
+}
+else {
+const err176 = {instancePath:instancePath+"/oauth/requiredScopes/" + i9,schemaPath:"#/properties/oauth/properties/requiredScopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.requiredScopes.items.type,parentSchema:schema31.properties.oauth.properties.requiredScopes.items,data:data85};
+if(vErrors === null){
+vErrors = [err176];
+}
+else {
+vErrors.push(err176);
+}
+errors++;
+}
+}
+}
+else {
+const err177 = {instancePath:instancePath+"/oauth/requiredScopes",schemaPath:"#/properties/oauth/properties/requiredScopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.oauth.properties.requiredScopes.type,parentSchema:schema31.properties.oauth.properties.requiredScopes,data:data84};
+if(vErrors === null){
+vErrors = [err177];
+}
+else {
+vErrors.push(err177);
+}
+errors++;
+}
+}
+if(data78.clockToleranceSeconds !== undefined){
+let data86 = data78.clockToleranceSeconds;
+if(!(((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86))) && (isFinite(data86)))){
+const err178 = {instancePath:instancePath+"/oauth/clockToleranceSeconds",schemaPath:"#/properties/oauth/properties/clockToleranceSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.oauth.properties.clockToleranceSeconds.type,parentSchema:schema31.properties.oauth.properties.clockToleranceSeconds,data:data86};
+if(vErrors === null){
+vErrors = [err178];
+}
+else {
+vErrors.push(err178);
+}
+errors++;
+}
+if((typeof data86 == "number") && (isFinite(data86))){
+if(data86 > 300 || isNaN(data86)){
+const err179 = {instancePath:instancePath+"/oauth/clockToleranceSeconds",schemaPath:"#/properties/oauth/properties/clockToleranceSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 300},message:"must be <= 300",schema:300,parentSchema:schema31.properties.oauth.properties.clockToleranceSeconds,data:data86};
+if(vErrors === null){
+vErrors = [err179];
+}
+else {
+vErrors.push(err179);
+}
+errors++;
+}
+if(data86 < 0 || isNaN(data86)){
+const err180 = {instancePath:instancePath+"/oauth/clockToleranceSeconds",schemaPath:"#/properties/oauth/properties/clockToleranceSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.oauth.properties.clockToleranceSeconds,data:data86};
+if(vErrors === null){
+vErrors = [err180];
+}
+else {
+vErrors.push(err180);
+}
+errors++;
+}
+}
+}
+if(data78.groupsClaim !== undefined){
+let data87 = data78.groupsClaim;
+if(typeof data87 === "string"){
+if(func2(data87) < 1){
+const err181 = {instancePath:instancePath+"/oauth/groupsClaim",schemaPath:"#/properties/oauth/properties/groupsClaim/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.oauth.properties.groupsClaim,data:data87};
+if(vErrors === null){
+vErrors = [err181];
+}
+else {
+vErrors.push(err181);
+}
+errors++;
+}
+}
+else {
+const err182 = {instancePath:instancePath+"/oauth/groupsClaim",schemaPath:"#/properties/oauth/properties/groupsClaim/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.groupsClaim.type,parentSchema:schema31.properties.oauth.properties.groupsClaim,data:data87};
+if(vErrors === null){
+vErrors = [err182];
+}
+else {
+vErrors.push(err182);
+}
+errors++;
+}
+}
+if(data78.introspection !== undefined){
+let data88 = data78.introspection;
+if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
+if(data88.clientId === undefined){
+const err183 = {instancePath:instancePath+"/oauth/introspection",schemaPath:"#/properties/oauth/properties/introspection/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'",schema:schema31.properties.oauth.properties.introspection.required,parentSchema:schema31.properties.oauth.properties.introspection,data:data88};
+if(vErrors === null){
+vErrors = [err183];
+}
+else {
+vErrors.push(err183);
+}
+errors++;
+}
+if(data88.clientSecretEnv === undefined){
+const err184 = {instancePath:instancePath+"/oauth/introspection",schemaPath:"#/properties/oauth/properties/introspection/required",keyword:"required",params:{missingProperty: "clientSecretEnv"},message:"must have required property '"+"clientSecretEnv"+"'",schema:schema31.properties.oauth.properties.introspection.required,parentSchema:schema31.properties.oauth.properties.introspection,data:data88};
+if(vErrors === null){
+vErrors = [err184];
+}
+else {
+vErrors.push(err184);
+}
+errors++;
+}
+for(const key25 in data88){
+if(!(((key25 === "url") || (key25 === "clientId")) || (key25 === "clientSecretEnv"))){
+const err185 = {instancePath:instancePath+"/oauth/introspection",schemaPath:"#/properties/oauth/properties/introspection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.oauth.properties.introspection,data:data88};
+if(vErrors === null){
+vErrors = [err185];
+}
+else {
+vErrors.push(err185);
+}
+errors++;
+}
+}
+if(data88.url !== undefined){
+let data89 = data88.url;
+if(typeof data89 === "string"){
+if(!pattern9.test(data89)){
+const err186 = {instancePath:instancePath+"/oauth/introspection/url",schemaPath:"#/properties/oauth/properties/introspection/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema31.properties.oauth.properties.introspection.properties.url,data:data89};
+if(vErrors === null){
+vErrors = [err186];
+}
+else {
+vErrors.push(err186);
+}
+errors++;
+}
+}
+else {
+const err187 = {instancePath:instancePath+"/oauth/introspection/url",schemaPath:"#/properties/oauth/properties/introspection/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.introspection.properties.url.type,parentSchema:schema31.properties.oauth.properties.introspection.properties.url,data:data89};
+if(vErrors === null){
+vErrors = [err187];
+}
+else {
+vErrors.push(err187);
+}
+errors++;
+}
+}
+if(data88.clientId !== undefined){
+let data90 = data88.clientId;
+if(typeof data90 === "string"){
+if(func2(data90) < 1){
+const err188 = {instancePath:instancePath+"/oauth/introspection/clientId",schemaPath:"#/properties/oauth/properties/introspection/properties/clientId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.oauth.properties.introspection.properties.clientId,data:data90};
+if(vErrors === null){
+vErrors = [err188];
+}
+else {
+vErrors.push(err188);
+}
+errors++;
+}
+}
+else {
+const err189 = {instancePath:instancePath+"/oauth/introspection/clientId",schemaPath:"#/properties/oauth/properties/introspection/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.introspection.properties.clientId.type,parentSchema:schema31.properties.oauth.properties.introspection.properties.clientId,data:data90};
+if(vErrors === null){
+vErrors = [err189];
+}
+else {
+vErrors.push(err189);
+}
+errors++;
+}
+}
+if(data88.clientSecretEnv !== undefined){
+let data91 = data88.clientSecretEnv;
+if(typeof data91 === "string"){
+if(!pattern13.test(data91)){
+const err190 = {instancePath:instancePath+"/oauth/introspection/clientSecretEnv",schemaPath:"#/properties/oauth/properties/introspection/properties/clientSecretEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema31.properties.oauth.properties.introspection.properties.clientSecretEnv,data:data91};
+if(vErrors === null){
+vErrors = [err190];
+}
+else {
+vErrors.push(err190);
+}
+errors++;
+}
+}
+else {
+const err191 = {instancePath:instancePath+"/oauth/introspection/clientSecretEnv",schemaPath:"#/properties/oauth/properties/introspection/properties/clientSecretEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.introspection.properties.clientSecretEnv.type,parentSchema:schema31.properties.oauth.properties.introspection.properties.clientSecretEnv,data:data91};
+if(vErrors === null){
+vErrors = [err191];
+}
+else {
+vErrors.push(err191);
+}
+errors++;
+}
+}
+}
+else {
+const err192 = {instancePath:instancePath+"/oauth/introspection",schemaPath:"#/properties/oauth/properties/introspection/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.oauth.properties.introspection.type,parentSchema:schema31.properties.oauth.properties.introspection,data:data88};
+if(vErrors === null){
+vErrors = [err192];
+}
+else {
+vErrors.push(err192);
+}
+errors++;
+}
+}
+}
+else {
+const err193 = {instancePath:instancePath+"/oauth",schemaPath:"#/properties/oauth/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.oauth.type,parentSchema:schema31.properties.oauth,data:data78};
+if(vErrors === null){
+vErrors = [err193];
+}
+else {
+vErrors.push(err193);
+}
+errors++;
+}
+}
+if(data.identities !== undefined){
+let data92 = data.identities;
+if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
+for(const key26 in data92){
+const _errs228 = errors;
+if(typeof key26 === "string"){
+if(!pattern14.test(key26)){
+const err194 = {instancePath:instancePath+"/identities",schemaPath:"#/properties/identities/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,64}$"+"\"",schema:"^[A-Za-z0-9_.-]{1,64}$",parentSchema:schema31.properties.identities.propertyNames,data:key26,propertyName:key26};
+if(vErrors === null){
+vErrors = [err194];
+}
+else {
+vErrors.push(err194);
+}
+errors++;
+}
+}
+var valid53 = _errs228 === errors;
+if(!valid53){
+const err195 = {instancePath:instancePath+"/identities",schemaPath:"#/properties/identities/propertyNames",keyword:"propertyNames",params:{propertyName: key26},message:"property name must be valid",schema:schema31.properties.identities.propertyNames,parentSchema:schema31.properties.identities,data:data92};
+if(vErrors === null){
+vErrors = [err195];
+}
+else {
+vErrors.push(err195);
+}
+errors++;
+}
+}
+for(const key27 in data92){
+let data93 = data92[key27];
+if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
+for(const key28 in data93){
+if(!((((((((key28 === "match") || (key28 === "tokens")) || (key28 === "groups")) || (key28 === "namespaces")) || (key28 === "readOnly")) || (key28 === "tools")) || (key28 === "rateLimit")) || (key28 === "keys"))){
+const err196 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/identities/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.identities.additionalProperties,data:data93};
+if(vErrors === null){
+vErrors = [err196];
+}
+else {
+vErrors.push(err196);
+}
+errors++;
+}
+}
+if(data93.match !== undefined){
+let data94 = data93.match;
+if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
+if(Object.keys(data94).length < 1){
+const err197 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match",schemaPath:"#/properties/identities/additionalProperties/properties/match/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match,data:data94};
+if(vErrors === null){
+vErrors = [err197];
+}
+else {
+vErrors.push(err197);
+}
+errors++;
+}
+for(const key29 in data94){
+if(!((((key29 === "subjects") || (key29 === "clients")) || (key29 === "scopes")) || (key29 === "groups"))){
+const err198 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match",schemaPath:"#/properties/identities/additionalProperties/properties/match/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.identities.additionalProperties.properties.match,data:data94};
+if(vErrors === null){
+vErrors = [err198];
+}
+else {
+vErrors.push(err198);
+}
+errors++;
+}
+}
+if(data94.subjects !== undefined){
+let data95 = data94.subjects;
+if(Array.isArray(data95)){
+const len10 = data95.length;
+for(let i10=0; i10<len10; i10++){
+let data96 = data95[i10];
+if(typeof data96 === "string"){
+if(func2(data96) < 1){
+const err199 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/subjects/" + i10,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/subjects/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.items,data:data96};
+if(vErrors === null){
+vErrors = [err199];
+}
+else {
+vErrors.push(err199);
+}
+errors++;
+}
+}
+else {
+const err200 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/subjects/" + i10,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/subjects/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.items,data:data96};
+if(vErrors === null){
+vErrors = [err200];
+}
+else {
+vErrors.push(err200);
+}
+errors++;
+}
+}
+}
+else {
+const err201 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/subjects",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/subjects/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects,data:data95};
+if(vErrors === null){
+vErrors = [err201];
+}
+else {
+vErrors.push(err201);
+}
+errors++;
+}
+}
+if(data94.clients !== undefined){
+let data97 = data94.clients;
+if(Array.isArray(data97)){
+const len11 = data97.length;
+for(let i11=0; i11<len11; i11++){
+let data98 = data97[i11];
+if(typeof data98 === "string"){
+if(func2(data98) < 1){
+const err202 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/clients/" + i11,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/clients/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.items,data:data98};
+if(vErrors === null){
+vErrors = [err202];
+}
+else {
+vErrors.push(err202);
+}
+errors++;
+}
+}
+else {
+const err203 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/clients/" + i11,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/clients/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.items,data:data98};
+if(vErrors === null){
+vErrors = [err203];
+}
+else {
+vErrors.push(err203);
+}
+errors++;
+}
+}
+}
+else {
+const err204 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/clients",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.clients,data:data97};
+if(vErrors === null){
+vErrors = [err204];
+}
+else {
+vErrors.push(err204);
+}
+errors++;
+}
+}
+if(data94.scopes !== undefined){
+let data99 = data94.scopes;
+if(Array.isArray(data99)){
+const len12 = data99.length;
+for(let i12=0; i12<len12; i12++){
+let data100 = data99[i12];
+if(typeof data100 === "string"){
+if(func2(data100) < 1){
+const err205 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/scopes/" + i12,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/scopes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.items,data:data100};
+if(vErrors === null){
+vErrors = [err205];
+}
+else {
+vErrors.push(err205);
+}
+errors++;
+}
+}
+else {
+const err206 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/scopes/" + i12,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.items,data:data100};
+if(vErrors === null){
+vErrors = [err206];
+}
+else {
+vErrors.push(err206);
+}
+errors++;
+}
+}
+}
+else {
+const err207 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/scopes",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes,data:data99};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
+}
+errors++;
+}
+}
+if(data94.groups !== undefined){
+let data101 = data94.groups;
+if(Array.isArray(data101)){
+const len13 = data101.length;
+for(let i13=0; i13<len13; i13++){
+let data102 = data101[i13];
+if(typeof data102 === "string"){
+if(func2(data102) < 1){
+const err208 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/groups/" + i13,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/groups/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.items,data:data102};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
+}
+errors++;
+}
+}
+else {
+const err209 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/groups/" + i13,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/groups/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.items,data:data102};
+if(vErrors === null){
+vErrors = [err209];
+}
+else {
+vErrors.push(err209);
+}
+errors++;
+}
+}
+}
+else {
+const err210 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/groups",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/groups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.groups,data:data101};
+if(vErrors === null){
+vErrors = [err210];
+}
+else {
+vErrors.push(err210);
+}
+errors++;
+}
+}
+}
+else {
+const err211 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match",schemaPath:"#/properties/identities/additionalProperties/properties/match/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.additionalProperties.properties.match.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match,data:data94};
+if(vErrors === null){
+vErrors = [err211];
+}
+else {
+vErrors.push(err211);
+}
+errors++;
+}
+}
+if(data93.tokens !== undefined){
+let data103 = data93.tokens;
+if(Array.isArray(data103)){
+const len14 = data103.length;
+for(let i14=0; i14<len14; i14++){
+let data104 = data103[i14];
+if(typeof data104 === "string"){
+if(!pattern7.test(data104)){
+const err212 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tokens/" + i14,schemaPath:"#/properties/identities/additionalProperties/properties/tokens/items/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-fA-F]{64}$"+"\"",schema:"^sha256:[0-9a-fA-F]{64}$",parentSchema:schema31.properties.identities.additionalProperties.properties.tokens.items,data:data104};
+if(vErrors === null){
+vErrors = [err212];
+}
+else {
+vErrors.push(err212);
+}
+errors++;
+}
+}
+else {
+const err213 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tokens/" + i14,schemaPath:"#/properties/identities/additionalProperties/properties/tokens/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.tokens.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.tokens.items,data:data104};
+if(vErrors === null){
+vErrors = [err213];
+}
+else {
+vErrors.push(err213);
+}
+errors++;
+}
+}
+}
+else {
+const err214 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tokens",schemaPath:"#/properties/identities/additionalProperties/properties/tokens/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.tokens.type,parentSchema:schema31.properties.identities.additionalProperties.properties.tokens,data:data103};
+if(vErrors === null){
+vErrors = [err214];
+}
+else {
+vErrors.push(err214);
+}
+errors++;
+}
+}
+if(data93.groups !== undefined){
+let data105 = data93.groups;
+if(Array.isArray(data105)){
+const len15 = data105.length;
+for(let i15=0; i15<len15; i15++){
+let data106 = data105[i15];
+if(typeof data106 === "string"){
+if(func2(data106) < 1){
+const err215 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/groups/" + i15,schemaPath:"#/properties/identities/additionalProperties/properties/groups/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.groups.items,data:data106};
+if(vErrors === null){
+vErrors = [err215];
+}
+else {
+vErrors.push(err215);
+}
+errors++;
+}
+}
+else {
+const err216 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/groups/" + i15,schemaPath:"#/properties/identities/additionalProperties/properties/groups/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.groups.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.groups.items,data:data106};
+if(vErrors === null){
+vErrors = [err216];
+}
+else {
+vErrors.push(err216);
+}
+errors++;
+}
+}
+}
+else {
+const err217 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/groups",schemaPath:"#/properties/identities/additionalProperties/properties/groups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.groups.type,parentSchema:schema31.properties.identities.additionalProperties.properties.groups,data:data105};
+if(vErrors === null){
+vErrors = [err217];
+}
+else {
+vErrors.push(err217);
+}
+errors++;
+}
+}
+if(data93.namespaces !== undefined){
+let data107 = data93.namespaces;
+if(Array.isArray(data107)){
+const len16 = data107.length;
+for(let i16=0; i16<len16; i16++){
+let data108 = data107[i16];
+if(typeof data108 === "string"){
+if(func2(data108) < 1){
+const err218 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/namespaces/" + i16,schemaPath:"#/properties/identities/additionalProperties/properties/namespaces/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.namespaces.items,data:data108};
+if(vErrors === null){
+vErrors = [err218];
+}
+else {
+vErrors.push(err218);
+}
+errors++;
+}
+}
+else {
+const err219 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/namespaces/" + i16,schemaPath:"#/properties/identities/additionalProperties/properties/namespaces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.namespaces.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.namespaces.items,data:data108};
+if(vErrors === null){
+vErrors = [err219];
+}
+else {
+vErrors.push(err219);
+}
+errors++;
+}
+}
+}
+else {
+const err220 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/namespaces",schemaPath:"#/properties/identities/additionalProperties/properties/namespaces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.namespaces.type,parentSchema:schema31.properties.identities.additionalProperties.properties.namespaces,data:data107};
+if(vErrors === null){
+vErrors = [err220];
+}
+else {
+vErrors.push(err220);
+}
+errors++;
+}
+}
+if(data93.readOnly !== undefined){
+let data109 = data93.readOnly;
+if(typeof data109 !== "boolean"){
+const err221 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/readOnly",schemaPath:"#/properties/identities/additionalProperties/properties/readOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.identities.additionalProperties.properties.readOnly.type,parentSchema:schema31.properties.identities.additionalProperties.properties.readOnly,data:data109};
+if(vErrors === null){
+vErrors = [err221];
+}
+else {
+vErrors.push(err221);
+}
+errors++;
+}
+}
+if(data93.tools !== undefined){
+let data110 = data93.tools;
+if(!((data110 === "search") || (data110 === "all"))){
+const err222 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/identities/additionalProperties/properties/tools/enum",keyword:"enum",params:{allowedValues: schema31.properties.identities.additionalProperties.properties.tools.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.identities.additionalProperties.properties.tools.enum,parentSchema:schema31.properties.identities.additionalProperties.properties.tools,data:data110};
+if(vErrors === null){
+vErrors = [err222];
+}
+else {
+vErrors.push(err222);
+}
+errors++;
+}
+}
+if(data93.rateLimit !== undefined){
+let data111 = data93.rateLimit;
+if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
+if(data111.requestsPerSecond === undefined){
+const err223 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/required",keyword:"required",params:{missingProperty: "requestsPerSecond"},message:"must have required property '"+"requestsPerSecond"+"'",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.required,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit,data:data111};
+if(vErrors === null){
+vErrors = [err223];
+}
+else {
+vErrors.push(err223);
+}
+errors++;
+}
+for(const key30 in data111){
+if(!((key30 === "requestsPerSecond") || (key30 === "burst"))){
+const err224 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit,data:data111};
+if(vErrors === null){
+vErrors = [err224];
+}
+else {
+vErrors.push(err224);
+}
+errors++;
+}
+}
+if(data111.requestsPerSecond !== undefined){
+let data112 = data111.requestsPerSecond;
+if((typeof data112 == "number") && (isFinite(data112))){
+if(data112 > 1000000 || isNaN(data112)){
+const err225 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/requestsPerSecond",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/requestsPerSecond/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond,data:data112};
+if(vErrors === null){
+vErrors = [err225];
+}
+else {
+vErrors.push(err225);
+}
+errors++;
+}
+if(data112 <= 0 || isNaN(data112)){
+const err226 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/requestsPerSecond",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/requestsPerSecond/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond,data:data112};
+if(vErrors === null){
+vErrors = [err226];
+}
+else {
+vErrors.push(err226);
+}
+errors++;
+}
+}
+else {
+const err227 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/requestsPerSecond",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/requestsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond.type,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond,data:data112};
+if(vErrors === null){
+vErrors = [err227];
+}
+else {
+vErrors.push(err227);
+}
+errors++;
+}
+}
+if(data111.burst !== undefined){
+let data113 = data111.burst;
+if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
+const err228 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/burst",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/burst/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst.type,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst,data:data113};
+if(vErrors === null){
+vErrors = [err228];
+}
+else {
+vErrors.push(err228);
+}
+errors++;
+}
+if((typeof data113 == "number") && (isFinite(data113))){
+if(data113 > 1000000 || isNaN(data113)){
+const err229 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/burst",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/burst/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst,data:data113};
+if(vErrors === null){
+vErrors = [err229];
+}
+else {
+vErrors.push(err229);
+}
+errors++;
+}
+if(data113 < 1 || isNaN(data113)){
+const err230 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/burst",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/burst/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst,data:data113};
+if(vErrors === null){
+vErrors = [err230];
+}
+else {
+vErrors.push(err230);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err231 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.type,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit,data:data111};
+if(vErrors === null){
+vErrors = [err231];
+}
+else {
+vErrors.push(err231);
+}
+errors++;
+}
+}
+if(data93.keys !== undefined){
+let data114 = data93.keys;
+if(Array.isArray(data114)){
+const len17 = data114.length;
+for(let i17=0; i17<len17; i17++){
+let data115 = data114[i17];
+if(typeof data115 === "string"){
+if(!pattern5.test(data115)){
+const err232 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/keys/" + i17,schemaPath:"#/properties/identities/additionalProperties/properties/keys/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_*][A-Za-z0-9_*]*$"},message:"must match pattern \""+"^[A-Za-z_*][A-Za-z0-9_*]*$"+"\"",schema:"^[A-Za-z_*][A-Za-z0-9_*]*$",parentSchema:schema31.properties.identities.additionalProperties.properties.keys.items,data:data115};
+if(vErrors === null){
+vErrors = [err232];
+}
+else {
+vErrors.push(err232);
+}
+errors++;
+}
+}
+else {
+const err233 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/keys/" + i17,schemaPath:"#/properties/identities/additionalProperties/properties/keys/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.keys.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.keys.items,data:data115};
+if(vErrors === null){
+vErrors = [err233];
+}
+else {
+vErrors.push(err233);
+}
+errors++;
+}
+}
+}
+else {
+const err234 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/keys",schemaPath:"#/properties/identities/additionalProperties/properties/keys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.keys.type,parentSchema:schema31.properties.identities.additionalProperties.properties.keys,data:data114};
+if(vErrors === null){
+vErrors = [err234];
+}
+else {
+vErrors.push(err234);
+}
+errors++;
+}
+}
+}
+else {
+const err235 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/identities/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.additionalProperties.type,parentSchema:schema31.properties.identities.additionalProperties,data:data93};
+if(vErrors === null){
+vErrors = [err235];
+}
+else {
+vErrors.push(err235);
+}
+errors++;
+}
+}
+}
+else {
+const err236 = {instancePath:instancePath+"/identities",schemaPath:"#/properties/identities/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.type,parentSchema:schema31.properties.identities,data:data92};
+if(vErrors === null){
+vErrors = [err236];
+}
+else {
+vErrors.push(err236);
+}
+errors++;
+}
+}
+}
+else {
+const err237 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err237];
+}
+else {
+vErrors.push(err237);
 }
 errors++;
 }

@@ -6,6 +6,7 @@
 // generated from it and config-docs.ts, which must say what every key does.
 
 import { PACKAGE_NAME_PATTERN } from '../libraries/allowlist.js';
+import { IDENTITIES_SHAPE, OAUTH_SHAPE } from '../access/settings.js';
 import { annotated } from '../shapes/vocabulary.js';
 
 const integer = (minimum: number, maximum?: number) => (maximum === undefined ? { type: 'integer', minimum } : { type: 'integer', minimum, maximum });
@@ -108,5 +109,8 @@ export const CONFIG_SHAPE = {
       searchAbove: integer(0),
       pageSize: integer(1, 100000),
     }),
+    // Remote access (src/access/): how OAuth access tokens are verified, and what each identity may list and call.
+    oauth: OAUTH_SHAPE,
+    identities: IDENTITIES_SHAPE,
   },
 };

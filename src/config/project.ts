@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { IdentitySettings, OAuthSettings } from '../access/settings.js';
 import { shapeProblems, type MessageDefaults, type ShapeProblem } from '../shapes/problems.js';
 import { validateConfig } from './config-shape.generated.js';
 
@@ -141,6 +142,10 @@ export interface ProjectConfig {
   output: { validate: OutputValidation };
   /** What `serve` lists (src/discovery/mode.ts); `serve --tools` wins. */
   discovery: { tools: ToolsSetting; searchAbove?: number; pageSize?: number };
+  /** OAuth access tokens of `serve --transport http` (src/access/); `serve --oauth-issuer` and `--resource` win. */
+  oauth: OAuthSettings;
+  /** What each verified caller may list and call, by name, in the config's order (src/access/identities.ts). */
+  identities: Readonly<Record<string, IdentitySettings>>;
 }
 
 /** `serve --tools` and `discovery.tools`: every tool listed, the meta-tools of discovery mode, or by the catalog's size. */
@@ -162,6 +167,8 @@ interface ConfigFile {
   redis?: RedisConfig;
   output?: { validate?: OutputValidation };
   discovery?: { tools?: ToolsSetting; searchAbove?: number; pageSize?: number };
+  oauth?: OAuthSettings;
+  identities?: Record<string, IdentitySettings>;
 }
 
 /** A problem in Ajv's own words, after the key: `sandbox.deadlineMs must be >= 50`. */
@@ -212,6 +219,8 @@ function configFrom(data: ConfigFile): ProjectConfig {
     redis: data.redis ?? {},
     output: { validate: data.output?.validate ?? 'error' },
     discovery: { tools: data.discovery?.tools ?? 'auto', ...(data.discovery?.searchAbove === undefined ? {} : { searchAbove: data.discovery.searchAbove }), ...(data.discovery?.pageSize === undefined ? {} : { pageSize: data.discovery.pageSize }) },
+    oauth: data.oauth ?? {},
+    identities: data.identities ?? {},
     cache: { enabled: data.cache?.enabled ?? true, ttlSeconds: data.cache?.ttlSeconds ?? 0, maxEntries: data.cache?.maxEntries, overrides: data.cache?.overrides ?? {} },
   };
 }

@@ -11,8 +11,9 @@
 //   token is kept only as its SHA-256 digest; a presented token is hashed and compared with
 //   each digest by crypto.timingSafeEqual, all of them every time, so neither the comparison nor
 //   the number of tokens tried leaks through timing.
-// - A server bound to anything but loopback needs a token: creating the gate without one fails
-//   with a message that says how to set one.
+//   A token of `identities.<name>.tokens` stands for that identity (src/access/identities.ts).
+// - A server bound to anything but loopback needs a token or OAuth (src/access/): creating the
+//   gate without either fails with a message that says how to set one.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
@@ -38,6 +39,10 @@ export interface AccessOptions {
   tokens?: readonly string[];
   /** Tokens as `sha256:<hex>` digests (`http.authTokens`). */
   tokenDigests?: readonly string[];
+  /** Tokens as digests that stand for an identity (`identities.<name>.tokens`). */
+  namedTokens?: ReadonlyArray<{ identity: string; digest: string }>;
+  /** OAuth access tokens are verified too (src/access/): a non-loopback bind needs no static token then. */
+  oauth?: boolean;
 }
 
 /** A token or host setting that cannot be used; the message names it and says what to do. */
@@ -49,6 +54,8 @@ export class AccessGate {
   private constructor(
     private readonly hosts: ReadonlySet<string>,
     private readonly digests: readonly Buffer[],
+    /** The identity each digest stands for, by its index; undefined for a token of no identity. */
+    private readonly identities: ReadonlyArray<string | undefined>,
   ) {}
 
   static create(options: AccessOptions): AccessGate {
@@ -63,7 +70,14 @@ export class AccessGate {
         return Buffer.from(hex, 'hex');
       }),
     ];
-    if (digests.length === 0 && !isLoopback(options.host)) {
+    const identities: Array<string | undefined> = digests.map(() => undefined);
+    for (const { identity, digest } of options.namedTokens ?? []) {
+      const hex = TOKEN_DIGEST.exec(digest)?.[1];
+      if (!hex) throw new AccessConfigError(`identities.${identity}.tokens: '${digest.slice(0, 80)}' is not sha256:<64 hex digits>`);
+      digests.push(Buffer.from(hex, 'hex'));
+      identities.push(identity);
+    }
+    if (digests.length === 0 && !options.oauth && !isLoopback(options.host)) {
       throw new AccessConfigError(
         `refusing to listen on ${options.host} without an auth token: anyone who can reach it could call every tool. ` +
           `Set one with ${AUTH_TOKEN_ENV}=<token> in the environment (e.g. ${AUTH_TOKEN_ENV}=$(openssl rand -hex 32)), ` +
@@ -72,7 +86,7 @@ export class AccessGate {
     }
     const hosts = new Set(boundNames(options.host));
     for (const name of options.allowedHosts ?? []) hosts.add(parseAllowedHost(name));
-    return new AccessGate(hosts, digests);
+    return new AccessGate(hosts, digests, identities);
   }
 
   /** Whether requests must carry a bearer token. */
@@ -88,14 +102,21 @@ export class AccessGate {
 
   /** The `Authorization` header against the tokens: accepted when none are set. */
   checkToken(authorization: string | undefined): TokenCheck {
-    if (this.digests.length === 0) return 'accepted';
-    if (authorization === undefined) return 'missing';
-    if (!BEARER.test(authorization)) return 'invalid';
+    return this.matchToken(authorization).check;
+  }
+
+  /** As checkToken, and the identity the accepted token stands for, where it names one. */
+  matchToken(authorization: string | undefined): { check: TokenCheck; identity?: string } {
+    if (this.digests.length === 0) return { check: 'accepted' };
+    if (authorization === undefined) return { check: 'missing' };
+    if (!BEARER.test(authorization)) return { check: 'invalid' };
     const presented = presentedIdentity(authorization);
     // Every digest is compared, also after a match: the time taken says nothing about which.
-    let accepted = false;
-    for (const digest of this.digests) accepted = timingSafeEqual(presented, digest) || accepted;
-    return accepted ? 'accepted' : 'invalid';
+    let found = -1;
+    this.digests.forEach((digest, index) => {
+      if (timingSafeEqual(presented, digest) && found < 0) found = index;
+    });
+    return found < 0 ? { check: 'invalid' } : { check: 'accepted', identity: this.identities[found] };
   }
 }
 

@@ -18,10 +18,14 @@
 //   another replica continues here (sessions.ts).
 // - Bodies are read up to a cap (413 beyond it); invalid JSON is a JSON-RPC parse error.
 // - More than one `Host` line is a 400, on every path (RFC 9112).
-// - Who may call (auth.ts): every path but the health endpoints needs a `Host` header naming this
+// - Who may call (auth.ts, admission.ts): every path but the health endpoints needs a `Host` header naming this
 //   server (403 otherwise), and with tokens set, `Authorization: Bearer <token>` (401 with a
 //   `WWW-Authenticate` challenge otherwise). `/healthz` and `/readyz` (health.ts) answer anyone;
 //   `/metrics` (Prometheus text, src/observe/metrics.ts) takes the same token as the endpoint.
+// - With OAuth (src/access/), the Protected Resource Metadata answers anyone at
+//   `/.well-known/oauth-protected-resource` (and its path-scoped forms); an access token admits
+//   its caller, and the caller's identity narrows what the servers made for it list and call. A
+//   session then belongs to the caller's subject and client, so that a refreshed token continues it.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,7 +36,12 @@ import { LiveCatalog } from '../catalog/live-catalog.js';
 import type { Catalog } from '../catalog/load.js';
 import { ServerMetrics } from '../observe/metrics.js';
 import type { SessionRecords } from '../state/shared-state.js';
-import { AccessGate, BEARER_REALM, presentedIdentity, type TokenCheck } from './auth.js';
+import type { Caller } from '../access/caller.js';
+import { Identities } from '../access/identities.js';
+import type { ResourceServer } from '../access/resource.js';
+import type { OAuthPrepared } from '../access/setup.js';
+import { admitRequest, sessionOwner, type RequestAdmission } from './admission.js';
+import { AccessGate } from './auth.js';
 import { answerHealth } from './health.js';
 import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, originMatches, parseOriginPattern } from './origins.js';
 import { createMcpServer, notifyToolChanges, type McpServerOptions } from './server.js';
@@ -63,11 +72,17 @@ export interface HttpServeOptions extends McpServerOptions {
   groups?: readonly GroupEndpoint[];
   /** With `sessions`: records shared by replicas, so that any of them continues a session (sessions.ts). */
   sessionRecords?: SessionRecords | null;
+  /** OAuth access tokens verified for this server's resource (default resource: the URL `/mcp` is served at). */
+  oauth?: OAuthPrepared;
+  /** What each caller may list and call (`identities` of the config); default none: every caller all. */
+  identities?: Identities;
 }
 
 export interface McpHttpServer {
   /** `http://host:port/mcp` */
   url: string;
+  /** The OAuth resource URL tokens must be issued for, where OAuth is on. */
+  resource?: string;
   host: string;
   port: number;
   close(): Promise<void>;
@@ -95,9 +110,13 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
   const serverOptions: McpServerOptions = { ...options, metrics };
   const open = new Set<McpServer>();
   const endpoints = new EndpointTable(path, options.groups ?? []);
+  const identities = options.identities ?? Identities.create({}, () => []);
+  // Made once the server listens: the default resource is the URL it serves `/mcp` at.
+  const oauth: { server?: ResourceServer } = {};
 
-  const newServer = (endpoint: Endpoint): McpServer => {
-    const server = createMcpServer(catalog, { ...serverOptions, ...endpoint.serving });
+  const newServer = (endpoint: Endpoint, caller: Caller | undefined): McpServer => {
+    const policy = caller?.identity === undefined ? undefined : identities.policy(caller.identity);
+    const server = createMcpServer(catalog, { ...serverOptions, ...endpoint.serving, caller, policy, discovery: policy?.discovery ?? endpoint.serving.discovery });
     // An SDK error can quote what the client sent: redacted, then cut, so a line stays small.
     server.onerror = (error) => log(catalog.current.redact(`flowguard: http: ${error.message}`).slice(0, MAX_LOGGED_CHARS));
     open.add(server);
@@ -120,8 +139,9 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
       const shown = (req.headers.host ?? '(none)').slice(0, 200);
       return sendJson(res, 403, rpcError(-32000, `Forbidden: the Host header ${shown} does not name this server (start it with --allow-host, or list the name in http.allowedHosts)`));
     }
+    if (oauth.server?.servesMetadataAt(url.pathname)) return answerMetadata(req, res, oauth.server);
     if (url.pathname === METRICS_PATH) {
-      if (!admitted(req, res)) return;
+      if (!(await admit(req, res))) return;
       catalog.current.deliverCallRecords();
       const { contentType, text } = await metrics.scrape();
       res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store' }).end(text);
@@ -146,7 +166,9 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
       res.end();
       return;
     }
-    if (!admitted(req, res)) return;
+    const admission = await admit(req, res);
+    if (!admission) return;
+    const caller = admission.caller;
     // Which group a path names (and why one is not served) is told only to a client admitted.
     const match = endpoints.match(url.pathname);
     if ('missing' in match) return sendJson(res, 404, rpcError(-32000, match.missing));
@@ -159,7 +181,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
       }
       const body = await readJson(req, res, maxBody);
       if (body === NO_BODY) return;
-      const server = newServer(endpoint);
+      const server = newServer(endpoint, caller);
       // A plain JSON answer is cheaper than an event stream; a stream only where a progress
       // token asks for notifications along the way.
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(body) });
@@ -171,14 +193,15 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
       return;
     }
 
-    const owner = presentedIdentity(req.headers.authorization);
+    // With OAuth a session is its caller's (subject and client), so that a refreshed token continues it.
+    const owner = sessionOwner(req.headers.authorization, caller);
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const body = req.method === 'POST' ? await readJson(req, res, maxBody) : undefined;
       if (body === NO_BODY) return;
       // A session belongs to the token that opened it: to any other it does not exist (404, as the
       // MCP transport answers an unknown session), so that a session id alone is worth nothing.
-      const outcome = await sessions.handle(id, req, res, body, endpoint, owner);
+      const outcome = await sessions.handle(id, req, res, body, endpoint, owner, caller);
       if (outcome === 'missing') return sendJson(res, 404, rpcError(-32001, 'Session not found; initialize a new session'));
       if (outcome === 'full') return sendJson(res, 503, rpcError(-32000, `Too many sessions (${maxSessions}); close one or try again later`));
       return;
@@ -189,16 +212,16 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
     const initializing = Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
     if (!initializing) return sendJson(res, 400, rpcError(-32000, 'Bad Request: no Mcp-Session-Id header; send initialize first'));
     if (sessions.full) return sendJson(res, 503, rpcError(-32000, `Too many sessions (${maxSessions}); close one or try again later`));
-    await sessions.open(req, res, body, endpoint, owner);
+    await sessions.open(req, res, body, endpoint, owner, caller);
   };
 
-  /** The request's bearer token is accepted; otherwise a 401 with the challenge has been sent. */
-  const admitted = (req: IncomingMessage, res: ServerResponse): boolean => {
-    const check = gate.checkToken(req.headers.authorization);
-    if (check === 'accepted') return true;
-    res.setHeader('WWW-Authenticate', check === 'invalid' ? `${BEARER_REALM}, error="invalid_token"` : BEARER_REALM);
-    sendJson(res, 401, rpcError(-32000, TOKEN_REFUSALS[check]));
-    return false;
+  /** The request's caller admitted (admission.ts); otherwise its 401 or 403 with the challenge has been sent, and null is returned. */
+  const admit = async (req: IncomingMessage, res: ServerResponse): Promise<(RequestAdmission & { ok: true }) | null> => {
+    const admission = await admitRequest(req.headers.authorization, gate, identities, oauth.server);
+    if (admission.ok) return admission;
+    res.setHeader('WWW-Authenticate', admission.challenge);
+    sendJson(res, admission.status, rpcError(-32000, admission.message));
+    return null;
   };
 
   const http = createServer((req, res) => {
@@ -217,10 +240,12 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
   });
   const { port } = http.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
+  oauth.server = options.oauth?.serverFor(options.oauth.resource ?? `http://${shownHost}:${port}${path}`);
 
   let closing: Promise<void> | null = null;
   return {
     url: `http://${shownHost}:${port}${path}`,
+    resource: oauth.server?.resource,
     host,
     port,
     close: () => {
@@ -240,10 +265,21 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
 
 const NO_BODY = Symbol('no body');
 
-const TOKEN_REFUSALS: Record<Exclude<TokenCheck, 'accepted'>, string> = {
-  missing: 'Unauthorized: this server needs a bearer token (Authorization: Bearer <token>)',
-  invalid: 'Unauthorized: the bearer token is not valid',
-};
+/** The Protected Resource Metadata: public, and readable from any origin (a browser client discovers the server with it). */
+function answerMetadata(req: IncomingMessage, res: ServerResponse, server: ResourceServer): void {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, OPTIONS', 'Access-Control-Allow-Headers': 'mcp-protocol-version' }).end();
+    return;
+  }
+  if (req.method !== 'GET') {
+    res.setHeader('Allow', 'GET, OPTIONS');
+    return sendJson(res, 405, { error: 'the metadata is read with GET' });
+  }
+  res.setHeader('Cache-Control', 'max-age=300');
+  sendJson(res, 200, server.metadata());
+}
+
 
 /**
  * Feeds every finished call into `metrics`: of the catalog served now and of each one a reload

@@ -39,6 +39,8 @@ import { searchCacheDir } from '../discovery/index-cache.js';
 import { CursorError, pageOf } from '../discovery/pages.js';
 import { discoveryListing, isMetaCall, answerMetaCall, toolIndexOf, type DiscoveryMode } from '../discovery/served.js';
 import type { ToolIndex } from '../discovery/tool-index.js';
+import type { Caller } from '../access/caller.js';
+import type { IdentityPolicy } from '../access/identities.js';
 
 export interface McpServerOptions {
   /** Largest text (or base64 data) item of a result, in characters; longer text is cut. */
@@ -62,6 +64,10 @@ export interface McpServerOptions {
   discovery?: DiscoveryMode;
   /** tools/list answers at most this many tools, with a `nextCursor` while more follow; default all in one. */
   pageSize?: number;
+  /** Who this server answers (an HTTP caller, src/access/): named in the record of each of its calls. */
+  caller?: Caller;
+  /** What the caller's identity may list and call, and its own rate: narrows `tools` (or the catalog's) for listing, search and calls alike. */
+  policy?: IdentityPolicy;
 }
 
 export interface ProgressTiming {
@@ -131,8 +137,12 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
     else log(`flowguard: warning: ${name}: the answer does not match the output schema (${problem}); served as text`);
   };
 
+  // The tools this server serves: the selection given (a group) or the catalog's, narrowed to the identity's.
+  const selectionOf = (catalog: Catalog) => (options.policy ? options.policy.select(options.tools ?? catalog.tools) : options.tools);
+  const recordedCaller = options.caller && { identity: options.caller.identity, subject: options.caller.subject, client: options.caller.client };
+
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
-    const table = toolTable(live.current, options.tools);
+    const table = toolTable(live.current, selectionOf(live.current));
     const listing = (options.discovery === 'search' ? discoveryListing(table) : table.listing) as McpTool[];
     try {
       const page = pageOf(listing, request.params?.cursor, options.pageSize);
@@ -146,20 +156,28 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
   /** A tool call, direct or through `call_tool`: one path, so both validate, limit, audit and count alike. */
   const callServed = (catalog: Catalog, name: string, args: Record<string, unknown>, extra: CallExtra, token: string | number | undefined) =>
     (async (): Promise<CallToolResult> => {
-      const table = toolTable(catalog, options.tools);
+      const selection = selectionOf(catalog);
+      const table = toolTable(catalog, selection);
       const served = table.byName.get(name);
       // A hidden tool (missing keys) is known: the catalog's answer says which key is missing.
-      const hidden = served ? undefined : (options.tools ?? catalog.tools).find((tool) => tool.name === name);
+      const hidden = served ? undefined : (selection ?? catalog.tools).find((tool) => tool.name === name);
       if (!served && !hidden) {
         // Probing for tool names is seen: one record (audit, and metrics under `(unknown)`).
-        catalog.recordUnknownCall(name, args);
+        catalog.recordCallNotMade(name, args, recordedCaller);
         throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}. tools/list names the ${table.listing.length} tools of this server.`);
       }
 
+      const wait = options.policy?.limiter?.take();
+      if (wait !== undefined) {
+        const refusal = { kind: 'rate-limited' as const, message: `the calls of identity ${options.policy?.name} are over its rate (identities.${options.policy?.name}.rateLimit)`, retryAfter: String(wait) };
+        // Refused before it ran, and recorded all the same: the audit says who was held back.
+        catalog.recordCallNotMade(name, args, recordedCaller, refusal);
+        return errorResult(refusal);
+      }
       const progress = token === undefined ? null : new ProgressReporter(token, timing, extra.sendNotification);
       const answered = options.metrics?.callStarted();
       try {
-        const result = await catalog.call(name, args, { signal: extra.signal });
+        const result = await catalog.call(name, args, { signal: extra.signal, caller: recordedCaller });
         await progress?.stop();
         if (!result.ok) return errorResult(result.error);
         if (!('content' in result)) throw new Error('a dry run reached the MCP layer');
@@ -187,7 +205,7 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
     const token = request.params._meta?.progressToken;
     // In discovery mode the meta-tools take their names; `call_tool` comes back to callServed.
     if (options.discovery === 'search' && isMetaCall(name)) {
-      return answerMetaCall(toolTable(catalog, options.tools), name, args, (target, targetArgs) => callServed(catalog, target, targetArgs, extra, token));
+      return answerMetaCall(toolTable(catalog, selectionOf(catalog)), name, args, (target, targetArgs) => callServed(catalog, target, targetArgs, extra, token));
     }
     return callServed(catalog, name, args, extra, token);
   }));

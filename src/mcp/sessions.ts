@@ -1,6 +1,6 @@
 // The sessions of the Streamable HTTP server (`serve --sessions`): each an MCP server and transport
-// of its own, bounded in number, closed after an idle time, and owned by the bearer token and the
-// endpoint that opened it (any other caller gets a 404 for its id, so an id alone is worth nothing).
+// of its own, bounded in number, closed after an idle time, and owned by the caller (bearer token, or
+// OAuth subject and client) and the endpoint that opened it (any other caller gets a 404 for its id, so an id alone is worth nothing).
 //
 // Replicas (issue 28): with shared session records (Redis, state/shared-state.ts), a session
 // opened on one replica continues on any other. Opening one stores a record (its owner's token
@@ -19,6 +19,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Caller } from '../access/caller.js';
 import type { SessionRecords } from '../state/shared-state.js';
 import type { Endpoint } from './endpoints.js';
 import { exchange } from './web-exchange.js';
@@ -32,14 +33,14 @@ export interface SessionTableOptions {
   /** Where replicas share session records; null: sessions live in this process only. */
   records: SessionRecords | null;
   /** A new MCP server for the endpoint (its tools, its list-change notifications). */
-  newServer(endpoint: Endpoint): McpServer;
+  newServer(endpoint: Endpoint, caller: Caller | undefined): McpServer;
   log(line: string): void;
 }
 
 interface Session {
   server: McpServer;
   transport: WebStandardStreamableHTTPServerTransport;
-  /** SHA-256 of the bearer token that opened it (auth.ts presentedIdentity). */
+  /** Whose it is (admission.ts sessionOwner): the bearer token's SHA-256, or with OAuth the subject and client's. */
   owner: Buffer;
   /** The path of the endpoint that opened it. */
   endpoint: string;
@@ -71,16 +72,16 @@ export class SessionTable {
   }
 
   /** Opens a session with the client's initialize request (`body`) and answers it. */
-  async open(req: IncomingMessage, res: ServerResponse, body: unknown, endpoint: Endpoint, owner: Buffer): Promise<void> {
+  async open(req: IncomingMessage, res: ServerResponse, body: unknown, endpoint: Endpoint, owner: Buffer, caller: Caller | undefined): Promise<void> {
     const initialize: unknown = (Array.isArray(body) ? body : [body]).find((message) => isInitializeRequest(message));
     // The record is stored before the initialize answer leaves: once the client knows the id, every replica can find it.
-    const session: Session = await this.create(endpoint, owner, randomUUID, (id) => this.share(id, session, initialize));
+    const session: Session = await this.create(endpoint, owner, caller, randomUUID, (id) => this.share(id, session, initialize));
     await exchange(session.transport, req, res, body);
   }
 
   /** Answers a request of the session `id` (found here or taken over), or says why it cannot. */
-  async handle(id: string, req: IncomingMessage, res: ServerResponse, body: unknown, endpoint: Endpoint, owner: Buffer): Promise<Exclude<Found, { session: Session }> | 'answered'> {
-    const found = await this.find(id, endpoint, owner);
+  async handle(id: string, req: IncomingMessage, res: ServerResponse, body: unknown, endpoint: Endpoint, owner: Buffer, caller: Caller | undefined): Promise<Exclude<Found, { session: Session }> | 'answered'> {
+    const found = await this.find(id, endpoint, owner, caller);
     if (typeof found === 'string') return found;
     this.touch(found.session);
     await exchange(found.session.transport, req, res, body);
@@ -92,7 +93,7 @@ export class SessionTable {
     await Promise.all([...this.sessions.values()].map((session) => session.server.close().catch(() => undefined)));
   }
 
-  private async find(id: string, endpoint: Endpoint, owner: Buffer): Promise<Found> {
+  private async find(id: string, endpoint: Endpoint, owner: Buffer, caller: Caller | undefined): Promise<Found> {
     const local = this.sessions.get(id);
     if (local) {
       if (local.endpoint !== endpoint.path || !sameIdentity(local.owner, owner)) return 'missing';
@@ -106,18 +107,18 @@ export class SessionTable {
     if (!this.options.records) return 'missing';
     let adopting = this.adopting.get(id);
     if (!adopting) {
-      adopting = this.adopt(id, endpoint, owner).finally(() => this.adopting.delete(id));
+      adopting = this.adopt(id, endpoint, owner, caller).finally(() => this.adopting.delete(id));
       this.adopting.set(id, adopting);
     }
     return adopting;
   }
 
   /** Builds the session `id` again from its shared record, for its owner at its endpoint. */
-  private async adopt(id: string, endpoint: Endpoint, owner: Buffer): Promise<Found> {
+  private async adopt(id: string, endpoint: Endpoint, owner: Buffer, caller: Caller | undefined): Promise<Found> {
     const record = parseRecord(await (this.options.records as SessionRecords).get(id));
     if (!record || record.endpoint !== endpoint.path || !sameIdentity(Buffer.from(record.owner, 'hex'), owner)) return 'missing';
     if (this.full) return 'full';
-    const session = await this.create(endpoint, owner, () => id, async () => undefined);
+    const session = await this.create(endpoint, owner, caller, () => id, async () => undefined);
     session.shared = true;
     // The initialize request as the client sent it to the replica that opened the session: the
     // server and transport are then where they were after it. Its answer went to the client then.
@@ -131,8 +132,8 @@ export class SessionTable {
     return { session };
   }
 
-  private async create(endpoint: Endpoint, owner: Buffer, sessionId: () => string, opened: (id: string) => Promise<void>): Promise<Session> {
-    const server = this.options.newServer(endpoint);
+  private async create(endpoint: Endpoint, owner: Buffer, caller: Caller | undefined, sessionId: () => string, opened: (id: string) => Promise<void>): Promise<Session> {
+    const server = this.options.newServer(endpoint, caller);
     const session: Session = {
       server,
       owner,

@@ -161,3 +161,32 @@ export function connectHelp(url: string, served: number, flags: ConnectFlags, re
     `    ${desktop}`,
   ].join('\n');
 }
+
+/** The callback port mcp-remote is told to use, so that the redirect URI an operator registers stays the same. */
+const MCP_REMOTE_CALLBACK_PORT = 3334;
+
+/**
+ * How to connect to a server protected by OAuth (src/access/): each client discovers the
+ * authorization server from the server's Protected Resource Metadata and gets a token for the
+ * resource itself. An issuer without dynamic client registration needs the client id the
+ * operator registered there, given to each client as shown.
+ */
+export function oauthConnectHelp(url: string, served: number, flags: ConnectFlags, oauth: { issuer: string; resource: string }, groups: readonly { name: string; kind?: string }[] = []): string {
+  const mode = `Streamable HTTP, ${flags.sessions ? 'sessions' : 'stateless'}`;
+  const redirect = `http://localhost:${MCP_REMOTE_CALLBACK_PORT}/oauth/callback`;
+  const remoteArgs = ['-y', 'mcp-remote', url, String(MCP_REMOTE_CALLBACK_PORT), '--static-oauth-client-info', '{"client_id":"<client id>"}'];
+  const desktop = JSON.stringify({ mcpServers: { flowguard: { command: 'npx', args: remoteArgs } } });
+  return [
+    `flowguard: serving ${served} tools at ${url} (${mode}); every request needs an OAuth access token from ${oauth.issuer} for the resource ${oauth.resource}; Ctrl+C stops`,
+    ...(groups.length === 0 ? [] : ['  focused endpoints (the same tokens):', ...groups.map(({ name, kind = 'group' }) => `    ${url}/${name}  (${kind} ${name}: only its tools)`)]),
+    `  clients find the authorization server at ${new URL(url).origin}/.well-known/oauth-protected-resource${new URL(url).pathname}`,
+    '  MCP Inspector (in the page: transport Streamable HTTP, this URL, Open Auth Settings, Quick OAuth Flow; a client id if the issuer registers none):',
+    `    npx @modelcontextprotocol/inspector`,
+    `  mcp-remote, for a client that speaks only stdio (register the redirect URI ${redirect} with the issuer; leave out --static-oauth-client-info where it registers clients itself):`,
+    `    npx ${remoteArgs.map((arg) => (arg.startsWith('{') ? `'${arg}'` : arg)).join(' ')}`,
+    '  Claude Desktop: Settings, Connectors, Add custom connector, this URL (its OAuth client id under Advanced settings); or in claude_desktop_config.json through mcp-remote:',
+    `    ${desktop}`,
+    '  the TypeScript SDK (a service with a client of its own at the issuer):',
+    `    new StreamableHTTPClientTransport(new URL('${url}'), { authProvider: new ClientCredentialsProvider({ clientId, clientSecret }) })`,
+  ].join('\n');
+}

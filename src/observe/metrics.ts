@@ -20,6 +20,8 @@ export interface CountedCall {
   durationMs: number;
   requests: ReadonlyArray<{ origin: string; status: number }>;
   cache: 'hit' | 'miss' | 'none';
+  /** Who called (an HTTP caller admitted by a token, src/access/). */
+  caller?: { identity?: string; client?: string };
 }
 
 /** What the metrics read of a sandbox event (src/sandbox/events.ts). */
@@ -29,7 +31,10 @@ export interface CountedSandboxEvent {
 
 /** Distinct origin label values kept before the rest are counted together. */
 export const MAX_ORIGINS = 200;
-const OTHER_ORIGIN = '(other)';
+/** Distinct OAuth client ids kept as label values before the rest are counted together (an issuer may register clients without end). */
+export const MAX_CLIENTS = 100;
+const NONE = '(none)';
+const OTHER = '(other)';
 const UNKNOWN_TOOL = '(unknown)';
 
 /** Upper bounds of the call latency buckets, in seconds: from a cache hit to a slow API. */
@@ -44,6 +49,8 @@ export class ServerMetrics {
   private readonly restarts = new Tally(['stopped', 'replaced']);
   private readonly cache = new Tally(['hit', 'miss']);
   private readonly outputMismatches = new Tally();
+  private readonly callers = new Tally();
+  private readonly clients = new Set<string>();
   private inFlight = 0;
   private readonly origins = new Set<string>();
   private readonly latency = new Histogram({ name: 'flowguard_tool_call_duration_seconds', help: 'Time from a tool call to its result, in seconds', buckets: LATENCY_BUCKETS, registers: [this.registry] });
@@ -54,6 +61,7 @@ export class ServerMetrics {
     talliedCounter(registry, this.upstream, { name: 'flowguard_upstream_responses_total', help: 'Outbound requests by origin and status class (2xx, 3xx, 4xx, 5xx, or failed when no answer came)', labelNames: ['origin', 'class'] });
     talliedCounter(registry, this.restarts, { name: 'flowguard_sandbox_restarts_total', help: 'Sandbox worker processes started again, by why (stopped: it ended on its own; replaced: the host killed it)', labelNames: ['reason'] });
     talliedCounter(registry, this.cache, { name: 'flowguard_cache_requests_total', help: 'Response cache lookups of read-only tool calls, by result (hit or miss)', labelNames: ['result'] });
+    talliedCounter(registry, this.callers, { name: 'flowguard_caller_calls_total', help: 'Tool calls of callers admitted by a token, by identity (of the config), OAuth client (the first 100; then (other)) and outcome', labelNames: ['identity', 'client', 'outcome'] });
     talliedCounter(registry, this.outputMismatches, { name: 'flowguard_output_mismatches_total', help: "Answers served that did not match their tool's output schema (output.validate: warn), by tool", labelNames: ['tool'] });
     // collect() runs with `this` bound to the gauge; it reads the calls in flight of these metrics.
     // eslint-disable-next-line @typescript-eslint/no-this-alias
@@ -75,6 +83,7 @@ export class ServerMetrics {
     this.latency.observe(call.durationMs / 1000);
     for (const request of call.requests) this.upstream.add(`${this.originLabel(request.origin)}\n${statusClassOf(request.status)}`);
     if (call.cache !== 'none') this.cache.add(call.cache);
+    if (call.caller) this.callers.add(`${call.caller.identity ?? NONE}\n${this.bounded(this.clients, MAX_CLIENTS, call.caller.client ?? NONE)}\n${call.outcome}`);
   }
 
   /** Counts an answer served that did not match the output schema of `tool` (a tool the server serves: the label is bounded). */
@@ -114,10 +123,15 @@ export class ServerMetrics {
   }
 
   private originLabel(origin: string): string {
-    if (this.origins.has(origin)) return origin;
-    if (this.origins.size >= MAX_ORIGINS) return OTHER_ORIGIN;
-    this.origins.add(origin);
-    return origin;
+    return this.bounded(this.origins, MAX_ORIGINS, origin);
+  }
+
+  /** `value` as a label: itself while fewer than `max` values are known, else `(other)`. */
+  private bounded(known: Set<string>, max: number, value: string): string {
+    if (known.has(value)) return value;
+    if (known.size >= max) return OTHER;
+    known.add(value);
+    return value;
   }
 }
 

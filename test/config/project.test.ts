@@ -18,7 +18,7 @@ function project(name: string, config?: string): string {
 
 describe('loadProjectConfig', () => {
   it('has empty defaults without a config file', () => {
-    expect(loadProjectConfig(project('none'))).toEqual({ allowedLibraries: [], keys: [], network: { allowPrivate: false, allow: {}, deny: {}, maxRequestsPerCall: 20, maxBytesPerCall: 8388608 }, limits: {}, sandbox: {}, http: {}, upstreams: {}, cache: { enabled: true, ttlSeconds: 0, overrides: {} }, upstreamLimits: {}, redis: {}, audit: { enabled: true, dir: join('.flowmcp', 'audit') }, log: {}, output: { validate: 'error' }, discovery: { tools: 'auto' } });
+    expect(loadProjectConfig(project('none'))).toEqual({ allowedLibraries: [], keys: [], network: { allowPrivate: false, allow: {}, deny: {}, maxRequestsPerCall: 20, maxBytesPerCall: 8388608 }, limits: {}, sandbox: {}, http: {}, upstreams: {}, cache: { enabled: true, ttlSeconds: 0, overrides: {} }, upstreamLimits: {}, redis: {}, audit: { enabled: true, dir: join('.flowmcp', 'audit') }, log: {}, output: { validate: 'error' }, discovery: { tools: 'auto' }, oauth: {}, identities: {} });
   });
 
   it('reads the allowlist extension and the sandbox limits', () => {
@@ -56,6 +56,8 @@ describe('loadProjectConfig', () => {
       log: full.log,
       output: { validate: 'warn' },
       discovery: { tools: 'search', searchAbove: 50 },
+      oauth: {},
+      identities: {},
     });
   });
 

@@ -1,0 +1,115 @@
+// Access tokens of the OAuth resource server (MCP authorization; RFC 9068 JWTs, RFC 7662 for
+// opaque ones). A JWT is verified with jose against the issuer's key set: fetched through the
+// bounded fetch, cached, and fetched again when a token names a key it does not hold (rotation),
+// no more than once per cooldown. What must hold: the signature by one of those keys, with an
+// algorithm of the allowlist (asymmetric only: `alg: none` never verifies, and an HS256 token
+// "signed" with the public key finds no key of its kind), `iss` the issuer, `aud` this resource,
+// `exp` present and not past, `nbf` not ahead, each with a small leeway. A token that is not a JWT
+// is asked about at the introspection endpoint where one is set, and refused otherwise.
+// A token is never logged, stored, or forwarded: a verdict says why in words, never with it.
+
+import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { claimText, groupsOf, scopesOf, type Caller } from './caller.js';
+import { AccessFetchError, type BoundedFetch } from './fetch.js';
+import { ASYMMETRIC_ALGORITHMS, type OAuthSettings } from './settings.js';
+
+export type TokenVerdict = { ok: true; caller: Caller } | { ok: false; why: string };
+
+const DEFAULT_LEEWAY_SECONDS = 30;
+/** How long a key set is kept before it is fetched again, and the least time between two fetches. */
+const JWKS_MAX_AGE_MS = 10 * 60_000;
+const JWKS_COOLDOWN_MS = 30_000;
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+export interface VerifierSetup {
+  issuer: string;
+  resource: string;
+  jwksUri?: string;
+  introspection?: { url: string; clientId: string; clientSecret: string };
+  settings: OAuthSettings;
+}
+
+export class TokenVerifier {
+  private readonly keys: JWTVerifyGetKey | undefined;
+
+  constructor(
+    private readonly setup: VerifierSetup,
+    private readonly fetcher: BoundedFetch,
+  ) {
+    this.keys = setup.jwksUri ? createRemoteJWKSet(new URL(setup.jwksUri), { cacheMaxAge: JWKS_MAX_AGE_MS, cooldownDuration: JWKS_COOLDOWN_MS, [customFetch]: fetcher.fetch }) : undefined;
+  }
+
+  get resource(): string {
+    return this.setup.resource;
+  }
+
+  async verify(token: string): Promise<TokenVerdict> {
+    if (JWT_SHAPE.test(token) && this.keys) return this.verifyJwt(token, this.keys);
+    if (this.setup.introspection) return this.introspect(token, this.setup.introspection);
+    return { ok: false, why: this.keys ? 'the token is not a JWT' : 'the token is not a JWT, and no introspection endpoint is set' };
+  }
+
+  private async verifyJwt(token: string, keys: JWTVerifyGetKey): Promise<TokenVerdict> {
+    const { settings } = this.setup;
+    try {
+      const { payload } = await jwtVerify(token, keys, {
+        issuer: this.setup.issuer,
+        audience: this.setup.resource,
+        algorithms: settings.algorithms ?? [...ASYMMETRIC_ALGORITHMS],
+        clockTolerance: settings.clockToleranceSeconds ?? DEFAULT_LEEWAY_SECONDS,
+        requiredClaims: ['exp'],
+      });
+      return { ok: true, caller: this.callerOf(payload as Record<string, unknown>) };
+    } catch (error) {
+      return { ok: false, why: jwtRefusal(error) };
+    }
+  }
+
+  private async introspect(token: string, introspection: NonNullable<VerifierSetup['introspection']>): Promise<TokenVerdict> {
+    let answer: Record<string, unknown>;
+    try {
+      const basic = Buffer.from(`${encodeURIComponent(introspection.clientId)}:${encodeURIComponent(introspection.clientSecret)}`).toString('base64');
+      answer = await this.fetcher.json(introspection.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
+        body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
+      });
+    } catch (error) {
+      if (error instanceof AccessFetchError) return { ok: false, why: `the token could not be introspected (${error.message})` };
+      throw error;
+    }
+    if (answer.active !== true) return { ok: false, why: 'the token is not active' };
+    const audiences = Array.isArray(answer.aud) ? answer.aud : [answer.aud];
+    if (!audiences.includes(this.setup.resource)) return { ok: false, why: 'the token was not issued for this server (aud)' };
+    if (answer.iss !== undefined && answer.iss !== this.setup.issuer) return { ok: false, why: 'the token was issued by another issuer (iss)' };
+    const leeway = this.setup.settings.clockToleranceSeconds ?? DEFAULT_LEEWAY_SECONDS;
+    if (typeof answer.exp === 'number' && answer.exp + leeway < Date.now() / 1000) return { ok: false, why: 'the token has expired (exp)' };
+    return { ok: true, caller: this.callerOf(answer) };
+  }
+
+  private callerOf(claims: Record<string, unknown>): Caller {
+    return {
+      subject: claimText(claims.sub),
+      client: claimText(claims.client_id) ?? claimText(claims.azp),
+      scopes: scopesOf(claims),
+      groups: groupsOf(claims, this.setup.settings.groupsClaim ?? 'groups'),
+    };
+  }
+}
+
+/** Why jose refused a token, in words a client can act on (jose's own name the claim, never its value). */
+function jwtRefusal(error: unknown): string {
+  if (error instanceof errors.JWTExpired) return 'the token has expired (exp)';
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.claim === 'aud') return 'the token was not issued for this server (aud)';
+    if (error.claim === 'iss') return 'the token was issued by another issuer (iss)';
+    return `the token's ${error.claim} claim does not hold (${error.reason})`;
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed) return 'the token is signed with an algorithm this server does not accept';
+  if (error instanceof errors.JWKSNoMatchingKey) return "the token is signed by a key the issuer's key set does not hold";
+  if (error instanceof errors.JWSSignatureVerificationFailed) return 'the token signature does not verify';
+  if (error instanceof errors.JWKSTimeout || error instanceof AccessFetchError) return `the issuer's key set could not be fetched (${(error as Error).message.slice(0, 300)})`;
+  if (error instanceof errors.JOSEError) return `the token is not valid (${error.code})`;
+  // Anything else is refused too: a token that could not be verified is not accepted.
+  return 'the token could not be verified';
+}
