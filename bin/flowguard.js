@@ -14,4 +14,6 @@ if (!existsSync(cli)) {
   process.exit(2);
 }
 module.enableCompileCache?.();
-await import(cli.href);
+const { runCli } = await import(cli.href);
+// The exit code is set, not forced: a server's last log lines and open handles finish first.
+process.exitCode = await runCli(process.argv.slice(2));

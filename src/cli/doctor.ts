@@ -24,6 +24,7 @@ import type { LockRead } from '../keylock/lock-file.js';
 import { keyLockLines } from '../mcp/summary.js';
 import { droppedRows, rejectedRows } from './list.js';
 import { catalogOptions, displayPath, exists, openCatalog, table, type CatalogFlags } from './shared.js';
+import { cli } from './io.js';
 
 const MINIMUM_NODE_MAJOR = 20;
 const CONFIG_FILE = join('.flowmcp', 'config.json');
@@ -86,8 +87,8 @@ async function runDoctor(flags: CatalogFlags): Promise<void> {
 
 function finish(out: string[], problems: readonly string[], facts: readonly string[]): void {
   out.push('', problems.length === 0 ? `verdict: ok, every file loads (${facts.join(', ')})` : `verdict: NOT OK: ${problems.join('; ')}`);
-  process.stdout.write(`${out.join('\n')}\n`);
-  process.exitCode = problems.length === 0 ? 0 : 1;
+  cli().stdout.write(`${out.join('\n')}\n`);
+  cli().exitCode = problems.length === 0 ? 0 : 1;
 }
 
 function nodeLine(): { ok: boolean; text: string } {

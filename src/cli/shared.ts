@@ -7,7 +7,8 @@ import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { Catalog, type CatalogOptions } from '../catalog/load.js';
 import { Upstreams } from '../http/upstreams.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../errors/flowguard-error.js';
+import { cli } from './io.js';
 
 /** `--project` and `--lists`: every command that reads a project. */
 export interface ProjectFlags {
@@ -61,7 +62,7 @@ export function requireListsFolder(flags: ProjectFlags): void {
 
 /** A path as the user would type it: relative to the working directory when it lies below it. */
 export function displayPath(file: string): string {
-  const shown = relative(process.cwd(), file);
+  const shown = relative(cli().cwd, file);
   return shown === '' || shown.startsWith('..') ? file : shown;
 }
 

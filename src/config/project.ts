@@ -1,11 +1,11 @@
 // The operator's project configuration, `.flowmcp/config.json`. It is trusted input, so a
-// malformed file is a usage error that stops the command with a message naming each problem
-// (its shape: config-shape.ts).
+// malformed file stops the command with its findings (config-file.ts; its shape: config-shape.ts).
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { shapeProblems, type MessageDefaults, type ShapeProblem } from '../shapes/problems.js';
-import { validateConfig } from './config-shape.generated.js';
+import { hasErrors } from '../report/findings.js';
+import { ConfigError, readConfigFile } from './config-file.js';
+
+export { ConfigError } from './config-file.js';
 
 /** When handlers factories run: on the first call that needs one (default), or while the catalog loads. */
 export type HandlerLoading = 'on-first-call' | 'at-load';
@@ -146,8 +146,6 @@ export interface ProjectConfig {
 /** `serve --tools` and `discovery.tools`: every tool listed, the meta-tools of discovery mode, or by the catalog's size. */
 export type ToolsSetting = 'auto' | 'search' | 'all';
 
-export class ConfigError extends Error {}
-
 interface ConfigFile {
   security?: { allowedLibraries?: string[]; keys?: string[] | Record<string, '*' | string[]> };
   network?: { allowPrivate?: boolean | string[]; allow?: Record<string, string[]>; deny?: Record<string, string[]>; maxRequestsPerCall?: number; maxBytesPerCall?: number };
@@ -164,31 +162,12 @@ interface ConfigFile {
   discovery?: { tools?: ToolsSetting; searchAbove?: number; pageSize?: number };
 }
 
-/** A problem in Ajv's own words, after the key: `sandbox.deadlineMs must be >= 50`. */
-const CONFIG_MESSAGES: MessageDefaults = { additionalProperties: "must NOT have additional properties '{key}'", '*': '{detail}' };
+/** The project's config: defaults where `.flowmcp/config.json` is missing; a ConfigError (ERR002) with its findings where it cannot be used. */
 export function loadProjectConfig(projectDir: string): ProjectConfig {
   const file = join(projectDir, '.flowmcp', 'config.json');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return configFrom({});
-    throw new ConfigError(`${file}: cannot be read (${(error as Error).message})`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(`${file}: not valid JSON (${(error as Error).message})`);
-  }
-  const problems = shapeProblems(validateConfig, data, { root: '', messages: CONFIG_MESSAGES });
-  if (problems.length > 0) throw new ConfigError(`${file}: ${problems.map(describeProblem).join('; ')}`);
+  const { data, findings } = readConfigFile(file);
+  if (data === undefined || hasErrors(findings)) throw new ConfigError(file, findings);
   return configFrom(data as ConfigFile);
-}
-
-/** The key the problem is under, dotted (`security.allowedLibraries.0`), then the problem and its hint (a misspelt key's likely meaning). */
-function describeProblem(problem: ShapeProblem): string {
-  return `${problem.at.join('.') || '(top level)'} ${problem.message}${problem.hint ? ` (${problem.hint})` : ''}`;
 }
 
 function configFrom(data: ConfigFile): ProjectConfig {

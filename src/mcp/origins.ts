@@ -1,6 +1,8 @@
 // Where the Streamable HTTP endpoint listens and which browser origins it accepts. Kept apart
 // from the transport so that the command line reads them without loading the HTTP stack.
 
+import { FlowguardError } from '../errors/flowguard-error.js';
+
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_PATH = '/mcp';
@@ -28,7 +30,12 @@ export function parseOriginPattern(pattern: string): OriginPattern {
   return { protocol: url.protocol, hostname: url.hostname, port: anyPort ? undefined : url.port };
 }
 
-export class OriginPatternError extends Error {}
+/** An origin pattern (`--allow-origin`) that is no origin (ERR005). */
+export class OriginPatternError extends FlowguardError {
+  constructor(message: string) {
+    super('ERR005', message);
+  }
+}
 
 export function originMatches(pattern: OriginPattern, origin: string): boolean {
   let url: URL;

@@ -48,7 +48,8 @@ export class BatchedLines implements DestinationStream {
   /** Lines dropped because the reader could not keep up. */
   dropped = 0;
 
-  constructor(private readonly target: NodeJS.WritableStream & { writableLength?: number }) {}
+  /** `target`: a stream, or anything that writes like one and calls `done` (the command line's run, cli/io.ts). */
+  constructor(private readonly target: { write(text: string, done?: (error?: Error | null) => void): unknown; writableLength?: number }) {}
 
   write(line: string): void {
     if (this.bytes + line.length + (this.target.writableLength ?? 0) > MAX_BUFFERED_BYTES) {

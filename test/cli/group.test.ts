@@ -158,6 +158,6 @@ describe('flowguard group list', () => {
     const create = flowguard(['group', 'create', 'things', '--tools', GET, '--project', dir, '--schemas', join(elsewhere, 'api'), '--lists', join(elsewhere, 'lists')], work);
     expect(create.code).toBe(0);
     expect(existsSync(groupsFile(dir))).toBe(true);
-    expect(flowguard(['group', 'list', '--schemas', 'nowhere'], dir)).toMatchObject({ code: 2, stderr: 'flowguard: no such schema file or folder: nowhere\n' });
+    expect(flowguard(['group', 'list', '--schemas', 'nowhere'], dir)).toMatchObject({ code: 2, stderr: 'flowguard: ERR001 no such schema file or folder: nowhere\n' });
   });
 });

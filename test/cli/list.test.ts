@@ -190,6 +190,6 @@ describe('flowguard list', () => {
   });
 
   it('exits 2 for a schema folder that does not exist', () => {
-    expect(flowguard(['list', '--schemas', 'nowhere'], dir)).toMatchObject({ code: 2, stderr: 'flowguard: no such schema file or folder: nowhere\n' });
+    expect(flowguard(['list', '--schemas', 'nowhere'], dir)).toMatchObject({ code: 2, stderr: 'flowguard: ERR001 no such schema file or folder: nowhere\n' });
   });
 });

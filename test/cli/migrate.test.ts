@@ -90,9 +90,9 @@ describe('flowguard migrate', () => {
   });
 
   it('exit 2 for a missing path or an --out that is a file', () => {
-    expect(flowguard(['migrate', 'nowhere'])).toMatchObject({ code: 2, stderr: 'flowguard: no such file or folder: nowhere\n' });
+    expect(flowguard(['migrate', 'nowhere'])).toMatchObject({ code: 2, stderr: 'flowguard: ERR001 no such file or folder: nowhere\n' });
     writeFileSync(join(work, 'a-file'), '');
-    expect(flowguard(['migrate', 'legacy', '--out', 'a-file'])).toMatchObject({ code: 2, stderr: 'flowguard: --out a-file is not a folder\n' });
+    expect(flowguard(['migrate', 'legacy', '--out', 'a-file'])).toMatchObject({ code: 2, stderr: 'flowguard: ERR001 --out a-file is not a folder\n' });
     expect(flowguard(['migrate']).code).toBe(2);
   });
 });

@@ -46,13 +46,13 @@ describe('the project flags', () => {
     for (const args of [['validate', schemas], ['list', '--schemas', schemas], ['call', 'x', '--schemas', schemas], ['doctor', '--schemas', schemas]]) {
       const result = flowguard([...args, '--project', project, '--lists', missing], cwd);
       if (args[0] === 'doctor') expect(result.stdout).toContain(`no lists folder ${missing}`);
-      else expect(result).toMatchObject({ code: 2, stderr: `flowguard: no such lists folder: ${missing}\n` });
+      else expect(result).toMatchObject({ code: 2, stderr: `flowguard: ERR001 no such lists folder: ${missing}\n` });
     }
   });
 
   // call once loaded an empty catalog and answered `no tool named`.
   it('make call refuse a schema folder that is not there, as list does', () => {
-    expect(flowguard(['call', 'etherscan_getBalance', '--schemas', 'nowhere'], cwd)).toMatchObject({ code: 2, stderr: 'flowguard: no such schema file or folder: nowhere\n' });
-    expect(flowguard(['list', '--schemas', 'nowhere'], cwd)).toMatchObject({ code: 2, stderr: 'flowguard: no such schema file or folder: nowhere\n' });
+    expect(flowguard(['call', 'etherscan_getBalance', '--schemas', 'nowhere'], cwd)).toMatchObject({ code: 2, stderr: 'flowguard: ERR001 no such schema file or folder: nowhere\n' });
+    expect(flowguard(['list', '--schemas', 'nowhere'], cwd)).toMatchObject({ code: 2, stderr: 'flowguard: ERR001 no such schema file or folder: nowhere\n' });
   });
 });
