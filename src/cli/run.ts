@@ -54,8 +54,8 @@ function reportError(error: unknown, run: CliRun): number {
 
 /** Options that name a file or folder: relative to the run's folder, not the process's. */
 const PATH_OPTIONS = ['project', 'schemas', 'lists', 'out'];
-/** Commands whose arguments are files or folders (`import` takes a URL too). */
-const PATH_ARGUMENTS = new Set(['validate', 'migrate', 'init', 'import']);
+/** Commands whose arguments are files or folders (`import openapi` takes a URL too). */
+const PATH_ARGUMENTS = new Set(['validate', 'migrate', 'init', 'openapi']);
 
 function resolvePaths(command: Command, cwd: string): void {
   const at = (path: string) => (isAbsolute(path) || /^[a-z][a-z0-9+.-]*:\/\//i.test(path) ? path : resolve(cwd, path));

@@ -52,7 +52,7 @@ export async function openCatalog(flags: CatalogFlags, extra: Partial<CatalogOpt
   requireListsFolder(flags);
   const upstreams = flags.upstream ? Upstreams.parseFlags(flags.upstream) : undefined;
   // Every command holds keys to the key lock and records the keys it sees first (`keys accept` only judges).
-  return Catalog.load({ schemas: flags.schemas, lists: flags.lists, project: flags.project, upstreams, keyLock: 'record', ...extra });
+  return Catalog.load({ schemas: flags.schemas, lists: flags.lists, project: flags.project, upstreams, keyLock: 'record', env: cli().env, ...extra });
 }
 
 /** A `--lists` folder that was given must exist; the default one may be missing (no lists). */
