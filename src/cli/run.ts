@@ -5,8 +5,8 @@
 // 0 success, 1 the command's own failure (findings of severity error, a failed call), 2 a usage
 // or settings error, 70 an error flowguard did not expect (a bug).
 
-import { isAbsolute, resolve } from 'node:path';
-import { CommanderError, type Command } from 'commander';
+import { resolve } from 'node:path';
+import { CommanderError } from 'commander';
 import { exitCodeOf, FlowguardError, INTERNAL_ERROR } from '../errors/flowguard-error.js';
 import { terminalText } from '../report/format.js';
 import { CliRun, withRun, type CliIo } from './io.js';
@@ -23,10 +23,7 @@ export async function runCli(argv: readonly string[], io: Partial<CliIo> = {}): 
   });
   return withRun(run, async () => {
     try {
-      const program = createProgram();
-      // In the process's own folder the paths stay as typed (messages quote them as typed).
-      if (run.cwd !== process.cwd()) program.hook('preAction', (_program, command) => resolvePaths(command, run.cwd));
-      await program.parseAsync([...argv], { from: 'user' });
+      await inFolder(run.cwd, () => createProgram().parseAsync([...argv], { from: 'user' }));
       return run.exitCode;
     } catch (error) {
       return reportError(error, run);
@@ -52,22 +49,26 @@ function reportError(error: unknown, run: CliRun): number {
   return exitCodeOf(INTERNAL_ERROR);
 }
 
-/** Options that name a file or folder: relative to the run's folder, not the process's. */
-const PATH_OPTIONS = ['project', 'schemas', 'lists', 'out'];
-/** Commands whose arguments are files or folders (`import openapi` takes a URL too). */
-const PATH_ARGUMENTS = new Set(['validate', 'migrate', 'init', 'openapi']);
+/** Runs given another folder than the process's, one after the other (the folder is the process's). */
+let folderQueue: Promise<unknown> = Promise.resolve();
 
-function resolvePaths(command: Command, cwd: string): void {
-  const at = (path: string) => (isAbsolute(path) || /^[a-z][a-z0-9+.-]*:\/\//i.test(path) ? path : resolve(cwd, path));
-  for (const name of PATH_OPTIONS) {
-    const value: unknown = command.getOptionValue(name);
-    if (typeof value === 'string') command.setOptionValue(name, at(value));
-  }
-  if (!PATH_ARGUMENTS.has(command.name())) return;
-  // Commander hands processedArgs to the action after the preAction hooks: resolved in place.
-  const args = command.processedArgs as unknown[];
-  args.forEach((value, index) => {
-    if (typeof value === 'string') args[index] = at(value);
-    else if (Array.isArray(value)) args[index] = value.map((item) => (typeof item === 'string' ? at(item) : item));
+/**
+ * Runs `body` with `cwd` as the process's folder, so that the command reads and prints its paths
+ * exactly as a process started there would (relative paths are opened and quoted as typed). The
+ * folder is the whole process's: such runs wait for each other, and a worker thread (which cannot
+ * change it) must run in the process's folder.
+ */
+async function inFolder<T>(cwd: string, body: () => Promise<T>): Promise<T> {
+  if (cwd === process.cwd()) return body();
+  const turn = folderQueue.then(async () => {
+    const previous = process.cwd();
+    process.chdir(cwd);
+    try {
+      return await body();
+    } finally {
+      process.chdir(previous);
+    }
   });
+  folderQueue = turn.catch(() => undefined);
+  return turn;
 }
