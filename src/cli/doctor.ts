@@ -16,7 +16,7 @@ import { envFilePath, refusalText } from '../http/secrets.js';
 import { DEFAULT_ALLOWED_LIBRARIES } from '../libraries/allowlist.js';
 import { resolveLibrary } from '../libraries/resolve.js';
 import { hasErrors } from '../report/findings.js';
-import { formatHuman, plural, type FileReport } from '../report/format.js';
+import { formatFinding, formatHuman, plural, type FileReport } from '../report/format.js';
 import { DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, DEFAULT_WORKERS } from '../sandbox/host.js';
 import { fileVerdict } from '../report/scope.js';
 import { INFO_FIELDS } from '../schema/types.js';
@@ -52,7 +52,8 @@ async function runDoctor(flags: CatalogFlags): Promise<void> {
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     stoppers.push(`${displayPath(configFile)} cannot be used`);
-    out.push('', 'config', `  ${error.message}`);
+    // Each finding with its line and column, and a hint where a misspelt key or value has a likely meaning.
+    out.push('', 'config', ...error.findings.flatMap((finding) => [`  ${formatFinding(finding)}`, ...(finding.hint ? [`    hint: ${finding.hint}`] : [])]));
   }
   if (!exists(flags.schemas)) stoppers.push(`no schema folder ${flags.schemas}`);
   if (flags.lists !== undefined && !exists(flags.lists)) stoppers.push(`no lists folder ${flags.lists}`);
