@@ -1,5 +1,5 @@
-// `flowguard group create|verify|list` as an operator runs them: the compiled command in a child
-// process, in a temporary project folder holding copies of the fixture schemas.
+// `flowguard group create|verify|list` as an operator runs them: the command run in-process
+// (test/kit/cli.ts), in a temporary project folder holding copies of the fixture schemas.
 
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
