@@ -107,6 +107,7 @@ function parseJsonOr(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
+    // Not JSON: shown as the text it is.
     return text;
   }
 }

@@ -64,6 +64,7 @@ function isHttpsRoot(text: string): boolean {
     const url = new URL(text);
     return url.protocol === 'https:' && !url.search && !url.hash && !text.endsWith('/') && !text.includes('\'');
   } catch {
+    // new URL throws only on a malformed URL: not an https root.
     return false;
   }
 }

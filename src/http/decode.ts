@@ -78,12 +78,14 @@ function decodeText(body: Buffer, charset: string | undefined, essence: string):
     try {
       decoder = new TextDecoder(charset, { fatal: true });
     } catch {
+      // TextDecoder throws only on a label it does not know: that is the error's text.
       return { kind: 'error', message: `unsupported charset "${charset.slice(0, 40)}"` };
     }
   }
   try {
     return decoder.decode(body);
   } catch {
+    // A fatal decoder throws only on bytes that are not its encoding: said below.
     if (decoder !== utf8Decoder) return { kind: 'error', message: `response is not valid ${decoder.encoding} text (${essence})` };
     const valid = validUtf8Length(body);
     const before = valid === 0 ? '' : `, after: ${excerpt(body.subarray(0, valid), 80)}`;
@@ -112,6 +114,7 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
+    // JSON.parse throws only on text that is no JSON: the caller says so.
     return { ok: false };
   }
 }
@@ -153,6 +156,7 @@ export function otherCharsetDecoder(contentType: string | undefined): TextDecode
     const decoder = new TextDecoder(charset);
     return decoder.encoding === 'utf-8' ? undefined : decoder;
   } catch {
+    // An unknown label: decoded as UTF-8, as without one.
     return undefined;
   }
 }

@@ -334,6 +334,7 @@ async function readJson(req: IncomingMessage, res: ServerResponse, max: number):
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
+    // JSON.parse throws only on a body that is no JSON: the client is told (-32700).
     sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not valid JSON'));
     return NO_BODY;
   }

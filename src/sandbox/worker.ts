@@ -336,6 +336,7 @@ function messageOf(error: unknown): string {
     if (error instanceof Error) return `${error.name}: ${error.message}`;
     return `${describe(error)} ${String(error)}`.slice(0, 200);
   } catch {
+    // Describing a hostile value may throw again (a getter, a Proxy): it is said to be unprintable instead.
     return 'an unprintable value';
   }
 }
