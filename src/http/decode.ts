@@ -13,6 +13,7 @@
 //   else binary `application/octet-stream`.
 import { isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
+import { failed, ok, type Result } from '../errors/result.js';
 
 export type Decoded =
   | { kind: 'json'; value: unknown }
@@ -110,12 +111,12 @@ function validUtf8Length(body: Buffer): number {
 /** TextDecoder drops a leading BOM (Buffer#toString would keep it); `fatal` refuses bad bytes. */
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+function parseJson(text: string): Result<unknown, SyntaxError> {
   try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    // JSON.parse throws only on text that is no JSON: the caller says so.
-    return { ok: false };
+    return ok(JSON.parse(text));
+  } catch (error) {
+    // JSON.parse throws only on text that is no JSON (a SyntaxError): the caller says so.
+    return failed(error as SyntaxError);
   }
 }
 
