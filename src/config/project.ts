@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { hasErrors } from '../report/findings.js';
 import { ConfigError, readConfigFile } from './config-file.js';
+import { CONFIG_DEFAULTS } from './defaults.js';
 
 export { ConfigError } from './config-file.js';
 
@@ -54,8 +55,6 @@ export interface NetworkConfig {
   /** Response bytes one executeRequest call may receive, over all its requests. */
   maxBytesPerCall: number;
 }
-
-const DEFAULT_BRIDGE_BOUNDS = Object.freeze({ maxRequestsPerCall: 20, maxBytesPerCall: 8 * 1_048_576 });
 
 /** Bounds on input from outside, checked before it is walked (RULINGS R13). */
 export interface LimitsConfig {
@@ -178,20 +177,20 @@ function configFrom(data: ConfigFile): ProjectConfig {
       allowPrivate: data.network?.allowPrivate ?? false,
       allow: data.network?.allow ?? {},
       deny: data.network?.deny ?? {},
-      maxRequestsPerCall: data.network?.maxRequestsPerCall ?? DEFAULT_BRIDGE_BOUNDS.maxRequestsPerCall,
-      maxBytesPerCall: data.network?.maxBytesPerCall ?? DEFAULT_BRIDGE_BOUNDS.maxBytesPerCall,
+      maxRequestsPerCall: data.network?.maxRequestsPerCall ?? CONFIG_DEFAULTS.network.maxRequestsPerCall,
+      maxBytesPerCall: data.network?.maxBytesPerCall ?? CONFIG_DEFAULTS.network.maxBytesPerCall,
     },
     limits: data.limits ?? {},
     sandbox: data.sandbox ?? {},
     http: data.http ?? {},
     upstreams: data.upstreams ?? {},
-    audit: { enabled: data.audit?.enabled ?? true, dir: data.audit?.dir ?? join('.flowmcp', 'audit'), maxBytes: data.audit?.maxBytes, files: data.audit?.files },
+    audit: { enabled: data.audit?.enabled ?? CONFIG_DEFAULTS.audit.enabled, dir: data.audit?.dir ?? join(...CONFIG_DEFAULTS.audit.dir.split('/')), maxBytes: data.audit?.maxBytes, files: data.audit?.files },
     log: data.log ?? {},
     upstreamLimits: data.upstreamLimits ?? {},
     redis: data.redis ?? {},
-    output: { validate: data.output?.validate ?? 'error' },
-    discovery: { tools: data.discovery?.tools ?? 'auto', ...(data.discovery?.searchAbove === undefined ? {} : { searchAbove: data.discovery.searchAbove }), ...(data.discovery?.pageSize === undefined ? {} : { pageSize: data.discovery.pageSize }) },
-    cache: { enabled: data.cache?.enabled ?? true, ttlSeconds: data.cache?.ttlSeconds ?? 0, maxEntries: data.cache?.maxEntries, overrides: data.cache?.overrides ?? {} },
+    output: { validate: data.output?.validate ?? CONFIG_DEFAULTS.output.validate },
+    discovery: { tools: data.discovery?.tools ?? CONFIG_DEFAULTS.discovery.tools, ...(data.discovery?.searchAbove === undefined ? {} : { searchAbove: data.discovery.searchAbove }), ...(data.discovery?.pageSize === undefined ? {} : { pageSize: data.discovery.pageSize }) },
+    cache: { enabled: data.cache?.enabled ?? CONFIG_DEFAULTS.cache.enabled, ttlSeconds: data.cache?.ttlSeconds ?? CONFIG_DEFAULTS.cache.ttlSeconds, maxEntries: data.cache?.maxEntries, overrides: data.cache?.overrides ?? {} },
   };
 }
 

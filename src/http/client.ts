@@ -23,6 +23,7 @@ import { abortedError, exchangeError, HttpError } from './errors.js';
 import { Call, Hop, NOT_ABORTED, type ByteBudget, type IncomingHeaders } from './hop.js';
 import { jsonDeeperThan } from './json-depth.js';
 import type { Upstreams } from './upstreams.js';
+import { CONFIG_DEFAULTS } from '../config/defaults.js';
 
 export { HttpError, type HttpErrorKind } from './errors.js';
 export type { ByteBudget } from './hop.js';
@@ -40,13 +41,7 @@ export interface HttpLimits {
   maxJsonDepth: number;
 }
 
-export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
-  connectTimeoutMs: 5_000,
-  totalTimeoutMs: 15_000,
-  maxResponseBytes: 1_048_576,
-  maxRedirects: 5,
-  maxJsonDepth: 256,
-});
+export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({ ...CONFIG_DEFAULTS.http });
 
 /** Largest response head undici parses (Node's default); larger is a `too-large` error. */
 const MAX_HEADER_BYTES = 16 * 1024;
