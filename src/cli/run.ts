@@ -41,11 +41,11 @@ function reportError(error: unknown, run: CliRun): number {
     if (run.env.FLOWGUARD_DEBUG === '1') run.stderr.write(`${terminalText(error.stack ?? '')}\n`);
     return error.exitCode;
   }
-  // Not flowguard's own: a bug. One line, and the stack only when asked for.
+  // Not flowguard's own: a bug. One line that says so, and the stack only when asked for.
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  run.stderr.write(`flowguard: ${INTERNAL_ERROR} internal error: ${terminalText(message.split('\n')[0] ?? '')}\n`);
-  if (run.env.FLOWGUARD_DEBUG === '1') run.stderr.write(`${terminalText(error instanceof Error ? (error.stack ?? '') : '')}\n`);
-  else run.stderr.write('flowguard: this is a bug in flowguard; please report it with the command you ran (FLOWGUARD_DEBUG=1 prints the stack)\n');
+  const debug = run.env.FLOWGUARD_DEBUG === '1';
+  run.stderr.write(`flowguard: ${INTERNAL_ERROR} internal error: ${terminalText(message.split('\n')[0] ?? '')} (a bug in flowguard: please report it with the command you ran${debug ? '' : '; FLOWGUARD_DEBUG=1 prints the stack'})\n`);
+  if (debug) run.stderr.write(`${terminalText(error instanceof Error ? (error.stack ?? '') : '')}\n`);
   return exitCodeOf(INTERNAL_ERROR);
 }
 
