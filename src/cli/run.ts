@@ -41,13 +41,24 @@ function reportError(error: unknown, run: CliRun): number {
     if (run.env.FLOWGUARD_DEBUG === '1') run.stderr.write(`${terminalText(error.stack ?? '')}\n`);
     return error.exitCode;
   }
-  // Not flowguard's own: a bug. One line that says so, and the stack only when asked for.
-  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  const debug = run.env.FLOWGUARD_DEBUG === '1';
-  run.stderr.write(`flowguard: ${INTERNAL_ERROR} internal error: ${terminalText(message.split('\n')[0] ?? '')} (a bug in flowguard: please report it with the command you ran${debug ? '' : '; FLOWGUARD_DEBUG=1 prints the stack'})\n`);
-  if (debug) run.stderr.write(`${terminalText(error instanceof Error ? (error.stack ?? '') : '')}\n`);
-  return exitCodeOf(INTERNAL_ERROR);
+  run.stderr.write(unexpectedErrorText(error, run.env));
+  return UNEXPECTED_EXIT_CODE;
 }
+
+/**
+ * What an error that is not flowguard's own (a bug) prints: one line that says so, and the stack
+ * only when FLOWGUARD_DEBUG=1. Also what the launcher prints for one that escapes a command (a
+ * timer's, while serving) before it ends the process with ERR099's exit code.
+ */
+export function unexpectedErrorText(error: unknown, env: NodeJS.ProcessEnv): string {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const debug = env.FLOWGUARD_DEBUG === '1';
+  const line = `flowguard: ${INTERNAL_ERROR} internal error: ${terminalText(message.split('\n')[0] ?? '')} (a bug in flowguard: please report it with the command you ran${debug ? '' : '; FLOWGUARD_DEBUG=1 prints the stack'})\n`;
+  return debug ? `${line}${terminalText(error instanceof Error ? (error.stack ?? '') : '')}\n` : line;
+}
+
+/** The exit code of an error that is not flowguard's own. */
+export const UNEXPECTED_EXIT_CODE = exitCodeOf(INTERNAL_ERROR);
 
 /** Runs given another folder than the process's, one after the other (the folder is the process's). */
 let folderQueue: Promise<unknown> = Promise.resolve();
