@@ -94,7 +94,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   if (flags.redis !== undefined && !/^rediss?:\/\//.test(flags.redis)) throw new UsageError(`--redis must be a redis:// or rediss:// URL, not '${maskedUrl(flags.redis)}'`);
   const allowedOrigins = [...DEFAULT_ALLOWED_ORIGINS, ...flags.allowOrigin];
   // A pattern that is no origin stops here (ERR005, exit 2 as for any usage error).
-  allowedOrigins.forEach(parseOriginPattern);
+  for (const pattern of flags.allowOrigin) parseOriginPattern(pattern, '--allow-origin');
 
   const project = loadProjectConfig(flags.project);
   const redisUrl = flags.redis ?? project.redis.url;

@@ -90,7 +90,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
   const catalog = LiveCatalog.of(source);
   const host = options.host ?? DEFAULT_HOST;
   const path = options.path ?? DEFAULT_PATH;
-  const origins = (options.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS).map(parseOriginPattern);
+  const origins = (options.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS).map((pattern) => parseOriginPattern(pattern));
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const maxSessions = options.maxSessions ?? 100;
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;

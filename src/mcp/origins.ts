@@ -15,17 +15,18 @@ export interface OriginPattern {
   port: string | undefined;
 }
 
-/** `http://localhost:*` (any port) or an exact origin such as `https://app.example.com`. */
-export function parseOriginPattern(pattern: string): OriginPattern {
+/** `http://localhost:*` (any port) or an exact origin such as `https://app.example.com`; `flag` names where a wrong one was given. */
+export function parseOriginPattern(pattern: string, flag?: string): OriginPattern {
+  const where = flag === undefined ? '' : `${flag}: `;
   const anyPort = pattern.endsWith(':*');
   let url: URL;
   try {
     url = new URL(anyPort ? pattern.slice(0, -2) : pattern);
   } catch {
-    throw new OriginPatternError(`allowed origin '${pattern}' must be scheme://host[:port] or scheme://host:*`);
+    throw new OriginPatternError(`${where}allowed origin '${pattern}' must be scheme://host[:port] or scheme://host:*`);
   }
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username || url.password) {
-    throw new OriginPatternError(`allowed origin '${pattern}' must be an origin, without path, query or credentials`);
+    throw new OriginPatternError(`${where}allowed origin '${pattern}' must be an origin, without path, query or credentials`);
   }
   return { protocol: url.protocol, hostname: url.hostname, port: anyPort ? undefined : url.port };
 }

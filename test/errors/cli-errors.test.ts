@@ -45,7 +45,7 @@ const THROUGH_THE_CLI: Partial<Record<Code, { args: () => string[]; names: strin
   ERR002: { args: () => ['list', '--schemas', SCHEMAS, '--project', projectWithConfig('{ "cache": { "enabeld": true } }')], names: "unknown key 'enabeld'" },
   ERR003: { args: () => ['call', 'anything', '--schemas', SCHEMAS, '--project', project.dir, '--upstream', 'nonsense'], names: '--upstream nonsense: expected ORIGIN=BASEURL' },
   ERR004: { args: () => ['serve', '--transport', 'http', '--port', '0', '--auth-token', 'short', '--schemas', SCHEMAS, '--project', project.dir], names: 'an auth token must be at least' },
-  ERR005: { args: () => ['serve', '--transport', 'http', '--port', '0', '--allow-origin', 'https://example.com/path', '--schemas', SCHEMAS, '--project', project.dir], names: "allowed origin 'https://example.com/path' must be an origin" },
+  ERR005: { args: () => ['serve', '--transport', 'http', '--port', '0', '--allow-origin', 'https://example.com/path', '--schemas', SCHEMAS, '--project', project.dir], names: "--allow-origin: allowed origin 'https://example.com/path' must be an origin" },
   ERR006: { args: () => ['import', 'openapi', writeDocument('not-openapi.json', '{ "hello": "world" }'), '--out', join(project.dir, 'imported')], names: 'is not an OpenAPI or Swagger document' },
 };
 
