@@ -15,7 +15,7 @@ export interface CliOutput {
 export interface CliIo {
   stdout: CliOutput;
   stderr: CliOutput;
-  /** Where `test --update-output` asks before writing; none in-process unless given. */
+  /** Where `test --update-output` asks before writing; the process's own when not given. */
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   /** The folder relative paths of flags and arguments are taken from. */
@@ -49,7 +49,7 @@ const running = new AsyncLocalStorage<CliRun>();
 
 /** The run in progress; outside one (a test building the command tree alone), the process's own surroundings. */
 export function cli(): CliRun {
-  return running.getStore() ?? new CliRun({ stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() });
+  return running.getStore() ?? new CliRun({ stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
 }
 
 /** Runs `body` as `run`: every `cli()` below it, across awaits, answers `run`. */

@@ -17,7 +17,8 @@ export async function runCli(argv: readonly string[], io: Partial<CliIo> = {}): 
   const run = new CliRun({
     stdout: io.stdout ?? process.stdout,
     stderr: io.stderr ?? process.stderr,
-    stdin: io.stdin ?? process.stdin,
+    // The process's stdin is only touched by a command that asks (test --update-output).
+    stdin: io.stdin,
     env: io.env ?? process.env,
     cwd: resolve(io.cwd ?? process.cwd()),
   });

@@ -221,8 +221,8 @@ async function writeUpdates(plan: OutputUpdatePlan, flags: TestFlags): Promise<b
   const { writeOutputUpdate } = await import('../authoring/output-update.js');
   const files = plural(plan.updates.length, 'file');
   if (!flags.yes) {
-    const { stdin } = cli().io;
-    if (!stdin?.isTTY || !cli().stderr.isTTY) {
+    const stdin = cli().io.stdin ?? process.stdin;
+    if (!stdin.isTTY || !cli().stderr.isTTY) {
       cli().stderr.write(`flowguard: ${files} not written: no terminal to ask on; run again with --yes to write the diff shown\n`);
       return false;
     }
