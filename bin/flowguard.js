@@ -14,4 +14,13 @@ if (!existsSync(cli)) {
   process.exit(2);
 }
 module.enableCompileCache?.();
-await import(cli.href);
+const { runCli, unexpectedErrorText, UNEXPECTED_EXIT_CODE } = await import(cli.href);
+// An error that escapes a command (a timer's, while serving) is a bug: one line, not a stack trace.
+for (const event of ['uncaughtException', 'unhandledRejection']) {
+  process.on(event, (error) => {
+    process.stderr.write(unexpectedErrorText(error, process.env));
+    process.exit(UNEXPECTED_EXIT_CODE);
+  });
+}
+// The exit code is set, not forced: a server's last log lines and open handles finish first.
+process.exitCode = await runCli(process.argv.slice(2));

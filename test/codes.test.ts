@@ -6,8 +6,11 @@
 // file: `<case>.mjs` (a schema file, or a list file when it declares `export const list`) or
 // `<case>.groups.json` (a `.flowmcp/groups.json`, for GRP codes) or `<case>.keys.lock.json` (a
 // `.flowmcp/keys.lock.json` met by the `schemas/` folder beside it, both copied into a temp project, LOCKED_KEY given a value) or
-// `<case>.selection.mjs` (a 4.x selection, for SEL codes, against the `schemas/` folder beside it). Beside them, a
-// `.flowmcp/config.json` sets the limits the static cases are checked with.
+// `<case>.selection.mjs` (a 4.x selection, for SEL codes, against the `schemas/` folder beside it) or
+// `<case>.config.json` (a `.flowmcp/config.json`, for CFG codes). Beside them, a
+// `.flowmcp/config.json` sets the limits the static cases are checked with. The ERR codes are no
+// findings of a file but errors that stop a command: test/errors/cli-errors.test.ts throws each
+// through the command line and checks that every one of them has its case there.
 
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +22,7 @@ import { readGroupsFile } from '../src/catalog/groups-file.js';
 import { Catalog, runSchemaHook } from '../src/catalog/load.js';
 import { checkSchemaFile } from '../src/project/check-file.js';
 import { loadProjectConfig } from '../src/config/project.js';
+import { readConfigFile } from '../src/config/config-file.js';
 import { CODES, type Code } from '../src/report/findings.js';
 import { effectiveAllowlist } from '../src/libraries/allowlist.js';
 import { loadListFiles, loadListRegistry } from '../src/lists/registry.js';
@@ -85,7 +89,7 @@ async function selectionCodes(file: string): Promise<Code[]> {
   }
 }
 
-const CASE_EXTENSIONS = ['.mjs', '.groups.json', '.keys.lock.json', '.selection.mjs'];
+const CASE_EXTENSIONS = ['.mjs', '.groups.json', '.keys.lock.json', '.selection.mjs', '.config.json'];
 
 /** The one file of a case (`trigger` or `near`) in a fixture folder. */
 function fixtureCase(dir: string, name: 'trigger' | 'near'): string {
@@ -134,6 +138,7 @@ async function codesIn(file: string, code: Code): Promise<Code[]> {
   if (file.endsWith('.groups.json')) return groupCodes(file);
   if (file.endsWith('.selection.mjs')) return selectionCodes(file);
   if (file.endsWith('.keys.lock.json')) return keyLockCodes(file);
+  if (file.endsWith('.config.json')) return readConfigFile(file).findings.map((f) => f.code);
   if (code.startsWith('MIG')) return migrateCodes(file);
   if (!isRuntime(code)) return staticCodes(file);
   const catalog = await Catalog.load({ schemas: file, handlers: 'at-load', sandbox: { size: 1, deadlineMs: 1000, memoryMb: 64 } });
@@ -154,7 +159,7 @@ async function codesIn(file: string, code: Code): Promise<Code[]> {
   }
 }
 
-describe.each(Object.keys(CODES) as Code[])('%s', (code) => {
+describe.each((Object.keys(CODES) as Code[]).filter((code) => !code.startsWith('ERR')))('%s', (code) => {
   const dir = join(FIXTURES, code);
 
   it('is triggered by the trigger case', async () => {

@@ -9,6 +9,7 @@
 import type { Caller } from './caller.js';
 import { RateBucket } from './rate.js';
 import type { IdentitySettings } from './settings.js';
+import { FlowguardError } from '../errors/flowguard-error.js';
 
 /**
  * What a policy reads of a tool (a catalog Tool has these fields). Its own type: the config's
@@ -25,7 +26,11 @@ export interface PolicyTool {
 }
 
 /** An identity that cannot be used as configured; the message names it. */
-export class IdentityConfigError extends Error {}
+export class IdentityConfigError extends FlowguardError {
+  constructor(message: string) {
+    super('ERR012', message);
+  }
+}
 
 /** The tools of a group of `.flowmcp/groups.json` as verified, or why it does not verify. */
 export type GroupTools = (group: string) => readonly PolicyTool[] | { refused: string };

@@ -9,9 +9,14 @@ import { discoverIssuer } from './issuer.js';
 import { ResourceServer } from './resource.js';
 import type { OAuthSettings } from './settings.js';
 import { TokenVerifier } from './tokens.js';
+import { FlowguardError } from '../errors/flowguard-error.js';
 
 /** An OAuth setting that cannot be used; the message names it and says what to do. */
-export class OAuthSetupError extends Error {}
+export class OAuthSetupError extends FlowguardError {
+  constructor(message: string) {
+    super('ERR011', message);
+  }
+}
 
 export interface OAuthPrepared {
   issuer: string;

@@ -89,6 +89,7 @@ export class ResponseCache {
     try {
       text = await this.options.store.cacheGet(key);
     } catch {
+      // A store that fails is a miss (ResilientState falls back to memory by itself): the call goes upstream.
       return null;
     }
     if (text === null) return null;
@@ -97,6 +98,7 @@ export class ResponseCache {
       if (typeof status !== 'number' || typeof content?.kind !== 'string') return null;
       return { ok: true, status, content };
     } catch {
+      // A stored entry that is not ours (changed by hand, another version) is a miss, never an answer.
       return null;
     }
   }
@@ -113,6 +115,7 @@ export class ResponseCache {
     try {
       text = JSON.stringify({ status, content });
     } catch {
+      // An answer JSON cannot write (a BigInt, a cycle) is not kept; the caller has it already.
       return;
     }
     this.options.store.cacheSet(key, text, ttlMs).catch(() => undefined);

@@ -104,6 +104,7 @@ export class CallBridge {
     try {
       url = new URL(request.url);
     } catch {
+      // new URL throws only on a malformed URL: null says the request has none, and is refused below.
       url = null;
     }
     const refused = callEnded?.aborted ? CALL_ENDED : this.refusal(method, url, request);

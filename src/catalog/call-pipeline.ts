@@ -135,11 +135,11 @@ export function checkArguments(context: CallContext, tool: CallableTool, args: u
     if (broken === 'depth') return fail('arguments', `invalid arguments: nested deeper than ${context.limits.maxArgumentDepth} levels (limits.maxArgumentDepth)`);
     if (broken === 'size') return fail('arguments', `invalid arguments: larger than ${context.limits.maxArgumentBytes} bytes (limits.maxArgumentBytes)`);
     const checked = tool.input.check(args);
-    if (!checked.ok) return fail('arguments', `invalid arguments: ${checked.problems.map((p) => p.message).join('; ')}`);
+    if (!checked.ok) return fail('arguments', `invalid arguments: ${checked.error.map((p) => p.message).join('; ')}`);
     // URLs resolve `.` and `..` segments, even percent-encoded: such an insert would leave its place.
-    const dotted = tool.plan.inserts.find((key) => checked.args[key] === '.' || checked.args[key] === '..');
+    const dotted = tool.plan.inserts.find((key) => checked.value[key] === '.' || checked.value[key] === '..');
     if (dotted !== undefined) return fail('arguments', `invalid arguments: '${dotted}' cannot be '.' or '..', which would change the path`);
-    return new CheckedArguments(checked.args);
+    return new CheckedArguments(checked.value);
   } catch (error) {
     return internalFailure(tool, error);
   }

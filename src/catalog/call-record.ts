@@ -115,6 +115,7 @@ export class CallListeners {
         // One record for every listener: its arguments are bounded and redacted once.
         record = makeRecord();
       } catch {
+        // A record that cannot be made (arguments that throw as they are read) is no one's to hear; the call goes on.
         continue;
       }
       for (const listener of listeners) {

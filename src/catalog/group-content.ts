@@ -189,6 +189,7 @@ function readManifest(file: string): { name?: unknown; version?: unknown } | nul
     const data: unknown = JSON.parse(readFileSync(file, 'utf8'));
     return data !== null && typeof data === 'object' ? (data as { name?: unknown; version?: unknown }) : null;
   } catch {
+    // Unreadable or not JSON: the file names no package, which the content record then shows as changed.
     return null;
   }
 }

@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { childPath, FindingSink, type Code, type Finding } from '../report/findings.js';
-import { locateJson } from '../report/json-locate.js';
+import { jsonErrorOffset, locateJson } from '../report/json-locate.js';
 import { isRecord } from '../shared/raw.js';
 import { checkShape, shapeProblems } from '../shapes/problems.js';
 import type { GroupPromptEntry } from '../prompts/group-prompts.js';
@@ -92,7 +92,7 @@ export function parseGroupsText(file: string, text: string): GroupsFile {
     data = JSON.parse(text);
   } catch (error) {
     const sink = new FindingSink(file, text);
-    sink.addAt('GRP007', errorOffset(error, text), `not valid JSON: ${(error as Error).message}`, 'groups.json is plain JSON: no comments, no trailing commas');
+    sink.addAt('GRP007', jsonErrorOffset(error, text), `not valid JSON: ${(error as Error).message}`, 'groups.json is plain JSON: no comments, no trailing commas');
     return { file, exists: true, data: null, findings: sink.findings, groups: [], newSink: () => new FindingSink(file, text) };
   }
   const located = locateJson(text, MAX_LOCATED_DEPTH);
@@ -209,10 +209,4 @@ function inFieldOrder(problems: readonly FormProblem[], groupPath: string): Form
     const [fieldB, indexB] = places.get(b) as [number, number];
     return fieldA - fieldB || indexA - indexB;
   });
-}
-
-function errorOffset(error: unknown, text: string): number | undefined {
-  const match = /position (\d+)/.exec((error as Error).message);
-  if (match) return Math.min(Number(match[1]), text.length);
-  return undefined;
 }

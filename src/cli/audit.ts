@@ -8,7 +8,8 @@ import { loadProjectConfig } from '../config/project.js';
 import type { AuditLine } from '../observe/audit-read.js';
 import { plural } from '../report/format.js';
 import { table } from './shared.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../errors/flowguard-error.js';
+import { cli } from './io.js';
 
 interface AuditFlags {
   project: string;
@@ -39,18 +40,18 @@ async function runAudit(flags: AuditFlags): Promise<void> {
   }
   const dir = resolve(flags.project, loadProjectConfig(flags.project).audit.dir);
   const reading = await readAudit(dir, { tool: flags.tool, sinceMs });
-  if (reading.unreadable > 0) process.stderr.write(`flowguard: ${reading.unreadable} lines of ${dir} are no audit records (a process stopped while writing?); skipped\n`);
+  if (reading.unreadable > 0) cli().stderr.write(`flowguard: ${reading.unreadable} lines of ${dir} are no audit records (a process stopped while writing?); skipped\n`);
   if (flags.json) {
-    for (const record of reading.records) process.stdout.write(`${JSON.stringify(record)}\n`);
+    for (const record of reading.records) cli().stdout.write(`${JSON.stringify(record)}\n`);
     return;
   }
   if (reading.files === 0) {
-    process.stdout.write(`no audit log in ${dir} (serve writes one unless audit.enabled is false)\n`);
+    cli().stdout.write(`no audit log in ${dir} (serve writes one unless audit.enabled is false)\n`);
     return;
   }
   const rows = reading.records.map((record) => [record.time, record.tool, String(record.outcome), `${record.durationMs} ms`, requestsCell(record)]);
-  if (rows.length > 0) process.stdout.write(`${table([['time', 'tool', 'outcome', 'duration', 'requests'], ...rows]).join('\n')}\n`);
-  process.stdout.write(`${plural(reading.records.length, 'call')}${flags.tool !== undefined || sinceMs !== undefined ? ' matched' : ''}\n`);
+  if (rows.length > 0) cli().stdout.write(`${table([['time', 'tool', 'outcome', 'duration', 'requests'], ...rows]).join('\n')}\n`);
+  cli().stdout.write(`${plural(reading.records.length, 'call')}${flags.tool !== undefined || sinceMs !== undefined ? ' matched' : ''}\n`);
 }
 
 /** `GET https://api.example.com 200` for each request, `cache hit` for an answer from the cache. */

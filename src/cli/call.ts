@@ -10,7 +10,8 @@ import { hasErrors } from '../report/findings.js';
 import { terminalJson, terminalText } from '../report/format.js';
 import { isRecord } from '../shared/raw.js';
 import { catalogOptions, collect, openCatalog, type CatalogFlags } from './shared.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../errors/flowguard-error.js';
+import { cli } from './io.js';
 
 interface CallFlags extends CatalogFlags {
   args?: string;
@@ -45,8 +46,8 @@ async function runCall(name: string, flags: CallFlags): Promise<void> {
     const result = await catalog.call(tool.name, args, { dryRun: flags.dryRun, signal: controller.signal });
     process.off('SIGINT', abort);
     // The result is the upstream's answer: what is printed escapes what would act on a terminal.
-    process.stdout.write(`${flags.json ? terminalJson(JSON.stringify(result, null, 2)) : terminalText(formatResult(result))}\n`);
-    process.exitCode = result.ok ? 0 : 1;
+    cli().stdout.write(`${flags.json ? terminalJson(JSON.stringify(result, null, 2)) : terminalText(formatResult(result))}\n`);
+    cli().exitCode = result.ok ? 0 : 1;
   } finally {
     await catalog.close();
   }
@@ -106,6 +107,7 @@ function parseJsonOr(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
+    // Not JSON: shown as the text it is.
     return text;
   }
 }

@@ -5,7 +5,8 @@
 import type { Command } from 'commander';
 import { terminalJson } from '../report/format.js';
 import { catalogOptions, openCatalog, type CatalogFlags } from './shared.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../errors/flowguard-error.js';
+import { cli } from './io.js';
 
 export function registerDescribe(program: Command): void {
   catalogOptions(
@@ -23,8 +24,8 @@ async function runDescribe(name: string, flags: CatalogFlags): Promise<void> {
     if (!tool) throw new UsageError(`no tool named '${name.slice(0, 100)}'; \`flowguard list\` names the ${catalog.tools.length} tools of this catalog`);
     // The MCP layer makes the definition; it loads only for this command.
     const { toolDefinition } = await import('../mcp/server.js');
-    process.stdout.write(`${terminalJson(JSON.stringify(toolDefinition(catalog, tool), null, 2))}\n`);
-    if (tool.missingKeys.length > 0) process.stderr.write(`flowguard: ${tool.name} is not served: ${tool.missingKeys.join(', ')} not granted or held back by the key lock (\`flowguard list\` says why and what to run)\n`);
+    cli().stdout.write(`${terminalJson(JSON.stringify(toolDefinition(catalog, tool), null, 2))}\n`);
+    if (tool.missingKeys.length > 0) cli().stderr.write(`flowguard: ${tool.name} is not served: ${tool.missingKeys.join(', ')} not granted or held back by the key lock (\`flowguard list\` says why and what to run)\n`);
   } finally {
     await catalog.close();
   }

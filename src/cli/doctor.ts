@@ -16,7 +16,7 @@ import { envFilePath, refusalText } from '../http/secrets.js';
 import { DEFAULT_ALLOWED_LIBRARIES } from '../libraries/allowlist.js';
 import { builtinRefusal, installCommand, resolveLibrary } from '../libraries/resolve.js';
 import { hasErrors } from '../report/findings.js';
-import { formatHuman, plural, type FileReport } from '../report/format.js';
+import { formatFinding, formatHuman, plural, type FileReport } from '../report/format.js';
 import { DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, DEFAULT_WORKERS } from '../sandbox/host.js';
 import { fileVerdict } from '../report/scope.js';
 import { INFO_FIELDS } from '../schema/types.js';
@@ -24,6 +24,7 @@ import type { LockRead } from '../keylock/lock-file.js';
 import { keyLockLines } from '../mcp/summary.js';
 import { droppedRows, rejectedRows } from './list.js';
 import { catalogOptions, displayPath, exists, openCatalog, table, type CatalogFlags } from './shared.js';
+import { cli } from './io.js';
 
 const MINIMUM_NODE_MAJOR = 20;
 const CONFIG_FILE = join('.flowmcp', 'config.json');
@@ -51,7 +52,8 @@ async function runDoctor(flags: CatalogFlags): Promise<void> {
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     stoppers.push(`${displayPath(configFile)} cannot be used`);
-    out.push('', 'config', `  ${error.message}`);
+    // Each finding with its line and column, and a hint where a misspelt key or value has a likely meaning.
+    out.push('', 'config', ...error.findings.flatMap((finding) => [`  ${formatFinding(finding)}`, ...(finding.hint ? [`    hint: ${finding.hint}`] : [])]));
   }
   if (!exists(flags.schemas)) stoppers.push(`no schema folder ${flags.schemas}`);
   if (flags.lists !== undefined && !exists(flags.lists)) stoppers.push(`no lists folder ${flags.lists}`);
@@ -86,8 +88,8 @@ async function runDoctor(flags: CatalogFlags): Promise<void> {
 
 function finish(out: string[], problems: readonly string[], facts: readonly string[]): void {
   out.push('', problems.length === 0 ? `verdict: ok, every file loads (${facts.join(', ')})` : `verdict: NOT OK: ${problems.join('; ')}`);
-  process.stdout.write(`${out.join('\n')}\n`);
-  process.exitCode = problems.length === 0 ? 0 : 1;
+  cli().stdout.write(`${out.join('\n')}\n`);
+  cli().exitCode = problems.length === 0 ? 0 : 1;
 }
 
 function nodeLine(): { ok: boolean; text: string } {

@@ -11,7 +11,8 @@ import { groupsFilePath, readGroupsFile, type GroupsFile } from '../catalog/grou
 import { hasErrors, isError, type Finding } from '../report/findings.js';
 import { formatFinding, plural } from '../report/format.js';
 import { catalogOptions, displayPath, openCatalog, table, type CatalogFlags } from './shared.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../errors/flowguard-error.js';
+import { cli } from './io.js';
 
 interface CreateFlags extends CatalogFlags {
   tools?: string;
@@ -59,8 +60,8 @@ async function runCreate(name: string, flags: CreateFlags): Promise<void> {
   const file = readFile(flags);
   if (hasErrors(file.findings)) {
     printFindings(file.findings);
-    process.stdout.write(`${file.file} has errors and is not rewritten; fix it first\n`);
-    process.exitCode = 1;
+    cli().stdout.write(`${file.file} has errors and is not rewritten; fix it first\n`);
+    cli().exitCode = 1;
     return;
   }
   const existing = file.groups.find((entry) => entry.name === name);
@@ -76,14 +77,14 @@ async function runCreate(name: string, flags: CreateFlags): Promise<void> {
     });
     printFindings(built.findings);
     if (!built.group) {
-      process.stdout.write(`group '${name}' not written\n`);
-      process.exitCode = 1;
+      cli().stdout.write(`group '${name}' not written\n`);
+      cli().exitCode = 1;
       return;
     }
     writeGroupsFile(file.file, withGroup(file, name, built.group));
     const count = built.group.tools.length;
-    process.stdout.write(`${existing ? 'replaced' : 'created'} group '${name}' with ${plural(count, 'tool')} in ${file.file} (hash ${built.group.hash ?? 'null'})\n`);
-    process.exitCode = 0;
+    cli().stdout.write(`${existing ? 'replaced' : 'created'} group '${name}' with ${plural(count, 'tool')} in ${file.file} (hash ${built.group.hash ?? 'null'})\n`);
+    cli().exitCode = 0;
   } finally {
     await catalog.close();
   }
@@ -96,13 +97,13 @@ async function runVerify(name: string | undefined, flags: CatalogFlags): Promise
     if (name !== undefined) {
       const selection = selectGroup(catalog, file, name);
       printFindings(selection.findings);
-      process.stdout.write(selection.ok ? `${name}: ok (${plural(selection.tools.length, 'tool')})\n` : `${name}: FAILED\n`);
-      process.exitCode = selection.ok ? 0 : 1;
+      cli().stdout.write(selection.ok ? `${name}: ok (${plural(selection.tools.length, 'tool')})\n` : `${name}: FAILED\n`);
+      cli().exitCode = selection.ok ? 0 : 1;
       return;
     }
     if (!file.exists) {
-      process.stdout.write(`no groups: ${file.file} does not exist\n`);
-      process.exitCode = 0;
+      cli().stdout.write(`no groups: ${file.file} does not exist\n`);
+      cli().exitCode = 0;
       return;
     }
     const report = checkGroups(file, catalog);
@@ -111,8 +112,8 @@ async function runVerify(name: string | undefined, flags: CatalogFlags): Promise
     const lines = report.groups.map((group) => `${group.name}: ${group.ok ? `ok (${plural(group.tools.length, 'tool')})` : `FAILED (${codesOf(group)})`}`);
     const failed = report.groups.filter((group) => !group.ok).length + (hasErrors(report.findings) ? 1 : 0);
     lines.push(failed === 0 ? `${plural(report.groups.length, 'group')} verified` : hasErrors(report.findings) ? `${file.file} has errors` : `${failed} of ${plural(report.groups.length, 'group')} failed`);
-    process.stdout.write(`${lines.join('\n')}\n`);
-    process.exitCode = failed === 0 ? 0 : 1;
+    cli().stdout.write(`${lines.join('\n')}\n`);
+    cli().exitCode = failed === 0 ? 0 : 1;
   } finally {
     await catalog.close();
   }
@@ -133,18 +134,18 @@ async function runList(flags: ListFlags): Promise<void> {
       findings: group.findings,
     }));
     if (flags.json) {
-      process.stdout.write(`${JSON.stringify({ file: file.file, exists: file.exists, findings: report.findings, groups }, null, 2)}\n`);
+      cli().stdout.write(`${JSON.stringify({ file: file.file, exists: file.exists, findings: report.findings, groups }, null, 2)}\n`);
     } else if (!file.exists) {
-      process.stdout.write(`no groups: ${file.file} does not exist (flowguard group create NAME --tools REF,REF makes one)\n`);
+      cli().stdout.write(`no groups: ${file.file} does not exist (flowguard group create NAME --tools REF,REF makes one)\n`);
     } else {
       printFindings(report.findings);
       const rows = table([['GROUP', 'TOOLS', 'STATUS', 'DESCRIPTION'], ...report.groups.map((group) => [group.name, String(group.group?.tools.length ?? '?'), group.ok ? 'ok' : `failed (${codesOf(group)})`, group.group?.description ?? ''])]);
       for (const group of report.groups.filter((candidate) => candidate.group)) {
         rows.push('', `${group.name}:`, ...(group.group?.tools ?? []).map((ref) => `  ${ref}`));
       }
-      process.stdout.write(`${rows.join('\n')}\n`);
+      cli().stdout.write(`${rows.join('\n')}\n`);
     }
-    process.exitCode = hasErrors(report.findings) ? 1 : 0;
+    cli().exitCode = hasErrors(report.findings) ? 1 : 0;
   } finally {
     await catalog.close();
   }
@@ -173,8 +174,8 @@ function splitList(text: string): string[] {
 
 function printFindings(findings: readonly Finding[]): void {
   for (const finding of findings) {
-    process.stdout.write(`${formatFinding(finding)}\n`);
-    if (finding.hint) process.stdout.write(`    hint: ${finding.hint}\n`);
+    cli().stdout.write(`${formatFinding(finding)}\n`);
+    if (finding.hint) cli().stdout.write(`    hint: ${finding.hint}\n`);
   }
 }
 

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { ImportReport } from '../openapi/types.js';
 import { plural, terminalJson, terminalText } from '../report/format.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../errors/flowguard-error.js';
+import { cli } from './io.js';
 
 interface ImportFlags {
   out: string;
@@ -36,14 +37,9 @@ export function registerImport(program: Command): void {
 async function runImport(spec: string, flags: ImportFlags): Promise<void> {
   if (existsSync(flags.out) && !statSync(flags.out).isDirectory()) throw new UsageError(`--out ${flags.out} is not a folder`);
   // Loaded when the command runs (program.ts).
-  const [{ DocumentError }, { importOpenApi, ImportUsageError }] = await Promise.all([import('../openapi/document.js'), import('../openapi/import.js')]);
-  let result: Awaited<ReturnType<typeof importOpenApi>>;
-  try {
-    result = await importOpenApi(spec, { namespace: flags.namespace, include: flags.include });
-  } catch (error) {
-    if (error instanceof DocumentError || error instanceof ImportUsageError) throw new UsageError(error.message);
-    throw error;
-  }
+  const { importOpenApi } = await import('../openapi/import.js');
+  // A document that cannot be read (ERR006) or a bad --namespace (ERR001) stops here with its own code.
+  const result = await importOpenApi(spec, { namespace: flags.namespace, include: flags.include });
   const targets = result.files.map((file) => ({ ...file, path: join(flags.out, file.name) }));
   const notFiles = targets.filter((file) => existsSync(file.path) && !statSync(file.path).isFile());
   if (notFiles.length > 0) throw new UsageError(`${notFiles.map((file) => file.path).join(', ')} ${notFiles.length === 1 ? 'is' : 'are'} not a file; nothing was written`);
@@ -54,8 +50,8 @@ async function runImport(spec: string, flags: ImportFlags): Promise<void> {
   writeAll(flags.out, targets);
   const report: ImportReport = { ...result.report, files: targets.map(({ path, routes, check }) => ({ file: path, routes, check })) };
   // The report quotes the document (its title, paths, tags), which is untrusted text.
-  process.stdout.write(`${flags.json ? terminalJson(JSON.stringify(report, null, 2)) : terminalText(humanReport(report))}\n`);
-  process.exitCode = report.summary.skipped > 0 || report.summary.routes === 0 ? 1 : 0;
+  cli().stdout.write(`${flags.json ? terminalJson(JSON.stringify(report, null, 2)) : terminalText(humanReport(report))}\n`);
+  cli().exitCode = report.summary.skipped > 0 || report.summary.routes === 0 ? 1 : 0;
 }
 
 /**

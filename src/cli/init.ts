@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Command } from 'commander';
 import { PORTABLE_NAMESPACE } from '../schema/version.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../errors/flowguard-error.js';
+import { cli } from './io.js';
 
 interface InitFlags {
   namespace: string;
@@ -35,16 +36,16 @@ function runInit(dir: string, flags: InitFlags): void {
   if (!isHttpsRoot(root)) throw new UsageError(`--root ${JSON.stringify(root)}: use an https URL without query, fragment or trailing slash, e.g. --root https://api.example.com/v1`);
   const folder = join(dir, 'schemas', namespace);
   const file = join(folder, 'things.mjs');
-  const shown = relative(process.cwd(), file) || file;
+  const shown = relative(cli().cwd, file) || file;
   if (existsSync(file) && !flags.force) {
-    process.stderr.write(`${shown} already exists; nothing was written (--force replaces it)\n`);
-    process.exitCode = 1;
+    cli().stderr.write(`${shown} already exists; nothing was written (--force replaces it)\n`);
+    cli().exitCode = 1;
     return;
   }
   mkdirSync(folder, { recursive: true });
   writeFileSync(file, scaffold(namespace, root));
-  const project = relative(process.cwd(), dir);
-  process.stdout.write(
+  const project = relative(cli().cwd, dir);
+  cli().stdout.write(
     [
       `wrote ${shown}`,
       'next:',
@@ -63,6 +64,7 @@ function isHttpsRoot(text: string): boolean {
     const url = new URL(text);
     return url.protocol === 'https:' && !url.search && !url.hash && !text.endsWith('/') && !text.includes('\'');
   } catch {
+    // new URL throws only on a malformed URL: not an https root.
     return false;
   }
 }

@@ -8,7 +8,8 @@ import { acceptedLock } from '../keylock/accept.js';
 import { writeKeyLock } from '../keylock/lock-file.js';
 import { plural } from '../report/format.js';
 import { catalogOptions, displayPath, openCatalog, type CatalogFlags } from './shared.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../errors/flowguard-error.js';
+import { cli } from './io.js';
 
 export function registerKeys(program: Command): void {
   const keys = program.command('keys').description('the key lock (.flowmcp/keys.lock.json): which schema files, namespaces and origins receive each key');
@@ -30,14 +31,14 @@ async function runAccept(names: string[], flags: CatalogFlags): Promise<void> {
     if (typeof accepted === 'string') throw new UsageError(accepted);
     const file = displayPath(report.file);
     if (accepted.changes.length === 0) {
-      process.stdout.write(`flowguard: ${file} already records ${names.length > 0 ? names.join(', ') : 'every key'} as held now; nothing changed\n`);
+      cli().stdout.write(`flowguard: ${file} already records ${names.length > 0 ? names.join(', ') : 'every key'} as held now; nothing changed\n`);
       return;
     }
     writeKeyLock(report.file, accepted.keys);
     const added = accepted.changes.filter((line) => line.includes('  + ')).length;
     const lines = [`flowguard: ${file} updated:`, ...accepted.changes.map((line) => `  ${line}`), `${plural(added, 'holder')} added, ${accepted.changes.length - added} removed; review and commit the file`];
-    process.stdout.write(`${lines.join('\n')}\n`);
-    process.exitCode = 0;
+    cli().stdout.write(`${lines.join('\n')}\n`);
+    cli().exitCode = 0;
   } finally {
     await catalog.close();
   }

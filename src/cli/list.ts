@@ -16,6 +16,7 @@ import type { SchemaInfo } from '../schema/types.js';
 import type { KeyHolder } from '../keylock/lock-file.js';
 import { keyLockLines } from '../mcp/summary.js';
 import { catalogOptions, displayPath, openCatalog, table, type CatalogFlags } from './shared.js';
+import { cli } from './io.js';
 
 interface ListFlags extends CatalogFlags {
   json?: boolean;
@@ -81,8 +82,8 @@ async function runList(flags: ListFlags): Promise<void> {
     const output = flags.json
       ? JSON.stringify({ tools, rejected, dropped, schemas: schemaRows(catalog), keyLock: keyLockRow(catalog), summary: summary(tools, rejected, dropped) }, null, 2)
       : formatList(tools, rejected, dropped, keyLockLines(catalog));
-    process.stdout.write(`${output}\n`);
-    process.exitCode = 0;
+    cli().stdout.write(`${output}\n`);
+    cli().exitCode = 0;
   } finally {
     await catalog.close();
   }

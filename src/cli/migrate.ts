@@ -11,7 +11,8 @@ import { countBySeverity, hasErrors, type Finding } from '../report/findings.js'
 import type { FileMigration } from '../migrate/migrate-file.js';
 import { formatFinding, plural } from '../report/format.js';
 import { projectOptions, requireListsFolder, type ProjectFlags } from './shared.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../errors/flowguard-error.js';
+import { cli } from './io.js';
 
 interface MigrateFlags extends ProjectFlags {
   out?: string;
@@ -54,8 +55,8 @@ async function runMigrate(paths: string[], flags: MigrateFlags): Promise<void> {
     if (!migration.legacy) skipped.push(file);
     else migrated.push({ ...migration, check: migration.written ? checker.checkFile(output).findings : [] });
   }
-  process.stdout.write(`${flags.json ? JSON.stringify({ summary: summarize(migrated, skipped), files: migrated, skipped }, null, 2) : humanReport(migrated, skipped)}\n`);
-  process.exitCode = migrated.some((entry) => hasErrors(entry.findings) || hasErrors(entry.check)) ? 1 : 0;
+  cli().stdout.write(`${flags.json ? JSON.stringify({ summary: summarize(migrated, skipped), files: migrated, skipped }, null, 2) : humanReport(migrated, skipped)}\n`);
+  cli().exitCode = migrated.some((entry) => hasErrors(entry.findings) || hasErrors(entry.check)) ? 1 : 0;
 }
 
 /** Every `.mjs` file of the paths, with the folder its place under --out is taken from. */

@@ -18,13 +18,15 @@ import { registerSearch } from './search.js';
 import { registerServe } from './serve.js';
 import { registerTest } from './test.js';
 import { registerValidate } from './validate.js';
+import { cli } from './io.js';
 
 export function createProgram(): Command {
   const program = new Command('flowguard')
     .description('Scan, validate and serve FlowMCP 2.x, 3.x and 4.x API schemas as MCP tools')
     .version(flowguardVersion(), '-V, --version', 'print the version of flowguard')
     .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+    // Help and commander's own errors go to the run's streams (run.ts), not the process's.
+    .configureOutput({ writeOut: (text) => void cli().stdout.write(text), writeErr: (text) => void cli().stderr.write(text) });
   for (const register of [registerInit, registerValidate, registerCall, registerTest, registerList, registerDoctor, registerGroup, registerKeys, registerServe, registerSearch, registerDescribe, registerAudit, registerMigrate, registerImport]) register(program);
   return program;
 }

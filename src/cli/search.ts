@@ -8,7 +8,8 @@ import { searchCacheDir } from '../discovery/index-cache.js';
 import { ToolIndex } from '../discovery/tool-index.js';
 import { terminalJson, terminalText } from '../report/format.js';
 import { catalogOptions, openCatalog, type CatalogFlags } from './shared.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../errors/flowguard-error.js';
+import { cli } from './io.js';
 
 interface SearchFlags extends CatalogFlags {
   limit: string;
@@ -38,14 +39,14 @@ async function runSearch(query: string, flags: SearchFlags): Promise<void> {
     });
     if (flags.json) {
       // Names and descriptions are schema text: printed, they cannot act on a terminal.
-      process.stdout.write(`${terminalJson(JSON.stringify({ query, tools: hits }))}\n`);
+      cli().stdout.write(`${terminalJson(JSON.stringify({ query, tools: hits }))}\n`);
       return;
     }
     if (hits.length === 0) {
-      process.stdout.write(terminalText(`No served tool fits "${query}" (${tools.size} tools searched).\n`));
+      cli().stdout.write(terminalText(`No served tool fits "${query}" (${tools.size} tools searched).\n`));
       return;
     }
-    for (const hit of hits) process.stdout.write(terminalText(`${hit.score.toFixed(1).padStart(7)}  ${hit.name}  ${hit.description}\n`));
+    for (const hit of hits) cli().stdout.write(terminalText(`${hit.score.toFixed(1).padStart(7)}  ${hit.name}  ${hit.description}\n`));
   } finally {
     await catalog.close();
   }

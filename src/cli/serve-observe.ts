@@ -8,14 +8,15 @@ import type { CallListener } from '../catalog/call-record.js';
 import type { CatalogOptions, Catalog } from '../catalog/load.js';
 import type { ProjectConfig } from '../config/project.js';
 import { AuditLog } from '../observe/audit-log.js';
-import { createLogger, DEFAULT_LOG_LEVEL, flushLogger, isLogLevel, LOG_LEVELS, type Logger } from '../observe/logger.js';
+import { BatchedLines, createLogger, DEFAULT_LOG_LEVEL, flushLogger, isLogLevel, LOG_LEVELS, type Logger } from '../observe/logger.js';
 import { refusalText } from '../http/secrets.js';
 import { describeHolder } from '../keylock/judge.js';
 import type { Finding } from '../report/findings.js';
 import { formatFinding } from '../report/format.js';
 import { fileVerdict } from '../report/scope.js';
 import { describeSandboxEvent } from '../sandbox/events.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../errors/flowguard-error.js';
+import { cli } from './io.js';
 
 export interface ServeObserver {
   logger: Logger;
@@ -33,7 +34,8 @@ export interface ServeObserver {
 export function observeServe(config: ProjectConfig, flags: { project: string; logLevel?: string }): ServeObserver {
   const level = flags.logLevel ?? config.log.level ?? DEFAULT_LOG_LEVEL;
   if (!isLogLevel(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not '${level}'`);
-  const logger = createLogger({ level });
+  // Structured logs go to the run's stderr, as the summary does (cli/io.ts).
+  const logger = createLogger({ level, destination: new BatchedLines(cli().stderr) });
   let audit: AuditLog | null = null;
   if (config.audit.enabled) {
     const dir = resolve(flags.project, config.audit.dir);

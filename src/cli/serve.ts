@@ -13,14 +13,14 @@ import type { Catalog } from '../catalog/load.js';
 import { groupsFilePath, readGroupsFile } from '../catalog/groups-file.js';
 import type { Tool } from '../catalog/tools.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../mcp/content.js';
-import { AccessConfigError, AccessGate, AUTH_TOKEN_ENV, isLoopback } from '../mcp/auth.js';
+import { AccessGate, AUTH_TOKEN_ENV, isLoopback } from '../mcp/auth.js';
 import type { McpHttpServer } from '../mcp/http.js';
 import type { ServerMetrics } from '../observe/metrics.js';
 import type { SandboxEvent } from '../sandbox/events.js';
 import { loadProjectConfig, type ProjectConfig } from '../config/project.js';
 import { MemoryState } from '../state/memory-state.js';
 import { openSharedState } from '../state/open-state.js';
-import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, OriginPatternError, parseOriginPattern } from '../mcp/origins.js';
+import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, parseOriginPattern } from '../mcp/origins.js';
 import { connectHelp, loadSummary, oauthConnectHelp } from '../mcp/summary.js';
 import { formatFinding } from '../report/format.js';
 import { recordCommand } from './group.js';
@@ -30,14 +30,15 @@ import { groupEndpoints, servedCount, servedLine, verifyGroup } from './serve-gr
 import { prepareIndexes } from './serve-index.js';
 import { selectionsFolder } from '../selections/verify.js';
 import { catalogOptions, collect, exists, openCatalog, type CatalogFlags } from './shared.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../errors/flowguard-error.js';
 import { watchCatalog, type CatalogWatch } from './watch.js';
 import { observeServe, type ServeObserver } from './serve-observe.js';
 import { maskedUrl } from '../shared/masked-url.js';
 import { chooseMode } from '../discovery/mode.js';
-import { prepareOAuth, OAuthSetupError, type OAuthPrepared } from '../access/setup.js';
-import { Identities, IdentityConfigError } from '../access/identities.js';
+import { prepareOAuth, type OAuthPrepared } from '../access/setup.js';
+import { Identities } from '../access/identities.js';
 import type { ToolsSetting } from '../config/project.js';
+import { cli } from './io.js';
 
 interface ServeFlags extends CatalogFlags {
   transport: string;
@@ -100,12 +101,8 @@ async function runServe(flags: ServeFlags): Promise<void> {
   if (flags.tools !== undefined && !['auto', 'search', 'all'].includes(flags.tools)) throw new UsageError(`--tools must be auto, search or all, not '${flags.tools}'`);
   if (flags.redis !== undefined && !/^rediss?:\/\//.test(flags.redis)) throw new UsageError(`--redis must be a redis:// or rediss:// URL, not '${maskedUrl(flags.redis)}'`);
   const allowedOrigins = [...DEFAULT_ALLOWED_ORIGINS, ...flags.allowOrigin];
-  try {
-    allowedOrigins.forEach(parseOriginPattern);
-  } catch (error) {
-    if (error instanceof OriginPatternError) throw new UsageError(`--allow-origin: ${error.message}`);
-    throw error;
-  }
+  // A pattern that is no origin stops here (ERR005, exit 2 as for any usage error).
+  for (const pattern of flags.allowOrigin) parseOriginPattern(pattern, '--allow-origin');
 
   const project = loadProjectConfig(flags.project);
   const redisUrl = flags.redis ?? project.redis.url;
@@ -147,7 +144,9 @@ async function runServe(flags: ServeFlags): Promise<void> {
     throw error;
   });
   observer.attach(catalog);
-  const log = (line: string) => void process.stderr.write(`${line}\n`);
+  // The summary and log lines go to the run's stderr (stdio's protocol keeps the process's stdout).
+  const { stderr } = cli();
+  const log = (line: string) => void stderr.write(`${line}\n`);
   let tools: Tool[] | undefined;
   let prompts: ServedPrompt[] | undefined;
   const groupSource = { project: flags.project, maxFileBytes: project.limits.maxFileBytes, selections: selectionsFolder(flags.schemas) };
@@ -161,7 +160,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
       await catalog.close();
       await state.close();
       await observer.close();
-      process.exitCode = 1;
+      cli().exitCode = 1;
       return;
     }
     log(loadSummary(catalog));
@@ -238,7 +237,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   await live.close();
   await state.close();
   await observer.close();
-  process.exitCode = 0;
+  cli().exitCode = 0;
 }
 
 /** `--watch`: the schema path and the lists folder (where there is one), reloaded on change. */
@@ -278,37 +277,25 @@ function serveMetrics(auditDropped: () => number): { sandboxEvent(event: Sandbox
 /** The Host names and bearer tokens of `serve --transport http`: flags, the environment, the config (with the tokens of identities). */
 function accessGate(flags: ServeFlags, project: ProjectConfig, oauth: boolean): AccessGate {
   const config = project.http;
-  const tokens = [flags.authToken, process.env[AUTH_TOKEN_ENV]].filter((token): token is string => token !== undefined && token !== '');
+  const tokens = [flags.authToken, cli().env[AUTH_TOKEN_ENV]].filter((token): token is string => token !== undefined && token !== '');
   const namedTokens = Object.entries(project.identities).flatMap(([identity, entry]) => (entry.tokens ?? []).map((digest) => ({ identity, digest })));
-  try {
-    return AccessGate.create({ host: flags.host, allowedHosts: [...(config.allowedHosts ?? []), ...flags.allowHost], tokens, tokenDigests: config.authTokens, namedTokens, oauth });
-  } catch (error) {
-    if (error instanceof AccessConfigError) throw new UsageError(error.message);
-    throw error;
-  }
+  // A setting that cannot be used stops the start (AccessConfigError, ERR004).
+  return AccessGate.create({ host: flags.host, allowedHosts: [...(config.allowedHosts ?? []), ...flags.allowHost], tokens, tokenDigests: config.authTokens, namedTokens, oauth });
 }
 
 /** The OAuth resource server (src/access/setup.ts), its issuer's metadata read now: a setting that cannot work stops the start. */
 async function oauthOf(flags: ServeFlags, project: ProjectConfig): Promise<OAuthPrepared | undefined> {
-  try {
-    return await prepareOAuth(project.oauth, { issuer: flags.oauthIssuer, resource: flags.resource });
-  } catch (error) {
-    if (error instanceof OAuthSetupError) throw new UsageError(error.message);
-    throw error;
-  }
+  // A setting that cannot work stops the start (OAuthSetupError, ERR011).
+  return prepareOAuth(project.oauth, { issuer: flags.oauthIssuer, resource: flags.resource }, cli().env);
 }
 
 /** The identities of the config, each group they name verified as `serve --group` verifies it. */
 function identitiesOf(project: ProjectConfig, catalog: Catalog, groupSource: Parameters<typeof verifyGroup>[1]): Identities {
-  try {
-    return Identities.create(project.identities, (group) => {
-      const verdict = verifyGroup(catalog, groupSource, group);
-      return verdict.ok ? verdict.tools : { refused: verdict.errors.map(formatFinding).join('; ') };
-    });
-  } catch (error) {
-    if (error instanceof IdentityConfigError) throw new UsageError(error.message);
-    throw error;
-  }
+  // A setting that cannot work stops the start (IdentityConfigError, ERR012).
+  return Identities.create(project.identities, (group) => {
+    const verdict = verifyGroup(catalog, groupSource, group);
+    return verdict.ok ? verdict.tools : { refused: verdict.errors.map(formatFinding).join('; ') };
+  });
 }
 
 function integerFlag(name: string, text: string, min: number, max: number): number {

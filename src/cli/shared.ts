@@ -7,7 +7,8 @@ import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { Catalog, type CatalogOptions } from '../catalog/load.js';
 import { Upstreams } from '../http/upstreams.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../errors/flowguard-error.js';
+import { cli } from './io.js';
 
 /** `--project` and `--lists`: every command that reads a project. */
 export interface ProjectFlags {
@@ -51,7 +52,7 @@ export async function openCatalog(flags: CatalogFlags, extra: Partial<CatalogOpt
   requireListsFolder(flags);
   const upstreams = flags.upstream ? Upstreams.parseFlags(flags.upstream) : undefined;
   // Every command holds keys to the key lock and records the keys it sees first (`keys accept` only judges).
-  return Catalog.load({ schemas: flags.schemas, lists: flags.lists, project: flags.project, upstreams, keyLock: 'record', ...extra });
+  return Catalog.load({ schemas: flags.schemas, lists: flags.lists, project: flags.project, upstreams, keyLock: 'record', env: cli().env, ...extra });
 }
 
 /** A `--lists` folder that was given must exist; the default one may be missing (no lists). */
@@ -61,7 +62,7 @@ export function requireListsFolder(flags: ProjectFlags): void {
 
 /** A path as the user would type it: relative to the working directory when it lies below it. */
 export function displayPath(file: string): string {
-  const shown = relative(process.cwd(), file);
+  const shown = relative(cli().cwd, file);
   return shown === '' || shown.startsWith('..') ? file : shown;
 }
 

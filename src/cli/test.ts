@@ -17,7 +17,8 @@ import { formatFinding, plural, terminalJson, terminalText } from '../report/for
 import { fileVerdict } from '../report/scope.js';
 import { isWithin } from '../scan/files.js';
 import { catalogOptions, displayPath, exists, openCatalog, table, type CatalogFlags } from './shared.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../errors/flowguard-error.js';
+import { cli } from './io.js';
 
 interface TestFlags extends CatalogFlags {
   capture?: string;
@@ -69,17 +70,17 @@ async function runTest(targets: string[], flags: TestFlags, command: Command): P
   try {
     const { tools, paths } = selectTools(catalog, targets, flags.schemas);
     const notLoaded = notLoadedUnder(catalog, paths);
-    const progress = flags.progress || process.stderr.isTTY ? progressLine : undefined;
+    const progress = flags.progress || cli().stderr.isTTY ? progressLine : undefined;
     const results = await runRouteTests(catalog, tools.filter((tool) => tool.route.tests.length > 0), { concurrency, signal: controller.signal, onResult: progress });
     if (flags.capture !== undefined) capture(flags.capture, results);
     const withoutTests = tools.filter((tool) => tool.route.tests.length === 0).map((tool) => tool.reference);
     const plan = flags.updateOutput ? await planOutputUpdates(results, ProjectChecker.open({ project: flags.project, lists: flags.lists })) : undefined;
     const report = { results, withoutTests, notLoaded, plan };
     // Answers and schema files are untrusted text: what is printed escapes what would act on a terminal.
-    process.stdout.write(flags.json ? `${terminalJson(JSON.stringify(jsonReport(report), null, 2))}\n` : terminalText(textReport(report)));
+    cli().stdout.write(flags.json ? `${terminalJson(JSON.stringify(jsonReport(report), null, 2))}\n` : terminalText(textReport(report)));
     const written = plan ? await writeUpdates(plan, flags) : true;
     const failed = results.some((result) => !result.ok) || notLoaded.length > 0 || (plan !== undefined && plan.refused.length > 0);
-    process.exitCode = failed || !written ? 1 : 0;
+    cli().exitCode = failed || !written ? 1 : 0;
   } finally {
     process.off('SIGINT', abort);
     await catalog.close();
@@ -131,7 +132,7 @@ function testName(result: RouteTestResult): string {
 }
 
 function progressLine(result: RouteTestResult, done: number, total: number): void {
-  process.stderr.write(terminalText(`[${done}/${total}] ${result.ok ? 'pass' : 'FAIL'} ${testName(result)} (${result.ms} ms)\n`));
+  cli().stderr.write(terminalText(`[${done}/${total}] ${result.ok ? 'pass' : 'FAIL'} ${testName(result)} (${result.ms} ms)\n`));
 }
 
 /** Each answer as `<dir>/<namespace>/<route>.<index>.json`; routes sharing a namespace and name use their tool name instead. */
@@ -220,24 +221,25 @@ async function writeUpdates(plan: OutputUpdatePlan, flags: TestFlags): Promise<b
   const { writeOutputUpdate } = await import('../authoring/output-update.js');
   const files = plural(plan.updates.length, 'file');
   if (!flags.yes) {
-    if (!process.stdin.isTTY || !process.stderr.isTTY) {
-      process.stderr.write(`flowguard: ${files} not written: no terminal to ask on; run again with --yes to write the diff shown\n`);
+    const stdin = cli().io.stdin ?? process.stdin;
+    if (!stdin.isTTY || !cli().stderr.isTTY) {
+      cli().stderr.write(`flowguard: ${files} not written: no terminal to ask on; run again with --yes to write the diff shown\n`);
       return false;
     }
-    const prompt = createInterface({ input: process.stdin, output: process.stderr });
+    const prompt = createInterface({ input: stdin, output: cli().stderr as NodeJS.WritableStream });
     const answer = await prompt.question(`write the output schemas into ${files}? [y/N] `);
     prompt.close();
     if (!/^y(es)?$/i.test(answer.trim())) {
-      process.stderr.write('flowguard: nothing written\n');
+      cli().stderr.write('flowguard: nothing written\n');
       return false;
     }
   }
   let written = true;
   for (const update of plan.updates) {
     if (writeOutputUpdate(update)) {
-      process.stderr.write(`flowguard: wrote ${displayPath(update.file)} (${update.changed.join(', ')})\n`);
+      cli().stderr.write(`flowguard: wrote ${displayPath(update.file)} (${update.changed.join(', ')})\n`);
     } else {
-      process.stderr.write(`flowguard: ${displayPath(update.file)} changed while the tests ran; not written, run again\n`);
+      cli().stderr.write(`flowguard: ${displayPath(update.file)} changed while the tests ran; not written, run again\n`);
       written = false;
     }
   }

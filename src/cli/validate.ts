@@ -11,7 +11,8 @@ import { formatHuman, formatJson, type FileReport } from '../report/format.js';
 import { selectSchemaFiles } from '../scan/files.js';
 import type { SchemaCheck } from '../schema/check.js';
 import { displayPath, projectOptions, requireListsFolder, type ProjectFlags } from './shared.js';
-import { UsageError } from './usage.js';
+import { UsageError } from '../errors/flowguard-error.js';
+import { cli } from './io.js';
 
 interface ValidateOptions extends ProjectFlags {
   json?: boolean;
@@ -46,8 +47,8 @@ function runValidate(paths: string[], options: ValidateOptions): void {
   const results = checker.checkFiles(schemaFiles.map(displayPath), progress.update).map((result) => withMissingLibraries(result, options.project));
   progress.done();
   const reports = [...listReports(checker, files), ...results];
-  process.stdout.write(`${options.json ? formatJson(reports) : formatHuman(reports, options.quiet ? 'error' : 'info')}\n`);
-  process.exitCode = reports.some((report) => hasErrors(report.findings)) ? 1 : 0;
+  cli().stdout.write(`${options.json ? formatJson(reports) : formatHuman(reports, options.quiet ? 'error' : 'info')}\n`);
+  cli().exitCode = reports.some((report) => hasErrors(report.findings)) ? 1 : 0;
 }
 
 /**
@@ -78,11 +79,11 @@ function listReports(checker: ProjectChecker, selected: readonly string[]): File
 
 /** A `checked n/total` line on a terminal's stderr for long runs; silent otherwise. */
 function progressLine(total: number): { update: (done: number) => void; done: () => void } {
-  if (!process.stderr.isTTY || total < PROGRESS_THRESHOLD) return { update: () => {}, done: () => {} };
+  if (!cli().stderr.isTTY || total < PROGRESS_THRESHOLD) return { update: () => {}, done: () => {} };
   return {
     update: (done) => {
-      if (done % 10 === 0 || done === total) process.stderr.write(`\rchecked ${done}/${total}`);
+      if (done % 10 === 0 || done === total) cli().stderr.write(`\rchecked ${done}/${total}`);
     },
-    done: () => process.stderr.write('\r\x1b[K'),
+    done: () => cli().stderr.write('\r\x1b[K'),
   };
 }

@@ -8,8 +8,12 @@
 import { PACKAGE_NAME_PATTERN } from '../libraries/allowlist.js';
 import { IDENTITIES_SHAPE, OAUTH_SHAPE } from '../access/settings.js';
 import { annotated } from '../shapes/vocabulary.js';
+import { CONFIG_DEFAULTS } from './defaults.js';
 
 const integer = (minimum: number, maximum?: number) => (maximum === undefined ? { type: 'integer', minimum } : { type: 'integer', minimum, maximum });
+/** A setting's schema stating its default (defaults.ts): what applies when the config does not give it. */
+const defaulted = (schema: object, value: unknown) => ({ ...schema, default: value });
+const D = CONFIG_DEFAULTS;
 /** Unknown keys are errors, so that a typo in the config does not pass silently. */
 const closedSection = (properties: Record<string, unknown>) => ({ type: 'object', additionalProperties: false, properties });
 
@@ -50,63 +54,63 @@ export const CONFIG_SHAPE = {
       allowPrivate: { oneOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
       allow: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string', minLength: 1 } } },
       deny: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string', minLength: 1 } } },
-      maxRequestsPerCall: integer(1, 1000),
-      maxBytesPerCall: integer(1024),
+      maxRequestsPerCall: defaulted(integer(1, 1000), D.network.maxRequestsPerCall),
+      maxBytesPerCall: defaulted(integer(1024), D.network.maxBytesPerCall),
     }),
     limits: closedSection({
-      maxFileBytes: integer(1024),
+      maxFileBytes: defaulted(integer(1024), D.limits.maxFileBytes),
       maxArgumentDepth: integer(1, 1000),
       maxArgumentBytes: integer(1024),
     }),
     sandbox: closedSection({
-      deadlineMs: integer(50, 60000),
-      memoryMb: integer(16, 8192),
+      deadlineMs: defaulted(integer(50, 60000), D.sandbox.deadlineMs),
+      memoryMb: defaulted(integer(16, 8192), D.sandbox.memoryMb),
       workers: integer(1, 16),
-      loadHandlers: { enum: ['on-first-call', 'at-load'] },
+      loadHandlers: defaulted({ enum: ['on-first-call', 'at-load'] }, D.sandbox.loadHandlers),
     }),
     http: closedSection({
-      connectTimeoutMs: integer(1, 120000),
-      totalTimeoutMs: integer(1, 600000),
-      maxResponseBytes: integer(1),
-      maxRedirects: integer(0, 20),
-      maxJsonDepth: integer(1, 10000),
+      connectTimeoutMs: defaulted(integer(1, 120000), D.http.connectTimeoutMs),
+      totalTimeoutMs: defaulted(integer(1, 600000), D.http.totalTimeoutMs),
+      maxResponseBytes: defaulted(integer(1), D.http.maxResponseBytes),
+      maxRedirects: defaulted(integer(0, 20), D.http.maxRedirects),
+      maxJsonDepth: defaulted(integer(1, 10000), D.http.maxJsonDepth),
       allowedHosts: { type: 'array', items: { type: 'string', minLength: 1 } },
       authTokens: { type: 'array', items: patterned(TOKEN_DIGEST_PATTERN, 'must be sha256: and the 64 hex digits of the token\'s SHA-256 (echo "sha256:$(printf %s "$TOKEN" | sha256sum | cut -d" " -f1)"); the config never holds a token itself') },
     }),
     upstreams: { type: 'object', additionalProperties: { type: 'string' } },
     audit: closedSection({
-      enabled: { type: 'boolean' },
-      dir: { type: 'string', minLength: 1 },
-      maxBytes: integer(1024),
-      files: integer(1, 10000),
+      enabled: defaulted({ type: 'boolean' }, D.audit.enabled),
+      dir: defaulted({ type: 'string', minLength: 1 }, D.audit.dir),
+      maxBytes: defaulted(integer(1024), D.audit.maxBytes),
+      files: defaulted(integer(1, 10000), D.audit.files),
     }),
     log: closedSection({
-      level: { enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
+      level: defaulted({ enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }, D.log.level),
     }),
     cache: closedSection({
-      enabled: { type: 'boolean' },
-      ttlSeconds: integer(0),
-      maxEntries: integer(1),
+      enabled: defaulted({ type: 'boolean' }, D.cache.enabled),
+      ttlSeconds: defaulted(integer(0), D.cache.ttlSeconds),
+      maxEntries: defaulted(integer(1), D.cache.maxEntries),
       overrides: { type: 'object', additionalProperties: integer(0) },
     }),
     upstreamLimits: closedSection({
       default: UPSTREAM_LIMIT,
       origins: { type: 'object', additionalProperties: UPSTREAM_LIMIT },
       namespaces: { type: 'object', additionalProperties: UPSTREAM_LIMIT },
-      maxPauseSeconds: integer(0, 86400),
+      maxPauseSeconds: defaulted(integer(0, 86400), D.upstreamLimits.maxPauseSeconds),
     }),
     redis: closedSection({
       url: patterned('^rediss?://', 'must be a redis:// or rediss:// URL'),
       keyPrefix: { type: 'string' },
-      commandTimeoutMs: integer(10, 10000),
+      commandTimeoutMs: defaulted(integer(10, 10000), D.redis.commandTimeoutMs),
     }),
     output: closedSection({
-      validate: { enum: ['error', 'warn', 'off'] },
+      validate: defaulted({ enum: ['error', 'warn', 'off'] }, D.output.validate),
     }),
     // Discovery mode (src/discovery/): what tools/list shows; `auto` searches above `searchAbove` served tools.
     discovery: closedSection({
-      tools: { enum: ['auto', 'search', 'all'] },
-      searchAbove: integer(0),
+      tools: defaulted({ enum: ['auto', 'search', 'all'] }, D.discovery.tools),
+      searchAbove: defaulted(integer(0), D.discovery.searchAbove),
       pageSize: integer(1, 100000),
     }),
     // Remote access (src/access/): how OAuth access tokens are verified, and what each identity may list and call.

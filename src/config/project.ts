@@ -1,12 +1,13 @@
 // The operator's project configuration, `.flowmcp/config.json`. It is trusted input, so a
-// malformed file is a usage error that stops the command with a message naming each problem
-// (its shape: config-shape.ts).
+// malformed file stops the command with its findings (config-file.ts; its shape: config-shape.ts).
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IdentitySettings, OAuthSettings } from '../access/settings.js';
-import { shapeProblems, type MessageDefaults, type ShapeProblem } from '../shapes/problems.js';
-import { validateConfig } from './config-shape.generated.js';
+import { hasErrors } from '../report/findings.js';
+import { ConfigError, readConfigFile } from './config-file.js';
+import { CONFIG_DEFAULTS } from './defaults.js';
+
+export { ConfigError } from './config-file.js';
 
 /** When handlers factories run: on the first call that needs one (default), or while the catalog loads. */
 export type HandlerLoading = 'on-first-call' | 'at-load';
@@ -55,8 +56,6 @@ export interface NetworkConfig {
   /** Response bytes one executeRequest call may receive, over all its requests. */
   maxBytesPerCall: number;
 }
-
-const DEFAULT_BRIDGE_BOUNDS = Object.freeze({ maxRequestsPerCall: 20, maxBytesPerCall: 8 * 1_048_576 });
 
 /** Bounds on input from outside, checked before it is walked (RULINGS R13). */
 export interface LimitsConfig {
@@ -151,8 +150,6 @@ export interface ProjectConfig {
 /** `serve --tools` and `discovery.tools`: every tool listed, the meta-tools of discovery mode, or by the catalog's size. */
 export type ToolsSetting = 'auto' | 'search' | 'all';
 
-export class ConfigError extends Error {}
-
 interface ConfigFile {
   security?: { allowedLibraries?: string[]; keys?: string[] | Record<string, '*' | string[]> };
   network?: { allowPrivate?: boolean | string[]; allow?: Record<string, string[]>; deny?: Record<string, string[]>; maxRequestsPerCall?: number; maxBytesPerCall?: number };
@@ -171,31 +168,12 @@ interface ConfigFile {
   identities?: Record<string, IdentitySettings>;
 }
 
-/** A problem in Ajv's own words, after the key: `sandbox.deadlineMs must be >= 50`. */
-const CONFIG_MESSAGES: MessageDefaults = { additionalProperties: "must NOT have additional properties '{key}'", '*': '{detail}' };
+/** The project's config: defaults where `.flowmcp/config.json` is missing; a ConfigError (ERR002) with its findings where it cannot be used. */
 export function loadProjectConfig(projectDir: string): ProjectConfig {
   const file = join(projectDir, '.flowmcp', 'config.json');
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return configFrom({});
-    throw new ConfigError(`${file}: cannot be read (${(error as Error).message})`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(`${file}: not valid JSON (${(error as Error).message})`);
-  }
-  const problems = shapeProblems(validateConfig, data, { root: '', messages: CONFIG_MESSAGES });
-  if (problems.length > 0) throw new ConfigError(`${file}: ${problems.map(describeProblem).join('; ')}`);
+  const { data, findings } = readConfigFile(file);
+  if (data === undefined || hasErrors(findings)) throw new ConfigError(file, findings);
   return configFrom(data as ConfigFile);
-}
-
-/** The key the problem is under, dotted (`security.allowedLibraries.0`), then the problem and its hint (a misspelt key's likely meaning). */
-function describeProblem(problem: ShapeProblem): string {
-  return `${problem.at.join('.') || '(top level)'} ${problem.message}${problem.hint ? ` (${problem.hint})` : ''}`;
 }
 
 function configFrom(data: ConfigFile): ProjectConfig {
@@ -206,22 +184,22 @@ function configFrom(data: ConfigFile): ProjectConfig {
       allowPrivate: data.network?.allowPrivate ?? false,
       allow: data.network?.allow ?? {},
       deny: data.network?.deny ?? {},
-      maxRequestsPerCall: data.network?.maxRequestsPerCall ?? DEFAULT_BRIDGE_BOUNDS.maxRequestsPerCall,
-      maxBytesPerCall: data.network?.maxBytesPerCall ?? DEFAULT_BRIDGE_BOUNDS.maxBytesPerCall,
+      maxRequestsPerCall: data.network?.maxRequestsPerCall ?? CONFIG_DEFAULTS.network.maxRequestsPerCall,
+      maxBytesPerCall: data.network?.maxBytesPerCall ?? CONFIG_DEFAULTS.network.maxBytesPerCall,
     },
     limits: data.limits ?? {},
     sandbox: data.sandbox ?? {},
     http: data.http ?? {},
     upstreams: data.upstreams ?? {},
-    audit: { enabled: data.audit?.enabled ?? true, dir: data.audit?.dir ?? join('.flowmcp', 'audit'), maxBytes: data.audit?.maxBytes, files: data.audit?.files },
+    audit: { enabled: data.audit?.enabled ?? CONFIG_DEFAULTS.audit.enabled, dir: data.audit?.dir ?? join(...CONFIG_DEFAULTS.audit.dir.split('/')), maxBytes: data.audit?.maxBytes, files: data.audit?.files },
     log: data.log ?? {},
     upstreamLimits: data.upstreamLimits ?? {},
     redis: data.redis ?? {},
-    output: { validate: data.output?.validate ?? 'error' },
-    discovery: { tools: data.discovery?.tools ?? 'auto', ...(data.discovery?.searchAbove === undefined ? {} : { searchAbove: data.discovery.searchAbove }), ...(data.discovery?.pageSize === undefined ? {} : { pageSize: data.discovery.pageSize }) },
+    output: { validate: data.output?.validate ?? CONFIG_DEFAULTS.output.validate },
+    discovery: { tools: data.discovery?.tools ?? CONFIG_DEFAULTS.discovery.tools, ...(data.discovery?.searchAbove === undefined ? {} : { searchAbove: data.discovery.searchAbove }), ...(data.discovery?.pageSize === undefined ? {} : { pageSize: data.discovery.pageSize }) },
     oauth: data.oauth ?? {},
     identities: data.identities ?? {},
-    cache: { enabled: data.cache?.enabled ?? true, ttlSeconds: data.cache?.ttlSeconds ?? 0, maxEntries: data.cache?.maxEntries, overrides: data.cache?.overrides ?? {} },
+    cache: { enabled: data.cache?.enabled ?? CONFIG_DEFAULTS.cache.enabled, ttlSeconds: data.cache?.ttlSeconds ?? CONFIG_DEFAULTS.cache.ttlSeconds, maxEntries: data.cache?.maxEntries, overrides: data.cache?.overrides ?? {} },
   };
 }
 

@@ -5,6 +5,7 @@
 
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolIndex } from './tool-index.js';
+import { FlowguardError } from '../errors/flowguard-error.js';
 
 export const SEARCH_TOOLS = 'search_tools';
 export const DESCRIBE_TOOL = 'describe_tool';
@@ -55,7 +56,11 @@ export const META_TOOLS: readonly McpTool[] = Object.freeze<McpTool[]>([
 ]);
 
 /** A meta-tool's arguments that do not fit its input schema: the message says which and why. */
-export class MetaArgumentError extends Error {}
+export class MetaArgumentError extends FlowguardError {
+  constructor(message: string) {
+    super('ERR010', message);
+  }
+}
 
 /** `search_tools`: the hits as structured content, and a short text of the same for clients that read only text. */
 export function searchTools(index: ToolIndex, listing: ReadonlyMap<string, McpTool>, args: Record<string, unknown>): CallToolResult {

@@ -6,8 +6,9 @@
 import type { ToolsSetting } from '../config/project.js';
 import type { DiscoveryMode } from './served.js';
 import { META_TOOLS } from './meta-tools.js';
+import { CONFIG_DEFAULTS } from '../config/defaults.js';
 
-const SEARCH_ABOVE = 100;
+const SEARCH_ABOVE: number = CONFIG_DEFAULTS.discovery.searchAbove;
 
 export interface ChosenMode {
   mode: DiscoveryMode;

@@ -3,13 +3,19 @@
 // so a cursor from a listing that has since changed (a reload tells the client with
 // list_changed) still lands on a page, and a forged one is refused, not trusted.
 
+import { FlowguardError } from '../errors/flowguard-error.js';
+
 export interface ToolPage<T> {
   tools: T[];
   nextCursor?: string;
 }
 
 /** A cursor that is not one this server gave. */
-export class CursorError extends Error {}
+export class CursorError extends FlowguardError {
+  constructor(message: string) {
+    super('ERR009', message);
+  }
+}
 
 export function pageOf<T>(listing: readonly T[], cursor: string | undefined, pageSize: number | undefined): ToolPage<T> {
   if (pageSize === undefined && cursor === undefined) return { tools: [...listing] };

@@ -5,11 +5,12 @@
 // the default counts per origin.
 
 import type { UpstreamLimit, UpstreamLimitsConfig } from '../config/project.js';
+import { CONFIG_DEFAULTS } from '../config/defaults.js';
 
 /** Requests to one origin at once, per process, when the config says nothing. */
 const DEFAULT_CONCURRENCY = 8;
 /** Longest pause a Retry-After can ask for, when the config says nothing (seconds). */
-const DEFAULT_MAX_PAUSE_SECONDS = 300;
+const DEFAULT_MAX_PAUSE_SECONDS = CONFIG_DEFAULTS.upstreamLimits.maxPauseSeconds;
 
 export interface RateLimit {
   /** The bucket's name in the shared state. */

@@ -31,6 +31,7 @@ import { redirect } from './interceptors/redirect.js';
 import { byteBudget, sizeCap, type ByteBudget } from './interceptors/size-cap.js';
 import { GateFailure, upstreamGate, type GateOptions, type UpstreamGate } from './interceptors/upstream-gate.js';
 import type { Upstreams } from './upstreams.js';
+import { CONFIG_DEFAULTS } from '../config/defaults.js';
 
 export { HttpError, RefusedError, type HttpErrorKind, type Refusal } from './errors.js';
 export type { Admission, UpstreamGate } from './interceptors/upstream-gate.js';
@@ -49,13 +50,7 @@ export interface HttpLimits {
   maxJsonDepth: number;
 }
 
-export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({
-  connectTimeoutMs: 5_000,
-  totalTimeoutMs: 15_000,
-  maxResponseBytes: 1_048_576,
-  maxRedirects: 5,
-  maxJsonDepth: 256,
-});
+export const DEFAULT_HTTP_LIMITS: HttpLimits = Object.freeze({ ...CONFIG_DEFAULTS.http });
 
 /** Largest response head undici parses (Node's default); larger is a `too-large` error. */
 const MAX_HEADER_BYTES = 16 * 1024;

@@ -13,6 +13,7 @@
 //   else binary `application/octet-stream`.
 import { isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
+import { failed, ok, type Result } from '../errors/result.js';
 
 export type Decoded =
   | { kind: 'json'; value: unknown }
@@ -78,12 +79,14 @@ function decodeText(body: Buffer, charset: string | undefined, essence: string):
     try {
       decoder = new TextDecoder(charset, { fatal: true });
     } catch {
+      // TextDecoder throws only on a label it does not know: that is the error's text.
       return { kind: 'error', message: `unsupported charset "${charset.slice(0, 40)}"` };
     }
   }
   try {
     return decoder.decode(body);
   } catch {
+    // A fatal decoder throws only on bytes that are not its encoding: said below.
     if (decoder !== utf8Decoder) return { kind: 'error', message: `response is not valid ${decoder.encoding} text (${essence})` };
     const valid = validUtf8Length(body);
     const before = valid === 0 ? '' : `, after: ${excerpt(body.subarray(0, valid), 80)}`;
@@ -108,11 +111,12 @@ function validUtf8Length(body: Buffer): number {
 /** TextDecoder drops a leading BOM (Buffer#toString would keep it); `fatal` refuses bad bytes. */
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+function parseJson(text: string): Result<unknown, SyntaxError> {
   try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false };
+    return ok(JSON.parse(text));
+  } catch (error) {
+    // JSON.parse throws only on text that is no JSON (a SyntaxError): the caller says so.
+    return failed(error as SyntaxError);
   }
 }
 
@@ -153,6 +157,7 @@ export function otherCharsetDecoder(contentType: string | undefined): TextDecode
     const decoder = new TextDecoder(charset);
     return decoder.encoding === 'utf-8' ? undefined : decoder;
   } catch {
+    // An unknown label: decoded as UTF-8, as without one.
     return undefined;
   }
 }

@@ -2,6 +2,8 @@
 // Node's failures are put into words. Messages are short and name the limit or the cause; they
 // never carry header values, request bodies, paths or query strings (an origin may appear).
 
+import { FlowguardError } from '../errors/flowguard-error.js';
+
 export type HttpErrorKind =
   | 'timeout'
   | 'connect'
@@ -17,11 +19,12 @@ export type HttpErrorKind =
   | 'invalid-url'
   | 'rate-limited';
 
-export class HttpError extends Error {
+/** A failed exchange with an upstream (ERR008); `kind` says how it failed, for results and metrics. */
+export class HttpError extends FlowguardError {
   readonly kind: HttpErrorKind;
 
   constructor(kind: HttpErrorKind, message: string) {
-    super(message);
+    super('ERR008', message);
     this.name = 'HttpError';
     this.kind = kind;
   }

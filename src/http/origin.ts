@@ -58,6 +58,7 @@ export class OriginRule {
     try {
       parsed = new URL(url);
     } catch {
+      // new URL throws only on a malformed URL: no origin, which the caller refuses.
       return null;
     }
     const allowed = parsed.protocol === this.protocol && parsed.port === this.port && !parsed.username && !parsed.password && (typeof this.host === 'string' ? this.host === parsed.hostname : this.host.test(parsed.hostname));

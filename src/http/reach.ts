@@ -85,6 +85,7 @@ function originTemplate(origin: string): Template | null {
     if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.pathname !== '/' || url.search) return null;
     return [{ kind: 'literal', text: url.origin }];
   } catch {
+    // new URL throws only on a malformed origin: no reach from it.
     return null;
   }
 }

@@ -257,6 +257,7 @@ export class Redactor {
     try {
       parsed = JSON.parse(text);
     } catch {
+      // JSON.parse throws only on text that is no JSON: the very text, as said above.
       return text;
     }
     const redacted = this.redactValue(parsed);

@@ -3,7 +3,14 @@
 // then is it sent to the override's base URL, path and query carried over. The base may be a
 // private address for the requests its override routes there, and for no other (client.ts).
 
-export class UpstreamError extends Error {}
+import { FlowguardError } from '../errors/flowguard-error.js';
+
+/** An upstream override (`--upstream`, `upstreams` of the config) that cannot be used (ERR003). */
+export class UpstreamError extends FlowguardError {
+  constructor(message: string) {
+    super('ERR003', message);
+  }
+}
 
 export class Upstreams {
   private readonly bases: ReadonlyMap<string, URL>;

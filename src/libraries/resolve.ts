@@ -82,6 +82,7 @@ function isCommonJs(file: string): boolean {
       const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { type?: string };
       return pkg.type !== 'module';
     } catch {
+      // No package.json here, or not JSON: look one folder up.
       if (dirname(dir) === dir) return true;
     }
   }

@@ -18,6 +18,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import { FlowguardError } from '../errors/flowguard-error.js';
 
 export const AUTH_TOKEN_ENV = 'FLOWGUARD_AUTH_TOKEN';
 /** Shorter tokens are refused: they can be guessed. */
@@ -46,7 +47,11 @@ export interface AccessOptions {
 }
 
 /** A token or host setting that cannot be used; the message names it and says what to do. */
-export class AccessConfigError extends Error {}
+export class AccessConfigError extends FlowguardError {
+  constructor(message: string) {
+    super('ERR004', message);
+  }
+}
 
 export type TokenCheck = 'accepted' | 'missing' | 'invalid';
 

@@ -99,7 +99,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
   const catalog = LiveCatalog.of(source);
   const host = options.host ?? DEFAULT_HOST;
   const path = options.path ?? DEFAULT_PATH;
-  const origins = (options.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS).map(parseOriginPattern);
+  const origins = (options.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS).map((pattern) => parseOriginPattern(pattern));
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const maxSessions = options.maxSessions ?? 100;
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
@@ -337,6 +337,7 @@ async function readJson(req: IncomingMessage, res: ServerResponse, max: number):
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
+    // JSON.parse throws only on a body that is no JSON: the client is told (-32700).
     sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not valid JSON'));
     return NO_BODY;
   }

@@ -1,6 +1,8 @@
 // Where the Streamable HTTP endpoint listens and which browser origins it accepts. Kept apart
 // from the transport so that the command line reads them without loading the HTTP stack.
 
+import { FlowguardError } from '../errors/flowguard-error.js';
+
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_PATH = '/mcp';
@@ -13,22 +15,28 @@ export interface OriginPattern {
   port: string | undefined;
 }
 
-/** `http://localhost:*` (any port) or an exact origin such as `https://app.example.com`. */
-export function parseOriginPattern(pattern: string): OriginPattern {
+/** `http://localhost:*` (any port) or an exact origin such as `https://app.example.com`; `flag` names where a wrong one was given. */
+export function parseOriginPattern(pattern: string, flag?: string): OriginPattern {
+  const where = flag === undefined ? '' : `${flag}: `;
   const anyPort = pattern.endsWith(':*');
   let url: URL;
   try {
     url = new URL(anyPort ? pattern.slice(0, -2) : pattern);
   } catch {
-    throw new OriginPatternError(`allowed origin '${pattern}' must be scheme://host[:port] or scheme://host:*`);
+    throw new OriginPatternError(`${where}allowed origin '${pattern}' must be scheme://host[:port] or scheme://host:*`);
   }
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username || url.password) {
-    throw new OriginPatternError(`allowed origin '${pattern}' must be an origin, without path, query or credentials`);
+    throw new OriginPatternError(`${where}allowed origin '${pattern}' must be an origin, without path, query or credentials`);
   }
   return { protocol: url.protocol, hostname: url.hostname, port: anyPort ? undefined : url.port };
 }
 
-export class OriginPatternError extends Error {}
+/** An origin pattern (`--allow-origin`) that is no origin (ERR005). */
+export class OriginPatternError extends FlowguardError {
+  constructor(message: string) {
+    super('ERR005', message);
+  }
+}
 
 export function originMatches(pattern: OriginPattern, origin: string): boolean {
   let url: URL;

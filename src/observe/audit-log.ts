@@ -21,6 +21,7 @@ import { mkdirSync } from 'node:fs';
 import { open, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { silentLogger, type Logger } from './logger.js';
+import { CONFIG_DEFAULTS } from '../config/defaults.js';
 
 export interface AuditLogOptions {
   /** The folder; created if missing. */
@@ -34,8 +35,8 @@ export interface AuditLogOptions {
   logger?: Logger;
 }
 
-const DEFAULT_AUDIT_MAX_BYTES = 10 * 1024 * 1024;
-const DEFAULT_AUDIT_FILES = 10;
+const DEFAULT_AUDIT_MAX_BYTES = CONFIG_DEFAULTS.audit.maxBytes;
+const DEFAULT_AUDIT_FILES = CONFIG_DEFAULTS.audit.files;
 const DEFAULT_MAX_QUEUED_LINES = 10_000;
 /** How long a record waits to be written at most, while the disk keeps up. */
 const FLUSH_MS = 100;

@@ -75,6 +75,7 @@ function parseLine(line: string): AuditLine | null {
     const record = value as Record<string, unknown>;
     return typeof record.time === 'string' && typeof record.tool === 'string' ? (record as AuditLine) : null;
   } catch {
+    // A line that is no JSON (a process stopped while writing): counted as unreadable by the caller.
     return null;
   }
 }

@@ -4,13 +4,14 @@
 // Nothing here redacts: text reaches a logger only after `catalog.redact()` (R4).
 
 import { pino, type DestinationStream, type Level, type Logger } from 'pino';
+import { CONFIG_DEFAULTS } from '../config/defaults.js';
 
 export type { Logger } from 'pino';
 
 /** The levels `--log-level` and `log.level` accept; `silent` turns logging off. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = Level | 'silent';
-export const DEFAULT_LOG_LEVEL: LogLevel = 'info';
+export const DEFAULT_LOG_LEVEL: LogLevel = CONFIG_DEFAULTS.log.level;
 
 /**
  * Lines waiting for a slow stderr, in bytes, before new ones are dropped: a reader that stops
@@ -48,7 +49,8 @@ export class BatchedLines implements DestinationStream {
   /** Lines dropped because the reader could not keep up. */
   dropped = 0;
 
-  constructor(private readonly target: NodeJS.WritableStream & { writableLength?: number }) {}
+  /** `target`: a stream, or anything that writes like one and calls `done` (the command line's run, cli/io.ts). */
+  constructor(private readonly target: { write(text: string, done?: (error?: Error | null) => void): unknown; writableLength?: number }) {}
 
   write(line: string): void {
     if (this.bytes + line.length + (this.target.writableLength ?? 0) > MAX_BUFFERED_BYTES) {

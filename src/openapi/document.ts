@@ -8,6 +8,7 @@ import { statSync } from 'node:fs';
 import type { validate } from '@readme/openapi-parser';
 import { isRecord, type RawObject } from '../shared/raw.js';
 import { ExpansionError, MissingReferenceError, resolveReferences } from './references.js';
+import { FlowguardError } from '../errors/flowguard-error.js';
 
 type ParserInput = Parameters<typeof validate>[0];
 
@@ -36,16 +37,20 @@ export interface Operation {
 }
 
 /** The document cannot be read as an OpenAPI document at all. */
-export class DocumentError extends Error {}
+export class DocumentError extends FlowguardError {
+  constructor(message: string) {
+    super('ERR006', message);
+  }
+}
 
 /** The document reads, but is past a bound of the import: the import reports it and writes nothing. */
-export class DocumentBoundError extends Error {
+export class DocumentBoundError extends FlowguardError {
   constructor(
     message: string,
     readonly format: string,
     readonly title: string,
   ) {
-    super(message);
+    super('ERR007', message);
   }
 }
 

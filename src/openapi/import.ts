@@ -9,6 +9,7 @@ import { isNamespace, namespaceFromTitle } from './names.js';
 import { convertOperation, type RouteDraft } from './route.js';
 import { planFiles, type PlannedFile } from './schema-files.js';
 import type { ImportFinding, ImportReport } from './types.js';
+import { UsageError } from '../errors/flowguard-error.js';
 
 /** More operations than this in one import are reported instead of converted. */
 const MAX_IMPORTED_ROUTES = 2000;
@@ -24,11 +25,10 @@ export interface ImportResult {
   files: PlannedFile[];
 }
 
-export class ImportUsageError extends Error {}
 
 export async function importOpenApi(source: string, options: ImportOptions = {}): Promise<ImportResult> {
   const include = options.include === undefined ? undefined : matcherOf(options.include);
-  if (options.namespace !== undefined && !isNamespace(options.namespace)) throw new ImportUsageError(`--namespace ${options.namespace}: a namespace is lowercase letters only (a-z)`);
+  if (options.namespace !== undefined && !isNamespace(options.namespace)) throw new UsageError(`--namespace ${options.namespace}: a namespace is lowercase letters only (a-z)`);
   let document: Awaited<ReturnType<typeof readDocument>>;
   try {
     document = await readDocument(source);
@@ -117,7 +117,7 @@ function regexOf(pattern: string): RegExp {
     try {
       return new RegExp(literal[1]!, literal[2]!.replace('g', ''));
     } catch (error) {
-      throw new ImportUsageError(`--include ${pattern}: ${(error as Error).message}`);
+      throw new UsageError(`--include ${pattern}: ${(error as Error).message}`);
     }
   }
   const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');

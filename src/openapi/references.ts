@@ -13,6 +13,7 @@
 // expanded once and shared wherever it is referred to.
 
 import { isRecord } from '../shared/raw.js';
+import { FlowguardError } from '../errors/flowguard-error.js';
 
 /** How many values (objects, arrays, scalars) the resolved document may hold, each shared value counted wherever it appears. */
 export const MAX_EXPANDED_VALUES = 1_000_000;
@@ -20,10 +21,18 @@ export const MAX_EXPANDED_VALUES = 1_000_000;
 const MAX_EXPANDED_DEPTH = 500;
 
 /** The document is past a bound of the import, or cannot be a tree (a YAML alias inside itself). */
-export class ExpansionError extends Error {}
+export class ExpansionError extends FlowguardError {
+  constructor(message: string) {
+    super('ERR007', message);
+  }
+}
 
 /** A `#/...` reference names nothing in the document. */
-export class MissingReferenceError extends Error {}
+export class MissingReferenceError extends FlowguardError {
+  constructor(message: string) {
+    super('ERR006', message);
+  }
+}
 
 interface Expansion {
   value: unknown;

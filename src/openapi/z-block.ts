@@ -100,6 +100,7 @@ function compiles(pattern: string): boolean {
     new RegExp(pattern, 'u');
     return true;
   } catch {
+    // RegExp throws only on an invalid pattern: false leaves the pattern out.
     return false;
   }
 }

@@ -264,6 +264,32 @@ export const CODE_SECTIONS: readonly CodeSection[] = [
     },
   },
   {
+    title: 'The configuration file',
+    codes: {
+      CFG001: { why: 'the operator\'s settings are read as written, never guessed', fix: 'make `.flowmcp/config.json` readable JSON (the message gives the position)' },
+      CFG002: { why: 'a misspelt key would silently leave its default in force', fix: 'use the key the hint suggests, or remove it ([configuration](configuration.md))' },
+      CFG003: { why: 'a value out of its range or type cannot mean what was meant', fix: 'give a value the message allows' },
+    },
+  },
+  {
+    title: 'Errors that stop a command',
+    codes: {
+      ERR001: { why: 'a command does only what its flags say', fix: 'correct the flag, value or path the message names (`flowguard <command> --help`)' },
+      ERR002: { why: 'a server never starts on settings it cannot read', fix: 'fix the CFG findings listed above it' },
+      ERR003: { why: 'an override reroutes requests that carry keys, so it must be exact', fix: 'write `ORIGIN=BASEURL` with two http(s) URLs' },
+      ERR004: { why: 'a weak token or an unknown host would open the server to others', fix: 'use a token of at least the length given (`openssl rand -hex 32`), digests as `sha256:<hex>`, host names without scheme or port' },
+      ERR005: { why: 'a browser origin is matched exactly', fix: 'write `scheme://host[:port]` or `scheme://host:*`' },
+      ERR006: { why: 'the import reads only documents it understands', fix: 'give an OpenAPI 3.x or Swagger 2.0 document whose references resolve' },
+      ERR007: { why: 'a document past the import\'s bounds could exhaust the machine', fix: 'split the document, or import the part you need' },
+      ERR008: { why: 'the upstream\'s failure is reported, not hidden', fix: 'read the reason given; retry, or check the API and the override' },
+      ERR009: { why: 'a cursor is only valid from the server that gave it', fix: 'list again from the start' },
+      ERR010: { why: 'meta-tools take exactly their input schema', fix: 'call them with the arguments `tools/list` describes' },
+      ERR011: { why: 'a server that cannot verify tokens must not start as if it could', fix: 'fix the OAuth setting the message names ([remote access](../operators/remote-access.md#oauth-setup))' },
+      ERR012: { why: 'an identity decides what a caller sees; a wrong one must not be guessed', fix: 'fix the identity the message names ([identities](../operators/remote-access.md#identities))' },
+      ERR099: { why: 'something flowguard did not expect happened: a bug', fix: 'report it with the command you ran; `FLOWGUARD_DEBUG=1` prints the stack' },
+    },
+  },
+  {
     title: 'flowguard migrate',
     codes: {
       MIG001: { why: 'some 1.2.0 code has no mechanical equivalent', fix: 'rewrite the commented code as a handler' },

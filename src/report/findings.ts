@@ -1,5 +1,7 @@
 // The one finding model (RULINGS R1): every check, static or at run time, reports through this type and this table; nothing wrong with a schema is ever thrown out of the loader.
 
+import { LineIndex } from './line-index.js';
+
 export type Severity = 'error' | 'warning' | 'info';
 
 export interface Finding {
@@ -25,7 +27,12 @@ export function hasErrors(findings: readonly Finding[]): boolean {
   return findings.some(isError);
 }
 
-type CodeEntry = { severity: Severity; meaning: string };
+interface CodeEntry {
+  severity: Severity;
+  meaning: string;
+  /** The exit code of a command stopped by an error of this code (src/errors/); 1 where none is given. */
+  exit?: number;
+}
 
 /**
  * Every code flowguard can emit, with its fixed severity and one-line meaning. A code never
@@ -227,6 +234,26 @@ export const CODES = {
   PRM005: { severity: 'warning', meaning: '`{{tool:...}}` names no tool of the catalog' },
   PRM006: { severity: 'error', meaning: '`{{input:x}}` names no input' },
   PRM007: { severity: 'error', meaning: '`attachments` entry malformed (an image with base64 data, or a resource with uri and text)' },
+
+  // `.flowmcp/config.json`, the operator's settings (src/config/): any of these stops the command (ERR002).
+  CFG001: { severity: 'error', meaning: '`.flowmcp/config.json` cannot be read or is not JSON' },
+  CFG002: { severity: 'error', meaning: 'unknown key in `.flowmcp/config.json` (a misspelt key gets a did-you-mean)' },
+  CFG003: { severity: 'error', meaning: 'value in `.flowmcp/config.json` of the wrong type, out of range, or not one of the allowed values' },
+
+  // Errors that stop a command or refuse a request (src/errors/): no finding of a file, each with its exit code.
+  ERR001: { severity: 'error', meaning: 'the command was called wrongly: a flag, value or path it names cannot be used', exit: 2 },
+  ERR002: { severity: 'error', meaning: '`.flowmcp/config.json` cannot be used; its CFG findings say where', exit: 2 },
+  ERR003: { severity: 'error', meaning: 'an upstream override (`--upstream`, `upstreams`) is not ORIGIN=BASEURL with http(s) URLs', exit: 2 },
+  ERR004: { severity: 'error', meaning: 'the HTTP access settings (bearer tokens, allowed hosts) cannot be used', exit: 2 },
+  ERR005: { severity: 'error', meaning: 'an origin pattern (`--allow-origin`) is not scheme://host[:port] or scheme://host:*', exit: 2 },
+  ERR006: { severity: 'error', meaning: '`import`: the OpenAPI document cannot be read as one (syntax, version, a reference to nothing)', exit: 2 },
+  ERR007: { severity: 'error', meaning: '`import`: the OpenAPI document is past a bound of the import (size, depth, references); nothing is written' },
+  ERR008: { severity: 'error', meaning: 'a request to an upstream API failed (timeout, connection, size or depth bound, redirect, decoding)' },
+  ERR009: { severity: 'error', meaning: 'a `tools/list` cursor is not one this server gave' },
+  ERR010: { severity: 'error', meaning: 'the arguments of a discovery meta-tool (search_tools, describe_tool, call_tool) do not fit its input schema' },
+  ERR011: { severity: 'error', meaning: 'the OAuth settings (`oauth`, `--oauth-issuer`, `--resource`) cannot be used: the issuer\'s metadata or key set cannot be read or names another issuer, or a setting is wrong', exit: 2 },
+  ERR012: { severity: 'error', meaning: 'the `identities` of the config cannot be used: a setting is wrong or names a group that does not verify', exit: 2 },
+  ERR099: { severity: 'error', meaning: 'an unexpected error inside flowguard (a bug): one line, no stack unless FLOWGUARD_DEBUG=1; please report it', exit: 70 },
 } as const satisfies Record<string, CodeEntry>;
 
 export type Code = keyof typeof CODES;
@@ -344,39 +371,6 @@ function isIdentifier(key: string): boolean {
     if (!letter && !(i > 0 && c >= 48 && c <= 57)) return false;
   }
   return true;
-}
-
-/**
- * Line starts of a text, computed on the first finding that needs one: parsing without
- * the parser's per-node line tracking (`loc`) is measurably faster, and most files have few findings.
- */
-class LineIndex {
-  private readonly starts: number[] = [0];
-
-  constructor(text: string) {
-    // Nearly every file ends its lines with \n alone, which indexOf finds natively, several
-    // times faster than looking at each character.
-    if (!text.includes('\r') && !text.includes('\u2028') && !text.includes('\u2029')) {
-      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
-      return;
-    }
-    // The line terminators of ECMAScript: \n, \r, \r\n, U+2028, U+2029.
-    for (let i = 0; i < text.length; i += 1) {
-      const c = text.charCodeAt(i);
-      if (c === 10 || c === 0x2028 || c === 0x2029 || (c === 13 && text.charCodeAt(i + 1) !== 10)) this.starts.push(i + 1);
-    }
-  }
-
-  locate(offset: number): SourceLocation {
-    let low = 0;
-    let high = this.starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if ((this.starts[middle] as number) <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return { line: low + 1, column: offset - (this.starts[low] as number) + 1 };
-  }
 }
 
 /** `path` minus a trailing `.key` as `childPath` wrote it, e.g. the route of `<route>.output`. */

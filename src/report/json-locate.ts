@@ -90,3 +90,10 @@ export function locateJson(text: string, maxDepth: number): JsonLocations {
 export function rootPath(key: string): string {
   return childPath('', key).replace(/^\./, '');
 }
+
+/** Where JSON.parse stopped, from its message (`... at position 12`); undefined where it does not say. */
+export function jsonErrorOffset(error: unknown, text: string): number | undefined {
+  const match = /position (\d+)/.exec((error as Error).message);
+  if (match) return Math.min(Number(match[1]), text.length);
+  return undefined;
+}

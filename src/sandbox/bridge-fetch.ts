@@ -208,6 +208,7 @@ function originOf(url: string): string {
   try {
     return new URL(url).origin;
   } catch {
+    // new URL throws only on a malformed URL: the message names no origin then.
     return 'the upstream';
   }
 }

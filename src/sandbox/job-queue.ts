@@ -72,6 +72,7 @@ function accepts(wanted: (job: Job) => boolean, job: Job): boolean {
   try {
     return wanted(job);
   } catch {
+    // A predicate that throws wants no job: the job stays queued for another taker.
     return false;
   }
 }

@@ -8,6 +8,7 @@ import { ethersGetUrl } from './bridge-fetch.js';
 
 type Lock = (library: unknown) => unknown;
 
+/** Thrown to handler code, which expects the TypeError a frozen object throws; the core reports it as SEC102. */
 class LockedSettingError extends TypeError {
   constructor(what: string) {
     super(`${what} changes a setting shared with other schemas; it is read-only in handlers`);

@@ -11,6 +11,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { currentJob, type Job } from './job-context.js';
 
+/** Thrown to handler code inside the sandbox; the core reports the attempt as SEC100 (not a FlowguardError: it never reaches the host). */
 export class NetworkBlockedError extends Error {
   constructor(what: string) {
     super(`network access is not available to handlers (${what})`);

@@ -2,6 +2,7 @@
 
 import type { SandboxEventListener } from './events.js';
 import type { Failure } from './protocol.js';
+import { CONFIG_DEFAULTS } from '../config/defaults.js';
 
 export interface SandboxOptions {
   /** Worker processes; default: one core fewer than the machine has (the host keeps one), 1 to 4. */
@@ -19,8 +20,8 @@ export interface SandboxOptions {
   bridgeAllowanceMs?: number;
 }
 
-export const DEFAULT_DEADLINE_MS = 2000;
-export const DEFAULT_MEMORY_MB = 128;
+export const DEFAULT_DEADLINE_MS = CONFIG_DEFAULTS.sandbox.deadlineMs;
+export const DEFAULT_MEMORY_MB = CONFIG_DEFAULTS.sandbox.memoryMb;
 export const DEFAULT_BRIDGE_ALLOWANCE_MS = 30_000;
 /** Importing a library (ethers takes about half a second) is not the schema's time. */
 export const IMPORT_DEADLINE_MS = 30_000;

@@ -92,6 +92,7 @@ export class WorkerProcess {
       const pages = Number(readFileSync(`/proc/${this.child.pid}/statm`, 'utf8').split(' ')[1]);
       return (pages * 4096) / 2 ** 20;
     } catch {
+      // /proc is missing (not Linux) or the process has just gone: no reading, so no memory counted.
       return 0;
     }
   }

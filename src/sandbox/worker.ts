@@ -314,6 +314,7 @@ function checkResult(hook: Hook, result: unknown): void {
   if (hook === 'preRequest' && !isObject((result as { struct: unknown }).struct)) throw shapeError('preRequest must return { struct } with struct an object');
 }
 
+/** A handler's wrong result, inside the sandbox's process: failureOf reports it as SEC101 (no FlowguardError: the worker loads nothing of the host's tables). */
 class ShapeError extends Error {}
 
 function shapeError(message: string): ShapeError {
@@ -336,6 +337,7 @@ function messageOf(error: unknown): string {
     if (error instanceof Error) return `${error.name}: ${error.message}`;
     return `${describe(error)} ${String(error)}`.slice(0, 200);
   } catch {
+    // Describing a hostile value may throw again (a getter, a Proxy): it is said to be unprintable instead.
     return 'an unprintable value';
   }
 }

@@ -21,6 +21,7 @@ export function selectSchemaFiles(paths: readonly string[]): FileSelection {
     try {
       isDirectory = statSync(path).isDirectory();
     } catch {
+      // Not there (or not readable): reported as missing by the caller.
       missing.push(path);
       continue;
     }

@@ -25,6 +25,7 @@ export function escapeHtmlComments(source: string): string {
       onComment: (_type: string, _value: string, start: number, end: number) => ranges.push({ start: start - 1, end: end - 1, comment: true }),
     }) as unknown as AnyNode;
   } catch {
+    // A file the parser refuses is reported by the scan that parses it; here it is left as it is.
     return source;
   }
   collectText(program, ranges);

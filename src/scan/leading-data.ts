@@ -34,7 +34,7 @@ export interface LeadingData {
 /** Nesting deeper than this is left to the parser (which reports absurd depth itself). */
 const MAX_DEPTH = 64;
 
-/** Thrown inside the reader when the text is not data it takes; caught at the top. */
+/** Thrown inside the reader when the text is not data it takes; caught at the top, never leaving this module (the parser then reads the file). */
 class NotPlainData extends Error {}
 const giveUp = new NotPlainData();
 

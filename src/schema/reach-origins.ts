@@ -74,6 +74,7 @@ function originOf(match: RegExpMatchArray, source: ReachOrigin['source'], keys: 
   try {
     new URL(`https://${host}${port}`);
   } catch {
+    // new URL throws only on a host no URL can name: that is the finding's text.
     return 'is no https origin a URL can name';
   }
   if (labels.some((label) => FILL_IN_LABEL.test(label)) && openHost(host) !== null) return 'has ${...} labels where the registrable domain must be written out (public suffix list), so it could stand for any site';

@@ -129,6 +129,7 @@ function checkRootUrl(text: string, path: string, sink: FindingSink): URL | null
   try {
     url = scheme ? new URL(probe) : null;
   } catch {
+    // new URL throws only on a malformed URL: null is the answer (no URL), not a failure.
     url = null;
   }
   if (!url || url.search || url.hash) {

@@ -69,6 +69,7 @@ function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
+    // JSON.parse throws only on text that is no JSON: UNREADABLE is the answer, reported by the caller.
     return UNREADABLE;
   }
 }
@@ -96,6 +97,7 @@ export function compilesAsPattern(pattern: string): boolean {
     patterns.set(pattern, new RegExp(pattern, 'u'));
     return true;
   } catch {
+    // RegExp throws only on an invalid pattern: false is the answer, reported by the caller.
     return false;
   }
 }

@@ -19,6 +19,8 @@ export interface ShapeProblem {
   code: Code | undefined;
   /** Finding path of the value at fault (a missing or unknown property included); undefined for the document itself. */
   path: string | undefined;
+  /** The JSON Schema keyword that failed: `additionalProperties` for an unknown key. */
+  keyword: string;
   /** Steps to the value the failing keyword looked at (the object, for a missing or unknown property). */
   at: ReadonlyArray<string | number>;
   message: string;
@@ -43,6 +45,8 @@ export interface ShapeReading {
   messages?: MessageDefaults;
   /** Names the templates may use besides their own, e.g. `{ group: 'trading' }`. */
   vars?: Readonly<Record<string, string>>;
+  /** A string that is none of an enum's values gets the closest one as a did-you-mean (the config's settings). */
+  suggestValues?: boolean;
 }
 
 /** Keywords whose error only repeats what the errors of their subschemas already said. */
@@ -114,7 +118,8 @@ function readError(error: ErrorObject, document: unknown, reading: ShapeReading)
   let hint = meaning.hint === undefined ? undefined : fill(meaning.hint);
   // An unknown field is most often a misspelt known one.
   if (error.keyword === 'additionalProperties' && key !== undefined && isRecord(parent.properties)) hint = withSuggestion(key, Object.keys(parent.properties), hint);
-  return { code: meaning.code, path, at, message: fill(template), hint };
+  if (error.keyword === 'enum' && reading.suggestValues && typeof value === 'string' && Array.isArray(params.allowedValues)) hint = withSuggestion(value, params.allowedValues.map(String), hint);
+  return { code: meaning.code, keyword: error.keyword, path, at, message: fill(template), hint };
 }
 
 function meaningOf(schema: Shape): Meaning {

@@ -4,6 +4,7 @@
 
 import { LRUCache } from 'lru-cache';
 import { takeToken, type BucketLevel, type SessionRecords, type SharedState, type TakeResult } from './shared-state.js';
+import { CONFIG_DEFAULTS } from '../config/defaults.js';
 
 export interface MemoryStateOptions {
   /** Most cache entries kept (least recently used go first). */
@@ -16,7 +17,7 @@ export interface MemoryStateOptions {
   now?: () => number;
 }
 
-const DEFAULT_MAX_CACHE_ENTRIES = 10_000;
+const DEFAULT_MAX_CACHE_ENTRIES = CONFIG_DEFAULTS.cache.maxEntries;
 const DEFAULT_MAX_CACHE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_MAX_KEYS = 10_000;
 

@@ -7,6 +7,7 @@
 
 import { Redis } from 'ioredis';
 import type { SessionLiveness, SessionRecords, SharedState, TakeResult } from './shared-state.js';
+import { CONFIG_DEFAULTS } from '../config/defaults.js';
 
 export interface RedisStateOptions {
   /** Prefix of every key, so several deployments can share one Redis. */
@@ -15,7 +16,7 @@ export interface RedisStateOptions {
   commandTimeoutMs?: number;
 }
 
-const DEFAULT_COMMAND_TIMEOUT_MS = 200;
+const DEFAULT_COMMAND_TIMEOUT_MS = CONFIG_DEFAULTS.redis.commandTimeoutMs;
 /** Longest wait between reconnection attempts while Redis is away. */
 const MAX_RECONNECT_DELAY_MS = 1000;
 

@@ -8,6 +8,7 @@ import { newAjv, once } from '../shared/deps.js';
 import { isRecord } from '../shared/raw.js';
 import { numericText } from '../schema/z-values.js';
 import type { CanonicalParam, ParamType } from '../schema/types.js';
+import { failed, ok, type Result } from '../errors/result.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -42,12 +43,12 @@ export class InputSchema {
   }
 
   /** Validates a copy of `args` and fills in defaults; the problems name each argument and rule. */
-  check(args: unknown): { ok: true; args: Record<string, unknown> } | { ok: false; problems: ArgumentProblem[] } {
+  check(args: unknown): Result<Record<string, unknown>, ArgumentProblem[]> {
     // Defaults are set on top-level properties only, so a shallow copy keeps the caller's object intact.
     const copy = args === undefined ? {} : isRecord(args) ? { ...args } : args;
     this.validator ??= ajv().compile(this.schema);
-    if (this.validator(copy)) return { ok: true, args: copy as Record<string, unknown> };
-    return { ok: false, problems: (this.validator.errors ?? []).map(describe) };
+    if (this.validator(copy)) return ok(copy as Record<string, unknown>);
+    return failed((this.validator.errors ?? []).map(describe));
   }
 
   /** Compiles the validator now, so the first call does not pay for it. */

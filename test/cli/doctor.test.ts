@@ -1,14 +1,13 @@
-// `flowguard doctor` as an operator runs it: the compiled command in a child process, in a
+// `flowguard doctor` as an operator runs it: the command run in-process (test/kit/cli.ts), in a
 // temporary project folder with copies of bundled schemas, lists and fixtures.
 
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runFlowguard } from '../kit/cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'flowguard.js');
 const CODES = join(ROOT, 'test', 'fixtures', 'codes');
 const work = mkdtempSync(join(tmpdir(), 'flowguard-doctor-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -17,8 +16,7 @@ const ENV_VALUE = 'env-value-7f3a9c1e55';
 const DOTENV_VALUE = 'dotenv-value-b82d04aa19';
 
 function flowguard(args: string[], cwd: string, env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', ...env } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runFlowguard(args, { cwd: cwd, env });
 }
 
 /** etherscan (a key, handlers, the ethers library, a shared list) and wttr (keyless) with the bundled lists. */
@@ -35,10 +33,10 @@ function project(name: string, keys?: Record<string, string[]>): string {
 }
 
 describe('flowguard doctor', () => {
-  it('reports node, project, config with sources, keys, libraries and files, and exits 0 when every file loads', () => {
+  it('reports node, project, config with sources, keys, libraries and files, and exits 0 when every file loads', async () => {
     const dir = project('healthy', { ETHERSCAN_API_KEY: ['etherscan'] });
     writeFileSync(join(dir, '.env'), `ETHERSCAN_API_KEY=${DOTENV_VALUE}\nUNRELATED=${DOTENV_VALUE}\n`);
-    const { code, stdout, stderr } = flowguard(['doctor'], dir, { ETHERSCAN_API_KEY: ENV_VALUE });
+    const { code, stdout, stderr } = await flowguard(['doctor'], dir, { ETHERSCAN_API_KEY: ENV_VALUE });
     expect(code).toBe(0);
     expect(stdout).toMatch(/^node {6}v\d+\.\d+\.\d+ \(ok: flowguard needs 20 or later\)$/m);
     expect(stdout).toContain(`project   ${dir}`);
@@ -66,33 +64,33 @@ describe('flowguard doctor', () => {
     }
   });
 
-  it('says where a key comes from, or why it is refused, the line that grants it and which tools it hides, without its value', () => {
+  it('says where a key comes from, or why it is refused, the line that grants it and which tools it hides, without its value', async () => {
     const dir = project('keys');
     writeFileSync(join(dir, '.env'), `ETHERSCAN_API_KEY=${DOTENV_VALUE}\n`);
-    const fromDotenv = flowguard(['doctor'], dir);
+    const fromDotenv = await flowguard(['doctor'], dir);
     expect(fromDotenv.stdout).toMatch(/^ {2}ETHERSCAN_API_KEY +etherscan +granted \(\.env\) +schemas\/etherscan\/accounts\.mjs$/m);
     expect(fromDotenv.stdout + fromDotenv.stderr).not.toContain(DOTENV_VALUE);
 
     rmSync(join(dir, '.env'));
-    const missing = flowguard(['doctor'], dir, { ETHERSCAN_API_KEY: '' });
+    const missing = await flowguard(['doctor'], dir, { ETHERSCAN_API_KEY: '' });
     expect(missing.code).toBe(0);
     expect(missing.stdout).toContain('keys      .env not present; security.keys grants none (environment variables are not used)');
     expect(missing.stdout).toMatch(/^ {2}ETHERSCAN_API_KEY +etherscan +REFUSED: not set; grant with ETHERSCAN_API_KEY=\.\.\. in \.env +schemas\/etherscan\/accounts\.mjs +4 tools hidden$/m);
     expect(missing.stdout).toContain('verdict: ok, every file loads (6 tools, 2 served, 4 hidden)');
 
-    const ungranted = flowguard(['doctor'], dir, { ETHERSCAN_API_KEY: ENV_VALUE });
+    const ungranted = await flowguard(['doctor'], dir, { ETHERSCAN_API_KEY: ENV_VALUE });
     expect(ungranted.stdout).toMatch(/^ {2}ETHERSCAN_API_KEY +etherscan +REFUSED: in the environment but not granted; grant with security\.keys: "ETHERSCAN_API_KEY": \["etherscan"\] +schemas\/etherscan\/accounts\.mjs +4 tools hidden$/m);
     expect(ungranted.stdout + ungranted.stderr).not.toContain(ENV_VALUE);
   });
 
-  it('exits 1 and names the files that cannot be loaded, a missing library and a failing group', () => {
+  it('exits 1 and names the files that cannot be loaded, a missing library and a failing group', async () => {
     const dir = project('broken');
     // Before issue 14 this was VAL051's trigger; a body parameter on GET is now a warning, so a root on http stands in.
     cpSync(join(CODES, 'VAL017', 'trigger.mjs'), join(dir, 'schemas', 'broken', 'search.mjs'));
     cpSync(join(CODES, 'SEC103', 'trigger.mjs'), join(dir, 'schemas', 'indicators', 'signals.mjs'));
     const groups = JSON.parse(readFileSync(join(CODES, 'GRP006', 'trigger.groups.json'), 'utf8')) as unknown;
     writeFileSync(join(dir, '.flowmcp', 'groups.json'), `${JSON.stringify(groups, null, 2)}\n`);
-    const { code, stdout } = flowguard(['doctor'], dir);
+    const { code, stdout } = await flowguard(['doctor'], dir);
     expect(code).toBe(1);
     // SEC103's trigger names ccxt, which flowguard does not install (indicatorts is a dev dependency since issue 14).
     expect(stdout).toMatch(/^ {2}ccxt +NOT FOUND: npm install ccxt +schemas\/indicators\/signals\.mjs$/m);
@@ -108,7 +106,7 @@ describe('flowguard doctor', () => {
     );
   });
 
-  it('shows a route without tests as a warning, names a dropped route in the verdict, and lists the terms the schemas state', () => {
+  it('shows a route without tests as a warning, names a dropped route in the verdict, and lists the terms the schemas state', async () => {
     const dir = project('partial');
     mkdirSync(join(dir, 'schemas', 'partial'));
     writeFileSync(join(dir, 'schemas', 'partial', 'partial.mjs'), `export const main = {
@@ -125,7 +123,7 @@ describe('flowguard doctor', () => {
     },
 };
 `);
-    const { code, stdout } = flowguard(['doctor'], dir);
+    const { code, stdout } = await flowguard(['doctor'], dir);
     expect(code).toBe(1);
     // TST001 is an authoring error: validate fails on it, the route is served and doctor shows a warning.
     expect(stdout).toMatch(/^ {2}TST001 warning schemas\/partial\/partial\.mjs:\d+:\d+ main\.tools\.listThings\.tests: /m);
@@ -135,24 +133,24 @@ describe('flowguard doctor', () => {
     expect(stdout).toMatch(/\nverdict: NOT OK: 1 route cannot be served: partial-api\/partial\.mjs::updateThing\n$/);
   });
 
-  it('reports a malformed config instead of stopping, and exits 1', () => {
+  it('reports a malformed config instead of stopping, and exits 1', async () => {
     const dir = project('config');
     writeFileSync(join(dir, '.flowmcp', 'config.json'), '{ "sandbox": { "deadlineMs": 1 }, "colour": "blue" }');
-    const { code, stdout } = flowguard(['doctor'], dir);
+    const { code, stdout } = await flowguard(['doctor'], dir);
     expect(code).toBe(1);
-    expect(stdout).toMatch(/^ {2}\.flowmcp\/config\.json: .*'colour'/m);
-    expect(stdout).toMatch(/^ {2}\.flowmcp\/config\.json: .*sandbox\.deadlineMs must be >= 50/m);
+    expect(stdout).toMatch(/^ {2}CFG002 error \.flowmcp\/config\.json:1:\d+ colour: unknown key 'colour'$/m);
+    expect(stdout).toMatch(/^ {2}CFG003 error \.flowmcp\/config\.json:1:\d+ sandbox\.deadlineMs: must be >= 50$/m);
     expect(stdout).toMatch(/\nverdict: NOT OK: \.flowmcp\/config\.json cannot be used\n$/);
   });
 
-  it('exits 1 when the schema folder is missing', () => {
-    const { code, stdout } = flowguard(['doctor', '--schemas', 'nowhere'], project('empty'));
+  it('exits 1 when the schema folder is missing', async () => {
+    const { code, stdout } = await flowguard(['doctor', '--schemas', 'nowhere'], project('empty'));
     expect(code).toBe(1);
     expect(stdout).toContain('verdict: NOT OK: no schema folder nowhere');
   });
 
-  it('passes on the bundled catalog in the repository', () => {
-    const { code, stdout } = flowguard(['doctor'], ROOT);
+  it('passes on the bundled catalog in the repository', async () => {
+    const { code, stdout } = await flowguard(['doctor'], ROOT);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^groups {4}\.flowmcp\/groups\.json: \d+ groups?, all verify$/m);
   });

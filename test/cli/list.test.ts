@@ -1,15 +1,14 @@
-// `flowguard list` as an operator runs it: the compiled command in a child process, in a
+// `flowguard list` as an operator runs it: the command run in-process (test/kit/cli.ts), in a
 // temporary project folder with a served schema, one whose key is missing, a rejected file and
 // a 4.x file that loads without its broken route.
 
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFlowguard } from '../kit/cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'flowguard.js');
 const CODES = join(ROOT, 'test', 'fixtures', 'codes');
 const work = mkdtempSync(join(tmpdir(), 'flowguard-list-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -39,8 +38,7 @@ const KEYED = `export const main = {
 `;
 
 function flowguard(args: string[], cwd: string, env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', ...env } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runFlowguard(args, { cwd: cwd, env });
 }
 
 let dir: string;
@@ -80,7 +78,7 @@ const PARTIAL = `export const main = {
 };
 `;
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = join(work, 'project');
   cpSync(join(CODES, 'GRP006', 'schemas'), join(dir, 'schemas'), { recursive: true });
   mkdirSync(join(dir, 'schemas', 'keyed'));
@@ -101,9 +99,9 @@ interface ListJson {
 }
 
 describe('flowguard list', () => {
-  it('--json gives every tool with name, reference, method, keys and status, and every rejected file with its first error', () => {
+  it('--json gives every tool with name, reference, method, keys and status, and every rejected file with its first error', async () => {
     grantKeys({ KEYED_TOKEN: ['keyed'] });
-    const { code, stdout } = flowguard(['list', '--json'], dir, { KEYED_TOKEN: 't0ken-value' });
+    const { code, stdout } = await flowguard(['list', '--json'], dir, { KEYED_TOKEN: 't0ken-value' });
     expect(code).toBe(0);
     const list = JSON.parse(stdout) as ListJson;
     expect(list.tools).toEqual([
@@ -138,9 +136,9 @@ describe('flowguard list', () => {
     expect(stdout).not.toContain('t0ken-value');
   });
 
-  it('prints a table with why each hidden key is refused and the line that grants it, and the rejected files', () => {
+  it('prints a table with why each hidden key is refused and the line that grants it, and the rejected files', async () => {
     grantKeys(undefined);
-    const { code, stdout } = flowguard(['list'], dir, { KEYED_TOKEN: 'in-the-environment' });
+    const { code, stdout } = await flowguard(['list'], dir, { KEYED_TOKEN: 'in-the-environment' });
     expect(code).toBe(0);
     const lines = stdout.split('\n');
     expect(lines[0]).toMatch(/^NAME\s+REFERENCE\s+METHOD\s+KEYS\s+STATUS$/);
@@ -153,24 +151,24 @@ describe('flowguard list', () => {
     expect(stdout).toMatch(/^4 tools: 3 served, 1 hidden; 1 file rejected; 1 route dropped$/m);
   });
 
-  it('counts a key from the project .env as set, and an empty value as missing', () => {
+  it('counts a key from the project .env as set, and an empty value as missing', async () => {
     grantKeys({ KEYED_SECRET: ['keyed'] });
     writeFileSync(join(dir, '.env'), 'KEYED_TOKEN=from-dotenv\nKEYED_SECRET=\n');
     try {
-      const list = JSON.parse(flowguard(['list', '--json'], dir).stdout) as ListJson;
+      const list = JSON.parse((await flowguard(['list', '--json'], dir)).stdout) as ListJson;
       expect(list.tools.find((tool) => tool.name === 'keyed_getStatus')?.missingKeys).toEqual(['KEYED_SECRET']);
-      const both = JSON.parse(flowguard(['list', '--json'], dir, { KEYED_SECRET: 's3cret' }).stdout) as ListJson;
+      const both = JSON.parse((await flowguard(['list', '--json'], dir, { KEYED_SECRET: 's3cret' })).stdout) as ListJson;
       expect(both.tools.find((tool) => tool.name === 'keyed_getStatus')?.status).toBe('served');
     } finally {
       rmSync(join(dir, '.env'));
     }
   });
 
-  it('gives a schema no environment variable it merely declares, and a bound key only to its namespaces', () => {
+  it('gives a schema no environment variable it merely declares, and a bound key only to its namespaces', async () => {
     // The schema `keyed` declares the two keys; the environment holds them, the config grants
     // one to another namespace only.
     grantKeys({ KEYED_TOKEN: ['elsewhere'] });
-    const list = JSON.parse(flowguard(['list', '--json'], dir, { KEYED_TOKEN: 'bound-value', KEYED_SECRET: 'ungranted-value' }).stdout) as ListJson;
+    const list = JSON.parse((await flowguard(['list', '--json'], dir, { KEYED_TOKEN: 'bound-value', KEYED_SECRET: 'ungranted-value' })).stdout) as ListJson;
     expect(list.tools.find((tool) => tool.name === 'keyed_getStatus')).toMatchObject({
       status: 'hidden',
       missingKeys: ['KEYED_TOKEN', 'KEYED_SECRET'],
@@ -181,15 +179,15 @@ describe('flowguard list', () => {
     });
   });
 
-  it('lists the bundled catalog from the repository', () => {
-    const { code, stdout } = flowguard(['list', '--json'], ROOT);
+  it('lists the bundled catalog from the repository', async () => {
+    const { code, stdout } = await flowguard(['list', '--json'], ROOT);
     expect(code).toBe(0);
     const list = JSON.parse(stdout) as ListJson;
     expect(list.rejected).toEqual([]);
     expect(list.tools.find((tool) => tool.reference === 'etherscan/accounts.mjs::getBalance')).toMatchObject({ requiredKeys: ['ETHERSCAN_API_KEY'] });
   });
 
-  it('exits 2 for a schema folder that does not exist', () => {
-    expect(flowguard(['list', '--schemas', 'nowhere'], dir)).toMatchObject({ code: 2, stderr: 'flowguard: no such schema file or folder: nowhere\n' });
+  it('exits 2 for a schema folder that does not exist', async () => {
+    expect(await flowguard(['list', '--schemas', 'nowhere'], dir)).toMatchObject({ code: 2, stderr: 'flowguard: ERR001 no such schema file or folder: nowhere\n' });
   });
 });

@@ -1,20 +1,18 @@
 // The flags every command shares (src/cli/shared.ts), as a user runs the commands: one project
 // folder means one config and one shared-list folder, whichever command reads it.
 
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runFlowguard } from '../kit/cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'flowguard.js');
 const work = mkdtempSync(join(tmpdir(), 'flowguard-shared-flags-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function flowguard(args: string[], cwd: string) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '' } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runFlowguard(args, { cwd: cwd });
 }
 
 /** A project whose etherscan schema needs the evmChains list of its own shared-lists/, and a working folder elsewhere with none. */
@@ -32,27 +30,27 @@ describe('the project flags', () => {
   const schemas = join(project, 'schemas');
 
   // validate once took `shared-lists` of the working folder, the catalog commands that of the project.
-  it('give validate the shared lists of --project, as list loads them', () => {
-    const validated = flowguard(['validate', '--project', project, schemas], cwd);
+  it('give validate the shared lists of --project, as list loads them', async () => {
+    const validated = await flowguard(['validate', '--project', project, schemas], cwd);
     expect(validated.stdout).not.toContain('VAL072');
     expect(validated.stdout).toMatch(/^1 file checked: 0 errors, /m);
     expect(validated.code).toBe(0);
-    const listed = flowguard(['list', '--json', '--project', project, '--schemas', schemas], cwd);
+    const listed = await flowguard(['list', '--json', '--project', project, '--schemas', schemas], cwd);
     expect(JSON.parse(listed.stdout).summary).toMatchObject({ tools: 4, rejected: 0, dropped: 0 });
   });
 
-  it('check a lists folder that was named the same way in every command', () => {
+  it('check a lists folder that was named the same way in every command', async () => {
     const missing = join(work, 'no-such-lists');
     for (const args of [['validate', schemas], ['list', '--schemas', schemas], ['call', 'x', '--schemas', schemas], ['doctor', '--schemas', schemas]]) {
-      const result = flowguard([...args, '--project', project, '--lists', missing], cwd);
+      const result = await flowguard([...args, '--project', project, '--lists', missing], cwd);
       if (args[0] === 'doctor') expect(result.stdout).toContain(`no lists folder ${missing}`);
-      else expect(result).toMatchObject({ code: 2, stderr: `flowguard: no such lists folder: ${missing}\n` });
+      else expect(result).toMatchObject({ code: 2, stderr: `flowguard: ERR001 no such lists folder: ${missing}\n` });
     }
   });
 
   // call once loaded an empty catalog and answered `no tool named`.
-  it('make call refuse a schema folder that is not there, as list does', () => {
-    expect(flowguard(['call', 'etherscan_getBalance', '--schemas', 'nowhere'], cwd)).toMatchObject({ code: 2, stderr: 'flowguard: no such schema file or folder: nowhere\n' });
-    expect(flowguard(['list', '--schemas', 'nowhere'], cwd)).toMatchObject({ code: 2, stderr: 'flowguard: no such schema file or folder: nowhere\n' });
+  it('make call refuse a schema folder that is not there, as list does', async () => {
+    expect(await flowguard(['call', 'etherscan_getBalance', '--schemas', 'nowhere'], cwd)).toMatchObject({ code: 2, stderr: 'flowguard: ERR001 no such schema file or folder: nowhere\n' });
+    expect(await flowguard(['list', '--schemas', 'nowhere'], cwd)).toMatchObject({ code: 2, stderr: 'flowguard: ERR001 no such schema file or folder: nowhere\n' });
   });
 });

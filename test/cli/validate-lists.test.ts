@@ -1,21 +1,19 @@
 // `flowguard validate --lists`: list files are checked as lists, never as schemas, and their
 // findings are reported with the schemas'.
 
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFlowguard } from '../kit/cli.js';
 import { listFile } from '../lists/helpers.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'flowguard.js');
 const work = mkdtempSync(join(tmpdir(), 'flowguard-lists-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function flowguard(args: string[], cwd: string) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 30_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  return runFlowguard(args, { cwd: cwd });
 }
 
 /** A project with the bundled schemas and lists, and one list of its own. */
@@ -33,22 +31,22 @@ describe('flowguard validate with shared lists', () => {
     clean = project('clean');
   });
 
-  it('checks `.` with the list files read as lists, not as schemas', () => {
-    const { code, stdout } = flowguard(['validate', '.'], clean);
+  it('checks `.` with the list files read as lists, not as schemas', async () => {
+    const { code, stdout } = await flowguard(['validate', '.'], clean);
     expect(stdout).not.toContain('shared-lists/');
     expect(stdout).toMatch(/^11 files checked: 0 errors, 0 warnings, \d+ info \(all files can be loaded\)$/m);
     expect(code).toBe(0);
   });
 
-  it('reports the list files themselves when pointed at them', () => {
-    const { code, stdout } = flowguard(['validate', 'shared-lists'], clean);
+  it('reports the list files themselves when pointed at them', async () => {
+    const { code, stdout } = await flowguard(['validate', 'shared-lists'], clean);
     expect(stdout).toMatch(/^3 files checked: 0 errors, 0 warnings, 0 info \(all files can be loaded\)$/m);
     expect(code).toBe(0);
   });
 
-  it('reports a broken list file and exits 1', () => {
+  it('reports a broken list file and exits 1', async () => {
     const dir = project('broken', { file: 'colours.mjs', text: "export const list = { meta: { name: 'colours', version: '1.0', description: 'C.', fields: [{ key: 'hex', type: 'string', description: 'H.' }] }, entries: [{ hex: 1 }] };\nconsole.log('ran');\n" });
-    const { code, stdout } = flowguard(['validate', '--json', 'schemas'], dir);
+    const { code, stdout } = await flowguard(['validate', '--json', 'schemas'], dir);
     const report = JSON.parse(stdout) as { files: Array<{ file: string; findings: Array<{ code: string }> }> };
     expect(report.files[0]).toMatchObject({ file: 'shared-lists/colours.mjs' });
     expect(report.files[0]?.findings.map((f) => f.code)).toEqual(['SEC205', 'LST003', 'LST008']);
@@ -56,26 +54,26 @@ describe('flowguard validate with shared lists', () => {
     expect(code).toBe(1);
   });
 
-  it('resolves refs against the folder --lists names', () => {
+  it('resolves refs against the folder --lists names', async () => {
     const dir = join(work, 'other-lists');
     mkdirSync(dir);
     const chains = listFile({ name: 'evmChains', version: '3.0.0' });
     writeFileSync(join(dir, chains.file), chains.text);
-    const { code, stdout } = flowguard(['validate', '--lists', dir, 'schemas/etherscan'], clean);
+    const { code, stdout } = await flowguard(['validate', '--lists', dir, 'schemas/etherscan'], clean);
     expect(stdout).toContain('VAL073 error schemas/etherscan/accounts.mjs');
     expect(code).toBe(1);
   });
 
-  it('treats a missing default folder as no lists: refs are unresolved (VAL072)', () => {
+  it('treats a missing default folder as no lists: refs are unresolved (VAL072)', async () => {
     const dir = join(work, 'no-lists');
     cpSync(join(ROOT, 'schemas'), join(dir, 'schemas'), { recursive: true });
-    const { stdout } = flowguard(['validate', 'schemas/openmeteo', 'schemas/etherscan'], dir);
+    const { stdout } = await flowguard(['validate', 'schemas/openmeteo', 'schemas/etherscan'], dir);
     expect(stdout).toContain("VAL072 error schemas/etherscan/accounts.mjs:19:16 main.sharedLists[0].ref: no list named 'evmChains' is loaded");
     expect(stdout).not.toContain('schemas/openmeteo');
   });
 
-  it('exits 2 when the --lists folder does not exist', () => {
-    const { code, stderr } = flowguard(['validate', '--lists', 'no-such-lists', 'schemas'], clean);
+  it('exits 2 when the --lists folder does not exist', async () => {
+    const { code, stderr } = await flowguard(['validate', '--lists', 'no-such-lists', 'schemas'], clean);
     expect(code).toBe(2);
     expect(stderr).toContain('no such lists folder: no-such-lists');
   });

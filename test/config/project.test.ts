@@ -71,18 +71,18 @@ describe('loadProjectConfig', () => {
 
   it.each([
     ['{ not json', 'not valid JSON'],
-    ['{ "security": { "allowedLibraries": ["ethers/lib"] } }', 'security.allowedLibraries.0 must be an exact package name'],
-    ['{ "security": { "allowedLibraries": ["../evil"] } }', 'security.allowedLibraries.0 must be an exact package name'],
-    ['{ "security": { "allowedLibraries": ["a..b"] } }', 'security.allowedLibraries.0 must be an exact package name'],
-    ['{ "sandbox": { "deadlineMs": 0 } }', 'sandbox.deadlineMs must be >= 50'],
-    ['{ "sandbox": { "memoryMb": "lots" } }', 'sandbox.memoryMb must be integer'],
+    ['{ "security": { "allowedLibraries": ["ethers/lib"] } }', 'security.allowedLibraries[0]: must be an exact package name'],
+    ['{ "security": { "allowedLibraries": ["../evil"] } }', 'security.allowedLibraries[0]: must be an exact package name'],
+    ['{ "security": { "allowedLibraries": ["a..b"] } }', 'security.allowedLibraries[0]: must be an exact package name'],
+    ['{ "sandbox": { "deadlineMs": 0 } }', 'sandbox.deadlineMs: must be >= 50'],
+    ['{ "sandbox": { "memoryMb": "lots" } }', 'sandbox.memoryMb: must be integer'],
     ['{ "security": { "keys": { "BAD-NAME": ["x"] } } }', 'security.keys'],
     ['{ "security": { "keys": { "A": "any" } } }', 'security.keys'],
     ['{ "network": { "allowPrivate": "yes" } }', 'network.allowPrivate'],
-    ['{ "limits": { "maxFileBytes": 10 } }', 'limits.maxFileBytes must be >= 1024'],
-    ['{ "secuirty": {} }', "(top level) must NOT have additional properties 'secuirty' (did you mean 'security'?)"],
+    ['{ "limits": { "maxFileBytes": 10 } }', 'limits.maxFileBytes: must be >= 1024'],
+    ['{ "secuirty": {} }', "secuirty: unknown key 'secuirty'\n    hint: did you mean 'security'?"],
     // Issue 27, point 8: a misspelt key says what was meant, as schema findings do.
-    ['{ "sandbox": { "deadlinMs": 100 } }', "sandbox must NOT have additional properties 'deadlinMs' (did you mean 'deadlineMs'?)"],
+    ['{ "sandbox": { "deadlinMs": 100 } }', "sandbox.deadlinMs: unknown key 'deadlinMs'\n    hint: did you mean 'deadlineMs'?"],
   ])('rejects %s, naming the problem', (text, message) => {
     const dir = project(`bad-${Math.random().toString(36).slice(2)}`, text);
     expect(() => loadProjectConfig(dir)).toThrow(ConfigError);

@@ -141,11 +141,11 @@ describe('flowguard call exit codes', () => {
     ]);
     expect(unknown.code).toBe(2);
     expect(unknown.stdout).toBe('');
-    expect(unknown.stderr).toMatch(/^flowguard: no tool named 'params_nothing'\n/);
+    expect(unknown.stderr).toMatch(/^flowguard: ERR001 no tool named 'params_nothing'\n/);
     expect(notJson.code).toBe(2);
-    expect(notJson.stderr).toMatch(/^flowguard: --args is not valid JSON: /);
-    expect(notObject).toEqual({ code: 2, stdout: '', stderr: 'flowguard: --args must be a JSON object\n' });
-    expect(badArg).toEqual({ code: 2, stdout: '', stderr: 'flowguard: --arg mode: expected key=value\n' });
+    expect(notJson.stderr).toMatch(/^flowguard: ERR001 --args is not valid JSON: /);
+    expect(notObject).toEqual({ code: 2, stdout: '', stderr: 'flowguard: ERR001 --args must be a JSON object\n' });
+    expect(badArg).toEqual({ code: 2, stdout: '', stderr: 'flowguard: ERR001 --arg mode: expected key=value\n' });
     const common = ['call', 'params_behave', '--arg', 'mode=json', '--schemas', PARAMS, '--project', project.dir];
     const withHandlers = ['call', 'params_behave', '--arg', 'mode=json', '--schemas', SCHEMAS, '--project', project.dir];
     const [noEquals, badBase, badOrigin] = await Promise.all([
@@ -156,9 +156,9 @@ describe('flowguard call exit codes', () => {
       flowguard([...withHandlers, '--upstream', 'https://api.example.test/v1=http://127.0.0.1:1'], ENV, 6_000),
     ]);
     runs.push({ args: common, run: noEquals }, { args: withHandlers, run: badBase }, { args: withHandlers, run: badOrigin });
-    expect(noEquals).toEqual({ code: 2, stdout: '', stderr: 'flowguard: --upstream nonsense: expected ORIGIN=BASEURL, e.g. https://api.example.com=http://127.0.0.1:8080\n' });
-    expect(badBase).toEqual({ code: 2, stdout: '', stderr: "flowguard: upstream base 'ftp://127.0.0.1:1' must be an http(s) URL\n" });
-    expect(badOrigin).toEqual({ code: 2, stdout: '', stderr: "flowguard: upstream origin 'https://api.example.test/v1' must be scheme://host[:port] or *\n" });
+    expect(noEquals).toEqual({ code: 2, stdout: '', stderr: 'flowguard: ERR003 --upstream nonsense: expected ORIGIN=BASEURL, e.g. https://api.example.com=http://127.0.0.1:8080\n' });
+    expect(badBase).toEqual({ code: 2, stdout: '', stderr: "flowguard: ERR003 upstream base 'ftp://127.0.0.1:1' must be an http(s) URL\n" });
+    expect(badOrigin).toEqual({ code: 2, stdout: '', stderr: "flowguard: ERR003 upstream origin 'https://api.example.test/v1' must be scheme://host[:port] or *\n" });
     expect(main.records.length).toBe(before);
   }, 45_000);
 });

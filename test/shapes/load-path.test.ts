@@ -23,7 +23,7 @@ it('checks every kind of document without compiling a JSON Schema at run time', 
     const { parseGroupsText } = await import(dist + '/catalog/groups-file.js');
     const { checkSchemaText } = await import(dist + '/schema/check.js');
     const counts = [];
-    try { loadProjectConfig(${JSON.stringify(work)}); } catch (error) { counts.push(error.message.includes('sandbox.deadlineMs must be >= 50')); }
+    try { loadProjectConfig(${JSON.stringify(work)}); } catch (error) { counts.push(error.message.includes('sandbox.deadlineMs: must be >= 50')); }
     counts.push(checkListText('codes.mjs', 'export const list = { meta: { name: 1 }, entries: {} };').sink.findings.length > 0);
     counts.push(parseGroupsText('groups.json', '{ "specVersion": "1.0.0", "groups": { "Bad": 1 } }').groups[0].findings.length > 0);
     counts.push(checkSchemaText('x.mjs', 'export const main = { namespace: 1 };', { allowedLibraries: [] }).findings.length > 0);

@@ -53,7 +53,7 @@ describe('InputSchema.fromParameters', () => {
 describe('InputSchema.check', () => {
   it('accepts valid arguments, fills defaults, and leaves the caller\'s object alone', () => {
     const args = { address: ADDRESS, chain: 'eth', chainId: 56 };
-    expect(input.check(args)).toEqual({ ok: true, args: { address: ADDRESS, chain: 'eth', chainId: 56, limit: 10 } });
+    expect(input.check(args)).toEqual({ ok: true, value: { address: ADDRESS, chain: 'eth', chainId: 56, limit: 10 } });
     expect(args).toEqual({ address: ADDRESS, chain: 'eth', chainId: 56 });
   });
 
@@ -65,12 +65,12 @@ describe('InputSchema.check', () => {
     [{ address: ADDRESS, chain: 'eth', limit: '5' }, [{ parameter: 'limit', message: "'limit' must be number" }]],
     [{ address: ADDRESS, chain: 'eth', ids: [] }, [{ parameter: 'ids', message: "'ids' must NOT have fewer than 1 items" }]],
   ])('names the argument and the rule: %j', (args, problems) => {
-    expect(input.check(args)).toEqual({ ok: false, problems });
+    expect(input.check(args)).toEqual({ ok: false, error: problems });
   });
 
   it('reports a bad pattern and a bad type together', () => {
     const result = input.check({ address: '0xnope', chain: 'eth', verbose: 'yes' });
     expect(result.ok).toBe(false);
-    expect(!result.ok && result.problems.map((p) => p.parameter)).toEqual(['address', 'address', 'verbose']);
+    expect(!result.ok && result.error.map((p) => p.parameter)).toEqual(['address', 'address', 'verbose']);
   });
 });
