@@ -17,8 +17,9 @@ export const DIST: readonly string[] = [
 ];
 
 /**
- * Files that start the sandbox, the CLI, a server or Redis; and the property suite over the
- * checkers (test/fuzz.test.ts: 12,000 generated inputs, half a minute of CPU, not seconds).
+ * Files that start the sandbox, the CLI, a server or Redis; and two that take more than seconds
+ * of CPU: the property suite over the checkers (test/fuzz.test.ts, 12,000 generated inputs) and
+ * the import of six real OpenAPI documents (test/openapi/import.fixtures.test.ts, 550 operations).
  */
 export const INTEGRATION: readonly string[] = [
   'test/cache/execute-request.test.ts',
@@ -92,6 +93,7 @@ export const INTEGRATION: readonly string[] = [
   'test/observe/serve.test.ts',
   'test/openapi/cli.test.ts',
   'test/openapi/hostile.test.ts',
+  'test/openapi/import.fixtures.test.ts',
   'test/reload/desktop-entry.test.ts',
   'test/reload/live-catalog.test.ts',
   'test/reload/watch.test.ts',
