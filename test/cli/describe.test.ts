@@ -6,12 +6,12 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { BIN, connectStdio, ROOT } from '../mcp/helpers.js';
 
 const SCHEMAS = join(ROOT, 'test', 'fixtures', 'discovery', 'schemas');
-const project = tempProject({ audit: { enabled: false } });
+const project = tempProject({ config: { audit: { enabled: false } } });
 let upstream: Upstream;
 let listed: McpTool[];
 

@@ -1,14 +1,12 @@
 // `flowguard doctor` as an operator runs it: the compiled command in a child process, in a
 // temporary project folder with copies of bundled schemas, lists and fixtures.
 
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type CliRun, ROOT, runFlowguardSync } from '../kit/spawn.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'flowguard.js');
 const CODES = join(ROOT, 'test', 'fixtures', 'codes');
 const work = mkdtempSync(join(tmpdir(), 'flowguard-doctor-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -16,9 +14,8 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const ENV_VALUE = 'env-value-7f3a9c1e55';
 const DOTENV_VALUE = 'dotenv-value-b82d04aa19';
 
-function flowguard(args: string[], cwd: string, env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', ...env } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+function flowguard(args: string[], cwd: string, env: Record<string, string> = {}): CliRun {
+  return runFlowguardSync(args, { cwd, env, timeoutMs: 60_000 });
 }
 
 /** etherscan (a key, handlers, the ethers library, a shared list) and wttr (keyless) with the bundled lists. */

@@ -1,23 +1,20 @@
 // `flowguard group create|verify|list` as an operator runs them: the compiled command in a child
 // process, in a temporary project folder holding copies of the fixture schemas.
 
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type CliRun, ROOT, runFlowguardSync } from '../kit/spawn.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'flowguard.js');
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'codes', 'GRP006');
 const SEARCH = 'example/things.mjs::searchThings';
 const GET = 'example/things.mjs::getThing';
 const work = mkdtempSync(join(tmpdir(), 'flowguard-group-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function flowguard(args: string[], cwd: string) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '' } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+function flowguard(args: string[], cwd: string): CliRun {
+  return runFlowguardSync(args, { cwd });
 }
 
 function project(name: string): string {

@@ -2,19 +2,17 @@
 // The scaffold validates with no finding at all, dry-runs to the URL its route describes, and
 // an existing file is never overwritten without --force.
 
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type CliRun, runFlowguardSync } from '../kit/spawn.js';
 
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'flowguard.js');
 const work = mkdtempSync(join(tmpdir(), 'flowguard-init-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function flowguard(args: string[], cwd = work) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 30_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+function flowguard(args: string[], cwd = work): CliRun {
+  return runFlowguardSync(args, { cwd });
 }
 
 describe('flowguard init', () => {

@@ -2,14 +2,12 @@
 // temporary project folder with a served schema, one whose key is missing, a rejected file and
 // a 4.x file that loads without its broken route.
 
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliRun, ROOT, runFlowguardSync } from '../kit/spawn.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'flowguard.js');
 const CODES = join(ROOT, 'test', 'fixtures', 'codes');
 const work = mkdtempSync(join(tmpdir(), 'flowguard-list-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -38,9 +36,8 @@ const KEYED = `export const main = {
 };
 `;
 
-function flowguard(args: string[], cwd: string, env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '', ...env } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+function flowguard(args: string[], cwd: string, env: Record<string, string> = {}): CliRun {
+  return runFlowguardSync(args, { cwd, env });
 }
 
 let dir: string;

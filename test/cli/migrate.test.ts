@@ -1,21 +1,18 @@
 // `flowguard migrate` as an operator runs it: the compiled command in a child process, on copies
 // of the 1.2.0 fixtures in a temp folder.
 
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { type CliRun, ROOT, runFlowguardSync } from '../kit/spawn.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'flowguard.js');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'migrate');
 const work = mkdtempSync(join(tmpdir(), 'flowguard-migrate-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function flowguard(args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: work, encoding: 'utf8', timeout: 30_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+function flowguard(args: string[]): CliRun {
+  return runFlowguardSync(args, { cwd: work });
 }
 
 /** A fresh `legacy/` folder: two sound 1.2.0 files (one nested), and a 2.0.0 file. */

@@ -1,20 +1,17 @@
 // The flags every command shares (src/cli/shared.ts), as a user runs the commands: one project
 // folder means one config and one shared-list folder, whichever command reads it.
 
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type CliRun, ROOT, runFlowguardSync } from '../kit/spawn.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'flowguard.js');
 const work = mkdtempSync(join(tmpdir(), 'flowguard-shared-flags-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function flowguard(args: string[], cwd: string) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 30_000, env: { PATH: process.env.PATH ?? '' } });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+function flowguard(args: string[], cwd: string): CliRun {
+  return runFlowguardSync(args, { cwd });
 }
 
 /** A project whose etherscan schema needs the evmChains list of its own shared-lists/, and a working folder elsewhere with none. */

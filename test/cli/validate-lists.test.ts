@@ -1,21 +1,18 @@
 // `flowguard validate --lists`: list files are checked as lists, never as schemas, and their
 // findings are reported with the schemas'.
 
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CliRun, ROOT, runFlowguardSync } from '../kit/spawn.js';
 import { listFile } from '../lists/helpers.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'flowguard.js');
 const work = mkdtempSync(join(tmpdir(), 'flowguard-lists-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function flowguard(args: string[], cwd: string) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 30_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+function flowguard(args: string[], cwd: string): CliRun {
+  return runFlowguardSync(args, { cwd });
 }
 
 /** A project with the bundled schemas and lists, and one list of its own. */

@@ -1,20 +1,17 @@
 // `flowguard validate` as a user runs it: the compiled command in a child process, real files.
 
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type CliRun, ROOT, runFlowguardSync } from '../kit/spawn.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'flowguard.js');
 const CODES = join(ROOT, 'test', 'fixtures', 'codes');
 const work = mkdtempSync(join(tmpdir(), 'flowguard-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function flowguard(args: string[], cwd = ROOT) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', timeout: 30_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+function flowguard(args: string[], cwd = ROOT): CliRun {
+  return runFlowguardSync(args, { cwd });
 }
 
 describe('flowguard validate', () => {
