@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import { BIN, ROOT } from '../mcp/helpers.js';
 
 const SCHEMAS = join(ROOT, 'test', 'fixtures', 'discovery', 'schemas');

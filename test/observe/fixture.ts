@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import { startUpstream, type RecordEntry, type Upstream } from '../support/upstream.js';
 
 export const KEY = 'sk-audit-9Zq+4Wd/LmX7=';
@@ -72,7 +72,7 @@ export interface ObservedProject {
 /** A temp project with the schema, its key in `.env`, and `config` as `.flowmcp/config.json`. */
 export async function observedProject(config: Record<string, unknown> = {}): Promise<ObservedProject> {
   const upstream = await startUpstream(answer);
-  const project = tempProject({ upstreams: { '*': upstream.origin }, ...config });
+  const project = tempProject({ config: { upstreams: { '*': upstream.origin }, ...config } });
   const schemas = join(project.dir, 'schemas');
   mkdirSync(schemas);
   writeFileSync(join(schemas, SCHEMA_FILE), SCHEMA);

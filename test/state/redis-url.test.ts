@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { maskedUrl } from '../../src/shared/masked-url.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'flowguard.js');
@@ -20,7 +20,7 @@ afterEach(() => {
 });
 
 function serve(args: string[], config?: unknown): Promise<{ code: number | null; stderr: string }> {
-  const project = tempProject(config);
+  const project = tempProject({ config });
   removes.push(project.remove);
   mkdirSync(join(project.dir, 'schemas'));
   const child = spawn(process.execPath, [BIN, 'serve', '--schemas', join(project.dir, 'schemas'), '--project', project.dir, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'ignore', 'pipe'] });
