@@ -2,16 +2,14 @@
 // project holding the fixture schemas (test/fixtures/route-tests/), against a loopback upstream
 // that stands for https://api.market.example and answers what each case needs.
 
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyPatch } from 'diff';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ROOT, runFlowguard, type CliRun } from '../kit/spawn.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'flowguard.js');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'route-tests', 'schemas');
 const ORIGIN = 'https://api.market.example';
 
@@ -49,20 +47,8 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The command in a child process, asynchronously: the upstream answers from this process meanwhile. */
-function flowguard(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function flowguard(args: string[]): Promise<CliRun> {
+  return runFlowguard(args, { cwd: dir, timeoutMs: 60_000 });
 }
 
 interface JsonReport {

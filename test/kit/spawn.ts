@@ -9,9 +9,8 @@ export const ROOT = join(import.meta.dirname, '..', '..');
 export const BIN = join(ROOT, 'bin', 'flowguard.js');
 
 export interface CliRun {
+  /** The exit code; null when a signal ended it (SIGKILL once it outlived its time, which stderr then says). */
   code: number | null;
-  /** The signal that ended it (SIGKILL when it outlived its time), or null. */
-  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -38,13 +37,13 @@ function environment(env: Record<string, string> = {}): Record<string, string> {
 export function runFlowguardSync(args: readonly string[], options: SpawnOptions = {}): CliRun {
   const result = spawnSync(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: environment(options.env), input: options.input ?? '', encoding: 'utf8', timeout: options.timeoutMs ?? 30_000, killSignal: 'SIGKILL' });
   const killed = result.signal === 'SIGKILL' ? `\n[killed after ${options.timeoutMs ?? 30_000} ms]` : '';
-  return { code: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr + killed };
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr + killed };
 }
 
 /** `flowguard <args>` to its end, while this process keeps serving (its upstreams, its servers). */
 export function runFlowguard(args: readonly string[], options: SpawnOptions = {}): Promise<CliRun> {
   const running = startFlowguard(args, options);
-  return running.exited.then((code) => ({ code, signal: running.child.signalCode, stdout: running.stdout(), stderr: running.stderr() }));
+  return running.exited.then((code) => ({ code, stdout: running.stdout(), stderr: running.stderr() }));
 }
 
 /** A flowguard command left running (`serve`): its output so far, its end, and a way to stop it. */

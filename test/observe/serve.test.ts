@@ -13,6 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runFlowguard, type CliRun } from '../kit/spawn.js';
 import { waitFor } from '../support/wait.js';
 import { keyLeaks, KEY, observedProject, SCHEMA_FILE, type ObservedProject } from './fixture.js';
 
@@ -205,15 +206,8 @@ describe('serve over Streamable HTTP, and flowguard audit', () => {
   });
 });
 
-function flowguard(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function flowguard(args: string[]): Promise<CliRun> {
+  return runFlowguard(args);
 }
 
 const SPIN_SCHEMA = `export const main = {

@@ -51,7 +51,7 @@ describe('documents that expand without bound', () => {
     expect(ALIAS_BOMB.length).toBeLessThan(500);
     writeFileSync(join(work, 'bomb.yaml'), ALIAS_BOMB);
     const run = flowguard(['import', 'openapi', 'bomb.yaml', '--out', 'bomb-out', '--json']);
-    expect({ code: run.code, signal: run.signal, stderr: run.stderr }).toEqual({ code: 1, signal: null, stderr: '' });
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 1, stderr: '' });
     const report = JSON.parse(run.stdout);
     expect(report.summary).toMatchObject({ routes: 0, files: 0 });
     expect(report.files).toEqual([]);
@@ -64,7 +64,7 @@ describe('documents that expand without bound', () => {
     expect(text.length).toBeLessThan(6000);
     writeFileSync(join(work, 'fan.json'), text);
     const run = flowguard(['import', 'openapi', 'fan.json', '--out', 'fan-out']);
-    expect({ code: run.code, signal: run.signal }).toEqual({ code: 1, signal: null });
+    expect(run.code).toBe(1);
     expect(run.stdout).toContain(`error document: the document expands to more than ${MAX_EXPANDED_VALUES} values`);
     expect(run.stdout).toContain('nothing was written');
     expect(run.stdout).toMatch(/0 operations: 0 routes in 0 files/);
