@@ -1,13 +1,13 @@
 // `flowguard serve --watch` as a client meets it: a real server process over stdio with an SDK
 // client connected, schema files rewritten on disk, and a loopback upstream behind `--upstream`.
 
-import { spawnSync } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BIN, makeProject, ORIGIN, shopSchema, startHeldUpstream, type HeldUpstream, type Project } from './helpers.js';
+import { runFlowguardSync } from '../kit/spawn.js';
 import { waitFor } from '../support/wait.js';
 
 const ITEM = { name: 'getItem', path: '/items' };
@@ -111,7 +111,7 @@ describe('serve --watch', () => {
 });
 
 it('refuses --watch with --group: a group serves its files as recorded', () => {
-  const run = spawnSync(process.execPath, [BIN, 'serve', '--watch', '--group', 'any', '--schemas', project.schemas, '--project', project.dir], { encoding: 'utf8', timeout: 15_000 });
-  expect(run.status).toBe(2);
+  const run = runFlowguardSync(['serve', '--watch', '--group', 'any', '--schemas', project.schemas, '--project', project.dir], { timeoutMs: 15_000 });
+  expect(run.code).toBe(2);
   expect(run.stderr).toContain('--watch cannot serve a --group');
 });
