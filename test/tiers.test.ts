@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import config from '../vitest.config.js';
 import { namedModules, ROOT, testedModule, testFiles, unitFiles } from './kit/tiers.js';
 import { DIST, INTEGRATION } from './tiers.js';
 
@@ -14,6 +15,15 @@ describe('test/tiers.ts', () => {
     const listed = [...INTEGRATION, ...DIST];
     expect(listed.filter((path) => !existsSync(join(ROOT, path)) || !path.endsWith('.test.ts'))).toEqual([]);
     expect(listed.filter((path, index) => listed.indexOf(path) !== index)).toEqual([]);
+  });
+
+  it('is what vitest runs: the unit project takes every file not listed, with the guard as its setup', () => {
+    const projects = (config.test?.projects ?? []) as Array<{ test: { name: string; include: string[]; exclude?: string[]; setupFiles?: string[] } }>;
+    const byName = Object.fromEntries(projects.map((project) => [project.test.name, project.test]));
+    expect(Object.keys(byName).sort()).toEqual(['dist', 'integration', 'unit']);
+    expect(byName.unit).toMatchObject({ include: ['test/**/*.test.ts'], exclude: [...INTEGRATION, ...DIST], setupFiles: ['test/kit/unit-guard.ts'] });
+    expect(byName.integration?.include).toEqual(INTEGRATION);
+    expect(byName.dist?.include).toEqual(DIST);
   });
 
   it('leaves the unit tier most of the suite, and the top-level checks in it', () => {
