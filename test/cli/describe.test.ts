@@ -2,13 +2,13 @@
 // spawned command prints exactly the definition a client gets from `tools/list` of a server in
 // `--tools all` mode, names a tool whose key is missing, and refuses an unknown tool.
 
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectStdio } from '../kit/mcp.js';
 import { tempProject } from '../kit/project.js';
+import { ROOT, runFlowguardSync } from '../kit/spawn.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
-import { BIN, connectStdio, ROOT } from '../mcp/helpers.js';
 
 const SCHEMAS = join(ROOT, 'test', 'fixtures', 'discovery', 'schemas');
 const project = tempProject({ config: { audit: { enabled: false } } });
@@ -17,7 +17,7 @@ let listed: McpTool[];
 
 beforeAll(async () => {
   upstream = await startUpstream((_req, res) => res.end('{}'));
-  const server = await connectStdio(upstream as never, [BIN, 'serve', '--schemas', SCHEMAS, '--project', project.dir, '--upstream', `*=${upstream.origin}`, '--tools', 'all', '--transport', 'stdio']);
+  const server = await connectStdio(['--schemas', SCHEMAS, '--project', project.dir, '--upstream', `*=${upstream.origin}`, '--tools', 'all']);
   try {
     listed = (await server.client.listTools()).tools;
   } finally {
@@ -31,7 +31,7 @@ afterAll(async () => {
 });
 
 function describeTool(name: string) {
-  return spawnSync(process.execPath, [BIN, 'describe', name, '--schemas', SCHEMAS, '--project', project.dir], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+  return runFlowguardSync(['describe', name, '--schemas', SCHEMAS, '--project', project.dir]);
 }
 
 describe('flowguard describe', () => {
@@ -39,7 +39,7 @@ describe('flowguard describe', () => {
     const tool = listed.find((entry) => entry.name === 'skyline_getSevereWarnings');
     expect(tool?.inputSchema.properties).toBeDefined();
     const byName = describeTool('skyline_getSevereWarnings');
-    expect(byName.status, byName.stderr).toBe(0);
+    expect(byName.code, byName.stderr).toBe(0);
     expect(JSON.parse(byName.stdout)).toEqual(tool);
     const byReference = describeTool(tool?.title ?? '');
     expect(JSON.parse(byReference.stdout)).toEqual(tool);
@@ -47,14 +47,14 @@ describe('flowguard describe', () => {
 
   it('describes a tool whose key is not granted, and says on stderr that it is not served', () => {
     const hidden = describeTool('goldvault_getBullionPrice');
-    expect(hidden.status).toBe(0);
+    expect(hidden.code).toBe(0);
     expect((JSON.parse(hidden.stdout) as McpTool).name).toBe('goldvault_getBullionPrice');
     expect(hidden.stderr).toMatch(/goldvault_getBullionPrice is not served: \S+ not granted or held back/);
   });
 
   it('refuses an unknown tool (exit 2), naming it', () => {
     const unknown = describeTool('nothing_here');
-    expect(unknown.status).toBe(2);
+    expect(unknown.code).toBe(2);
     expect(unknown.stdout).toBe('');
     expect(unknown.stderr).toContain("no tool named 'nothing_here'");
   });
