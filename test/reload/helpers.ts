@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { tempProject } from '../kit/project.js';
 import { startUpstream } from '../support/upstream.js';
 
-export const ROOT = join(import.meta.dirname, '..', '..');
-export const BIN = join(ROOT, 'bin', 'flowguard.js');
+export { BIN, ROOT } from '../kit/spawn.js';
 /** The origin the test schemas name; `--upstream` sends it to the loopback upstream. */
 export const ORIGIN = 'https://api.shop.test';
 
