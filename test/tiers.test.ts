@@ -1,9 +1,9 @@
 // The test tiers stay what CONTRIBUTING.md says: test/tiers.ts names existing files, each in one
-// tier, and every unit test below the top of test/ is named after the module it tests and imports
-// it (test/<room>/<module>.test.ts tests src/<room>/<module>.ts). That a unit test starts no
+// tier; no unit test reads the clock; every unit test below the top of test/ is named after the
+// module it tests and imports it (test/<room>/<module>.test.ts tests src/<room>/<module>.ts). That a unit test starts no
 // process and no server is checked as it runs (test/kit/unit-guard.ts and its test).
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import config from '../vitest.config.js';
@@ -30,6 +30,14 @@ describe('test/tiers.ts', () => {
     const unit = unitFiles();
     expect(unit.length + INTEGRATION.length + DIST.length).toBe(testFiles().length);
     expect(unit).toEqual(expect.arrayContaining(['test/architecture.test.ts', 'test/tiers.test.ts', 'test/kit/unit-guard.test.ts']));
+  });
+});
+
+describe('a unit test reads no clock', () => {
+  // A bound on elapsed time fails on a loaded machine; speed is measured in bench/, against a baseline.
+  it.each(unitFiles())('%s', (path) => {
+    const text = readFileSync(join(ROOT, path), 'utf8');
+    expect(text.match(/performance\.now\(|Date\.now\(|process\.hrtime/g) ?? []).toEqual([]);
   });
 });
 
