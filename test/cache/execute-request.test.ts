@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CallRecord } from '../../src/catalog/call-record.js';
 import { Catalog } from '../../src/catalog/load.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { callRecordsDelivered } from '../support/wait.js';
 

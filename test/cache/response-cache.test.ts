@@ -9,7 +9,7 @@ import type { CallRecord } from '../../src/catalog/call-record.js';
 import { Catalog } from '../../src/catalog/load.js';
 import { MemoryState } from '../../src/state/memory-state.js';
 import type { SharedState } from '../../src/state/shared-state.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { callRecordsDelivered } from '../support/wait.js';
 
@@ -91,7 +91,7 @@ afterEach(async () => {
 async function load(
   { tags = ['cacheTtlDaily'], routes = STANDARD_ROUTES, config, key = KEY, state }: { tags?: string[]; routes?: Record<string, string>; config?: unknown; key?: string; state?: SharedState } = {},
 ): Promise<Loaded> {
-  const project = tempProject(config);
+  const project = tempProject({ config });
   mkdirSync(join(project.dir, 'schemas'));
   writeFileSync(join(project.dir, 'schemas', 'quotes.mjs'), quotesSchema(tags, routes));
   const catalog = await Catalog.load({ schemas: join(project.dir, 'schemas'), project: project.dir, env: {}, keys: { QUOTES_KEY: key }, upstreams: { '*': upstream.origin }, state });

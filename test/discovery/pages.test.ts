@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
 import { startHttpServer, type McpHttpServer } from '../../src/mcp/http.js';
 import { loadProjectConfig } from '../../src/config/project.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import { BIN, connectHttp, connectStdio, ROOT, type Connection } from '../mcp/helpers.js';
 
 const SCHEMAS = join(ROOT, 'test', 'fixtures', 'discovery', 'schemas');
@@ -30,7 +30,7 @@ async function allPages(client: Client): Promise<{ sizes: number[]; names: strin
 }
 
 describe('tools/list pages', () => {
-  const project = tempProject({ audit: { enabled: false }, discovery: { tools: 'all', pageSize: 5 } });
+  const project = tempProject({ config: { audit: { enabled: false }, discovery: { tools: 'all', pageSize: 5 } } });
   let stdio: Connection;
   let catalog: Catalog;
   let server: McpHttpServer;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
 import { startHttpServer, type McpHttpServer } from '../../src/mcp/http.js';
 import { ServerMetrics } from '../../src/observe/metrics.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { callRecordsDelivered, waitFor } from '../support/wait.js';
 import { BIN, connectHttp, connectStdio, ROOT, type Connection } from '../mcp/helpers.js';
@@ -69,7 +69,7 @@ async function discoveryJourney(client: Client, fullListing: readonly McpTool[])
 
 /** Every tool of the fixture as the full listing gives it, from a server in `all` mode. */
 async function fullListing(): Promise<McpTool[]> {
-  const project = tempProject({ audit: { enabled: false } });
+  const project = tempProject({ config: { audit: { enabled: false } } });
   const all = await connectStdio(upstream as never, [BIN, 'serve', '--schemas', SCHEMAS, '--project', project.dir, '--upstream', `*=${upstream.origin}`, '--tools', 'all', '--transport', 'stdio']);
   try {
     return (await all.client.listTools()).tools;
@@ -80,7 +80,7 @@ async function fullListing(): Promise<McpTool[]> {
 }
 
 describe('discovery mode over stdio (spawned flowguard serve --tools search)', () => {
-  const project = tempProject({});
+  const project = tempProject({ config: {} });
   let connection: Connection;
   let listing: McpTool[];
   beforeAll(async () => {
@@ -130,7 +130,7 @@ describe('discovery mode over stdio (spawned flowguard serve --tools search)', (
 });
 
 describe('discovery mode over Streamable HTTP', () => {
-  const project = tempProject({ audit: { enabled: false } });
+  const project = tempProject({ config: { audit: { enabled: false } } });
   const metrics = new ServerMetrics();
   let catalog: Catalog;
   let server: McpHttpServer;

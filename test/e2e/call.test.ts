@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallResult } from '../../src/catalog/call-pipeline.js';
 import { Catalog } from '../../src/catalog/load.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import type { Recorded } from '../support/upstream.js';
 import { waitFor } from '../support/wait.js';
 import { KEY, SCHEMAS, startBehaving, type BehavingUpstream } from './helpers.js';
@@ -20,7 +20,7 @@ let polygon: BehavingUpstream;
 let catalog: Catalog;
 let quick: Catalog;
 // Tests here share the fixture origins: a 429 of one test must not pause the origin for the next (src/guard/ has its own suite).
-const project = tempProject({ upstreamLimits: { maxPauseSeconds: 0 } });
+const project = tempProject({ config: { upstreamLimits: { maxPauseSeconds: 0 } } });
 
 beforeAll(async () => {
   [main, other, polygon] = await Promise.all([startBehaving(), startBehaving(), startBehaving()]);

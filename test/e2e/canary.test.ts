@@ -8,14 +8,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallResult } from '../../src/catalog/call-pipeline.js';
 import { Catalog } from '../../src/catalog/load.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import type { Recorded } from '../support/upstream.js';
 import { CANARY_GRANT, KEY, KEY_URL, keyLeaks, REDACTED, SCHEMAS, startBehaving, type BehavingUpstream } from './helpers.js';
 
 let main: BehavingUpstream;
 let other: BehavingUpstream;
 let catalog: Catalog;
-const project = tempProject(CANARY_GRANT);
+const project = tempProject({ config: CANARY_GRANT });
 /** Every result and error of this file, checked once more at the end. */
 const outputs: unknown[] = [];
 const TOKEN = /^__secret_CANARY_KEY_[0-9a-f]+__$/;

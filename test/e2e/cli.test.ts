@@ -5,13 +5,13 @@
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import type { Recorded } from '../support/upstream.js';
 import { CANARY_GRANT, flowguard, KEY, KEY_URL, keyLeaks, REDACTED, SCHEMAS, startBehaving, type BehavingUpstream, type CliRun } from './helpers.js';
 
 let main: BehavingUpstream;
 let other: BehavingUpstream;
-const project = tempProject(CANARY_GRANT);
+const project = tempProject({ config: CANARY_GRANT });
 const ENV = { CANARY_KEY: KEY };
 /** Every run of this file, checked for the key at the end. */
 const runs: Array<{ args: string[]; run: CliRun }> = [];

@@ -2,13 +2,13 @@
 // answer), the fixture folders, the canary key and the checks that it appears nowhere, and the
 // CLI in a child process.
 
-import { spawn } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { BIN, ROOT, runFlowguard, type CliRun } from '../kit/spawn.js';
 import { echo, startUpstream, type RecordEntry, type Upstream } from '../support/upstream.js';
 
-export const ROOT = join(import.meta.dirname, '..', '..');
-export const BIN = join(ROOT, 'bin', 'flowguard.js');
+export { BIN, ROOT, type CliRun };
+
 export const FIXTURES = join(ROOT, 'test', 'fixtures', 'e2e');
 export const SCHEMAS = join(FIXTURES, 'schemas');
 
@@ -141,30 +141,7 @@ function streamBytes(res: ServerResponse, total: number): void {
 /** The config line that lets the canary key come from the environment. */
 export const CANARY_GRANT = { security: { keys: ['CANARY_KEY', 'EMPTY_KEY'] } };
 
-export interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * `node bin/flowguard.js ...` in a child process, asynchronously (the loopback servers live in
- * this process and must keep answering), killed after `timeoutMs`.
- */
+/** `flowguard <args>` in a child process with the environment `env` (and PATH), while this process's loopback servers keep answering. */
 export function flowguard(args: string[], env: Record<string, string>, timeoutMs = 20_000): Promise<CliRun> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      stderr += `\n[killed after ${timeoutMs} ms]`;
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runFlowguard(args, { env, timeoutMs });
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
 import { startHttpServer, type McpHttpServer } from '../../src/mcp/http.js';
 import { MAX_ORIGINS, ServerMetrics } from '../../src/observe/metrics.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import { connectHttp, SCHEMAS, startCatalogUpstream, type CatalogUpstream, type Connection } from '../mcp/helpers.js';
 import { parseMetrics, rawRequest, sandboxWorkers } from './helpers.js';
 import { waitFor } from '../support/wait.js';
@@ -24,7 +24,7 @@ const metrics = new ServerMetrics();
 beforeAll(async () => {
   upstream = await startCatalogUpstream();
   // Read-only answers are kept a minute, so that a repeated call is a cache hit.
-  project = tempProject({ sandbox: { workers: 1, deadlineMs: 2000, loadHandlers: 'on-first-call' }, cache: { ttlSeconds: 60 } });
+  project = tempProject({ config: { sandbox: { workers: 1, deadlineMs: 2000, loadHandlers: 'on-first-call' }, cache: { ttlSeconds: 60 } } });
   catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir, env: {}, upstreams: { '*': upstream.origin }, sandbox: { onEvent: (event) => metrics.sandboxEvent(event) } });
   server = await startHttpServer(catalog, { port: 0, log: () => undefined, metrics });
   base = server.url.replace(/\/mcp$/, '');

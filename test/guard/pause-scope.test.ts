@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
 import type { CallResult, ToolError } from '../../src/catalog/call-pipeline.js';
 import { retryAfterUntil } from '../../src/guard/retry-after.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { waitFor } from '../support/wait.js';
 
@@ -94,7 +94,7 @@ afterEach(async () => {
 afterAll(() => upstream.close());
 
 async function load(files: Record<string, string>, config: unknown = {}): Promise<Catalog> {
-  const project = tempProject(config);
+  const project = tempProject({ config });
   mkdirSync(join(project.dir, 'schemas'));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(project.dir, 'schemas', name), text);
   const catalog = await Catalog.load({ schemas: join(project.dir, 'schemas'), project: project.dir, env: {}, keys: { VICTIM_KEY }, upstreams: { '*': upstream.origin }, sandbox: { size: 1 } });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallResult } from '../../src/catalog/call-pipeline.js';
 import { Catalog } from '../../src/catalog/load.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import { startUpstream, type RecordEntry, type Upstream } from '../support/upstream.js';
 
 const SCHEMA = join(import.meta.dirname, '..', 'fixtures', 'echo', 'echo.mjs');
@@ -119,7 +119,7 @@ function leaks(value: unknown): string[] {
 let upstream: Upstream;
 let catalog: Catalog;
 // The key comes from the project's .env, which needs no grant. The 429 of one test must not pause the origin for the next.
-const project = tempProject({ upstreamLimits: { maxPauseSeconds: 0 } });
+const project = tempProject({ config: { upstreamLimits: { maxPauseSeconds: 0 } } });
 
 beforeAll(async () => {
   writeFileSync(join(project.dir, '.env'), `ECHO_KEY='${KEY}'\n`);

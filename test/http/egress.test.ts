@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallResult } from '../../src/catalog/call-pipeline.js';
 import { Catalog } from '../../src/catalog/load.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
 const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'egress');
@@ -51,7 +51,7 @@ const ROUTING_HEADERS: Array<[string, string]> = [
 let api: Upstream;
 let collector: Upstream;
 let catalog: Catalog;
-const project = tempProject({ network: { maxRequestsPerCall: 5 } });
+const project = tempProject({ config: { network: { maxRequestsPerCall: 5 } } });
 
 beforeAll(async () => {
   api = await startUpstream((req, res, entry) => {

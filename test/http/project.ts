@@ -1,10 +1,8 @@
 // A throwaway project for catalog tests: one schema file, a `.env` with its key, and optionally
 // a `.flowmcp/config.json`.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Catalog, type CatalogOptions } from '../../src/catalog/load.js';
+import { tempProject } from '../kit/project.js';
 
 export const KEY = 'sk-test-Zx81Qv02Lm';
 
@@ -26,16 +24,9 @@ export interface TestProject {
 }
 
 export function makeProject(schema: string, config?: unknown): TestProject {
-  const dir = mkdtempSync(join(tmpdir(), 'flowguard-request-'));
-  mkdirSync(join(dir, 'schemas'));
-  writeFileSync(join(dir, 'schemas', 'internal.mjs'), schema);
-  writeFileSync(join(dir, '.env'), `TEST_KEY=${KEY}\n`);
-  if (config !== undefined) {
-    mkdirSync(join(dir, '.flowmcp'));
-    writeFileSync(join(dir, '.flowmcp', 'config.json'), JSON.stringify(config));
-  }
+  const project = tempProject({ config, env: { TEST_KEY: KEY }, schemas: { 'internal.mjs': schema } });
   return {
-    load: (options = {}) => Catalog.load({ schemas: join(dir, 'schemas'), project: dir, env: {}, sandbox: { size: 1 }, ...options }),
-    remove: () => rmSync(dir, { recursive: true, force: true }),
+    load: (options = {}) => Catalog.load({ schemas: project.schemas, project: project.dir, env: {}, sandbox: { size: 1 }, ...options }),
+    remove: project.remove,
   };
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Catalog, type CatalogOptions } from '../../src/catalog/load.js';
 import { openKeyLock } from '../../src/keylock/key-lock.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
 const TOKEN = 'ghp-keylock-api-canary-4Pe7Hq2xZ9';

@@ -5,14 +5,13 @@
 // Everything runs through the real CLI in a temp project, with a loopback upstream standing for
 // every origin (`--upstream *=`), so a key that went anywhere would arrive there.
 
-import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
+import { runFlowguard, type CliRun } from '../kit/spawn.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'flowguard.js');
 const TOKEN = 'ghp-keylock-canary-7Hq2xZ9wLm4Pe';
 
 let upstream: Upstream;
@@ -57,26 +56,13 @@ function writeSchema(file: string, { namespace, root, route }: { namespace: stri
   );
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** `flowguard <args> --schemas <temp>/schemas --project <temp>` in a child process; the environment holds no key. */
-function flowguard(args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args, '--schemas', schemas, '--project', project.dir], { env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function flowguard(args: string[]): Promise<CliRun> {
+  return runFlowguard([...args, '--schemas', schemas, '--project', project.dir]);
 }
 
 /** `flowguard call <tool>` with every origin sent to the loopback upstream. */
-function call(tool: string): Promise<Run> {
+function call(tool: string): Promise<CliRun> {
   return flowguard(['call', tool, '--upstream', `*=${upstream.origin}`]);
 }
 
@@ -91,7 +77,7 @@ function acceptCommand(key: string): string {
 }
 
 /** Runs the accept command exactly as flowguard printed it (its words after `flowguard`). */
-function runPrinted(command: string): Promise<Run> {
+function runPrinted(command: string): Promise<CliRun> {
   const words = command.split(' ');
   expect(words[0]).toBe('flowguard');
   const folders = words.indexOf('--schemas');

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 
 const LIBRARIES = ['native-adder', 'class-default', 'zlib'];
 
@@ -49,7 +49,7 @@ let project: { dir: string; remove: () => void };
 let catalog: Catalog;
 
 beforeAll(async () => {
-  project = tempProject({ security: { allowedLibraries: [...LIBRARIES, 'fs'] } });
+  project = tempProject({ config: { security: { allowedLibraries: [...LIBRARIES, 'fs'] } } });
   const adder = join(project.dir, 'node_modules', 'native-adder');
   mkdirSync(adder, { recursive: true });
   // As talib's: the package's main is the compiled addon itself.

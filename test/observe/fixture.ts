@@ -3,10 +3,8 @@
 // executeRequest route whose handler makes two requests of its own through the core. The
 // upstream is a real loopback server reached through an `upstreams` override.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import { startUpstream, type RecordEntry, type Upstream } from '../support/upstream.js';
 
 export const KEY = 'sk-audit-9Zq+4Wd/LmX7=';
@@ -72,14 +70,10 @@ export interface ObservedProject {
 /** A temp project with the schema, its key in `.env`, and `config` as `.flowmcp/config.json`. */
 export async function observedProject(config: Record<string, unknown> = {}): Promise<ObservedProject> {
   const upstream = await startUpstream(answer);
-  const project = tempProject({ upstreams: { '*': upstream.origin }, ...config });
-  const schemas = join(project.dir, 'schemas');
-  mkdirSync(schemas);
-  writeFileSync(join(schemas, SCHEMA_FILE), SCHEMA);
-  writeFileSync(join(project.dir, '.env'), `AUDIT_KEY=${KEY}\n`);
+  const project = tempProject({ config: { upstreams: { '*': upstream.origin }, ...config }, env: { AUDIT_KEY: KEY }, schemas: { [SCHEMA_FILE]: SCHEMA } });
   return {
     dir: project.dir,
-    schemas,
+    schemas: project.schemas,
     upstream,
     close: async () => {
       await upstream.close();

@@ -6,23 +6,19 @@
 //   one count under `(unknown)`, never the raw name as a label;
 // - an argument name of 1 MB makes no 1 MB audit line, and later calls are still recorded.
 
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_LINE_BYTES } from '../../src/observe/audit-log.js';
 import { MCP_HEADERS, parseMetrics, rawRequest } from '../edge/helpers.js';
+import { connectHttp, spawnHttpServer, type SpawnedHttpServer } from '../kit/mcp.js';
 import { waitFor } from '../support/wait.js';
 import { observedProject, type ObservedProject } from './fixture.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'flowguard.js');
-
 interface Served {
   project: ObservedProject;
-  child: ChildProcess;
+  server: SpawnedHttpServer;
   url: string;
   client: Client;
   stderr: () => string;
@@ -33,27 +29,16 @@ let served: Served | undefined;
 afterEach(async () => {
   if (!served) return;
   await served.client.close().catch(() => undefined);
-  if (!served.exited()) {
-    const gone = new Promise((resolve) => served?.child.once('exit', resolve));
-    served.child.kill('SIGTERM');
-    await gone;
-  }
+  await served.server.stop();
   await served.project.close();
   served = undefined;
 });
 
 async function serve(): Promise<Served> {
   const project = await observedProject();
-  const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'http', '--port', '0', '--schemas', project.schemas, '--project', project.dir], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  let exited = false;
-  child.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
-  child.once('exit', () => void (exited = true));
-  expect(await waitFor(() => /tools at (http:\S+)/.test(stderr), 15_000), stderr).toBe(true);
-  const url = /tools at (http:\S+)/.exec(stderr)?.[1] as string;
-  const client = new Client({ name: 'hostile-client', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  served = { project, child, url, client, stderr: () => stderr, exited: () => exited };
+  const server = await spawnHttpServer(['--schemas', project.schemas, '--project', project.dir], { readyMs: 15_000 });
+  const { client } = await connectHttp(server.url);
+  served = { project, server, url: server.url, client, stderr: server.stderr, exited: () => server.child.exitCode !== null || server.child.signalCode !== null };
   return served;
 }
 

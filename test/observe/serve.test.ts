@@ -9,15 +9,13 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { connectHttp, connectStdio, spawnHttpServer } from '../kit/mcp.js';
+import { BIN, ROOT, runFlowguard, type CliRun } from '../kit/spawn.js';
 import { waitFor } from '../support/wait.js';
 import { keyLeaks, KEY, observedProject, SCHEMA_FILE, type ObservedProject } from './fixture.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'flowguard.js');
 /** Small files, so that a few calls rotate; enough of them that none is removed. */
 const CONFIG = { audit: { maxBytes: 1024, files: 50 }, sandbox: { deadlineMs: 300 } };
 
@@ -75,18 +73,13 @@ function logLines(stderr: string): Array<Record<string, unknown>> {
 describe('serve over stdio', () => {
   it('writes an audit line per call, rotated by size, and a log line per call on stderr, with no key in either', async () => {
     project = await observedProject(CONFIG);
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--schemas', project.schemas, '--project', project.dir], env: { PATH: process.env.PATH ?? '' }, cwd: ROOT, stderr: 'pipe' });
-    let stderr = '';
-    transport.stderr?.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
-    const client = new Client({ name: 'observe-test', version: '1.0.0' });
-    const errors: Error[] = [];
-    client.onerror = (error) => void errors.push(error);
-    await client.connect(transport);
+    const { client, errors, stderr: written, close } = await connectStdio(['--schemas', project.schemas, '--project', project.dir]);
     await makeCalls(client);
-    await client.close();
+    await close();
     // The server writes what it queued while it shuts down (stdin closed).
     const { dir } = project;
-    expect(await waitFor(() => auditLines(dir).length >= 4 && stderr.includes('shutting down'), 15_000)).toBe(true);
+    expect(await waitFor(() => auditLines(dir).length >= 4 && written().includes('shutting down'), 15_000)).toBe(true);
+    const stderr = written();
     expectAudited(dir);
     const calls = logLines(stderr).filter((line) => line.msg === 'call');
     expect(calls.map((line) => [line.level, line.tool, line.outcome, typeof line.ms])).toEqual([
@@ -156,10 +149,7 @@ describe('serve that cannot start', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as AddressInfo;
     try {
-      const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'http', '--port', String(port), '--schemas', project.schemas, '--project', project.dir], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'ignore', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
-      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const { code, stderr } = await runFlowguard(['serve', '--transport', 'http', '--port', String(port), '--schemas', project.schemas, '--project', project.dir]);
       expect(code, stderr).toBe(2);
       expect(stderr).toContain(`port ${port} on 127.0.0.1 is in use`);
       // Nothing was loaded: no file was judged, no summary printed.
@@ -175,17 +165,12 @@ describe('serve over Streamable HTTP, and flowguard audit', () => {
   it('writes an audit line per call, which flowguard audit reads back by tool and time', async () => {
     project = await observedProject(CONFIG);
     const { dir } = project;
-    const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'http', '--port', '0', '--schemas', project.schemas, '--project', dir], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(await waitFor(() => /tools at (http:\S+)/.test(stderr), 15_000)).toBe(true);
-    const client = new Client({ name: 'observe-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(/tools at (http:\S+)/.exec(stderr)?.[1] as string)));
+    const server = await spawnHttpServer(['--schemas', project.schemas, '--project', dir], { readyMs: 15_000 });
+    const { client, close } = await connectHttp(server.url);
     await makeCalls(client);
-    await client.close();
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    await close();
+    expect(await server.stop()).toBe(0);
+    const stderr = server.stderr();
     expectAudited(dir);
     expect(logLines(stderr).filter((line) => line.msg === 'call')).toHaveLength(4);
     expect(keyLeaks(stderr)).toEqual([]);
@@ -205,15 +190,8 @@ describe('serve over Streamable HTTP, and flowguard audit', () => {
   });
 });
 
-function flowguard(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+function flowguard(args: string[]): Promise<CliRun> {
+  return runFlowguard(args);
 }
 
 const SPIN_SCHEMA = `export const main = {

@@ -1,21 +1,18 @@
 // `flowguard import openapi` as a user runs it: exit codes, the human and --json reports,
 // --include, --namespace, --force, and that `flowguard validate` accepts what it wrote.
 
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type CliRun, ROOT, runFlowguardSync } from '../kit/spawn.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'flowguard.js');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'openapi');
 const work = mkdtempSync(join(tmpdir(), 'flowguard-import-cli-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function flowguard(args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: work, encoding: 'utf8', timeout: 60_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+function flowguard(args: string[]): CliRun {
+  return runFlowguardSync(args, { cwd: work, timeoutMs: 60_000 });
 }
 
 describe('flowguard import openapi', () => {

@@ -2,14 +2,13 @@
 // tests rewrite, and a loopback upstream (test/support/upstream.ts) that can hold a request until
 // the test releases it.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { tempProject } from '../kit/project.js';
 import { startUpstream } from '../support/upstream.js';
 
-export const ROOT = join(import.meta.dirname, '..', '..');
-export const BIN = join(ROOT, 'bin', 'flowguard.js');
+export { BIN, ROOT } from '../kit/spawn.js';
 /** The origin the test schemas name; `--upstream` sends it to the loopback upstream. */
 export const ORIGIN = 'https://api.shop.test';
 
@@ -47,12 +46,9 @@ export interface Project {
 }
 
 export function makeProject(files: Record<string, string>): Project {
-  const dir = mkdtempSync(join(tmpdir(), 'flowguard-reload-'));
-  const schemas = join(dir, 'schemas');
-  mkdirSync(join(schemas, 'shop'), { recursive: true });
-  const write = (file: string, text: string) => writeFileSync(join(schemas, 'shop', file), text);
-  for (const [file, text] of Object.entries(files)) write(file, text);
-  return { dir, schemas, write, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  const project = tempProject({ schemas: Object.fromEntries(Object.entries(files).map(([file, text]) => [join('shop', file), text])) });
+  mkdirSync(join(project.schemas, 'shop'), { recursive: true });
+  return { dir: project.dir, schemas: project.schemas, write: (file, text) => void project.write(join('schemas', 'shop', file), text), remove: project.remove };
 }
 
 export interface HeldUpstream {

@@ -1,13 +1,12 @@
 // `flowguard serve --watch` as a client meets it: a real server process over stdio with an SDK
 // client connected, schema files rewritten on disk, and a loopback upstream behind `--upstream`.
 
-import { spawnSync } from 'node:child_process';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { BIN, makeProject, ORIGIN, shopSchema, startHeldUpstream, type HeldUpstream, type Project } from './helpers.js';
+import { makeProject, ORIGIN, shopSchema, startHeldUpstream, type HeldUpstream, type Project } from './helpers.js';
+import { connectStdio, type McpConnection } from '../kit/mcp.js';
+import { runFlowguardSync } from '../kit/spawn.js';
 import { waitFor } from '../support/wait.js';
 
 const ITEM = { name: 'getItem', path: '/items' };
@@ -15,32 +14,27 @@ const HELD = { name: 'getHeld', path: '/held' };
 
 let upstream: HeldUpstream;
 let project: Project;
+let connection: McpConnection;
 let client: Client;
-let stderr = '';
+/** What the server wrote to stderr so far. */
+const stderr = () => connection.stderr();
 let listChanged = 0;
 
 beforeAll(async () => {
   upstream = await startHeldUpstream();
   project = makeProject({ 'items.mjs': shopSchema([ITEM, HELD]) });
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, 'serve', '--watch', '--schemas', project.schemas, '--project', project.dir, '--upstream', `${ORIGIN}=${upstream.url}`],
-    cwd: project.dir,
-    stderr: 'pipe',
-  });
-  (transport.stderr as PassThrough).on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  client = new Client({ name: 'reload-test', version: '1.0.0' });
+  connection = await connectStdio(['--watch', '--schemas', project.schemas, '--project', project.dir, '--upstream', `${ORIGIN}=${upstream.url}`], { cwd: project.dir });
+  client = connection.client;
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     listChanged += 1;
   });
-  await client.connect(transport);
   // The watcher starts once the server is up; it says so.
-  expect(await waitFor(() => stderr.includes('watching '), 10_000)).toBe(true);
+  expect(await waitFor(() => stderr().includes('watching '), 10_000)).toBe(true);
 }, 30_000);
 
 afterAll(async () => {
   await client?.close();
-  if (process.env.RELOAD_DEBUG) process.stderr.write(stderr);
+  if (process.env.RELOAD_DEBUG) process.stderr.write(stderr());
   await upstream?.close();
   project?.remove();
 });
@@ -76,12 +70,12 @@ describe('serve --watch', () => {
   }, 30_000);
 
   it('keeps the last good version serving when an edit breaks the file, and logs its findings', async () => {
-    const logged = stderr.length;
+    const logged = stderr().length;
     // Waits for the warning itself: log lines arrive in batches, so a 'reloaded' line of the edit
     // before can still arrive after `logged` was taken.
-    await edit('items.mjs', shopSchema([ITEM, HELD, { name: 'getNewer', path: '/newer' }], { broken: true }), () => logEntries(stderr.slice(logged)).some((entry) => entry.level === 40));
+    await edit('items.mjs', shopSchema([ITEM, HELD, { name: 'getNewer', path: '/newer' }], { broken: true }), () => logEntries(stderr().slice(logged)).some((entry) => entry.level === 40));
     // One structured entry at warn (pino's 40) for the file, with its findings.
-    const warning = logEntries(stderr.slice(logged)).find((entry) => entry.level === 40);
+    const warning = logEntries(stderr().slice(logged)).find((entry) => entry.level === 40);
     expect(warning).toMatchObject({ msg: 'schema file has errors; the version served before stays served', file: expect.stringMatching(/items\.mjs$/) });
     expect(warning?.findings).toEqual([expect.stringMatching(/\S+ error .*items\.mjs/)]);
     expect(await toolNames()).toEqual(['shop_getHeld', 'shop_getItem', 'shop_getNew']);
@@ -111,7 +105,7 @@ describe('serve --watch', () => {
 });
 
 it('refuses --watch with --group: a group serves its files as recorded', () => {
-  const run = spawnSync(process.execPath, [BIN, 'serve', '--watch', '--group', 'any', '--schemas', project.schemas, '--project', project.dir], { encoding: 'utf8', timeout: 15_000 });
-  expect(run.status).toBe(2);
+  const run = runFlowguardSync(['serve', '--watch', '--group', 'any', '--schemas', project.schemas, '--project', project.dir], { timeoutMs: 15_000 });
+  expect(run.code).toBe(2);
   expect(run.stderr).toContain('--watch cannot serve a --group');
 });

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 
 const SCHEMA = `export const main = {
     namespace: 'patcher', name: 'Patcher', description: 'Needs a library that patches Set.prototype.', version: '2.0.0', docs: [], tags: [],
@@ -19,7 +19,7 @@ export const handlers = ({ sharedLists, libraries }) => ({ probe: { executeReque
 
 describe('a library that patches a built-in at import', () => {
   it('is SEC103 naming the reason', async () => {
-    const project = tempProject({ security: { allowedLibraries: ['set-patcher'] } });
+    const project = tempProject({ config: { security: { allowedLibraries: ['set-patcher'] } } });
     const library = join(project.dir, 'node_modules', 'set-patcher');
     mkdirSync(library, { recursive: true });
     writeFileSync(join(library, 'package.json'), JSON.stringify({ name: 'set-patcher', version: '1.0.0', type: 'module', main: 'index.js' }));

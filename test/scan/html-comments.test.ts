@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
 import { escapeHtmlComments } from '../../src/scan/html-comments.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 
 describe('escapeHtmlComments', () => {
   it('escapes the sequences in strings, regular expressions and templates to the same value, and blanks them in comments', () => {

@@ -11,7 +11,7 @@ import { Catalog } from '../../src/catalog/load.js';
 import { checkSchemaFile } from '../../src/project/check-file.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import { loadSummary } from '../../src/mcp/summary.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
 const project = tempProject();

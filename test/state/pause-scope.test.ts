@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
 import type { CallResult } from '../../src/catalog/call-pipeline.js';
 import { RedisState } from '../../src/state/redis-state.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { REDIS_INSTALLED, REDIS_MISSING, startRedis, type RedisServer } from './redis-server.js';
 
@@ -37,7 +37,7 @@ describe.skipIf(!REDIS_INSTALLED)('pauses shared through Redis belong to a crede
       if (req.url?.endsWith('/busy')) return void res.writeHead(429, { 'retry-after': '60' }).end('slow down');
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     });
-    project = tempProject({});
+    project = tempProject({ config: {} });
     mkdirSync(join(project.dir, 'schemas'));
     writeFileSync(join(project.dir, 'schemas', 'victim.mjs'), VICTIM);
     writeFileSync(join(project.dir, 'schemas', 'attacker.mjs'), ATTACKER);

@@ -3,15 +3,10 @@
 // naming where the shared state is, the warning when Redis does not answer). Run as an operator
 // runs it: the CLI in a child process, stdin closed so that a server that starts stops at once.
 
-import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { maskedUrl } from '../../src/shared/masked-url.js';
-import { tempProject } from '../support/project.js';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-const BIN = join(ROOT, 'bin', 'flowguard.js');
+import { tempProject } from '../kit/project.js';
+import { runFlowguard, type CliRun } from '../kit/spawn.js';
 const PASSWORD = 's3cret-Pa55word';
 
 const removes: Array<() => void> = [];
@@ -19,14 +14,10 @@ afterEach(() => {
   for (const remove of removes.splice(0)) remove();
 });
 
-function serve(args: string[], config?: unknown): Promise<{ code: number | null; stderr: string }> {
-  const project = tempProject(config);
+function serve(args: string[], config?: unknown): Promise<CliRun> {
+  const project = tempProject({ config, schemas: {} });
   removes.push(project.remove);
-  mkdirSync(join(project.dir, 'schemas'));
-  const child = spawn(process.execPath, [BIN, 'serve', '--schemas', join(project.dir, 'schemas'), '--project', project.dir, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => void (stderr += chunk.toString('utf8')));
-  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stderr })));
+  return runFlowguard(['serve', '--schemas', project.schemas, '--project', project.dir, ...args]);
 }
 
 describe('a Redis URL is never printed with its password', () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, connectHttp, spawnServe, type Connection, type Spawned } from '../mcp/helpers.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { waitFor } from '../support/wait.js';
 import { REDIS_INSTALLED, REDIS_MISSING, startRedis, type RedisServer } from './redis-server.js';
@@ -34,7 +34,7 @@ describe.skipIf(!REDIS_INSTALLED)('two servers, one Redis', () => {
     upstream = await startUpstream();
     // A burst of 3, refilled one every 100 s: the fourth call anywhere is refused. Commands may take
     // up to 2 s on this shared machine before Redis counts as failed.
-    project = tempProject({ upstreamLimits: { origins: { [ORIGIN]: { requestsPerSecond: 0.01, burst: 3 } } }, redis: { commandTimeoutMs: 2000 }, audit: { enabled: false } });
+    project = tempProject({ config: { upstreamLimits: { origins: { [ORIGIN]: { requestsPerSecond: 0.01, burst: 3 } } }, redis: { commandTimeoutMs: 2000 }, audit: { enabled: false } } });
     mkdirSync(join(project.dir, 'schemas'));
     writeFileSync(join(project.dir, 'schemas', 'replicated.mjs'), SCHEMA);
     for (let i = 0; i < 2; i++) {

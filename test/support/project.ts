@@ -1,18 +1,9 @@
-// A throwaway project folder for suites that load a catalog.
+// The project builder as test/catalog and test/mcp still call it (those rooms are being moved);
+// everything else uses test/kit/project.ts directly.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempProject as kitProject, type TempProject } from '../kit/project.js';
 
-/**
- * A temp folder standing for the project, with no .env. `config` becomes its
- * `.flowmcp/config.json` (none when omitted).
- */
-export function tempProject(config?: unknown): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'flowguard-e2e-'));
-  if (config !== undefined) {
-    mkdirSync(join(dir, '.flowmcp'));
-    writeFileSync(join(dir, '.flowmcp', 'config.json'), JSON.stringify(config));
-  }
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+/** A temp project whose `.flowmcp/config.json` is `config` (none when omitted). */
+export function tempProject(config?: unknown): TempProject {
+  return kitProject({ config });
 }

@@ -2,10 +2,10 @@
 // is: otherwise the mapper would fall back to a catch-all code (src/shapes/problems.ts).
 
 import { describe, expect, it } from 'vitest';
-import { GROUP_ENTRY_SHAPE, GROUPS_FILE_SHAPE } from '../../src/catalog/groups-shape.js';
-import { LIST_SHAPE } from '../../src/lists/list-shape.js';
-import { MAIN_SHAPE } from '../../src/schema/main-shape.js';
-import type { Shape } from '../../src/shapes/vocabulary.js';
+import { GROUP_ENTRY_SHAPE, GROUPS_FILE_SHAPE } from '../src/catalog/groups-shape.js';
+import { LIST_SHAPE } from '../src/lists/list-shape.js';
+import { MAIN_SHAPE } from '../src/schema/main-shape.js';
+import type { Shape } from '../src/shapes/vocabulary.js';
 
 /** Keywords that can fail on their own (applicators such as allOf only pass on their branches' failures). */
 const ASSERTIONS = ['type', 'enum', 'const', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'required', 'dependentRequired'];

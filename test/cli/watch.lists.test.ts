@@ -8,7 +8,7 @@ import { LiveCatalog } from '../../src/catalog/live-catalog.js';
 import { Catalog } from '../../src/catalog/load.js';
 import { watchCatalog, type CatalogWatch } from '../../src/cli/watch.js';
 import { createLogger } from '../../src/observe/logger.js';
-import { makeProject, ORIGIN, shopSchema, type Project } from './helpers.js';
+import { makeProject, ORIGIN, shopSchema, type Project } from '../reload/helpers.js';
 import { waitFor } from '../support/wait.js';
 
 let project: Project;

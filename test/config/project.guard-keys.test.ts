@@ -3,13 +3,13 @@
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadProjectConfig } from '../../src/config/project.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 
 const projects: Array<{ remove: () => void }> = [];
 afterAll(() => projects.forEach((project) => project.remove()));
 
 function problem(config: unknown): string {
-  const project = tempProject(config);
+  const project = tempProject({ config });
   projects.push(project);
   try {
     loadProjectConfig(project.dir);

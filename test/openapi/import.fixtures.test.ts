@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
 import { importOpenApi, type ImportResult } from '../../src/openapi/import.js';
 import { ProjectChecker } from '../../src/project/checker.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'openapi');
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { numericText, violation } from '../../../src/schema/z-values.js';
-import type { ParamType } from '../../../src/schema/types.js';
+import { numericText, violation } from '../../src/schema/z-values.js';
+import type { ParamType } from '../../src/schema/types.js';
 
 const enumOf = (values: string[], lists: Array<{ list: string; field: string }> = [], listsResolved = lists.length === 0): ParamType => ({ kind: 'enum', values, lists, listsResolved });
 

@@ -4,7 +4,7 @@
 // findings describe how a corpus idiom was read and need no action.
 //
 // Covered: the static checks of schema files and shared-list files (src/schema, src/shapes,
-// src/scan, src/lists). Not covered here: groups.json (GRP), `migrate` (MIG), skill and prompt
+// src/scan, src/lists). Not covered here: groups.json (GRP), selections (SEL), `migrate` (MIG), skill and prompt
 // files (PRM, SEC022), the sandbox's run-time codes (SEC1xx), the key lock's (SEC3xx, judged
 // at load against .flowmcp/keys.lock.json) and the operator's config (CFG), whose messages are
 // written by other parts of flowguard and read through other loaders, and the errors that stop a
@@ -21,7 +21,7 @@ import { CODES, type Finding } from '../../src/report/findings.js';
 import { selectSchemaFiles } from '../../src/scan/files.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'codes');
-const OTHER_PARTS = /^(?:GRP|MIG|PRM|SEC1|SEC3|SEC022|CFG|ERR)/;
+const OTHER_PARTS = /^(?:GRP|MIG|PRM|SEL|SEC1|SEC3|SEC022|CFG|ERR)/;
 
 /** The findings of one fixture case, read as codes.test.ts reads it (lists beside it in shared-lists/). */
 function findingsOf(file: string): Finding[] {

@@ -9,7 +9,7 @@ import { Catalog } from '../../src/catalog/load.js';
 import { META_TOOLS } from '../../src/discovery/meta-tools.js';
 import { ToolIndex } from '../../src/discovery/tool-index.js';
 import { requestTerms, splitWords, stem, terms } from '../../src/discovery/words.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 
 const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'discovery', 'schemas');
 

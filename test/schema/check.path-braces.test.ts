@@ -12,7 +12,7 @@ import type { Finding } from '../../src/report/findings.js';
 import { buildRequest, planRequest } from '../../src/http/request.js';
 import { SecretTokens } from '../../src/http/secrets.js';
 import { checkSchemaText } from '../../src/schema/check.js';
-import { tempProject } from '../support/project.js';
+import { tempProject } from '../kit/project.js';
 
 const options = { allowedLibraries: effectiveAllowlist([]) };
 

@@ -44,9 +44,8 @@ describe('code in a list file is reported, never run', () => {
 
   it('reads a list whose getter would loop forever in finite time, without running it', () => {
     const text = listWith("{ code: 'a' }, { get code() { globalThis.__listRan = true; while (true) {} } }", "globalThis.__listRan = true;\n");
-    const started = Date.now();
+    // Running the getter would never return: the test's own timeout is the bound, not a clock.
     const result = checkListText('colours.mjs', text);
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(result.list).toBeNull();
     expect(result.sink.findings.map((f) => f.code)).toContain('SEC200');
     expect((globalThis as { __listRan?: boolean }).__listRan).toBeUndefined();
