@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Catalog } from '../src/catalog/load.js';
+import { Catalog } from '../src/runtime/catalog.js';
 import { selectSchemaFiles } from '../src/scan/files.js';
 import { checkSchemaFile } from '../src/project/check-file.js';
 import { effectiveAllowlist } from '../src/libraries/allowlist.js';

@@ -4,7 +4,7 @@
 //   const result = await catalog.call('coingecko_getSimplePrice', { ids: 'bitcoin' }, { signal });
 //   await catalog.close();
 
-import { Catalog, type CatalogOptions } from './catalog/load.js';
+import { Catalog, type CatalogOptions } from './runtime/catalog.js';
 
 export function loadCatalog(options: CatalogOptions): Promise<Catalog> {
   return Catalog.load(options);
@@ -12,7 +12,7 @@ export function loadCatalog(options: CatalogOptions): Promise<Catalog> {
 
 export { Catalog };
 export type { CatalogOptions };
-export type { CallOptions, CallResult, ToolError, ToolErrorKind, SentRequest } from './catalog/call-pipeline.js';
+export type { CallOptions, CallResult, ToolError, ToolErrorKind, SentRequest } from './call/pipeline.js';
 export type { Tool } from './catalog/tools.js';
 export type { Decoded } from './http/decode.js';
 export type { Finding, Severity, Code } from './report/findings.js';

@@ -6,11 +6,11 @@
 // times: a test run keeps to the limits an operator set for the API instead of failing on them.
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CallResult } from '../catalog/call-pipeline.js';
-import type { Catalog } from '../catalog/load.js';
+import type { CallResult } from '../call/pipeline.js';
+import type { Catalog } from '../runtime/catalog.js';
 import type { Tool } from '../catalog/tools.js';
 import type { OutputSpec } from '../schema/types.js';
-import { answerSchema, OutputValidator } from '../tool-schema/output.js';
+import { answerSchema, OutputValidator } from '../schema/tool-output.js';
 
 export interface RouteTestResult {
   tool: Tool;

@@ -11,10 +11,10 @@ import { OriginRule } from '../http/origin.js';
 import { Reach, type ReachSettings } from '../http/reach.js';
 import { planRequest, routeKeys, type RequestPlan } from '../http/request.js';
 import type { SecretStore } from '../http/secrets.js';
-import { InputSchema } from '../tool-schema/input.js';
+import { InputSchema } from '../schema/tool-input.js';
 import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalRoute, CanonicalSchema } from '../schema/types.js';
-import type { CallableTool } from './call-pipeline.js';
+import type { CallableTool } from '../call/pipeline.js';
 import { staticHooks } from './handler-units.js';
 import { nameTools } from './names.js';
 

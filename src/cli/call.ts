@@ -3,8 +3,8 @@
 // request it would send, keys redacted.
 
 import type { Command } from 'commander';
-import type { CallResult } from '../catalog/call-pipeline.js';
-import type { Catalog } from '../catalog/load.js';
+import type { CallResult } from '../call/pipeline.js';
+import type { Catalog } from '../runtime/catalog.js';
 import type { Tool } from '../catalog/tools.js';
 import { hasErrors } from '../report/findings.js';
 import { terminalJson, terminalText } from '../report/format.js';

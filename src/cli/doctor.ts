@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { checkGroups, groupsFindings } from '../catalog/group-verify.js';
-import { groupsFilePath, readGroupsFile } from '../catalog/groups-file.js';
-import type { Catalog } from '../catalog/load.js';
+import { checkGroups, groupsFindings } from '../groups/verify.js';
+import { groupsFilePath, readGroupsFile } from '../groups/groups-file.js';
+import type { Catalog } from '../runtime/catalog.js';
 import { ConfigError, loadProjectConfig, type ProjectConfig } from '../config/project.js';
 import { DEFAULT_HTTP_LIMITS } from '../http/client.js';
 import { envFilePath, refusalText } from '../http/secrets.js';
@@ -21,7 +21,7 @@ import { DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, DEFAULT_WORKERS } from '../sand
 import { fileVerdict } from '../report/scope.js';
 import { INFO_FIELDS } from '../schema/types.js';
 import type { LockRead } from '../keylock/lock-file.js';
-import { keyLockLines } from '../mcp/summary.js';
+import { keyLockLines } from './serve-summary.js';
 import { droppedRows, rejectedRows } from './list.js';
 import { catalogOptions, displayPath, exists, openCatalog, table, type CatalogFlags } from './shared.js';
 

@@ -1,12 +1,12 @@
-// The groups `serve` offers, each verified as `serve --group` verifies it (catalog/group-verify.ts
+// The groups `serve` offers, each verified as `serve --group` verifies it (groups/verify.ts
 // selectGroup: every tool resolves, its hash and the content record match): the one group of
 // `--group`, and over HTTP every group of `.flowmcp/groups.json` as an endpoint `/mcp/<group>` of
 // its own. A group that does not verify is never served in part: the operator reviewed it as a
 // whole; its endpoint answers 404 saying why, and the start-up summary names its findings.
 
-import type { Catalog } from '../catalog/load.js';
-import { selectGroup } from '../catalog/group-verify.js';
-import { groupsFilePath, readGroupsFile, type GroupsFile } from '../catalog/groups-file.js';
+import type { Catalog } from '../runtime/catalog.js';
+import { selectGroup } from '../groups/verify.js';
+import { groupsFilePath, readGroupsFile, type GroupsFile } from '../groups/groups-file.js';
 import type { Tool } from '../catalog/tools.js';
 import type { ToolsSetting } from '../config/project.js';
 import { chooseMode } from '../discovery/mode.js';

@@ -8,8 +8,8 @@
 // atomic save has renamed another over it, and later in-place writes went unnoticed.
 
 import { basename, join, relative, sep } from 'node:path';
-import type { LiveCatalog } from '../catalog/live-catalog.js';
-import type { Catalog } from '../catalog/load.js';
+import type { LiveCatalog } from '../mcp/live-catalog.js';
+import type { Catalog } from '../runtime/catalog.js';
 import type { Logger } from '../observe/logger.js';
 import { isError } from '../report/findings.js';
 import { formatFinding } from '../report/format.js';

@@ -13,7 +13,7 @@
 //   server listens.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Catalog, SandboxState } from '../catalog/load.js';
+import type { Catalog, SandboxState } from '../runtime/catalog.js';
 
 const HEALTH_PATH = '/healthz';
 const READY_PATH = '/readyz';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { startHttpServer, type McpHttpServer } from '../../src/mcp/http.js';
 import { checkSchemaFile } from '../../src/project/check-file.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { startHttpServer, type McpHttpServer } from '../../src/mcp/http.js';
 import { loadProjectConfig } from '../../src/config/project.js';
 import { tempProject } from '../support/project.js';

@@ -6,8 +6,8 @@
 // of the canary test is in cli.test.ts.)
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallResult } from '../../src/catalog/call-pipeline.js';
-import { Catalog } from '../../src/catalog/load.js';
+import type { CallResult } from '../../src/call/pipeline.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { tempProject } from '../support/project.js';
 import type { Recorded } from '../support/upstream.js';
 import { CANARY_GRANT, KEY, KEY_URL, keyLeaks, REDACTED, SCHEMAS, startBehaving, type BehavingUpstream } from './helpers.js';

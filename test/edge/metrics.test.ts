@@ -3,7 +3,7 @@
 // handler call (sandbox.loadHandlers on-first-call) and its worker process killed.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { startHttpServer, type McpHttpServer } from '../../src/mcp/http.js';
 import { MAX_ORIGINS, ServerMetrics } from '../../src/observe/metrics.js';
 import { tempProject } from '../support/project.js';

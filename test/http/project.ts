@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Catalog, type CatalogOptions } from '../../src/catalog/load.js';
+import { Catalog, type CatalogOptions } from '../../src/runtime/catalog.js';
 
 export const KEY = 'sk-test-Zx81Qv02Lm';
 

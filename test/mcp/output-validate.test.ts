@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import type { OutputValidation } from '../../src/config/project.js';
 import { startHttpServer } from '../../src/mcp/http.js';
 import { ServerMetrics } from '../../src/observe/metrics.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCode, McpError, PromptListChangedNotificationSchema, type TextContent } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { startHttpServer } from '../../src/mcp/http.js';
 import { checkSchemaFile } from '../../src/project/check-file.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';

@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { tempProject } from '../support/project.js';
 

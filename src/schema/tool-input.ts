@@ -6,8 +6,8 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { newAjv, once } from '../shared/deps.js';
 import { isRecord } from '../shared/raw.js';
-import { numericText } from '../schema/z-values.js';
-import type { CanonicalParam, ParamType } from '../schema/types.js';
+import { numericText } from './z-values.js';
+import type { CanonicalParam, ParamType } from './types.js';
 
 export type JsonSchema = Record<string, unknown>;
 

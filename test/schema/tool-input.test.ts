@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { InputSchema } from '../../src/tool-schema/input.js';
+import { InputSchema } from '../../src/schema/tool-input.js';
 import type { CanonicalParam, ParamType } from '../../src/schema/types.js';
 
 const user = (key: string, type: ParamType, extra: Partial<CanonicalParam> = {}): CanonicalParam => ({

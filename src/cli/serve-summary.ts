@@ -4,14 +4,14 @@
 // findings are `flowguard validate`'s job. Then, for `serve --transport http`, how to connect.
 
 import { resolve } from 'node:path';
-import type { Catalog } from '../catalog/load.js';
+import type { Catalog } from '../runtime/catalog.js';
 import type { Finding } from '../report/findings.js';
 import { refusalText } from '../http/secrets.js';
 import { formatFinding, plural, type FileReport } from '../report/format.js';
 import { fileVerdict } from '../report/scope.js';
 import { describeHolder } from '../keylock/judge.js';
 import { flowguardBin } from '../shared/version.js';
-import { AUTH_TOKEN_ENV } from './auth.js';
+import { AUTH_TOKEN_ENV } from '../mcp/auth.js';
 
 /** Rejected files and hidden tools named one per line, at most this many of each. */
 const MAX_LINES = 20;

@@ -2,7 +2,7 @@
 
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { OutputValidator, toOutputSchema } from '../../src/tool-schema/output.js';
+import { OutputValidator, toOutputSchema } from '../../src/schema/tool-output.js';
 import type { OutputSpec } from '../../src/schema/types.js';
 
 const json = (schema: Record<string, unknown>): OutputSpec => ({ mimeType: 'application/json', schema });

@@ -33,7 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { resolveLibrary } from '../libraries/resolve.js';
 import type { CanonicalSchema } from '../schema/types.js';
 import { bytesHash, HASH_PATTERN, type ContentRecord } from './hash.js';
-import type { Tool } from './tools.js';
+import type { Tool } from '../catalog/tools.js';
 
 const NOT_INSTALLED = 'not installed';
 const CHUNK_BYTES = 64 * 1024;

@@ -1,12 +1,12 @@
-// The start-up summary of `serve` (src/mcp/summary.ts) counts what the catalog reports: schema
+// The start-up summary of `serve` (src/cli/serve-summary.ts) counts what the catalog reports: schema
 // files and list files apart, as the catalog read them, without walking the folders again.
 
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
-import { loadSummary } from '../../src/mcp/summary.js';
+import { Catalog } from '../../src/runtime/catalog.js';
+import { loadSummary } from '../../src/cli/serve-summary.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'flowguard-summary-'));

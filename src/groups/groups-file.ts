@@ -19,8 +19,8 @@ import { isRecord } from '../shared/raw.js';
 import { checkShape, shapeProblems } from '../shapes/problems.js';
 import type { GroupPromptEntry } from '../prompts/group-prompts.js';
 import type { ContentRecord } from './hash.js';
-import { GROUP_FIELDS, rerecord } from './groups-shape.js';
-import { validateGroupEntry, validateGroupsFile } from './groups-shape.generated.js';
+import { GROUP_FIELDS, rerecord } from './shape.js';
+import { validateGroupEntry, validateGroupsFile } from './shape.generated.js';
 
 /** `.flowmcp/groups.json` of a project folder. */
 export function groupsFilePath(project = '.'): string {

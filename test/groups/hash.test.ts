@@ -1,10 +1,10 @@
-// Tool, group and content hashes (src/catalog/hash.ts, RULINGS R10): what they cover and what
+// Tool, group and content hashes (src/groups/hash.ts, RULINGS R10): what they cover and what
 // they do not, stable across runs and key order.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bytesHash, contentHash, expectedGroupHash, groupHash, HASH_PATTERN, toolHash, toolHashInput } from '../../src/catalog/hash.js';
+import { bytesHash, contentHash, expectedGroupHash, groupHash, HASH_PATTERN, toolHash, toolHashInput } from '../../src/groups/hash.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import { checkSchemaText } from '../../src/schema/check.js';
 import type { CanonicalSchema } from '../../src/schema/types.js';

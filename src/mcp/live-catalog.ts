@@ -4,7 +4,7 @@
 // pins the catalog it started on: a catalog swapped out closes (its sandbox and HTTP client) only
 // once the last call on it has settled.
 
-import type { Catalog } from './load.js';
+import type { Catalog } from '../runtime/catalog.js';
 
 export class LiveCatalog {
   private catalog: Catalog;

@@ -1,7 +1,7 @@
 // The handler contract (RULINGS R7) through a real sandbox worker.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPostRequest, runPreRequest, type RequestStruct } from '../../src/catalog/hooks.js';
+import { runPostRequest, runPreRequest, type RequestStruct } from '../../src/call/hooks.js';
 import { SandboxHost } from '../../src/sandbox/host.js';
 
 const FACTORY = `({ sharedLists, libraries }) => ({

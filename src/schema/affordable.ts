@@ -11,7 +11,7 @@
 // Tokens are estimated, not counted: JSON length / CHARS_PER_TOKEN. A tokenizer would add
 // megabytes and milliseconds per tool to the runtime for a bound that needs no precision.
 
-import type { JsonSchema } from './input.js';
+import type { JsonSchema } from './tool-input.js';
 
 /** The bound on one definition in a listing, in (estimated) tokens. */
 export const MAX_DEFINITION_TOKENS = 8000;

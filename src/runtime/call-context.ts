@@ -10,10 +10,10 @@ import type { Redactor } from '../http/redact.js';
 import type { SecretStore } from '../http/secrets.js';
 import type { Upstreams } from '../http/upstreams.js';
 import type { SharedState } from '../state/shared-state.js';
-import { DEFAULT_ARGUMENT_LIMITS, type CallContext } from './call-pipeline.js';
-import type { HandlerUnits } from './handler-units.js';
-import { runExecuteRequest, runPostRequest, runPreRequest } from './hooks.js';
-import type { Tool } from './tools.js';
+import { DEFAULT_ARGUMENT_LIMITS, type CallContext } from '../call/pipeline.js';
+import type { HandlerUnits } from '../catalog/handler-units.js';
+import { runExecuteRequest, runPostRequest, runPreRequest } from '../call/hooks.js';
+import type { Tool } from '../catalog/tools.js';
 
 export interface CallContextParts {
   config: ProjectConfig;

@@ -1,4 +1,4 @@
-// Groups (src/catalog/groups-file.ts, group-verify.ts, group-write.ts): reading and checking
+// Groups (src/groups/groups-file.ts, verify.ts, write.ts): reading and checking
 // `.flowmcp/groups.json`, selecting a group for serving, building and writing one. Real catalogs
 // from real schema files; the per-code trigger/near cases live in test/fixtures/codes/GRP*/
 // (test/codes.test.ts).
@@ -7,11 +7,11 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkGroups, groupsFindings, selectGroup } from '../../src/catalog/group-verify.js';
-import { buildGroup, withGroup, writeGroupsFile } from '../../src/catalog/group-write.js';
-import { groupsFilePath, parseGroupsText, readGroupsFile } from '../../src/catalog/groups-file.js';
-import { TOOL_REFERENCE_PATTERN } from '../../src/catalog/groups-shape.js';
-import { Catalog } from '../../src/catalog/load.js';
+import { checkGroups, groupsFindings, selectGroup } from '../../src/groups/verify.js';
+import { buildGroup, withGroup, writeGroupsFile } from '../../src/groups/write.js';
+import { groupsFilePath, parseGroupsText, readGroupsFile } from '../../src/groups/groups-file.js';
+import { TOOL_REFERENCE_PATTERN } from '../../src/groups/shape.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'codes', 'GRP006');

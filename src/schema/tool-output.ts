@@ -18,8 +18,8 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { newAjv, once } from '../shared/deps.js';
 import { isRecord } from '../shared/raw.js';
-import type { OutputSpec } from '../schema/types.js';
-import type { JsonSchema } from './input.js';
+import type { OutputSpec } from './types.js';
+import type { JsonSchema } from './tool-input.js';
 
 const KEPT_FORMATS: ReadonlySet<unknown> = new Set(['date-time', 'uri']);
 const NODE_TYPES: ReadonlySet<unknown> = new Set(['string', 'number', 'boolean', 'object', 'array']);

@@ -16,7 +16,7 @@ import { buildRequest, outgoingRequest, type RequestPlan, type RequestStruct } f
 import type { Redactor } from '../http/redact.js';
 import { SecretTokens, type SecretStore } from '../http/secrets.js';
 import type { Upstreams } from '../http/upstreams.js';
-import type { InputSchema } from '../tool-schema/input.js';
+import type { InputSchema } from '../schema/tool-input.js';
 import type { Outcome } from '../sandbox/host.js';
 import type { Bridge, Hook } from '../sandbox/protocol.js';
 import { CallBridge, outboundRecord, type OutboundRecord } from './bridge.js';

@@ -34,11 +34,11 @@
 import { basename } from 'node:path';
 import { childPath, type Finding, type FindingSink } from '../report/findings.js';
 import type { FileReport } from '../report/format.js';
-import { contentChanges, recordContent, type ContentChange, type ContentSources } from './group-content.js';
+import { contentChanges, recordContent, type ContentChange, type ContentSources } from './content.js';
 import { readGroupsFile, type Group, type GroupEntry, type GroupsFile } from './groups-file.js';
-import { rerecord, TOOL_REFERENCE_PATTERN } from './groups-shape.js';
+import { rerecord, TOOL_REFERENCE_PATTERN } from './shape.js';
 import { contentHash, expectedGroupHash, toolHash, type ContentRecord, type ToolHashEntry } from './hash.js';
-import type { Tool } from './tools.js';
+import type { Tool } from '../catalog/tools.js';
 
 /**
  * The catalog as groups see it: its tools, where their content is read (the project folder and

@@ -7,10 +7,10 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { childPath, type Finding } from '../report/findings.js';
 import { isRecord, type RawObject } from '../shared/raw.js';
-import { recordContent, unreadableContent } from './group-content.js';
-import { indexCatalog, resolveTools, type CatalogView } from './group-verify.js';
+import { recordContent, unreadableContent } from './content.js';
+import { indexCatalog, resolveTools, type CatalogView } from './verify.js';
 import { checkGroupForm, type Group, type GroupPrompt, type GroupsFile } from './groups-file.js';
-import { GROUPS_SPEC_VERSION } from './groups-shape.js';
+import { GROUPS_SPEC_VERSION } from './shape.js';
 import { contentHash, expectedGroupHash } from './hash.js';
 
 export interface BuildGroupOptions {

@@ -16,22 +16,22 @@ import type { Outcome, SandboxOptions } from '../sandbox/host.js';
 import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
 import { withBoundedYoungGeneration } from '../shared/young-generation.js';
-import { HandlerUnits, type SandboxState } from './handler-units.js';
-import { CallListeners, elapsedMs, makeCallRecord, startCall, type CallListener } from './call-record.js';
+import { HandlerUnits, type SandboxState } from '../catalog/handler-units.js';
+import { CallListeners, elapsedMs, makeCallRecord, startCall, type CallListener } from '../call/record.js';
 import { callContext } from './call-context.js';
-import { callTool, checkArguments, CheckedArguments, type CallContext, type CallOptions, type CallResult } from './call-pipeline.js';
+import { callTool, checkArguments, CheckedArguments, type CallContext, type CallOptions, type CallResult } from '../call/pipeline.js';
 import { ResponseCache, type CacheOutcome } from '../cache/response-cache.js';
 import { MemoryState } from '../state/memory-state.js';
 import type { SharedState } from '../state/shared-state.js';
 import { selectSchemaFiles } from '../scan/files.js';
-import { compileTools, unitId, type Tool } from './tools.js';
+import { compileTools, unitId, type Tool } from '../catalog/tools.js';
 import { asServed } from '../report/scope.js';
 import type { CheckCache } from '../project/check-cache.js';
 import { ProjectChecker } from '../project/checker.js';
 import { servePrompts, unresolvedTools, type ServedPrompt } from '../prompts/served.js';
 import { openKeyLock, type KeyLockReport, type KeyLockSetting } from '../keylock/key-lock.js';
 
-export type { SandboxState } from './handler-units.js';
+export type { SandboxState } from '../catalog/handler-units.js';
 
 export interface CatalogOptions {
   /** Folder of schema files (searched recursively), or one file. */
