@@ -6,7 +6,7 @@
 // times: a test run keeps to the limits an operator set for the API instead of failing on them.
 
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CallResult } from '../call/pipeline.js';
+import type { CallResult } from '../call/outcome.js';
 import type { Catalog } from '../runtime/catalog.js';
 import type { Tool } from '../catalog/tools.js';
 import type { OutputSpec } from '../schema/types.js';

@@ -18,20 +18,10 @@ import type { Redactor } from '../http/redact.js';
 import type { SecretStore, SecretTokens } from '../http/secrets.js';
 import type { Upstreams } from '../http/upstreams.js';
 import type { BridgeAnswer, BridgeRequest } from '../sandbox/protocol.js';
+import type { OutboundRecord } from './outcome.js';
 import type { Refusal, UpstreamGuard } from '../guard/upstream-guard.js';
 
 /** One outbound request of a call, for the audit log. */
-export interface OutboundRecord {
-  origin: string;
-  method: string;
-  /** 0 when no answer came (refused, or failed on the way). */
-  status: number;
-  bytes: number;
-  ms: number;
-  /** Why it was refused or failed, when it was. */
-  error?: string;
-}
-
 export interface BridgeContext {
   http: HttpClient;
   upstreams: Upstreams;

@@ -19,9 +19,11 @@ import type { Upstreams } from '../http/upstreams.js';
 import type { InputSchema } from '../schema/tool-input.js';
 import type { Outcome } from '../sandbox/host.js';
 import type { Bridge, Hook } from '../sandbox/protocol.js';
-import { CallBridge, outboundRecord, type OutboundRecord } from './bridge.js';
+import { CallBridge, outboundRecord } from './bridge.js';
 import type { ExecuteRequestResult, PostRequestResult } from './hooks.js';
 import type { Refusal, UpstreamGuard } from '../guard/upstream-guard.js';
+import type { CallOptions, CallResult, OutboundRecord, PipelineResult, SentRequest, ToolError, ToolErrorKind } from './outcome.js';
+
 
 export interface CallableTool {
   name: string;
@@ -77,42 +79,6 @@ export interface CallContext {
   guard: UpstreamGuard;
 }
 
-export type ToolErrorKind = 'unknown-tool' | 'arguments' | 'missing-keys' | 'handler' | 'origin' | 'rate-limited' | 'upstream-status' | 'upstream-failure' | 'decode' | 'internal';
-
-export interface ToolError {
-  kind: ToolErrorKind;
-  message: string;
-  /** The run-time finding code of a handler failure (SEC100–SEC107). */
-  code?: Code;
-  status?: number;
-  /** From a 429 or 503 answer, passed on so the caller knows when to try again; of a 'rate-limited' refusal, whole seconds. */
-  retryAfter?: string;
-}
-
-export interface SentRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-/** Every request a call sent: the core's own, or each one an executeRequest handler made through the core (R12). */
-export type CallResult =
-  | { ok: true; status: number; content: Decoded; requests?: OutboundRecord[]; cacheControl?: CacheControlValues }
-  | { ok: true; dryRun: SentRequest }
-  | { ok: false; error: ToolError; requests?: OutboundRecord[] };
-
-/** The upstream answers' Cache-Control values, for the response cache only (src/cache/): Catalog.call takes them off the result. */
-export type CacheControlValues = string[];
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  /** Build and show the request (keys redacted) instead of sending it. */
-  dryRun?: boolean;
-  /** `false`: neither read nor fill the response cache (`flowguard test` asks the API itself every time). */
-  cache?: boolean;
-}
-
 /**
  * Arguments that passed every check of a call (checkArguments), defaults applied: what the
  * response cache keys on. callTool takes them as they are instead of checking them again.
@@ -143,8 +109,8 @@ export function checkArguments(context: CallContext, tool: CallableTool, args: u
 }
 
 /** A call of `tool`; `args` as the client sent them, or as checkArguments returned them. */
-export async function callTool(context: CallContext, tool: CallableTool, args: unknown, options: CallOptions = {}): Promise<CallResult> {
-  let result: CallResult;
+export async function callTool(context: CallContext, tool: CallableTool, args: unknown, options: CallOptions = {}): Promise<PipelineResult> {
+  let result: PipelineResult;
   // The core's own request, once sent (the bridge keeps executeRequest's).
   const sent: OutboundRecord[] = [];
   try {
@@ -157,7 +123,7 @@ export async function callTool(context: CallContext, tool: CallableTool, args: u
   return context.redactor.redactValue(result);
 }
 
-async function runCall(context: CallContext, tool: CallableTool, args: unknown, options: CallOptions, outbound: OutboundRecord[]): Promise<CallResult> {
+async function runCall(context: CallContext, tool: CallableTool, args: unknown, options: CallOptions, outbound: OutboundRecord[]): Promise<PipelineResult> {
   const checked = args instanceof CheckedArguments ? args : checkArguments(context, tool, args, options);
   if (!(checked instanceof CheckedArguments)) return checked;
 
@@ -223,7 +189,7 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
 }
 
 /** A successful call's result, with the upstream's Cache-Control for the response cache. */
-function answered(response: HttpResponse, content: Decoded): CallResult {
+function answered(response: HttpResponse, content: Decoded): PipelineResult {
   const cacheControl = response.headers['cache-control'];
   return cacheControl === undefined ? { ok: true, status: response.status, content } : { ok: true, status: response.status, content, cacheControl: [cacheControl] };
 }
@@ -238,7 +204,7 @@ async function executeRequest(
   tool: CallableTool,
   { struct, args, tokens, hooks }: { struct: RequestStruct; args: Record<string, unknown>; tokens: SecretTokens; hooks: readonly Hook[] },
   options: CallOptions,
-): Promise<CallResult> {
+): Promise<PipelineResult> {
   const bridge = new CallBridge(
     { ...context.bridge, http: context.http, upstreams: context.upstreams, secrets: context.secrets, redactor: context.redactor, guard: context.guard },
     { namespace: tool.namespace, reach: tool.reach, keys: tool.declaredKeys, tokens, signal: options.signal },

@@ -6,8 +6,7 @@
 
 import type { Redactor } from '../http/redact.js';
 import { brokenBound, isRecord } from '../shared/raw.js';
-import type { OutboundRecord } from './bridge.js';
-import type { CallResult, ToolErrorKind } from './pipeline.js';
+import type { CallResult, OutboundRecord, ToolErrorKind } from './outcome.js';
 
 export interface CallRecord {
   /** ISO start time. */

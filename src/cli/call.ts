@@ -3,7 +3,7 @@
 // request it would send, keys redacted.
 
 import type { Command } from 'commander';
-import type { CallResult } from '../call/pipeline.js';
+import type { CallResult } from '../call/outcome.js';
 import type { Catalog } from '../runtime/catalog.js';
 import type { Tool } from '../catalog/tools.js';
 import { hasErrors } from '../report/findings.js';

@@ -233,7 +233,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
 }
 
 /** `--watch`: the schema path and the lists folder (where there is one), reloaded on change. */
-async function watchFolders(live: LiveCatalog, flags: ServeFlags, observer: ServeObserver): Promise<CatalogWatch> {
+async function watchFolders(live: LiveCatalog<Catalog>, flags: ServeFlags, observer: ServeObserver): Promise<CatalogWatch> {
   const paths = [flags.schemas, listsFolderOf(flags)].filter(exists).map((path) => resolve(path));
   const load = async (previous: Catalog) => {
     const next = await openCatalog(flags, { cache: flags.cache, previous, ...observer.catalogOptions });

@@ -35,7 +35,7 @@ export interface WatchOptions {
 const DEFAULT_DEBOUNCE_MS = 150;
 
 /** Starts watching; resolves once the watcher has read the folders, so a change after it is seen. */
-export async function watchCatalog(live: LiveCatalog, options: WatchOptions): Promise<CatalogWatch> {
+export async function watchCatalog(live: LiveCatalog<Catalog>, options: WatchOptions): Promise<CatalogWatch> {
   const debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
   let timer: NodeJS.Timeout | undefined;
   let reloading = false;

@@ -13,7 +13,8 @@
 //   server listens.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Catalog, SandboxState } from '../runtime/catalog.js';
+import type { SandboxState } from '../catalog/handler-units.js';
+import type { ServedCatalog as Catalog } from './served-catalog.js';
 
 const HEALTH_PATH = '/healthz';
 const READY_PATH = '/readyz';

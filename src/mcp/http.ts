@@ -29,7 +29,7 @@ import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { LiveCatalog } from './live-catalog.js';
-import type { Catalog } from '../runtime/catalog.js';
+import type { ServedCatalog as Catalog } from './served-catalog.js';
 import { ServerMetrics } from '../observe/metrics.js';
 import { AccessGate, BEARER_REALM, presentedIdentity, type TokenCheck } from './auth.js';
 import { answerHealth } from './health.js';

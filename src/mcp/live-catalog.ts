@@ -4,9 +4,9 @@
 // pins the catalog it started on: a catalog swapped out closes (its sandbox and HTTP client) only
 // once the last call on it has settled.
 
-import type { Catalog } from '../runtime/catalog.js';
+import type { ServedCatalog } from './served-catalog.js';
 
-export class LiveCatalog {
+export class LiveCatalog<Catalog extends ServedCatalog = ServedCatalog> {
   private catalog: Catalog;
   /** Calls running per catalog: the current one and those swapped out but not yet drained. */
   private readonly running = new Map<Catalog, number>();
@@ -30,7 +30,7 @@ export class LiveCatalog {
   }
 
   /** `source` itself if it is a holder, else a fixed holder around the caller's catalog. */
-  static of(source: Catalog | LiveCatalog): LiveCatalog {
+  static of<Catalog extends ServedCatalog>(source: Catalog | LiveCatalog<Catalog>): LiveCatalog<Catalog> {
     return source instanceof LiveCatalog ? source : new LiveCatalog(source, false);
   }
 

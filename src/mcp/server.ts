@@ -24,7 +24,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type ListToolsResult, type ServerNotification, type Tool as McpTool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { LiveCatalog } from './live-catalog.js';
-import type { Catalog } from '../runtime/catalog.js';
+import type { ServedCatalog as Catalog } from './served-catalog.js';
 import type { Tool } from '../catalog/tools.js';
 import type { ToolMeta } from '../schema/types.js';
 import type { Logger } from '../observe/logger.js';

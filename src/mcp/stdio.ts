@@ -6,7 +6,7 @@
 import { format } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { LiveCatalog } from './live-catalog.js';
-import type { Catalog } from '../runtime/catalog.js';
+import type { ServedCatalog as Catalog } from './served-catalog.js';
 import { createMcpServer, notifyToolChanges, type McpServerOptions } from './server.js';
 
 export interface StdioServer {

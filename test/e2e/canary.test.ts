@@ -6,7 +6,7 @@
 // of the canary test is in cli.test.ts.)
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallResult } from '../../src/call/pipeline.js';
+import type { CallResult } from '../../src/call/outcome.js';
 import { Catalog } from '../../src/runtime/catalog.js';
 import { tempProject } from '../support/project.js';
 import type { Recorded } from '../support/upstream.js';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import type { ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/runtime/catalog.js';
-import type { CallResult, ToolError } from '../../src/call/pipeline.js';
+import type { CallResult, ToolError } from '../../src/call/outcome.js';
 import { retryAfterUntil } from '../../src/guard/retry-after.js';
 import { tempProject } from '../support/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';

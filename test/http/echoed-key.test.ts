@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallResult } from '../../src/call/pipeline.js';
+import type { CallResult } from '../../src/call/outcome.js';
 import { Catalog } from '../../src/runtime/catalog.js';
 import { tempProject } from '../support/project.js';
 import { startUpstream, type RecordEntry, type Upstream } from '../support/upstream.js';

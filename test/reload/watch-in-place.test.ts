@@ -16,7 +16,7 @@ import { waitFor } from '../support/wait.js';
 
 let project: Project;
 let watcher: CatalogWatch | undefined;
-let live: LiveCatalog | undefined;
+let live: LiveCatalog<Catalog> | undefined;
 afterEach(async () => {
   await watcher?.close();
   try {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/runtime/catalog.js';
-import type { CallResult } from '../../src/call/pipeline.js';
+import type { CallResult } from '../../src/call/outcome.js';
 import { RedisState } from '../../src/state/redis-state.js';
 import { tempProject } from '../support/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
