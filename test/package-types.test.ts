@@ -13,16 +13,21 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Uses every name index.ts exports, and fails to compile where a type were `any` or missing. */
 const CONSUMER = `
-import { CODES, loadCatalog, type CallOptions, type CallResult, type Catalog, type CatalogOptions, type Code, type Decoded, type Finding, type OutboundRecord, type SentRequest, type Severity, type Tool, type ToolError, type ToolErrorKind } from 'flowguard';
+import { CODES, loadCatalog, type CallOptions, type CallResult, type Catalog, type DryRunResult, type CatalogOptions, type Code, type Decoded, type Finding, type OutboundRecord, type SentRequest, type Severity, type Tool, type ToolError, type ToolErrorKind } from 'flowguard';
 
 export async function use(): Promise<number> {
   const options: CatalogOptions = { schemas: 'schemas', env: {} };
   const catalog: Catalog = await loadCatalog(options);
-  const callOptions: CallOptions = { dryRun: true };
-  const result: CallResult = await catalog.call('x', {}, callOptions);
+  const result: CallResult = await catalog.call('x', {}, { cache: false });
+  const callOptions: CallOptions = { dryRun: Math.random() > 2 };
+  const either: CallResult | DryRunResult = await catalog.call('x', {}, callOptions);
+  // @ts-expect-error with dryRun known only at run time, the result may be a dry run
+  const notEither: CallResult = await catalog.call('x', {}, callOptions);
   const kind: ToolErrorKind | undefined = result.ok ? undefined : (result.error satisfies ToolError).kind;
-  const sent: SentRequest | undefined = result.ok && 'dryRun' in result ? result.dryRun : undefined;
-  const decoded: Decoded | undefined = result.ok && 'content' in result ? result.content : undefined;
+  // A dry run has a result type of its own: a call's result is never a dry run.
+  const dry: DryRunResult = await catalog.call('x', {}, { dryRun: true });
+  const sent: SentRequest | undefined = dry.ok ? dry.dryRun : undefined;
+  const decoded: Decoded | undefined = result.ok ? result.content : undefined;
   const tools: readonly Tool[] = catalog.tools;
   const requests: OutboundRecord[] | undefined = 'requests' in result ? result.requests : undefined;
   const findings: Finding[] = catalog.findings();
@@ -35,10 +40,12 @@ export async function use(): Promise<number> {
   // @ts-expect-error nor the runtime's parts, which may change with any release
   void catalog.schemaReports;
   // @ts-expect-error the response cache's Cache-Control values never reach a caller
-  void (result.ok && 'content' in result ? result.cacheControl : undefined);
+  void (result.ok ? result.cacheControl : undefined);
+  // @ts-expect-error a call's result is never a dry run
+  void (result.ok ? result.dryRun : undefined);
   // @ts-expect-error an unknown option is refused
   await loadCatalog({ schema: 'x' });
-  void [kind, sent, decoded, severity, wrong, requests];
+  void [kind, sent, decoded, severity, wrong, requests, either, notEither];
   return tools.length + Object.keys(CODES).length + code.length;
 }
 `;

@@ -78,7 +78,6 @@ async function runOne(catalog: Catalog, tool: Tool, index: number, test: Record<
     const message = result.error.kind === 'arguments' ? `the test's arguments do not fit the route's parameters: ${result.error.message}` : result.error.message;
     return { ...base, ok: false, status: result.error.status, error: `${result.error.kind}: ${message}`, mismatches: [] };
   }
-  if (!('content' in result)) return { ...base, ok: false, error: 'internal: a test call came back as a dry run', mismatches: [] };
   const mismatches = answerMismatches(tool.route.output, result.content);
   return { ...base, ok: mismatches.length === 0, status: result.status, mismatches };
 }

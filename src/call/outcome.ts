@@ -47,15 +47,18 @@ export interface CallOptions {
   cache?: boolean;
 }
 
+/** A call that failed; `requests` lists every request it sent. */
+export type CallFailure = { ok: false; error: ToolError; requests?: OutboundRecord[] };
+
 /** A call's result; `requests` lists every request it sent. */
-export type CallResult =
-  | { ok: true; status: number; content: Decoded; requests?: OutboundRecord[] }
-  | { ok: true; dryRun: SentRequest }
-  | { ok: false; error: ToolError; requests?: OutboundRecord[] };
+export type CallResult = { ok: true; status: number; content: Decoded; requests?: OutboundRecord[] } | CallFailure;
+
+/** A dry run's result: the request as it would be sent, keys redacted; or why it would not be. */
+export type DryRunResult = { ok: true; dryRun: SentRequest } | CallFailure;
 
 /**
  * A result as the pipeline hands it to the response cache: an answer also carries the
  * upstream's Cache-Control values, which the cache reads and takes off (src/cache/), so no
  * caller of Catalog.call ever sees them.
  */
-export type PipelineResult = CallResult | { ok: true; status: number; content: Decoded; requests?: OutboundRecord[]; cacheControl: string[] };
+export type PipelineResult = CallResult | DryRunResult | { ok: true; status: number; content: Decoded; requests?: OutboundRecord[]; cacheControl: string[] };

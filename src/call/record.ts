@@ -6,7 +6,7 @@
 
 import type { Redactor } from '../http/redact.js';
 import { brokenBound, isRecord } from '../shared/raw.js';
-import type { CallResult, OutboundRecord, ToolErrorKind } from './outcome.js';
+import type { CallResult, DryRunResult, OutboundRecord, ToolErrorKind } from './outcome.js';
 
 export interface CallRecord {
   /** ISO start time. */
@@ -138,7 +138,7 @@ export function makeCallRecord(
   durationMs: number,
   tool: CalledTool,
   args: unknown,
-  result: CallResult,
+  result: CallResult | DryRunResult,
   redactor: Redactor,
   cache: CallRecord['cache'] = 'none',
 ): CallRecord {

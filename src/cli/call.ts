@@ -3,7 +3,7 @@
 // request it would send, keys redacted.
 
 import type { Command } from 'commander';
-import type { CallResult } from '../call/outcome.js';
+import type { CallResult, DryRunResult } from '../call/outcome.js';
 import type { Catalog } from '../runtime/catalog.js';
 import type { Tool } from '../catalog/tools.js';
 import { hasErrors } from '../report/findings.js';
@@ -110,7 +110,7 @@ function parseJsonOr(text: string): unknown {
   }
 }
 
-function formatResult(result: CallResult): string {
+function formatResult(result: CallResult | DryRunResult): string {
   if (!result.ok) return `error (${result.error.kind}): ${result.error.message}`;
   if ('dryRun' in result) {
     const { method, url, headers, body } = result.dryRun;

@@ -17,7 +17,8 @@ export interface ServedCatalog {
   readonly outputValidation: OutputValidation;
   /** The tools a client may see and call now. */
   visibleTools(): Tool[];
-  call(nameOrReference: string, args: unknown, options?: CallOptions): Promise<CallResult>;
+  /** A call, never a dry run: the protocol layer meets no dry-run result. */
+  call(nameOrReference: string, args: unknown, options?: CallOptions & { dryRun?: false }): Promise<CallResult>;
   /** One call record of a name that is no served tool, for the audit and the metrics. */
   recordUnknownCall(name: string, args: unknown): void;
   onCall(listener: CallListener): () => void;

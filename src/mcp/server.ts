@@ -158,7 +158,6 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
         const result = await catalog.call(name, args, { signal: extra.signal });
         await progress?.stop();
         if (!result.ok) return errorResult(result.error);
-        if (!('content' in result)) throw new Error('a dry run reached the MCP layer');
         const validation = catalog.outputValidation;
         return successResult({ name, output: served?.output, maxChars, validation, onMismatch: (why) => reportMismatch(catalog, name, why) }, result.status, result.content);
       } catch (error) {

@@ -20,7 +20,7 @@ import { HandlerUnits, type SandboxState } from '../catalog/handler-units.js';
 import { CallListeners, elapsedMs, makeCallRecord, startCall, type CallListener } from '../call/record.js';
 import { callContext } from './call-context.js';
 import { callTool, checkArguments, CheckedArguments, type CallContext } from '../call/pipeline.js';
-import type { CallOptions, CallResult } from '../call/outcome.js';
+import type { CallFailure, CallOptions, CallResult, DryRunResult } from '../call/outcome.js';
 import { ResponseCache, type CacheOutcome } from '../cache/response-cache.js';
 import { MemoryState } from '../state/memory-state.js';
 import type { SharedState } from '../state/shared-state.js';
@@ -278,7 +278,11 @@ export class Catalog {
     return this.tools.filter((tool) => tool.missingKeys.length === 0 && !this.withdrawn.has(tool.schema.file));
   }
 
-  async call(nameOrReference: string, args: unknown, options: CallOptions = {}): Promise<CallResult> {
+  /** A call; with `dryRun: true`, the request it would send instead (each its own result type, so a server never meets a dry run). */
+  call(nameOrReference: string, args: unknown, options: CallOptions & { dryRun: true }): Promise<DryRunResult>;
+  call(nameOrReference: string, args: unknown, options?: CallOptions & { dryRun?: false }): Promise<CallResult>;
+  call(nameOrReference: string, args: unknown, options?: CallOptions): Promise<CallResult | DryRunResult>;
+  async call(nameOrReference: string, args: unknown, options: CallOptions = {}): Promise<CallResult | DryRunResult> {
     // A record is made only while someone listens (taken at the start: a listener added meanwhile waits for the next call).
     const start = this.callListeners.active ? startCall() : null;
     const tool = this.tool(nameOrReference);
@@ -303,7 +307,7 @@ export class Catalog {
   }
 
   /** The response cache (src/cache/) answers a repeated call of a read-only tool; it keys on the checked arguments. */
-  private async callThroughCache(tool: Tool, args: unknown, options: CallOptions): Promise<{ result: CallResult; cache: CacheOutcome }> {
+  private async callThroughCache(tool: Tool, args: unknown, options: CallOptions): Promise<{ result: CallResult | DryRunResult; cache: CacheOutcome }> {
     const checked = checkArguments(this.context, tool, args, options);
     if (!(checked instanceof CheckedArguments)) return { result: this.context.redactor.redactValue(checked), cache: 'none' };
     return this.responses.through(tool, checked.values, options, () => callTool(this.context, tool, checked, options));
@@ -391,6 +395,6 @@ async function acceptSchema(units: HandlerUnits, schema: CanonicalSchema, sha256
   return null;
 }
 
-function unknownTool(name: string): CallResult {
+function unknownTool(name: string): CallFailure {
   return { ok: false, error: { kind: 'unknown-tool', message: `no tool named '${name.slice(0, 100)}'` } };
 }

@@ -20,7 +20,8 @@ vi.mock('node:fs', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:fs')>();
   const watched = <F extends (...args: never[]) => unknown>(name: string, original: F): F =>
     ((...args: Parameters<F>) => {
-      if (watching.on && (typeof args[0] === 'string' || args[0] instanceof URL)) watching.paths.push(`${name} ${String(args[0])}`);
+      const path: unknown = args[0];
+      if (watching.on && (typeof path === 'string' || path instanceof URL)) watching.paths.push(`${name} ${String(path)}`);
       return original(...args);
     }) as F;
   const names = ['readFileSync', 'readFile', 'openSync', 'open', 'statSync', 'stat', 'lstatSync', 'existsSync', 'readdirSync', 'readdir', 'createReadStream', 'accessSync'] as const;
