@@ -29,7 +29,7 @@ export const GENERATED: readonly GeneratedModule[] = [
   { file: 'src/lists/list-shape.generated.ts', source: 'LIST_SHAPE in list-shape.ts', validators: { validateList: LIST_SHAPE } },
   {
     file: 'src/groups/shape.generated.ts',
-    source: 'GROUPS_FILE_SHAPE and GROUP_ENTRY_SHAPE in groups-shape.ts',
+    source: 'GROUPS_FILE_SHAPE and GROUP_ENTRY_SHAPE in shape.ts',
     validators: { validateGroupsFile: GROUPS_FILE_SHAPE, validateGroupEntry: GROUP_ENTRY_SHAPE },
   },
   { file: 'src/config/config-shape.generated.ts', source: 'CONFIG_SHAPE in config-shape.ts', validators: { validateConfig: CONFIG_SHAPE } },

@@ -62,7 +62,7 @@ it('names, for every promise of the security model, test files that exist', () =
 });
 
 it('names every kind of tool error a client can meet, output-mismatch among them', () => {
-  const pipeline = readFileSync(join(import.meta.dirname, '..', 'src', 'call', 'pipeline.ts'), 'utf8');
+  const pipeline = readFileSync(join(import.meta.dirname, '..', 'src', 'call', 'outcome.ts'), 'utf8');
   const kinds = [...(/type ToolErrorKind = ([^;]+);/.exec(pipeline)?.[1] ?? '').matchAll(/'([a-z-]+)'/g)].map((m) => m[1] as string);
   expect(kinds.length).toBeGreaterThan(8);
   for (const kind of [...kinds, 'output-mismatch']) expect(readme, kind).toContain(`\`${kind}\``);

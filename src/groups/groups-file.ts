@@ -1,13 +1,13 @@
-// Reading `.flowmcp/groups.json` and checking its form (groups-shape.ts): everything that can be
-// said without a catalog. group-verify.ts checks a group against a catalog, group-write.ts
-// records one and writes the file, group-content.ts takes a group's content record.
+// Reading `.flowmcp/groups.json` and checking its form (shape.ts): everything that can be
+// said without a catalog. verify.ts checks a group against a catalog, write.ts
+// records one and writes the file, content.ts takes a group's content record.
 //
 // Every problem is a finding of the file (R1), with its path and position; a malformed file
 // never throws. The file's own fields and each group are checked by the shapes' generated
 // validators; beside them, code says what a JSON Schema cannot: a key written twice (JSON.parse
 // keeps the last), a reference listed twice (GRP005), `toolHashes` keyed by exactly the tools.
 //
-// `contentHash` and `content` (group-content.ts) come together or not at all: a groups file
+// `contentHash` and `content` (content.ts) come together or not at all: a groups file
 // written before flowguard recorded them is still read, and such a group fails its check
 // against a catalog with GRP009 until it is recorded again.
 
@@ -40,7 +40,7 @@ export interface Group {
   toolHashes?: Record<string, string>;
   /** The hash of `content`; both are absent in a group recorded by an older flowguard. */
   contentHash?: string;
-  /** What decides what the tools do beyond their tool hashes (group-content.ts). */
+  /** What decides what the tools do beyond their tool hashes (content.ts). */
   content?: ContentRecord;
   prompts?: Record<string, GroupPrompt>;
 }
@@ -136,7 +136,7 @@ interface FormProblem {
 /**
  * The form of one group under its name (GRP001–GRP003, GRP005, GRP007), its findings added to
  * `sink` field by field; the group when it can be read: a name, a reference or too many tools
- * leave it readable (group-verify.ts resolves its references one by one), a missing, unknown or
+ * leave it readable (verify.ts resolves its references one by one), a missing, unknown or
  * mistyped field (GRP007) or a reference that is no string does not.
  */
 export function checkGroupForm(name: string, raw: unknown, sink: FindingSink): Group | null {

@@ -52,7 +52,7 @@
 //
 // Content hash (R10; flowguard's own, the spec has none): `sha256:` + hex of
 // `JSON.stringify({ files, lists, libraries })`, each the record's entries as `[key, value]`
-// pairs sorted by key (UTF-16 code units). The record (group-content.ts) holds a `bytesHash` of
+// pairs sorted by key (UTF-16 code units). The record (content.ts) holds a `bytesHash` of
 // each schema and list file, taken over the bytes as read, and each library's version.
 
 import { createHash } from 'node:crypto';

@@ -19,7 +19,7 @@
 // 50 tools), GRP003 (a reference is not `namespace/file.mjs::route`), GRP007 (a field missing,
 // unknown or of the wrong type). What a JSON Schema cannot say is code in groups-file.ts: a
 // reference listed twice (GRP005, each one named), `toolHashes` keyed by exactly the group's tools.
-// Checks run the validators generated from these (groups-shape.generated.ts, `npm run generate`).
+// Checks run the validators generated from these (shape.generated.ts, `npm run generate`).
 
 import { annotated, closedObject, type Meaning, type Shape } from '../shapes/vocabulary.js';
 import { HASH_PATTERN } from './hash.js';

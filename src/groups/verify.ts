@@ -3,7 +3,7 @@
 // loads, still hashes to what was recorded (the spec's tool hash) and its content record still
 // matches (every schema file, shared list and library its tools depend on), so a change cannot
 // slip into a reviewed set unnoticed. groups-file.ts reads the file and checks its form; this
-// module checks a group against a catalog; group-write.ts records one and writes the file.
+// module checks a group against a catalog; write.ts records one and writes the file.
 //
 // The findings a catalog adds to the form's (GRP001–GRP003, GRP005, GRP007):
 //   GRP004  a reference resolves to no loaded tool (or to two); no group has the name asked for

@@ -1,5 +1,5 @@
 // Recording a group and writing `.flowmcp/groups.json`: `group create` builds a group from the
-// catalog as it is now (its tools' hashes and its content record, group-content.ts), puts it
+// catalog as it is now (its tools' hashes and its content record, content.ts), puts it
 // into the file's document in place of the group of that name, and writes the file atomically.
 
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// What the call pipeline (call-pipeline.ts) works with, made once per catalog: argument limits,
+// What the call pipeline (call/pipeline.ts) works with, made once per catalog: argument limits,
 // the HTTP client, keys and their redaction, upstream overrides, the handlers in the sandbox, the
 // bridge's bounds, and the upstream guard with whose a pause is.
 

@@ -298,7 +298,7 @@ export class Catalog {
   /**
    * Records a call of a tool that is not served (a client probing for names): one record of
    * outcome `unknown-tool` for the listeners (audit, metrics), its name and arguments bounded
-   * there (call-record.ts). Nothing is called, also when the name is a reference to a real tool.
+   * there (call/record.ts). Nothing is called, also when the name is a reference to a real tool.
    */
   recordUnknownCall(name: string, args: unknown): void {
     if (!this.callListeners.active) return;
@@ -314,7 +314,7 @@ export class Catalog {
   }
 
   /**
-   * Calls `listener` with the record of every call that finishes from now on (call-record.ts),
+   * Calls `listener` with the record of every call that finishes from now on (call/record.ts),
    * in batches a few milliseconds after the callers got their results (close() delivers what
    * waits); a listener that throws fails nothing. Returns the unsubscribe.
    */
