@@ -125,8 +125,8 @@ async function codesIn(file: string, code: Code): Promise<Code[]> {
   const catalog = await Catalog.load({ schemas: file, handlers: 'at-load', sandbox: { size: 1, deadlineMs: 1000, memoryMb: 64 } });
   try {
     const codes = catalog.findings().map((f) => f.code);
-    for (const { schema, hooks } of catalog.schemas) {
-      for (const [route, routeHooks] of Object.entries(hooks ?? {})) {
+    for (const { schema } of catalog.schemas) {
+      for (const [route, routeHooks] of Object.entries(catalog.hooksOf(schema.file) ?? {})) {
         for (const hook of routeHooks) {
           const input = { struct: { url: 'https://api.example.com/things', method: 'GET', headers: {}, body: null }, payload: {}, response: { ok: true } };
           const outcome = await runSchemaHook(catalog, schema.file, route, hook, input);

@@ -208,8 +208,8 @@ function libraryLines(project: string, catalog: Catalog): string[] {
 
 /** Where the schemas with executeRequest handlers may send requests (R12); other schemas' requests are the core's own. */
 function reachLines(catalog: Catalog): string[] {
-  const rows = catalog.schemas.flatMap(({ file, schema, hooks }) => {
-    if (!Object.values(hooks ?? {}).some((list) => list.includes('executeRequest'))) return [];
+  const rows = catalog.schemas.flatMap(({ file, schema }) => {
+    if (!Object.values(catalog.hooksOf(file) ?? {}).some((list) => list.includes('executeRequest'))) return [];
     const reach = catalog.reach(file);
     if (!reach) return [];
     const origins = reach.origins.map((entry) => `${entry.origin}${entry.keys ? ` (keys: ${entry.keys.join(', ')})` : ''}`);

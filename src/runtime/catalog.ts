@@ -74,8 +74,6 @@ export interface CatalogSchema {
   schema: CanonicalSchema;
   /** SHA-256 (hex) of the file's text this schema was checked from: call records name it. */
   sha256: string;
-  /** Hooks per route, as the handlers factory returned them; empty without handlers, null until the factory has run. */
-  hooks: Record<string, Hook[]> | null;
 }
 
 /** A schema file's report, with what its check learnt that the catalog's users need besides findings. */
@@ -109,7 +107,7 @@ const handlerUnits = new WeakMap<Catalog, HandlerUnits>();
 
 export class Catalog {
   private readonly byName: ReadonlyMap<string, Tool>;
-  /** Files whose handlers factory failed on first use: their tools are withdrawn. */
+  /** Files whose handlers factory failed on first use: their tools are withdrawn, their reports gain its findings. */
   private readonly withdrawn = new Set<string>();
   private readonly toolListeners = new Set<() => void>();
   private closing: Promise<void> | undefined;
@@ -120,8 +118,8 @@ export class Catalog {
   private constructor(
     readonly schemas: CatalogSchema[],
     readonly tools: Tool[],
-    /** Findings per schema file, in path order. */
-    readonly schemaReports: SchemaReport[],
+    /** Findings per schema file as the load found them, in path order; never changed after it. */
+    private readonly loadReports: readonly SchemaReport[],
     /** Findings per shared-list file read (those the schemas reach), in path order. */
     readonly listReports: FileReport[],
     readonly listsFolder: ListsFolder,
@@ -158,11 +156,8 @@ export class Catalog {
     const http = new HttpClient({ ...config.http, ...options.http }, { allowPrivate: config.network.allowPrivate, upstreams });
     const { deadlineMs, memoryMb, workers } = config.sandbox;
     let catalog: Catalog | undefined;
-    // Factories that run after the load tell the catalog; those run during it are the load's to report.
-    const units = new HandlerUnits({ deadlineMs, memoryMb, size: workers, ...options.sandbox }, project, {
-      loaded: (file, hooks) => catalog?.handlersLoaded(file, hooks),
-      failed: (file, findings) => catalog?.handlersFailed(file, findings),
-    });
+    // Factories that fail after the load withdraw their tools; those run during it are the load's to report.
+    const units = new HandlerUnits({ deadlineMs, memoryMb, size: workers, ...options.sandbox }, project, (file) => catalog?.withdraw(file));
     try {
       catalog = await withBoundedYoungGeneration((checkpoint) => Catalog.assemble(options, checker, units, { http, upstreams }, checkpoint));
       return catalog;
@@ -216,10 +211,11 @@ export class Catalog {
     const schemas = (await Promise.all(pending)).filter((entry): entry is CatalogSchema => entry !== null);
 
     const secrets = SecretStore.fromProject(project, { env: options.env ?? process.env, given: options.keys, grants: config.keys });
-    const tools = compileTools(schemas, options.schemas, secrets, config.network);
+    const tools = compileTools(schemas.map(({ schema }) => schema), options.schemas, secrets, units, config.network);
     // A key goes only to the files the key lock records for it: the tools of any other are hidden.
     const keyLock = openKeyLock({ setting: options.keyLock, project, schemas: options.schemas, lists: options.lists }, tools, (key, namespace) => secrets.valueFor(key, namespace) !== undefined);
     for (const finding of keyLock?.findings() ?? []) reports.find((report) => report.file === finding.file)?.findings.push(finding);
+    for (const tool of tools) Object.freeze(tool); // decided: handler units report to the catalog, never into a tool
     const prompts = servePrompts(promptSources, schemas.map(({ schema }) => schema));
     for (const finding of unresolvedTools(prompts, tools)) reports.find((report) => report.file === finding.file)?.findings.push(finding);
     const redactor: Redactor = secrets.redactorFor(schemas.flatMap(({ schema }) => schema.requiredServerParams));
@@ -237,15 +233,14 @@ export class Catalog {
     return () => this.toolListeners.delete(listener);
   }
 
-  private handlersLoaded(file: string, hooks: Record<string, Hook[]>): void {
-    for (const entry of this.schemas) if (entry.file === file) entry.hooks = hooks;
-    for (const tool of this.tools) if (tool.schema.file === file) tool.hooks = hooks[tool.routeName] ?? [];
-  }
-
-  private handlersFailed(file: string, findings: Finding[]): void {
-    this.reports.find((report) => report.file === file)?.findings.push(...findings);
+  private withdraw(file: string): void {
     this.withdrawn.add(file);
     for (const listener of this.toolListeners) listener();
+  }
+
+  /** Findings per schema file, in path order: the load's, and those of a handlers factory that failed since (handler-units.ts). */
+  get schemaReports(): SchemaReport[] {
+    return this.loadReports.map((report) => (this.withdrawn.has(report.file) ? { ...report, findings: [...report.findings, ...this.units.failureOf(report.file)] } : report));
   }
 
   /**
@@ -341,6 +336,11 @@ export class Catalog {
     return this.context.secrets.access(key, namespace);
   }
 
+  /** A schema's hooks per route once its handlers factory has run (at load, or on first use); undefined before, without handlers, or when it failed. */
+  hooksOf(file: string): Readonly<Record<string, Hook[]>> | undefined {
+    return this.units.loadedHooks(file);
+  }
+
   /** Whether the sandbox can run handlers now, as a readiness probe asks; asking never starts it. */
   sandboxState(): SandboxState {
     return this.units.sandboxState();
@@ -388,9 +388,9 @@ async function acceptSchema(units: HandlerUnits, schema: CanonicalSchema, sha256
   units.add(schema, report.routes ?? [], sink);
   report.findings.push(...sink.findings);
   if (sink.hasErrors()) return null;
-  if (!atLoad || !schema.handlers) return { file: schema.file, schema, sha256, hooks: schema.handlers ? null : {} };
+  if (!atLoad || !schema.handlers) return { file: schema.file, schema, sha256 };
   const loaded = await units.load(schema.file);
-  if (loaded.ok) return { file: schema.file, schema, sha256, hooks: loaded.hooks };
+  if (loaded.ok) return { file: schema.file, schema, sha256 };
   report.findings.push(...loaded.findings);
   return null;
 }

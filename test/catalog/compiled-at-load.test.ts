@@ -141,6 +141,12 @@ describe('after the load, with the schema and list files deleted', () => {
     expect(catalog.reach(catalog.tool('exec_both')?.schema.file ?? '')?.origins.map((entry) => entry.origin)).toEqual(['https://api.exec.test', 'https://mirror.exec.test']);
   });
 
+  it('every tool is a frozen record: its factory ran at the first call without writing into it', () => {
+    for (const tool of catalog.tools) expect(Object.isFrozen(tool), tool.name).toBe(true);
+    expect(catalog.tool('hooked_wrapped')?.hooks).toEqual(['preRequest', 'postRequest']);
+    expect(catalog.hooksOf(catalog.tool('hooked_wrapped')?.schema.file ?? '')).toEqual({ wrapped: ['preRequest', 'postRequest'] });
+  });
+
   it('no call touched a path of the project through node:fs', () => {
     expect(watching.paths.filter((path) => path.includes(project.dir))).toEqual([]);
   });
