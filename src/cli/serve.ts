@@ -201,7 +201,8 @@ async function runServe(flags: ServeFlags): Promise<void> {
         : { catalog: live, transport, opened, serve: { ...serve, host: flags.host, port, allowedOrigins, sessions: flags.sessions, access, metrics: await metrics?.made, groups: endpoints.endpoints } },
     );
   } catch (error) {
-    // createServer has closed what was opened.
+    // createServer closes what was opened when it fails; this also covers the metrics failing to load before it ran.
+    await opened.close().catch(() => undefined);
     throw listenError(error, flags.host, port);
   }
   if (server.url === undefined) log(`flowguard: serving ${served} tools over stdio`);
