@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { Catalog } from '../src/catalog/load.js';
+import { Catalog } from '../src/runtime/catalog.js';
 import { formatMs, median, percentile } from './stats.js';
 import { priceSchema, startPriceUpstream } from './upstream.js';
 

@@ -21,7 +21,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { request } from 'undici';
-import { Catalog } from '../src/catalog/load.js';
+import { Catalog } from '../src/runtime/catalog.js';
 import { generateCatalog } from './generate.js';
 import { formatMs, median, percentile } from './stats.js';
 import { priceSchema, startPriceUpstream } from './upstream.js';

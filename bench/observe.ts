@@ -8,7 +8,7 @@
 import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Catalog } from '../src/catalog/load.js';
+import { Catalog } from '../src/runtime/catalog.js';
 import { recordCall } from '../src/cli/serve-observe.js';
 import { AuditLog } from '../src/observe/audit-log.js';
 import { BatchedLines, createLogger, flushLogger } from '../src/observe/logger.js';

@@ -11,7 +11,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Catalog } from '../src/catalog/load.js';
+import { Catalog } from '../src/runtime/catalog.js';
 import { decodeBody } from '../src/http/decode.js';
 import { Redactor } from '../src/http/redact.js';
 import { formatMs, median, percentile, timeMs } from './stats.js';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Catalog } from '../src/catalog/load.js';
+import { Catalog } from '../src/runtime/catalog.js';
 import { isWithin, selectSchemaFiles } from '../src/scan/files.js';
 import { FindingSink, isError, type Finding } from '../src/report/findings.js';
 import { isRecord } from '../src/shared/raw.js';

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standalone from 'ajv/dist/standalone/index.js';
-import { GROUP_ENTRY_SHAPE, GROUPS_FILE_SHAPE } from '../src/catalog/groups-shape.js';
+import { GROUP_ENTRY_SHAPE, GROUPS_FILE_SHAPE } from '../src/groups/shape.js';
 import { CONFIG_SHAPE } from '../src/config/config-shape.js';
 import { LIST_SHAPE } from '../src/lists/list-shape.js';
 import { MAIN_SHAPE } from '../src/schema/main-shape.js';
@@ -30,8 +30,8 @@ export const GENERATED: readonly GeneratedModule[] = [
   { file: 'src/schema/main-shape.generated.ts', source: 'MAIN_SHAPE in main-shape.ts', validators: { validate: MAIN_SHAPE } },
   { file: 'src/lists/list-shape.generated.ts', source: 'LIST_SHAPE in list-shape.ts', validators: { validateList: LIST_SHAPE } },
   {
-    file: 'src/catalog/groups-shape.generated.ts',
-    source: 'GROUPS_FILE_SHAPE and GROUP_ENTRY_SHAPE in groups-shape.ts',
+    file: 'src/groups/shape.generated.ts',
+    source: 'GROUPS_FILE_SHAPE and GROUP_ENTRY_SHAPE in shape.ts',
     validators: { validateGroupsFile: GROUPS_FILE_SHAPE, validateGroupEntry: GROUP_ENTRY_SHAPE },
   },
   { file: 'src/config/config-shape.generated.ts', source: 'CONFIG_SHAPE in config-shape.ts', validators: { validateConfig: CONFIG_SHAPE } },

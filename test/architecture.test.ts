@@ -1,5 +1,7 @@
-// The shape of the code (issue 15, DESIGN.md): the folders ("rooms") of src/ import each other in
-// one direction only, and no hand-written module grows past 400 lines. Imports are read with
+// The shape of the code (issue 15, issue 26, docs/internals/architecture.md): the folders ("rooms")
+// of src/ sit in the layer order that document writes down and import only rooms below their own,
+// no room but the CLI and the composition root imports from more than 8 others, and no
+// hand-written module grows past 400 lines. Imports are read with
 // TypeScript's own pre-processor, so `import type`, `export ... from`, side-effect imports and
 // dynamic `import()` (in code or in a type) all count, and text in strings or comments does not.
 
@@ -13,6 +15,11 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MAX_LINES = 400;
 /** Files of src/ itself (only index.ts, the public API) form a room of their own. */
 const ROOT_ROOM = '(src root)';
+/** How many other rooms one room may import from: more means it does the job of several. */
+const MAX_ROOM_IMPORTS = 8;
+/** The rooms that put the others together: the commands, and the runtime that composes a catalog and its server. */
+const COMPOSING_ROOMS: ReadonlySet<string> = new Set(['cli', 'runtime']);
+const ARCHITECTURE_DOC = join(ROOT, 'docs', 'internals', 'architecture.md');
 
 /** One import that crosses rooms: which file imports which. */
 interface RoomEdge {
@@ -122,6 +129,39 @@ function describeCycle(graph: RoomGraph, component: string[]): string {
   return `rooms ${component.join(', ')} import each other; one cycle: ${steps.join('; ')}`;
 }
 
+/**
+ * The layer order of the rooms as docs/internals/architecture.md writes it: the rows of its
+ * table of rooms, bottom layer first, each naming its room as `src/<room>/` (or `src/index.ts`).
+ */
+function documentedLayers(text: string): string[] {
+  return [...text.matchAll(/^\| `src\/(?:([a-z][a-z0-9-]*)\/|index\.ts)` \|/gm)].map((match) => match[1] ?? ROOT_ROOM);
+}
+
+/**
+ * Every import that goes against the layer order (a room may import only rooms below it), and
+ * every room the order leaves out or names twice.
+ */
+function layerViolations(graph: RoomGraph, layers: readonly string[]): string[] {
+  const level = new Map(layers.map((room, index) => [room, index]));
+  const problems = layers.filter((room, index) => layers.indexOf(room) !== index).map((room) => `${room} is named twice in the layer order`);
+  const rooms = [...new Set([...graph.keys(), ...[...graph.values()].flatMap((edges) => [...edges.keys()])])].sort();
+  for (const room of rooms) if (!level.has(room)) problems.push(`${room} is missing from the layer order`);
+  for (const [from, edges] of [...graph].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [to, edge] of edges) {
+      if ((level.get(to) ?? -1) >= (level.get(from) ?? Infinity)) problems.push(`${from} imports ${to}, which is not below it (${edge.from} imports ${edge.to})`);
+    }
+  }
+  return problems;
+}
+
+/** The rooms (composing ones aside) that import from more than `max` other rooms, with those rooms. */
+function overreachingRooms(graph: RoomGraph, max = MAX_ROOM_IMPORTS, composing: ReadonlySet<string> = COMPOSING_ROOMS): string[] {
+  return [...graph]
+    .filter(([room, edges]) => !composing.has(room) && edges.size > max)
+    .map(([room, edges]) => `${room} imports from ${edges.size} rooms: ${[...edges.keys()].sort().join(', ')}`)
+    .sort();
+}
+
 /** Hand-written modules longer than the limit, with their line counts. */
 function oversizedModules(dirs: readonly string[], maxLines = MAX_LINES): string[] {
   return dirs
@@ -139,6 +179,34 @@ function graphOf(edges: Record<string, string[]>): RoomGraph {
 describe('the rooms of src/', () => {
   it('import each other in one direction only (no cycle between folders)', () => {
     expect(findCycles(roomGraph(join(ROOT, 'src')))).toEqual([]);
+  });
+
+  it('sit in the layer order docs/internals/architecture.md writes down, each importing only rooms below it', () => {
+    const layers = documentedLayers(readFileSync(ARCHITECTURE_DOC, 'utf8'));
+    expect(layers.length).toBeGreaterThan(10);
+    expect(layerViolations(roomGraph(join(ROOT, 'src')), layers)).toEqual([]);
+  });
+
+  it(`import from at most ${MAX_ROOM_IMPORTS} other rooms each, but the CLI and the runtime that composes the rest`, () => {
+    expect(overreachingRooms(roomGraph(join(ROOT, 'src')))).toEqual([]);
+  });
+
+  it('the layer check names an import that goes up, a room the order leaves out and one named twice', () => {
+    const graph = graphOf({ top: ['middle', 'bottom'], middle: ['bottom'], bottom: ['middle'], stray: [] });
+    expect(layerViolations(graph, ['bottom', 'middle', 'top', 'top'])).toEqual([
+      'top is named twice in the layer order',
+      'stray is missing from the layer order',
+      'bottom imports middle, which is not below it (bottom/a.ts imports middle/b.ts)',
+    ]);
+    expect(layerViolations(graphOf({ top: ['middle', 'bottom'], middle: ['bottom'], bottom: [] }), ['bottom', 'middle', 'top'])).toEqual([]);
+    const doc = ['| room | job |', '| --- | --- |', '| `src/shared/` | x |', '| `src/cache/` | y |', '| `src/index.ts` | z |', 'text naming `src/other/`'].join('\n');
+    expect(documentedLayers(doc)).toEqual(['shared', 'cache', ROOT_ROOM]);
+  });
+
+  it('the fan-out check names a room that imports from too many others, and lets the composing rooms do so', () => {
+    const graph = graphOf({ hub: ['a', 'b', 'c'], cli: ['a', 'b', 'c', 'hub'], leaf: ['a'] });
+    expect(overreachingRooms(graph, 2)).toEqual(['hub imports from 3 rooms: a, b, c']);
+    expect(overreachingRooms(graph, 2, new Set(['cli', 'hub']))).toEqual([]);
   });
 
   it('leave only the public API (index.ts) at the root of src/', () => {

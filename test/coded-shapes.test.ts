@@ -2,7 +2,7 @@
 // is: otherwise the mapper would fall back to a catch-all code (src/shapes/problems.ts).
 
 import { describe, expect, it } from 'vitest';
-import { GROUP_ENTRY_SHAPE, GROUPS_FILE_SHAPE } from '../src/catalog/groups-shape.js';
+import { GROUP_ENTRY_SHAPE, GROUPS_FILE_SHAPE } from '../src/groups/shape.js';
 import { LIST_SHAPE } from '../src/lists/list-shape.js';
 import { MAIN_SHAPE } from '../src/schema/main-shape.js';
 import type { Shape } from '../src/shapes/vocabulary.js';

@@ -17,9 +17,9 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { selectSchemaFiles } from '../src/scan/files.js';
-import { checkGroups, groupsFindings } from '../src/catalog/group-verify.js';
-import { readGroupsFile } from '../src/catalog/groups-file.js';
-import { Catalog, runSchemaHook } from '../src/catalog/load.js';
+import { checkGroups, groupsFindings } from '../src/groups/verify.js';
+import { readGroupsFile } from '../src/groups/groups-file.js';
+import { Catalog, runSchemaHook } from '../src/runtime/catalog.js';
 import { checkSchemaFile } from '../src/project/check-file.js';
 import { loadProjectConfig } from '../src/config/project.js';
 import { readConfigFile } from '../src/config/config-file.js';
@@ -144,8 +144,8 @@ async function codesIn(file: string, code: Code): Promise<Code[]> {
   const catalog = await Catalog.load({ schemas: file, handlers: 'at-load', sandbox: { size: 1, deadlineMs: 1000, memoryMb: 64 } });
   try {
     const codes = catalog.findings().map((f) => f.code);
-    for (const { schema, hooks } of catalog.schemas) {
-      for (const [route, routeHooks] of Object.entries(hooks ?? {})) {
+    for (const { schema } of catalog.schemas) {
+      for (const [route, routeHooks] of Object.entries(catalog.hooksOf(schema.file) ?? {})) {
         for (const hook of routeHooks) {
           const input = { struct: { url: 'https://api.example.com/things', method: 'GET', headers: {}, body: null }, payload: {}, response: { ok: true } };
           const outcome = await runSchemaHook(catalog, schema.file, route, hook, input);

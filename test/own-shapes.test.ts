@@ -3,7 +3,7 @@
 
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { GROUP_ENTRY_SHAPE, GROUPS_FILE_SHAPE } from '../src/catalog/groups-shape.js';
+import { GROUP_ENTRY_SHAPE, GROUPS_FILE_SHAPE } from '../src/groups/shape.js';
 import { CONFIG_SHAPE } from '../src/config/config-shape.js';
 import { LIST_SHAPE } from '../src/lists/list-shape.js';
 import { MAIN_SHAPE } from '../src/schema/main-shape.js';

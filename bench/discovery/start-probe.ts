@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { searchCacheDir } from '../../src/discovery/index-cache.js';
 import { ToolIndex } from '../../src/discovery/tool-index.js';
 

@@ -20,7 +20,7 @@
 
 import { MAX_OUTPUT_DEPTH } from '../schema/output.js';
 import { isRecord } from '../shared/raw.js';
-import { fitsFormat } from '../tool-schema/output.js';
+import { fitsFormat } from '../schema/tool-output.js';
 
 /** Distinct scalar values remembered per place, for an author's `enum`; beyond it the enum cannot stay. */
 const MAX_ENUM_VALUES = 256;

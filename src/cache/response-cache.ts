@@ -36,6 +36,9 @@ export type FreshResult =
   | { ok: true; dryRun: unknown }
   | { ok: false };
 
+/** A fresh result as the caller gets it: without the `Cache-Control` values, which are the cache's alone. */
+export type Handed<R> = R extends { cacheControl: unknown } ? Omit<R, 'cacheControl'> : R;
+
 /** Methods that read: an answer of a call that sent anything else is not kept, unless its route declared itself read-only. */
 const READING_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
 
@@ -61,7 +64,7 @@ export class ResponseCache {
     args: Record<string, unknown>,
     { dryRun, cache }: { dryRun?: boolean; cache?: boolean },
     run: () => Promise<R>,
-  ): Promise<{ result: R | CachedAnswer; cache: CacheOutcome }> {
+  ): Promise<{ result: Handed<R> | CachedAnswer; cache: CacheOutcome }> {
     // A dry run sends nothing to keep; `cache: false` asks for the API's own answer.
     const cached = dryRun || cache === false ? null : this.entryOf(tool);
     if (!cached) return { result: withoutCacheControl(await run()), cache: 'none' };
@@ -122,8 +125,8 @@ export class ResponseCache {
   }
 }
 
-function withoutCacheControl<R extends FreshResult>(result: R): R {
-  if (!('cacheControl' in result)) return result;
+function withoutCacheControl<R extends FreshResult>(result: R): Handed<R> {
+  if (!('cacheControl' in result)) return result as Handed<R>;
   const { cacheControl: _cacheControl, ...rest } = result;
-  return rest as R;
+  return rest as Handed<R>;
 }

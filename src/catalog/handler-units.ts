@@ -14,10 +14,8 @@ import type { CanonicalSchema, HandlersInfo } from '../schema/types.js';
 /** A unit's factory ran: its hooks per route; or it failed: the findings that withdraw its tools. */
 export type UnitLoad = { ok: true; hooks: Record<string, Hook[]> } | { ok: false; findings: Finding[] };
 
-export interface UnitEvents {
-  loaded(file: string, hooks: Record<string, Hook[]>): void;
-  failed(file: string, findings: Finding[]): void;
-}
+/** Tells the runtime that a unit's factory failed after the load: the tools served change. */
+export type UnitFailed = (file: string) => void;
 
 /**
  * `unused`: no schema has handlers; `not-started`: none has been needed yet (the sandbox starts
@@ -32,6 +30,8 @@ interface Unit {
   /** Every route the file declares: handlers of a route dropped for its own error are no stray handlers (VAL005). */
   declared: readonly string[];
   load: Promise<UnitLoad> | null;
+  /** What its factory's run gave, once it has run: the hooks, or the findings that withdraw its tools. */
+  outcome: UnitLoad | null;
 }
 
 const SANDBOX_CODES: ReadonlySet<SandboxCode> = new Set(['SEC100', 'SEC101', 'SEC102', 'SEC103', 'SEC104', 'SEC105', 'SEC106', 'SEC107']);
@@ -45,7 +45,7 @@ export class HandlerUnits {
   constructor(
     private readonly sandboxOptions: SandboxOptions,
     private readonly project: string,
-    private readonly events: UnitEvents,
+    private readonly failed: UnitFailed,
   ) {
     this.libraries = new LibraryResolver(project);
   }
@@ -66,7 +66,7 @@ export class HandlerUnits {
       sink.addAt('SEC103', undefined, `required librar${absent.length === 1 ? 'y' : 'ies'} ${absent.join(', ')} not installed`, `install ${absent.length === 1 ? 'it' : 'them'} into the project: ${installCommand(absent, this.project)}`, 'main.requiredLibraries');
       return;
     }
-    this.units.set(schema.file, { schema, handlers: schema.handlers, declared, load: null });
+    this.units.set(schema.file, { schema, handlers: schema.handlers, declared, load: null, outcome: null });
   }
 
   /** Runs the unit's factory unless it has run; every caller gets the same answer. */
@@ -87,6 +87,18 @@ export class HandlerUnits {
     const loaded = await this.load(file);
     if (!loaded.ok || !this.host) return { ok: false, failure: loaded.ok ? NO_UNIT : unitFailure(loaded.findings) };
     return this.host.runHook(file, route, hook, input, bridge);
+  }
+
+  /** A unit's hooks per route once its factory has run; undefined before, or when it failed. */
+  loadedHooks(file: string): Readonly<Record<string, Hook[]>> | undefined {
+    const outcome = this.units.get(file)?.outcome;
+    return outcome?.ok ? outcome.hooks : undefined;
+  }
+
+  /** The findings of a unit whose factory failed: its tools are withdrawn. Empty while it has not failed. */
+  failureOf(file: string): readonly Finding[] {
+    const outcome = this.units.get(file)?.outcome;
+    return outcome && !outcome.ok ? outcome.findings : [];
   }
 
   /** The process ids of the sandbox's workers; none before the first factory runs. */
@@ -125,12 +137,9 @@ export class HandlerUnits {
         sink.addAt('VAL005', undefined, `the handlers factory returned handlers for '${route}', which is no route of this schema`, undefined, `handlers.${route}`);
       }
     }
-    if (!outcome.ok || sink.hasErrors()) {
-      this.events.failed(schema.file, sink.findings);
-      return { ok: false, findings: sink.findings };
-    }
-    this.events.loaded(schema.file, outcome.value.hooks);
-    return { ok: true, hooks: outcome.value.hooks };
+    unit.outcome = !outcome.ok || sink.hasErrors() ? { ok: false, findings: sink.findings } : { ok: true, hooks: outcome.value.hooks };
+    if (!unit.outcome.ok) this.failed(schema.file);
+    return unit.outcome;
   }
 }
 

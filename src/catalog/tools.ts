@@ -11,10 +11,10 @@ import { OriginRule } from '../http/origin.js';
 import { Reach, type ReachSettings } from '../http/reach.js';
 import { planRequest, routeKeys, type RequestPlan } from '../http/request.js';
 import type { SecretStore } from '../http/secrets.js';
-import { InputSchema } from '../tool-schema/input.js';
+import { InputSchema } from '../schema/tool-input.js';
 import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalRoute, CanonicalSchema } from '../schema/types.js';
-import type { CallableTool } from './call-pipeline.js';
+import type { CallableTool } from '../call/pipeline.js';
 import { staticHooks } from './handler-units.js';
 import { nameTools } from './names.js';
 
@@ -27,26 +27,31 @@ export interface Tool extends CallableTool {
   route: CanonicalRoute;
 }
 
-export interface ToolSource {
-  schema: CanonicalSchema;
-  /** Hooks per route as the handlers factory returned them; null while it has not run. */
-  hooks: Record<string, Hook[]> | null;
+/** Where a tool finds its route's hooks once its schema's handlers factory has run (handler-units.ts). */
+export interface LoadedHooks {
+  loadedHooks(file: string): Readonly<Record<string, Hook[]>> | undefined;
 }
 
 const NO_REACH_SETTINGS: ReachSettings = { allow: {}, deny: {} };
 
-export function compileTools(sources: readonly ToolSource[], schemasRoot: string, secrets: SecretStore, reachSettings: ReachSettings = NO_REACH_SETTINGS): Tool[] {
-  const byIdentity = new Map<string, { source: ToolSource; route: CanonicalRoute; file: string }>();
-  for (const source of sources) {
-    const file = relative(schemasRoot, source.schema.file).split('\\').join('/') || source.schema.file;
-    for (const route of source.schema.routes) byIdentity.set(identityKey(source.schema.namespace, file, route.name), { source, route, file });
+/**
+ * The tools of `schemas`. Its hooks are read from `units` once its factory has run, never
+ * written into the tool: the load freezes every tool once the key lock has hidden those it holds
+ * keys back from (src/runtime/catalog.ts), and nothing changes one after that.
+ */
+export function compileTools(schemas: readonly CanonicalSchema[], schemasRoot: string, secrets: SecretStore, units: LoadedHooks, reachSettings: ReachSettings = NO_REACH_SETTINGS): Tool[] {
+  const byIdentity = new Map<string, { schema: CanonicalSchema; route: CanonicalRoute; file: string }>();
+  for (const schema of schemas) {
+    const file = relative(schemasRoot, schema.file).split('\\').join('/') || schema.file;
+    for (const route of schema.routes) byIdentity.set(identityKey(schema.namespace, file, route.name), { schema, route, file });
   }
   const origins = new Map<CanonicalSchema, OriginRule>();
   const reaches = new Map<CanonicalSchema, Reach>();
-  const named = nameTools([...byIdentity.values()].map(({ source, route, file }) => ({ namespace: source.schema.namespace, file, route: route.name })));
+  const named = nameTools([...byIdentity.values()].map(({ schema, route, file }) => ({ namespace: schema.namespace, file, route: route.name })));
   return named.map((identity) => {
-    const { source, route } = byIdentity.get(identityKey(identity.namespace, identity.file, identity.route)) as { source: ToolSource; route: CanonicalRoute };
-    const { schema } = source;
+    const { schema, route } = byIdentity.get(identityKey(identity.namespace, identity.file, identity.route)) as { schema: CanonicalSchema; route: CanonicalRoute };
+    // Before the factory runs, what the static check read from it; null where only running it can tell.
+    const staticRouteHooks = staticHooks(schema.handlers, route.name);
     let input: InputSchema | undefined;
     let plan: RequestPlan | undefined;
     const requiredKeys = routeKeys(schema, route);
@@ -78,8 +83,10 @@ export function compileTools(sources: readonly ToolSource[], schemasRoot: string
         return reach;
       },
       declaredKeys: schema.requiredServerParams,
-      // Before the factory runs, what the static check read from it; null where only running it can tell.
-      hooks: source.hooks ? (source.hooks[route.name] ?? []) : staticHooks(schema.handlers, route.name),
+      get hooks() {
+        const loaded = units.loadedHooks(schema.file);
+        return loaded ? (loaded[route.name] ?? []) : staticRouteHooks;
+      },
       namespace: schema.namespace,
       requiredKeys,
       missingKeys: secrets.missing(requiredKeys, schema.namespace),

@@ -3,8 +3,8 @@
 // request it would send, keys redacted.
 
 import type { Command } from 'commander';
-import type { CallResult } from '../catalog/call-pipeline.js';
-import type { Catalog } from '../catalog/load.js';
+import type { CallResult, DryRunResult } from '../call/outcome.js';
+import type { Catalog } from '../runtime/catalog.js';
 import type { Tool } from '../catalog/tools.js';
 import { hasErrors } from '../report/findings.js';
 import { terminalJson, terminalText } from '../report/format.js';
@@ -112,7 +112,7 @@ function parseJsonOr(text: string): unknown {
   }
 }
 
-function formatResult(result: CallResult): string {
+function formatResult(result: CallResult | DryRunResult): string {
   if (!result.ok) return `error (${result.error.kind}): ${result.error.message}`;
   if ('dryRun' in result) {
     const { method, url, headers, body } = result.dryRun;

@@ -7,9 +7,9 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { checkGroups, groupsFindings } from '../catalog/group-verify.js';
-import { groupsFilePath, readGroupsFile } from '../catalog/groups-file.js';
-import type { Catalog } from '../catalog/load.js';
+import { checkGroups, groupsFindings } from '../groups/verify.js';
+import { groupsFilePath, readGroupsFile } from '../groups/groups-file.js';
+import type { Catalog } from '../runtime/catalog.js';
 import { ConfigError, loadProjectConfig, type ProjectConfig } from '../config/project.js';
 import { DEFAULT_HTTP_LIMITS } from '../http/client.js';
 import { envFilePath, refusalText } from '../http/secrets.js';
@@ -21,7 +21,7 @@ import { DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, DEFAULT_WORKERS } from '../sand
 import { fileVerdict } from '../report/scope.js';
 import { INFO_FIELDS } from '../schema/types.js';
 import type { LockRead } from '../keylock/lock-file.js';
-import { keyLockLines } from '../mcp/summary.js';
+import { keyLockLines } from './serve-summary.js';
 import { droppedRows, rejectedRows } from './list.js';
 import { catalogOptions, displayPath, exists, openCatalog, table, type CatalogFlags } from './shared.js';
 import { cli } from './io.js';
@@ -220,8 +220,8 @@ function libraryLines(project: string, catalog: Catalog): string[] {
 
 /** Where the schemas with executeRequest handlers may send requests (R12); other schemas' requests are the core's own. */
 function reachLines(catalog: Catalog): string[] {
-  const rows = catalog.schemas.flatMap(({ file, schema, hooks }) => {
-    if (!Object.values(hooks ?? {}).some((list) => list.includes('executeRequest'))) return [];
+  const rows = catalog.schemas.flatMap(({ file, schema }) => {
+    if (!Object.values(catalog.hooksOf(file) ?? {}).some((list) => list.includes('executeRequest'))) return [];
     const reach = catalog.reach(file);
     if (!reach) return [];
     const origins = reach.origins.map((entry) => `${entry.origin}${entry.keys ? ` (keys: ${entry.keys.join(', ')})` : ''}`);

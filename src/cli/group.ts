@@ -1,13 +1,13 @@
 // `flowguard group create|verify|list`: the tool groups of a project, `.flowmcp/groups.json`
-// (src/catalog/groups-file.ts, group-verify.ts, group-write.ts). `create` records a group with
+// (src/groups/groups-file.ts, verify.ts, write.ts). `create` records a group with
 // the hashes of its tools and its content record (schema files, shared lists, library versions)
 // as they are now; `verify` says, tool by tool and file by file, what no longer matches; `list`
 // shows the groups.
 
 import type { Command } from 'commander';
-import { checkGroups, selectGroup, type GroupCheck } from '../catalog/group-verify.js';
-import { buildGroup, withGroup, writeGroupsFile } from '../catalog/group-write.js';
-import { groupsFilePath, readGroupsFile, type GroupsFile } from '../catalog/groups-file.js';
+import { checkGroups, selectGroup, type GroupCheck } from '../groups/verify.js';
+import { buildGroup, withGroup, writeGroupsFile } from '../groups/write.js';
+import { groupsFilePath, readGroupsFile, type GroupsFile } from '../groups/groups-file.js';
 import { hasErrors, isError, type Finding } from '../report/findings.js';
 import { formatFinding, plural } from '../report/format.js';
 import { catalogOptions, displayPath, openCatalog, table, type CatalogFlags } from './shared.js';

@@ -5,7 +5,7 @@
 // environment.
 
 import type { Command } from 'commander';
-import type { Catalog } from '../catalog/load.js';
+import type { Catalog } from '../runtime/catalog.js';
 import { toolReference } from '../catalog/names.js';
 import type { Tool } from '../catalog/tools.js';
 import type { Finding } from '../report/findings.js';
@@ -14,7 +14,7 @@ import { plural, type FileReport } from '../report/format.js';
 import { fileVerdict } from '../report/scope.js';
 import type { SchemaInfo } from '../schema/types.js';
 import type { KeyHolder } from '../keylock/lock-file.js';
-import { keyLockLines } from '../mcp/summary.js';
+import { keyLockLines } from './serve-summary.js';
 import { catalogOptions, displayPath, openCatalog, table, type CatalogFlags } from './shared.js';
 import { cli } from './io.js';
 

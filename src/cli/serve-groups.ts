@@ -1,4 +1,4 @@
-// The groups `serve` offers, each verified as `serve --group` verifies it (catalog/group-verify.ts
+// The groups `serve` offers, each verified as `serve --group` verifies it (groups/verify.ts
 // selectGroup: every tool resolves, its hash and the content record match): the one group of
 // `--group`, and over HTTP every group of `.flowmcp/groups.json` as an endpoint `/mcp/<group>` of
 // its own. A group that does not verify is never served in part: the operator reviewed it as a
@@ -6,13 +6,13 @@
 // selections beside the schema folder (selections/verify.ts) are tool sets of the same standing:
 // served at `/mcp/<name>` and by `serve --group <name>` where no group has that name.
 
-import type { Catalog } from '../catalog/load.js';
-import { selectGroup } from '../catalog/group-verify.js';
-import { groupsFilePath, readGroupsFile, type GroupsFile } from '../catalog/groups-file.js';
+import type { Catalog } from '../runtime/catalog.js';
+import { selectGroup } from '../groups/verify.js';
+import { groupsFilePath, readGroupsFile, type GroupsFile } from '../groups/groups-file.js';
 import type { Tool } from '../catalog/tools.js';
 import type { ToolsSetting } from '../config/project.js';
 import { chooseMode } from '../discovery/mode.js';
-import type { GroupEndpoint } from '../mcp/endpoints.js';
+import type { GroupEndpoint } from '../edge/endpoints.js';
 import { readGroupPrompts } from '../prompts/group-prompts.js';
 import { promptsForGroup, type ServedPrompt } from '../prompts/served.js';
 import { isError, type Finding } from '../report/findings.js';

@@ -4,7 +4,7 @@
 // after a change does not pay for the build. Each build says when it is ready, how long it took
 // and whether it was read from the index cache.
 
-import type { LiveCatalog } from '../catalog/live-catalog.js';
+import type { LiveCatalog } from '../mcp/live-catalog.js';
 import type { Tool } from '../catalog/tools.js';
 import type { Logger } from '../observe/logger.js';
 

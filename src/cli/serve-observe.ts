@@ -4,8 +4,8 @@
 // a reload brings, so that no call goes unrecorded. Text from a catalog is redacted by it first.
 
 import { resolve } from 'node:path';
-import type { CallListener } from '../catalog/call-record.js';
-import type { CatalogOptions, Catalog } from '../catalog/load.js';
+import type { CallListener } from '../call/record.js';
+import type { CatalogOptions, Catalog } from '../runtime/catalog.js';
 import type { ProjectConfig } from '../config/project.js';
 import { AuditLog } from '../observe/audit-log.js';
 import { BatchedLines, createLogger, DEFAULT_LOG_LEVEL, flushLogger, isLogLevel, LOG_LEVELS, type Logger } from '../observe/logger.js';

@@ -8,20 +8,20 @@
 import { createServer as createNetServer } from 'node:net';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { LiveCatalog } from '../catalog/live-catalog.js';
-import type { Catalog } from '../catalog/load.js';
-import { groupsFilePath, readGroupsFile } from '../catalog/groups-file.js';
+import { LiveCatalog } from '../mcp/live-catalog.js';
+import { ClosingOrder, createServer, type Server } from '../runtime/server.js';
+import type { Catalog } from '../runtime/catalog.js';
+import { groupsFilePath, readGroupsFile } from '../groups/groups-file.js';
 import type { Tool } from '../catalog/tools.js';
 import { DEFAULT_MAX_RESULT_CHARS } from '../mcp/content.js';
-import { AccessGate, AUTH_TOKEN_ENV, isLoopback } from '../mcp/auth.js';
-import type { McpHttpServer } from '../mcp/http.js';
+import { AccessGate, AUTH_TOKEN_ENV, isLoopback } from '../edge/auth.js';
 import type { ServerMetrics } from '../observe/metrics.js';
 import type { SandboxEvent } from '../sandbox/events.js';
 import { loadProjectConfig, type ProjectConfig } from '../config/project.js';
 import { MemoryState } from '../state/memory-state.js';
 import { openSharedState } from '../state/open-state.js';
-import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, parseOriginPattern } from '../mcp/origins.js';
-import { connectHelp, loadSummary, oauthConnectHelp } from '../mcp/summary.js';
+import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, parseOriginPattern } from '../edge/origins.js';
+import { connectHelp, loadSummary, oauthConnectHelp } from './serve-summary.js';
 import { formatFinding } from '../report/format.js';
 import { recordCommand } from './group.js';
 import { listsFolderOf } from '../project/checker.js';
@@ -114,16 +114,16 @@ async function runServe(flags: ServeFlags): Promise<void> {
   // A taken port is said before the catalog loads, not after (a large catalog takes seconds).
   if (transport === 'http') await checkPortFree(flags.host, port);
 
-  // Only the chosen transport's modules load (the MCP SDK is about a quarter of a second), and
-  // they load while the catalog does: start-up time is the client's wait.
-  const stdioModule = transport === 'stdio' ? import('../mcp/stdio.js') : null;
-  const httpModule = transport === 'http' ? import('../mcp/http.js') : null;
-  // Awaited below once the catalog is loaded; a failure to load surfaces there.
-  for (const loading of [stdioModule, httpModule]) loading?.catch(() => undefined);
+  // The chosen transport's modules load while the catalog does (the MCP SDK is about a quarter
+  // of a second): start-up time is the client's wait. createServer finds them loaded.
+  void (transport === 'stdio' ? import('../mcp/stdio.js') : import('../edge/http.js')).catch(() => undefined);
   // Logs and the audit log are set up first: a bad setting stops the start before anything loads.
   const observer = observeServe(project, flags);
+  // Everything opened from here on is closed in one order, the last opened first, on every way out.
+  const opened = new ClosingOrder();
+  opened.add(observer);
   // Over HTTP, /metrics counts sandbox restarts too. Every catalog, also one a reload brings, is opened with these options.
-  const metrics = httpModule ? serveMetrics(() => observer.auditDropped()) : undefined;
+  const metrics = transport === 'http' ? serveMetrics(() => observer.auditDropped()) : undefined;
   const logSandboxEvent = observer.catalogOptions.sandbox?.onEvent;
   observer.catalogOptions.sandbox = {
     ...observer.catalogOptions.sandbox,
@@ -135,14 +135,15 @@ async function runServe(flags: ServeFlags): Promise<void> {
   // Rate buckets, pauses and the cache: in Redis with --redis (or redis.url), shared by replicas; one for every catalog loaded.
   // In memory (and as Redis's fallback) the cache keeps at most cache.maxEntries answers.
   const memory = new MemoryState({ maxCacheEntries: project.cache.maxEntries });
-  const state = await openSharedState({ ...project.redis, url: redisUrl }, observer.logger, memory);
+  const state = opened.add(await openSharedState({ ...project.redis, url: redisUrl }, observer.logger, memory));
   observer.catalogOptions.state = state;
   const catalog = await openCatalog(flags, { cache: flags.cache, ...observer.catalogOptions }, 'file or folder').catch(async (error: unknown) => {
-    await state.close();
     // What was logged so far (lines wait up to 100 ms) is written before the command stops.
-    await observer.close();
+    await opened.close();
     throw error;
   });
+  // What the servers read per request: this catalog, or under --watch the latest one loaded.
+  const live = opened.add(new LiveCatalog(catalog));
   observer.attach(catalog);
   // The summary and log lines go to the run's stderr (stdio's protocol keeps the process's stdout).
   const { stderr } = cli();
@@ -157,9 +158,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
       log(`flowguard: group '${flags.group}' cannot be served (\`flowguard group verify ${flags.group}\` explains):`);
       for (const finding of verdict.errors) log(`  ${formatFinding(finding)}`);
       if (verdict.errors.some((f) => RERECORD_CODES.has(f.code))) log(`flowguard: once the change is reviewed, record the group again: ${recordCommand(flags.group, flags)}`);
-      await catalog.close();
-      await state.close();
-      await observer.close();
+      await opened.close();
       cli().exitCode = 1;
       return;
     }
@@ -194,54 +193,45 @@ async function runServe(flags: ServeFlags): Promise<void> {
     process.once('SIGINT', () => resolveSignal('SIGINT'));
     process.once('SIGTERM', () => resolveSignal('SIGTERM'));
   });
-  // What the servers read per request: this catalog, or under --watch the latest one loaded.
-  const live = new LiveCatalog(catalog);
-  // Discovery's indexes likewise, and again after every change of the tools, so that no search waits for one.
+  // Discovery's indexes are built in the background, and again after every change of the tools, so that no search waits for one.
   const indexed = endpoints.endpoints.flatMap((endpoint) => ('serving' in endpoint && endpoint.serving.discovery === 'search' ? [{ tools: endpoint.serving.tools, group: endpoint.name }] : []));
   prepareIndexes(live, discovery === 'search' ? [{ tools }, ...indexed] : indexed, observer.logger);
   // Watching before serving: once a client is answered, a change it makes is seen.
-  const watching = flags.watch ? await watchFolders(live, flags, observer) : undefined;
-  let stop: () => Promise<void>;
-  let stopped: Promise<void>;
-  if (stdioModule) {
-    const { serveStdio } = await stdioModule;
-    const server = await serveStdio(live, { maxResultChars, log, logger: observer.logger, tools, prompts, discovery, pageSize });
-    log(`flowguard: serving ${served} tools over stdio`);
-    stop = server.close;
-    stopped = server.closed;
-  } else {
-    let http: McpHttpServer;
-    try {
-      const { startHttpServer } = await (httpModule as Promise<typeof import('../mcp/http.js')>);
-      const identities = identitiesOf(project, catalog, groupSource);
-      http = await startHttpServer(live, { host: flags.host, port, allowedOrigins, sessions: flags.sessions, sessionRecords: flags.sessions ? state.sessions : null, maxResultChars, log, logger: observer.logger, tools, prompts, access, metrics: await metrics?.made, discovery, pageSize, groups: endpoints.endpoints, oauth, identities });
-    } catch (error) {
-      await watching?.close();
-      await catalog.close();
-      await state.close();
-      await observer.close();
-      throw listenError(error, flags.host, port);
-    }
+  if (flags.watch) opened.add(await watchFolders(live, flags, observer));
+  const serve = { maxResultChars, log, logger: observer.logger, tools, prompts, discovery, pageSize };
+  let server: Server;
+  try {
+    server = await createServer(
+      transport === 'stdio'
+        ? { catalog: live, transport, serve, opened }
+        : {
+            catalog: live,
+            transport,
+            opened,
+            serve: { ...serve, host: flags.host, port, allowedOrigins, sessions: flags.sessions, sessionRecords: flags.sessions ? state.sessions : null, access, metrics: await metrics?.made, groups: endpoints.endpoints, oauth, identities: identitiesOf(project, catalog, groupSource) },
+          },
+    );
+  } catch (error) {
+    // createServer closes what was opened when it fails; this also covers the metrics failing to load before it ran.
+    await opened.close().catch(() => undefined);
+    throw listenError(error, flags.host, port);
+  }
+  if (server.url === undefined) log(`flowguard: serving ${served} tools over stdio`);
+  else {
     // The warning first: instructions printed after it would scroll it out of sight.
     if (!isLoopback(flags.host)) log(`flowguard: warning: listening on ${flags.host}, not loopback: anyone who can reach this address and holds a token can call every tool. Tokens travel in clear over plain HTTP; put TLS in front (a proxy or load balancer).`);
     const focused = endpoints.endpoints.filter((endpoint) => 'serving' in endpoint);
-    log(oauth && http.resource ? oauthConnectHelp(http.url, served, flags, { issuer: oauth.issuer, resource: http.resource }, focused) : connectHelp(http.url, served, flags, access?.requiresToken ?? false, focused));
-    stop = http.close;
-    stopped = new Promise<void>(() => undefined);
+    log(oauth && server.resource ? oauthConnectHelp(server.url, served, flags, { issuer: oauth.issuer, resource: server.resource }, focused) : connectHelp(server.url, served, flags, access?.requiresToken ?? false, focused));
   }
 
-  const why = await Promise.race([signalled, stopped.then(() => 'stdin closed' as const)]);
+  const why = await Promise.race([signalled, server.ended.then(() => 'stdin closed' as const)]);
   log(`flowguard: ${why}, shutting down`);
-  await watching?.close();
-  await stop();
-  await live.close();
-  await state.close();
-  await observer.close();
+  await server.close();
   cli().exitCode = 0;
 }
 
 /** `--watch`: the schema path and the lists folder (where there is one), reloaded on change. */
-async function watchFolders(live: LiveCatalog, flags: ServeFlags, observer: ServeObserver): Promise<CatalogWatch> {
+async function watchFolders(live: LiveCatalog<Catalog>, flags: ServeFlags, observer: ServeObserver): Promise<CatalogWatch> {
   const paths = [flags.schemas, listsFolderOf(flags)].filter(exists).map((path) => resolve(path));
   const load = async (previous: Catalog) => {
     const next = await openCatalog(flags, { cache: flags.cache, previous, ...observer.catalogOptions });

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import type { Catalog } from '../catalog/load.js';
+import type { Catalog } from '../runtime/catalog.js';
 import type { Tool } from '../catalog/tools.js';
 import type { OutputUpdatePlan } from '../authoring/output-update.js';
 import type { RouteTestResult } from '../authoring/route-tests-run.js';

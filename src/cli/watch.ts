@@ -8,8 +8,8 @@
 // atomic save has renamed another over it, and later in-place writes went unnoticed.
 
 import { basename, join, relative, sep } from 'node:path';
-import type { LiveCatalog } from '../catalog/live-catalog.js';
-import type { Catalog } from '../catalog/load.js';
+import type { LiveCatalog } from '../mcp/live-catalog.js';
+import type { Catalog } from '../runtime/catalog.js';
 import type { Logger } from '../observe/logger.js';
 import { isError } from '../report/findings.js';
 import { formatFinding } from '../report/format.js';
@@ -35,7 +35,7 @@ export interface WatchOptions {
 const DEFAULT_DEBOUNCE_MS = 150;
 
 /** Starts watching; resolves once the watcher has read the folders, so a change after it is seen. */
-export async function watchCatalog(live: LiveCatalog, options: WatchOptions): Promise<CatalogWatch> {
+export async function watchCatalog(live: LiveCatalog<Catalog>, options: WatchOptions): Promise<CatalogWatch> {
   const debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
   let timer: NodeJS.Timeout | undefined;
   let reloading = false;

@@ -30,7 +30,7 @@ const UPSTREAM_LIMIT = closedSection({
   concurrency: integer(0, 10_000),
 });
 
-/** A bearer token of the Streamable HTTP endpoint, as its digest (src/mcp/auth.ts). */
+/** A bearer token of the Streamable HTTP endpoint, as its digest (src/edge/auth.ts). */
 const TOKEN_DIGEST_PATTERN = '^sha256:[0-9a-fA-F]{64}$';
 
 export const CONFIG_SHAPE = {

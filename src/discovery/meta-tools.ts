@@ -79,7 +79,7 @@ export function searchTools(index: ToolIndex, listing: ReadonlyMap<string, McpTo
   return { content: [{ type: 'text', text }], structuredContent: { tools } };
 }
 
-/** `describe_tool`: the whole definition, as `tools/list` in full mode gives it before a large one is cut to fit (tool-schema/affordable.ts). */
+/** `describe_tool`: the whole definition, as `tools/list` in full mode gives it before a large one is cut to fit (schema/affordable.ts). */
 export function describeTool(listing: ReadonlyMap<string, McpTool>, args: Record<string, unknown>): CallToolResult {
   const { name } = args;
   if (typeof name !== 'string' || name === '') throw new MetaArgumentError(`${DESCRIBE_TOOL}: name must be a tool name (a string)`);

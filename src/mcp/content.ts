@@ -15,11 +15,11 @@
 // - Failures → `isError: true` and a text that says what went wrong and what to do about it.
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolError } from '../catalog/call-pipeline.js';
-import type { Decoded } from '../http/decode.js';
+import type { ToolError } from '../call/outcome.js';
+import type { Decoded } from '../call/outcome.js';
 import { isRecord } from '../shared/raw.js';
-import type { OutputValidation } from '../config/project.js';
-import type { OutputValidator } from '../tool-schema/output.js';
+import type { OutputValidation } from './served-catalog.js';
+import type { OutputValidator } from '../schema/tool-output.js';
 
 export const DEFAULT_MAX_RESULT_CHARS = 100_000;
 

@@ -12,8 +12,8 @@
 
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError, type GetPromptResult, type Prompt, type PromptMessage } from '@modelcontextprotocol/sdk/types.js';
-import type { LiveCatalog } from '../catalog/live-catalog.js';
-import type { Catalog } from '../catalog/load.js';
+import type { LiveCatalog } from './live-catalog.js';
+import type { ServedCatalog as Catalog } from './served-catalog.js';
 import type { Tool } from '../catalog/tools.js';
 import { fillPlaceholders } from '../prompts/placeholders.js';
 import { toolsNamed, type ServedPrompt } from '../prompts/served.js';

@@ -5,7 +5,7 @@
 // - `tools/list`: every visible tool (a tool whose keys are missing is hidden), with its R8 name,
 //   its reference `namespace/file.mjs::route` as `title` and in `_meta`, its description, input
 //   schema, annotations from the HTTP method (or the 4.x tool `meta`, whose other hints go into
-//   `_meta`), and an `outputSchema` where the route's output converts to one (tool-schema/output.ts)
+//   `_meta`), and an `outputSchema` where the route's output converts to one (schema/tool-output.ts)
 //   and `output.validate` is `error` (content.ts says why).
 //   Built once per catalog and shared by every server.
 // - `tools/call`: an unknown tool or malformed params are protocol errors (InvalidParams);
@@ -23,16 +23,16 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type ListToolsResult, type ServerNotification, type Tool as McpTool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import { LiveCatalog } from '../catalog/live-catalog.js';
-import type { Catalog } from '../catalog/load.js';
+import { LiveCatalog } from './live-catalog.js';
+import type { ServedCatalog as Catalog } from './served-catalog.js';
 import type { Tool } from '../catalog/tools.js';
 import type { ToolMeta } from '../schema/types.js';
 import type { Logger } from '../observe/logger.js';
 import type { ServerMetrics } from '../observe/metrics.js';
 import { flowguardVersion } from '../shared/version.js';
 import { DEFAULT_MAX_RESULT_CHARS, errorResult, successResult } from './content.js';
-import { OutputValidator, toOutputSchema } from '../tool-schema/output.js';
-import { affordableDefinition } from '../tool-schema/affordable.js';
+import { OutputValidator, toOutputSchema } from '../schema/tool-output.js';
+import { affordableDefinition } from '../schema/affordable.js';
 import type { ServedPrompt } from '../prompts/served.js';
 import { promptListing, registerPrompts } from './prompts.js';
 import { searchCacheDir } from '../discovery/index-cache.js';
@@ -93,7 +93,7 @@ interface ServedTool {
 
 /** What every server of one catalog shares: the tools/list answer and the output validators. */
 interface ToolTable {
-  /** Each definition as it fits a model's context (tool-schema/affordable.ts). */
+  /** Each definition as it fits a model's context (schema/affordable.ts). */
   listing: readonly McpTool[];
   /** Each definition whole, as `describe_tool` gives it. */
   full: readonly McpTool[];
@@ -180,7 +180,6 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
         const result = await catalog.call(name, args, { signal: extra.signal, caller: recordedCaller });
         await progress?.stop();
         if (!result.ok) return errorResult(result.error);
-        if (!('content' in result)) throw new Error('a dry run reached the MCP layer');
         const validation = catalog.outputValidation;
         return successResult({ name, output: served?.output, maxChars, validation, onMismatch: (why) => reportMismatch(catalog, name, why) }, result.status, result.content);
       } catch (error) {

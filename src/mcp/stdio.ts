@@ -5,8 +5,8 @@
 
 import { format } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { LiveCatalog } from '../catalog/live-catalog.js';
-import type { Catalog } from '../catalog/load.js';
+import { LiveCatalog } from './live-catalog.js';
+import type { ServedCatalog as Catalog } from './served-catalog.js';
 import { createMcpServer, notifyToolChanges, type McpServerOptions } from './server.js';
 
 export interface StdioServer {

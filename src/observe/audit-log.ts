@@ -15,7 +15,7 @@
 //
 // Each process writes files of its own (`audit-<start time>-<pid>-<n>.jsonl`), so replicas that
 // share a project folder never write into one file; `files` counts every file in the folder.
-// Records arrive redacted (call-record.ts): this module writes what it is given.
+// Records arrive redacted (call/record.ts): this module writes what it is given.
 
 import { mkdirSync } from 'node:fs';
 import { open, readdir, rm, stat, type FileHandle } from 'node:fs/promises';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { AUDIT_FILE } from './audit-log.js';
 
-/** The fields a reader filters on; a record has more (catalog/call-record.ts). */
+/** The fields a reader filters on; a record has more (call/record.ts). */
 export interface AuditLine {
   time: string;
   tool: string;

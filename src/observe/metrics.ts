@@ -12,7 +12,7 @@
 
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-/** What the metrics read of a finished call (a CallRecord of src/catalog/call-record.ts has these fields). */
+/** What the metrics read of a finished call (a CallRecord of src/call/record.ts has these fields). */
 export interface CountedCall {
   tool: string;
   /** 'ok', or the kind of the tool error. */

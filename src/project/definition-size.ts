@@ -1,4 +1,4 @@
-// VAL100: a route whose tool definition would be listed cut (tool-schema/affordable.ts), told to
+// VAL100: a route whose tool definition would be listed cut (schema/affordable.ts), told to
 // its author by `validate`. The definition is sized as `serve` lists it (name, reference,
 // description, input schema, output schema where one converts), so that the finding and the
 // cut agree; an author makes it fit by trimming an enum of hundreds of values to a list
@@ -6,9 +6,9 @@
 
 import { childPath, FindingSink, type Finding } from '../report/findings.js';
 import type { CanonicalSchema } from '../schema/types.js';
-import { affordableDefinition, estimateTokens, MAX_DEFINITION_TOKENS } from '../tool-schema/affordable.js';
-import { InputSchema } from '../tool-schema/input.js';
-import { toOutputSchema } from '../tool-schema/output.js';
+import { affordableDefinition, estimateTokens, MAX_DEFINITION_TOKENS } from '../schema/affordable.js';
+import { InputSchema } from '../schema/tool-input.js';
+import { toOutputSchema } from '../schema/tool-output.js';
 
 /** A VAL100 finding for each route of `schema` whose listed definition is over the bound. */
 export function largeDefinitions(schema: CanonicalSchema, text: string): Finding[] {

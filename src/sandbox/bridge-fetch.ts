@@ -1,6 +1,6 @@
 // The worker side of the network bridge (RULINGS R12). An executeRequest handler gets a `fetch`
 // (the WHATWG subset the corpus uses) and ethers gets a getUrl function; both only ask: each
-// request goes to the host as plain data, and the core performs it (src/catalog/bridge.ts). A
+// request goes to the host as plain data, and the core performs it (src/call/bridge.ts). A
 // request belongs to the executeRequest call whose code made it (job-context.ts), however late
 // and through whatever library: it is sent as that call's, and only while that call runs; code
 // an answered call left behind is refused here (and by the host). Anywhere but in an

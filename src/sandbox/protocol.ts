@@ -70,7 +70,7 @@ export type BridgeAnswer =
   | { ok: false; message: string };
 
 /**
- * Performs one request of an executeRequest call through the core (src/catalog/bridge.ts).
+ * Performs one request of an executeRequest call through the core (src/call/bridge.ts).
  * `callEnded` aborts when the call has answered: what is still in flight is dropped then;
  * `cancelled` when the handler aborted this one request (its AbortController).
  */

@@ -22,7 +22,7 @@ const DEFAULT_MAX_CACHE_BYTES = 64 * 1024 * 1024;
 const DEFAULT_MAX_KEYS = 10_000;
 
 export class MemoryState implements SharedState {
-  /** A process's sessions are in its own table already (src/mcp/sessions.ts): nothing to share. */
+  /** A process's sessions are in its own table already (src/edge/sessions.ts): nothing to share. */
   readonly sessions: SessionRecords | null = null;
   private readonly now: () => number;
   private readonly buckets: LRUCache<string, BucketLevel>;

@@ -6,11 +6,11 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Identities, IdentityConfigError } from '../../src/access/identities.js';
-import type { CallRecord } from '../../src/catalog/call-record.js';
-import { Catalog } from '../../src/catalog/load.js';
+import type { CallRecord } from '../../src/call/record.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { callRecordsDelivered } from '../support/wait.js';
 import { postList } from '../edge/helpers.js';
-import { AccessGate } from '../../src/mcp/auth.js';
+import { AccessGate } from '../../src/edge/auth.js';
 import { PROJECT, SCHEMAS, startCatalogUpstream, startHttpFixture, type CatalogUpstream } from '../mcp/helpers.js';
 
 const caller = (fields: { subject?: string; client?: string; scopes?: string[]; groups?: string[] }) => ({ scopes: [], groups: [], ...fields });

@@ -12,7 +12,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Identities } from '../../src/access/identities.js';
 import { prepareOAuth } from '../../src/access/setup.js';
-import type { CallRecord } from '../../src/catalog/call-record.js';
+import type { CallRecord } from '../../src/call/record.js';
 import { ServerMetrics } from '../../src/observe/metrics.js';
 import { postList, rawRequest } from '../edge/helpers.js';
 import { callRecordsDelivered } from '../support/wait.js';

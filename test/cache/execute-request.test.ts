@@ -6,8 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { CallRecord } from '../../src/catalog/call-record.js';
-import { Catalog } from '../../src/catalog/load.js';
+import type { CallRecord } from '../../src/call/record.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { tempProject } from '../kit/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { callRecordsDelivered } from '../support/wait.js';

@@ -5,8 +5,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { CallRecord } from '../../src/catalog/call-record.js';
-import { Catalog } from '../../src/catalog/load.js';
+import type { CallRecord } from '../../src/call/record.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { MemoryState } from '../../src/state/memory-state.js';
 import type { SharedState } from '../../src/state/shared-state.js';
 import { tempProject } from '../kit/project.js';

@@ -7,7 +7,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { listFile, type ListSpec } from '../lists/helpers.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -188,7 +188,7 @@ function writeHugeList(file: string, entries: number): void {
 /** Runs `flowguard <args>`, or a catalog load through dist/ (`args` then are schemas, lists and project), in a child with a small heap. */
 function child(args: string[], { catalog = false, timeoutMs = CHILD_TIMEOUT_MS } = {}) {
   const script = `
-    const { Catalog } = await import(${JSON.stringify(join(ROOT, 'dist', 'src', 'catalog', 'load.js'))});
+    const { Catalog } = await import(${JSON.stringify(join(ROOT, 'dist', 'src', 'runtime', 'catalog.js'))});
     const [schemas, lists, project] = process.argv.slice(1);
     const catalog = await Catalog.load({ schemas, lists, project, env: {} });
     await catalog.close();

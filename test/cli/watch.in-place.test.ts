@@ -7,8 +7,8 @@
 import { appendFileSync, copyFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { LiveCatalog } from '../../src/catalog/live-catalog.js';
-import { Catalog } from '../../src/catalog/load.js';
+import { LiveCatalog } from '../../src/mcp/live-catalog.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { watchCatalog, type CatalogWatch } from '../../src/cli/watch.js';
 import { createLogger } from '../../src/observe/logger.js';
 import { makeProject, ORIGIN, shopSchema, type Project } from '../reload/helpers.js';
@@ -16,7 +16,7 @@ import { waitFor } from '../support/wait.js';
 
 let project: Project;
 let watcher: CatalogWatch | undefined;
-let live: LiveCatalog | undefined;
+let live: LiveCatalog<Catalog> | undefined;
 afterEach(async () => {
   await watcher?.close();
   try {

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { findTerm, rank, type QueryTerm } from '../../src/discovery/bm25.js';
 import { cachedPostings, searchCacheDir } from '../../src/discovery/index-cache.js';
 import { decodePostings, encodePostings } from '../../src/discovery/postings-file.js';

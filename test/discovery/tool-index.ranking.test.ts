@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { META_TOOLS } from '../../src/discovery/meta-tools.js';
 import { ToolIndex } from '../../src/discovery/tool-index.js';
 import { requestTerms, splitWords, stem, terms } from '../../src/discovery/words.js';

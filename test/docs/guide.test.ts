@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import { loadListRegistry } from '../../src/lists/registry.js';
 import { checkSchemaFile } from '../../src/project/check-file.js';

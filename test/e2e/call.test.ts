@@ -5,8 +5,8 @@
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallResult } from '../../src/catalog/call-pipeline.js';
-import { Catalog } from '../../src/catalog/load.js';
+import type { CallResult } from '../../src/call/outcome.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { tempProject } from '../kit/project.js';
 import type { Recorded } from '../support/upstream.js';
 import { waitFor } from '../support/wait.js';

@@ -6,8 +6,8 @@
 // of the canary test is in cli.test.ts.)
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallResult } from '../../src/catalog/call-pipeline.js';
-import { Catalog } from '../../src/catalog/load.js';
+import type { CallResult, DryRunResult } from '../../src/call/outcome.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { tempProject } from '../kit/project.js';
 import type { Recorded } from '../support/upstream.js';
 import { CANARY_GRANT, KEY, KEY_URL, keyLeaks, REDACTED, SCHEMAS, startBehaving, type BehavingUpstream } from './helpers.js';
@@ -33,7 +33,7 @@ afterAll(async () => {
   project.remove();
 });
 
-async function call(name: string, args: unknown, options: { dryRun?: boolean } = {}): Promise<{ result: CallResult; sent: Recorded[]; elsewhere: Recorded[] }> {
+async function call(name: string, args: unknown, options: { dryRun?: boolean } = {}): Promise<{ result: CallResult | DryRunResult; sent: Recorded[]; elsewhere: Recorded[] }> {
   const marks = [main.records.length, other.records.length] as const;
   const result = await catalog.call(name, args, options);
   outputs.push(result);
@@ -41,10 +41,10 @@ async function call(name: string, args: unknown, options: { dryRun?: boolean } =
 }
 
 /** The result as these tests compare it: `requests`, the record of what the call sent, is test/observe/'s subject. */
-function withoutRequests(result: CallResult): CallResult {
+function withoutRequests(result: CallResult | DryRunResult): CallResult | DryRunResult {
   if (!('requests' in result)) return result;
   const { requests: _sent, ...rest } = result;
-  return rest as CallResult;
+  return rest as CallResult | DryRunResult;
 }
 
 function base(): Record<string, string> {
@@ -204,7 +204,7 @@ describe('errors that echo the key', () => {
   });
 });
 
-function failureMessage(result: CallResult): string {
+function failureMessage(result: CallResult | DryRunResult): string {
   return result.ok ? '' : result.error.message;
 }
 

@@ -4,7 +4,7 @@
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { tempProject } from '../kit/project.js';
 import { startUpstream, type RecordEntry, type Upstream } from '../support/upstream.js';
 import { ROOT, startBehaving, type BehavingUpstream } from './helpers.js';

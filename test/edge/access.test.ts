@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessConfigError, AccessGate, BEARER_REALM, tokenDigest } from '../../src/mcp/auth.js';
+import { AccessConfigError, AccessGate, BEARER_REALM, tokenDigest } from '../../src/edge/auth.js';
 import { startCatalogUpstream, startHttpFixture, type CatalogUpstream, type HttpFixture } from '../mcp/helpers.js';
 import { postList, rawRequest } from './helpers.js';
 

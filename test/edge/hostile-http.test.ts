@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessGate } from '../../src/mcp/auth.js';
+import { AccessGate } from '../../src/edge/auth.js';
 import { startCatalogUpstream, startHttpFixture, type CatalogUpstream, type HttpFixture } from '../mcp/helpers.js';
 import { LIST_BODY, MCP_HEADERS, rawRequest } from './helpers.js';
 

@@ -3,8 +3,8 @@
 // handler call (sandbox.loadHandlers on-first-call) and its worker process killed.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
-import { startHttpServer, type McpHttpServer } from '../../src/mcp/http.js';
+import { Catalog } from '../../src/runtime/catalog.js';
+import { startHttpServer, type McpHttpServer } from '../../src/edge/http.js';
 import { MAX_ORIGINS, ServerMetrics } from '../../src/observe/metrics.js';
 import { tempProject } from '../kit/project.js';
 import { connectHttp, SCHEMAS, startCatalogUpstream, type CatalogUpstream, type Connection } from '../mcp/helpers.js';

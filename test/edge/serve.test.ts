@@ -4,7 +4,7 @@
 // config; /metrics of the spawned server counts its calls and its sandbox's restarts.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tokenDigest } from '../../src/mcp/auth.js';
+import { tokenDigest } from '../../src/edge/auth.js';
 import { connectHttp, spawnHttpServer } from '../kit/mcp.js';
 import { tempProject, type TempProject } from '../kit/project.js';
 import { startFlowguard } from '../kit/spawn.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { tokenDigest } from '../../src/mcp/auth.js';
+import { tokenDigest } from '../../src/edge/auth.js';
 import { REDIS_INSTALLED, startRedis, type RedisServer } from '../state/redis-server.js';
 import { freePort, type Upstream } from '../support/upstream.js';
 import { waitFor } from '../support/wait.js';

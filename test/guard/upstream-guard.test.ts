@@ -5,8 +5,8 @@
 // from the config, for the core's own requests and for executeRequest's bridged ones.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
-import type { CallResult, ToolError } from '../../src/catalog/call-pipeline.js';
+import { Catalog } from '../../src/runtime/catalog.js';
+import type { CallResult, ToolError } from '../../src/call/outcome.js';
 import { retryAfterUntil } from '../../src/guard/retry-after.js';
 import { tempProject } from '../kit/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';

@@ -4,8 +4,8 @@
 
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Catalog } from '../../src/catalog/load.js';
-import type { CallResult } from '../../src/catalog/call-pipeline.js';
+import type { Catalog } from '../../src/runtime/catalog.js';
+import type { CallResult } from '../../src/call/outcome.js';
 import { freePort, startUpstream, type Upstream } from '../support/upstream.js';
 import { KEY, makeProject, type TestProject } from './project.js';
 

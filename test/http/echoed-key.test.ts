@@ -10,8 +10,8 @@ import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallResult } from '../../src/catalog/call-pipeline.js';
-import { Catalog } from '../../src/catalog/load.js';
+import type { CallResult } from '../../src/call/outcome.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { tempProject } from '../kit/project.js';
 import { startUpstream, type RecordEntry, type Upstream } from '../support/upstream.js';
 

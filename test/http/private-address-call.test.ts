@@ -3,7 +3,7 @@
 // operator allows it. The listener counts TCP connections; a refusal leaves it at zero.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Catalog } from '../../src/catalog/load.js';
+import type { Catalog } from '../../src/runtime/catalog.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { KEY, keyedSchema, makeProject, type TestProject } from './project.js';
 

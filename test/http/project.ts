@@ -1,7 +1,7 @@
 // A throwaway project for catalog tests: one schema file, a `.env` with its key, and optionally
 // a `.flowmcp/config.json`.
 
-import { Catalog, type CatalogOptions } from '../../src/catalog/load.js';
+import { Catalog, type CatalogOptions } from '../../src/runtime/catalog.js';
 import { tempProject } from '../kit/project.js';
 
 export const KEY = 'sk-test-Zx81Qv02Lm';

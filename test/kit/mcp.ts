@@ -6,8 +6,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Catalog } from '../../src/catalog/load.js';
-import { startHttpServer, type HttpServeOptions, type McpHttpServer } from '../../src/mcp/http.js';
+import type { Catalog } from '../../src/runtime/catalog.js';
+import { startHttpServer, type HttpServeOptions, type McpHttpServer } from '../../src/edge/http.js';
 import { BIN, ROOT, startFlowguard, type RunningFlowguard, type SpawnOptions } from './spawn.js';
 
 export interface McpConnection {

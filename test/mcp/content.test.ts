@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { errorResult, successResult } from '../../src/mcp/content.js';
-import { OutputValidator, toOutputSchema } from '../../src/tool-schema/output.js';
+import { OutputValidator, toOutputSchema } from '../../src/schema/tool-output.js';
 
 const output = new OutputValidator(toOutputSchema({ mimeType: 'application/json', schema: { type: 'object', properties: { n: { type: 'number' } } } }) as Record<string, unknown>);
 const text = (result: { content: Array<{ type: string; text?: string }> }, index = 0) => result.content[index]?.text ?? '';

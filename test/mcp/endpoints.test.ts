@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpServer } from '../../src/mcp/http.js';
+import { startHttpServer } from '../../src/edge/http.js';
 import { ServerMetrics } from '../../src/observe/metrics.js';
 import { callRecordsDelivered, waitFor } from '../support/wait.js';
 import { LIST_BODY, MCP_HEADERS, parseMetrics, rawRequest } from '../edge/helpers.js';

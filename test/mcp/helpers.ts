@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Catalog } from '../../src/catalog/load.js';
-import { startHttpServer, type HttpServeOptions, type McpHttpServer } from '../../src/mcp/http.js';
+import { Catalog } from '../../src/runtime/catalog.js';
+import { startHttpServer, type HttpServeOptions, type McpHttpServer } from '../../src/edge/http.js';
 import { startUpstream, type Recorded, type Upstream } from '../support/upstream.js';
 
 export const ROOT = join(import.meta.dirname, '..', '..');

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ALLOWED_ORIGINS, startHttpServer } from '../../src/mcp/http.js';
+import { DEFAULT_ALLOWED_ORIGINS, startHttpServer } from '../../src/edge/http.js';
 import { waitFor } from '../support/wait.js';
 import { BIN, connectHttp, ROOT, SCHEMAS, serveArgs, spawnServe, startCatalogUpstream, startHttpFixture, type CatalogUpstream, type HttpFixture } from './helpers.js';
 

@@ -1,5 +1,5 @@
 // Issue 28, point 4: a session opened on one replica continues on another, through session
-// records in a real Redis (src/mcp/sessions.ts). Two Streamable HTTP servers in this process, each
+// records in a real Redis (src/edge/sessions.ts). Two Streamable HTTP servers in this process, each
 // with a catalog and a Redis connection of its own, stand for two replicas; the official SDK
 // client opens the session on the first, and raw requests carry its id to the second. Attacked:
 // another token or another endpoint cannot take a session over; a DELETE at one replica ends the
@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessGate } from '../../src/mcp/auth.js';
+import { AccessGate } from '../../src/edge/auth.js';
 import { RedisState } from '../../src/state/redis-state.js';
 import type { SessionRecords } from '../../src/state/shared-state.js';
 import { MCP_HEADERS, rawRequest } from '../edge/helpers.js';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult, type Progress, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Catalog } from '../../src/catalog/load.js';
+import type { Catalog } from '../../src/runtime/catalog.js';
 import { connectHttp, connectStdio, loadFixtureCatalog, PDF, PNG, README_TEXT, startCatalogUpstream, startHttpFixture, WIDGET, type CatalogUpstream, type Connection, type HttpFixture } from './helpers.js';
 
 const SERVED = [

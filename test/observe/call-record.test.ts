@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallRecord } from '../../src/catalog/call-record.js';
-import { Catalog } from '../../src/catalog/load.js';
+import type { CallRecord } from '../../src/call/record.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { keyLeaks, KEY, observedProject, REDACTED, SCHEMA_FILE, type ObservedProject } from './fixture.js';
 import { callRecordsDelivered } from '../support/wait.js';
 

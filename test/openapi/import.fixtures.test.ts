@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dereference } from '@readme/openapi-parser';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { importOpenApi, type ImportResult } from '../../src/openapi/import.js';
 import { ProjectChecker } from '../../src/project/checker.js';
 import { tempProject } from '../kit/project.js';

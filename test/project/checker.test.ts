@@ -6,7 +6,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { ConfigError } from '../../src/config/project.js';
 import { loadListRegistry } from '../../src/lists/registry.js';
 import { listsFolderOf, ProjectChecker } from '../../src/project/checker.js';

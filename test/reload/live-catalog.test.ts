@@ -3,8 +3,8 @@
 // LiveCatalog closes a swapped-out catalog only after the calls running on it have settled.
 
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LiveCatalog } from '../../src/catalog/live-catalog.js';
-import { Catalog } from '../../src/catalog/load.js';
+import { LiveCatalog } from '../../src/mcp/live-catalog.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { makeProject, ORIGIN, shopSchema, startHeldUpstream, type HeldUpstream, type Project } from './helpers.js';
 import { waitFor } from '../support/wait.js';
 

@@ -11,7 +11,7 @@
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog, runSchemaHook } from '../../src/catalog/load.js';
+import { Catalog, runSchemaHook } from '../../src/runtime/catalog.js';
 import type { Finding } from '../../src/report/findings.js';
 import type { Hook } from '../../src/sandbox/protocol.js';
 import { CASES, groupOf, limitsOf, routesOf, type HostileCase } from './cases.js';

@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog, runSchemaHook } from '../../src/catalog/load.js';
+import { Catalog, runSchemaHook } from '../../src/runtime/catalog.js';
 import type { Outcome } from '../../src/sandbox/host.js';
 import { SandboxHost } from '../../src/sandbox/host.js';
 import type { UnitSpec } from '../../src/sandbox/protocol.js';
@@ -63,7 +63,7 @@ describe('hole 1: one allocation larger than the heap limit aborts the host proc
         results.push(await sandbox.runHook('benign', 'bigArray', 'preRequest', { struct: { after: true }, payload: {} }));
         await sandbox.close();
       } else {
-        const { Catalog, runSchemaHook } = await import(${JSON.stringify(join(FLOWGUARD_DIR, 'dist/src/catalog/load.js'))});
+        const { Catalog, runSchemaHook } = await import(${JSON.stringify(join(FLOWGUARD_DIR, 'dist/src/runtime/catalog.js'))});
         const catalog = await Catalog.load({ schemas: dir, project: ${JSON.stringify(FLOWGUARD_DIR)}, sandbox: ${JSON.stringify(LIMITS)} });
         const file = (name) => catalog.schemas.find((s) => s.file.endsWith(name)).file;
         results.push(await runSchemaHook(catalog, file('hostile.mjs'), 'bigArray', 'preRequest', { struct: {}, payload: {} }));

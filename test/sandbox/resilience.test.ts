@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog, runSchemaHook } from '../../src/catalog/load.js';
+import { Catalog, runSchemaHook } from '../../src/runtime/catalog.js';
 import type { SandboxEvent } from '../../src/sandbox/events.js';
 import { SandboxHost, type Outcome } from '../../src/sandbox/host.js';
 import type { UnitSpec } from '../../src/sandbox/protocol.js';

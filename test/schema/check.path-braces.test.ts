@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import type { Finding } from '../../src/report/findings.js';
 import { buildRequest, planRequest } from '../../src/http/request.js';

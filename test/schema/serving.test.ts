@@ -7,10 +7,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { checkSchemaFile } from '../../src/project/check-file.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
-import { loadSummary } from '../../src/mcp/summary.js';
+import { loadSummary } from '../../src/cli/serve-summary.js';
 import { tempProject } from '../kit/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 

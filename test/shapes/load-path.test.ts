@@ -20,7 +20,7 @@ it('checks every kind of document without compiling a JSON Schema at run time', 
     const dist = ${JSON.stringify(DIST)};
     const { loadProjectConfig } = await import(dist + '/config/project.js');
     const { checkListText } = await import(dist + '/lists/check.js');
-    const { parseGroupsText } = await import(dist + '/catalog/groups-file.js');
+    const { parseGroupsText } = await import(dist + '/groups/groups-file.js');
     const { checkSchemaText } = await import(dist + '/schema/check.js');
     const counts = [];
     try { loadProjectConfig(${JSON.stringify(work)}); } catch (error) { counts.push(error.message.includes('sandbox.deadlineMs: must be >= 50')); }

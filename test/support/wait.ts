@@ -1,6 +1,6 @@
 // Waiting for something that happens in another process or on another connection, bounded.
 
-import { DELIVERY_DELAY_MS } from '../../src/catalog/call-record.js';
+import { DELIVERY_DELAY_MS } from '../../src/call/record.js';
 
 /** Polls `check` (which may itself wait, e.g. for a request) every `everyMs` until it holds or `ms` pass; returns whether it held. */
 export async function waitFor(check: () => boolean | Promise<boolean>, ms = 5_000, everyMs = 10): Promise<boolean> {

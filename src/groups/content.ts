@@ -1,0 +1,199 @@
+// A group's content record (RULINGS R10, issue 13): everything that decides what its tools do,
+// beyond the spec's tool hash. The tool hash (hash.ts) leaves out root, headers, descriptions and
+// handlers by design, so a group also records, when it is created:
+//
+//   files      `namespace/file.mjs` → bytesHash of each schema file its tools are in, keyed by
+//              the file part of the tools' references (as `flowguard list` shows them)
+//   lists      list name → bytesHash of the file of every shared list those schemas reference
+//              (main.sharedLists and enum interpolations), and of every list those depend on
+//              (dependsOn, followed to the end)
+//   libraries  package name → the version of every library those schemas load
+//              (main.requiredLibraries): `version` of the package.json of the package that
+//              src/libraries/resolve.ts finds, as the sandbox loads it; "not installed" when
+//              it finds none
+//
+// and `contentHash` over the three (hash.ts). `group verify` and `serve --group` take the record
+// again from the catalog they loaded and fail on any difference, naming each one (GRP008).
+//
+// Decisions:
+// - Files are hashed as the bytes read from disk, with no decoding and no line-ending
+//   normalisation: what is hashed is exactly what the loader reads. A checkout that rewrites
+//   line endings (git `core.autocrlf`) therefore changes the record; pin them in the schema
+//   repository (`.gitattributes`: `*.mjs -text`) or record the group on that checkout.
+// - Keys are portable: a schema file by its reference (namespace and base name), a list by its
+//   name, a library by its package name; no path of this machine is stored.
+// - The record is taken when the check runs, right after the catalog has loaded the files: the
+//   loader keeps no bytes, so a file swapped in the moment between the two goes unnoticed.
+// - A file or list that cannot be read, or a list that is not loaded, gets a value that is no
+//   hash and so never matches a recorded one; `buildGroup` refuses to record it.
+
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resolveLibrary } from '../libraries/resolve.js';
+import type { CanonicalSchema } from '../schema/types.js';
+import { bytesHash, HASH_PATTERN, type ContentRecord } from './hash.js';
+import type { Tool } from '../catalog/tools.js';
+
+const NOT_INSTALLED = 'not installed';
+const CHUNK_BYTES = 64 * 1024;
+
+/** A shared list as the record reads it: its file and the lists it depends on. */
+export interface ListSource {
+  readonly file: string;
+  readonly dependsOn: readonly { readonly ref: string }[];
+}
+
+/** Where a catalog's content comes from besides its tools. */
+export interface ContentSources {
+  /** The project folder: libraries resolve from its node_modules first, as the sandbox loads them. */
+  readonly project: string;
+  /** The loaded shared lists, by name. */
+  readonly lists: { get(name: string): ListSource | undefined };
+}
+
+type ContentSection = keyof ContentRecord;
+
+/** One difference between a recorded and a current content record. */
+export interface ContentChange {
+  section: ContentSection;
+  key: string;
+  /** True when the key is in the recorded record (the finding can point at it). */
+  recorded: boolean;
+  message: string;
+}
+
+/** The content record of these tools, read now. */
+export function recordContent(tools: readonly Tool[], sources: ContentSources): ContentRecord {
+  const files = new Map<string, string>();
+  const lists = new Map<string, string>();
+  const libraries = new Map<string, string>();
+  const done = new Set<CanonicalSchema>();
+  for (const tool of tools) {
+    if (done.has(tool.schema)) continue;
+    done.add(tool.schema);
+    files.set(fileKey(tool.reference), fileValue(tool.schema.file));
+    for (const name of reachedLists(tool.schema, sources)) {
+      const list = sources.lists.get(name);
+      lists.set(name, list ? fileValue(list.file) : 'is not loaded');
+    }
+    for (const name of tool.schema.requiredLibraries) if (!libraries.has(name)) libraries.set(name, installedVersion(name, sources.project));
+  }
+  return { files: sortedRecord(files), lists: sortedRecord(lists), libraries: sortedRecord(libraries) };
+}
+
+/** The entries of a current record that are no hash: files and lists that could not be read. */
+export function unreadableContent(record: ContentRecord): ContentChange[] {
+  const sections = [['files', 'schema file'], ['lists', 'shared list']] as const;
+  return sections.flatMap(([section, what]) =>
+    Object.entries(record[section])
+      .filter(([, value]) => !HASH_PATTERN.test(value))
+      .map(([key, value]) => ({ section, key, recorded: false, message: `${what} ${key} ${value}` })),
+  );
+}
+
+/**
+ * Every difference between the recorded and the current record. `complete` is false when some
+ * of the group's tools did not resolve: the current record then lacks their files, lists and
+ * libraries, so only what it holds is compared.
+ */
+export function contentChanges(recorded: ContentRecord, current: ContentRecord, complete: boolean): ContentChange[] {
+  const changes: ContentChange[] = [];
+  const compare = (section: ContentSection, describe: (key: string, was: string | undefined, now: string | undefined) => string) => {
+    const was = recorded[section];
+    const now = current[section];
+    const keys = new Set([...Object.keys(now), ...(complete ? Object.keys(was) : [])]);
+    for (const key of [...keys].sort()) {
+      const before = Object.hasOwn(was, key) ? was[key] : undefined;
+      const after = Object.hasOwn(now, key) ? now[key] : undefined;
+      if (before !== after) changes.push({ section, key, recorded: before !== undefined, message: describe(key, before, after) });
+    }
+  };
+  compare('files', (key, was, now) => {
+    if (now === undefined) return `schema file ${key} is in the content record but none of the group's tools is in it`;
+    if (was === undefined) return `schema file ${key} is not in the content record`;
+    return HASH_PATTERN.test(now) ? `schema file ${key} changed` : `schema file ${key} changed: it ${now}`;
+  });
+  compare('lists', (key, was, now) => {
+    if (now === undefined) return `shared list ${key} is no longer referenced`;
+    if (was === undefined) return `shared list ${key} is now referenced`;
+    return HASH_PATTERN.test(now) ? `shared list ${key} changed` : `shared list ${key} changed: it ${now}`;
+  });
+  compare('libraries', (key, was, now) => {
+    if (now === undefined) return `library ${key} (${was ?? ''}) is no longer required`;
+    if (was === undefined) return `library ${key} (${now}) is now required`;
+    return `library ${key} ${was} → ${now}`;
+  });
+  return changes;
+}
+
+/** `namespace/file.mjs` of a reference `namespace/file.mjs::route`. */
+function fileKey(reference: string): string {
+  return reference.slice(0, reference.indexOf('::'));
+}
+
+function fileValue(file: string): string {
+  try {
+    return bytesHash(fileChunks(file));
+  } catch (error) {
+    return `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+  }
+}
+
+/**
+ * A file's bytes in chunks of one reused buffer (each chunk is consumed before the next read):
+ * memory stays bounded even for a file swapped for a huge one after the catalog loaded it.
+ */
+function* fileChunks(file: string): Generator<Uint8Array> {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) yield buffer.subarray(0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The lists a schema references, and every list those depend on. */
+function reachedLists(schema: CanonicalSchema, sources: ContentSources): Set<string> {
+  const reached = new Set<string>();
+  const pending = [
+    ...schema.sharedLists.map((ref) => ref.ref),
+    ...schema.routes.flatMap((route) => route.parameters.flatMap((param) => (param.type.kind === 'enum' ? param.type.lists.map((ref) => ref.list) : []))),
+  ];
+  // Every name is visited once, so a dependency cycle cannot loop.
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (reached.has(name)) continue;
+    reached.add(name);
+    for (const dependency of sources.lists.get(name)?.dependsOn ?? []) pending.push(dependency.ref);
+  }
+  return reached;
+}
+
+/** The version of the package the loader would load, from the package.json that names it. */
+function installedVersion(name: string, project: string): string {
+  const library = resolveLibrary(name, project);
+  if (!library) return NOT_INSTALLED;
+  if (library.format === 'builtin') return `node ${process.versions.node}`;
+  // The entry file may sit in a folder with its own package.json ({ "type": "module" }): the
+  // package's own is the nearest one that carries its name.
+  for (let dir = dirname(fileURLToPath(library.url)); ; dir = dirname(dir)) {
+    const manifest = readManifest(join(dir, 'package.json'));
+    if (manifest?.name === name) return typeof manifest.version === 'string' && manifest.version !== '' ? manifest.version : 'no version';
+    if (dirname(dir) === dir) return 'no version';
+  }
+}
+
+function readManifest(file: string): { name?: unknown; version?: unknown } | null {
+  try {
+    const data: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return data !== null && typeof data === 'object' ? (data as { name?: unknown; version?: unknown }) : null;
+  } catch {
+    // Unreadable or not JSON: the file names no package, which the content record then shows as changed.
+    return null;
+  }
+}
+
+function sortedRecord(entries: ReadonlyMap<string, string>): Record<string, string> {
+  return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

@@ -1,0 +1,114 @@
+// A route's user parameters as a tool's input: one JSON Schema 2020-12 object (the MCP
+// `inputSchema`, sent exactly as built here) and an Ajv validator for it. The schema is built at
+// load; compiling it costs about 2 ms with Ajv, so validators are compiled on first use or by a
+// background warm-up (`warmUp`), never for every call.
+
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { newAjv, once } from '../shared/deps.js';
+import { isRecord } from '../shared/raw.js';
+import { numericText } from './z-values.js';
+import type { CanonicalParam, ParamType } from './types.js';
+import { failed, ok, type Result } from '../errors/result.js';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface ArgumentProblem {
+  /** The parameter (argument name) the problem is about, when there is one. */
+  parameter?: string;
+  message: string;
+}
+
+// Union types carry R6's numeric enums (`enum(1,5,137)` accepts "5" and 5).
+const ajv = once(() => newAjv({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true }));
+
+export class InputSchema {
+  private validator: ValidateFunction | null = null;
+
+  constructor(readonly schema: JsonSchema) {}
+
+  static fromParameters(params: readonly CanonicalParam[]): InputSchema {
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    for (const param of params) {
+      if (param.source.kind !== 'user') continue;
+      const property = propertyFor(param.type);
+      if (param.description !== undefined) property.description = param.description;
+      if (param.default !== undefined) property.default = param.default;
+      properties[param.key] = property;
+      if (!param.optional && param.default === undefined) required.push(param.key);
+    }
+    const schema: JsonSchema = { type: 'object', properties, additionalProperties: false };
+    if (required.length > 0) schema.required = required;
+    return new InputSchema(schema);
+  }
+
+  /** Validates a copy of `args` and fills in defaults; the problems name each argument and rule. */
+  check(args: unknown): Result<Record<string, unknown>, ArgumentProblem[]> {
+    // Defaults are set on top-level properties only, so a shallow copy keeps the caller's object intact.
+    const copy = args === undefined ? {} : isRecord(args) ? { ...args } : args;
+    this.validator ??= ajv().compile(this.schema);
+    if (this.validator(copy)) return ok(copy as Record<string, unknown>);
+    return failed((this.validator.errors ?? []).map(describe));
+  }
+
+  /** Compiles the validator now, so the first call does not pay for it. */
+  warmUp(): void {
+    this.validator ??= ajv().compile(this.schema);
+  }
+}
+
+function propertyFor(type: ParamType): JsonSchema {
+  switch (type.kind) {
+    case 'string':
+      return pick({ type: 'string', minLength: type.minLength, maxLength: type.maxLength, pattern: type.pattern });
+    case 'number':
+      return pick({ type: 'number', minimum: type.minimum, maximum: type.maximum });
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'enum':
+      return enumProperty(type.values, type.listsResolved);
+    case 'array':
+      return pick({ type: 'array', minItems: type.minItems, maxItems: type.maxItems });
+    case 'object':
+      return { type: 'object' };
+  }
+}
+
+/** R6: the values as strings; where every value is numeric, the numbers are accepted too. */
+function enumProperty(values: readonly string[], resolved: boolean): JsonSchema {
+  // An enum whose list values could not be resolved cannot be checked here; the schema that
+  // holds it has an error finding and is not served.
+  if (!resolved) return { type: 'string' };
+  const unique = [...new Set(values)];
+  // The same reading of numeric text as the z checks use, so schema and checks agree.
+  const numbers = unique.map(numericText);
+  if (unique.length === 0 || numbers.some((n) => n === null)) return { type: 'string', enum: unique };
+  return { type: ['string', 'number'], enum: [...unique, ...new Set(numbers)] };
+}
+
+function pick(schema: Record<string, unknown>): JsonSchema {
+  return Object.fromEntries(Object.entries(schema).filter(([, value]) => value !== undefined));
+}
+
+function describe(error: ErrorObject): ArgumentProblem {
+  const parameter = error.instancePath.split('/')[1];
+  switch (error.keyword) {
+    case 'required': {
+      const missing = (error.params as { missingProperty: string }).missingProperty;
+      return { parameter: missing, message: `missing required argument '${missing}'` };
+    }
+    case 'additionalProperties': {
+      const extra = (error.params as { additionalProperty: string }).additionalProperty;
+      return { parameter: extra, message: `unknown argument '${extra}'` };
+    }
+    case 'enum': {
+      // A numeric enum allows "5" and 5: name each value once.
+      const allowed = [...new Set((error.params as { allowedValues: unknown[] }).allowedValues.map(String))];
+      return { parameter, message: `'${parameter}' must be one of ${allowed.join(', ')}` };
+    }
+    default:
+      return parameter === undefined
+        ? { message: `arguments ${error.message ?? 'are invalid'}` }
+        : { parameter, message: `'${parameter}' ${error.message ?? 'is invalid'}` };
+  }
+}

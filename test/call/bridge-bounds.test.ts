@@ -1,0 +1,100 @@
+// Issue 23, guarantee 2: an executeRequest call's bounds count from admission. A request counts
+// against network.maxRequestsPerCall when it is asked for, not when it has finished (200 fetches
+// started at once all went out against a bound of 20), and every byte read counts against
+// network.maxBytesPerCall as it arrives, shared by the call's requests in flight: past the bound,
+// reading stops and the connections are dropped.
+//
+// Real parts: the real sandbox and a loopback upstream that counts what reaches it and whether
+// each answer was read to its end.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Catalog } from '../../src/runtime/catalog.js';
+import { tempProject } from '../support/project.js';
+import { startUpstream, type Upstream } from '../support/upstream.js';
+import { waitFor } from '../support/wait.js';
+
+const MAX_REQUESTS = 20;
+const MAX_BYTES = 1_000_000;
+/** Each big answer: most of the byte bound, so only one fits. */
+const BIG_BYTES = 800_000;
+const CHUNK_BYTES = 16_000;
+
+const ROUTE = (name: string) => `${name}: { method: 'GET', path: '/${name}', description: 'A route.', parameters: [], tests: [{ _description: 'a' }] }`;
+
+const SCHEMA = `export const main = {
+    namespace: 'greedy', name: 'Greedy', description: 'Starts many requests at once.', version: '2.0.0', docs: [], tags: [],
+    root: 'https://api.greedy.test',
+    routes: { ${[ROUTE('flood'), ROUTE('big')].join(', ')} }
+};
+export const handlers = () => {
+    const settle = async (count, path) => {
+        const outcomes = await Promise.allSettled(Array.from({ length: count }, async () => (await fetch('https://api.greedy.test' + path)).status));
+        return outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : outcome.reason.message));
+    };
+    return {
+        flood: { executeRequest: async () => ({ response: await settle(200, '/item') }) },
+        big: { executeRequest: async () => ({ response: await settle(10, '/big') }) }
+    };
+};
+`;
+
+let upstream: Upstream;
+let project: { dir: string; remove: () => void };
+let catalog: Catalog;
+
+beforeAll(async () => {
+  upstream = await startUpstream((req, res) => {
+    if (req.url !== '/big') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      return;
+    }
+    // Written a chunk at a time, so a reader that stops early is seen to hang up.
+    res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(BIG_BYTES) });
+    let sent = 0;
+    const next = () => {
+      if (res.destroyed) return;
+      if (sent >= BIG_BYTES) return void res.end();
+      sent += CHUNK_BYTES;
+      res.write(Buffer.alloc(CHUNK_BYTES, 1), () => setTimeout(next, 2));
+    };
+    next();
+  });
+  project = tempProject({ network: { maxRequestsPerCall: MAX_REQUESTS, maxBytesPerCall: MAX_BYTES } });
+  mkdirSync(join(project.dir, 'schemas'));
+  writeFileSync(join(project.dir, 'schemas', 'greedy.mjs'), SCHEMA);
+  catalog = await Catalog.load({ schemas: join(project.dir, 'schemas'), project: project.dir, env: {}, upstreams: { 'https://api.greedy.test': upstream.origin }, sandbox: { size: 1 } });
+  expect(catalog.findings().filter((finding) => finding.severity === 'error')).toEqual([]);
+}, 30_000);
+afterAll(async () => {
+  await catalog?.close();
+  project?.remove();
+  await upstream?.close();
+});
+
+describe('bounds count from admission', () => {
+  it(`200 fetches started at once: exactly ${MAX_REQUESTS} reach the upstream, the rest are refused`, async () => {
+    const before = upstream.hits();
+    const result = await catalog.call('greedy_flood', {});
+    expect(result.ok).toBe(true);
+    const outcomes = (result as { content: { value: unknown[] } }).content.value;
+    expect(outcomes.filter((outcome) => outcome === 200)).toHaveLength(MAX_REQUESTS);
+    expect(outcomes.filter((outcome) => typeof outcome === 'string' && outcome.startsWith('TOO_MANY_REQUESTS: '))).toHaveLength(200 - MAX_REQUESTS);
+    expect(upstream.hits() - before).toBe(MAX_REQUESTS);
+  });
+
+  it('10 large answers read at once: reading stops at the byte bound, the connections past it are dropped', async () => {
+    const mark = upstream.records.length;
+    const result = await catalog.call('greedy_big', {});
+    expect(result.ok).toBe(true);
+    const outcomes = (result as { content: { value: unknown[] } }).content.value;
+    expect(outcomes.filter((outcome) => outcome === 200).length).toBeLessThanOrEqual(1);
+    for (const outcome of outcomes.filter((each) => each !== 200)) expect(outcome).toMatch(/^TOO_MANY_BYTES: the call received more than 1000000 bytes/);
+    const recorded = (result as { requests: Array<{ bytes: number }> }).requests;
+    expect(recorded.reduce((sum, entry) => sum + entry.bytes, 0)).toBeLessThanOrEqual(MAX_BYTES);
+    // At most one answer was read to its end; the core hung up on every other one.
+    const big = () => upstream.records.slice(mark).filter((entry) => entry.url === '/big');
+    expect(await waitFor(() => big().length === 10 && big().filter((entry) => entry.closed).length >= 9, 5_000)).toBe(true);
+  });
+});
