@@ -5,7 +5,8 @@
 // others are read, and assembling postings from terms is cheap. An entry that is not whole and
 // well-formed is made afresh and written over.
 
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { cacheKey } from './index-cache.js';
 import { isTermDocuments, type PieceDocument, type TermDocuments } from './term-documents.js';
@@ -26,18 +27,61 @@ export interface TermSources {
   made: number;
 }
 
-/** One file's terms, read from `dir` or made by `make` and stored there; counts the outcome in `sources`. */
-export function cachedTermDocuments(dir: string, documents: readonly PieceDocument[], fieldCount: number, make: () => TermDocuments, sources: TermSources): TermDocuments {
-  const file = join(dir, `${cacheKey('terms').update(JSON.stringify(documents)).digest('hex')}${SUFFIX}`);
-  const found = readEntry(file, documents.length, fieldCount);
-  if (found !== null) {
-    sources.read += 1;
-    return found;
+/**
+ * One build's use of the per-file cache in `dir`. Entries made are written by `flush`, after the
+ * index is built: writing hundreds of small files cost a cold start more than making the terms.
+ */
+export class TermCache {
+  readonly sources: TermSources = { read: 0, made: 0 };
+  private readonly pending: { file: string; terms: TermDocuments }[] = [];
+  /** The entries there when the build began: listed once, so that a cold build does not try (and fail) to open hundreds of files. */
+  private listed: Set<string> | undefined;
+
+  constructor(private readonly dir: string) {}
+
+  /** One file's terms, read from the cache or made by `make` (and kept for `flush`). */
+  get(documents: readonly PieceDocument[], fieldCount: number, make: () => TermDocuments): TermDocuments {
+    const name = `${cacheKey('terms').update(JSON.stringify(documents)).digest('hex')}${SUFFIX}`;
+    const file = join(this.dir, name);
+    const found = this.entries().has(name) ? readEntry(file, documents.length, fieldCount) : null;
+    if (found !== null) {
+      this.sources.read += 1;
+      return found;
+    }
+    const made = make();
+    this.sources.made += 1;
+    this.pending.push({ file, terms: made });
+    return made;
   }
-  const made = make();
-  sources.made += 1;
-  store(dir, file, made);
-  return made;
+
+  private entries(): Set<string> {
+    if (this.listed === undefined) {
+      try {
+        this.listed = new Set(readdirSync(this.dir));
+      } catch {
+        // No folder yet: nothing cached.
+        this.listed = new Set();
+      }
+    }
+    return this.listed;
+  }
+
+  /** Writes the entries made (each written then renamed, so a reader never sees half of one), then prunes; never fails: a read-only project only costs the next build its speed. */
+  async flush(): Promise<void> {
+    const entries = this.pending.splice(0);
+    if (entries.length === 0) return;
+    try {
+      await mkdir(this.dir, { recursive: true });
+      for (const { file, terms } of entries) {
+        const temporary = `${file}.${process.pid}.tmp`;
+        await writeFile(temporary, JSON.stringify(terms));
+        await rename(temporary, file);
+      }
+      await prune(this.dir);
+    } catch {
+      // As above: the cache is an optimisation.
+    }
+  }
 }
 
 function readEntry(file: string, tools: number, fieldCount: number): TermDocuments | null {
@@ -50,26 +94,11 @@ function readEntry(file: string, tools: number, fieldCount: number): TermDocumen
   }
 }
 
-/** Write and rename, so a reader never sees half an entry; a read-only project only costs the next build its speed. */
-function store(dir: string, file: string, terms: TermDocuments): void {
-  try {
-    mkdirSync(dir, { recursive: true });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(terms));
-    renameSync(temporary, file);
-  } catch {
-    // As above: the cache is an optimisation.
-  }
-}
-
-/** Removes the oldest entries beyond KEEP; called once after a build that wrote any. */
-export function pruneTermCache(dir: string): void {
-  try {
-    const names = readdirSync(dir).filter((name) => name.endsWith(SUFFIX));
-    if (names.length <= KEEP) return;
-    const entries = names.map((name) => ({ path: join(dir, name), time: statSync(join(dir, name)).mtimeMs })).sort((a, b) => b.time - a.time);
-    for (const { path } of entries.slice(KEEP)) rmSync(path, { force: true });
-  } catch {
-    // A folder that cannot be listed holds nothing to prune.
-  }
+/** Removes the oldest entries beyond KEEP. */
+async function prune(dir: string): Promise<void> {
+  const names = (await readdir(dir)).filter((name) => name.endsWith(SUFFIX));
+  if (names.length <= KEEP) return;
+  const entries = await Promise.all(names.map(async (name) => ({ path: join(dir, name), time: (await stat(join(dir, name))).mtimeMs })));
+  entries.sort((a, b) => b.time - a.time);
+  for (const { path } of entries.slice(KEEP)) await rm(path, { force: true });
 }

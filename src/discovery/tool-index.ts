@@ -9,7 +9,7 @@ import { rank, findTerm, type QueryTerm, type RankSettings } from './bm25.js';
 import { toolDocument, type ToolDocument } from './documents.js';
 import { cachedPostings } from './index-cache.js';
 import { PostingsBuilder, type Postings } from './postings.js';
-import { cachedTermDocuments, pruneTermCache, termCacheDir, type TermSources } from './term-cache.js';
+import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
 import { TermDocumentMaker, type PieceDocument, type TermDocuments } from './term-documents.js';
 import { requestTerms, splitWords, term, type RequestTerm } from './words.js';
 
@@ -59,6 +59,8 @@ export class ToolIndex {
   readonly fromCache: boolean;
   /** When built with a cache folder: how many schema files' terms were read from the per-file cache and how many made. */
   readonly termSources: TermSources = { read: 0, made: 0 };
+  /** Settles when the terms made by this build are in the per-file cache (written after the build, off a start's path). */
+  readonly termsStored: Promise<void> = Promise.resolve();
 
   constructor(tools: readonly Tool[], options: IndexOptions = {}) {
     this.minCoverage = options.minCoverage ?? NONE_MIN_COVERAGE;
@@ -68,10 +70,15 @@ export class ToolIndex {
       return FIELDS.map((field) => document[field]);
     });
     const { cacheDir } = options;
+    const termCache = cacheDir === undefined ? undefined : new TermCache(termCacheDir(cacheDir));
     const made =
       cacheDir === undefined
         ? { postings: buildPostings(this.tools, documents), cached: false }
-        : cachedPostings(cacheDir, documents, () => buildPostings(this.tools, documents, { dir: termCacheDir(cacheDir), sources: this.termSources }));
+        : cachedPostings(cacheDir, documents, () => buildPostings(this.tools, documents, termCache));
+    if (termCache !== undefined) {
+      this.termSources = termCache.sources;
+      this.termsStored = termCache.flush();
+    }
     this.postings = made.postings;
     this.fromCache = made.cached;
   }
@@ -139,7 +146,7 @@ export class ToolIndex {
  * Postings of the tools' documents: each schema file's tools made into terms (or read from the
  * per-file cache in `cache.dir`), then every tool added in order.
  */
-function buildPostings(tools: readonly Tool[], documents: readonly PieceDocument[], cache?: { dir: string; sources: TermSources }): Postings {
+function buildPostings(tools: readonly Tool[], documents: readonly PieceDocument[], cache?: TermCache): Postings {
   const files = new Map<Tool['schema'], number[]>();
   tools.forEach((tool, at) => {
     const members = files.get(tool.schema);
@@ -153,11 +160,10 @@ function buildPostings(tools: readonly Tool[], documents: readonly PieceDocument
   for (const members of files.values()) {
     const own = members.map((at) => documents[at] as PieceDocument);
     const make = () => maker.make(own);
-    const terms = cache === undefined ? make() : cachedTermDocuments(cache.dir, own, FIELDS.length, make, cache.sources);
+    const terms = cache === undefined ? make() : cache.get(own, FIELDS.length, make);
     const ids = builder.intern(terms.terms);
     members.forEach((tool, at) => (placed[tool] = { terms, ids, at }));
   }
   for (const { terms, ids, at } of placed) builder.add(terms.tools[at] as number[][], ids);
-  if (cache !== undefined && cache.sources.made > 0) pruneTermCache(cache.dir);
   return builder.build();
 }

@@ -25,6 +25,7 @@ describe('the per-file term cache', () => {
     try {
       const tools = catalog.visibleTools();
       const index = new ToolIndex(tools, { cacheDir: searchCacheDir(dir) });
+      await index.termsStored;
       const cold = new ToolIndex(tools);
       for (const request of REQUESTS) expect(index.find(request, { limit: 10 })).toEqual(cold.find(request, { limit: 10 }));
       return { index, files: new Set(tools.map((tool) => tool.schema)).size };
