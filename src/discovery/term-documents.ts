@@ -15,13 +15,18 @@ export interface TermDocuments {
 /** A tool's text per field, in pieces (documents.ts). */
 export type PieceDocument = readonly (readonly string[])[];
 
+interface Piece {
+  words: readonly number[];
+  terms: readonly number[];
+}
+
 /**
  * Turns files' documents into TermDocuments. One maker serves a whole build: a piece of text met
  * before (a parameter described alike in many files) is split once, a word met before is turned
  * into terms once, and every term string is made once.
  */
 export class TermDocumentMaker {
-  private readonly pieceWords = new Map<string, readonly number[]>();
+  private readonly pieces = new Map<string, Piece>();
   private readonly wordIds = new Map<string, number>();
   /** Word id → its term ids. */
   private readonly wordTerms: (readonly number[])[] = [];
@@ -49,16 +54,19 @@ export class TermDocumentMaker {
         this.fieldMark += 1;
         const touched: number[] = [];
         let distinctWords = 0;
-        for (const piece of pieces) {
-          for (const word of this.wordsOf(piece)) {
+        for (let p = 0; p < pieces.length; p += 1) {
+          const { words, terms: pieceTerms } = this.pieceOf(pieces[p] as string);
+          for (let w = 0; w < words.length; w += 1) {
+            const word = words[w] as number;
             if (this.wordSeenIn[word] !== this.fieldMark) {
               this.wordSeenIn[word] = this.fieldMark;
               distinctWords += 1;
             }
-            for (const term of this.wordTerms[word] as readonly number[]) {
-              if (this.termCount[term] === 0) touched.push(term);
-              this.termCount[term] = (this.termCount[term] as number) + 1;
-            }
+          }
+          for (let t = 0; t < pieceTerms.length; t += 1) {
+            const term = pieceTerms[t] as number;
+            if (this.termCount[term] === 0) touched.push(term);
+            this.termCount[term] = (this.termCount[term] as number) + 1;
           }
         }
         const field = [distinctWords];
@@ -77,13 +85,15 @@ export class TermDocumentMaker {
     return { terms, tools };
   }
 
-  private wordsOf(piece: string): readonly number[] {
-    let words = this.pieceWords.get(piece);
-    if (words === undefined) {
-      words = this.split(piece).map((word) => this.wordId(word));
-      this.pieceWords.set(piece, words);
+  /** A piece's word ids and, in the same order, the term ids of its words: made once per distinct piece. */
+  private pieceOf(piece: string): Piece {
+    let found = this.pieces.get(piece);
+    if (found === undefined) {
+      const words = this.split(piece).map((word) => this.wordId(word));
+      found = { words, terms: words.flatMap((word) => this.wordTerms[word] as readonly number[]) };
+      this.pieces.set(piece, found);
     }
-    return words;
+    return found;
   }
 
   private wordId(word: string): number {
