@@ -1,6 +1,8 @@
 // The query set's rankings as text, for checking that a change to the index keeps every one:
-// `node dist/bench/discovery/rankings.js > before.txt`, change, build, run again, `diff`. Each line
-// is a request and its top 10 (name and score). The 3.0.0 corpus as bench.ts finds it, every key granted.
+// `node dist/bench/discovery/rankings.js [CACHE_DIR] > before.txt`, change, build, run again, `diff`.
+// Each line is a request and its top 10 (name and score). The 3.0.0 corpus as bench.ts finds it,
+// every key granted. With CACHE_DIR the index goes through the index caches kept there (the whole
+// index, each file's terms), so that an index read or assembled from them can be compared too.
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +23,10 @@ try {
   const catalog = await Catalog.load({ ...options, project, keys });
   const tools = catalog.visibleTools();
   if (tools.length === 0) throw new Error(`no tools served from ${options.schemas} (set FLOWGUARD_BENCH_V3_CORPUS)`);
-  const index = new ToolIndex(tools);
+  const cacheDir = process.argv[2];
+  const index = new ToolIndex(tools, cacheDir === undefined ? {} : { cacheDir });
+  await index.termsStored;
+  console.error(`index: ${index.fromCache ? 'read whole from the cache' : `built, ${index.termSources.read} files' terms read, ${index.termSources.made} made`}`);
   const queries = JSON.parse(readFileSync(join(ROOT, 'bench', 'discovery', 'queries.json'), 'utf8')) as Query[];
   for (const { query } of queries) console.log(JSON.stringify([query, index.find(query, { limit: 10 }).map((hit) => `${hit.name} ${hit.score}`)]));
   await catalog.close();
