@@ -1,9 +1,10 @@
 // The search index's per-file cache of terms (term-cache.ts), on real schema files in a real
 // project: after one file changed only that file's terms are made again and the others read; a
-// damaged entry is refused, made afresh and written over; and every answer is the same as an index
+// damaged entry is refused, made afresh and written over; a folder that cannot be written only
+// costs the speed; and every answer is the same as an index
 // built with no cache at all.
 
-import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/catalog/load.js';
@@ -58,6 +59,18 @@ describe('the per-file term cache', () => {
     const third = await indexed(project.dir);
     expect(third.index.fromCache).toBe(true);
     expect(third.index.termSources).toEqual({ read: 0, made: 0 });
+  });
+
+  it('builds the same index where the terms cannot be written, and says it made every file\'s', async () => {
+    project = tempProject();
+    cpSync(FIXTURES, join(project.dir, 'schemas'), { recursive: true });
+    // A file where the terms folder should be: nothing can be listed or written there.
+    mkdirSync(searchCacheDir(project.dir), { recursive: true });
+    writeFileSync(termCacheDir(searchCacheDir(project.dir)), 'not a folder');
+    const { index, files } = await indexed(project.dir);
+    expect(index.termSources).toEqual({ read: 0, made: files });
+    dropWholeIndexes(project.dir);
+    expect((await indexed(project.dir)).index.termSources).toEqual({ read: 0, made: files });
   });
 
   it('refuses a damaged entry (cut, an index out of range, another shape), makes it afresh and writes it over', async () => {
