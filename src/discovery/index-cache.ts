@@ -4,7 +4,8 @@
 // key is a SHA-256 over everything the index is made of: flowguard's version, the format below,
 // the word tables, and every document's text in order, so a changed tool, a tool granted or
 // withdrawn, or another group misses it. A few indexes are kept (the whole catalog and its
-// groups' endpoints); the oldest beyond that are removed.
+// groups' endpoints); the oldest beyond that are removed. When it misses, term-cache.ts still has
+// the unchanged schema files' terms.
 
 import { createHash, type Hash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';

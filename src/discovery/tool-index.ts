@@ -144,7 +144,7 @@ export class ToolIndex {
 
 /**
  * Postings of the tools' documents: each schema file's tools made into terms (or read from the
- * per-file cache in `cache.dir`), then every tool added in order.
+ * per-file `cache`, term-cache.ts), then every tool added in the order of `tools`.
  */
 function buildPostings(tools: readonly Tool[], documents: readonly PieceDocument[], cache?: TermCache): Postings {
   const files = new Map<Tool['schema'], number[]>();
