@@ -4,9 +4,10 @@
 // key is a SHA-256 over everything the index is made of: flowguard's version, the format below,
 // the word tables, and every document's text in order, so a changed tool, a tool granted or
 // withdrawn, or another group misses it. A few indexes are kept (the whole catalog and its
-// groups' endpoints); the oldest beyond that are removed.
+// groups' endpoints); the oldest beyond that are removed. When it misses, term-cache.ts still has
+// the unchanged schema files' terms.
 
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { flowguardVersion } from '../shared/version.js';
@@ -26,17 +27,18 @@ export function searchCacheDir(project: string): string {
 
 /** The postings of `documents` from the cache in `dir` (`cached`), or built by `build` and stored there. */
 export function cachedPostings(dir: string, documents: readonly (readonly (readonly string[])[])[], build: () => Postings): { postings: Postings; cached: boolean } {
-  const key = createHash('sha256')
-    .update(JSON.stringify([FORMAT, flowguardVersion(), WORD_TABLES]))
-    .update('\0')
-    .update(JSON.stringify(documents))
-    .digest('hex');
+  const key = cacheKey('index').update(JSON.stringify(documents)).digest('hex');
   const file = join(dir, `${key}${SUFFIX}`);
   const found = readPostings(file);
   if (found && found.documentCount === documents.length) return { postings: found, cached: true };
   const built = build();
   store(dir, file, built);
   return { postings: built, cached: false };
+}
+
+/** A SHA-256 begun with what every cached form depends on besides its text (`kind` tells the forms apart); the caller adds the text. */
+export function cacheKey(kind: string): Hash {
+  return createHash('sha256').update(JSON.stringify([FORMAT, flowguardVersion(), WORD_TABLES, kind])).update('\0');
 }
 
 function readPostings(file: string): Postings | null {

@@ -30,22 +30,15 @@ export interface Postings {
 }
 
 /**
- * Gathers documents (each a list of text pieces per field) into Postings. A piece met before (a
- * schema's description shared by its routes, a parameter described alike in many tools) is split
- * once; a word met before is turned into terms once.
+ * Gathers documents, as term-documents.ts made them, into Postings. Each file's terms are interned
+ * once (`intern`), then its tools are added by number: no string work per term.
  */
 export class PostingsBuilder {
-  private readonly pieceWords = new Map<string, readonly number[]>();
-  private readonly wordIds = new Map<string, number>();
-  /** Word id → its term ids. */
-  private readonly wordTerms: (readonly number[])[] = [];
   private readonly termIds = new Map<string, number>();
   private readonly terms: string[] = [];
-  // Per term and per word: scratch counts and the last document-field that counted them.
-  private readonly termCount: number[] = [];
+  // Per term: the last document that counted it, and in how many documents it is.
   private readonly termSeenIn: number[] = [];
   private readonly documentFrequency: number[] = [];
-  private readonly wordSeenIn: number[] = [];
   // The postings as they come, document by document.
   private readonly postTerm: number[] = [];
   private readonly postField: number[] = [];
@@ -55,44 +48,44 @@ export class PostingsBuilder {
   private readonly averageFieldLength: Float64Array;
   private documentCount = 0;
 
-  constructor(
-    private readonly fieldCount: number,
-    private readonly split: (text: string) => string[],
-    private readonly termsOf: (word: string) => readonly string[],
-  ) {
+  constructor(private readonly fieldCount: number) {
     this.averageFieldLength = new Float64Array(fieldCount);
   }
 
-  /** Adds a document (its pieces of text per field, in field order) and returns its number. */
-  add(fields: readonly (readonly string[])[]): number {
+  /** The builder's ids of a file's terms (TermDocuments.terms), for `add`. */
+  intern(terms: readonly string[]): Uint32Array {
+    const ids = new Uint32Array(terms.length);
+    terms.forEach((term, index) => {
+      let id = this.termIds.get(term);
+      if (id === undefined) {
+        id = this.terms.length;
+        this.termIds.set(term, id);
+        this.terms.push(term);
+        this.termSeenIn.push(0);
+        this.documentFrequency.push(0);
+      }
+      ids[index] = id;
+    });
+    return ids;
+  }
+
+  /** Adds a document (per field: its distinct words, then pairs of a term's index in `ids` and its count) and returns its number. */
+  add(fields: readonly (readonly number[])[], ids: Uint32Array): number {
     const document = this.documentCount;
     for (let field = 0; field < this.fieldCount; field += 1) {
-      const mark = document * this.fieldCount + field + 1;
-      const touched: number[] = [];
-      let distinctWords = 0;
-      for (const piece of fields[field] ?? []) {
-        for (const word of this.wordsOf(piece)) {
-          if (this.wordSeenIn[word] !== mark) {
-            this.wordSeenIn[word] = mark;
-            distinctWords += 1;
-          }
-          for (const term of this.wordTerms[word] as readonly number[]) {
-            if (this.termCount[term] === 0) touched.push(term);
-            this.termCount[term] = (this.termCount[term] as number) + 1;
-          }
-        }
-      }
-      for (const term of touched) {
+      const entry = fields[field] as readonly number[];
+      for (let at = 1; at < entry.length; at += 2) {
+        const term = ids[entry[at] as number] as number;
         this.postTerm.push(term);
         this.postField.push(field);
         this.postDocument.push(document);
-        this.postFrequency.push(Math.min(this.termCount[term] as number, MAX_FREQUENCY));
-        this.termCount[term] = 0;
+        this.postFrequency.push(Math.min(entry[at + 1] as number, MAX_FREQUENCY));
         if (this.termSeenIn[term] !== document + 1) {
           this.termSeenIn[term] = document + 1;
           this.documentFrequency[term] = (this.documentFrequency[term] as number) + 1;
         }
       }
+      const distinctWords = entry[0] as number;
       this.fieldLength.push(distinctWords);
       // A running mean, as MiniSearch keeps it: the same figures, so the same scores.
       this.averageFieldLength[field] = ((this.averageFieldLength[field] as number) * document + distinctWords) / (document + 1);
@@ -138,39 +131,6 @@ export class PostingsBuilder {
       averageFieldLength: this.averageFieldLength,
       ...lengthBuckets(sorted),
     };
-  }
-
-  private wordsOf(piece: string): readonly number[] {
-    let words = this.pieceWords.get(piece);
-    if (words === undefined) {
-      words = this.split(piece).map((word) => this.wordId(word));
-      this.pieceWords.set(piece, words);
-    }
-    return words;
-  }
-
-  private wordId(word: string): number {
-    let id = this.wordIds.get(word);
-    if (id === undefined) {
-      id = this.wordTerms.length;
-      this.wordIds.set(word, id);
-      this.wordTerms.push(this.termsOf(word).map((term) => this.termId(term)));
-      this.wordSeenIn.push(0);
-    }
-    return id;
-  }
-
-  private termId(term: string): number {
-    let id = this.termIds.get(term);
-    if (id === undefined) {
-      id = this.terms.length;
-      this.termIds.set(term, id);
-      this.terms.push(term);
-      this.termCount.push(0);
-      this.termSeenIn.push(0);
-      this.documentFrequency.push(0);
-    }
-    return id;
   }
 }
 

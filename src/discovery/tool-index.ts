@@ -9,6 +9,8 @@ import { rank, findTerm, type QueryTerm, type RankSettings } from './bm25.js';
 import { toolDocument, type ToolDocument } from './documents.js';
 import { cachedPostings } from './index-cache.js';
 import { PostingsBuilder, type Postings } from './postings.js';
+import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
+import { TermDocumentMaker, type PieceDocument, type TermDocuments } from './term-documents.js';
 import { requestTerms, splitWords, term, type RequestTerm } from './words.js';
 
 export interface SearchHit {
@@ -55,6 +57,10 @@ export class ToolIndex {
   private readonly minCoverage: number;
   /** Whether the postings were read from the index cache rather than built. */
   readonly fromCache: boolean;
+  /** When built with a cache folder: how many schema files' terms were read from the per-file cache and how many made. */
+  readonly termSources: TermSources = { read: 0, made: 0 };
+  /** Settles when the terms made by this build are in the per-file cache (written after the build, off a start's path). */
+  readonly termsStored: Promise<void> = Promise.resolve();
 
   constructor(tools: readonly Tool[], options: IndexOptions = {}) {
     this.minCoverage = options.minCoverage ?? NONE_MIN_COVERAGE;
@@ -63,7 +69,16 @@ export class ToolIndex {
       const document = toolDocument(tool);
       return FIELDS.map((field) => document[field]);
     });
-    const made = options.cacheDir === undefined ? { postings: buildPostings(documents), cached: false } : cachedPostings(options.cacheDir, documents, () => buildPostings(documents));
+    const { cacheDir } = options;
+    const termCache = cacheDir === undefined ? undefined : new TermCache(termCacheDir(cacheDir));
+    const made =
+      cacheDir === undefined
+        ? { postings: buildPostings(this.tools, documents), cached: false }
+        : cachedPostings(cacheDir, documents, () => buildPostings(this.tools, documents, termCache));
+    if (termCache !== undefined) {
+      this.termSources = termCache.sources;
+      this.termsStored = termCache.flush();
+    }
     this.postings = made.postings;
     this.fromCache = made.cached;
   }
@@ -127,8 +142,28 @@ export class ToolIndex {
   }
 }
 
-function buildPostings(documents: readonly (readonly string[][])[]): Postings {
-  const builder = new PostingsBuilder(FIELDS.length, splitWords, term);
-  for (const fields of documents) builder.add(fields);
+/**
+ * Postings of the tools' documents: each schema file's tools made into terms (or read from the
+ * per-file `cache`, term-cache.ts), then every tool added in the order of `tools`.
+ */
+function buildPostings(tools: readonly Tool[], documents: readonly PieceDocument[], cache?: TermCache): Postings {
+  const files = new Map<Tool['schema'], number[]>();
+  tools.forEach((tool, at) => {
+    const members = files.get(tool.schema);
+    if (members === undefined) files.set(tool.schema, [at]);
+    else members.push(at);
+  });
+  const maker = new TermDocumentMaker(splitWords, term);
+  const builder = new PostingsBuilder(FIELDS.length);
+  // Per tool: its file's terms, the builder's ids of them, and its place among the file's tools.
+  const placed: { terms: TermDocuments; ids: Uint32Array; at: number }[] = [];
+  for (const members of files.values()) {
+    const own = members.map((at) => documents[at] as PieceDocument);
+    const make = () => maker.make(own);
+    const terms = cache === undefined ? make() : cache.get(own, FIELDS.length, make);
+    const ids = builder.intern(terms.terms);
+    members.forEach((tool, at) => (placed[tool] = { terms, ids, at }));
+  }
+  for (const { terms, ids, at } of placed) builder.add(terms.tools[at] as number[][], ids);
   return builder.build();
 }

@@ -11,6 +11,7 @@ import { findTerm, rank, type QueryTerm } from '../../src/discovery/bm25.js';
 import { cachedPostings, searchCacheDir } from '../../src/discovery/index-cache.js';
 import { decodePostings, encodePostings } from '../../src/discovery/postings-file.js';
 import { PostingsBuilder, type Postings } from '../../src/discovery/postings.js';
+import { TermDocumentMaker } from '../../src/discovery/term-documents.js';
 import { ToolIndex } from '../../src/discovery/tool-index.js';
 import { splitWords, term } from '../../src/discovery/words.js';
 import { tempProject } from '../support/project.js';
@@ -27,8 +28,10 @@ const DOCUMENTS: string[][][] = [
 ];
 
 function build(documents: readonly (readonly string[])[][] = DOCUMENTS): Postings {
-  const builder = new PostingsBuilder(2, splitWords, term);
-  for (const fields of documents) builder.add(fields);
+  const terms = new TermDocumentMaker(splitWords, term).make(documents);
+  const builder = new PostingsBuilder(2);
+  const ids = builder.intern(terms.terms);
+  for (const fields of terms.tools) builder.add(fields, ids);
   return builder.build();
 }
 
