@@ -116,7 +116,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
 
   const newServer = (endpoint: Endpoint, caller: Caller | undefined): McpServer => {
     const policy = caller?.identity === undefined ? undefined : identities.policy(caller.identity);
-    const server = createMcpServer(catalog, { ...serverOptions, ...endpoint.serving, caller, policy, discovery: policy?.discovery ?? endpoint.serving.discovery });
+    const server = createMcpServer(catalog, { ...serverOptions, ...endpoint.serving, caller, policy, discovery: policy?.discovery ?? endpoint.serving.discovery ?? serverOptions.discovery });
     // An SDK error can quote what the client sent: redacted, then cut, so a line stays small.
     server.onerror = (error) => log(catalog.current.redact(`flowguard: http: ${error.message}`).slice(0, MAX_LOGGED_CHARS));
     open.add(server);

@@ -7,7 +7,7 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/catalog/load.js';
+import { Catalog } from '../../src/runtime/catalog.js';
 import { searchCacheDir } from '../../src/discovery/index-cache.js';
 import { termCacheDir } from '../../src/discovery/term-cache.js';
 import { ToolIndex } from '../../src/discovery/tool-index.js';
