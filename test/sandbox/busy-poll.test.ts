@@ -1,5 +1,6 @@
 // BusyPoll keeps an event loop turning for a bounded window only: a process with nothing else to
-// do still exits on its own, whether the window runs out or is stopped.
+// do still exits on its own, whether the window runs out or is stopped; and it does not poll at
+// all when polling does not help (a machine without a core to spare).
 
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -8,8 +9,8 @@ import { FLOWGUARD_DIR } from './helpers.js';
 
 const MODULE = JSON.stringify(join(FLOWGUARD_DIR, 'dist/src/sandbox/busy-poll.js'));
 
-function run(body: string) {
-  const script = `const { BusyPoll } = await import(${MODULE}); const poll = new BusyPoll(); ${body}`;
+function run(body: string, worthIt = 'true') {
+  const script = `const { BusyPoll } = await import(${MODULE}); const poll = new BusyPoll(() => ${worthIt}); ${body}`;
   return spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 10_000 });
 }
 
@@ -35,5 +36,18 @@ describe('BusyPoll', () => {
     `);
     expect(result.status).toBe(0);
     expect((JSON.parse(result.stdout) as { alive: number }).alive).toBeLessThan(60_000);
+  });
+
+  it('does not poll when polling does not help: the process exits at once instead of turning for the window', () => {
+    const result = run(
+      `
+      poll.extend(60_000);
+      process.on('exit', () => console.log('exited'));
+    `,
+      'false',
+    );
+    // Polling for the window would hold the process past spawnSync's 10 s timeout (status null).
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim()).toBe('exited');
   });
 });
