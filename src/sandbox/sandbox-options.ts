@@ -34,8 +34,6 @@ export const REPLY_POLL_MS = 2;
  */
 export const START_ALLOWANCE_MS = 2000;
 export const LOAD_START_WAIT_MS = 30_000;
-/** Calls sent to a process at once at most: a parked call whose answers have come waits behind them. */
-export const MAX_SENT_AHEAD = 16;
 /** A process that dies before it is ready is started again after this delay, doubled each time up to the maximum. */
 export const FIRST_RESTART_DELAY_MS = 50;
 export const MAX_RESTART_DELAY_MS = 3200;

@@ -10,17 +10,18 @@ import { ProcessTurn } from './process-turn.js';
 import { describeCommand, isFailure, type Bridge, type Command, type Failure, type Late, type Outbound, type Parked, type Reply, type Request, type Turned, type UnitSpec } from './protocol.js';
 import { describeError, endsWorker, missedDeadline, Replies } from './replies.js';
 import { RunningRequests } from './running-requests.js';
-import { CLOSED, DEFAULT_BRIDGE_ALLOWANCE_MS, DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, FIRST_RESTART_DELAY_MS, IMPORT_DEADLINE_MS, LOAD_START_WAIT_MS, MAX_RESTART_DELAY_MS, MAX_SENT_AHEAD, OUT_OF_MEMORY, REPLY_POLL_MS, START_ALLOWANCE_MS, type SandboxOptions } from './sandbox-options.js';
+import { CLOSED, DEFAULT_BRIDGE_ALLOWANCE_MS, DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, FIRST_RESTART_DELAY_MS, IMPORT_DEADLINE_MS, LOAD_START_WAIT_MS, MAX_RESTART_DELAY_MS, OUT_OF_MEMORY, REPLY_POLL_MS, START_ALLOWANCE_MS, type SandboxOptions } from './sandbox-options.js';
 import { JobsInHand } from './jobs-in-hand.js';
 import { rssLimitMb, WorkerProcess, type WorkerEvents } from './worker-process.js';
 
 /**
  * One worker process and the queue of jobs for it. The worker runs requests one at a time, in
  * the order sent, so a deadline measures exactly one factory or handler call (a network attempt
- * is charged to the request whose code made it, job-context.ts). Consecutive loads, and
- * consecutive calls of loaded units, are sent together (the worker goes from one to the next
- * without a round trip to the host between them); everything else waits for the reply before it. A job that no process has started by its deadline fails (the process was
- * restarting, or busy with the jobs before it). A process that dies before it is ready is
+ * is charged to the request whose code made it, job-context.ts). Consecutive loads are sent
+ * together, and a call of a loaded unit one ahead (the worker goes from one to the next without a
+ * round trip to the host between them); everything else waits for the reply before it. A job
+ * that no process has started by its deadline fails (the process was restarting, or busy with
+ * the jobs before it). A process that dies before it is ready is
  * started again after a delay that doubles with each such death, so a crash loop does not burn
  * a core. A wait on the network does not hold the process: an executeRequest call whose
  * requests are in flight while other jobs wait is parked, and the next job runs beside it
@@ -41,7 +42,9 @@ export class WorkerSupervisor {
   private readonly queue = new JobQueue((job, waitedMs, sentAhead) => this.expired(job, waitedMs, sentAhead));
   /** The request id of each job sent together with others, for dropping one that waited too long. */
   private readonly sentAhead = new WeakMap<Job, number | Failure>();
+  /** Whether the drain loop runs, and the owner it waits for the turn as (it goes after calls sent ahead). */
   private draining = false;
+  private drainWaits: object | null = null;
   private nextId = 1;
   /** Whose code the process runs: the job sent last, or a parked call taking its answers. */
   private readonly turn = new ProcessTurn();
@@ -156,8 +159,9 @@ export class WorkerSupervisor {
         continue;
       }
       // The next job starts once the job before it has answered, or only waits for the network (parked).
-      const owner = {};
+      const owner = (this.drainWaits = {});
       await this.turn.take(owner);
+      this.drainWaits = null;
       if (this.queue.length === 0 || this.closed || !this.ready) {
         this.turn.release(owner);
         continue;
@@ -167,8 +171,7 @@ export class WorkerSupervisor {
       // Not awaited: the next turn of the loop waits until this job gives the turn on.
       void this.settleAll(jobs, owner, async () => {
         if (this.isReadyLoad(first)) jobs.push(...this.queue.shiftWhile((next) => this.isReadyLoad(next)));
-        else if (this.isReadyCall(first)) jobs.push(...this.queue.shiftAhead((next) => this.isReadyCall(next), MAX_SENT_AHEAD));
-        else return first.settle(await this.perform(first, owner));
+        else if (!this.isReadyCall(first)) return first.settle(await this.perform(first, owner));
         await this.performTogether(jobs, owner);
       });
     }
@@ -223,25 +226,31 @@ export class WorkerSupervisor {
   }
 
   /**
-   * Loads, or calls, sent together; the worker runs them in order, so it goes from one to the
-   * next without waiting for the host. Each deadline starts when the one before it has answered,
-   * which is when the worker starts it; a call waiting in the worker's inbox keeps its start
-   * bound until then (JobQueue.shiftAhead). When one ends the process (deadline, memory, crash),
-   * those behind it never ran: they go first into the new process.
+   * Loads sent together, or calls one ahead: the worker runs them in order and goes from one to
+   * the next without a round trip to the host. Each deadline starts when the one before it has
+   * answered, which is when the worker starts it. While a call runs, the next ready call is sent
+   * (none while a parked call waits for the turn: it goes next); waiting in the worker's inbox, it
+   * keeps its start bound (JobQueue.shiftAhead). When one ends the process (deadline, memory,
+   * crash), those behind it never ran and go first into the new process (but a dropped call: it failed).
    */
   private async performTogether(jobs: Job[], owner: object): Promise<void> {
     const worker = this.worker;
     const sent = jobs.map((job) => this.send(job.command));
-    jobs.forEach((job, index) => this.sentAhead.set(job, sent[index] as number | Failure));
-    for (const [index, job] of jobs.entries()) {
+    for (let index = 0; index < jobs.length; index += 1) {
+      const job = jobs[index] as Job;
       this.queue.started(job);
+      const next = job.command.kind === 'call' && !this.turn.wantedBesides(this.drainWaits) ? this.queue.shiftAhead((queued) => this.isReadyCall(queued), 1)[0] : undefined;
+      if (next) {
+        jobs.push(next);
+        sent.push(this.send(next.command));
+        this.sentAhead.set(next, sent[sent.length - 1] as number | Failure);
+      }
       const id = sent[index] as number | Failure;
       const reply = isFailure(id) ? id : await this.replyTo(id, job.command, owner);
       if (!isFailure(reply) && reply.ok && job.command.kind === 'load') this.loaded.add(job.command.unit.id);
       job.settle(reply);
       if (this.worker !== worker) {
-        // A call dropped meanwhile has failed already (expired).
-        for (const behind of jobs.slice(index + 1).reverse()) if (this.sentAhead.has(behind)) this.enqueue(behind, true);
+        for (const behind of jobs.slice(index + 1).reverse()) if (behind.command.kind === 'load' || this.sentAhead.has(behind)) this.enqueue(behind, true);
         return;
       }
     }
