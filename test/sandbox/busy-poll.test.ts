@@ -1,8 +1,8 @@
 // BusyPoll keeps an event loop turning for a bounded window only: a process with nothing else to
 // do still exits on its own, whether the window runs out or is stopped; and it does not poll at
-// all when polling does not help (a machine without a core to spare).
+// all when polling does not help: by default, once the process was kept off its core while polling.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FLOWGUARD_DIR } from './helpers.js';
@@ -49,5 +49,24 @@ describe('BusyPoll', () => {
     // Polling for the window would hold the process past spawnSync's 10 s timeout (status null).
     expect(result.status).toBe(0);
     expect(result.stdout.trim()).toBe('exited');
+  });
+
+  it('stops polling once the kernel keeps the process off its core, instead of turning for the whole window', async () => {
+    // The default judge: a process stopped (SIGSTOP) while it polls has lost its core for as long.
+    const script = `const { BusyPoll } = await import(${MODULE}); new BusyPoll().extend(60_000); process.send('polling'); process.on('exit', () => console.log('exited'));`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    // Polling through the window would hold the process for a minute: it is killed after 10 s instead.
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('message', () => {
+      child.disconnect();
+      child.kill('SIGSTOP');
+      setTimeout(() => child.kill('SIGCONT'), 20);
+    });
+    const [code] = (await new Promise((done) => child.once('exit', (...ended) => done(ended)))) as [number | null];
+    clearTimeout(killer);
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe('exited');
   });
 });
