@@ -56,7 +56,7 @@ describe('BusyPoll', () => {
     const script = `const { BusyPoll } = await import(${MODULE}); new BusyPoll().extend(60_000); process.send('polling'); process.on('exit', () => console.log('exited'));`;
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
     let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     // Polling through the window would hold the process for a minute: it is killed after 10 s instead.
     const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     child.once('message', () => {
@@ -64,7 +64,7 @@ describe('BusyPoll', () => {
       child.kill('SIGSTOP');
       setTimeout(() => child.kill('SIGCONT'), 20);
     });
-    const [code] = (await new Promise((done) => child.once('exit', (...ended) => done(ended)))) as [number | null];
+    const code = await new Promise<number | null>((done) => child.once('exit', (exitCode) => done(exitCode)));
     clearTimeout(killer);
     expect(code).toBe(0);
     expect(stdout.trim()).toBe('exited');
