@@ -10,12 +10,14 @@
 // trip took 2.5 ms p50 with polling and 0.09 ms without (docs/internals/performance.md). A
 // polling process never sleeps, so time between two turns of the poll that it did not spend on
 // the CPU (wall-clock time minus CPU time) is time the kernel kept it off its core: then no one
-// in the process polls for a while, and messages wake it instead.
+// in the process polls for a while (a quarter of a second), and messages wake it instead. A
+// short gap (under 2 ms, less than the time slice the kernel gives a process) is an interrupt,
+// not a lost core.
 
 /** Time off the CPU between two turns of the poll beyond which the process lost its core. */
-const PREEMPTED_MS = 0.5;
+const PREEMPTED_MS = 2;
 /** How long the process does not poll after it lost its core while polling. */
-const BACKOFF_MS = 1000;
+const BACKOFF_MS = 250;
 let backOffUntil = 0;
 
 /** Whether polling helps now: the process has not lost its core while polling lately. */
