@@ -23,7 +23,7 @@ const BASELINE_REF = '33cffe4';
 const RUNS = 9;
 const TARGETS = { readyMs: 0.65, peakMib: 0.55, firstListMs: 0.69 } as const;
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const probe = join(root, 'dist/bench/load-probe.js');
 
 interface Sample {
@@ -47,11 +47,11 @@ function run(command: string, args: string[], cwd: string): string {
   return result.stdout;
 }
 
-/** The older build's folder, built on first use. */
-function baselineBuild(): string {
-  const given = process.env.FLOWGUARD_BASELINE;
+/** The older build's folder (`ref`, or the load benchmark's own), built on first use. */
+export function baselineBuild(ref?: string): string {
+  const given = ref === undefined ? process.env.FLOWGUARD_BASELINE : undefined;
   if (given) return resolve(given);
-  const commit = run('git', ['rev-parse', '--verify', `${process.env.FLOWGUARD_BASELINE_REF ?? BASELINE_REF}^{commit}`], root).trim();
+  const commit = run('git', ['rev-parse', '--verify', `${ref ?? process.env.FLOWGUARD_BASELINE_REF ?? BASELINE_REF}^{commit}`], root).trim();
   const dir = join(root, '.bench', `baseline-${commit.slice(0, 12)}`);
   if (existsSync(join(dir, 'package.json')) && existsSync(packageEntry(dir))) return dir;
   rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@
 import { benchBridge } from './bridge.js';
 import { benchCache } from './cache.js';
 import { benchCalls } from './call.js';
+import { benchHotPath } from './hot-path.js';
 import { benchObserve } from './observe.js';
 import { benchLoadAgainstBaseline } from './load.js';
 import { benchRedaction } from './redact.js';
@@ -16,6 +17,7 @@ const suites: Array<[string, () => string[] | Promise<string[]>]> = [
   ['load against an older build', benchLoadAgainstBaseline],
   ['handler cost', benchHandlerCost],
   ['tool calls', benchCalls],
+  ['hot path against an older build', benchHotPath],
   ['observed calls', benchObserve],
   ['response cache', benchCache],
   ['executeRequest', benchBridge],

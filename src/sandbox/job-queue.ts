@@ -1,6 +1,8 @@
 // The jobs waiting for a sandbox worker process, in order. Each waits at most its start bound:
 // a job that no process has started by then fails, so a process that keeps restarting, or one
-// kept busy by the jobs before it, never holds a caller without bound.
+// kept busy by the jobs before it, never holds a caller without bound. A job sent ahead (it
+// waits in the process's own inbox behind the job running there) keeps its bound until the
+// process starts it.
 
 import type { Command, Failure, Reply, UnitSpec } from './protocol.js';
 
@@ -14,9 +16,14 @@ export interface Job {
 export class JobQueue {
   private readonly jobs: Job[] = [];
   private readonly startBy = new Map<Job, NodeJS.Timeout>();
+  /** Jobs taken by `shiftAhead` that the process has not started yet. */
+  private readonly ahead = new Set<Job>();
 
-  /** @param expired called for a job whose start bound passed, after it has left the queue. */
-  constructor(private readonly expired: (job: Job, waitedMs: number) => void) {}
+  /**
+   * @param expired called for a job whose start bound passed, after it has left the queue;
+   * `sentAhead` when it had left it already, sent ahead to the process.
+   */
+  constructor(private readonly expired: (job: Job, waitedMs: number, sentAhead: boolean) => void) {}
 
   get length(): number {
     return this.jobs.length;
@@ -24,6 +31,7 @@ export class JobQueue {
 
   /** Adds a job at the back, or at the front (a job that must go before the others), with its start bound. */
   add(job: Job, waitMs: number, front = false): void {
+    this.started(job);
     this.startBy.set(job, setTimeout(() => this.expire(job, waitMs), waitMs));
     if (front) this.jobs.unshift(job);
     else this.jobs.push(job);
@@ -46,6 +54,24 @@ export class JobQueue {
     return taken;
   }
 
+  /** Like `shiftWhile`, at most `max` jobs, each keeping its start bound until `started`. */
+  shiftAhead(wanted: (job: Job) => boolean, max: number): Job[] {
+    const taken: Job[] = [];
+    while (taken.length < max && this.jobs.length > 0 && accepts(wanted, this.jobs[0] as Job)) {
+      const job = this.jobs.shift() as Job;
+      this.ahead.add(job);
+      taken.push(job);
+    }
+    return taken;
+  }
+
+  /** The process starts `job`: it no longer waits. */
+  started(job: Job): void {
+    clearTimeout(this.startBy.get(job));
+    this.startBy.delete(job);
+    this.ahead.delete(job);
+  }
+
   /** Empties the queue, failing every job in it. */
   failAll(failure: Failure): void {
     for (const job of this.jobs.splice(0)) {
@@ -54,17 +80,13 @@ export class JobQueue {
     }
   }
 
-  private started(job: Job): void {
-    clearTimeout(this.startBy.get(job));
-    this.startBy.delete(job);
-  }
-
   private expire(job: Job, waitMs: number): void {
     const index = this.jobs.indexOf(job);
-    if (index < 0) return;
-    this.jobs.splice(index, 1);
-    this.startBy.delete(job);
-    this.expired(job, waitMs);
+    const sentAhead = this.ahead.has(job);
+    if (index < 0 && !sentAhead) return;
+    if (index >= 0) this.jobs.splice(index, 1);
+    this.started(job);
+    this.expired(job, waitMs, sentAhead);
   }
 }
 

@@ -49,6 +49,11 @@ export class ProcessTurn {
     return this.waiting.length > 0;
   }
 
+  /** Whether anyone but `except` waits for the turn. */
+  wantedBesides(except: object | null): boolean {
+    return this.waiting.some((entry) => entry.owner !== except);
+  }
+
   /** `listener` runs whenever someone asks for the turn while `owner` holds it. */
   onContended(owner: object, listener: () => void): void {
     this.contended = { owner, listener };

@@ -91,6 +91,16 @@ export interface Park {
   id: number;
 }
 
+/**
+ * Host → worker: call `id`, sent ahead and still in the worker's inbox, has waited past its start
+ * bound and failed; answer it without running it. One the worker has started runs on, under its
+ * deadline, its answer heard by no one.
+ */
+export interface Drop {
+  kind: 'drop';
+  id: number;
+}
+
 /** Worker → host: call `id` waits aside; the worker ran nothing of it since the Park arrived. */
 export interface Parked {
   parked: number;

@@ -4,7 +4,9 @@
 // exits after that reply, so it completes at once. Replies that complete before anyone waits
 // for them (loads sent together) are kept until asked for.
 
-import type { Outcome, Reply, Turned } from './protocol.js';
+import type { Failure, Outcome, Reply, Turned } from './protocol.js';
+import { OUT_OF_MEMORY } from './sandbox-options.js';
+import type { WorkerProcess } from './worker-process.js';
 
 export class Replies {
   /** Requests sent and not answered yet; replies without their marker yet; complete replies nobody waited for. */
@@ -87,4 +89,14 @@ export function parsePlain(json: string | undefined): Outcome<unknown> {
 export function describeError(error: unknown): string {
   if (error instanceof RangeError && /call stack/i.test(error.message)) return 'nested too deep';
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Why a request missed its deadline: it ran out of memory, did not finish, or returned but left work running. */
+export function missedDeadline(worker: Pick<WorkerProcess, 'residentMb' | 'baselineMb'>, memoryMb: number, returned: boolean, what: string, deadline: number): Failure {
+  // A process near its heap limit spends its last seconds collecting garbage: that call ran
+  // out of memory rather than time. (A busy loop does not grow; three quarters of the heap
+  // limit above the start is no loop.)
+  if (worker.residentMb() > worker.baselineMb + memoryMb * 0.75) return OUT_OF_MEMORY;
+  if (!returned) return { code: 'SEC105', message: `${what} did not finish within ${deadline} ms` };
+  return { code: 'SEC105', message: `${what} returned but left work running after it returned (an endless promise chain?); the sandbox process was still busy with it after ${deadline} ms` };
 }

@@ -6,7 +6,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { installedFile } from '../shared/version.js';
-import type { Inbound, Late, Outbound, Park, Parked, Reply, Request, Turned } from './protocol.js';
+import type { Drop, Inbound, Late, Outbound, Park, Parked, Reply, Request, Turned } from './protocol.js';
 
 // The worker always runs compiled and unbundled, whether the host runs from a bundle or, in
 // tests, from the TypeScript sources (`npm test` builds first).
@@ -75,8 +75,8 @@ export class WorkerProcess {
     return this.child.pid;
   }
 
-  /** Serialises and sends one request (or a bridge answer, or a park); throws when it cannot be serialised (nested too deep). */
-  send(request: Request | Inbound | Park): void {
+  /** Serialises and sends one request (or a bridge answer, a park, a drop); throws when it cannot be serialised (nested too deep). */
+  send(request: Request | Inbound | Park | Drop): void {
     this.child.send(request);
   }
 

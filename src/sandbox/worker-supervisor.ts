@@ -8,33 +8,20 @@ import { type Job, JobQueue } from './job-queue.js';
 import { reportToStderr, type SandboxEvent, type SandboxEventListener } from './events.js';
 import { ProcessTurn } from './process-turn.js';
 import { describeCommand, isFailure, type Bridge, type Command, type Failure, type Late, type Outbound, type Parked, type Reply, type Request, type Turned, type UnitSpec } from './protocol.js';
-import { describeError, endsWorker, Replies } from './replies.js';
+import { describeError, endsWorker, missedDeadline, Replies } from './replies.js';
 import { RunningRequests } from './running-requests.js';
-import {
-  CLOSED,
-  DEFAULT_BRIDGE_ALLOWANCE_MS,
-  DEFAULT_DEADLINE_MS,
-  DEFAULT_MEMORY_MB,
-  FIRST_RESTART_DELAY_MS,
-  IMPORT_DEADLINE_MS,
-  LOAD_START_WAIT_MS,
-  MAX_RESTART_DELAY_MS,
-  OUT_OF_MEMORY,
-  REPLY_POLL_MS,
-  START_ALLOWANCE_MS,
-  type SandboxOptions,
-} from './sandbox-options.js';
+import { CLOSED, DEFAULT_BRIDGE_ALLOWANCE_MS, DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, FIRST_RESTART_DELAY_MS, IMPORT_DEADLINE_MS, LOAD_START_WAIT_MS, MAX_RESTART_DELAY_MS, OUT_OF_MEMORY, REPLY_POLL_MS, START_ALLOWANCE_MS, type SandboxOptions } from './sandbox-options.js';
 import { JobsInHand } from './jobs-in-hand.js';
 import { rssLimitMb, WorkerProcess, type WorkerEvents } from './worker-process.js';
-
 
 /**
  * One worker process and the queue of jobs for it. The worker runs requests one at a time, in
  * the order sent, so a deadline measures exactly one factory or handler call (a network attempt
  * is charged to the request whose code made it, job-context.ts). Consecutive loads are sent
- * together (one wait for a round trip instead of one per schema); everything else waits for the
- * reply before it. A job that no process has started by its deadline fails (the process was
- * restarting, or busy with the jobs before it). A process that dies before it is ready is
+ * together, and a call of a loaded unit one ahead (the worker goes from one to the next without a
+ * round trip to the host between them); everything else waits for the reply before it. A job
+ * that no process has started by its deadline fails (the process was restarting, or busy with
+ * the jobs before it). A process that dies before it is ready is
  * started again after a delay that doubles with each such death, so a crash loop does not burn
  * a core. A wait on the network does not hold the process: an executeRequest call whose
  * requests are in flight while other jobs wait is parked, and the next job runs beside it
@@ -52,8 +39,12 @@ export class WorkerSupervisor {
   private wake: (() => void) | null = null;
   private loaded = new Set<string>();
   private imported = new Set<string>();
-  private readonly queue = new JobQueue((job, waitedMs) => this.expired(job, waitedMs));
+  private readonly queue = new JobQueue((job, waitedMs, sentAhead) => this.expired(job, waitedMs, sentAhead));
+  /** The request id of each job sent together with others, for dropping one that waited too long. */
+  private readonly sentAhead = new WeakMap<Job, number | Failure>();
+  /** Whether the drain loop runs, and the owner it waits for the turn as (it goes after calls sent ahead). */
   private draining = false;
+  private drainWaits: object | null = null;
   private nextId = 1;
   /** Whose code the process runs: the job sent last, or a parked call taking its answers. */
   private readonly turn = new ProcessTurn();
@@ -146,7 +137,11 @@ export class WorkerSupervisor {
     this.queue.add(job, job.command.kind === 'load' ? LOAD_START_WAIT_MS : this.deadlineMs + START_ALLOWANCE_MS, front);
   }
 
-  private expired(job: Job, waitMs: number): void {
+  /** A job that could not start in time fails; one sent ahead is dropped from the worker's inbox too. */
+  private expired(job: Job, waitMs: number, sentAhead: boolean): void {
+    const id = this.sentAhead.get(job);
+    this.sentAhead.delete(job);
+    if (sentAhead && typeof id === 'number') this.worker?.send({ kind: 'drop', id });
     const what = `${describeCommand(job.command)} could not start within ${waitMs} ms`;
     if (this.ready) job.settle({ code: 'SEC105', message: `${what}: the sandbox process was busy with the calls before it` });
     else job.settle({ code: 'SEC107', message: `${what}: the sandbox process was ${this.started > 1 ? 'restarting' : 'starting'}` });
@@ -164,8 +159,9 @@ export class WorkerSupervisor {
         continue;
       }
       // The next job starts once the job before it has answered, or only waits for the network (parked).
-      const owner = {};
+      const owner = (this.drainWaits = {});
       await this.turn.take(owner);
+      this.drainWaits = null;
       if (this.queue.length === 0 || this.closed || !this.ready) {
         this.turn.release(owner);
         continue;
@@ -174,9 +170,9 @@ export class WorkerSupervisor {
       const jobs = [first];
       // Not awaited: the next turn of the loop waits until this job gives the turn on.
       void this.settleAll(jobs, owner, async () => {
-        if (!this.isReadyLoad(first)) return first.settle(await this.perform(first, owner));
-        jobs.push(...this.queue.shiftWhile((next) => this.isReadyLoad(next)));
-        await this.performLoads(jobs, owner);
+        if (this.isReadyLoad(first)) jobs.push(...this.queue.shiftWhile((next) => this.isReadyLoad(next)));
+        else if (!this.isReadyCall(first)) return first.settle(await this.perform(first, owner));
+        await this.performTogether(jobs, owner);
       });
     }
     this.draining = false;
@@ -224,21 +220,37 @@ export class WorkerSupervisor {
     return job.command.kind === 'load' && job.command.unit.libraries.every((library) => this.imported.has(library.name));
   }
 
+  /** A call of a unit this process has loaded, without a bridge (an executeRequest call may be parked): it needs nothing sent before it. */
+  private isReadyCall({ command, spec }: Job): boolean {
+    return command.kind === 'call' && spec !== undefined && this.loaded.has(spec.id) && !this.bridges.has(command) && spec.libraries.every((library) => this.imported.has(library.name));
+  }
+
   /**
-   * Loads sent together; the worker runs them in order. Each deadline starts when the load before
-   * it has answered, which is when the worker starts it. When one load ends the process (deadline,
-   * memory, crash), the loads behind it never ran: they go first into the new process.
+   * Loads sent together, or calls one ahead: the worker runs them in order and goes from one to
+   * the next without a round trip to the host. Each deadline starts when the one before it has
+   * answered, which is when the worker starts it. While a call runs, the next ready call is sent
+   * (none while a parked call waits for the turn: it goes next); waiting in the worker's inbox, it
+   * keeps its start bound (JobQueue.shiftAhead). When one ends the process (deadline, memory,
+   * crash), those behind it never ran and go first into the new process (but a dropped call: it failed).
    */
-  private async performLoads(jobs: Job[], owner: object): Promise<void> {
+  private async performTogether(jobs: Job[], owner: object): Promise<void> {
     const worker = this.worker;
     const sent = jobs.map((job) => this.send(job.command));
-    for (const [index, job] of jobs.entries()) {
+    for (let index = 0; index < jobs.length; index += 1) {
+      const job = jobs[index] as Job;
+      this.queue.started(job);
+      const next = job.command.kind === 'call' && !this.turn.wantedBesides(this.drainWaits) ? this.queue.shiftAhead((queued) => this.isReadyCall(queued), 1)[0] : undefined;
+      if (next) {
+        jobs.push(next);
+        sent.push(this.send(next.command));
+        this.sentAhead.set(next, sent[sent.length - 1] as number | Failure);
+      }
       const id = sent[index] as number | Failure;
       const reply = isFailure(id) ? id : await this.replyTo(id, job.command, owner);
       if (!isFailure(reply) && reply.ok && job.command.kind === 'load') this.loaded.add(job.command.unit.id);
       job.settle(reply);
       if (this.worker !== worker) {
-        for (const behind of jobs.slice(index + 1).reverse()) this.enqueue(behind, true);
+        for (const behind of jobs.slice(index + 1).reverse()) if (behind.command.kind === 'load' || this.sentAhead.has(behind)) this.enqueue(behind, true);
         return;
       }
     }
@@ -287,7 +299,7 @@ export class WorkerSupervisor {
         if (holds) this.replace(failure.message);
         else this.replies.forget(id);
       };
-      const timer = new PausableTimer(deadline, () => missed(this.missed(worker, id, command, deadline)));
+      const timer = new PausableTimer(deadline, () => missed(missedDeadline(worker, this.memoryMb, this.replies.returned(id), describeCommand(command), deadline)));
       // An executeRequest call: its deadline pauses while the core performs its requests; the
       // whole call has a bound of its own.
       const bridge = this.bridges.get(command);
@@ -304,17 +316,6 @@ export class WorkerSupervisor {
       });
       this.replyPoll.extend(REPLY_POLL_MS);
     });
-  }
-
-  /** Why a request missed its deadline. */
-  private missed(worker: WorkerProcess, id: number, command: Command, deadline: number): Failure {
-    // A process near its heap limit spends its last seconds collecting garbage: that call ran
-    // out of memory rather than time. (A busy loop does not grow; three quarters of the heap
-    // limit above the start is no loop.)
-    if (worker.residentMb() > worker.baselineMb + this.memoryMb * 0.75) return OUT_OF_MEMORY;
-    const what = describeCommand(command);
-    if (!this.replies.returned(id)) return { code: 'SEC105', message: `${what} did not finish within ${deadline} ms` };
-    return { code: 'SEC105', message: `${what} returned but left work running after it returned (an endless promise chain?); the sandbox process was still busy with it after ${deadline} ms` };
   }
 
   private answer(message: Reply | Turned | Outbound | Parked | Late): void {

@@ -21,7 +21,7 @@ import { BusyPoll } from './busy-poll.js';
 import { newJob, runAs, type Job } from './job-context.js';
 import { lockLibrary } from './library-locks.js';
 import type { LibraryModule } from '../libraries/resolve.js';
-import type { Failure, Hook, Inbound, Park, Parked, Ready, Reply, Request, Turned, UnitSpec } from './protocol.js';
+import type { Drop, Failure, Hook, Inbound, Park, Parked, Ready, Reply, Request, Turned, UnitSpec } from './protocol.js';
 
 interface Unit {
   handlers: Record<string, Partial<Record<Hook, (input: unknown) => unknown>>>;
@@ -72,7 +72,9 @@ let working = false;
 /** The request the inbox waits for, and how to stop waiting for it (when the host parks it). */
 let inLine: { id: number; park: () => void } | null = null;
 let ending = false;
-process.on('message', (message: Request | Inbound | Park) => {
+/** Requests in the inbox the host has given up on (protocol.ts, Drop): answered without running. */
+const dropped = new Set<number>();
+process.on('message', (message: Request | Inbound | Park | Drop) => {
   // An answer of the core's bridge is for the call that asked, not a request to queue.
   if ('kind' in message && message.kind === 'inbound') {
     receiveInbound(message);
@@ -83,6 +85,10 @@ process.on('message', (message: Request | Inbound | Park) => {
     // Said from the next turn of the event loop: what the call had to run on answers handed
     // over just before (promise reactions) has run by then, and it only waits.
     setImmediate(() => send?.({ parked: message.id } satisfies Parked));
+    return;
+  }
+  if ('kind' in message && message.kind === 'drop') {
+    if (inbox.some((request) => request.id === message.id)) dropped.add(message.id);
     return;
   }
   inbox.push(message);
@@ -104,7 +110,8 @@ async function work(): Promise<void> {
 /** One request as its job: the reply, then the turn marker, then the end of its job. */
 async function run(job: Job, request: Request): Promise<void> {
   // A process that ends takes no further requests; the host sends them to its replacement.
-  if (!answer(await handle(request))) {
+  const reply: Reply = dropped.delete(request.id) ? { id: request.id, ok: false, failure: { code: 'SEC105', message: 'dropped: it could not start in time' } } : await handle(request);
+  if (!answer(reply)) {
     ending = true;
     return;
   }

@@ -1,15 +1,16 @@
 // BusyPoll keeps an event loop turning for a bounded window only: a process with nothing else to
-// do still exits on its own, whether the window runs out or is stopped.
+// do still exits on its own, whether the window runs out or is stopped; and it does not poll at
+// all when polling does not help: by default, once the process was kept off its core while polling.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FLOWGUARD_DIR } from './helpers.js';
 
 const MODULE = JSON.stringify(join(FLOWGUARD_DIR, 'dist/src/sandbox/busy-poll.js'));
 
-function run(body: string) {
-  const script = `const { BusyPoll } = await import(${MODULE}); const poll = new BusyPoll(); ${body}`;
+function run(body: string, worthIt = 'true') {
+  const script = `const { BusyPoll } = await import(${MODULE}); const poll = new BusyPoll(() => ${worthIt}); ${body}`;
   return spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 10_000 });
 }
 
@@ -35,5 +36,37 @@ describe('BusyPoll', () => {
     `);
     expect(result.status).toBe(0);
     expect((JSON.parse(result.stdout) as { alive: number }).alive).toBeLessThan(60_000);
+  });
+
+  it('does not poll when polling does not help: the process exits at once instead of turning for the window', () => {
+    const result = run(
+      `
+      poll.extend(60_000);
+      process.on('exit', () => console.log('exited'));
+    `,
+      'false',
+    );
+    // Polling for the window would hold the process past spawnSync's 10 s timeout (status null).
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim()).toBe('exited');
+  });
+
+  it('stops polling once the kernel keeps the process off its core, instead of turning for the whole window', async () => {
+    // The default judge: a process stopped (SIGSTOP) while it polls has lost its core for as long.
+    const script = `const { BusyPoll } = await import(${MODULE}); new BusyPoll().extend(60_000); process.send('polling'); process.on('exit', () => console.log('exited'));`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    let stdout = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    // Polling through the window would hold the process for a minute: it is killed after 10 s instead.
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('message', () => {
+      child.disconnect();
+      child.kill('SIGSTOP');
+      setTimeout(() => child.kill('SIGCONT'), 20);
+    });
+    const code = await new Promise<number | null>((done) => child.once('exit', (exitCode) => done(exitCode)));
+    clearTimeout(killer);
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe('exited');
   });
 });

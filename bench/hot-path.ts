@@ -1,0 +1,130 @@
+// The hot path against an older build, both loaded into this one process and measured in turns
+// (the older build's catalog, then this build's, round after round), so both see the same machine
+// at the same moments: the extra cost of a preRequest + postRequest over the same route without
+// handlers, calls per second at 50 in flight with and without handlers, and the first handler
+// call after start (the sandbox process starting and the unit's factory running on first use).
+// Figures are ratios of this build over the older one. The older build: FLOWGUARD_HOT_PATH_BASELINE=DIR,
+// or FLOWGUARD_HOT_PATH_BASELINE_REF=REF (default BASELINE_REF), built once as load.ts builds it.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { baselineBuild, root } from './load.js';
+import { packageEntry } from './package-entry.js';
+import { formatMs, median } from './stats.js';
+import { priceSchema, startPriceUpstream } from './upstream.js';
+
+/** main after issue 26's HTTP policies: the build issue 29's targets are relative to. */
+const BASELINE_REF = '10f32c8';
+const ROUNDS = 5;
+const PAIRS_PER_ROUND = 400;
+const WARM_UP = 100;
+const TOTAL = 1000;
+const IN_FLIGHT = 50;
+const FIRST_CALL_RUNS = 5;
+const TARGETS = { extra: 0.25, plainRate: 2, handlerRate: 2.5 } as const;
+
+interface CallResult {
+  ok: boolean;
+}
+interface Catalog {
+  call(name: string, args: unknown): Promise<CallResult>;
+  close(): Promise<void>;
+}
+type Load = (options: Record<string, unknown>) => Promise<Catalog>;
+
+async function loaderOf(build: string): Promise<Load> {
+  const module = (await import(pathToFileURL(packageEntry(build)).href)) as { Catalog: { load: Load } };
+  return (options) => module.Catalog.load(options);
+}
+
+async function timed(catalog: Catalog, tool: string): Promise<number> {
+  const start = performance.now();
+  const result = await catalog.call(tool, { symbol: 'eth' });
+  if (!result.ok) throw new Error(`bench call of ${tool} failed: ${JSON.stringify(result)}`);
+  return performance.now() - start;
+}
+
+/** p50 of (handler call − plain call), each pair taken one right after the other. */
+async function handlerExtra(catalog: Catalog, pairs: number): Promise<number[]> {
+  const extra: number[] = [];
+  for (let i = 0; i < pairs; i += 1) {
+    const plain = await timed(catalog, 'bench_getPrice');
+    extra.push((await timed(catalog, 'bench_getRoundedPrice')) - plain);
+  }
+  return extra;
+}
+
+/** Calls per second for TOTAL calls with IN_FLIGHT running at any moment. */
+async function throughput(catalog: Catalog, tool: string): Promise<number> {
+  let next = 0;
+  const start = performance.now();
+  const lane = async () => {
+    while (next < TOTAL) {
+      next += 1;
+      const result = await catalog.call(tool, { symbol: 'eth' });
+      if (!result.ok) throw new Error(`bench call of ${tool} failed: ${JSON.stringify(result)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
+  return (TOTAL / (performance.now() - start)) * 1000;
+}
+
+function ratioLine(label: string, now: number, before: number, target: number, better: 'lower' | 'higher', show: (value: number) => string): string {
+  const ratio = now / before;
+  const met = better === 'lower' ? ratio <= target : ratio >= target;
+  return `  ${label}: ${show(now)} now vs ${show(before)} before, ${ratio.toFixed(2)}x (target ${better === 'lower' ? '<=' : '>='} ${target}x: ${met ? 'met' : 'MISSED'})`;
+}
+
+export async function benchHotPath(): Promise<string[]> {
+  const baseline = process.env.FLOWGUARD_HOT_PATH_BASELINE ?? baselineBuild(process.env.FLOWGUARD_HOT_PATH_BASELINE_REF ?? BASELINE_REF);
+  const builds = { before: await loaderOf(baseline), now: await loaderOf(root) };
+  const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-hot-'));
+  const { child, port } = await startPriceUpstream(dir);
+  writeFileSync(join(dir, 'bench.mjs'), priceSchema({ handlers: true }));
+  const options = { schemas: dir, project: dir, env: {}, keys: { BENCH_KEY: 'bench-key-value' }, upstreams: { '*': `http://127.0.0.1:${port}` } };
+  const first = { before: [] as number[], now: [] as number[] };
+  const extra = { before: [] as number[], now: [] as number[] };
+  const plainRate = { before: [] as number[], now: [] as number[] };
+  const handlerRate = { before: [] as number[], now: [] as number[] };
+  try {
+    // First handler call of a fresh catalog: the sandbox starts and the factory runs on first use.
+    for (let run = 0; run < FIRST_CALL_RUNS; run += 1) {
+      for (const name of ['before', 'now'] as const) {
+        const catalog = await builds[name](options);
+        first[name].push(await timed(catalog, 'bench_getRoundedPrice'));
+        await catalog.close();
+      }
+    }
+    const catalogs = { before: await builds.before(options), now: await builds.now(options) };
+    try {
+      for (const name of ['before', 'now'] as const) await handlerExtra(catalogs[name], WARM_UP);
+      for (let round = 0; round < ROUNDS; round += 1) {
+        // Each build goes first every other round: neither always follows the other's load.
+        for (const name of round % 2 === 0 ? (['before', 'now'] as const) : (['now', 'before'] as const)) {
+          extra[name].push(...(await handlerExtra(catalogs[name], PAIRS_PER_ROUND)));
+          plainRate[name].push(await throughput(catalogs[name], 'bench_getPrice'));
+          handlerRate[name].push(await throughput(catalogs[name], 'bench_getRoundedPrice'));
+        }
+      }
+    } finally {
+      await Promise.all([catalogs.before.close(), catalogs.now.close()]);
+    }
+    const rate = (value: number) => `${value.toFixed(0)} calls/s`;
+    return [
+      `hot path against an older build (${baseline}), both in this process, ${ROUNDS} rounds taken in turns`,
+      ratioLine('extra p50 of preRequest + postRequest over the same call without', median(extra.now), median(extra.before), TARGETS.extra, 'lower', formatMs),
+      ratioLine(`${TOTAL} calls at ${IN_FLIGHT} in flight, no handlers (p50 of rounds)`, median(plainRate.now), median(plainRate.before), TARGETS.plainRate, 'higher', rate),
+      ratioLine(`${TOTAL} calls at ${IN_FLIGHT} in flight, with handlers (p50 of rounds)`, median(handlerRate.now), median(handlerRate.before), TARGETS.handlerRate, 'higher', rate),
+      `  first handler call of a fresh catalog (sandbox start + factory): p50 ${formatMs(median(first.now))} now vs ${formatMs(median(first.before))} before (${(median(first.now) / median(first.before)).toFixed(2)}x), ${FIRST_CALL_RUNS} runs`,
+    ];
+  } finally {
+    child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  for (const line of await benchHotPath()) console.log(line);
+}

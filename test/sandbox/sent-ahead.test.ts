@@ -1,0 +1,60 @@
+// Calls sent to a worker process together (issue 29: the worker goes from one call to the next
+// without a round trip to the host) keep the guarantees of calls that waited in the host's queue:
+// one that waits past its start bound fails and never runs, and when a call ends the process,
+// those sent behind it run once each, in order, in the new process.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { SandboxHost, type Outcome } from '../../src/sandbox/host.js';
+import type { UnitSpec } from '../../src/sandbox/protocol.js';
+import { hookInput, render } from './helpers.js';
+
+function unit(id: string, preRequest: string): UnitSpec {
+  return { id, source: `() => { let count = 0; return { getThing: { preRequest: ${preRequest} } }; }`, routes: ['getThing'], libraries: [], sharedLists: {} };
+}
+
+/** Each call busy for `ms`, then answers how many calls of the unit have run, itself included. */
+const busyCounter = (id: string, ms: number) => unit(id, `({ struct }) => { const end = Date.now() + ${ms}; while (Date.now() < end); count += 1; return { struct: { ...struct, count } }; }`);
+const HANGS = unit('hangs', '() => { for (;;); }');
+
+const countOf = (outcome: Outcome<unknown>): unknown => (outcome.ok ? (outcome.value as { struct: { count: number } }).struct.count : outcome.failure.code);
+
+let sandbox: SandboxHost | undefined;
+afterEach(() => sandbox?.close());
+
+async function loaded(host: SandboxHost, ...units: UnitSpec[]): Promise<void> {
+  for (const spec of units) expect(await host.load(spec), spec.id).toMatchObject({ ok: true });
+}
+
+describe('calls sent to a worker process together', () => {
+  it('a call that waits past its start bound behind slow calls fails (SEC105) and never runs', async () => {
+    // Start bound: deadline + 2000 ms = 3500 ms. Calls of 1000 ms each run back to back: the
+    // fifth cannot start before 4000 ms, and at 3500 ms one call runs and the next waits in the
+    // worker's inbox (sent ahead when that one started), past its bound.
+    const deadlineMs = 1500;
+    sandbox = new SandboxHost({ size: 1, deadlineMs, memoryMb: 64 });
+    const slow = busyCounter('slow', 1000);
+    await loaded(sandbox, slow);
+    const host = sandbox;
+    const outcomes = await Promise.all(Array.from({ length: 6 }, () => host.runHook(slow.id, 'getThing', 'preRequest', hookInput('preRequest'))));
+    const ran = outcomes.filter((outcome) => outcome.ok).length;
+    expect(ran, render(outcomes)).toBeLessThanOrEqual(4);
+    expect(outcomes.map(countOf)).toEqual([...Array.from({ length: ran }, (_, index) => index + 1), ...Array.from({ length: 6 - ran }, () => 'SEC105')]);
+    for (const late of outcomes.slice(ran)) {
+      expect(late).toEqual({ ok: false, failure: { code: 'SEC105', message: `the handler could not start within ${deadlineMs + 2000} ms: the sandbox process was busy with the calls before it` } });
+    }
+    // Those that failed never ran, the one sent ahead included: the next call is the next the unit runs.
+    expect(countOf(await host.runHook(slow.id, 'getThing', 'preRequest', hookInput('preRequest')))).toBe(ran + 1);
+  }, 20_000);
+
+  it('behind a call that misses its deadline, the calls sent with it run once each, in order, in the new process', async () => {
+    sandbox = new SandboxHost({ size: 1, deadlineMs: 500, memoryMb: 64 });
+    const counter = busyCounter('counter', 0);
+    await loaded(sandbox, HANGS, counter);
+    const host = sandbox;
+    const hang = host.runHook(HANGS.id, 'getThing', 'preRequest', hookInput('preRequest'));
+    const behind = Array.from({ length: 5 }, () => host.runHook(counter.id, 'getThing', 'preRequest', hookInput('preRequest')));
+    expect(await hang).toMatchObject({ ok: false, failure: { code: 'SEC105' } });
+    // A new process loaded the unit again: its count starts over, and no call ran twice.
+    expect((await Promise.all(behind)).map(countOf)).toEqual([1, 2, 3, 4, 5]);
+  }, 20_000);
+});
