@@ -66,7 +66,7 @@ describe('binding beyond loopback', () => {
     expect(short.stderr()).toContain('at least 16 characters');
     const bad = startFlowguard(['serve', '--schemas', SCHEMAS, '--project', project({ http: { authTokens: ['sha256:1234'] } }), '--transport', 'http', '--port', '0']);
     expect(await bad.exited).toBe(2);
-    expect(bad.stderr()).toMatch(/http\.authTokens\.0 must be sha256: and the 64 hex digits/);
+    expect(bad.stderr()).toMatch(/CFG003 error [^\n]*http\.authTokens\[0\]: must be sha256: and the 64 hex digits/);
   });
 });
 
