@@ -10,7 +10,7 @@
 // once into .bench/baseline-<commit>/.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,7 +57,11 @@ export function baselineBuild(ref?: string): string {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   run('sh', ['-c', `git archive ${commit} | tar -x -C '${dir}'`], root);
-  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  // The same locked dependencies share this checkout's; others are installed from npm's cache
+  // (a build from before a dependency was added or removed would not compile against these).
+  const sameLock = readFileSync(join(dir, 'package-lock.json'), 'utf8') === readFileSync(join(root, 'package-lock.json'), 'utf8');
+  if (sameLock) symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  else run('npm', ['ci', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], dir);
   // Its own build script: tsc, and for builds since the bundle, esbuild.
   run('npm', ['run', '--silent', 'build'], dir);
   return dir;
