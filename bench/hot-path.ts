@@ -15,8 +15,8 @@ import { packageEntry } from './package-entry.js';
 import { formatMs, median } from './stats.js';
 import { priceSchema, startPriceUpstream } from './upstream.js';
 
-/** main after issue 26's HTTP policies: the build issue 29's targets are relative to. */
-const BASELINE_REF = '10f32c8';
+/** main when issue 29 was taken up: the build its targets are relative to. */
+const BASELINE_REF = 'b409bba';
 const ROUNDS = 5;
 const PAIRS_PER_ROUND = 400;
 const WARM_UP = 100;
@@ -35,8 +35,11 @@ interface Catalog {
 type Load = (options: Record<string, unknown>) => Promise<Catalog>;
 
 async function loaderOf(build: string): Promise<Load> {
-  const module = (await import(pathToFileURL(packageEntry(build)).href)) as { Catalog: { load: Load } };
-  return (options) => module.Catalog.load(options);
+  // loadCatalog since the public API became types (issue 26); Catalog.load before.
+  const module = (await import(pathToFileURL(packageEntry(build)).href)) as { loadCatalog?: Load; Catalog?: { load: Load } };
+  const load = module.loadCatalog ?? module.Catalog?.load.bind(module.Catalog);
+  if (!load) throw new Error(`${build}: its package entry exports neither loadCatalog nor Catalog.load`);
+  return load;
 }
 
 async function timed(catalog: Catalog, tool: string): Promise<number> {

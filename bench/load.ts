@@ -77,13 +77,21 @@ function probeLoad(build: string, files: Files): Sample {
   }
 }
 
+const toolsFlag = new Map<string, boolean>();
+
+/** Whether a build's `serve` has `--tools` (discovery mode), asked once from its help. */
+function knowsToolsFlag(build: string): boolean {
+  if (!toolsFlag.has(build)) toolsFlag.set(build, run(process.execPath, [join(build, 'bin/flowguard.js'), 'serve', '--help'], root).includes('--tools'));
+  return toolsFlag.get(build) as boolean;
+}
+
 /** Milliseconds from spawning `flowguard serve` (stdio, no cache) to its answer to `tools/list`. */
 function firstToolsList(build: string, files: Files): Promise<number> {
   const project = mkdtempSync(join(tmpdir(), 'flowguard-bench-project-'));
   const started = performance.now();
   const args = [join(build, 'bin/flowguard.js'), 'serve', '--no-cache', '--schemas', files.schemas, '--lists', files.lists, '--project', project];
-  // Every tool listed, as the older build does (this build would start in discovery mode above 100 tools).
-  if (build === root) args.push('--tools', 'all');
+  // Every tool listed by both builds: a build with discovery mode would start in it above 100 tools.
+  if (knowsToolsFlag(build)) args.push('--tools', 'all');
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
   const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
   send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
