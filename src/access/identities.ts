@@ -7,7 +7,7 @@
 // calls all read the same selection (src/mcp/server.ts), so what it cannot see it cannot call.
 
 import type { Caller } from './caller.js';
-import { RateBucket } from './rate.js';
+import { IdentityRate, type TakeToken } from './rate.js';
 import type { IdentitySettings } from './settings.js';
 import { FlowguardError } from '../errors/flowguard-error.js';
 
@@ -45,7 +45,7 @@ export class IdentityPolicy {
     private readonly namespaces: ReadonlySet<string> | null,
     private readonly settings: IdentitySettings,
     private readonly keyPatterns: readonly RegExp[] | null,
-    readonly limiter: RateBucket | undefined,
+    readonly limiter: IdentityRate | undefined,
   ) {}
 
   /** What tools/list shows this identity, where it says. */
@@ -74,13 +74,20 @@ export class Identities {
     private readonly entries: ReadonlyArray<{ name: string; settings: IdentitySettings; policy: IdentityPolicy }>,
   ) {}
 
-  static create(settings: Readonly<Record<string, IdentitySettings>>, groupTools: GroupTools): Identities {
+  /** No identities: every caller lists and calls every tool. */
+  static none(): Identities {
+    return new Identities([]);
+  }
+
+  /** `takeToken` keeps each identity's rate bucket (`identity:<name>`) with the server's other buckets. */
+  static create(settings: Readonly<Record<string, IdentitySettings>>, groupTools: GroupTools, takeToken: TakeToken): Identities {
     const entries = Object.entries(settings).map(([name, entry]) => {
       if (!entry.match && !entry.tokens?.length) throw new IdentityConfigError(`identities.${name}: names no caller: give it a match (subjects, clients, scopes or groups) or tokens`);
       const references = entry.groups ? new Set(entry.groups.flatMap((group) => groupReferences(name, group, groupTools))) : null;
       const namespaces = entry.namespaces ? new Set(entry.namespaces) : null;
       const keys = entry.keys ? entry.keys.map(globPattern) : null;
-      const limiter = entry.rateLimit ? new RateBucket(entry.rateLimit.requestsPerSecond, entry.rateLimit.burst ?? Math.max(1, Math.ceil(entry.rateLimit.requestsPerSecond))) : undefined;
+      const rate = entry.rateLimit;
+      const limiter = rate ? new IdentityRate(`identity:${name}`, rate.requestsPerSecond, rate.burst ?? Math.max(1, Math.ceil(rate.requestsPerSecond)), takeToken) : undefined;
       return { name, settings: entry, policy: new IdentityPolicy(name, references, namespaces, entry, keys, limiter) };
     });
     return new Identities(entries);

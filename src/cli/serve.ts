@@ -20,6 +20,7 @@ import type { SandboxEvent } from '../sandbox/events.js';
 import { loadProjectConfig, type ProjectConfig } from '../config/project.js';
 import { MemoryState } from '../state/memory-state.js';
 import { openSharedState } from '../state/open-state.js';
+import type { SharedState } from '../state/shared-state.js';
 import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, parseOriginPattern } from '../edge/origins.js';
 import { connectHelp, loadSummary, oauthConnectHelp } from './serve-summary.js';
 import { formatFinding } from '../report/format.js';
@@ -208,7 +209,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
             catalog: live,
             transport,
             opened,
-            serve: { ...serve, host: flags.host, port, allowedOrigins, sessions: flags.sessions, sessionRecords: flags.sessions ? state.sessions : null, access, metrics: await metrics?.made, groups: endpoints.endpoints, oauth, identities: identitiesOf(project, catalog, groupSource) },
+            serve: { ...serve, host: flags.host, port, allowedOrigins, sessions: flags.sessions, sessionRecords: flags.sessions ? state.sessions : null, access, metrics: await metrics?.made, groups: endpoints.endpoints, oauth, identities: identitiesOf(project, catalog, groupSource, state) },
           },
     );
   } catch (error) {
@@ -280,12 +281,14 @@ async function oauthOf(flags: ServeFlags, project: ProjectConfig): Promise<OAuth
 }
 
 /** The identities of the config, each group they name verified as `serve --group` verifies it. */
-function identitiesOf(project: ProjectConfig, catalog: Catalog, groupSource: Parameters<typeof verifyGroup>[1]): Identities {
+function identitiesOf(project: ProjectConfig, catalog: Catalog, groupSource: Parameters<typeof verifyGroup>[1], state: SharedState): Identities {
   // A setting that cannot work stops the start (IdentityConfigError, ERR012).
-  return Identities.create(project.identities, (group) => {
+  // Each identity's rate bucket sits with the other buckets: in Redis, one bucket over all replicas.
+  const groupTools = (group: string) => {
     const verdict = verifyGroup(catalog, groupSource, group);
     return verdict.ok ? verdict.tools : { refused: verdict.errors.map(formatFinding).join('; ') };
-  });
+  };
+  return Identities.create(project.identities, groupTools, (bucket, capacity, refill) => state.take(bucket, capacity, refill));
 }
 
 function integerFlag(name: string, text: string, min: number, max: number): number {

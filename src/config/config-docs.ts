@@ -61,6 +61,6 @@ export const CONFIG_DOCS: Readonly<Record<string, ConfigKeyDoc>> = {
   'oauth.clockToleranceSeconds': { default: '`30`', meaning: 'leeway on a token\'s `exp` and `nbf`' },
   'oauth.groupsClaim': { default: '`"groups"`', meaning: 'the token claim `identities.<name>.match.groups` reads' },
   'oauth.introspection': { default: 'none', meaning: '`{ url?, clientId, clientSecretEnv }`: opaque tokens are checked by RFC 7662 introspection at the issuer (or `url`), with the client secret read from the named environment variable' },
-  'identities': { default: '`{}`', meaning: 'by name, what a caller may list and call: `match` (subjects, clients, scopes, groups), static `tokens`, `groups`, `namespaces`, `readOnly`, `tools` (`search` or `all`), its own `rateLimit` and the `keys` its calls may use; with any identity set, a caller none matches is refused (see [Identities](../operators/remote-access.md#identities))' },
+  'identities': { default: '`{}`', meaning: 'by name, what a caller may list and call: `match` (subjects, clients, scopes, groups), static `tokens`, `groups`, `namespaces`, `readOnly`, `tools` (`search` or `all`), its own `rateLimit` (shared by replicas through Redis) and the `keys` its calls may use; with any identity set, a caller none matches is refused (see [Identities](../operators/remote-access.md#identities))' },
   'redis.commandTimeoutMs': { default: '`200`', meaning: 'a Redis command not answered in this time fails and the server goes on with local state (10–10000)' },
 };

@@ -110,7 +110,7 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
   const serverOptions: McpServerOptions = { ...options, metrics };
   const open = new Set<McpServer>();
   const endpoints = new EndpointTable(path, options.groups ?? []);
-  const identities = options.identities ?? Identities.create({}, () => []);
+  const identities = options.identities ?? Identities.none();
   // Made once the server listens: the default resource is the URL it serves `/mcp` at.
   const oauth: { server?: ResourceServer } = {};
 

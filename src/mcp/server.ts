@@ -167,7 +167,7 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
         throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}. tools/list names the ${table.listing.length} tools of this server.`);
       }
 
-      const wait = options.policy?.limiter?.take();
+      const wait = await options.policy?.limiter?.take();
       if (wait !== undefined) {
         const refusal = { kind: 'rate-limited' as const, message: `the calls of identity ${options.policy?.name} are over its rate (identities.${options.policy?.name}.rateLimit)`, retryAfter: String(wait) };
         // Refused before it ran, and recorded all the same: the audit says who was held back.

@@ -6,12 +6,20 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Identities, IdentityConfigError } from '../../src/access/identities.js';
+import type { TakeToken } from '../../src/access/rate.js';
+import { MemoryState } from '../../src/state/memory-state.js';
+import { RedisState } from '../../src/state/redis-state.js';
+import { REDIS_INSTALLED, startRedis, type RedisServer } from '../state/redis-server.js';
 import type { CallRecord } from '../../src/call/record.js';
 import { Catalog } from '../../src/runtime/catalog.js';
 import { callRecordsDelivered } from '../support/wait.js';
 import { postList } from '../edge/helpers.js';
 import { AccessGate } from '../../src/edge/auth.js';
 import { PROJECT, SCHEMAS, startCatalogUpstream, startHttpFixture, type CatalogUpstream } from '../mcp/helpers.js';
+
+/** The buckets of one process, as a server without Redis keeps them. */
+const memory = new MemoryState();
+const take: TakeToken = (bucket, capacity, refill) => memory.take(bucket, capacity, refill);
 
 const caller = (fields: { subject?: string; client?: string; scopes?: string[]; groups?: string[] }) => ({ scopes: [], groups: [], ...fields });
 
@@ -23,6 +31,7 @@ describe('which identity a caller maps to', () => {
       everyone: { match: { scopes: ['mcp:tools'] } },
     },
     () => [],
+    take,
   );
 
   it('takes the first identity whose match holds: every field, all scopes, any group', () => {
@@ -34,12 +43,12 @@ describe('which identity a caller maps to', () => {
 
   it('maps a caller that no identity names to none (refused), and any caller where none are configured', () => {
     expect(identities.resolve(caller({ client: 'billing', subject: 'svc-2' }))).toBeUndefined();
-    expect(Identities.create({}, () => []).resolve(caller({ subject: 'x' }))).toEqual(caller({ subject: 'x' }));
+    expect(Identities.none().resolve(caller({ subject: 'x' }))).toEqual(caller({ subject: 'x' }));
   });
 
   it('refuses an identity that names no caller, and a group that does not verify, naming them', () => {
-    expect(() => Identities.create({ lost: { namespaces: ['media'] } }, () => [])).toThrow(new IdentityConfigError('identities.lost: names no caller: give it a match (subjects, clients, scopes or groups) or tokens'));
-    expect(() => Identities.create({ ops: { match: { clients: ['a'] }, groups: ['gone'] } }, () => ({ refused: 'no group gone in groups.json' }))).toThrow(/identities\.ops\.groups: group 'gone' cannot be served: no group gone in groups\.json/);
+    expect(() => Identities.create({ lost: { namespaces: ['media'] } }, () => [], take)).toThrow(new IdentityConfigError('identities.lost: names no caller: give it a match (subjects, clients, scopes or groups) or tokens'));
+    expect(() => Identities.create({ ops: { match: { clients: ['a'] }, groups: ['gone'] } }, () => ({ refused: 'no group gone in groups.json' }), take)).toThrow(/identities\.ops\.groups: group 'gone' cannot be served: no group gone in groups\.json/);
   });
 });
 
@@ -50,7 +59,7 @@ describe('what an identity may list and call, on the fixture catalog', () => {
   });
   afterAll(() => catalog?.close());
 
-  const selected = (settings: Parameters<typeof Identities.create>[0][string]) => (Identities.create({ it: { match: { clients: ['c'] }, ...settings } }, () => []).policy('it')?.select(catalog.tools) ?? []).map((tool) => tool.name);
+  const selected = (settings: Parameters<typeof Identities.create>[0][string]) => (Identities.create({ it: { match: { clients: ['c'] }, ...settings } }, () => [], take).policy('it')?.select(catalog.tools) ?? []).map((tool) => tool.name);
 
   it('keeps a tool whose key the identity may not use from it, and gives it where the key is granted', () => {
     expect(catalog.tools.map((tool) => tool.name)).toContain('vault_getNote');
@@ -75,7 +84,7 @@ describe("an identity's own rate, through the HTTP server", () => {
     upstream = await startCatalogUpstream();
     const digest = `sha256:${createHash('sha256').update(TOKEN).digest('hex')}`;
     // One call, then a token every 1000 s: the second call is over the rate, whatever the machine's speed.
-    const identities = Identities.create({ slow: { tokens: [digest], rateLimit: { requestsPerSecond: 0.001, burst: 1 } } }, () => []);
+    const identities = Identities.create({ slow: { tokens: [digest], rateLimit: { requestsPerSecond: 0.001, burst: 1 } } }, () => [], take);
     served = await startHttpFixture(upstream, { identities, access: AccessGate.create({ host: '127.0.0.1', namedTokens: identities.namedTokens() }) });
     // The catalog starts its sandbox here: more than the default 10 s on a loaded machine.
   }, 60_000);
@@ -116,7 +125,7 @@ describe('an identity in discovery mode, through the HTTP server', () => {
   beforeAll(async () => {
     upstream = await startCatalogUpstream();
     const digest = `sha256:${createHash('sha256').update(TOKEN).digest('hex')}`;
-    const identities = Identities.create({ finder: { tokens: [digest], namespaces: ['media'], tools: 'search' } }, () => []);
+    const identities = Identities.create({ finder: { tokens: [digest], namespaces: ['media'], tools: 'search' } }, () => [], take);
     served = await startHttpFixture(upstream, { identities, access: AccessGate.create({ host: '127.0.0.1', namedTokens: identities.namedTokens() }) });
     // The catalog starts its sandbox here: more than the default 10 s on a loaded machine.
   }, 60_000);
@@ -153,7 +162,7 @@ describe('static tokens once identities are configured', () => {
   beforeAll(async () => {
     upstream = await startCatalogUpstream();
     const digest = `sha256:${createHash('sha256').update(NAMED).digest('hex')}`;
-    const identities = Identities.create({ ops: { tokens: [digest], namespaces: ['media'] } }, () => []);
+    const identities = Identities.create({ ops: { tokens: [digest], namespaces: ['media'] } }, () => [], take);
     served = await startHttpFixture(upstream, { identities, access: AccessGate.create({ host: '127.0.0.1', tokens: [PLAIN], namedTokens: identities.namedTokens() }) });
   }, 60_000);
   afterAll(async () => {
@@ -168,5 +177,36 @@ describe('static tokens once identities are configured', () => {
     expect(plain.status).toBe(403);
     expect(plain.body).toContain("no identity of this server's config names this caller (subject static-token, client (none))");
     expect((await list('not-a-token-of-this-server-0123')).status).toBe(401);
+  });
+});
+
+// Replicas behind a balancer (docs/operators/deploying.md) draw on one bucket per identity: the
+// second call through the other replica is over the rate, as it would be through the first.
+describe.skipIf(!REDIS_INSTALLED)("an identity's rate across replicas sharing Redis", () => {
+  let redis: RedisServer;
+  const states: RedisState[] = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+  }, 30_000);
+  afterAll(async () => {
+    for (const state of states) await state.close();
+    await redis?.kill();
+  });
+
+  const replica = async (): Promise<Identities> => {
+    const state = new RedisState(redis.url, { keyPrefix: 'fg:', commandTimeoutMs: 2000 });
+    await state.connect(5000);
+    states.push(state);
+    return Identities.create({ slow: { tokens: ['sha256:' + '0'.repeat(64)], rateLimit: { requestsPerSecond: 0.001, burst: 1 } } }, () => [], (bucket, capacity, refill) => state.take(bucket, capacity, refill));
+  };
+
+  it('refuses the call over the rate at one replica after the call within it at the other', async () => {
+    const [first, second] = [await replica(), await replica()];
+    expect(await first.policy('slow')?.limiter?.take()).toBeUndefined();
+    const wait = await second.policy('slow')?.limiter?.take();
+    expect(wait).toBeGreaterThanOrEqual(1);
+    // The control: buckets of one process each, as before, would have let the second call go.
+    const alone = Identities.create({ slow: { tokens: ['sha256:' + '0'.repeat(64)], rateLimit: { requestsPerSecond: 0.001, burst: 1 } } }, () => [], (bucket, capacity, refill) => new MemoryState().take(bucket, capacity, refill));
+    expect(await alone.policy('slow')?.limiter?.take()).toBeUndefined();
   });
 });

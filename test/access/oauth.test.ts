@@ -18,6 +18,7 @@ import { postList, rawRequest } from '../edge/helpers.js';
 import { callRecordsDelivered } from '../support/wait.js';
 import { startHttpFixture, startCatalogUpstream, type CatalogUpstream } from '../mcp/helpers.js';
 import { startProvider, type TestClient, type TestProvider } from './provider.js';
+import { MemoryState } from '../../src/state/memory-state.js';
 
 const ALICE: TestClient = { id: 'alice', secret: 'alice-secret-0123456789abcdef', scope: 'tools:call tools:read' };
 const BOB: TestClient = { id: 'bob', secret: 'bob-secret-0123456789abcdef', scope: 'tools:call tools:read' };
@@ -36,7 +37,7 @@ beforeAll(async () => {
   upstream = await startCatalogUpstream();
   const oauth = await prepareOAuth({ requiredScopes: ['tools:call'] }, { issuer: provider.issuer });
   // alice may use everything, bob only the media namespace, carol is named by no identity.
-  const identities = Identities.create({ everything: { match: { clients: ['alice'] } }, media: { match: { clients: ['bob'] }, namespaces: ['media'] } }, () => []);
+  const identities = Identities.create({ everything: { match: { clients: ['alice'] } }, media: { match: { clients: ['bob'] }, namespaces: ['media'] } }, () => [], (bucket, capacity, refill) => new MemoryState().take(bucket, capacity, refill));
   served = await startHttpFixture(upstream, { oauth, identities, metrics });
   served.catalog.onCall((record) => void records.push(record));
   url = served.server.url;

@@ -28,7 +28,7 @@ async function fakeIssuer(routes: (origin: string, path: string) => { status?: n
   return { origin, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-const none = () => Identities.create({}, () => []);
+const none = () => Identities.none();
 
 describe('issuer discovery', () => {
   it('refuses metadata that names another issuer (RFC 8414 §3.3), and accepts its own (the control)', async () => {
