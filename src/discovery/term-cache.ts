@@ -1,6 +1,6 @@
 // The search index's second cache, per schema file: the file's tools as terms (term-documents.ts),
 // in `.flowmcp/cache/search/terms/`, keyed by a SHA-256 of what index-cache.ts keys on (flowguard's
-// version, the format, the word tables) and the file's indexed text. When any tool changed the
+// version, the format, the word tables) and the file's indexed text (index-cache.ts `textKey`). When any tool changed the
 // whole index misses (index-cache.ts), but only the changed file's terms are made again: the
 // others are read, and assembling postings from terms is cheap. An entry that is not whole and
 // well-formed is made afresh and written over.
@@ -8,8 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cacheKey } from './index-cache.js';
-import { isTermDocuments, type PieceDocument, type TermDocuments } from './term-documents.js';
+import { isTermDocuments, type TermDocuments } from './term-documents.js';
 
 /** Entries kept: a catalog's files several times over (its groups' endpoints, a few versions of each file). */
 const KEEP = 4096;
@@ -39,11 +38,11 @@ export class TermCache {
 
   constructor(private readonly dir: string) {}
 
-  /** One file's terms, read from the cache or made by `make` (and kept for `flush`). */
-  get(documents: readonly PieceDocument[], fieldCount: number, make: () => TermDocuments): TermDocuments {
-    const name = `${cacheKey('terms').update(JSON.stringify(documents)).digest('hex')}${SUFFIX}`;
+  /** The terms of one file of `tools` tools whose text is keyed `key` (index-cache.ts `textKey`), read from the cache or made by `make` (and kept for `flush`). */
+  get(key: string, tools: number, fieldCount: number, make: () => TermDocuments): TermDocuments {
+    const name = `${key}${SUFFIX}`;
     const file = join(this.dir, name);
-    const found = this.entries().has(name) ? readEntry(file, documents.length, fieldCount) : null;
+    const found = this.entries().has(name) ? readEntry(file, tools, fieldCount) : null;
     if (found !== null) {
       this.sources.read += 1;
       return found;

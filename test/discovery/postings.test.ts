@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/runtime/catalog.js';
 import { findTerm, rank, type QueryTerm } from '../../src/discovery/bm25.js';
-import { cachedPostings, searchCacheDir } from '../../src/discovery/index-cache.js';
+import { cachedPostings, searchCacheDir, textKey } from '../../src/discovery/index-cache.js';
 import { decodePostings, encodePostings } from '../../src/discovery/postings-file.js';
 import { PostingsBuilder, type Postings } from '../../src/discovery/postings.js';
 import { TermDocumentMaker } from '../../src/discovery/term-documents.js';
@@ -86,6 +86,8 @@ describe('postings and their ranking', () => {
 describe('the index cache', () => {
   const project = tempProject();
   afterAll(() => project.remove());
+  /** The postings of `documents` through the cache in `dir`, keyed by their text. */
+  const cached = (dir: string, documents: readonly (readonly string[])[][], build: () => Postings) => cachedPostings(dir, textKey('index', documents), documents.length, build);
   const counting = () => {
     const calls = { builds: 0 };
     return { calls, build: (documents: readonly (readonly string[])[][]) => () => ((calls.builds += 1), build(documents)) };
@@ -94,11 +96,11 @@ describe('the index cache', () => {
   it('builds once, then reads what it stored while the documents are the same', () => {
     const dir = join(project.dir, 'same');
     const { calls, build: builder } = counting();
-    const first = cachedPostings(dir, DOCUMENTS, builder(DOCUMENTS));
+    const first = cached(dir, DOCUMENTS, builder(DOCUMENTS));
     expect(first.cached).toBe(false);
     expect(calls.builds).toBe(1);
     expect(readdirSync(dir)).toHaveLength(1);
-    const again = cachedPostings(dir, DOCUMENTS.map((fields) => fields.map((pieces) => [...pieces])), builder(DOCUMENTS));
+    const again = cached(dir, DOCUMENTS.map((fields) => fields.map((pieces) => [...pieces])), builder(DOCUMENTS));
     expect(calls.builds).toBe(1);
     expect(again.cached).toBe(true);
     expect(ranked(again.postings, query('holder'))).toEqual(ranked(first.postings, query('holder')));
@@ -107,9 +109,9 @@ describe('the index cache', () => {
   it('misses when one word of one document changed, and serves the changed text', () => {
     const dir = join(project.dir, 'changed');
     const { calls, build: builder } = counting();
-    cachedPostings(dir, DOCUMENTS, builder(DOCUMENTS));
+    cached(dir, DOCUMENTS, builder(DOCUMENTS));
     const changed = DOCUMENTS.map((fields, index) => (index === 3 ? [['getTokenOwners'], ['Owners of a token, largest first']] : fields));
-    const { postings } = cachedPostings(dir, changed, builder(changed));
+    const { postings } = cached(dir, changed, builder(changed));
     expect(calls.builds).toBe(2);
     expect(ranked(postings, query('owner'))).toEqual([3]);
     expect(ranked(postings, query('holder'))).toEqual([]);
@@ -118,24 +120,24 @@ describe('the index cache', () => {
   it('builds afresh over a broken file, and builds anyway where nothing can be written', () => {
     const dir = join(project.dir, 'broken');
     const { calls, build: builder } = counting();
-    cachedPostings(dir, DOCUMENTS, builder(DOCUMENTS));
+    cached(dir, DOCUMENTS, builder(DOCUMENTS));
     const [file] = readdirSync(dir);
     writeFileSync(join(dir, file as string), readFileSync(join(dir, file as string)).subarray(0, 100));
-    expect(ranked(cachedPostings(dir, DOCUMENTS, builder(DOCUMENTS)).postings, query('gas'))).toEqual([0]);
+    expect(ranked(cached(dir, DOCUMENTS, builder(DOCUMENTS)).postings, query('gas'))).toEqual([0]);
     expect(calls.builds).toBe(2);
     // Whole again: the next one reads it.
-    cachedPostings(dir, DOCUMENTS, builder(DOCUMENTS));
+    cached(dir, DOCUMENTS, builder(DOCUMENTS));
     expect(calls.builds).toBe(2);
 
     // A file where the folder should be: the cache cannot be made, the index can.
     const blocked = join(project.dir, 'blocked');
     writeFileSync(blocked, '');
-    expect(ranked(cachedPostings(join(blocked, 'search'), DOCUMENTS, builder(DOCUMENTS)).postings, query('gas'))).toEqual([0]);
+    expect(ranked(cached(join(blocked, 'search'), DOCUMENTS, builder(DOCUMENTS)).postings, query('gas'))).toEqual([0]);
   });
 
   it('keeps a few indexes, the newest', () => {
     const dir = join(project.dir, 'many');
-    for (let round = 0; round < 11; round += 1) cachedPostings(dir, [[[`tool${round}`], ['text']]], () => build([[[`tool${round}`], ['text']]]));
+    for (let round = 0; round < 11; round += 1) cached(dir, [[[`tool${round}`], ['text']]], () => build([[[`tool${round}`], ['text']]]));
     expect(readdirSync(dir).filter((name) => name.endsWith('.index'))).toHaveLength(8);
   });
 
