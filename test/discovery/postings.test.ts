@@ -160,3 +160,26 @@ describe('the index cache', () => {
     }
   });
 });
+
+describe('a file\'s terms', () => {
+  const make = (documents: readonly (readonly (readonly string[])[])[], maker = new TermDocumentMaker(splitWords, term)) => maker.make(documents);
+
+  it('counts every occurrence of a term and every distinct word of a field, across its pieces', () => {
+    const { terms, tools } = make([[['gas price gas', 'Gas'], ['prices']]]);
+    // Words are told apart by case (`gas`, `Gas`), terms are not; `prices` folds onto `price`.
+    expect(terms).toEqual(['gas', 'price']);
+    expect(tools).toEqual([[[3, 0, 3, 1, 1], [1, 1, 1]]]);
+  });
+
+  it('makes a field shared by a file\'s tools as if each had its own copy, and gives the next file its own term indices for it', () => {
+    const shared = ['Weather and gas prices of a chain'];
+    const first = [[['getGasPrice'], shared], [['getBlock'], shared]];
+    const second = [[['getWeather'], shared], [['getRain'], shared]];
+    const maker = new TermDocumentMaker(splitWords, term);
+    expect(make(first, maker)).toEqual(make(first.map((fields) => fields.map((pieces) => [...pieces]))));
+    // The shared field met again in another file: its terms indexed in that file's order (weather first), not the first file's.
+    const again = make(second, maker);
+    expect(again).toEqual(make(second.map((fields) => fields.map((pieces) => [...pieces]))));
+    expect(again.terms[0]).toBe('weather');
+  });
+});
