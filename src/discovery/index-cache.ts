@@ -26,14 +26,38 @@ export function searchCacheDir(project: string): string {
   return join(project, '.flowmcp', 'cache', 'search');
 }
 
-/** The postings of `documentCount` documents keyed `key` (indexKey, textKey) from the cache in `dir` (`cached`), or built by `build` and stored there. */
-export function cachedPostings(dir: string, key: string, documentCount: number, build: () => Postings): { postings: Postings; cached: boolean } {
-  const file = join(dir, `${key}${SUFFIX}`);
+/**
+ * The postings of `documentCount` documents keyed `key()` (indexKey, textKey) from the cache in
+ * `dir` (`cached`), or built by `build` and stored there; `stored` settles when they are. Where no
+ * index is cached at all (a first start) none can be found: the key, which serialises and hashes
+ * every tool's text, is made only to store the postings, after they are built, off a start's path.
+ */
+export function cachedPostings(dir: string, key: () => string, documentCount: number, build: () => Postings): { postings: Postings; cached: boolean; stored: Promise<void> } {
+  if (!holdsIndexes(dir)) {
+    const built = build();
+    const stored = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        store(dir, join(dir, `${key()}${SUFFIX}`), built);
+        resolve();
+      }),
+    );
+    return { postings: built, cached: false, stored };
+  }
+  const file = join(dir, `${key()}${SUFFIX}`);
   const found = readPostings(file);
-  if (found && found.documentCount === documentCount) return { postings: found, cached: true };
+  if (found && found.documentCount === documentCount) return { postings: found, cached: true, stored: Promise.resolve() };
   const built = build();
   store(dir, file, built);
-  return { postings: built, cached: false };
+  return { postings: built, cached: false, stored: Promise.resolve() };
+}
+
+function holdsIndexes(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((name) => name.endsWith(SUFFIX));
+  } catch {
+    // No folder yet: nothing cached.
+    return false;
+  }
 }
 
 /** The key of a text as the cached form `kind` (`terms` for a schema file's, term-cache.ts): a SHA-256 of what every cached form depends on, then the text. */

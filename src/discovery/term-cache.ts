@@ -32,24 +32,30 @@ export interface TermSources {
  */
 export class TermCache {
   readonly sources: TermSources = { read: 0, made: 0 };
-  private readonly pending: { file: string; terms: TermDocuments }[] = [];
+  private readonly pending: { key: () => string; terms: TermDocuments }[] = [];
   /** The entries there when the build began: listed once, so that a cold build does not try (and fail) to open hundreds of files. */
   private listed: Set<string> | undefined;
 
   constructor(private readonly dir: string) {}
 
-  /** The terms of one file of `tools` tools whose text is keyed `key` (index-cache.ts `textKey`), read from the cache or made by `make` (and kept for `flush`). */
-  get(key: string, tools: number, fieldCount: number, make: () => TermDocuments): TermDocuments {
-    const name = `${key}${SUFFIX}`;
-    const file = join(this.dir, name);
-    const found = this.entries().has(name) ? readEntry(file, tools, fieldCount) : null;
-    if (found !== null) {
-      this.sources.read += 1;
-      return found;
+  /**
+   * The terms of one file of `tools` tools whose text is keyed `key()` (index-cache.ts `textKey`),
+   * read from the cache or made by `make` (and kept for `flush`). With nothing cached the key is
+   * made only when the entry is written.
+   */
+  get(key: () => string, tools: number, fieldCount: number, make: () => TermDocuments): TermDocuments {
+    const listed = this.entries();
+    if (listed.size > 0) {
+      const name = `${key()}${SUFFIX}`;
+      const found = listed.has(name) ? readEntry(join(this.dir, name), tools, fieldCount) : null;
+      if (found !== null) {
+        this.sources.read += 1;
+        return found;
+      }
     }
     const made = make();
     this.sources.made += 1;
-    this.pending.push({ file, terms: made });
+    this.pending.push({ key, terms: made });
     return made;
   }
 
@@ -71,7 +77,8 @@ export class TermCache {
     if (entries.length === 0) return;
     try {
       await mkdir(this.dir, { recursive: true });
-      for (const { file, terms } of entries) {
+      for (const { key, terms } of entries) {
+        const file = join(this.dir, `${key()}${SUFFIX}`);
         const temporary = `${file}.${process.pid}.tmp`;
         await writeFile(temporary, JSON.stringify(terms));
         await rename(temporary, file);

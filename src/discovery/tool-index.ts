@@ -59,7 +59,7 @@ export class ToolIndex {
   readonly fromCache: boolean;
   /** When built with a cache folder: how many schema files' terms were read from the per-file cache and how many made. */
   readonly termSources: TermSources = { read: 0, made: 0 };
-  /** Settles when the terms made by this build are in the per-file cache (written after the build, off a start's path). */
+  /** Settles when what this build made is in the caches: the terms made (written after the build, off a start's path), and on a first start the whole index too. */
   readonly termsStored: Promise<void> = Promise.resolve();
 
   constructor(tools: readonly Tool[], options: IndexOptions = {}) {
@@ -78,14 +78,20 @@ export class ToolIndex {
     if (cacheDir === undefined) {
       made = { postings: buildPostings(files, texts, (_file, make) => make()), cached: false };
     } else {
-      // Each file's text serialised and hashed once: its key in the per-file cache, and (all of them) the whole index's.
-      const fileKeys = texts.map((text) => textKey('terms', text));
+      // Each file's text serialised and hashed once (its key in the per-file cache; all of them make the whole index's), and
+      // only when a cache is looked in or written: a first start, with nothing cached, hashes after its index is built.
+      let fileKeys: string[] | undefined;
+      const keyOf = (file: number) => (fileKeys ??= texts.map((text) => textKey('terms', text)))[file] as string;
       const termCache = new TermCache(termCacheDir(cacheDir));
-      made = cachedPostings(cacheDir, indexKey(fileKeys, files), this.tools.length, () =>
-        buildPostings(files, texts, (file, make) => termCache.get(fileKeys[file] as string, (files[file] as number[]).length, FIELDS.length, make)),
+      const found = cachedPostings(
+        cacheDir,
+        () => indexKey(files.map((_members, file) => keyOf(file)), files),
+        this.tools.length,
+        () => buildPostings(files, texts, (file, make) => termCache.get(() => keyOf(file), (files[file] as number[]).length, FIELDS.length, make)),
       );
+      made = found;
       this.termSources = termCache.sources;
-      this.termsStored = termCache.flush();
+      this.termsStored = Promise.all([found.stored, termCache.flush()]).then(() => undefined);
     }
     this.postings = made.postings;
     this.fromCache = made.cached;

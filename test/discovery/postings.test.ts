@@ -87,17 +87,18 @@ describe('the index cache', () => {
   const project = tempProject();
   afterAll(() => project.remove());
   /** The postings of `documents` through the cache in `dir`, keyed by their text. */
-  const cached = (dir: string, documents: readonly (readonly string[])[][], build: () => Postings) => cachedPostings(dir, textKey('index', documents), documents.length, build);
+  const cached = (dir: string, documents: readonly (readonly string[])[][], build: () => Postings) => cachedPostings(dir, () => textKey('index', documents), documents.length, build);
   const counting = () => {
     const calls = { builds: 0 };
     return { calls, build: (documents: readonly (readonly string[])[][]) => () => ((calls.builds += 1), build(documents)) };
   };
 
-  it('builds once, then reads what it stored while the documents are the same', () => {
+  it('builds once, then reads what it stored while the documents are the same', async () => {
     const dir = join(project.dir, 'same');
     const { calls, build: builder } = counting();
     const first = cached(dir, DOCUMENTS, builder(DOCUMENTS));
     expect(first.cached).toBe(false);
+    await first.stored;
     expect(calls.builds).toBe(1);
     expect(readdirSync(dir)).toHaveLength(1);
     const again = cached(dir, DOCUMENTS.map((fields) => fields.map((pieces) => [...pieces])), builder(DOCUMENTS));
@@ -117,10 +118,10 @@ describe('the index cache', () => {
     expect(ranked(postings, query('holder'))).toEqual([]);
   });
 
-  it('builds afresh over a broken file, and builds anyway where nothing can be written', () => {
+  it('builds afresh over a broken file, and builds anyway where nothing can be written', async () => {
     const dir = join(project.dir, 'broken');
     const { calls, build: builder } = counting();
-    cached(dir, DOCUMENTS, builder(DOCUMENTS));
+    await cached(dir, DOCUMENTS, builder(DOCUMENTS)).stored;
     const [file] = readdirSync(dir);
     writeFileSync(join(dir, file as string), readFileSync(join(dir, file as string)).subarray(0, 100));
     expect(ranked(cached(dir, DOCUMENTS, builder(DOCUMENTS)).postings, query('gas'))).toEqual([0]);
@@ -135,9 +136,9 @@ describe('the index cache', () => {
     expect(ranked(cached(join(blocked, 'search'), DOCUMENTS, builder(DOCUMENTS)).postings, query('gas'))).toEqual([0]);
   });
 
-  it('keeps a few indexes, the newest', () => {
+  it('keeps a few indexes, the newest', async () => {
     const dir = join(project.dir, 'many');
-    for (let round = 0; round < 11; round += 1) cached(dir, [[[`tool${round}`], ['text']]], () => build([[[`tool${round}`], ['text']]]));
+    for (let round = 0; round < 11; round += 1) await cached(dir, [[[`tool${round}`], ['text']]], () => build([[[`tool${round}`], ['text']]])).stored;
     expect(readdirSync(dir).filter((name) => name.endsWith('.index'))).toHaveLength(8);
   });
 
@@ -149,6 +150,7 @@ describe('the index cache', () => {
       const cacheDir = searchCacheDir(served.dir);
       const built = new ToolIndex(tools);
       const stored = new ToolIndex(tools, { cacheDir });
+      await stored.termsStored;
       const read = new ToolIndex(tools, { cacheDir });
       expect([built.fromCache, stored.fromCache, read.fromCache]).toEqual([false, false, true]);
       for (const request of ['storm alerts for my district', 'wheather forecast', 'Wetterwarnungen', 'gold price']) {
