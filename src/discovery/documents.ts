@@ -5,18 +5,22 @@
 import type { Tool } from '../catalog/tools.js';
 import type { Template } from '../schema/types.js';
 
-/** A tool's text per field, in pieces (a piece shared by many tools is split into words once). */
+/**
+ * A tool's text per field, in pieces (a piece shared by many tools is split into words once). A
+ * field the same for every route of a schema is the same array for each (term-documents.ts makes
+ * it into terms once per file).
+ */
 export interface ToolDocument {
   /** The served name and namespace (split into words by the tokenizer), the route name, the 4.x aliases. */
-  name: string[];
+  name: readonly string[];
   /** The schema's name and tags, the 4.x searchHint, the API's host. */
-  about: string[];
+  about: readonly string[];
   /** The route's description and what it returns. */
-  description: string[];
+  description: readonly string[];
   /** Parameter names, descriptions and (the first) enum values. */
-  params: string[];
+  params: readonly string[];
   /** The schema's description: shared by every route of the file, so it weighs little. */
-  schemaText: string[];
+  schemaText: readonly string[];
 }
 
 /** Enum values indexed per parameter. */
@@ -34,25 +38,40 @@ export function toolDocument(tool: Tool): ToolDocument {
     param.description ?? '',
     ...(param.type.kind === 'enum' ? param.type.values.slice(0, MAX_ENUM_VALUES) : []),
   ]);
+  const searchHint = meta?.searchHint ?? '';
   return {
     name: [tool.name, tool.namespace, route.name, ...(meta?.aliases ?? [])],
-    about: [schema.name, ...shared.tags, meta?.searchHint ?? '', shared.host],
+    about: searchHint === '' ? shared.about : aboutOf(schema, shared.tags, searchHint, shared.host),
     description: [route.description, route.output?.description ?? ''],
     params,
-    schemaText: [shared.lead],
+    schemaText: shared.schemaText,
   };
 }
 
-/** The pieces every route of a schema shares, made once per schema. */
-const schemaPieces = new WeakMap<Tool['schema'], { tags: string[]; host: string; lead: string }>();
+interface SchemaPieces {
+  tags: string[];
+  host: string;
+  /** The `about` of a route without a searchHint. */
+  about: readonly string[];
+  schemaText: readonly string[];
+}
 
-function sharedOf(schema: Tool['schema']): { tags: string[]; host: string; lead: string } {
+/** The pieces every route of a schema shares, made once per schema. */
+const schemaPieces = new WeakMap<Tool['schema'], SchemaPieces>();
+
+function sharedOf(schema: Tool['schema']): SchemaPieces {
   let found = schemaPieces.get(schema);
   if (found === undefined) {
-    found = { tags: schema.tags.filter((tag) => !RUNTIME_TAG.test(tag)), host: hostWords(schema.root), lead: leadOf(schema.description) };
+    const tags = schema.tags.filter((tag) => !RUNTIME_TAG.test(tag));
+    const host = hostWords(schema.root);
+    found = { tags, host, about: aboutOf(schema, tags, '', host), schemaText: [leadOf(schema.description)] };
     schemaPieces.set(schema, found);
   }
   return found;
+}
+
+function aboutOf(schema: Tool['schema'], tags: readonly string[], searchHint: string, host: string): readonly string[] {
+  return [schema.name, ...tags, searchHint, host];
 }
 
 /** Words of a schema's description indexed with each of its tools: its lead says what the API is; the rest, repeated in every tool, costs more than it finds. */

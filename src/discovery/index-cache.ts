@@ -2,8 +2,9 @@
 // cache, as trusted as the config): a server that starts on the same tools again reads the index
 // (about 1 ms) instead of building it (the words of 2,000 tools split, folded and counted). The
 // key is a SHA-256 over everything the index is made of: flowguard's version, the format below,
-// the word tables, and every document's text in order, so a changed tool, a tool granted or
-// withdrawn, or another group misses it. A few indexes are kept (the whole catalog and its
+// the word tables, and every document's text in order (as the keys of its schema files' texts,
+// which term-cache.ts keys on too: the text is serialised and hashed once), so a changed tool, a
+// tool granted or withdrawn, or another group misses it. A few indexes are kept (the whole catalog and its
 // groups' endpoints); the oldest beyond that are removed. When it misses, term-cache.ts still has
 // the unchanged schema files' terms.
 
@@ -25,20 +26,60 @@ export function searchCacheDir(project: string): string {
   return join(project, '.flowmcp', 'cache', 'search');
 }
 
-/** The postings of `documents` from the cache in `dir` (`cached`), or built by `build` and stored there. */
-export function cachedPostings(dir: string, documents: readonly (readonly (readonly string[])[])[], build: () => Postings): { postings: Postings; cached: boolean } {
-  const key = cacheKey('index').update(JSON.stringify(documents)).digest('hex');
-  const file = join(dir, `${key}${SUFFIX}`);
+/**
+ * The postings of `documentCount` documents keyed `key()` (indexKey, textKey) from the cache in
+ * `dir` (`cached`), or built by `build` and stored there; `stored` settles when they are. Where no
+ * index is cached at all (a first start) none can be found: the key, which serialises and hashes
+ * every tool's text, is made only to store the postings, after they are built, off a start's path.
+ */
+export function cachedPostings(dir: string, key: () => string, documentCount: number, build: () => Postings): { postings: Postings; cached: boolean; stored: Promise<void> } {
+  if (!holdsIndexes(dir)) {
+    const built = build();
+    const stored = new Promise<void>((resolve) =>
+      setImmediate(() => {
+        store(dir, join(dir, `${key()}${SUFFIX}`), built);
+        resolve();
+      }),
+    );
+    return { postings: built, cached: false, stored };
+  }
+  const file = join(dir, `${key()}${SUFFIX}`);
   const found = readPostings(file);
-  if (found && found.documentCount === documents.length) return { postings: found, cached: true };
+  if (found && found.documentCount === documentCount) return { postings: found, cached: true, stored: Promise.resolve() };
   const built = build();
   store(dir, file, built);
-  return { postings: built, cached: false };
+  return { postings: built, cached: false, stored: Promise.resolve() };
 }
 
-/** A SHA-256 begun with what every cached form depends on besides its text (`kind` tells the forms apart); the caller adds the text. */
-export function cacheKey(kind: string): Hash {
-  return createHash('sha256').update(JSON.stringify([FORMAT, flowguardVersion(), WORD_TABLES, kind])).update('\0');
+function holdsIndexes(dir: string): boolean {
+  try {
+    return readdirSync(dir).some((name) => name.endsWith(SUFFIX));
+  } catch {
+    // No folder yet: nothing cached.
+    return false;
+  }
+}
+
+/** The key of a text as the cached form `kind` (`terms` for a schema file's, term-cache.ts): a SHA-256 of what every cached form depends on, then the text. */
+export function textKey(kind: string, text: unknown): string {
+  return cacheKey(kind).update(JSON.stringify(text)).digest('hex');
+}
+
+/** The key of the index whose documents are the schema files' texts keyed `fileKeys` (textKey), `members[f]` the places of file f's tools among them. */
+export function indexKey(fileKeys: readonly string[], members: readonly (readonly number[])[]): string {
+  return cacheKey('index').update(JSON.stringify([fileKeys, members])).digest('hex');
+}
+
+/** Per kind, a SHA-256 begun with what every cached form depends on besides its text: begun once and copied, as hundreds of files are keyed at a start. */
+const begun = new Map<string, Hash>();
+
+function cacheKey(kind: string): Hash {
+  let hash = begun.get(kind);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(JSON.stringify([FORMAT, flowguardVersion(), WORD_TABLES, kind])).update('\0');
+    begun.set(kind, hash);
+  }
+  return hash.copy();
 }
 
 function readPostings(file: string): Postings | null {

@@ -7,6 +7,8 @@
 
 /** A term's occurrences in one field of one document are counted up to this (BM25 saturates long before). */
 const MAX_FREQUENCY = 255;
+/** Postings the builder has room for before it first grows. */
+const INITIAL_POSTINGS = 4096;
 
 export interface Postings {
   readonly documentCount: number;
@@ -39,11 +41,12 @@ export class PostingsBuilder {
   // Per term: the last document that counted it, and in how many documents it is.
   private readonly termSeenIn: number[] = [];
   private readonly documentFrequency: number[] = [];
-  // The postings as they come, document by document.
-  private readonly postTerm: number[] = [];
-  private readonly postField: number[] = [];
-  private readonly postDocument: number[] = [];
-  private readonly postFrequency: number[] = [];
+  // The postings as they come, document by document: typed arrays, grown by doubling (a catalog has a hundred thousand postings; arrays of numbers on the heap cost a cold start its collections).
+  private postTerm = new Uint32Array(INITIAL_POSTINGS);
+  private postField = new Uint8Array(INITIAL_POSTINGS);
+  private postDocument = new Uint32Array(INITIAL_POSTINGS);
+  private postFrequency = new Uint8Array(INITIAL_POSTINGS);
+  private postCount = 0;
   private readonly fieldLength: number[] = [];
   private readonly averageFieldLength: Float64Array;
   private documentCount = 0;
@@ -74,12 +77,15 @@ export class PostingsBuilder {
     const document = this.documentCount;
     for (let field = 0; field < this.fieldCount; field += 1) {
       const entry = fields[field] as readonly number[];
+      if (this.postCount + (entry.length >> 1) > this.postTerm.length) this.grow(this.postCount + (entry.length >> 1));
       for (let at = 1; at < entry.length; at += 2) {
         const term = ids[entry[at] as number] as number;
-        this.postTerm.push(term);
-        this.postField.push(field);
-        this.postDocument.push(document);
-        this.postFrequency.push(Math.min(entry[at + 1] as number, MAX_FREQUENCY));
+        const post = this.postCount;
+        this.postCount = post + 1;
+        this.postTerm[post] = term;
+        this.postField[post] = field;
+        this.postDocument[post] = document;
+        this.postFrequency[post] = Math.min(entry[at + 1] as number, MAX_FREQUENCY);
         if (this.termSeenIn[term] !== document + 1) {
           this.termSeenIn[term] = document + 1;
           this.documentFrequency[term] = (this.documentFrequency[term] as number) + 1;
@@ -94,8 +100,19 @@ export class PostingsBuilder {
     return document;
   }
 
+  /** Room for at least `needed` postings. */
+  private grow(needed: number): void {
+    let size = this.postTerm.length * 2;
+    while (size < needed) size *= 2;
+    const grown = <T extends Uint8Array | Uint32Array>(from: T, to: T): T => (to.set(from), to);
+    this.postTerm = grown(this.postTerm, new Uint32Array(size));
+    this.postField = grown(this.postField, new Uint8Array(size));
+    this.postDocument = grown(this.postDocument, new Uint32Array(size));
+    this.postFrequency = grown(this.postFrequency, new Uint8Array(size));
+  }
+
   build(): Postings {
-    const { fieldCount } = this;
+    const { fieldCount, postCount } = this;
     const sorted = [...this.terms].sort();
     // Old id → its place in the sorted vocabulary.
     const rank = new Uint32Array(sorted.length);
@@ -104,12 +121,12 @@ export class PostingsBuilder {
     sorted.forEach((term, place) => (termStart[place + 1] = (termStart[place] as number) + term.length));
 
     const slotOf = (i: number) => (rank[this.postTerm[i] as number] as number) * fieldCount + (this.postField[i] as number);
-    const fieldStart = startsOf(sorted.length * fieldCount, this.postTerm.length, slotOf);
-    const documents = this.documentCount <= 0xffff ? new Uint16Array(this.postTerm.length) : new Uint32Array(this.postTerm.length);
-    const frequencies = new Uint8Array(this.postTerm.length);
+    const fieldStart = startsOf(sorted.length * fieldCount, postCount, slotOf);
+    const documents = this.documentCount <= 0xffff ? new Uint16Array(postCount) : new Uint32Array(postCount);
+    const frequencies = new Uint8Array(postCount);
     const cursor = fieldStart.slice(0, -1);
     // In the order they came: each term's documents stay ascending.
-    for (let i = 0; i < this.postTerm.length; i += 1) {
+    for (let i = 0; i < postCount; i += 1) {
       const slot = slotOf(i);
       const at = cursor[slot] as number;
       cursor[slot] = at + 1;

@@ -1,6 +1,6 @@
 // The search index's second cache, per schema file: the file's tools as terms (term-documents.ts),
 // in `.flowmcp/cache/search/terms/`, keyed by a SHA-256 of what index-cache.ts keys on (flowguard's
-// version, the format, the word tables) and the file's indexed text. When any tool changed the
+// version, the format, the word tables) and the file's indexed text (index-cache.ts `textKey`). When any tool changed the
 // whole index misses (index-cache.ts), but only the changed file's terms are made again: the
 // others are read, and assembling postings from terms is cheap. An entry that is not whole and
 // well-formed is made afresh and written over.
@@ -8,8 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { cacheKey } from './index-cache.js';
-import { isTermDocuments, type PieceDocument, type TermDocuments } from './term-documents.js';
+import { isTermDocuments, type TermDocuments } from './term-documents.js';
 
 /** Entries kept: a catalog's files several times over (its groups' endpoints, a few versions of each file). */
 const KEEP = 4096;
@@ -33,24 +32,30 @@ export interface TermSources {
  */
 export class TermCache {
   readonly sources: TermSources = { read: 0, made: 0 };
-  private readonly pending: { file: string; terms: TermDocuments }[] = [];
+  private readonly pending: { key: () => string; terms: TermDocuments }[] = [];
   /** The entries there when the build began: listed once, so that a cold build does not try (and fail) to open hundreds of files. */
   private listed: Set<string> | undefined;
 
   constructor(private readonly dir: string) {}
 
-  /** One file's terms, read from the cache or made by `make` (and kept for `flush`). */
-  get(documents: readonly PieceDocument[], fieldCount: number, make: () => TermDocuments): TermDocuments {
-    const name = `${cacheKey('terms').update(JSON.stringify(documents)).digest('hex')}${SUFFIX}`;
-    const file = join(this.dir, name);
-    const found = this.entries().has(name) ? readEntry(file, documents.length, fieldCount) : null;
-    if (found !== null) {
-      this.sources.read += 1;
-      return found;
+  /**
+   * The terms of one file of `tools` tools whose text is keyed `key()` (index-cache.ts `textKey`),
+   * read from the cache or made by `make` (and kept for `flush`). With nothing cached the key is
+   * made only when the entry is written.
+   */
+  get(key: () => string, tools: number, fieldCount: number, make: () => TermDocuments): TermDocuments {
+    const listed = this.entries();
+    if (listed.size > 0) {
+      const name = `${key()}${SUFFIX}`;
+      const found = listed.has(name) ? readEntry(join(this.dir, name), tools, fieldCount) : null;
+      if (found !== null) {
+        this.sources.read += 1;
+        return found;
+      }
     }
     const made = make();
     this.sources.made += 1;
-    this.pending.push({ file, terms: made });
+    this.pending.push({ key, terms: made });
     return made;
   }
 
@@ -72,7 +77,8 @@ export class TermCache {
     if (entries.length === 0) return;
     try {
       await mkdir(this.dir, { recursive: true });
-      for (const { file, terms } of entries) {
+      for (const { key, terms } of entries) {
+        const file = join(this.dir, `${key()}${SUFFIX}`);
         const temporary = `${file}.${process.pid}.tmp`;
         await writeFile(temporary, JSON.stringify(terms));
         await rename(temporary, file);

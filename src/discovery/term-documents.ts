@@ -15,9 +15,11 @@ export interface TermDocuments {
 /** A tool's text per field, in pieces (documents.ts). */
 export type PieceDocument = readonly (readonly string[])[];
 
+/** A piece of text once split: its distinct words, and its distinct terms (in the order they first come) with how often each does. */
 interface Piece {
   words: readonly number[];
   terms: readonly number[];
+  counts: readonly number[];
 }
 
 /**
@@ -27,6 +29,8 @@ interface Piece {
  */
 export class TermDocumentMaker {
   private readonly pieces = new Map<string, Piece>();
+  /** Fields made, by their array of pieces, with the file they were made in. */
+  private readonly fields = new Map<readonly string[], { file: number; field: number[] }>();
   private readonly wordIds = new Map<string, number>();
   /** Word id → its term ids. */
   private readonly wordTerms: (readonly number[])[] = [];
@@ -37,60 +41,116 @@ export class TermDocumentMaker {
   private readonly termCount: number[] = [];
   private readonly termLocal: number[] = [];
   private readonly termFile: number[] = [];
+  // The same for the piece being made.
+  private readonly wordInPiece: number[] = [];
+  private readonly termInPiece: number[] = [];
+  private readonly termAtInPiece: number[] = [];
   private fieldMark = 0;
   private fileMark = 0;
+  private pieceMark = 0;
 
   constructor(
     private readonly split: (text: string) => string[],
     private readonly termsOf: (word: string) => readonly string[],
   ) {}
 
-  /** The terms of one file's documents (in order). */
+  /**
+   * The terms of one file's documents (in order). Plain loops, no callbacks: at a start this runs
+   * over every piece of every tool before V8 has optimised it, where each closure call costs.
+   */
   make(documents: readonly PieceDocument[]): TermDocuments {
     this.fileMark += 1;
     const terms: string[] = [];
-    const tools = documents.map((fields) =>
-      fields.map((pieces) => {
-        this.fieldMark += 1;
-        const touched: number[] = [];
-        let distinctWords = 0;
-        for (let p = 0; p < pieces.length; p += 1) {
-          const { words, terms: pieceTerms } = this.pieceOf(pieces[p] as string);
-          for (let w = 0; w < words.length; w += 1) {
-            const word = words[w] as number;
-            if (this.wordSeenIn[word] !== this.fieldMark) {
-              this.wordSeenIn[word] = this.fieldMark;
-              distinctWords += 1;
-            }
-          }
-          for (let t = 0; t < pieceTerms.length; t += 1) {
-            const term = pieceTerms[t] as number;
-            if (this.termCount[term] === 0) touched.push(term);
-            this.termCount[term] = (this.termCount[term] as number) + 1;
-          }
-        }
-        const field = [distinctWords];
-        for (const term of touched) {
-          if (this.termFile[term] !== this.fileMark) {
-            this.termFile[term] = this.fileMark;
-            this.termLocal[term] = terms.length;
-            terms.push(this.terms[term] as string);
-          }
-          field.push(this.termLocal[term] as number, this.termCount[term] as number);
-          this.termCount[term] = 0;
-        }
-        return field;
-      }),
-    );
+    const tools: number[][][] = [];
+    for (let d = 0; d < documents.length; d += 1) {
+      const fields = documents[d] as PieceDocument;
+      const made: number[][] = [];
+      for (let f = 0; f < fields.length; f += 1) made.push(this.field(fields[f] as readonly string[], terms));
+      tools.push(made);
+    }
     return { terms, tools };
   }
 
-  /** A piece's word ids and, in the same order, the term ids of its words: made once per distinct piece. */
+  /**
+   * One field: its distinct words, then (index into the file's `terms`, how often) pairs; new
+   * terms of the file appended to `terms`. The same pieces (one array: a field every route of a
+   * schema shares, documents.ts) give the same field within a file: made once there.
+   */
+  private field(pieces: readonly string[], terms: string[]): number[] {
+    const made = this.fields.get(pieces);
+    if (made !== undefined && made.file === this.fileMark) return made.field;
+    const field = this.countField(pieces, terms);
+    this.fields.set(pieces, { file: this.fileMark, field });
+    return field;
+  }
+
+  private countField(pieces: readonly string[], terms: string[]): number[] {
+    this.fieldMark += 1;
+    const touched: number[] = [];
+    let distinctWords = 0;
+    for (let p = 0; p < pieces.length; p += 1) {
+      const { words, terms: pieceTerms, counts } = this.pieceOf(pieces[p] as string);
+      for (let w = 0; w < words.length; w += 1) {
+        const word = words[w] as number;
+        if (this.wordSeenIn[word] !== this.fieldMark) {
+          this.wordSeenIn[word] = this.fieldMark;
+          distinctWords += 1;
+        }
+      }
+      for (let t = 0; t < pieceTerms.length; t += 1) {
+        const term = pieceTerms[t] as number;
+        if (this.termCount[term] === 0) touched.push(term);
+        this.termCount[term] = (this.termCount[term] as number) + (counts[t] as number);
+      }
+    }
+    const field = [distinctWords];
+    for (let t = 0; t < touched.length; t += 1) {
+      const term = touched[t] as number;
+      if (this.termFile[term] !== this.fileMark) {
+        this.termFile[term] = this.fileMark;
+        this.termLocal[term] = terms.length;
+        terms.push(this.terms[term] as string);
+      }
+      field.push(this.termLocal[term] as number, this.termCount[term] as number);
+      this.termCount[term] = 0;
+    }
+    return field;
+  }
+
+  /**
+   * A piece made once per distinct piece, its words and terms counted there: a field then adds
+   * each distinct term of a piece once, in the same order (so to the same result) as word by word.
+   */
   private pieceOf(piece: string): Piece {
     let found = this.pieces.get(piece);
     if (found === undefined) {
-      const words = this.split(piece).map((word) => this.wordId(word));
-      found = { words, terms: words.flatMap((word) => this.wordTerms[word] as readonly number[]) };
+      this.pieceMark += 1;
+      const split = this.split(piece);
+      const words: number[] = [];
+      const terms: number[] = [];
+      const counts: number[] = [];
+      for (let w = 0; w < split.length; w += 1) {
+        const word = this.wordId(split[w] as string);
+        if (this.wordInPiece[word] !== this.pieceMark) {
+          this.wordInPiece[word] = this.pieceMark;
+          words.push(word);
+        }
+        // Every occurrence's terms: a word twice in the piece counts twice.
+        const wordTerms = this.wordTerms[word] as readonly number[];
+        for (let t = 0; t < wordTerms.length; t += 1) {
+          const term = wordTerms[t] as number;
+          if (this.termInPiece[term] === this.pieceMark) {
+            const at = this.termAtInPiece[term] as number;
+            counts[at] = (counts[at] as number) + 1;
+          } else {
+            this.termInPiece[term] = this.pieceMark;
+            this.termAtInPiece[term] = terms.length;
+            terms.push(term);
+            counts.push(1);
+          }
+        }
+      }
+      found = { words, terms, counts };
       this.pieces.set(piece, found);
     }
     return found;
@@ -101,8 +161,12 @@ export class TermDocumentMaker {
     if (id === undefined) {
       id = this.wordTerms.length;
       this.wordIds.set(word, id);
-      this.wordTerms.push(this.termsOf(word).map((term) => this.termId(term)));
+      const terms = this.termsOf(word);
+      const ids: number[] = [];
+      for (let t = 0; t < terms.length; t += 1) ids.push(this.termId(terms[t] as string));
+      this.wordTerms.push(ids);
       this.wordSeenIn.push(0);
+      this.wordInPiece.push(0);
     }
     return id;
   }
@@ -116,6 +180,8 @@ export class TermDocumentMaker {
       this.termCount.push(0);
       this.termLocal.push(0);
       this.termFile.push(0);
+      this.termInPiece.push(0);
+      this.termAtInPiece.push(0);
     }
     return id;
   }

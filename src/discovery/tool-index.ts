@@ -7,7 +7,7 @@
 import type { Tool } from '../catalog/tools.js';
 import { rank, findTerm, type QueryTerm, type RankSettings } from './bm25.js';
 import { toolDocument, type ToolDocument } from './documents.js';
-import { cachedPostings } from './index-cache.js';
+import { cachedPostings, indexKey, textKey } from './index-cache.js';
 import { PostingsBuilder, type Postings } from './postings.js';
 import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
 import { TermDocumentMaker, type PieceDocument, type TermDocuments } from './term-documents.js';
@@ -59,25 +59,39 @@ export class ToolIndex {
   readonly fromCache: boolean;
   /** When built with a cache folder: how many schema files' terms were read from the per-file cache and how many made. */
   readonly termSources: TermSources = { read: 0, made: 0 };
-  /** Settles when the terms made by this build are in the per-file cache (written after the build, off a start's path). */
+  /** Settles when what this build made is in the caches: the terms made (written after the build, off a start's path), and on a first start the whole index too. */
   readonly termsStored: Promise<void> = Promise.resolve();
 
   constructor(tools: readonly Tool[], options: IndexOptions = {}) {
     this.minCoverage = options.minCoverage ?? NONE_MIN_COVERAGE;
     this.tools = [...tools];
-    const documents = this.tools.map((tool) => {
-      const document = toolDocument(tool);
-      return FIELDS.map((field) => document[field]);
-    });
+    const files = schemaFiles(this.tools);
+    // Per schema file, its tools' text per field.
+    const texts = files.map((members) =>
+      members.map((at) => {
+        const document = toolDocument(this.toolAt(at));
+        return FIELDS.map((field) => document[field]);
+      }),
+    );
     const { cacheDir } = options;
-    const termCache = cacheDir === undefined ? undefined : new TermCache(termCacheDir(cacheDir));
-    const made =
-      cacheDir === undefined
-        ? { postings: buildPostings(this.tools, documents), cached: false }
-        : cachedPostings(cacheDir, documents, () => buildPostings(this.tools, documents, termCache));
-    if (termCache !== undefined) {
+    let made: { postings: Postings; cached: boolean };
+    if (cacheDir === undefined) {
+      made = { postings: buildPostings(files, texts, (_file, make) => make()), cached: false };
+    } else {
+      // Each file's text serialised and hashed once (its key in the per-file cache; all of them make the whole index's), and
+      // only when a cache is looked in or written: a first start, with nothing cached, hashes after its index is built.
+      let fileKeys: string[] | undefined;
+      const keyOf = (file: number) => (fileKeys ??= texts.map((text) => textKey('terms', text)))[file] as string;
+      const termCache = new TermCache(termCacheDir(cacheDir));
+      const found = cachedPostings(
+        cacheDir,
+        () => indexKey(files.map((_members, file) => keyOf(file)), files),
+        this.tools.length,
+        () => buildPostings(files, texts, (file, make) => termCache.get(() => keyOf(file), (files[file] as number[]).length, FIELDS.length, make)),
+      );
+      made = found;
       this.termSources = termCache.sources;
-      this.termsStored = termCache.flush();
+      this.termsStored = Promise.all([found.stored, termCache.flush()]).then(() => undefined);
     }
     this.postings = made.postings;
     this.fromCache = made.cached;
@@ -142,28 +156,32 @@ export class ToolIndex {
   }
 }
 
-/**
- * Postings of the tools' documents: each schema file's tools made into terms (or read from the
- * per-file `cache`, term-cache.ts), then every tool added in the order of `tools`.
- */
-function buildPostings(tools: readonly Tool[], documents: readonly PieceDocument[], cache?: TermCache): Postings {
+/** The places of the tools of each schema file, the files in the order their first tool comes. */
+function schemaFiles(tools: readonly Tool[]): number[][] {
   const files = new Map<Tool['schema'], number[]>();
   tools.forEach((tool, at) => {
     const members = files.get(tool.schema);
     if (members === undefined) files.set(tool.schema, [at]);
     else members.push(at);
   });
+  return [...files.values()];
+}
+
+/**
+ * Postings of the tools' documents: each schema file's tools (`files[f]` their places, `texts[f]`
+ * their text) made into terms, or found by `termsOf` (the per-file cache, term-cache.ts), then
+ * every tool added in its place.
+ */
+function buildPostings(files: readonly (readonly number[])[], texts: readonly PieceDocument[][], termsOf: (file: number, make: () => TermDocuments) => TermDocuments): Postings {
   const maker = new TermDocumentMaker(splitWords, term);
   const builder = new PostingsBuilder(FIELDS.length);
   // Per tool: its file's terms, the builder's ids of them, and its place among the file's tools.
   const placed: { terms: TermDocuments; ids: Uint32Array; at: number }[] = [];
-  for (const members of files.values()) {
-    const own = members.map((at) => documents[at] as PieceDocument);
-    const make = () => maker.make(own);
-    const terms = cache === undefined ? make() : cache.get(own, FIELDS.length, make);
+  files.forEach((members, file) => {
+    const terms = termsOf(file, () => maker.make(texts[file] as PieceDocument[]));
     const ids = builder.intern(terms.terms);
     members.forEach((tool, at) => (placed[tool] = { terms, ids, at }));
-  }
+  });
   for (const { terms, ids, at } of placed) builder.add(terms.tools[at] as number[][], ids);
   return builder.build();
 }

@@ -53,7 +53,12 @@ const synonym = (word: string) => SYNONYMS_MAP.get(word);
 
 /** Splits text into words: at spaces and punctuation, camelCase humps, and a digit before a capitalised word (`ERC20Transfers` → ERC20, Transfers). */
 export function splitWords(text: string): string[] {
-  return text.split(WORD_BREAK).filter((word) => word !== '');
+  // One regular expression, run as native code: at a start, before V8 has optimised anything, a loop over the character codes in JavaScript cost half as much again.
+  const words = text.split(WORD_BREAK);
+  // Only the ends can be empty (text that begins or ends with a break): no callback per word to drop them.
+  if (words[words.length - 1] === '') words.pop();
+  if (words[0] === '') words.shift();
+  return words;
 }
 
 /** Where words end: anything not a letter or digit, and (zero-width) `aB`, `AB|Cd`, `2|Cd`. One pass: the index splits half a megabyte of text. */

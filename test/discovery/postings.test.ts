@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/runtime/catalog.js';
 import { findTerm, rank, type QueryTerm } from '../../src/discovery/bm25.js';
-import { cachedPostings, searchCacheDir } from '../../src/discovery/index-cache.js';
+import { cachedPostings, searchCacheDir, textKey } from '../../src/discovery/index-cache.js';
 import { decodePostings, encodePostings } from '../../src/discovery/postings-file.js';
 import { PostingsBuilder, type Postings } from '../../src/discovery/postings.js';
 import { TermDocumentMaker } from '../../src/discovery/term-documents.js';
@@ -86,19 +86,22 @@ describe('postings and their ranking', () => {
 describe('the index cache', () => {
   const project = tempProject();
   afterAll(() => project.remove());
+  /** The postings of `documents` through the cache in `dir`, keyed by their text. */
+  const cached = (dir: string, documents: readonly (readonly string[])[][], build: () => Postings) => cachedPostings(dir, () => textKey('index', documents), documents.length, build);
   const counting = () => {
     const calls = { builds: 0 };
     return { calls, build: (documents: readonly (readonly string[])[][]) => () => ((calls.builds += 1), build(documents)) };
   };
 
-  it('builds once, then reads what it stored while the documents are the same', () => {
+  it('builds once, then reads what it stored while the documents are the same', async () => {
     const dir = join(project.dir, 'same');
     const { calls, build: builder } = counting();
-    const first = cachedPostings(dir, DOCUMENTS, builder(DOCUMENTS));
+    const first = cached(dir, DOCUMENTS, builder(DOCUMENTS));
     expect(first.cached).toBe(false);
+    await first.stored;
     expect(calls.builds).toBe(1);
     expect(readdirSync(dir)).toHaveLength(1);
-    const again = cachedPostings(dir, DOCUMENTS.map((fields) => fields.map((pieces) => [...pieces])), builder(DOCUMENTS));
+    const again = cached(dir, DOCUMENTS.map((fields) => fields.map((pieces) => [...pieces])), builder(DOCUMENTS));
     expect(calls.builds).toBe(1);
     expect(again.cached).toBe(true);
     expect(ranked(again.postings, query('holder'))).toEqual(ranked(first.postings, query('holder')));
@@ -107,35 +110,35 @@ describe('the index cache', () => {
   it('misses when one word of one document changed, and serves the changed text', () => {
     const dir = join(project.dir, 'changed');
     const { calls, build: builder } = counting();
-    cachedPostings(dir, DOCUMENTS, builder(DOCUMENTS));
+    cached(dir, DOCUMENTS, builder(DOCUMENTS));
     const changed = DOCUMENTS.map((fields, index) => (index === 3 ? [['getTokenOwners'], ['Owners of a token, largest first']] : fields));
-    const { postings } = cachedPostings(dir, changed, builder(changed));
+    const { postings } = cached(dir, changed, builder(changed));
     expect(calls.builds).toBe(2);
     expect(ranked(postings, query('owner'))).toEqual([3]);
     expect(ranked(postings, query('holder'))).toEqual([]);
   });
 
-  it('builds afresh over a broken file, and builds anyway where nothing can be written', () => {
+  it('builds afresh over a broken file, and builds anyway where nothing can be written', async () => {
     const dir = join(project.dir, 'broken');
     const { calls, build: builder } = counting();
-    cachedPostings(dir, DOCUMENTS, builder(DOCUMENTS));
+    await cached(dir, DOCUMENTS, builder(DOCUMENTS)).stored;
     const [file] = readdirSync(dir);
     writeFileSync(join(dir, file as string), readFileSync(join(dir, file as string)).subarray(0, 100));
-    expect(ranked(cachedPostings(dir, DOCUMENTS, builder(DOCUMENTS)).postings, query('gas'))).toEqual([0]);
+    expect(ranked(cached(dir, DOCUMENTS, builder(DOCUMENTS)).postings, query('gas'))).toEqual([0]);
     expect(calls.builds).toBe(2);
     // Whole again: the next one reads it.
-    cachedPostings(dir, DOCUMENTS, builder(DOCUMENTS));
+    cached(dir, DOCUMENTS, builder(DOCUMENTS));
     expect(calls.builds).toBe(2);
 
     // A file where the folder should be: the cache cannot be made, the index can.
     const blocked = join(project.dir, 'blocked');
     writeFileSync(blocked, '');
-    expect(ranked(cachedPostings(join(blocked, 'search'), DOCUMENTS, builder(DOCUMENTS)).postings, query('gas'))).toEqual([0]);
+    expect(ranked(cached(join(blocked, 'search'), DOCUMENTS, builder(DOCUMENTS)).postings, query('gas'))).toEqual([0]);
   });
 
-  it('keeps a few indexes, the newest', () => {
+  it('keeps a few indexes, the newest', async () => {
     const dir = join(project.dir, 'many');
-    for (let round = 0; round < 11; round += 1) cachedPostings(dir, [[[`tool${round}`], ['text']]], () => build([[[`tool${round}`], ['text']]]));
+    for (let round = 0; round < 11; round += 1) await cached(dir, [[[`tool${round}`], ['text']]], () => build([[[`tool${round}`], ['text']]])).stored;
     expect(readdirSync(dir).filter((name) => name.endsWith('.index'))).toHaveLength(8);
   });
 
@@ -147,6 +150,7 @@ describe('the index cache', () => {
       const cacheDir = searchCacheDir(served.dir);
       const built = new ToolIndex(tools);
       const stored = new ToolIndex(tools, { cacheDir });
+      await stored.termsStored;
       const read = new ToolIndex(tools, { cacheDir });
       expect([built.fromCache, stored.fromCache, read.fromCache]).toEqual([false, false, true]);
       for (const request of ['storm alerts for my district', 'wheather forecast', 'Wetterwarnungen', 'gold price']) {
@@ -156,5 +160,28 @@ describe('the index cache', () => {
       await catalog.close();
       served.remove();
     }
+  });
+});
+
+describe('a file\'s terms', () => {
+  const make = (documents: readonly (readonly (readonly string[])[])[], maker = new TermDocumentMaker(splitWords, term)) => maker.make(documents);
+
+  it('counts every occurrence of a term and every distinct word of a field, across its pieces', () => {
+    const { terms, tools } = make([[['gas price gas', 'Gas'], ['prices']]]);
+    // Words are told apart by case (`gas`, `Gas`), terms are not; `prices` folds onto `price`.
+    expect(terms).toEqual(['gas', 'price']);
+    expect(tools).toEqual([[[3, 0, 3, 1, 1], [1, 1, 1]]]);
+  });
+
+  it('makes a field shared by a file\'s tools as if each had its own copy, and gives the next file its own term indices for it', () => {
+    const shared = ['Weather and gas prices of a chain'];
+    const first = [[['getGasPrice'], shared], [['getBlock'], shared]];
+    const second = [[['getWeather'], shared], [['getRain'], shared]];
+    const maker = new TermDocumentMaker(splitWords, term);
+    expect(make(first, maker)).toEqual(make(first.map((fields) => fields.map((pieces) => [...pieces]))));
+    // The shared field met again in another file: its terms indexed in that file's order (weather first), not the first file's.
+    const again = make(second, maker);
+    expect(again).toEqual(make(second.map((fields) => fields.map((pieces) => [...pieces]))));
+    expect(again.terms[0]).toBe('weather');
   });
 });
