@@ -1,4 +1,4 @@
-// executeRequest costs (issue 14, point 3): a compute-only executeRequest call next to a route
+// executeRequest costs: a compute-only executeRequest call next to a route
 // with a preRequest and a postRequest; and a bridged fetch (the handler's fetch, performed by the
 // core) next to the same request made by the core for a route without handlers. All routes are
 // called interleaved against one loopback upstream in the same run.

@@ -9,7 +9,7 @@
 //   an array only ever empty has no `items`.
 // - Integers are `number` (the grammar has no integer). Two types at one place (a number here,
 //   a string there) cannot be said in the grammar: the first one seen is kept and a note says so.
-// - The root is level 1 and each `properties` child or `items` adds one (RULINGS R10): nodes of
+// - The root is level 1 and each `properties` child or `items` adds one (decision R10): nodes of
 //   level 4 get no children, deeper values are typed `object`/`array` only.
 // - What the author wrote (the previous schema) is only ever widened, never narrowed: answers
 //   with values do not take away a `nullable: true`; a property or an array's `items` the

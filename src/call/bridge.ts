@@ -1,4 +1,4 @@
-// The host side of the network bridge (RULINGS R12): an executeRequest handler's `fetch` (and
+// The host side of the network bridge (decision R12): an executeRequest handler's `fetch` (and
 // ethers' requests) arrive here as plain data, and the core performs them with its own client,
 // limits, redirect rule and private-address rule. Before anything is sent: the per-call bound on
 // requests, the schema's reach, and the key binding (a key token goes only to an origin bound to

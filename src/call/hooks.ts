@@ -1,4 +1,4 @@
-// The handler contract of RULINGS R7 and R12, enforced on the host side of the sandbox:
+// The handler contract of decision R7 and R12, enforced on the host side of the sandbox:
 // preRequest may change the request's url, headers and body, never its method; executeRequest
 // answers `{ struct }` (status, messages, data) or `{ response }`; postRequest hands back a
 // response. The worker has already checked the outer shape; this checks what the host relies on.

@@ -58,7 +58,7 @@ export interface HandlerRunner {
   ): Promise<Outcome<ExecuteRequestResult>>;
 }
 
-/** Bounds on a call's arguments, checked before anything walks them (RULINGS R13). */
+/** Bounds on a call's arguments, checked before anything walks them (decision R13). */
 export interface ArgumentLimits {
   maxArgumentDepth: number;
   maxArgumentBytes: number;

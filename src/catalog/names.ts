@@ -1,4 +1,4 @@
-// MCP tool names for the routes of a catalog (RULINGS R8, SPEC-NOTES §18).
+// MCP tool names for the routes of a catalog (decision R8, SPEC-NOTES §18).
 //
 // The spec only defines the reference `namespace/file.mjs::routeName`; it contains `/`, `.` and
 // `:`, which clients that enforce `^[A-Za-z0-9_-]{1,64}$` reject. Every route therefore gets a

@@ -1,6 +1,6 @@
 // `flowguard list`: every tool of the catalog with its name, reference, method, the keys it
 // needs and whether it is served, every file that was rejected and every route that was
-// dropped (RULINGS R1) with its first error, and with --json each loaded schema's
+// dropped (decision R1) with its first error, and with --json each loaded schema's
 // informational fields. The same catalog `serve` would load: the same lists, config, `.env` and
 // environment.
 

@@ -1,6 +1,6 @@
 // The one start-up summary of `flowguard serve`, for stderr: what was loaded, which tools are
 // served, which are hidden for want of a key (grouped by the keys they lack), every file that
-// was rejected and every route that was dropped (RULINGS R1) with its first error. The full
+// was rejected and every route that was dropped (decision R1) with its first error. The full
 // findings are `flowguard validate`'s job. Then, for `serve --transport http`, how to connect.
 
 import { resolve } from 'node:path';

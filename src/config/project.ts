@@ -47,7 +47,7 @@ export interface KeyGrant {
 export interface NetworkConfig {
   /** Private, loopback and other non-public addresses: `true` for every origin, or the origins allowed. */
   allowPrivate: boolean | readonly string[];
-  /** Origins added to a namespace's reach for its executeRequest handlers (RULINGS R12). */
+  /** Origins added to a namespace's reach for its executeRequest handlers (decision R12). */
   allow: Readonly<Record<string, readonly string[]>>;
   /** Origins taken out of a namespace's reach; `*` takes out all. Wins over everything else. */
   deny: Readonly<Record<string, readonly string[]>>;
@@ -57,7 +57,7 @@ export interface NetworkConfig {
   maxBytesPerCall: number;
 }
 
-/** Bounds on input from outside, checked before it is walked (RULINGS R13). */
+/** Bounds on input from outside, checked before it is walked (decision R13). */
 export interface LimitsConfig {
   /** Largest schema or list file read, in bytes. */
   maxFileBytes?: number;

@@ -1,6 +1,6 @@
 // The tool sets one HTTP server serves, by path: `/mcp` the catalog (or the one group of
 // `serve --group`) and `/mcp/<group>` each group of `.flowmcp/groups.json` as a server of its own
-// (issue 25: a client set up for one task connects to one small endpoint). Which groups verify is
+// (a client set up for one task connects to one small endpoint). Which groups verify is
 // decided by the caller (`serve`, as `serve --group` decides); a group that does not is still
 // named here, so that its path says why it is not served instead of being merely unknown.
 

@@ -2,7 +2,7 @@
 // of its own, bounded in number, closed after an idle time, and owned by the caller (bearer token, or
 // OAuth subject and client) and the endpoint that opened it (any other caller gets a 404 for its id, so an id alone is worth nothing).
 //
-// Replicas (issue 28): with shared session records (Redis, state/shared-state.ts), a session
+// Replicas: with shared session records (Redis, state/shared-state.ts), a session
 // opened on one replica continues on any other. Opening one stores a record (its owner's token
 // digest, its endpoint, and the client's initialize request); a replica that meets an id it does
 // not hold reads the record and, for the same owner at the same endpoint, builds the session again

@@ -1,4 +1,4 @@
-// A group's content record (RULINGS R10, issue 13): everything that decides what its tools do,
+// A group's content record (decision R10): everything that decides what its tools do,
 // beyond the spec's tool hash. The tool hash (hash.ts) leaves out root, headers, descriptions and
 // handlers by design, so a group also records, when it is created:
 //

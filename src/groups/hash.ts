@@ -1,4 +1,4 @@
-// Tool and group hashes (spec chapter 06, RULINGS R10, SPEC-NOTES §11). A group records the hash
+// Tool and group hashes (spec chapter 06, decision R10, SPEC-NOTES §11). A group records the hash
 // of the tools it was approved with; when a schema changes what a tool does, the tool's hash
 // changes and the group no longer verifies (GRP006) until an operator records it again.
 //

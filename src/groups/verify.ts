@@ -1,4 +1,4 @@
-// Tool groups, `.flowmcp/groups.json` (spec chapter 06, SPEC-NOTES §11, RULINGS R10): named sets
+// Tool groups, `.flowmcp/groups.json` (spec chapter 06, SPEC-NOTES §11, decision R10): named sets
 // of tools an operator has reviewed. A group is served only while every tool it names still
 // loads, still hashes to what was recorded (the spec's tool hash) and its content record still
 // matches (every schema file, shared list and library its tools depend on), so a change cannot

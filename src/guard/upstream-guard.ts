@@ -1,4 +1,4 @@
-// The upstream guard (issue 16, point 5): the gate every outbound request of a call passes, the
+// The upstream guard: the gate every outbound request of a call passes, the
 // core's own and each one an executeRequest handler makes through the bridge (the HTTP client's
 // outermost interceptor asks it, src/http/interceptors/upstream-gate.ts). Before a request: is its
 // origin paused, is there a token in its rate bucket, is there a free concurrency slot. A refusal

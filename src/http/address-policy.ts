@@ -1,4 +1,4 @@
-// Which addresses a request may connect to (RULINGS R5): public unicast only, unless the operator
+// Which addresses a request may connect to (decision R5): public unicast only, unless the operator
 // allows an origin. The check runs on the address actually connected to (src/http/connector.ts),
 // so a name that resolves to 127.0.0.1 is refused as surely as the literal.
 

@@ -1,4 +1,4 @@
-// The connector of an origin whose requests may reach public addresses only (RULINGS R5): every
+// The connector of an origin whose requests may reach public addresses only (decision R5): every
 // new connection, a redirect's included, is checked on the address it uses, after DNS, before a
 // byte of the request is written.
 //

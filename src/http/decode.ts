@@ -1,4 +1,4 @@
-// Response decoding by content type (RULINGS R9).
+// Response decoding by content type (decision R9).
 //
 // - Empty body → empty, whatever the content type says (204s, empty 200s).
 // - `application/json`, `text/json` and any `+json` type → parsed JSON; invalid JSON is an error

@@ -1,4 +1,4 @@
-// What a request may carry when it leaves (issue 23), checked on the core's own request after
+// What a request may carry when it leaves, checked on the core's own request after
 // preRequest and on every request an executeRequest handler asks for, before anything is sent:
 //
 // - The host that was checked is the host that is reached. Headers that say where a request goes

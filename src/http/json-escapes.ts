@@ -1,5 +1,5 @@
 // A text with its JSON string escapes undone, anywhere in it, so that a key spelled `\/` or
-// `\u0041` is found where it stands (RULINGS R4): a reader who splits JSON lines or cuts the JSON
+// `\u0041` is found where it stands (decision R4): a reader who splits JSON lines or cuts the JSON
 // out of a JSONP answer undoes them, whether or not the whole text is one JSON value. The view
 // maps its characters back to the original text, so what is found in it is replaced in the
 // original and nothing else changes.

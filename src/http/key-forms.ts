@@ -1,4 +1,4 @@
-// The spellings of a key value that redaction removes and the egress check looks for (RULINGS R4):
+// The spellings of a key value that redaction removes and the egress check looks for (decision R4):
 // those the core writes a key in (as it is in a header, percent-encoded in a URL, JSON-escaped in
 // a body), those an upstream echoes it in (percent-encoded with lower-case hex, or as form data),
 // and each of these as hex in either case, base64 and base64url, whole or as part of a longer

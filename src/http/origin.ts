@@ -1,4 +1,4 @@
-// The schema's origin (RULINGS R5): after preRequest, the request must still go to the scheme,
+// The schema's origin (decision R5): after preRequest, the request must still go to the scheme,
 // host and port of `root`. A `--marker--` label in root stands for exactly one DNS label, which
 // is how the corpus lets a handler choose a chain or region without choosing the host.
 

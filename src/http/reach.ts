@@ -1,4 +1,4 @@
-// The reach of a schema's executeRequest handlers (RULINGS R12): the origins their requests may
+// The reach of a schema's executeRequest handlers (decision R12): the origins their requests may
 // go to. It is what a reader of the schema can see: the root's origin (its `--marker--` labels
 // each one DNS label, as for the core's own requests), the https origins written in the schema
 // file or in the shared lists it references, as its check read them (src/schema/reach-origins.ts),

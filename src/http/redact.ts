@@ -1,4 +1,4 @@
-// Redaction of key values (RULINGS R4). Every text that leaves the core, and every upstream
+// Redaction of key values (decision R4). Every text that leaves the core, and every upstream
 // answer before a handler sees it, has each form of each key value replaced by `[redacted KEY]`.
 //
 // The forms are those of key-forms.ts. They are found as they stand, behind JSON string escapes

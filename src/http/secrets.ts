@@ -1,4 +1,4 @@
-// API keys (RULINGS R4). The operator grants them; the core holds the values and only
+// API keys (decision R4). The operator grants them; the core holds the values and only
 // placeholders travel. A request is built with an unguessable token in each slot where the
 // schema places a key, handlers see and may move only that token, and just before the request
 // leaves for the schema's own origin the core puts the values into the declared slots, nowhere
@@ -49,7 +49,7 @@ export function envFilePath(projectDir: string): string {
 }
 
 /**
- * The keys the operator grants (RULINGS R4). A schema only names a key in
+ * The keys the operator grants (decision R4). A schema only names a key in
  * `requiredServerParams`; it gets a value only from `.env`, from the embedding program, or from
  * an environment variable that `security.keys` names, and only in the namespaces the grant binds
  * it to. Otherwise any schema could read any secret of the server's environment by naming it.
@@ -159,7 +159,7 @@ export class SecretTokens {
   /**
    * Puts key values into the declared slots of a request that preRequest may have changed.
    * `valueOf` answers only for keys granted to the schema's namespace; the caller sends the
-   * result only to the schema's own origin, where the keys are bound (RULINGS R4).
+   * result only to the schema's own origin, where the keys are bound (decision R4).
    */
   fill(request: OutgoingRequest, slots: SecretSlots, valueOf: (key: string) => string | undefined): OutgoingRequest {
     const headers: Record<string, string> = {};

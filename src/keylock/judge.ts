@@ -1,4 +1,4 @@
-// What the key lock allows (issue 23): every schema file that would receive a key now is compared
+// What the key lock allows: every schema file that would receive a key now is compared
 // with what the lock records for that key. A holder recorded as it is now receives the key; any
 // other (another file, another namespace, another origin) is held back until the operator
 // accepts the change. A key the lock has never seen is recorded as it is first seen, except that

@@ -1,4 +1,4 @@
-// The key lock at a catalog's load (issue 23): reads `.flowmcp/keys.lock.json`, judges every
+// The key lock at a catalog's load: reads `.flowmcp/keys.lock.json`, judges every
 // schema file that would receive a key against it (judge.ts), records the keys seen for the
 // first time, and says what it holds back: a SEC300 finding on each schema file a key is held
 // back from, SEC301 on a lock that cannot be used, and the command that accepts the change.

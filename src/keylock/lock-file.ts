@@ -1,4 +1,4 @@
-// The key lock file, `.flowmcp/keys.lock.json` (issue 23): for each key, the schema files that
+// The key lock file, `.flowmcp/keys.lock.json`: for each key, the schema files that
 // receive it, with the namespace each claims and the origins each binds the key to. It is the
 // operator's word on where a key may go, reviewed and committed like a lockfile, so it holds
 // names only, never a key's value. It sits in the operator's folder, but a checkout can bring

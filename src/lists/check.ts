@@ -1,6 +1,6 @@
 // One list file from text to findings and, when it has no error, its typed list. The file is
 // parsed, never imported: its syntax tree is scanned and `list` is read from it as literal
-// data (RULINGS R3), so a getter that would loop or throw is only ever a finding.
+// data (decision R3), so a getter that would loop or throw is only ever a finding.
 
 import type { Expression } from '../scan/ast.js';
 import { FindingSink } from '../report/findings.js';

@@ -1,6 +1,6 @@
 // The list registry: the list files of a folder, checked one by one and then against each
 // other (unique names LST002, dependencies LST009–LST011). A list with any error is reported
-// and left out; the others still load (RULINGS R1).
+// and left out; the others still load (decision R1).
 //
 // `flowguard validate` checks every file of the folder (loadListRegistry). A catalog reads a
 // list file only when a schema asks for its list (openListFolder): a folder may hold lists no

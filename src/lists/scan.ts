@@ -1,4 +1,4 @@
-// The stricter scan of list files (SPEC-NOTES §10.1, RULINGS R1/R3): a list is data, so any
+// The stricter scan of list files (SPEC-NOTES §10.1, decisions R1/R3): a list is data, so any
 // function syntax, async/await or template expression is reported wherever it stands, and
 // every schema pattern too. Nothing of the file runs; this reads the syntax tree only.
 

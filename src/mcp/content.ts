@@ -1,4 +1,4 @@
-// A catalog call's outcome as an MCP `tools/call` result (RULINGS R9).
+// A catalog call's outcome as an MCP `tools/call` result (decision R9).
 //
 // - JSON → one text item, pretty-printed; text → one text item. Text longer than the cap is cut
 //   with a notice that says so and how to ask for less.

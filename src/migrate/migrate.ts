@@ -1,5 +1,5 @@
 // A FlowMCP 1.2.0 file in, the text of a 2.0.0 file out, with findings for what a person has
-// to look at (RULINGS R10). The legacy file is read from its syntax tree and never run.
+// to look at (decision R10). The legacy file is read from its syntax tree and never run.
 
 import { basename } from 'node:path';
 import { FindingSink, type Finding } from '../report/findings.js';

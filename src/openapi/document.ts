@@ -12,7 +12,7 @@ import { FlowguardError } from '../errors/flowguard-error.js';
 
 type ParserInput = Parameters<typeof validate>[0];
 
-/** A document larger than this is refused before it is parsed (RULINGS R13). */
+/** A document larger than this is refused before it is parsed (decision R13). */
 const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;

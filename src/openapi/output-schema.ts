@@ -1,6 +1,6 @@
 // A 2xx JSON response schema written as a FlowMCP output schema: the subset of keywords the
 // checker accepts (type, properties, items, description, nullable, enum, format), at most four
-// levels deep counting the root as one and `items` as a level (RULINGS R10). A node whose type
+// levels deep counting the root as one and `items` as a level (decision R10). A node whose type
 // the document leaves open (oneOf of different types, no type) is left out of its parent's
 // properties: the output schema has no `required`, so a missing property is never a mismatch,
 // while a guessed type would be.

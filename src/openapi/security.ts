@@ -1,4 +1,4 @@
-// Security schemes as FlowMCP key placements (RULINGS R4: `{{KEY}}` in `main.headers` or in a
+// Security schemes as FlowMCP key placements (decision R4: `{{KEY}}` in `main.headers` or in a
 // parameter value, KEY listed in `requiredServerParams`):
 // - apiKey in a header: `main.headers[name] = '{{KEY}}'`;
 // - apiKey in the query: a query parameter `name` whose value is `{{KEY}}`;

@@ -105,7 +105,7 @@ function compiles(pattern: string): boolean {
   }
 }
 
-/** `default(x)` in the form the checker reads for the primitive (RULINGS R6), or null when the value does not fit. */
+/** `default(x)` in the form the checker reads for the primitive (decision R6), or null when the value does not fit. */
 function defaultOption(value: unknown, conversion: ZConversion): string | null {
   switch (conversion.kind) {
     case 'number':

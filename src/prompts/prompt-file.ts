@@ -1,5 +1,5 @@
 // Reads a skill or prompt file (`export const skill = {...}`, `export const prompt = {...}`) the
-// way `main` is read (RULINGS R3): from the syntax tree as literal data, never run. The corpus
+// way `main` is read (decision R3): from the syntax tree as literal data, never run. The corpus
 // writes long content as a module-level `const content = \`...\`` named by the export's field
 // (`content,`), so top-level consts of literal data are allowed and may be named by a field of
 // the export; anything else at the top level, and any value that is not literal data, is code

@@ -1,4 +1,4 @@
-// The one finding model (RULINGS R1): every check, static or at run time, reports through this type and this table; nothing wrong with a schema is ever thrown out of the loader.
+// The one finding model (decision R1): every check, static or at run time, reports through this type and this table; nothing wrong with a schema is ever thrown out of the loader.
 
 import { LineIndex } from './line-index.js';
 
@@ -166,7 +166,7 @@ export const CODES = {
   VAL084: { severity: 'info', meaning: 'route without parameters could be preloaded' },
   VAL085: { severity: 'warning', meaning: 'preloaded route has required parameters' },
 
-  // Corpus idioms, accepted and normalised (RULINGS R4, R6): information only.
+  // Corpus idioms, accepted and normalised (decisions R4, R6): information only.
   VAL091: { severity: 'info', meaning: ':key path placeholder' },
   VAL093: { severity: 'info', meaning: 'values() option fills an empty enum()' },
   VAL094: { severity: 'info', meaning: 'insert parameter read only by handlers' },
@@ -216,7 +216,7 @@ export const CODES = {
   TST007: { severity: 'warning', meaning: 'tests never vary an enum parameter' },
   TST008: { severity: 'info', meaning: 'tests never show an optional parameter' },
 
-  // `flowguard migrate`: what converting a 1.2.0 file left for a person (RULINGS R10).
+  // `flowguard migrate`: what converting a 1.2.0 file left for a person (decision R10).
   MIG001: { severity: 'error', meaning: 'legacy code that cannot be carried over mechanically, left in a comment' },
   MIG002: { severity: 'error', meaning: 'legacy value is not literal data, written to the new file as it was' },
   MIG003: { severity: 'error', meaning: 'modifier names no handler or no phase of pre, execute and post; dropped' },

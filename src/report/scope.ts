@@ -1,4 +1,4 @@
-// What a finding takes out of service (RULINGS R1): the smallest unit it makes unusable. The
+// What a finding takes out of service (decision R1): the smallest unit it makes unusable. The
 // scope follows from where the finding sits, so one table of places decides it for every code:
 //
 // - inside a route (`main.routes.<name>` or `main.tools.<name>`): that route only;

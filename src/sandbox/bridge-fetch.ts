@@ -1,4 +1,4 @@
-// The worker side of the network bridge (RULINGS R12). An executeRequest handler gets a `fetch`
+// The worker side of the network bridge (decision R12). An executeRequest handler gets a `fetch`
 // (the WHATWG subset the corpus uses) and ethers gets a getUrl function; both only ask: each
 // request goes to the host as plain data, and the core performs it (src/call/bridge.ts). A
 // request belongs to the executeRequest call whose code made it (job-context.ts), however late

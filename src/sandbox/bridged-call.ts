@@ -1,4 +1,4 @@
-// The host's part in one executeRequest call (RULINGS R12): each request the handler asks for is
+// The host's part in one executeRequest call (decision R12): each request the handler asks for is
 // handed to the call's bridge (the core performs it) and the answer sent back to the worker.
 // While requests are in flight the handler's deadline is paused: it counts the handler's own run
 // time; time on the network is bounded by the HTTP client's timeouts, the per-call request bound,

@@ -53,7 +53,7 @@ export interface Turned {
   failure?: Failure;
 }
 
-/** A request an executeRequest handler asks the core to perform (RULINGS R12): plain data only. */
+/** A request an executeRequest handler asks the core to perform (decision R12): plain data only. */
 export interface BridgeRequest {
   url: string;
   method: string;

@@ -2,7 +2,7 @@ import { startOf, type AnyNode, type MemberExpression, type Program, type Templa
 import type { Code, FindingSink } from '../report/findings.js';
 import { forEachChild } from './walk.js';
 
-// The syntax-tree scan of RULINGS R2: what is code is caught however it is spelled, what is text
+// The syntax-tree scan of decision R2: what is code is caught however it is spelled, what is text
 // (strings, comments, template text, regex literals, member and key names) is never reported.
 
 interface Rule {

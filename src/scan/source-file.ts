@@ -1,5 +1,5 @@
 // Schema and list files are untrusted input: a file's size is checked before it is read whole
-// and parsed (RULINGS R13), so one huge file costs a finding instead of the host's memory.
+// and parsed (decision R13), so one huge file costs a finding instead of the host's memory.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { FindingSink, unreadableFile, type Code } from '../report/findings.js';

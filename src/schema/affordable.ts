@@ -1,4 +1,4 @@
-// A tool definition an agent can afford (issue 25): none in a listing over MAX_DEFINITION_TOKENS.
+// A tool definition an agent can afford: none in a listing over MAX_DEFINITION_TOKENS.
 // A definition over it is cut, in this order, until it fits: every enum of more than
 // LISTED_ENUM_VALUES values becomes its first values as `examples` (the enum itself is dropped
 // from the listing, so that a client checking arguments against it does not refuse a value the

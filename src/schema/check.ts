@@ -1,7 +1,7 @@
 // One schema file from text to findings and its canonical form. The stages run in a fixed
 // order and each one reports everything it finds; nothing of the file is executed here.
 //
-// The smallest unit fails (RULINGS R1, scope.ts): an error inside a route leaves that route out
+// The smallest unit fails (decision R1, scope.ts): an error inside a route leaves that route out
 // of the canonical form, an error that concerns the whole file leaves the file out, and an
 // authoring error (tests, outputs, descriptions) leaves nothing out. `validate` reports every
 // finding with its own severity; the serving commands read the same check.

@@ -14,7 +14,7 @@ import type { FindingSink } from '../report/findings.js';
 import type { HandlerHooks, HandlersInfo } from './types.js';
 import { ownText } from '../scan/literal.js';
 
-/** executeRequest is served: its requests go through the core's bridge (RULINGS R12). */
+/** executeRequest is served: its requests go through the core's bridge (decision R12). */
 const HOOKS = new Set<string>(['preRequest', 'postRequest', 'executeRequest']);
 /** How many local bindings and calls are followed from a route's value; the corpus needs two. */
 const MAX_STEPS = 4;

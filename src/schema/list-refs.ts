@@ -87,7 +87,7 @@ function hasWord(text: string, word: string): boolean {
 
 /**
  * Looks each reference up in the registry: the list must be loaded (VAL072), in the pinned
- * version (VAL073, RULINGS R10), and a filter must name one of its fields with values of the
+ * version (VAL073, decision R10), and a filter must name one of its fields with values of the
  * field's type (VAL074). Returns the filtered, frozen entries of every reference that holds.
  */
 export function resolveListRefs(refs: readonly ListRef[], registry: ListRegistry, sink: FindingSink): Map<string, ResolvedList> {

@@ -1,6 +1,6 @@
 // Where a parameter's value comes from: the caller's input or a fixed value (with key slots).
 // Besides the spec's `{{USER_PARAM}}`, the caller's input is recognised where the corpus
-// writes it inside text or under its own name in capitals (RULINGS R6, SPEC-NOTES-v3-v4 §6).
+// writes it inside text or under its own name in capitals (decision R6, SPEC-NOTES-v3-v4 §6).
 
 import { compileValueTemplate, type TemplateContext } from './templates.js';
 import type { ParamSource } from './types.js';

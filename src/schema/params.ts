@@ -1,6 +1,6 @@
 // Compiles a route's raw `parameters` into canonical params. The Ajv shape check has already
 // reported every malformed field; this module only reads parameters whose shape is sound and
-// applies the semantic rules of the z grammar (SPEC-NOTES §5, RULINGS R6). Each z string is
+// applies the semantic rules of the z grammar (SPEC-NOTES §5, decision R6). Each z string is
 // parsed once, here, by plain string scanning. Corpus idioms are read as their authors meant
 // them, each with a finding that says how: a body parameter on GET or DELETE goes into the query
 // (VAL051), `{{USER_PARAM}}` inside text (VAL095) and `{{LATITUDE}}` for the key `latitude`

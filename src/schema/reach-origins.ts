@@ -1,11 +1,11 @@
-// The https origins a schema's text writes (RULINGS R12): with the root's origin and the
+// The https origins a schema's text writes (decision R12): with the root's origin and the
 // operator's settings they make the reach of its executeRequest handlers (src/http/reach.ts).
 // Read once, from the text that was checked, so that an edit of the file after the check
 // widens nothing. A `${...}` label of a template literal stands for one DNS label, never for the
 // registrable domain (marker-host.ts). A literal that is no usable origin is a finding with its
 // line and is left out; it never fails a call.
 //
-// Only the schema's own file binds a key to an origin (issue 23): its string that places a key's
+// Only the schema's own file binds a key to an origin: its string that places a key's
 // `{{KEY}}` after an origin binds that key there. A shared list's text widens the reach and
 // binds no key, whatever its URL templates say.
 

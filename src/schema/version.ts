@@ -1,4 +1,4 @@
-// What depends on a file's spec version (SPEC-NOTES-v3-v4 §1, RULINGS R11): the version
+// What depends on a file's spec version (SPEC-NOTES-v3-v4 §1, decision R11): the version
 // pattern, the namespace pattern, and which key of `main` holds the tool map. Everything else
 // reads the same in 2.x, 3.x and 4.x, so the rest of the checks see one tool map, whatever it
 // is called in the file.

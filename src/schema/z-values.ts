@@ -1,4 +1,4 @@
-// Values against their z (RULINGS R6): reading literal text as a value of a primitive (fixed
+// Values against their z (decision R6): reading literal text as a value of a primitive (fixed
 // values, defaults), unquoting string defaults, and why a value breaks its type. Shared by the
 // parameter, test and input-schema checks, so they all judge a value the same way.
 

@@ -1,5 +1,5 @@
-// State that replicas of one flowguard must agree on (issue 16, seam 3): the upstream guard's
-// rate buckets and pauses, the response cache, and (issue 28) the records by which any replica
+// State that replicas of one flowguard must agree on: the upstream guard's
+// rate buckets and pauses, the response cache, and the records by which any replica
 // can take over an MCP session another opened. MemoryState keeps it in this process;
 // RedisState keeps it in Redis so any number of processes behave as one; ResilientState uses
 // Redis and falls back to memory while Redis does not answer.

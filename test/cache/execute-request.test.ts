@@ -1,4 +1,4 @@
-// The response cache and executeRequest handlers (RULINGS R12), with the real sandbox: a route
+// The response cache and executeRequest handlers (decision R12), with the real sandbox: a route
 // whose handler reads through the core's bridge is cached like any GET route; one whose handler
 // sends anything but GET is never kept, nor one whose bridged answer said no-store. A loopback
 // upstream counts what reaches it.

@@ -1,4 +1,4 @@
-// Issue 14, point 3 (RULINGS R12): executeRequest routes are served and the core still performs
+// Issue 14, point 3 (decision R12): executeRequest routes are served and the core still performs
 // every request. Real parts: the schemas in test/fixtures/bridge load in the real sandbox, their
 // `fetch` and ethers providers ask the host, and loopback servers stand for the upstreams (each
 // schema origin mapped by an `upstreams` override, so nothing leaves the machine).

@@ -1,4 +1,4 @@
-// The handler contract (RULINGS R7) through a real sandbox worker.
+// The handler contract (decision R7) through a real sandbox worker.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPostRequest, runPreRequest, type RequestStruct } from '../../src/call/hooks.js';

@@ -1,4 +1,4 @@
-// Schema and list files are bounded before they are read (RULINGS R13), and a catalog reads only
+// Schema and list files are bounded before they are read (decision R13), and a catalog reads only
 // the list files its schemas reach. The 48 MB list of issue 13 runs in child processes with a
 // small heap, so that a regression fails the test instead of taking vitest down with it.
 

@@ -1,4 +1,4 @@
-// MCP tool names (RULINGS R8): short, stem and hashed names; uniqueness, validity, determinism
+// MCP tool names (decision R8): short, stem and hashed names; uniqueness, validity, determinism
 // and stability, on corpus cases and on a generated 300-schema catalog.
 
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// A reviewed group notices every change that matters (issue 13, point 8; RULINGS R10). The
+// A reviewed group notices every change that matters (issue 13, point 8; decision R10). The
 // spec's tool hash leaves out root, headers, descriptions and handlers; the group's content
 // record does not. Each case records a group over a temporary copy of a catalog (a schema with
 // a root, a description, a handler, a shared list that depends on another, and a library in the

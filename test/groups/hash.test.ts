@@ -1,4 +1,4 @@
-// Tool, group and content hashes (src/groups/hash.ts, RULINGS R10): what they cover and what
+// Tool, group and content hashes (src/groups/hash.ts, decision R10): what they cover and what
 // they do not, stable across runs and key order.
 
 import { readFileSync } from 'node:fs';

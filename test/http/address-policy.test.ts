@@ -1,4 +1,4 @@
-// RULINGS R5: which addresses count as public, which origins the operator allows to go private,
+// decision R5: which addresses count as public, which origins the operator allows to go private,
 // and the lookup that keeps only public addresses. No test here opens a connection.
 
 import type { LookupAddress } from 'node:dns';

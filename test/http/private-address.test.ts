@@ -1,4 +1,4 @@
-// RULINGS R5 at the HTTP client: no connection to a loopback, private or other non-public
+// decision R5 at the HTTP client: no connection to a loopback, private or other non-public
 // address unless the operator allows the origin. A TLS server on 127.0.0.1 stands in for an
 // internal service; every refusal must leave it without a single TCP connection.
 

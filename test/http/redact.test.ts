@@ -1,4 +1,4 @@
-// The Redactor (RULINGS R4): each form of a key value is found and replaced, in texts, in parsed
+// The Redactor (decision R4): each form of a key value is found and replaced, in texts, in parsed
 // JSON (values, object keys, numbers) and in upstream answers before a handler sees them,
 // including JSON escapes that hide a key in the raw text; nothing is copied when nothing matches.
 

@@ -1,4 +1,4 @@
-// RULINGS R5: a `--marker--` label in root stands for one DNS label under a fixed domain. A host
+// decision R5: a `--marker--` label in root stands for one DNS label under a fixed domain. A host
 // made only of markers, or whose markers make up the registrable domain, is VAL027: otherwise a
 // preRequest handler could fill the marker with `localhost` or any host of its choosing.
 

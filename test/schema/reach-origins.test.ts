@@ -1,4 +1,4 @@
-// Issue 23 (RULINGS R12): the https origins a schema's text writes, read by its check. A `${...}`
+// Issue 23 (decision R12): the https origins a schema's text writes, read by its check. A `${...}`
 // label stands for one DNS label under a fixed domain, by the public suffix list as VAL027 judges
 // roots; a literal that is no usable origin is SEC023 with its line, and left out; a list's text
 // binds no key. The catalog's attacks on the same rules are in test/catalog/reach.test.ts.

@@ -1,4 +1,4 @@
-// The upstream guard's place in the chain (issue 16, point 5; the guard itself is src/guard/):
+// The upstream guard's place in the chain (the guard itself is src/guard/):
 // outermost, around every hop of a request. Before anything is dispatched the gate admits the
 // request (no pause of its scope, a token in its rate bucket, a free concurrency slot) or refuses
 // it, and then nothing is sent and the caller hears a RefusedError saying when to try again.
