@@ -1,6 +1,6 @@
 // ESLint (flat config): ESLint's and typescript-eslint's recommended rules over flowguard's own
 // code. Not type-aware (that would type-check the project a second time; `npm run typecheck` does
-// it once). Formatting is not linted.
+// it once). Formatting is Prettier's (.prettierrc.json): `npm run lint` runs `format:check` after ESLint.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
