@@ -59,7 +59,12 @@ export async function benchRedaction(): Promise<string[]> {
   const answer = hundredKilobyteAnswer();
   const { child, port } = await startJsonUpstream(dir, answer);
   writeProject(dir);
-  const catalog = await Catalog.load({ schemas: join(dir, 'schemas'), project: dir, env: {}, upstreams: { '*': `http://127.0.0.1:${port}` } });
+  const catalog = await Catalog.load({
+    schemas: join(dir, 'schemas'),
+    project: dir,
+    env: {},
+    upstreams: { '*': `http://127.0.0.1:${port}` },
+  });
   try {
     const keyed: number[] = [];
     const keyless: number[] = [];

@@ -110,14 +110,14 @@ export function toolReference(tool: ToolIdentity): string {
  * route). Throws if the same identity is given twice.
  */
 export function nameTools(tools: readonly ToolIdentity[]): NamedTool[] {
-  const sorted = tools
-    .map(({ namespace, file, route }) => ({ namespace, file, route }))
-    .sort(compareIdentities);
+  const sorted = tools.map(({ namespace, file, route }) => ({ namespace, file, route })).sort(compareIdentities);
   for (let index = 1; index < sorted.length; index += 1) {
     const previous = sorted[index - 1] as ToolIdentity;
     const current = sorted[index] as ToolIdentity;
     if (compareIdentities(previous, current) === 0) {
-      throw new Error(`tool given twice: route '${current.route}' of '${current.file}' (namespace '${current.namespace}')`);
+      throw new Error(
+        `tool given twice: route '${current.route}' of '${current.file}' (namespace '${current.namespace}')`,
+      );
     }
   }
 

@@ -44,10 +44,14 @@ function runValidate(paths: string[], options: ValidateOptions): void {
   checker.checkEveryList();
   const schemaFiles = files.filter((file) => !checker.isListFile(file));
   const progress = progressLine(schemaFiles.length);
-  const results = checker.checkFiles(schemaFiles.map(displayPath), progress.update).map((result) => withMissingLibraries(result, options.project));
+  const results = checker
+    .checkFiles(schemaFiles.map(displayPath), progress.update)
+    .map((result) => withMissingLibraries(result, options.project));
   progress.done();
   const reports = [...listReports(checker, files), ...results];
-  cli().stdout.write(`${options.json ? formatJson(reports) : formatHuman(reports, options.quiet ? 'error' : 'info')}\n`);
+  cli().stdout.write(
+    `${options.json ? formatJson(reports) : formatHuman(reports, options.quiet ? 'error' : 'info')}\n`,
+  );
   cli().exitCode = reports.some((report) => hasErrors(report.findings)) ? 1 : 0;
 }
 

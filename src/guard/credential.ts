@@ -14,5 +14,8 @@ import { createHash } from 'node:crypto';
 export function credentialOf(namespace: string, keyValues: ReadonlyArray<string | undefined>): string {
   const values = [...new Set(keyValues.filter((value): value is string => value !== undefined))].sort();
   if (values.length === 0) return `namespace:${namespace}`;
-  return `keys:${createHash('sha256').update(`flowguard pause\n${JSON.stringify(values)}`).digest('hex').slice(0, 32)}`;
+  return `keys:${createHash('sha256')
+    .update(`flowguard pause\n${JSON.stringify(values)}`)
+    .digest('hex')
+    .slice(0, 32)}`;
 }

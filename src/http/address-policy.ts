@@ -112,7 +112,14 @@ export class NetworkPolicy {
 function allowedOrigin(text: string): string {
   try {
     const url = new URL(text);
-    if ((url.protocol === 'https:' || url.protocol === 'http:') && url.pathname === '/' && !url.search && !url.hash && !url.username) return url.origin;
+    if (
+      (url.protocol === 'https:' || url.protocol === 'http:') &&
+      url.pathname === '/' &&
+      !url.search &&
+      !url.hash &&
+      !url.username
+    )
+      return url.origin;
   } catch {
     // reported below
   }

@@ -16,7 +16,14 @@ const MIN_BASE64_PIECE = 8;
 export function keyForms(value: string): string[] {
   const percent = encodeURIComponent(value);
   const formEncoded = new URLSearchParams({ v: value }).toString().slice(2);
-  const texts = new Set([value, encodeJsonString(value), percent, lowerCaseEscapes(percent), formEncoded, lowerCaseEscapes(formEncoded)]);
+  const texts = new Set([
+    value,
+    encodeJsonString(value),
+    percent,
+    lowerCaseEscapes(percent),
+    formEncoded,
+    lowerCaseEscapes(formEncoded),
+  ]);
   // Each of these may come back as bytes in hex or base64 (a Basic header, a dump of the request).
   const forms = [...texts].flatMap((text) => {
     const bytes = Buffer.from(text, 'utf8');

@@ -55,9 +55,11 @@ function readListLiteral(init: Expression, named: ReadonlySet<number>, sink: Fin
   const data = readLiteral(init, 'list', scratch, 'SEC206');
   for (const finding of scratch.findings) {
     const offset = finding.path === undefined ? undefined : data.locate(finding.path);
-    if (offset === undefined || !named.has(offset)) sink.addAt('SEC206', offset, finding.message, finding.hint, finding.path);
+    if (offset === undefined || !named.has(offset))
+      sink.addAt('SEC206', offset, finding.message, finding.hint, finding.path);
   }
-  for (const path of data.nonFinite) sink.addAt('SEC206', data.locate(path), 'a number too large for JSON is not literal data', LITERAL_HINT, path);
+  for (const path of data.nonFinite)
+    sink.addAt('SEC206', data.locate(path), 'a number too large for JSON is not literal data', LITERAL_HINT, path);
   return data;
 }
 

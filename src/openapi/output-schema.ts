@@ -25,7 +25,12 @@ function convert(raw: RawObject, depth: number): RawObject | null {
   const description = cutDescription(schema.description, 200);
   if (description) node.description = description;
   if (nullable) node.nullable = true;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((value) => typeof value === (type === 'integer' ? 'number' : type))) node.enum = schema.enum;
+  if (
+    Array.isArray(schema.enum) &&
+    schema.enum.length > 0 &&
+    schema.enum.every((value) => typeof value === (type === 'integer' ? 'number' : type))
+  )
+    node.enum = schema.enum;
   if (type === 'string' && typeof schema.format === 'string' && FORMATS.has(schema.format)) node.format = schema.format;
   if (depth >= MAX_OUTPUT_DEPTH) return node;
   if (type === 'object' && isRecord(schema.properties)) {

@@ -59,9 +59,20 @@ export const CODES = {
   SEC017: { severity: 'error', meaning: '`main` is not literal data' },
   SEC019: { severity: 'error', meaning: 'code outside `export const main` and `export const handlers`' },
   SEC020: { severity: 'error', meaning: 'schema file larger than limits.maxFileBytes, not parsed' },
-  SEC021: { severity: 'info', meaning: 'handler code calls fetch: its requests go through the core, within the schema\'s reach (executeRequest only)' },
-  SEC022: { severity: 'error', meaning: 'skill or prompt file holds code: a value that is not literal data, or a statement besides its consts' },
-  SEC023: { severity: 'warning', meaning: 'https origin written in the file or a list it references cannot be in the executeRequest reach (no valid host and port, or a `${...}` label makes up its registrable domain): left out' },
+  SEC021: {
+    severity: 'info',
+    meaning:
+      "handler code calls fetch: its requests go through the core, within the schema's reach (executeRequest only)",
+  },
+  SEC022: {
+    severity: 'error',
+    meaning: 'skill or prompt file holds code: a value that is not literal data, or a statement besides its consts',
+  },
+  SEC023: {
+    severity: 'warning',
+    meaning:
+      'https origin written in the file or a list it references cannot be in the executeRequest reach (no valid host and port, or a `${...}` label makes up its registrable domain): left out',
+  },
 
   // Handler code at run time, in the sandbox (spec chapter 05 numbering, extended).
   SEC100: { severity: 'error', meaning: 'handler code tried to reach the network' },
@@ -84,8 +95,16 @@ export const CODES = {
   SEC207: { severity: 'error', meaning: 'list file larger than limits.maxFileBytes, not parsed' },
 
   // The key lock, `.flowmcp/keys.lock.json` (src/keylock/): where the operator let each key go.
-  SEC300: { severity: 'error', meaning: 'a key would go to a schema file, namespace or origin the key lock does not record for it: held back, its tools hidden, until `flowguard keys accept`' },
-  SEC301: { severity: 'error', meaning: 'the key lock file cannot be used (unreadable, too large, not JSON, or not its shape): every key is held back' },
+  SEC300: {
+    severity: 'error',
+    meaning:
+      'a key would go to a schema file, namespace or origin the key lock does not record for it: held back, its tools hidden, until `flowguard keys accept`',
+  },
+  SEC301: {
+    severity: 'error',
+    meaning:
+      'the key lock file cannot be used (unreadable, too large, not JSON, or not its shape): every key is held back',
+  },
 
   // Structure of the file and of `main` (spec chapter 09 numbering, extended in free numbers).
   VAL001: { severity: 'error', meaning: 'no `export const main`' },
@@ -95,10 +114,16 @@ export const CODES = {
   VAL005: { severity: 'warning', meaning: 'handler key names no route' },
   VAL006: { severity: 'error', meaning: 'legacy v1.2.0 schema format, not served' },
   VAL007: { severity: 'warning', meaning: '`routes` in a 3.x file, read as `tools`' },
-  VAL008: { severity: 'error', meaning: 'tool map under the wrong key for the version (`tools` in 2.x, `routes` in 4.x), or under both' },
+  VAL008: {
+    severity: 'error',
+    meaning: 'tool map under the wrong key for the version (`tools` in 2.x, `routes` in 4.x), or under both',
+  },
   VAL009: { severity: 'error', meaning: 'file cannot be read' },
   VAL010: { severity: 'error', meaning: '`namespace` missing or not a string' },
-  VAL011: { severity: 'error', meaning: '`namespace` breaks its version\'s pattern (2.x, 3.x: lowercase letters; 4.x: ^[a-z][a-z0-9-]*$)' },
+  VAL011: {
+    severity: 'error',
+    meaning: "`namespace` breaks its version's pattern (2.x, 3.x: lowercase letters; 4.x: ^[a-z][a-z0-9-]*$)",
+  },
   VAL012: { severity: 'error', meaning: '`name` missing or not a non-empty string' },
   VAL013: { severity: 'error', meaning: '`description` missing or not a non-empty string' },
   VAL014: { severity: 'error', meaning: '`version` missing or not 2.x.y, 3.x.y or 4.x.y' },
@@ -106,7 +131,10 @@ export const CODES = {
   VAL016: { severity: 'error', meaning: 'tool map (`routes`, `tools`) missing, not an object, or empty' },
   VAL017: { severity: 'error', meaning: '`root` does not use https' },
   VAL018: { severity: 'warning', meaning: '`root` ends with a slash (removed)' },
-  VAL019: { severity: 'warning', meaning: 'name breaks the naming convention (PascalCase name, camelCase insert key, tag pattern)' },
+  VAL019: {
+    severity: 'warning',
+    meaning: 'name breaks the naming convention (PascalCase name, camelCase insert key, tag pattern)',
+  },
   VAL020: { severity: 'error', meaning: '`docs` is not an array of strings' },
   VAL021: { severity: 'error', meaning: '`tags` is not an array of strings' },
   VAL022: { severity: 'error', meaning: '`requiredServerParams` is not an array of unique key names' },
@@ -115,7 +143,10 @@ export const CODES = {
   VAL025: { severity: 'error', meaning: '`requiredLibraries` is not an array of strings' },
   VAL026: { severity: 'error', meaning: 'library entry is not an exact package name' },
   VAL027: { severity: 'error', meaning: '`root` host is made of markers, or markers make up its registrable domain' },
-  VAL028: { severity: 'info', meaning: '`resources` declared in `main` are not served (skill and prompt files are, as MCP prompts)' },
+  VAL028: {
+    severity: 'info',
+    meaning: '`resources` declared in `main` are not served (skill and prompt files are, as MCP prompts)',
+  },
   VAL029: { severity: 'info', meaning: 'skill, prompt or agent file: not a schema, skipped' },
   VAL030: { severity: 'warning', meaning: 'route name is not camelCase' },
   VAL031: { severity: 'error', meaning: 'more than 8 routes' },
@@ -126,7 +157,11 @@ export const CODES = {
   VAL036: { severity: 'warning', meaning: 'route has no `output`' },
   VAL037: { severity: 'info', meaning: 'route `async` is reserved for 2.1.0 and ignored' },
   VAL038: { severity: 'error', meaning: 'tool `meta` is not an object of its six fields' },
-  VAL039: { severity: 'error', meaning: 'descriptive field is not a string (terms of service, licence, schemaVersion, schemaHash, a parameter or output description)' },
+  VAL039: {
+    severity: 'error',
+    meaning:
+      'descriptive field is not a string (terms of service, licence, schemaVersion, schemaHash, a parameter or output description)',
+  },
   VAL040: { severity: 'error', meaning: 'parameter lacks `position` or `z`' },
   VAL041: { severity: 'error', meaning: 'parameter `key` missing or empty' },
   VAL042: { severity: 'error', meaning: 'parameter `value` missing or not a string' },
@@ -145,8 +180,14 @@ export const CODES = {
   VAL055: { severity: 'error', meaning: 'two user parameters share one key' },
   VAL056: { severity: 'error', meaning: 'default value fails its own z' },
   VAL057: { severity: 'warning', meaning: 'option has no effect on this primitive' },
-  VAL058: { severity: 'error', meaning: 'single-brace {key} in path can never match: no handler of the route rewrites the URL' },
-  VAL059: { severity: 'warning', meaning: 'z written loosely, read as meant (an argument to optional(), options in one string, an empty enum value)' },
+  VAL058: {
+    severity: 'error',
+    meaning: 'single-brace {key} in path can never match: no handler of the route rewrites the URL',
+  },
+  VAL059: {
+    severity: 'warning',
+    meaning: 'z written loosely, read as meant (an argument to optional(), options in one string, an empty enum value)',
+  },
   VAL060: { severity: 'error', meaning: 'output `mimeType` is not supported' },
   VAL061: { severity: 'error', meaning: 'output `schema` is malformed' },
   VAL062: { severity: 'error', meaning: 'output schema type does not fit the mimeType' },
@@ -199,11 +240,21 @@ export const CODES = {
   GRP004: { severity: 'error', meaning: 'tool reference resolves to no single loaded tool, or no group has that name' },
   GRP005: { severity: 'error', meaning: 'tool listed twice in one group' },
   GRP006: { severity: 'error', meaning: 'group hash does not match its tools (a tool changed)' },
-  GRP007: { severity: 'error', meaning: '`groups.json` unreadable, not JSON, or a field missing, unknown or of the wrong type' },
-  GRP008: { severity: 'error', meaning: 'a schema file, shared list or library of the group differs from its content record, or cannot be read' },
+  GRP007: {
+    severity: 'error',
+    meaning: '`groups.json` unreadable, not JSON, or a field missing, unknown or of the wrong type',
+  },
+  GRP008: {
+    severity: 'error',
+    meaning: 'a schema file, shared list or library of the group differs from its content record, or cannot be read',
+  },
   GRP009: { severity: 'error', meaning: 'group has tools but no content record (recorded by an older flowguard)' },
   // 4.x selections (`selections/` beside the schema folder), served as endpoints beside the groups (spec chapter 17 numbering).
-  SEL001: { severity: 'error', meaning: 'selection file is not `export const selection` of literal data with its fields, selects no tool, or its name is taken' },
+  SEL001: {
+    severity: 'error',
+    meaning:
+      'selection file is not `export const selection` of literal data with its fields, selects no tool, or its name is taken',
+  },
   SEL003: { severity: 'error', meaning: 'selection tool id resolves to no single loaded tool' },
 
   // Route tests (spec chapter 13).
@@ -224,36 +275,96 @@ export const CODES = {
   MIG005: { severity: 'warning', meaning: 'field that is no 1.2.0 field, carried over as written' },
   MIG006: { severity: 'info', meaning: 'legacy handler or module-level code that nothing uses, left out' },
   MIG007: { severity: 'error', meaning: 'the new file already exists and was not overwritten' },
-  MIG008: { severity: 'warning', meaning: 'pattern written as regex(/p/), which 1.2.0 matched with its slashes; written as regex(p)' },
+  MIG008: {
+    severity: 'warning',
+    meaning: 'pattern written as regex(/p/), which 1.2.0 matched with its slashes; written as regex(p)',
+  },
 
   // Skills, prompts and group prompts served as MCP prompts (chapter 12 numbering, extended).
   PRM001: { severity: 'error', meaning: 'skill or prompt `name` missing or not ^[a-z][a-z0-9_-]{0,63}$' },
-  PRM002: { severity: 'error', meaning: 'a prompt file a group names is missing, outside the project folder, or no skill or prompt' },
-  PRM003: { severity: 'error', meaning: 'skill or prompt lacks `description` or `content` (a Markdown prompt its `# Title` line)' },
+  PRM002: {
+    severity: 'error',
+    meaning: 'a prompt file a group names is missing, outside the project folder, or no skill or prompt',
+  },
+  PRM003: {
+    severity: 'error',
+    meaning: 'skill or prompt lacks `description` or `content` (a Markdown prompt its `# Title` line)',
+  },
   PRM004: { severity: 'error', meaning: '`input` entry malformed: key, type, description, required' },
   PRM005: { severity: 'warning', meaning: '`{{tool:...}}` names no tool of the catalog' },
   PRM006: { severity: 'error', meaning: '`{{input:x}}` names no input' },
-  PRM007: { severity: 'error', meaning: '`attachments` entry malformed (an image with base64 data, or a resource with uri and text)' },
+  PRM007: {
+    severity: 'error',
+    meaning: '`attachments` entry malformed (an image with base64 data, or a resource with uri and text)',
+  },
 
   // `.flowmcp/config.json`, the operator's settings (src/config/): any of these stops the command (ERR002).
   CFG001: { severity: 'error', meaning: '`.flowmcp/config.json` cannot be read or is not JSON' },
   CFG002: { severity: 'error', meaning: 'unknown key in `.flowmcp/config.json` (a misspelt key gets a did-you-mean)' },
-  CFG003: { severity: 'error', meaning: 'value in `.flowmcp/config.json` of the wrong type, out of range, or not one of the allowed values' },
+  CFG003: {
+    severity: 'error',
+    meaning: 'value in `.flowmcp/config.json` of the wrong type, out of range, or not one of the allowed values',
+  },
 
   // Errors that stop a command or refuse a request (src/errors/): no finding of a file, each with its exit code.
-  ERR001: { severity: 'error', meaning: 'the command was called wrongly: a flag, value or path it names cannot be used', exit: 2 },
+  ERR001: {
+    severity: 'error',
+    meaning: 'the command was called wrongly: a flag, value or path it names cannot be used',
+    exit: 2,
+  },
   ERR002: { severity: 'error', meaning: '`.flowmcp/config.json` cannot be used; its CFG findings say where', exit: 2 },
-  ERR003: { severity: 'error', meaning: 'an upstream override (`--upstream`, `upstreams`) is not ORIGIN=BASEURL with http(s) URLs', exit: 2 },
-  ERR004: { severity: 'error', meaning: 'the HTTP access settings (bearer tokens, allowed hosts) cannot be used', exit: 2 },
-  ERR005: { severity: 'error', meaning: 'an origin pattern (`--allow-origin`) is not scheme://host[:port] or scheme://host:*', exit: 2 },
-  ERR006: { severity: 'error', meaning: '`import`: the OpenAPI document cannot be read as one (syntax, version, a reference to nothing)', exit: 2 },
-  ERR007: { severity: 'error', meaning: '`import`: the OpenAPI document is past a bound of the import (size, depth, references); nothing is written' },
-  ERR008: { severity: 'error', meaning: 'a request to an upstream API failed (timeout, connection, size or depth bound, redirect, decoding)' },
+  ERR003: {
+    severity: 'error',
+    meaning: 'an upstream override (`--upstream`, `upstreams`) is not ORIGIN=BASEURL with http(s) URLs',
+    exit: 2,
+  },
+  ERR004: {
+    severity: 'error',
+    meaning: 'the HTTP access settings (bearer tokens, allowed hosts) cannot be used',
+    exit: 2,
+  },
+  ERR005: {
+    severity: 'error',
+    meaning: 'an origin pattern (`--allow-origin`) is not scheme://host[:port] or scheme://host:*',
+    exit: 2,
+  },
+  ERR006: {
+    severity: 'error',
+    meaning: '`import`: the OpenAPI document cannot be read as one (syntax, version, a reference to nothing)',
+    exit: 2,
+  },
+  ERR007: {
+    severity: 'error',
+    meaning:
+      '`import`: the OpenAPI document is past a bound of the import (size, depth, references); nothing is written',
+  },
+  ERR008: {
+    severity: 'error',
+    meaning: 'a request to an upstream API failed (timeout, connection, size or depth bound, redirect, decoding)',
+  },
   ERR009: { severity: 'error', meaning: 'a `tools/list` cursor is not one this server gave' },
-  ERR010: { severity: 'error', meaning: 'the arguments of a discovery meta-tool (search_tools, describe_tool, call_tool) do not fit its input schema' },
-  ERR011: { severity: 'error', meaning: 'the OAuth settings (`oauth`, `--oauth-issuer`, `--resource`) cannot be used: the issuer\'s metadata or key set cannot be read or names another issuer, or a setting is wrong', exit: 2 },
-  ERR012: { severity: 'error', meaning: 'the `identities` of the config cannot be used: a setting is wrong or names a group that does not verify', exit: 2 },
-  ERR099: { severity: 'error', meaning: 'an unexpected error inside flowguard (a bug): one line, no stack unless FLOWGUARD_DEBUG=1; please report it', exit: 70 },
+  ERR010: {
+    severity: 'error',
+    meaning:
+      'the arguments of a discovery meta-tool (search_tools, describe_tool, call_tool) do not fit its input schema',
+  },
+  ERR011: {
+    severity: 'error',
+    meaning:
+      "the OAuth settings (`oauth`, `--oauth-issuer`, `--resource`) cannot be used: the issuer's metadata or key set cannot be read or names another issuer, or a setting is wrong",
+    exit: 2,
+  },
+  ERR012: {
+    severity: 'error',
+    meaning: 'the `identities` of the config cannot be used: a setting is wrong or names a group that does not verify',
+    exit: 2,
+  },
+  ERR099: {
+    severity: 'error',
+    meaning:
+      'an unexpected error inside flowguard (a bug): one line, no stack unless FLOWGUARD_DEBUG=1; please report it',
+    exit: 70,
+  },
 } as const satisfies Record<string, CodeEntry>;
 
 export type Code = keyof typeof CODES;
@@ -311,7 +422,13 @@ export class FindingSink {
 
   /** For findings that have a source offset but no `main` path (scan, syntax errors, handlers). */
   addAt(code: Code, offset: number | undefined, message: string, hint?: string, path?: string): void {
-    this.push(code, offset === undefined || this.toFileOffset === null ? offset : this.toFileOffset(offset), path, message, hint);
+    this.push(
+      code,
+      offset === undefined || this.toFileOffset === null ? offset : this.toFileOffset(offset),
+      path,
+      message,
+      hint,
+    );
   }
 
   /** For findings at an offset in the whole file's text (the constructor's), whatever text was parsed. */
@@ -323,7 +440,13 @@ export class FindingSink {
     return hasErrors(this.findings);
   }
 
-  private push(code: Code, offset: number | undefined, path: string | undefined, message: string, hint: string | undefined): void {
+  private push(
+    code: Code,
+    offset: number | undefined,
+    path: string | undefined,
+    message: string,
+    hint: string | undefined,
+  ): void {
     const finding: Finding = { code, severity: CODES[code].severity, file: this.file, message };
     if (offset !== undefined) {
       this.lines ??= new LineIndex(this.text);
@@ -338,7 +461,12 @@ export class FindingSink {
 /** The one finding of a file that cannot be read (VAL009), e.g. a folder named like a schema. */
 export function unreadableFile(file: string, error: unknown): FindingSink {
   const sink = new FindingSink(file);
-  sink.addAt('VAL009', undefined, `cannot read the file: ${(error as Error).message}`, 'name a readable .mjs file; folders are read file by file');
+  sink.addAt(
+    'VAL009',
+    undefined,
+    `cannot read the file: ${(error as Error).message}`,
+    'name a readable .mjs file; folders are read file by file',
+  );
   return sink;
 }
 

@@ -17,7 +17,14 @@ import type { Hook } from '../sandbox/protocol.js';
 import type { CanonicalSchema } from '../schema/types.js';
 import { withBoundedYoungGeneration } from '../shared/young-generation.js';
 import { HandlerUnits, type SandboxState } from '../catalog/handler-units.js';
-import { CallListeners, elapsedMs, makeCallRecord, startCall, type CallCaller, type CallListener } from '../call/record.js';
+import {
+  CallListeners,
+  elapsedMs,
+  makeCallRecord,
+  startCall,
+  type CallCaller,
+  type CallListener,
+} from '../call/record.js';
 import { callContext } from './call-context.js';
 import { callTool, checkArguments, CheckedArguments, type CallContext } from '../call/pipeline.js';
 import type { CallFailure, CallOptions, CallResult, DryRunResult, ToolError } from '../call/outcome.js';
@@ -153,13 +160,20 @@ export class Catalog {
     // Operator input that can be wrong is read before anything is started.
     const upstreams = new Upstreams({ ...config.upstreams, ...options.upstreams });
     // Non-public addresses only where the operator allows them: the config, and the requests an override routes.
-    const http = new HttpClient({ ...config.http, ...options.http }, { allowPrivate: config.network.allowPrivate, upstreams });
+    const http = new HttpClient(
+      { ...config.http, ...options.http },
+      { allowPrivate: config.network.allowPrivate, upstreams },
+    );
     const { deadlineMs, memoryMb, workers } = config.sandbox;
     let catalog: Catalog | undefined;
     // Factories that fail after the load withdraw their tools; those run during it are the load's to report.
-    const units = new HandlerUnits({ deadlineMs, memoryMb, size: workers, ...options.sandbox }, project, (file) => catalog?.withdraw(file));
+    const units = new HandlerUnits({ deadlineMs, memoryMb, size: workers, ...options.sandbox }, project, (file) =>
+      catalog?.withdraw(file),
+    );
     try {
-      catalog = await withBoundedYoungGeneration((checkpoint) => Catalog.assemble(options, checker, units, { http, upstreams }, checkpoint));
+      catalog = await withBoundedYoungGeneration((checkpoint) =>
+        Catalog.assemble(options, checker, units, { http, upstreams }, checkpoint),
+      );
       return catalog;
     } catch (error) {
       await Promise.all([units.close(), http.close()]);
@@ -192,10 +206,13 @@ export class Catalog {
       const report: SchemaReport = { file: check.file, findings: asServed(check.findings), routes: check.routes ?? [] };
       if (check.skipped) report.skipped = check.skipped;
       if (check.prompt) promptSources.push({ file: check.file, prompt: check.prompt });
-      if (check.schema && check.schema.requiredLibraries.length > 0) report.requiredLibraries = check.schema.requiredLibraries;
+      if (check.schema && check.schema.requiredLibraries.length > 0)
+        report.requiredLibraries = check.schema.requiredLibraries;
       reports.push(report);
       checkpoint();
-      const lastGood = report.findings.some(isError) ? options.previous?.schemas.find((entry) => entry.file === check.file) : undefined;
+      const lastGood = report.findings.some(isError)
+        ? options.previous?.schemas.find((entry) => entry.file === check.file)
+        : undefined;
       if (lastGood) {
         report.lastGood = true;
         report.routes = options.previous?.schemaReports.find((previous) => previous.file === check.file)?.routes ?? [];
@@ -210,21 +227,60 @@ export class Catalog {
     }
     const schemas = (await Promise.all(pending)).filter((entry): entry is CatalogSchema => entry !== null);
 
-    const secrets = SecretStore.fromProject(project, { env: options.env ?? process.env, given: options.keys, grants: config.keys });
-    const tools = compileTools(schemas.map(({ schema }) => schema), options.schemas, secrets, units, config.network);
+    const secrets = SecretStore.fromProject(project, {
+      env: options.env ?? process.env,
+      given: options.keys,
+      grants: config.keys,
+    });
+    const tools = compileTools(
+      schemas.map(({ schema }) => schema),
+      options.schemas,
+      secrets,
+      units,
+      config.network,
+    );
     // A key goes only to the files the key lock records for it: the tools of any other are hidden.
-    const keyLock = openKeyLock({ setting: options.keyLock, project, schemas: options.schemas, lists: options.lists }, tools, (key, namespace) => secrets.valueFor(key, namespace) !== undefined);
-    for (const finding of keyLock?.findings() ?? []) reports.find((report) => report.file === finding.file)?.findings.push(finding);
+    const keyLock = openKeyLock(
+      { setting: options.keyLock, project, schemas: options.schemas, lists: options.lists },
+      tools,
+      (key, namespace) => secrets.valueFor(key, namespace) !== undefined,
+    );
+    for (const finding of keyLock?.findings() ?? [])
+      reports.find((report) => report.file === finding.file)?.findings.push(finding);
     for (const tool of tools) Object.freeze(tool); // decided: handler units report to the catalog, never into a tool
-    const prompts = servePrompts(promptSources, schemas.map(({ schema }) => schema));
-    for (const finding of unresolvedTools(prompts, tools)) reports.find((report) => report.file === finding.file)?.findings.push(finding);
+    const prompts = servePrompts(
+      promptSources,
+      schemas.map(({ schema }) => schema),
+    );
+    for (const finding of unresolvedTools(prompts, tools))
+      reports.find((report) => report.file === finding.file)?.findings.push(finding);
     const redactor: Redactor = secrets.redactorFor(schemas.flatMap(({ schema }) => schema.requiredServerParams));
     const state = options.state ?? new MemoryState({ maxCacheEntries: config.cache.maxEntries });
     const context = callContext({ config, http, secrets, redactor, upstreams, units, tools, state });
     const listsFolder = { path: checker.listsFolder, files: checker.lists.folderFiles };
-    const responses = new ResponseCache({ store: state, config: config.cache, keyValue: (key, namespace) => secrets.valueFor(key, namespace) });
+    const responses = new ResponseCache({
+      store: state,
+      config: config.cache,
+      keyValue: (key, namespace) => secrets.valueFor(key, namespace),
+    });
     const ownState = options.state ? null : state;
-    return new Catalog(schemas, tools, reports, checker.listReports(), listsFolder, units, context, cache, responses, ownState, project, checker.lists.lists, prompts, config.output.validate, keyLock);
+    return new Catalog(
+      schemas,
+      tools,
+      reports,
+      checker.listReports(),
+      listsFolder,
+      units,
+      context,
+      cache,
+      responses,
+      ownState,
+      project,
+      checker.lists.lists,
+      prompts,
+      config.output.validate,
+      keyLock,
+    );
   }
 
   /** Calls `listener` whenever the tools served change (a schema's handlers failed on first use). */
@@ -240,7 +296,11 @@ export class Catalog {
 
   /** Findings per schema file, in path order: the load's, and those of a handlers factory that failed since (handler-units.ts). */
   get schemaReports(): SchemaReport[] {
-    return this.loadReports.map((report) => (this.withdrawn.has(report.file) ? { ...report, findings: [...report.findings, ...this.units.failureOf(report.file)] } : report));
+    return this.loadReports.map((report) =>
+      this.withdrawn.has(report.file)
+        ? { ...report, findings: [...report.findings, ...this.units.failureOf(report.file)] }
+        : report,
+    );
   }
 
   /**
@@ -281,11 +341,17 @@ export class Catalog {
     // A record is made only while someone listens (taken at the start: a listener added meanwhile waits for the next call).
     const start = this.callListeners.active ? startCall() : null;
     const tool = this.tool(nameOrReference);
-    const { result, cache } = tool ? await this.callThroughCache(tool, args, options) : { result: unknownTool(nameOrReference), cache: 'none' as const };
+    const { result, cache } = tool
+      ? await this.callThroughCache(tool, args, options)
+      : { result: unknownTool(nameOrReference), cache: 'none' as const };
     if (start) {
       const durationMs = elapsedMs(start);
-      const called = tool ? { name: tool.name, reference: tool.reference, schemaHash: this.schemaHashes.get(tool.schema.file) ?? '' } : { name: nameOrReference, reference: '', schemaHash: '' };
-      this.callListeners.publish(() => makeCallRecord(start, durationMs, called, args, result, this.context.redactor, cache, options.caller));
+      const called = tool
+        ? { name: tool.name, reference: tool.reference, schemaHash: this.schemaHashes.get(tool.schema.file) ?? '' }
+        : { name: nameOrReference, reference: '', schemaHash: '' };
+      this.callListeners.publish(() =>
+        makeCallRecord(start, durationMs, called, args, result, this.context.redactor, cache, options.caller),
+      );
     }
     return result;
   }
@@ -295,13 +361,29 @@ export class Catalog {
     if (!this.callListeners.active) return;
     const start = startCall();
     const result: CallResult = refusal ? { ok: false, error: refusal } : unknownTool(name);
-    this.callListeners.publish(() => makeCallRecord(start, 0, { name, reference: '', schemaHash: '' }, args, result, this.context.redactor, 'none', caller));
+    this.callListeners.publish(() =>
+      makeCallRecord(
+        start,
+        0,
+        { name, reference: '', schemaHash: '' },
+        args,
+        result,
+        this.context.redactor,
+        'none',
+        caller,
+      ),
+    );
   }
 
   /** The response cache (src/cache/) answers a repeated call of a read-only tool; it keys on the checked arguments. */
-  private async callThroughCache(tool: Tool, args: unknown, options: CallOptions): Promise<{ result: CallResult | DryRunResult; cache: CacheOutcome }> {
+  private async callThroughCache(
+    tool: Tool,
+    args: unknown,
+    options: CallOptions,
+  ): Promise<{ result: CallResult | DryRunResult; cache: CacheOutcome }> {
     const checked = checkArguments(this.context, tool, args, options);
-    if (!(checked instanceof CheckedArguments)) return { result: this.context.redactor.redactValue(checked), cache: 'none' };
+    if (!(checked instanceof CheckedArguments))
+      return { result: this.context.redactor.redactValue(checked), cache: 'none' };
     return this.responses.through(tool, checked.values, options, () => callTool(this.context, tool, checked, options));
   }
 
@@ -329,7 +411,8 @@ export class Catalog {
    * `file`, also whether the key lock holds the key back from that file (and the command that accepts it).
    */
   keyAccess(key: string, namespace: string, file?: string): KeyAccess {
-    if (file !== undefined && this.keyLock?.heldKeys(file).includes(key)) return { granted: false, reason: 'held', fix: this.keyLock.acceptCommand([key]) };
+    if (file !== undefined && this.keyLock?.heldKeys(file).includes(key))
+      return { granted: false, reason: 'held', fix: this.keyLock.acceptCommand([key]) };
     return this.context.secrets.access(key, namespace);
   }
 
@@ -372,7 +455,13 @@ export class Catalog {
  * Runs one handler hook of a schema in its sandbox unit (its factory first, if it has not run),
  * without the call pipeline around it: for tests and diagnostics, not part of the public API (index.ts).
  */
-export function runSchemaHook(catalog: Catalog, file: string, route: string, hook: Hook, input: unknown): Promise<Outcome<unknown>> {
+export function runSchemaHook(
+  catalog: Catalog,
+  file: string,
+  route: string,
+  hook: Hook,
+  input: unknown,
+): Promise<Outcome<unknown>> {
   return (handlerUnits.get(catalog) as HandlerUnits).runHook(unitId(file), route, hook, input);
 }
 
@@ -380,7 +469,13 @@ export function runSchemaHook(catalog: Catalog, file: string, route: string, hoo
  * A checked schema taken into the catalog, with its handlers (their factory run now, or on first
  * use); null when they cannot load (the report says why).
  */
-async function acceptSchema(units: HandlerUnits, schema: CanonicalSchema, sha256: string, report: FileReport, atLoad: boolean): Promise<CatalogSchema | null> {
+async function acceptSchema(
+  units: HandlerUnits,
+  schema: CanonicalSchema,
+  sha256: string,
+  report: FileReport,
+  atLoad: boolean,
+): Promise<CatalogSchema | null> {
   const sink = new FindingSink(schema.file);
   units.add(schema, report.routes ?? [], sink);
   report.findings.push(...sink.findings);

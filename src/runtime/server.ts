@@ -81,7 +81,13 @@ export async function createServer(options: ServerOptions): Promise<Server> {
     }
     const { startHttpServer } = await import('../edge/http.js');
     const http = closing.add(await startHttpServer(live, options.serve));
-    return { live, url: http.url, resource: http.resource, ended: new Promise<void>(() => undefined), close: () => closing.close() };
+    return {
+      live,
+      url: http.url,
+      resource: http.resource,
+      ended: new Promise<void>(() => undefined),
+      close: () => closing.close(),
+    };
   } catch (error) {
     await closing.close().catch(() => undefined);
     throw error;

@@ -20,7 +20,10 @@ class LockedSettingError extends TypeError {
  * requests go through the core's bridge (decision R12), registered before the config is locked.
  */
 function lockEthers(ethers: unknown): unknown {
-  const library = ethers as { lock?: () => void; FetchRequest?: { lockConfig?: () => void; registerGetUrl?: (getUrl: typeof ethersGetUrl) => void } };
+  const library = ethers as {
+    lock?: () => void;
+    FetchRequest?: { lockConfig?: () => void; registerGetUrl?: (getUrl: typeof ethersGetUrl) => void };
+  };
   library.FetchRequest?.registerGetUrl?.(ethersGetUrl);
   library.lock?.();
   library.FetchRequest?.lockConfig?.();

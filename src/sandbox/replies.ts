@@ -81,7 +81,10 @@ export function parsePlain(json: string | undefined): Outcome<unknown> {
     return { ok: true, value: JSON.parse(json, (key, value: unknown) => (key === '__proto__' ? undefined : value)) };
   } catch (error) {
     // The reviver recurses: a result nested a few thousand deep overflows the host's stack.
-    return { ok: false, failure: { code: 'SEC101', message: `the handler's result could not be read (${describeError(error)})` } };
+    return {
+      ok: false,
+      failure: { code: 'SEC101', message: `the handler's result could not be read (${describeError(error)})` },
+    };
   }
 }
 
@@ -92,11 +95,20 @@ export function describeError(error: unknown): string {
 }
 
 /** Why a request missed its deadline: it ran out of memory, did not finish, or returned but left work running. */
-export function missedDeadline(worker: Pick<WorkerProcess, 'residentMb' | 'baselineMb'>, memoryMb: number, returned: boolean, what: string, deadline: number): Failure {
+export function missedDeadline(
+  worker: Pick<WorkerProcess, 'residentMb' | 'baselineMb'>,
+  memoryMb: number,
+  returned: boolean,
+  what: string,
+  deadline: number,
+): Failure {
   // A process near its heap limit spends its last seconds collecting garbage: that call ran
   // out of memory rather than time. (A busy loop does not grow; three quarters of the heap
   // limit above the start is no loop.)
   if (worker.residentMb() > worker.baselineMb + memoryMb * 0.75) return OUT_OF_MEMORY;
   if (!returned) return { code: 'SEC105', message: `${what} did not finish within ${deadline} ms` };
-  return { code: 'SEC105', message: `${what} returned but left work running after it returned (an endless promise chain?); the sandbox process was still busy with it after ${deadline} ms` };
+  return {
+    code: 'SEC105',
+    message: `${what} returned but left work running after it returned (an endless promise chain?); the sandbox process was still busy with it after ${deadline} ms`,
+  };
 }

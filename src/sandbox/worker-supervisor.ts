@@ -7,10 +7,36 @@ import { BusyPoll } from './busy-poll.js';
 import { type Job, JobQueue } from './job-queue.js';
 import { reportToStderr, type SandboxEvent, type SandboxEventListener } from './events.js';
 import { ProcessTurn } from './process-turn.js';
-import { describeCommand, isFailure, type Bridge, type Command, type Failure, type Late, type Outbound, type Parked, type Reply, type Request, type Turned, type UnitSpec } from './protocol.js';
+import {
+  describeCommand,
+  isFailure,
+  type Bridge,
+  type Command,
+  type Failure,
+  type Late,
+  type Outbound,
+  type Parked,
+  type Reply,
+  type Request,
+  type Turned,
+  type UnitSpec,
+} from './protocol.js';
 import { describeError, endsWorker, missedDeadline, Replies } from './replies.js';
 import { RunningRequests } from './running-requests.js';
-import { CLOSED, DEFAULT_BRIDGE_ALLOWANCE_MS, DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, FIRST_RESTART_DELAY_MS, IMPORT_DEADLINE_MS, LOAD_START_WAIT_MS, MAX_RESTART_DELAY_MS, OUT_OF_MEMORY, REPLY_POLL_MS, START_ALLOWANCE_MS, type SandboxOptions } from './sandbox-options.js';
+import {
+  CLOSED,
+  DEFAULT_BRIDGE_ALLOWANCE_MS,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_MEMORY_MB,
+  FIRST_RESTART_DELAY_MS,
+  IMPORT_DEADLINE_MS,
+  LOAD_START_WAIT_MS,
+  MAX_RESTART_DELAY_MS,
+  OUT_OF_MEMORY,
+  REPLY_POLL_MS,
+  START_ALLOWANCE_MS,
+  type SandboxOptions,
+} from './sandbox-options.js';
 import { JobsInHand } from './jobs-in-hand.js';
 import { rssLimitMb, WorkerProcess, type WorkerEvents } from './worker-process.js';
 
@@ -51,7 +77,10 @@ export class WorkerSupervisor {
   /** Requests sent and not answered yet: the one holding the turn, and parked calls. */
   private readonly running = new RunningRequests(this.turn);
   /** Jobs queued or running: while there are any, the process keeps the host alive and its memory is watched. */
-  private readonly inHand = new JobsInHand((busy) => this.worker?.hold(busy), () => this.checkMemory());
+  private readonly inHand = new JobsInHand(
+    (busy) => this.worker?.hold(busy),
+    () => this.checkMemory(),
+  );
   /** The bridge of each executeRequest call, by its command, until it runs. */
   private readonly bridges = new WeakMap<Command, Bridge>();
   private readonly bridgeAllowanceMs: number;
@@ -143,8 +172,13 @@ export class WorkerSupervisor {
     this.sentAhead.delete(job);
     if (sentAhead && typeof id === 'number') this.worker?.send({ kind: 'drop', id });
     const what = `${describeCommand(job.command)} could not start within ${waitMs} ms`;
-    if (this.ready) job.settle({ code: 'SEC105', message: `${what}: the sandbox process was busy with the calls before it` });
-    else job.settle({ code: 'SEC107', message: `${what}: the sandbox process was ${this.started > 1 ? 'restarting' : 'starting'}` });
+    if (this.ready)
+      job.settle({ code: 'SEC105', message: `${what}: the sandbox process was busy with the calls before it` });
+    else
+      job.settle({
+        code: 'SEC107',
+        message: `${what}: the sandbox process was ${this.started > 1 ? 'restarting' : 'starting'}`,
+      });
     this.wake?.();
   }
 
@@ -184,7 +218,11 @@ export class WorkerSupervisor {
       await work();
     } catch (error) {
       // Nobody awaits this: an exception here would end the host. It fails its jobs instead.
-      for (const job of jobs) job.settle({ code: 'SEC107', message: `the sandbox could not run ${describeCommand(job.command)}: ${describeError(error)}` });
+      for (const job of jobs)
+        job.settle({
+          code: 'SEC107',
+          message: `the sandbox could not run ${describeCommand(job.command)}: ${describeError(error)}`,
+        });
     } finally {
       this.turn.release(owner);
       if (this.queue.length > 0) void this.drain();
@@ -192,7 +230,8 @@ export class WorkerSupervisor {
   }
 
   private checkMemory(): void {
-    if (this.running.size > 0 && (this.worker?.residentMb() ?? 0) > rssLimitMb(this.memoryMb)) this.replace(OUT_OF_MEMORY.message, OUT_OF_MEMORY);
+    if (this.running.size > 0 && (this.worker?.residentMb() ?? 0) > rssLimitMb(this.memoryMb))
+      this.replace(OUT_OF_MEMORY.message, OUT_OF_MEMORY);
   }
 
   /** A job, preceded by what a new process lacks: the unit's libraries, and the unit itself. */
@@ -217,12 +256,20 @@ export class WorkerSupervisor {
 
   /** A load whose libraries this process has imported already: it needs nothing sent before it. */
   private isReadyLoad(job: Job): boolean {
-    return job.command.kind === 'load' && job.command.unit.libraries.every((library) => this.imported.has(library.name));
+    return (
+      job.command.kind === 'load' && job.command.unit.libraries.every((library) => this.imported.has(library.name))
+    );
   }
 
   /** A call of a unit this process has loaded, without a bridge (an executeRequest call may be parked): it needs nothing sent before it. */
   private isReadyCall({ command, spec }: Job): boolean {
-    return command.kind === 'call' && spec !== undefined && this.loaded.has(spec.id) && !this.bridges.has(command) && spec.libraries.every((library) => this.imported.has(library.name));
+    return (
+      command.kind === 'call' &&
+      spec !== undefined &&
+      this.loaded.has(spec.id) &&
+      !this.bridges.has(command) &&
+      spec.libraries.every((library) => this.imported.has(library.name))
+    );
   }
 
   /**
@@ -239,7 +286,10 @@ export class WorkerSupervisor {
     for (let index = 0; index < jobs.length; index += 1) {
       const job = jobs[index] as Job;
       this.queue.started(job);
-      const next = job.command.kind === 'call' && !this.turn.wantedBesides(this.drainWaits) ? this.queue.shiftAhead((queued) => this.isReadyCall(queued), 1)[0] : undefined;
+      const next =
+        job.command.kind === 'call' && !this.turn.wantedBesides(this.drainWaits)
+          ? this.queue.shiftAhead((queued) => this.isReadyCall(queued), 1)[0]
+          : undefined;
       if (next) {
         jobs.push(next);
         sent.push(this.send(next.command));
@@ -250,7 +300,8 @@ export class WorkerSupervisor {
       if (!isFailure(reply) && reply.ok && job.command.kind === 'load') this.loaded.add(job.command.unit.id);
       job.settle(reply);
       if (this.worker !== worker) {
-        for (const behind of jobs.slice(index + 1).reverse()) if (behind.command.kind === 'load' || this.sentAhead.has(behind)) this.enqueue(behind, true);
+        for (const behind of jobs.slice(index + 1).reverse())
+          if (behind.command.kind === 'load' || this.sentAhead.has(behind)) this.enqueue(behind, true);
         return;
       }
     }
@@ -268,7 +319,10 @@ export class WorkerSupervisor {
     try {
       (this.worker as WorkerProcess).send({ ...command, id } as Request);
     } catch (error) {
-      return { code: 'SEC107', message: `could not send ${describeCommand(command)} its input (${describeError(error)})` };
+      return {
+        code: 'SEC107',
+        message: `could not send ${describeCommand(command)} its input (${describeError(error)})`,
+      };
     }
     this.replies.expect(id);
     return id;
@@ -299,11 +353,19 @@ export class WorkerSupervisor {
         if (holds) this.replace(failure.message);
         else this.replies.forget(id);
       };
-      const timer = new PausableTimer(deadline, () => missed(missedDeadline(worker, this.memoryMb, this.replies.returned(id), describeCommand(command), deadline)));
+      const timer = new PausableTimer(deadline, () =>
+        missed(missedDeadline(worker, this.memoryMb, this.replies.returned(id), describeCommand(command), deadline)),
+      );
       // An executeRequest call: its deadline pauses while the core performs its requests; the
       // whole call has a bound of its own.
       const bridge = this.bridges.get(command);
-      const host = { wholeMs: deadline + this.bridgeAllowanceMs, missed, send: (message: Parameters<WorkerProcess['send']>[0]) => worker === this.worker && worker.send(message), turn: this.turn, owner };
+      const host = {
+        wholeMs: deadline + this.bridgeAllowanceMs,
+        missed,
+        send: (message: Parameters<WorkerProcess['send']>[0]) => worker === this.worker && worker.send(message),
+        turn: this.turn,
+        owner,
+      };
       const bridged = bridge && new BridgedCall(id, bridge, timer, host);
       this.running.add(id, {
         owner,
@@ -345,7 +407,10 @@ export class WorkerSupervisor {
   /** A request whose call is no longer running: answered with a refusal, so the worker forgets it. */
   private refuseLate(message: Outbound): void {
     if (this.running.firstLate(message.id)) this.report({ kind: 'late-request', pid: this.worker?.pid, unit: null });
-    const answer = { ok: false, message: 'CALL_ENDED: the call that made this request is not running; nothing was sent' } as const;
+    const answer = {
+      ok: false,
+      message: 'CALL_ENDED: the call that made this request is not running; nothing was sent',
+    } as const;
     this.worker?.send({ kind: 'inbound', outbound: message.outbound, answer });
   }
 

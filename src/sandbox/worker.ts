@@ -21,7 +21,19 @@ import { BusyPoll } from './busy-poll.js';
 import { newJob, runAs, type Job } from './job-context.js';
 import { lockLibrary } from './library-locks.js';
 import type { LibraryModule } from '../libraries/resolve.js';
-import type { Drop, Failure, Hook, Inbound, Park, Parked, Ready, Reply, Request, Turned, UnitSpec } from './protocol.js';
+import type {
+  Drop,
+  Failure,
+  Hook,
+  Inbound,
+  Park,
+  Parked,
+  Ready,
+  Reply,
+  Request,
+  Turned,
+  UnitSpec,
+} from './protocol.js';
 
 interface Unit {
   handlers: Record<string, Partial<Record<Hook, (input: unknown) => unknown>>>;
@@ -60,7 +72,18 @@ lockdown({
 // AbortController and Headers too (a bridged fetch takes a signal, and answers with Headers); the
 // compartments' AbortSignal is the bridge's (its timeout is a bound the core keeps, never a timer).
 harden([AbortSignal, DOMException]);
-const globals = harden({ Date, Math, URL, URLSearchParams, TextEncoder, TextDecoder, Buffer, AbortController, AbortSignal: sandboxAbortSignal, Headers });
+const globals = harden({
+  Date,
+  Math,
+  URL,
+  URLSearchParams,
+  TextEncoder,
+  TextDecoder,
+  Buffer,
+  AbortController,
+  AbortSignal: sandboxAbortSignal,
+  Headers,
+});
 routeGlobalFetch(harden(fetchFor(null)));
 onLateAttempt(reportLate);
 // One request at a time, in the order sent: the host may send several loads at once, and each
@@ -99,7 +122,11 @@ send({ ready: true } satisfies Ready);
 async function work(): Promise<void> {
   working = true;
   for (let request = inbox.shift(); request && !ending; request = inbox.shift()) {
-    const job = newJob(request.id, request.kind === 'call' ? request.unit : null, request.kind === 'call' ? request.hook : null);
+    const job = newJob(
+      request.id,
+      request.kind === 'call' ? request.unit : null,
+      request.kind === 'call' ? request.hook : null,
+    );
     const parked = new Promise<void>((park) => (inLine = { id: request.id, park }));
     await Promise.race([runAs(job, () => run(job, request)), parked]);
     inLine = null;
@@ -110,7 +137,9 @@ async function work(): Promise<void> {
 /** One request as its job: the reply, then the turn marker, then the end of its job. */
 async function run(job: Job, request: Request): Promise<void> {
   // A process that ends takes no further requests; the host sends them to its replacement.
-  const reply: Reply = dropped.delete(request.id) ? { id: request.id, ok: false, failure: { code: 'SEC105', message: 'dropped: it could not start in time' } } : await handle(request);
+  const reply: Reply = dropped.delete(request.id)
+    ? { id: request.id, ok: false, failure: { code: 'SEC105', message: 'dropped: it could not start in time' } }
+    : await handle(request);
   if (!answer(reply)) {
     ending = true;
     return;
@@ -135,7 +164,10 @@ async function run(job: Job, request: Request): Promise<void> {
  */
 function answer(reply: Reply): boolean {
   if (rssLimit > 0 && process.memoryUsage.rss() > rssLimit) {
-    const failure: Failure = { code: 'SEC106', message: `handler code left the sandbox process above its memory limit (${rssLimit / 2 ** 20} MiB)` };
+    const failure: Failure = {
+      code: 'SEC106',
+      message: `handler code left the sandbox process above its memory limit (${rssLimit / 2 ** 20} MiB)`,
+    };
     send?.({ id: reply.id, ok: false, failure } satisfies Reply, () => process.exit(1));
     return false;
   }
@@ -164,7 +196,8 @@ function importLibrary(library: LibraryModule): Promise<{ value: unknown } | { e
  * `default`; a computing built-in as `require('node:name')` gives it.
  */
 async function loadLibrary(library: LibraryModule): Promise<unknown> {
-  if (library.format === 'builtin') return builtinFacade(createRequire(import.meta.url)(library.url) as Record<string, unknown>);
+  if (library.format === 'builtin')
+    return builtinFacade(createRequire(import.meta.url)(library.url) as Record<string, unknown>);
   if (library.format === 'commonjs') {
     const exports: unknown = createRequire(library.url)(fileURLToPath(library.url));
     // A compiled ES module in CommonJS clothing marks itself `__esModule`.
@@ -186,9 +219,14 @@ function builtinFacade(module: Record<string, unknown>): Record<string, unknown>
   const facade: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(module)) {
     // Node names its constructors with a capital; everything else that is a function computes.
-    if (typeof value === 'function' && !/^[A-Z]/.test(name)) facade[name] = (...args: unknown[]) => (value as (...args: unknown[]) => unknown).apply(module, args);
+    if (typeof value === 'function' && !/^[A-Z]/.test(name))
+      facade[name] = (...args: unknown[]) => (value as (...args: unknown[]) => unknown).apply(module, args);
     else if (typeof value !== 'object' && typeof value !== 'function') facade[name] = value;
-    else if (isObject(value) && Object.values(value).every((entry) => typeof entry !== 'object' && typeof entry !== 'function')) facade[name] = { ...value };
+    else if (
+      isObject(value) &&
+      Object.values(value).every((entry) => typeof entry !== 'object' && typeof entry !== 'function')
+    )
+      facade[name] = { ...value };
   }
   return facade;
 }
@@ -208,7 +246,10 @@ function plainNamespace(namespace: Record<string, unknown>, seen: Map<object, ob
   seen.set(namespace, copy);
   for (const key of Object.keys(namespace)) {
     const value = namespace[key];
-    copy[key] = Object.prototype.toString.call(value) === '[object Module]' ? plainNamespace(value as Record<string, unknown>, seen) : value;
+    copy[key] =
+      Object.prototype.toString.call(value) === '[object Module]'
+        ? plainNamespace(value as Record<string, unknown>, seen)
+        : value;
   }
   return copy;
 }
@@ -242,7 +283,12 @@ async function load(id: number, spec: UnitSpec): Promise<Reply> {
   const allowed: Record<string, unknown> = {};
   for (const library of spec.libraries) {
     const imported = await importLibrary(library);
-    if ('error' in imported) return { id, ok: false, failure: { code: 'SEC103', message: `library '${library.name}' failed to load: ${imported.error}` } };
+    if ('error' in imported)
+      return {
+        id,
+        ok: false,
+        failure: { code: 'SEC103', message: `library '${library.name}' failed to load: ${imported.error}` },
+      };
     allowed[library.name] = imported.value;
   }
   // The Compartment's globals are pure computation, nothing of the host; its `fetch` only asks
@@ -268,7 +314,8 @@ function readHandlers(made: unknown): Unit['handlers'] {
     if (!isObject(entry)) throw shapeError(`handlers.${route} must be an object of hooks`);
     const hooks: Partial<Record<Hook, (input: unknown) => unknown>> = {};
     for (const [hook, fn] of Object.entries(entry)) {
-      if (!HOOKS.has(hook)) throw shapeError(`handlers.${route}.${hook}: hooks are preRequest, executeRequest and postRequest`);
+      if (!HOOKS.has(hook))
+        throw shapeError(`handlers.${route}.${hook}: hooks are preRequest, executeRequest and postRequest`);
       if (typeof fn !== 'function') throw shapeError(`handlers.${route}.${hook} must be a function`);
       hooks[hook as Hook] = fn as (input: unknown) => unknown;
     }
@@ -283,7 +330,13 @@ async function call(id: number, unitId: string, route: string, hook: Hook, input
   const result = await handler(input);
   // `{ response: undefined }` hands the answer on unchanged (as the reference does). JSON drops
   // the key, so it travels as `{}`, which the host reads as that; a bare `{}` is refused below.
-  if (hook === 'postRequest' && isObject(result) && Object.keys(result).length === 1 && Object.hasOwn(result, 'response') && result.response === undefined) {
+  if (
+    hook === 'postRequest' &&
+    isObject(result) &&
+    Object.keys(result).length === 1 &&
+    Object.hasOwn(result, 'response') &&
+    result.response === undefined
+  ) {
     return { id, ok: true, json: '{}' };
   }
   // Serialised here, under the host's deadline: getters, toJSON and proxies run in the worker.
@@ -315,10 +368,14 @@ function checkResult(hook: Hook, result: unknown): void {
   if (!isObject(result)) throw shapeError(`${hook} must return an object, got ${describe(result)}`);
   const keys = Object.keys(result);
   const extra = keys.filter((key) => !allowed.includes(key));
-  if (extra.length > 0) throw shapeError(`${hook} returned unexpected key(s) ${extra.join(', ')}; expected ${allowed.join(' and ')}`);
-  if (!oneOf.some((key) => key in result)) throw shapeError(`${hook} must return ${oneOf.map((key) => `{ ${key} }`).join(' or ')}`);
-  if (hook === 'executeRequest' && 'struct' in result && !isObject(result.struct)) throw shapeError('executeRequest must return { struct } with struct an object');
-  if (hook === 'preRequest' && !isObject((result as { struct: unknown }).struct)) throw shapeError('preRequest must return { struct } with struct an object');
+  if (extra.length > 0)
+    throw shapeError(`${hook} returned unexpected key(s) ${extra.join(', ')}; expected ${allowed.join(' and ')}`);
+  if (!oneOf.some((key) => key in result))
+    throw shapeError(`${hook} must return ${oneOf.map((key) => `{ ${key} }`).join(' or ')}`);
+  if (hook === 'executeRequest' && 'struct' in result && !isObject(result.struct))
+    throw shapeError('executeRequest must return { struct } with struct an object');
+  if (hook === 'preRequest' && !isObject((result as { struct: unknown }).struct))
+    throw shapeError('preRequest must return { struct } with struct an object');
 }
 
 /** A handler's wrong result, inside the sandbox's process: failureOf reports it as SEC101 (no FlowguardError: the worker loads nothing of the host's tables). */
@@ -336,7 +393,10 @@ function failureOf(error: unknown, thrown: 'SEC104' | 'SEC107'): Failure {
   if (error instanceof TypeError && FROZEN_WRITE.test(message)) {
     return { code: 'SEC102', message: `handler code tried to change frozen data: ${message}` };
   }
-  return { code: thrown, message: `${thrown === 'SEC104' ? 'the handlers factory threw' : 'the handler threw'}: ${message}` };
+  return {
+    code: thrown,
+    message: `${thrown === 'SEC104' ? 'the handlers factory threw' : 'the handler threw'}: ${message}`,
+  };
 }
 
 function messageOf(error: unknown): string {

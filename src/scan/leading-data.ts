@@ -61,7 +61,11 @@ export function readLeadingData(text: string, name: LeadingName): LeadingData | 
     if (text.charCodeAt(reader.at) !== 0x7b /* { */) return null;
     const start = reader.at;
     const value = reader.value(0);
-    return { start, end: reader.at, data: { value, opaque: [], nonFinite: [], locate: locator(name, value, start, reader.positions) } };
+    return {
+      start,
+      end: reader.at,
+      data: { value, opaque: [], nonFinite: [], locate: locator(name, value, start, reader.positions) },
+    };
   } catch (error) {
     if (error instanceof NotPlainData || error instanceof RangeError) return null;
     throw error;
@@ -299,7 +303,17 @@ class DataReader {
 const PLAIN_IN_DOUBLE = /[^"\\\n\r]*/y;
 const PLAIN_IN_SINGLE = /[^'\\\n\r]*/y;
 
-const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', "'": "'", '"': '"', '\\': '\\' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  "'": "'",
+  '"': '"',
+  '\\': '\\',
+};
 
 const KEYWORDS: ReadonlyArray<[string, boolean | null]> = [
   ['true', true],
@@ -387,10 +401,23 @@ export function parseWithLeadingData(text: string, name: LeadingName, sink: Find
 }
 
 /** Whether `statement` is `export const <name> = ` with an object at exactly `start` to `end` as its one initialiser. */
-function initialises(statement: Program['body'][number] | undefined, name: LeadingName, start: number, end: number): boolean {
-  if (statement?.type !== 'ExportNamedDeclaration' || statement.declaration?.type !== 'VariableDeclaration') return false;
+function initialises(
+  statement: Program['body'][number] | undefined,
+  name: LeadingName,
+  start: number,
+  end: number,
+): boolean {
+  if (statement?.type !== 'ExportNamedDeclaration' || statement.declaration?.type !== 'VariableDeclaration')
+    return false;
   if (statement.declaration.declarations.length !== 1) return false;
   const [first] = statement.declaration.declarations;
   const init = first?.init as (Expression & { start?: number; end?: number }) | null | undefined;
-  return statement.declaration.kind === 'const' && first?.id.type === 'Identifier' && first.id.name === name && init?.type === 'ObjectExpression' && init.start === start && init.end === end;
+  return (
+    statement.declaration.kind === 'const' &&
+    first?.id.type === 'Identifier' &&
+    first.id.name === name &&
+    init?.type === 'ObjectExpression' &&
+    init.start === start &&
+    init.end === end
+  );
 }

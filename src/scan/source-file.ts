@@ -31,7 +31,15 @@ export function readSourceFile(file: string, maxBytes: number | undefined, tooLa
     let length = 0;
     for (;;) {
       if (length === buffer.length) {
-        if (length > limit) return { sink: oversized(file, 'reading the file went past the limit (it grew while it was read, or is no regular file)', limit, tooLarge) };
+        if (length > limit)
+          return {
+            sink: oversized(
+              file,
+              'reading the file went past the limit (it grew while it was read, or is no regular file)',
+              limit,
+              tooLarge,
+            ),
+          };
         const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, limit + 1));
         buffer.copy(grown, 0, 0, length);
         buffer = grown;
@@ -49,13 +57,21 @@ export function readSourceFile(file: string, maxBytes: number | undefined, tooLa
 
 function oversized(file: string, what: string, limit: number, code: Code): FindingSink {
   const sink = new FindingSink(file);
-  sink.addAt(code, undefined, `${what}; the limit (limits.maxFileBytes) is ${bytes(limit)}, so the file was not parsed`, 'split it into smaller files, or raise limits.maxFileBytes in .flowmcp/config.json');
+  sink.addAt(
+    code,
+    undefined,
+    `${what}; the limit (limits.maxFileBytes) is ${bytes(limit)}, so the file was not parsed`,
+    'split it into smaller files, or raise limits.maxFileBytes in .flowmcp/config.json',
+  );
   return sink;
 }
 
 /** `53778085 bytes (51.3 MiB)`: exact for the author, readable at a glance. */
 function bytes(count: number): string {
-  const units: Array<[number, string]> = [[1024 * 1024, 'MiB'], [1024, 'KiB']];
+  const units: Array<[number, string]> = [
+    [1024 * 1024, 'MiB'],
+    [1024, 'KiB'],
+  ];
   const unit = units.find(([size]) => count >= size);
   return unit ? `${count} bytes (${+(count / unit[0]).toFixed(1)} ${unit[1]})` : `${count} bytes`;
 }

@@ -89,14 +89,25 @@ function readShape(item: unknown): RawParam | null {
   const { primitive, options } = item.z;
   if (typeof key !== 'string' || key === '' || typeof value !== 'string') return null;
   if (typeof location !== 'string' || !LOCATIONS.has(location)) return null;
-  if (typeof primitive !== 'string' || !Array.isArray(options) || !options.every((o) => typeof o === 'string')) return null;
-  const description = typeof item.description === 'string' ? item.description : typeof item.z.description === 'string' ? item.z.description : undefined;
+  if (typeof primitive !== 'string' || !Array.isArray(options) || !options.every((o) => typeof o === 'string'))
+    return null;
+  const description =
+    typeof item.description === 'string'
+      ? item.description
+      : typeof item.z.description === 'string'
+        ? item.z.description
+        : undefined;
   const shape: RawParam = { key, value, location: location as ParamLocation, primitive, options: options as string[] };
   if (description) shape.description = description;
   return shape;
 }
 
-function compileParameter(raw: RawParam, path: string, ctx: ParamContext, userKeys: Set<string>): CanonicalParam | null {
+function compileParameter(
+  raw: RawParam,
+  path: string,
+  ctx: ParamContext,
+  userKeys: Set<string>,
+): CanonicalParam | null {
   const { sink } = ctx;
   const position = childPath(path, 'position');
   const keyPath = childPath(position, 'key');
@@ -106,10 +117,20 @@ function compileParameter(raw: RawParam, path: string, ctx: ParamContext, userKe
   if (location === 'body' && ctx.method && BODYLESS_METHODS.has(ctx.method)) {
     // A GET or DELETE request carries no body; the value goes where such a request can carry it.
     location = 'query';
-    sink.add('VAL051', childPath(position, 'location'), `body parameter \`${raw.key}\` on a ${ctx.method} route is sent in the query string`, 'use location query, or make the route POST or PUT');
+    sink.add(
+      'VAL051',
+      childPath(position, 'location'),
+      `body parameter \`${raw.key}\` on a ${ctx.method} route is sent in the query string`,
+      'use location query, or make the route POST or PUT',
+    );
   }
   const handlerOnly = location === 'insert' && !ctx.pathSlots.has(raw.key);
-  if (handlerOnly) sink.add('VAL094', keyPath, `insert parameter \`${raw.key}\` has no {{${raw.key}}} or :${raw.key} slot in the path; only handlers read it`);
+  if (handlerOnly)
+    sink.add(
+      'VAL094',
+      keyPath,
+      `insert parameter \`${raw.key}\` has no {{${raw.key}}} or :${raw.key} slot in the path; only handlers read it`,
+    );
   const z = compileZ(raw.primitive, raw.options, childPath(path, 'z'), ctx);
   if (!z) return null;
   if (source.kind === 'template') checkFixedValue(raw.value, source, z.type, childPath(position, 'value'), sink);
@@ -126,13 +147,31 @@ function compileParameter(raw: RawParam, path: string, ctx: ParamContext, userKe
  * the wire, has to be camelCase.
  */
 function checkUserKey(key: string, location: string, path: string, sink: FindingSink, userKeys: Set<string>): void {
-  if (location === 'insert' && !CAMEL_CASE.test(key)) sink.add('VAL019', path, `parameter key \`${key}\` is not camelCase`, 'an insert parameter\'s key is only the name the AI sees: camelCase, e.g. chainId');
-  if (userKeys.has(key)) sink.add('VAL055', path, `a user parameter named \`${key}\` already exists in this route`, 'give each user parameter its own key');
+  if (location === 'insert' && !CAMEL_CASE.test(key))
+    sink.add(
+      'VAL019',
+      path,
+      `parameter key \`${key}\` is not camelCase`,
+      "an insert parameter's key is only the name the AI sees: camelCase, e.g. chainId",
+    );
+  if (userKeys.has(key))
+    sink.add(
+      'VAL055',
+      path,
+      `a user parameter named \`${key}\` already exists in this route`,
+      'give each user parameter its own key',
+    );
   userKeys.add(key);
 }
 
 /** A fixed value is text; it must read as its z (VAL053). Values with secrets are only known at call time. */
-function checkFixedValue(value: string, source: ParamSource & { kind: 'template' }, type: ParamType, path: string, sink: FindingSink): void {
+function checkFixedValue(
+  value: string,
+  source: ParamSource & { kind: 'template' },
+  type: ParamType,
+  path: string,
+  sink: FindingSink,
+): void {
   let text = '';
   for (const part of source.template) {
     if (part.kind !== 'literal') return;
@@ -165,7 +204,13 @@ function compileZ(primitive: string, options: string[], path: string, ctx: Param
   if (state.defaultValue) {
     state.optional = true;
     const why = violation(type, state.defaultValue.value);
-    if (why) sink.add('VAL056', state.defaultValue.path, `default ${JSON.stringify(state.defaultValue.value)} ${why}`, 'pick a default the z block accepts');
+    if (why)
+      sink.add(
+        'VAL056',
+        state.defaultValue.path,
+        `default ${JSON.stringify(state.defaultValue.value)} ${why}`,
+        'pick a default the z block accepts',
+      );
   }
   return state;
 }
@@ -176,9 +221,19 @@ function parsePrimitive(text: string, path: string, ctx: ParamContext): ParamTyp
   if (kind) return { kind } as ParamType;
   if (text.startsWith('enum(') && text.endsWith(')')) return parseEnum(text.slice(5, -1), path, ctx);
   if (INTERPOLATION.test(text)) {
-    ctx.sink.add('VAL047', path, `list interpolation in ${JSON.stringify(text)}; it is only allowed inside enum()`, LIST_HINT);
+    ctx.sink.add(
+      'VAL047',
+      path,
+      `list interpolation in ${JSON.stringify(text)}; it is only allowed inside enum()`,
+      LIST_HINT,
+    );
   } else {
-    ctx.sink.add('VAL044', path, `unknown primitive ${JSON.stringify(text)}`, withCorrection(text, PRIMITIVE_NAMES, 'use string(), number(), boolean(), enum(a,b), array() or object()'));
+    ctx.sink.add(
+      'VAL044',
+      path,
+      `unknown primitive ${JSON.stringify(text)}`,
+      withCorrection(text, PRIMITIVE_NAMES, 'use string(), number(), boolean(), enum(a,b), array() or object()'),
+    );
   }
   return null;
 }
@@ -191,16 +246,31 @@ function parseEnum(inner: string, path: string, ctx: ParamContext): ParamType {
     const ref = listReference(item);
     if (ref) {
       if (!ctx.declaredLists.has(ref.list)) {
-        ctx.sink.add('VAL048', path, `enum interpolates list \`${ref.list}\`, which main.sharedLists does not declare`, `add { ref: '${ref.list}', version: ... } to main.sharedLists`);
+        ctx.sink.add(
+          'VAL048',
+          path,
+          `enum interpolates list \`${ref.list}\`, which main.sharedLists does not declare`,
+          `add { ref: '${ref.list}', version: ... } to main.sharedLists`,
+        );
       }
       lists.push(ref);
     } else if (item === '') {
       // Corpus idiom: a trailing comma (`enum(a,b,)`). The reference's check accepts '' as a
       // choice, and corpus tests send it (bitget's `annType: ''`: all announcements), so it stays one.
-      ctx.sink.add('VAL059', path, `empty value in ${JSON.stringify(`enum(${inner})`)} read as the choice ''`, "remove the extra comma unless '' is meant");
+      ctx.sink.add(
+        'VAL059',
+        path,
+        `empty value in ${JSON.stringify(`enum(${inner})`)} read as the choice ''`,
+        "remove the extra comma unless '' is meant",
+      );
       if (!values.includes('')) values.push('');
     } else if (item.includes('{{') || item.includes('}}')) {
-      ctx.sink.add('VAL044', path, `enum value ${JSON.stringify(item)} is a malformed list interpolation`, 'write values separated by single commas, lists as {{listName:fieldName}}');
+      ctx.sink.add(
+        'VAL044',
+        path,
+        `enum value ${JSON.stringify(item)} is a malformed list interpolation`,
+        'write values separated by single commas, lists as {{listName:fieldName}}',
+      );
     } else {
       values.push(item);
     }
@@ -223,7 +293,12 @@ function interpolate(type: EnumType, lists: ReadonlyMap<string, ResolvedList>, p
     const resolved = lists.get(list);
     const known = resolved?.list.fields.some((candidate) => candidate.key === field) ?? false;
     if (resolved && !known) {
-      sink.add('VAL049', path, `{{${list}:${field}}}: ${list} has no field \`${field}\``, `fields of ${list}: ${resolved.list.fields.map((f) => f.key).join(', ')}`);
+      sink.add(
+        'VAL049',
+        path,
+        `{{${list}:${field}}}: ${list} has no field \`${field}\``,
+        `fields of ${list}: ${resolved.list.fields.map((f) => f.key).join(', ')}`,
+      );
     }
     if (resolved && known) found.push(...fieldValues(resolved.entries, field));
     else complete = false;
@@ -231,7 +306,13 @@ function interpolate(type: EnumType, lists: ReadonlyMap<string, ResolvedList>, p
   if (!complete) return;
   type.values = [...new Set([...type.values, ...found])];
   type.listsResolved = true;
-  if (type.values.length === 0) sink.add('VAL046', path, 'the enum has no values: its list interpolations yield none', "check the lists' filters in main.sharedLists");
+  if (type.values.length === 0)
+    sink.add(
+      'VAL046',
+      path,
+      'the enum has no values: its list interpolations yield none',
+      "check the lists' filters in main.sharedLists",
+    );
 }
 
 /** The values of `field` as text, in entry order; entries without it (absent or null) are skipped. */
@@ -274,11 +355,25 @@ function applyOption(text: string, path: string, state: ZState, sink: FindingSin
   const open = text.indexOf('(');
   const rule = open > 0 && text.endsWith(')') ? OPTION_RULES.get(text.slice(0, open)) : undefined;
   if (!rule) {
-    sink.add('VAL045', path, `unknown option ${JSON.stringify(text)}`, withCorrection(text, OPTION_RULES.keys(), 'options are min(n), max(n), length(n), optional(), default(x), regex(p) and values(a,b)'));
+    sink.add(
+      'VAL045',
+      path,
+      `unknown option ${JSON.stringify(text)}`,
+      withCorrection(
+        text,
+        OPTION_RULES.keys(),
+        'options are min(n), max(n), length(n), optional(), default(x), regex(p) and values(a,b)',
+      ),
+    );
     return;
   }
   if (INTERPOLATION.test(text)) {
-    sink.add('VAL047', path, `list interpolation in ${JSON.stringify(text)}; it is only allowed inside enum()`, LIST_HINT);
+    sink.add(
+      'VAL047',
+      path,
+      `list interpolation in ${JSON.stringify(text)}; it is only allowed inside enum()`,
+      LIST_HINT,
+    );
     return;
   }
   rule(text.slice(open + 1, -1), state, path, sink);
@@ -296,7 +391,8 @@ const OPTION_RULES: ReadonlyMap<string, OptionRule> = new Map<string, OptionRule
 
 /** Corpus idiom: `optional(x)` is read as `optional()`. */
 function applyOptional(arg: string, state: ZState, path: string, sink: FindingSink): void {
-  if (arg !== '') sink.add('VAL059', path, `optional(${arg}) read as optional(); the argument is ignored`, 'write optional()');
+  if (arg !== '')
+    sink.add('VAL059', path, `optional(${arg}) read as optional(); the argument is ignored`, 'write optional()');
   state.optional = true;
 }
 
@@ -305,7 +401,12 @@ function splitJoinedOptions(text: string, path: string, sink: FindingSink): stri
   const parts = text.split(JOINED_OPTIONS);
   if (parts.length === 1) return parts;
   const options = parts.map((part, index) => (index < parts.length - 1 ? `${part})` : part).trim());
-  sink.add('VAL059', path, `${JSON.stringify(text)} read as the options ${options.join(' and ')}`, 'write each option as its own string');
+  sink.add(
+    'VAL059',
+    path,
+    `${JSON.stringify(text)} read as the options ${options.join(' and ')}`,
+    'write each option as its own string',
+  );
   return options;
 }
 
@@ -314,7 +415,12 @@ function applyDefault(arg: string, state: ZState, path: string, sink: FindingSin
   const { kind } = state.type;
   const value = kind === 'string' || kind === 'enum' ? unquote(arg) : readTyped(kind, arg);
   if (value === UNREADABLE) {
-    sink.add('VAL054', path, `default(${arg}) is not ${LITERAL_FORM[kind]}`, `${kind}() defaults are ${LITERAL_FORM[kind]}`);
+    sink.add(
+      'VAL054',
+      path,
+      `default(${arg}) is not ${LITERAL_FORM[kind]}`,
+      `${kind}() defaults are ${LITERAL_FORM[kind]}`,
+    );
     return;
   }
   state.defaultValue = { value, path };
@@ -329,7 +435,11 @@ interface BoundRule {
 
 /** Which JSON Schema keywords each bound sets, per primitive; a missing entry has no effect (VAL057). */
 const BOUND_RULES: Partial<Record<Kind, Partial<Record<Bound, BoundRule>>>> = {
-  string: { min: { lower: 'minLength' }, max: { upper: 'maxLength' }, length: { lower: 'minLength', upper: 'maxLength' } },
+  string: {
+    min: { lower: 'minLength' },
+    max: { upper: 'maxLength' },
+    length: { lower: 'minLength', upper: 'maxLength' },
+  },
   number: { min: { lower: 'minimum' }, max: { upper: 'maximum' } },
   array: { length: { lower: 'minItems', upper: 'maxItems' } },
 };
@@ -348,7 +458,12 @@ function applyBound(bound: Bound, arg: string, state: ZState, path: string, sink
   }
   // Lengths and item counts are whole numbers; only number() bounds may be fractional or negative.
   if (type.kind !== 'number' && !(Number.isInteger(n) && n >= 0)) {
-    sink.add('VAL054', path, `${bound}(${arg}) needs a whole number of 0 or more`, `a length or a count of items, e.g. ${bound}(3)`);
+    sink.add(
+      'VAL054',
+      path,
+      `${bound}(${arg}) needs a whole number of 0 or more`,
+      `a length or a count of items, e.g. ${bound}(3)`,
+    );
     return;
   }
   // Options combine with AND: a repeated bound can only tighten.
@@ -360,7 +475,12 @@ function applyBound(bound: Bound, arg: string, state: ZState, path: string, sink
 /** A string pattern (decision R6), in the `u` mode Ajv compiles it with; the guide's own form, so no finding (VAL092 is retired). */
 function applyRegex(arg: string, state: ZState, path: string, sink: FindingSink): void {
   if (arg === '' || !compilesAsPattern(arg)) {
-    sink.add('VAL054', path, `regex(${arg}) is not a valid regular expression`, 'write the pattern without slashes, as JavaScript reads it with the u flag, e.g. regex(^0x[a-fA-F0-9]{40}$)');
+    sink.add(
+      'VAL054',
+      path,
+      `regex(${arg}) is not a valid regular expression`,
+      'write the pattern without slashes, as JavaScript reads it with the u flag, e.g. regex(^0x[a-fA-F0-9]{40}$)',
+    );
     return;
   }
   const { type } = state;
@@ -382,10 +502,14 @@ function applyValues(arg: string, state: ZState, path: string, sink: FindingSink
   state.valuesGiven = true;
   const values = arg.split(',');
   if (values.includes('')) {
-    sink.add('VAL054', path, `values(${arg}) has an empty value`, 'separate the values by single commas, with no comma at either end');
+    sink.add(
+      'VAL054',
+      path,
+      `values(${arg}) has an empty value`,
+      'separate the values by single commas, with no comma at either end',
+    );
     return;
   }
   type.values.push(...values);
   sink.add('VAL093', path, 'values() read as the values of enum()');
 }
-

@@ -55,6 +55,15 @@ export function annotated(schema: Shape, { code, message, hint }: Meaning): Shap
  * A closed object: every property not in `properties` fails, meaning `unknown`. `meaning` is what
  * a value that is no object (or the object missing where it is required) means.
  */
-export function closedObject(properties: Record<string, Shape>, required: readonly string[], meaning: Meaning, unknown: Meaning, extra: Shape = {}): Shape {
-  return annotated({ type: 'object', properties, required, additionalProperties: false, 'x-unknown': unknown, ...extra }, meaning);
+export function closedObject(
+  properties: Record<string, Shape>,
+  required: readonly string[],
+  meaning: Meaning,
+  unknown: Meaning,
+  extra: Shape = {},
+): Shape {
+  return annotated(
+    { type: 'object', properties, required, additionalProperties: false, 'x-unknown': unknown, ...extra },
+    meaning,
+  );
 }

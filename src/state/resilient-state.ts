@@ -95,6 +95,8 @@ export class ResilientState implements SharedState {
 
   private fallBack(error: Error): void {
     this.usingRedis = false;
-    this.logger.warn(`redis is not answering (${error.message}): rate limits, pauses and the cache are kept in this process until it does`);
+    this.logger.warn(
+      `redis is not answering (${error.message}): rate limits, pauses and the cache are kept in this process until it does`,
+    );
   }
 }

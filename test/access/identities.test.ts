@@ -13,7 +13,11 @@ import { postList } from '../edge/helpers.js';
 import { AccessGate } from '../../src/edge/auth.js';
 import { PROJECT, SCHEMAS, startCatalogUpstream, startHttpFixture, type CatalogUpstream } from '../mcp/helpers.js';
 
-const caller = (fields: { subject?: string; client?: string; scopes?: string[]; groups?: string[] }) => ({ scopes: [], groups: [], ...fields });
+const caller = (fields: { subject?: string; client?: string; scopes?: string[]; groups?: string[] }) => ({
+  scopes: [],
+  groups: [],
+  ...fields,
+});
 
 describe('which identity a caller maps to', () => {
   const identities = Identities.create(
@@ -26,7 +30,9 @@ describe('which identity a caller maps to', () => {
   );
 
   it('takes the first identity whose match holds: every field, all scopes, any group', () => {
-    expect(identities.resolve(caller({ groups: ['root'], scopes: ['mcp:admin', 'mcp:tools'] }))?.identity).toBe('admins');
+    expect(identities.resolve(caller({ groups: ['root'], scopes: ['mcp:admin', 'mcp:tools'] }))?.identity).toBe(
+      'admins',
+    );
     // One scope short of admins: the next identity that holds.
     expect(identities.resolve(caller({ groups: ['root'], scopes: ['mcp:tools'] }))?.identity).toBe('everyone');
     expect(identities.resolve(caller({ client: 'billing', subject: 'svc-1' }))?.identity).toBe('bot');
@@ -38,19 +44,37 @@ describe('which identity a caller maps to', () => {
   });
 
   it('refuses an identity that names no caller, and a group that does not verify, naming them', () => {
-    expect(() => Identities.create({ lost: { namespaces: ['media'] } }, () => [])).toThrow(new IdentityConfigError('identities.lost: names no caller: give it a match (subjects, clients, scopes or groups) or tokens'));
-    expect(() => Identities.create({ ops: { match: { clients: ['a'] }, groups: ['gone'] } }, () => ({ refused: 'no group gone in groups.json' }))).toThrow(/identities\.ops\.groups: group 'gone' cannot be served: no group gone in groups\.json/);
+    expect(() => Identities.create({ lost: { namespaces: ['media'] } }, () => [])).toThrow(
+      new IdentityConfigError(
+        'identities.lost: names no caller: give it a match (subjects, clients, scopes or groups) or tokens',
+      ),
+    );
+    expect(() =>
+      Identities.create({ ops: { match: { clients: ['a'] }, groups: ['gone'] } }, () => ({
+        refused: 'no group gone in groups.json',
+      })),
+    ).toThrow(/identities\.ops\.groups: group 'gone' cannot be served: no group gone in groups\.json/);
   });
 });
 
 describe('what an identity may list and call, on the fixture catalog', () => {
   let catalog: Catalog;
   beforeAll(async () => {
-    catalog = await Catalog.load({ schemas: SCHEMAS, project: PROJECT, env: { VAULT_API_KEY: 'vault-key-0123456789' }, upstreams: { '*': 'http://127.0.0.1:9' } });
+    catalog = await Catalog.load({
+      schemas: SCHEMAS,
+      project: PROJECT,
+      env: { VAULT_API_KEY: 'vault-key-0123456789' },
+      upstreams: { '*': 'http://127.0.0.1:9' },
+    });
   });
   afterAll(() => catalog?.close());
 
-  const selected = (settings: Parameters<typeof Identities.create>[0][string]) => (Identities.create({ it: { match: { clients: ['c'] }, ...settings } }, () => []).policy('it')?.select(catalog.tools) ?? []).map((tool) => tool.name);
+  const selected = (settings: Parameters<typeof Identities.create>[0][string]) =>
+    (
+      Identities.create({ it: { match: { clients: ['c'] }, ...settings } }, () => [])
+        .policy('it')
+        ?.select(catalog.tools) ?? []
+    ).map((tool) => tool.name);
 
   it('keeps a tool whose key the identity may not use from it, and gives it where the key is granted', () => {
     expect(catalog.tools.map((tool) => tool.name)).toContain('vault_getNote');
@@ -75,8 +99,14 @@ describe("an identity's own rate, through the HTTP server", () => {
     upstream = await startCatalogUpstream();
     const digest = `sha256:${createHash('sha256').update(TOKEN).digest('hex')}`;
     // One call, then a token every 1000 s: the second call is over the rate, whatever the machine's speed.
-    const identities = Identities.create({ slow: { tokens: [digest], rateLimit: { requestsPerSecond: 0.001, burst: 1 } } }, () => []);
-    served = await startHttpFixture(upstream, { identities, access: AccessGate.create({ host: '127.0.0.1', namedTokens: identities.namedTokens() }) });
+    const identities = Identities.create(
+      { slow: { tokens: [digest], rateLimit: { requestsPerSecond: 0.001, burst: 1 } } },
+      () => [],
+    );
+    served = await startHttpFixture(upstream, {
+      identities,
+      access: AccessGate.create({ host: '127.0.0.1', namedTokens: identities.namedTokens() }),
+    });
     // The catalog starts its sandbox here: more than the default 10 s on a loaded machine.
   }, 60_000);
   afterAll(async () => {
@@ -87,9 +117,21 @@ describe("an identity's own rate, through the HTTP server", () => {
   const call = () =>
     fetch(served.server.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'widgets_getWidget', arguments: { id: 'w-1' } } }),
-    }).then(async (response) => (await response.json()) as { result: { isError?: boolean; content: Array<{ text: string }> } });
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${TOKEN}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'widgets_getWidget', arguments: { id: 'w-1' } },
+      }),
+    }).then(
+      async (response) =>
+        (await response.json()) as { result: { isError?: boolean; content: Array<{ text: string }> } },
+    );
 
   it('answers the call within its rate, and the one over it a rate-limited error with when to retry, recorded with its caller', async () => {
     const records: CallRecord[] = [];
@@ -98,7 +140,9 @@ describe("an identity's own rate, through the HTTP server", () => {
     expect((await call()).result.isError).toBeFalsy();
     const over = (await call()).result;
     expect(over.isError).toBe(true);
-    expect(over.content[0]?.text).toMatch(/^Error \(rate-limited\): the calls of identity slow are over its rate \(identities\.slow\.rateLimit\)\nRetry after: \d+/);
+    expect(over.content[0]?.text).toMatch(
+      /^Error \(rate-limited\): the calls of identity slow are over its rate \(identities\.slow\.rateLimit\)\nRetry after: \d+/,
+    );
     // The refused call never reached the API, and the audit still hears of it, with who it was.
     expect(upstream.since(mark)).toHaveLength(1);
     await callRecordsDelivered();
@@ -116,8 +160,14 @@ describe('an identity in discovery mode, through the HTTP server', () => {
   beforeAll(async () => {
     upstream = await startCatalogUpstream();
     const digest = `sha256:${createHash('sha256').update(TOKEN).digest('hex')}`;
-    const identities = Identities.create({ finder: { tokens: [digest], namespaces: ['media'], tools: 'search' } }, () => []);
-    served = await startHttpFixture(upstream, { identities, access: AccessGate.create({ host: '127.0.0.1', namedTokens: identities.namedTokens() }) });
+    const identities = Identities.create(
+      { finder: { tokens: [digest], namespaces: ['media'], tools: 'search' } },
+      () => [],
+    );
+    served = await startHttpFixture(upstream, {
+      identities,
+      access: AccessGate.create({ host: '127.0.0.1', namedTokens: identities.namedTokens() }),
+    });
     // The catalog starts its sandbox here: more than the default 10 s on a loaded machine.
   }, 60_000);
   afterAll(async () => {
@@ -128,19 +178,42 @@ describe('an identity in discovery mode, through the HTTP server', () => {
   const rpc = async (method: string, params: Record<string, unknown>) => {
     const response = await fetch(served.server.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${TOKEN}`,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
     });
-    return (await response.json()) as { result?: { tools?: Array<{ name: string }>; structuredContent?: { tools: Array<{ name: string }> }; isError?: boolean; content?: Array<{ text: string }> }; error?: { message: string } };
+    return (await response.json()) as {
+      result?: {
+        tools?: Array<{ name: string }>;
+        structuredContent?: { tools: Array<{ name: string }> };
+        isError?: boolean;
+        content?: Array<{ text: string }>;
+      };
+      error?: { message: string };
+    };
   };
 
   it('lists the meta-tools, finds only its namespace, and cannot call outside it through call_tool', async () => {
-    expect((await rpc('tools/list', {})).result?.tools?.map((tool) => tool.name).sort()).toEqual(['call_tool', 'describe_tool', 'search_tools']);
+    expect((await rpc('tools/list', {})).result?.tools?.map((tool) => tool.name).sort()).toEqual([
+      'call_tool',
+      'describe_tool',
+      'search_tools',
+    ]);
     const widgets = await rpc('tools/call', { name: 'search_tools', arguments: { query: 'widget' } });
-    expect((widgets.result?.structuredContent?.tools ?? []).map((tool) => tool.name).filter((name) => !name.startsWith('media_'))).toEqual([]);
+    expect(
+      (widgets.result?.structuredContent?.tools ?? [])
+        .map((tool) => tool.name)
+        .filter((name) => !name.startsWith('media_')),
+    ).toEqual([]);
     const readme = await rpc('tools/call', { name: 'search_tools', arguments: { query: 'readme' } });
     expect(readme.result?.structuredContent?.tools.map((tool) => tool.name)).toContain('media_getReadme');
-    const outside = await rpc('tools/call', { name: 'call_tool', arguments: { name: 'widgets_getWidget', arguments: { id: 'w-1' } } });
+    const outside = await rpc('tools/call', {
+      name: 'call_tool',
+      arguments: { name: 'widgets_getWidget', arguments: { id: 'w-1' } },
+    });
     expect(JSON.stringify(outside)).toMatch(/Unknown tool: widgets_getWidget/);
   });
 });
@@ -154,7 +227,10 @@ describe('static tokens once identities are configured', () => {
     upstream = await startCatalogUpstream();
     const digest = `sha256:${createHash('sha256').update(NAMED).digest('hex')}`;
     const identities = Identities.create({ ops: { tokens: [digest], namespaces: ['media'] } }, () => []);
-    served = await startHttpFixture(upstream, { identities, access: AccessGate.create({ host: '127.0.0.1', tokens: [PLAIN], namedTokens: identities.namedTokens() }) });
+    served = await startHttpFixture(upstream, {
+      identities,
+      access: AccessGate.create({ host: '127.0.0.1', tokens: [PLAIN], namedTokens: identities.namedTokens() }),
+    });
   }, 60_000);
   afterAll(async () => {
     await served?.close();
@@ -166,7 +242,9 @@ describe('static tokens once identities are configured', () => {
     expect((await list(NAMED)).status).toBe(200);
     const plain = await list(PLAIN);
     expect(plain.status).toBe(403);
-    expect(plain.body).toContain("no identity of this server's config names this caller (subject static-token, client (none))");
+    expect(plain.body).toContain(
+      "no identity of this server's config names this caller (subject static-token, client (none))",
+    );
     expect((await list('not-a-token-of-this-server-0123')).status).toBe(401);
   });
 });

@@ -26,7 +26,8 @@ export interface TestProject {
 export function makeProject(schema: string, config?: unknown): TestProject {
   const project = tempProject({ config, env: { TEST_KEY: KEY }, schemas: { 'internal.mjs': schema } });
   return {
-    load: (options = {}) => Catalog.load({ schemas: project.schemas, project: project.dir, env: {}, sandbox: { size: 1 }, ...options }),
+    load: (options = {}) =>
+      Catalog.load({ schemas: project.schemas, project: project.dir, env: {}, sandbox: { size: 1 }, ...options }),
     remove: project.remove,
   };
 }

@@ -28,7 +28,9 @@ function findingsOf(file: string): Finding[] {
   const siblings = join(dirname(file), 'shared-lists');
   const { maxFileBytes } = loadProjectConfig(dirname(file)).limits;
   if (statSync(file).isFile() && /^export const list\b/m.test(readFileSync(file, 'utf8'))) {
-    return loadListFiles([...selectSchemaFiles([siblings]).files, file], { maxFileBytes }).findings.filter((f) => f.file === file);
+    return loadListFiles([...selectSchemaFiles([siblings]).files, file], { maxFileBytes }).findings.filter(
+      (f) => f.file === file,
+    );
   }
   const lists = existsSync(siblings) ? loadListRegistry(siblings, { maxFileBytes }) : undefined;
   return checkSchemaFile(file, { allowedLibraries: effectiveAllowlist([]), lists, maxFileBytes }).findings;
@@ -48,5 +50,9 @@ describe.each(codes)('%s fixtures', (code) => {
 
 it('covers every static code that has fixtures', () => {
   expect(codes.filter((code) => !existsSync(join(FIXTURES, code)))).toEqual([]);
-  expect(readdirSync(FIXTURES).filter((code) => !OTHER_PARTS.test(code)).sort()).toEqual([...codes].sort());
+  expect(
+    readdirSync(FIXTURES)
+      .filter((code) => !OTHER_PARTS.test(code))
+      .sort(),
+  ).toEqual([...codes].sort());
 });

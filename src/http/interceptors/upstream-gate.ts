@@ -7,7 +7,15 @@
 // request already meets the pause. A request without a gate in its options passes through.
 
 import { abortedError, RefusedError, type Refusal } from '../errors.js';
-import { headerValue, NOT_STARTED, PolicyHandler, type Controller, type Handler, type Headers, type Interceptor } from './policy-handler.js';
+import {
+  headerValue,
+  NOT_STARTED,
+  PolicyHandler,
+  type Controller,
+  type Handler,
+  type Headers,
+  type Interceptor,
+} from './policy-handler.js';
 
 /** Let go (free the slot with `release` once answered, report the answer to `scope`), or refused. */
 export type Admission = { ok: true; release: () => void; scope: string } | { ok: false; refusal: Refusal };
