@@ -9,7 +9,7 @@ import { createProgram } from '../src/cli/program.js';
 import { CONFIG_DOCS } from '../src/config/config-docs.js';
 import { CONFIG_SHAPE } from '../src/config/config-shape.js';
 import { CODE_SECTIONS, type CodeDoc } from '../src/report/code-docs.js';
-import { CODES, type Code } from '../src/report/findings.js';
+import { CODES, type Code } from '../src/report/codes.js';
 
 export interface GeneratedPage {
   /** The page, relative to the repository. */
@@ -206,7 +206,7 @@ export function findingsPage(): string {
     '',
   ]);
   return [
-    header('CODES (src/report/findings.ts) and CODE_SECTIONS (src/report/code-docs.ts)'),
+    header('CODES (src/report/codes.ts) and CODE_SECTIONS (src/report/code-docs.ts)'),
     '# Finding codes',
     '',
     'Every check reports a finding: a code, a severity, the file, line and column, the path inside `main`, a message',

@@ -32,8 +32,9 @@ export type {
   ToolErrorKind,
 } from './call/outcome.js';
 export type { Decoded } from './http/decode.js';
-export type { Finding, Severity, Code } from './report/findings.js';
-export { CODES } from './report/findings.js';
+export type { Finding, Severity } from './report/findings.js';
+export type { Code } from './report/codes.js';
+export { CODES } from './report/codes.js';
 
 export interface CatalogOptions {
   /** Folder of schema files (searched recursively), or one file. */

@@ -23,7 +23,7 @@ import { Catalog, runSchemaHook } from '../src/runtime/catalog.js';
 import { checkSchemaFile } from '../src/project/check-file.js';
 import { loadProjectConfig } from '../src/config/project.js';
 import { readConfigFile } from '../src/config/config-file.js';
-import { CODES, type Code } from '../src/report/findings.js';
+import { CODES, type Code } from '../src/report/codes.js';
 import { effectiveAllowlist } from '../src/libraries/allowlist.js';
 import { loadListFiles, loadListRegistry } from '../src/lists/registry.js';
 import { besideLegacy, migrateFile } from '../src/migrate/migrate-file.js';

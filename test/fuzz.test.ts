@@ -4,7 +4,8 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CODES, type Finding } from '../src/report/findings.js';
+import { type Finding } from '../src/report/findings.js';
+import { CODES } from '../src/report/codes.js';
 import { effectiveAllowlist } from '../src/libraries/allowlist.js';
 import { checkListText } from '../src/lists/check.js';
 import { buildListRegistry } from '../src/lists/registry.js';

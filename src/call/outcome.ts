@@ -3,7 +3,7 @@
 // so that the public API (src/index.ts) names these types without reaching the pipeline's parts.
 
 import type { Decoded } from '../http/decode.js';
-import type { Code } from '../report/findings.js';
+import type { Code } from '../report/codes.js';
 import type { CallCaller } from './record.js';
 
 /** The body of an answer as a call gives it: the protocol layer renders it without knowing HTTP. */

@@ -5,7 +5,7 @@
 // ToolError that says what went wrong in words a model can act on. Nothing here throws for bad
 // input; exceptions are bugs.
 
-import type { Code } from '../report/findings.js';
+import type { Code } from '../report/codes.js';
 import { brokenBound } from '../shared/raw.js';
 import { HttpError, RefusedError, type HttpClient, type HttpResponse } from '../http/client.js';
 import { decodeBody, excerpt, type Decoded } from '../http/decode.js';

@@ -13,7 +13,8 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { childPath, FindingSink, type Code, type Finding } from '../report/findings.js';
+import { childPath, FindingSink, type Finding } from '../report/findings.js';
+import { type Code } from '../report/codes.js';
 import { jsonErrorOffset, locateJson } from '../report/json-locate.js';
 import { isRecord } from '../shared/raw.js';
 import { checkShape, shapeProblems } from '../shapes/problems.js';

@@ -10,7 +10,8 @@ import {
   type Program,
   type Statement,
 } from '../scan/ast.js';
-import type { Code, FindingSink } from '../report/findings.js';
+import type { FindingSink } from '../report/findings.js';
+import type { Code } from '../report/codes.js';
 import { scanForbidden, type Recode } from '../scan/forbidden.js';
 import { forEachChild } from '../scan/walk.js';
 

@@ -1,10 +1,10 @@
 // Why each finding code exists and how to fix what it reports, by topic: the data the page
 // docs/reference/findings.md is generated from (`npm run generate`, scripts/generate-docs.ts).
-// A code's severity and one-line meaning stay in CODES (findings.ts); this file adds what a
+// A code's severity and one-line meaning stay in CODES (codes.ts); this file adds what a
 // reader needs to act on it. test/docs/reference.test.ts fails while a code of CODES has no
 // entry here or the page is stale.
 
-import type { Code } from './findings.js';
+import type { Code } from './codes.js';
 
 export interface CodeDoc {
   /** The reason the rule exists, in a phrase. */

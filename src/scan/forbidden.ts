@@ -1,5 +1,6 @@
 import { startOf, type AnyNode, type MemberExpression, type Program, type TemplateLiteral } from './ast.js';
-import type { Code, FindingSink } from '../report/findings.js';
+import type { FindingSink } from '../report/findings.js';
+import type { Code } from '../report/codes.js';
 import { forEachChild } from './walk.js';
 
 // The syntax-tree scan of decision R2: what is code is caught however it is spelled, what is text

@@ -13,7 +13,8 @@ import {
   type Property,
   type SpreadElement,
 } from './ast.js';
-import { pathText, type Code, type FindingSink, type Locator, type PathRef } from '../report/findings.js';
+import { pathText, type FindingSink, type Locator, type PathRef } from '../report/findings.js';
+import { type Code } from '../report/codes.js';
 
 export interface LiteralData {
   value: unknown;

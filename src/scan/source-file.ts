@@ -2,7 +2,8 @@
 // and parsed (decision R13), so one huge file costs a finding instead of the host's memory.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { FindingSink, unreadableFile, type Code } from '../report/findings.js';
+import { FindingSink, unreadableFile } from '../report/findings.js';
+import { type Code } from '../report/codes.js';
 import { CONFIG_DEFAULTS } from '../config/defaults.js';
 
 /** The default of `limits.maxFileBytes`: 2 MiB, over 13 times the largest file of the public corpus (154 kB). */

@@ -6,7 +6,7 @@
 // (version.ts); here both tool-map keys have the same shape. Checks run the validator generated
 // from it (main-shape.generated.ts, by `npm run generate`), so no check loads or compiles Ajv.
 
-import type { Code } from '../report/findings.js';
+import type { Code } from '../report/codes.js';
 import { annotated, closedObject, type Meaning, type Shape } from '../shapes/vocabulary.js';
 
 /** What to write instead, per code: an example an author can copy (docs/rules.md explains each). */

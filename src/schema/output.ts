@@ -2,7 +2,8 @@
 // shape (an object of exactly `mimeType: string` and `schema: object`); where that shape is
 // wrong this module stays silent, so nothing is reported twice.
 
-import { CODES, parentPath, pathText, type Code, type FindingSink, type PathRef } from '../report/findings.js';
+import { parentPath, pathText, type FindingSink, type PathRef } from '../report/findings.js';
+import { CODES, type Code } from '../report/codes.js';
 import { isRecord } from '../shared/raw.js';
 import type { OutputSpec } from './types.js';
 

@@ -3,7 +3,8 @@
 // lists and groups.json as findings, the config as the lines of its usage error.
 
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { childPath, type Code, type FindingSink } from '../report/findings.js';
+import { childPath, type FindingSink } from '../report/findings.js';
+import { type Code } from '../report/codes.js';
 import { withSuggestion } from '../report/did-you-mean.js';
 import { isRecord } from '../shared/raw.js';
 import type { Meaning, Shape } from './vocabulary.js';

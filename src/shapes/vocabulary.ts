@@ -21,7 +21,7 @@
 // Shapes are compiled at build time into standalone validators (scripts/generate.ts writes the
 // `*.generated.ts` beside each shape), so no check loads or compiles Ajv.
 
-import type { Code } from '../report/findings.js';
+import type { Code } from '../report/codes.js';
 
 /** A JSON Schema object, annotated or not. */
 export type Shape = { [keyword: string]: unknown };

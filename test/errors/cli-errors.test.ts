@@ -15,7 +15,7 @@ import { pageOf } from '../../src/discovery/pages.js';
 import { FlowguardError } from '../../src/errors/flowguard-error.js';
 import { exchangeError } from '../../src/http/errors.js';
 import { resolveReferences } from '../../src/openapi/references.js';
-import { CODES, type Code } from '../../src/report/findings.js';
+import { CODES, type Code } from '../../src/report/codes.js';
 import { CapturedOutput, runFlowguard, type CliOutcome } from '../kit/cli.js';
 import { tempProject } from '../support/project.js';
 

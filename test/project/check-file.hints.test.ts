@@ -17,7 +17,8 @@ import { loadProjectConfig } from '../../src/config/project.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import { loadListFiles, loadListRegistry } from '../../src/lists/registry.js';
 import { checkSchemaFile } from '../../src/project/check-file.js';
-import { CODES, type Finding } from '../../src/report/findings.js';
+import { type Finding } from '../../src/report/findings.js';
+import { CODES } from '../../src/report/codes.js';
 import { selectSchemaFiles } from '../../src/scan/files.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'codes');

@@ -3,7 +3,7 @@
 // straight in the sandbox, and what the benign twin returns.
 
 import { expect } from 'vitest';
-import type { Code } from '../../src/report/findings.js';
+import type { Code } from '../../src/report/codes.js';
 import type { Hook, SandboxCode } from '../../src/sandbox/protocol.js';
 import { caseUsesLibraries, LIBRARY_DEADLINE_MS, LIMITS, STRUCT } from './helpers.js';
 

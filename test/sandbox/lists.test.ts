@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog, runSchemaHook } from '../../src/runtime/catalog.js';
-import type { Code } from '../../src/report/findings.js';
+import type { Code } from '../../src/report/codes.js';
 import { loadListRegistry } from '../../src/lists/registry.js';
 import { benignResult, FLOWGUARD_DIR, hookInput, LIMITS, render, World } from './helpers.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FindingSink, type Code, type Finding } from '../../src/report/findings.js';
+import { FindingSink, type Finding } from '../../src/report/findings.js';
+import { type Code } from '../../src/report/codes.js';
 import { scanForbidden } from '../../src/scan/forbidden.js';
 import { parseModule } from '../../src/scan/parse.js';
 
