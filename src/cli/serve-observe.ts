@@ -5,7 +5,8 @@
 
 import { resolve } from 'node:path';
 import type { CallListener } from '../call/record.js';
-import type { CatalogOptions, Catalog } from '../runtime/catalog.js';
+import type { Catalog } from '../runtime/catalog.js';
+import type { CatalogOptions } from '../runtime/catalog-options.js';
 import type { ProjectConfig } from '../config/project.js';
 import { AuditLog } from '../observe/audit-log.js';
 import {

@@ -5,7 +5,8 @@
 import { relative } from 'node:path';
 import { statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { Catalog, type CatalogOptions } from '../runtime/catalog.js';
+import { Catalog } from '../runtime/catalog.js';
+import { type CatalogOptions } from '../runtime/catalog-options.js';
 import { Upstreams } from '../http/upstreams.js';
 import { UsageError } from '../errors/flowguard-error.js';
 import { cli } from './io.js';

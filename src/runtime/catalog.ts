@@ -1,20 +1,19 @@
 // A folder of schemas loaded into a catalog of tools. Every file is scanned and validated
 // against the shared lists and every route of a valid one becomes a tool; handlers factories run
 // in the sandbox on their first use (handler-units.ts). Every problem becomes a finding of its
-// file; a file that fails never stops the others.
+// file; a file that fails never stops the others. Checking the files and taking in the sound ones is schema-intake.ts.
 
-import { FindingSink, isError, type Finding } from '../report/findings.js';
-import { HttpClient, type HttpLimits } from '../http/client.js';
+import type { Finding } from '../report/findings.js';
+import { HttpClient } from '../http/client.js';
 import type { Reach } from '../http/reach.js';
 import type { Redactor } from '../http/redact.js';
 import { SecretStore, type KeyAccess } from '../http/secrets.js';
 import { Upstreams } from '../http/upstreams.js';
 import type { SharedList } from '../lists/types.js';
 import type { FileReport } from '../report/format.js';
-import type { HandlerLoading, OutputValidation } from '../config/project.js';
-import type { Outcome, SandboxOptions } from '../sandbox/host.js';
+import type { OutputValidation } from '../config/project.js';
+import type { Outcome } from '../sandbox/host.js';
 import type { Hook } from '../sandbox/protocol.js';
-import type { CanonicalSchema } from '../schema/types.js';
 import { withBoundedYoungGeneration } from '../shared/young-generation.js';
 import { HandlerUnits, type SandboxState } from '../catalog/handler-units.js';
 import {
@@ -26,6 +25,8 @@ import {
   type CallListener,
 } from '../call/record.js';
 import { callContext } from './call-context.js';
+import type { CatalogOptions, ListsFolder } from './catalog-options.js';
+import { checkSchemaFiles, SLICE_MS, type CatalogSchema, type SchemaReport } from './schema-intake.js';
 import { callTool, checkArguments, CheckedArguments, type CallContext } from '../call/pipeline.js';
 import type { CallFailure, CallOptions, CallResult, DryRunResult, ToolError } from '../call/outcome.js';
 import { ResponseCache, type CacheOutcome } from '../cache/response-cache.js';
@@ -33,73 +34,13 @@ import { MemoryState } from '../state/memory-state.js';
 import type { SharedState } from '../state/shared-state.js';
 import { selectSchemaFiles } from '../scan/files.js';
 import { compileTools, unitId, type Tool } from '../catalog/tools.js';
-import { asServed } from '../report/scope.js';
 import type { CheckCache } from '../project/check-cache.js';
 import { ProjectChecker } from '../project/checker.js';
 import { servePrompts, unresolvedTools, type ServedPrompt } from '../prompts/served.js';
-import { openKeyLock, type KeyLockReport, type KeyLockSetting } from '../keylock/key-lock.js';
+import { openKeyLock, type KeyLockReport } from '../keylock/key-lock.js';
 
 export type { SandboxState } from '../catalog/handler-units.js';
 
-export interface CatalogOptions {
-  /** Folder of schema files (searched recursively), or one file. */
-  schemas: string;
-  /** Folder of shared-list files; default `shared-lists` in the project folder. */
-  lists?: string;
-  /** Folder holding `.flowmcp/config.json` and `.env`; default the working directory. */
-  project?: string;
-  /** The environment: a key is taken from it only where `security.keys` grants it; default `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** Key values given by the embedding program; as trusted as the project's `.env`. */
-  keys?: Readonly<Record<string, string | undefined>>;
-  /** Upstream overrides, ORIGIN (or `*`) → base URL; added to the config's `upstreams`. */
-  upstreams?: Readonly<Record<string, string>>;
-  /** `onEvent` hears each worker process that stops or is replaced (default: a line on stderr). */
-  sandbox?: Pick<SandboxOptions, 'size' | 'deadlineMs' | 'memoryMb' | 'onEvent'>;
-  http?: Partial<HttpLimits>;
-  /** When handlers factories run: on the first call that needs one (default), or while loading (`at-load`, as `doctor` does). */
-  handlers?: HandlerLoading;
-  /** Keep checks of unchanged files in `.flowmcp/cache/` for the next start (servers do); written a second after the load or at close(). */
-  cache?: boolean;
-  /** Where the response cache keeps its entries and the upstream guard its rate buckets and pauses (Redis, for replicas); default in this process, closed with the catalog. */
-  state?: SharedState;
-  /**
-   * The catalog this one replaces (`serve --watch`): a schema file whose new version has errors
-   * (the check dropped it or a route) keeps the version `previous` served, if it served one.
-   */
-  previous?: Catalog;
-  /**
-   * The key lock, `.flowmcp/keys.lock.json` (src/keylock/): `record` judges every key's holders
-   * against it and writes the keys seen for the first time, `check` judges only, `off` ignores it.
-   * Default: `record` where the project has a lock file, `off` where it has none (the CLI always records).
-   */
-  keyLock?: KeyLockSetting;
-}
-
-export interface CatalogSchema {
-  file: string;
-  schema: CanonicalSchema;
-  /** SHA-256 (hex) of the file's text this schema was checked from: call records name it. */
-  sha256: string;
-}
-
-/** A schema file's report, with what its check learnt that the catalog's users need besides findings. */
-export interface SchemaReport extends FileReport {
-  /** The libraries `main.requiredLibraries` names, where the check read them: also of a file then rejected for one (SEC103). */
-  requiredLibraries?: readonly string[];
-  /** The file's current text has errors (its findings): the version the previous catalog served stays served. */
-  lastGood?: true;
-}
-
-/** The shared-list folder a catalog was loaded with. */
-export interface ListsFolder {
-  path: string;
-  /** Every list file in it, read or not (a catalog reads only those its schemas reach). */
-  files: readonly string[];
-}
-
-/** How long checking runs before it lets the sandbox catch up (handlers loaded at load), in milliseconds. */
-const SLICE_MS = 4;
 /**
  * When the check cache is written after a load: writing it is the last tenth of a cold start,
  * and by then a server has answered its client's first requests. close() writes it if still due.
@@ -195,37 +136,14 @@ export class Catalog {
     // The checks the catalog replaced made are on disk before the cache is read: a reload rechecks only changed files.
     options.previous?.cache?.save();
     const cache = options.cache ? checker.openCache() : undefined;
-    const atLoad = (options.handlers ?? config.sandbox.loadHandlers ?? 'on-first-call') === 'at-load';
-    const reports: SchemaReport[] = [];
-    const pending: Array<Promise<CatalogSchema | null>> = [];
-    const promptSources: Array<Parameters<typeof servePrompts>[0][number]> = [];
-    let sliceStart = performance.now();
-    for (const file of files) {
-      const check = checker.checkFile(file, cache);
-      // Serving shows authoring errors as warnings; errors left are those that dropped a route or the file (R1).
-      const report: SchemaReport = { file: check.file, findings: asServed(check.findings), routes: check.routes ?? [] };
-      if (check.skipped) report.skipped = check.skipped;
-      if (check.prompt) promptSources.push({ file: check.file, prompt: check.prompt });
-      if (check.schema && check.schema.requiredLibraries.length > 0)
-        report.requiredLibraries = check.schema.requiredLibraries;
-      reports.push(report);
-      checkpoint();
-      const lastGood = report.findings.some(isError)
-        ? options.previous?.schemas.find((entry) => entry.file === check.file)
-        : undefined;
-      if (lastGood) {
-        report.lastGood = true;
-        report.routes = options.previous?.schemaReports.find((previous) => previous.file === check.file)?.routes ?? [];
-        pending.push(acceptSchema(units, lastGood.schema, lastGood.sha256, report, atLoad));
-      } else if (check.schema) pending.push(acceptSchema(units, check.schema, check.sha256 ?? '', report, atLoad));
-      // Checking is synchronous; with factories run at load, short pauses let the sandbox load
-      // those already found while the rest of the files are checked.
-      if (atLoad && performance.now() - sliceStart > SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
-      }
-    }
-    const schemas = (await Promise.all(pending)).filter((entry): entry is CatalogSchema => entry !== null);
+    const { reports, schemas, promptSources } = await checkSchemaFiles(
+      files,
+      options,
+      checker,
+      cache,
+      units,
+      checkpoint,
+    );
 
     const secrets = SecretStore.fromProject(project, {
       env: options.env ?? process.env,
@@ -463,28 +381,6 @@ export function runSchemaHook(
   input: unknown,
 ): Promise<Outcome<unknown>> {
   return (handlerUnits.get(catalog) as HandlerUnits).runHook(unitId(file), route, hook, input);
-}
-
-/**
- * A checked schema taken into the catalog, with its handlers (their factory run now, or on first
- * use); null when they cannot load (the report says why).
- */
-async function acceptSchema(
-  units: HandlerUnits,
-  schema: CanonicalSchema,
-  sha256: string,
-  report: FileReport,
-  atLoad: boolean,
-): Promise<CatalogSchema | null> {
-  const sink = new FindingSink(schema.file);
-  units.add(schema, report.routes ?? [], sink);
-  report.findings.push(...sink.findings);
-  if (sink.hasErrors()) return null;
-  if (!atLoad || !schema.handlers) return { file: schema.file, schema, sha256 };
-  const loaded = await units.load(schema.file);
-  if (loaded.ok) return { file: schema.file, schema, sha256 };
-  report.findings.push(...loaded.findings);
-  return null;
 }
 
 function unknownTool(name: string): CallFailure {

@@ -6,7 +6,8 @@
 
 import type { HttpServeOptions } from '../edge/http.js';
 import { LiveCatalog } from '../mcp/live-catalog.js';
-import { Catalog, type CatalogOptions } from './catalog.js';
+import { Catalog } from './catalog.js';
+import { type CatalogOptions } from './catalog-options.js';
 
 /** Something a server holds open until it closes. */
 export interface Closable {

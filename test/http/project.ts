@@ -1,7 +1,8 @@
 // A throwaway project for catalog tests: one schema file, a `.env` with its key, and optionally
 // a `.flowmcp/config.json`.
 
-import { Catalog, type CatalogOptions } from '../../src/runtime/catalog.js';
+import { Catalog } from '../../src/runtime/catalog.js';
+import { type CatalogOptions } from '../../src/runtime/catalog-options.js';
 import { tempProject } from '../kit/project.js';
 
 export const KEY = 'sk-test-Zx81Qv02Lm';

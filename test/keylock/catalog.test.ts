@@ -6,7 +6,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Catalog, type CatalogOptions } from '../../src/runtime/catalog.js';
+import { Catalog } from '../../src/runtime/catalog.js';
+import { type CatalogOptions } from '../../src/runtime/catalog-options.js';
 import { openKeyLock } from '../../src/keylock/key-lock.js';
 import { tempProject } from '../kit/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
