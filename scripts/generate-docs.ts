@@ -190,10 +190,12 @@ export function findingsPage(): string {
   const documented = documentedCodes();
   const missing = (Object.keys(CODES) as Code[]).filter((code) => !documented.has(code));
   if (missing.length > 0)
-    throw new Error(`codes without a why and fix in src/report/code-docs.ts: ${missing.join(', ')}`);
+    throw new Error(
+      `codes without a why and fix in src/report/code-docs-schema.ts or code-docs-project.ts: ${missing.join(', ')}`,
+    );
   const unknown = [...documented.keys()].filter((code) => !(code in CODES));
   if (unknown.length > 0)
-    throw new Error(`src/report/code-docs.ts describes codes CODES does not have: ${unknown.join(', ')}`);
+    throw new Error(`src/report/code-docs-*.ts describe codes CODES does not have: ${unknown.join(', ')}`);
   const sections = CODE_SECTIONS.flatMap((section) => [
     `## ${section.title}`,
     '',
