@@ -3,7 +3,7 @@
 // groups.json at `/mcp/<group>` (serve-groups.ts; not under --watch, which serves `/mcp` only). At start one summary goes to stderr (loaded, served, hidden, rejected); for
 // HTTP also the URL and how to connect. stdout belongs to the protocol in stdio mode, so nothing
 // else is ever printed there. SIGINT and SIGTERM close the server, the sandbox and the HTTP
-// client, then the process exits 0.
+// client, then the process exits 0. The flags are defined in serve-flags.ts.
 
 import { createServer as createNetServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -13,20 +13,13 @@ import { ClosingOrder, createServer, type Server } from '../runtime/server.js';
 import type { Catalog } from '../runtime/catalog.js';
 import { groupsFilePath, readGroupsFile } from '../groups/groups-file.js';
 import type { Tool } from '../catalog/tools.js';
-import { DEFAULT_MAX_RESULT_CHARS } from '../mcp/content.js';
 import { AccessGate, AUTH_TOKEN_ENV, isLoopback } from '../edge/auth.js';
 import type { ServerMetrics } from '../observe/metrics.js';
 import type { SandboxEvent } from '../sandbox/events.js';
 import { loadProjectConfig, type ProjectConfig } from '../config/project.js';
 import { MemoryState } from '../state/memory-state.js';
 import { openSharedState } from '../state/open-state.js';
-import {
-  DEFAULT_ALLOWED_ORIGINS,
-  DEFAULT_HOST,
-  DEFAULT_PATH,
-  DEFAULT_PORT,
-  parseOriginPattern,
-} from '../edge/origins.js';
+import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_PATH, parseOriginPattern } from '../edge/origins.js';
 import { connectHelp, loadSummary, oauthConnectHelp } from './serve-summary.js';
 import { formatFinding } from '../report/format.js';
 import { recordCommand } from './group.js';
@@ -35,7 +28,7 @@ import type { ServedPrompt } from '../prompts/served.js';
 import { groupEndpoints, servedCount, servedLine, verifyGroup } from './serve-groups.js';
 import { prepareIndexes } from './serve-index.js';
 import { selectionsFolder } from '../selections/verify.js';
-import { catalogOptions, collect, exists, openCatalog, type CatalogFlags } from './shared.js';
+import { exists, openCatalog } from './shared.js';
 import { UsageError } from '../errors/flowguard-error.js';
 import { watchCatalog, type CatalogWatch } from './watch.js';
 import { observeServe, type ServeObserver } from './serve-observe.js';
@@ -45,103 +38,13 @@ import { prepareOAuth, type OAuthPrepared } from '../access/setup.js';
 import { Identities } from '../access/identities.js';
 import type { ToolsSetting } from '../config/project.js';
 import { cli } from './io.js';
+import { defineServe, integerFlag, type ServeFlags } from './serve-flags.js';
 
-interface ServeFlags extends CatalogFlags {
-  transport: string;
-  host: string;
-  port: string;
-  upstream: string[];
-  allowOrigin: string[];
-  allowHost: string[];
-  authToken?: string;
-  sessions?: boolean;
-  maxResultChars: string;
-  group?: string;
-  cache: boolean;
-  watch?: boolean;
-  logLevel?: string;
-  redis?: string;
-  tools?: string;
-  pageSize?: string;
-  oauthIssuer?: string;
-  resource?: string;
-}
 /** Group findings that recording the group again resolves: a tool, a file, a list or a library changed, or no content record. */
 const RERECORD_CODES = new Set(['GRP006', 'GRP008', 'GRP009']);
 
 export function registerServe(program: Command): void {
-  catalogOptions(
-    program
-      .command('serve')
-      .description('serve every tool of the catalog over MCP (stdio, or Streamable HTTP on 127.0.0.1)')
-      .option(
-        '--transport <stdio|http>',
-        'stdio for a client that starts the server, http for Streamable HTTP',
-        'stdio',
-      )
-      .option('--host <address>', 'http: address to bind', DEFAULT_HOST)
-      .option('--port <port>', 'http: port (0 picks a free one)', String(DEFAULT_PORT)),
-    { upstream: true },
-  )
-    .option(
-      '--allow-origin <origin>',
-      `http: also accept browser requests from this origin, exact or scheme://host:* (repeatable; always allowed: ${DEFAULT_ALLOWED_ORIGINS.join(', ')})`,
-      collect,
-      [],
-    )
-    .option(
-      '--allow-host <name>',
-      'http: also accept requests whose Host header names this host (repeatable; the bound address, and for a loopback bind localhost, always are)',
-      collect,
-      [],
-    )
-    .option(
-      '--auth-token <token>',
-      `http: require this bearer token (prefer ${AUTH_TOKEN_ENV} in the environment: a flag shows in the process list)`,
-    )
-    .option(
-      '--oauth-issuer <url>',
-      'http: accept OAuth access tokens issued by this authorization server (found by RFC 8414 or OpenID discovery) for this server (default: oauth.issuer of the config)',
-    )
-    .option(
-      '--resource <url>',
-      "http: this server's OAuth resource URL, the audience its tokens must carry (default: oauth.resource of the config, else the URL /mcp is served at)",
-    )
-    .option(
-      '--sessions',
-      'http: keep one session per client (Mcp-Session-Id) instead of answering every request on its own',
-    )
-    .option(
-      '--max-result-chars <n>',
-      'cut text results longer than this many characters',
-      String(DEFAULT_MAX_RESULT_CHARS),
-    )
-    .option('--group <name>', 'serve only the tools of this group of <project>/.flowmcp/groups.json, once it verifies')
-    .option(
-      '--no-cache',
-      'check every schema file afresh instead of reusing <project>/.flowmcp/cache/ for unchanged ones',
-    )
-    .option(
-      '--watch',
-      'reload changed schema and list files while serving; a file with errors keeps its last good version',
-    )
-    .option(
-      '--redis <url>',
-      'keep rate limits, upstream pauses and the response cache in Redis (redis://[:password@]host:port[/db]), shared by every replica (default: redis.url of the config, else in this process)',
-    )
-    .option(
-      '--tools <auto|search|all>',
-      'what tools/list shows: every tool (all), the discovery meta-tools search_tools, describe_tool, call_tool (search), or search above 100 tools (auto; default: discovery.tools of the config, else auto)',
-    )
-    .option(
-      '--page-size <n>',
-      'tools/list answers at most n tools and a nextCursor for the rest (default: discovery.pageSize of the config, else all at once)',
-    )
-    .option(
-      '--log-level <level>',
-      'structured logs on stderr: fatal, error, warn, info (one line per call), debug, trace or silent (default: log.level of the config, else info)',
-    )
-    .action((flags: ServeFlags) => runServe(flags));
+  defineServe(program).action((flags: ServeFlags) => runServe(flags));
 }
 
 async function runServe(flags: ServeFlags): Promise<void> {
@@ -412,14 +315,6 @@ function identitiesOf(
     const verdict = verifyGroup(catalog, groupSource, group);
     return verdict.ok ? verdict.tools : { refused: verdict.errors.map(formatFinding).join('; ') };
   });
-}
-
-function integerFlag(name: string, text: string, min: number, max: number): number {
-  const value = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not '${text}'`);
-  }
-  return value;
 }
 
 /** Whether `port` can be bound on `host`, tried and let go at once; a usage error when it cannot. Port 0 always can. */
