@@ -54,6 +54,7 @@ import {
 import { createMcpServer, notifyToolChanges, type McpServerOptions } from '../mcp/server.js';
 import { EndpointTable, type Endpoint, type GroupEndpoint } from './endpoints.js';
 import { SessionTable } from './sessions.js';
+import { asksForProgress, hostLines, NO_BODY, readJson, rpcError, sendJson } from './json-rpc-http.js';
 
 export type { GroupEndpoint } from './endpoints.js';
 export {
@@ -328,8 +329,6 @@ export async function startHttpServer(
   };
 }
 
-const NO_BODY = Symbol('no body');
-
 /** The Protected Resource Metadata: public, and readable from any origin (a browser client discovers the server with it). */
 function answerMetadata(req: IncomingMessage, res: ServerResponse, server: ResourceServer): void {
   res.setHeader('Access-Control-Allow-Origin', '*');
@@ -367,57 +366,4 @@ function countCalls(live: LiveCatalog, metrics: ServerMetrics): () => void {
     stopFollowing();
     stop();
   };
-}
-
-/** How many `Host` lines a request carried, as they arrived. */
-function hostLines(rawHeaders: readonly string[]): number {
-  let count = 0;
-  for (let at = 0; at < rawHeaders.length; at += 2) if ((rawHeaders[at] as string).toLowerCase() === 'host') count += 1;
-  return count;
-}
-
-function asksForProgress(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.some((message) => {
-    const params = (message as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params;
-    return params?._meta?.progressToken !== undefined;
-  });
-}
-
-/** The parsed body, or NO_BODY once an error response has been sent. */
-async function readJson(req: IncomingMessage, res: ServerResponse, max: number): Promise<unknown> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > max) {
-    res.setHeader('Connection', 'close');
-    sendJson(res, 413, rpcError(-32000, `Request body larger than ${max} bytes`));
-    return NO_BODY;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > max) {
-      res.setHeader('Connection', 'close');
-      sendJson(res, 413, rpcError(-32000, `Request body larger than ${max} bytes`));
-      return NO_BODY;
-    }
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    // JSON.parse throws only on a body that is no JSON: the client is told (-32700).
-    sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not valid JSON'));
-    return NO_BODY;
-  }
-}
-
-function rpcError(code: number, message: string) {
-  return { jsonrpc: '2.0', error: { code, message }, id: null };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
 }
