@@ -26,7 +26,7 @@ async function runDescribe(name: string, flags: CatalogFlags): Promise<void> {
         `no tool named '${name.slice(0, 100)}'; \`flowguard list\` names the ${catalog.tools.length} tools of this catalog`,
       );
     // The MCP layer makes the definition; it loads only for this command.
-    const { toolDefinition } = await import('../mcp/server.js');
+    const { toolDefinition } = await import('../mcp/tool-definition.js');
     cli().stdout.write(`${terminalJson(JSON.stringify(toolDefinition(catalog, tool), null, 2))}\n`);
     if (tool.missingKeys.length > 0)
       cli().stderr.write(

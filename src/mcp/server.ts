@@ -7,7 +7,7 @@
 //   schema, annotations from the HTTP method (or the 4.x tool `meta`, whose other hints go into
 //   `_meta`), and an `outputSchema` where the route's output converts to one (schema/tool-output.ts)
 //   and `output.validate` is `error` (content.ts says why).
-//   Built once per catalog and shared by every server.
+//   Built once per catalog and shared by every server; each definition is made by tool-definition.ts.
 // - `tools/call`: an unknown tool or malformed params are protocol errors (InvalidParams);
 //   everything that goes wrong in the call itself is an `isError` result (content.ts). The
 //   request's abort signal goes to the catalog, so `notifications/cancelled` (or a closed
@@ -32,12 +32,11 @@ import {
   type ListToolsResult,
   type ServerNotification,
   type Tool as McpTool,
-  type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import { LiveCatalog } from './live-catalog.js';
+import { listingOf } from './tool-definition.js';
 import type { ServedCatalog as Catalog } from './served-catalog.js';
 import type { Tool } from '../catalog/tools.js';
-import type { ToolMeta } from '../schema/types.js';
 import type { Logger } from '../observe/logger.js';
 import type { ServerMetrics } from '../observe/metrics.js';
 import { flowguardVersion } from '../shared/version.js';
@@ -88,14 +87,6 @@ export interface ProgressTiming {
 }
 
 const DEFAULT_PROGRESS: ProgressTiming = Object.freeze({ firstMs: 200, everyMs: 1000, gapMs: 50 });
-
-/** `_meta` key carrying a tool's full reference. */
-const META_REFERENCE = 'flowguard/reference';
-/** `_meta` keys of the 4.x tool `meta` (SPEC-NOTES-v3-v4 §2): the spec names the first two; the others have no MCP counterpart. */
-const META_ALWAYS_LOAD = 'anthropic/alwaysLoad';
-const META_SEARCH_HINT = 'anthropic/searchHint';
-const META_ALIASES = 'flowguard/aliases';
-const META_CONCURRENCY_SAFE = 'flowguard/concurrencySafe';
 
 interface ServedTool {
   tool: Tool;
@@ -368,59 +359,4 @@ function toolTable(catalog: Catalog, selection: readonly Tool[] | undefined): To
     tables.set(key, table);
   }
   return table;
-}
-
-/** A tool's whole definition as `tools/list` of `--tools all` gives it, uncut (`flowguard describe`, describe_tool). */
-export function toolDefinition(catalog: Catalog, tool: Tool): McpTool {
-  return listingOf(tool, catalog.outputValidation === 'error' ? toOutputSchema(tool.route.output) : undefined);
-}
-
-function listingOf(tool: Tool, outputSchema: Record<string, unknown> | undefined): McpTool {
-  const { meta, output } = tool.route;
-  const entry: McpTool = {
-    name: tool.name,
-    title: tool.reference,
-    // Without an outputSchema to carry it, what the tool returns is said in its description.
-    description:
-      output?.description && !outputSchema ? `${tool.description}\n\nReturns: ${output.description}` : tool.description,
-    inputSchema: tool.input.schema as McpTool['inputSchema'],
-    annotations: annotationsFor(tool.method, meta),
-    _meta: { [META_REFERENCE]: tool.reference },
-  };
-  if (meta) {
-    Object.assign(entry._meta as object, {
-      [META_ALWAYS_LOAD]: meta.alwaysLoad,
-      [META_SEARCH_HINT]: meta.searchHint,
-      [META_ALIASES]: meta.aliases,
-      [META_CONCURRENCY_SAFE]: meta.concurrencySafe,
-    });
-  }
-  if (outputSchema) entry.outputSchema = outputSchema as McpTool['outputSchema'];
-  return entry;
-}
-
-/**
- * Hints from the HTTP method, or from the tool's 4.x `meta` where it has one (the author knows
- * better than the method: a POST search reads only): every tool reaches an outside API (open
- * world); `destructiveHint` and `idempotentHint` only mean something for a tool that writes.
- */
-function annotationsFor(method: Tool['method'], meta?: ToolMeta): ToolAnnotations {
-  if (!meta) return methodAnnotations(method);
-  if (meta.readOnly) return { readOnlyHint: true, openWorldHint: true };
-  const annotations: ToolAnnotations = { readOnlyHint: false, destructiveHint: meta.destructive, openWorldHint: true };
-  if (method === 'PUT' || method === 'DELETE') annotations.idempotentHint = true;
-  return annotations;
-}
-
-function methodAnnotations(method: Tool['method']): ToolAnnotations {
-  switch (method) {
-    case 'GET':
-      return { readOnlyHint: true, openWorldHint: true };
-    case 'PUT':
-      return { readOnlyHint: false, idempotentHint: true, openWorldHint: true };
-    case 'DELETE':
-      return { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true };
-    case 'POST':
-      return { readOnlyHint: false, openWorldHint: true };
-  }
 }
