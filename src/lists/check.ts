@@ -5,7 +5,7 @@
 import type { Expression } from '../scan/ast.js';
 import { FindingSink } from '../report/findings.js';
 import { isRecord } from '../shared/raw.js';
-import { parseWithLeadingData } from '../scan/leading-data.js';
+import { parseWithLeadingData } from '../scan/leading-parse.js';
 import { readSourceFile } from '../scan/source-file.js';
 import { readLiteral, type LiteralData } from '../scan/literal.js';
 import { checkListData } from './rules.js';

@@ -13,7 +13,7 @@ import { checkRequiredLibraries } from '../libraries/allowlist.js';
 import type { ListRegistry, ResolvedList } from '../lists/types.js';
 import { isRecord, stringOr, stringsOf, type RawObject } from '../shared/raw.js';
 import { scanForbidden } from '../scan/forbidden.js';
-import { parseWithLeadingData } from '../scan/leading-data.js';
+import { parseWithLeadingData } from '../scan/leading-parse.js';
 import { checkHandlers } from './handlers.js';
 import { checkListRefs, checkListUsage, resolveListRefs } from './list-refs.js';
 import { readLiteral } from '../scan/literal.js';

@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Expression } from '../../src/scan/ast.js';
-import { parseWithLeadingData, readLeadingData, withoutObject } from '../../src/scan/leading-data.js';
+import { readLeadingData } from '../../src/scan/leading-data.js';
+import { parseWithLeadingData, withoutObject } from '../../src/scan/leading-parse.js';
 import { checkListText } from '../../src/lists/check.js';
 import { readLiteral } from '../../src/scan/literal.js';
 import { parseModule } from '../../src/scan/parse.js';
