@@ -5,10 +5,9 @@
 // ToolError that says what went wrong in words a model can act on. Nothing here throws for bad
 // input; exceptions are bugs.
 
-import type { Code } from '../report/codes.js';
 import { brokenBound } from '../shared/raw.js';
 import { HttpError, RefusedError, type HttpClient, type HttpResponse } from '../http/client.js';
-import { decodeBody, excerpt, type Decoded } from '../http/decode.js';
+import { decodeBody, type Decoded } from '../http/decode.js';
 import { egressRefusal } from '../http/egress.js';
 import type { OriginRule } from '../http/origin.js';
 import type { Reach } from '../http/reach.js';
@@ -20,17 +19,18 @@ import type { InputSchema } from '../schema/tool-input.js';
 import type { Outcome } from '../sandbox/host.js';
 import type { Bridge, Hook } from '../sandbox/protocol.js';
 import { CallBridge, outboundRecord } from './bridge.js';
+import {
+  decodeMessage,
+  fail,
+  handlerFailure,
+  internalFailure,
+  rateLimited,
+  redactedBody,
+  statusFailure,
+} from './failures.js';
 import type { ExecuteRequestResult, PostRequestResult } from './hooks.js';
-import type { Refusal, UpstreamGuard } from '../guard/upstream-guard.js';
-import type {
-  CallOptions,
-  CallResult,
-  OutboundRecord,
-  PipelineResult,
-  SentRequest,
-  ToolError,
-  ToolErrorKind,
-} from './outcome.js';
+import type { UpstreamGuard } from '../guard/upstream-guard.js';
+import type { CallOptions, CallResult, OutboundRecord, PipelineResult, SentRequest } from './outcome.js';
 
 export interface CallableTool {
   name: string;
@@ -344,61 +344,6 @@ function handlerView(decoded: Decoded): unknown {
     case 'empty':
       return null;
   }
-}
-
-/** Keys are redacted from the whole body before an excerpt is cut, so no part of one survives. */
-function redactedBody(body: Buffer, redactor: Redactor): Buffer {
-  const text = body.toString('utf8');
-  const redacted = redactor.redact(text);
-  return redacted === text ? body : Buffer.from(redacted);
-}
-
-function decodeMessage(body: Buffer, contentType: string | undefined): string {
-  const decoded = decodeBody(body, contentType);
-  return decoded.kind === 'error' ? decoded.message : 'the answer could not be decoded';
-}
-
-/** A request the upstream guard did not send: the call answers at once, saying when to try again. */
-function rateLimited(refusal: Refusal): { ok: false; error: ToolError } {
-  return {
-    ok: false,
-    error: { kind: 'rate-limited', message: refusal.message, retryAfter: String(refusal.retryAfterSeconds) },
-  };
-}
-
-function statusFailure(response: HttpResponse, redactor: Redactor): CallResult {
-  const error: ToolError = {
-    kind: 'upstream-status',
-    status: response.status,
-    message: `upstream answered ${response.status}${response.body.length > 0 ? `: ${excerpt(redactedBody(response.body, redactor))}` : ''}`,
-  };
-  // Passed on where waiting helps: a rate limit, or an outage that says when it ends.
-  const retryAfter = response.headers['retry-after'];
-  if ((response.status === 429 || response.status === 503) && retryAfter) {
-    error.retryAfter = retryAfter;
-    error.message += ` (retry after ${retryAfter})`;
-  }
-  return { ok: false, error };
-}
-
-function handlerFailure(hook: Hook, failure: { code: Code; message: string }): CallResult {
-  return {
-    ok: false,
-    error: {
-      kind: 'handler',
-      code: failure.code,
-      message: `${hook} handler failed (${failure.code}): ${failure.message}`,
-    },
-  };
-}
-
-/** A bug, not bad input: it fails this call only, and the server goes on. */
-function internalFailure(tool: CallableTool, error: unknown): CallResult {
-  return fail('internal', `internal error in ${tool.name}: ${error instanceof Error ? error.message : String(error)}`);
-}
-
-function fail(kind: ToolErrorKind, message: string): CallResult {
-  return { ok: false, error: { kind, message } };
 }
 
 /** A dry run's request with each key that has no value shown as `[KEY not set]` where its token stands. */
