@@ -2,16 +2,8 @@
 // handler hooks), drawn from the vocabulary with a seeded Rng. render.ts writes it as source.
 
 import type { Rng } from './random.js';
-import {
-  BODY_PARAMS,
-  DOMAINS,
-  GET_VERBS,
-  INSERT_PARAMS,
-  POST_VERBS,
-  QUERY_PARAMS,
-  type Domain,
-  type ParamTemplate,
-} from './vocabulary.js';
+import { BODY_PARAMS, INSERT_PARAMS, QUERY_PARAMS, type ParamTemplate } from './vocabulary.js';
+import { DOMAINS, GET_VERBS, POST_VERBS, type Domain } from './domains.js';
 
 export interface GenParam {
   template: ParamTemplate;
