@@ -68,7 +68,7 @@ it('names, for every promise of the security model, test files that exist', () =
 
 it('names every kind of tool error a client can meet, output-mismatch among them', () => {
   const pipeline = read('src/call/outcome.ts');
-  const kinds = [...(/type ToolErrorKind = ([^;]+);/.exec(pipeline)?.[1] ?? '').matchAll(/'([a-z-]+)'/g)].map(
+  const kinds = [...(/type ToolErrorKind =([^;]+);/.exec(pipeline)?.[1] ?? '').matchAll(/'([a-z-]+)'/g)].map(
     (m) => m[1] as string,
   );
   expect(kinds.length).toBeGreaterThan(8);
