@@ -1,6 +1,6 @@
 // ESLint (flat config): ESLint's and typescript-eslint's recommended rules over flowguard's own
 // code. Not type-aware (that would type-check the project a second time; `npm run typecheck` does
-// it once). Formatting is not linted.
+// it once). Formatting is Prettier's (.prettierrc.json): `npm run lint` runs `format:check` after ESLint.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -23,7 +23,10 @@ export default tseslint.config(
   {
     rules: {
       // A leading underscore names what is bound only to be left out (`const { file: _file, ...rest }`).
-      '@typescript-eslint/no-unused-vars': ['error', { varsIgnorePattern: '^_', argsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { varsIgnorePattern: '^_', argsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       // flowguard matches control characters on purpose: to escape them before a terminal or a log sees them.
       'no-control-regex': 'off',
     },
@@ -41,7 +44,14 @@ export default tseslint.config(
     languageOptions: {
       ecmaVersion: 2023,
       sourceType: 'module',
-      globals: { process: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+      },
     },
   },
 );

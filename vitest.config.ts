@@ -10,7 +10,13 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...INTEGRATION, ...DIST], setupFiles: ['test/kit/unit-guard.ts'], pool: 'threads' },
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...INTEGRATION, ...DIST],
+          setupFiles: ['test/kit/unit-guard.ts'],
+          pool: 'threads',
+        },
       },
       { extends: true, test: { name: 'integration', include: [...INTEGRATION] } },
       { extends: true, test: { name: 'dist', include: [...DIST] } },

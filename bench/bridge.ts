@@ -1,4 +1,4 @@
-// executeRequest costs (issue 14, point 3): a compute-only executeRequest call next to a route
+// executeRequest costs: a compute-only executeRequest call next to a route
 // with a preRequest and a postRequest; and a bridged fetch (the handler's fetch, performed by the
 // core) next to the same request made by the core for a route without handlers. All routes are
 // called interleaved against one loopback upstream in the same run.
@@ -39,7 +39,13 @@ export async function benchBridge(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-bridge-'));
   const { child, port } = await startPriceUpstream(dir);
   writeFileSync(join(dir, 'bench.mjs'), SCHEMA);
-  const catalog = await Catalog.load({ schemas: dir, project: dir, env: {}, keys: { BENCH_KEY: 'bench-key-value' }, upstreams: { '*': `http://127.0.0.1:${port}` } });
+  const catalog = await Catalog.load({
+    schemas: dir,
+    project: dir,
+    env: {},
+    keys: { BENCH_KEY: 'bench-key-value' },
+    upstreams: { '*': `http://127.0.0.1:${port}` },
+  });
   const tools = ['bench_getPrice', 'bench_getRoundedPrice', 'bench_computePrice', 'bench_fetchPrice'] as const;
   const samples = new Map<string, number[]>(tools.map((tool) => [tool, []]));
   const fetchExtra: number[] = [];
@@ -53,7 +59,9 @@ export async function benchBridge(): Promise<string[]> {
       for (const tool of tools) samples.get(tool)?.push(took[tool] as number);
       fetchExtra.push((took.bench_fetchPrice as number) - (took.bench_getPrice as number));
       // The bridge alone: the fetch call less a handler call that makes no request and less the core's request.
-      bridgeOnly.push((took.bench_fetchPrice as number) - (took.bench_computePrice as number) - (took.bench_getPrice as number));
+      bridgeOnly.push(
+        (took.bench_fetchPrice as number) - (took.bench_computePrice as number) - (took.bench_getPrice as number),
+      );
     }
     const p50 = (tool: string) => median(samples.get(tool) as number[]);
     const p99 = (tool: string) => percentile(samples.get(tool) as number[], 99);
@@ -67,7 +75,9 @@ export async function benchBridge(): Promise<string[]> {
       `  baseline, the same request made by the core (route without handlers): p50 ${formatMs(p50('bench_getPrice'))}, p99 ${formatMs(p99('bench_getPrice'))}`,
       `  extra of the whole executeRequest call over the core's request (p50 of per-pair differences): ${formatMs(extra)}`,
       `  extra of the bridged fetch alone (fetch call − compute-only call − core request, p50): ${formatMs(median(bridgeOnly))}; target at most ${FETCH_EXTRA_TARGET_MS} ms: ${median(bridgeOnly) <= FETCH_EXTRA_TARGET_MS ? 'met' : 'MISSED'}`,
-      `  load average while measured: ${loadavg().map((load) => load.toFixed(2)).join(' ')} on ${availableParallelism()} cores (busy machines inflate every sandbox figure)`,
+      `  load average while measured: ${loadavg()
+        .map((load) => load.toFixed(2))
+        .join(' ')} on ${availableParallelism()} cores (busy machines inflate every sandbox figure)`,
     ];
   } finally {
     await catalog.close();

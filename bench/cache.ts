@@ -21,7 +21,13 @@ export async function benchCache(): Promise<string[]> {
   // The bench route has no lifetime of its own: the operator's override gives it one.
   mkdirSync(join(dir, '.flowmcp'));
   writeFileSync(join(dir, '.flowmcp', 'config.json'), JSON.stringify({ cache: { overrides: { bench: 3600 } } }));
-  const catalog = await Catalog.load({ schemas: dir, project: dir, env: {}, keys: { BENCH_KEY: 'bench-key-value' }, upstreams: { '*': `http://127.0.0.1:${port}` } });
+  const catalog = await Catalog.load({
+    schemas: dir,
+    project: dir,
+    env: {},
+    keys: { BENCH_KEY: 'bench-key-value' },
+    upstreams: { '*': `http://127.0.0.1:${port}` },
+  });
   try {
     // What is measured is what it says: a first call misses, the same again hits, another misses.
     // (Records are made only while someone listens, so the timed calls below run without one.)
@@ -30,7 +36,8 @@ export async function benchCache(): Promise<string[]> {
     for (const symbol of ['eth', 'eth', 'btc']) await timeCall(catalog, 'bench_getPrice', { symbol });
     catalog.deliverCallRecords();
     stop();
-    if (seen.join() !== 'miss,hit,miss') throw new Error(`expected a miss, a hit and a miss; the cache said ${seen.join(', ')}`);
+    if (seen.join() !== 'miss,hit,miss')
+      throw new Error(`expected a miss, a hit and a miss; the cache said ${seen.join(', ')}`);
     const hits: number[] = [];
     const misses: number[] = [];
     for (let i = 0; i < CALLS + WARM_UP; i += 1) {

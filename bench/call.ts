@@ -15,12 +15,17 @@ const CALLS = 2000;
 const WARM_UP = 200;
 const RATIO_TARGET = 1.1;
 
-
 export async function benchCalls(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-call-'));
   const { child, port } = await startPriceUpstream(dir);
   writeFileSync(join(dir, 'bench.mjs'), priceSchema({ handlers: false }));
-  const catalog = await Catalog.load({ schemas: dir, project: dir, env: {}, keys: { BENCH_KEY: 'bench-key-value' }, upstreams: { '*': `http://127.0.0.1:${port}` } });
+  const catalog = await Catalog.load({
+    schemas: dir,
+    project: dir,
+    env: {},
+    keys: { BENCH_KEY: 'bench-key-value' },
+    upstreams: { '*': `http://127.0.0.1:${port}` },
+  });
   const url = `http://127.0.0.1:${port}/v1/price/eth?currency=usd`;
   try {
     const viaCatalog: number[] = [];

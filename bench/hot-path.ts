@@ -36,7 +36,10 @@ type Load = (options: Record<string, unknown>) => Promise<Catalog>;
 
 async function loaderOf(build: string): Promise<Load> {
   // loadCatalog since the public API became types (issue 26); Catalog.load before.
-  const module = (await import(pathToFileURL(packageEntry(build)).href)) as { loadCatalog?: Load; Catalog?: { load: Load } };
+  const module = (await import(pathToFileURL(packageEntry(build)).href)) as {
+    loadCatalog?: Load;
+    Catalog?: { load: Load };
+  };
   const load = module.loadCatalog ?? module.Catalog?.load.bind(module.Catalog);
   if (!load) throw new Error(`${build}: its package entry exports neither loadCatalog nor Catalog.load`);
   return load;
@@ -74,19 +77,34 @@ async function throughput(catalog: Catalog, tool: string): Promise<number> {
   return (TOTAL / (performance.now() - start)) * 1000;
 }
 
-function ratioLine(label: string, now: number, before: number, target: number, better: 'lower' | 'higher', show: (value: number) => string): string {
+function ratioLine(
+  label: string,
+  now: number,
+  before: number,
+  target: number,
+  better: 'lower' | 'higher',
+  show: (value: number) => string,
+): string {
   const ratio = now / before;
   const met = better === 'lower' ? ratio <= target : ratio >= target;
   return `  ${label}: ${show(now)} now vs ${show(before)} before, ${ratio.toFixed(2)}x (target ${better === 'lower' ? '<=' : '>='} ${target}x: ${met ? 'met' : 'MISSED'})`;
 }
 
 export async function benchHotPath(): Promise<string[]> {
-  const baseline = process.env.FLOWGUARD_HOT_PATH_BASELINE ?? baselineBuild(process.env.FLOWGUARD_HOT_PATH_BASELINE_REF ?? BASELINE_REF);
+  const baseline =
+    process.env.FLOWGUARD_HOT_PATH_BASELINE ??
+    baselineBuild(process.env.FLOWGUARD_HOT_PATH_BASELINE_REF ?? BASELINE_REF);
   const builds = { before: await loaderOf(baseline), now: await loaderOf(root) };
   const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-hot-'));
   const { child, port } = await startPriceUpstream(dir);
   writeFileSync(join(dir, 'bench.mjs'), priceSchema({ handlers: true }));
-  const options = { schemas: dir, project: dir, env: {}, keys: { BENCH_KEY: 'bench-key-value' }, upstreams: { '*': `http://127.0.0.1:${port}` } };
+  const options = {
+    schemas: dir,
+    project: dir,
+    env: {},
+    keys: { BENCH_KEY: 'bench-key-value' },
+    upstreams: { '*': `http://127.0.0.1:${port}` },
+  };
   const first = { before: [] as number[], now: [] as number[] };
   const extra = { before: [] as number[], now: [] as number[] };
   const plainRate = { before: [] as number[], now: [] as number[] };
@@ -117,9 +135,30 @@ export async function benchHotPath(): Promise<string[]> {
     const rate = (value: number) => `${value.toFixed(0)} calls/s`;
     return [
       `hot path against an older build (${baseline}), both in this process, ${ROUNDS} rounds taken in turns`,
-      ratioLine('extra p50 of preRequest + postRequest over the same call without', median(extra.now), median(extra.before), TARGETS.extra, 'lower', formatMs),
-      ratioLine(`${TOTAL} calls at ${IN_FLIGHT} in flight, no handlers (p50 of rounds)`, median(plainRate.now), median(plainRate.before), TARGETS.plainRate, 'higher', rate),
-      ratioLine(`${TOTAL} calls at ${IN_FLIGHT} in flight, with handlers (p50 of rounds)`, median(handlerRate.now), median(handlerRate.before), TARGETS.handlerRate, 'higher', rate),
+      ratioLine(
+        'extra p50 of preRequest + postRequest over the same call without',
+        median(extra.now),
+        median(extra.before),
+        TARGETS.extra,
+        'lower',
+        formatMs,
+      ),
+      ratioLine(
+        `${TOTAL} calls at ${IN_FLIGHT} in flight, no handlers (p50 of rounds)`,
+        median(plainRate.now),
+        median(plainRate.before),
+        TARGETS.plainRate,
+        'higher',
+        rate,
+      ),
+      ratioLine(
+        `${TOTAL} calls at ${IN_FLIGHT} in flight, with handlers (p50 of rounds)`,
+        median(handlerRate.now),
+        median(handlerRate.before),
+        TARGETS.handlerRate,
+        'higher',
+        rate,
+      ),
       `  first handler call of a fresh catalog (sandbox start + factory): p50 ${formatMs(median(first.now))} now vs ${formatMs(median(first.before))} before (${(median(first.now) / median(first.before)).toFixed(2)}x), ${FIRST_CALL_RUNS} runs`,
     ];
   } finally {

@@ -32,16 +32,31 @@ function descendants(pid: number): number[] {
   }
   return tasks.flatMap((task) => {
     const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
-    return children === '' ? [] : children.split(/\s+/).map(Number).flatMap((child) => [child, ...descendants(child)]);
+    return children === ''
+      ? []
+      : children
+          .split(/\s+/)
+          .map(Number)
+          .flatMap((child) => [child, ...descendants(child)]);
   });
 }
 
 const [build, schemas, lists, project] = process.argv.slice(2);
 if (!build || !schemas || !lists || !project) throw new Error('usage: load-probe BUILD SCHEMAS LISTS PROJECT');
-const api = (await import(pathToFileURL(packageEntry(build)).href)) as { loadCatalog(options: object): Promise<LoadedCatalog> };
+const api = (await import(pathToFileURL(packageEntry(build)).href)) as {
+  loadCatalog(options: object): Promise<LoadedCatalog>;
+};
 const catalog = await api.loadCatalog({ schemas, lists, project });
 const readyMs = performance.now();
 const processes = [process.pid, ...descendants(process.pid)];
 const peakMib = processes.reduce((sum, pid) => sum + peakKib(pid), 0) / 1024;
-console.log(JSON.stringify({ readyMs, peakMib, processes: processes.length, tools: catalog.tools.length, files: catalog.schemas.map(({ file }) => file) }));
+console.log(
+  JSON.stringify({
+    readyMs,
+    peakMib,
+    processes: processes.length,
+    tools: catalog.tools.length,
+    files: catalog.schemas.map(({ file }) => file),
+  }),
+);
 await catalog.close();

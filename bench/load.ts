@@ -43,7 +43,8 @@ interface Files {
 
 function run(command: string, args: string[], cwd: string): string {
   const result = spawnSync(command, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed in ${cwd}: ${result.stderr || result.stdout}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}: ${result.stderr || result.stdout}`);
   return result.stdout;
 }
 
@@ -51,7 +52,11 @@ function run(command: string, args: string[], cwd: string): string {
 export function baselineBuild(ref?: string): string {
   const given = ref === undefined ? process.env.FLOWGUARD_BASELINE : undefined;
   if (given) return resolve(given);
-  const commit = run('git', ['rev-parse', '--verify', `${ref ?? process.env.FLOWGUARD_BASELINE_REF ?? BASELINE_REF}^{commit}`], root).trim();
+  const commit = run(
+    'git',
+    ['rev-parse', '--verify', `${ref ?? process.env.FLOWGUARD_BASELINE_REF ?? BASELINE_REF}^{commit}`],
+    root,
+  ).trim();
   const dir = join(root, '.bench', `baseline-${commit.slice(0, 12)}`);
   if (existsSync(join(dir, 'package.json')) && existsSync(packageEntry(dir))) return dir;
   rmSync(dir, { recursive: true, force: true });
@@ -59,7 +64,8 @@ export function baselineBuild(ref?: string): string {
   run('sh', ['-c', `git archive ${commit} | tar -x -C '${dir}'`], root);
   // The same locked dependencies share this checkout's; others are installed from npm's cache
   // (a build from before a dependency was added or removed would not compile against these).
-  const sameLock = readFileSync(join(dir, 'package-lock.json'), 'utf8') === readFileSync(join(root, 'package-lock.json'), 'utf8');
+  const sameLock =
+    readFileSync(join(dir, 'package-lock.json'), 'utf8') === readFileSync(join(root, 'package-lock.json'), 'utf8');
   if (sameLock) symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   else run('npm', ['ci', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund'], dir);
   // Its own build script: tsc, and for builds since the bundle, esbuild.
@@ -81,7 +87,11 @@ const toolsFlag = new Map<string, boolean>();
 
 /** Whether a build's `serve` has `--tools` (discovery mode), asked once from its help. */
 function knowsToolsFlag(build: string): boolean {
-  if (!toolsFlag.has(build)) toolsFlag.set(build, run(process.execPath, [join(build, 'bin/flowguard.js'), 'serve', '--help'], root).includes('--tools'));
+  if (!toolsFlag.has(build))
+    toolsFlag.set(
+      build,
+      run(process.execPath, [join(build, 'bin/flowguard.js'), 'serve', '--help'], root).includes('--tools'),
+    );
   return toolsFlag.get(build) as boolean;
 }
 
@@ -89,12 +99,27 @@ function knowsToolsFlag(build: string): boolean {
 function firstToolsList(build: string, files: Files): Promise<number> {
   const project = mkdtempSync(join(tmpdir(), 'flowguard-bench-project-'));
   const started = performance.now();
-  const args = [join(build, 'bin/flowguard.js'), 'serve', '--no-cache', '--schemas', files.schemas, '--lists', files.lists, '--project', project];
+  const args = [
+    join(build, 'bin/flowguard.js'),
+    'serve',
+    '--no-cache',
+    '--schemas',
+    files.schemas,
+    '--lists',
+    files.lists,
+    '--project',
+    project,
+  ];
   // Every tool listed by both builds: a build with discovery mode would start in it above 100 tools.
   if (knowsToolsFlag(build)) args.push('--tools', 'all');
   const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
   const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
-  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  });
   return new Promise<number>((resolveMs, reject) => {
     let buffered = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
@@ -128,20 +153,36 @@ function benchFiles(baseline: string): Files {
   if (!existsSync(corpus)) {
     cleanUp();
     const generated = generateCatalog({ count: 300, seed: 20261125, handlerShare: 0.4 });
-    return { schemas: generated.dir, lists: join(generated.dir, 'shared-lists'), what: '300 generated schema files (no corpus found)', cleanUp: () => rmSync(generated.dir, { recursive: true, force: true }) };
+    return {
+      schemas: generated.dir,
+      lists: join(generated.dir, 'shared-lists'),
+      what: '300 generated schema files (no corpus found)',
+      cleanUp: () => rmSync(generated.dir, { recursive: true, force: true }),
+    };
   }
   const lists = join(corpus, '_lists');
   const loaded = probeLoad(baseline, { schemas: corpus, lists, what: '', cleanUp }).files;
   for (const file of loaded) cpSync(file, join(dir, 'schemas', relative(corpus, file)));
   cpSync(lists, join(dir, 'lists'), { recursive: true });
-  return { schemas: join(dir, 'schemas'), lists: join(dir, 'lists'), what: `the ${loaded.length} files of ${corpus} the older build loads`, cleanUp };
+  return {
+    schemas: join(dir, 'schemas'),
+    lists: join(dir, 'lists'),
+    what: `the ${loaded.length} files of ${corpus} the older build loads`,
+    cleanUp,
+  };
 }
 
 /**
  * The p50 of each build, and the p50 of the ratios of samples taken one after the other: how much
  * this machine lets a process have swings within a run, and a pair shares the moment it was taken.
  */
-function ratioLine(label: string, now: readonly number[], before: readonly number[], target: number, unit: string): string {
+function ratioLine(
+  label: string,
+  now: readonly number[],
+  before: readonly number[],
+  target: number,
+  unit: string,
+): string {
   const ratio = median(now.map((value, index) => value / (before[index] as number)));
   return `  ${label}: ${median(now).toFixed(0)} ${unit} vs ${median(before).toFixed(0)} ${unit}, ${ratio.toFixed(2)}x (p50 of paired ratios; target <= ${target}x: ${ratio <= target ? 'met' : 'MISSED'})`;
 }
@@ -150,7 +191,12 @@ export async function benchLoadAgainstBaseline(): Promise<string[]> {
   const baseline = baselineBuild();
   const files = benchFiles(baseline);
   try {
-    const samples = { now: [] as Sample[], before: [] as Sample[], nowList: [] as number[], beforeList: [] as number[] };
+    const samples = {
+      now: [] as Sample[],
+      before: [] as Sample[],
+      nowList: [] as number[],
+      beforeList: [] as number[],
+    };
     // Interleaved, so that both builds see the same machine at the same moments.
     for (let i = 0; i < RUNS; i += 1) {
       samples.before.push(probeLoad(baseline, files));
@@ -163,8 +209,20 @@ export async function benchLoadAgainstBaseline(): Promise<string[]> {
     return [
       `load against an older build (${relative(root, baseline) || baseline}): ${files.what}, cold, fresh processes, p50 of ${RUNS}`,
       `  tools: ${last(samples.now).tools} now, ${last(samples.before).tools} before; processes at a callable catalog: ${last(samples.now).processes} now, ${last(samples.before).processes} before`,
-      ratioLine('time to a callable catalog', values(samples.now, 'readyMs'), values(samples.before, 'readyMs'), TARGETS.readyMs, 'ms'),
-      ratioLine('peak memory of all processes', values(samples.now, 'peakMib'), values(samples.before, 'peakMib'), TARGETS.peakMib, 'MiB'),
+      ratioLine(
+        'time to a callable catalog',
+        values(samples.now, 'readyMs'),
+        values(samples.before, 'readyMs'),
+        TARGETS.readyMs,
+        'ms',
+      ),
+      ratioLine(
+        'peak memory of all processes',
+        values(samples.now, 'peakMib'),
+        values(samples.before, 'peakMib'),
+        TARGETS.peakMib,
+        'MiB',
+      ),
       ratioLine('process start to first tools/list', samples.nowList, samples.beforeList, TARGETS.firstListMs, 'ms'),
     ];
   } finally {

@@ -36,20 +36,30 @@ const STARTUP_TARGET_MS = 1000;
 const BIN = fileURLToPath(new URL('../../bin/flowguard.js', import.meta.url));
 const KEY = 'bench-key-value';
 
-
 // The servers get the key as an operator grants it: an environment variable named in security.keys.
 const serverEnv = () => ({ PATH: process.env.PATH ?? '', BENCH_KEY: KEY });
 const GRANT = JSON.stringify({ security: { keys: ['BENCH_KEY'] } });
 
 async function connectStdio(args: string[]): Promise<Client> {
   const client = new Client({ name: 'flowguard-bench', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'serve', '--transport', 'stdio', '--tools', 'all', ...args], env: serverEnv(), stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'serve', '--transport', 'stdio', '--tools', 'all', ...args],
+      env: serverEnv(),
+      stderr: 'ignore',
+    }),
+  );
   return client;
 }
 
 /** A spawned HTTP server on a free port; resolves with its URL once it listens. */
 function spawnHttp(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'http', '--port', '0', '--tools', 'all', ...args], { env: serverEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [BIN, 'serve', '--transport', 'http', '--port', '0', '--tools', 'all', ...args],
+    { env: serverEnv(), stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   return new Promise((resolve, reject) => {
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -75,7 +85,12 @@ export async function benchMcpCalls(): Promise<string[]> {
     mkdirSync(join(dir, '.flowmcp'));
     writeFileSync(join(dir, '.flowmcp', 'config.json'), GRANT);
     const args = ['--schemas', join(dir, 'bench.mjs'), '--project', dir, '--upstream', `*=${origin}`];
-    catalog = await Catalog.load({ schemas: join(dir, 'bench.mjs'), project: dir, env: { BENCH_KEY: KEY }, upstreams: { '*': origin } });
+    catalog = await Catalog.load({
+      schemas: join(dir, 'bench.mjs'),
+      project: dir,
+      env: { BENCH_KEY: KEY },
+      upstreams: { '*': origin },
+    });
     const stdio = await connectStdio(args);
     clients.push(stdio);
     const http = await spawnHttp(args);
@@ -102,7 +117,8 @@ export async function benchMcpCalls(): Promise<string[]> {
       const response = await request(url, { headers: { 'x-api-key': KEY } });
       await response.body.json();
       const rawMs = elapsedMs(start);
-      if (overStdio.isError || overHttp.isError || !inProcess.ok || !overStdio.structuredContent) throw new Error(`bench call failed: ${JSON.stringify({ overStdio, overHttp, inProcess })}`);
+      if (overStdio.isError || overHttp.isError || !inProcess.ok || !overStdio.structuredContent)
+        throw new Error(`bench call failed: ${JSON.stringify({ overStdio, overHttp, inProcess })}`);
       if (i >= WARM_UP) {
         samples.stdio.push(stdioMs);
         samples.http.push(httpMs);
@@ -110,7 +126,12 @@ export async function benchMcpCalls(): Promise<string[]> {
         samples.raw.push(rawMs);
       }
     }
-    const p50 = { stdio: median(samples.stdio), http: median(samples.http), catalog: median(samples.catalog), raw: median(samples.raw) };
+    const p50 = {
+      stdio: median(samples.stdio),
+      http: median(samples.http),
+      catalog: median(samples.catalog),
+      raw: median(samples.raw),
+    };
     const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
     return [
       `MCP tool calls: ${CALLS} sequential tools/call of one route (key header, outputSchema checked), spawned servers, loopback upstream in its own process`,
@@ -143,7 +164,11 @@ export async function benchMcpStartup(): Promise<string[]> {
     let tools = 0;
     for (let run = 0; run < STARTUP_RUNS; run += 1) {
       let start = process.hrtime.bigint();
-      await new Promise<void>((resolve, reject) => spawn(process.execPath, ['-e', ''], { stdio: 'ignore' }).once('exit', () => resolve()).once('error', reject));
+      await new Promise<void>((resolve, reject) =>
+        spawn(process.execPath, ['-e', ''], { stdio: 'ignore' })
+          .once('exit', () => resolve())
+          .once('error', reject),
+      );
       bareNode.push(elapsedMs(start));
       const raw = await rawStartup(args);
       onTheWire.push(raw.listed);
@@ -172,7 +197,10 @@ export async function benchMcpStartup(): Promise<string[]> {
 /** The protocol spoken by hand: when the summary appeared, and when the tools/list answer was complete. */
 async function rawStartup(args: string[]): Promise<{ serving: number; listed: number; tools: number }> {
   const start = process.hrtime.bigint();
-  const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'stdio', '--tools', 'all', ...args], { env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--transport', 'stdio', '--tools', 'all', ...args], {
+    env: serverEnv(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   const send = (message: object) => child.stdin?.write(`${JSON.stringify(message)}\n`);
   let serving = Number.NaN;
   let stderr = '';
@@ -181,7 +209,16 @@ async function rawStartup(args: string[]): Promise<{ serving: number; listed: nu
     if (Number.isNaN(serving) && stderr.includes('serving')) serving = elapsedMs(start);
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  send({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flowguard-bench', version: '1.0.0' } } });
+  send({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'flowguard-bench', version: '1.0.0' },
+    },
+  });
   const result = await new Promise<{ listed: number; tools: number }>((resolve, reject) => {
     let out = '';
     child.once('exit', (code) => reject(new Error(`flowguard serve exited ${code}: ${stderr}`)));

@@ -25,9 +25,18 @@ export async function benchObserve(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-observe-'));
   const { child, port } = await startPriceUpstream(dir);
   writeFileSync(join(dir, 'bench.mjs'), priceSchema({ handlers: false }));
-  const catalog = await Catalog.load({ schemas: dir, project: dir, env: {}, keys: { BENCH_KEY: 'bench-key-value' }, upstreams: { '*': `http://127.0.0.1:${port}` } });
+  const catalog = await Catalog.load({
+    schemas: dir,
+    project: dir,
+    env: {},
+    keys: { BENCH_KEY: 'bench-key-value' },
+    upstreams: { '*': `http://127.0.0.1:${port}` },
+  });
   const audit = AuditLog.open({ dir: join(dir, 'audit') });
-  const logger = createLogger({ level: 'info', destination: new BatchedLines(createWriteStream(join(dir, 'log.jsonl'))) });
+  const logger = createLogger({
+    level: 'info',
+    destination: new BatchedLines(createWriteStream(join(dir, 'log.jsonl'))),
+  });
   const metrics = new ServerMetrics();
   const observe = recordCall(logger, audit);
   try {
@@ -50,7 +59,10 @@ export async function benchObserve(): Promise<string[]> {
     await catalog.close(); // hands the last calls' records over
     await audit.close();
     await flushLogger(logger);
-    const auditLines = readdirSync(join(dir, 'audit')).reduce((count, file) => count + readFileSync(join(dir, 'audit', file), 'utf8').split('\n').length - 1, 0);
+    const auditLines = readdirSync(join(dir, 'audit')).reduce(
+      (count, file) => count + readFileSync(join(dir, 'audit', file), 'utf8').split('\n').length - 1,
+      0,
+    );
     const logLines = readFileSync(join(dir, 'log.jsonl'), 'utf8').split('\n').length - 1;
     const overhead = ((median(on) - median(off)) / median(off)) * 100;
     return [

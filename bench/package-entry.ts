@@ -5,6 +5,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function packageEntry(build: string): string {
-  const pkg = JSON.parse(readFileSync(join(build, 'package.json'), 'utf8')) as { main?: string; exports?: { '.'?: { import?: string } } };
+  const pkg = JSON.parse(readFileSync(join(build, 'package.json'), 'utf8')) as {
+    main?: string;
+    exports?: { '.'?: { import?: string } };
+  };
   return join(build, pkg.exports?.['.']?.import ?? pkg.main ?? 'dist/src/index.js');
 }

@@ -1,4 +1,4 @@
-// The cost of redacting upstream answers (RULINGS R4). Two schemas in one catalog, the same
+// The cost of redacting upstream answers (decision R4). Two schemas in one catalog, the same
 // route with the same pass-through postRequest against one loopback upstream that answers
 // 100 kB of JSON without any key: one sends a key in a header, so its answer is checked for
 // every form of that key before the handler sees it; its keyless twin sends none, so nothing is
@@ -59,7 +59,12 @@ export async function benchRedaction(): Promise<string[]> {
   const answer = hundredKilobyteAnswer();
   const { child, port } = await startJsonUpstream(dir, answer);
   writeProject(dir);
-  const catalog = await Catalog.load({ schemas: join(dir, 'schemas'), project: dir, env: {}, upstreams: { '*': `http://127.0.0.1:${port}` } });
+  const catalog = await Catalog.load({
+    schemas: join(dir, 'schemas'),
+    project: dir,
+    env: {},
+    upstreams: { '*': `http://127.0.0.1:${port}` },
+  });
   try {
     const keyed: number[] = [];
     const keyless: number[] = [];

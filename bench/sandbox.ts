@@ -28,11 +28,15 @@ export async function benchCatalogLoad(): Promise<string[]> {
     const load: number[] = [];
     let withHandlers = 0;
     for (let run = 0; run < LOAD_RUNS; run += 1) {
-      validateOnly.push(timeMs(() => files.map((file) => checkSchemaFile(file, { allowedLibraries: effectiveAllowlist([]) }))));
+      validateOnly.push(
+        timeMs(() => files.map((file) => checkSchemaFile(file, { allowedLibraries: effectiveAllowlist([]) }))),
+      );
       const start = process.hrtime.bigint();
       const catalog = await Catalog.load({ schemas: generated.dir, handlers: 'at-load' });
       load.push(Number(process.hrtime.bigint() - start) / 1e6);
-      withHandlers = catalog.schemas.filter((entry) => Object.keys(catalog.hooksOf(entry.file) ?? {}).length > 0).length;
+      withHandlers = catalog.schemas.filter(
+        (entry) => Object.keys(catalog.hooksOf(entry.file) ?? {}).length > 0,
+      ).length;
       await catalog.close();
     }
     const p50 = median(load);
@@ -51,7 +55,13 @@ export async function benchHandlerCost(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-handlers-'));
   const { child, port } = await startPriceUpstream(dir);
   writeFileSync(join(dir, 'bench.mjs'), priceSchema({ handlers: true }));
-  const catalog = await Catalog.load({ schemas: dir, project: dir, env: {}, keys: { BENCH_KEY: 'bench-key-value' }, upstreams: { '*': `http://127.0.0.1:${port}` } });
+  const catalog = await Catalog.load({
+    schemas: dir,
+    project: dir,
+    env: {},
+    keys: { BENCH_KEY: 'bench-key-value' },
+    upstreams: { '*': `http://127.0.0.1:${port}` },
+  });
   try {
     const without: number[] = [];
     const withHandlers: number[] = [];

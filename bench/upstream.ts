@@ -44,7 +44,12 @@ export function priceSchema({ handlers }: { handlers: boolean }): string {
 ${handlers ? PRICE_HANDLERS : ''}`;
 }
 
-const PRICE_ANSWER = JSON.stringify({ symbol: 'eth', currency: 'usd', price: 3120.5, updatedAt: '2026-11-22T12:00:00Z' });
+const PRICE_ANSWER = JSON.stringify({
+  symbol: 'eth',
+  currency: 'usd',
+  price: 3120.5,
+  updatedAt: '2026-11-22T12:00:00Z',
+});
 
 /** Answers every request with the JSON file named by its first argument. */
 const UPSTREAM = `
@@ -71,7 +76,11 @@ export function startJsonUpstream(dir: string, answer: string): Promise<{ child:
 }
 
 /** One call of the price route's `tool` (for `args`) in milliseconds; a failed call stops the benchmark. */
-export async function timeCall(catalog: Catalog, tool: string, args: Record<string, unknown> = { symbol: 'eth' }): Promise<number> {
+export async function timeCall(
+  catalog: Catalog,
+  tool: string,
+  args: Record<string, unknown> = { symbol: 'eth' },
+): Promise<number> {
   const start = process.hrtime.bigint();
   const result = await catalog.call(tool, args);
   const took = Number(process.hrtime.bigint() - start) / 1e6;

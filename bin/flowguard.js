@@ -10,7 +10,9 @@ import module from 'node:module';
 const cli = new URL('../dist/bundle/cli.js', import.meta.url);
 if (!existsSync(cli)) {
   // A checkout installed with --ignore-scripts, or dist/ removed: say what to run, not a stack trace.
-  process.stderr.write(`flowguard is not built (${cli.pathname} is missing): run npm install, or npm run build, in ${new URL('..', import.meta.url).pathname}\n`);
+  process.stderr.write(
+    `flowguard is not built (${cli.pathname} is missing): run npm install, or npm run build, in ${new URL('..', import.meta.url).pathname}\n`,
+  );
   process.exit(2);
 }
 module.enableCompileCache?.();

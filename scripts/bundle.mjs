@@ -29,7 +29,9 @@ await build({
     {
       name: 'dependencies-from-node-modules',
       setup(builder) {
-        builder.onResolve({ filter: /^[^./]/ }, (args) => (BUNDLED.test(args.path) ? undefined : { path: args.path, external: true }));
+        builder.onResolve({ filter: /^[^./]/ }, (args) =>
+          BUNDLED.test(args.path) ? undefined : { path: args.path, external: true },
+        );
       },
     },
   ],

@@ -43,7 +43,10 @@ function routeOf(finding: Finding): string | undefined {
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { lists: { type: 'string' }, project: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { lists: { type: 'string' }, project: { type: 'string' } },
+  });
   const dir = positionals[0];
   if (!dir) throw new Error('usage: npm run corpus -- <dir> [--lists DIR] [--project DIR]');
   const lists = resolve(values.lists ?? join(dir, '_lists'));
@@ -74,8 +77,14 @@ async function main(): Promise<void> {
       const errors = (reports.get(resolve(count.file)) ?? []).filter(isError);
       for (const route of count.routes.filter((name) => !served.has(name))) {
         // A finding of this route explains it; otherwise the file's first error does.
-        const why = errors.find((finding) => routeOf(finding) === route) ?? errors.find((finding) => routeOf(finding) === undefined) ?? errors[0];
-        addReason(why?.code ?? 'none', why ? `${relative(dir, count.file)}: ${why.message}` : `${relative(dir, count.file)}: no error reported`);
+        const why =
+          errors.find((finding) => routeOf(finding) === route) ??
+          errors.find((finding) => routeOf(finding) === undefined) ??
+          errors[0];
+        addReason(
+          why?.code ?? 'none',
+          why ? `${relative(dir, count.file)}: ${why.message}` : `${relative(dir, count.file)}: no error reported`,
+        );
       }
     }
     const tools = catalog.tools.length;
@@ -87,7 +96,12 @@ async function main(): Promise<void> {
       `routes found     ${found}`,
       `tools            ${tools} (${percent(tools)} %): ${tools - hidden} served, ${hidden} hidden only for keys`,
       `not served       ${found - tools} (${percent(found - tools)} %)`,
-      ...[...reasons].sort((a, b) => b[1].routes - a[1].routes).map(([code, { routes, example }]) => `  ${code.padEnd(7)} ${String(routes).padStart(5)}  e.g. ${example.slice(0, 150)}`),
+      ...[...reasons]
+        .sort((a, b) => b[1].routes - a[1].routes)
+        .map(
+          ([code, { routes, example }]) =>
+            `  ${code.padEnd(7)} ${String(routes).padStart(5)}  e.g. ${example.slice(0, 150)}`,
+        ),
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {

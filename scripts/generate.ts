@@ -27,14 +27,26 @@ export interface GeneratedModule {
 }
 
 export const GENERATED: readonly GeneratedModule[] = [
-  { file: 'src/schema/main-shape.generated.ts', source: 'MAIN_SHAPE in main-shape.ts', validators: { validate: MAIN_SHAPE } },
-  { file: 'src/lists/list-shape.generated.ts', source: 'LIST_SHAPE in list-shape.ts', validators: { validateList: LIST_SHAPE } },
+  {
+    file: 'src/schema/main-shape.generated.ts',
+    source: 'MAIN_SHAPE in main-shape.ts',
+    validators: { validate: MAIN_SHAPE },
+  },
+  {
+    file: 'src/lists/list-shape.generated.ts',
+    source: 'LIST_SHAPE in list-shape.ts',
+    validators: { validateList: LIST_SHAPE },
+  },
   {
     file: 'src/groups/shape.generated.ts',
     source: 'GROUPS_FILE_SHAPE and GROUP_ENTRY_SHAPE in shape.ts',
     validators: { validateGroupsFile: GROUPS_FILE_SHAPE, validateGroupEntry: GROUP_ENTRY_SHAPE },
   },
-  { file: 'src/config/config-shape.generated.ts', source: 'CONFIG_SHAPE in config-shape.ts', validators: { validateConfig: CONFIG_SHAPE } },
+  {
+    file: 'src/config/config-shape.generated.ts',
+    source: 'CONFIG_SHAPE in config-shape.ts',
+    validators: { validateConfig: CONFIG_SHAPE },
+  },
 ];
 
 /** The Ajv that compiles shapes: the generator's, and the tests' for shapes of their own. */
@@ -42,7 +54,13 @@ export function shapeCompiler(): Ajv2020 {
   // allErrors: every problem is reported; verbose: errors carry their parentSchema, whose
   // annotations say what the failure means. strictTypes is off because allOf's pattern branches
   // apply to strings only.
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: true, strictTypes: false, code: { source: true, esm: true, lines: true } });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    strictTypes: false,
+    code: { source: true, esm: true, lines: true },
+  });
   for (const keyword of ANNOTATION_KEYWORDS) ajv.addKeyword({ ...keyword });
   return ajv;
 }

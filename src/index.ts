@@ -21,10 +21,20 @@ import { DEFAULT_HOST } from './edge/origins.js';
 import type { CallOptions, CallResult, DryRunResult } from './call/outcome.js';
 import type { Finding } from './report/findings.js';
 
-export type { CallFailure, CallOptions, CallResult, DryRunResult, OutboundRecord, SentRequest, ToolError, ToolErrorKind } from './call/outcome.js';
+export type {
+  CallFailure,
+  CallOptions,
+  CallResult,
+  DryRunResult,
+  OutboundRecord,
+  SentRequest,
+  ToolError,
+  ToolErrorKind,
+} from './call/outcome.js';
 export type { Decoded } from './http/decode.js';
-export type { Finding, Severity, Code } from './report/findings.js';
-export { CODES } from './report/findings.js';
+export type { Finding, Severity } from './report/findings.js';
+export type { Code } from './report/codes.js';
+export { CODES } from './report/codes.js';
 
 export interface CatalogOptions {
   /** Folder of schema files (searched recursively), or one file. */
@@ -42,7 +52,13 @@ export interface CatalogOptions {
   /** The sandbox's worker processes, a handler's deadline and memory; default the config's `sandbox`. */
   sandbox?: { size?: number; deadlineMs?: number; memoryMb?: number };
   /** Bounds of every upstream request; default the config's `http`. */
-  http?: { connectTimeoutMs?: number; totalTimeoutMs?: number; maxResponseBytes?: number; maxRedirects?: number; maxJsonDepth?: number };
+  http?: {
+    connectTimeoutMs?: number;
+    totalTimeoutMs?: number;
+    maxResponseBytes?: number;
+    maxRedirects?: number;
+    maxJsonDepth?: number;
+  };
   /** When handlers factories run: on the first call that needs one (default), or while loading. */
   handlers?: 'on-first-call' | 'at-load';
   /** Keep checks of unchanged files in `.flowmcp/cache/` for the next start. */
@@ -123,7 +139,20 @@ export interface Server {
 }
 
 export async function createServer(options: ServerOptions): Promise<Server> {
-  const { catalog, transport, host = DEFAULT_HOST, port, authTokens, allowedOrigins, sessions, maxResultChars } = options;
+  const {
+    catalog,
+    transport,
+    host = DEFAULT_HOST,
+    port,
+    authTokens,
+    allowedOrigins,
+    sessions,
+    maxResultChars,
+  } = options;
   const access = AccessGate.create({ host, tokens: authTokens });
-  return await createRuntimeServer({ catalog, transport, serve: { host, port, allowedOrigins, sessions, maxResultChars, access } });
+  return await createRuntimeServer({
+    catalog,
+    transport,
+    serve: { host, port, allowedOrigins, sessions, maxResultChars, access },
+  });
 }

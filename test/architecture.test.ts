@@ -45,7 +45,10 @@ function roomOf(srcDir: string, file: string): string {
 
 /** Every relative import of a module: static, type-only, re-exports, side-effect and dynamic. */
 function relativeImports(text: string): string[] {
-  return ts.preProcessFile(text, true, true).importedFiles.map((file) => file.fileName).filter((name) => name.startsWith('.'));
+  return ts
+    .preProcessFile(text, true, true)
+    .importedFiles.map((file) => file.fileName)
+    .filter((name) => name.startsWith('.'));
 }
 
 /** The graph of rooms of a source folder, from the relative imports of its .ts files. */
@@ -120,7 +123,8 @@ function describeCycle(graph: RoomGraph, component: string[]): string {
     }
   }
   const between: string[] = [];
-  for (let room = cameFrom.get(start); room !== undefined && room !== start; room = cameFrom.get(room)) between.unshift(room);
+  for (let room = cameFrom.get(start); room !== undefined && room !== start; room = cameFrom.get(room))
+    between.unshift(room);
   const path = [start, ...between, start];
   const steps = path.slice(1).map((to, i) => {
     const edge = graph.get(path[i] as string)?.get(to) as RoomEdge;
@@ -143,19 +147,26 @@ function documentedLayers(text: string): string[] {
  */
 function layerViolations(graph: RoomGraph, layers: readonly string[]): string[] {
   const level = new Map(layers.map((room, index) => [room, index]));
-  const problems = layers.filter((room, index) => layers.indexOf(room) !== index).map((room) => `${room} is named twice in the layer order`);
+  const problems = layers
+    .filter((room, index) => layers.indexOf(room) !== index)
+    .map((room) => `${room} is named twice in the layer order`);
   const rooms = [...new Set([...graph.keys(), ...[...graph.values()].flatMap((edges) => [...edges.keys()])])].sort();
   for (const room of rooms) if (!level.has(room)) problems.push(`${room} is missing from the layer order`);
   for (const [from, edges] of [...graph].sort(([a], [b]) => a.localeCompare(b))) {
     for (const [to, edge] of edges) {
-      if ((level.get(to) ?? -1) >= (level.get(from) ?? Infinity)) problems.push(`${from} imports ${to}, which is not below it (${edge.from} imports ${edge.to})`);
+      if ((level.get(to) ?? -1) >= (level.get(from) ?? Infinity))
+        problems.push(`${from} imports ${to}, which is not below it (${edge.from} imports ${edge.to})`);
     }
   }
   return problems;
 }
 
 /** The rooms (composing ones aside) that import from more than `max` other rooms, with those rooms. */
-function overreachingRooms(graph: RoomGraph, max = MAX_ROOM_IMPORTS, composing: ReadonlySet<string> = COMPOSING_ROOMS): string[] {
+function overreachingRooms(
+  graph: RoomGraph,
+  max = MAX_ROOM_IMPORTS,
+  composing: ReadonlySet<string> = COMPOSING_ROOMS,
+): string[] {
   return [...graph]
     .filter(([room, edges]) => !composing.has(room) && edges.size > max)
     .map(([room, edges]) => `${room} imports from ${edges.size} rooms: ${[...edges.keys()].sort().join(', ')}`)
@@ -173,7 +184,12 @@ function oversizedModules(dirs: readonly string[], maxLines = MAX_LINES): string
 }
 
 function graphOf(edges: Record<string, string[]>): RoomGraph {
-  return new Map(Object.entries(edges).map(([from, tos]) => [from, new Map(tos.map((to) => [to, { from: `${from}/a.ts`, to: `${to}/b.ts` }]))]));
+  return new Map(
+    Object.entries(edges).map(([from, tos]) => [
+      from,
+      new Map(tos.map((to) => [to, { from: `${from}/a.ts`, to: `${to}/b.ts` }])),
+    ]),
+  );
 }
 
 describe('the rooms of src/', () => {
@@ -198,8 +214,21 @@ describe('the rooms of src/', () => {
       'stray is missing from the layer order',
       'bottom imports middle, which is not below it (bottom/a.ts imports middle/b.ts)',
     ]);
-    expect(layerViolations(graphOf({ top: ['middle', 'bottom'], middle: ['bottom'], bottom: [] }), ['bottom', 'middle', 'top'])).toEqual([]);
-    const doc = ['| room | job |', '| --- | --- |', '| `src/shared/` | x |', '| `src/cache/` | y |', '| `src/index.ts` | z |', 'text naming `src/other/`'].join('\n');
+    expect(
+      layerViolations(graphOf({ top: ['middle', 'bottom'], middle: ['bottom'], bottom: [] }), [
+        'bottom',
+        'middle',
+        'top',
+      ]),
+    ).toEqual([]);
+    const doc = [
+      '| room | job |',
+      '| --- | --- |',
+      '| `src/shared/` | x |',
+      '| `src/cache/` | y |',
+      '| `src/index.ts` | z |',
+      'text naming `src/other/`',
+    ].join('\n');
     expect(documentedLayers(doc)).toEqual(['shared', 'cache', ROOT_ROOM]);
   });
 
@@ -210,13 +239,23 @@ describe('the rooms of src/', () => {
   });
 
   it('leave only the public API (index.ts) at the root of src/', () => {
-    const rootFiles = readdirSync(join(ROOT, 'src'), { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name);
+    const rootFiles = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name);
     expect(rootFiles).toEqual(['index.ts']);
   });
 
   it('the cycle check finds a cycle, and names its rooms and the imports that close it', () => {
-    const cyclic = graphOf({ catalog: ['lists', 'report'], lists: ['schema', 'report'], schema: ['lists'], report: [], cli: ['catalog'] });
-    expect(findCycles(cyclic)).toEqual(['rooms lists, schema import each other; one cycle: lists -> schema (lists/a.ts imports schema/b.ts); schema -> lists (schema/a.ts imports lists/b.ts)']);
+    const cyclic = graphOf({
+      catalog: ['lists', 'report'],
+      lists: ['schema', 'report'],
+      schema: ['lists'],
+      report: [],
+      cli: ['catalog'],
+    });
+    expect(findCycles(cyclic)).toEqual([
+      'rooms lists, schema import each other; one cycle: lists -> schema (lists/a.ts imports schema/b.ts); schema -> lists (schema/a.ts imports lists/b.ts)',
+    ]);
     const longer = graphOf({ a: ['b'], b: ['c'], c: ['a'], d: ['a'] });
     expect(findCycles(longer)).toEqual([
       'rooms a, b, c import each other; one cycle: a -> b (a/a.ts imports b/b.ts); b -> c (b/a.ts imports c/b.ts); c -> a (c/a.ts imports a/b.ts)',
@@ -234,7 +273,7 @@ describe('the rooms of src/', () => {
       "import './e.js';",
       "const f = await import('./f.js');",
       "type G = import('./g.js').G;",
-      "const h = \"import x from './h.js'\";",
+      'const h = "import x from \'./h.js\'";',
       "import { readFileSync } from 'node:fs';",
     ].join('\n');
     expect(relativeImports(text)).toEqual(['./a.js', '../b.js', './c.js', './d.js', './e.js', './f.js', './g.js']);

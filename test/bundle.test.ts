@@ -18,9 +18,12 @@ function staticImports(file: string, seen = new Set<string>()): Set<string> {
   seen.add(file);
   const found = new Set<string>();
   // esbuild starts each import statement on a line of its own: `import {\n  a\n} from "x";` or `import "x";`.
-  for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/^import\s(?:[^'";]*?\sfrom\s*)?["']([^"']+)["'];?$/gm)) {
+  for (const [, specifier] of readFileSync(file, 'utf8').matchAll(
+    /^import\s(?:[^'";]*?\sfrom\s*)?["']([^"']+)["'];?$/gm,
+  )) {
     if (specifier === undefined) continue;
-    if (specifier.startsWith('.')) for (const inner of staticImports(join(dirname(file), specifier), seen)) found.add(inner);
+    if (specifier.startsWith('.'))
+      for (const inner of staticImports(join(dirname(file), specifier), seen)) found.add(inner);
     else found.add(specifier);
   }
   return found;
@@ -45,14 +48,16 @@ describe('the bundles', () => {
       const imports = staticImports(join(BUNDLE, entry));
       // The check itself must see the bundle's imports, or it proves nothing.
       expect(imports).toContain('deep-freeze-strict');
-      for (const name of ON_FIRST_USE) expect([...imports].filter((specifier) => specifier === name || specifier.startsWith(`${name}/`))).toEqual([]);
+      for (const name of ON_FIRST_USE)
+        expect([...imports].filter((specifier) => specifier === name || specifier.startsWith(`${name}/`))).toEqual([]);
     });
   }
 
   it('carry the MCP SDK and zod themselves, in a chunk that only a server loads', () => {
     const files = bundleFiles();
     // Any import of them, static or dynamic, from any bundle file, would load them from node_modules.
-    const fromNodeModules = /^(?:import|export)\s(?:[^'";]*?\sfrom\s*)?"(?:@modelcontextprotocol\/sdk|zod)[/"]|\bimport\("(?:@modelcontextprotocol\/sdk|zod)[/"]/m;
+    const fromNodeModules =
+      /^(?:import|export)\s(?:[^'";]*?\sfrom\s*)?"(?:@modelcontextprotocol\/sdk|zod)[/"]|\bimport\("(?:@modelcontextprotocol\/sdk|zod)[/"]/m;
     expect(files.filter((file) => fromNodeModules.test(readFileSync(file, 'utf8')))).toEqual([]);
     const sdkChunks = files.filter((file) => readFileSync(file, 'utf8').includes('"notifications/initialized"'));
     expect(sdkChunks).toHaveLength(1);
@@ -60,4 +65,3 @@ describe('the bundles', () => {
     expect(loadedByEveryStart).not.toContain(sdkChunks[0]);
   });
 });
-

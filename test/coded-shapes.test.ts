@@ -8,16 +8,38 @@ import { MAIN_SHAPE } from '../src/schema/main-shape.js';
 import type { Shape } from '../src/shapes/vocabulary.js';
 
 /** Keywords that can fail on their own (applicators such as allOf only pass on their branches' failures). */
-const ASSERTIONS = ['type', 'enum', 'const', 'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'required', 'dependentRequired'];
+const ASSERTIONS = [
+  'type',
+  'enum',
+  'const',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'required',
+  'dependentRequired',
+];
 
 /** Where a subschema of `shape` could fail without a code: JSON-pointer-like paths. */
 function uncoded(shape: Shape, at = '#'): string[] {
   const gaps: string[] = [];
   if (ASSERTIONS.some((keyword) => keyword in shape) && typeof shape['x-code'] !== 'string') gaps.push(at);
-  if (shape.additionalProperties === false && typeof (shape['x-unknown'] as Shape | undefined)?.code !== 'string') gaps.push(`${at} (unknown properties)`);
+  if (shape.additionalProperties === false && typeof (shape['x-unknown'] as Shape | undefined)?.code !== 'string')
+    gaps.push(`${at} (unknown properties)`);
   const children: Array<[string, unknown]> = [
-    ...Object.entries((shape.properties as Record<string, unknown> | undefined) ?? {}).map(([key, child]): [string, unknown] => [`properties/${key}`, child]),
-    ...((shape.allOf as unknown[] | undefined) ?? []).map((child, index): [string, unknown] => [`allOf/${index}`, child]),
+    ...Object.entries((shape.properties as Record<string, unknown> | undefined) ?? {}).map(
+      ([key, child]): [string, unknown] => [`properties/${key}`, child],
+    ),
+    ...((shape.allOf as unknown[] | undefined) ?? []).map((child, index): [string, unknown] => [
+      `allOf/${index}`,
+      child,
+    ]),
     ['items', shape.items],
     ['additionalProperties', shape.additionalProperties],
     ['propertyNames', shape.propertyNames],
@@ -39,6 +61,13 @@ describe('coded shapes', () => {
   });
 
   it('finds a failure without a code', () => {
-    expect(uncoded({ type: 'object', 'x-code': 'VAL002', properties: { a: { type: 'string' } }, additionalProperties: false })).toEqual(['# (unknown properties)', '#/properties/a']);
+    expect(
+      uncoded({
+        type: 'object',
+        'x-code': 'VAL002',
+        properties: { a: { type: 'string' } },
+        additionalProperties: false,
+      }),
+    ).toEqual(['# (unknown properties)', '#/properties/a']);
   });
 });

@@ -23,7 +23,7 @@ import { Catalog, runSchemaHook } from '../src/runtime/catalog.js';
 import { checkSchemaFile } from '../src/project/check-file.js';
 import { loadProjectConfig } from '../src/config/project.js';
 import { readConfigFile } from '../src/config/config-file.js';
-import { CODES, type Code } from '../src/report/findings.js';
+import { CODES, type Code } from '../src/report/codes.js';
 import { effectiveAllowlist } from '../src/libraries/allowlist.js';
 import { loadListFiles, loadListRegistry } from '../src/lists/registry.js';
 import { besideLegacy, migrateFile } from '../src/migrate/migrate-file.js';
@@ -35,7 +35,8 @@ const options = { allowedLibraries: effectiveAllowlist([]) };
 /** Run-time codes (SEC100–SEC199) need the schema loaded in the sandbox and its handlers called. */
 const isRuntime = (code: Code) => /^SEC1\d\d$/.test(code);
 /** A fixture that declares `export const list` is a list file, not a schema (VAL009's trigger is a folder). */
-const isListFile = (file: string) => statSync(file).isFile() && /^export const list\b/m.test(readFileSync(file, 'utf8'));
+const isListFile = (file: string) =>
+  statSync(file).isFile() && /^export const list\b/m.test(readFileSync(file, 'utf8'));
 
 /**
  * Lists a fixture needs (parents, a name it collides with, lists a schema refers to) sit in a
@@ -63,13 +64,20 @@ function staticCodes(file: string): Code[] {
 async function groupCodes(file: string): Promise<Code[]> {
   const dir = dirname(file);
   const groups = readGroupsFile(file);
-  const prompts = groups.groups.flatMap(({ name, group }) => (group?.prompts ? readGroupPrompts(dir, file, name, group.prompts).findings : []));
+  const prompts = groups.groups.flatMap(({ name, group }) =>
+    group?.prompts ? readGroupPrompts(dir, file, name, group.prompts).findings : [],
+  );
   return [...(await groupToolCodes(dir, groups)), ...prompts.map((f) => f.code)];
 }
 
 async function groupToolCodes(dir: string, groups: ReturnType<typeof readGroupsFile>): Promise<Code[]> {
   if (!existsSync(join(dir, 'schemas'))) return groupsFindings(checkGroups(groups)).map((f) => f.code);
-  const catalog = await Catalog.load({ schemas: join(dir, 'schemas'), lists: join(dir, 'shared-lists'), project: dir, env: {} });
+  const catalog = await Catalog.load({
+    schemas: join(dir, 'schemas'),
+    lists: join(dir, 'shared-lists'),
+    project: dir,
+    env: {},
+  });
   try {
     expect(catalog.findings().filter((f) => f.severity === 'error')).toEqual([]);
     return groupsFindings(checkGroups(groups, catalog)).map((f) => f.code);
@@ -94,7 +102,9 @@ const CASE_EXTENSIONS = ['.mjs', '.groups.json', '.keys.lock.json', '.selection.
 /** The one file of a case (`trigger` or `near`) in a fixture folder. */
 function fixtureCase(dir: string, name: 'trigger' | 'near'): string {
   const found = CASE_EXTENSIONS.map((extension) => join(dir, name + extension)).filter((file) => existsSync(file));
-  expect(found, `${dir}: exactly one ${name} case (${CASE_EXTENSIONS.map((e) => name + e).join(' or ')})`).toHaveLength(1);
+  expect(found, `${dir}: exactly one ${name} case (${CASE_EXTENSIONS.map((e) => name + e).join(' or ')})`).toHaveLength(
+    1,
+  );
   return found[0] as string;
 }
 
@@ -122,7 +132,13 @@ async function keyLockCodes(file: string): Promise<Code[]> {
     mkdirSync(join(project, '.flowmcp'));
     cpSync(file, join(project, '.flowmcp', 'keys.lock.json'));
     cpSync(join(dirname(file), 'schemas'), join(project, 'schemas'), { recursive: true });
-    const catalog = await Catalog.load({ schemas: join(project, 'schemas'), project, env: {}, keys: { LOCKED_KEY: 'locked-value' }, keyLock: 'check' });
+    const catalog = await Catalog.load({
+      schemas: join(project, 'schemas'),
+      project,
+      env: {},
+      keys: { LOCKED_KEY: 'locked-value' },
+      keyLock: 'check',
+    });
     try {
       const problem = catalog.keyLock?.problem;
       return [...catalog.findings(), ...(problem ? [problem] : [])].map((f) => f.code);
@@ -141,13 +157,21 @@ async function codesIn(file: string, code: Code): Promise<Code[]> {
   if (file.endsWith('.config.json')) return readConfigFile(file).findings.map((f) => f.code);
   if (code.startsWith('MIG')) return migrateCodes(file);
   if (!isRuntime(code)) return staticCodes(file);
-  const catalog = await Catalog.load({ schemas: file, handlers: 'at-load', sandbox: { size: 1, deadlineMs: 1000, memoryMb: 64 } });
+  const catalog = await Catalog.load({
+    schemas: file,
+    handlers: 'at-load',
+    sandbox: { size: 1, deadlineMs: 1000, memoryMb: 64 },
+  });
   try {
     const codes = catalog.findings().map((f) => f.code);
     for (const { schema } of catalog.schemas) {
       for (const [route, routeHooks] of Object.entries(catalog.hooksOf(schema.file) ?? {})) {
         for (const hook of routeHooks) {
-          const input = { struct: { url: 'https://api.example.com/things', method: 'GET', headers: {}, body: null }, payload: {}, response: { ok: true } };
+          const input = {
+            struct: { url: 'https://api.example.com/things', method: 'GET', headers: {}, body: null },
+            payload: {},
+            response: { ok: true },
+          };
           const outcome = await runSchemaHook(catalog, schema.file, route, hook, input);
           if (!outcome.ok) codes.push(outcome.failure.code);
         }

@@ -78,7 +78,9 @@ function typeCheck(text: string): string[] {
     typeRoots: [join(ROOT, 'node_modules', '@types')],
   });
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where = diagnostic.file ? `${relative(dir, diagnostic.file.fileName)}(${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1})` : '';
+    const where = diagnostic.file
+      ? `${relative(dir, diagnostic.file.fileName)}(${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1})`
+      : '';
     return `${where}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
   });
 }
@@ -110,7 +112,10 @@ function declarationFiles(folder: string): string[] {
 
 describe('type declarations', () => {
   it('the exports map and `types` point at the declarations of the entry point', () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { types: string; exports: { '.': { types: string; import: string } } };
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      types: string;
+      exports: { '.': { types: string; import: string } };
+    };
     expect(pkg.exports['.']).toEqual({ types: './dist/src/index.d.ts', import: './dist/bundle/index.js' });
     expect(resolve(ROOT, pkg.types)).toBe(resolve(ROOT, pkg.exports['.'].types));
     expect(readFileSync(join(ROOT, pkg.types), 'utf8')).toMatch(/export declare function loadCatalog/);
@@ -121,7 +126,9 @@ describe('type declarations', () => {
   }, 60_000);
 
   it('and a consumer that misuses them does not', () => {
-    const diagnostics = typeCheck(`import { loadCatalog } from 'flowguard';\nexport const n: number = await loadCatalog({ schemas: 'x' });\n`);
+    const diagnostics = typeCheck(
+      `import { loadCatalog } from 'flowguard';\nexport const n: number = await loadCatalog({ schemas: 'x' });\n`,
+    );
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatch(/^consumer\.ts\(2\): Type 'Catalog' is not assignable to type 'number'/);
   }, 60_000);
@@ -137,7 +144,8 @@ describe('type declarations', () => {
     const folder = mkdtempSync(join(tmpdir(), 'flowguard-closure-'));
     try {
       const files: Record<string, string> = {
-        'index.d.ts': "import type { A } from './a.js';\nexport type { B } from './b.js';\nexport declare const c: import('./c.js').C;\nexport type X = A;\n",
+        'index.d.ts':
+          "import type { A } from './a.js';\nexport type { B } from './b.js';\nexport declare const c: import('./c.js').C;\nexport type X = A;\n",
         'a.d.ts': "import type { B } from './b.js';\nexport type A = B;\n",
         'b.d.ts': 'export type B = 1;\n',
         'c.d.ts': "import type { A } from './a.js';\nexport type C = A;\n",

@@ -29,7 +29,9 @@ it('is at most 250 lines', () => {
 // command the user runs. Issue numbers and the old rulings document are not the user's either.
 it('names no source file, no test file outside a command, no issue and no ruling', () => {
   expect(readme.match(/\bsrc\/[\w/.-]*/g) ?? []).toEqual([]);
-  const testPaths = readme.split('\n').filter((line) => /\btest\/[\w/.-]*/.test(line) && !/`npx vitest run test\/[\w/.-]*`/.test(line));
+  const testPaths = readme
+    .split('\n')
+    .filter((line) => /\btest\/[\w/.-]*/.test(line) && !/`npx vitest run test\/[\w/.-]*`/.test(line));
   expect(testPaths).toEqual([]);
   expect(readme).not.toMatch(/\bissue \d+|RULINGS|\bR\d{1,2}\b/);
 });
@@ -37,7 +39,17 @@ it('names no source file, no test file outside a command, no issue and no ruling
 it('reaches install, serve, writing a schema, granting a key and deploying from its documentation map', () => {
   const map = readme.split('\n## Documentation\n')[1]?.split('\n## ')[0] ?? '';
   const targets = [...map.matchAll(/\]\(([^)#]+)(#[^)]*)?\)/g)].map((m) => m[1] as string);
-  for (const page of ['docs/authors/README.md', 'docs/operators/serving.md', 'docs/operators/access.md', 'docs/operators/deploying.md', 'docs/reference/cli.md', 'docs/reference/configuration.md', 'docs/reference/findings.md', 'docs/security.md', 'CHANGELOG.md']) {
+  for (const page of [
+    'docs/authors/README.md',
+    'docs/operators/serving.md',
+    'docs/operators/access.md',
+    'docs/operators/deploying.md',
+    'docs/reference/cli.md',
+    'docs/reference/configuration.md',
+    'docs/reference/findings.md',
+    'docs/security.md',
+    'CHANGELOG.md',
+  ]) {
     expect(targets, page).toContain(page);
   }
   expect(map).toContain('(#installing-flowguard-for-your-own-folder)');
@@ -56,7 +68,9 @@ it('names, for every promise of the security model, test files that exist', () =
 
 it('names every kind of tool error a client can meet, output-mismatch among them', () => {
   const pipeline = read('src/call/outcome.ts');
-  const kinds = [...(/type ToolErrorKind = ([^;]+);/.exec(pipeline)?.[1] ?? '').matchAll(/'([a-z-]+)'/g)].map((m) => m[1] as string);
+  const kinds = [...(/type ToolErrorKind =([^;]+);/.exec(pipeline)?.[1] ?? '').matchAll(/'([a-z-]+)'/g)].map(
+    (m) => m[1] as string,
+  );
   expect(kinds.length).toBeGreaterThan(8);
   const pages = read('docs/reference/commands.md') + read('docs/operators/serving.md');
   for (const kind of [...kinds, 'output-mismatch']) expect(pages, kind).toContain(`\`${kind}\``);
@@ -67,21 +81,37 @@ it('names every kind of tool error a client can meet, output-mismatch among them
 // and the server is stopped once it says where it serves.
 it('runs the quick start as written', async () => {
   const block = readme.split('\n## Quick start\n')[1]?.split('```sh\n')[1]?.split('```')[0] ?? '';
-  const lines = block.split('\n').map((line) => line.replace(/\s+#.*$/, '').trim()).filter(Boolean);
+  const lines = block
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean);
   expect(lines).toHaveLength(5);
   expect(lines.every((line) => /(^|&& )flowguard /.test(line))).toBe(true);
   const work = mkdtempSync(join(tmpdir(), 'flowguard-quick-start-'));
   try {
     const bin = join(work, 'bin');
     mkdirSync(bin);
-    writeFileSync(join(bin, 'flowguard'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin', 'flowguard.js')}" "$@"\n`, { mode: 0o755 });
+    writeFileSync(
+      join(bin, 'flowguard'),
+      `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'bin', 'flowguard.js')}" "$@"\n`,
+      { mode: 0o755 },
+    );
     const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` };
-    const steps = spawnSync('sh', ['-ec', lines.slice(0, 4).join('\n')], { cwd: work, env, encoding: 'utf8', timeout: 120_000 });
+    const steps = spawnSync('sh', ['-ec', lines.slice(0, 4).join('\n')], {
+      cwd: work,
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(steps.status, steps.stdout + steps.stderr).toBe(0);
     expect(steps.stdout).toContain('GET https://api.zippopotam.us/');
     expect(steps.stdout).toMatch(/1 tool: 1 served/);
 
-    const serve = spawn('sh', ['-c', `exec ${lines[4]} --port 0`], { cwd: join(work, 'places'), env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const serve = spawn('sh', ['-c', `exec ${lines[4]} --port 0`], {
+      cwd: join(work, 'places'),
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     const exited = new Promise((resolveExit) => serve.on('exit', resolveExit));
     let stderr = '';
     const serving = await new Promise<boolean>((resolveServing) => {

@@ -18,10 +18,16 @@ describe('test/tiers.ts', () => {
   });
 
   it('is what vitest runs: the unit project takes every file not listed, with the guard as its setup', () => {
-    const projects = (config.test?.projects ?? []) as Array<{ test: { name: string; include: string[]; exclude?: string[]; setupFiles?: string[] } }>;
+    const projects = (config.test?.projects ?? []) as Array<{
+      test: { name: string; include: string[]; exclude?: string[]; setupFiles?: string[] };
+    }>;
     const byName = Object.fromEntries(projects.map((project) => [project.test.name, project.test]));
     expect(Object.keys(byName).sort()).toEqual(['dist', 'integration', 'unit']);
-    expect(byName.unit).toMatchObject({ include: ['test/**/*.test.ts'], exclude: [...INTEGRATION, ...DIST], setupFiles: ['test/kit/unit-guard.ts'] });
+    expect(byName.unit).toMatchObject({
+      include: ['test/**/*.test.ts'],
+      exclude: [...INTEGRATION, ...DIST],
+      setupFiles: ['test/kit/unit-guard.ts'],
+    });
     expect(byName.integration?.include).toEqual(INTEGRATION);
     expect(byName.dist?.include).toEqual(DIST);
   });
@@ -29,7 +35,9 @@ describe('test/tiers.ts', () => {
   it('leaves the unit tier most of the suite, and the top-level checks in it', () => {
     const unit = unitFiles();
     expect(unit.length + INTEGRATION.length + DIST.length).toBe(testFiles().length);
-    expect(unit).toEqual(expect.arrayContaining(['test/architecture.test.ts', 'test/tiers.test.ts', 'test/kit/unit-guard.test.ts']));
+    expect(unit).toEqual(
+      expect.arrayContaining(['test/architecture.test.ts', 'test/tiers.test.ts', 'test/kit/unit-guard.test.ts']),
+    );
   });
 });
 
@@ -51,7 +59,10 @@ describe('a unit test names the module it tests', () => {
   });
 
   it('finds a misnamed or non-importing test', () => {
-    expect(testedModule('test/http/no-such-module.test.ts')).toEqual({ problem: 'names no module (looked for src/http/no-such-module.ts, http/no-such-module.ts, test/http/no-such-module.ts)' });
+    expect(testedModule('test/http/no-such-module.test.ts')).toEqual({
+      problem:
+        'names no module (looked for src/http/no-such-module.ts, http/no-such-module.ts, test/http/no-such-module.ts)',
+    });
     expect(testedModule('test/kit/unit-guard.test.ts')).toEqual({ module: 'test/kit/unit-guard.ts' });
   });
 

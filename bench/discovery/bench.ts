@@ -45,7 +45,8 @@ function memoryMeter(): () => number {
 export async function benchDiscovery(): Promise<string[]> {
   const corpus = resolve(process.env.FLOWGUARD_BENCH_V3_CORPUS ?? join(ROOT, '../shared/corpora/flowmcp-v3'));
   const schemas = join(corpus, 'providers');
-  if (!existsSync(schemas)) return [`discovery: skipped, no 3.0.0 corpus at ${schemas} (set FLOWGUARD_BENCH_V3_CORPUS)`];
+  if (!existsSync(schemas))
+    return [`discovery: skipped, no 3.0.0 corpus at ${schemas} (set FLOWGUARD_BENCH_V3_CORPUS)`];
   const lists = join(corpus, '_lists');
   // A project folder of its own: no config, no .env, nothing written next to the corpus.
   const project = mkdtempSync(join(tmpdir(), 'flowguard-bench-discovery-'));
@@ -160,9 +161,15 @@ async function listingTokens(catalog: Catalog): Promise<string[]> {
     await client.connect(clientSide);
     const { tools } = await client.listTools();
     const text = JSON.stringify(tools);
-    const modelPart = JSON.stringify(tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })));
-    const largest = tools.map((tool) => ({ name: tool.name, tokens: countTokens(JSON.stringify(tool)) })).reduce((a, b) => (b.tokens > a.tokens ? b : a));
-    lines.push(`  tools/list --tools ${mode}: ${tools.length} tools, ${(text.length / 1024).toFixed(0)} kB, ${countTokens(text)} tokens (name+description+inputSchema: ${countTokens(modelPart)}); largest definition ${largest.name}, ${largest.tokens} tokens`);
+    const modelPart = JSON.stringify(
+      tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+    );
+    const largest = tools
+      .map((tool) => ({ name: tool.name, tokens: countTokens(JSON.stringify(tool)) }))
+      .reduce((a, b) => (b.tokens > a.tokens ? b : a));
+    lines.push(
+      `  tools/list --tools ${mode}: ${tools.length} tools, ${(text.length / 1024).toFixed(0)} kB, ${countTokens(text)} tokens (name+description+inputSchema: ${countTokens(modelPart)}); largest definition ${largest.name}, ${largest.tokens} tokens`,
+    );
     await client.close();
     await server.close();
   }

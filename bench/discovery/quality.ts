@@ -40,7 +40,10 @@ export function measureQuality(queries: readonly Query[], rank: (query: string) 
     if (position === 0) hit1 += 1;
     if (position >= 0 && position < 5) hit5 += 1;
     if (position >= 0) reciprocal += 1 / (position + 1);
-    if (position !== 0) misses.push(`${position < 0 ? 'miss' : `#${position + 1}`}: ${query} → ${ranked.slice(0, 3).join(', ') || '(none)'}; wanted ${tools.slice(0, 3).join(', ')}`);
+    if (position !== 0)
+      misses.push(
+        `${position < 0 ? 'miss' : `#${position + 1}`}: ${query} → ${ranked.slice(0, 3).join(', ') || '(none)'}; wanted ${tools.slice(0, 3).join(', ')}`,
+      );
   }
   const unanswerable = queries.length - answerable.length;
   const share = (count: number, of: number) => (of === 0 ? 0 : count / of);

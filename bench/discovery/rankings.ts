@@ -26,9 +26,12 @@ try {
   const cacheDir = process.argv[2];
   const index = new ToolIndex(tools, cacheDir === undefined ? {} : { cacheDir });
   await index.termsStored;
-  console.error(`index: ${index.fromCache ? 'read whole from the cache' : `built, ${index.termSources.read} files' terms read, ${index.termSources.made} made`}`);
+  console.error(
+    `index: ${index.fromCache ? 'read whole from the cache' : `built, ${index.termSources.read} files' terms read, ${index.termSources.made} made`}`,
+  );
   const queries = JSON.parse(readFileSync(join(ROOT, 'bench', 'discovery', 'queries.json'), 'utf8')) as Query[];
-  for (const { query } of queries) console.log(JSON.stringify([query, index.find(query, { limit: 10 }).map((hit) => `${hit.name} ${hit.score}`)]));
+  for (const { query } of queries)
+    console.log(JSON.stringify([query, index.find(query, { limit: 10 }).map((hit) => `${hit.name} ${hit.score}`)]));
   await catalog.close();
 } finally {
   rmSync(project, { recursive: true, force: true });

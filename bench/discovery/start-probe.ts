@@ -44,5 +44,18 @@ const indexCpuMs = cpuMs(indexCpu);
 await index.termsStored;
 const storedMs = performance.now() - indexStart - indexMs;
 const indexHeap = heap() - heapBefore - loadHeap;
-console.log(JSON.stringify({ loadMs, loadCpuMs, loadHeap, indexMs, indexCpuMs, indexHeap, storedMs, tools: index.size, fromCache: index.fromCache, ...index.termSources }));
+console.log(
+  JSON.stringify({
+    loadMs,
+    loadCpuMs,
+    loadHeap,
+    indexMs,
+    indexCpuMs,
+    indexHeap,
+    storedMs,
+    tools: index.size,
+    fromCache: index.fromCache,
+    ...index.termSources,
+  }),
+);
 await catalog.close();

@@ -2,7 +2,8 @@
 // handler hooks), drawn from the vocabulary with a seeded Rng. render.ts writes it as source.
 
 import type { Rng } from './random.js';
-import { BODY_PARAMS, DOMAINS, GET_VERBS, INSERT_PARAMS, POST_VERBS, QUERY_PARAMS, type Domain, type ParamTemplate } from './vocabulary.js';
+import { BODY_PARAMS, INSERT_PARAMS, QUERY_PARAMS, type ParamTemplate } from './vocabulary.js';
+import { DOMAINS, GET_VERBS, POST_VERBS, type Domain } from './domains.js';
 
 export interface GenParam {
   template: ParamTemplate;
@@ -22,7 +23,13 @@ export interface GenRoute {
   hooks: { pre: 'header' | 'query' | null; post: 'trim' | 'count' | null };
 }
 
-const FIXED_FORMAT: ParamTemplate = { key: 'format', primitive: 'enum(json,xml)', options: [], samples: ['json'], about: 'response format' };
+const FIXED_FORMAT: ParamTemplate = {
+  key: 'format',
+  primitive: 'enum(json,xml)',
+  options: [],
+  samples: ['json'],
+  about: 'response format',
+};
 
 function isOptional(t: ParamTemplate): boolean {
   return t.options.some((o) => o === 'optional()' || o.startsWith('default('));
@@ -51,7 +58,11 @@ function singular(resource: string): string {
 
 function scalarSchema(field: string, rng: Rng): Record<string, unknown> {
   const lower = field.toLowerCase();
-  if (/(price|volume|count|rate|megawatts|pages|capacity|population|lat|lon|temperature|humidity|speed|pressure|minutes|number|year|change|cap|value)/.test(lower)) {
+  if (
+    /(price|volume|count|rate|megawatts|pages|capacity|population|lat|lon|temperature|humidity|speed|pressure|minutes|number|year|change|cap|value)/.test(
+      lower,
+    )
+  ) {
     return { type: 'number' };
   }
   if (/(at|time|date|kickoff)$/.test(lower)) return { type: 'string', format: 'date-time' };
@@ -75,7 +86,11 @@ function outputSchema(domain: Domain, resource: string, rng: Rng): Record<string
         data: { type: 'array', description: `Matching ${resource}.`, items: item },
         meta: {
           type: 'object',
-          properties: { page: { type: 'number' }, total: { type: 'number' }, nextCursor: { type: 'string', nullable: true } },
+          properties: {
+            page: { type: 'number' },
+            total: { type: 'number' },
+            nextCursor: { type: 'string', nullable: true },
+          },
         },
       },
     };
@@ -174,7 +189,10 @@ function makeTests(route: GenRoute, rng: Rng): Record<string, unknown>[] {
   const tests: Record<string, unknown>[] = [];
   for (let t = 0; t < count; t += 1) {
     const test: Record<string, unknown> = {
-      _description: t === 0 ? `Typical ${route.name} call with the required inputs` : `${route.name} with alternative values and optional inputs`,
+      _description:
+        t === 0
+          ? `Typical ${route.name} call with the required inputs`
+          : `${route.name} with alternative values and optional inputs`,
     };
     for (const p of user) {
       const optional = isOptional(p.template);

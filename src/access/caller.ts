@@ -20,7 +20,9 @@ const MAX_CLAIM_CHARS = 200;
 /** A claim as a caller keeps it: a string, cut, control characters escaped (it ends up in log lines). */
 export function claimText(value: unknown): string | undefined {
   if (typeof value !== 'string' || value === '') return undefined;
-  const shown = value.slice(0, MAX_CLAIM_CHARS).replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const shown = value
+    .slice(0, MAX_CLAIM_CHARS)
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return value.length > MAX_CLAIM_CHARS ? `${shown}…` : shown;
 }
 

@@ -16,8 +16,23 @@ export const FETCH_TIMEOUT_MS = 5000;
 export class AccessFetchError extends Error {}
 
 const PRIVATE = new BlockList();
-for (const [net, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.168.0.0', 16], ['100.64.0.0', 10]] as const) PRIVATE.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::1', 128], ['fc00::', 7], ['fe80::', 10], ['::', 128]] as const) PRIVATE.addSubnet(net, prefix, 'ipv6');
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.168.0.0', 16],
+  ['100.64.0.0', 10],
+] as const)
+  PRIVATE.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['::', 128],
+] as const)
+  PRIVATE.addSubnet(net, prefix, 'ipv6');
 
 export class BoundedFetch {
   private readonly trusted: ReadonlySet<string>;
@@ -38,9 +53,11 @@ export class BoundedFetch {
     if (this.trusted.has(parsed.origin)) return undefined;
     if (parsed.protocol !== 'https:') return 'only https is fetched from an origin the config does not name';
     const host = parsed.hostname.replace(/^\[|\]$/g, '');
-    if (host === 'localhost' || host.endsWith('.localhost')) return 'a loopback name is fetched only where the config names it';
+    if (host === 'localhost' || host.endsWith('.localhost'))
+      return 'a loopback name is fetched only where the config names it';
     const family = isIP(host);
-    if (family !== 0 && PRIVATE.check(host, family === 4 ? 'ipv4' : 'ipv6')) return 'a private or loopback address is fetched only where the config names it';
+    if (family !== 0 && PRIVATE.check(host, family === 4 ? 'ipv4' : 'ipv6'))
+      return 'a private or loopback address is fetched only where the config names it';
     return undefined;
   }
 
@@ -55,7 +72,9 @@ export class BoundedFetch {
     try {
       response = await fetch(href, { ...init, signal, redirect: 'manual' });
     } catch (error) {
-      throw new AccessFetchError(`${href.slice(0, 300)} could not be fetched: ${timeout.aborted ? `no answer within ${FETCH_TIMEOUT_MS} ms` : ((error as Error).message ?? String(error))}`);
+      throw new AccessFetchError(
+        `${href.slice(0, 300)} could not be fetched: ${timeout.aborted ? `no answer within ${FETCH_TIMEOUT_MS} ms` : ((error as Error).message ?? String(error))}`,
+      );
     }
     const body = await readCapped(response, href);
     return new Response(body, { status: response.status, headers: response.headers });
@@ -63,7 +82,10 @@ export class BoundedFetch {
 
   /** A JSON object from `url` (GET, or POST of a form), or an AccessFetchError naming what went wrong. */
   async json(url: string, init: RequestInit = {}): Promise<Record<string, unknown>> {
-    const response = await this.fetch(url, { ...init, headers: { accept: 'application/json', ...(init.headers as Record<string, string> | undefined) } });
+    const response = await this.fetch(url, {
+      ...init,
+      headers: { accept: 'application/json', ...(init.headers as Record<string, string> | undefined) },
+    });
     if (response.status !== 200) throw new AccessFetchError(`${url.slice(0, 300)} answered HTTP ${response.status}`);
     let value: unknown;
     try {
@@ -71,7 +93,8 @@ export class BoundedFetch {
     } catch {
       throw new AccessFetchError(`${url.slice(0, 300)} did not answer JSON`);
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AccessFetchError(`${url.slice(0, 300)} did not answer a JSON object`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new AccessFetchError(`${url.slice(0, 300)} did not answer a JSON object`);
     return value as Record<string, unknown>;
   }
 }

@@ -61,11 +61,17 @@ export class IdentityPolicy {
   }
 
   admits(tool: PolicyTool): boolean {
-    const inScope = (this.references === null && this.namespaces === null) || this.references?.has(tool.reference) === true || this.namespaces?.has(tool.namespace) === true;
+    const inScope =
+      (this.references === null && this.namespaces === null) ||
+      this.references?.has(tool.reference) === true ||
+      this.namespaces?.has(tool.namespace) === true;
     if (!inScope) return false;
     if (this.settings.readOnly && !isReadOnly(tool)) return false;
     const patterns = this.keyPatterns;
-    return patterns === null || [...tool.requiredKeys, ...tool.declaredKeys].every((key) => patterns.some((pattern) => pattern.test(key)));
+    return (
+      patterns === null ||
+      [...tool.requiredKeys, ...tool.declaredKeys].every((key) => patterns.some((pattern) => pattern.test(key)))
+    );
   }
 }
 
@@ -80,14 +86,30 @@ export class Identities {
   }
 
   /** `takeToken` keeps each identity's rate bucket (`identity:<name>`) with the server's other buckets. */
-  static create(settings: Readonly<Record<string, IdentitySettings>>, groupTools: GroupTools, takeToken: TakeToken): Identities {
+  static create(
+    settings: Readonly<Record<string, IdentitySettings>>,
+    groupTools: GroupTools,
+    takeToken: TakeToken,
+  ): Identities {
     const entries = Object.entries(settings).map(([name, entry]) => {
-      if (!entry.match && !entry.tokens?.length) throw new IdentityConfigError(`identities.${name}: names no caller: give it a match (subjects, clients, scopes or groups) or tokens`);
-      const references = entry.groups ? new Set(entry.groups.flatMap((group) => groupReferences(name, group, groupTools))) : null;
+      if (!entry.match && !entry.tokens?.length)
+        throw new IdentityConfigError(
+          `identities.${name}: names no caller: give it a match (subjects, clients, scopes or groups) or tokens`,
+        );
+      const references = entry.groups
+        ? new Set(entry.groups.flatMap((group) => groupReferences(name, group, groupTools)))
+        : null;
       const namespaces = entry.namespaces ? new Set(entry.namespaces) : null;
       const keys = entry.keys ? entry.keys.map(globPattern) : null;
       const rate = entry.rateLimit;
-      const limiter = rate ? new IdentityRate(`identity:${name}`, rate.requestsPerSecond, rate.burst ?? Math.max(1, Math.ceil(rate.requestsPerSecond)), takeToken) : undefined;
+      const limiter = rate
+        ? new IdentityRate(
+            `identity:${name}`,
+            rate.requestsPerSecond,
+            rate.burst ?? Math.max(1, Math.ceil(rate.requestsPerSecond)),
+            takeToken,
+          )
+        : undefined;
       return { name, settings: entry, policy: new IdentityPolicy(name, references, namespaces, entry, keys, limiter) };
     });
     return new Identities(entries);
@@ -100,7 +122,9 @@ export class Identities {
 
   /** The static tokens that name an identity, as `sha256:<hex>` digests. */
   namedTokens(): Array<{ identity: string; digest: string }> {
-    return this.entries.flatMap(({ name, settings }) => (settings.tokens ?? []).map((digest) => ({ identity: name, digest })));
+    return this.entries.flatMap(({ name, settings }) =>
+      (settings.tokens ?? []).map((digest) => ({ identity: name, digest })),
+    );
   }
 
   policy(identity: string): IdentityPolicy | undefined {
@@ -126,7 +150,8 @@ function matches(match: NonNullable<IdentitySettings['match']>, caller: Caller):
 
 function groupReferences(identity: string, group: string, groupTools: GroupTools): string[] {
   const tools = groupTools(group);
-  if ('refused' in tools) throw new IdentityConfigError(`identities.${identity}.groups: group '${group}' cannot be served: ${tools.refused}`);
+  if ('refused' in tools)
+    throw new IdentityConfigError(`identities.${identity}.groups: group '${group}' cannot be served: ${tools.refused}`);
   return tools.map((tool) => tool.reference);
 }
 
@@ -136,5 +161,10 @@ function isReadOnly(tool: PolicyTool): boolean {
 }
 
 function globPattern(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return new RegExp(
+    `^${glob
+      .split('*')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 }

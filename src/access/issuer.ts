@@ -24,12 +24,15 @@ export async function discoverIssuer(issuer: string, fetcher: BoundedFetch): Pro
       continue;
     }
     if (typeof metadata.issuer !== 'string' || trimSlash(metadata.issuer) !== trimSlash(issuer)) {
-      throw new AccessFetchError(`${url} names the issuer ${JSON.stringify(metadata.issuer)?.slice(0, 200)}, not ${issuer}: its keys are not trusted (RFC 8414 §3.3)`);
+      throw new AccessFetchError(
+        `${url} names the issuer ${JSON.stringify(metadata.issuer)?.slice(0, 200)}, not ${issuer}: its keys are not trusted (RFC 8414 §3.3)`,
+      );
     }
     return {
       issuer: metadata.issuer,
       jwksUri: typeof metadata.jwks_uri === 'string' ? metadata.jwks_uri : undefined,
-      introspectionEndpoint: typeof metadata.introspection_endpoint === 'string' ? metadata.introspection_endpoint : undefined,
+      introspectionEndpoint:
+        typeof metadata.introspection_endpoint === 'string' ? metadata.introspection_endpoint : undefined,
     };
   }
   throw new AccessFetchError(`no metadata found for the issuer ${issuer}: ${failures.join('; ')}`);
@@ -39,8 +42,13 @@ export async function discoverIssuer(issuer: string, fetcher: BoundedFetch): Pro
 function metadataUrls(issuer: string): string[] {
   const url = new URL(issuer);
   const path = trimSlash(url.pathname);
-  if (path === '') return [`${url.origin}/.well-known/oauth-authorization-server`, `${url.origin}/.well-known/openid-configuration`];
-  return [`${url.origin}/.well-known/oauth-authorization-server${path}`, `${url.origin}/.well-known/openid-configuration${path}`, `${url.origin}${path}/.well-known/openid-configuration`];
+  if (path === '')
+    return [`${url.origin}/.well-known/oauth-authorization-server`, `${url.origin}/.well-known/openid-configuration`];
+  return [
+    `${url.origin}/.well-known/oauth-authorization-server${path}`,
+    `${url.origin}/.well-known/openid-configuration${path}`,
+    `${url.origin}${path}/.well-known/openid-configuration`,
+  ];
 }
 
 function trimSlash(text: string): string {

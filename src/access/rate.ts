@@ -4,7 +4,11 @@
 // APIs; this one shares the server fairly between identities.
 
 /** SharedState.take, as this room needs it (access/ knows no state type). */
-export type TakeToken = (bucket: string, capacity: number, refillPerSecond: number) => Promise<{ ok: true } | { ok: false; retryAfterMs: number }>;
+export type TakeToken = (
+  bucket: string,
+  capacity: number,
+  refillPerSecond: number,
+) => Promise<{ ok: true } | { ok: false; retryAfterMs: number }>;
 
 export class IdentityRate {
   constructor(

@@ -15,7 +15,8 @@ import type { TokenVerifier } from './tokens.js';
 
 export const METADATA_PATH = '/.well-known/oauth-protected-resource';
 
-export type Admission = { ok: true; caller: Caller } | { ok: false; status: 401 | 403; challenge: string; message: string };
+export type Admission =
+  { ok: true; caller: Caller } | { ok: false; status: 401 | 403; challenge: string; message: string };
 
 export class ResourceServer {
   readonly metadataUrl: string;
@@ -39,7 +40,10 @@ export class ResourceServer {
   servesMetadataAt(pathname: string): boolean {
     if (pathname === METADATA_PATH) return true;
     const scoped = pathname.slice(METADATA_PATH.length);
-    return pathname.startsWith(`${METADATA_PATH}/`) && (scoped === this.resourcePath || scoped.startsWith(`${this.resourcePath}/`));
+    return (
+      pathname.startsWith(`${METADATA_PATH}/`) &&
+      (scoped === this.resourcePath || scoped.startsWith(`${this.resourcePath}/`))
+    );
   }
 
   /** The Protected Resource Metadata document (RFC 9728 §2). */
@@ -55,17 +59,35 @@ export class ResourceServer {
 
   /** The 401 for a request without a token. */
   missing(): Admission & { ok: false } {
-    return { ok: false, status: 401, challenge: this.challenge({}), message: 'Unauthorized: this server needs an OAuth access token (Authorization: Bearer <token>); its metadata is at ' + this.metadataUrl };
+    return {
+      ok: false,
+      status: 401,
+      challenge: this.challenge({}),
+      message:
+        'Unauthorized: this server needs an OAuth access token (Authorization: Bearer <token>); its metadata is at ' +
+        this.metadataUrl,
+    };
   }
 
   /** A bearer token verified, its scopes checked, its identity resolved. */
   async admit(token: string, identities: Identities): Promise<Admission> {
     const verdict = await this.verifier.verify(token);
-    if (!verdict.ok) return { ok: false, status: 401, challenge: this.challenge({ error: 'invalid_token', description: verdict.why }), message: `Unauthorized: ${verdict.why}` };
+    if (!verdict.ok)
+      return {
+        ok: false,
+        status: 401,
+        challenge: this.challenge({ error: 'invalid_token', description: verdict.why }),
+        message: `Unauthorized: ${verdict.why}`,
+      };
     const lacking = this.requiredScopes.filter((scope) => !verdict.caller.scopes.includes(scope));
     if (lacking.length > 0) {
       const description = `the token lacks the scope ${lacking.join(', ')}`;
-      return { ok: false, status: 403, challenge: this.challenge({ error: 'insufficient_scope', description, scope: this.requiredScopes.join(' ') }), message: `Forbidden: ${description}` };
+      return {
+        ok: false,
+        status: 403,
+        challenge: this.challenge({ error: 'insufficient_scope', description, scope: this.requiredScopes.join(' ') }),
+        message: `Forbidden: ${description}`,
+      };
     }
     return admitIdentity(verdict.caller, identities, this);
   }
@@ -85,7 +107,14 @@ export function admitIdentity(caller: Caller, identities: Identities, server?: R
   if (resolved) return { ok: true, caller: resolved };
   const who = `subject ${caller.subject ?? '(none)'}, client ${caller.client ?? '(none)'}`;
   const description = `no identity of this server's config names this caller (${who})`;
-  return { ok: false, status: 403, challenge: server ? server.challenge({ error: 'insufficient_scope', description }) : `Bearer realm="flowguard", error="insufficient_scope"`, message: `Forbidden: ${description}` };
+  return {
+    ok: false,
+    status: 403,
+    challenge: server
+      ? server.challenge({ error: 'insufficient_scope', description })
+      : `Bearer realm="flowguard", error="insufficient_scope"`,
+    message: `Forbidden: ${description}`,
+  };
 }
 
 /** A quoted-string of RFC 9110: no quote or backslash, no control characters. */

@@ -4,7 +4,18 @@
 // `serve` reads.
 
 /** Signature algorithms accepted by default: asymmetric only, so a public key can never serve as an HMAC secret. */
-export const ASYMMETRIC_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
+export const ASYMMETRIC_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+] as const;
 export type SigningAlgorithm = (typeof ASYMMETRIC_ALGORITHMS)[number];
 
 export interface IntrospectionSettings {
@@ -79,7 +90,11 @@ export const OAUTH_SHAPE = {
       type: 'object',
       additionalProperties: false,
       required: ['clientId', 'clientSecretEnv'],
-      properties: { url: { type: 'string', pattern: URL_PATTERN }, clientId: { type: 'string', minLength: 1 }, clientSecretEnv: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' } },
+      properties: {
+        url: { type: 'string', pattern: URL_PATTERN },
+        clientId: { type: 'string', minLength: 1 },
+        clientSecretEnv: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+      },
     },
   },
 };
@@ -106,7 +121,10 @@ export const IDENTITIES_SHAPE = {
         type: 'object',
         additionalProperties: false,
         required: ['requestsPerSecond'],
-        properties: { requestsPerSecond: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000 }, burst: { type: 'integer', minimum: 1, maximum: 1_000_000 } },
+        properties: {
+          requestsPerSecond: { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000 },
+          burst: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+        },
       },
       keys: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z_*][A-Za-z0-9_*]*$' } },
     },

@@ -36,7 +36,13 @@ export class TokenVerifier {
     private readonly setup: VerifierSetup,
     private readonly fetcher: BoundedFetch,
   ) {
-    this.keys = setup.jwksUri ? createRemoteJWKSet(new URL(setup.jwksUri), { cacheMaxAge: JWKS_MAX_AGE_MS, cooldownDuration: JWKS_COOLDOWN_MS, [customFetch]: fetcher.fetch }) : undefined;
+    this.keys = setup.jwksUri
+      ? createRemoteJWKSet(new URL(setup.jwksUri), {
+          cacheMaxAge: JWKS_MAX_AGE_MS,
+          cooldownDuration: JWKS_COOLDOWN_MS,
+          [customFetch]: fetcher.fetch,
+        })
+      : undefined;
   }
 
   get resource(): string {
@@ -46,7 +52,10 @@ export class TokenVerifier {
   async verify(token: string): Promise<TokenVerdict> {
     if (JWT_SHAPE.test(token) && this.keys) return this.verifyJwt(token, this.keys);
     if (this.setup.introspection) return this.introspect(token, this.setup.introspection);
-    return { ok: false, why: this.keys ? 'the token is not a JWT' : 'the token is not a JWT, and no introspection endpoint is set' };
+    return {
+      ok: false,
+      why: this.keys ? 'the token is not a JWT' : 'the token is not a JWT, and no introspection endpoint is set',
+    };
   }
 
   private async verifyJwt(token: string, keys: JWTVerifyGetKey): Promise<TokenVerdict> {
@@ -65,25 +74,34 @@ export class TokenVerifier {
     }
   }
 
-  private async introspect(token: string, introspection: NonNullable<VerifierSetup['introspection']>): Promise<TokenVerdict> {
+  private async introspect(
+    token: string,
+    introspection: NonNullable<VerifierSetup['introspection']>,
+  ): Promise<TokenVerdict> {
     let answer: Record<string, unknown>;
     try {
-      const basic = Buffer.from(`${encodeURIComponent(introspection.clientId)}:${encodeURIComponent(introspection.clientSecret)}`).toString('base64');
+      const basic = Buffer.from(
+        `${encodeURIComponent(introspection.clientId)}:${encodeURIComponent(introspection.clientSecret)}`,
+      ).toString('base64');
       answer = await this.fetcher.json(introspection.url, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
         body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString(),
       });
     } catch (error) {
-      if (error instanceof AccessFetchError) return { ok: false, why: `the token could not be introspected (${error.message})` };
+      if (error instanceof AccessFetchError)
+        return { ok: false, why: `the token could not be introspected (${error.message})` };
       throw error;
     }
     if (answer.active !== true) return { ok: false, why: 'the token is not active' };
     const audiences = Array.isArray(answer.aud) ? answer.aud : [answer.aud];
-    if (!audiences.includes(this.setup.resource)) return { ok: false, why: 'the token was not issued for this server (aud)' };
-    if (answer.iss !== undefined && answer.iss !== this.setup.issuer) return { ok: false, why: 'the token was issued by another issuer (iss)' };
+    if (!audiences.includes(this.setup.resource))
+      return { ok: false, why: 'the token was not issued for this server (aud)' };
+    if (answer.iss !== undefined && answer.iss !== this.setup.issuer)
+      return { ok: false, why: 'the token was issued by another issuer (iss)' };
     const leeway = this.setup.settings.clockToleranceSeconds ?? DEFAULT_LEEWAY_SECONDS;
-    if (typeof answer.exp === 'number' && answer.exp + leeway < Date.now() / 1000) return { ok: false, why: 'the token has expired (exp)' };
+    if (typeof answer.exp === 'number' && answer.exp + leeway < Date.now() / 1000)
+      return { ok: false, why: 'the token has expired (exp)' };
     return { ok: true, caller: this.callerOf(answer) };
   }
 
@@ -105,10 +123,13 @@ function jwtRefusal(error: unknown): string {
     if (error.claim === 'iss') return 'the token was issued by another issuer (iss)';
     return `the token's ${error.claim} claim does not hold (${error.reason})`;
   }
-  if (error instanceof errors.JOSEAlgNotAllowed) return 'the token is signed with an algorithm this server does not accept';
-  if (error instanceof errors.JWKSNoMatchingKey) return "the token is signed by a key the issuer's key set does not hold";
+  if (error instanceof errors.JOSEAlgNotAllowed)
+    return 'the token is signed with an algorithm this server does not accept';
+  if (error instanceof errors.JWKSNoMatchingKey)
+    return "the token is signed by a key the issuer's key set does not hold";
   if (error instanceof errors.JWSSignatureVerificationFailed) return 'the token signature does not verify';
-  if (error instanceof errors.JWKSTimeout || error instanceof AccessFetchError) return `the issuer's key set could not be fetched (${(error as Error).message.slice(0, 300)})`;
+  if (error instanceof errors.JWKSTimeout || error instanceof AccessFetchError)
+    return `the issuer's key set could not be fetched (${(error as Error).message.slice(0, 300)})`;
   if (error instanceof errors.JOSEError) return `the token is not valid (${error.code})`;
   // Anything else is refused too: a token that could not be verified is not accepted.
   return 'the token could not be verified';

@@ -30,23 +30,30 @@ export function applyOutputEdits(text: string, edits: readonly OutputEdit[]): { 
   const main = program ? readSchemaModule(program, sink).main : null;
   if (main?.type !== 'ObjectExpression') return { problem: '`export const main` is not written as an object literal' };
   const routes = propertyOf(main, 'routes') ?? propertyOf(main, 'tools');
-  if (routes?.value.type !== 'ObjectExpression') return { problem: '`main.routes` (or `main.tools`) is not written as an object literal' };
+  if (routes?.value.type !== 'ObjectExpression')
+    return { problem: '`main.routes` (or `main.tools`) is not written as an object literal' };
   const splices: Splice[] = [];
   for (const edit of edits) {
     const route = propertyOf(routes.value, edit.route)?.value;
-    if (route?.type !== 'ObjectExpression') return { problem: `route '${edit.route}' is not written as an object literal in main` };
+    if (route?.type !== 'ObjectExpression')
+      return { problem: `route '${edit.route}' is not written as an object literal in main` };
     const splice = outputSplice(text, route, edit.schema);
     if ('problem' in splice) return { problem: `route '${edit.route}': ${splice.problem}` };
     splices.push(splice);
   }
   // From the end backwards, so that each splice's offsets still hold.
   let edited = text;
-  for (const { start, end, insert } of splices.sort((a, b) => b.start - a.start)) edited = edited.slice(0, start) + insert + edited.slice(end);
+  for (const { start, end, insert } of splices.sort((a, b) => b.start - a.start))
+    edited = edited.slice(0, start) + insert + edited.slice(end);
   return { text: edited };
 }
 
 /** Replaces `output.schema`'s value, or inserts `schema` into `output`, or `output` into the route. */
-function outputSplice(text: string, route: ObjectExpression, schema: Record<string, unknown>): Splice | { problem: string } {
+function outputSplice(
+  text: string,
+  route: ObjectExpression,
+  schema: Record<string, unknown>,
+): Splice | { problem: string } {
   const output = propertyOf(route, 'output');
   if (!output) {
     const value = { mimeType: 'application/json', schema };
@@ -56,7 +63,11 @@ function outputSplice(text: string, route: ObjectExpression, schema: Record<stri
   const current = propertyOf(output.value, 'schema');
   if (!current) return insertProperty(text, output.value, 'schema', schema);
   const start = startOf(current.value);
-  return { start, end: endOf(current.value), insert: literalText(schema, { ...layoutOf(text, output.value), column: start - lineStart(text, start) }) };
+  return {
+    start,
+    end: endOf(current.value),
+    insert: literalText(schema, { ...layoutOf(text, output.value), column: start - lineStart(text, start) }),
+  };
 }
 
 /** `key: value` added after the object's last property (or as its only one). */
@@ -69,7 +80,11 @@ function insertProperty(text: string, object: ObjectExpression, key: string, val
   if (last) return { start: endOf(last), end: endOf(last), insert: `,\n${indent}${entry}` };
   // `{}`: the property goes on a line of its own between the braces.
   const closeIndent = indentOfLine(text, startOf(object));
-  return { start: startOf(object) + 1, end: endOf(object) - 1, insert: `\n${indent}${entry}${layout.trailingComma ? ',' : ''}\n${closeIndent}` };
+  return {
+    start: startOf(object) + 1,
+    end: endOf(object) - 1,
+    insert: `\n${indent}${entry}${layout.trailingComma ? ',' : ''}\n${closeIndent}`,
+  };
 }
 
 /**
@@ -83,7 +98,8 @@ function layoutOf(text: string, object: ObjectExpression): Omit<LiteralLayout, '
   const inner = first && lineStart(text, startOf(first)) > startOf(object) ? indentOfLine(text, startOf(first)) : '';
   const own = text.slice(startOf(object), endOf(object));
   const trailingComma = TRAILING_COMMA.test(own.includes('\n') ? own : text);
-  if (inner.length > outer.length && inner.startsWith(outer)) return { indent: inner, step: inner.slice(outer.length), trailingComma };
+  if (inner.length > outer.length && inner.startsWith(outer))
+    return { indent: inner, step: inner.slice(outer.length), trailingComma };
   const step = inner.startsWith('\t') || outer.startsWith('\t') ? '\t' : '    ';
   return { indent: outer + step, step, trailingComma };
 }
@@ -105,7 +121,12 @@ function propertyOf(object: ObjectExpression, name: string): (Property & { value
   let found: (Property & { value: Expression }) | undefined;
   for (const property of object.properties) {
     if (property.type !== 'Property' || property.computed) continue;
-    const key = property.key.type === 'Identifier' ? property.key.name : property.key.type === 'Literal' ? String(property.key.value) : undefined;
+    const key =
+      property.key.type === 'Identifier'
+        ? property.key.name
+        : property.key.type === 'Literal'
+          ? String(property.key.value)
+          : undefined;
     if (key === name) found = property as Property & { value: Expression };
   }
   return found;

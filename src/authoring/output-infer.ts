@@ -9,7 +9,7 @@
 //   an array only ever empty has no `items`.
 // - Integers are `number` (the grammar has no integer). Two types at one place (a number here,
 //   a string there) cannot be said in the grammar: the first one seen is kept and a note says so.
-// - The root is level 1 and each `properties` child or `items` adds one (RULINGS R10): nodes of
+// - The root is level 1 and each `properties` child or `items` adds one (decision R10): nodes of
 //   level 4 get no children, deeper values are typed `object`/`array` only.
 // - What the author wrote (the previous schema) is only ever widened, never narrowed: answers
 //   with values do not take away a `nullable: true`; a property or an array's `items` the
@@ -107,16 +107,28 @@ function emit(seen: Seen, level: number, previous: unknown, pointer: string, not
   if (seen.nullable || before?.nullable === true) node.nullable = true;
   const choices = widenedEnum(before?.enum, type, seen.values, place, notes);
   if (choices) node.enum = choices;
-  if (before?.format !== undefined && keepsFormat(before.format, type, seen.values, place, notes)) node.format = before.format;
+  if (before?.format !== undefined && keepsFormat(before.format, type, seen.values, place, notes))
+    node.format = before.format;
   if (level >= MAX_OUTPUT_DEPTH) return node;
   const previousProperties = isRecord(before?.properties) ? before.properties : {};
   if (type === 'object' && (seen.properties.size > 0 || Object.keys(previousProperties).length > 0)) {
     const properties: SchemaNode = {};
     for (const [key, child] of seen.properties) {
-      setOwn(properties, key, emit(child, level + 1, Object.hasOwn(previousProperties, key) ? previousProperties[key] : undefined, `${pointer}/${escapePointer(key)}`, notes));
+      setOwn(
+        properties,
+        key,
+        emit(
+          child,
+          level + 1,
+          Object.hasOwn(previousProperties, key) ? previousProperties[key] : undefined,
+          `${pointer}/${escapePointer(key)}`,
+          notes,
+        ),
+      );
     }
     // A property no answer showed may still come (the grammar has no `required`): kept as written.
-    for (const [key, written] of Object.entries(previousProperties)) if (!seen.properties.has(key)) setOwn(properties, key, written);
+    for (const [key, written] of Object.entries(previousProperties))
+      if (!seen.properties.has(key)) setOwn(properties, key, written);
     node.properties = properties;
   }
   if (type === 'array') {
@@ -136,7 +148,8 @@ function chooseType(seen: Seen, written: unknown, place: string, notes: string[]
   }
   const type = typeof written === 'string' && isNodeType(written) && seen.types.includes(written) ? written : first;
   if (seen.types.length > 1) notes.push(`${place}: seen as ${seen.types.join(' and ')}; typed ${type}`);
-  else if (typeof written === 'string' && written !== type) notes.push(`${place}: written as ${written}, seen as ${type}; typed ${type}`);
+  else if (typeof written === 'string' && written !== type)
+    notes.push(`${place}: written as ${written}, seen as ${type}; typed ${type}`);
   return type;
 }
 
@@ -145,7 +158,13 @@ function isNodeType(type: string): type is NodeType {
 }
 
 /** The author's enum and, after it, the values of the node's type the answers showed beside it. */
-function widenedEnum(written: unknown, type: NodeType, values: Set<unknown> | null, place: string, notes: string[]): unknown[] | undefined {
+function widenedEnum(
+  written: unknown,
+  type: NodeType,
+  values: Set<unknown> | null,
+  place: string,
+  notes: string[],
+): unknown[] | undefined {
   if (!Array.isArray(written)) return undefined;
   if (values === null) {
     notes.push(`${place}: more than ${MAX_ENUM_VALUES} distinct values seen; enum left out`);
@@ -157,9 +176,16 @@ function widenedEnum(written: unknown, type: NodeType, values: Set<unknown> | nu
 }
 
 /** Whether the author's format stays: every string the answers showed here fits it. */
-function keepsFormat(format: unknown, type: NodeType, values: Set<unknown> | null, place: string, notes: string[]): boolean {
+function keepsFormat(
+  format: unknown,
+  type: NodeType,
+  values: Set<unknown> | null,
+  place: string,
+  notes: string[],
+): boolean {
   if (type !== 'string') return false;
-  const misfit = values === null ? undefined : [...values].find((value) => typeof value === 'string' && !fitsFormat(format, value));
+  const misfit =
+    values === null ? undefined : [...values].find((value) => typeof value === 'string' && !fitsFormat(format, value));
   if (misfit === undefined) return true;
   notes.push(`${place}: ${JSON.stringify(misfit)} is not a ${String(format)}; format left out`);
   return false;

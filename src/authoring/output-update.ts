@@ -39,7 +39,10 @@ export interface OutputUpdatePlan {
 }
 
 /** What the run's answers would change in the tested routes' files. */
-export async function planOutputUpdates(results: readonly RouteTestResult[], checker: ProjectChecker): Promise<OutputUpdatePlan> {
+export async function planOutputUpdates(
+  results: readonly RouteTestResult[],
+  checker: ProjectChecker,
+): Promise<OutputUpdatePlan> {
   const plan: OutputUpdatePlan = { updates: [], refused: [], unchanged: [], unanswered: [], notes: [] };
   const byFile = new Map<string, Array<{ tool: Tool; edit: OutputEdit }>>();
   for (const [tool, answers] of jsonAnswersByTool(results)) {
@@ -61,14 +64,20 @@ export async function planOutputUpdates(results: readonly RouteTestResult[], che
   const { createTwoFilesPatch } = await import('diff');
   for (const [file, edits] of byFile) {
     const before = readFileSync(file, 'utf8');
-    const edited = applyOutputEdits(before, edits.map(({ edit }) => edit));
+    const edited = applyOutputEdits(
+      before,
+      edits.map(({ edit }) => edit),
+    );
     if ('problem' in edited) {
       plan.refused.push({ file, problem: `${edited.problem}; write its output by hand` });
       continue;
     }
     const added = addedErrors(checker, file, edited.text);
     if (added.length > 0) {
-      plan.refused.push({ file, problem: `the edit would add ${added.length === 1 ? 'an error' : `${added.length} errors`}: ${added.map(formatFinding).join('; ')}` });
+      plan.refused.push({
+        file,
+        problem: `the edit would add ${added.length === 1 ? 'an error' : `${added.length} errors`}: ${added.map(formatFinding).join('; ')}`,
+      });
       continue;
     }
     plan.updates.push({
@@ -118,7 +127,10 @@ function addedErrors(checker: ProjectChecker, file: string, text: string): Findi
   const temp = siblingPath(file);
   try {
     writeFileSync(temp, text);
-    return checker.checkFile(temp).findings.filter((finding) => isError(finding) && !known.has(key(finding))).map((finding) => ({ ...finding, file }));
+    return checker
+      .checkFile(temp)
+      .findings.filter((finding) => isError(finding) && !known.has(key(finding)))
+      .map((finding) => ({ ...finding, file }));
   } finally {
     rmSync(temp, { force: true });
   }

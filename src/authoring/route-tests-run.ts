@@ -45,7 +45,11 @@ const MAX_RATE_LIMITED_RETRIES = 5;
 const MAX_RATE_LIMITED_WAIT_MS = 30_000;
 
 /** Runs every test of `tools`; the results in the order of the tools and their tests. */
-export async function runRouteTests(catalog: Catalog, tools: readonly Tool[], options: RouteTestRunOptions): Promise<RouteTestResult[]> {
+export async function runRouteTests(
+  catalog: Catalog,
+  tools: readonly Tool[],
+  options: RouteTestRunOptions,
+): Promise<RouteTestResult[]> {
   const jobs = tools.flatMap((tool) => tool.route.tests.map((test, index) => ({ tool, index, test })));
   const results: RouteTestResult[] = new Array(jobs.length);
   let next = 0;
@@ -63,11 +67,21 @@ export async function runRouteTests(catalog: Catalog, tools: readonly Tool[], op
   return results;
 }
 
-async function runOne(catalog: Catalog, tool: Tool, index: number, test: Record<string, unknown>, signal: AbortSignal | undefined): Promise<RouteTestResult> {
+async function runOne(
+  catalog: Catalog,
+  tool: Tool,
+  index: number,
+  test: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+): Promise<RouteTestResult> {
   const { _description: description, ...args } = test;
   const started = performance.now();
   let result = await catalog.call(tool.name, args, { cache: false, signal });
-  for (let retry = 0; retry < MAX_RATE_LIMITED_RETRIES && !result.ok && result.error.kind === 'rate-limited' && !signal?.aborted; retry += 1) {
+  for (
+    let retry = 0;
+    retry < MAX_RATE_LIMITED_RETRIES && !result.ok && result.error.kind === 'rate-limited' && !signal?.aborted;
+    retry += 1
+  ) {
     // An abort ends the wait early (the rejection is that, not a failure).
     await sleep(retryWaitMs(result.error.retryAfter), undefined, { signal }).catch(() => {});
     result = await catalog.call(tool.name, args, { cache: false, signal });
@@ -75,8 +89,17 @@ async function runOne(catalog: Catalog, tool: Tool, index: number, test: Record<
   const ms = Math.round(performance.now() - started);
   const base = { tool, index, description: String(description), arguments: args, ms, result };
   if (!result.ok) {
-    const message = result.error.kind === 'arguments' ? `the test's arguments do not fit the route's parameters: ${result.error.message}` : result.error.message;
-    return { ...base, ok: false, status: result.error.status, error: `${result.error.kind}: ${message}`, mismatches: [] };
+    const message =
+      result.error.kind === 'arguments'
+        ? `the test's arguments do not fit the route's parameters: ${result.error.message}`
+        : result.error.message;
+    return {
+      ...base,
+      ok: false,
+      status: result.error.status,
+      error: `${result.error.kind}: ${message}`,
+      mismatches: [],
+    };
   }
   const mismatches = answerMismatches(tool.route.output, result.content);
   return { ...base, ok: mismatches.length === 0, status: result.status, mismatches };
@@ -108,7 +131,8 @@ const validators = new WeakMap<OutputSpec, OutputValidator | null>();
 function answerMismatches(output: OutputSpec | undefined, content: CallContent): string[] {
   if (!output) return [];
   const expected = ANSWER_KINDS[output.mimeType];
-  if (content.kind !== expected) return [`(root): the API answered with ${describeKind(content)}; the output declares ${output.mimeType}`];
+  if (content.kind !== expected)
+    return [`(root): the API answered with ${describeKind(content)}; the output declares ${output.mimeType}`];
   if (content.kind !== 'json') return [];
   let validator = validators.get(output);
   if (validator === undefined) {

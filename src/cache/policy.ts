@@ -49,7 +49,11 @@ export interface CachePolicy {
 export function cachePolicy(tool: CacheableTool, config: CacheConfig): CachePolicy | null {
   if (!config.enabled || !isReadOnly(tool.route)) return null;
   const declaredReadOnly = tool.route.meta?.readOnly === true;
-  const ttlSeconds = overrideFor(tool, config.overrides) ?? (tool.route.preload?.enabled ? tool.route.preload.ttl : null) ?? tagTtl(tool.schema.tags) ?? config.ttlSeconds;
+  const ttlSeconds =
+    overrideFor(tool, config.overrides) ??
+    (tool.route.preload?.enabled ? tool.route.preload.ttl : null) ??
+    tagTtl(tool.schema.tags) ??
+    config.ttlSeconds;
   return ttlSeconds > 0 ? { ttlSeconds, declaredReadOnly } : null;
 }
 

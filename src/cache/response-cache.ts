@@ -1,4 +1,4 @@
-// The response cache (issue 16, point 6): wraps a whole tool call, after its arguments are checked
+// The response cache: wraps a whole tool call, after its arguments are checked
 // (seam 4). A call of a cacheable tool (policy.ts) whose key (cache-key.ts) has a live entry is
 // answered from it and sends nothing upstream; otherwise the call runs and its answer is stored
 // for the tool's lifetime when it succeeded, its upstream did not forbid keeping it

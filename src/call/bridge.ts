@@ -1,4 +1,4 @@
-// The host side of the network bridge (RULINGS R12): an executeRequest handler's `fetch` (and
+// The host side of the network bridge (decision R12): an executeRequest handler's `fetch` (and
 // ethers' requests) arrive here as plain data, and the core performs them with its own client,
 // limits, redirect rule and private-address rule. Before anything is sent: the per-call bound on
 // requests, the schema's reach, and the key binding (a key token goes only to an origin bound to
@@ -66,7 +66,13 @@ export class CallBridge {
 
   constructor(
     private readonly context: BridgeContext,
-    private readonly call: { namespace: string; reach: Reach; keys: readonly string[]; tokens: SecretTokens; signal?: AbortSignal },
+    private readonly call: {
+      namespace: string;
+      reach: Reach;
+      keys: readonly string[];
+      tokens: SecretTokens;
+      signal?: AbortSignal;
+    },
   ) {
     // Each of the call's requests listens on its signal; they are bounded by maxRequestsPerCall,
     // so Node's warning at eleven listeners would only be noise.
@@ -87,7 +93,11 @@ export class CallBridge {
    */
   async perform(wire: BridgeRequest, callEnded?: AbortSignal, cancelled?: AbortSignal): Promise<BridgeAnswer> {
     const started = performance.now();
-    const request: HostRequest = { url: String(wire.url), method: String(wire.method ?? 'GET').toUpperCase(), headers: wire.headers };
+    const request: HostRequest = {
+      url: String(wire.url),
+      method: String(wire.method ?? 'GET').toUpperCase(),
+      headers: wire.headers,
+    };
     if (wire.body !== undefined) request.body = Buffer.from(String(wire.body), 'base64');
     const method = request.method;
     let url: URL | null = null;
@@ -105,21 +115,48 @@ export class CallBridge {
     const entry: InFlight = { origin: target.origin, method, started, recorded: false };
     const signal = this.signalFor(entry, callEnded, handlerSignal(cancelled, wire.timeoutMs));
     // Recorded the moment the handler aborts it: its call may answer right after, before the request has unwound.
-    cancelled?.addEventListener('abort', () => this.abandon(entry, 'ABORTED: the handler aborted this request (its AbortSignal)'), { once: true });
+    cancelled?.addEventListener(
+      'abort',
+      () => this.abandon(entry, 'ABORTED: the handler aborted this request (its AbortSignal)'),
+      { once: true },
+    );
     try {
       const response = await this.context.http.request(
-        { method: method as HttpRequest['method'], url: this.context.upstreams.route(new URL(filled.url)), headers: filled.headers, ...(filled.body === undefined ? {} : { body: filled.body }) },
-        { signal, origin: target.origin, budget: this.wire, guard: { by: this.context.guard, namespace: this.call.namespace } },
+        {
+          method: method as HttpRequest['method'],
+          url: this.context.upstreams.route(new URL(filled.url)),
+          headers: filled.headers,
+          ...(filled.body === undefined ? {} : { body: filled.body }),
+        },
+        {
+          signal,
+          origin: target.origin,
+          budget: this.wire,
+          guard: { by: this.context.guard, namespace: this.call.namespace },
+        },
       );
       if (entry.recorded) return { ok: false, message: CALL_ENDED };
       this.bytes += response.body.length;
       if (this.bytes > this.context.maxBytesPerCall) {
-        return this.failed(target.origin, method, started, response.status, tooManyBytes(this.context.maxBytesPerCall), response.body.length);
+        return this.failed(
+          target.origin,
+          method,
+          started,
+          response.status,
+          tooManyBytes(this.context.maxBytesPerCall),
+          response.body.length,
+        );
       }
       this.record(target.origin, method, started, response.status, response.body.length);
       if (response.headers['cache-control'] !== undefined) this.cacheControl.push(response.headers['cache-control']);
       const { headers, body } = this.context.redactor.redactRawAnswer(response);
-      return { ok: true, status: response.status, url: this.context.redactor.redact(target.href), headers, body: body.toString('base64') };
+      return {
+        ok: true,
+        status: response.status,
+        url: this.context.redactor.redact(target.href),
+        headers,
+        body: body.toString('base64'),
+      };
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       if (entry.recorded) return { ok: false, message: CALL_ENDED };
@@ -127,9 +164,23 @@ export class CallBridge {
         this.rateLimit ??= error.refusal;
         return this.failed(target.origin, method, started, 0, `RATE_LIMITED: ${error.refusal.message}`);
       }
-      if (wire.timeoutMs !== undefined && error.kind === 'aborted') return this.failed(target.origin, method, started, 0, `TIMEOUT: no answer within ${wire.timeoutMs} ms (the handler's AbortSignal.timeout)`);
-      if (error.kind === 'too-large' && this.wire.read > this.context.maxBytesPerCall) return this.failed(target.origin, method, started, 0, error.message);
-      return this.failed(target.origin, method, started, 0, `upstream request failed: ${this.context.redactor.redact(error.message)}`);
+      if (wire.timeoutMs !== undefined && error.kind === 'aborted')
+        return this.failed(
+          target.origin,
+          method,
+          started,
+          0,
+          `TIMEOUT: no answer within ${wire.timeoutMs} ms (the handler's AbortSignal.timeout)`,
+        );
+      if (error.kind === 'too-large' && this.wire.read > this.context.maxBytesPerCall)
+        return this.failed(target.origin, method, started, 0, error.message);
+      return this.failed(
+        target.origin,
+        method,
+        started,
+        0,
+        `upstream request failed: ${this.context.redactor.redact(error.message)}`,
+      );
     } finally {
       this.inFlight.delete(entry);
     }
@@ -139,11 +190,19 @@ export class CallBridge {
    * The signal of one request: the caller's, and the end of the handler's call. When the call
    * ends first, the request is recorded at once as aborted (the record is read as the call answers).
    */
-  private signalFor(entry: InFlight, callEnded: AbortSignal | undefined, handler: AbortSignal | undefined): AbortSignal | undefined {
+  private signalFor(
+    entry: InFlight,
+    callEnded: AbortSignal | undefined,
+    handler: AbortSignal | undefined,
+  ): AbortSignal | undefined {
     const signals = [this.call.signal, handler].filter((signal): signal is AbortSignal => signal !== undefined);
     if (callEnded) {
       this.inFlight.add(entry);
-      callEnded.addEventListener('abort', () => this.abandon(entry, 'ABORTED: the call answered before this request finished'), { once: true });
+      callEnded.addEventListener(
+        'abort',
+        () => this.abandon(entry, 'ABORTED: the call answered before this request finished'),
+        { once: true },
+      );
       signals.push(callEnded);
     }
     return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
@@ -158,7 +217,8 @@ export class CallBridge {
 
   /** Keys filled in where the handler put their tokens; a body's bytes stay bytes around them. */
   private fill(request: HostRequest): { url: string; headers: Record<string, string>; body?: Buffer } {
-    const valueOf = (key: string) => (this.call.keys.includes(key) ? this.context.secrets.valueFor(key, this.call.namespace) : undefined);
+    const valueOf = (key: string) =>
+      this.call.keys.includes(key) ? this.context.secrets.valueFor(key, this.call.namespace) : undefined;
     const slots = this.slotsFor(request);
     const { url, headers } = this.call.tokens.fill({ url: request.url, headers: request.headers }, slots, valueOf);
     if (!request.body) return { url, headers };
@@ -167,7 +227,12 @@ export class CallBridge {
       const value = valueOf(key);
       return value === undefined ? undefined : Buffer.from(value, 'utf8').toString('latin1');
     };
-    const body = this.call.tokens.fill({ url: '', headers: {}, body: request.body.toString('latin1') }, { ...slots, url: new Set() }, asBytes).body ?? '';
+    const body =
+      this.call.tokens.fill(
+        { url: '', headers: {}, body: request.body.toString('latin1') },
+        { ...slots, url: new Set() },
+        asBytes,
+      ).body ?? '';
     return { url, headers, body: Buffer.from(body, 'latin1') };
   }
 
@@ -176,11 +241,14 @@ export class CallBridge {
     if (this.arrived >= this.context.maxRequestsPerCall) {
       return `TOO_MANY_REQUESTS: the call made more than ${this.context.maxRequestsPerCall} requests (network.maxRequestsPerCall)`;
     }
-    if (this.wire.read > this.context.maxBytesPerCall || this.bytes > this.context.maxBytesPerCall) return tooManyBytes(this.context.maxBytesPerCall);
-    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return `INVALID_URL: ${JSON.stringify(String(request.url).slice(0, 100))} is not an http(s) URL`;
+    if (this.wire.read > this.context.maxBytesPerCall || this.bytes > this.context.maxBytesPerCall)
+      return tooManyBytes(this.context.maxBytesPerCall);
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+      return `INVALID_URL: ${JSON.stringify(String(request.url).slice(0, 100))} is not an http(s) URL`;
     if (url.username || url.password) return 'INVALID_URL: credentials in a URL are not sent';
     if (!METHODS.has(method)) return `METHOD_NOT_ALLOWED: ${method} (the core sends GET, POST, PUT and DELETE)`;
-    if (!this.call.reach.allows(url)) return `HOST_NOT_ALLOWED: ${url.origin} is not in the reach of ${this.call.namespace}`;
+    if (!this.call.reach.allows(url))
+      return `HOST_NOT_ALLOWED: ${url.origin} is not in the reach of ${this.call.namespace}`;
     const text = [request.url, ...Object.values(request.headers), request.body?.toString('latin1') ?? ''].join('\n');
     for (const key of this.call.keys) {
       if (!text.includes(this.call.tokens.token(key)) || this.call.reach.binds(key, url)) continue;
@@ -193,10 +261,21 @@ export class CallBridge {
   /** Every declared key may be filled anywhere in the request: the reach check above bound it to this origin. */
   private slotsFor(request: HostRequest): Parameters<SecretTokens['fill']>[1] {
     const keys = new Set(this.call.keys);
-    return { url: keys, body: keys, headers: new Map(Object.keys(request.headers).map((name) => [name.toLowerCase(), keys] as const)) };
+    return {
+      url: keys,
+      body: keys,
+      headers: new Map(Object.keys(request.headers).map((name) => [name.toLowerCase(), keys] as const)),
+    };
   }
 
-  private failed(origin: string, method: string, started: number, status: number, message: string, bytes = 0): BridgeAnswer {
+  private failed(
+    origin: string,
+    method: string,
+    started: number,
+    status: number,
+    message: string,
+    bytes = 0,
+  ): BridgeAnswer {
     this.record(origin, method, started, status, bytes, message);
     return { ok: false, message };
   }
@@ -213,15 +292,31 @@ function tooManyBytes(max: number): string {
 }
 
 /** The record of one outbound request that started at `started` (performance.now()) and ends now. */
-export function outboundRecord(origin: string, method: string, started: number, status: number, bytes: number, error?: string): OutboundRecord {
-  const entry: OutboundRecord = { origin, method, status, bytes, ms: Math.round((performance.now() - started) * 100) / 100 };
+export function outboundRecord(
+  origin: string,
+  method: string,
+  started: number,
+  status: number,
+  bytes: number,
+  error?: string,
+): OutboundRecord {
+  const entry: OutboundRecord = {
+    origin,
+    method,
+    status,
+    bytes,
+    ms: Math.round((performance.now() - started) * 100) / 100,
+  };
   if (error) entry.error = error;
   return entry;
 }
 
 /** What the handler asked of this one request: its AbortController's signal, and its AbortSignal.timeout as a bound the core keeps. */
 function handlerSignal(cancelled: AbortSignal | undefined, timeoutMs: number | undefined): AbortSignal | undefined {
-  const timeout = timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs >= 0 ? AbortSignal.timeout(Math.min(timeoutMs, 2 ** 31 - 1)) : undefined;
+  const timeout =
+    timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs >= 0
+      ? AbortSignal.timeout(Math.min(timeoutMs, 2 ** 31 - 1))
+      : undefined;
   if (cancelled && timeout) return AbortSignal.any([cancelled, timeout]);
   return cancelled ?? timeout;
 }

@@ -1,4 +1,4 @@
-// The handler contract of RULINGS R7 and R12, enforced on the host side of the sandbox:
+// The handler contract of decision R7 and R12, enforced on the host side of the sandbox:
 // preRequest may change the request's url, headers and body, never its method; executeRequest
 // answers `{ struct }` (status, messages, data) or `{ response }`; postRequest hands back a
 // response. The worker has already checked the outer shape; this checks what the host relies on.
@@ -19,26 +19,40 @@ export interface PreRequestResult {
   payload: Record<string, unknown>;
 }
 
-export async function runPreRequest(sandbox: HookRunner, unit: string, route: string, struct: RequestStruct, payload: Record<string, unknown>): Promise<Outcome<PreRequestResult>> {
+export async function runPreRequest(
+  sandbox: HookRunner,
+  unit: string,
+  route: string,
+  struct: RequestStruct,
+  payload: Record<string, unknown>,
+): Promise<Outcome<PreRequestResult>> {
   const outcome = await sandbox.runHook(unit, route, 'preRequest', { struct, payload });
   if (!outcome.ok) return outcome;
   // The worker checked the shape already; the host relies on it only after looking again.
-  if (!isRecord(outcome.value) || !isRecord(outcome.value.struct)) return { ok: false, failure: { code: 'SEC101', message: 'preRequest must return { struct }' } };
+  if (!isRecord(outcome.value) || !isRecord(outcome.value.struct))
+    return { ok: false, failure: { code: 'SEC101', message: 'preRequest must return { struct }' } };
   const result = outcome.value as { struct: Record<string, unknown>; payload?: unknown };
   const problem = structProblem(result.struct, struct.method);
   if (problem) return { ok: false, failure: { code: 'SEC101', message: `preRequest ${problem}` } };
   const nextPayload = result.payload === undefined ? payload : result.payload;
-  if (!isRecord(nextPayload)) return { ok: false, failure: { code: 'SEC101', message: 'preRequest returned a payload that is not an object' } };
+  if (!isRecord(nextPayload))
+    return { ok: false, failure: { code: 'SEC101', message: 'preRequest returned a payload that is not an object' } };
   return { ok: true, value: { struct: result.struct as unknown as RequestStruct, payload: nextPayload } };
 }
 
 /** A new response, or `{ response: undefined }`: the answer goes on as it came (as in the reference). */
 export type PostRequestResult = { response: unknown } | { passThrough: true };
 
-export async function runPostRequest(sandbox: HookRunner, unit: string, route: string, input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> }): Promise<Outcome<PostRequestResult>> {
+export async function runPostRequest(
+  sandbox: HookRunner,
+  unit: string,
+  route: string,
+  input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> },
+): Promise<Outcome<PostRequestResult>> {
   const outcome = await sandbox.runHook(unit, route, 'postRequest', input);
   if (!outcome.ok) return outcome;
-  if (!isRecord(outcome.value)) return { ok: false, failure: { code: 'SEC101', message: 'postRequest must return { response }' } };
+  if (!isRecord(outcome.value))
+    return { ok: false, failure: { code: 'SEC101', message: 'postRequest must return { response }' } };
   // JSON has no undefined: the worker sends `{ response: undefined }` as `{}`, having checked
   // that the handler did write the key (a bare `{}` is SEC101 there).
   if (!('response' in outcome.value)) return { ok: true, value: { passThrough: true } };
@@ -59,10 +73,13 @@ export async function runExecuteRequest(
   if (!outcome.ok) return outcome;
   const result = outcome.value;
   if (isRecord(result) && 'response' in result) return { ok: true, value: { data: result.response } };
-  if (!isRecord(result) || !isRecord(result.struct)) return { ok: false, failure: { code: 'SEC101', message: 'executeRequest must return { struct } or { response }' } };
+  if (!isRecord(result) || !isRecord(result.struct))
+    return { ok: false, failure: { code: 'SEC101', message: 'executeRequest must return { struct } or { response }' } };
   const { status, messages, data } = result.struct;
   if (status === false) {
-    const said = Array.isArray(messages) ? messages.map((message) => (typeof message === 'string' ? message : JSON.stringify(message))) : [];
+    const said = Array.isArray(messages)
+      ? messages.map((message) => (typeof message === 'string' ? message : JSON.stringify(message)))
+      : [];
     return { ok: true, value: { failed: said } };
   }
   return { ok: true, value: { data: data ?? null } };
@@ -74,11 +91,13 @@ function structProblem(struct: Record<string, unknown>, method: HttpMethod): str
   const extra = Object.keys(struct).filter((key) => !STRUCT_KEYS.has(key));
   if (extra.length > 0) return `added ${extra.join(', ')} to struct; it may change url, headers and body`;
   // JSON text, not String(): the sandbox's data may be an object whose toString is no function.
-  if (struct.method !== method) return `changed the method from ${method} to ${JSON.stringify(struct.method)}; only url, headers and body may change`;
+  if (struct.method !== method)
+    return `changed the method from ${method} to ${JSON.stringify(struct.method)}; only url, headers and body may change`;
   if (typeof struct.url !== 'string') return 'left struct.url without a string';
   if (!isRecord(struct.headers) || !Object.values(struct.headers).every((value) => typeof value === 'string')) {
     return 'left struct.headers that are not an object of strings';
   }
-  if (struct.body !== null && typeof struct.body !== 'string' && typeof struct.body !== 'object') return 'left a struct.body that is neither null, text nor JSON';
+  if (struct.body !== null && typeof struct.body !== 'string' && typeof struct.body !== 'object')
+    return 'left a struct.body that is neither null, text nor JSON';
   return null;
 }

@@ -3,13 +3,23 @@
 // so that the public API (src/index.ts) names these types without reaching the pipeline's parts.
 
 import type { Decoded } from '../http/decode.js';
-import type { Code } from '../report/findings.js';
+import type { Code } from '../report/codes.js';
 import type { CallCaller } from './record.js';
 
 /** The body of an answer as a call gives it: the protocol layer renders it without knowing HTTP. */
 export type { Decoded };
 
-export type ToolErrorKind = 'unknown-tool' | 'arguments' | 'missing-keys' | 'handler' | 'origin' | 'rate-limited' | 'upstream-status' | 'upstream-failure' | 'decode' | 'internal';
+export type ToolErrorKind =
+  | 'unknown-tool'
+  | 'arguments'
+  | 'missing-keys'
+  | 'handler'
+  | 'origin'
+  | 'rate-limited'
+  | 'upstream-status'
+  | 'upstream-failure'
+  | 'decode'
+  | 'internal';
 
 export interface ToolError {
   kind: ToolErrorKind;
@@ -64,4 +74,7 @@ export type DryRunResult = { ok: true; dryRun: SentRequest } | CallFailure;
  * upstream's Cache-Control values, which the cache reads and takes off (src/cache/), so no
  * caller of Catalog.call ever sees them.
  */
-export type PipelineResult = CallResult | DryRunResult | { ok: true; status: number; content: Decoded; requests?: OutboundRecord[]; cacheControl: string[] };
+export type PipelineResult =
+  | CallResult
+  | DryRunResult
+  | { ok: true; status: number; content: Decoded; requests?: OutboundRecord[]; cacheControl: string[] };

@@ -5,10 +5,9 @@
 // ToolError that says what went wrong in words a model can act on. Nothing here throws for bad
 // input; exceptions are bugs.
 
-import type { Code } from '../report/findings.js';
 import { brokenBound } from '../shared/raw.js';
 import { HttpError, RefusedError, type HttpClient, type HttpResponse } from '../http/client.js';
-import { decodeBody, excerpt, type Decoded } from '../http/decode.js';
+import { decodeBody, type Decoded } from '../http/decode.js';
 import { egressRefusal } from '../http/egress.js';
 import type { OriginRule } from '../http/origin.js';
 import type { Reach } from '../http/reach.js';
@@ -20,10 +19,18 @@ import type { InputSchema } from '../schema/tool-input.js';
 import type { Outcome } from '../sandbox/host.js';
 import type { Bridge, Hook } from '../sandbox/protocol.js';
 import { CallBridge, outboundRecord } from './bridge.js';
+import {
+  decodeMessage,
+  fail,
+  handlerFailure,
+  internalFailure,
+  rateLimited,
+  redactedBody,
+  statusFailure,
+} from './failures.js';
 import type { ExecuteRequestResult, PostRequestResult } from './hooks.js';
-import type { Refusal, UpstreamGuard } from '../guard/upstream-guard.js';
-import type { CallOptions, CallResult, OutboundRecord, PipelineResult, SentRequest, ToolError, ToolErrorKind } from './outcome.js';
-
+import type { UpstreamGuard } from '../guard/upstream-guard.js';
+import type { CallOptions, CallResult, OutboundRecord, PipelineResult, SentRequest } from './outcome.js';
 
 export interface CallableTool {
   name: string;
@@ -49,8 +56,15 @@ export interface CallableTool {
 export interface HandlerRunner {
   /** Runs the tool's handlers factory, once for its schema: the route's hooks, or why its handlers could not load. */
   hooksOf(tool: CallableTool): Promise<Outcome<readonly Hook[]>>;
-  preRequest(tool: CallableTool, struct: RequestStruct, payload: Record<string, unknown>): Promise<Outcome<{ struct: RequestStruct; payload: Record<string, unknown> }>>;
-  postRequest(tool: CallableTool, input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> }): Promise<Outcome<PostRequestResult>>;
+  preRequest(
+    tool: CallableTool,
+    struct: RequestStruct,
+    payload: Record<string, unknown>,
+  ): Promise<Outcome<{ struct: RequestStruct; payload: Record<string, unknown> }>>;
+  postRequest(
+    tool: CallableTool,
+    input: { response: unknown; struct: RequestStruct; payload: Record<string, unknown> },
+  ): Promise<Outcome<PostRequestResult>>;
   executeRequest(
     tool: CallableTool,
     input: { struct: Record<string, unknown>; payload: Record<string, unknown> },
@@ -58,13 +72,16 @@ export interface HandlerRunner {
   ): Promise<Outcome<ExecuteRequestResult>>;
 }
 
-/** Bounds on a call's arguments, checked before anything walks them (RULINGS R13). */
+/** Bounds on a call's arguments, checked before anything walks them (decision R13). */
 export interface ArgumentLimits {
   maxArgumentDepth: number;
   maxArgumentBytes: number;
 }
 
-export const DEFAULT_ARGUMENT_LIMITS: ArgumentLimits = Object.freeze({ maxArgumentDepth: 64, maxArgumentBytes: 1_048_576 });
+export const DEFAULT_ARGUMENT_LIMITS: ArgumentLimits = Object.freeze({
+  maxArgumentDepth: 64,
+  maxArgumentBytes: 1_048_576,
+});
 
 export interface CallContext {
   limits: ArgumentLimits;
@@ -88,20 +105,40 @@ export class CheckedArguments {
 }
 
 /** The first steps of a call: keys present, arguments within bounds, valid, inserts that stay in place. */
-export function checkArguments(context: CallContext, tool: CallableTool, args: unknown, options: CallOptions = {}): CheckedArguments | CallResult {
+export function checkArguments(
+  context: CallContext,
+  tool: CallableTool,
+  args: unknown,
+  options: CallOptions = {},
+): CheckedArguments | CallResult {
   try {
     // A dry run shows the request and never a key, so it needs none (it marks where each goes).
     if (tool.missingKeys.length > 0 && !options.dryRun) {
-      return fail('missing-keys', `${tool.name} needs ${tool.missingKeys.join(', ')}, which the server has no value for`);
+      return fail(
+        'missing-keys',
+        `${tool.name} needs ${tool.missingKeys.join(', ')}, which the server has no value for`,
+      );
     }
-    const broken = brokenBound(args, { maxDepth: context.limits.maxArgumentDepth, maxBytes: context.limits.maxArgumentBytes });
-    if (broken === 'depth') return fail('arguments', `invalid arguments: nested deeper than ${context.limits.maxArgumentDepth} levels (limits.maxArgumentDepth)`);
-    if (broken === 'size') return fail('arguments', `invalid arguments: larger than ${context.limits.maxArgumentBytes} bytes (limits.maxArgumentBytes)`);
+    const broken = brokenBound(args, {
+      maxDepth: context.limits.maxArgumentDepth,
+      maxBytes: context.limits.maxArgumentBytes,
+    });
+    if (broken === 'depth')
+      return fail(
+        'arguments',
+        `invalid arguments: nested deeper than ${context.limits.maxArgumentDepth} levels (limits.maxArgumentDepth)`,
+      );
+    if (broken === 'size')
+      return fail(
+        'arguments',
+        `invalid arguments: larger than ${context.limits.maxArgumentBytes} bytes (limits.maxArgumentBytes)`,
+      );
     const checked = tool.input.check(args);
     if (!checked.ok) return fail('arguments', `invalid arguments: ${checked.error.map((p) => p.message).join('; ')}`);
     // URLs resolve `.` and `..` segments, even percent-encoded: such an insert would leave its place.
     const dotted = tool.plan.inserts.find((key) => checked.value[key] === '.' || checked.value[key] === '..');
-    if (dotted !== undefined) return fail('arguments', `invalid arguments: '${dotted}' cannot be '.' or '..', which would change the path`);
+    if (dotted !== undefined)
+      return fail('arguments', `invalid arguments: '${dotted}' cannot be '.' or '..', which would change the path`);
     return new CheckedArguments(checked.value);
   } catch (error) {
     return internalFailure(tool, error);
@@ -109,7 +146,12 @@ export function checkArguments(context: CallContext, tool: CallableTool, args: u
 }
 
 /** A call of `tool`; `args` as the client sent them, or as checkArguments returned them. */
-export async function callTool(context: CallContext, tool: CallableTool, args: unknown, options: CallOptions = {}): Promise<PipelineResult> {
+export async function callTool(
+  context: CallContext,
+  tool: CallableTool,
+  args: unknown,
+  options: CallOptions = {},
+): Promise<PipelineResult> {
   let result: PipelineResult;
   // The core's own request, once sent (the bridge keeps executeRequest's).
   const sent: OutboundRecord[] = [];
@@ -123,7 +165,13 @@ export async function callTool(context: CallContext, tool: CallableTool, args: u
   return context.redactor.redactValue(result);
 }
 
-async function runCall(context: CallContext, tool: CallableTool, args: unknown, options: CallOptions, outbound: OutboundRecord[]): Promise<PipelineResult> {
+async function runCall(
+  context: CallContext,
+  tool: CallableTool,
+  args: unknown,
+  options: CallOptions,
+  outbound: OutboundRecord[],
+): Promise<PipelineResult> {
   const checked = args instanceof CheckedArguments ? args : checkArguments(context, tool, args, options);
   if (!(checked instanceof CheckedArguments)) return checked;
 
@@ -133,7 +181,15 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
   let hooks = tool.hooks;
   if (hooks === null) {
     const loaded = await context.handlers.hooksOf(tool);
-    if (!loaded.ok) return { ok: false, error: { kind: 'handler', code: loaded.failure.code, message: `handlers of ${tool.name} could not be loaded (${loaded.failure.code}): ${loaded.failure.message}` } };
+    if (!loaded.ok)
+      return {
+        ok: false,
+        error: {
+          kind: 'handler',
+          code: loaded.failure.code,
+          message: `handlers of ${tool.name} could not be loaded (${loaded.failure.code}): ${loaded.failure.message}`,
+        },
+      };
     hooks = loaded.value;
   }
   if (hooks.includes('preRequest')) {
@@ -141,7 +197,8 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
     if (!pre.ok) return handlerFailure('preRequest', pre.failure);
     ({ struct, payload } = pre.value);
   }
-  if (hooks.includes('executeRequest')) return executeRequest(context, tool, { struct, args: checked.values, tokens, hooks }, options);
+  if (hooks.includes('executeRequest'))
+    return executeRequest(context, tool, { struct, args: checked.values, tokens, hooks }, options);
   // Keys are bound to the schema's origin: the request is refused below unless it still goes there.
   const outgoing = outgoingRequest(struct);
   const filled = tokens.fill(outgoing, tool.plan.slots, (key) => context.secrets.valueFor(key, tool.namespace));
@@ -160,13 +217,17 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
   try {
     // Messages and the guard name the schema's origin, not the address of an upstream override.
     const guard = { by: context.guard, namespace: tool.namespace };
-    response = await context.http.request({ method: struct.method, url: routedTo, headers: sent.headers, body: sent.body }, { signal: options.signal, origin: target.origin, guard });
+    response = await context.http.request(
+      { method: struct.method, url: routedTo, headers: sent.headers, body: sent.body },
+      { signal: options.signal, origin: target.origin, guard },
+    );
   } catch (error) {
     if (error instanceof RefusedError) return rateLimited(error.refusal);
     if (!(error instanceof HttpError)) throw error;
     outbound.push(outboundRecord(target.origin, struct.method, started, 0, 0, error.message));
     // The answer arrived but cannot be read: an unknown or broken Content-Encoding, or JSON past the nesting bound.
-    if (error.kind === 'decode' || error.kind === 'too-deep') return fail('decode', `the answer could not be read: ${error.message}`);
+    if (error.kind === 'decode' || error.kind === 'too-deep')
+      return fail('decode', `the answer could not be read: ${error.message}`);
     return fail('upstream-failure', `upstream request failed: ${error.message}`);
   }
   outbound.push(outboundRecord(target.origin, struct.method, started, response.status, response.body.length));
@@ -174,11 +235,19 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
 
   const decoded = decodeBody(response.body, response.headers['content-type']);
   // The message quotes the body; made from a redacted copy, since a cut could split a key.
-  if (decoded.kind === 'error') return fail('decode', decodeMessage(redactedBody(response.body, context.redactor), response.headers['content-type']));
+  if (decoded.kind === 'error')
+    return fail(
+      'decode',
+      decodeMessage(redactedBody(response.body, context.redactor), response.headers['content-type']),
+    );
   if (!hooks.includes('postRequest')) return answered(response, decoded);
   // Handlers never see a key, even one the upstream echoes (R4): every form of each key this
   // request carried is taken out of the answer first, before a handler could reverse or cut it.
-  const planned = context.redactor.forKeysOf(tool.plan, ({ slots }) => [...slots.url, ...slots.body, ...[...slots.headers.values()].flatMap((keys) => [...keys])]);
+  const planned = context.redactor.forKeysOf(tool.plan, ({ slots }) => [
+    ...slots.url,
+    ...slots.body,
+    ...[...slots.headers.values()].flatMap((keys) => [...keys]),
+  ]);
   const answer = planned.redactAnswer(decoded, response);
   const post = await context.handlers.postRequest(tool, { response: handlerView(answer), struct, payload });
   if (!post.ok) return handlerFailure('postRequest', post.failure);
@@ -190,7 +259,9 @@ async function runCall(context: CallContext, tool: CallableTool, args: unknown, 
 /** A successful call's result, with the upstream's Cache-Control for the response cache. */
 function answered(response: HttpResponse, content: Decoded): PipelineResult {
   const cacheControl = response.headers['cache-control'];
-  return cacheControl === undefined ? { ok: true, status: response.status, content } : { ok: true, status: response.status, content, cacheControl: [cacheControl] };
+  return cacheControl === undefined
+    ? { ok: true, status: response.status, content }
+    : { ok: true, status: response.status, content, cacheControl: [cacheControl] };
 }
 
 /**
@@ -201,11 +272,23 @@ function answered(response: HttpResponse, content: Decoded): PipelineResult {
 async function executeRequest(
   context: CallContext,
   tool: CallableTool,
-  { struct, args, tokens, hooks }: { struct: RequestStruct; args: Record<string, unknown>; tokens: SecretTokens; hooks: readonly Hook[] },
+  {
+    struct,
+    args,
+    tokens,
+    hooks,
+  }: { struct: RequestStruct; args: Record<string, unknown>; tokens: SecretTokens; hooks: readonly Hook[] },
   options: CallOptions,
 ): Promise<PipelineResult> {
   const bridge = new CallBridge(
-    { ...context.bridge, http: context.http, upstreams: context.upstreams, secrets: context.secrets, redactor: context.redactor, guard: context.guard },
+    {
+      ...context.bridge,
+      http: context.http,
+      upstreams: context.upstreams,
+      secrets: context.secrets,
+      redactor: context.redactor,
+      guard: context.guard,
+    },
     { namespace: tool.namespace, reach: tool.reach, keys: tool.declaredKeys, tokens, signal: options.signal },
   );
   const payload = {
@@ -217,13 +300,25 @@ async function executeRequest(
     userParams: { ...args, _allParams: args },
     serverParams: Object.fromEntries(tool.declaredKeys.map((key) => [key, tokens.token(key)])),
   };
-  const executed = await context.handlers.executeRequest(tool, { struct: { ...struct, status: true, messages: [], data: null }, payload }, (request, callEnded, cancelled) => bridge.perform(request, callEnded, cancelled));
+  const executed = await context.handlers.executeRequest(
+    tool,
+    { struct: { ...struct, status: true, messages: [], data: null }, payload },
+    (request, callEnded, cancelled) => bridge.perform(request, callEnded, cancelled),
+  );
   const requests = bridge.requests;
   // A handler that failed after a request was held back for a limit or pause most likely failed for that: say when to retry.
-  if (bridge.rateLimit && (!executed.ok || 'failed' in executed.value)) return { ...rateLimited(bridge.rateLimit), requests };
+  if (bridge.rateLimit && (!executed.ok || 'failed' in executed.value))
+    return { ...rateLimited(bridge.rateLimit), requests };
   if (!executed.ok) return { ...handlerFailure('executeRequest', executed.failure), requests };
   if ('failed' in executed.value) {
-    return { ok: false, error: { kind: 'handler', message: `executeRequest reported a failure: ${executed.value.failed.join('; ') || 'no message'}` }, requests };
+    return {
+      ok: false,
+      error: {
+        kind: 'handler',
+        message: `executeRequest reported a failure: ${executed.value.failed.join('; ') || 'no message'}`,
+      },
+      requests,
+    };
   }
   let data = executed.value.data;
   if (hooks.includes('postRequest')) {
@@ -232,7 +327,9 @@ async function executeRequest(
     if (!('passThrough' in post.value)) data = post.value.response;
   }
   const content: Decoded = typeof data === 'string' ? { kind: 'text', value: data } : { kind: 'json', value: data };
-  return bridge.cacheControl.length > 0 ? { ok: true, status: 200, content, requests, cacheControl: bridge.cacheControl } : { ok: true, status: 200, content, requests };
+  return bridge.cacheControl.length > 0
+    ? { ok: true, status: 200, content, requests, cacheControl: bridge.cacheControl }
+    : { ok: true, status: 200, content, requests };
 }
 
 /** What postRequest receives as `response`: parsed JSON, text, or the base64 of binary data. */
@@ -249,56 +346,16 @@ function handlerView(decoded: Decoded): unknown {
   }
 }
 
-/** Keys are redacted from the whole body before an excerpt is cut, so no part of one survives. */
-function redactedBody(body: Buffer, redactor: Redactor): Buffer {
-  const text = body.toString('utf8');
-  const redacted = redactor.redact(text);
-  return redacted === text ? body : Buffer.from(redacted);
-}
-
-function decodeMessage(body: Buffer, contentType: string | undefined): string {
-  const decoded = decodeBody(body, contentType);
-  return decoded.kind === 'error' ? decoded.message : 'the answer could not be decoded';
-}
-
-/** A request the upstream guard did not send: the call answers at once, saying when to try again. */
-function rateLimited(refusal: Refusal): { ok: false; error: ToolError } {
-  return { ok: false, error: { kind: 'rate-limited', message: refusal.message, retryAfter: String(refusal.retryAfterSeconds) } };
-}
-
-function statusFailure(response: HttpResponse, redactor: Redactor): CallResult {
-  const error: ToolError = {
-    kind: 'upstream-status',
-    status: response.status,
-    message: `upstream answered ${response.status}${response.body.length > 0 ? `: ${excerpt(redactedBody(response.body, redactor))}` : ''}`,
-  };
-  // Passed on where waiting helps: a rate limit, or an outage that says when it ends.
-  const retryAfter = response.headers['retry-after'];
-  if ((response.status === 429 || response.status === 503) && retryAfter) {
-    error.retryAfter = retryAfter;
-    error.message += ` (retry after ${retryAfter})`;
-  }
-  return { ok: false, error };
-}
-
-function handlerFailure(hook: Hook, failure: { code: Code; message: string }): CallResult {
-  return { ok: false, error: { kind: 'handler', code: failure.code, message: `${hook} handler failed (${failure.code}): ${failure.message}` } };
-}
-
-/** A bug, not bad input: it fails this call only, and the server goes on. */
-function internalFailure(tool: CallableTool, error: unknown): CallResult {
-  return fail('internal', `internal error in ${tool.name}: ${error instanceof Error ? error.message : String(error)}`);
-}
-
-function fail(kind: ToolErrorKind, message: string): CallResult {
-  return { ok: false, error: { kind, message } };
-}
-
 /** A dry run's request with each key that has no value shown as `[KEY not set]` where its token stands. */
 function markMissingKeys(sent: SentRequest, missing: readonly string[], tokens: SecretTokens): SentRequest {
   if (missing.length === 0) return sent;
-  const mark = (text: string) => missing.reduce((marked, key) => marked.split(tokens.token(key)).join(`[${key} not set]`), text);
-  const marked: SentRequest = { ...sent, url: mark(sent.url), headers: Object.fromEntries(Object.entries(sent.headers).map(([name, value]) => [name, mark(value)])) };
+  const mark = (text: string) =>
+    missing.reduce((marked, key) => marked.split(tokens.token(key)).join(`[${key} not set]`), text);
+  const marked: SentRequest = {
+    ...sent,
+    url: mark(sent.url),
+    headers: Object.fromEntries(Object.entries(sent.headers).map(([name, value]) => [name, mark(value)])),
+  };
   if (sent.body !== undefined) marked.body = mark(sent.body);
   return marked;
 }

@@ -187,13 +187,16 @@ function recordedArguments(args: unknown, redactor: Redactor): Record<string, un
   if (!isRecord(args)) return {};
   const names = Object.keys(args);
   const recorded: Record<string, unknown> = {};
-  for (const name of names.slice(0, MAX_RECORDED_ARGUMENTS)) recorded[recordedName(redactor.redact(name))] = recordedValue(args[name], redactor);
-  if (names.length > MAX_RECORDED_ARGUMENTS) recorded['…'] = `[${names.length - MAX_RECORDED_ARGUMENTS} more arguments, not recorded]`;
+  for (const name of names.slice(0, MAX_RECORDED_ARGUMENTS))
+    recorded[recordedName(redactor.redact(name))] = recordedValue(args[name], redactor);
+  if (names.length > MAX_RECORDED_ARGUMENTS)
+    recorded['…'] = `[${names.length - MAX_RECORDED_ARGUMENTS} more arguments, not recorded]`;
   return recorded;
 }
 
 function recordedValue(value: unknown, redactor: Redactor): unknown {
-  if (typeof value === 'string' && value.length > MAX_ARGUMENT_CHARS) return `[${value.length} characters, not recorded]`;
+  if (typeof value === 'string' && value.length > MAX_ARGUMENT_CHARS)
+    return `[${value.length} characters, not recorded]`;
   // A number can be a key's digits too: every kept value goes through the redactor.
   if (typeof value !== 'object' || value === null) return redactor.redactValue(value);
   const broken = brokenBound(value, { maxDepth: MAX_ARGUMENT_DEPTH, maxBytes: MAX_ARGUMENT_CHARS });
@@ -205,6 +208,11 @@ function recordedValue(value: unknown, redactor: Redactor): unknown {
 
 /** A name as a record keeps it: control and bidi characters shown as \\uXXXX escapes, cut to MAX_RECORDED_NAME_CHARS. */
 function recordedName(name: string): string {
-  const shown = name.slice(0, MAX_RECORDED_NAME_CHARS * 6).replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const shown = name
+    .slice(0, MAX_RECORDED_NAME_CHARS * 6)
+    .replace(
+      /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+      (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
   return shown.length > MAX_RECORDED_NAME_CHARS ? `${shown.slice(0, MAX_RECORDED_NAME_CHARS)}…` : shown;
 }

@@ -34,7 +34,16 @@ interface Unit {
   outcome: UnitLoad | null;
 }
 
-const SANDBOX_CODES: ReadonlySet<SandboxCode> = new Set(['SEC100', 'SEC101', 'SEC102', 'SEC103', 'SEC104', 'SEC105', 'SEC106', 'SEC107']);
+const SANDBOX_CODES: ReadonlySet<SandboxCode> = new Set([
+  'SEC100',
+  'SEC101',
+  'SEC102',
+  'SEC103',
+  'SEC104',
+  'SEC105',
+  'SEC106',
+  'SEC107',
+]);
 const NO_UNIT: Failure = { code: 'SEC107', message: 'no schema with handlers is loaded' };
 
 export class HandlerUnits {
@@ -58,12 +67,24 @@ export class HandlerUnits {
     if (!schema.handlers) return;
     const refused = schema.requiredLibraries.flatMap((name) => builtinRefusal(name) ?? []);
     if (refused.length > 0) {
-      sink.addAt('SEC103', undefined, refused.join('; '), 'compute in the handler, or ask the core through fetch in an executeRequest handler', 'main.requiredLibraries');
+      sink.addAt(
+        'SEC103',
+        undefined,
+        refused.join('; '),
+        'compute in the handler, or ask the core through fetch in an executeRequest handler',
+        'main.requiredLibraries',
+      );
       return;
     }
     const absent = schema.requiredLibraries.filter((name) => this.libraries.get(name) === null);
     if (absent.length > 0) {
-      sink.addAt('SEC103', undefined, `required librar${absent.length === 1 ? 'y' : 'ies'} ${absent.join(', ')} not installed`, `install ${absent.length === 1 ? 'it' : 'them'} into the project: ${installCommand(absent, this.project)}`, 'main.requiredLibraries');
+      sink.addAt(
+        'SEC103',
+        undefined,
+        `required librar${absent.length === 1 ? 'y' : 'ies'} ${absent.join(', ')} not installed`,
+        `install ${absent.length === 1 ? 'it' : 'them'} into the project: ${installCommand(absent, this.project)}`,
+        'main.requiredLibraries',
+      );
       return;
     }
     this.units.set(schema.file, { schema, handlers: schema.handlers, declared, load: null, outcome: null });
@@ -79,7 +100,9 @@ export class HandlerUnits {
   /** A route's hooks, running its unit's factory unless it has run; why not, when it fails. */
   async hooksOf(file: string, route: string): Promise<Outcome<Hook[]>> {
     const loaded = await this.load(file);
-    return loaded.ok ? { ok: true, value: loaded.hooks[route] ?? [] } : { ok: false, failure: loaded.findings.length > 0 ? unitFailure(loaded.findings) : NO_UNIT };
+    return loaded.ok
+      ? { ok: true, value: loaded.hooks[route] ?? [] }
+      : { ok: false, failure: loaded.findings.length > 0 ? unitFailure(loaded.findings) : NO_UNIT };
   }
 
   /** Runs one hook of a route, loading its unit first when this is the unit's first use. */
@@ -134,10 +157,19 @@ export class HandlerUnits {
     } else if (handlers.routes === null) {
       // Where the factory returns an object literal, the static check has named these already.
       for (const route of outcome.value.unknownRoutes) {
-        sink.addAt('VAL005', undefined, `the handlers factory returned handlers for '${route}', which is no route of this schema`, undefined, `handlers.${route}`);
+        sink.addAt(
+          'VAL005',
+          undefined,
+          `the handlers factory returned handlers for '${route}', which is no route of this schema`,
+          undefined,
+          `handlers.${route}`,
+        );
       }
     }
-    unit.outcome = !outcome.ok || sink.hasErrors() ? { ok: false, findings: sink.findings } : { ok: true, hooks: outcome.value.hooks };
+    unit.outcome =
+      !outcome.ok || sink.hasErrors()
+        ? { ok: false, findings: sink.findings }
+        : { ok: true, hooks: outcome.value.hooks };
     if (!unit.outcome.ok) this.failed(schema.file);
     return unit.outcome;
   }
@@ -148,7 +180,10 @@ function unitFailure(findings: readonly Finding[]): Failure {
   const first = findings.find(isError) ?? findings[0];
   if (!first) return NO_UNIT;
   const code = (SANDBOX_CODES as ReadonlySet<string>).has(first.code) ? (first.code as SandboxCode) : 'SEC107';
-  return { code, message: `the schema's handlers could not be loaded: ${first.code === code ? '' : `${first.code} `}${first.message}` };
+  return {
+    code,
+    message: `the schema's handlers could not be loaded: ${first.code === code ? '' : `${first.code} `}${first.message}`,
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-// MCP tool names for the routes of a catalog (RULINGS R8, SPEC-NOTES §18).
+// MCP tool names for the routes of a catalog (decision R8, SPEC-NOTES §18).
 //
 // The spec only defines the reference `namespace/file.mjs::routeName`; it contains `/`, `.` and
 // `:`, which clients that enforce `^[A-Za-z0-9_-]{1,64}$` reject. Every route therefore gets a
@@ -110,14 +110,14 @@ export function toolReference(tool: ToolIdentity): string {
  * route). Throws if the same identity is given twice.
  */
 export function nameTools(tools: readonly ToolIdentity[]): NamedTool[] {
-  const sorted = tools
-    .map(({ namespace, file, route }) => ({ namespace, file, route }))
-    .sort(compareIdentities);
+  const sorted = tools.map(({ namespace, file, route }) => ({ namespace, file, route })).sort(compareIdentities);
   for (let index = 1; index < sorted.length; index += 1) {
     const previous = sorted[index - 1] as ToolIdentity;
     const current = sorted[index] as ToolIdentity;
     if (compareIdentities(previous, current) === 0) {
-      throw new Error(`tool given twice: route '${current.route}' of '${current.file}' (namespace '${current.namespace}')`);
+      throw new Error(
+        `tool given twice: route '${current.route}' of '${current.file}' (namespace '${current.namespace}')`,
+      );
     }
   }
 

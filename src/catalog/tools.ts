@@ -39,17 +39,33 @@ const NO_REACH_SETTINGS: ReachSettings = { allow: {}, deny: {} };
  * written into the tool: the load freezes every tool once the key lock has hidden those it holds
  * keys back from (src/runtime/catalog.ts), and nothing changes one after that.
  */
-export function compileTools(schemas: readonly CanonicalSchema[], schemasRoot: string, secrets: SecretStore, units: LoadedHooks, reachSettings: ReachSettings = NO_REACH_SETTINGS): Tool[] {
+export function compileTools(
+  schemas: readonly CanonicalSchema[],
+  schemasRoot: string,
+  secrets: SecretStore,
+  units: LoadedHooks,
+  reachSettings: ReachSettings = NO_REACH_SETTINGS,
+): Tool[] {
   const byIdentity = new Map<string, { schema: CanonicalSchema; route: CanonicalRoute; file: string }>();
   for (const schema of schemas) {
     const file = relative(schemasRoot, schema.file).split('\\').join('/') || schema.file;
-    for (const route of schema.routes) byIdentity.set(identityKey(schema.namespace, file, route.name), { schema, route, file });
+    for (const route of schema.routes)
+      byIdentity.set(identityKey(schema.namespace, file, route.name), { schema, route, file });
   }
   const origins = new Map<CanonicalSchema, OriginRule>();
   const reaches = new Map<CanonicalSchema, Reach>();
-  const named = nameTools([...byIdentity.values()].map(({ schema, route, file }) => ({ namespace: schema.namespace, file, route: route.name })));
+  const named = nameTools(
+    [...byIdentity.values()].map(({ schema, route, file }) => ({
+      namespace: schema.namespace,
+      file,
+      route: route.name,
+    })),
+  );
   return named.map((identity) => {
-    const { schema, route } = byIdentity.get(identityKey(identity.namespace, identity.file, identity.route)) as { schema: CanonicalSchema; route: CanonicalRoute };
+    const { schema, route } = byIdentity.get(identityKey(identity.namespace, identity.file, identity.route)) as {
+      schema: CanonicalSchema;
+      route: CanonicalRoute;
+    };
     // Before the factory runs, what the static check read from it; null where only running it can tell.
     const staticRouteHooks = staticHooks(schema.handlers, route.name);
     let input: InputSchema | undefined;
@@ -96,7 +112,10 @@ export function compileTools(schemas: readonly CanonicalSchema[], schemasRoot: s
 
 /** A schema's reach (R12): its canonical root, the origins its check read, its keys and the operator's settings. */
 function reachOf(schema: CanonicalSchema, settings: ReachSettings): Reach {
-  return Reach.of({ namespace: schema.namespace, root: schema.root, origins: schema.reachOrigins, keys: schema.requiredServerParams }, settings);
+  return Reach.of(
+    { namespace: schema.namespace, root: schema.root, origins: schema.reachOrigins, keys: schema.requiredServerParams },
+    settings,
+  );
 }
 
 /** The sandbox unit of a schema's handlers: one per schema file. */

@@ -24,7 +24,10 @@ export function registerAudit(program: Command): void {
     .description('show the calls serve recorded in the audit log (<project>/.flowmcp/audit/ or audit.dir)')
     .option('--project <dir>', 'project folder holding .flowmcp/', '.')
     .option('--tool <name>', 'only calls of this tool (MCP name or namespace/file.mjs::route)')
-    .option('--since <time>', 'only calls since this time: ISO (2026-05-01T12:00:00Z) or back from now (30s, 10m, 2h, 1d)')
+    .option(
+      '--since <time>',
+      'only calls since this time: ISO (2026-05-01T12:00:00Z) or back from now (30s, 10m, 2h, 1d)',
+    )
     .option('--json', 'print the records as stored, one JSON object a line')
     .action((flags: AuditFlags) => runAudit(flags));
 }
@@ -35,12 +38,18 @@ async function runAudit(flags: AuditFlags): Promise<void> {
   let sinceMs: number | undefined;
   if (flags.since !== undefined) {
     const parsed = parseSince(flags.since);
-    if (parsed === null) throw new UsageError(`--since must be an ISO time (2026-05-01T12:00:00Z) or a span back from now (30s, 10m, 2h, 1d), not '${flags.since}'`);
+    if (parsed === null)
+      throw new UsageError(
+        `--since must be an ISO time (2026-05-01T12:00:00Z) or a span back from now (30s, 10m, 2h, 1d), not '${flags.since}'`,
+      );
     sinceMs = parsed;
   }
   const dir = resolve(flags.project, loadProjectConfig(flags.project).audit.dir);
   const reading = await readAudit(dir, { tool: flags.tool, sinceMs });
-  if (reading.unreadable > 0) cli().stderr.write(`flowguard: ${reading.unreadable} lines of ${dir} are no audit records (a process stopped while writing?); skipped\n`);
+  if (reading.unreadable > 0)
+    cli().stderr.write(
+      `flowguard: ${reading.unreadable} lines of ${dir} are no audit records (a process stopped while writing?); skipped\n`,
+    );
   if (flags.json) {
     for (const record of reading.records) cli().stdout.write(`${JSON.stringify(record)}\n`);
     return;
@@ -49,15 +58,27 @@ async function runAudit(flags: AuditFlags): Promise<void> {
     cli().stdout.write(`no audit log in ${dir} (serve writes one unless audit.enabled is false)\n`);
     return;
   }
-  const rows = reading.records.map((record) => [record.time, record.tool, String(record.outcome), `${record.durationMs} ms`, requestsCell(record)]);
-  if (rows.length > 0) cli().stdout.write(`${table([['time', 'tool', 'outcome', 'duration', 'requests'], ...rows]).join('\n')}\n`);
-  cli().stdout.write(`${plural(reading.records.length, 'call')}${flags.tool !== undefined || sinceMs !== undefined ? ' matched' : ''}\n`);
+  const rows = reading.records.map((record) => [
+    record.time,
+    record.tool,
+    String(record.outcome),
+    `${record.durationMs} ms`,
+    requestsCell(record),
+  ]);
+  if (rows.length > 0)
+    cli().stdout.write(`${table([['time', 'tool', 'outcome', 'duration', 'requests'], ...rows]).join('\n')}\n`);
+  cli().stdout.write(
+    `${plural(reading.records.length, 'call')}${flags.tool !== undefined || sinceMs !== undefined ? ' matched' : ''}\n`,
+  );
 }
 
 /** `GET https://api.example.com 200` for each request, `cache hit` for an answer from the cache. */
 function requestsCell(record: AuditLine): string {
   const requests = Array.isArray(record.requests) ? (record.requests as Array<Record<string, unknown>>) : [];
-  const cells = requests.map((request) => `${String(request.method)} ${String(request.origin)} ${request.status === 0 ? 'failed' : String(request.status)}`);
+  const cells = requests.map(
+    (request) =>
+      `${String(request.method)} ${String(request.origin)} ${request.status === 0 ? 'failed' : String(request.status)}`,
+  );
   if (record.cache === 'hit') cells.push('cache hit');
   return cells.join(', ') || '-';
 }

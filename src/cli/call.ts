@@ -46,7 +46,9 @@ async function runCall(name: string, flags: CallFlags): Promise<void> {
     const result = await catalog.call(tool.name, args, { dryRun: flags.dryRun, signal: controller.signal });
     process.off('SIGINT', abort);
     // The result is the upstream's answer: what is printed escapes what would act on a terminal.
-    cli().stdout.write(`${flags.json ? terminalJson(JSON.stringify(result, null, 2)) : terminalText(formatResult(result))}\n`);
+    cli().stdout.write(
+      `${flags.json ? terminalJson(JSON.stringify(result, null, 2)) : terminalText(formatResult(result))}\n`,
+    );
     cli().exitCode = result.ok ? 0 : 1;
   } finally {
     await catalog.close();
@@ -59,9 +61,13 @@ function unknownToolMessage(name: string, catalog: Catalog): string {
   const rejected = catalog.reports.filter((report) => hasErrors(report.findings)).length;
   return [
     `no tool named '${name}'`,
-    near.length > 0 ? `did you mean: ${near.join(', ')}?` : `${names.length} tools are loaded; \`flowguard validate\` lists the files`,
+    near.length > 0
+      ? `did you mean: ${near.join(', ')}?`
+      : `${names.length} tools are loaded; \`flowguard validate\` lists the files`,
     rejected > 0 ? `${rejected} file(s) could not be loaded; run \`flowguard validate\` to see why` : '',
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** `--args` as given, then each `--arg k=v` typed by the tool's parameter of that name. */

@@ -21,11 +21,17 @@ async function runDescribe(name: string, flags: CatalogFlags): Promise<void> {
   const catalog = await openCatalog(flags);
   try {
     const tool = catalog.tool(name);
-    if (!tool) throw new UsageError(`no tool named '${name.slice(0, 100)}'; \`flowguard list\` names the ${catalog.tools.length} tools of this catalog`);
+    if (!tool)
+      throw new UsageError(
+        `no tool named '${name.slice(0, 100)}'; \`flowguard list\` names the ${catalog.tools.length} tools of this catalog`,
+      );
     // The MCP layer makes the definition; it loads only for this command.
-    const { toolDefinition } = await import('../mcp/server.js');
+    const { toolDefinition } = await import('../mcp/tool-definition.js');
     cli().stdout.write(`${terminalJson(JSON.stringify(toolDefinition(catalog, tool), null, 2))}\n`);
-    if (tool.missingKeys.length > 0) cli().stderr.write(`flowguard: ${tool.name} is not served: ${tool.missingKeys.join(', ')} not granted or held back by the key lock (\`flowguard list\` says why and what to run)\n`);
+    if (tool.missingKeys.length > 0)
+      cli().stderr.write(
+        `flowguard: ${tool.name} is not served: ${tool.missingKeys.join(', ')} not granted or held back by the key lock (\`flowguard list\` says why and what to run)\n`,
+      );
   } finally {
     await catalog.close();
   }

@@ -31,7 +31,11 @@ const CONFIG_FILE = join('.flowmcp', 'config.json');
 
 export function registerDoctor(program: Command): void {
   catalogOptions(
-    program.command('doctor').description('check the environment, configuration, keys, libraries and every file; exit 1 if any file cannot be loaded'),
+    program
+      .command('doctor')
+      .description(
+        'check the environment, configuration, keys, libraries and every file; exit 1 if any file cannot be loaded',
+      ),
   ).action((flags: CatalogFlags) => runDoctor(flags));
 }
 
@@ -53,16 +57,30 @@ async function runDoctor(flags: CatalogFlags): Promise<void> {
     if (!(error instanceof ConfigError)) throw error;
     stoppers.push(`${displayPath(configFile)} cannot be used`);
     // Each finding with its line and column, and a hint where a misspelt key or value has a likely meaning.
-    out.push('', 'config', ...error.findings.flatMap((finding) => [`  ${formatFinding(finding)}`, ...(finding.hint ? [`    hint: ${finding.hint}`] : [])]));
+    out.push(
+      '',
+      'config',
+      ...error.findings.flatMap((finding) => [
+        `  ${formatFinding(finding)}`,
+        ...(finding.hint ? [`    hint: ${finding.hint}`] : []),
+      ]),
+    );
   }
   if (!exists(flags.schemas)) stoppers.push(`no schema folder ${flags.schemas}`);
   if (flags.lists !== undefined && !exists(flags.lists)) stoppers.push(`no lists folder ${flags.lists}`);
   if (!config || stoppers.length > 0) {
-    out.push('', `schemas   ${flags.schemas}: ${!exists(flags.schemas) ? 'not found' : 'not checked (fix the problems above first)'}`);
+    out.push(
+      '',
+      `schemas   ${flags.schemas}: ${!exists(flags.schemas) ? 'not found' : 'not checked (fix the problems above first)'}`,
+    );
     return finish(out, [...problems, ...stoppers], []);
   }
 
-  out.push('', `config    ${displayPath(configFile)} ${exists(configFile) ? 'found' : 'not found (defaults)'}`, ...configLines(config, flags.project));
+  out.push(
+    '',
+    `config    ${displayPath(configFile)} ${exists(configFile) ? 'found' : 'not found (defaults)'}`,
+    ...configLines(config, flags.project),
+  );
   // A diagnosis runs every handlers factory now, so that one that fails is reported here.
   const catalog = await openCatalog(flags, { handlers: 'at-load' });
   try {
@@ -75,19 +93,40 @@ async function runDoctor(flags: CatalogFlags): Promise<void> {
     const groups = groupsReport(flags, catalog);
     out.push('', ...groups.lines);
     const reports: FileReport[] = [...catalog.reports, ...(groups.report ? [groups.report] : [])];
-    out.push('', 'findings', ...formatHuman(reports).split('\n').map((line) => `  ${line}`));
+    out.push(
+      '',
+      'findings',
+      ...formatHuman(reports)
+        .split('\n')
+        .map((line) => `  ${line}`),
+    );
     const rejected = rejectedRows(reports);
-    if (rejected.length > 0) problems.push(`${plural(rejected.length, 'file')} cannot be loaded: ${rejected.map((row) => displayPath(row.file)).join(', ')}`);
+    if (rejected.length > 0)
+      problems.push(
+        `${plural(rejected.length, 'file')} cannot be loaded: ${rejected.map((row) => displayPath(row.file)).join(', ')}`,
+      );
     const dropped = droppedRows(catalog);
-    if (dropped.length > 0) problems.push(`${plural(dropped.length, 'route')} cannot be served: ${dropped.map((row) => row.reference).join(', ')}`);
-    finish(out, problems, [`${catalog.tools.length} tools`, `${catalog.visibleTools().length} served`, `${catalog.tools.length - catalog.visibleTools().length} hidden`]);
+    if (dropped.length > 0)
+      problems.push(
+        `${plural(dropped.length, 'route')} cannot be served: ${dropped.map((row) => row.reference).join(', ')}`,
+      );
+    finish(out, problems, [
+      `${catalog.tools.length} tools`,
+      `${catalog.visibleTools().length} served`,
+      `${catalog.tools.length - catalog.visibleTools().length} hidden`,
+    ]);
   } finally {
     await catalog.close();
   }
 }
 
 function finish(out: string[], problems: readonly string[], facts: readonly string[]): void {
-  out.push('', problems.length === 0 ? `verdict: ok, every file loads (${facts.join(', ')})` : `verdict: NOT OK: ${problems.join('; ')}`);
+  out.push(
+    '',
+    problems.length === 0
+      ? `verdict: ok, every file loads (${facts.join(', ')})`
+      : `verdict: NOT OK: ${problems.join('; ')}`,
+  );
   cli().stdout.write(`${out.join('\n')}\n`);
   cli().exitCode = problems.length === 0 ? 0 : 1;
 }
@@ -103,9 +142,12 @@ function configLines(config: ProjectConfig, project: string): string[] {
   const fromConfig = 'from .flowmcp/config.json';
   const allowlist = [
     ...DEFAULT_ALLOWED_LIBRARIES.map((name) => [name, 'default', installState(name, project)]),
-    ...config.allowedLibraries.filter((name) => !DEFAULT_ALLOWED_LIBRARIES.includes(name)).map((name) => [name, fromConfig, installState(name, project)]),
+    ...config.allowedLibraries
+      .filter((name) => !DEFAULT_ALLOWED_LIBRARIES.includes(name))
+      .map((name) => [name, fromConfig, installState(name, project)]),
   ];
-  const setting = (value: number | undefined, fallback: number) => (value === undefined ? `${fallback} (default)` : `${value} (${fromConfig})`);
+  const setting = (value: number | undefined, fallback: number) =>
+    value === undefined ? `${fallback} (default)` : `${value} (${fromConfig})`;
   const upstreams = Object.entries(config.upstreams);
   return [
     '  allowed libraries',
@@ -113,7 +155,7 @@ function configLines(config: ProjectConfig, project: string): string[] {
     `  sandbox   deadlineMs ${setting(config.sandbox.deadlineMs, DEFAULT_DEADLINE_MS)}, memoryMb ${setting(config.sandbox.memoryMb, DEFAULT_MEMORY_MB)}, workers ${setting(config.sandbox.workers, DEFAULT_WORKERS)}`,
     `  http      ${(Object.keys(DEFAULT_HTTP_LIMITS) as (keyof typeof DEFAULT_HTTP_LIMITS)[]).map((key) => `${key} ${setting(config.http[key], DEFAULT_HTTP_LIMITS[key])}`).join(', ')}`,
     `  network   private addresses ${networkPolicy(config)}`,
-    upstreams.length === 0 ? '  upstreams none (requests go to each schema\'s own origin)' : '  upstreams',
+    upstreams.length === 0 ? "  upstreams none (requests go to each schema's own origin)" : '  upstreams',
     ...upstreams.map(([origin, base]) => `    ${origin} -> ${base} (${fromConfig})`),
   ];
 }
@@ -131,7 +173,8 @@ function installState(name: string, project: string): string {
 function networkPolicy(config: ProjectConfig): string {
   const { allowPrivate } = config.network;
   if (allowPrivate === true) return 'allowed for every origin (network.allowPrivate: true)';
-  if (allowPrivate === false || allowPrivate.length === 0) return 'refused (loopback, private, link-local and other non-public addresses; upstream overrides excepted)';
+  if (allowPrivate === false || allowPrivate.length === 0)
+    return 'refused (loopback, private, link-local and other non-public addresses; upstream overrides excepted)';
   return `refused except for ${allowPrivate.join(', ')} (network.allowPrivate) and upstream overrides`;
 }
 
@@ -141,7 +184,10 @@ function catalogLines(flags: CatalogFlags, catalog: Catalog): string[] {
   const verdicts = schemaReports.map(fileVerdict);
   const dropped = verdicts.reduce((sum, verdict) => sum + (verdict.status === 'loads' ? verdict.dropped.length : 0), 0);
   const skipped = verdicts.filter((verdict) => verdict.status === 'skipped').length;
-  const extra = [dropped > 0 ? `${plural(dropped, 'route')} dropped` : '', skipped > 0 ? `${plural(skipped, 'file')} skipped (skills, prompts, agents)` : ''].filter(Boolean);
+  const extra = [
+    dropped > 0 ? `${plural(dropped, 'route')} dropped` : '',
+    skipped > 0 ? `${plural(skipped, 'file')} skipped (skills, prompts, agents)` : '',
+  ].filter(Boolean);
   return [
     `schemas   ${displayPath(flags.schemas)}: ${plural(schemaReports.length, 'file')}, ${catalog.schemas.length} loaded, ${catalog.tools.length} tools${extra.map((text) => `, ${text}`).join('')}`,
     // A catalog reads a list file only when a schema reaches its list: the folder may hold more.
@@ -156,8 +202,12 @@ function catalogLines(flags: CatalogFlags, catalog: Catalog): string[] {
 function keyLines(project: string, config: ProjectConfig, catalog: Catalog): string[] {
   const envFile = envFilePath(project);
   const envState = existsSync(envFile) ? 'present' : 'not present';
-  const grants = config.keys.map((grant) => `${grant.pattern} → ${grant.namespaces ? grant.namespaces.join(', ') : 'any namespace'}`);
-  const lines = [`keys      ${displayPath(envFile)} ${envState}; security.keys grants ${grants.length === 0 ? 'none (environment variables are not used)' : grants.join('; ')}`];
+  const grants = config.keys.map(
+    (grant) => `${grant.pattern} → ${grant.namespaces ? grant.namespaces.join(', ') : 'any namespace'}`,
+  );
+  const lines = [
+    `keys      ${displayPath(envFile)} ${envState}; security.keys grants ${grants.length === 0 ? 'none (environment variables are not used)' : grants.join('; ')}`,
+  ];
   const users = new Map<string, { key: string; namespace: string; files: Set<string> }>();
   for (const { schema } of catalog.schemas) {
     for (const key of schema.requiredServerParams) {
@@ -172,8 +222,12 @@ function keyLines(project: string, config: ProjectConfig, catalog: Catalog): str
     .sort((a, b) => (a.key === b.key ? a.namespace.localeCompare(b.namespace) : a.key.localeCompare(b.key)))
     .map(({ key, namespace, files }) => {
       const access = catalog.keyAccess(key, namespace);
-      const state = access.granted ? `granted (${access.source})` : `REFUSED: ${refusalText(access)}; grant with ${access.fix}`;
-      const hidden = catalog.tools.filter((tool) => tool.namespace === namespace && tool.missingKeys.includes(key)).length;
+      const state = access.granted
+        ? `granted (${access.source})`
+        : `REFUSED: ${refusalText(access)}; grant with ${access.fix}`;
+      const hidden = catalog.tools.filter(
+        (tool) => tool.namespace === namespace && tool.missingKeys.includes(key),
+      ).length;
       return [key, namespace, state, [...files].join(', '), hidden > 0 ? `${plural(hidden, 'tool')} hidden` : ''];
     });
   return [...lines, ...table(rows).map((line) => `  ${line.trimEnd()}`)];
@@ -186,11 +240,18 @@ function keyLines(project: string, config: ProjectConfig, catalog: Catalog): str
 function keyLockSection(catalog: Catalog, problems: string[]): string[] {
   const report = catalog.keyLock;
   if (!report) return ['key lock  off'];
-  const state = { absent: 'not present (written when a key is first seen)', read: `${plural(countKeys(report.lock), 'key')} recorded`, unusable: 'CANNOT BE USED' }[report.lock.state];
-  if (report.lock.state === 'unusable') problems.push(`the key lock ${displayPath(report.file)} cannot be used: review it, then ${report.acceptCommand()}`);
+  const state = {
+    absent: 'not present (written when a key is first seen)',
+    read: `${plural(countKeys(report.lock), 'key')} recorded`,
+    unusable: 'CANNOT BE USED',
+  }[report.lock.state];
+  if (report.lock.state === 'unusable')
+    problems.push(`the key lock ${displayPath(report.file)} cannot be used: review it, then ${report.acceptCommand()}`);
   if (report.held.length > 0) {
     const keys = [...new Set(report.held.map(({ key }) => key))];
-    problems.push(`the key lock holds back ${keys.join(', ')} from ${plural(report.held.length, 'file')}: review, then ${report.acceptCommand(keys)}`);
+    problems.push(
+      `the key lock holds back ${keys.join(', ')} from ${plural(report.held.length, 'file')}: review, then ${report.acceptCommand(keys)}`,
+    );
   }
   return [`key lock  ${displayPath(report.file)}: ${state}`, ...keyLockLines(catalog)];
 }
@@ -207,13 +268,21 @@ function libraryLines(project: string, catalog: Catalog): string[] {
   const needed = new Map<string, Set<string>>();
   const add = (name: string, file: string) => needed.set(name, (needed.get(name) ?? new Set()).add(displayPath(file)));
   for (const { schema } of catalog.schemas) for (const name of schema.requiredLibraries) add(name, schema.file);
-  for (const report of catalog.schemaReports.filter((candidate) => candidate.findings.some((f) => f.code === 'SEC103'))) {
+  for (const report of catalog.schemaReports.filter((candidate) =>
+    candidate.findings.some((f) => f.code === 'SEC103'),
+  )) {
     for (const name of report.requiredLibraries ?? []) add(name, report.file);
   }
   if (needed.size === 0) return ['libraries no loaded schema needs one'];
   const rows = [...needed.keys()].sort().map((name) => {
     const found = resolveLibrary(name, project);
-    return [name, found ? `resolves (${displayPath(new URL(found.url).pathname)})` : `NOT FOUND: ${installCommand([name], project)}`, [...(needed.get(name) ?? [])].join(', ')];
+    return [
+      name,
+      found
+        ? `resolves (${displayPath(new URL(found.url).pathname)})`
+        : `NOT FOUND: ${installCommand([name], project)}`,
+      [...(needed.get(name) ?? [])].join(', '),
+    ];
   });
   return ['libraries', ...table(rows).map((line) => `  ${line}`)];
 }
@@ -224,21 +293,37 @@ function reachLines(catalog: Catalog): string[] {
     if (!Object.values(catalog.hooksOf(file) ?? {}).some((list) => list.includes('executeRequest'))) return [];
     const reach = catalog.reach(file);
     if (!reach) return [];
-    const origins = reach.origins.map((entry) => `${entry.origin}${entry.keys ? ` (keys: ${entry.keys.join(', ')})` : ''}`);
-    return [[schema.namespace, displayPath(file), origins.join(', ') + (reach.denied.length > 0 ? `; denied: ${reach.denied.join(', ')}` : '')]];
+    const origins = reach.origins.map(
+      (entry) => `${entry.origin}${entry.keys ? ` (keys: ${entry.keys.join(', ')})` : ''}`,
+    );
+    return [
+      [
+        schema.namespace,
+        displayPath(file),
+        origins.join(', ') + (reach.denied.length > 0 ? `; denied: ${reach.denied.join(', ')}` : ''),
+      ],
+    ];
   });
   if (rows.length === 0) return ['reach     no loaded schema makes its own requests (executeRequest)'];
-  return ['reach     where executeRequest handlers may send requests (network.allow and network.deny change it)', ...table(rows).map((line) => `  ${line}`)];
+  return [
+    'reach     where executeRequest handlers may send requests (network.allow and network.deny change it)',
+    ...table(rows).map((line) => `  ${line}`),
+  ];
 }
 
 /** The terms of service and data licences the loaded schemas state (4.x informational fields), as written. */
 function termsLines(catalog: Catalog): string[] {
   const rows = catalog.schemas.flatMap(({ file, schema }) => {
-    const given = INFO_FIELDS.filter((field) => schema.info[field] !== undefined).map((field) => `${field} ${schema.info[field] ?? 'null'}`);
+    const given = INFO_FIELDS.filter((field) => schema.info[field] !== undefined).map(
+      (field) => `${field} ${schema.info[field] ?? 'null'}`,
+    );
     return given.length > 0 ? [[schema.namespace, displayPath(file), given.join('; ')]] : [];
   });
   if (rows.length === 0) return ['terms     no loaded schema states terms of service or a data licence'];
-  return ['terms     as the schemas state them (informational; flowguard does not check them)', ...table(rows).map((line) => `  ${line}`)];
+  return [
+    'terms     as the schemas state them (informational; flowguard does not check them)',
+    ...table(rows).map((line) => `  ${line}`),
+  ];
 }
 
 function groupsReport(flags: CatalogFlags, catalog: Catalog): { lines: string[]; report: FileReport | null } {

@@ -30,7 +30,9 @@ export function registerGroup(program: Command): void {
   catalogOptions(
     group
       .command('create')
-      .description('record a group of tools with their current hashes and content (schema files, shared lists, library versions)')
+      .description(
+        'record a group of tools with their current hashes and content (schema files, shared lists, library versions)',
+      )
       .argument('<name>', 'group name: lowercase letters, digits and -')
       .option('--tools <refs>', 'comma-separated tool references (namespace/file.mjs::route) or tool names')
       .option('--description <text>', 'what the group is for')
@@ -40,7 +42,9 @@ export function registerGroup(program: Command): void {
   catalogOptions(
     group
       .command('verify')
-      .description('check that every tool of a group (or of every group) still resolves and matches its hash, and its schema files, shared lists and libraries their content record; exit 1 if not')
+      .description(
+        'check that every tool of a group (or of every group) still resolves and matches its hash, and its schema files, shared lists and libraries their content record; exit 1 if not',
+      )
       .argument('[name]', 'one group; default every group'),
   ).action((name: string | undefined, flags: CatalogFlags) => runVerify(name, flags));
 
@@ -65,9 +69,13 @@ async function runCreate(name: string, flags: CreateFlags): Promise<void> {
     return;
   }
   const existing = file.groups.find((entry) => entry.name === name);
-  if (existing && !flags.force) throw new UsageError(`a group named '${name}' exists in ${file.file}; --force replaces it`);
+  if (existing && !flags.force)
+    throw new UsageError(`a group named '${name}' exists in ${file.file}; --force replaces it`);
   const tools = flags.tools !== undefined ? splitList(flags.tools) : existing?.group?.tools;
-  if (tools === undefined) throw new UsageError(existing ? `the group '${name}' cannot be read; give its tools with --tools` : '--tools <refs> is required');
+  if (tools === undefined)
+    throw new UsageError(
+      existing ? `the group '${name}' cannot be read; give its tools with --tools` : '--tools <refs> is required',
+    );
 
   const catalog = await openCatalog(flags);
   try {
@@ -83,7 +91,9 @@ async function runCreate(name: string, flags: CreateFlags): Promise<void> {
     }
     writeGroupsFile(file.file, withGroup(file, name, built.group));
     const count = built.group.tools.length;
-    cli().stdout.write(`${existing ? 'replaced' : 'created'} group '${name}' with ${plural(count, 'tool')} in ${file.file} (hash ${built.group.hash ?? 'null'})\n`);
+    cli().stdout.write(
+      `${existing ? 'replaced' : 'created'} group '${name}' with ${plural(count, 'tool')} in ${file.file} (hash ${built.group.hash ?? 'null'})\n`,
+    );
     cli().exitCode = 0;
   } finally {
     await catalog.close();
@@ -97,7 +107,9 @@ async function runVerify(name: string | undefined, flags: CatalogFlags): Promise
     if (name !== undefined) {
       const selection = selectGroup(catalog, file, name);
       printFindings(selection.findings);
-      cli().stdout.write(selection.ok ? `${name}: ok (${plural(selection.tools.length, 'tool')})\n` : `${name}: FAILED\n`);
+      cli().stdout.write(
+        selection.ok ? `${name}: ok (${plural(selection.tools.length, 'tool')})\n` : `${name}: FAILED\n`,
+      );
       cli().exitCode = selection.ok ? 0 : 1;
       return;
     }
@@ -109,9 +121,18 @@ async function runVerify(name: string | undefined, flags: CatalogFlags): Promise
     const report = checkGroups(file, catalog);
     printFindings(report.findings);
     for (const group of report.groups) printFindings(group.findings);
-    const lines = report.groups.map((group) => `${group.name}: ${group.ok ? `ok (${plural(group.tools.length, 'tool')})` : `FAILED (${codesOf(group)})`}`);
+    const lines = report.groups.map(
+      (group) =>
+        `${group.name}: ${group.ok ? `ok (${plural(group.tools.length, 'tool')})` : `FAILED (${codesOf(group)})`}`,
+    );
     const failed = report.groups.filter((group) => !group.ok).length + (hasErrors(report.findings) ? 1 : 0);
-    lines.push(failed === 0 ? `${plural(report.groups.length, 'group')} verified` : hasErrors(report.findings) ? `${file.file} has errors` : `${failed} of ${plural(report.groups.length, 'group')} failed`);
+    lines.push(
+      failed === 0
+        ? `${plural(report.groups.length, 'group')} verified`
+        : hasErrors(report.findings)
+          ? `${file.file} has errors`
+          : `${failed} of ${plural(report.groups.length, 'group')} failed`,
+    );
     cli().stdout.write(`${lines.join('\n')}\n`);
     cli().exitCode = failed === 0 ? 0 : 1;
   } finally {
@@ -134,12 +155,24 @@ async function runList(flags: ListFlags): Promise<void> {
       findings: group.findings,
     }));
     if (flags.json) {
-      cli().stdout.write(`${JSON.stringify({ file: file.file, exists: file.exists, findings: report.findings, groups }, null, 2)}\n`);
+      cli().stdout.write(
+        `${JSON.stringify({ file: file.file, exists: file.exists, findings: report.findings, groups }, null, 2)}\n`,
+      );
     } else if (!file.exists) {
-      cli().stdout.write(`no groups: ${file.file} does not exist (flowguard group create NAME --tools REF,REF makes one)\n`);
+      cli().stdout.write(
+        `no groups: ${file.file} does not exist (flowguard group create NAME --tools REF,REF makes one)\n`,
+      );
     } else {
       printFindings(report.findings);
-      const rows = table([['GROUP', 'TOOLS', 'STATUS', 'DESCRIPTION'], ...report.groups.map((group) => [group.name, String(group.group?.tools.length ?? '?'), group.ok ? 'ok' : `failed (${codesOf(group)})`, group.group?.description ?? ''])]);
+      const rows = table([
+        ['GROUP', 'TOOLS', 'STATUS', 'DESCRIPTION'],
+        ...report.groups.map((group) => [
+          group.name,
+          String(group.group?.tools.length ?? '?'),
+          group.ok ? 'ok' : `failed (${codesOf(group)})`,
+          group.group?.description ?? '',
+        ]),
+      ]);
       for (const group of report.groups.filter((candidate) => candidate.group)) {
         rows.push('', `${group.name}:`, ...(group.group?.tools ?? []).map((ref) => `  ${ref}`));
       }
@@ -169,7 +202,10 @@ function shellWord(word: string): string {
 }
 
 function splitList(text: string): string[] {
-  return text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+  return text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
 function printFindings(findings: readonly Finding[]): void {

@@ -22,7 +22,9 @@ interface InitFlags {
 export function registerInit(program: Command): void {
   program
     .command('init')
-    .description('write a starting schema (one route, its tests) into DIR/schemas/<namespace>/; never overwrites without --force')
+    .description(
+      'write a starting schema (one route, its tests) into DIR/schemas/<namespace>/; never overwrites without --force',
+    )
     .argument('[dir]', 'project folder (created if missing)', '.')
     .option('--namespace <name>', 'the API provider id: lowercase letters only', 'example')
     .option('--root <url>', 'the base URL of the API, https', 'https://api.example.com')
@@ -32,8 +34,14 @@ export function registerInit(program: Command): void {
 
 function runInit(dir: string, flags: InitFlags): void {
   const { namespace, root } = flags;
-  if (!PORTABLE_NAMESPACE.test(namespace)) throw new UsageError(`--namespace ${JSON.stringify(namespace)}: use lowercase letters only, e.g. --namespace openmeteo`);
-  if (!isHttpsRoot(root)) throw new UsageError(`--root ${JSON.stringify(root)}: use an https URL without query, fragment or trailing slash, e.g. --root https://api.example.com/v1`);
+  if (!PORTABLE_NAMESPACE.test(namespace))
+    throw new UsageError(
+      `--namespace ${JSON.stringify(namespace)}: use lowercase letters only, e.g. --namespace openmeteo`,
+    );
+  if (!isHttpsRoot(root))
+    throw new UsageError(
+      `--root ${JSON.stringify(root)}: use an https URL without query, fragment or trailing slash, e.g. --root https://api.example.com/v1`,
+    );
   const folder = join(dir, 'schemas', namespace);
   const file = join(folder, 'things.mjs');
   const shown = relative(cli().cwd, file) || file;
@@ -62,7 +70,7 @@ function runInit(dir: string, flags: InitFlags): void {
 function isHttpsRoot(text: string): boolean {
   try {
     const url = new URL(text);
-    return url.protocol === 'https:' && !url.search && !url.hash && !text.endsWith('/') && !text.includes('\'');
+    return url.protocol === 'https:' && !url.search && !url.hash && !text.endsWith('/') && !text.includes("'");
   } catch {
     // new URL throws only on a malformed URL: not an https root.
     return false;

@@ -49,7 +49,10 @@ const running = new AsyncLocalStorage<CliRun>();
 
 /** The run in progress; outside one (a test building the command tree alone), the process's own surroundings. */
 export function cli(): CliRun {
-  return running.getStore() ?? new CliRun({ stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() });
+  return (
+    running.getStore() ??
+    new CliRun({ stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() })
+  );
 }
 
 /** Runs `body` as `run`: every `cli()` below it, across awaits, answers `run`. */

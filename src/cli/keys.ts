@@ -12,11 +12,15 @@ import { UsageError } from '../errors/flowguard-error.js';
 import { cli } from './io.js';
 
 export function registerKeys(program: Command): void {
-  const keys = program.command('keys').description('the key lock (.flowmcp/keys.lock.json): which schema files, namespaces and origins receive each key');
+  const keys = program
+    .command('keys')
+    .description('the key lock (.flowmcp/keys.lock.json): which schema files, namespaces and origins receive each key');
   catalogOptions(
     keys
       .command('accept')
-      .description('after review, record the named keys (default: every key) as the schema files hold them now, and print what changed')
+      .description(
+        'after review, record the named keys (default: every key) as the schema files hold them now, and print what changed',
+      )
       .argument('[keys...]', 'key names; default every key'),
   ).action((names: string[], flags: CatalogFlags) => runAccept(names, flags));
 }
@@ -31,12 +35,18 @@ async function runAccept(names: string[], flags: CatalogFlags): Promise<void> {
     if (typeof accepted === 'string') throw new UsageError(accepted);
     const file = displayPath(report.file);
     if (accepted.changes.length === 0) {
-      cli().stdout.write(`flowguard: ${file} already records ${names.length > 0 ? names.join(', ') : 'every key'} as held now; nothing changed\n`);
+      cli().stdout.write(
+        `flowguard: ${file} already records ${names.length > 0 ? names.join(', ') : 'every key'} as held now; nothing changed\n`,
+      );
       return;
     }
     writeKeyLock(report.file, accepted.keys);
     const added = accepted.changes.filter((line) => line.includes('  + ')).length;
-    const lines = [`flowguard: ${file} updated:`, ...accepted.changes.map((line) => `  ${line}`), `${plural(added, 'holder')} added, ${accepted.changes.length - added} removed; review and commit the file`];
+    const lines = [
+      `flowguard: ${file} updated:`,
+      ...accepted.changes.map((line) => `  ${line}`),
+      `${plural(added, 'holder')} added, ${accepted.changes.length - added} removed; review and commit the file`,
+    ];
     cli().stdout.write(`${lines.join('\n')}\n`);
     cli().exitCode = 0;
   } finally {

@@ -1,6 +1,6 @@
 // `flowguard list`: every tool of the catalog with its name, reference, method, the keys it
 // needs and whether it is served, every file that was rejected and every route that was
-// dropped (RULINGS R1) with its first error, and with --json each loaded schema's
+// dropped (decision R1) with its first error, and with --json each loaded schema's
 // informational fields. The same catalog `serve` would load: the same lists, config, `.env` and
 // environment.
 
@@ -80,7 +80,18 @@ async function runList(flags: ListFlags): Promise<void> {
     const rejected = rejectedRows(catalog.reports);
     const dropped = droppedRows(catalog);
     const output = flags.json
-      ? JSON.stringify({ tools, rejected, dropped, schemas: schemaRows(catalog), keyLock: keyLockRow(catalog), summary: summary(tools, rejected, dropped) }, null, 2)
+      ? JSON.stringify(
+          {
+            tools,
+            rejected,
+            dropped,
+            schemas: schemaRows(catalog),
+            keyLock: keyLockRow(catalog),
+            summary: summary(tools, rejected, dropped),
+          },
+          null,
+          2,
+        )
       : formatList(tools, rejected, dropped, keyLockLines(catalog));
     cli().stdout.write(`${output}\n`);
     cli().exitCode = 0;
@@ -111,7 +122,9 @@ function keyProblem(catalog: Catalog, key: string, tool: Tool): { key: string; r
 export function rejectedRows(reports: readonly FileReport[]): RejectedRow[] {
   return reports.flatMap((report) => {
     const verdict = fileVerdict(report);
-    return verdict.status === 'rejected' ? [{ file: report.file, status: 'rejected' as const, error: verdict.error }] : [];
+    return verdict.status === 'rejected'
+      ? [{ file: report.file, status: 'rejected' as const, error: verdict.error }]
+      : [];
   });
 }
 
@@ -122,7 +135,13 @@ export function droppedRows(catalog: Catalog): DroppedRow[] {
     const verdict = fileVerdict(report);
     const namespace = namespaces.get(report.file);
     if (verdict.status !== 'loads' || namespace === undefined) return [];
-    return verdict.dropped.map(({ route, error }) => ({ file: report.file, route, reference: toolReference({ namespace, file: report.file, route }), status: 'dropped' as const, error }));
+    return verdict.dropped.map(({ route, error }) => ({
+      file: report.file,
+      route,
+      reference: toolReference({ namespace, file: report.file, route }),
+      status: 'dropped' as const,
+      error,
+    }));
   });
 }
 
@@ -132,7 +151,10 @@ export function schemaRows(catalog: Catalog): SchemaRow[] {
     file,
     namespace: schema.namespace,
     version: schema.version,
-    routes: { declared: catalog.schemaReports.find((report) => report.file === file)?.routes?.length ?? schema.routes.length, served: schema.routes.length },
+    routes: {
+      declared: catalog.schemaReports.find((report) => report.file === file)?.routes?.length ?? schema.routes.length,
+      served: schema.routes.length,
+    },
     info: schema.info,
     reach: catalog.reach(file),
   }));
@@ -146,7 +168,15 @@ export interface KeyLockRow {
   /** Keys seen for the first time, with the holders taken; `recorded`: written to the lock. */
   firstSeen: Array<{ key: string; holders: KeyHolder[] }>;
   recorded: boolean;
-  held: Array<{ key: string; file: string; namespace: string; origins: readonly string[]; recorded: readonly KeyHolder[]; finding: Finding; accept: string }>;
+  held: Array<{
+    key: string;
+    file: string;
+    namespace: string;
+    origins: readonly string[];
+    recorded: readonly KeyHolder[];
+    finding: Finding;
+    accept: string;
+  }>;
 }
 
 function keyLockRow(catalog: Catalog): KeyLockRow | null {
@@ -157,7 +187,9 @@ function keyLockRow(catalog: Catalog): KeyLockRow | null {
     file: report.file,
     state: report.lock.state,
     problem: report.problem,
-    firstSeen: [...report.firstSeen].filter(([, holders]) => holders.length > 0).map(([key, holders]) => ({ key, holders: [...holders] })),
+    firstSeen: [...report.firstSeen]
+      .filter(([, holders]) => holders.length > 0)
+      .map(([key, holders]) => ({ key, holders: [...holders] })),
     recorded: report.recorded,
     held: report.held.map(({ key, holder, recorded }, index) => ({
       key,
@@ -181,25 +213,47 @@ function statusText(row: ToolRow): string {
 
 function summary(tools: readonly ToolRow[], rejected: readonly RejectedRow[], dropped: readonly DroppedRow[]) {
   const served = tools.filter((row) => row.status === 'served').length;
-  return { tools: tools.length, served, hidden: tools.length - served, rejected: rejected.length, dropped: dropped.length };
+  return {
+    tools: tools.length,
+    served,
+    hidden: tools.length - served,
+    rejected: rejected.length,
+    dropped: dropped.length,
+  };
 }
 
-function formatList(tools: readonly ToolRow[], rejected: readonly RejectedRow[], dropped: readonly DroppedRow[], keyLock: readonly string[]): string {
+function formatList(
+  tools: readonly ToolRow[],
+  rejected: readonly RejectedRow[],
+  dropped: readonly DroppedRow[],
+  keyLock: readonly string[],
+): string {
   const lines = table([
     ['NAME', 'REFERENCE', 'METHOD', 'KEYS', 'STATUS'],
     ...tools.map((row) => [row.name, row.reference, row.method, row.requiredKeys.join(', ') || '-', statusText(row)]),
   ]);
   if (rejected.length > 0) {
     lines.push('', 'rejected files (flowguard validate shows every finding):');
-    lines.push(...table(rejected.map((row) => [displayPath(row.file), `rejected: ${row.error.code} ${row.error.message}`])).map((line) => `  ${line}`));
+    lines.push(
+      ...table(rejected.map((row) => [displayPath(row.file), `rejected: ${row.error.code} ${row.error.message}`])).map(
+        (line) => `  ${line}`,
+      ),
+    );
   }
   if (dropped.length > 0) {
     lines.push('', 'routes not served (their files load; flowguard validate shows every finding):');
-    lines.push(...table(dropped.map((row) => [row.reference, `dropped: ${row.error.code} ${row.error.message}`])).map((line) => `  ${line}`));
+    lines.push(
+      ...table(dropped.map((row) => [row.reference, `dropped: ${row.error.code} ${row.error.message}`])).map(
+        (line) => `  ${line}`,
+      ),
+    );
   }
   if (keyLock.length > 0) lines.push('', ...keyLock.map((line) => line.slice(2)));
   const s = summary(tools, rejected, dropped);
   const droppedText = s.dropped > 0 ? `; ${plural(s.dropped, 'route')} dropped` : '';
-  lines.push('', `${plural(s.tools, 'tool')}: ${s.served} served, ${s.hidden} hidden; ${plural(s.rejected, 'file')} rejected${droppedText}`);
+  lines.push(
+    '',
+    `${plural(s.tools, 'tool')}: ${s.served} served, ${s.hidden} hidden; ${plural(s.rejected, 'file')} rejected${droppedText}`,
+  );
   return lines.join('\n');
 }

@@ -29,9 +29,14 @@ export function registerMigrate(program: Command): void {
   projectOptions(
     program
       .command('migrate')
-      .description('write a FlowMCP 2.0.0 file for each 1.2.0 schema file, then check it; exit 1 if anything needs a person')
+      .description(
+        'write a FlowMCP 2.0.0 file for each 1.2.0 schema file, then check it; exit 1 if anything needs a person',
+      )
       .argument('<paths...>', '1.2.0 schema files or folders')
-      .option('--out <dir>', `write the new files under this folder, mirroring the paths (default: next to each file, as <name>.v2.mjs)`)
+      .option(
+        '--out <dir>',
+        `write the new files under this folder, mirroring the paths (default: next to each file, as <name>.v2.mjs)`,
+      )
       .option('--force', 'overwrite files that already exist')
       .option('--json', 'print machine-readable results'),
   ).action((paths: string[], flags: MigrateFlags) => runMigrate(paths, flags));
@@ -41,7 +46,8 @@ async function runMigrate(paths: string[], flags: MigrateFlags): Promise<void> {
   // Loaded when the command runs (program.ts).
   const { besideLegacy, migrateFile } = await import('../migrate/migrate-file.js');
   const inputs = selectInputs(paths);
-  if (flags.out !== undefined && existsSync(flags.out) && !statSync(flags.out).isDirectory()) throw new UsageError(`--out ${flags.out} is not a folder`);
+  if (flags.out !== undefined && existsSync(flags.out) && !statSync(flags.out).isDirectory())
+    throw new UsageError(`--out ${flags.out} is not a folder`);
   requireListsFolder(flags);
   // Each new file is checked as `validate` checks it: the same project checker.
   const checker = ProjectChecker.open(flags);
@@ -55,7 +61,9 @@ async function runMigrate(paths: string[], flags: MigrateFlags): Promise<void> {
     if (!migration.legacy) skipped.push(file);
     else migrated.push({ ...migration, check: migration.written ? checker.checkFile(output).findings : [] });
   }
-  cli().stdout.write(`${flags.json ? JSON.stringify({ summary: summarize(migrated, skipped), files: migrated, skipped }, null, 2) : humanReport(migrated, skipped)}\n`);
+  cli().stdout.write(
+    `${flags.json ? JSON.stringify({ summary: summarize(migrated, skipped), files: migrated, skipped }, null, 2) : humanReport(migrated, skipped)}\n`,
+  );
   cli().exitCode = migrated.some((entry) => hasErrors(entry.findings) || hasErrors(entry.check)) ? 1 : 0;
 }
 

@@ -26,7 +26,26 @@ export function createProgram(): Command {
     .version(flowguardVersion(), '-V, --version', 'print the version of flowguard')
     .exitOverride()
     // Help and commander's own errors go to the run's streams (run.ts), not the process's.
-    .configureOutput({ writeOut: (text) => void cli().stdout.write(text), writeErr: (text) => void cli().stderr.write(text) });
-  for (const register of [registerInit, registerValidate, registerCall, registerTest, registerList, registerDoctor, registerGroup, registerKeys, registerServe, registerSearch, registerDescribe, registerAudit, registerMigrate, registerImport]) register(program);
+    .configureOutput({
+      writeOut: (text) => void cli().stdout.write(text),
+      writeErr: (text) => void cli().stderr.write(text),
+    });
+  for (const register of [
+    registerInit,
+    registerValidate,
+    registerCall,
+    registerTest,
+    registerList,
+    registerDoctor,
+    registerGroup,
+    registerKeys,
+    registerServe,
+    registerSearch,
+    registerDescribe,
+    registerAudit,
+    registerMigrate,
+    registerImport,
+  ])
+    register(program);
   return program;
 }

@@ -29,14 +29,17 @@ export function registerSearch(program: Command): void {
 
 async function runSearch(query: string, flags: SearchFlags): Promise<void> {
   const limit = Number(flags.limit);
-  if (!/^\d+$/.test(flags.limit.trim()) || limit < 1 || limit > MAX_SEARCH_LIMIT) throw new UsageError(`--limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}, not '${flags.limit}'`);
+  if (!/^\d+$/.test(flags.limit.trim()) || limit < 1 || limit > MAX_SEARCH_LIMIT)
+    throw new UsageError(`--limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}, not '${flags.limit}'`);
   const catalog = await openCatalog(flags);
   try {
     const tools = new Map(catalog.visibleTools().map((tool) => [tool.name, tool]));
-    const hits = new ToolIndex([...tools.values()], { cacheDir: searchCacheDir(catalog.project) }).find(query, { limit }).map((hit) => {
-      const tool = tools.get(hit.name);
-      return { ...hit, reference: tool?.reference, description: firstLine(tool?.description ?? '') };
-    });
+    const hits = new ToolIndex([...tools.values()], { cacheDir: searchCacheDir(catalog.project) })
+      .find(query, { limit })
+      .map((hit) => {
+        const tool = tools.get(hit.name);
+        return { ...hit, reference: tool?.reference, description: firstLine(tool?.description ?? '') };
+      });
     if (flags.json) {
       // Names and descriptions are schema text: printed, they cannot act on a terminal.
       cli().stdout.write(`${terminalJson(JSON.stringify({ query, tools: hits }))}\n`);
@@ -46,7 +49,8 @@ async function runSearch(query: string, flags: SearchFlags): Promise<void> {
       cli().stdout.write(terminalText(`No served tool fits "${query}" (${tools.size} tools searched).\n`));
       return;
     }
-    for (const hit of hits) cli().stdout.write(terminalText(`${hit.score.toFixed(1).padStart(7)}  ${hit.name}  ${hit.description}\n`));
+    for (const hit of hits)
+      cli().stdout.write(terminalText(`${hit.score.toFixed(1).padStart(7)}  ${hit.name}  ${hit.description}\n`));
   } finally {
     await catalog.close();
   }

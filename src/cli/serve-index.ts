@@ -27,13 +27,31 @@ export function prepareIndexes(live: LiveCatalog, sets: readonly IndexedSet[], l
           try {
             const start = performance.now();
             const index = server.prepareDiscovery(live.current, set.tools);
-            logger.info({ group: set.group, tools: index.size, ms: Math.round(performance.now() - start), cached: index.fromCache, filesRead: index.termSources.read, filesMade: index.termSources.made }, 'search index ready');
+            logger.info(
+              {
+                group: set.group,
+                tools: index.size,
+                ms: Math.round(performance.now() - start),
+                cached: index.fromCache,
+                filesRead: index.termSources.read,
+                filesMade: index.termSources.made,
+              },
+              'search index ready',
+            );
           } catch (error) {
-            logger.warn({ group: set.group, error: String(error).slice(0, 500) }, 'the search index could not be built ahead; the first search builds it');
+            logger.warn(
+              { group: set.group, error: String(error).slice(0, 500) },
+              'the search index could not be built ahead; the first search builds it',
+            );
           }
         }
       })
-      .catch((error: unknown) => logger.warn({ error: String(error).slice(0, 500) }, 'the search index could not be built ahead; the first search builds it'));
+      .catch((error: unknown) =>
+        logger.warn(
+          { error: String(error).slice(0, 500) },
+          'the search index could not be built ahead; the first search builds it',
+        ),
+      );
   setTimeout(build, START_DELAY_MS).unref();
   // After the listeners that drop the old tables: the build below makes the new ones.
   live.onToolsChanged(() => setImmediate(build));

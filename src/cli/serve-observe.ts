@@ -5,10 +5,19 @@
 
 import { resolve } from 'node:path';
 import type { CallListener } from '../call/record.js';
-import type { CatalogOptions, Catalog } from '../runtime/catalog.js';
+import type { Catalog } from '../runtime/catalog.js';
+import type { CatalogOptions } from '../runtime/catalog-options.js';
 import type { ProjectConfig } from '../config/project.js';
 import { AuditLog } from '../observe/audit-log.js';
-import { BatchedLines, createLogger, DEFAULT_LOG_LEVEL, flushLogger, isLogLevel, LOG_LEVELS, type Logger } from '../observe/logger.js';
+import {
+  BatchedLines,
+  createLogger,
+  DEFAULT_LOG_LEVEL,
+  flushLogger,
+  isLogLevel,
+  LOG_LEVELS,
+  type Logger,
+} from '../observe/logger.js';
 import { refusalText } from '../http/secrets.js';
 import { describeHolder } from '../keylock/judge.js';
 import type { Finding } from '../report/findings.js';
@@ -42,7 +51,9 @@ export function observeServe(config: ProjectConfig, flags: { project: string; lo
     try {
       audit = AuditLog.open({ dir, maxBytes: config.audit.maxBytes, files: config.audit.files, logger });
     } catch (error) {
-      throw new UsageError(`the audit log folder ${dir} cannot be made (${(error as Error).message}); set audit.dir in .flowmcp/config.json, or audit.enabled to false`);
+      throw new UsageError(
+        `the audit log folder ${dir} cannot be made (${(error as Error).message}); set audit.dir in .flowmcp/config.json, or audit.enabled to false`,
+      );
     }
   }
   let latest: Catalog | undefined;
@@ -50,7 +61,13 @@ export function observeServe(config: ProjectConfig, flags: { project: string; lo
     logger,
     catalogOptions: {
       // Told before the catalog exists (a factory run at load); redacted by the latest catalog once there is one.
-      sandbox: { onEvent: (event) => logger.warn({ sandbox: event.kind, pid: event.pid }, latest?.redact(describeSandboxEvent(event)) ?? describeSandboxEvent(event)) },
+      sandbox: {
+        onEvent: (event) =>
+          logger.warn(
+            { sandbox: event.kind, pid: event.pid },
+            latest?.redact(describeSandboxEvent(event)) ?? describeSandboxEvent(event),
+          ),
+      },
     },
     attach(catalog) {
       // Problems of the first catalog; a reload reports what it changed itself (cli/watch.ts).
@@ -73,7 +90,11 @@ export function logFirstSeenKeys(logger: Pick<Logger, 'info' | 'warn'>, catalog:
     if (!report || holders.length === 0) continue;
     const entry = { key, lock: report.file, holders: holders.map(describeHolder) };
     if (report.recorded) logger.info(entry, 'key seen for the first time; recorded in the key lock');
-    else logger.warn({ ...entry, error: report.writeError }, 'key seen for the first time; the key lock could not record it');
+    else
+      logger.warn(
+        { ...entry, error: report.writeError },
+        'key seen for the first time; the key lock could not record it',
+      );
   }
 }
 
@@ -82,7 +103,15 @@ export function recordCall(logger: Logger, audit: AuditLog | null): CallListener
   return (record) => {
     audit?.write(record);
     // The caller by its names only (call-record.ts): a token is never in a record.
-    logger.info({ tool: record.tool, outcome: record.outcome, ms: record.durationMs, ...(record.caller ? { caller: record.caller } : {}) }, 'call');
+    logger.info(
+      {
+        tool: record.tool,
+        outcome: record.outcome,
+        ms: record.durationMs,
+        ...(record.caller ? { caller: record.caller } : {}),
+      },
+      'call',
+    );
   };
 }
 
@@ -95,7 +124,8 @@ export function recordCall(logger: Logger, audit: AuditLog | null): CallListener
 function logLoadProblems(logger: Logger, catalog: Catalog): void {
   for (const report of [...catalog.schemaReports, ...catalog.listReports]) {
     const verdict = fileVerdict(report);
-    if (verdict.status === 'rejected') logger.warn({ file: report.file, finding: formatFinding(verdict.error) }, 'file not served');
+    if (verdict.status === 'rejected')
+      logger.warn({ file: report.file, finding: formatFinding(verdict.error) }, 'file not served');
   }
   const hiddenByKey = new Map<string, { key: string; namespace: string; tools: string[] }>();
   for (const tool of catalog.tools) {
@@ -108,7 +138,10 @@ function logLoadProblems(logger: Logger, catalog: Catalog): void {
   }
   for (const { key, namespace, tools } of hiddenByKey.values()) {
     const access = catalog.keyAccess(key, namespace);
-    logger.warn({ key, namespace, tools, reason: refusalText(access), ...(access.granted ? {} : { grant: access.fix }) }, 'key not granted; its tools are hidden');
+    logger.warn(
+      { key, namespace, tools, reason: refusalText(access), ...(access.granted ? {} : { grant: access.fix }) },
+      'key not granted; its tools are hidden',
+    );
   }
   logKeyLock(logger, catalog);
 }
@@ -119,12 +152,25 @@ function logKeyLock(logger: Logger, catalog: Catalog): void {
   if (!report) return;
   logFirstSeenKeys(logger, catalog);
   const problem = report.problem;
-  if (problem) logger.warn({ lock: report.file, finding: formatFinding(problem), accept: report.acceptCommand() }, 'the key lock cannot be used; every key is held back');
+  if (problem)
+    logger.warn(
+      { lock: report.file, finding: formatFinding(problem), accept: report.acceptCommand() },
+      'the key lock cannot be used; every key is held back',
+    );
   const findings = report.findings();
   report.held.forEach(({ key, holder, recorded }, index) => {
     const tools = catalog.tools.filter((tool) => tool.schema.file === holder.path).map((tool) => tool.name);
     logger.warn(
-      { key, file: holder.path, namespace: holder.namespace, origins: holder.origins, recorded: recorded.map(describeHolder), tools, finding: formatFinding(findings[index] as Finding), accept: report.acceptCommand([key]) },
+      {
+        key,
+        file: holder.path,
+        namespace: holder.namespace,
+        origins: holder.origins,
+        recorded: recorded.map(describeHolder),
+        tools,
+        finding: formatFinding(findings[index] as Finding),
+        accept: report.acceptCommand([key]),
+      },
       'key held back by the key lock; its tools are hidden',
     );
   });

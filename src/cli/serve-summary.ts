@@ -1,6 +1,6 @@
 // The one start-up summary of `flowguard serve`, for stderr: what was loaded, which tools are
 // served, which are hidden for want of a key (grouped by the keys they lack), every file that
-// was rejected and every route that was dropped (RULINGS R1) with its first error. The full
+// was rejected and every route that was dropped (decision R1) with its first error. The full
 // findings are `flowguard validate`'s job. Then, for `serve --transport http`, how to connect.
 
 import { resolve } from 'node:path';
@@ -39,13 +39,17 @@ export function loadSummary(catalog: Catalog): string {
       (listReports.length > 0 ? `; ${plural(listReports.length, 'list file')}, ${rejectedLists} rejected` : ''),
   ];
   if (hidden.length > 0) {
-    lines.push('  hidden until the operator grants their keys (the project .env, or security.keys in .flowmcp/config.json):');
+    lines.push(
+      '  hidden until the operator grants their keys (the project .env, or security.keys in .flowmcp/config.json):',
+    );
     // One line per key and namespace: what is wrong, the line that would fix it, the tools it hides.
     const byGrant = new Map<string, string[]>();
     for (const tool of hidden) {
       for (const key of tool.missingKeys) {
         const access = catalog.keyAccess(key, tool.namespace, tool.schema.file);
-        const line = access.granted ? key : `${key} (${tool.namespace}): ${refusalText(access)}; ${access.reason === 'held' ? 'accept with' : 'grant with'} ${access.fix}`;
+        const line = access.granted
+          ? key
+          : `${key} (${tool.namespace}): ${refusalText(access)}; ${access.reason === 'held' ? 'accept with' : 'grant with'} ${access.fix}`;
         byGrant.set(line, [...(byGrant.get(line) ?? []), tool.name]);
       }
     }
@@ -79,15 +83,22 @@ export function keyLockLines(catalog: Catalog): string[] {
   const lines: string[] = [];
   const firstSeen = [...report.firstSeen].filter(([, holders]) => holders.length > 0);
   if (firstSeen.length > 0) {
-    const state = report.recorded ? 'recorded' : report.writeError ? `NOT recorded (${report.writeError})` : 'not recorded (judged only)';
+    const state = report.recorded
+      ? 'recorded'
+      : report.writeError
+        ? `NOT recorded (${report.writeError})`
+        : 'not recorded (judged only)';
     lines.push(`  key lock ${report.file}: first seen, ${state}:`);
-    for (const [key, holders] of firstSeen.slice(0, MAX_LINES)) lines.push(`    ${key} -> ${holders.map(describeHolder).join('; ')}`);
+    for (const [key, holders] of firstSeen.slice(0, MAX_LINES))
+      lines.push(`    ${key} -> ${holders.map(describeHolder).join('; ')}`);
     if (firstSeen.length > MAX_LINES) lines.push(`    and ${firstSeen.length - MAX_LINES} more keys`);
   }
   const problem = report.problem;
   if (problem) lines.push(`  key lock: ${formatFinding(problem)}`);
   if (report.held.length > 0) {
-    lines.push(`  held back by the key lock ${report.file} (review, then \`${report.acceptCommand()}\` or name the keys):`);
+    lines.push(
+      `  held back by the key lock ${report.file} (review, then \`${report.acceptCommand()}\` or name the keys):`,
+    );
     for (const finding of report.findings().slice(0, MAX_LINES)) lines.push(`    ${formatFinding(finding)}`);
     if (report.held.length > MAX_LINES) lines.push(`    and ${report.held.length - MAX_LINES} more`);
   }
@@ -121,10 +132,25 @@ export const TOKEN_PLACEHOLDER = '<token>';
  * URL (without the header it tries OAuth registration, which flowguard has not). The Claude
  * Desktop entry that starts its own server over stdio needs no token.
  */
-export function connectHelp(url: string, served: number, flags: ConnectFlags, requiresToken: boolean, groups: readonly { name: string; kind?: string }[] = []): string {
+export function connectHelp(
+  url: string,
+  served: number,
+  flags: ConnectFlags,
+  requiresToken: boolean,
+  groups: readonly { name: string; kind?: string }[] = [],
+): string {
   // The installed launcher by absolute path, run by this Node: the entry works from any folder
   // and needs nothing on PATH (flowguard is not a package name on the npm registry).
-  const args = [flowguardBin(), 'serve', '--transport', 'stdio', '--schemas', resolve(flags.schemas), '--project', resolve(flags.project)];
+  const args = [
+    flowguardBin(),
+    'serve',
+    '--transport',
+    'stdio',
+    '--schemas',
+    resolve(flags.schemas),
+    '--project',
+    resolve(flags.project),
+  ];
   if (flags.lists !== undefined) args.push('--lists', resolve(flags.lists));
   if (flags.group !== undefined) args.push('--group', flags.group);
   if (flags.tools !== undefined) args.push('--tools', flags.tools);
@@ -132,7 +158,13 @@ export function connectHelp(url: string, served: number, flags: ConnectFlags, re
   for (const upstream of flags.upstream ?? []) args.push('--upstream', upstream);
   const desktop = JSON.stringify({ mcpServers: { flowguard: { command: process.execPath, args } } });
   const mode = `Streamable HTTP, ${flags.sessions ? 'sessions' : 'stateless'}`;
-  const focused = groups.length === 0 ? [] : ['  focused endpoints (the same token, Host and Origin rules):', ...groups.map(({ name, kind = 'group' }) => `    ${url}/${name}  (${kind} ${name}: only its tools)`)];
+  const focused =
+    groups.length === 0
+      ? []
+      : [
+          '  focused endpoints (the same token, Host and Origin rules):',
+          ...groups.map(({ name, kind = 'group' }) => `    ${url}/${name}  (${kind} ${name}: only its tools)`),
+        ];
   if (!requiresToken) {
     return [
       `flowguard: serving ${served} tools at ${url} (${mode}); Ctrl+C stops`,
@@ -146,7 +178,13 @@ export function connectHelp(url: string, served: number, flags: ConnectFlags, re
   }
   // mcp-remote's form for Claude Desktop: the header's value in env, as a space inside an argument is mangled on some systems.
   const remote = JSON.stringify({
-    mcpServers: { flowguard: { command: 'npx', args: ['-y', 'mcp-remote', url, '--header', 'Authorization:${AUTH_HEADER}'], env: { AUTH_HEADER: `Bearer ${TOKEN_PLACEHOLDER}` } } },
+    mcpServers: {
+      flowguard: {
+        command: 'npx',
+        args: ['-y', 'mcp-remote', url, '--header', 'Authorization:${AUTH_HEADER}'],
+        env: { AUTH_HEADER: `Bearer ${TOKEN_PLACEHOLDER}` },
+      },
+    },
   });
   return [
     `flowguard: serving ${served} tools at ${url} (${mode}); every request needs the header Authorization: Bearer and a token (${AUTH_TOKEN_ENV} below); Ctrl+C stops`,
@@ -171,14 +209,32 @@ const MCP_REMOTE_CALLBACK_PORT = 3334;
  * resource itself. An issuer without dynamic client registration needs the client id the
  * operator registered there, given to each client as shown.
  */
-export function oauthConnectHelp(url: string, served: number, flags: ConnectFlags, oauth: { issuer: string; resource: string }, groups: readonly { name: string; kind?: string }[] = []): string {
+export function oauthConnectHelp(
+  url: string,
+  served: number,
+  flags: ConnectFlags,
+  oauth: { issuer: string; resource: string },
+  groups: readonly { name: string; kind?: string }[] = [],
+): string {
   const mode = `Streamable HTTP, ${flags.sessions ? 'sessions' : 'stateless'}`;
   const redirect = `http://localhost:${MCP_REMOTE_CALLBACK_PORT}/oauth/callback`;
-  const remoteArgs = ['-y', 'mcp-remote', url, String(MCP_REMOTE_CALLBACK_PORT), '--static-oauth-client-info', '{"client_id":"<client id>"}'];
+  const remoteArgs = [
+    '-y',
+    'mcp-remote',
+    url,
+    String(MCP_REMOTE_CALLBACK_PORT),
+    '--static-oauth-client-info',
+    '{"client_id":"<client id>"}',
+  ];
   const desktop = JSON.stringify({ mcpServers: { flowguard: { command: 'npx', args: remoteArgs } } });
   return [
     `flowguard: serving ${served} tools at ${url} (${mode}); every request needs an OAuth access token from ${oauth.issuer} for the resource ${oauth.resource}; Ctrl+C stops`,
-    ...(groups.length === 0 ? [] : ['  focused endpoints (the same tokens):', ...groups.map(({ name, kind = 'group' }) => `    ${url}/${name}  (${kind} ${name}: only its tools)`)]),
+    ...(groups.length === 0
+      ? []
+      : [
+          '  focused endpoints (the same tokens):',
+          ...groups.map(({ name, kind = 'group' }) => `    ${url}/${name}  (${kind} ${name}: only its tools)`),
+        ]),
     `  clients find the authorization server at ${new URL(url).origin}/.well-known/oauth-protected-resource${new URL(url).pathname}`,
     '  MCP Inspector (in the page: transport Streamable HTTP, this URL, Open Auth Settings, Quick OAuth Flow; a client id if the issuer registers none):',
     `    npx @modelcontextprotocol/inspector`,

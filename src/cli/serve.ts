@@ -3,7 +3,7 @@
 // groups.json at `/mcp/<group>` (serve-groups.ts; not under --watch, which serves `/mcp` only). At start one summary goes to stderr (loaded, served, hidden, rejected); for
 // HTTP also the URL and how to connect. stdout belongs to the protocol in stdio mode, so nothing
 // else is ever printed there. SIGINT and SIGTERM close the server, the sandbox and the HTTP
-// client, then the process exits 0.
+// client, then the process exits 0. The flags are defined in serve-flags.ts.
 
 import { createServer as createNetServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -13,7 +13,6 @@ import { ClosingOrder, createServer, type Server } from '../runtime/server.js';
 import type { Catalog } from '../runtime/catalog.js';
 import { groupsFilePath, readGroupsFile } from '../groups/groups-file.js';
 import type { Tool } from '../catalog/tools.js';
-import { DEFAULT_MAX_RESULT_CHARS } from '../mcp/content.js';
 import { AccessGate, AUTH_TOKEN_ENV, isLoopback } from '../edge/auth.js';
 import type { ServerMetrics } from '../observe/metrics.js';
 import type { SandboxEvent } from '../sandbox/events.js';
@@ -21,7 +20,7 @@ import { loadProjectConfig, type ProjectConfig } from '../config/project.js';
 import { MemoryState } from '../state/memory-state.js';
 import { openSharedState } from '../state/open-state.js';
 import type { SharedState } from '../state/shared-state.js';
-import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, parseOriginPattern } from '../edge/origins.js';
+import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_PATH, parseOriginPattern } from '../edge/origins.js';
 import { connectHelp, loadSummary, oauthConnectHelp } from './serve-summary.js';
 import { formatFinding } from '../report/format.js';
 import { recordCommand } from './group.js';
@@ -30,7 +29,7 @@ import type { ServedPrompt } from '../prompts/served.js';
 import { groupEndpoints, servedCount, servedLine, verifyGroup } from './serve-groups.js';
 import { prepareIndexes } from './serve-index.js';
 import { selectionsFolder } from '../selections/verify.js';
-import { catalogOptions, collect, exists, openCatalog, type CatalogFlags } from './shared.js';
+import { exists, openCatalog } from './shared.js';
 import { UsageError } from '../errors/flowguard-error.js';
 import { watchCatalog, type CatalogWatch } from './watch.js';
 import { observeServe, type ServeObserver } from './serve-observe.js';
@@ -40,67 +39,31 @@ import { prepareOAuth, type OAuthPrepared } from '../access/setup.js';
 import { Identities } from '../access/identities.js';
 import type { ToolsSetting } from '../config/project.js';
 import { cli } from './io.js';
+import { defineServe, integerFlag, type ServeFlags } from './serve-flags.js';
 
-interface ServeFlags extends CatalogFlags {
-  transport: string;
-  host: string;
-  port: string;
-  upstream: string[];
-  allowOrigin: string[];
-  allowHost: string[];
-  authToken?: string;
-  sessions?: boolean;
-  maxResultChars: string;
-  group?: string;
-  cache: boolean;
-  watch?: boolean;
-  logLevel?: string;
-  redis?: string;
-  tools?: string;
-  pageSize?: string;
-  oauthIssuer?: string;
-  resource?: string;
-}
 /** Group findings that recording the group again resolves: a tool, a file, a list or a library changed, or no content record. */
 const RERECORD_CODES = new Set(['GRP006', 'GRP008', 'GRP009']);
 
 export function registerServe(program: Command): void {
-  catalogOptions(
-    program
-      .command('serve')
-      .description('serve every tool of the catalog over MCP (stdio, or Streamable HTTP on 127.0.0.1)')
-      .option('--transport <stdio|http>', 'stdio for a client that starts the server, http for Streamable HTTP', 'stdio')
-      .option('--host <address>', 'http: address to bind', DEFAULT_HOST)
-      .option('--port <port>', 'http: port (0 picks a free one)', String(DEFAULT_PORT)),
-    { upstream: true },
-  )
-    .option('--allow-origin <origin>', `http: also accept browser requests from this origin, exact or scheme://host:* (repeatable; always allowed: ${DEFAULT_ALLOWED_ORIGINS.join(', ')})`, collect, [])
-    .option('--allow-host <name>', 'http: also accept requests whose Host header names this host (repeatable; the bound address, and for a loopback bind localhost, always are)', collect, [])
-    .option('--auth-token <token>', `http: require this bearer token (prefer ${AUTH_TOKEN_ENV} in the environment: a flag shows in the process list)`)
-    .option('--oauth-issuer <url>', 'http: accept OAuth access tokens issued by this authorization server (found by RFC 8414 or OpenID discovery) for this server (default: oauth.issuer of the config)')
-    .option('--resource <url>', 'http: this server\'s OAuth resource URL, the audience its tokens must carry (default: oauth.resource of the config, else the URL /mcp is served at)')
-    .option('--sessions', 'http: keep one session per client (Mcp-Session-Id) instead of answering every request on its own')
-    .option('--max-result-chars <n>', 'cut text results longer than this many characters', String(DEFAULT_MAX_RESULT_CHARS))
-    .option('--group <name>', 'serve only the tools of this group of <project>/.flowmcp/groups.json, once it verifies')
-    .option('--no-cache', 'check every schema file afresh instead of reusing <project>/.flowmcp/cache/ for unchanged ones')
-    .option('--watch', 'reload changed schema and list files while serving; a file with errors keeps its last good version')
-    .option('--redis <url>', 'keep rate limits, upstream pauses and the response cache in Redis (redis://[:password@]host:port[/db]), shared by every replica (default: redis.url of the config, else in this process)')
-    .option('--tools <auto|search|all>', 'what tools/list shows: every tool (all), the discovery meta-tools search_tools, describe_tool, call_tool (search), or search above 100 tools (auto; default: discovery.tools of the config, else auto)')
-    .option('--page-size <n>', 'tools/list answers at most n tools and a nextCursor for the rest (default: discovery.pageSize of the config, else all at once)')
-    .option('--log-level <level>', 'structured logs on stderr: fatal, error, warn, info (one line per call), debug, trace or silent (default: log.level of the config, else info)')
-    .action((flags: ServeFlags) => runServe(flags));
+  defineServe(program).action((flags: ServeFlags) => runServe(flags));
 }
 
 async function runServe(flags: ServeFlags): Promise<void> {
   const transport = flags.transport;
-  if (transport !== 'stdio' && transport !== 'http') throw new UsageError(`--transport must be stdio or http, not '${transport}'`);
+  if (transport !== 'stdio' && transport !== 'http')
+    throw new UsageError(`--transport must be stdio or http, not '${transport}'`);
   const port = integerFlag('--port', flags.port, 0, 65535);
   const maxResultChars = integerFlag('--max-result-chars', flags.maxResultChars, 1, Number.MAX_SAFE_INTEGER);
   const flagPageSize = flags.pageSize === undefined ? undefined : integerFlag('--page-size', flags.pageSize, 1, 100000);
   // A group is served as reviewed and recorded; an edit fails its verification until recorded again.
-  if (flags.watch && flags.group !== undefined) throw new UsageError('--watch cannot serve a --group: a group serves the files as recorded; after an edit, record the group again and restart');
-  if (flags.tools !== undefined && !['auto', 'search', 'all'].includes(flags.tools)) throw new UsageError(`--tools must be auto, search or all, not '${flags.tools}'`);
-  if (flags.redis !== undefined && !/^rediss?:\/\//.test(flags.redis)) throw new UsageError(`--redis must be a redis:// or rediss:// URL, not '${maskedUrl(flags.redis)}'`);
+  if (flags.watch && flags.group !== undefined)
+    throw new UsageError(
+      '--watch cannot serve a --group: a group serves the files as recorded; after an edit, record the group again and restart',
+    );
+  if (flags.tools !== undefined && !['auto', 'search', 'all'].includes(flags.tools))
+    throw new UsageError(`--tools must be auto, search or all, not '${flags.tools}'`);
+  if (flags.redis !== undefined && !/^rediss?:\/\//.test(flags.redis))
+    throw new UsageError(`--redis must be a redis:// or rediss:// URL, not '${maskedUrl(flags.redis)}'`);
   const allowedOrigins = [...DEFAULT_ALLOWED_ORIGINS, ...flags.allowOrigin];
   // A pattern that is no origin stops here (ERR005, exit 2 as for any usage error).
   for (const pattern of flags.allowOrigin) parseOriginPattern(pattern, '--allow-origin');
@@ -108,7 +71,10 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const project = loadProjectConfig(flags.project);
   const redisUrl = flags.redis ?? project.redis.url;
   // ioredis would throw its own error, the URL and its password in it, from deep inside.
-  if (redisUrl !== undefined && !URL.canParse(redisUrl)) throw new UsageError(`${flags.redis === undefined ? 'redis.url' : '--redis'} is not a URL: '${maskedUrl(redisUrl)}' (redis://[:password@]host:port[/db])`);
+  if (redisUrl !== undefined && !URL.canParse(redisUrl))
+    throw new UsageError(
+      `${flags.redis === undefined ? 'redis.url' : '--redis'} is not a URL: '${maskedUrl(redisUrl)}' (redis://[:password@]host:port[/db])`,
+    );
   // Who may call is settled before anything loads: a server that may not start stops here.
   const oauth = transport === 'http' ? await oauthOf(flags, project) : undefined;
   const access = transport === 'http' ? accessGate(flags, project, oauth !== undefined) : undefined;
@@ -138,11 +104,13 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const memory = new MemoryState({ maxCacheEntries: project.cache.maxEntries });
   const state = opened.add(await openSharedState({ ...project.redis, url: redisUrl }, observer.logger, memory));
   observer.catalogOptions.state = state;
-  const catalog = await openCatalog(flags, { cache: flags.cache, ...observer.catalogOptions }, 'file or folder').catch(async (error: unknown) => {
-    // What was logged so far (lines wait up to 100 ms) is written before the command stops.
-    await opened.close();
-    throw error;
-  });
+  const catalog = await openCatalog(flags, { cache: flags.cache, ...observer.catalogOptions }, 'file or folder').catch(
+    async (error: unknown) => {
+      // What was logged so far (lines wait up to 100 ms) is written before the command stops.
+      await opened.close();
+      throw error;
+    },
+  );
   // What the servers read per request: this catalog, or under --watch the latest one loaded.
   const live = opened.add(new LiveCatalog(catalog));
   observer.attach(catalog);
@@ -151,14 +119,19 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const log = (line: string) => void stderr.write(`${line}\n`);
   let tools: Tool[] | undefined;
   let prompts: ServedPrompt[] | undefined;
-  const groupSource = { project: flags.project, maxFileBytes: project.limits.maxFileBytes, selections: selectionsFolder(flags.schemas) };
+  const groupSource = {
+    project: flags.project,
+    maxFileBytes: project.limits.maxFileBytes,
+    selections: selectionsFolder(flags.schemas),
+  };
   if (flags.group !== undefined) {
     const verdict = verifyGroup(catalog, groupSource, flags.group);
     if (!verdict.ok) {
       // A group that does not verify is not served in part: the operator reviewed it as a whole.
       log(`flowguard: group '${flags.group}' cannot be served (\`flowguard group verify ${flags.group}\` explains):`);
       for (const finding of verdict.errors) log(`  ${formatFinding(finding)}`);
-      if (verdict.errors.some((f) => RERECORD_CODES.has(f.code))) log(`flowguard: once the change is reviewed, record the group again: ${recordCommand(flags.group, flags)}`);
+      if (verdict.errors.some((f) => RERECORD_CODES.has(f.code)))
+        log(`flowguard: once the change is reviewed, record the group again: ${recordCommand(flags.group, flags)}`);
       await opened.close();
       cli().exitCode = 1;
       return;
@@ -174,15 +147,26 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const { served, alwaysLoad } = servedCount(tools ?? catalog.tools);
   const pageSize = flagPageSize ?? project.discovery.pageSize;
   const toolsSetting = (flags.tools as ToolsSetting | undefined) ?? project.discovery.tools;
-  const { mode: discovery, line: modeLine } = chooseMode(toolsSetting, served, alwaysLoad, project.discovery.searchAbove);
+  const { mode: discovery, line: modeLine } = chooseMode(
+    toolsSetting,
+    served,
+    alwaysLoad,
+    project.discovery.searchAbove,
+  );
   log(modeLine);
   // Over HTTP every group of groups.json is an endpoint of its own, verified now (under --watch
   // none: a group serves its files as recorded, and a reload would serve them edited).
   const withEndpoints = transport === 'http' && flags.group === undefined;
-  const endpoints = withEndpoints && !flags.watch ? groupEndpoints(catalog, groupSource, DEFAULT_PATH, toolsSetting, project.discovery.searchAbove) : { endpoints: [], lines: [] };
+  const endpoints =
+    withEndpoints && !flags.watch
+      ? groupEndpoints(catalog, groupSource, DEFAULT_PATH, toolsSetting, project.discovery.searchAbove)
+      : { endpoints: [], lines: [] };
   for (const line of endpoints.lines) log(line);
   const unwatched = withEndpoints && flags.watch ? readGroupsFile(groupsFilePath(flags.project)).groups.length : 0;
-  if (unwatched > 0) log(`flowguard: --watch serves ${DEFAULT_PATH} only: the ${unwatched} groups of ${groupsFilePath(flags.project)} get no endpoint (a group serves its files as recorded; serve them without --watch)`);
+  if (unwatched > 0)
+    log(
+      `flowguard: --watch serves ${DEFAULT_PATH} only: the ${unwatched} groups of ${groupsFilePath(flags.project)} get no endpoint (a group serves its files as recorded; serve them without --watch)`,
+    );
 
   // Argument validators compile in the background so that first calls do not pay for them;
   // a second later, so that the slices do not hold up the client's initialize and tools/list
@@ -195,7 +179,11 @@ async function runServe(flags: ServeFlags): Promise<void> {
     process.once('SIGTERM', () => resolveSignal('SIGTERM'));
   });
   // Discovery's indexes are built in the background, and again after every change of the tools, so that no search waits for one.
-  const indexed = endpoints.endpoints.flatMap((endpoint) => ('serving' in endpoint && endpoint.serving.discovery === 'search' ? [{ tools: endpoint.serving.tools, group: endpoint.name }] : []));
+  const indexed = endpoints.endpoints.flatMap((endpoint) =>
+    'serving' in endpoint && endpoint.serving.discovery === 'search'
+      ? [{ tools: endpoint.serving.tools, group: endpoint.name }]
+      : [],
+  );
   prepareIndexes(live, discovery === 'search' ? [{ tools }, ...indexed] : indexed, observer.logger);
   // Watching before serving: once a client is answered, a change it makes is seen.
   if (flags.watch) opened.add(await watchFolders(live, flags, observer));
@@ -209,7 +197,19 @@ async function runServe(flags: ServeFlags): Promise<void> {
             catalog: live,
             transport,
             opened,
-            serve: { ...serve, host: flags.host, port, allowedOrigins, sessions: flags.sessions, sessionRecords: flags.sessions ? state.sessions : null, access, metrics: await metrics?.made, groups: endpoints.endpoints, oauth, identities: identitiesOf(project, catalog, groupSource, state) },
+            serve: {
+              ...serve,
+              host: flags.host,
+              port,
+              allowedOrigins,
+              sessions: flags.sessions,
+              sessionRecords: flags.sessions ? state.sessions : null,
+              access,
+              metrics: await metrics?.made,
+              groups: endpoints.endpoints,
+              oauth,
+              identities: identitiesOf(project, catalog, groupSource, state),
+            },
           },
     );
   } catch (error) {
@@ -220,9 +220,16 @@ async function runServe(flags: ServeFlags): Promise<void> {
   if (server.url === undefined) log(`flowguard: serving ${served} tools over stdio`);
   else {
     // The warning first: instructions printed after it would scroll it out of sight.
-    if (!isLoopback(flags.host)) log(`flowguard: warning: listening on ${flags.host}, not loopback: anyone who can reach this address and holds a token can call every tool. Tokens travel in clear over plain HTTP; put TLS in front (a proxy or load balancer).`);
+    if (!isLoopback(flags.host))
+      log(
+        `flowguard: warning: listening on ${flags.host}, not loopback: anyone who can reach this address and holds a token can call every tool. Tokens travel in clear over plain HTTP; put TLS in front (a proxy or load balancer).`,
+      );
     const focused = endpoints.endpoints.filter((endpoint) => 'serving' in endpoint);
-    log(oauth && server.resource ? oauthConnectHelp(server.url, served, flags, { issuer: oauth.issuer, resource: server.resource }, focused) : connectHelp(server.url, served, flags, access?.requiresToken ?? false, focused));
+    log(
+      oauth && server.resource
+        ? oauthConnectHelp(server.url, served, flags, { issuer: oauth.issuer, resource: server.resource }, focused)
+        : connectHelp(server.url, served, flags, access?.requiresToken ?? false, focused),
+    );
   }
 
   const why = await Promise.race([signalled, server.ended.then(() => 'stdin closed' as const)]);
@@ -232,7 +239,11 @@ async function runServe(flags: ServeFlags): Promise<void> {
 }
 
 /** `--watch`: the schema path and the lists folder (where there is one), reloaded on change. */
-async function watchFolders(live: LiveCatalog<Catalog>, flags: ServeFlags, observer: ServeObserver): Promise<CatalogWatch> {
+async function watchFolders(
+  live: LiveCatalog<Catalog>,
+  flags: ServeFlags,
+  observer: ServeObserver,
+): Promise<CatalogWatch> {
   const paths = [flags.schemas, listsFolderOf(flags)].filter(exists).map((path) => resolve(path));
   const load = async (previous: Catalog) => {
     const next = await openCatalog(flags, { cache: flags.cache, previous, ...observer.catalogOptions });
@@ -251,7 +262,10 @@ async function watchFolders(live: LiveCatalog<Catalog>, flags: ServeFlags, obser
  * with the HTTP module, while the catalog does). Sandbox events told before then, by factories
  * run at load, are counted once it is made.
  */
-function serveMetrics(auditDropped: () => number): { sandboxEvent(event: SandboxEvent): void; made: Promise<ServerMetrics> } {
+function serveMetrics(auditDropped: () => number): {
+  sandboxEvent(event: SandboxEvent): void;
+  made: Promise<ServerMetrics>;
+} {
   let metrics: ServerMetrics | undefined;
   const early: SandboxEvent[] = [];
   const made = import('../observe/metrics.js').then(({ ServerMetrics }) => {
@@ -268,10 +282,21 @@ function serveMetrics(auditDropped: () => number): { sandboxEvent(event: Sandbox
 /** The Host names and bearer tokens of `serve --transport http`: flags, the environment, the config (with the tokens of identities). */
 function accessGate(flags: ServeFlags, project: ProjectConfig, oauth: boolean): AccessGate {
   const config = project.http;
-  const tokens = [flags.authToken, cli().env[AUTH_TOKEN_ENV]].filter((token): token is string => token !== undefined && token !== '');
-  const namedTokens = Object.entries(project.identities).flatMap(([identity, entry]) => (entry.tokens ?? []).map((digest) => ({ identity, digest })));
+  const tokens = [flags.authToken, cli().env[AUTH_TOKEN_ENV]].filter(
+    (token): token is string => token !== undefined && token !== '',
+  );
+  const namedTokens = Object.entries(project.identities).flatMap(([identity, entry]) =>
+    (entry.tokens ?? []).map((digest) => ({ identity, digest })),
+  );
   // A setting that cannot be used stops the start (AccessConfigError, ERR004).
-  return AccessGate.create({ host: flags.host, allowedHosts: [...(config.allowedHosts ?? []), ...flags.allowHost], tokens, tokenDigests: config.authTokens, namedTokens, oauth });
+  return AccessGate.create({
+    host: flags.host,
+    allowedHosts: [...(config.allowedHosts ?? []), ...flags.allowHost],
+    tokens,
+    tokenDigests: config.authTokens,
+    namedTokens,
+    oauth,
+  });
 }
 
 /** The OAuth resource server (src/access/setup.ts), its issuer's metadata read now: a setting that cannot work stops the start. */
@@ -281,22 +306,21 @@ async function oauthOf(flags: ServeFlags, project: ProjectConfig): Promise<OAuth
 }
 
 /** The identities of the config, each group they name verified as `serve --group` verifies it. */
-function identitiesOf(project: ProjectConfig, catalog: Catalog, groupSource: Parameters<typeof verifyGroup>[1], state: SharedState): Identities {
+function identitiesOf(
+  project: ProjectConfig,
+  catalog: Catalog,
+  groupSource: Parameters<typeof verifyGroup>[1],
+  state: SharedState,
+): Identities {
   // A setting that cannot work stops the start (IdentityConfigError, ERR012).
   // Each identity's rate bucket sits with the other buckets: in Redis, one bucket over all replicas.
   const groupTools = (group: string) => {
     const verdict = verifyGroup(catalog, groupSource, group);
     return verdict.ok ? verdict.tools : { refused: verdict.errors.map(formatFinding).join('; ') };
   };
-  return Identities.create(project.identities, groupTools, (bucket, capacity, refill) => state.take(bucket, capacity, refill));
-}
-
-function integerFlag(name: string, text: string, min: number, max: number): number {
-  const value = Number(text);
-  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not '${text}'`);
-  }
-  return value;
+  return Identities.create(project.identities, groupTools, (bucket, capacity, refill) =>
+    state.take(bucket, capacity, refill),
+  );
 }
 
 /** Whether `port` can be bound on `host`, tried and let go at once; a usage error when it cannot. Port 0 always can. */
@@ -316,6 +340,7 @@ async function checkPortFree(host: string, port: number): Promise<void> {
 function listenError(error: unknown, host: string, port: number): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') return new UsageError(`port ${port} on ${host} is in use; pick another with --port`);
-  if (code === 'EADDRNOTAVAIL' || code === 'EACCES') return new UsageError(`cannot listen on ${host}:${port} (${code})`);
+  if (code === 'EADDRNOTAVAIL' || code === 'EACCES')
+    return new UsageError(`cannot listen on ${host}:${port} (${code})`);
   return error;
 }

@@ -5,7 +5,8 @@
 import { relative } from 'node:path';
 import { statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { Catalog, type CatalogOptions } from '../runtime/catalog.js';
+import { Catalog } from '../runtime/catalog.js';
+import { type CatalogOptions } from '../runtime/catalog-options.js';
 import { Upstreams } from '../http/upstreams.js';
 import { UsageError } from '../errors/flowguard-error.js';
 import { cli } from './io.js';
@@ -34,7 +35,13 @@ export function projectOptions(command: Command): Command {
 /** Adds `--schemas`, `--lists` and `--project`, and with `upstream` the repeatable `--upstream`. */
 export function catalogOptions(command: Command, { upstream = false } = {}): Command {
   projectOptions(command.option('--schemas <dir>', 'schema folder', 'schemas'));
-  if (upstream) command.option('--upstream <origin=baseurl>', 'send requests for ORIGIN (or *) to BASEURL instead (repeatable)', collect, []);
+  if (upstream)
+    command.option(
+      '--upstream <origin=baseurl>',
+      'send requests for ORIGIN (or *) to BASEURL instead (repeatable)',
+      collect,
+      [],
+    );
   return command;
 }
 
@@ -47,12 +54,24 @@ export function collect(value: string, previous: string[]): string[] {
  * The catalog the flags name. A schema path or lists folder that was named but does not exist
  * is a usage error (`schemasNoun` says what the schema path is called in that message).
  */
-export async function openCatalog(flags: CatalogFlags, extra: Partial<CatalogOptions> = {}, schemasNoun = 'schema file or folder'): Promise<Catalog> {
+export async function openCatalog(
+  flags: CatalogFlags,
+  extra: Partial<CatalogOptions> = {},
+  schemasNoun = 'schema file or folder',
+): Promise<Catalog> {
   if (!exists(flags.schemas)) throw new UsageError(`no such ${schemasNoun}: ${flags.schemas}`);
   requireListsFolder(flags);
   const upstreams = flags.upstream ? Upstreams.parseFlags(flags.upstream) : undefined;
   // Every command holds keys to the key lock and records the keys it sees first (`keys accept` only judges).
-  return Catalog.load({ schemas: flags.schemas, lists: flags.lists, project: flags.project, upstreams, keyLock: 'record', env: cli().env, ...extra });
+  return Catalog.load({
+    schemas: flags.schemas,
+    lists: flags.lists,
+    project: flags.project,
+    upstreams,
+    keyLock: 'record',
+    env: cli().env,
+    ...extra,
+  });
 }
 
 /** A `--lists` folder that was given must exist; the default one may be missing (no lists). */
@@ -70,7 +89,9 @@ export function displayPath(file: string): string {
 export function table(rows: readonly (readonly string[])[]): string[] {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, index) => (widths[index] = Math.max(widths[index] ?? 0, cell.length)));
-  return rows.map((row) => row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join('  '));
+  return rows.map((row) =>
+    row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join('  '),
+  );
 }
 
 export function exists(path: string): boolean {

@@ -42,10 +42,18 @@ export function registerTest(program: Command): void {
   catalogOptions(
     program
       .command('test')
-      .description("run the routes' tests as calls against the API and check each answer against the route's output; exit 1 if any fails")
-      .argument('[targets...]', 'tools (MCP name or namespace/file.mjs::route), or schema files or folders; default every route')
+      .description(
+        "run the routes' tests as calls against the API and check each answer against the route's output; exit 1 if any fails",
+      )
+      .argument(
+        '[targets...]',
+        'tools (MCP name or namespace/file.mjs::route), or schema files or folders; default every route',
+      )
       .option('--capture <dir>', 'store each answer as JSON: <dir>/<namespace>/<route>.<index>.json')
-      .option('--update-output', "write each tested route's output.schema from this run's answers (shows the diff first)")
+      .option(
+        '--update-output',
+        "write each tested route's output.schema from this run's answers (shows the diff first)",
+      )
       .option('--yes', 'with --update-output: write without asking')
       .option('--progress', 'a line per finished test on stderr (default: only on a terminal)')
       .option('--concurrency <n>', 'tests running at once', '4')
@@ -56,13 +64,25 @@ export function registerTest(program: Command): void {
 
 async function runTest(targets: string[], flags: TestFlags, command: Command): Promise<void> {
   const concurrency = Number(flags.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, not '${flags.concurrency}'`);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY)
+    throw new UsageError(
+      `--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, not '${flags.concurrency}'`,
+    );
   if (flags.yes && !flags.updateOutput) throw new UsageError('--yes only goes with --update-output');
   // `flowguard test some/file.mjs` with no --schemas: that file (or folder) is the catalog.
   const [only] = targets;
-  if (command.getOptionValueSource('schemas') === 'default' && targets.length === 1 && only !== undefined && exists(only)) flags.schemas = only;
+  if (
+    command.getOptionValueSource('schemas') === 'default' &&
+    targets.length === 1 &&
+    only !== undefined &&
+    exists(only)
+  )
+    flags.schemas = only;
   // Loaded when the command runs (program.ts).
-  const [{ planOutputUpdates }, { runRouteTests }] = await Promise.all([import('../authoring/output-update.js'), import('../authoring/route-tests-run.js')]);
+  const [{ planOutputUpdates }, { runRouteTests }] = await Promise.all([
+    import('../authoring/output-update.js'),
+    import('../authoring/route-tests-run.js'),
+  ]);
   const catalog = await openCatalog(flags);
   const controller = new AbortController();
   const abort = () => controller.abort();
@@ -71,15 +91,24 @@ async function runTest(targets: string[], flags: TestFlags, command: Command): P
     const { tools, paths } = selectTools(catalog, targets, flags.schemas);
     const notLoaded = notLoadedUnder(catalog, paths);
     const progress = flags.progress || cli().stderr.isTTY ? progressLine : undefined;
-    const results = await runRouteTests(catalog, tools.filter((tool) => tool.route.tests.length > 0), { concurrency, signal: controller.signal, onResult: progress });
+    const results = await runRouteTests(
+      catalog,
+      tools.filter((tool) => tool.route.tests.length > 0),
+      { concurrency, signal: controller.signal, onResult: progress },
+    );
     if (flags.capture !== undefined) capture(flags.capture, results);
     const withoutTests = tools.filter((tool) => tool.route.tests.length === 0).map((tool) => tool.reference);
-    const plan = flags.updateOutput ? await planOutputUpdates(results, ProjectChecker.open({ project: flags.project, lists: flags.lists })) : undefined;
+    const plan = flags.updateOutput
+      ? await planOutputUpdates(results, ProjectChecker.open({ project: flags.project, lists: flags.lists }))
+      : undefined;
     const report = { results, withoutTests, notLoaded, plan };
     // Answers and schema files are untrusted text: what is printed escapes what would act on a terminal.
-    cli().stdout.write(flags.json ? `${terminalJson(JSON.stringify(jsonReport(report), null, 2))}\n` : terminalText(textReport(report)));
+    cli().stdout.write(
+      flags.json ? `${terminalJson(JSON.stringify(jsonReport(report), null, 2))}\n` : terminalText(textReport(report)),
+    );
     const written = plan ? await writeUpdates(plan, flags) : true;
-    const failed = results.some((result) => !result.ok) || notLoaded.length > 0 || (plan !== undefined && plan.refused.length > 0);
+    const failed =
+      results.some((result) => !result.ok) || notLoaded.length > 0 || (plan !== undefined && plan.refused.length > 0);
     cli().exitCode = failed || !written ? 1 : 0;
   } finally {
     process.off('SIGINT', abort);
@@ -91,7 +120,11 @@ async function runTest(targets: string[], flags: TestFlags, command: Command): P
  * The tools the targets name: a tool's name or reference, or a file or folder whose tools are
  * all taken. No targets: every tool. `paths` are the files and folders named (undefined: all).
  */
-function selectTools(catalog: Catalog, targets: readonly string[], schemas: string): { tools: Tool[]; paths: string[] | undefined } {
+function selectTools(
+  catalog: Catalog,
+  targets: readonly string[],
+  schemas: string,
+): { tools: Tool[]; paths: string[] | undefined } {
   if (targets.length === 0) return { tools: catalog.tools, paths: undefined };
   const selected = new Set<Tool>();
   const paths: string[] = [];
@@ -101,9 +134,13 @@ function selectTools(catalog: Catalog, targets: readonly string[], schemas: stri
       selected.add(tool);
       continue;
     }
-    if (!exists(target)) throw new UsageError(`'${target}' is neither a tool nor a file or folder; \`flowguard list\` names the tools`);
+    if (!exists(target))
+      throw new UsageError(`'${target}' is neither a tool nor a file or folder; \`flowguard list\` names the tools`);
     // A path outside the catalog would select nothing, silently.
-    if (!catalog.schemaReports.some((report) => isUnder(report.file, target))) throw new UsageError(`${target} holds no schema file of the catalog loaded from ${schemas}; name the folder with --schemas`);
+    if (!catalog.schemaReports.some((report) => isUnder(report.file, target)))
+      throw new UsageError(
+        `${target} holds no schema file of the catalog loaded from ${schemas}; name the folder with --schemas`,
+      );
     paths.push(target);
     for (const candidate of catalog.tools) if (isUnder(candidate.schema.file, target)) selected.add(candidate);
   }
@@ -122,7 +159,9 @@ function notLoadedUnder(catalog: Catalog, paths: readonly string[] | undefined):
     if (paths && !paths.some((path) => isUnder(report.file, path))) continue;
     const verdict = fileVerdict(report);
     if (verdict.status === 'rejected') rows.push({ file: report.file, finding: formatFinding(verdict.error) });
-    if (verdict.status === 'loads') for (const { route, error } of verdict.dropped) rows.push({ file: report.file, route, finding: formatFinding(error) });
+    if (verdict.status === 'loads')
+      for (const { route, error } of verdict.dropped)
+        rows.push({ file: report.file, route, finding: formatFinding(error) });
   }
   return rows;
 }
@@ -132,7 +171,9 @@ function testName(result: RouteTestResult): string {
 }
 
 function progressLine(result: RouteTestResult, done: number, total: number): void {
-  cli().stderr.write(terminalText(`[${done}/${total}] ${result.ok ? 'pass' : 'FAIL'} ${testName(result)} (${result.ms} ms)\n`));
+  cli().stderr.write(
+    terminalText(`[${done}/${total}] ${result.ok ? 'pass' : 'FAIL'} ${testName(result)} (${result.ms} ms)\n`),
+  );
 }
 
 /** Each answer as `<dir>/<namespace>/<route>.<index>.json`; routes sharing a namespace and name use their tool name instead. */
@@ -147,9 +188,23 @@ function capture(dir: string, results: readonly RouteTestResult[]): void {
     const unique = (stems.get(`${tool.namespace}/${tool.routeName}`)?.size ?? 0) === 1;
     const folder = join(dir, safeName(tool.namespace));
     mkdirSync(folder, { recursive: true });
-    const answer = result.result.ok && 'content' in result.result ? { status: result.result.status, content: result.result.content } : { status: result.status ?? null, error: result.error };
-    const record = { tool: tool.name, reference: tool.reference, index: result.index, description: result.description, arguments: result.arguments, ok: result.ok, ...answer };
-    writeFileSync(join(folder, `${safeName(unique ? tool.routeName : tool.name)}.${result.index}.json`), `${JSON.stringify(record, null, 2)}\n`);
+    const answer =
+      result.result.ok && 'content' in result.result
+        ? { status: result.result.status, content: result.result.content }
+        : { status: result.status ?? null, error: result.error };
+    const record = {
+      tool: tool.name,
+      reference: tool.reference,
+      index: result.index,
+      description: result.description,
+      arguments: result.arguments,
+      ok: result.ok,
+      ...answer,
+    };
+    writeFileSync(
+      join(folder, `${safeName(unique ? tool.routeName : tool.name)}.${result.index}.json`),
+      `${JSON.stringify(record, null, 2)}\n`,
+    );
   }
 }
 
@@ -167,14 +222,21 @@ interface Report {
 
 function textReport({ results, withoutTests, notLoaded, plan }: Report): string {
   const lines: string[] = [];
-  const rows = results.map((result) => [result.ok ? 'pass' : 'FAIL', testName(result), result.status === undefined ? '-' : String(result.status), `${result.ms} ms`, result.description]);
+  const rows = results.map((result) => [
+    result.ok ? 'pass' : 'FAIL',
+    testName(result),
+    result.status === undefined ? '-' : String(result.status),
+    `${result.ms} ms`,
+    result.description,
+  ]);
   table(rows).forEach((row, index) => {
     lines.push(row);
     const result = results[index] as RouteTestResult;
     for (const problem of [...(result.error ? [result.error] : []), ...result.mismatches]) lines.push(`    ${problem}`);
   });
   for (const reference of withoutTests) lines.push(`no tests  ${reference}`);
-  for (const row of notLoaded) lines.push(`not loaded  ${displayPath(row.file)}${row.route ? ` route ${row.route}` : ''}: ${row.finding}`);
+  for (const row of notLoaded)
+    lines.push(`not loaded  ${displayPath(row.file)}${row.route ? ` route ${row.route}` : ''}: ${row.finding}`);
   const failed = results.filter((result) => !result.ok).length;
   const summary = [`${plural(results.length, 'test')}: ${results.length - failed} passed, ${failed} failed`];
   if (withoutTests.length > 0) summary.push(`${plural(withoutTests.length, 'route')} without tests`);
@@ -190,14 +252,21 @@ function planLines(plan: OutputUpdatePlan): string[] {
   for (const note of plan.notes) lines.push(`note: ${note}`);
   for (const { file, problem } of plan.refused) lines.push(`output not updated in ${displayPath(file)}: ${problem}`);
   for (const reference of plan.unanswered) lines.push(`output not updated for ${reference}: no test got a JSON answer`);
-  if (plan.updates.length === 0 && plan.refused.length === 0) lines.push('every tested output already matches its answers');
+  if (plan.updates.length === 0 && plan.refused.length === 0)
+    lines.push('every tested output already matches its answers');
   return lines;
 }
 
 function jsonReport({ results, withoutTests, notLoaded, plan }: Report) {
   const failed = results.filter((result) => !result.ok).length;
   return {
-    summary: { tests: results.length, passed: results.length - failed, failed, withoutTests: withoutTests.length, notLoaded: notLoaded.length },
+    summary: {
+      tests: results.length,
+      passed: results.length - failed,
+      failed,
+      withoutTests: withoutTests.length,
+      notLoaded: notLoaded.length,
+    },
     tests: results.map((result) => ({
       ref: result.tool.reference,
       tool: result.tool.name,
@@ -211,7 +280,17 @@ function jsonReport({ results, withoutTests, notLoaded, plan }: Report) {
     })),
     withoutTests,
     notLoaded,
-    ...(plan ? { output: { updates: plan.updates.map(({ file, changed, diff }) => ({ file, changed, diff })), refused: plan.refused, unchanged: plan.unchanged, unanswered: plan.unanswered, notes: plan.notes } } : {}),
+    ...(plan
+      ? {
+          output: {
+            updates: plan.updates.map(({ file, changed, diff }) => ({ file, changed, diff })),
+            refused: plan.refused,
+            unchanged: plan.unchanged,
+            unanswered: plan.unanswered,
+            notes: plan.notes,
+          },
+        }
+      : {}),
   };
 }
 
@@ -223,7 +302,9 @@ async function writeUpdates(plan: OutputUpdatePlan, flags: TestFlags): Promise<b
   if (!flags.yes) {
     const stdin = cli().io.stdin ?? process.stdin;
     if (!stdin.isTTY || !cli().stderr.isTTY) {
-      cli().stderr.write(`flowguard: ${files} not written: no terminal to ask on; run again with --yes to write the diff shown\n`);
+      cli().stderr.write(
+        `flowguard: ${files} not written: no terminal to ask on; run again with --yes to write the diff shown\n`,
+      );
       return false;
     }
     const prompt = createInterface({ input: stdin, output: cli().stderr as NodeJS.WritableStream });
@@ -239,7 +320,9 @@ async function writeUpdates(plan: OutputUpdatePlan, flags: TestFlags): Promise<b
     if (writeOutputUpdate(update)) {
       cli().stderr.write(`flowguard: wrote ${displayPath(update.file)} (${update.changed.join(', ')})\n`);
     } else {
-      cli().stderr.write(`flowguard: ${displayPath(update.file)} changed while the tests ran; not written, run again\n`);
+      cli().stderr.write(
+        `flowguard: ${displayPath(update.file)} changed while the tests ran; not written, run again\n`,
+      );
       written = false;
     }
   }

@@ -6,7 +6,8 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { listsFolderOf, ProjectChecker } from '../project/checker.js';
 import { missingLibraries, installCommand } from '../libraries/resolve.js';
-import { CODES, hasErrors, type Finding } from '../report/findings.js';
+import { hasErrors, type Finding } from '../report/findings.js';
+import { CODES } from '../report/codes.js';
 import { formatHuman, formatJson, type FileReport } from '../report/format.js';
 import { selectSchemaFiles } from '../scan/files.js';
 import type { SchemaCheck } from '../schema/check.js';
@@ -44,10 +45,14 @@ function runValidate(paths: string[], options: ValidateOptions): void {
   checker.checkEveryList();
   const schemaFiles = files.filter((file) => !checker.isListFile(file));
   const progress = progressLine(schemaFiles.length);
-  const results = checker.checkFiles(schemaFiles.map(displayPath), progress.update).map((result) => withMissingLibraries(result, options.project));
+  const results = checker
+    .checkFiles(schemaFiles.map(displayPath), progress.update)
+    .map((result) => withMissingLibraries(result, options.project));
   progress.done();
   const reports = [...listReports(checker, files), ...results];
-  cli().stdout.write(`${options.json ? formatJson(reports) : formatHuman(reports, options.quiet ? 'error' : 'info')}\n`);
+  cli().stdout.write(
+    `${options.json ? formatJson(reports) : formatHuman(reports, options.quiet ? 'error' : 'info')}\n`,
+  );
   cli().exitCode = reports.some((report) => hasErrors(report.findings)) ? 1 : 0;
 }
 

@@ -58,10 +58,17 @@ export async function watchCatalog(live: LiveCatalog<Catalog>, options: WatchOpt
         return;
       }
       reportReload(previous, next, options.logger);
-      void live.swap(next).catch((error: unknown) => options.logger.warn({ error: String(error) }, 'closing the replaced catalog failed'));
+      void live
+        .swap(next)
+        .catch((error: unknown) =>
+          options.logger.warn({ error: String(error) }, 'closing the replaced catalog failed'),
+        );
       swapped = true;
     } catch (error) {
-      options.logger.warn({ error: (error as Error)?.message ?? String(error) }, 'reload failed; the catalog served before stays');
+      options.logger.warn(
+        { error: (error as Error)?.message ?? String(error) },
+        'reload failed; the catalog served before stays',
+      );
     } finally {
       reloading = false;
       options.onReload?.(swapped);
@@ -94,7 +101,9 @@ export async function watchCatalog(live: LiveCatalog<Catalog>, options: WatchOpt
     const path = name && basename(watchedPath) !== name ? join(watchedPath, name) : watchedPath;
     if (!outside(path)) changed();
   });
-  watcher.on('error', (error) => options.logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'watching failed'));
+  watcher.on('error', (error) =>
+    options.logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'watching failed'),
+  );
   await new Promise<void>((ready) => watcher.once('ready', () => ready()));
   return {
     close: async () => {
@@ -107,7 +116,12 @@ export async function watchCatalog(live: LiveCatalog<Catalog>, options: WatchOpt
 
 /** Hidden folders (.flowmcp's cache, .git) and dependencies hold no schema or list; a path outside the root is not its. */
 function ignored(relativePath: string): boolean {
-  return relativePath.split(sep).some((part) => (part.startsWith('.') && part !== '..' && part !== '.') || part === 'node_modules') || relativePath.startsWith('..');
+  return (
+    relativePath
+      .split(sep)
+      .some((part) => (part.startsWith('.') && part !== '..' && part !== '.') || part === 'node_modules') ||
+    relativePath.startsWith('..')
+  );
 }
 
 /** Errors new since the catalog replaced (a file rejected at start is not reported again on every reload). */
@@ -117,7 +131,10 @@ function reportReload(previous: Catalog, catalog: Catalog, logger: WatchOptions[
     const errors = report.findings.filter(isError);
     if (errors.every((finding) => reported.has(formatFinding(finding)))) continue;
     const findings = errors.map(formatFinding);
-    logger.warn({ file: report.file, findings }, report.lastGood ? 'schema file has errors; the version served before stays served' : 'schema file has errors');
+    logger.warn(
+      { file: report.file, findings },
+      report.lastGood ? 'schema file has errors; the version served before stays served' : 'schema file has errors',
+    );
   }
   const listErrors = catalog.listReports.flatMap((report) => report.findings.filter(isError)).map(formatFinding);
   const newListErrors = listErrors.filter((finding) => !reported.has(finding));

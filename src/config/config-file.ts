@@ -27,7 +27,11 @@ export interface ConfigReading {
 }
 
 /** Ajv's own words after the key, an unknown key by name (its path names where it is). */
-const CONFIG_MESSAGES: MessageDefaults = { additionalProperties: "unknown key '{key}'", enum: 'must be one of {allowed}', '*': '{detail}' };
+const CONFIG_MESSAGES: MessageDefaults = {
+  additionalProperties: "unknown key '{key}'",
+  enum: 'must be one of {allowed}',
+  '*': '{detail}',
+};
 /** The deepest keys a finding names: `upstreamLimits.origins.<origin>.burst`. */
 const MAX_LOCATED_DEPTH = 4;
 
@@ -51,12 +55,21 @@ export function parseConfigText(file: string, text: string): ConfigReading {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    sink.addAt('CFG001', jsonErrorOffset(error, text), `not valid JSON (${(error as Error).message})`, 'config.json is plain JSON: no comments, no trailing commas');
+    sink.addAt(
+      'CFG001',
+      jsonErrorOffset(error, text),
+      `not valid JSON (${(error as Error).message})`,
+      'config.json is plain JSON: no comments, no trailing commas',
+    );
     return { data: undefined, findings: sink.findings };
   }
   const located = locateJson(text, MAX_LOCATED_DEPTH);
   sink.useLocator((path) => nearestOffset(located.offsets, path));
-  for (const problem of shapeProblems(validateConfig, data, { root: '', messages: CONFIG_MESSAGES, suggestValues: true })) {
+  for (const problem of shapeProblems(validateConfig, data, {
+    root: '',
+    messages: CONFIG_MESSAGES,
+    suggestValues: true,
+  })) {
     const message = problem.path === undefined ? `the config ${problem.message}` : problem.message;
     sink.add(problem.keyword === 'additionalProperties' ? 'CFG002' : 'CFG003', problem.path, message, problem.hint);
   }

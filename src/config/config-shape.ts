@@ -10,15 +10,23 @@ import { IDENTITIES_SHAPE, OAUTH_SHAPE } from '../access/settings.js';
 import { annotated } from '../shapes/vocabulary.js';
 import { CONFIG_DEFAULTS } from './defaults.js';
 
-const integer = (minimum: number, maximum?: number) => (maximum === undefined ? { type: 'integer', minimum } : { type: 'integer', minimum, maximum });
+const integer = (minimum: number, maximum?: number) =>
+  maximum === undefined ? { type: 'integer', minimum } : { type: 'integer', minimum, maximum };
 /** A setting's schema stating its default (defaults.ts): what applies when the config does not give it. */
 const defaulted = (schema: object, value: unknown) => ({ ...schema, default: value });
 const D = CONFIG_DEFAULTS;
 /** Unknown keys are errors, so that a typo in the config does not pass silently. */
-const closedSection = (properties: Record<string, unknown>) => ({ type: 'object', additionalProperties: false, properties });
+const closedSection = (properties: Record<string, unknown>) => ({
+  type: 'object',
+  additionalProperties: false,
+  properties,
+});
 
 /** A string matching `pattern`; one that does not is worded by `message`, Ajv's pattern text would not say what is meant. */
-const patterned = (pattern: string, message: string) => ({ type: 'string', allOf: [annotated({ pattern }, { message })] });
+const patterned = (pattern: string, message: string) => ({
+  type: 'string',
+  allOf: [annotated({ pattern }, { message })],
+});
 
 /** An environment variable name, or a glob of one with `*`. */
 const KEY_PATTERN = '^[A-Za-z_*][A-Za-z0-9_*]*$';
@@ -38,14 +46,22 @@ export const CONFIG_SHAPE = {
   additionalProperties: false,
   properties: {
     security: closedSection({
-      allowedLibraries: { type: 'array', items: patterned(PACKAGE_NAME_PATTERN, 'must be an exact package name (no subpath, version or ..)') },
+      allowedLibraries: {
+        type: 'array',
+        items: patterned(PACKAGE_NAME_PATTERN, 'must be an exact package name (no subpath, version or ..)'),
+      },
       keys: {
         oneOf: [
           { type: 'array', items: patterned(KEY_PATTERN, 'is not an environment variable name or a * glob of one') },
           {
             type: 'object',
-            propertyNames: annotated({ pattern: KEY_PATTERN }, { message: "key '{key}' is not an environment variable name or a * glob of one" }),
-            additionalProperties: { oneOf: [{ const: '*' }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
+            propertyNames: annotated(
+              { pattern: KEY_PATTERN },
+              { message: "key '{key}' is not an environment variable name or a * glob of one" },
+            ),
+            additionalProperties: {
+              oneOf: [{ const: '*' }, { type: 'array', items: { type: 'string', minLength: 1 } }],
+            },
           },
         ],
       },
@@ -75,7 +91,13 @@ export const CONFIG_SHAPE = {
       maxRedirects: defaulted(integer(0, 20), D.http.maxRedirects),
       maxJsonDepth: defaulted(integer(1, 10000), D.http.maxJsonDepth),
       allowedHosts: { type: 'array', items: { type: 'string', minLength: 1 } },
-      authTokens: { type: 'array', items: patterned(TOKEN_DIGEST_PATTERN, 'must be sha256: and the 64 hex digits of the token\'s SHA-256 (echo "sha256:$(printf %s "$TOKEN" | sha256sum | cut -d" " -f1)"); the config never holds a token itself') },
+      authTokens: {
+        type: 'array',
+        items: patterned(
+          TOKEN_DIGEST_PATTERN,
+          'must be sha256: and the 64 hex digits of the token\'s SHA-256 (echo "sha256:$(printf %s "$TOKEN" | sha256sum | cut -d" " -f1)"); the config never holds a token itself',
+        ),
+      },
     }),
     upstreams: { type: 'object', additionalProperties: { type: 'string' } },
     audit: closedSection({

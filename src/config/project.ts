@@ -47,7 +47,7 @@ export interface KeyGrant {
 export interface NetworkConfig {
   /** Private, loopback and other non-public addresses: `true` for every origin, or the origins allowed. */
   allowPrivate: boolean | readonly string[];
-  /** Origins added to a namespace's reach for its executeRequest handlers (RULINGS R12). */
+  /** Origins added to a namespace's reach for its executeRequest handlers (decision R12). */
   allow: Readonly<Record<string, readonly string[]>>;
   /** Origins taken out of a namespace's reach; `*` takes out all. Wins over everything else. */
   deny: Readonly<Record<string, readonly string[]>>;
@@ -57,7 +57,7 @@ export interface NetworkConfig {
   maxBytesPerCall: number;
 }
 
-/** Bounds on input from outside, checked before it is walked (RULINGS R13). */
+/** Bounds on input from outside, checked before it is walked (decision R13). */
 export interface LimitsConfig {
   /** Largest schema or list file read, in bytes. */
   maxFileBytes?: number;
@@ -152,7 +152,13 @@ export type ToolsSetting = 'auto' | 'search' | 'all';
 
 interface ConfigFile {
   security?: { allowedLibraries?: string[]; keys?: string[] | Record<string, '*' | string[]> };
-  network?: { allowPrivate?: boolean | string[]; allow?: Record<string, string[]>; deny?: Record<string, string[]>; maxRequestsPerCall?: number; maxBytesPerCall?: number };
+  network?: {
+    allowPrivate?: boolean | string[];
+    allow?: Record<string, string[]>;
+    deny?: Record<string, string[]>;
+    maxRequestsPerCall?: number;
+    maxBytesPerCall?: number;
+  };
   limits?: LimitsConfig;
   sandbox?: SandboxConfig;
   http?: HttpConfig;
@@ -191,15 +197,29 @@ function configFrom(data: ConfigFile): ProjectConfig {
     sandbox: data.sandbox ?? {},
     http: data.http ?? {},
     upstreams: data.upstreams ?? {},
-    audit: { enabled: data.audit?.enabled ?? CONFIG_DEFAULTS.audit.enabled, dir: data.audit?.dir ?? join(...CONFIG_DEFAULTS.audit.dir.split('/')), maxBytes: data.audit?.maxBytes, files: data.audit?.files },
+    audit: {
+      enabled: data.audit?.enabled ?? CONFIG_DEFAULTS.audit.enabled,
+      dir: data.audit?.dir ?? join(...CONFIG_DEFAULTS.audit.dir.split('/')),
+      maxBytes: data.audit?.maxBytes,
+      files: data.audit?.files,
+    },
     log: data.log ?? {},
     upstreamLimits: data.upstreamLimits ?? {},
     redis: data.redis ?? {},
     output: { validate: data.output?.validate ?? CONFIG_DEFAULTS.output.validate },
-    discovery: { tools: data.discovery?.tools ?? CONFIG_DEFAULTS.discovery.tools, ...(data.discovery?.searchAbove === undefined ? {} : { searchAbove: data.discovery.searchAbove }), ...(data.discovery?.pageSize === undefined ? {} : { pageSize: data.discovery.pageSize }) },
+    discovery: {
+      tools: data.discovery?.tools ?? CONFIG_DEFAULTS.discovery.tools,
+      ...(data.discovery?.searchAbove === undefined ? {} : { searchAbove: data.discovery.searchAbove }),
+      ...(data.discovery?.pageSize === undefined ? {} : { pageSize: data.discovery.pageSize }),
+    },
     oauth: data.oauth ?? {},
     identities: data.identities ?? {},
-    cache: { enabled: data.cache?.enabled ?? CONFIG_DEFAULTS.cache.enabled, ttlSeconds: data.cache?.ttlSeconds ?? CONFIG_DEFAULTS.cache.ttlSeconds, maxEntries: data.cache?.maxEntries, overrides: data.cache?.overrides ?? {} },
+    cache: {
+      enabled: data.cache?.enabled ?? CONFIG_DEFAULTS.cache.enabled,
+      ttlSeconds: data.cache?.ttlSeconds ?? CONFIG_DEFAULTS.cache.ttlSeconds,
+      maxEntries: data.cache?.maxEntries,
+      overrides: data.cache?.overrides ?? {},
+    },
   };
 }
 
@@ -207,5 +227,8 @@ function configFrom(data: ConfigFile): ProjectConfig {
 function keyGrants(keys: string[] | Record<string, '*' | string[]> | undefined): KeyGrant[] {
   if (keys === undefined) return [];
   if (Array.isArray(keys)) return keys.map((pattern) => ({ pattern, namespaces: null }));
-  return Object.entries(keys).map(([pattern, namespaces]) => ({ pattern, namespaces: namespaces === '*' ? null : namespaces }));
+  return Object.entries(keys).map(([pattern, namespaces]) => ({
+    pattern,
+    namespaces: namespaces === '*' ? null : namespaces,
+  }));
 }

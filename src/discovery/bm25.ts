@@ -37,7 +37,12 @@ export interface Ranked {
 }
 
 /** Documents that match any query term, best first. */
-export function rank(postings: Postings, query: readonly QueryTerm[], settings: RankSettings, keep: (document: number) => boolean = () => true): Ranked[] {
+export function rank(
+  postings: Postings,
+  query: readonly QueryTerm[],
+  settings: RankSettings,
+  keep: (document: number) => boolean = () => true,
+): Ranked[] {
   const total = new Float64Array(postings.documentCount);
   const partial = new Float64Array(postings.documentCount);
   // Whether a document has a partial score for the query term at hand.
@@ -46,12 +51,17 @@ export function rank(postings: Postings, query: readonly QueryTerm[], settings: 
   const order: number[] = [];
   query.forEach((entry, index) => {
     const touched: number[] = [];
-    const add = (term: number, weight: number) => scoreTerm(postings, term, weight * entry.boost, settings.fieldBoost, partial, inPartial, touched);
+    const add = (term: number, weight: number) =>
+      scoreTerm(postings, term, weight * entry.boost, settings.fieldBoost, partial, inPartial, touched);
     const exact = findTerm(postings, entry.term);
     if (exact >= 0) add(exact, 1);
     const prefixed = new Set<number>();
     if (entry.prefix) {
-      for (let term = lowerBound(postings, entry.term); term < postings.termStart.length - 1 && startsWith(postings, term, entry.term); term += 1) {
+      for (
+        let term = lowerBound(postings, entry.term);
+        term < postings.termStart.length - 1 && startsWith(postings, term, entry.term);
+        term += 1
+      ) {
         const length = termLength(postings, term);
         const distance = length - entry.term.length;
         if (distance === 0) continue;
@@ -85,7 +95,15 @@ export function rank(postings: Postings, query: readonly QueryTerm[], settings: 
   return ranked.sort((a, b) => b.score - a.score);
 }
 
-function scoreTerm(postings: Postings, term: number, weight: number, fieldBoost: readonly number[], scores: Float64Array, scored: Uint8Array, touched: number[]): void {
+function scoreTerm(
+  postings: Postings,
+  term: number,
+  weight: number,
+  fieldBoost: readonly number[],
+  scores: Float64Array,
+  scored: Uint8Array,
+  touched: number[],
+): void {
   const { fieldCount, fieldStart, documents, frequencies, fieldLength, averageFieldLength, documentCount } = postings;
   for (let field = 0; field < fieldCount; field += 1) {
     const from = fieldStart[term * fieldCount + field] as number;

@@ -85,5 +85,9 @@ function leadOf(text: string): string {
 function hostWords(root: Template): string {
   const text = root.map((part) => (part.kind === 'literal' ? part.text : ' ')).join('');
   const host = /^[a-z]+:\/\/([^/:?#]+)/i.exec(text)?.[1] ?? '';
-  return host.split('.').slice(0, -1).filter((label) => !/^(?:api|www|v\d+)$/i.test(label)).join(' ');
+  return host
+    .split('.')
+    .slice(0, -1)
+    .filter((label) => !/^(?:api|www|v\d+)$/i.test(label))
+    .join(' ');
 }

@@ -32,7 +32,12 @@ export function searchCacheDir(project: string): string {
  * index is cached at all (a first start) none can be found: the key, which serialises and hashes
  * every tool's text, is made only to store the postings, after they are built, off a start's path.
  */
-export function cachedPostings(dir: string, key: () => string, documentCount: number, build: () => Postings): { postings: Postings; cached: boolean; stored: Promise<void> } {
+export function cachedPostings(
+  dir: string,
+  key: () => string,
+  documentCount: number,
+  build: () => Postings,
+): { postings: Postings; cached: boolean; stored: Promise<void> } {
   if (!holdsIndexes(dir)) {
     const built = build();
     const stored = new Promise<void>((resolve) =>
@@ -45,7 +50,8 @@ export function cachedPostings(dir: string, key: () => string, documentCount: nu
   }
   const file = join(dir, `${key()}${SUFFIX}`);
   const found = readPostings(file);
-  if (found && found.documentCount === documentCount) return { postings: found, cached: true, stored: Promise.resolve() };
+  if (found && found.documentCount === documentCount)
+    return { postings: found, cached: true, stored: Promise.resolve() };
   const built = build();
   store(dir, file, built);
   return { postings: built, cached: false, stored: Promise.resolve() };
@@ -67,7 +73,9 @@ export function textKey(kind: string, text: unknown): string {
 
 /** The key of the index whose documents are the schema files' texts keyed `fileKeys` (textKey), `members[f]` the places of file f's tools among them. */
 export function indexKey(fileKeys: readonly string[], members: readonly (readonly number[])[]): string {
-  return cacheKey('index').update(JSON.stringify([fileKeys, members])).digest('hex');
+  return cacheKey('index')
+    .update(JSON.stringify([fileKeys, members]))
+    .digest('hex');
 }
 
 /** Per kind, a SHA-256 begun with what every cached form depends on besides its text: begun once and copied, as hundreds of files are keyed at a start. */
@@ -76,7 +84,9 @@ const begun = new Map<string, Hash>();
 function cacheKey(kind: string): Hash {
   let hash = begun.get(kind);
   if (hash === undefined) {
-    hash = createHash('sha256').update(JSON.stringify([FORMAT, flowguardVersion(), WORD_TABLES, kind])).update('\0');
+    hash = createHash('sha256')
+      .update(JSON.stringify([FORMAT, flowguardVersion(), WORD_TABLES, kind]))
+      .update('\0');
     begun.set(kind, hash);
   }
   return hash.copy();

@@ -16,12 +16,22 @@ export interface ChosenMode {
   line: string;
 }
 
-export function chooseMode(setting: ToolsSetting, served: number, alwaysLoad: number, searchAbove = SEARCH_ABOVE): ChosenMode {
+export function chooseMode(
+  setting: ToolsSetting,
+  served: number,
+  alwaysLoad: number,
+  searchAbove = SEARCH_ABOVE,
+): ChosenMode {
   const mode: DiscoveryMode = setting === 'auto' ? (served > searchAbove ? 'search' : 'all') : setting;
-  const why = setting === 'auto' ? `auto: ${served} tools served, ${served > searchAbove ? 'more than' : 'at most'} ${searchAbove}` : `--tools ${setting}`;
+  const why =
+    setting === 'auto'
+      ? `auto: ${served} tools served, ${served > searchAbove ? 'more than' : 'at most'} ${searchAbove}`
+      : `--tools ${setting}`;
   const line =
     mode === 'search'
-      ? `flowguard: discovery mode (${why}): tools/list shows ${META_TOOLS.map((tool) => tool.name).join(', ')}` + (alwaysLoad > 0 ? ` and ${alwaysLoad} alwaysLoad tools` : '') + '; every served tool is found through search_tools (--tools all lists them all)'
+      ? `flowguard: discovery mode (${why}): tools/list shows ${META_TOOLS.map((tool) => tool.name).join(', ')}` +
+        (alwaysLoad > 0 ? ` and ${alwaysLoad} alwaysLoad tools` : '') +
+        '; every served tool is found through search_tools (--tools all lists them all)'
       : `flowguard: every served tool listed (${why}${setting === 'auto' ? '; --tools search lists only the discovery meta-tools' : ''})`;
   return { mode, line };
 }

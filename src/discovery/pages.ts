@@ -17,10 +17,15 @@ export class CursorError extends FlowguardError {
   }
 }
 
-export function pageOf<T>(listing: readonly T[], cursor: string | undefined, pageSize: number | undefined): ToolPage<T> {
+export function pageOf<T>(
+  listing: readonly T[],
+  cursor: string | undefined,
+  pageSize: number | undefined,
+): ToolPage<T> {
   if (pageSize === undefined && cursor === undefined) return { tools: [...listing] };
   const start = cursor === undefined ? 0 : offsetOf(cursor);
-  if (start > listing.length) throw new CursorError(`invalid cursor: past the end of the ${listing.length} tools; list again without a cursor`);
+  if (start > listing.length)
+    throw new CursorError(`invalid cursor: past the end of the ${listing.length} tools; list again without a cursor`);
   const end = pageSize === undefined ? listing.length : start + pageSize;
   const page: ToolPage<T> = { tools: listing.slice(start, end) };
   if (end < listing.length) page.nextCursor = cursorOf(end);

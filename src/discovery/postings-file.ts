@@ -4,8 +4,25 @@
 
 import type { Postings } from './postings.js';
 
-type ArrayName = 'termStart' | 'fieldStart' | 'documents' | 'frequencies' | 'documentFrequency' | 'fieldLength' | 'byLength' | 'lengthStart';
-const ARRAYS: readonly ArrayName[] = ['termStart', 'fieldStart', 'documents', 'frequencies', 'documentFrequency', 'fieldLength', 'byLength', 'lengthStart'];
+type ArrayName =
+  | 'termStart'
+  | 'fieldStart'
+  | 'documents'
+  | 'frequencies'
+  | 'documentFrequency'
+  | 'fieldLength'
+  | 'byLength'
+  | 'lengthStart';
+const ARRAYS: readonly ArrayName[] = [
+  'termStart',
+  'fieldStart',
+  'documents',
+  'frequencies',
+  'documentFrequency',
+  'fieldLength',
+  'byLength',
+  'lengthStart',
+];
 const TYPES = { Uint8Array, Uint16Array, Uint32Array } as const;
 type TypeName = keyof typeof TYPES;
 
@@ -23,13 +40,22 @@ export function encodePostings(postings: Postings): Buffer {
     documentCount: postings.documentCount,
     fieldCount: postings.fieldCount,
     averageFieldLength: [...postings.averageFieldLength],
-    arrays: ARRAYS.map((name) => ({ name, type: postings[name].constructor.name as TypeName, length: postings[name].length })),
+    arrays: ARRAYS.map((name) => ({
+      name,
+      type: postings[name].constructor.name as TypeName,
+      length: postings[name].length,
+    })),
     textBytes: text.length,
   };
   const head = Buffer.from(JSON.stringify(header), 'utf8');
   const size = Buffer.alloc(4);
   size.writeUInt32LE(head.length);
-  return Buffer.concat([size, head, ...ARRAYS.map((name) => Buffer.from(postings[name].buffer, postings[name].byteOffset, postings[name].byteLength)), text]);
+  return Buffer.concat([
+    size,
+    head,
+    ...ARRAYS.map((name) => Buffer.from(postings[name].buffer, postings[name].byteOffset, postings[name].byteLength)),
+    text,
+  ]);
 }
 
 /** The postings in `bytes`, or null when they are not a whole file of this format. */
@@ -69,8 +95,14 @@ function consistent(p: Postings): boolean {
   const terms = p.termStart?.length - 1;
   if (!(terms >= 0) || p.averageFieldLength.length !== p.fieldCount || p.fieldCount < 1) return false;
   if (p.termStart[terms] !== p.text.length || p.fieldStart?.length !== terms * p.fieldCount + 1) return false;
-  if (p.fieldStart[terms * p.fieldCount] !== p.documents?.length || p.frequencies?.length !== p.documents.length) return false;
-  if (p.documentFrequency?.length !== terms || p.fieldLength?.length !== p.documentCount * p.fieldCount || p.byLength?.length !== terms) return false;
+  if (p.fieldStart[terms * p.fieldCount] !== p.documents?.length || p.frequencies?.length !== p.documents.length)
+    return false;
+  if (
+    p.documentFrequency?.length !== terms ||
+    p.fieldLength?.length !== p.documentCount * p.fieldCount ||
+    p.byLength?.length !== terms
+  )
+    return false;
   if (p.lengthStart?.[p.lengthStart.length - 1] !== terms) return false;
   return p.documents.every((document) => document < p.documentCount) && p.byLength.every((term) => term < terms);
 }

@@ -94,7 +94,8 @@ export class PostingsBuilder {
       const distinctWords = entry[0] as number;
       this.fieldLength.push(distinctWords);
       // A running mean, as MiniSearch keeps it: the same figures, so the same scores.
-      this.averageFieldLength[field] = ((this.averageFieldLength[field] as number) * document + distinctWords) / (document + 1);
+      this.averageFieldLength[field] =
+        ((this.averageFieldLength[field] as number) * document + distinctWords) / (document + 1);
     }
     this.documentCount += 1;
     return document;
@@ -120,7 +121,8 @@ export class PostingsBuilder {
     const termStart = new Uint32Array(sorted.length + 1);
     sorted.forEach((term, place) => (termStart[place + 1] = (termStart[place] as number) + term.length));
 
-    const slotOf = (i: number) => (rank[this.postTerm[i] as number] as number) * fieldCount + (this.postField[i] as number);
+    const slotOf = (i: number) =>
+      (rank[this.postTerm[i] as number] as number) * fieldCount + (this.postField[i] as number);
     const fieldStart = startsOf(sorted.length * fieldCount, postCount, slotOf);
     const documents = this.documentCount <= 0xffff ? new Uint16Array(postCount) : new Uint32Array(postCount);
     const frequencies = new Uint8Array(postCount);

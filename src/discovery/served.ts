@@ -6,7 +6,16 @@
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { Tool } from '../catalog/tools.js';
 import { ToolIndex } from './tool-index.js';
-import { CALL_TOOL, DESCRIBE_TOOL, META_TOOL_NAMES, META_TOOLS, MetaArgumentError, callTarget, describeTool, searchTools } from './meta-tools.js';
+import {
+  CALL_TOOL,
+  DESCRIBE_TOOL,
+  META_TOOL_NAMES,
+  META_TOOLS,
+  MetaArgumentError,
+  callTarget,
+  describeTool,
+  searchTools,
+} from './meta-tools.js';
 
 /** `all`: every served tool in tools/list. `search`: the meta-tools and `alwaysLoad` tools. */
 export type DiscoveryMode = 'all' | 'search';
@@ -34,8 +43,13 @@ function discoveryOf(table: ServedTable): Discovery {
   let found = discoveries.get(table);
   if (!found) {
     // A served tool that takes a meta-tool's name stays callable through call_tool.
-    const always = table.listing.filter((entry) => table.byName.get(entry.name)?.tool.route.meta?.alwaysLoad === true && !META_TOOL_NAMES.has(entry.name));
-    found = { shortListing: Object.freeze([...META_TOOLS, ...always]), byName: new Map(table.full.map((entry) => [entry.name, entry])) };
+    const always = table.listing.filter(
+      (entry) => table.byName.get(entry.name)?.tool.route.meta?.alwaysLoad === true && !META_TOOL_NAMES.has(entry.name),
+    );
+    found = {
+      shortListing: Object.freeze([...META_TOOLS, ...always]),
+      byName: new Map(table.full.map((entry) => [entry.name, entry])),
+    };
     discoveries.set(table, found);
   }
   return found;
@@ -59,7 +73,12 @@ export function isMetaCall(name: string): boolean {
 }
 
 /** A meta-tool's answer; `call` runs the tool `call_tool` names, as a direct call would. */
-export async function answerMetaCall(table: ServedTable, name: string, args: Record<string, unknown>, call: (name: string, args: Record<string, unknown>) => Promise<CallToolResult>): Promise<CallToolResult> {
+export async function answerMetaCall(
+  table: ServedTable,
+  name: string,
+  args: Record<string, unknown>,
+  call: (name: string, args: Record<string, unknown>) => Promise<CallToolResult>,
+): Promise<CallToolResult> {
   try {
     if (name === CALL_TOOL) {
       const target = callTarget(args);

@@ -104,7 +104,9 @@ function readEntry(file: string, tools: number, fieldCount: number): TermDocumen
 async function prune(dir: string): Promise<void> {
   const names = (await readdir(dir)).filter((name) => name.endsWith(SUFFIX));
   if (names.length <= KEEP) return;
-  const entries = await Promise.all(names.map(async (name) => ({ path: join(dir, name), time: (await stat(join(dir, name))).mtimeMs })));
+  const entries = await Promise.all(
+    names.map(async (name) => ({ path: join(dir, name), time: (await stat(join(dir, name))).mtimeMs })),
+  );
   entries.sort((a, b) => b.time - a.time);
   for (const { path } of entries.slice(KEEP)) await rm(path, { force: true });
 }

@@ -193,11 +193,18 @@ export function isTermDocuments(value: unknown, tools: number, fieldCount: numbe
   const { terms, tools: documents } = value as Partial<TermDocuments>;
   if (!Array.isArray(terms) || !terms.every((term) => typeof term === 'string' && term !== '')) return false;
   if (!Array.isArray(documents) || documents.length !== tools) return false;
-  const count = (n: unknown, min: number, max: number) => Number.isInteger(n) && (n as number) >= min && (n as number) < max;
+  const count = (n: unknown, min: number, max: number) =>
+    Number.isInteger(n) && (n as number) >= min && (n as number) < max;
   return documents.every(
     (fields) =>
       Array.isArray(fields) &&
       fields.length === fieldCount &&
-      fields.every((field) => Array.isArray(field) && field.length % 2 === 1 && count(field[0], 0, 2 ** 31) && field.every((n, at) => at === 0 || count(n, at % 2 === 1 ? 0 : 1, at % 2 === 1 ? terms.length : 2 ** 31))),
+      fields.every(
+        (field) =>
+          Array.isArray(field) &&
+          field.length % 2 === 1 &&
+          count(field[0], 0, 2 ** 31) &&
+          field.every((n, at) => at === 0 || count(n, at % 2 === 1 ? 0 : 1, at % 2 === 1 ? terms.length : 2 ** 31)),
+      ),
   );
 }

@@ -26,7 +26,13 @@ export interface SearchOptions {
 }
 
 /** Weights of the fields: a tool's own name and the author's hints say most. */
-const BOOST: Record<keyof ToolDocument, number> = { name: 3, about: 1.5, description: 1.5, params: 0.6, schemaText: 0.5 };
+const BOOST: Record<keyof ToolDocument, number> = {
+  name: 3,
+  about: 1.5,
+  description: 1.5,
+  params: 0.6,
+  schemaText: 0.5,
+};
 const FIELDS = Object.keys(BOOST) as (keyof ToolDocument)[];
 const SETTINGS: RankSettings = { fieldBoost: FIELDS.map((field) => BOOST[field]), prefixWeight: 0.5, typoWeight: 0.4 };
 
@@ -85,9 +91,16 @@ export class ToolIndex {
       const termCache = new TermCache(termCacheDir(cacheDir));
       const found = cachedPostings(
         cacheDir,
-        () => indexKey(files.map((_members, file) => keyOf(file)), files),
+        () =>
+          indexKey(
+            files.map((_members, file) => keyOf(file)),
+            files,
+          ),
         this.tools.length,
-        () => buildPostings(files, texts, (file, make) => termCache.get(() => keyOf(file), (files[file] as number[]).length, FIELDS.length, make)),
+        () =>
+          buildPostings(files, texts, (file, make) =>
+            termCache.get(() => keyOf(file), (files[file] as number[]).length, FIELDS.length, make),
+          ),
       );
       made = found;
       this.termSources = termCache.sources;
@@ -109,11 +122,26 @@ export class ToolIndex {
     // A name in the request (`Berlin`, `Tokyo`) is more often an argument than the API meant: it weighs less.
     const values = new Set(request.filter((entry) => entry.value).map((entry) => entry.term));
     for (const entry of request) if (!entry.value) values.delete(entry.term);
-    const terms: QueryTerm[] = wanted.map((word) => ({ term: word, boost: values.has(word) ? VALUE_BOOST : 1, prefix: word.length >= LOOSE_FROM, typo: word.length >= LOOSE_FROM }));
-    const keep = options.namespace === undefined ? undefined : (document: number) => this.toolAt(document).namespace === options.namespace;
+    const terms: QueryTerm[] = wanted.map((word) => ({
+      term: word,
+      boost: values.has(word) ? VALUE_BOOST : 1,
+      prefix: word.length >= LOOSE_FROM,
+      typo: word.length >= LOOSE_FROM,
+    }));
+    const keep =
+      options.namespace === undefined
+        ? undefined
+        : (document: number) => this.toolAt(document).namespace === options.namespace;
     const results = rank(this.postings, terms, SETTINGS, keep);
     const best = results[0];
-    if (!best || this.coverage(request, best.matched.map((index) => wanted[index] as string)) < this.minCoverage) return [];
+    if (
+      !best ||
+      this.coverage(
+        request,
+        best.matched.map((index) => wanted[index] as string),
+      ) < this.minCoverage
+    )
+      return [];
     return results.slice(0, options.limit).map((result) => {
       const tool = this.toolAt(result.document);
       return { name: tool.name, namespace: tool.namespace, score: Math.round(result.score * 1000) / 1000 };
@@ -172,7 +200,11 @@ function schemaFiles(tools: readonly Tool[]): number[][] {
  * their text) made into terms, or found by `termsOf` (the per-file cache, term-cache.ts), then
  * every tool added in its place.
  */
-function buildPostings(files: readonly (readonly number[])[], texts: readonly PieceDocument[][], termsOf: (file: number, make: () => TermDocuments) => TermDocuments): Postings {
+function buildPostings(
+  files: readonly (readonly number[])[],
+  texts: readonly PieceDocument[][],
+  termsOf: (file: number, make: () => TermDocuments) => TermDocuments,
+): Postings {
   const maker = new TermDocumentMaker(splitWords, term);
   const builder = new PostingsBuilder(FIELDS.length);
   // Per tool: its file's terms, the builder's ids of them, and its place among the file's tools.

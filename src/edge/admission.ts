@@ -22,15 +22,26 @@ const TOKEN_REFUSALS: Record<Exclude<TokenCheck, 'accepted'>, string> = {
   invalid: 'Unauthorized: the bearer token is not valid',
 };
 
-export async function admitRequest(authorization: string | undefined, gate: AccessGate, identities: Identities, oauth?: ResourceServer): Promise<RequestAdmission> {
+export async function admitRequest(
+  authorization: string | undefined,
+  gate: AccessGate,
+  identities: Identities,
+  oauth?: ResourceServer,
+): Promise<RequestAdmission> {
   const statics = gate.matchToken(authorization);
-  if (gate.requiresToken && statics.check === 'accepted') return admitIdentity({ subject: STATIC_SUBJECT, identity: statics.identity, scopes: [], groups: [] }, identities);
+  if (gate.requiresToken && statics.check === 'accepted')
+    return admitIdentity({ subject: STATIC_SUBJECT, identity: statics.identity, scopes: [], groups: [] }, identities);
   if (oauth) {
     const token = authorization === undefined ? undefined : BEARER_TOKEN.exec(authorization)?.[1];
     return token === undefined ? oauth.missing() : oauth.admit(token, identities);
   }
   if (statics.check === 'accepted') return { ok: true };
-  return { ok: false, status: 401, challenge: statics.check === 'invalid' ? `${BEARER_REALM}, error="invalid_token"` : BEARER_REALM, message: TOKEN_REFUSALS[statics.check] };
+  return {
+    ok: false,
+    status: 401,
+    challenge: statics.check === 'invalid' ? `${BEARER_REALM}, error="invalid_token"` : BEARER_REALM,
+    message: TOKEN_REFUSALS[statics.check],
+  };
 }
 
 /**
@@ -38,6 +49,9 @@ export async function admitRequest(authorization: string | undefined, gate: Acce
  * the SHA-256 of the bearer token presented (auth.ts presentedIdentity).
  */
 export function sessionOwner(authorization: string | undefined, caller: Caller | undefined): Buffer {
-  if (caller?.subject !== undefined && caller.subject !== STATIC_SUBJECT) return createHash('sha256').update(JSON.stringify(['oauth', caller.subject, caller.client ?? ''])).digest();
+  if (caller?.subject !== undefined && caller.subject !== STATIC_SUBJECT)
+    return createHash('sha256')
+      .update(JSON.stringify(['oauth', caller.subject, caller.client ?? '']))
+      .digest();
   return presentedIdentity(authorization);
 }

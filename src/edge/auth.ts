@@ -66,19 +66,28 @@ export class AccessGate {
   static create(options: AccessOptions): AccessGate {
     const digests = [
       ...(options.tokens ?? []).map((token) => {
-        if (token.length < MIN_TOKEN_LENGTH) throw new AccessConfigError(`an auth token must be at least ${MIN_TOKEN_LENGTH} characters long (one is ${token.length}); make one with: openssl rand -hex 32`);
+        if (token.length < MIN_TOKEN_LENGTH)
+          throw new AccessConfigError(
+            `an auth token must be at least ${MIN_TOKEN_LENGTH} characters long (one is ${token.length}); make one with: openssl rand -hex 32`,
+          );
         return sha256(token);
       }),
       ...(options.tokenDigests ?? []).map((text) => {
         const hex = TOKEN_DIGEST.exec(text)?.[1];
-        if (!hex) throw new AccessConfigError(`http.authTokens: '${text.slice(0, 80)}' is not sha256:<64 hex digits>; make one with: echo "sha256:$(printf %s "$TOKEN" | sha256sum | cut -d" " -f1)"`);
+        if (!hex)
+          throw new AccessConfigError(
+            `http.authTokens: '${text.slice(0, 80)}' is not sha256:<64 hex digits>; make one with: echo "sha256:$(printf %s "$TOKEN" | sha256sum | cut -d" " -f1)"`,
+          );
         return Buffer.from(hex, 'hex');
       }),
     ];
     const identities: Array<string | undefined> = digests.map(() => undefined);
     for (const { identity, digest } of options.namedTokens ?? []) {
       const hex = TOKEN_DIGEST.exec(digest)?.[1];
-      if (!hex) throw new AccessConfigError(`identities.${identity}.tokens: '${digest.slice(0, 80)}' is not sha256:<64 hex digits>`);
+      if (!hex)
+        throw new AccessConfigError(
+          `identities.${identity}.tokens: '${digest.slice(0, 80)}' is not sha256:<64 hex digits>`,
+        );
       digests.push(Buffer.from(hex, 'hex'));
       identities.push(identity);
     }
@@ -150,7 +159,9 @@ function parseAllowedHost(text: string): string {
   const name = unbracket(text.trim().toLowerCase()).replace(/\.$/, '');
   const looksLikeName = /^[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?$/.test(name);
   if (!looksLikeName && isIP(name) !== 6) {
-    throw new AccessConfigError(`allowed host '${text.slice(0, 100)}' must be a host name or address, without scheme, port or path (e.g. mcp.example.com)`);
+    throw new AccessConfigError(
+      `allowed host '${text.slice(0, 100)}' must be a host name or address, without scheme, port or path (e.g. mcp.example.com)`,
+    );
   }
   return name;
 }
@@ -159,7 +170,9 @@ function parseAllowedHost(text: string): string {
 function boundNames(host: string): string[] {
   const bare = unbracket(host.toLowerCase());
   if (WILDCARD_ADDRESSES.has(bare)) {
-    const addresses = Object.values(networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address.toLowerCase().replace(/%.*$/, '')));
+    const addresses = Object.values(networkInterfaces()).flatMap((entries) =>
+      (entries ?? []).map((entry) => entry.address.toLowerCase().replace(/%.*$/, '')),
+    );
     return [...LOOPBACK_NAMES, ...addresses];
   }
   return isLoopback(bare) ? [...LOOPBACK_NAMES, bare] : [bare];

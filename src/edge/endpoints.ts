@@ -1,6 +1,6 @@
 // The tool sets one HTTP server serves, by path: `/mcp` the catalog (or the one group of
 // `serve --group`) and `/mcp/<group>` each group of `.flowmcp/groups.json` as a server of its own
-// (issue 25: a client set up for one task connects to one small endpoint). Which groups verify is
+// (a client set up for one task connects to one small endpoint). Which groups verify is
 // decided by the caller (`serve`, as `serve --group` decides); a group that does not is still
 // named here, so that its path says why it is not served instead of being merely unknown.
 
@@ -10,7 +10,9 @@ import type { McpServerOptions } from '../mcp/server.js';
 export type EndpointServing = Pick<McpServerOptions, 'tools' | 'prompts' | 'discovery'>;
 
 /** A `/mcp/<name>` endpoint: a verified group (or 4.x selection) and what it serves, or one refused and why. */
-export type GroupEndpoint = ({ name: string; serving: EndpointServing } | { name: string; refused: string }) & { kind?: 'group' | 'selection' };
+export type GroupEndpoint = ({ name: string; serving: EndpointServing } | { name: string; refused: string }) & {
+  kind?: 'group' | 'selection';
+};
 
 /** The endpoint a request's path names: its key (sessions belong to one), and what its servers serve. */
 export interface Endpoint {
@@ -41,13 +43,16 @@ export class EndpointTable {
     const name = pathname.slice(this.root.length + 1);
     const group = this.groups.get(name);
     if (!group) return { missing: `Not found: no endpoint ${pathname.slice(0, 200)}; ${this.known()}` };
-    if ('refused' in group) return { missing: `Not found: ${group.kind ?? 'group'} '${name}' is not served: ${group.refused}` };
+    if ('refused' in group)
+      return { missing: `Not found: ${group.kind ?? 'group'} '${name}' is not served: ${group.refused}` };
     return { found: { path: pathname, serving: group.serving } };
   }
 
   /** The paths served, for a 404's message. */
   private known(): string {
-    const served = [...this.groups.values()].filter((group) => !('refused' in group)).map((group) => `${this.root}/${group.name}`);
+    const served = [...this.groups.values()]
+      .filter((group) => !('refused' in group))
+      .map((group) => `${this.root}/${group.name}`);
     return `this server's endpoints are ${[this.root, ...served].join(', ')}`;
   }
 }

@@ -43,13 +43,28 @@ import type { OAuthPrepared } from '../access/setup.js';
 import { admitRequest, sessionOwner, type RequestAdmission } from './admission.js';
 import { AccessGate } from './auth.js';
 import { answerHealth } from './health.js';
-import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, originMatches, parseOriginPattern } from './origins.js';
+import {
+  DEFAULT_ALLOWED_ORIGINS,
+  DEFAULT_HOST,
+  DEFAULT_PATH,
+  DEFAULT_PORT,
+  originMatches,
+  parseOriginPattern,
+} from './origins.js';
 import { createMcpServer, notifyToolChanges, type McpServerOptions } from '../mcp/server.js';
 import { EndpointTable, type Endpoint, type GroupEndpoint } from './endpoints.js';
 import { SessionTable } from './sessions.js';
+import { asksForProgress, hostLines, NO_BODY, readJson, rpcError, sendJson } from './json-rpc-http.js';
 
 export type { GroupEndpoint } from './endpoints.js';
-export { DEFAULT_ALLOWED_ORIGINS, DEFAULT_HOST, DEFAULT_PATH, DEFAULT_PORT, OriginPatternError, parseOriginPattern } from './origins.js';
+export {
+  DEFAULT_ALLOWED_ORIGINS,
+  DEFAULT_HOST,
+  DEFAULT_PATH,
+  DEFAULT_PORT,
+  OriginPatternError,
+  parseOriginPattern,
+} from './origins.js';
 
 export interface HttpServeOptions extends McpServerOptions {
   host?: string;
@@ -95,7 +110,10 @@ const METRICS_PATH = '/metrics';
 const MAX_LOGGED_CHARS = 4000;
 
 /** `source`: a catalog, or a holder whose catalog is read afresh per request (`serve --watch` swaps it). */
-export async function startHttpServer(source: Catalog | LiveCatalog, options: HttpServeOptions = {}): Promise<McpHttpServer> {
+export async function startHttpServer(
+  source: Catalog | LiveCatalog,
+  options: HttpServeOptions = {},
+): Promise<McpHttpServer> {
   const catalog = LiveCatalog.of(source);
   const host = options.host ?? DEFAULT_HOST;
   const path = options.path ?? DEFAULT_PATH;
@@ -116,9 +134,16 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
 
   const newServer = (endpoint: Endpoint, caller: Caller | undefined): McpServer => {
     const policy = caller?.identity === undefined ? undefined : identities.policy(caller.identity);
-    const server = createMcpServer(catalog, { ...serverOptions, ...endpoint.serving, caller, policy, discovery: policy?.discovery ?? endpoint.serving.discovery ?? serverOptions.discovery });
+    const server = createMcpServer(catalog, {
+      ...serverOptions,
+      ...endpoint.serving,
+      caller,
+      policy,
+      discovery: policy?.discovery ?? endpoint.serving.discovery ?? serverOptions.discovery,
+    });
     // An SDK error can quote what the client sent: redacted, then cut, so a line stays small.
-    server.onerror = (error) => log(catalog.current.redact(`flowguard: http: ${error.message}`).slice(0, MAX_LOGGED_CHARS));
+    server.onerror = (error) =>
+      log(catalog.current.redact(`flowguard: http: ${error.message}`).slice(0, MAX_LOGGED_CHARS));
     open.add(server);
     const stopNotifying = notifyToolChanges(catalog, server);
     server.onclose = () => {
@@ -127,17 +152,31 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
     };
     return server;
   };
-  const sessions = new SessionTable({ max: maxSessions, idleMs, records: options.sessionRecords ?? null, newServer, log });
+  const sessions = new SessionTable({
+    max: maxSessions,
+    idleMs,
+    records: options.sessionRecords ?? null,
+    newServer,
+    log,
+  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // RFC 9112 §3.2: a request with more than one Host line is a 400. Node keeps only the first in
     // req.headers, so the check below would judge a name the proxy in front may not have used.
-    if (hostLines(req.rawHeaders) > 1) return sendJson(res, 400, rpcError(-32000, 'Bad Request: more than one Host header'));
+    if (hostLines(req.rawHeaders) > 1)
+      return sendJson(res, 400, rpcError(-32000, 'Bad Request: more than one Host header'));
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (answerHealth(url.pathname, req, res, catalog.current)) return;
     if (!gate.hostAllowed(req.headers.host)) {
       const shown = (req.headers.host ?? '(none)').slice(0, 200);
-      return sendJson(res, 403, rpcError(-32000, `Forbidden: the Host header ${shown} does not name this server (start it with --allow-host, or list the name in http.allowedHosts)`));
+      return sendJson(
+        res,
+        403,
+        rpcError(
+          -32000,
+          `Forbidden: the Host header ${shown} does not name this server (start it with --allow-host, or list the name in http.allowedHosts)`,
+        ),
+      );
     }
     if (oauth.server?.servesMetadataAt(url.pathname)) return answerMetadata(req, res, oauth.server);
     if (url.pathname === METRICS_PATH) {
@@ -151,7 +190,14 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
     const origin = req.headers.origin;
     if (origin !== undefined) {
       if (!origins.some((pattern) => originMatches(pattern, origin))) {
-        return sendJson(res, 403, rpcError(-32000, `Forbidden: origin ${origin.slice(0, 200)} is not allowed (start the server with --allow-origin to allow it)`));
+        return sendJson(
+          res,
+          403,
+          rpcError(
+            -32000,
+            `Forbidden: origin ${origin.slice(0, 200)} is not allowed (start the server with --allow-origin to allow it)`,
+          ),
+        );
       }
       res.setHeader('Access-Control-Allow-Origin', origin);
       res.setHeader('Vary', 'Origin');
@@ -177,14 +223,21 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
     if (!options.sessions) {
       if (req.method !== 'POST') {
         res.setHeader('Allow', 'POST, OPTIONS');
-        return sendJson(res, 405, rpcError(-32000, 'Method not allowed: this server is stateless; send JSON-RPC messages with POST'));
+        return sendJson(
+          res,
+          405,
+          rpcError(-32000, 'Method not allowed: this server is stateless; send JSON-RPC messages with POST'),
+        );
       }
       const body = await readJson(req, res, maxBody);
       if (body === NO_BODY) return;
       const server = newServer(endpoint, caller);
       // A plain JSON answer is cheaper than an event stream; a stream only where a progress
       // token asks for notifications along the way.
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !asksForProgress(body) });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: !asksForProgress(body),
+      });
       // The response closing (answered, or the client went away) ends this server; a call still
       // running is aborted with it.
       res.on('close', () => void server.close().catch(() => undefined));
@@ -202,21 +255,30 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
       // A session belongs to the token that opened it: to any other it does not exist (404, as the
       // MCP transport answers an unknown session), so that a session id alone is worth nothing.
       const outcome = await sessions.handle(id, req, res, body, endpoint, owner, caller);
-      if (outcome === 'missing') return sendJson(res, 404, rpcError(-32001, 'Session not found; initialize a new session'));
-      if (outcome === 'full') return sendJson(res, 503, rpcError(-32000, `Too many sessions (${maxSessions}); close one or try again later`));
+      if (outcome === 'missing')
+        return sendJson(res, 404, rpcError(-32001, 'Session not found; initialize a new session'));
+      if (outcome === 'full')
+        return sendJson(res, 503, rpcError(-32000, `Too many sessions (${maxSessions}); close one or try again later`));
       return;
     }
     if (req.method !== 'POST') return sendJson(res, 400, rpcError(-32000, 'Bad Request: no Mcp-Session-Id header'));
     const body = await readJson(req, res, maxBody);
     if (body === NO_BODY) return;
-    const initializing = Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
-    if (!initializing) return sendJson(res, 400, rpcError(-32000, 'Bad Request: no Mcp-Session-Id header; send initialize first'));
-    if (sessions.full) return sendJson(res, 503, rpcError(-32000, `Too many sessions (${maxSessions}); close one or try again later`));
+    const initializing = Array.isArray(body)
+      ? body.some((message) => isInitializeRequest(message))
+      : isInitializeRequest(body);
+    if (!initializing)
+      return sendJson(res, 400, rpcError(-32000, 'Bad Request: no Mcp-Session-Id header; send initialize first'));
+    if (sessions.full)
+      return sendJson(res, 503, rpcError(-32000, `Too many sessions (${maxSessions}); close one or try again later`));
     await sessions.open(req, res, body, endpoint, owner, caller);
   };
 
   /** The request's caller admitted (admission.ts); otherwise its 401 or 403 with the challenge has been sent, and null is returned. */
-  const admit = async (req: IncomingMessage, res: ServerResponse): Promise<(RequestAdmission & { ok: true }) | null> => {
+  const admit = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<(RequestAdmission & { ok: true }) | null> => {
     const admission = await admitRequest(req.headers.authorization, gate, identities, oauth.server);
     if (admission.ok) return admission;
     res.setHeader('WWW-Authenticate', admission.challenge);
@@ -226,7 +288,11 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
 
   const http = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      log(catalog.current.redact(`flowguard: http: ${(error as Error)?.stack ?? String(error)}`).slice(0, MAX_LOGGED_CHARS));
+      log(
+        catalog.current
+          .redact(`flowguard: http: ${(error as Error)?.stack ?? String(error)}`)
+          .slice(0, MAX_LOGGED_CHARS),
+      );
       if (!res.headersSent) sendJson(res, 500, rpcError(-32603, 'Internal server error'));
       else res.end();
     });
@@ -263,13 +329,16 @@ export async function startHttpServer(source: Catalog | LiveCatalog, options: Ht
   };
 }
 
-const NO_BODY = Symbol('no body');
-
 /** The Protected Resource Metadata: public, and readable from any origin (a browser client discovers the server with it). */
 function answerMetadata(req: IncomingMessage, res: ServerResponse, server: ResourceServer): void {
   res.setHeader('Access-Control-Allow-Origin', '*');
   if (req.method === 'OPTIONS') {
-    res.writeHead(204, { 'Access-Control-Allow-Methods': 'GET, OPTIONS', 'Access-Control-Allow-Headers': 'mcp-protocol-version' }).end();
+    res
+      .writeHead(204, {
+        'Access-Control-Allow-Methods': 'GET, OPTIONS',
+        'Access-Control-Allow-Headers': 'mcp-protocol-version',
+      })
+      .end();
     return;
   }
   if (req.method !== 'GET') {
@@ -279,7 +348,6 @@ function answerMetadata(req: IncomingMessage, res: ServerResponse, server: Resou
   res.setHeader('Cache-Control', 'max-age=300');
   sendJson(res, 200, server.metadata());
 }
-
 
 /**
  * Feeds every finished call into `metrics`: of the catalog served now and of each one a reload
@@ -299,57 +367,3 @@ function countCalls(live: LiveCatalog, metrics: ServerMetrics): () => void {
     stop();
   };
 }
-
-/** How many `Host` lines a request carried, as they arrived. */
-function hostLines(rawHeaders: readonly string[]): number {
-  let count = 0;
-  for (let at = 0; at < rawHeaders.length; at += 2) if ((rawHeaders[at] as string).toLowerCase() === 'host') count += 1;
-  return count;
-}
-
-function asksForProgress(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.some((message) => {
-    const params = (message as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params;
-    return params?._meta?.progressToken !== undefined;
-  });
-}
-
-/** The parsed body, or NO_BODY once an error response has been sent. */
-async function readJson(req: IncomingMessage, res: ServerResponse, max: number): Promise<unknown> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > max) {
-    res.setHeader('Connection', 'close');
-    sendJson(res, 413, rpcError(-32000, `Request body larger than ${max} bytes`));
-    return NO_BODY;
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > max) {
-      res.setHeader('Connection', 'close');
-      sendJson(res, 413, rpcError(-32000, `Request body larger than ${max} bytes`));
-      return NO_BODY;
-    }
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    // JSON.parse throws only on a body that is no JSON: the client is told (-32700).
-    sendJson(res, 400, rpcError(-32700, 'Parse error: the body is not valid JSON'));
-    return NO_BODY;
-  }
-}
-
-function rpcError(code: number, message: string) {
-  return { jsonrpc: '2.0', error: { code, message }, id: null };
-}
-
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
-  res.end(text);
-}
-

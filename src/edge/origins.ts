@@ -26,7 +26,9 @@ export function parseOriginPattern(pattern: string, flag?: string): OriginPatter
     throw new OriginPatternError(`${where}allowed origin '${pattern}' must be scheme://host[:port] or scheme://host:*`);
   }
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username || url.password) {
-    throw new OriginPatternError(`${where}allowed origin '${pattern}' must be an origin, without path, query or credentials`);
+    throw new OriginPatternError(
+      `${where}allowed origin '${pattern}' must be an origin, without path, query or credentials`,
+    );
   }
   return { protocol: url.protocol, hostname: url.hostname, port: anyPort ? undefined : url.port };
 }
@@ -46,5 +48,9 @@ export function originMatches(pattern: OriginPattern, origin: string): boolean {
     return false; // `null` and other opaque origins are never allowed
   }
   if (url.origin === 'null') return false;
-  return url.protocol === pattern.protocol && url.hostname === pattern.hostname && (pattern.port === undefined || url.port === pattern.port);
+  return (
+    url.protocol === pattern.protocol &&
+    url.hostname === pattern.hostname &&
+    (pattern.port === undefined || url.port === pattern.port)
+  );
 }

@@ -2,7 +2,7 @@
 // of its own, bounded in number, closed after an idle time, and owned by the caller (bearer token, or
 // OAuth subject and client) and the endpoint that opened it (any other caller gets a 404 for its id, so an id alone is worth nothing).
 //
-// Replicas (issue 28): with shared session records (Redis, state/shared-state.ts), a session
+// Replicas: with shared session records (Redis, state/shared-state.ts), a session
 // opened on one replica continues on any other. Opening one stores a record (its owner's token
 // digest, its endpoint, and the client's initialize request); a replica that meets an id it does
 // not hold reads the record and, for the same owner at the same endpoint, builds the session again
@@ -72,15 +72,32 @@ export class SessionTable {
   }
 
   /** Opens a session with the client's initialize request (`body`) and answers it. */
-  async open(req: IncomingMessage, res: ServerResponse, body: unknown, endpoint: Endpoint, owner: Buffer, caller: Caller | undefined): Promise<void> {
+  async open(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    endpoint: Endpoint,
+    owner: Buffer,
+    caller: Caller | undefined,
+  ): Promise<void> {
     const initialize: unknown = (Array.isArray(body) ? body : [body]).find((message) => isInitializeRequest(message));
     // The record is stored before the initialize answer leaves: once the client knows the id, every replica can find it.
-    const session: Session = await this.create(endpoint, owner, caller, randomUUID, (id) => this.share(id, session, initialize));
+    const session: Session = await this.create(endpoint, owner, caller, randomUUID, (id) =>
+      this.share(id, session, initialize),
+    );
     await exchange(session.transport, req, res, body);
   }
 
   /** Answers a request of the session `id` (found here or taken over), or says why it cannot. */
-  async handle(id: string, req: IncomingMessage, res: ServerResponse, body: unknown, endpoint: Endpoint, owner: Buffer, caller: Caller | undefined): Promise<Exclude<Found, { session: Session }> | 'answered'> {
+  async handle(
+    id: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    endpoint: Endpoint,
+    owner: Buffer,
+    caller: Caller | undefined,
+  ): Promise<Exclude<Found, { session: Session }> | 'answered'> {
     const found = await this.find(id, endpoint, owner, caller);
     if (typeof found === 'string') return found;
     this.touch(found.session);
@@ -116,13 +133,23 @@ export class SessionTable {
   /** Builds the session `id` again from its shared record, for its owner at its endpoint. */
   private async adopt(id: string, endpoint: Endpoint, owner: Buffer, caller: Caller | undefined): Promise<Found> {
     const record = parseRecord(await (this.options.records as SessionRecords).get(id));
-    if (!record || record.endpoint !== endpoint.path || !sameIdentity(Buffer.from(record.owner, 'hex'), owner)) return 'missing';
+    if (!record || record.endpoint !== endpoint.path || !sameIdentity(Buffer.from(record.owner, 'hex'), owner))
+      return 'missing';
     if (this.full) return 'full';
-    const session = await this.create(endpoint, owner, caller, () => id, async () => undefined);
+    const session = await this.create(
+      endpoint,
+      owner,
+      caller,
+      () => id,
+      async () => undefined,
+    );
     session.shared = true;
     // The initialize request as the client sent it to the replica that opened the session: the
     // server and transport are then where they were after it. Its answer went to the client then.
-    const replay = new Request('http://localhost/', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } });
+    const replay = new Request('http://localhost/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    });
     const answer = await session.transport.handleRequest(replay, { parsedBody: record.initialize });
     await answer.text();
     if (!answer.ok || session.transport.sessionId !== id) {
@@ -132,7 +159,13 @@ export class SessionTable {
     return { session };
   }
 
-  private async create(endpoint: Endpoint, owner: Buffer, caller: Caller | undefined, sessionId: () => string, opened: (id: string) => Promise<void>): Promise<Session> {
+  private async create(
+    endpoint: Endpoint,
+    owner: Buffer,
+    caller: Caller | undefined,
+    sessionId: () => string,
+    opened: (id: string) => Promise<void>,
+  ): Promise<Session> {
     const server = this.options.newServer(endpoint, caller);
     const session: Session = {
       server,
@@ -162,9 +195,15 @@ export class SessionTable {
   /** Stores the record by which other replicas can take the session over. */
   private async share(id: string, session: Session, initialize: unknown): Promise<void> {
     if (!this.options.records) return;
-    const record = JSON.stringify({ owner: session.owner.toString('hex'), endpoint: session.endpoint, initialize } satisfies SessionRecord);
+    const record = JSON.stringify({
+      owner: session.owner.toString('hex'),
+      endpoint: session.endpoint,
+      initialize,
+    } satisfies SessionRecord);
     if (record.length > MAX_SHARED_RECORD_CHARS) {
-      this.options.log(`flowguard: http: session ${id} is kept by this replica only: its initialize request is over ${MAX_SHARED_RECORD_CHARS} characters`);
+      this.options.log(
+        `flowguard: http: session ${id} is kept by this replica only: its initialize request is over ${MAX_SHARED_RECORD_CHARS} characters`,
+      );
       return;
     }
     session.shared = await this.options.records.put(id, record, this.options.idleMs);
@@ -186,7 +225,11 @@ function parseRecord(text: string | null): SessionRecord | null {
   if (text === null) return null;
   try {
     const record = JSON.parse(text) as Partial<SessionRecord>;
-    const valid = typeof record.owner === 'string' && /^[0-9a-f]{64}$/.test(record.owner) && typeof record.endpoint === 'string' && isInitializeRequest(record.initialize);
+    const valid =
+      typeof record.owner === 'string' &&
+      /^[0-9a-f]{64}$/.test(record.owner) &&
+      typeof record.endpoint === 'string' &&
+      isInitializeRequest(record.initialize);
     return valid ? (record as SessionRecord) : null;
   } catch {
     return null;

@@ -12,8 +12,16 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 
 /** Hands `req` (with its parsed body) to `transport` and writes its answer to `res`. */
-export async function exchange(transport: WebStandardStreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-  const request = new Request(new URL(req.url ?? '/', 'http://localhost'), { method: req.method, headers: webHeaders(req.headers) });
+export async function exchange(
+  transport: WebStandardStreamableHTTPServerTransport,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+): Promise<void> {
+  const request = new Request(new URL(req.url ?? '/', 'http://localhost'), {
+    method: req.method,
+    headers: webHeaders(req.headers),
+  });
   const response = await transport.handleRequest(request, { parsedBody: body });
   await writeResponse(response, req, res);
 }

@@ -1,9 +1,9 @@
 // The one error model: every error flowguard throws on purpose is a FlowguardError with a stable
-// code of the one code table (src/report/findings.ts, CODES), so that the command line maps it to
+// code of the one code table (src/report/codes.ts, CODES), so that the command line maps it to
 // an exit code in one place (cli/run.ts) and the docs list it with the findings. Anything else that
 // escapes is a bug, reported as ERR099 (exit 70).
 
-import { CODES, type Code } from '../report/findings.js';
+import { CODES, type Code } from '../report/codes.js';
 
 export class FlowguardError extends Error {
   readonly code: Code;

@@ -4,7 +4,8 @@
 
 import type { FlowguardError } from './flowguard-error.js';
 
-export type Result<T, E = FlowguardError> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
+export type Result<T, E = FlowguardError> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E };
 
 export function ok<T>(value: T): { readonly ok: true; readonly value: T } {
   return { ok: true, value };

@@ -1,4 +1,4 @@
-// A group's content record (RULINGS R10, issue 13): everything that decides what its tools do,
+// A group's content record (decision R10): everything that decides what its tools do,
 // beyond the spec's tool hash. The tool hash (hash.ts) leaves out root, headers, descriptions and
 // handlers by design, so a group also records, when it is created:
 //
@@ -77,14 +77,18 @@ export function recordContent(tools: readonly Tool[], sources: ContentSources): 
       const list = sources.lists.get(name);
       lists.set(name, list ? fileValue(list.file) : 'is not loaded');
     }
-    for (const name of tool.schema.requiredLibraries) if (!libraries.has(name)) libraries.set(name, installedVersion(name, sources.project));
+    for (const name of tool.schema.requiredLibraries)
+      if (!libraries.has(name)) libraries.set(name, installedVersion(name, sources.project));
   }
   return { files: sortedRecord(files), lists: sortedRecord(lists), libraries: sortedRecord(libraries) };
 }
 
 /** The entries of a current record that are no hash: files and lists that could not be read. */
 export function unreadableContent(record: ContentRecord): ContentChange[] {
-  const sections = [['files', 'schema file'], ['lists', 'shared list']] as const;
+  const sections = [
+    ['files', 'schema file'],
+    ['lists', 'shared list'],
+  ] as const;
   return sections.flatMap(([section, what]) =>
     Object.entries(record[section])
       .filter(([, value]) => !HASH_PATTERN.test(value))
@@ -99,14 +103,18 @@ export function unreadableContent(record: ContentRecord): ContentChange[] {
  */
 export function contentChanges(recorded: ContentRecord, current: ContentRecord, complete: boolean): ContentChange[] {
   const changes: ContentChange[] = [];
-  const compare = (section: ContentSection, describe: (key: string, was: string | undefined, now: string | undefined) => string) => {
+  const compare = (
+    section: ContentSection,
+    describe: (key: string, was: string | undefined, now: string | undefined) => string,
+  ) => {
     const was = recorded[section];
     const now = current[section];
     const keys = new Set([...Object.keys(now), ...(complete ? Object.keys(was) : [])]);
     for (const key of [...keys].sort()) {
       const before = Object.hasOwn(was, key) ? was[key] : undefined;
       const after = Object.hasOwn(now, key) ? now[key] : undefined;
-      if (before !== after) changes.push({ section, key, recorded: before !== undefined, message: describe(key, before, after) });
+      if (before !== after)
+        changes.push({ section, key, recorded: before !== undefined, message: describe(key, before, after) });
     }
   };
   compare('files', (key, was, now) => {
@@ -159,7 +167,9 @@ function reachedLists(schema: CanonicalSchema, sources: ContentSources): Set<str
   const reached = new Set<string>();
   const pending = [
     ...schema.sharedLists.map((ref) => ref.ref),
-    ...schema.routes.flatMap((route) => route.parameters.flatMap((param) => (param.type.kind === 'enum' ? param.type.lists.map((ref) => ref.list) : []))),
+    ...schema.routes.flatMap((route) =>
+      route.parameters.flatMap((param) => (param.type.kind === 'enum' ? param.type.lists.map((ref) => ref.list) : [])),
+    ),
   ];
   // Every name is visited once, so a dependency cycle cannot loop.
   for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
@@ -179,7 +189,8 @@ function installedVersion(name: string, project: string): string {
   // package's own is the nearest one that carries its name.
   for (let dir = dirname(fileURLToPath(library.url)); ; dir = dirname(dir)) {
     const manifest = readManifest(join(dir, 'package.json'));
-    if (manifest?.name === name) return typeof manifest.version === 'string' && manifest.version !== '' ? manifest.version : 'no version';
+    if (manifest?.name === name)
+      return typeof manifest.version === 'string' && manifest.version !== '' ? manifest.version : 'no version';
     if (dirname(dir) === dir) return 'no version';
   }
 }

@@ -13,7 +13,8 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { childPath, FindingSink, type Code, type Finding } from '../report/findings.js';
+import { childPath, FindingSink, type Finding } from '../report/findings.js';
+import { type Code } from '../report/codes.js';
 import { jsonErrorOffset, locateJson } from '../report/json-locate.js';
 import { isRecord } from '../shared/raw.js';
 import { checkShape, shapeProblems } from '../shapes/problems.js';
@@ -80,7 +81,14 @@ export function readGroupsFile(file: string): GroupsFile {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
     const sink = new FindingSink(file);
     if (!missing) sink.add('GRP007', undefined, `cannot read the file: ${(error as Error).message}`);
-    return { file, exists: !missing, data: null, findings: sink.findings, groups: [], newSink: () => new FindingSink(file) };
+    return {
+      file,
+      exists: !missing,
+      data: null,
+      findings: sink.findings,
+      groups: [],
+      newSink: () => new FindingSink(file),
+    };
   }
   return parseGroupsText(file, text);
 }
@@ -92,8 +100,20 @@ export function parseGroupsText(file: string, text: string): GroupsFile {
     data = JSON.parse(text);
   } catch (error) {
     const sink = new FindingSink(file, text);
-    sink.addAt('GRP007', jsonErrorOffset(error, text), `not valid JSON: ${(error as Error).message}`, 'groups.json is plain JSON: no comments, no trailing commas');
-    return { file, exists: true, data: null, findings: sink.findings, groups: [], newSink: () => new FindingSink(file, text) };
+    sink.addAt(
+      'GRP007',
+      jsonErrorOffset(error, text),
+      `not valid JSON: ${(error as Error).message}`,
+      'groups.json is plain JSON: no comments, no trailing commas',
+    );
+    return {
+      file,
+      exists: true,
+      data: null,
+      findings: sink.findings,
+      groups: [],
+      newSink: () => new FindingSink(file, text),
+    };
   }
   const located = locateJson(text, MAX_LOCATED_DEPTH);
   const newSink = () => {
@@ -104,7 +124,12 @@ export function parseGroupsText(file: string, text: string): GroupsFile {
   const top = newSink();
   for (const duplicate of located.duplicates) {
     if (duplicate.parent === 'groups') continue; // named with the group below
-    top.add('GRP007', duplicate.path, `the key '${duplicate.key}' appears twice; JSON keeps only the last`, 'remove one of them');
+    top.add(
+      'GRP007',
+      duplicate.path,
+      `the key '${duplicate.key}' appears twice; JSON keeps only the last`,
+      'remove one of them',
+    );
   }
   const groups: GroupEntry[] = [];
   checkShape(validateGroupsFile, data, { root: '', fallback: 'GRP007' }, top);
@@ -113,7 +138,13 @@ export function parseGroupsText(file: string, text: string): GroupsFile {
     for (const [name, raw] of Object.entries(data.groups)) {
       const sink = newSink();
       const path = childPath('groups', name);
-      if (twice.has(name)) sink.add('GRP007', path, `the group '${name}' is defined twice; JSON keeps only the last`, 'rename or remove one of them');
+      if (twice.has(name))
+        sink.add(
+          'GRP007',
+          path,
+          `the group '${name}' is defined twice; JSON keeps only the last`,
+          'rename or remove one of them',
+        );
       const group = checkGroupForm(name, raw, sink);
       groups.push({ name, path, group, findings: sink.findings });
     }
@@ -141,13 +172,24 @@ interface FormProblem {
  */
 export function checkGroupForm(name: string, raw: unknown, sink: FindingSink): Group | null {
   const path = childPath('groups', name);
-  const shape: FormProblem[] = shapeProblems(validateGroupEntry, { [name]: raw }, { root: 'groups', vars: { group: name } }).map((problem) => ({ ...problem, code: problem.code ?? 'GRP007' }));
+  const shape: FormProblem[] = shapeProblems(
+    validateGroupEntry,
+    { [name]: raw },
+    { root: 'groups', vars: { group: name } },
+  ).map((problem) => ({ ...problem, code: problem.code ?? 'GRP007' }));
   const record = isRecord(raw) ? raw : null;
-  const tools = record && Array.isArray(record.tools) && record.tools.every((ref) => typeof ref === 'string') ? (record.tools as string[]) : null;
+  const tools =
+    record && Array.isArray(record.tools) && record.tools.every((ref) => typeof ref === 'string')
+      ? (record.tools as string[])
+      : null;
   const refused = new Set(shape.map((problem) => problem.path));
-  const semantic = [...repeatedTools(record?.tools, childPath(path, 'tools')), ...toolHashProblems(record?.toolHashes, tools, childPath(path, 'toolHashes'), name, refused)];
+  const semantic = [
+    ...repeatedTools(record?.tools, childPath(path, 'tools')),
+    ...toolHashProblems(record?.toolHashes, tools, childPath(path, 'toolHashes'), name, refused),
+  ];
   const problems = [...shape, ...semantic];
-  for (const problem of inFieldOrder(problems, path)) sink.add(problem.code, problem.path, problem.message, problem.hint);
+  for (const problem of inFieldOrder(problems, path))
+    sink.add(problem.code, problem.path, problem.message, problem.hint);
   const readable = record !== null && tools !== null && !problems.some((problem) => problem.code === 'GRP007');
   if (!readable) return null;
   const group: Group = { description: record.description as string, tools, hash: record.hash as string | null };
@@ -169,7 +211,13 @@ function repeatedTools(tools: unknown, path: string): FormProblem[] {
     if (typeof ref !== 'string') return;
     const seen = first.get(ref);
     if (seen === undefined) first.set(ref, index);
-    else problems.push({ code: 'GRP005', path: childPath(path, index), message: `'${ref}' is listed twice (first at index ${seen})`, hint: 'list each tool once' });
+    else
+      problems.push({
+        code: 'GRP005',
+        path: childPath(path, index),
+        message: `'${ref}' is listed twice (first at index ${seen})`,
+        hint: 'list each tool once',
+      });
   });
   return problems;
 }
@@ -178,15 +226,27 @@ function repeatedTools(tools: unknown, path: string): FormProblem[] {
  * `toolHashes` names exactly the group's tools; checked only when the tools can be read. An
  * entry the shape refused (no hash) is not reported again.
  */
-function toolHashProblems(toolHashes: unknown, tools: readonly string[] | null, path: string, name: string, refused: ReadonlySet<string | undefined>): FormProblem[] {
+function toolHashProblems(
+  toolHashes: unknown,
+  tools: readonly string[] | null,
+  path: string,
+  name: string,
+  refused: ReadonlySet<string | undefined>,
+): FormProblem[] {
   if (!isRecord(toolHashes) || tools === null) return [];
   const listed = new Set(tools);
   const problems: FormProblem[] = [];
   for (const ref of Object.keys(toolHashes)) {
-    if (!listed.has(ref) && !refused.has(childPath(path, ref))) problems.push({ code: 'GRP007', path: childPath(path, ref), message: `toolHashes names '${ref}', which is not one of the group's tools` });
+    if (!listed.has(ref) && !refused.has(childPath(path, ref)))
+      problems.push({
+        code: 'GRP007',
+        path: childPath(path, ref),
+        message: `toolHashes names '${ref}', which is not one of the group's tools`,
+      });
   }
   for (const ref of listed) {
-    if (!Object.hasOwn(toolHashes, ref)) problems.push({ code: 'GRP007', path, message: `toolHashes has no hash for '${ref}'`, hint: rerecord(name) });
+    if (!Object.hasOwn(toolHashes, ref))
+      problems.push({ code: 'GRP007', path, message: `toolHashes has no hash for '${ref}'`, hint: rerecord(name) });
   }
   return problems;
 }

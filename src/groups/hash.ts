@@ -1,4 +1,4 @@
-// Tool and group hashes (spec chapter 06, RULINGS R10, SPEC-NOTES §11). A group records the hash
+// Tool and group hashes (spec chapter 06, decision R10, SPEC-NOTES §11). A group records the hash
 // of the tools it was approved with; when a schema changes what a tool does, the tool's hash
 // changes and the group no longer verifies (GRP006) until an operator records it again.
 //
@@ -122,7 +122,13 @@ export interface ContentRecord {
 /** The hash of a group's content record: order-free, like the group hash. */
 export function contentHash(record: ContentRecord): string {
   const entries = (values: Record<string, string>) => Object.entries(values).sort(([a], [b]) => compareStrings(a, b));
-  return sha256(JSON.stringify({ files: entries(record.files), lists: entries(record.lists), libraries: entries(record.libraries) }));
+  return sha256(
+    JSON.stringify({
+      files: entries(record.files),
+      lists: entries(record.lists),
+      libraries: entries(record.libraries),
+    }),
+  );
 }
 
 /** The hash of a file's bytes exactly as read, given in chunks: no decoding, no line-ending normalisation. */
@@ -141,7 +147,10 @@ function parameterInput(param: CanonicalParam): unknown {
     key: param.key,
     location: param.location,
     // As the schema wrote it: `{{USER_PARAM}}`, or with the text around it (`%{{USER_PARAM}}%`).
-    value: param.source.kind === 'user' ? (param.source.around?.join('{{USER_PARAM}}') ?? '{{USER_PARAM}}') : templateText(param.source.template),
+    value:
+      param.source.kind === 'user'
+        ? (param.source.around?.join('{{USER_PARAM}}') ?? '{{USER_PARAM}}')
+        : templateText(param.source.template),
     type: typeInput(param.type),
     optional: param.optional,
     default: 'default' in param ? { value: sortedJson(param.default) } : null,
@@ -152,11 +161,20 @@ function parameterInput(param: CanonicalParam): unknown {
 function typeInput(type: ParamType): unknown {
   switch (type.kind) {
     case 'string':
-      return { kind: type.kind, minLength: type.minLength ?? null, maxLength: type.maxLength ?? null, pattern: type.pattern ?? null };
+      return {
+        kind: type.kind,
+        minLength: type.minLength ?? null,
+        maxLength: type.maxLength ?? null,
+        pattern: type.pattern ?? null,
+      };
     case 'number':
       return { kind: type.kind, minimum: type.minimum ?? null, maximum: type.maximum ?? null };
     case 'enum':
-      return { kind: type.kind, values: [...type.values], lists: type.lists.map(({ list, field }) => ({ list, field })) };
+      return {
+        kind: type.kind,
+        values: [...type.values],
+        lists: type.lists.map(({ list, field }) => ({ list, field })),
+      };
     case 'array':
       return { kind: type.kind, minItems: type.minItems ?? null, maxItems: type.maxItems ?? null };
     case 'boolean':

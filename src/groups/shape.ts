@@ -41,15 +41,23 @@ const RERECORD = rerecord('{group}');
 const form = (message: string, hint?: string): Meaning => ({ code: 'GRP007', message, hint });
 const unknownField = (hint: string): Meaning => form("unknown field '{key}'", hint);
 const MISSING_AT_OBJECT: Shape = { 'x-missing': 'object' };
-const hash = (message: string, hint?: string): Shape => annotated({ type: 'string', pattern: HASH_PATTERN.source }, form(message, hint));
+const hash = (message: string, hint?: string): Shape =>
+  annotated({ type: 'string', pattern: HASH_PATTERN.source }, form(message, hint));
 
 const toolReference = annotated(
   {
     allOf: [
-      annotated({ type: 'string' }, { code: 'GRP003', message: "a tool reference is a string 'namespace/file.mjs::route', found {found}" }),
+      annotated(
+        { type: 'string' },
+        { code: 'GRP003', message: "a tool reference is a string 'namespace/file.mjs::route', found {found}" },
+      ),
       annotated(
         { pattern: TOOL_REFERENCE_PATTERN.source },
-        { code: 'GRP003', message: "'{value}' is not a tool reference 'namespace/file.mjs::route'", hint: 'e.g. coingecko/prices.mjs::getSimplePrice; `flowguard list` shows every reference' },
+        {
+          code: 'GRP003',
+          message: "'{value}' is not a tool reference 'namespace/file.mjs::route'",
+          hint: 'e.g. coingecko/prices.mjs::getSimplePrice; `flowguard list` shows every reference',
+        },
       ),
     ],
   },
@@ -58,7 +66,10 @@ const toolReference = annotated(
 
 const contentHashes = (section: string): Shape =>
   annotated(
-    { type: 'object', additionalProperties: hash("a content hash is 'sha256:' and 64 lowercase hex digits, found {found}") },
+    {
+      type: 'object',
+      additionalProperties: hash("a content hash is 'sha256:' and 64 lowercase hex digits, found {found}"),
+    },
     form(`content.${section} must be an object, found {found}`, RERECORD),
   );
 
@@ -67,7 +78,13 @@ const content = closedObject(
     files: contentHashes('files'),
     lists: contentHashes('lists'),
     libraries: annotated(
-      { type: 'object', additionalProperties: annotated({ type: 'string', minLength: 1 }, form("a library's version is a non-empty string, found {found}")) },
+      {
+        type: 'object',
+        additionalProperties: annotated(
+          { type: 'string', minLength: 1 },
+          form("a library's version is a non-empty string, found {found}"),
+        ),
+      },
       form('content.libraries must be an object, found {found}', RERECORD),
     ),
   },
@@ -93,26 +110,52 @@ const group = closedObject(
       {
         type: 'array',
         items: toolReference,
-        allOf: [annotated({ maxItems: MAX_GROUP_TOOLS }, { code: 'GRP002', message: 'the group has {count} tools; at most {limit} are allowed', hint: 'split it into smaller groups' })],
+        allOf: [
+          annotated(
+            { maxItems: MAX_GROUP_TOOLS },
+            {
+              code: 'GRP002',
+              message: 'the group has {count} tools; at most {limit} are allowed',
+              hint: 'split it into smaller groups',
+            },
+          ),
+        ],
       },
       form('tools must be an array of tool references, found {found}'),
     ),
-    hash: annotated({ type: ['string', 'null'], pattern: HASH_PATTERN.source }, form("hash must be 'sha256:' and 64 lowercase hex digits, or null; found {found}", 'flowguard group create records it')),
+    hash: annotated(
+      { type: ['string', 'null'], pattern: HASH_PATTERN.source },
+      form(
+        "hash must be 'sha256:' and 64 lowercase hex digits, or null; found {found}",
+        'flowguard group create records it',
+      ),
+    ),
     toolHashes: annotated(
-      { type: 'object', additionalProperties: hash("a tool hash is 'sha256:' and 64 lowercase hex digits, found {found}") },
+      {
+        type: 'object',
+        additionalProperties: hash("a tool hash is 'sha256:' and 64 lowercase hex digits, found {found}"),
+      },
       form('toolHashes must be an object of hashes by tool reference, found {found}'),
     ),
     // Absent in a group recorded by an older flowguard; together or not at all.
     contentHash: hash("contentHash must be 'sha256:' and 64 lowercase hex digits, found {found}", RERECORD),
     content,
-    prompts: annotated({ type: 'object', additionalProperties: prompt }, form('prompts must be an object of prompts by name, found {found}')),
+    prompts: annotated(
+      { type: 'object', additionalProperties: prompt },
+      form('prompts must be an object of prompts by name, found {found}'),
+    ),
   },
   ['description', 'tools', 'hash'],
   form('a group is an object { description, tools, hash }, found {found}'),
   unknownField('a group has description, tools, hash and optionally toolHashes, contentHash with content, and prompts'),
   {
     ...MISSING_AT_OBJECT,
-    allOf: [annotated({ dependentRequired: { contentHash: ['content'], content: ['contentHash'] } }, form('contentHash and content go together; the group has {key} without {missing}', RERECORD))],
+    allOf: [
+      annotated(
+        { dependentRequired: { contentHash: ['content'], content: ['contentHash'] } },
+        form('contentHash and content go together; the group has {key} without {missing}', RERECORD),
+      ),
+    ],
   },
 );
 
@@ -125,7 +168,11 @@ export const GROUP_ENTRY_SHAPE: Shape = {
   'x-code': 'GRP007',
   propertyNames: annotated(
     { pattern: GROUP_NAME_PATTERN.source },
-    { code: 'GRP001', message: `group name '{value}' does not match ${GROUP_NAME_PATTERN.source}`, hint: 'use lowercase letters, digits and -, starting with a letter' },
+    {
+      code: 'GRP001',
+      message: `group name '{value}' does not match ${GROUP_NAME_PATTERN.source}`,
+      hint: 'use lowercase letters, digits and -, starting with a letter',
+    },
   ),
   additionalProperties: group,
 };
@@ -133,7 +180,10 @@ export const GROUP_ENTRY_SHAPE: Shape = {
 /** The file's own fields; `groups` is checked group by group against GROUP_ENTRY_SHAPE. */
 export const GROUPS_FILE_SHAPE = closedObject(
   {
-    specVersion: annotated({ const: GROUPS_SPEC_VERSION }, form(`specVersion must be '${GROUPS_SPEC_VERSION}', found {found}`)),
+    specVersion: annotated(
+      { const: GROUPS_SPEC_VERSION },
+      form(`specVersion must be '${GROUPS_SPEC_VERSION}', found {found}`),
+    ),
     groups: annotated({ type: 'object' }, form('groups must be an object of groups by name, found {found}')),
   },
   ['specVersion', 'groups'],

@@ -1,4 +1,4 @@
-// Tool groups, `.flowmcp/groups.json` (spec chapter 06, SPEC-NOTES §11, RULINGS R10): named sets
+// Tool groups, `.flowmcp/groups.json` (spec chapter 06, SPEC-NOTES §11, decision R10): named sets
 // of tools an operator has reviewed. A group is served only while every tool it names still
 // loads, still hashes to what was recorded (the spec's tool hash) and its content record still
 // matches (every schema file, shared list and library its tools depend on), so a change cannot
@@ -122,7 +122,9 @@ export function selectGroup(catalog: CatalogView, groups: string | GroupsFile, n
       'GRP004',
       file.exists ? 'groups' : undefined,
       file.exists ? `no group named '${name}'` : `no group named '${name}': the file does not exist`,
-      known.length > 0 ? `groups in this file: ${known.join(', ')}` : 'create one with flowguard group create NAME --tools REF,REF',
+      known.length > 0
+        ? `groups in this file: ${known.join(', ')}`
+        : 'create one with flowguard group create NAME --tools REF,REF',
     );
     return { ok: false, name, findings: sink.findings };
   }
@@ -152,7 +154,13 @@ function checkEntry(file: GroupsFile, entry: GroupEntry, indexed: IndexedCatalog
   const findings = [...entry.findings];
   const base = { name: entry.name, path: entry.path, group: entry.group };
   if (!entry.group || !indexed) {
-    return { ...base, findings, tools: [], hashes: [], ok: !findings.some((f) => f.severity === 'error') && entry.group !== null };
+    return {
+      ...base,
+      findings,
+      tools: [],
+      hashes: [],
+      ok: !findings.some((f) => f.severity === 'error') && entry.group !== null,
+    };
   }
   const { catalog, index } = indexed;
   const sink = file.newSink();
@@ -170,7 +178,13 @@ function checkEntry(file: GroupsFile, entry: GroupEntry, indexed: IndexedCatalog
 }
 
 /** Resolves references to tools (GRP004 for those that do not); duplicates and malformed references resolve once or not at all. */
-export function resolveTools(refs: readonly string[], path: string, index: ToolIndex, reports: readonly FileReport[], sink: FindingSink): { tools: Tool[]; hashes: ToolHashEntry[] } {
+export function resolveTools(
+  refs: readonly string[],
+  path: string,
+  index: ToolIndex,
+  reports: readonly FileReport[],
+  sink: FindingSink,
+): { tools: Tool[]; hashes: ToolHashEntry[] } {
   const tools: Tool[] = [];
   const hashes: ToolHashEntry[] = [];
   const done = new Set<string>();
@@ -184,7 +198,12 @@ export function resolveTools(refs: readonly string[], path: string, index: ToolI
       tools.push(tool);
       hashes.push({ ref, hash: toolHash(tool.schema, tool.route) });
     } else if (found.length > 1) {
-      sink.add('GRP004', at, `'${ref}' is ambiguous: ${found.length} loaded tools have this reference (${found.map((tool) => tool.schema.file).join(', ')})`, 'rename one of the schema files: a reference names a file by its base name');
+      sink.add(
+        'GRP004',
+        at,
+        `'${ref}' is ambiguous: ${found.length} loaded tools have this reference (${found.map((tool) => tool.schema.file).join(', ')})`,
+        'rename one of the schema files: a reference names a file by its base name',
+      );
     } else {
       sink.add('GRP004', at, `'${ref}' resolves to no loaded tool`, unresolvedHint(ref, index, reports));
     }
@@ -195,17 +214,27 @@ export function resolveTools(refs: readonly string[], path: string, index: ToolI
 function unresolvedHint(ref: string, index: ToolIndex, reports: readonly FileReport[]): string {
   const [fileRef = '', route = ''] = ref.split('::', 2);
   const fileName = fileRef.slice(fileRef.indexOf('/') + 1);
-  const rejected = reports.find((report) => basename(report.file) === fileName && report.findings.some((f) => f.severity === 'error'));
+  const rejected = reports.find(
+    (report) => basename(report.file) === fileName && report.findings.some((f) => f.severity === 'error'),
+  );
   if (rejected) {
     const first = rejected.findings.find((f) => f.severity === 'error') as Finding;
     return `${rejected.file} cannot be loaded (${first.code}: ${first.message}); flowguard validate shows why`;
   }
-  const similar = [...index.keys()].filter((candidate) => candidate.startsWith(`${fileRef}::`) || candidate.endsWith(`::${route}`)).slice(0, 3);
+  const similar = [...index.keys()]
+    .filter((candidate) => candidate.startsWith(`${fileRef}::`) || candidate.endsWith(`::${route}`))
+    .slice(0, 3);
   if (similar.length > 0) return `did you mean ${similar.join(', ')}?`;
   return 'the schema or route is not in the catalog; flowguard list shows every loaded tool';
 }
 
-function compareHashes(group: Group, name: string, path: string, hashes: readonly ToolHashEntry[], sink: FindingSink): void {
+function compareHashes(
+  group: Group,
+  name: string,
+  path: string,
+  hashes: readonly ToolHashEntry[],
+  sink: FindingSink,
+): void {
   const expected = expectedGroupHash(hashes);
   const changed = hashes.filter(({ ref, hash }) => group.toolHashes !== undefined && group.toolHashes[ref] !== hash);
   if (expected === group.hash && changed.length === 0) return;
@@ -220,21 +249,51 @@ function compareHashes(group: Group, name: string, path: string, hashes: readonl
   }
   if (group.toolHashes) {
     for (const { ref, hash } of changed) reportChangedTool(group, name, path, ref, hash, sink);
-    if (changed.length === 0) sink.add('GRP006', hashPath, 'the group hash does not match the recorded tool hashes: the file was edited by hand', rerecord(name));
+    if (changed.length === 0)
+      sink.add(
+        'GRP006',
+        hashPath,
+        'the group hash does not match the recorded tool hashes: the file was edited by hand',
+        rerecord(name),
+      );
     return;
   }
-  sink.add('GRP006', hashPath, `the group hash does not match its tools (recorded ${group.hash}, now ${expected ?? 'null'}); without toolHashes the changed tool cannot be named`, `review the tools, then ${rerecord(name)}`);
+  sink.add(
+    'GRP006',
+    hashPath,
+    `the group hash does not match its tools (recorded ${group.hash}, now ${expected ?? 'null'}); without toolHashes the changed tool cannot be named`,
+    `review the tools, then ${rerecord(name)}`,
+  );
 }
 
-function reportChangedTool(group: Group, name: string, path: string, ref: string, hash: string, sink: FindingSink): void {
+function reportChangedTool(
+  group: Group,
+  name: string,
+  path: string,
+  ref: string,
+  hash: string,
+  sink: FindingSink,
+): void {
   const recorded = group.toolHashes?.[ref];
   if (recorded === undefined || recorded === hash) return;
   const at = childPath(childPath(path, 'tools'), group.tools.indexOf(ref));
-  sink.add('GRP006', at, `tool ${ref} changed since the group was recorded (recorded ${recorded}, now ${hash})`, `review the change (git diff, flowguard validate), then ${rerecord(name)}`);
+  sink.add(
+    'GRP006',
+    at,
+    `tool ${ref} changed since the group was recorded (recorded ${recorded}, now ${hash})`,
+    `review the change (git diff, flowguard validate), then ${rerecord(name)}`,
+  );
 }
 
 /** GRP009 for a group with tools and no content record; GRP008 for each difference from it. */
-function compareContent(group: Group, name: string, path: string, current: ContentRecord, complete: boolean, sink: FindingSink): void {
+function compareContent(
+  group: Group,
+  name: string,
+  path: string,
+  current: ContentRecord,
+  complete: boolean,
+  sink: FindingSink,
+): void {
   if (!group.content || group.contentHash === undefined) {
     if (group.tools.length > 0) {
       sink.add(
@@ -247,9 +306,20 @@ function compareContent(group: Group, name: string, path: string, current: Conte
     return;
   }
   const changes = contentChanges(group.content, current, complete);
-  for (const change of changes) sink.add('GRP008', changePath(path, change), change.message, `review the change (git diff, flowguard validate), then ${rerecord(name)}`);
+  for (const change of changes)
+    sink.add(
+      'GRP008',
+      changePath(path, change),
+      change.message,
+      `review the change (git diff, flowguard validate), then ${rerecord(name)}`,
+    );
   if (changes.length === 0 && complete && contentHash(current) !== group.contentHash) {
-    sink.add('GRP008', childPath(path, 'contentHash'), 'the contentHash does not match the content record: the file was edited by hand', rerecord(name));
+    sink.add(
+      'GRP008',
+      childPath(path, 'contentHash'),
+      'the contentHash does not match the content record: the file was edited by hand',
+      rerecord(name),
+    );
   }
 }
 

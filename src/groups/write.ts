@@ -25,20 +25,39 @@ export interface BuildGroupOptions {
  * that stop it: GRP001–GRP005 as a stored group would get them, GRP008 for a schema or list file
  * that cannot be read. Paths point into `file` as it will be.
  */
-export function buildGroup(catalog: CatalogView, file: GroupsFile, name: string, tools: readonly string[], options: BuildGroupOptions = {}): { group: Group | null; findings: Finding[] } {
+export function buildGroup(
+  catalog: CatalogView,
+  file: GroupsFile,
+  name: string,
+  tools: readonly string[],
+  options: BuildGroupOptions = {},
+): { group: Group | null; findings: Finding[] } {
   const { index } = indexCatalog(catalog);
   const byName = new Map(catalog.tools.map((tool) => [tool.name, tool.reference]));
-  const refs = tools.map((tool) => (index.has(tool) ? tool : byName.get(tool) ?? tool));
+  const refs = tools.map((tool) => (index.has(tool) ? tool : (byName.get(tool) ?? tool)));
   const path = childPath('groups', name);
   const sink = file.newSink();
   checkGroupForm(name, { description: options.description ?? '', tools: refs, hash: null }, sink);
   const resolved = resolveTools(refs, path, index, catalog.reports ?? [], sink);
   if (sink.hasErrors()) return { group: null, findings: sink.findings };
   const content = recordContent(resolved.tools, catalog);
-  for (const unreadable of unreadableContent(content)) sink.add('GRP008', path, unreadable.message, 'a group records only what it can read; fix the file, then create the group again');
+  for (const unreadable of unreadableContent(content))
+    sink.add(
+      'GRP008',
+      path,
+      unreadable.message,
+      'a group records only what it can read; fix the file, then create the group again',
+    );
   if (sink.hasErrors()) return { group: null, findings: sink.findings };
   const toolHashes = Object.fromEntries(resolved.hashes.map(({ ref, hash }) => [ref, hash]));
-  const group: Group = { description: options.description ?? '', tools: [...refs], hash: expectedGroupHash(resolved.hashes), toolHashes, contentHash: contentHash(content), content };
+  const group: Group = {
+    description: options.description ?? '',
+    tools: [...refs],
+    hash: expectedGroupHash(resolved.hashes),
+    toolHashes,
+    contentHash: contentHash(content),
+    content,
+  };
   if (options.prompts) group.prompts = options.prompts;
   return { group, findings: sink.findings };
 }
@@ -49,7 +68,8 @@ export function buildGroup(catalog: CatalogView, file: GroupsFile, name: string,
  * errors (it would be overwritten with less than it holds); check `file.findings` first.
  */
 export function withGroup(file: GroupsFile, name: string, group: Group): RawObject {
-  if (file.findings.some((f) => f.severity === 'error')) throw new Error(`${file.file} has errors; it is not rewritten`);
+  if (file.findings.some((f) => f.severity === 'error'))
+    throw new Error(`${file.file} has errors; it is not rewritten`);
   const data = isRecord(file.data) ? file.data : {};
   const groups = isRecord(data.groups) ? data.groups : {};
   const entries = Object.entries(groups);
@@ -62,7 +82,10 @@ export function withGroup(file: GroupsFile, name: string, group: Group): RawObje
 /** A group with its keys in the one order the file uses. */
 function groupJson(group: Group): RawObject {
   const json: RawObject = { description: group.description, tools: [...group.tools], hash: group.hash };
-  if (group.toolHashes) json.toolHashes = Object.fromEntries(group.tools.flatMap((ref) => (group.toolHashes?.[ref] ? [[ref, group.toolHashes[ref]]] : [])));
+  if (group.toolHashes)
+    json.toolHashes = Object.fromEntries(
+      group.tools.flatMap((ref) => (group.toolHashes?.[ref] ? [[ref, group.toolHashes[ref]]] : [])),
+    );
   if (group.content && group.contentHash !== undefined) {
     json.contentHash = group.contentHash;
     json.content = { files: group.content.files, lists: group.content.lists, libraries: group.content.libraries };
@@ -88,4 +111,3 @@ export function writeGroupsFile(file: string, document: unknown): void {
     throw error;
   }
 }
-

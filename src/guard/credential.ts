@@ -1,4 +1,4 @@
-// Whose a pause is (issue 23, point 8). An API that answers 429 limits one caller: the key the
+// Whose a pause is. An API that answers 429 limits one caller: the key the
 // request carried, or, for a request without one, the caller's address. A pause therefore belongs
 // to the origin and the credential of the namespace whose request received it, never to the origin
 // alone: a schema that fetches a 429 at another schema's origin (through executeRequest, or a root
@@ -14,5 +14,8 @@ import { createHash } from 'node:crypto';
 export function credentialOf(namespace: string, keyValues: ReadonlyArray<string | undefined>): string {
   const values = [...new Set(keyValues.filter((value): value is string => value !== undefined))].sort();
   if (values.length === 0) return `namespace:${namespace}`;
-  return `keys:${createHash('sha256').update(`flowguard pause\n${JSON.stringify(values)}`).digest('hex').slice(0, 32)}`;
+  return `keys:${createHash('sha256')
+    .update(`flowguard pause\n${JSON.stringify(values)}`)
+    .digest('hex')
+    .slice(0, 32)}`;
 }

@@ -58,8 +58,16 @@ export class LimitTable {
 
   private resolve(namespace: string, origin: string): AppliedLimits {
     const entries = [
-      { limit: this.config.origins?.[origin], scope: origin, source: `upstreamLimits.origins[${JSON.stringify(origin)}]` },
-      { limit: this.config.namespaces?.[namespace], scope: `${namespace} ${origin}`, source: `upstreamLimits.namespaces.${namespace}` },
+      {
+        limit: this.config.origins?.[origin],
+        scope: origin,
+        source: `upstreamLimits.origins[${JSON.stringify(origin)}]`,
+      },
+      {
+        limit: this.config.namespaces?.[namespace],
+        scope: `${namespace} ${origin}`,
+        source: `upstreamLimits.namespaces.${namespace}`,
+      },
       { limit: this.config.default, scope: origin, source: 'upstreamLimits.default' },
     ];
     const pick = (field: Field) => entries.find((entry) => entry.limit?.[field] !== undefined);

@@ -1,4 +1,4 @@
-// The upstream guard (issue 16, point 5): the gate every outbound request of a call passes, the
+// The upstream guard: the gate every outbound request of a call passes, the
 // core's own and each one an executeRequest handler makes through the bridge (the HTTP client's
 // outermost interceptor asks it, src/http/interceptors/upstream-gate.ts). Before a request: is its
 // origin paused, is there a token in its rate bucket, is there a free concurrency slot. A refusal
@@ -66,7 +66,11 @@ export class UpstreamGuard implements UpstreamGate {
     if (applied.rate) {
       const { bucket, burst, requestsPerSecond } = applied.rate;
       const taken = await this.state.take(bucket, burst, requestsPerSecond);
-      if (!taken.ok) return refuse(`the rate limit for ${origin} (${requestsPerSecond} requests per second, burst ${burst}; ${applied.rateSource}) is reached; nothing was sent`, taken.retryAfterMs);
+      if (!taken.ok)
+        return refuse(
+          `the rate limit for ${origin} (${requestsPerSecond} requests per second, burst ${burst}; ${applied.rateSource}) is reached; nothing was sent`,
+          taken.retryAfterMs,
+        );
     }
     if (!applied.concurrency) return { ok: true, release: NOTHING_HELD, scope };
     const { pool, concurrency } = applied.concurrency;
@@ -78,24 +82,39 @@ export class UpstreamGuard implements UpstreamGate {
   }
 
   /** A slot once one frees, listed under `scope` so that a pause beginning meanwhile stops the wait. */
-  private async waitForSlot(origin: string, scope: string, { pool, concurrency }: { pool: string; concurrency: number }, signal: AbortSignal | undefined): Promise<Waiting> {
+  private async waitForSlot(
+    origin: string,
+    scope: string,
+    { pool, concurrency }: { pool: string; concurrency: number },
+    signal: AbortSignal | undefined,
+  ): Promise<Waiting> {
     const pause = new AbortController();
     const waiters = this.waiting.get(scope) ?? new Set();
     this.waiting.set(scope, waiters.add(pause));
     let slot: Slot | null;
     try {
-      slot = await this.slots.acquire(pool, concurrency, signal ? AbortSignal.any([signal, pause.signal]) : pause.signal);
+      slot = await this.slots.acquire(
+        pool,
+        concurrency,
+        signal ? AbortSignal.any([signal, pause.signal]) : pause.signal,
+      );
     } finally {
       waiters.delete(pause);
       if (waiters.size === 0 && this.waiting.get(scope) === waiters) this.waiting.delete(scope);
     }
     if (!slot) {
-      return refuse(`${concurrency} requests to ${origin} were already running and none finished within ${MAX_SLOT_WAIT_MS / 1000} s; nothing was sent`, 1000);
+      return refuse(
+        `${concurrency} requests to ${origin} were already running and none finished within ${MAX_SLOT_WAIT_MS / 1000} s; nothing was sent`,
+        1000,
+      );
     }
     // A request that waited its turn looks at the pause again: one may have begun meanwhile, here
     // or in another replica. A waiter the pause stopped holds no slot: refused even if it has ended.
-    const stopped = pause.signal.aborted ? refuse(`${origin} asked for a pause (429 or 503 with Retry-After); nothing was sent`, DEFAULT_PAUSE_MS) : null;
-    const pausedMeanwhile = slot.waited && !signal?.aborted ? ((await this.pauseRefusal(origin, scope)) ?? stopped) : null;
+    const stopped = pause.signal.aborted
+      ? refuse(`${origin} asked for a pause (429 or 503 with Retry-After); nothing was sent`, DEFAULT_PAUSE_MS)
+      : null;
+    const pausedMeanwhile =
+      slot.waited && !signal?.aborted ? ((await this.pauseRefusal(origin, scope)) ?? stopped) : null;
     if (pausedMeanwhile) slot.release();
     return pausedMeanwhile ?? { ok: true, release: slot.release };
   }
@@ -104,7 +123,10 @@ export class UpstreamGuard implements UpstreamGate {
   private async pauseRefusal(origin: string, scope: string): Promise<{ ok: false; refusal: Refusal } | null> {
     const pausedUntil = await this.state.pausedUntil(scope);
     if (pausedUntil === null || pausedUntil <= this.now()) return null;
-    return refuse(`${origin} asked for a pause (429 or 503 with Retry-After) until ${new Date(pausedUntil).toISOString()}; nothing was sent`, pausedUntil - this.now());
+    return refuse(
+      `${origin} asked for a pause (429 or 503 with Retry-After) until ${new Date(pausedUntil).toISOString()}; nothing was sent`,
+      pausedUntil - this.now(),
+    );
   }
 
   /**

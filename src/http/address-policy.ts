@@ -1,4 +1,4 @@
-// Which addresses a request may connect to (RULINGS R5): public unicast only, unless the operator
+// Which addresses a request may connect to (decision R5): public unicast only, unless the operator
 // allows an origin. The check runs on the address actually connected to (src/http/connector.ts),
 // so a name that resolves to 127.0.0.1 is refused as surely as the literal.
 
@@ -112,7 +112,14 @@ export class NetworkPolicy {
 function allowedOrigin(text: string): string {
   try {
     const url = new URL(text);
-    if ((url.protocol === 'https:' || url.protocol === 'http:') && url.pathname === '/' && !url.search && !url.hash && !url.username) return url.origin;
+    if (
+      (url.protocol === 'https:' || url.protocol === 'http:') &&
+      url.pathname === '/' &&
+      !url.search &&
+      !url.hash &&
+      !url.username
+    )
+      return url.origin;
   } catch {
     // reported below
   }

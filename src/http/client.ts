@@ -154,8 +154,19 @@ export class HttpClient {
     // one deadline covers it all from the moment the upstream guard lets the request go.
     // Composed as Dispatcher#compose does, without its Proxy and the wrapper it puts around each
     // layer to adapt handlers of undici's older API: every handler here speaks the new one.
-    const interceptors = [byteBudget(), redirect(maxRedirects), sizeCap(maxResponseBytes), contentDecoding(maxResponseBytes), jsonDepth(maxJsonDepth), deadline(totalTimeoutMs), upstreamGate()];
-    const composed = interceptors.reduce<Dispatch>((inner, interceptor) => interceptor(inner), agent.dispatch.bind(agent));
+    const interceptors = [
+      byteBudget(),
+      redirect(maxRedirects),
+      sizeCap(maxResponseBytes),
+      contentDecoding(maxResponseBytes),
+      jsonDepth(maxJsonDepth),
+      deadline(totalTimeoutMs),
+      upstreamGate(),
+    ];
+    const composed = interceptors.reduce<Dispatch>(
+      (inner, interceptor) => interceptor(inner),
+      agent.dispatch.bind(agent),
+    );
     if (routed) [this.routedAgent, this.routed] = [agent, composed];
     else [this.directAgent, this.direct] = [agent, composed];
     return composed;
@@ -186,14 +197,32 @@ export class HttpClient {
     const routed = this.upstreams?.routes(options.origin ?? origin, origin) === true;
     const exchange = new Exchange(callerSignal);
     try {
-      const dispatch: Dispatcher.DispatchOptions & { budget?: ByteBudget } & GateOptions = { origin, path: url.pathname + url.search, method: request.method, headers: withAcceptEncoding(request.headers), body: request.body };
+      const dispatch: Dispatcher.DispatchOptions & { budget?: ByteBudget } & GateOptions = {
+        origin,
+        path: url.pathname + url.search,
+        method: request.method,
+        headers: withAcceptEncoding(request.headers),
+        body: request.body,
+      };
       if (options.budget !== undefined) dispatch.budget = options.budget;
       // Messages and pauses name the origin the request was aimed at, not an override's.
-      if (options.guard !== undefined) dispatch.gate = { by: options.guard.by, origin: options.origin ?? origin, namespace: options.guard.namespace, signal: callerSignal };
+      if (options.guard !== undefined)
+        dispatch.gate = {
+          by: options.guard.by,
+          origin: options.origin ?? origin,
+          namespace: options.guard.namespace,
+          signal: callerSignal,
+        };
       this.dispatcher(routed)(dispatch, exchange);
       await exchange.done;
       const redirects = exchange.redirects;
-      return { status: exchange.status, headers: flattenHeaders(exchange.headers), body: exchange.body(), url: redirects === null ? url.href : (redirects[redirects.length - 1] as URL).href, redirects: redirects?.length ?? 0 };
+      return {
+        status: exchange.status,
+        headers: flattenHeaders(exchange.headers),
+        body: exchange.body(),
+        url: redirects === null ? url.href : (redirects[redirects.length - 1] as URL).href,
+        redirects: redirects?.length ?? 0,
+      };
     } catch (error) {
       if (error instanceof GateFailure) throw error.failure;
       throw exchangeError(error, options.origin ?? origin, { ...this.limits, maxHeaderBytes: MAX_HEADER_BYTES });

@@ -1,4 +1,4 @@
-// The connector of an origin whose requests may reach public addresses only (RULINGS R5): every
+// The connector of an origin whose requests may reach public addresses only (decision R5): every
 // new connection, a redirect's included, is checked on the address it uses, after DNS, before a
 // byte of the request is written.
 //
@@ -23,7 +23,8 @@ export function publicOnlyConnector(origin: string, timeoutMs: number, lookup: L
     if (isIP(options.hostname) !== 0) {
       const block = nonPublicBlock(options.hostname);
       // Asynchronous, as a real connection failure would be: undici is inside its connect step.
-      if (block !== null) return queueMicrotask(() => callback(privateAddressError(origin, options.hostname, block), null));
+      if (block !== null)
+        return queueMicrotask(() => callback(privateAddressError(origin, options.hostname, block), null));
     }
     connect(options, (error, socket) => {
       if (error !== null) return callback(error, null);
@@ -46,7 +47,10 @@ export function publicOnlyLookup(origin: string, lookup: LookupFunction): Lookup
       const first = usable[0];
       if (first === undefined) {
         const refused = addresses[0];
-        const reason = refused === undefined ? new HttpError('connect', `cannot connect to ${origin} (no address found)`) : privateAddressError(origin, refused.address, nonPublicBlock(refused.address) ?? '');
+        const reason =
+          refused === undefined
+            ? new HttpError('connect', `cannot connect to ${origin} (no address found)`)
+            : privateAddressError(origin, refused.address, nonPublicBlock(refused.address) ?? '');
         return callback(reason as NodeJS.ErrnoException, '');
       }
       if (options.all) callback(null, usable);

@@ -15,7 +15,8 @@ const DECODERS: Readonly<Record<string, Decoder>> = {
   'x-gzip': gunzipSync,
   // HTTP's "deflate" is the zlib format, but some servers send raw deflate: the zlib header's
   // first byte names method 8 (deflate) in its low four bits; raw deflate data rarely does.
-  deflate: (body, options) => ((body[0] ?? 0) & 0x0f) === 8 ? inflateSync(body, options) : inflateRawSync(body, options),
+  deflate: (body, options) =>
+    ((body[0] ?? 0) & 0x0f) === 8 ? inflateSync(body, options) : inflateRawSync(body, options),
   br: brotliDecompressSync,
 };
 
@@ -32,16 +33,27 @@ export function decodeContent(body: Buffer, header: string, limit: number): Buff
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding !== '' && coding !== 'identity');
-  if (codings.length > MAX_CODINGS) throw new HttpError('decode', `response uses ${codings.length} content codings; at most ${MAX_CODINGS} are decoded`);
+  if (codings.length > MAX_CODINGS)
+    throw new HttpError(
+      'decode',
+      `response uses ${codings.length} content codings; at most ${MAX_CODINGS} are decoded`,
+    );
   let decoded = body;
   for (const coding of codings.reverse()) {
     const decoder = DECODERS[coding];
-    if (decoder === undefined) throw new HttpError('decode', `response uses Content-Encoding "${coding.slice(0, 40)}", which cannot be decoded (gzip, deflate and br can)`);
+    if (decoder === undefined)
+      throw new HttpError(
+        'decode',
+        `response uses Content-Encoding "${coding.slice(0, 40)}", which cannot be decoded (gzip, deflate and br can)`,
+      );
     try {
       decoded = decoder(decoded, { maxOutputLength: limit });
     } catch (error) {
       if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') {
-        throw new HttpError('too-large', `response body larger than ${limit} bytes once decoded from ${coding} (maxResponseBytes)`);
+        throw new HttpError(
+          'too-large',
+          `response body larger than ${limit} bytes once decoded from ${coding} (maxResponseBytes)`,
+        );
       }
       throw new HttpError('decode', `response body is not valid ${coding} data (Content-Encoding: ${coding})`);
     }

@@ -1,4 +1,4 @@
-// Response decoding by content type (RULINGS R9).
+// Response decoding by content type (decision R9).
 //
 // - Empty body → empty, whatever the content type says (204s, empty 200s).
 // - `application/json`, `text/json` and any `+json` type → parsed JSON; invalid JSON is an error
@@ -87,10 +87,14 @@ function decodeText(body: Buffer, charset: string | undefined, essence: string):
     return decoder.decode(body);
   } catch {
     // A fatal decoder throws only on bytes that are not its encoding: said below.
-    if (decoder !== utf8Decoder) return { kind: 'error', message: `response is not valid ${decoder.encoding} text (${essence})` };
+    if (decoder !== utf8Decoder)
+      return { kind: 'error', message: `response is not valid ${decoder.encoding} text (${essence})` };
     const valid = validUtf8Length(body);
     const before = valid === 0 ? '' : `, after: ${excerpt(body.subarray(0, valid), 80)}`;
-    return { kind: 'error', message: `response is not valid UTF-8 (${essence}): byte ${valid} of ${body.length} starts no UTF-8 character${before}` };
+    return {
+      kind: 'error',
+      message: `response is not valid UTF-8 (${essence}): byte ${valid} of ${body.length} starts no UTF-8 character${before}`,
+    };
   }
 }
 

@@ -1,4 +1,4 @@
-// What a request may carry when it leaves (issue 23), checked on the core's own request after
+// What a request may carry when it leaves, checked on the core's own request after
 // preRequest and on every request an executeRequest handler asks for, before anything is sent:
 //
 // - The host that was checked is the host that is reached. Headers that say where a request goes
@@ -71,9 +71,17 @@ interface LeavingRequest {
  * may. `binds(key)` says whether `key` may go there: a form of a value is allowed where some key
  * of that value is.
  */
-export function egressRefusal(request: LeavingRequest, url: URL, redactor: Redactor, binds: (key: string) => boolean): string | null {
+export function egressRefusal(
+  request: LeavingRequest,
+  url: URL,
+  redactor: Redactor,
+  binds: (key: string) => boolean,
+): string | null {
   const { body } = request;
-  const header = routingHeaderIn(request.headers, typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : (body?.byteLength ?? 0));
+  const header = routingHeaderIn(
+    request.headers,
+    typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : (body?.byteLength ?? 0),
+  );
   if (header !== undefined) {
     return `HEADER_NOT_ALLOWED: the request sets ${JSON.stringify(header)}, a header that decides where or how a request travels; only the core sets it, from the URL it checked. Nothing was sent`;
   }
@@ -90,13 +98,20 @@ export function egressRefusal(request: LeavingRequest, url: URL, redactor: Redac
 function placesOf(request: LeavingRequest, url: URL, redactor: Redactor): Array<[string, string, boolean]> {
   // The URL as written, and as it goes out: parsing drops tabs and line breaks and escapes some
   // characters, which can join a key that the text as written splits.
-  const places: Array<[string, string, boolean]> = [['the URL', request.url, false], ['the URL', url.href, false]];
+  const places: Array<[string, string, boolean]> = [
+    ['the URL', request.url, false],
+    ['the URL', url.href, false],
+  ];
   for (const [name, value] of Object.entries(request.headers)) {
-    places.push(['a header name', name, false], [`the header ${JSON.stringify(redactor.redact(name).slice(0, 60))}`, value, false]);
+    places.push(
+      ['a header name', name, false],
+      [`the header ${JSON.stringify(redactor.redact(name).slice(0, 60))}`, value, false],
+    );
   }
   const { body } = request;
   // A text body leaves as UTF-8: its bytes are searched, so that a key in UTF-16 is found too.
   if (typeof body === 'string') places.push(['the body', Buffer.from(body, 'utf8').toString('latin1'), true]);
-  else if (body) places.push(['the body', Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'), true]);
+  else if (body)
+    places.push(['the body', Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'), true]);
   return places;
 }

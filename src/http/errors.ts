@@ -56,17 +56,27 @@ export function abortedError(): HttpError {
  * An undici or Node failure of an exchange with `origin` (the origin to name: the schema's, also
  * when the request went to an upstream override) as an HttpError.
  */
-export function exchangeError(error: unknown, origin: string, limits: { connectTimeoutMs: number; totalTimeoutMs: number; maxHeaderBytes: number }): HttpError {
+export function exchangeError(
+  error: unknown,
+  origin: string,
+  limits: { connectTimeoutMs: number; totalTimeoutMs: number; maxHeaderBytes: number },
+): HttpError {
   if (error instanceof HttpError) return error;
   const code = errorCode(error);
   switch (code) {
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return new HttpError('timeout', `connecting to ${origin} timed out after ${limits.connectTimeoutMs} ms (connectTimeoutMs)`);
+      return new HttpError(
+        'timeout',
+        `connecting to ${origin} timed out after ${limits.connectTimeoutMs} ms (connectTimeoutMs)`,
+      );
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
       return timeoutError(limits.totalTimeoutMs);
     case 'UND_ERR_HEADERS_OVERFLOW':
-      return new HttpError('too-large', `response headers from ${origin} are larger than ${limits.maxHeaderBytes} bytes`);
+      return new HttpError(
+        'too-large',
+        `response headers from ${origin} are larger than ${limits.maxHeaderBytes} bytes`,
+      );
     case 'UND_ERR_SOCKET':
     case 'ECONNRESET':
     case 'EPIPE':
@@ -95,14 +105,19 @@ export function exchangeError(error: unknown, origin: string, limits: { connectT
 /** What a parser error says about the reply: not HTTP at all, or HTTP that breaks the rules. */
 function protocolError(error: unknown, origin: string): HttpError {
   const message = String((error as Error).message ?? '');
-  if (/Expected HTTP\//.test(message)) return new HttpError('protocol', `${origin} did not answer with HTTP (the reply is some other protocol)`);
+  if (/Expected HTTP\//.test(message))
+    return new HttpError('protocol', `${origin} did not answer with HTTP (the reply is some other protocol)`);
   // llhttp's reason is a fixed phrase such as "Invalid header token", never reply text.
   const reason = /\(([A-Za-z ]{1,60})\)$/.exec(message)?.[1];
   return new HttpError('protocol', `malformed HTTP response from ${origin}${reason ? ` (${reason})` : ''}`);
 }
 
 function isParserError(error: unknown): boolean {
-  for (let link = error, hops = 0; typeof link === 'object' && link !== null && hops < 4; link = (link as { cause?: unknown }).cause, hops++) {
+  for (
+    let link = error, hops = 0;
+    typeof link === 'object' && link !== null && hops < 4;
+    link = (link as { cause?: unknown }).cause, hops++
+  ) {
     if ((link as { name?: unknown }).name === 'HTTPParserError') return true;
   }
   return false;

@@ -1,4 +1,4 @@
-// The nesting bound on upstream JSON (RULINGS R13), checked on the bytes before anything parses
+// The nesting bound on upstream JSON (decision R13), checked on the bytes before anything parses
 // or walks them: one pass, no recursion, strings skipped, chunk by chunk as they arrive.
 
 const QUOTE = 0x22;

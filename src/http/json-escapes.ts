@@ -1,5 +1,5 @@
 // A text with its JSON string escapes undone, anywhere in it, so that a key spelled `\/` or
-// `\u0041` is found where it stands (RULINGS R4): a reader who splits JSON lines or cuts the JSON
+// `\u0041` is found where it stands (decision R4): a reader who splits JSON lines or cuts the JSON
 // out of a JSONP answer undoes them, whether or not the whole text is one JSON value. The view
 // maps its characters back to the original text, so what is found in it is replaced in the
 // original and nothing else changes.
@@ -18,7 +18,16 @@ interface Undone {
   end: number;
 }
 
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
 const FOUR_HEX = /^[0-9a-fA-F]{4}$/;
 
 /** The code unit a `\uXXXX` at `at` spells, or -1 when there is none. */
@@ -33,7 +42,7 @@ function unicodeEscapeAt(text: string, at: number): number {
  * can undoing the escapes show something the text does not already show.
  */
 function escapesSpell(text: string, matters: (code: number) => boolean): boolean {
-  for (let at = text.indexOf('\\'); at !== -1; ) {
+  for (let at = text.indexOf('\\'); at !== -1;) {
     const unit = unicodeEscapeAt(text, at);
     if (unit !== -1) {
       if (matters(unit)) return true;

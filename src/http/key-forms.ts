@@ -1,4 +1,4 @@
-// The spellings of a key value that redaction removes and the egress check looks for (RULINGS R4):
+// The spellings of a key value that redaction removes and the egress check looks for (decision R4):
 // those the core writes a key in (as it is in a header, percent-encoded in a URL, JSON-escaped in
 // a body), those an upstream echoes it in (percent-encoded with lower-case hex, or as form data),
 // and each of these as hex in either case, base64 and base64url, whole or as part of a longer
@@ -16,7 +16,14 @@ const MIN_BASE64_PIECE = 8;
 export function keyForms(value: string): string[] {
   const percent = encodeURIComponent(value);
   const formEncoded = new URLSearchParams({ v: value }).toString().slice(2);
-  const texts = new Set([value, encodeJsonString(value), percent, lowerCaseEscapes(percent), formEncoded, lowerCaseEscapes(formEncoded)]);
+  const texts = new Set([
+    value,
+    encodeJsonString(value),
+    percent,
+    lowerCaseEscapes(percent),
+    formEncoded,
+    lowerCaseEscapes(formEncoded),
+  ]);
   // Each of these may come back as bytes in hex or base64 (a Basic header, a dump of the request).
   const forms = [...texts].flatMap((text) => {
     const bytes = Buffer.from(text, 'utf8');

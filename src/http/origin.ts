@@ -1,4 +1,4 @@
-// The schema's origin (RULINGS R5): after preRequest, the request must still go to the scheme,
+// The schema's origin (decision R5): after preRequest, the request must still go to the scheme,
 // host and port of `root`. A `--marker--` label in root stands for exactly one DNS label, which
 // is how the corpus lets a handler choose a chain or region without choosing the host.
 
@@ -42,7 +42,10 @@ export class OriginRule {
     const labels = url.hostname.split('.');
     // Most hosts are written out: compared as text, they cost no pattern to build (a catalog builds one per origin).
     this.host = labels.some((label) => label.startsWith(SENTINEL))
-      ? new RegExp(`^${labels.map((label) => (label.startsWith(SENTINEL) ? LABEL : label.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'))).join('\\.')}$`, 'i')
+      ? new RegExp(
+          `^${labels.map((label) => (label.startsWith(SENTINEL) ? LABEL : label.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&'))).join('\\.')}$`,
+          'i',
+        )
       : url.hostname;
     this.display = `${url.protocol}//${display.replace(/^[a-z]+:\/\//i, '').split('/')[0] ?? ''}`;
   }
@@ -61,7 +64,12 @@ export class OriginRule {
       // new URL throws only on a malformed URL: no origin, which the caller refuses.
       return null;
     }
-    const allowed = parsed.protocol === this.protocol && parsed.port === this.port && !parsed.username && !parsed.password && (typeof this.host === 'string' ? this.host === parsed.hostname : this.host.test(parsed.hostname));
+    const allowed =
+      parsed.protocol === this.protocol &&
+      parsed.port === this.port &&
+      !parsed.username &&
+      !parsed.password &&
+      (typeof this.host === 'string' ? this.host === parsed.hostname : this.host.test(parsed.hostname));
     return allowed ? parsed : null;
   }
 }

@@ -1,4 +1,4 @@
-// The reach of a schema's executeRequest handlers (RULINGS R12): the origins their requests may
+// The reach of a schema's executeRequest handlers (decision R12): the origins their requests may
 // go to. It is what a reader of the schema can see: the root's origin (its `--marker--` labels
 // each one DNS label, as for the core's own requests), the https origins written in the schema
 // file or in the shared lists it references, as its check read them (src/schema/reach-origins.ts),
@@ -35,7 +35,10 @@ export class Reach {
    * The reach of one schema: `root` (its canonical template), the origins its check read from its
    * file and lists, its declared keys, and the operator's settings for its namespace.
    */
-  static of(input: { namespace: string; root: Template; origins: readonly ReachOrigin[]; keys: readonly string[] }, settings: ReachSettings): Reach {
+  static of(
+    input: { namespace: string; root: Template; origins: readonly ReachOrigin[]; keys: readonly string[] },
+    settings: ReachSettings,
+  ): Reach {
     const entries: ReachEntry[] = [{ rule: new OriginRule(input.root), keys: new Set(input.keys), source: 'root' }];
     const seen = new Set([entries[0]?.rule.display]);
     for (const { template, source, keys } of input.origins) {
@@ -47,10 +50,16 @@ export class Reach {
     }
     for (const origin of settings.allow[input.namespace] ?? []) {
       const template = originTemplate(origin);
-      if (template && !seen.has(origin)) entries.push({ rule: new OriginRule(template), keys: new Set(), source: 'config' });
+      if (template && !seen.has(origin))
+        entries.push({ rule: new OriginRule(template), keys: new Set(), source: 'config' });
     }
     const deny = settings.deny[input.namespace] ?? [];
-    return new Reach(input.namespace, entries, new Set(deny.flatMap((origin) => originTemplate(origin) ? [new URL(origin).origin] : [])), deny.includes('*'));
+    return new Reach(
+      input.namespace,
+      entries,
+      new Set(deny.flatMap((origin) => (originTemplate(origin) ? [new URL(origin).origin] : []))),
+      deny.includes('*'),
+    );
   }
 
   /** Whether a request to `url` may leave. */
@@ -72,7 +81,11 @@ export class Reach {
   /** The reach as `list --json` and `doctor` show it. */
   describe(): { origins: Array<{ origin: string; source: string; keys?: string[] }>; denied: string[] } {
     return {
-      origins: this.entries.map((entry) => ({ origin: entry.rule.display, source: entry.source, ...(entry.keys.size > 0 ? { keys: [...entry.keys] } : {}) })),
+      origins: this.entries.map((entry) => ({
+        origin: entry.rule.display,
+        source: entry.source,
+        ...(entry.keys.size > 0 ? { keys: [...entry.keys] } : {}),
+      })),
       denied: this.deniesAll ? ['*'] : [...this.denied],
     };
   }

@@ -1,4 +1,4 @@
-// Redaction of key values (RULINGS R4). Every text that leaves the core, and every upstream
+// Redaction of key values (decision R4). Every text that leaves the core, and every upstream
 // answer before a handler sees it, has each form of each key value replaced by `[redacted KEY]`.
 //
 // The forms are those of key-forms.ts. They are found as they stand, behind JSON string escapes
@@ -18,47 +18,12 @@ import { otherCharsetDecoder, type Decoded } from './decode.js';
 import { encodeJsonString, keyForms, latin1Of } from './key-forms.js';
 import { rewrite } from './rewrite-leaves.js';
 import { jsonUnescaped, type TextView } from './json-escapes.js';
-
-/**
- * Up to this many needles a text is searched once per needle; past it one regular expression
- * finds any of them faster (about 13 µs per needle per 100 kB, against about 200 µs in all).
- */
-const MAX_SEPARATE_SEARCHES = 10;
+import { escapeRegExp, Needles } from './needles.js';
 
 const BACKSLASH = 0x5c;
 const SLASH = 0x2f;
 const LETTER_U = 0x75;
 const REPLACEMENT_CHARACTER = 0xfffd;
-
-/**
- * Texts searched for, in a string or in bytes (where each character of a needle stands for one
- * byte). A few are searched one by one; many at once with one regular expression.
- */
-class Needles {
-  readonly shortest: number;
-  private readonly bytes: readonly Buffer[];
-  private readonly anyOf: RegExp | null;
-
-  constructor(private readonly texts: readonly string[]) {
-    this.shortest = Math.min(...texts.map((text) => text.length));
-    this.bytes = texts.map((text) => Buffer.from(text, 'latin1'));
-    this.anyOf = texts.length > MAX_SEPARATE_SEARCHES ? new RegExp(texts.map(escapeRegExp).join('|')) : null;
-  }
-
-  in(text: string): boolean {
-    if (text.length < this.shortest) return false;
-    if (this.anyOf) return this.anyOf.test(text);
-    for (const needle of this.texts) if (text.includes(needle)) return true;
-    return false;
-  }
-
-  inBytes(bytes: Buffer): boolean {
-    if (bytes.length < this.shortest) return false;
-    if (this.anyOf) return this.anyOf.test(bytes.toString('latin1'));
-    for (const needle of this.bytes) if (bytes.includes(needle)) return true;
-    return false;
-  }
-}
 
 /** The keys a form is a form of, and what replaces it. */
 interface Replaced {
@@ -115,7 +80,8 @@ export class Redactor {
       }
     }
     for (const [form, replaced] of this.forms) {
-      for (const order of [littleEndian, bigEndian]) this.utf16Forms.set(order(form), { keys: replaced.keys, replacement: order(replaced.replacement) });
+      for (const order of [littleEndian, bigEndian])
+        this.utf16Forms.set(order(form), { keys: replaced.keys, replacement: order(replaced.replacement) });
     }
     const forms = [...this.forms.keys()];
     const needles = forms.filter((form) => !forms.some((other) => other !== form && form.includes(other)));
@@ -123,7 +89,9 @@ export class Redactor {
     this.jsonNeedles = new Needles(needles.map((needle) => latin1Of(encodeJsonString(needle))));
     this.utf16Needles = new Needles(needles.flatMap((needle) => [littleEndian(needle), bigEndian(needle)]));
     this.numericNeedle = needles.some((needle) => /^[0-9.e+-]+$/.test(needle));
-    const formChars = new Set(forms.flatMap((form) => Array.from({ length: form.length }, (_, at) => form.charCodeAt(at))));
+    const formChars = new Set(
+      forms.flatMap((form) => Array.from({ length: form.length }, (_, at) => form.charCodeAt(at))),
+    );
     this.formChars = formChars;
     this.nonAscii = [...formChars].some((code) => code >= 0x80);
     let separator = 0;
@@ -140,10 +108,12 @@ export class Redactor {
   forKeysOf<T extends object>(owner: T, keysOf: (owner: T) => Iterable<string>): Redactor {
     let subset = this.subsets.get(owner);
     if (subset) return subset;
-    const values = new Map([...new Set(keysOf(owner))].sort().flatMap((key) => {
-      const value = this.values.get(key);
-      return value === undefined ? [] : [[key, value] as const];
-    }));
+    const values = new Map(
+      [...new Set(keysOf(owner))].sort().flatMap((key) => {
+        const value = this.values.get(key);
+        return value === undefined ? [] : [[key, value] as const];
+      }),
+    );
     const names = JSON.stringify([...values.keys()]);
     subset = this.subsetsByNames.get(names) ?? new Redactor(values);
     this.subsetsByNames.set(names, subset);
@@ -194,7 +164,9 @@ export class Redactor {
     if (this.values.size === 0) return decoded;
     switch (decoded.kind) {
       case 'json':
-        return this.jsonMayHold(response.body, response.headers['content-type']) ? { kind: 'json', value: this.redactValue(decoded.value) } : decoded;
+        return this.jsonMayHold(response.body, response.headers['content-type'])
+          ? { kind: 'json', value: this.redactValue(decoded.value) }
+          : decoded;
       case 'text': {
         const value = this.redact(decoded.value);
         return value === decoded.value ? decoded : { kind: 'text', value };
@@ -225,7 +197,8 @@ export class Redactor {
     }
     const contentType = response.headers['content-type'];
     const { bytes, asUtf8 } = this.redactBody(response.body, contentType);
-    if (asUtf8 && contentType !== undefined) headers['content-type'] = `${contentType.replace(CHARSET_PARAMETER, '')}; charset=utf-8`;
+    if (asUtf8 && contentType !== undefined)
+      headers['content-type'] = `${contentType.replace(CHARSET_PARAMETER, '')}; charset=utf-8`;
     return { headers, body: bytes };
   }
 
@@ -294,17 +267,22 @@ export class Redactor {
     const found: Found[] = [];
     if (this.needles.in(text)) collect(text, null, this.pattern, this.forms, found);
     const unescaped = this.unescaped(text, asBytes);
-    if (unescaped && this.needles.in(unescaped.text)) collect(unescaped.text, unescaped, this.pattern, this.forms, found);
-    if ((asBytes || text.includes('\0')) && this.utf16Needles.in(text)) collect(text, null, this.utf16Pattern, this.utf16Forms, found);
+    if (unescaped && this.needles.in(unescaped.text))
+      collect(unescaped.text, unescaped, this.pattern, this.forms, found);
+    if ((asBytes || text.includes('\0')) && this.utf16Needles.in(text))
+      collect(text, null, this.utf16Pattern, this.utf16Forms, found);
     return found.length < 2 ? found : merged(found);
   }
 
   private unescaped(text: string, asBytes: boolean): TextView | null {
-    return text.length < this.needles.shortest || !text.includes('\\') ? null : jsonUnescaped(text, asBytes, this.escapeMatters);
+    return text.length < this.needles.shortest || !text.includes('\\')
+      ? null
+      : jsonUnescaped(text, asBytes, this.escapeMatters);
   }
 
   /** Whether an escaped character could be (a UTF-8 byte of) a form's character. */
-  private readonly escapeMatters = (code: number): boolean => this.formChars.has(code) || (code >= 0x80 && this.nonAscii);
+  private readonly escapeMatters = (code: number): boolean =>
+    this.formChars.has(code) || (code >= 0x80 && this.nonAscii);
 
   /** The text of a leaf of a JSON value; a number's only where some form could be part of one. */
   private textOf(leaf: string | number): string {
@@ -321,7 +299,7 @@ export class Redactor {
     // The search reads bytes: it holds only where JSON.parse read the same text, as UTF-8.
     if (!readAsUtf8(contentType) || this.formChars.has(REPLACEMENT_CHARACTER)) return true;
     const slashEscapes: number[] = [];
-    for (let at = body.indexOf(BACKSLASH); at !== -1; ) {
+    for (let at = body.indexOf(BACKSLASH); at !== -1;) {
       if (body[at + 1] === LETTER_U) {
         if (this.formChars.has(Number.parseInt(body.toString('latin1', at + 2, at + 6), 16))) return true;
         at = body.indexOf(BACKSLASH, at + 6);
@@ -348,7 +326,13 @@ const littleEndian = (text: string): string => Buffer.from(text, 'utf16le').toSt
 const bigEndian = (text: string): string => Buffer.from(text, 'utf16le').swap16().toString('latin1');
 
 /** Adds each form `pattern` finds in `searched` (a view of the text, or the text itself), placed in the text. */
-function collect(searched: string, view: TextView | null, pattern: RegExp, forms: ReadonlyMap<string, Replaced>, found: Found[]): void {
+function collect(
+  searched: string,
+  view: TextView | null,
+  pattern: RegExp,
+  forms: ReadonlyMap<string, Replaced>,
+  found: Found[],
+): void {
   pattern.lastIndex = 0;
   for (let match = pattern.exec(searched); match !== null; match = pattern.exec(searched)) {
     const end = match.index + match[0].length;
@@ -384,8 +368,4 @@ function withoutBytesAt(body: Buffer, positions: readonly number[]): Buffer {
   }
   pieces.push(body.subarray(from));
   return Buffer.concat(pieces);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -37,15 +37,30 @@ const BODY_METHODS: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
 
 export function planRequest(schema: CanonicalSchema, route: CanonicalRoute): RequestPlan {
   const valueOf = (param: CanonicalParam): ValueSource =>
-    param.source.kind === 'user' ? { kind: 'user', key: param.key } : { kind: 'template', template: param.source.template, typed: param.source.typed };
+    param.source.kind === 'user'
+      ? { kind: 'user', key: param.key }
+      : { kind: 'template', template: param.source.template, typed: param.source.typed };
   const query = route.parameters.filter((p) => p.location === 'query').map((p) => ({ name: p.key, value: valueOf(p) }));
   const bodyParams = route.parameters.filter((p) => p.location === 'body');
   const body = BODY_METHODS.has(route.method) ? bodyParams.map((p) => ({ name: p.key, value: valueOf(p) })) : null;
-  const headers = [...oneHeaderPerName(Object.entries(schema.headers)).values()].map(([name, value]) => ({ name, value }));
+  const headers = [...oneHeaderPerName(Object.entries(schema.headers)).values()].map(([name, value]) => ({
+    name,
+    value,
+  }));
 
-  const urlKeys = new Set([...secretKeys(schema.root), ...secretKeys(route.path), ...query.flatMap((q) => (q.value.kind === 'template' ? secretKeys(q.value.template) : []))]);
-  const headerKeys = new Map(headers.map((h) => [h.name.toLowerCase(), new Set(secretKeys(h.value))] as const).filter(([, keys]) => keys.size > 0));
-  const bodyKeys = new Set((body ?? []).flatMap((b) => (b.value.kind === 'template' ? secretKeys(b.value.template) : [])));
+  const urlKeys = new Set([
+    ...secretKeys(schema.root),
+    ...secretKeys(route.path),
+    ...query.flatMap((q) => (q.value.kind === 'template' ? secretKeys(q.value.template) : [])),
+  ]);
+  const headerKeys = new Map(
+    headers
+      .map((h) => [h.name.toLowerCase(), new Set(secretKeys(h.value))] as const)
+      .filter(([, keys]) => keys.size > 0),
+  );
+  const bodyKeys = new Set(
+    (body ?? []).flatMap((b) => (b.value.kind === 'template' ? secretKeys(b.value.template) : [])),
+  );
   return {
     method: route.method,
     root: schema.root,
@@ -56,18 +71,27 @@ export function planRequest(schema: CanonicalSchema, route: CanonicalRoute): Req
     body,
     headers,
     slots: { url: urlKeys, headers: headerKeys, body: bodyKeys },
-    textAround: new Map(route.parameters.flatMap((p) => (p.source.kind === 'user' && p.source.around ? [[p.key, p.source.around] as const] : []))),
+    textAround: new Map(
+      route.parameters.flatMap((p) =>
+        p.source.kind === 'user' && p.source.around ? [[p.key, p.source.around] as const] : [],
+      ),
+    ),
   };
 }
 
 /** The arguments as the request carries them: one written inside text is sent inside it (handlers see the argument itself). */
-function inTheirText(args: Readonly<Record<string, unknown>>, textAround: RequestPlan['textAround']): Readonly<Record<string, unknown>> {
+function inTheirText(
+  args: Readonly<Record<string, unknown>>,
+  textAround: RequestPlan['textAround'],
+): Readonly<Record<string, unknown>> {
   if (textAround.size === 0) return args;
   const carried = { ...args };
   for (const [key, around] of textAround) {
     const value = carried[key];
     if (value === undefined || value === null) continue;
-    carried[key] = around.join(Array.isArray(value) ? value.join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value));
+    carried[key] = around.join(
+      Array.isArray(value) ? value.join(',') : typeof value === 'object' ? JSON.stringify(value) : String(value),
+    );
   }
   return carried;
 }
@@ -78,12 +102,21 @@ function secretKeys(template: Template): string[] {
 
 /** Every key a route uses, wherever it is written: in root, headers, its path and its parameter values (a tool's required keys). */
 export function routeKeys(schema: CanonicalSchema, route: CanonicalRoute): string[] {
-  const templates = [schema.root, ...Object.values(schema.headers), route.path, ...route.parameters.flatMap((p) => (p.source.kind === 'template' ? [p.source.template] : []))];
+  const templates = [
+    schema.root,
+    ...Object.values(schema.headers),
+    route.path,
+    ...route.parameters.flatMap((p) => (p.source.kind === 'template' ? [p.source.template] : [])),
+  ];
   return [...new Set(templates.flatMap(secretKeys))];
 }
 
 /** The request as preRequest sees it: arguments in place, secrets as this call's tokens. */
-export function buildRequest(plan: RequestPlan, given: Readonly<Record<string, unknown>>, tokens: SecretTokens): RequestStruct {
+export function buildRequest(
+  plan: RequestPlan,
+  given: Readonly<Record<string, unknown>>,
+  tokens: SecretTokens,
+): RequestStruct {
   const args = inTheirText(given, plan.textAround);
   let url = render(plan.root, args, tokens) + render(plan.path, args, tokens);
   const search = new URLSearchParams();
@@ -100,7 +133,12 @@ export function buildRequest(plan: RequestPlan, given: Readonly<Record<string, u
   if (plan.body) {
     body = {};
     for (const { name, value } of plan.body) {
-      const typed = value.kind === 'user' ? args[value.key] : value.typed !== undefined ? value.typed : render(value.template, args, tokens);
+      const typed =
+        value.kind === 'user'
+          ? args[value.key]
+          : value.typed !== undefined
+            ? value.typed
+            : render(value.template, args, tokens);
       if (typed !== undefined) body[name] = typed;
     }
   }
@@ -116,8 +154,13 @@ export function buildRequest(plan: RequestPlan, given: Readonly<Record<string, u
 export function outgoingRequest(struct: RequestStruct): OutgoingRequest {
   const headers = Object.fromEntries(oneHeaderPerName(Object.entries(struct.headers)).values());
   if (struct.body === null) return { url: struct.url, headers };
-  if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-  return { url: struct.url, headers, body: typeof struct.body === 'string' ? struct.body : JSON.stringify(struct.body) };
+  if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
+    headers['content-type'] = 'application/json';
+  return {
+    url: struct.url,
+    headers,
+    body: typeof struct.body === 'string' ? struct.body : JSON.stringify(struct.body),
+  };
 }
 
 /** Headers by lower-cased name; a later spelling of a name replaces an earlier one. */

@@ -1,4 +1,4 @@
-// API keys (RULINGS R4). The operator grants them; the core holds the values and only
+// API keys (decision R4). The operator grants them; the core holds the values and only
 // placeholders travel. A request is built with an unguessable token in each slot where the
 // schema places a key, handlers see and may move only that token, and just before the request
 // leaves for the schema's own origin the core puts the values into the declared slots, nowhere
@@ -25,7 +25,12 @@ export type KeyAccess =
   | { granted: false; reason: 'unset' | 'not-granted' | 'bound-elsewhere' | 'held'; fix: string };
 
 // `held`: the key lock (src/keylock/) holds the key back from the schema file; `fix` is the command that accepts the change.
-const REFUSAL_WORDS = { unset: 'not set', 'not-granted': 'in the environment but not granted', 'bound-elsewhere': 'granted to other namespaces only', held: 'held back by the key lock' } as const;
+const REFUSAL_WORDS = {
+  unset: 'not set',
+  'not-granted': 'in the environment but not granted',
+  'bound-elsewhere': 'granted to other namespaces only',
+  held: 'held back by the key lock',
+} as const;
 
 /** Why a key is refused, in words: `not set`, `in the environment but not granted`, ... */
 export function refusalText(access: KeyAccess): string {
@@ -49,7 +54,7 @@ export function envFilePath(projectDir: string): string {
 }
 
 /**
- * The keys the operator grants (RULINGS R4). A schema only names a key in
+ * The keys the operator grants (decision R4). A schema only names a key in
  * `requiredServerParams`; it gets a value only from `.env`, from the embedding program, or from
  * an environment variable that `security.keys` names, and only in the namespaces the grant binds
  * it to. Otherwise any schema could read any secret of the server's environment by naming it.
@@ -90,7 +95,10 @@ export class SecretStore {
 
   /** The grant that names `key`: an exact name before any glob, globs in the order written. */
   private grantOf(key: string): KeyGrant | undefined {
-    return this.grants.find((grant) => grant.pattern === key) ?? this.grants.find((grant) => grant.pattern.includes('*') && globMatches(grant.pattern, key));
+    return (
+      this.grants.find((grant) => grant.pattern === key) ??
+      this.grants.find((grant) => grant.pattern.includes('*') && globMatches(grant.pattern, key))
+    );
   }
 
   access(key: string, namespace: string): KeyAccess {
@@ -99,9 +107,14 @@ export class SecretStore {
     const known = this.values.get(key);
     if (known && (!bound || bound.includes(namespace))) return { granted: true, source: known.source };
     if (known && bound) {
-      return { granted: false, reason: 'bound-elsewhere', fix: `security.keys: "${grant.pattern}": ${JSON.stringify([...bound, namespace])}` };
+      return {
+        granted: false,
+        reason: 'bound-elsewhere',
+        fix: `security.keys: "${grant.pattern}": ${JSON.stringify([...bound, namespace])}`,
+      };
     }
-    if (this.ungranted.has(key)) return { granted: false, reason: 'not-granted', fix: `security.keys: "${key}": ${JSON.stringify([namespace])}` };
+    if (this.ungranted.has(key))
+      return { granted: false, reason: 'not-granted', fix: `security.keys: "${key}": ${JSON.stringify([namespace])}` };
     return { granted: false, reason: 'unset', fix: `${key}=... in .env` };
   }
 
@@ -159,7 +172,7 @@ export class SecretTokens {
   /**
    * Puts key values into the declared slots of a request that preRequest may have changed.
    * `valueOf` answers only for keys granted to the schema's namespace; the caller sends the
-   * result only to the schema's own origin, where the keys are bound (RULINGS R4).
+   * result only to the schema's own origin, where the keys are bound (decision R4).
    */
   fill(request: OutgoingRequest, slots: SecretSlots, valueOf: (key: string) => string | undefined): OutgoingRequest {
     const headers: Record<string, string> = {};
@@ -171,7 +184,12 @@ export class SecretTokens {
     return filled;
   }
 
-  private replace(text: string, keys: ReadonlySet<string> | undefined, valueOf: (key: string) => string | undefined, encode: (value: string) => string): string {
+  private replace(
+    text: string,
+    keys: ReadonlySet<string> | undefined,
+    valueOf: (key: string) => string | undefined,
+    encode: (value: string) => string,
+  ): string {
     if (!keys || keys.size === 0 || !text.includes(this.nonce)) return text;
     let result = text;
     for (const key of keys) {
@@ -186,6 +204,9 @@ const encodeNothing = (value: string): string => value;
 
 /** `*` matches any run of characters; everything else is literal. */
 function globMatches(pattern: string, name: string): boolean {
-  const source = pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const source = pattern
+    .split('*')
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${source}$`).test(name);
 }

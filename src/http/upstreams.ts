@@ -18,7 +18,8 @@ export class Upstreams {
   /** `overrides` maps an origin (`https://api.example.com`) or `*` (every origin) to a base URL. */
   constructor(overrides: Readonly<Record<string, string>> = {}) {
     const bases = new Map<string, URL>();
-    for (const [origin, base] of Object.entries(overrides)) bases.set(origin === '*' ? '*' : originOf(origin), baseOf(base));
+    for (const [origin, base] of Object.entries(overrides))
+      bases.set(origin === '*' ? '*' : originOf(origin), baseOf(base));
     this.bases = bases;
   }
 
@@ -27,7 +28,10 @@ export class Upstreams {
     const overrides: Record<string, string> = {};
     for (const flag of flags) {
       const at = flag.indexOf('=');
-      if (at <= 0) throw new UpstreamError(`--upstream ${flag}: expected ORIGIN=BASEURL, e.g. https://api.example.com=http://127.0.0.1:8080`);
+      if (at <= 0)
+        throw new UpstreamError(
+          `--upstream ${flag}: expected ORIGIN=BASEURL, e.g. https://api.example.com=http://127.0.0.1:8080`,
+        );
       overrides[flag.slice(0, at)] = flag.slice(at + 1);
     }
     return overrides;

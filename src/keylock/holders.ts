@@ -18,7 +18,11 @@ export interface HoldingTool {
  * By key, the schema files that would receive it, in path order. `hasValue` says whether a key
  * has a value for a namespace (the operator's grants); a key without one goes nowhere.
  */
-export function currentHoldings(tools: readonly HoldingTool[], projectDir: string, hasValue: (key: string, namespace: string) => boolean): Map<string, CurrentHolder[]> {
+export function currentHoldings(
+  tools: readonly HoldingTool[],
+  projectDir: string,
+  hasValue: (key: string, namespace: string) => boolean,
+): Map<string, CurrentHolder[]> {
   const holdings = new Map<string, CurrentHolder[]>();
   const seen = new Set<string>();
   for (const tool of tools) {
@@ -28,7 +32,10 @@ export function currentHoldings(tools: readonly HoldingTool[], projectDir: strin
     for (const key of requiredServerParams) {
       if (!hasValue(key, namespace)) continue;
       const origins = [...new Set(tool.reach.boundOrigins(key))].sort(compareStrings);
-      holdings.set(key, [...(holdings.get(key) ?? []), { path, file: lockedPath(projectDir, path), namespace, origins }]);
+      holdings.set(key, [
+        ...(holdings.get(key) ?? []),
+        { path, file: lockedPath(projectDir, path), namespace, origins },
+      ]);
     }
   }
   for (const holders of holdings.values()) holders.sort((a, b) => compareStrings(a.file, b.file));

@@ -1,4 +1,4 @@
-// What the key lock allows (issue 23): every schema file that would receive a key now is compared
+// What the key lock allows: every schema file that would receive a key now is compared
 // with what the lock records for that key. A holder recorded as it is now receives the key; any
 // other (another file, another namespace, another origin) is held back until the operator
 // accepts the change. A key the lock has never seen is recorded as it is first seen, except that
@@ -34,7 +34,13 @@ export function judgeHoldings(current: ReadonlyMap<string, readonly CurrentHolde
   const held: HeldKey[] = [];
   for (const [key, holders] of [...current].sort(([a], [b]) => compareStrings(a, b))) {
     if (lock.state === 'unusable') {
-      for (const holder of holders) held.push({ key, holder, recorded: [], why: `the key lock cannot be used (${lock.problem}), so no file receives a key until the operator accepts the current state` });
+      for (const holder of holders)
+        held.push({
+          key,
+          holder,
+          recorded: [],
+          why: `the key lock cannot be used (${lock.problem}), so no file receives a key until the operator accepts the current state`,
+        });
       continue;
     }
     const recorded = lock.state === 'read' ? lock.keys.get(key) : undefined;
@@ -42,7 +48,13 @@ export function judgeHoldings(current: ReadonlyMap<string, readonly CurrentHolde
       const taken: KeyHolder[] = [];
       for (const holder of holders) {
         const claimant = taken.find((other) => other.namespace === holder.namespace);
-        if (claimant) held.push({ key, holder, recorded: [], why: `namespace '${holder.namespace}' is also claimed by ${claimant.file}, which comes first in path order and was taken as the key's holder when the key was first seen` });
+        if (claimant)
+          held.push({
+            key,
+            holder,
+            recorded: [],
+            why: `namespace '${holder.namespace}' is also claimed by ${claimant.file}, which comes first in path order and was taken as the key's holder when the key was first seen`,
+          });
         else taken.push(strip(holder));
       }
       firstSeen.set(key, taken);
@@ -72,15 +84,19 @@ function changeFromRecord(holder: CurrentHolder, recorded: readonly KeyHolder[])
   const sameFile = recorded.find((entry) => entry.file === holder.file);
   if (sameFile) {
     const changes: string[] = [];
-    if (sameFile.namespace !== holder.namespace) changes.push(`it claimed namespace '${sameFile.namespace}' and now claims '${holder.namespace}'`);
+    if (sameFile.namespace !== holder.namespace)
+      changes.push(`it claimed namespace '${sameFile.namespace}' and now claims '${holder.namespace}'`);
     if (!sameOrigins(sameFile.origins, holder.origins)) {
       const added = holder.origins.filter((origin) => !sameFile.origins.includes(origin));
-      changes.push(`it bound the key to ${sameFile.origins.join(', ')} and now binds it to ${holder.origins.join(', ')}${added.length > 0 ? ` (new: ${added.join(', ')})` : ''}`);
+      changes.push(
+        `it bound the key to ${sameFile.origins.join(', ')} and now binds it to ${holder.origins.join(', ')}${added.length > 0 ? ` (new: ${added.join(', ')})` : ''}`,
+      );
     }
     return `the key lock records this file as ${describeHolder(sameFile)}; ${changes.join(', and ')}`;
   }
   const claimant = recorded.find((entry) => entry.namespace === holder.namespace);
-  if (claimant) return `namespace '${holder.namespace}' is claimed by ${claimant.file}, which the key lock records as the key's holder there; this file claims it too`;
+  if (claimant)
+    return `namespace '${holder.namespace}' is claimed by ${claimant.file}, which the key lock records as the key's holder there; this file claims it too`;
   return `the key lock records it for ${recorded.map(describeHolder).join('; ')}, and not for this file`;
 }
 

@@ -1,4 +1,4 @@
-// The key lock at a catalog's load (issue 23): reads `.flowmcp/keys.lock.json`, judges every
+// The key lock at a catalog's load: reads `.flowmcp/keys.lock.json`, judges every
 // schema file that would receive a key against it (judge.ts), records the keys seen for the
 // first time, and says what it holds back: a SEC300 finding on each schema file a key is held
 // back from, SEC301 on a lock that cannot be used, and the command that accepts the change.
@@ -7,7 +7,14 @@ import { existsSync } from 'node:fs';
 import { FindingSink, type Finding } from '../report/findings.js';
 import { currentHoldings, holdBack, type HoldingTool } from './holders.js';
 import { judgeHoldings, plainHoldings, type CurrentHolder, type HeldKey } from './judge.js';
-import { keyLockPath, readKeyLock, writeKeyLock, type KeyHolder, type KeyHoldings, type LockRead } from './lock-file.js';
+import {
+  keyLockPath,
+  readKeyLock,
+  writeKeyLock,
+  type KeyHolder,
+  type KeyHoldings,
+  type LockRead,
+} from './lock-file.js';
 
 /** `record`: keys seen for the first time are written to the lock; `check`: judged only, nothing written. */
 export type KeyLockMode = 'record' | 'check';
@@ -28,7 +35,12 @@ interface KeyLockOptions {
  * applies where the project has a lock file (a program embedding flowguard opts in with `record`).
  */
 export function openKeyLock(
-  { setting, project, schemas, lists }: { setting: KeyLockSetting | undefined; project: string; schemas: string; lists?: string },
+  {
+    setting,
+    project,
+    schemas,
+    lists,
+  }: { setting: KeyLockSetting | undefined; project: string; schemas: string; lists?: string },
   tools: readonly HoldingTool[],
   hasValue: (key: string, namespace: string) => boolean,
 ): KeyLockReport | null {
@@ -40,7 +52,11 @@ export function openKeyLock(
 }
 
 /** The folders `flowguard` commands take by default: the accept command leaves them out. */
-const DEFAULT_FOLDERS: Record<'schemas' | 'lists' | 'project', string | undefined> = { schemas: 'schemas', lists: undefined, project: '.' };
+const DEFAULT_FOLDERS: Record<'schemas' | 'lists' | 'project', string | undefined> = {
+  schemas: 'schemas',
+  lists: undefined,
+  project: '.',
+};
 
 export class KeyLockReport {
   /** The keys of each schema file (by its path as the catalog names it) that are held back. */
@@ -61,7 +77,8 @@ export class KeyLockReport {
     /** Why the first-seen keys could not be written. */
     readonly writeError: string | null,
   ) {
-    for (const { key, holder } of held) this.heldByPath.set(holder.path, [...(this.heldByPath.get(holder.path) ?? []), key]);
+    for (const { key, holder } of held)
+      this.heldByPath.set(holder.path, [...(this.heldByPath.get(holder.path) ?? []), key]);
   }
 
   static apply(options: KeyLockOptions, current: ReadonlyMap<string, readonly CurrentHolder[]>): KeyLockReport {
@@ -100,7 +117,11 @@ export class KeyLockReport {
   get problem(): Finding | null {
     if (this.lock.state !== 'unusable') return null;
     const sink = new FindingSink(this.file);
-    sink.add('SEC301', undefined, `${this.lock.problem}: every key is held back until the file is fixed, or replaced after review with \`${this.acceptCommand()}\``);
+    sink.add(
+      'SEC301',
+      undefined,
+      `${this.lock.problem}: every key is held back until the file is fixed, or replaced after review with \`${this.acceptCommand()}\``,
+    );
     return sink.findings[0] ?? null;
   }
 
@@ -108,7 +129,11 @@ export class KeyLockReport {
   findings(): Finding[] {
     return this.held.map(({ key, holder, why }) => {
       const sink = new FindingSink(holder.path);
-      sink.add('SEC300', 'main.requiredServerParams', `${key} is held back from this file (${holder.file}, namespace '${holder.namespace}', ${holder.origins.join(', ')}): ${why}. Its tools are hidden; once the change is reviewed, accept it: ${this.acceptCommand([key])}`);
+      sink.add(
+        'SEC300',
+        'main.requiredServerParams',
+        `${key} is held back from this file (${holder.file}, namespace '${holder.namespace}', ${holder.origins.join(', ')}): ${why}. Its tools are hidden; once the change is reviewed, accept it: ${this.acceptCommand([key])}`,
+      );
       return sink.findings[0] as Finding;
     });
   }
@@ -120,7 +145,8 @@ export class KeyLockReport {
  */
 function recordFirstSeen(file: string, toRecord: ReadonlyArray<readonly [string, readonly KeyHolder[]]>): void {
   const fresh = readKeyLock(file);
-  if (fresh.state === 'unusable') throw new Error(`the lock changed while loading and cannot be used (${fresh.problem})`);
+  if (fresh.state === 'unusable')
+    throw new Error(`the lock changed while loading and cannot be used (${fresh.problem})`);
   const keys = new Map(fresh.state === 'read' ? fresh.keys : []);
   for (const [key, holders] of toRecord) if (!keys.has(key)) keys.set(key, holders);
   writeKeyLock(file, keys);

@@ -1,4 +1,4 @@
-// The key lock file, `.flowmcp/keys.lock.json` (issue 23): for each key, the schema files that
+// The key lock file, `.flowmcp/keys.lock.json`: for each key, the schema files that
 // receive it, with the namespace each claims and the origins each binds the key to. It is the
 // operator's word on where a key may go, reviewed and committed like a lockfile, so it holds
 // names only, never a key's value. It sits in the operator's folder, but a checkout can bring
@@ -18,7 +18,8 @@ const MAX_LOCK_BYTES = 1_048_576;
 const MAX_TEXT = 1024;
 /** Most holders of one key, and most origins of one holder. */
 const MAX_ENTRIES = 10_000;
-const ABOUT = 'Where each key may go: the schema files (relative to the project folder) that receive it, their namespaces and the origins they bind it to. No values. Change it with `flowguard keys accept` after reviewing.';
+const ABOUT =
+  'Where each key may go: the schema files (relative to the project folder) that receive it, their namespaces and the origins they bind it to. No values. Change it with `flowguard keys accept` after reviewing.';
 
 /** One schema file that receives a key: where it is, what it claims, where the key may go from it. */
 export interface KeyHolder {
@@ -51,7 +52,10 @@ export function readKeyLock(file: string): LockRead {
   } catch (error) {
     // No file there (ENOTDIR: `.flowmcp` is no folder, so it holds no lock either).
     if (['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '')) return { state: 'absent' };
-    return { state: 'unusable', problem: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+    return {
+      state: 'unusable',
+      problem: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    };
   }
   let data: unknown;
   try {
@@ -70,7 +74,16 @@ function lockText(keys: KeyHoldings): string {
   const data = {
     about: ABOUT,
     format: LOCK_FORMAT,
-    keys: Object.fromEntries(entries.map(([key, holders]) => [key, sortHolders(holders).map(({ file, namespace, origins }) => ({ file, namespace, origins: [...origins].sort(compareStrings) }))])),
+    keys: Object.fromEntries(
+      entries.map(([key, holders]) => [
+        key,
+        sortHolders(holders).map(({ file, namespace, origins }) => ({
+          file,
+          namespace,
+          origins: [...origins].sort(compareStrings),
+        })),
+      ]),
+    ),
   };
   return `${JSON.stringify(data, null, 2)}\n`;
 }
@@ -81,7 +94,8 @@ function lockText(keys: KeyHoldings): string {
  */
 export function writeKeyLock(file: string, keys: KeyHoldings): void {
   const text = lockText(keys);
-  if (Buffer.byteLength(text) > MAX_LOCK_BYTES) throw new Error(`the lock would be larger than ${MAX_LOCK_BYTES} bytes`);
+  if (Buffer.byteLength(text) > MAX_LOCK_BYTES)
+    throw new Error(`the lock would be larger than ${MAX_LOCK_BYTES} bytes`);
   mkdirSync(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
@@ -105,7 +119,8 @@ function readBounded(file: string): string | null {
     if (!fstatSync(fd).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
     const buffer = Buffer.alloc(MAX_LOCK_BYTES + 1);
     let length = 0;
-    for (let read = -1; read !== 0 && length < buffer.length; length += read) read = readSync(fd, buffer, length, buffer.length - length, null);
+    for (let read = -1; read !== 0 && length < buffer.length; length += read)
+      read = readSync(fd, buffer, length, buffer.length - length, null);
     return length > MAX_LOCK_BYTES ? null : buffer.toString('utf8', 0, length);
   } finally {
     closeSync(fd);
@@ -123,14 +138,18 @@ function parseLock(data: unknown): Map<string, KeyHolder[]> | string {
   for (const [key, holders] of Object.entries(data.keys)) {
     const at = `keys[${JSON.stringify(key.slice(0, 80))}]`;
     if (!isText(key)) return `${at}: a key name must be 1 to ${MAX_TEXT} printable characters`;
-    if (!Array.isArray(holders) || holders.length > MAX_ENTRIES) return `${at} must be an array of at most ${MAX_ENTRIES} holders`;
+    if (!Array.isArray(holders) || holders.length > MAX_ENTRIES)
+      return `${at} must be an array of at most ${MAX_ENTRIES} holders`;
     const parsed: KeyHolder[] = [];
     for (const [index, holder] of holders.entries()) {
       const problem = holderProblem(holder);
       if (problem) return `${at}[${index}]: ${problem}`;
       parsed.push(holder as KeyHolder);
     }
-    keys.set(key, parsed.map(({ file, namespace, origins }) => ({ file, namespace, origins: [...origins] })));
+    keys.set(
+      key,
+      parsed.map(({ file, namespace, origins }) => ({ file, namespace, origins: [...origins] })),
+    );
   }
   return keys;
 }
@@ -141,7 +160,12 @@ function holderProblem(holder: unknown): string | null {
   if (unknown !== undefined) return `unknown field ${JSON.stringify(unknown.slice(0, 80))}`;
   if (!isText(holder.file)) return `file must be 1 to ${MAX_TEXT} printable characters`;
   if (!isText(holder.namespace)) return `namespace must be 1 to ${MAX_TEXT} printable characters`;
-  if (!Array.isArray(holder.origins) || holder.origins.length === 0 || holder.origins.length > MAX_ENTRIES || !holder.origins.every(isText)) {
+  if (
+    !Array.isArray(holder.origins) ||
+    holder.origins.length === 0 ||
+    holder.origins.length > MAX_ENTRIES ||
+    !holder.origins.every(isText)
+  ) {
     return `origins must be an array of 1 to ${MAX_ENTRIES} origins`;
   }
   return null;

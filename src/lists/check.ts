@@ -1,11 +1,11 @@
 // One list file from text to findings and, when it has no error, its typed list. The file is
 // parsed, never imported: its syntax tree is scanned and `list` is read from it as literal
-// data (RULINGS R3), so a getter that would loop or throw is only ever a finding.
+// data (decision R3), so a getter that would loop or throw is only ever a finding.
 
 import type { Expression } from '../scan/ast.js';
 import { FindingSink } from '../report/findings.js';
 import { isRecord } from '../shared/raw.js';
-import { parseWithLeadingData } from '../scan/leading-data.js';
+import { parseWithLeadingData } from '../scan/leading-parse.js';
 import { readSourceFile } from '../scan/source-file.js';
 import { readLiteral, type LiteralData } from '../scan/literal.js';
 import { checkListData } from './rules.js';
@@ -55,9 +55,11 @@ function readListLiteral(init: Expression, named: ReadonlySet<number>, sink: Fin
   const data = readLiteral(init, 'list', scratch, 'SEC206');
   for (const finding of scratch.findings) {
     const offset = finding.path === undefined ? undefined : data.locate(finding.path);
-    if (offset === undefined || !named.has(offset)) sink.addAt('SEC206', offset, finding.message, finding.hint, finding.path);
+    if (offset === undefined || !named.has(offset))
+      sink.addAt('SEC206', offset, finding.message, finding.hint, finding.path);
   }
-  for (const path of data.nonFinite) sink.addAt('SEC206', data.locate(path), 'a number too large for JSON is not literal data', LITERAL_HINT, path);
+  for (const path of data.nonFinite)
+    sink.addAt('SEC206', data.locate(path), 'a number too large for JSON is not literal data', LITERAL_HINT, path);
   return data;
 }
 

@@ -7,7 +7,9 @@ import type { ListEntry, ListFilter } from './types.js';
 /** The entries `filter` keeps, in list order: `exists` present and not null, `value` strict equality, `in` membership. */
 export function applyFilter(entries: readonly ListEntry[], filter: ListFilter | undefined): readonly ListEntry[] {
   if (!filter) return deepFreeze([...entries]);
-  return deepFreeze(entries.filter((entry) => keeps(filter, Object.hasOwn(entry, filter.key) ? entry[filter.key] : undefined)));
+  return deepFreeze(
+    entries.filter((entry) => keeps(filter, Object.hasOwn(entry, filter.key) ? entry[filter.key] : undefined)),
+  );
 }
 
 function keeps(filter: ListFilter, value: unknown): boolean {

@@ -1,6 +1,6 @@
 // The list registry: the list files of a folder, checked one by one and then against each
 // other (unique names LST002, dependencies LST009–LST011). A list with any error is reported
-// and left out; the others still load (RULINGS R1).
+// and left out; the others still load (decision R1).
 //
 // `flowguard validate` checks every file of the folder (loadListRegistry). A catalog reads a
 // list file only when a schema asks for its list (openListFolder): a folder may hold lists no
@@ -132,7 +132,9 @@ class Lists {
     this.settle();
     return this.checks.flatMap((check, index): Array<[string, SharedList]> => {
       const list = check?.list;
-      return list && this.owners.get(list.name) === index && this.levels.get(list.name) != null ? [[list.name, list]] : [];
+      return list && this.owners.get(list.name) === index && this.levels.get(list.name) != null
+        ? [[list.name, list]]
+        : [];
     });
   }
 
@@ -187,12 +189,18 @@ class Lists {
     const declaring = this.checks.flatMap((check, index) => (check?.name === name ? [index] : []));
     const owner = conventional ?? declaring[0] ?? null;
     this.owners.set(name, owner);
-    for (const index of declaring) if (index !== owner && owner !== null) this.reportDuplicate(this.checks[index] as ListCheck, owner);
+    for (const index of declaring)
+      if (index !== owner && owner !== null) this.reportDuplicate(this.checks[index] as ListCheck, owner);
     return owner;
   }
 
   private reportDuplicate(check: ListCheck, owner: number): void {
-    check.sink.add('LST002', 'list.meta.name', `the list name '${check.name}' is already taken by ${this.files[owner]}`, 'list names are unique across the lists folder; rename one of them');
+    check.sink.add(
+      'LST002',
+      'list.meta.name',
+      `the list name '${check.name}' is already taken by ${this.files[owner]}`,
+      'list names are unique across the lists folder; rename one of them',
+    );
   }
 
   /** The file that keeps `name`, when it has no error of its own. */
@@ -216,7 +224,12 @@ class Lists {
       else level = Math.max(level, parentLevel + 1);
     });
     if (loadable && level > MAX_DEPTH) {
-      sink.add('LST011', 'list.meta.dependsOn', `'${list.name}' would sit at dependency level ${level}; at most ${MAX_DEPTH} are allowed (a list without parents is level 1)`, 'depend on a list nearer the root, or flatten the chain');
+      sink.add(
+        'LST011',
+        'list.meta.dependsOn',
+        `'${list.name}' would sit at dependency level ${level}; at most ${MAX_DEPTH} are allowed (a list without parents is level 1)`,
+        'depend on a list nearer the root, or flatten the chain',
+      );
       loadable = false;
     }
     const result = loadable ? level : null;
@@ -231,7 +244,12 @@ class Lists {
     const cycle = this.cycleFrom(list.name);
     if (!cycle) return;
     const index = list.dependsOn.findIndex((dependency) => dependency.ref === cycle[1]);
-    sink.add('LST010', childPath('list.meta.dependsOn', index), `dependency cycle: ${cycle.join(' → ')}`, 'a list may depend only on lists that do not depend on it');
+    sink.add(
+      'LST010',
+      childPath('list.meta.dependsOn', index),
+      `dependency cycle: ${cycle.join(' → ')}`,
+      'a list may depend only on lists that do not depend on it',
+    );
     this.levels.set(list.name, null);
   }
 
@@ -255,16 +273,32 @@ class Lists {
     const parent = this.candidate(ref);
     const level = parent ? this.levelOf(parent) : null;
     if (!parent || level === null) {
-      const why = this.claim(ref) !== null ? `the list '${ref}' has errors and is not loaded` : `no list is named '${ref}'`;
+      const why =
+        this.claim(ref) !== null ? `the list '${ref}' has errors and is not loaded` : `no list is named '${ref}'`;
       sink.add('LST009', childPath(path, 'ref'), why, 'depend only on lists of this folder that load');
       return null;
     }
     if (parent.list.version !== version) {
-      sink.add('LST009', childPath(path, 'version'), `pins ${ref}@${version}, but the loaded ${ref} is ${parent.list.version}`, `pin '${parent.list.version}', or update this list to it`);
+      sink.add(
+        'LST009',
+        childPath(path, 'version'),
+        `pins ${ref}@${version}, but the loaded ${ref} is ${parent.list.version}`,
+        `pin '${parent.list.version}', or update this list to it`,
+      );
       return null;
     }
-    if (condition && !parent.list.entries.some((entry) => Object.hasOwn(entry, condition.field) && entry[condition.field] === condition.value)) {
-      sink.add('LST009', childPath(path, 'condition'), `no entry of ${ref} has ${condition.field} === ${JSON.stringify(condition.value)}`, 'the condition must match at least one entry of the parent list');
+    if (
+      condition &&
+      !parent.list.entries.some(
+        (entry) => Object.hasOwn(entry, condition.field) && entry[condition.field] === condition.value,
+      )
+    ) {
+      sink.add(
+        'LST009',
+        childPath(path, 'condition'),
+        `no entry of ${ref} has ${condition.field} === ${JSON.stringify(condition.value)}`,
+        'the condition must match at least one entry of the parent list',
+      );
       return null;
     }
     return level;

@@ -26,7 +26,12 @@ export function checkListData(value: unknown, file: string, sink: FindingSink): 
   if (fields && isRecord(value) && Array.isArray(value.entries)) checkEntries(value.entries, fields, sink);
   const name = meta?.name;
   if (typeof name === 'string' && LIST_NAME.test(name) && basename(file) !== `${kebabCase(name)}.mjs`) {
-    sink.add('LST013', 'list.meta.name', `the list '${name}' is in ${basename(file)}`, `name the file ${kebabCase(name)}.mjs`);
+    sink.add(
+      'LST013',
+      'list.meta.name',
+      `the list '${name}' is in ${basename(file)}`,
+      `name the file ${kebabCase(name)}.mjs`,
+    );
   }
   if (!meta || !fields || !isRecord(value) || sink.hasErrors()) return null;
   // The shape passed: every value below has the type it declares.
@@ -52,7 +57,12 @@ function reportUndescribedFields(raw: readonly unknown[], sink: FindingSink): vo
     if (!isRecord(item) || item.description !== undefined) return;
     // `key` is unchecked data here: an object such as `{ toString: 0 }` cannot become text.
     const named = typeof item.key === 'string' ? `the field '${item.key}'` : 'the field';
-    sink.add('LST005', childPath('list.meta.fields', index), `${named} has no description`, 'say what the value means and where it comes from; schema authors read it');
+    sink.add(
+      'LST005',
+      childPath('list.meta.fields', index),
+      `${named} has no description`,
+      'say what the value means and where it comes from; schema authors read it',
+    );
   });
 }
 
@@ -66,8 +76,15 @@ function readFields(raw: readonly unknown[], problems: readonly ShapeProblem[], 
     const path = childPath('list.meta.fields', index);
     if (problems.some((problem) => isBelow(problem, path))) return;
     const { key, type, description, optional } = item as RawObject;
-    if (fields.some((other) => other.key === key)) sink.add('LST004', childPath(path, 'key'), `a second field '${key as string}'`, 'give each field its own key');
-    else fields.push({ key: key as string, type: type as ListFieldType, description: (description as string | undefined) ?? '', optional: optional === true });
+    if (fields.some((other) => other.key === key))
+      sink.add('LST004', childPath(path, 'key'), `a second field '${key as string}'`, 'give each field its own key');
+    else
+      fields.push({
+        key: key as string,
+        type: type as ListFieldType,
+        description: (description as string | undefined) ?? '',
+        optional: optional === true,
+      });
   });
   const sound = !problems.some((problem) => isBelow(problem, 'list.meta.fields'));
   return sound && fields.length === raw.length ? fields : null;
@@ -76,7 +93,8 @@ function readFields(raw: readonly unknown[], problems: readonly ShapeProblem[], 
 function readDependency(raw: unknown): ListDependency {
   const { ref, version, condition } = raw as RawObject;
   const dependency: ListDependency = { ref: ref as string, version: version as string };
-  if (isRecord(condition)) dependency.condition = { field: condition.field as string, value: condition.value as ListScalar };
+  if (isRecord(condition))
+    dependency.condition = { field: condition.field as string, value: condition.value as ListScalar };
   return dependency;
 }
 
@@ -92,14 +110,32 @@ function checkEntries(entries: readonly unknown[], fields: readonly ListField[],
 function checkEntry(entry: RawObject, fields: ReadonlyMap<string, ListField>, path: string, sink: FindingSink): void {
   for (const field of fields.values()) {
     if (!Object.hasOwn(entry, field.key)) {
-      if (!field.optional) sink.add('LST007', path, `the entry lacks the required field '${field.key}'`, 'give every entry a value for each field that is not optional');
+      if (!field.optional)
+        sink.add(
+          'LST007',
+          path,
+          `the entry lacks the required field '${field.key}'`,
+          'give every entry a value for each field that is not optional',
+        );
       continue;
     }
     const why = valueProblem(entry[field.key], field);
-    if (why) sink.add('LST008', childPath(path, field.key), `'${field.key}' ${why}`, `the field '${field.key}' holds a ${field.type}${field.optional ? ' or null' : ''}`);
+    if (why)
+      sink.add(
+        'LST008',
+        childPath(path, field.key),
+        `'${field.key}' ${why}`,
+        `the field '${field.key}' holds a ${field.type}${field.optional ? ' or null' : ''}`,
+      );
   }
   for (const key of Object.keys(entry)) {
-    if (!fields.has(key)) sink.add('LST012', childPath(path, key), `'${key}' is no field of the list`, 'declare it in meta.fields or remove it from the entry');
+    if (!fields.has(key))
+      sink.add(
+        'LST012',
+        childPath(path, key),
+        `'${key}' is no field of the list`,
+        'declare it in meta.fields or remove it from the entry',
+      );
   }
 }
 

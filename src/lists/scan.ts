@@ -1,9 +1,17 @@
-// The stricter scan of list files (SPEC-NOTES §10.1, RULINGS R1/R3): a list is data, so any
+// The stricter scan of list files (SPEC-NOTES §10.1, decisions R1/R3): a list is data, so any
 // function syntax, async/await or template expression is reported wherever it stands, and
 // every schema pattern too. Nothing of the file runs; this reads the syntax tree only.
 
-import { startOf, type AnyNode, type Expression, type ModuleDeclaration, type Program, type Statement } from '../scan/ast.js';
-import type { Code, FindingSink } from '../report/findings.js';
+import {
+  startOf,
+  type AnyNode,
+  type Expression,
+  type ModuleDeclaration,
+  type Program,
+  type Statement,
+} from '../scan/ast.js';
+import type { FindingSink } from '../report/findings.js';
+import type { Code } from '../report/codes.js';
 import { scanForbidden, type Recode } from '../scan/forbidden.js';
 import { forEachChild } from '../scan/walk.js';
 
@@ -35,10 +43,16 @@ export function findListExport(program: Program, sink: FindingSink): Expression 
     const declared: Expression | null = init ? null : listDeclaration(statement);
     if (declared) init = declared;
     else if (!isModuleLink(statement) && statement.type !== 'EmptyStatement') {
-      sink.addAt('SEC205', startOf(statement), `top-level ${describe(statement)} is code outside \`export const list\``, DATA_HINT);
+      sink.addAt(
+        'SEC205',
+        startOf(statement),
+        `top-level ${describe(statement)} is code outside \`export const list\``,
+        DATA_HINT,
+      );
     }
   }
-  if (!init) sink.addAt('LST001', startOf(program), 'the file has no `export const list = { meta, entries }`', DATA_HINT);
+  if (!init)
+    sink.addAt('LST001', startOf(program), 'the file has no `export const list = { meta, entries }`', DATA_HINT);
   return init;
 }
 
@@ -88,11 +102,14 @@ function withAsync(async: boolean, hit: Hit): Hit[] {
 
 /** A method's function node starts at its parameters; the finding points at the method's name. */
 function reportedAt(node: AnyNode, parent: AnyNode): number {
-  return node.type === 'FunctionExpression' && (parent.type === 'Property' || parent.type === 'MethodDefinition') ? startOf(parent) : startOf(node);
+  return node.type === 'FunctionExpression' && (parent.type === 'Property' || parent.type === 'MethodDefinition')
+    ? startOf(parent)
+    : startOf(node);
 }
 
 function functionKind(parent: AnyNode): string {
-  if (parent.type === 'MethodDefinition') return parent.kind === 'constructor' ? 'a class constructor' : 'a class method';
+  if (parent.type === 'MethodDefinition')
+    return parent.kind === 'constructor' ? 'a class constructor' : 'a class method';
   if (parent.type !== 'Property') return 'a function';
   if (parent.kind !== 'init') return `a ${parent.kind}ter`;
   return parent.method ? 'a method' : 'a function';
@@ -108,7 +125,11 @@ function listDeclaration(statement: Statement | ModuleDeclaration): Expression |
 }
 
 function isModuleLink(statement: Statement | ModuleDeclaration): boolean {
-  return statement.type === 'ImportDeclaration' || statement.type === 'ExportAllDeclaration' || (statement.type === 'ExportNamedDeclaration' && statement.source != null);
+  return (
+    statement.type === 'ImportDeclaration' ||
+    statement.type === 'ExportAllDeclaration' ||
+    (statement.type === 'ExportNamedDeclaration' && statement.source != null)
+  );
 }
 
 function describe(statement: Statement | ModuleDeclaration): string {

@@ -10,9 +10,7 @@ export type ListEntry = Readonly<Record<string, ListScalar | null>>;
 
 /** A schema's condition on a list's entries (`main.sharedLists[].filter`), in its canonical form. */
 export type ListFilter =
-  | { key: string; exists: true }
-  | { key: string; value: ListScalar }
-  | { key: string; in: ListScalar[] };
+  { key: string; exists: true } | { key: string; value: ListScalar } | { key: string; in: ListScalar[] };
 
 export interface ListField {
   key: string;

@@ -1,4 +1,4 @@
-// A catalog call's outcome as an MCP `tools/call` result (RULINGS R9).
+// A catalog call's outcome as an MCP `tools/call` result (decision R9).
 //
 // - JSON → one text item, pretty-printed; text → one text item. Text longer than the cap is cut
 //   with a notice that says so and how to ask for less.
@@ -47,13 +47,33 @@ export function successResult(context: ResultContext, status: number, content: D
     case 'json':
       return jsonResult(context, meta, content.value);
     case 'text':
-      return checked(context, meta, textOf(context, meta, content.value), 'the API answered with text, not a JSON object');
+      return checked(
+        context,
+        meta,
+        textOf(context, meta, content.value),
+        'the API answered with text, not a JSON object',
+      );
     case 'image':
-      return checked(context, meta, dataResult(context, 'image', content.mimeType, content.base64), `the API answered with an image (${content.mimeType}), not a JSON object`);
+      return checked(
+        context,
+        meta,
+        dataResult(context, 'image', content.mimeType, content.base64),
+        `the API answered with an image (${content.mimeType}), not a JSON object`,
+      );
     case 'binary':
-      return checked(context, meta, dataResult(context, 'binary', content.mimeType, content.base64), `the API answered with binary data (${content.mimeType}), not a JSON object`);
+      return checked(
+        context,
+        meta,
+        dataResult(context, 'binary', content.mimeType, content.base64),
+        `the API answered with binary data (${content.mimeType}), not a JSON object`,
+      );
     case 'empty':
-      return checked(context, meta, [{ type: 'text', text: `The API answered with status ${status} and an empty body.` }], 'the API answered with an empty body');
+      return checked(
+        context,
+        meta,
+        [{ type: 'text', text: `The API answered with status ${status} and an empty body.` }],
+        'the API answered with an empty body',
+      );
   }
 }
 
@@ -64,27 +84,52 @@ function jsonResult(context: ResultContext, meta: Record<string, unknown>, value
   if (meta[META_CUT] !== undefined) {
     // Not the API departing from the schema: under warn and off a cut answer is plain text, uncounted.
     if ((context.validation ?? 'error') !== 'error') return { content: items, _meta: meta };
-    return mismatch(context, items, meta, `the result is longer than the cap of ${context.maxChars} characters, so it was cut and cannot be sent as structured content`);
+    return mismatch(
+      context,
+      items,
+      meta,
+      `the result is longer than the cap of ${context.maxChars} characters, so it was cut and cannot be sent as structured content`,
+    );
   }
-  if (!isRecord(value)) return mismatch(context, items, meta, `the API answered with ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}, not a JSON object`);
+  if (!isRecord(value))
+    return mismatch(
+      context,
+      items,
+      meta,
+      `the API answered with ${Array.isArray(value) ? 'an array' : value === null ? 'null' : `a ${typeof value}`}, not a JSON object`,
+    );
   const problem = context.output.problem(value);
   if (problem !== undefined) return mismatch(context, items, meta, `at ${problem}`);
   return { content: items, structuredContent: value, _meta: meta };
 }
 
 /** Non-JSON answers of a tool that promises a JSON object cannot match its output schema. */
-function checked(context: ResultContext, meta: Record<string, unknown>, items: CallToolResult['content'], why: string): CallToolResult {
+function checked(
+  context: ResultContext,
+  meta: Record<string, unknown>,
+  items: CallToolResult['content'],
+  why: string,
+): CallToolResult {
   return context.output ? mismatch(context, items, meta, why) : { content: items, _meta: meta };
 }
 
-function mismatch(context: ResultContext, items: CallToolResult['content'], meta: Record<string, unknown>, why: string): CallToolResult {
+function mismatch(
+  context: ResultContext,
+  items: CallToolResult['content'],
+  meta: Record<string, unknown>,
+  why: string,
+): CallToolResult {
   const validation = context.validation ?? 'error';
   if (validation !== 'error') {
     if (validation === 'warn') context.onMismatch?.(why);
     return { content: items, _meta: meta };
   }
   const note = `Note: this answer does not match the tool's declared output schema (${why}). It is sent as text only and marked as an error for that reason; the data below is what the API returned.`;
-  return { content: [{ type: 'text', text: note }, ...items], isError: true, _meta: { ...meta, [META_ERROR]: { kind: 'output-mismatch', message: why } } };
+  return {
+    content: [{ type: 'text', text: note }, ...items],
+    isError: true,
+    _meta: { ...meta, [META_ERROR]: { kind: 'output-mismatch', message: why } },
+  };
 }
 
 function textOf(context: ResultContext, meta: Record<string, unknown>, text: string): CallToolResult['content'] {
@@ -98,16 +143,29 @@ function textOf(context: ResultContext, meta: Record<string, unknown>, text: str
   return [{ type: 'text', text: `${text.slice(0, end)}\n\n${notice}` }];
 }
 
-function dataResult(context: ResultContext, kind: 'image' | 'binary', mimeType: string, base64: string): CallToolResult['content'] {
+function dataResult(
+  context: ResultContext,
+  kind: 'image' | 'binary',
+  mimeType: string,
+  base64: string,
+): CallToolResult['content'] {
   const bytes = Buffer.byteLength(base64, 'base64');
   const what = kind === 'image' ? `an image (${mimeType}, ${bytes} bytes)` : `${bytes} bytes of ${mimeType} data`;
   if (base64.length > context.maxChars) {
-    return [{ type: 'text', text: `The API answered with ${what}. As base64 it has ${base64.length} characters, more than the server's cap of ${context.maxChars}, so it is not included.` }];
+    return [
+      {
+        type: 'text',
+        text: `The API answered with ${what}. As base64 it has ${base64.length} characters, more than the server's cap of ${context.maxChars}, so it is not included.`,
+      },
+    ];
   }
   if (kind === 'image') return [{ type: 'image', data: base64, mimeType }];
   return [
     { type: 'text', text: `The API answered with ${what}; it follows as an embedded base64 resource.` },
-    { type: 'resource', resource: { uri: `flowguard:result/${encodeURIComponent(context.name)}`, mimeType, blob: base64 } },
+    {
+      type: 'resource',
+      resource: { uri: `flowguard:result/${encodeURIComponent(context.name)}`, mimeType, blob: base64 },
+    },
   ];
 }
 
@@ -150,12 +208,17 @@ function advice(error: ToolError): string {
 }
 
 function statusAdvice(status: number, retryAfter: string | undefined): string {
-  if (status === 429) return `the API is rate limiting: wait${retryAfter === undefined ? ' a while' : ` (retry after ${retryAfter})`}, then call again.`;
-  if (status === 401 || status === 403) return "the API refused access. The server's key may be wrong or lack permission; the operator has to fix it, calling again will not help.";
-  if (status === 404) return 'the API found nothing there. Check identifiers in the arguments (ids, names, addresses), then call again.';
-  if (status >= 400 && status < 500) return 'the API rejected the request. Check the arguments against the tool description, then call again.';
+  if (status === 429)
+    return `the API is rate limiting: wait${retryAfter === undefined ? ' a while' : ` (retry after ${retryAfter})`}, then call again.`;
+  if (status === 401 || status === 403)
+    return "the API refused access. The server's key may be wrong or lack permission; the operator has to fix it, calling again will not help.";
+  if (status === 404)
+    return 'the API found nothing there. Check identifiers in the arguments (ids, names, addresses), then call again.';
+  if (status >= 400 && status < 500)
+    return 'the API rejected the request. Check the arguments against the tool description, then call again.';
   // Waiting is advised only where the API says it helps: a 429, or a 503 that says when.
-  if (status === 503 && retryAfter !== undefined) return `the API is unavailable for now: wait (retry after ${retryAfter}), then call again.`;
+  if (status === 503 && retryAfter !== undefined)
+    return `the API is unavailable for now: wait (retry after ${retryAfter}), then call again.`;
   if (status >= 500) return 'the API failed on its side. Use another tool, or tell the operator if it persists.';
   return 'the API answered with an unexpected status. Use another tool.';
 }

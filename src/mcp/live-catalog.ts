@@ -89,7 +89,9 @@ export class LiveCatalog<Catalog extends ServedCatalog = ServedCatalog> {
 
   private retire(catalog: Catalog): Promise<void> {
     if (!this.owned) return Promise.resolve();
-    const drained = this.running.has(catalog) ? new Promise<void>((resolve) => this.retiring.set(catalog, resolve)) : Promise.resolve();
+    const drained = this.running.has(catalog)
+      ? new Promise<void>((resolve) => this.retiring.set(catalog, resolve))
+      : Promise.resolve();
     const closed = drained.then(() => {
       this.retiring.delete(catalog);
       return catalog.close();

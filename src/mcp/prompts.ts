@@ -11,7 +11,15 @@
 //   naming the prompt or the argument.
 
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, McpError, type GetPromptResult, type Prompt, type PromptMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  McpError,
+  type GetPromptResult,
+  type Prompt,
+  type PromptMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { LiveCatalog } from './live-catalog.js';
 import type { ServedCatalog as Catalog } from './served-catalog.js';
 import type { Tool } from '../catalog/tools.js';
@@ -29,12 +37,18 @@ export interface PromptSelection {
 const NOT_GIVEN = '(not given)';
 
 export function registerPrompts(server: Server, live: LiveCatalog, selection: PromptSelection): void {
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: promptsOf(live.current, selection).map(listingOf) }));
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: promptsOf(live.current, selection).map(listingOf),
+  }));
   server.setRequestHandler(GetPromptRequestSchema, (request) => {
     const catalog = live.current;
     const { name, arguments: given = {} } = request.params;
     const prompt = promptsOf(catalog, selection).find((entry) => entry.name === name);
-    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${name.slice(0, 100)}. prompts/list names the prompts of this server.`);
+    if (!prompt)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown prompt: ${name.slice(0, 100)}. prompts/list names the prompts of this server.`,
+      );
     checkArguments(prompt, given);
     return render(prompt, given, catalog, selection.tools);
   });
@@ -54,7 +68,11 @@ function listingOf(prompt: ServedPrompt): Prompt {
   const listing: Prompt = {
     name: prompt.name,
     description: definition.description,
-    arguments: definition.inputs.map((input) => ({ name: input.name, description: describeInput(input), required: input.required })),
+    arguments: definition.inputs.map((input) => ({
+      name: input.name,
+      description: describeInput(input),
+      required: input.required,
+    })),
   };
   if (definition.title) listing.title = definition.title;
   return listing;
@@ -67,22 +85,39 @@ function describeInput(input: PromptInput): string {
 function checkArguments(prompt: ServedPrompt, given: Record<string, string>): void {
   const missing = prompt.definition.inputs.filter((input) => input.required && (given[input.name] ?? '') === '');
   if (missing.length > 0) {
-    throw new McpError(ErrorCode.InvalidParams, `prompt ${prompt.name} needs the argument${missing.length > 1 ? 's' : ''} ${missing.map((input) => `'${input.name}'`).join(', ')}`);
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `prompt ${prompt.name} needs the argument${missing.length > 1 ? 's' : ''} ${missing.map((input) => `'${input.name}'`).join(', ')}`,
+    );
   }
   for (const input of prompt.definition.inputs) {
     const value = given[input.name];
     if (value !== undefined && value !== '' && input.values && !input.values.includes(value)) {
-      throw new McpError(ErrorCode.InvalidParams, `prompt ${prompt.name}: argument '${input.name}' must be one of ${input.values.join(', ')}, got '${value.slice(0, 100)}'`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `prompt ${prompt.name}: argument '${input.name}' must be one of ${input.values.join(', ')}, got '${value.slice(0, 100)}'`,
+      );
     }
   }
 }
 
-function render(prompt: ServedPrompt, given: Record<string, string>, catalog: Catalog, selection: readonly Tool[] | undefined): GetPromptResult {
+function render(
+  prompt: ServedPrompt,
+  given: Record<string, string>,
+  catalog: Catalog,
+  selection: readonly Tool[] | undefined,
+): GetPromptResult {
   const offered = new Set(catalog.visibleTools());
   const served = selection ? selection.filter((tool) => offered.has(tool)) : [...offered];
-  const fill = (text: string) => fillPlaceholders(text, ({ kind, value }) => (kind === 'input' ? given[value] || NOT_GIVEN : toolName(value, served)));
-  const messages: PromptMessage[] = [{ role: 'user', content: { type: 'text', text: fill(prompt.definition.content) } }];
-  for (const attachment of prompt.definition.attachments ?? []) messages.push({ role: 'user', content: attachmentContent(attachment, fill) });
+  const fill = (text: string) =>
+    fillPlaceholders(text, ({ kind, value }) =>
+      kind === 'input' ? given[value] || NOT_GIVEN : toolName(value, served),
+    );
+  const messages: PromptMessage[] = [
+    { role: 'user', content: { type: 'text', text: fill(prompt.definition.content) } },
+  ];
+  for (const attachment of prompt.definition.attachments ?? [])
+    messages.push({ role: 'user', content: attachmentContent(attachment, fill) });
   return { description: prompt.definition.description, messages };
 }
 
@@ -95,5 +130,8 @@ function toolName(reference: string, served: readonly Tool[]): string {
 
 function attachmentContent(attachment: PromptAttachment, fill: (text: string) => string): PromptMessage['content'] {
   if (attachment.type === 'image') return { type: 'image', data: attachment.data, mimeType: attachment.mimeType };
-  return { type: 'resource', resource: { uri: fill(attachment.uri), mimeType: attachment.mimeType, text: fill(attachment.text) } };
+  return {
+    type: 'resource',
+    resource: { uri: fill(attachment.uri), mimeType: attachment.mimeType, text: fill(attachment.text) },
+  };
 }

@@ -7,7 +7,7 @@
 //   schema, annotations from the HTTP method (or the 4.x tool `meta`, whose other hints go into
 //   `_meta`), and an `outputSchema` where the route's output converts to one (schema/tool-output.ts)
 //   and `output.validate` is `error` (content.ts says why).
-//   Built once per catalog and shared by every server.
+//   Built once per catalog and shared by every server; each definition is made by tool-definition.ts.
 // - `tools/call`: an unknown tool or malformed params are protocol errors (InvalidParams);
 //   everything that goes wrong in the call itself is an `isError` result (content.ts). The
 //   request's abort signal goes to the catalog, so `notifications/cancelled` (or a closed
@@ -22,11 +22,21 @@
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolRequest, type CallToolResult, type ListToolsResult, type ServerNotification, type Tool as McpTool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolRequest,
+  type CallToolResult,
+  type ListToolsResult,
+  type ServerNotification,
+  type Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { LiveCatalog } from './live-catalog.js';
+import { listingOf } from './tool-definition.js';
 import type { ServedCatalog as Catalog } from './served-catalog.js';
 import type { Tool } from '../catalog/tools.js';
-import type { ToolMeta } from '../schema/types.js';
 import type { Logger } from '../observe/logger.js';
 import type { ServerMetrics } from '../observe/metrics.js';
 import { flowguardVersion } from '../shared/version.js';
@@ -78,14 +88,6 @@ export interface ProgressTiming {
 
 const DEFAULT_PROGRESS: ProgressTiming = Object.freeze({ firstMs: 200, everyMs: 1000, gapMs: 50 });
 
-/** `_meta` key carrying a tool's full reference. */
-const META_REFERENCE = 'flowguard/reference';
-/** `_meta` keys of the 4.x tool `meta` (SPEC-NOTES-v3-v4 §2): the spec names the first two; the others have no MCP counterpart. */
-const META_ALWAYS_LOAD = 'anthropic/alwaysLoad';
-const META_SEARCH_HINT = 'anthropic/searchHint';
-const META_ALIASES = 'flowguard/aliases';
-const META_CONCURRENCY_SAFE = 'flowguard/concurrencySafe';
-
 interface ServedTool {
   tool: Tool;
   output?: OutputValidator;
@@ -126,20 +128,32 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
   const maxChars = options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const timing: ProgressTiming = { ...DEFAULT_PROGRESS, ...options.progress };
-  const server = new Server({ name: SERVER_NAME, version: SERVER_VERSION }, { capabilities: { tools: { listChanged: true }, prompts: { listChanged: true } }, jsonSchemaValidator: sharedValidator });
+  const server = new Server(
+    { name: SERVER_NAME, version: SERVER_VERSION },
+    {
+      capabilities: { tools: { listChanged: true }, prompts: { listChanged: true } },
+      jsonSchemaValidator: sharedValidator,
+    },
+  );
   registerPrompts(server, live, { prompts: options.prompts, tools: options.tools });
 
   // `output.validate: warn`: the answer was served as text; the operator hears of it, and /metrics counts it.
   const reportMismatch = (catalog: Catalog, name: string, why: string) => {
     options.metrics?.outputMismatch(name);
     const problem = catalog.redact(why);
-    if (options.logger) options.logger.warn({ tool: name, problem }, 'answer does not match the output schema; served as text');
+    if (options.logger)
+      options.logger.warn({ tool: name, problem }, 'answer does not match the output schema; served as text');
     else log(`flowguard: warning: ${name}: the answer does not match the output schema (${problem}); served as text`);
   };
 
   // The tools this server serves: the selection given (a group) or the catalog's, narrowed to the identity's.
-  const selectionOf = (catalog: Catalog) => (options.policy ? options.policy.select(options.tools ?? catalog.tools) : options.tools);
-  const recordedCaller = options.caller && { identity: options.caller.identity, subject: options.caller.subject, client: options.caller.client };
+  const selectionOf = (catalog: Catalog) =>
+    options.policy ? options.policy.select(options.tools ?? catalog.tools) : options.tools;
+  const recordedCaller = options.caller && {
+    identity: options.caller.identity,
+    subject: options.caller.subject,
+    client: options.caller.client,
+  };
 
   server.setRequestHandler(ListToolsRequestSchema, (request) => {
     const table = toolTable(live.current, selectionOf(live.current));
@@ -154,7 +168,13 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
   });
 
   /** A tool call, direct or through `call_tool`: one path, so both validate, limit, audit and count alike. */
-  const callServed = (catalog: Catalog, name: string, args: Record<string, unknown>, extra: CallExtra, token: string | number | undefined) =>
+  const callServed = (
+    catalog: Catalog,
+    name: string,
+    args: Record<string, unknown>,
+    extra: CallExtra,
+    token: string | number | undefined,
+  ) =>
     (async (): Promise<CallToolResult> => {
       const selection = selectionOf(catalog);
       const table = toolTable(catalog, selection);
@@ -164,12 +184,19 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
       if (!served && !hidden) {
         // Probing for tool names is seen: one record (audit, and metrics under `(unknown)`).
         catalog.recordCallNotMade(name, args, recordedCaller);
-        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 100)}. tools/list names the ${table.listing.length} tools of this server.`);
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Unknown tool: ${name.slice(0, 100)}. tools/list names the ${table.listing.length} tools of this server.`,
+        );
       }
 
       const wait = await options.policy?.limiter?.take();
       if (wait !== undefined) {
-        const refusal = { kind: 'rate-limited' as const, message: `the calls of identity ${options.policy?.name} are over its rate (identities.${options.policy?.name}.rateLimit)`, retryAfter: String(wait) };
+        const refusal = {
+          kind: 'rate-limited' as const,
+          message: `the calls of identity ${options.policy?.name} are over its rate (identities.${options.policy?.name}.rateLimit)`,
+          retryAfter: String(wait),
+        };
         // Refused before it ran, and recorded all the same: the audit says who was held back.
         catalog.recordCallNotMade(name, args, recordedCaller, refusal);
         return errorResult(refusal);
@@ -181,12 +208,29 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
         await progress?.stop();
         if (!result.ok) return errorResult(result.error);
         const validation = catalog.outputValidation;
-        return successResult({ name, output: served?.output, maxChars, validation, onMismatch: (why) => reportMismatch(catalog, name, why) }, result.status, result.content);
+        return successResult(
+          {
+            name,
+            output: served?.output,
+            maxChars,
+            validation,
+            onMismatch: (why) => reportMismatch(catalog, name, why),
+          },
+          result.status,
+          result.content,
+        );
       } catch (error) {
         progress?.cancel();
         // Exceptions are bugs: logged (redacted) for the operator, a protocol error for the client.
-        log(catalog.redact(`flowguard: internal error in tools/call ${name}: ${(error as Error)?.stack ?? String(error)}`));
-        throw new McpError(ErrorCode.InternalError, `flowguard failed internally while calling ${name}; the server log has the details`);
+        log(
+          catalog.redact(
+            `flowguard: internal error in tools/call ${name}: ${(error as Error)?.stack ?? String(error)}`,
+          ),
+        );
+        throw new McpError(
+          ErrorCode.InternalError,
+          `flowguard failed internally while calling ${name}; the server log has the details`,
+        );
       } finally {
         answered?.();
       }
@@ -197,17 +241,21 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
   // CallToolRequestSchema itself, malformed params fail an earlier parse and come back as
   // InternalError.)
   // A call runs on the catalog current when it arrives, to the end, even if a reload swaps it.
-  server.setRequestHandler(TOOLS_CALL, (raw, extra) => live.use(async (catalog): Promise<CallToolResult> => {
-    const request = raw as unknown as CallToolRequest; // checked by the wrapper
-    const { name } = request.params;
-    const args = request.params.arguments ?? {};
-    const token = request.params._meta?.progressToken;
-    // In discovery mode the meta-tools take their names; `call_tool` comes back to callServed.
-    if (options.discovery === 'search' && isMetaCall(name)) {
-      return answerMetaCall(toolTable(catalog, selectionOf(catalog)), name, args, (target, targetArgs) => callServed(catalog, target, targetArgs, extra, token));
-    }
-    return callServed(catalog, name, args, extra, token);
-  }));
+  server.setRequestHandler(TOOLS_CALL, (raw, extra) =>
+    live.use(async (catalog): Promise<CallToolResult> => {
+      const request = raw as unknown as CallToolRequest; // checked by the wrapper
+      const { name } = request.params;
+      const args = request.params.arguments ?? {};
+      const token = request.params._meta?.progressToken;
+      // In discovery mode the meta-tools take their names; `call_tool` comes back to callServed.
+      if (options.discovery === 'search' && isMetaCall(name)) {
+        return answerMetaCall(toolTable(catalog, selectionOf(catalog)), name, args, (target, targetArgs) =>
+          callServed(catalog, target, targetArgs, extra, token),
+        );
+      }
+      return callServed(catalog, name, args, extra, token);
+    }),
+  );
   return server;
 }
 
@@ -232,7 +280,14 @@ class ProgressReporter {
     const waited = ((this.lastSent - this.started) / 1000).toFixed(1);
     // Runs on a timer: a notification that cannot go (the transport closed) is dropped, never thrown.
     try {
-      this.send({ method: 'notifications/progress', params: { progressToken: this.token, progress: this.count, message: `waiting for the API to answer (${waited} s)` } }).catch(() => undefined);
+      this.send({
+        method: 'notifications/progress',
+        params: {
+          progressToken: this.token,
+          progress: this.count,
+          message: `waiting for the API to answer (${waited} s)`,
+        },
+      }).catch(() => undefined);
     } catch {
       // Dropped as above.
     }
@@ -295,62 +350,13 @@ function toolTable(catalog: Catalog, selection: readonly Tool[] | undefined): To
     }
     // A definition over the bound is listed cut; `validate` tells its author (VAL100).
     const listing = full.map((entry) => affordableDefinition(entry).definition);
-    table = { listing: Object.freeze(listing), full: Object.freeze(full), byName, indexCache: searchCacheDir(catalog.project) };
+    table = {
+      listing: Object.freeze(listing),
+      full: Object.freeze(full),
+      byName,
+      indexCache: searchCacheDir(catalog.project),
+    };
     tables.set(key, table);
   }
   return table;
-}
-
-/** A tool's whole definition as `tools/list` of `--tools all` gives it, uncut (`flowguard describe`, describe_tool). */
-export function toolDefinition(catalog: Catalog, tool: Tool): McpTool {
-  return listingOf(tool, catalog.outputValidation === 'error' ? toOutputSchema(tool.route.output) : undefined);
-}
-
-function listingOf(tool: Tool, outputSchema: Record<string, unknown> | undefined): McpTool {
-  const { meta, output } = tool.route;
-  const entry: McpTool = {
-    name: tool.name,
-    title: tool.reference,
-    // Without an outputSchema to carry it, what the tool returns is said in its description.
-    description: output?.description && !outputSchema ? `${tool.description}\n\nReturns: ${output.description}` : tool.description,
-    inputSchema: tool.input.schema as McpTool['inputSchema'],
-    annotations: annotationsFor(tool.method, meta),
-    _meta: { [META_REFERENCE]: tool.reference },
-  };
-  if (meta) {
-    Object.assign(entry._meta as object, {
-      [META_ALWAYS_LOAD]: meta.alwaysLoad,
-      [META_SEARCH_HINT]: meta.searchHint,
-      [META_ALIASES]: meta.aliases,
-      [META_CONCURRENCY_SAFE]: meta.concurrencySafe,
-    });
-  }
-  if (outputSchema) entry.outputSchema = outputSchema as McpTool['outputSchema'];
-  return entry;
-}
-
-/**
- * Hints from the HTTP method, or from the tool's 4.x `meta` where it has one (the author knows
- * better than the method: a POST search reads only): every tool reaches an outside API (open
- * world); `destructiveHint` and `idempotentHint` only mean something for a tool that writes.
- */
-function annotationsFor(method: Tool['method'], meta?: ToolMeta): ToolAnnotations {
-  if (!meta) return methodAnnotations(method);
-  if (meta.readOnly) return { readOnlyHint: true, openWorldHint: true };
-  const annotations: ToolAnnotations = { readOnlyHint: false, destructiveHint: meta.destructive, openWorldHint: true };
-  if (method === 'PUT' || method === 'DELETE') annotations.idempotentHint = true;
-  return annotations;
-}
-
-function methodAnnotations(method: Tool['method']): ToolAnnotations {
-  switch (method) {
-    case 'GET':
-      return { readOnlyHint: true, openWorldHint: true };
-    case 'PUT':
-      return { readOnlyHint: false, idempotentHint: true, openWorldHint: true };
-    case 'DELETE':
-      return { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true };
-    case 'POST':
-      return { readOnlyHint: false, openWorldHint: true };
-  }
 }

@@ -15,7 +15,12 @@ export interface StdioServer {
   close(): Promise<void>;
 }
 
-export async function serveStdio(source: Catalog | LiveCatalog, options: McpServerOptions = {}, stdin: NodeJS.ReadableStream = process.stdin, stdout: NodeJS.WritableStream = process.stdout): Promise<StdioServer> {
+export async function serveStdio(
+  source: Catalog | LiveCatalog,
+  options: McpServerOptions = {},
+  stdin: NodeJS.ReadableStream = process.stdin,
+  stdout: NodeJS.WritableStream = process.stdout,
+): Promise<StdioServer> {
   if (stdout === process.stdout) routeConsoleToStderr();
   const catalog = LiveCatalog.of(source);
   const server = createMcpServer(catalog, options);
@@ -28,11 +33,17 @@ export async function serveStdio(source: Catalog | LiveCatalog, options: McpServ
   let closing: Promise<void> | null = null;
   const close = (): Promise<void> => {
     stopNotifying();
-    closing ??= server.close().catch(() => undefined).then(() => resolveClosed());
+    closing ??= server
+      .close()
+      .catch(() => undefined)
+      .then(() => resolveClosed());
     return closing;
   };
   server.onclose = () => void close();
-  server.onerror = (error) => (options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(catalog.current.redact(`flowguard: stdio: ${error.message}`));
+  server.onerror = (error) =>
+    (options.log ?? ((line: string) => process.stderr.write(`${line}\n`)))(
+      catalog.current.redact(`flowguard: stdio: ${error.message}`),
+    );
   stdin.once('end', () => void close());
   await server.connect(transport);
   return { closed, close };

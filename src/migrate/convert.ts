@@ -17,16 +17,39 @@ export interface ConvertedSchema {
 }
 
 /** `main`'s fields in the order 2.0.0 files write them; `routes` comes last. */
-const MAIN_ORDER = ['namespace', 'name', 'description', 'version', 'docs', 'tags', 'root', 'requiredServerParams', 'headers'];
+const MAIN_ORDER = [
+  'namespace',
+  'name',
+  'description',
+  'version',
+  'docs',
+  'tags',
+  'root',
+  'requiredServerParams',
+  'headers',
+];
 /** 1.2.0 fields that have a place in 2.0.0 as they are (`flowMCP`, `routes` and `handlers` are converted). */
-const LEGACY_MAIN = new Set(['namespace', 'name', 'description', 'docs', 'tags', 'root', 'requiredServerParams', 'headers']);
+const LEGACY_MAIN = new Set([
+  'namespace',
+  'name',
+  'description',
+  'docs',
+  'tags',
+  'root',
+  'requiredServerParams',
+  'headers',
+]);
 const LEGACY_ROUTE = new Set(['requestMethod', 'route', 'description', 'parameters', 'tests', 'modifiers']);
 const PHASES: ReadonlySet<string> = new Set<Phase>(['pre', 'execute', 'post']);
 /** 1.2.0 sent a body only with POST (and PUT, where it was understood). */
 const BODY_METHODS = new Set(['POST', 'PUT']);
 
 /** `handlerNames`: the keys of the legacy `handlers` object, which modifiers refer to. */
-export function convertSchema(data: Record<string, unknown>, handlerNames: ReadonlySet<string>, sink: FindingSink): ConvertedSchema {
+export function convertSchema(
+  data: Record<string, unknown>,
+  handlerNames: ReadonlySet<string>,
+  sink: FindingSink,
+): ConvertedSchema {
   const main: Record<string, unknown> = {};
   for (const key of MAIN_ORDER) {
     if (key === 'version') main.version = '2.0.0';
@@ -64,7 +87,10 @@ function convertRoute(raw: Record<string, unknown>, path: string, sink: FindingS
   const method = typeof raw.requestMethod === 'string' ? raw.requestMethod.toUpperCase() : raw.requestMethod;
   const route: Record<string, unknown> = { method, path: raw.route, description: raw.description };
   const parameters = unslashedPatterns(raw.parameters, childPath(path, 'parameters'), sink);
-  route.parameters = typeof method === 'string' && !BODY_METHODS.has(method) ? handlerOnlyBodies(parameters, method, childPath(path, 'parameters'), sink) : parameters;
+  route.parameters =
+    typeof method === 'string' && !BODY_METHODS.has(method)
+      ? handlerOnlyBodies(parameters, method, childPath(path, 'parameters'), sink)
+      : parameters;
   route.tests = raw.tests;
   for (const [key, value] of Object.entries(raw)) {
     if (LEGACY_ROUTE.has(key)) continue;
@@ -83,10 +109,14 @@ function convertRoute(raw: Record<string, unknown>, path: string, sink: FindingS
 function handlerOnlyBodies(parameters: unknown, method: string, path: string, sink: FindingSink): unknown {
   if (!Array.isArray(parameters)) return parameters;
   return parameters.map((parameter, index) => {
-    if (!isRecord(parameter) || !isRecord(parameter.position) || parameter.position.location !== 'body') return parameter;
-    sink.add('MIG004', childPath(childPath(childPath(path, index), 'position'), 'location'),
+    if (!isRecord(parameter) || !isRecord(parameter.position) || parameter.position.location !== 'body')
+      return parameter;
+    sink.add(
+      'MIG004',
+      childPath(childPath(childPath(path, index), 'position'), 'location'),
       `body parameter '${String(parameter.position.key)}' of a ${method} route was never sent by 1.2.0, only handed to the handlers; it becomes an insert parameter without a path slot, which only handlers read`,
-      'if the API should receive it, make it a query parameter');
+      'if the API should receive it, make it a query parameter',
+    );
     return { ...parameter, position: { ...parameter.position, location: 'insert' } };
   });
 }
@@ -107,15 +137,24 @@ function unslashedPatterns(parameters: unknown, path: string, sink: FindingSink)
     const options = parameter.z.options.map((option, at) => {
       const pattern = typeof option === 'string' ? SLASHED_PATTERN.exec(option)?.[1] : undefined;
       if (pattern === undefined) return option;
-      sink.add('MIG008', childPath(optionsPath, at), `${option} matched values only with the slashes in them in 1.2.0 (it made new RegExp of the whole text); written as regex(${pattern})`,
-        'check that the route\'s tests show values the pattern should accept');
+      sink.add(
+        'MIG008',
+        childPath(optionsPath, at),
+        `${option} matched values only with the slashes in them in 1.2.0 (it made new RegExp of the whole text); written as regex(${pattern})`,
+        "check that the route's tests show values the pattern should accept",
+      );
       return `regex(${pattern})`;
     });
     return { ...parameter, z: { ...parameter.z, options } };
   });
 }
 
-function readModifiers(raw: unknown, path: string, handlerNames: ReadonlySet<string>, sink: FindingSink): PhaseHandlers {
+function readModifiers(
+  raw: unknown,
+  path: string,
+  handlerNames: ReadonlySet<string>,
+  sink: FindingSink,
+): PhaseHandlers {
   const phases: PhaseHandlers = { pre: [], execute: [], post: [] };
   if (!Array.isArray(raw)) return phases;
   raw.forEach((modifier, index) => {
@@ -123,9 +162,19 @@ function readModifiers(raw: unknown, path: string, handlerNames: ReadonlySet<str
     const phase = isRecord(modifier) ? modifier.phase : undefined;
     const name = isRecord(modifier) ? modifier.handlerName : undefined;
     if (typeof phase !== 'string' || !PHASES.has(phase)) {
-      sink.add('MIG003', at, `modifier phase ${JSON.stringify(phase)} is none of pre, execute and post; dropped`, 'in 1.2.0 such a modifier never ran');
+      sink.add(
+        'MIG003',
+        at,
+        `modifier phase ${JSON.stringify(phase)} is none of pre, execute and post; dropped`,
+        'in 1.2.0 such a modifier never ran',
+      );
     } else if (typeof name !== 'string' || !handlerNames.has(name)) {
-      sink.add('MIG003', at, `modifier names handler ${JSON.stringify(name)}, which the 1.2.0 handlers do not define; dropped`, 'in 1.2.0 this route failed on every call; write the handler, or remove the modifier');
+      sink.add(
+        'MIG003',
+        at,
+        `modifier names handler ${JSON.stringify(name)}, which the 1.2.0 handlers do not define; dropped`,
+        'in 1.2.0 this route failed on every call; write the handler, or remove the modifier',
+      );
     } else {
       phases[phase as Phase].push(name);
     }
@@ -134,5 +183,10 @@ function readModifiers(raw: unknown, path: string, handlerNames: ReadonlySet<str
 }
 
 function carriedOver(sink: FindingSink, path: string, what: string): void {
-  sink.add('MIG005', path, `${what}; carried over as written`, 'the check of the new file says whether 2.0.0 accepts it');
+  sink.add(
+    'MIG005',
+    path,
+    `${what}; carried over as written`,
+    'the check of the new file says whether 2.0.0 accepts it',
+  );
 }

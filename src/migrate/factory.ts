@@ -36,56 +36,115 @@ export interface FactoryOutput {
   routes: number;
 }
 
-const ADAPTER_NAMES = ['legacyHandlers', 'runLegacyPhase', 'legacyRequest', 'legacyPreRequest', 'legacyExecuteRequest', 'legacyPostRequest', 'sharedLists', 'libraries'];
-const HOOK_OF = { pre: ['preRequest', 'legacyPreRequest'], execute: ['executeRequest', 'legacyExecuteRequest'], post: ['postRequest', 'legacyPostRequest'] } as const;
+const ADAPTER_NAMES = [
+  'legacyHandlers',
+  'runLegacyPhase',
+  'legacyRequest',
+  'legacyPreRequest',
+  'legacyExecuteRequest',
+  'legacyPostRequest',
+  'sharedLists',
+  'libraries',
+];
+const HOOK_OF = {
+  pre: ['preRequest', 'legacyPreRequest'],
+  execute: ['executeRequest', 'legacyExecuteRequest'],
+  post: ['postRequest', 'legacyPostRequest'],
+} as const;
 
 export function buildFactory(input: FactoryInput): FactoryOutput {
   const { module, handlers, hooks, sink } = input;
   const leftOver = [...handlers.leftOver, ...topLevelCode(module, sink)];
   const used = new Set([...hooks.values()].flatMap((phases) => [...phases.pre, ...phases.execute, ...phases.post]));
   for (const [name, property] of handlers.entries) {
-    if (!used.has(name)) sink.addAt('MIG006', startOf(property), `handler '${name}' is named by no route's modifiers; left out`, undefined, `schema.handlers.${name}`);
+    if (!used.has(name))
+      sink.addAt(
+        'MIG006',
+        startOf(property),
+        `handler '${name}' is named by no route's modifiers; left out`,
+        undefined,
+        `schema.handlers.${name}`,
+      );
   }
   const kept = [...handlers.entries].filter(([name]) => used.has(name));
-  const copied = neededBindings(kept.flatMap(([, property]) => [...referencedNames(property.value)]), module.bindings);
-  reportUnused(module.bindings, new Set([...copied, ...(handlers.binding ? [handlers.binding] : [])]), input.dataNames, sink);
+  const copied = neededBindings(
+    kept.flatMap(([, property]) => [...referencedNames(property.value)]),
+    module.bindings,
+  );
+  reportUnused(
+    module.bindings,
+    new Set([...copied, ...(handlers.binding ? [handlers.binding] : [])]),
+    input.dataNames,
+    sink,
+  );
   for (const binding of copied) {
     if (!ADAPTER_NAMES.includes(binding.name)) continue;
     copied.delete(binding);
     leftOver.push({ node: binding.statement, why: `the name '${binding.name}' is taken by the migration's adapters` });
-    sink.addAt('MIG001', startOf(binding.statement), `module-level '${binding.name}' has a name the migration's adapters use; left in a comment`, 'rename it in the 1.2.0 file and migrate again');
+    sink.addAt(
+      'MIG001',
+      startOf(binding.statement),
+      `module-level '${binding.name}' has a name the migration's adapters use; left in a comment`,
+      'rename it in the 1.2.0 file and migrate again',
+    );
   }
   const routes = [...hooks].flatMap(([route, phases]) => {
-    const carried = (Object.keys(HOOK_OF) as Array<keyof PhaseHandlers>).filter((phase) => phases[phase].some((name) => handlers.entries.has(name)));
+    const carried = (Object.keys(HOOK_OF) as Array<keyof PhaseHandlers>).filter((phase) =>
+      phases[phase].some((name) => handlers.entries.has(name)),
+    );
     return carried.length > 0 ? [{ route, phases, carried }] : [];
   });
   if (routes.length === 0) return { source: null, leftOver, routes: 0 };
 
   const body: string[] = [];
-  if (copied.size > 0) body.push('  // Module-level code of the 1.2.0 file that its handlers use.', ...[...copied].map((binding) => `  ${reindented(input.text, declarationOf(binding), '  ')}`), '');
-  body.push(HANDLERS_COMMENT, '  const legacyHandlers = {', kept.map(([, property]) => `    ${reindented(input.text, property, '    ')}`).join(',\n'), '  }', '');
+  if (copied.size > 0)
+    body.push(
+      '  // Module-level code of the 1.2.0 file that its handlers use.',
+      ...[...copied].map((binding) => `  ${reindented(input.text, declarationOf(binding), '  ')}`),
+      '',
+    );
+  body.push(
+    HANDLERS_COMMENT,
+    '  const legacyHandlers = {',
+    kept.map(([, property]) => `    ${reindented(input.text, property, '    ')}`).join(',\n'),
+    '  }',
+    '',
+  );
   const phasesUsed = new Set(routes.flatMap(({ carried }) => carried));
   body.push(RUN_PHASE);
   for (const phase of ['pre', 'execute', 'post'] as const) if (phasesUsed.has(phase)) body.push(ADAPTERS[phase]);
   const entries = routes.map(({ route, phases, carried }) => {
     const hooksText = carried.map((phase) => {
-      const names = phases[phase].filter((name) => handlers.entries.has(name)).map(quote).join(', ');
+      const names = phases[phase]
+        .filter((name) => handlers.entries.has(name))
+        .map(quote)
+        .join(', ');
       const [hook, adapter] = HOOK_OF[phase];
       return `${hook}: ${adapter}(${quote(route)}, [${names}])`;
     });
     return `    ${formatKey(route)}: { ${hooksText.join(', ')} }`;
   });
   body.push('', '  return {', entries.join(',\n'), '  }');
-  return { source: `export const handlers = ({ sharedLists, libraries }) => {\n${body.join('\n')}\n}`, leftOver, routes: routes.length };
+  return {
+    source: `export const handlers = ({ sharedLists, libraries }) => {\n${body.join('\n')}\n}`,
+    leftOver,
+    routes: routes.length,
+  };
 }
 
 /** Imports and other top-level code: nothing in a 2.0.0 file may run at import time. */
 function topLevelCode(module: LegacyModule, sink: FindingSink): LeftOver[] {
   return module.otherCode.map((statement) => {
-    const why = statement.type === 'ImportDeclaration'
-      ? 'an import: a 2.0.0 file imports nothing; a library is named in main.requiredLibraries and arrives as the factory\'s `libraries` argument'
-      : 'top-level code: a 2.0.0 file holds only `main` and the handlers factory';
-    sink.addAt('MIG001', startOf(statement), `${why}; left in a comment at the end of the new file`, 'port what the handlers need into the handlers factory by hand');
+    const why =
+      statement.type === 'ImportDeclaration'
+        ? "an import: a 2.0.0 file imports nothing; a library is named in main.requiredLibraries and arrives as the factory's `libraries` argument"
+        : 'top-level code: a 2.0.0 file holds only `main` and the handlers factory';
+    sink.addAt(
+      'MIG001',
+      startOf(statement),
+      `${why}; left in a comment at the end of the new file`,
+      'port what the handlers need into the handlers factory by hand',
+    );
     return { node: statement, why };
   });
 }
@@ -104,11 +163,20 @@ function neededBindings(names: Iterable<string>, bindings: ReadonlyMap<string, M
 }
 
 /** `kept`: the bindings the new file holds (copied, or read for the handlers object). */
-function reportUnused(bindings: ReadonlyMap<string, ModuleBinding>, kept: ReadonlySet<ModuleBinding>, dataNames: ReadonlySet<string>, sink: FindingSink): void {
+function reportUnused(
+  bindings: ReadonlyMap<string, ModuleBinding>,
+  kept: ReadonlySet<ModuleBinding>,
+  dataNames: ReadonlySet<string>,
+  sink: FindingSink,
+): void {
   const usedByData = neededBindings(dataNames, bindings);
   for (const binding of bindings.values()) {
     if (kept.has(binding) || usedByData.has(binding)) continue;
-    sink.addAt('MIG006', startOf(binding.statement), `module-level '${binding.name}' is used by nothing the new file keeps; left out`);
+    sink.addAt(
+      'MIG006',
+      startOf(binding.statement),
+      `module-level '${binding.name}' is used by nothing the new file keeps; left out`,
+    );
   }
 }
 

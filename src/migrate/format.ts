@@ -32,7 +32,12 @@ export function formatValue(value: unknown, indent = ''): string {
 
 /** A multi-line object even when it would fit on one line: for `main` and the routes map. */
 export function formatBlock(value: Record<string, unknown>, indent = ''): string {
-  return multiLine(Object.entries(value).map(([key, item]) => `${formatKey(key)}: ${formatValue(item, indent + INDENT)}`), '{', '}', indent);
+  return multiLine(
+    Object.entries(value).map(([key, item]) => `${formatKey(key)}: ${formatValue(item, indent + INDENT)}`),
+    '{',
+    '}',
+    indent,
+  );
 }
 
 function formatObject(value: Record<string, unknown>, indent: string): string {
@@ -47,7 +52,12 @@ function formatArray(value: unknown[], indent: string): string {
   if (value.length === 0) return '[]';
   const inline = `[${value.map((item) => formatValue(item, ONE_LINE)).join(', ')}]`;
   if (fitsOnOneLine(inline, indent)) return inline;
-  return multiLine(value.map((item) => formatValue(item, indent + INDENT)), '[', ']', indent);
+  return multiLine(
+    value.map((item) => formatValue(item, indent + INDENT)),
+    '[',
+    ']',
+    indent,
+  );
 }
 
 /** Passed as the indent of a OneLine value and everything in it. */
@@ -70,7 +80,8 @@ export function formatKey(key: string): string {
 
 function formatScalar(value: unknown): string {
   if (typeof value === 'string') return quote(value);
-  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : Number.isFinite(value) ? String(value) : value > 0 ? '1e999' : '-1e999';
+  if (typeof value === 'number')
+    return Object.is(value, -0) ? '-0' : Number.isFinite(value) ? String(value) : value > 0 ? '1e999' : '-1e999';
   if (typeof value === 'boolean' || value === null) return String(value);
   return 'undefined';
 }

@@ -4,7 +4,14 @@
 // reader sees plain data. Whatever still is not data is kept as its source text and reported.
 
 import { childPath, type FindingSink } from '../report/findings.js';
-import { endOf, startOf, type AnyNode, type Expression, type ObjectExpression, type SpreadElement } from '../scan/ast.js';
+import {
+  endOf,
+  startOf,
+  type AnyNode,
+  type Expression,
+  type ObjectExpression,
+  type SpreadElement,
+} from '../scan/ast.js';
 import { describeExpression, readLiteral } from '../scan/literal.js';
 import { SourceText } from './format.js';
 import { propertyName, sourceOf, type ModuleBinding } from './legacy-module.js';
@@ -24,7 +31,13 @@ interface Preparer {
  * The data of `node` (the schema object without its handlers), read at `rootPath`. Values that
  * are not data come back as SourceText, each reported as MIG002 at its position.
  */
-export function readLegacyData(node: ObjectExpression, rootPath: string, text: string, bindings: ReadonlyMap<string, ModuleBinding>, sink: FindingSink): unknown {
+export function readLegacyData(
+  node: ObjectExpression,
+  rootPath: string,
+  text: string,
+  bindings: ReadonlyMap<string, ModuleBinding>,
+  sink: FindingSink,
+): unknown {
   const marker = `\u0000flowguard-source-${Math.random().toString(36).slice(2)}:`;
   const preparer: Preparer = { text, sink, bindings, resolving: new Set(), kept: [], marker };
   const prepared = prepare(node, rootPath, preparer);
@@ -37,11 +50,16 @@ function prepare(node: Expression, path: string, p: Preparer): Expression {
     case 'ObjectExpression':
       return { ...node, properties: node.properties.flatMap((property) => prepareProperty(property, path, p)) };
     case 'ArrayExpression':
-      return { ...node, elements: node.elements.flatMap((element, index) => prepareElement(element, childPath(path, index), p)) };
+      return {
+        ...node,
+        elements: node.elements.flatMap((element, index) => prepareElement(element, childPath(path, index), p)),
+      };
     case 'Literal':
       return 'regex' in node || 'bigint' in node ? keep(node, path, 'a regular expression or bigint', p) : node;
     case 'UnaryExpression':
-      return node.operator === '-' && node.argument.type === 'Literal' && typeof node.argument.value === 'number' ? node : foldOrKeep(node, path, p);
+      return node.operator === '-' && node.argument.type === 'Literal' && typeof node.argument.value === 'number'
+        ? node
+        : foldOrKeep(node, path, p);
     case 'Identifier': {
       const value = constantValue(node.name, p);
       if (!value) return keep(node, path, `the name '${node.name}' (no module-level constant)`, p);
@@ -68,15 +86,25 @@ function prepareProperty(property: ObjectMember, path: string, p: Preparer): Obj
   return [{ ...property, shorthand: false, value: prepare(property.value as Expression, childPath(path, key), p) }];
 }
 
-function prepareElement(element: Expression | SpreadElement | null, path: string, p: Preparer): Array<Expression | SpreadElement | null> {
+function prepareElement(
+  element: Expression | SpreadElement | null,
+  path: string,
+  p: Preparer,
+): Array<Expression | SpreadElement | null> {
   if (element === null) return [null];
   if (element.type !== 'SpreadElement') return [prepare(element, path, p)];
   const spread = spreadSource(element, 'ArrayExpression', p);
-  return spread ? spread.elements.map((inner) => (inner && inner.type !== 'SpreadElement' ? prepare(inner, path, p) : inner)) : [element];
+  return spread
+    ? spread.elements.map((inner) => (inner && inner.type !== 'SpreadElement' ? prepare(inner, path, p) : inner))
+    : [element];
 }
 
 /** `...name` where name is a module-level constant holding an object (or array) literal. */
-function spreadSource<T extends 'ObjectExpression' | 'ArrayExpression'>(spread: SpreadElement, type: T, p: Preparer): Extract<Expression, { type: T }> | null {
+function spreadSource<T extends 'ObjectExpression' | 'ArrayExpression'>(
+  spread: SpreadElement,
+  type: T,
+  p: Preparer,
+): Extract<Expression, { type: T }> | null {
   if (spread.argument.type !== 'Identifier') return null;
   const value = constantValue(spread.argument.name, p);
   return value?.type === type ? (value as Extract<Expression, { type: T }>) : null;
@@ -132,14 +160,27 @@ function fold(node: AnyNode, p: Preparer): string | number | null {
 
 /** Keeps the node's source text in place of a value, and says so. */
 function keep(node: AnyNode, path: string, what: string, p: Preparer): Expression {
-  p.sink.addAt('MIG002', startOf(node), `${what} is not literal data; written to the new file as it was`, 'replace it with the value it stands for (plain JSON-like data)', path);
+  p.sink.addAt(
+    'MIG002',
+    startOf(node),
+    `${what} is not literal data; written to the new file as it was`,
+    'replace it with the value it stands for (plain JSON-like data)',
+    path,
+  );
   p.kept.push(sourceOf(p.text, node));
-  return { type: 'Literal', value: `${p.marker}${p.kept.length - 1}`, start: startOf(node), end: endOf(node) } as Expression;
+  return {
+    type: 'Literal',
+    value: `${p.marker}${p.kept.length - 1}`,
+    start: startOf(node),
+    end: endOf(node),
+  } as Expression;
 }
 
 function restoreKept(value: unknown, p: Preparer): unknown {
-  if (typeof value === 'string' && value.startsWith(p.marker)) return new SourceText(p.kept[Number(value.slice(p.marker.length))] ?? '');
+  if (typeof value === 'string' && value.startsWith(p.marker))
+    return new SourceText(p.kept[Number(value.slice(p.marker.length))] ?? '');
   if (Array.isArray(value)) return value.map((item) => restoreKept(item, p));
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, restoreKept(item, p)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, restoreKept(item, p)]));
   return value;
 }

@@ -26,7 +26,11 @@ export interface LegacyHandlers {
 const NEEDS_SCHEMA = 'it uses the 1.2.0 `schema` object, which a 2.0.0 file does not have; give it the values it reads';
 
 /** `value` is the `handlers` field of the schema object, or null when there is none. */
-export function readLegacyHandlers(value: Expression | null, bindings: ReadonlyMap<string, ModuleBinding>, sink: FindingSink): LegacyHandlers {
+export function readLegacyHandlers(
+  value: Expression | null,
+  bindings: ReadonlyMap<string, ModuleBinding>,
+  sink: FindingSink,
+): LegacyHandlers {
   const result: LegacyHandlers = { entries: new Map(), names: new Set(), leftOver: [] };
   if (!value) return result;
   // `handlers: moduleLevelHandlers` reads as the object that constant holds.
@@ -34,13 +38,25 @@ export function readLegacyHandlers(value: Expression | null, bindings: ReadonlyM
   const object = binding?.constValue ?? value;
   if (binding) result.binding = binding;
   if (object.type !== 'ObjectExpression') {
-    leaveOut(result, sink, value, '`handlers` is not an object literal, so its entries cannot be told apart', 'schema.handlers');
+    leaveOut(
+      result,
+      sink,
+      value,
+      '`handlers` is not an object literal, so its entries cannot be told apart',
+      'schema.handlers',
+    );
     return result;
   }
   for (const property of object.properties) {
     const name = property.type === 'Property' && !property.computed ? propertyName(property.key) : null;
     if (property.type !== 'Property' || name === null) {
-      leaveOut(result, sink, property, 'this entry of `handlers` has no plain name (a spread or a computed key)', 'schema.handlers');
+      leaveOut(
+        result,
+        sink,
+        property,
+        'this entry of `handlers` has no plain name (a spread or a computed key)',
+        'schema.handlers',
+      );
       continue;
     }
     result.names.add(name);
@@ -55,5 +71,11 @@ export function readLegacyHandlers(value: Expression | null, bindings: ReadonlyM
 
 function leaveOut(result: LegacyHandlers, sink: FindingSink, node: AnyNode, why: string, path: string): void {
   result.leftOver.push({ node, why });
-  sink.addAt('MIG001', startOf(node), `${why}; left in a comment at the end of the new file`, 'port it into the handlers factory by hand', path);
+  sink.addAt(
+    'MIG001',
+    startOf(node),
+    `${why}; left in a comment at the end of the new file`,
+    'port it into the handlers factory by hand',
+    path,
+  );
 }

@@ -2,7 +2,16 @@
 // `schema` object, the module-level declarations its data and handlers may use, and any other
 // top-level code, which only a person can judge.
 
-import { endOf, startOf, type AnyNode, type Expression, type ModuleDeclaration, type ObjectExpression, type Program, type Statement } from '../scan/ast.js';
+import {
+  endOf,
+  startOf,
+  type AnyNode,
+  type Expression,
+  type ModuleDeclaration,
+  type ObjectExpression,
+  type Program,
+  type Statement,
+} from '../scan/ast.js';
 import { forEachChild } from '../scan/walk.js';
 
 export interface ModuleBinding {
@@ -30,7 +39,11 @@ export function readLegacyModule(program: Program): LegacyModule | null {
   for (const statement of program.body) {
     const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement;
     if (statement.type === 'ExportNamedDeclaration' && !declaration) {
-      if (statement.source || statement.specifiers.some((s) => s.local.type !== 'Identifier' || s.local.name !== 'schema')) otherCode.push(statement);
+      if (
+        statement.source ||
+        statement.specifiers.some((s) => s.local.type !== 'Identifier' || s.local.name !== 'schema')
+      )
+        otherCode.push(statement);
       continue;
     }
     if (declaration?.type === 'VariableDeclaration') {
@@ -44,9 +57,16 @@ export function readLegacyModule(program: Program): LegacyModule | null {
           schema = init;
           continue;
         }
-        bindings.set(declarator.id.name, { name: declarator.id.name, statement, constValue: declaration.kind === 'const' ? init : null });
+        bindings.set(declarator.id.name, {
+          name: declarator.id.name,
+          statement,
+          constValue: declaration.kind === 'const' ? init : null,
+        });
       }
-    } else if ((declaration?.type === 'FunctionDeclaration' || declaration?.type === 'ClassDeclaration') && declaration.id) {
+    } else if (
+      (declaration?.type === 'FunctionDeclaration' || declaration?.type === 'ClassDeclaration') &&
+      declaration.id
+    ) {
       bindings.set(declaration.id.name, { name: declaration.id.name, statement, constValue: null });
     } else if (statement.type !== 'EmptyStatement') {
       otherCode.push(statement);
@@ -62,7 +82,8 @@ function hasFlowMcpField(node: ObjectExpression): boolean {
 /** The name of a non-computed property key: an identifier or a string or number literal. */
 export function propertyName(key: AnyNode): string | null {
   if (key.type === 'Identifier') return key.name;
-  if (key.type === 'Literal' && (typeof key.value === 'string' || typeof key.value === 'number')) return String(key.value);
+  if (key.type === 'Literal' && (typeof key.value === 'string' || typeof key.value === 'number'))
+    return String(key.value);
   return null;
 }
 
@@ -82,14 +103,23 @@ function collectNames(node: AnyNode, parent: AnyNode | null, field: string, name
     if (!isNameOnly(parent, field)) names.add(node.name);
     return;
   }
-  forEachChild(node, (child, from, childField, into: Set<string>) => collectNames(child, from, childField, into), names, undefined);
+  forEachChild(
+    node,
+    (child, from, childField, into: Set<string>) => collectNames(child, from, childField, into),
+    names,
+    undefined,
+  );
 }
 
 function isNameOnly(parent: AnyNode | null, field: string): boolean {
   if (!parent) return false;
   const computed = (parent as { computed?: boolean }).computed === true;
   if (field === 'property' && parent.type === 'MemberExpression') return !computed;
-  if (field === 'key' && (parent.type === 'Property' || parent.type === 'MethodDefinition' || parent.type === 'PropertyDefinition')) return !computed;
+  if (
+    field === 'key' &&
+    (parent.type === 'Property' || parent.type === 'MethodDefinition' || parent.type === 'PropertyDefinition')
+  )
+    return !computed;
   return field === 'label';
 }
 

@@ -32,7 +32,15 @@ export function besideLegacy(file: string): string {
 }
 
 export function migrateFile(file: string, output: string, options: MigrateFileOptions = {}): FileMigration {
-  const result: FileMigration = { file, output, legacy: true, written: false, routes: 0, routesWithHandlers: 0, findings: [] };
+  const result: FileMigration = {
+    file,
+    output,
+    legacy: true,
+    written: false,
+    routes: 0,
+    routesWithHandlers: 0,
+    findings: [],
+  };
   const source = readSourceFile(file, options.maxFileBytes, 'SEC020');
   if (source.sink) return { ...result, findings: source.sink.findings };
   const migration = migrateLegacyText(file, source.text);
@@ -43,7 +51,12 @@ export function migrateFile(file: string, output: string, options: MigrateFileOp
   if (migration.text === undefined) return result;
   if (existsSync(output) && !options.force) {
     const sink = new FindingSink(file);
-    sink.addAt('MIG007', undefined, `${output} already exists; nothing was written`, 'move it away, choose another --out folder, or pass --force to overwrite it');
+    sink.addAt(
+      'MIG007',
+      undefined,
+      `${output} already exists; nothing was written`,
+      'move it away, choose another --out folder, or pass --force to overwrite it',
+    );
     return { ...result, findings: [...findings, ...sink.findings] };
   }
   mkdirSync(dirname(output), { recursive: true });

@@ -1,5 +1,5 @@
 // A FlowMCP 1.2.0 file in, the text of a 2.0.0 file out, with findings for what a person has
-// to look at (RULINGS R10). The legacy file is read from its syntax tree and never run.
+// to look at (decision R10). The legacy file is read from its syntax tree and never run.
 
 import { basename } from 'node:path';
 import { FindingSink, type Finding } from '../report/findings.js';
@@ -36,23 +36,45 @@ export function migrateLegacyText(file: string, text: string): Migration {
   const value = readLegacyData(data, 'schema', text, module.bindings, sink);
   const handlers = readLegacyHandlers(handlersValue, module.bindings, sink);
   const converted = convertSchema(value as Record<string, unknown>, handlers.names, sink);
-  const factory = buildFactory({ text, module, handlers, hooks: converted.hooks, dataNames: referencedNames(data), sink });
+  const factory = buildFactory({
+    text,
+    module,
+    handlers,
+    hooks: converted.hooks,
+    dataNames: referencedNames(data),
+    sink,
+  });
 
-  const parts = [commentedOut(`Migrated from FlowMCP 1.2.0 (${quote(basename(file))}) by \`flowguard migrate\`.`, ''), `export const main = ${formatBlock(laidOut(converted.main))}`];
+  const parts = [
+    commentedOut(`Migrated from FlowMCP 1.2.0 (${quote(basename(file))}) by \`flowguard migrate\`.`, ''),
+    `export const main = ${formatBlock(laidOut(converted.main))}`,
+  ];
   if (factory.source) parts.push(factory.source);
   for (const { node, why } of factory.leftOver) {
-    parts.push(commentedOut(`flowguard migrate (MIG001): not carried over, ${why}:\n${reindented(text, node, '')}`, ''));
+    parts.push(
+      commentedOut(`flowguard migrate (MIG001): not carried over, ${why}:\n${reindented(text, node, '')}`, ''),
+    );
   }
   const routes = Object.keys(converted.main.routes as object).length;
-  return { legacy: true, text: `${parts.join('\n\n\n')}\n`, findings: sink.findings, routes, routesWithHandlers: factory.routes };
+  return {
+    legacy: true,
+    text: `${parts.join('\n\n\n')}\n`,
+    findings: sink.findings,
+    routes,
+    routesWithHandlers: factory.routes,
+  };
 }
 
 /** `main` with each parameter and each test marked to be written on one line, as FlowMCP files are. */
 function laidOut(main: Record<string, unknown>): Record<string, unknown> {
   if (!isRecord(main.routes)) return main;
   const oneEach = (items: unknown) => (Array.isArray(items) ? items.map((item) => new OneLine(item)) : items);
-  const routes = Object.fromEntries(Object.entries(main.routes).map(([name, route]) =>
-    [name, isRecord(route) ? { ...route, parameters: oneEach(route.parameters), tests: oneEach(route.tests) } : route]));
+  const routes = Object.fromEntries(
+    Object.entries(main.routes).map(([name, route]) => [
+      name,
+      isRecord(route) ? { ...route, parameters: oneEach(route.parameters), tests: oneEach(route.tests) } : route,
+    ]),
+  );
   return { ...main, routes };
 }
 

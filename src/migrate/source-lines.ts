@@ -32,14 +32,18 @@ const LINE_TERMINATOR = /\r\n|[\n\r\u2028\u2029]/;
  * line break) can end a comment early and become code. A block comment could be ended by `*\/`.
  */
 export function commentedOut(text: string, indent: string): string {
-  return text.split(LINE_TERMINATOR).map((line) => `${indent}//${line ? ` ${line}` : ''}`).join('\n');
+  return text
+    .split(LINE_TERMINATOR)
+    .map((line) => `${indent}//${line ? ` ${line}` : ''}`)
+    .join('\n');
 }
 
 /** Ranges of template-literal text and string literals, where a line's leading spaces are data. */
 function textRanges(node: AnyNode): Array<[number, number]> {
   const ranges: Array<[number, number]> = [];
   const visit = (child: AnyNode): void => {
-    if (child.type === 'TemplateElement' || (child.type === 'Literal' && typeof child.value === 'string')) ranges.push([startOf(child), endOf(child)]);
+    if (child.type === 'TemplateElement' || (child.type === 'Literal' && typeof child.value === 'string'))
+      ranges.push([startOf(child), endOf(child)]);
     forEachChild(child, visit, undefined, undefined);
   };
   visit(node);

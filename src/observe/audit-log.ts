@@ -68,7 +68,10 @@ export class AuditLog {
   private unwritable = 0;
   private lastUnwritableWarning = -Infinity;
 
-  constructor(private readonly dir: string, options: Omit<AuditLogOptions, 'dir'> = {}) {
+  constructor(
+    private readonly dir: string,
+    options: Omit<AuditLogOptions, 'dir'> = {},
+  ) {
     this.maxBytes = options.maxBytes ?? DEFAULT_AUDIT_MAX_BYTES;
     this.files = options.files ?? DEFAULT_AUDIT_FILES;
     this.maxQueued = options.maxQueuedLines ?? DEFAULT_MAX_QUEUED_LINES;
@@ -85,7 +88,11 @@ export class AuditLog {
   write(record: object): void {
     if (this.closed) return;
     if (this.queue.length >= this.maxQueued) {
-      if (this.droppedUnreported === 0) this.logger.warn({ dir: this.dir, queued: this.queue.length }, 'audit log: writing cannot keep up; records are dropped until it does');
+      if (this.droppedUnreported === 0)
+        this.logger.warn(
+          { dir: this.dir, queued: this.queue.length },
+          'audit log: writing cannot keep up; records are dropped until it does',
+        );
       this.dropped += 1;
       this.droppedUnreported += 1;
       return;
@@ -130,7 +137,10 @@ export class AuditLog {
     }
     this.writing = null;
     if (this.droppedUnreported > 0) {
-      this.logger.warn({ dir: this.dir, dropped: this.droppedUnreported }, `audit log: ${this.droppedUnreported} records dropped while writing could not keep up`);
+      this.logger.warn(
+        { dir: this.dir, dropped: this.droppedUnreported },
+        `audit log: ${this.droppedUnreported} records dropped while writing could not keep up`,
+      );
       this.droppedUnreported = 0;
     }
   }
@@ -148,7 +158,10 @@ export class AuditLog {
     const now = Date.now();
     if (now - this.lastUnwritableWarning >= WARN_EVERY_MS) {
       this.lastUnwritableWarning = now;
-      this.logger.warn({ dir: this.dir, dropped: this.unwritable }, `audit log: ${this.unwritable} records could not be made into a line of at most ${MAX_LINE_BYTES} bytes and were dropped`);
+      this.logger.warn(
+        { dir: this.dir, dropped: this.unwritable },
+        `audit log: ${this.unwritable} records could not be made into a line of at most ${MAX_LINE_BYTES} bytes and were dropped`,
+      );
       this.unwritable = 0;
     }
     return null;
@@ -176,7 +189,10 @@ export class AuditLog {
       // A full disk or a removed folder: these records are lost, counted, and the next batch tries a new file.
       const lost = lines.length;
       this.dropped += lost;
-      this.logger.warn({ dir: this.dir, dropped: lost, err: (error as Error).message }, 'audit log: records could not be written');
+      this.logger.warn(
+        { dir: this.dir, dropped: lost, err: (error as Error).message },
+        'audit log: records could not be written',
+      );
       await this.file?.handle.close().catch(() => undefined);
       this.file = null;
     }
@@ -233,7 +249,8 @@ function fittedLine(record: object): string | null {
     .sort((a, b) => b.size - a.size || (a.name < b.name ? -1 : 1));
   for (const { name, size } of bySize) {
     const value = fields[name];
-    if (typeof value === 'string' ? value.length <= CUT_FIELD_CHARS : typeof value !== 'object' || value === null) continue;
+    if (typeof value === 'string' ? value.length <= CUT_FIELD_CHARS : typeof value !== 'object' || value === null)
+      continue;
     fields[name] = typeof value === 'string' ? `${value.slice(0, CUT_FIELD_CHARS)}…` : `[${size} characters, cut]`;
     const line = `${JSON.stringify(fields)}\n`;
     if (Buffer.byteLength(line) <= MAX_LINE_BYTES) return line;

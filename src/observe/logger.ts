@@ -50,7 +50,12 @@ export class BatchedLines implements DestinationStream {
   dropped = 0;
 
   /** `target`: a stream, or anything that writes like one and calls `done` (the command line's run, cli/io.ts). */
-  constructor(private readonly target: { write(text: string, done?: (error?: Error | null) => void): unknown; writableLength?: number }) {}
+  constructor(
+    private readonly target: {
+      write(text: string, done?: (error?: Error | null) => void): unknown;
+      writableLength?: number;
+    },
+  ) {}
 
   write(line: string): void {
     if (this.bytes + line.length + (this.target.writableLength ?? 0) > MAX_BUFFERED_BYTES) {

@@ -53,16 +53,45 @@ export class ServerMetrics {
   private readonly clients = new Set<string>();
   private inFlight = 0;
   private readonly origins = new Set<string>();
-  private readonly latency = new Histogram({ name: 'flowguard_tool_call_duration_seconds', help: 'Time from a tool call to its result, in seconds', buckets: LATENCY_BUCKETS, registers: [this.registry] });
+  private readonly latency = new Histogram({
+    name: 'flowguard_tool_call_duration_seconds',
+    help: 'Time from a tool call to its result, in seconds',
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
 
   constructor() {
     const registry = this.registry;
-    talliedCounter(registry, this.calls, { name: 'flowguard_tool_calls_total', help: 'Tool calls finished, by tool and outcome (ok or the kind of tool error)', labelNames: ['tool', 'outcome'] });
-    talliedCounter(registry, this.upstream, { name: 'flowguard_upstream_responses_total', help: 'Outbound requests by origin and status class (2xx, 3xx, 4xx, 5xx, or failed when no answer came)', labelNames: ['origin', 'class'] });
-    talliedCounter(registry, this.restarts, { name: 'flowguard_sandbox_restarts_total', help: 'Sandbox worker processes started again, by why (stopped: it ended on its own; replaced: the host killed it)', labelNames: ['reason'] });
-    talliedCounter(registry, this.cache, { name: 'flowguard_cache_requests_total', help: 'Response cache lookups of read-only tool calls, by result (hit or miss)', labelNames: ['result'] });
-    talliedCounter(registry, this.callers, { name: 'flowguard_caller_calls_total', help: 'Tool calls of callers admitted by a token, by identity (of the config), OAuth client (the first 100; then (other)) and outcome', labelNames: ['identity', 'client', 'outcome'] });
-    talliedCounter(registry, this.outputMismatches, { name: 'flowguard_output_mismatches_total', help: "Answers served that did not match their tool's output schema (output.validate: warn), by tool", labelNames: ['tool'] });
+    talliedCounter(registry, this.calls, {
+      name: 'flowguard_tool_calls_total',
+      help: 'Tool calls finished, by tool and outcome (ok or the kind of tool error)',
+      labelNames: ['tool', 'outcome'],
+    });
+    talliedCounter(registry, this.upstream, {
+      name: 'flowguard_upstream_responses_total',
+      help: 'Outbound requests by origin and status class (2xx, 3xx, 4xx, 5xx, or failed when no answer came)',
+      labelNames: ['origin', 'class'],
+    });
+    talliedCounter(registry, this.restarts, {
+      name: 'flowguard_sandbox_restarts_total',
+      help: 'Sandbox worker processes started again, by why (stopped: it ended on its own; replaced: the host killed it)',
+      labelNames: ['reason'],
+    });
+    talliedCounter(registry, this.cache, {
+      name: 'flowguard_cache_requests_total',
+      help: 'Response cache lookups of read-only tool calls, by result (hit or miss)',
+      labelNames: ['result'],
+    });
+    talliedCounter(registry, this.callers, {
+      name: 'flowguard_caller_calls_total',
+      help: 'Tool calls of callers admitted by a token, by identity (of the config), OAuth client (the first 100; then (other)) and outcome',
+      labelNames: ['identity', 'client', 'outcome'],
+    });
+    talliedCounter(registry, this.outputMismatches, {
+      name: 'flowguard_output_mismatches_total',
+      help: "Answers served that did not match their tool's output schema (output.validate: warn), by tool",
+      labelNames: ['tool'],
+    });
     // collect() runs with `this` bound to the gauge; it reads the calls in flight of these metrics.
     // eslint-disable-next-line @typescript-eslint/no-this-alias
     const metrics = this;
@@ -81,9 +110,13 @@ export class ServerMetrics {
     // A name the catalog does not know is the caller's text: counted under one label, so that made-up names cannot grow the series.
     this.calls.add(`${call.outcome === 'unknown-tool' ? UNKNOWN_TOOL : call.tool}\n${call.outcome}`);
     this.latency.observe(call.durationMs / 1000);
-    for (const request of call.requests) this.upstream.add(`${this.originLabel(request.origin)}\n${statusClassOf(request.status)}`);
+    for (const request of call.requests)
+      this.upstream.add(`${this.originLabel(request.origin)}\n${statusClassOf(request.status)}`);
     if (call.cache !== 'none') this.cache.add(call.cache);
-    if (call.caller) this.callers.add(`${call.caller.identity ?? NONE}\n${this.bounded(this.clients, MAX_CLIENTS, call.caller.client ?? NONE)}\n${call.outcome}`);
+    if (call.caller)
+      this.callers.add(
+        `${call.caller.identity ?? NONE}\n${this.bounded(this.clients, MAX_CLIENTS, call.caller.client ?? NONE)}\n${call.outcome}`,
+      );
   }
 
   /** Counts an answer served that did not match the output schema of `tool` (a tool the server serves: the label is bounded). */
@@ -93,7 +126,8 @@ export class ServerMetrics {
 
   /** Counts a sandbox worker process that stopped or was replaced (another one starts). */
   sandboxEvent(event: CountedSandboxEvent): void {
-    if (event.kind === 'worker-replaced' || event.kind === 'worker-stopped') this.restarts.add(event.kind === 'worker-replaced' ? 'replaced' : 'stopped');
+    if (event.kind === 'worker-replaced' || event.kind === 'worker-stopped')
+      this.restarts.add(event.kind === 'worker-replaced' ? 'replaced' : 'stopped');
   }
 
   /** Shows `dropped()`, the audit records dropped so far (audit-log.ts), as a counter. */
@@ -150,7 +184,11 @@ class Tally {
 }
 
 /** A counter of `registry` filled from `tally` whenever the registry is scraped. */
-function talliedCounter(registry: Registry, tally: Tally, config: { name: string; help: string; labelNames: readonly string[] }): void {
+function talliedCounter(
+  registry: Registry,
+  tally: Tally,
+  config: { name: string; help: string; labelNames: readonly string[] },
+): void {
   new Counter({
     ...config,
     registers: [registry],

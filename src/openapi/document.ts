@@ -12,7 +12,7 @@ import { FlowguardError } from '../errors/flowguard-error.js';
 
 type ParserInput = Parameters<typeof validate>[0];
 
-/** A document larger than this is refused before it is parsed (RULINGS R13). */
+/** A document larger than this is refused before it is parsed (decision R13). */
 const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -58,8 +58,16 @@ export class DocumentBoundError extends FlowguardError {
 export const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]*\+)?json\b/i;
 
 /** Swagger 2.0's `consumes` or `produces` of an operation: its own, else the document's, else JSON. */
-export function swaggerMediaTypes(document: OpenApiDocument, operation: RawObject, field: 'consumes' | 'produces'): string[] {
-  const declared = Array.isArray(operation[field]) ? operation[field] : Array.isArray(document.raw[field]) ? document.raw[field] : ['application/json'];
+export function swaggerMediaTypes(
+  document: OpenApiDocument,
+  operation: RawObject,
+  field: 'consumes' | 'produces',
+): string[] {
+  const declared = Array.isArray(operation[field])
+    ? operation[field]
+    : Array.isArray(document.raw[field])
+      ? document.raw[field]
+      : ['application/json'];
   return declared.map(String);
 }
 
@@ -70,7 +78,8 @@ export async function readDocument(file: string): Promise<OpenApiDocument> {
   } catch {
     throw new DocumentError(`no such file: ${file}`);
   }
-  if (size > MAX_DOCUMENT_BYTES) throw new DocumentError(`${file} is ${size} bytes, over the bound of ${MAX_DOCUMENT_BYTES}`);
+  if (size > MAX_DOCUMENT_BYTES)
+    throw new DocumentError(`${file} is ${size} bytes, over the bound of ${MAX_DOCUMENT_BYTES}`);
   // The parser (and the schema validators it brings) loads only for an import, not with every command.
   const { parse, validate, compileErrors } = await import('@readme/openapi-parser');
   const options = { resolve: { external: false }, dereference: { circular: 'ignore' as const } };
@@ -92,20 +101,33 @@ export async function readDocument(file: string): Promise<OpenApiDocument> {
   try {
     raw = resolveReferences(parsed);
   } catch (error) {
-    if (error instanceof MissingReferenceError) throw new DocumentError(`${file}: a reference cannot be resolved: ${error.message}`);
-    if (error instanceof ExpansionError) throw new DocumentBoundError(error.message, format, isRecord(parsed.info) && typeof parsed.info.title === 'string' ? parsed.info.title : '');
+    if (error instanceof MissingReferenceError)
+      throw new DocumentError(`${file}: a reference cannot be resolved: ${error.message}`);
+    if (error instanceof ExpansionError)
+      throw new DocumentBoundError(
+        error.message,
+        format,
+        isRecord(parsed.info) && typeof parsed.info.title === 'string' ? parsed.info.title : '',
+      );
     throw error;
   }
   // Validation works on its own copy of the resolved tree (it dereferences in place), so that it
   // walks no more than the bound let through; what is left to resolve is only circular.
-  const result = await validate(structuredClone(raw) as ParserInput, options).catch((error: Error) => ({ valid: false as const, errors: [{ message: error.message }], warnings: [] }));
+  const result = await validate(structuredClone(raw) as ParserInput, options).catch((error: Error) => ({
+    valid: false as const,
+    errors: [{ message: error.message }],
+    warnings: [],
+  }));
   const document: OpenApiDocument = { raw: raw as RawObject, format, isSwagger2 };
   if (!result.valid) document.invalid = firstLines(compileErrors(result as Parameters<typeof compileErrors>[0]), 5);
   return document;
 }
 
 function firstLines(text: string, count: number): string {
-  const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   return lines.slice(0, count).join('; ') + (lines.length > count ? `; ... (${lines.length - count} more lines)` : '');
 }
 

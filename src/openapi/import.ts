@@ -25,10 +25,10 @@ export interface ImportResult {
   files: PlannedFile[];
 }
 
-
 export async function importOpenApi(source: string, options: ImportOptions = {}): Promise<ImportResult> {
   const include = options.include === undefined ? undefined : matcherOf(options.include);
-  if (options.namespace !== undefined && !isNamespace(options.namespace)) throw new UsageError(`--namespace ${options.namespace}: a namespace is lowercase letters only (a-z)`);
+  if (options.namespace !== undefined && !isNamespace(options.namespace))
+    throw new UsageError(`--namespace ${options.namespace}: a namespace is lowercase letters only (a-z)`);
   let document: Awaited<ReturnType<typeof readDocument>>;
   try {
     document = await readDocument(source);
@@ -41,7 +41,12 @@ export async function importOpenApi(source: string, options: ImportOptions = {})
   const namespace = options.namespace ?? namespaceFromTitle(title);
 
   const findings: ImportFinding[] = [];
-  if (document.invalid) findings.push({ kind: 'document', severity: 'warning', message: `the document does not validate against its specification: ${document.invalid}` });
+  if (document.invalid)
+    findings.push({
+      kind: 'document',
+      severity: 'warning',
+      message: `the document does not validate against its specification: ${document.invalid}`,
+    });
   const operations = operationsOf(document);
   const excluded: string[] = [];
   const drafts: RouteDraft[] = [];
@@ -51,17 +56,25 @@ export async function importOpenApi(source: string, options: ImportOptions = {})
       continue;
     }
     if (drafts.length >= MAX_IMPORTED_ROUTES) {
-      findings.push({ kind: 'limit', severity: 'error', operation: op.label, message: `past ${MAX_IMPORTED_ROUTES} routes in one import; narrow it with --include` });
+      findings.push({
+        kind: 'limit',
+        severity: 'error',
+        operation: op.label,
+        message: `past ${MAX_IMPORTED_ROUTES} routes in one import; narrow it with --include`,
+      });
       continue;
     }
     const conversion = convertOperation(document, op, namespace);
     for (const finding of conversion.findings) {
-      if (finding.operation || !findings.some((known) => !known.operation && known.message === finding.message)) findings.push(finding);
+      if (finding.operation || !findings.some((known) => !known.operation && known.message === finding.message))
+        findings.push(finding);
     }
     if (conversion.draft) drafts.push(conversion.draft);
   }
   const files = planFiles(document, drafts, namespace, source, findings);
-  const skipped = new Set(findings.filter((finding) => finding.severity === 'error' && finding.operation).map((finding) => finding.operation));
+  const skipped = new Set(
+    findings.filter((finding) => finding.severity === 'error' && finding.operation).map((finding) => finding.operation),
+  );
   const routes = files.reduce((sum, file) => sum + file.routes.length, 0);
   return {
     files,
@@ -106,7 +119,12 @@ function matcherOf(pattern: string): (op: Operation) => boolean {
   const regex = regexOf(pattern);
   return (op) => {
     const tags = Array.isArray(op.operation.tags) ? op.operation.tags.map(String) : [];
-    const texts = [op.path, op.label, ...tags, ...(typeof op.operation.operationId === 'string' ? [op.operation.operationId] : [])];
+    const texts = [
+      op.path,
+      op.label,
+      ...tags,
+      ...(typeof op.operation.operationId === 'string' ? [op.operation.operationId] : []),
+    ];
     return texts.some((text) => regex.test(text));
   };
 }
@@ -120,6 +138,9 @@ function regexOf(pattern: string): RegExp {
       throw new UsageError(`--include ${pattern}: ${(error as Error).message}`);
     }
   }
-  const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const body = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${body}$`, 'i');
 }

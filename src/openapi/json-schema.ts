@@ -31,7 +31,10 @@ export function flattenAllOf(node: RawObject, depth = 0): RawObject {
   for (const member of allOf as unknown[]) {
     if (!isRecord(member)) continue;
     const flat = flattenAllOf(member, depth + 1);
-    const properties = { ...(isRecord(merged.properties) ? merged.properties : {}), ...(isRecord(flat.properties) ? flat.properties : {}) };
+    const properties = {
+      ...(isRecord(merged.properties) ? merged.properties : {}),
+      ...(isRecord(flat.properties) ? flat.properties : {}),
+    };
     merged = { ...flat, ...merged, properties };
   }
   if (Object.keys(merged.properties as RawObject).length === 0) delete merged.properties;

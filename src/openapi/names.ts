@@ -14,7 +14,11 @@ export function isNamespace(text: string): boolean {
 
 /** `Most Popular API` -> `mostpopular`: the title's letters, at most 24 of them. */
 export function namespaceFromTitle(title: string): string {
-  const letters = title.toLowerCase().replace(/\bapi\b/g, '').replace(/[^a-z]/g, '').slice(0, 24);
+  const letters = title
+    .toLowerCase()
+    .replace(/\bapi\b/g, '')
+    .replace(/[^a-z]/g, '')
+    .slice(0, 24);
   return letters || 'api';
 }
 
@@ -38,12 +42,19 @@ export function pascalCase(text: string): string {
 }
 
 function kebabCase(text: string): string {
-  return wordsOf(text).map((word) => word.toLowerCase()).join('-') || 'default';
+  return (
+    wordsOf(text)
+      .map((word) => word.toLowerCase())
+      .join('-') || 'default'
+  );
 }
 
 /** A route name from the operationId, else from the method and the path's words (`getPetsPetId`). */
 export function routeNameOf(method: string, path: string, operationId: unknown): string {
-  const name = typeof operationId === 'string' && wordsOf(operationId).length > 0 ? camelCase(operationId) : camelCase(`${method.toLowerCase()} ${path.replace(/[{}]/g, ' ')}`);
+  const name =
+    typeof operationId === 'string' && wordsOf(operationId).length > 0
+      ? camelCase(operationId)
+      : camelCase(`${method.toLowerCase()} ${path.replace(/[{}]/g, ' ')}`);
   return shortened(name, '');
 }
 

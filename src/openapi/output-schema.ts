@@ -1,6 +1,6 @@
 // A 2xx JSON response schema written as a FlowMCP output schema: the subset of keywords the
 // checker accepts (type, properties, items, description, nullable, enum, format), at most four
-// levels deep counting the root as one and `items` as a level (RULINGS R10). A node whose type
+// levels deep counting the root as one and `items` as a level (decision R10). A node whose type
 // the document leaves open (oneOf of different types, no type) is left out of its parent's
 // properties: the output schema has no `required`, so a missing property is never a mismatch,
 // while a guessed type would be.
@@ -25,7 +25,12 @@ function convert(raw: RawObject, depth: number): RawObject | null {
   const description = cutDescription(schema.description, 200);
   if (description) node.description = description;
   if (nullable) node.nullable = true;
-  if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every((value) => typeof value === (type === 'integer' ? 'number' : type))) node.enum = schema.enum;
+  if (
+    Array.isArray(schema.enum) &&
+    schema.enum.length > 0 &&
+    schema.enum.every((value) => typeof value === (type === 'integer' ? 'number' : type))
+  )
+    node.enum = schema.enum;
   if (type === 'string' && typeof schema.format === 'string' && FORMATS.has(schema.format)) node.format = schema.format;
   if (depth >= MAX_OUTPUT_DEPTH) return node;
   if (type === 'object' && isRecord(schema.properties)) {

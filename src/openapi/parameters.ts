@@ -28,12 +28,22 @@ export interface ConvertedParameters {
 
 type Report = (severity: ImportFinding['severity'], kind: ImportFinding['kind'], message: string) => void;
 
-export function convertParameters(document: OpenApiDocument, op: Operation, keys: readonly KeyPlacement[], report: Report): ConvertedParameters {
+export function convertParameters(
+  document: OpenApiDocument,
+  op: Operation,
+  keys: readonly KeyPlacement[],
+  report: Report,
+): ConvertedParameters {
   const parameters: FlowParameter[] = [];
   const pathKeys = new Map<string, string>();
   const test: Record<string, unknown> = {};
   const taken = new Set<string>();
-  const pathParams: Array<{ name: string; conversion: ZConversion; example: { value: unknown } | undefined; about: unknown }> = [];
+  const pathParams: Array<{
+    name: string;
+    conversion: ZConversion;
+    example: { value: unknown } | undefined;
+    about: unknown;
+  }> = [];
   const keyNames = new Set(keys.map((key) => `${key.where}:${key.name.toLowerCase()}`));
 
   const add: Add = (key, location, conversion, example, required, about) => {
@@ -43,7 +53,11 @@ export function convertParameters(document: OpenApiDocument, op: Operation, keys
     }
     taken.add(key);
     const description = cutDescription(about, 200);
-    parameters.push({ position: { key, value: '{{USER_PARAM}}', location }, z: conversion.z, ...(description ? { description } : {}) });
+    parameters.push({
+      position: { key, value: '{{USER_PARAM}}', location },
+      z: conversion.z,
+      ...(description ? { description } : {}),
+    });
     const value = testValue(conversion, example, required, key, report);
     if (value !== undefined) test[key] = value;
   };
@@ -54,31 +68,66 @@ export function convertParameters(document: OpenApiDocument, op: Operation, keys
     const required = param.required === true || where === 'path';
     const schema = parameterSchema(param, document.isSwagger2);
     const conversion = zBlockOf(schema, required);
-    for (const what of conversion.dropped) report('warning', 'parameter', `parameter '${name}': ${what} is not expressible and was left out`);
+    for (const what of conversion.dropped)
+      report('warning', 'parameter', `parameter '${name}': ${what} is not expressible and was left out`);
     if (where === 'path') {
-      pathParams.push({ name, conversion, example: parameterExample(param, schema), about: param.description ?? schema.description });
+      pathParams.push({
+        name,
+        conversion,
+        example: parameterExample(param, schema),
+        about: param.description ?? schema.description,
+      });
     } else if (where === 'query') {
       if (keyNames.has(`query:${name.toLowerCase()}`)) continue;
       if (conversion.kind === 'object') {
-        report(required ? 'error' : 'warning', 'parameter', `query parameter '${name}' is an object (style ${String(param.style ?? 'form')}); FlowMCP sends no object query values${required ? '' : ', so it was left out'}`);
+        report(
+          required ? 'error' : 'warning',
+          'parameter',
+          `query parameter '${name}' is an object (style ${String(param.style ?? 'form')}); FlowMCP sends no object query values${required ? '' : ', so it was left out'}`,
+        );
         continue;
       }
       if (conversion.kind === 'array' && !commaJoined(param, document.isSwagger2)) {
-        report('warning', 'parameter', `query parameter '${name}' is an array the document sends otherwise (repeated keys or another separator); FlowMCP sends one comma-joined value`);
+        report(
+          'warning',
+          'parameter',
+          `query parameter '${name}' is an array the document sends otherwise (repeated keys or another separator); FlowMCP sends one comma-joined value`,
+        );
       }
-      add(name, 'query', conversion, parameterExample(param, schema), required, param.description ?? schema.description);
+      add(
+        name,
+        'query',
+        conversion,
+        parameterExample(param, schema),
+        required,
+        param.description ?? schema.description,
+      );
     } else if (where === 'header' || where === 'cookie') {
       if (keyNames.has(`header:${name.toLowerCase()}`)) continue;
-      report(required ? 'error' : 'warning', 'parameter', `${where} parameter '${name}' cannot be sent by a FlowMCP route (headers are fixed per file, cookies unsupported)${required ? '' : ', so it was left out'}`);
+      report(
+        required ? 'error' : 'warning',
+        'parameter',
+        `${where} parameter '${name}' cannot be sent by a FlowMCP route (headers are fixed per file, cookies unsupported)${required ? '' : ', so it was left out'}`,
+      );
     } else if (where === 'body') {
       const consumes = swaggerMediaTypes(document, op.operation, 'consumes');
       if (consumes.some((type) => /json/i.test(type))) bodyProperties(schema, param.required === true, op, report, add);
-      else report(param.required === true ? 'error' : 'warning', 'body', `the request body is ${consumes.join(', ')}; FlowMCP sends JSON bodies only${param.required === true ? '' : ', so it was left out'}`);
+      else
+        report(
+          param.required === true ? 'error' : 'warning',
+          'body',
+          `the request body is ${consumes.join(', ')}; FlowMCP sends JSON bodies only${param.required === true ? '' : ', so it was left out'}`,
+        );
     } else if (where === 'formData') {
-      report(required ? 'error' : 'warning', 'body', `form parameter '${name}': FlowMCP sends JSON bodies only${required ? '' : ', so it was left out'}`);
+      report(
+        required ? 'error' : 'warning',
+        'body',
+        `form parameter '${name}': FlowMCP sends JSON bodies only${required ? '' : ', so it was left out'}`,
+      );
     }
   }
-  if (!document.isSwagger2 && isRecord(op.operation.requestBody)) requestBody(op.operation.requestBody, op, report, add);
+  if (!document.isSwagger2 && isRecord(op.operation.requestBody))
+    requestBody(op.operation.requestBody, op, report, add);
   // Path parameters last: their keys are free to choose, the others' are the API's wire names.
   for (const { name, conversion, example, about } of pathParams) {
     const key = unique(camelCase(name), new Set(taken));
@@ -118,7 +167,14 @@ function parameterExample(param: RawObject, schema: RawObject): { value: unknown
   return named === undefined ? (exampleOf(param) ?? exampleOf(schema)) : { value: named };
 }
 
-type Add = (key: string, location: FlowParameter['position']['location'], conversion: ZConversion, example: { value: unknown } | undefined, required: boolean, about: unknown) => void;
+type Add = (
+  key: string,
+  location: FlowParameter['position']['location'],
+  conversion: ZConversion,
+  example: { value: unknown } | undefined,
+  required: boolean,
+  about: unknown,
+) => void;
 
 function requestBody(body: RawObject, op: Operation, report: Report, add: Add): void {
   const content = isRecord(body.content) ? body.content : {};
@@ -126,12 +182,18 @@ function requestBody(body: RawObject, op: Operation, report: Report, add: Add): 
   const required = body.required === true;
   if (!jsonType) {
     const types = Object.keys(content).join(', ') || 'no content type';
-    report(required ? 'error' : 'warning', 'body', `the request body is ${types}; FlowMCP sends JSON bodies only${required ? '' : ', so it was left out'}`);
+    report(
+      required ? 'error' : 'warning',
+      'body',
+      `the request body is ${types}; FlowMCP sends JSON bodies only${required ? '' : ', so it was left out'}`,
+    );
     return;
   }
   const media = content[jsonType];
   const schema = isRecord(media) && isRecord(media.schema) ? media.schema : {};
-  const example = isRecord(media) ? (media.example ?? (isRecord(media.examples) ? firstExampleValue(media.examples) : undefined)) : undefined;
+  const example = isRecord(media)
+    ? (media.example ?? (isRecord(media.examples) ? firstExampleValue(media.examples) : undefined))
+    : undefined;
   bodyProperties(schema, required, op, report, add, isRecord(example) ? example : undefined);
 }
 
@@ -141,16 +203,31 @@ function firstExampleValue(examples: RawObject): unknown {
 }
 
 /** The top-level properties of a JSON object body, each a `body` parameter. */
-function bodyProperties(raw: RawObject, required: boolean, op: Operation, report: Report, add: Add, bodyExample?: RawObject): void {
+function bodyProperties(
+  raw: RawObject,
+  required: boolean,
+  op: Operation,
+  report: Report,
+  add: Add,
+  bodyExample?: RawObject,
+): void {
   const schema = flattenAllOf(raw);
   const properties = isRecord(schema.properties) ? schema.properties : undefined;
   if (op.method !== 'POST' && op.method !== 'PUT') {
-    report(required ? 'error' : 'warning', 'body', `a ${op.method} request with a body; FlowMCP sends bodies with POST and PUT only${required ? '' : ', so it was left out'}`);
+    report(
+      required ? 'error' : 'warning',
+      'body',
+      `a ${op.method} request with a body; FlowMCP sends bodies with POST and PUT only${required ? '' : ', so it was left out'}`,
+    );
     return;
   }
   if (typeOf(schema).type !== 'object' || !properties) {
     const what = typeOf(schema).type ?? 'untyped';
-    report(required ? 'error' : 'warning', 'body', `the JSON body is ${what === 'object' ? 'an object without declared properties' : `${what}`}; FlowMCP bodies are objects of named properties${required ? '' : ', so it was left out'}`);
+    report(
+      required ? 'error' : 'warning',
+      'body',
+      `the JSON body is ${what === 'object' ? 'an object without declared properties' : `${what}`}; FlowMCP bodies are objects of named properties${required ? '' : ', so it was left out'}`,
+    );
     return;
   }
   const requiredNames = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
@@ -158,27 +235,42 @@ function bodyProperties(raw: RawObject, required: boolean, op: Operation, report
     if (!isRecord(property) || property.readOnly === true) continue;
     const propertyRequired = required && requiredNames.has(name);
     const conversion = zBlockOf(property, propertyRequired);
-    for (const what of conversion.dropped) report('warning', 'parameter', `body property '${name}': ${what} is not expressible and was left out`);
+    for (const what of conversion.dropped)
+      report('warning', 'parameter', `body property '${name}': ${what} is not expressible and was left out`);
     const example = bodyExample && bodyExample[name] !== undefined ? { value: bodyExample[name] } : exampleOf(property);
     add(name, 'body', conversion, example, propertyRequired, property.description);
   }
 }
 
 /** The value a route test passes: the example when it fits the parameter, else for a required one a default, enum value or invented value. */
-function testValue(conversion: ZConversion, example: { value: unknown } | undefined, required: boolean, key: string, report: Report): unknown {
+function testValue(
+  conversion: ZConversion,
+  example: { value: unknown } | undefined,
+  required: boolean,
+  key: string,
+  report: Report,
+): unknown {
   const fitted = example === undefined ? undefined : fit(conversion, example.value);
   if (fitted !== undefined || !required) return fitted;
   const fallback = defaultValue(conversion) ?? conversion.values?.[0];
   if (fallback !== undefined) return fallback;
   const invented = invent(conversion);
-  report('info', 'note', `no example for required parameter '${key}'; the test uses ${JSON.stringify(invented)}: replace it with a real value`);
+  report(
+    'info',
+    'note',
+    `no example for required parameter '${key}'; the test uses ${JSON.stringify(invented)}: replace it with a real value`,
+  );
   return invented;
 }
 
 function fit(conversion: ZConversion, value: unknown): unknown {
   switch (conversion.kind) {
     case 'number':
-      return typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : undefined;
+      return typeof value === 'number'
+        ? value
+        : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+          ? Number(value)
+          : undefined;
     case 'boolean':
       return typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : undefined;
     case 'enum':
@@ -215,7 +307,8 @@ function invent(conversion: ZConversion): unknown {
       const min = bound('min') ?? 0;
       const max = bound('max') ?? Infinity;
       const pattern = conversion.z.options.find((text) => text.startsWith('regex('))?.slice('regex('.length, -1);
-      const fits = (text: string) => text.length >= min && text.length <= max && (pattern === undefined || new RegExp(pattern, 'u').test(text));
+      const fits = (text: string) =>
+        text.length >= min && text.length <= max && (pattern === undefined || new RegExp(pattern, 'u').test(text));
       const sized = 'example'.padEnd(min, 'x').slice(0, max);
       return [sized, ...SAMPLE_TEXTS].find(fits) ?? sized;
     }
@@ -223,11 +316,27 @@ function invent(conversion: ZConversion): unknown {
 }
 
 /** Texts tried, in order, for a required string with a pattern and no example: common shapes of identifiers. */
-const SAMPLE_TEXTS = ['1', 'stable', 'v1', '1.0', 'en', 'example.json', '2024-01-01', '2024-01-01T00:00:00Z', 'user@example.com', 'https://example.com', '0'.repeat(24), 'a1b2c3'];
+const SAMPLE_TEXTS = [
+  '1',
+  'stable',
+  'v1',
+  '1.0',
+  'en',
+  'example.json',
+  '2024-01-01',
+  '2024-01-01T00:00:00Z',
+  'user@example.com',
+  'https://example.com',
+  '0'.repeat(24),
+  'a1b2c3',
+];
 
 export function describe(operation: RawObject, label: string): string {
   const summary = cutDescription(operation.summary, 300);
   const description = cutDescription(operation.description, 300);
-  const joined = summary && description && !description.startsWith(summary) ? `${summary.replace(/\.?$/, '.')} ${description}` : summary || description;
+  const joined =
+    summary && description && !description.startsWith(summary)
+      ? `${summary.replace(/\.?$/, '.')} ${description}`
+      : summary || description;
   return cutDescription(joined, 300) || label;
 }

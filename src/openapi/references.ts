@@ -65,8 +65,14 @@ class Expander {
       this.spend(known.size);
       return known;
     }
-    if (this.open.has(value)) throw new ExpansionError(`${pointerOf(this.at)} is a YAML alias inside the value it names; an OpenAPI document is a tree`);
-    if (this.at.length > MAX_EXPANDED_DEPTH) throw new ExpansionError(`the document nests deeper than ${MAX_EXPANDED_DEPTH} levels once its $refs and YAML aliases are resolved (at ${pointerOf(this.at)})`);
+    if (this.open.has(value))
+      throw new ExpansionError(
+        `${pointerOf(this.at)} is a YAML alias inside the value it names; an OpenAPI document is a tree`,
+      );
+    if (this.at.length > MAX_EXPANDED_DEPTH)
+      throw new ExpansionError(
+        `the document nests deeper than ${MAX_EXPANDED_DEPTH} levels once its $refs and YAML aliases are resolved (at ${pointerOf(this.at)})`,
+      );
     this.open.add(value);
     const expansion = this.expandReference(value) ?? this.expandContainer(value);
     this.open.delete(value);
@@ -153,7 +159,10 @@ function pointerSteps(ref: string): string[] {
     // Not percent-encoded after all: read as written.
   }
   if (fragment === '') return [];
-  return fragment.replace(/^\//, '').split('/').map((step) => step.replaceAll('~1', '/').replaceAll('~0', '~'));
+  return fragment
+    .replace(/^\//, '')
+    .split('/')
+    .map((step) => step.replaceAll('~1', '/').replaceAll('~0', '~'));
 }
 
 /** The place as a JSON pointer, its middle cut out when long (a message names it, it need not be whole). */

@@ -33,10 +33,12 @@ export interface RouteConversion {
 
 export function convertOperation(document: OpenApiDocument, op: Operation, namespace: string): RouteConversion {
   const findings: ImportFinding[] = [];
-  const report = (severity: ImportFinding['severity'], kind: ImportFinding['kind'], message: string) => findings.push({ kind, severity, operation: op.label, message });
+  const report = (severity: ImportFinding['severity'], kind: ImportFinding['kind'], message: string) =>
+    findings.push({ kind, severity, operation: op.label, message });
   const failed = () => findings.some((finding) => finding.severity === 'error');
 
-  if (!METHODS.has(op.method)) report('error', 'method', `${op.method} has no FlowMCP route (GET, POST, PUT and DELETE only)`);
+  if (!METHODS.has(op.method))
+    report('error', 'method', `${op.method} has no FlowMCP route (GET, POST, PUT and DELETE only)`);
   const root = rootOf(document, op);
   if ('error' in root) report('error', 'document', root.error);
   // About the server, not the operation: said once for the document (import.ts drops repeats).
@@ -46,11 +48,19 @@ export function convertOperation(document: OpenApiDocument, op: Operation, names
   if (failed() || 'error' in root || 'unsupported' in security) return { findings };
 
   for (const key of security.placements) {
-    if (key.basic) report('info', 'note', `basic authentication: the key ${key.key} holds base64 of user:password (e.g. \`printf %s user:password | base64\`)`);
+    if (key.basic)
+      report(
+        'info',
+        'note',
+        `basic authentication: the key ${key.key} holds base64 of user:password (e.g. \`printf %s user:password | base64\`)`,
+      );
   }
   const { parameters, pathKeys, test } = convertParameters(document, op, security.placements, report);
   for (const key of security.placements.filter((placement) => placement.where === 'query')) {
-    parameters.push({ position: { key: key.name, value: key.value, location: 'query' }, z: { primitive: 'string()', options: [] } });
+    parameters.push({
+      position: { key: key.name, value: key.value, location: 'query' },
+      z: { primitive: 'string()', options: [] },
+    });
   }
   const path = op.path.replace(/\{([^}]+)\}/g, (whole, name: string) => {
     const key = pathKeys.get(name);
@@ -60,7 +70,13 @@ export function convertOperation(document: OpenApiDocument, op: Operation, names
   if (failed()) return { findings };
 
   const description = describe(op.operation, op.label);
-  const route: RouteDraft['route'] = { method: op.method, path, description, parameters, tests: [{ _description: testDescription(op), ...test }] };
+  const route: RouteDraft['route'] = {
+    method: op.method,
+    path,
+    description,
+    parameters,
+    tests: [{ _description: testDescription(op), ...test }],
+  };
   const response = responseSchema(document, op.operation);
   const output = response && outputSchemaOf(response);
   if (output) route.output = { mimeType: 'application/json', schema: output };
@@ -68,18 +84,24 @@ export function convertOperation(document: OpenApiDocument, op: Operation, names
 }
 
 function testDescription(op: Operation): string {
-  const summary = typeof op.operation.summary === 'string' && op.operation.summary.trim() ? op.operation.summary.trim() : op.label;
+  const summary =
+    typeof op.operation.summary === 'string' && op.operation.summary.trim() ? op.operation.summary.trim() : op.label;
   return `${summary.replace(/\s+/g, ' ').slice(0, 120)} (values from the OpenAPI document)`;
 }
 
 /** The JSON schema of the first 2xx answer, if the document gives one. */
 function responseSchema(document: OpenApiDocument, operation: RawObject): RawObject | undefined {
   const responses = isRecord(operation.responses) ? operation.responses : {};
-  const code = Object.keys(responses).filter((status) => /^2(?:\d\d|XX)$/i.test(status)).sort()[0];
+  const code = Object.keys(responses)
+    .filter((status) => /^2(?:\d\d|XX)$/i.test(status))
+    .sort()[0];
   const response = code ? responses[code] : undefined;
   if (!isRecord(response)) return undefined;
   if (document.isSwagger2) {
-    return swaggerMediaTypes(document, operation, 'produces').some((type) => /json/i.test(type)) && isRecord(response.schema) ? response.schema : undefined;
+    return swaggerMediaTypes(document, operation, 'produces').some((type) => /json/i.test(type)) &&
+      isRecord(response.schema)
+      ? response.schema
+      : undefined;
   }
   const content = isRecord(response.content) ? response.content : {};
   const jsonType = Object.keys(content).find((type) => JSON_MEDIA_TYPE.test(type));

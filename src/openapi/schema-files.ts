@@ -34,13 +34,28 @@ interface Member {
   name: string;
 }
 
-export function planFiles(document: OpenApiDocument, drafts: readonly RouteDraft[], namespace: string, source: string, findings: ImportFinding[]): PlannedFile[] {
+export function planFiles(
+  document: OpenApiDocument,
+  drafts: readonly RouteDraft[],
+  namespace: string,
+  source: string,
+  findings: ImportFinding[],
+): PlannedFile[] {
   const routeNames = new Set<string>();
-  const named = drafts.map((draft) => ({ draft, name: unique(routeNameOf(draft.operation.method, draft.operation.path, draft.operation.operation.operationId), routeNames) }));
+  const named = drafts.map((draft) => ({
+    draft,
+    name: unique(
+      routeNameOf(draft.operation.method, draft.operation.path, draft.operation.operation.operationId),
+      routeNames,
+    ),
+  }));
   const groups = new Map<string, { label: string; members: Member[] }>();
   for (const entry of named) {
     const label = groupLabel(entry.draft);
-    const signature = `${label}\u0000${entry.draft.root}\u0000${entry.draft.keys.map((key) => `${key.where}:${key.name}=${key.value}`).sort().join('\u0000')}`;
+    const signature = `${label}\u0000${entry.draft.root}\u0000${entry.draft.keys
+      .map((key) => `${key.where}:${key.name}=${key.value}`)
+      .sort()
+      .join('\u0000')}`;
     const group = groups.get(signature) ?? { label, members: [] };
     group.members.push(entry);
     groups.set(signature, group);
@@ -65,7 +80,15 @@ function groupLabel({ operation }: RouteDraft): string {
 }
 
 /** The file's text with the members the checker accepts; members with an error become findings. */
-function checkedFile(document: OpenApiDocument, name: string, namespace: string, label: string, source: string, members: Member[], findings: ImportFinding[]): PlannedFile | null {
+function checkedFile(
+  document: OpenApiDocument,
+  name: string,
+  namespace: string,
+  label: string,
+  source: string,
+  members: Member[],
+  findings: ImportFinding[],
+): PlannedFile | null {
   let remaining = members;
   // Each round removes at least one route, so this ends.
   while (remaining.length > 0) {
@@ -73,15 +96,29 @@ function checkedFile(document: OpenApiDocument, name: string, namespace: string,
     const check = checkSchemaText(name, text, { allowedLibraries: new Set() });
     const errors = check.findings.filter((finding) => finding.severity === 'error');
     if (errors.length === 0) {
-      return { name, text, routes: remaining.map(({ draft, name: routeName }) => writtenRoute(draft, routeName)), check: check.findings.map(formatCheck) };
+      return {
+        name,
+        text,
+        routes: remaining.map(({ draft, name: routeName }) => writtenRoute(draft, routeName)),
+        check: check.findings.map(formatCheck),
+      };
     }
-    const failing = new Set(remaining.filter(({ name: routeName }) => errors.some((error) => isInRoute(error, routeName))).map(({ name: routeName }) => routeName));
+    const failing = new Set(
+      remaining
+        .filter(({ name: routeName }) => errors.some((error) => isInRoute(error, routeName)))
+        .map(({ name: routeName }) => routeName),
+    );
     // An error outside every route concerns the file: none of its routes can be written.
     const fileLevel = errors.some((error) => !remaining.some(({ name: routeName }) => isInRoute(error, routeName)));
     for (const member of remaining) {
       if (!fileLevel && !failing.has(member.name)) continue;
       const own = errors.filter((error) => isInRoute(error, member.name) || fileLevel);
-      findings.push({ kind: 'check', severity: 'error', operation: member.draft.operation.label, message: `the generated route does not validate: ${own.map(formatCheck).join('; ')}` });
+      findings.push({
+        kind: 'check',
+        severity: 'error',
+        operation: member.draft.operation.label,
+        message: `the generated route does not validate: ${own.map(formatCheck).join('; ')}`,
+      });
     }
     remaining = fileLevel ? [] : remaining.filter(({ name: routeName }) => !failing.has(routeName));
   }
@@ -90,7 +127,10 @@ function checkedFile(document: OpenApiDocument, name: string, namespace: string,
 
 function isInRoute(finding: Finding, routeName: string): boolean {
   const prefix = childPath('main.routes', routeName);
-  return finding.path !== undefined && (finding.path === prefix || finding.path.startsWith(`${prefix}.`) || finding.path.startsWith(`${prefix}[`));
+  return (
+    finding.path !== undefined &&
+    (finding.path === prefix || finding.path.startsWith(`${prefix}.`) || finding.path.startsWith(`${prefix}[`))
+  );
 }
 
 function formatCheck(finding: Finding): string {
@@ -102,23 +142,47 @@ function writtenRoute(draft: RouteDraft, name: string): WrittenRoute {
   return { name, operation: draft.operation.label, ...(typeof operationId === 'string' ? { operationId } : {}) };
 }
 
-function schemaText(document: OpenApiDocument, namespace: string, label: string, source: string, members: Member[]): string {
+function schemaText(
+  document: OpenApiDocument,
+  namespace: string,
+  label: string,
+  source: string,
+  members: Member[],
+): string {
   const info = isRecord(document.raw.info) ? document.raw.info : {};
   const title = typeof info.title === 'string' && info.title.trim() ? info.title.trim() : namespace;
   const first = members[0]!.draft;
-  const headers = Object.fromEntries(first.keys.filter((key) => key.where === 'header').map((key) => [key.name, key.value]));
+  const headers = Object.fromEntries(
+    first.keys.filter((key) => key.where === 'header').map((key) => [key.name, key.value]),
+  );
   const keys = [...new Set(first.keys.map((key) => key.key))];
-  const externalDocs = isRecord(document.raw.externalDocs) && typeof document.raw.externalDocs.url === 'string' ? document.raw.externalDocs.url : '';
+  const externalDocs =
+    isRecord(document.raw.externalDocs) && typeof document.raw.externalDocs.url === 'string'
+      ? document.raw.externalDocs.url
+      : '';
   const routes = Object.fromEntries(
     members.map(({ draft, name }) => {
       const { parameters, tests, ...rest } = draft.route;
-      return [name, { ...rest, parameters: parameters.map((parameter) => new OneLine(parameter)), tests: tests.map((test) => new OneLine(test)) }];
+      return [
+        name,
+        {
+          ...rest,
+          parameters: parameters.map((parameter) => new OneLine(parameter)),
+          tests: tests.map((test) => new OneLine(test)),
+        },
+      ];
     }),
   );
   const main = {
     namespace,
     name: pascalCase(`${title} ${label}`).slice(0, 64),
-    description: cutDescription(`${title}: ${label}. ${tagDescription(document, label) || cutDescription(info.description, 200)}`.replace(/\.\s*$/, '.'), 300),
+    description: cutDescription(
+      `${title}: ${label}. ${tagDescription(document, label) || cutDescription(info.description, 200)}`.replace(
+        /\.\s*$/,
+        '.',
+      ),
+      300,
+    ),
     version: '2.0.0',
     docs: externalDocs.startsWith('https://') ? [externalDocs] : [],
     tags: [],

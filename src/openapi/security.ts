@@ -1,4 +1,4 @@
-// Security schemes as FlowMCP key placements (RULINGS R4: `{{KEY}}` in `main.headers` or in a
+// Security schemes as FlowMCP key placements (decision R4: `{{KEY}}` in `main.headers` or in a
 // parameter value, KEY listed in `requiredServerParams`):
 // - apiKey in a header: `main.headers[name] = '{{KEY}}'`;
 // - apiKey in the query: a query parameter `name` whose value is `{{KEY}}`;
@@ -27,7 +27,11 @@ export type SecurityChoice = { placements: KeyPlacement[] } | { unsupported: str
 
 /** The first alternative of the operation's security requirement that FlowMCP can place. */
 export function securityOf(document: OpenApiDocument, operation: RawObject, namespace: string): SecurityChoice {
-  const requirement = Array.isArray(operation.security) ? operation.security : Array.isArray(document.raw.security) ? document.raw.security : [];
+  const requirement = Array.isArray(operation.security)
+    ? operation.security
+    : Array.isArray(document.raw.security)
+      ? document.raw.security
+      : [];
   if (requirement.length === 0) return { placements: [] };
   const schemes = schemesOf(document);
   const reasons: string[] = [];
@@ -47,7 +51,11 @@ export function securityOf(document: OpenApiDocument, operation: RawObject, name
 }
 
 function schemesOf(document: OpenApiDocument): RawObject {
-  const raw = document.isSwagger2 ? document.raw.securityDefinitions : isRecord(document.raw.components) ? document.raw.components.securitySchemes : undefined;
+  const raw = document.isSwagger2
+    ? document.raw.securityDefinitions
+    : isRecord(document.raw.components)
+      ? document.raw.components.securitySchemes
+      : undefined;
   return isRecord(raw) ? raw : {};
 }
 
@@ -63,15 +71,22 @@ function place(name: string, scheme: unknown, namespace: string): KeyPlacement |
     return `apiKey scheme '${name}' sends its key in a ${String(scheme.in)}, which FlowMCP cannot place`;
   }
   const httpScheme = type === 'basic' ? 'basic' : type === 'http' ? String(scheme.scheme).toLowerCase() : '';
-  if (httpScheme === 'bearer') return { key, where: 'header', name: 'Authorization', value: `Bearer {{${key}}}`, scheme: name };
-  if (httpScheme === 'basic') return { key, where: 'header', name: 'Authorization', value: `Basic {{${key}}}`, scheme: name, basic: true };
-  if (type === 'oauth2' || type === 'openIdConnect') return `${type} scheme '${name}' needs a token flow, which a FlowMCP schema cannot express`;
+  if (httpScheme === 'bearer')
+    return { key, where: 'header', name: 'Authorization', value: `Bearer {{${key}}}`, scheme: name };
+  if (httpScheme === 'basic')
+    return { key, where: 'header', name: 'Authorization', value: `Basic {{${key}}}`, scheme: name, basic: true };
+  if (type === 'oauth2' || type === 'openIdConnect')
+    return `${type} scheme '${name}' needs a token flow, which a FlowMCP schema cannot express`;
   return `${type}${httpScheme ? ` ${httpScheme}` : ''} scheme '${name}' cannot be expressed`;
 }
 
 /** `NYTIMES_API_KEY` from namespace `nytimes` and scheme `api-key`: UPPER_SNAKE as `requiredServerParams` asks. */
 function keyName(namespace: string, scheme: string): string {
-  const words = scheme.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const words = scheme
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   const prefix = namespace.toUpperCase();
   return words.startsWith(prefix) ? words : `${prefix}_${words || 'KEY'}`;
 }

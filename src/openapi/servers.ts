@@ -10,7 +10,9 @@ import type { OpenApiDocument, Operation } from './document.js';
 export type RootChoice = { root: string; warnings: string[] } | { error: string };
 
 export function rootOf(document: OpenApiDocument, { operation, pathItem }: Operation): RootChoice {
-  return document.isSwagger2 ? swaggerRoot(document.raw, operation) : serversRoot(serversOf(operation) ?? serversOf(pathItem) ?? serversOf(document.raw) ?? [{ url: '/' }]);
+  return document.isSwagger2
+    ? swaggerRoot(document.raw, operation)
+    : serversRoot(serversOf(operation) ?? serversOf(pathItem) ?? serversOf(document.raw) ?? [{ url: '/' }]);
 }
 
 function serversOf(holder: RawObject): RawObject[] | undefined {
@@ -19,10 +21,17 @@ function serversOf(holder: RawObject): RawObject[] | undefined {
 
 function serversRoot(servers: RawObject[]): RootChoice {
   const filled = servers.map(fillVariables);
-  const usable = filled.find((server) => 'url' in server && server.url.startsWith('https://')) ?? filled.find((server) => 'url' in server && /^https?:\/\//.test(server.url));
+  const usable =
+    filled.find((server) => 'url' in server && server.url.startsWith('https://')) ??
+    filled.find((server) => 'url' in server && /^https?:\/\//.test(server.url));
   if (!usable || !('url' in usable)) {
     const first = filled[0];
-    return { error: first && 'error' in first ? first.error : `the server URL ${JSON.stringify(servers[0]?.url)} is not absolute; a FlowMCP root needs https://host` };
+    return {
+      error:
+        first && 'error' in first
+          ? first.error
+          : `the server URL ${JSON.stringify(servers[0]?.url)} is not absolute; a FlowMCP root needs https://host`,
+    };
   }
   return httpsRoot(usable.url);
 }
@@ -40,8 +49,13 @@ function fillVariables(server: RawObject): { url: string } | { error: string } {
 }
 
 function swaggerRoot(raw: RawObject, operation: RawObject): RootChoice {
-  if (typeof raw.host !== 'string' || raw.host === '') return { error: 'the document has no host; a FlowMCP root needs https://host' };
-  const schemes = Array.isArray(operation.schemes) ? operation.schemes : Array.isArray(raw.schemes) ? raw.schemes : ['https'];
+  if (typeof raw.host !== 'string' || raw.host === '')
+    return { error: 'the document has no host; a FlowMCP root needs https://host' };
+  const schemes = Array.isArray(operation.schemes)
+    ? operation.schemes
+    : Array.isArray(raw.schemes)
+      ? raw.schemes
+      : ['https'];
   const scheme = schemes.includes('https') ? 'https' : String(schemes[0]);
   const basePath = typeof raw.basePath === 'string' ? raw.basePath : '';
   return httpsRoot(`${scheme}://${raw.host}${basePath}`);

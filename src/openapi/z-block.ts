@@ -31,20 +31,39 @@ export function zBlockOf(rawSchema: RawObject, required: boolean): ZConversion {
 
   if (type === 'boolean') {
     conversion = { z: { primitive: 'boolean()', options }, kind: 'boolean', dropped };
-  } else if (enumValues && enumValues.length > 0 && (type === 'string' || type === 'integer' || type === 'number' || type === undefined)) {
+  } else if (
+    enumValues &&
+    enumValues.length > 0 &&
+    (type === 'string' || type === 'integer' || type === 'number' || type === undefined)
+  ) {
     const texts = enumValues.map(String);
-    if (enumValues.every((value) => typeof value === 'string' || typeof value === 'number') && texts.every(expressibleEnumValue)) {
-      conversion = { z: { primitive: `enum(${texts.join(',')})`, options }, kind: 'enum', values: enumValues as Array<string | number>, dropped };
+    if (
+      enumValues.every((value) => typeof value === 'string' || typeof value === 'number') &&
+      texts.every(expressibleEnumValue)
+    ) {
+      conversion = {
+        z: { primitive: `enum(${texts.join(',')})`, options },
+        kind: 'enum',
+        values: enumValues as Array<string | number>,
+        dropped,
+      };
     } else {
-      dropped.push(`enum ${JSON.stringify(enumValues)} (a value that is empty or holds a comma or braces cannot be listed in enum())`);
-      conversion = { z: { primitive: type === 'integer' || type === 'number' ? 'number()' : 'string()', options }, kind: type === 'integer' || type === 'number' ? 'number' : 'string', dropped };
+      dropped.push(
+        `enum ${JSON.stringify(enumValues)} (a value that is empty or holds a comma or braces cannot be listed in enum())`,
+      );
+      conversion = {
+        z: { primitive: type === 'integer' || type === 'number' ? 'number()' : 'string()', options },
+        kind: type === 'integer' || type === 'number' ? 'number' : 'string',
+        dropped,
+      };
     }
   } else if (type === 'integer' || type === 'number') {
     conversion = { z: { primitive: 'number()', options }, kind: 'number', dropped };
     numberBounds(schema, type === 'integer', options, dropped);
   } else if (type === 'array') {
     conversion = { z: { primitive: 'array()', options }, kind: 'array', dropped };
-    if (typeof schema.minItems === 'number' && schema.minItems === schema.maxItems) options.push(`length(${schema.minItems})`);
+    if (typeof schema.minItems === 'number' && schema.minItems === schema.maxItems)
+      options.push(`length(${schema.minItems})`);
     else if (schema.minItems !== undefined || schema.maxItems !== undefined) dropped.push('minItems/maxItems');
   } else if (type === 'object') {
     conversion = { z: { primitive: 'object()', options }, kind: 'object', dropped };
@@ -80,8 +99,14 @@ function numberBounds(schema: RawObject, integer: boolean, options: string[], dr
   if (schema.multipleOf !== undefined) dropped.push('multipleOf');
 }
 
-function bound(plain: unknown, exclusive: unknown, integer: boolean, step: number): { value?: number; dropped?: boolean } {
-  const exclusiveValue = typeof exclusive === 'number' ? exclusive : exclusive === true && typeof plain === 'number' ? plain : undefined;
+function bound(
+  plain: unknown,
+  exclusive: unknown,
+  integer: boolean,
+  step: number,
+): { value?: number; dropped?: boolean } {
+  const exclusiveValue =
+    typeof exclusive === 'number' ? exclusive : exclusive === true && typeof plain === 'number' ? plain : undefined;
   if (exclusiveValue !== undefined) return integer ? { value: exclusiveValue + step } : { dropped: true };
   return typeof plain === 'number' && Number.isFinite(plain) ? { value: plain } : {};
 }
@@ -105,7 +130,7 @@ function compiles(pattern: string): boolean {
   }
 }
 
-/** `default(x)` in the form the checker reads for the primitive (RULINGS R6), or null when the value does not fit. */
+/** `default(x)` in the form the checker reads for the primitive (decision R6), or null when the value does not fit. */
 function defaultOption(value: unknown, conversion: ZConversion): string | null {
   switch (conversion.kind) {
     case 'number':
@@ -117,8 +142,12 @@ function defaultOption(value: unknown, conversion: ZConversion): string | null {
     case 'object':
       return isRecord(value) ? `default(${JSON.stringify(value)})` : null;
     case 'enum':
-      return conversion.values?.some((item) => String(item) === String(value)) ? `default(${JSON.stringify(String(value))})` : null;
+      return conversion.values?.some((item) => String(item) === String(value))
+        ? `default(${JSON.stringify(String(value))})`
+        : null;
     case 'string':
-      return typeof value === 'string' || typeof value === 'number' ? `default(${JSON.stringify(String(value))})` : null;
+      return typeof value === 'string' || typeof value === 'number'
+        ? `default(${JSON.stringify(String(value))})`
+        : null;
   }
 }

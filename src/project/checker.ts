@@ -47,7 +47,12 @@ export class ProjectChecker {
     const config = loadProjectConfig(dir);
     const listsFolder = listsFolderOf(options);
     // Every list file read is size-checked first, as schema files are.
-    return new ProjectChecker(dir, config, listsFolder, openListFolder(listsFolder, { maxFileBytes: config.limits.maxFileBytes }));
+    return new ProjectChecker(
+      dir,
+      config,
+      listsFolder,
+      openListFolder(listsFolder, { maxFileBytes: config.limits.maxFileBytes }),
+    );
   }
 
   /** The library allowlist in effect: the defaults and the config's `security.allowedLibraries`. */

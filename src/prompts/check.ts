@@ -22,23 +22,43 @@ export function checkPromptData(value: unknown, kind: 'skill' | 'prompt', sink: 
   }
   const name = value.name;
   if (typeof name !== 'string' || !PROMPT_NAME.test(name)) {
-    sink.add('PRM001', childPath(kind, 'name'), typeof name === 'string' ? `name '${name}' does not match ${PROMPT_NAME.source}` : '`name` is missing or not a string',
-      'lowercase letters, digits, - and _, starting with a letter, at most 64: the MCP prompt is named after it');
+    sink.add(
+      'PRM001',
+      childPath(kind, 'name'),
+      typeof name === 'string'
+        ? `name '${name}' does not match ${PROMPT_NAME.source}`
+        : '`name` is missing or not a string',
+      'lowercase letters, digits, - and _, starting with a letter, at most 64: the MCP prompt is named after it',
+    );
   }
   for (const field of ['description', 'content'] as const) {
     if (typeof value[field] !== 'string' || (value[field] as string).trim() === '') {
-      sink.add('PRM003', childPath(kind, field), `\`${field}\` is missing or not a non-empty string`,
-        field === 'content' ? 'the Markdown the client receives, with {{input:x}} and {{tool:namespace/name}} placeholders' : 'one line saying what the prompt is for: clients list it');
+      sink.add(
+        'PRM003',
+        childPath(kind, field),
+        `\`${field}\` is missing or not a non-empty string`,
+        field === 'content'
+          ? 'the Markdown the client receives, with {{input:x}} and {{tool:namespace/name}} placeholders'
+          : 'one line saying what the prompt is for: clients list it',
+      );
     }
   }
-  if (value.provider !== undefined && typeof value.provider !== 'string') sink.add('PRM003', childPath(kind, 'provider'), '`provider` must be a string (the namespace of its tools)');
+  if (value.provider !== undefined && typeof value.provider !== 'string')
+    sink.add('PRM003', childPath(kind, 'provider'), '`provider` must be a string (the namespace of its tools)');
   const content = typeof value.content === 'string' ? value.content : '';
   // Prompt files of the corpus declare no `input`: their placeholders are their arguments.
-  const inputs = value.input === undefined ? implicitInputs(content) : readInputs(value.input, childPath(kind, 'input'), sink);
+  const inputs =
+    value.input === undefined ? implicitInputs(content) : readInputs(value.input, childPath(kind, 'input'), sink);
   checkPlaceholders(content, inputs, childPath(kind, 'content'), sink);
   const attachments = readAttachments(value.attachments, childPath(kind, 'attachments'), inputs, sink);
   if (sink.findings.slice(errorsBefore).some((finding) => finding.severity === 'error')) return null;
-  const definition: PromptDefinition = { kind, name: name as string, description: value.description as string, content: value.content as string, inputs };
+  const definition: PromptDefinition = {
+    kind,
+    name: name as string,
+    description: value.description as string,
+    content: value.content as string,
+    inputs,
+  };
   if (typeof value.provider === 'string') definition.provider = value.provider;
   if (attachments.length > 0) definition.attachments = attachments;
   return definition;
@@ -46,8 +66,15 @@ export function checkPromptData(value: unknown, kind: 'skill' | 'prompt', sink: 
 
 /** One required text argument per input the content names, for a file that declares no `input`. */
 function implicitInputs(content: string): PromptInput[] {
-  const names = new Set(placeholdersIn(content).flatMap((placeholder) => (placeholder.kind === 'input' ? [placeholder.value] : [])));
-  return [...names].map((name) => ({ name, type: 'string', description: `${name} (named in the prompt's text)`, required: true }));
+  const names = new Set(
+    placeholdersIn(content).flatMap((placeholder) => (placeholder.kind === 'input' ? [placeholder.value] : [])),
+  );
+  return [...names].map((name) => ({
+    name,
+    type: 'string',
+    description: `${name} (named in the prompt's text)`,
+    required: true,
+  }));
 }
 
 function readInputs(raw: unknown, path: string, sink: FindingSink): PromptInput[] {
@@ -62,7 +89,13 @@ function readInputs(raw: unknown, path: string, sink: FindingSink): PromptInput[
     if (!isRecord(entry)) return sink.add('PRM004', at, 'an input is an object { key, type, description, required }');
     const input = readInput(entry, at, sink);
     if (!input) return;
-    if (inputs.some((other) => other.name === input.name)) return sink.add('PRM004', at, `a second input named '${input.name}'`, 'each input is one argument of the prompt; give it its own key');
+    if (inputs.some((other) => other.name === input.name))
+      return sink.add(
+        'PRM004',
+        at,
+        `a second input named '${input.name}'`,
+        'each input is one argument of the prompt; give it its own key',
+      );
     inputs.push(input);
   });
   return inputs;
@@ -75,14 +108,25 @@ function readInput(entry: RawObject, at: string, sink: FindingSink): PromptInput
     ok = false;
     sink.add('PRM004', childPath(at, field), message, hint);
   };
-  if (typeof name !== 'string' || !INPUT_NAME.test(name)) fail('key', '`key` is missing or not a name (letters, digits, _ and -)', 'the name {{input:<key>}} refers to');
+  if (typeof name !== 'string' || !INPUT_NAME.test(name))
+    fail('key', '`key` is missing or not a name (letters, digits, _ and -)', 'the name {{input:<key>}} refers to');
   if (typeof entry.type !== 'string') fail('type', '`type` is missing or not a string', 'e.g. string, number, enum');
-  if (typeof entry.description !== 'string') fail('description', '`description` is missing or not a string', 'the client shows it beside the argument');
+  if (typeof entry.description !== 'string')
+    fail('description', '`description` is missing or not a string', 'the client shows it beside the argument');
   if (typeof entry.required !== 'boolean') fail('required', '`required` is missing or not true/false');
   const values = entry.values ?? entry.enum;
-  if (values !== undefined && !(Array.isArray(values) && values.every((v) => typeof v === 'string' || typeof v === 'number'))) fail('values', '`values` must be an array of strings or numbers');
+  if (
+    values !== undefined &&
+    !(Array.isArray(values) && values.every((v) => typeof v === 'string' || typeof v === 'number'))
+  )
+    fail('values', '`values` must be an array of strings or numbers');
   if (!ok) return null;
-  const input: PromptInput = { name: name as string, type: entry.type as string, description: entry.description as string, required: entry.required as boolean };
+  const input: PromptInput = {
+    name: name as string,
+    type: entry.type as string,
+    description: entry.description as string,
+    required: entry.required as boolean,
+  };
   if (Array.isArray(values)) input.values = values.map(String);
   return input;
 }
@@ -95,16 +139,36 @@ function checkPlaceholders(text: string, inputs: readonly PromptInput[], path: s
     if (reported.has(placeholder.kind + placeholder.value)) continue;
     reported.add(placeholder.kind + placeholder.value);
     if (placeholder.kind === 'input' && !names.includes(placeholder.value)) {
-      sink.add('PRM006', path, `{{input:${placeholder.value}}} names no input`,
-        withSuggestion(placeholder.value, names, names.length > 0 ? `the inputs are ${names.join(', ')}` : 'declare it in `input`: { key, type, description, required }'));
+      sink.add(
+        'PRM006',
+        path,
+        `{{input:${placeholder.value}}} names no input`,
+        withSuggestion(
+          placeholder.value,
+          names,
+          names.length > 0
+            ? `the inputs are ${names.join(', ')}`
+            : 'declare it in `input`: { key, type, description, required }',
+        ),
+      );
     }
     if (placeholder.kind === 'tool' && !parseToolReference(placeholder.value)) {
-      sink.add('PRM005', path, `{{tool:${placeholder.value}}} is no tool reference`, 'write {{tool:namespace/routeName}}');
+      sink.add(
+        'PRM005',
+        path,
+        `{{tool:${placeholder.value}}} is no tool reference`,
+        'write {{tool:namespace/routeName}}',
+      );
     }
   }
 }
 
-function readAttachments(raw: unknown, path: string, inputs: readonly PromptInput[], sink: FindingSink): PromptAttachment[] {
+function readAttachments(
+  raw: unknown,
+  path: string,
+  inputs: readonly PromptInput[],
+  sink: FindingSink,
+): PromptAttachment[] {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) {
     sink.add('PRM007', path, '`attachments` must be an array');
@@ -114,8 +178,16 @@ function readAttachments(raw: unknown, path: string, inputs: readonly PromptInpu
   raw.forEach((entry: unknown, index) => {
     const at = childPath(path, index);
     const attachment = readAttachment(entry);
-    if (typeof attachment === 'string') return sink.add('PRM007', at, attachment, "{ type: 'image', mimeType: 'image/png', data: '<base64>' } or { type: 'resource', uri, mimeType, text }");
-    if (attachment.type === 'resource') for (const field of ['uri', 'text'] as const) checkPlaceholders(attachment[field], inputs, childPath(at, field), sink);
+    if (typeof attachment === 'string')
+      return sink.add(
+        'PRM007',
+        at,
+        attachment,
+        "{ type: 'image', mimeType: 'image/png', data: '<base64>' } or { type: 'resource', uri, mimeType, text }",
+      );
+    if (attachment.type === 'resource')
+      for (const field of ['uri', 'text'] as const)
+        checkPlaceholders(attachment[field], inputs, childPath(at, field), sink);
     attachments.push(attachment);
   });
   return attachments;

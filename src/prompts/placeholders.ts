@@ -13,7 +13,10 @@ export interface Placeholder {
 
 /** Every placeholder of `text`, in order. */
 export function placeholdersIn(text: string): Placeholder[] {
-  return [...text.matchAll(PLACEHOLDER)].map((match) => ({ kind: match[1] as Placeholder['kind'], value: match[2] as string }));
+  return [...text.matchAll(PLACEHOLDER)].map((match) => ({
+    kind: match[1] as Placeholder['kind'],
+    value: match[2] as string,
+  }));
 }
 
 /** `text` with each placeholder replaced by what `fill` returns for it. */
@@ -31,6 +34,7 @@ export function parseToolReference(reference: string): { namespace: string; rout
   if (full) return { namespace: full[1] as string, file: full[2] as string, route: full[3] as string };
   const parts = reference.split('/');
   if (parts.length === 2 && parts.every(Boolean)) return { namespace: parts[0] as string, route: parts[1] as string };
-  if (parts.length === 3 && parts[1] === 'tool' && parts[0] && parts[2]) return { namespace: parts[0], route: parts[2] };
+  if (parts.length === 3 && parts[1] === 'tool' && parts[0] && parts[2])
+    return { namespace: parts[0], route: parts[2] };
   return null;
 }

@@ -1,11 +1,18 @@
 // Reads a skill or prompt file (`export const skill = {...}`, `export const prompt = {...}`) the
-// way `main` is read (RULINGS R3): from the syntax tree as literal data, never run. The corpus
+// way `main` is read (decision R3): from the syntax tree as literal data, never run. The corpus
 // writes long content as a module-level `const content = \`...\`` named by the export's field
 // (`content,`), so top-level consts of literal data are allowed and may be named by a field of
 // the export; anything else at the top level, and any value that is not literal data, is code
 // (SEC022), and the forbidden-code scan runs over the whole file as it does for a schema.
 
-import type { Expression, ObjectExpression, Program, Statement, ModuleDeclaration, VariableDeclaration } from '../scan/ast.js';
+import type {
+  Expression,
+  ObjectExpression,
+  Program,
+  Statement,
+  ModuleDeclaration,
+  VariableDeclaration,
+} from '../scan/ast.js';
 import { startOf } from '../scan/ast.js';
 import { scanForbidden } from '../scan/forbidden.js';
 import { readLiteral } from '../scan/literal.js';
@@ -13,7 +20,8 @@ import type { FindingSink } from '../report/findings.js';
 import { checkPromptData } from './check.js';
 import type { PromptDefinition } from './types.js';
 
-const CODE_HINT = 'a skill or prompt file holds `export const skill = {...}` (or `prompt`) and consts of plain text it names; no code';
+const CODE_HINT =
+  'a skill or prompt file holds `export const skill = {...}` (or `prompt`) and consts of plain text it names; no code';
 
 /** The file's skill or prompt, checked; null when it has an error that leaves nothing to serve. */
 export function readPromptFile(program: Program, kind: 'skill' | 'prompt', sink: FindingSink): PromptDefinition | null {

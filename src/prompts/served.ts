@@ -29,8 +29,15 @@ const MAX_NAME = 64;
 const PROMPT_FOLDERS = new Set(['skills', 'prompts']);
 
 /** The catalog's prompts, named; `schemas` are the catalog's schema files with their namespaces. */
-export function servePrompts(sources: ReadonlyArray<{ file: string; prompt: PromptDefinition }>, schemas: ReadonlyArray<{ file: string; namespace: string }>): ServedPrompt[] {
-  const entries = sources.map(({ file, prompt }) => ({ file, definition: prompt, namespace: namespaceOf(file, prompt, schemas) }));
+export function servePrompts(
+  sources: ReadonlyArray<{ file: string; prompt: PromptDefinition }>,
+  schemas: ReadonlyArray<{ file: string; namespace: string }>,
+): ServedPrompt[] {
+  const entries = sources.map(({ file, prompt }) => ({
+    file,
+    definition: prompt,
+    namespace: namespaceOf(file, prompt, schemas),
+  }));
   const wanted = entries.map((entry) => plainName(entry.namespace, entry.definition.name));
   return entries.map((entry, index) => {
     const name = wanted[index] as string;
@@ -39,11 +46,19 @@ export function servePrompts(sources: ReadonlyArray<{ file: string; prompt: Prom
   });
 }
 
-function namespaceOf(file: string, prompt: PromptDefinition, schemas: ReadonlyArray<{ file: string; namespace: string }>): string | null {
+function namespaceOf(
+  file: string,
+  prompt: PromptDefinition,
+  schemas: ReadonlyArray<{ file: string; namespace: string }>,
+): string | null {
   if (prompt.provider) return prompt.provider;
   const folder = dirname(file);
   const owner = PROMPT_FOLDERS.has(basename(folder)) ? dirname(folder) : folder;
-  const namespaces = new Set(schemas.filter((schema) => dirname(schema.file) === owner && schema.namespace !== '').map((schema) => schema.namespace));
+  const namespaces = new Set(
+    schemas
+      .filter((schema) => dirname(schema.file) === owner && schema.namespace !== '')
+      .map((schema) => schema.namespace),
+  );
   return namespaces.size === 1 ? ([...namespaces][0] as string) : null;
 }
 
@@ -76,11 +91,23 @@ export function toolsNamed<T extends ReferencedTool>(reference: string, tools: r
 export function unresolvedTools(prompts: readonly ServedPrompt[], tools: readonly ReferencedTool[]): Finding[] {
   return prompts.flatMap((prompt) => {
     const sink = new FindingSink(prompt.file);
-    const texts = [prompt.definition.content, ...(prompt.definition.attachments ?? []).flatMap((a) => (a.type === 'resource' ? [a.uri, a.text] : []))];
-    const references = new Set(texts.flatMap((text) => placeholdersIn(text)).flatMap((p) => (p.kind === 'tool' && parseToolReference(p.value) ? [p.value] : [])));
+    const texts = [
+      prompt.definition.content,
+      ...(prompt.definition.attachments ?? []).flatMap((a) => (a.type === 'resource' ? [a.uri, a.text] : [])),
+    ];
+    const references = new Set(
+      texts
+        .flatMap((text) => placeholdersIn(text))
+        .flatMap((p) => (p.kind === 'tool' && parseToolReference(p.value) ? [p.value] : [])),
+    );
     for (const reference of references) {
       if (toolsNamed(reference, tools).length === 0) {
-        sink.add('PRM005', `${prompt.definition.kind}.content`, `{{tool:${reference}}} names no tool of the catalog`, 'write {{tool:namespace/routeName}} of a tool `flowguard list` shows; the client is told the tool is not available');
+        sink.add(
+          'PRM005',
+          `${prompt.definition.kind}.content`,
+          `{{tool:${reference}}} names no tool of the catalog`,
+          'write {{tool:namespace/routeName}} of a tool `flowguard list` shows; the client is told the tool is not available',
+        );
       }
     }
     return sink.findings;
@@ -91,8 +118,17 @@ export function unresolvedTools(prompts: readonly ServedPrompt[], tools: readonl
  * What `serve --group` serves: the group's own prompts, and the skills and prompts of the
  * namespaces its tools belong to (a group prompt keeps its name over a skill's of the same name).
  */
-export function promptsForGroup(own: readonly ServedPrompt[], catalogPrompts: readonly ServedPrompt[], tools: readonly ReferencedTool[]): ServedPrompt[] {
+export function promptsForGroup(
+  own: readonly ServedPrompt[],
+  catalogPrompts: readonly ServedPrompt[],
+  tools: readonly ReferencedTool[],
+): ServedPrompt[] {
   const namespaces = new Set(tools.map((tool) => tool.schema.namespace));
   const taken = new Set(own.map((prompt) => prompt.name));
-  return [...own, ...catalogPrompts.filter((prompt) => prompt.namespace !== null && namespaces.has(prompt.namespace) && !taken.has(prompt.name))];
+  return [
+    ...own,
+    ...catalogPrompts.filter(
+      (prompt) => prompt.namespace !== null && namespaces.has(prompt.namespace) && !taken.has(prompt.name),
+    ),
+  ];
 }

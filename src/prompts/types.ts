@@ -22,8 +22,7 @@ export interface PromptInput {
  * may hold `{{input:x}}`.
  */
 export type PromptAttachment =
-  | { type: 'image'; mimeType: string; data: string }
-  | { type: 'resource'; uri: string; mimeType: string; text: string };
+  { type: 'image'; mimeType: string; data: string } | { type: 'resource'; uri: string; mimeType: string; text: string };
 
 export interface PromptDefinition {
   kind: PromptKind;

@@ -32,7 +32,10 @@ export function summarize(reports: readonly FileReport[]): Summary {
     files: reports.length,
     filesWithErrors,
     filesRejected: verdicts.filter((verdict) => verdict.status === 'rejected').length,
-    routesDropped: verdicts.reduce((sum, verdict) => sum + (verdict.status === 'loads' ? verdict.dropped.length : 0), 0),
+    routesDropped: verdicts.reduce(
+      (sum, verdict) => sum + (verdict.status === 'loads' ? verdict.dropped.length : 0),
+      0,
+    ),
     authoringErrors: all.filter(isAuthoringError).length,
     ...countBySeverity(all),
   };
@@ -40,7 +43,13 @@ export function summarize(reports: readonly FileReport[]): Summary {
 
 /** `CODE severity file:line:col path: message`, a hint line where there is one, then a summary. */
 export function formatHuman(reports: readonly FileReport[], minSeverity: Severity = 'info'): string {
-  const shown = new Set<Severity>(minSeverity === 'error' ? ['error'] : minSeverity === 'warning' ? ['error', 'warning'] : ['error', 'warning', 'info']);
+  const shown = new Set<Severity>(
+    minSeverity === 'error'
+      ? ['error']
+      : minSeverity === 'warning'
+        ? ['error', 'warning']
+        : ['error', 'warning', 'info'],
+  );
   const lines: string[] = [];
   for (const { findings } of reports) {
     for (const finding of findings) {
@@ -50,7 +59,9 @@ export function formatHuman(reports: readonly FileReport[], minSeverity: Severit
     }
   }
   const s = summarize(reports);
-  lines.push(`${plural(s.files, 'file')} checked: ${plural(s.error, 'error')}, ${plural(s.warning, 'warning')}, ${s.info} info (${consequences(s)})`);
+  lines.push(
+    `${plural(s.files, 'file')} checked: ${plural(s.error, 'error')}, ${plural(s.warning, 'warning')}, ${s.info} info (${consequences(s)})`,
+  );
   return lines.join('\n');
 }
 
@@ -76,7 +87,13 @@ export function formatFinding(finding: Finding): string {
 }
 
 export function formatJson(reports: readonly FileReport[]): string {
-  return terminalJson(JSON.stringify({ summary: summarize(reports), files: reports.map(({ file, findings }) => ({ file, findings })) }, null, 2));
+  return terminalJson(
+    JSON.stringify(
+      { summary: summarize(reports), files: reports.map(({ file, findings }) => ({ file, findings })) },
+      null,
+      2,
+    ),
+  );
 }
 
 /**
@@ -85,7 +102,8 @@ export function formatJson(reports: readonly FileReport[]): string {
  * paragraph separators. An upstream's answer or a document puts them in what a command prints
  * (ESC[2J clears the screen, U+202E shows text backwards); printed, they are escaped.
  */
-const ACTS_ON_TERMINAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const ACTS_ON_TERMINAL =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** Whether one character acts on a terminal (generated source text escapes these too). */
 export function actsOnTerminal(char: string): boolean {

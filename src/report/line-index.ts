@@ -19,7 +19,8 @@ export class LineIndex {
     // The line terminators of ECMAScript: \n, \r, \r\n, U+2028, U+2029.
     for (let i = 0; i < text.length; i += 1) {
       const c = text.charCodeAt(i);
-      if (c === 10 || c === 0x2028 || c === 0x2029 || (c === 13 && text.charCodeAt(i + 1) !== 10)) this.starts.push(i + 1);
+      if (c === 10 || c === 0x2028 || c === 0x2029 || (c === 13 && text.charCodeAt(i + 1) !== 10))
+        this.starts.push(i + 1);
     }
   }
 

@@ -1,4 +1,4 @@
-// What a finding takes out of service (RULINGS R1): the smallest unit it makes unusable. The
+// What a finding takes out of service (decision R1): the smallest unit it makes unusable. The
 // scope follows from where the finding sits, so one table of places decides it for every code:
 //
 // - inside a route (`main.routes.<name>` or `main.tools.<name>`): that route only;
@@ -18,11 +18,31 @@ import { isError, type Finding } from './findings.js';
 export type Scope = { unit: 'file' } | { unit: 'route'; route: string } | { unit: 'nothing' } | { unit: 'keys' };
 
 /** The parts of a route that describe it to authors and clients; a request is built without them. */
-const DESCRIPTIVE_ROUTE_PARTS: ReadonlySet<string> = new Set(['description', 'output', 'preload', 'tests', 'meta', 'outputSchema']);
+const DESCRIPTIVE_ROUTE_PARTS: ReadonlySet<string> = new Set([
+  'description',
+  'output',
+  'preload',
+  'tests',
+  'meta',
+  'outputSchema',
+]);
 /** The fields of `main` no request depends on. */
 const DESCRIPTIVE_MAIN_FIELDS: ReadonlySet<string> = new Set([
-  'name', 'description', 'docs', 'tags', 'meta', 'resources', 'skills', 'prompts',
-  'termsOfService', 'termsOfServiceCheckedAt', 'termsOfServiceLanguage', 'dataLicense', 'dataLicenseName', 'schemaVersion', 'schemaHash',
+  'name',
+  'description',
+  'docs',
+  'tags',
+  'meta',
+  'resources',
+  'skills',
+  'prompts',
+  'termsOfService',
+  'termsOfServiceCheckedAt',
+  'termsOfServiceLanguage',
+  'dataLicense',
+  'dataLicenseName',
+  'schemaVersion',
+  'schemaHash',
 ]);
 /** `<key>` or `["<key>"]` at the start of a path rest, as childPath writes them. */
 const STEP = /^(?:\.([A-Za-z_$][\w$]*)|\[("(?:[^"\\]|\\.)*")\])/;
@@ -39,7 +59,8 @@ export function scopeOf(finding: Pick<Finding, 'path'> & Partial<Pick<Finding, '
     const route = nextStep(top.rest);
     if (!route) return { unit: 'file' };
     const part = nextStep(route.rest);
-    if ((part && DESCRIPTIVE_ROUTE_PARTS.has(part.key)) || PARAMETER_DESCRIPTION.test(route.rest)) return { unit: 'nothing' };
+    if ((part && DESCRIPTIVE_ROUTE_PARTS.has(part.key)) || PARAMETER_DESCRIPTION.test(route.rest))
+      return { unit: 'nothing' };
     return { unit: 'route', route: route.key };
   }
   return DESCRIPTIVE_MAIN_FIELDS.has(top.key) ? { unit: 'nothing' } : { unit: 'file' };
@@ -84,5 +105,9 @@ export function fileVerdict(file: CheckedFile): FileVerdict {
     if (scope.unit === 'file') return { status: 'rejected', error: finding };
     if (scope.unit === 'route' && !dropped.has(scope.route)) dropped.set(scope.route, finding);
   }
-  return { status: 'loads', routes: file.routes?.length ?? 0, dropped: [...dropped].map(([route, error]) => ({ route, error })) };
+  return {
+    status: 'loads',
+    routes: file.routes?.length ?? 0,
+    dropped: [...dropped].map(([route, error]) => ({ route, error })),
+  };
 }

@@ -26,7 +26,16 @@ export interface CallContextParts {
   state: SharedState;
 }
 
-export function callContext({ config, http, secrets, redactor, upstreams, units, tools, state }: CallContextParts): CallContext {
+export function callContext({
+  config,
+  http,
+  secrets,
+  redactor,
+  upstreams,
+  units,
+  tools,
+  state,
+}: CallContextParts): CallContext {
   return {
     limits: { ...DEFAULT_ARGUMENT_LIMITS, ...config.limits },
     http,
@@ -40,12 +49,17 @@ export function callContext({ config, http, secrets, redactor, upstreams, units,
       executeRequest: (tool, input, bridge) => runExecuteRequest(units, tool.unit, tool.routeName, input, bridge),
     },
     bridge: { maxRequestsPerCall: config.network.maxRequestsPerCall, maxBytesPerCall: config.network.maxBytesPerCall },
-    guard: new UpstreamGuard(config.upstreamLimits, state, { credentialOf: (namespace) => namespaceCredential(tools, secrets, namespace) }),
+    guard: new UpstreamGuard(config.upstreamLimits, state, {
+      credentialOf: (namespace) => namespaceCredential(tools, secrets, namespace),
+    }),
   };
 }
 
 /** Whose a pause is (guard/credential.ts): the values of every key the namespace's tools declare and it is granted. */
 function namespaceCredential(tools: readonly Tool[], secrets: SecretStore, namespace: string): string {
   const keys = new Set(tools.filter((tool) => tool.namespace === namespace).flatMap((tool) => tool.declaredKeys));
-  return credentialOf(namespace, [...keys].map((key) => secrets.valueFor(key, namespace)));
+  return credentialOf(
+    namespace,
+    [...keys].map((key) => secrets.valueFor(key, namespace)),
+  );
 }

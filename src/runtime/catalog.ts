@@ -1,24 +1,32 @@
 // A folder of schemas loaded into a catalog of tools. Every file is scanned and validated
 // against the shared lists and every route of a valid one becomes a tool; handlers factories run
 // in the sandbox on their first use (handler-units.ts). Every problem becomes a finding of its
-// file; a file that fails never stops the others.
+// file; a file that fails never stops the others. Checking the files and taking in the sound ones is schema-intake.ts.
 
-import { FindingSink, isError, type Finding } from '../report/findings.js';
-import { HttpClient, type HttpLimits } from '../http/client.js';
+import type { Finding } from '../report/findings.js';
+import { HttpClient } from '../http/client.js';
 import type { Reach } from '../http/reach.js';
 import type { Redactor } from '../http/redact.js';
 import { SecretStore, type KeyAccess } from '../http/secrets.js';
 import { Upstreams } from '../http/upstreams.js';
 import type { SharedList } from '../lists/types.js';
 import type { FileReport } from '../report/format.js';
-import type { HandlerLoading, OutputValidation } from '../config/project.js';
-import type { Outcome, SandboxOptions } from '../sandbox/host.js';
+import type { OutputValidation } from '../config/project.js';
+import type { Outcome } from '../sandbox/host.js';
 import type { Hook } from '../sandbox/protocol.js';
-import type { CanonicalSchema } from '../schema/types.js';
 import { withBoundedYoungGeneration } from '../shared/young-generation.js';
 import { HandlerUnits, type SandboxState } from '../catalog/handler-units.js';
-import { CallListeners, elapsedMs, makeCallRecord, startCall, type CallCaller, type CallListener } from '../call/record.js';
+import {
+  CallListeners,
+  elapsedMs,
+  makeCallRecord,
+  startCall,
+  type CallCaller,
+  type CallListener,
+} from '../call/record.js';
 import { callContext } from './call-context.js';
+import type { CatalogOptions, ListsFolder } from './catalog-options.js';
+import { checkSchemaFiles, SLICE_MS, type CatalogSchema, type SchemaReport } from './schema-intake.js';
 import { callTool, checkArguments, CheckedArguments, type CallContext } from '../call/pipeline.js';
 import type { CallFailure, CallOptions, CallResult, DryRunResult, ToolError } from '../call/outcome.js';
 import { ResponseCache, type CacheOutcome } from '../cache/response-cache.js';
@@ -26,73 +34,13 @@ import { MemoryState } from '../state/memory-state.js';
 import type { SharedState } from '../state/shared-state.js';
 import { selectSchemaFiles } from '../scan/files.js';
 import { compileTools, unitId, type Tool } from '../catalog/tools.js';
-import { asServed } from '../report/scope.js';
 import type { CheckCache } from '../project/check-cache.js';
 import { ProjectChecker } from '../project/checker.js';
 import { servePrompts, unresolvedTools, type ServedPrompt } from '../prompts/served.js';
-import { openKeyLock, type KeyLockReport, type KeyLockSetting } from '../keylock/key-lock.js';
+import { openKeyLock, type KeyLockReport } from '../keylock/key-lock.js';
 
 export type { SandboxState } from '../catalog/handler-units.js';
 
-export interface CatalogOptions {
-  /** Folder of schema files (searched recursively), or one file. */
-  schemas: string;
-  /** Folder of shared-list files; default `shared-lists` in the project folder. */
-  lists?: string;
-  /** Folder holding `.flowmcp/config.json` and `.env`; default the working directory. */
-  project?: string;
-  /** The environment: a key is taken from it only where `security.keys` grants it; default `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** Key values given by the embedding program; as trusted as the project's `.env`. */
-  keys?: Readonly<Record<string, string | undefined>>;
-  /** Upstream overrides, ORIGIN (or `*`) → base URL; added to the config's `upstreams`. */
-  upstreams?: Readonly<Record<string, string>>;
-  /** `onEvent` hears each worker process that stops or is replaced (default: a line on stderr). */
-  sandbox?: Pick<SandboxOptions, 'size' | 'deadlineMs' | 'memoryMb' | 'onEvent'>;
-  http?: Partial<HttpLimits>;
-  /** When handlers factories run: on the first call that needs one (default), or while loading (`at-load`, as `doctor` does). */
-  handlers?: HandlerLoading;
-  /** Keep checks of unchanged files in `.flowmcp/cache/` for the next start (servers do); written a second after the load or at close(). */
-  cache?: boolean;
-  /** Where the response cache keeps its entries and the upstream guard its rate buckets and pauses (Redis, for replicas); default in this process, closed with the catalog. */
-  state?: SharedState;
-  /**
-   * The catalog this one replaces (`serve --watch`): a schema file whose new version has errors
-   * (the check dropped it or a route) keeps the version `previous` served, if it served one.
-   */
-  previous?: Catalog;
-  /**
-   * The key lock, `.flowmcp/keys.lock.json` (src/keylock/): `record` judges every key's holders
-   * against it and writes the keys seen for the first time, `check` judges only, `off` ignores it.
-   * Default: `record` where the project has a lock file, `off` where it has none (the CLI always records).
-   */
-  keyLock?: KeyLockSetting;
-}
-
-export interface CatalogSchema {
-  file: string;
-  schema: CanonicalSchema;
-  /** SHA-256 (hex) of the file's text this schema was checked from: call records name it. */
-  sha256: string;
-}
-
-/** A schema file's report, with what its check learnt that the catalog's users need besides findings. */
-export interface SchemaReport extends FileReport {
-  /** The libraries `main.requiredLibraries` names, where the check read them: also of a file then rejected for one (SEC103). */
-  requiredLibraries?: readonly string[];
-  /** The file's current text has errors (its findings): the version the previous catalog served stays served. */
-  lastGood?: true;
-}
-
-/** The shared-list folder a catalog was loaded with. */
-export interface ListsFolder {
-  path: string;
-  /** Every list file in it, read or not (a catalog reads only those its schemas reach). */
-  files: readonly string[];
-}
-
-/** How long checking runs before it lets the sandbox catch up (handlers loaded at load), in milliseconds. */
-const SLICE_MS = 4;
 /**
  * When the check cache is written after a load: writing it is the last tenth of a cold start,
  * and by then a server has answered its client's first requests. close() writes it if still due.
@@ -153,13 +101,20 @@ export class Catalog {
     // Operator input that can be wrong is read before anything is started.
     const upstreams = new Upstreams({ ...config.upstreams, ...options.upstreams });
     // Non-public addresses only where the operator allows them: the config, and the requests an override routes.
-    const http = new HttpClient({ ...config.http, ...options.http }, { allowPrivate: config.network.allowPrivate, upstreams });
+    const http = new HttpClient(
+      { ...config.http, ...options.http },
+      { allowPrivate: config.network.allowPrivate, upstreams },
+    );
     const { deadlineMs, memoryMb, workers } = config.sandbox;
     let catalog: Catalog | undefined;
     // Factories that fail after the load withdraw their tools; those run during it are the load's to report.
-    const units = new HandlerUnits({ deadlineMs, memoryMb, size: workers, ...options.sandbox }, project, (file) => catalog?.withdraw(file));
+    const units = new HandlerUnits({ deadlineMs, memoryMb, size: workers, ...options.sandbox }, project, (file) =>
+      catalog?.withdraw(file),
+    );
     try {
-      catalog = await withBoundedYoungGeneration((checkpoint) => Catalog.assemble(options, checker, units, { http, upstreams }, checkpoint));
+      catalog = await withBoundedYoungGeneration((checkpoint) =>
+        Catalog.assemble(options, checker, units, { http, upstreams }, checkpoint),
+      );
       return catalog;
     } catch (error) {
       await Promise.all([units.close(), http.close()]);
@@ -181,50 +136,69 @@ export class Catalog {
     // The checks the catalog replaced made are on disk before the cache is read: a reload rechecks only changed files.
     options.previous?.cache?.save();
     const cache = options.cache ? checker.openCache() : undefined;
-    const atLoad = (options.handlers ?? config.sandbox.loadHandlers ?? 'on-first-call') === 'at-load';
-    const reports: SchemaReport[] = [];
-    const pending: Array<Promise<CatalogSchema | null>> = [];
-    const promptSources: Array<Parameters<typeof servePrompts>[0][number]> = [];
-    let sliceStart = performance.now();
-    for (const file of files) {
-      const check = checker.checkFile(file, cache);
-      // Serving shows authoring errors as warnings; errors left are those that dropped a route or the file (R1).
-      const report: SchemaReport = { file: check.file, findings: asServed(check.findings), routes: check.routes ?? [] };
-      if (check.skipped) report.skipped = check.skipped;
-      if (check.prompt) promptSources.push({ file: check.file, prompt: check.prompt });
-      if (check.schema && check.schema.requiredLibraries.length > 0) report.requiredLibraries = check.schema.requiredLibraries;
-      reports.push(report);
-      checkpoint();
-      const lastGood = report.findings.some(isError) ? options.previous?.schemas.find((entry) => entry.file === check.file) : undefined;
-      if (lastGood) {
-        report.lastGood = true;
-        report.routes = options.previous?.schemaReports.find((previous) => previous.file === check.file)?.routes ?? [];
-        pending.push(acceptSchema(units, lastGood.schema, lastGood.sha256, report, atLoad));
-      } else if (check.schema) pending.push(acceptSchema(units, check.schema, check.sha256 ?? '', report, atLoad));
-      // Checking is synchronous; with factories run at load, short pauses let the sandbox load
-      // those already found while the rest of the files are checked.
-      if (atLoad && performance.now() - sliceStart > SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
-      }
-    }
-    const schemas = (await Promise.all(pending)).filter((entry): entry is CatalogSchema => entry !== null);
+    const { reports, schemas, promptSources } = await checkSchemaFiles(
+      files,
+      options,
+      checker,
+      cache,
+      units,
+      checkpoint,
+    );
 
-    const secrets = SecretStore.fromProject(project, { env: options.env ?? process.env, given: options.keys, grants: config.keys });
-    const tools = compileTools(schemas.map(({ schema }) => schema), options.schemas, secrets, units, config.network);
+    const secrets = SecretStore.fromProject(project, {
+      env: options.env ?? process.env,
+      given: options.keys,
+      grants: config.keys,
+    });
+    const tools = compileTools(
+      schemas.map(({ schema }) => schema),
+      options.schemas,
+      secrets,
+      units,
+      config.network,
+    );
     // A key goes only to the files the key lock records for it: the tools of any other are hidden.
-    const keyLock = openKeyLock({ setting: options.keyLock, project, schemas: options.schemas, lists: options.lists }, tools, (key, namespace) => secrets.valueFor(key, namespace) !== undefined);
-    for (const finding of keyLock?.findings() ?? []) reports.find((report) => report.file === finding.file)?.findings.push(finding);
+    const keyLock = openKeyLock(
+      { setting: options.keyLock, project, schemas: options.schemas, lists: options.lists },
+      tools,
+      (key, namespace) => secrets.valueFor(key, namespace) !== undefined,
+    );
+    for (const finding of keyLock?.findings() ?? [])
+      reports.find((report) => report.file === finding.file)?.findings.push(finding);
     for (const tool of tools) Object.freeze(tool); // decided: handler units report to the catalog, never into a tool
-    const prompts = servePrompts(promptSources, schemas.map(({ schema }) => schema));
-    for (const finding of unresolvedTools(prompts, tools)) reports.find((report) => report.file === finding.file)?.findings.push(finding);
+    const prompts = servePrompts(
+      promptSources,
+      schemas.map(({ schema }) => schema),
+    );
+    for (const finding of unresolvedTools(prompts, tools))
+      reports.find((report) => report.file === finding.file)?.findings.push(finding);
     const redactor: Redactor = secrets.redactorFor(schemas.flatMap(({ schema }) => schema.requiredServerParams));
     const state = options.state ?? new MemoryState({ maxCacheEntries: config.cache.maxEntries });
     const context = callContext({ config, http, secrets, redactor, upstreams, units, tools, state });
     const listsFolder = { path: checker.listsFolder, files: checker.lists.folderFiles };
-    const responses = new ResponseCache({ store: state, config: config.cache, keyValue: (key, namespace) => secrets.valueFor(key, namespace) });
+    const responses = new ResponseCache({
+      store: state,
+      config: config.cache,
+      keyValue: (key, namespace) => secrets.valueFor(key, namespace),
+    });
     const ownState = options.state ? null : state;
-    return new Catalog(schemas, tools, reports, checker.listReports(), listsFolder, units, context, cache, responses, ownState, project, checker.lists.lists, prompts, config.output.validate, keyLock);
+    return new Catalog(
+      schemas,
+      tools,
+      reports,
+      checker.listReports(),
+      listsFolder,
+      units,
+      context,
+      cache,
+      responses,
+      ownState,
+      project,
+      checker.lists.lists,
+      prompts,
+      config.output.validate,
+      keyLock,
+    );
   }
 
   /** Calls `listener` whenever the tools served change (a schema's handlers failed on first use). */
@@ -240,7 +214,11 @@ export class Catalog {
 
   /** Findings per schema file, in path order: the load's, and those of a handlers factory that failed since (handler-units.ts). */
   get schemaReports(): SchemaReport[] {
-    return this.loadReports.map((report) => (this.withdrawn.has(report.file) ? { ...report, findings: [...report.findings, ...this.units.failureOf(report.file)] } : report));
+    return this.loadReports.map((report) =>
+      this.withdrawn.has(report.file)
+        ? { ...report, findings: [...report.findings, ...this.units.failureOf(report.file)] }
+        : report,
+    );
   }
 
   /**
@@ -281,11 +259,17 @@ export class Catalog {
     // A record is made only while someone listens (taken at the start: a listener added meanwhile waits for the next call).
     const start = this.callListeners.active ? startCall() : null;
     const tool = this.tool(nameOrReference);
-    const { result, cache } = tool ? await this.callThroughCache(tool, args, options) : { result: unknownTool(nameOrReference), cache: 'none' as const };
+    const { result, cache } = tool
+      ? await this.callThroughCache(tool, args, options)
+      : { result: unknownTool(nameOrReference), cache: 'none' as const };
     if (start) {
       const durationMs = elapsedMs(start);
-      const called = tool ? { name: tool.name, reference: tool.reference, schemaHash: this.schemaHashes.get(tool.schema.file) ?? '' } : { name: nameOrReference, reference: '', schemaHash: '' };
-      this.callListeners.publish(() => makeCallRecord(start, durationMs, called, args, result, this.context.redactor, cache, options.caller));
+      const called = tool
+        ? { name: tool.name, reference: tool.reference, schemaHash: this.schemaHashes.get(tool.schema.file) ?? '' }
+        : { name: nameOrReference, reference: '', schemaHash: '' };
+      this.callListeners.publish(() =>
+        makeCallRecord(start, durationMs, called, args, result, this.context.redactor, cache, options.caller),
+      );
     }
     return result;
   }
@@ -295,13 +279,29 @@ export class Catalog {
     if (!this.callListeners.active) return;
     const start = startCall();
     const result: CallResult = refusal ? { ok: false, error: refusal } : unknownTool(name);
-    this.callListeners.publish(() => makeCallRecord(start, 0, { name, reference: '', schemaHash: '' }, args, result, this.context.redactor, 'none', caller));
+    this.callListeners.publish(() =>
+      makeCallRecord(
+        start,
+        0,
+        { name, reference: '', schemaHash: '' },
+        args,
+        result,
+        this.context.redactor,
+        'none',
+        caller,
+      ),
+    );
   }
 
   /** The response cache (src/cache/) answers a repeated call of a read-only tool; it keys on the checked arguments. */
-  private async callThroughCache(tool: Tool, args: unknown, options: CallOptions): Promise<{ result: CallResult | DryRunResult; cache: CacheOutcome }> {
+  private async callThroughCache(
+    tool: Tool,
+    args: unknown,
+    options: CallOptions,
+  ): Promise<{ result: CallResult | DryRunResult; cache: CacheOutcome }> {
     const checked = checkArguments(this.context, tool, args, options);
-    if (!(checked instanceof CheckedArguments)) return { result: this.context.redactor.redactValue(checked), cache: 'none' };
+    if (!(checked instanceof CheckedArguments))
+      return { result: this.context.redactor.redactValue(checked), cache: 'none' };
     return this.responses.through(tool, checked.values, options, () => callTool(this.context, tool, checked, options));
   }
 
@@ -329,7 +329,8 @@ export class Catalog {
    * `file`, also whether the key lock holds the key back from that file (and the command that accepts it).
    */
   keyAccess(key: string, namespace: string, file?: string): KeyAccess {
-    if (file !== undefined && this.keyLock?.heldKeys(file).includes(key)) return { granted: false, reason: 'held', fix: this.keyLock.acceptCommand([key]) };
+    if (file !== undefined && this.keyLock?.heldKeys(file).includes(key))
+      return { granted: false, reason: 'held', fix: this.keyLock.acceptCommand([key]) };
     return this.context.secrets.access(key, namespace);
   }
 
@@ -372,24 +373,14 @@ export class Catalog {
  * Runs one handler hook of a schema in its sandbox unit (its factory first, if it has not run),
  * without the call pipeline around it: for tests and diagnostics, not part of the public API (index.ts).
  */
-export function runSchemaHook(catalog: Catalog, file: string, route: string, hook: Hook, input: unknown): Promise<Outcome<unknown>> {
+export function runSchemaHook(
+  catalog: Catalog,
+  file: string,
+  route: string,
+  hook: Hook,
+  input: unknown,
+): Promise<Outcome<unknown>> {
   return (handlerUnits.get(catalog) as HandlerUnits).runHook(unitId(file), route, hook, input);
-}
-
-/**
- * A checked schema taken into the catalog, with its handlers (their factory run now, or on first
- * use); null when they cannot load (the report says why).
- */
-async function acceptSchema(units: HandlerUnits, schema: CanonicalSchema, sha256: string, report: FileReport, atLoad: boolean): Promise<CatalogSchema | null> {
-  const sink = new FindingSink(schema.file);
-  units.add(schema, report.routes ?? [], sink);
-  report.findings.push(...sink.findings);
-  if (sink.hasErrors()) return null;
-  if (!atLoad || !schema.handlers) return { file: schema.file, schema, sha256 };
-  const loaded = await units.load(schema.file);
-  if (loaded.ok) return { file: schema.file, schema, sha256 };
-  report.findings.push(...loaded.findings);
-  return null;
 }
 
 function unknownTool(name: string): CallFailure {

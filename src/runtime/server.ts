@@ -6,7 +6,8 @@
 
 import type { HttpServeOptions } from '../edge/http.js';
 import { LiveCatalog } from '../mcp/live-catalog.js';
-import { Catalog, type CatalogOptions } from './catalog.js';
+import { Catalog } from './catalog.js';
+import { type CatalogOptions } from './catalog-options.js';
 
 /** Something a server holds open until it closes. */
 export interface Closable {
@@ -81,7 +82,13 @@ export async function createServer(options: ServerOptions): Promise<Server> {
     }
     const { startHttpServer } = await import('../edge/http.js');
     const http = closing.add(await startHttpServer(live, options.serve));
-    return { live, url: http.url, resource: http.resource, ended: new Promise<void>(() => undefined), close: () => closing.close() };
+    return {
+      live,
+      url: http.url,
+      resource: http.resource,
+      ended: new Promise<void>(() => undefined),
+      close: () => closing.close(),
+    };
   } catch (error) {
     await closing.close().catch(() => undefined);
     throw error;

@@ -1,4 +1,4 @@
-// The worker side of the network bridge (RULINGS R12). An executeRequest handler gets a `fetch`
+// The worker side of the network bridge (decision R12). An executeRequest handler gets a `fetch`
 // (the WHATWG subset the corpus uses) and ethers gets a getUrl function; both only ask: each
 // request goes to the host as plain data, and the core performs it (src/call/bridge.ts). A
 // request belongs to the executeRequest call whose code made it (job-context.ts), however late
@@ -24,7 +24,8 @@ export function receiveInbound(message: Inbound): void {
 
 /** The job has ended: its requests still waiting are refused, whatever the host answers later. */
 export function endBridgedRequests(job: Job): void {
-  for (const outbound of job.waiting) receiveInbound({ kind: 'inbound', outbound, answer: { ok: false, message: callEnded() } });
+  for (const outbound of job.waiting)
+    receiveInbound({ kind: 'inbound', outbound, answer: { ok: false, message: callEnded() } });
 }
 
 /** Tells the host, once per ended job, that code it left behind still tries to reach out. */
@@ -58,7 +59,11 @@ function ask(unit: string | null, request: BridgeRequest, what: string, signal?:
   return new Promise((settle) => {
     const abort = () => {
       process.send?.({ id: job.id, outbound, cancel: true } satisfies Outbound);
-      receiveInbound({ kind: 'inbound', outbound, answer: { ok: false, message: 'ABORTED: the handler aborted this request' } });
+      receiveInbound({
+        kind: 'inbound',
+        outbound,
+        answer: { ok: false, message: 'ABORTED: the handler aborted this request' },
+      });
     };
     waiting.set(outbound, (answer) => {
       job.waiting.delete(outbound);
@@ -82,7 +87,8 @@ const timeouts = new WeakMap<AbortSignal, number>();
 export const sandboxAbortSignal = {
   timeout(ms: unknown): AbortSignal {
     const bound = Number(ms);
-    if (!Number.isFinite(bound) || bound < 0) throw new TypeError(`AbortSignal.timeout: ${String(ms).slice(0, 40)} is not a number of milliseconds`);
+    if (!Number.isFinite(bound) || bound < 0)
+      throw new TypeError(`AbortSignal.timeout: ${String(ms).slice(0, 40)} is not a number of milliseconds`);
     const signal = new AbortController().signal;
     timeouts.set(signal, bound);
     return signal;
@@ -104,25 +110,51 @@ export function fetchFor(unit: string | null): (input: unknown, init?: unknown) 
     const { request, signal } = await readRequest(input, init);
     if (signal?.aborted) throw abortError(signal, 'ABORTED: the handler aborted this request before it was sent');
     const answer = await ask(unit, request, 'fetch', signal);
-    if (!answer.ok) throw answer.message.startsWith('ABORTED') || answer.message.startsWith('TIMEOUT') ? abortError(signal, answer.message) : new TypeError(answer.message);
+    if (!answer.ok)
+      throw answer.message.startsWith('ABORTED') || answer.message.startsWith('TIMEOUT')
+        ? abortError(signal, answer.message)
+        : new TypeError(answer.message);
     return harden(responseOf(answer));
   };
 }
 
 /** ethers v6 `FetchRequest.registerGetUrl`: JSON-RPC providers and contracts ask through the bridge. */
-export async function ethersGetUrl(req: { url: string; method: string; headers: Record<string, string>; body: Uint8Array | null }): Promise<{ statusCode: number; statusMessage: string; headers: Record<string, string>; body: Uint8Array | null }> {
-  const request: BridgeRequest = { url: String(req.url), method: String(req.method || 'GET'), headers: { ...req.headers } };
-  if (req.body) request.body = Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength).toString('base64');
+export async function ethersGetUrl(req: {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: Uint8Array | null;
+}): Promise<{ statusCode: number; statusMessage: string; headers: Record<string, string>; body: Uint8Array | null }> {
+  const request: BridgeRequest = {
+    url: String(req.url),
+    method: String(req.method || 'GET'),
+    headers: { ...req.headers },
+  };
+  if (req.body)
+    request.body = Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength).toString('base64');
   const answer = await ask(null, request, 'an ethers request');
   if (!answer.ok) throw new Error(answer.message);
-  return { statusCode: answer.status, statusMessage: '', headers: answer.headers, body: new Uint8Array(Buffer.from(answer.body, 'base64')) };
+  return {
+    statusCode: answer.status,
+    statusMessage: '',
+    headers: answer.headers,
+    body: new Uint8Array(Buffer.from(answer.body, 'base64')),
+  };
 }
 
-async function readRequest(input: unknown, init: unknown): Promise<{ request: BridgeRequest; signal: AbortSignal | undefined }> {
-  const source = typeof input === 'object' && input !== null && !(input instanceof URL) ? (input as Record<string, unknown>) : {};
+async function readRequest(
+  input: unknown,
+  init: unknown,
+): Promise<{ request: BridgeRequest; signal: AbortSignal | undefined }> {
+  const source =
+    typeof input === 'object' && input !== null && !(input instanceof URL) ? (input as Record<string, unknown>) : {};
   const options = typeof init === 'object' && init !== null ? (init as Record<string, unknown>) : {};
   const url = String(input instanceof URL || typeof input === 'string' ? input : source.url);
-  const request: BridgeRequest = { url, method: String(options.method ?? source.method ?? 'GET').toUpperCase(), headers: readHeaders(options.headers ?? source.headers) };
+  const request: BridgeRequest = {
+    url,
+    method: String(options.method ?? source.method ?? 'GET').toUpperCase(),
+    headers: readHeaders(options.headers ?? source.headers),
+  };
   const body = options.body ?? source.body;
   if (body !== undefined && body !== null) request.body = (await readBody(body)).toString('base64');
   const given = options.signal ?? source.signal;
@@ -139,7 +171,9 @@ function readHeaders(headers: unknown): Record<string, string> {
   if (Array.isArray(headers)) {
     for (const pair of headers) if (Array.isArray(pair)) read[String(pair[0])] = String(pair[1]);
   } else if (typeof (headers as { forEach?: unknown }).forEach === 'function') {
-    (headers as { forEach(each: (value: unknown, name: unknown) => void): void }).forEach((value, name) => (read[String(name)] = String(value)));
+    (headers as { forEach(each: (value: unknown, name: unknown) => void): void }).forEach(
+      (value, name) => (read[String(name)] = String(value)),
+    );
   } else {
     for (const [name, value] of Object.entries(headers)) read[name] = String(value);
   }
@@ -195,12 +229,16 @@ function decodeAnswer(bytes: Buffer, contentType: string | undefined, url: strin
   try {
     decoder = new TextDecoder(charset, { fatal: true });
   } catch {
-    throw new TypeError(`the answer from ${originOf(url)} declares an unsupported charset "${charset.slice(0, 40)}"; arrayBuffer() gives its bytes`);
+    throw new TypeError(
+      `the answer from ${originOf(url)} declares an unsupported charset "${charset.slice(0, 40)}"; arrayBuffer() gives its bytes`,
+    );
   }
   try {
     return decoder.decode(bytes);
   } catch {
-    throw new TypeError(`the answer from ${originOf(url)} is not valid ${decoder.encoding} text; arrayBuffer() gives its bytes`);
+    throw new TypeError(
+      `the answer from ${originOf(url)} is not valid ${decoder.encoding} text; arrayBuffer() gives its bytes`,
+    );
   }
 }
 

@@ -1,4 +1,4 @@
-// The host's part in one executeRequest call (RULINGS R12): each request the handler asks for is
+// The host's part in one executeRequest call (decision R12): each request the handler asks for is
 // handed to the call's bridge (the core performs it) and the answer sent back to the worker.
 // While requests are in flight the handler's deadline is paused: it counts the handler's own run
 // time; time on the network is bounded by the HTTP client's timeouts, the per-call request bound,
@@ -19,7 +19,10 @@ export class PausableTimer {
   private left = 0;
   private stopped = false;
 
-  constructor(ms: number, private readonly fire: () => void) {
+  constructor(
+    ms: number,
+    private readonly fire: () => void,
+  ) {
     this.endsAt = performance.now() + ms;
     this.timer = setTimeout(fire, ms);
   }
@@ -74,7 +77,14 @@ export class BridgedCall {
     private readonly deadline: PausableTimer,
     private readonly host: BridgedCallHost,
   ) {
-    this.whole = setTimeout(() => host.missed({ code: 'SEC105', message: `the handler and its requests did not finish within ${host.wholeMs} ms` }), host.wholeMs);
+    this.whole = setTimeout(
+      () =>
+        host.missed({
+          code: 'SEC105',
+          message: `the handler and its requests did not finish within ${host.wholeMs} ms`,
+        }),
+      host.wholeMs,
+    );
     // Every request of the call listens for its end; the core bounds how many there are.
     setMaxListeners(0, this.ended.signal);
     host.turn.onContended(host.owner, () => this.parkIfWaiting());
@@ -156,7 +166,13 @@ export class BridgedCall {
 
   /** The call has ended: the answer is a refusal, so that code it left waiting (a call failed alone) is not kept waiting. */
   private refuse(inbound: Inbound): void {
-    this.send({ ...inbound, answer: { ok: false, message: 'CALL_ENDED: the call that made this request has ended; its answer is not handed over' } });
+    this.send({
+      ...inbound,
+      answer: {
+        ok: false,
+        message: 'CALL_ENDED: the call that made this request has ended; its answer is not handed over',
+      },
+    });
   }
 
   private send(message: Inbound | Park): void {

@@ -25,7 +25,12 @@ import type { SandboxOptions } from './sandbox-options.js';
 import { WorkerSupervisor } from './worker-supervisor.js';
 
 export type { Bridge, Outcome } from './protocol.js';
-export { DEFAULT_BRIDGE_ALLOWANCE_MS, DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, type SandboxOptions } from './sandbox-options.js';
+export {
+  DEFAULT_BRIDGE_ALLOWANCE_MS,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_MEMORY_MB,
+  type SandboxOptions,
+} from './sandbox-options.js';
 
 /** Worker processes when the config sets none (`sandbox.workers`): one core left to the host, at most four. */
 export const DEFAULT_WORKERS = Math.min(Math.max(availableParallelism() - 1, 1), 4);
@@ -53,7 +58,8 @@ export class SandboxHost {
     this.units.set(spec.id, entry);
     const reply = await worker.run({ kind: 'load', unit: spec }, spec);
     if (isFailure(reply)) entry.failure = reply;
-    else if (reply.ok && 'hooks' in reply) return { ok: true, value: { hooks: reply.hooks, unknownRoutes: reply.unknownRoutes } };
+    else if (reply.ok && 'hooks' in reply)
+      return { ok: true, value: { hooks: reply.hooks, unknownRoutes: reply.unknownRoutes } };
     else entry.failure = reply.ok ? { code: 'SEC101', message: 'unexpected reply to load' } : reply.failure;
     return { ok: false, failure: entry.failure };
   }
@@ -66,7 +72,9 @@ export class SandboxHost {
     const reply = await entry.worker.run({ kind: 'call', unit: unitId, route, hook, input }, entry.spec, bridge);
     if (isFailure(reply)) return { ok: false, failure: reply };
     if (!reply.ok) return { ok: false, failure: reply.failure };
-    return 'json' in reply ? parsePlain(reply.json) : { ok: false, failure: { code: 'SEC101', message: 'unexpected reply to call' } };
+    return 'json' in reply
+      ? parsePlain(reply.json)
+      : { ok: false, failure: { code: 'SEC101', message: 'unexpected reply to call' } };
   }
 
   /** The process ids of the worker processes, one per supervisor (the last one started, live or not). */

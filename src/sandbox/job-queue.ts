@@ -32,7 +32,10 @@ export class JobQueue {
   /** Adds a job at the back, or at the front (a job that must go before the others), with its start bound. */
   add(job: Job, waitMs: number, front = false): void {
     this.started(job);
-    this.startBy.set(job, setTimeout(() => this.expire(job, waitMs), waitMs));
+    this.startBy.set(
+      job,
+      setTimeout(() => this.expire(job, waitMs), waitMs),
+    );
     if (front) this.jobs.unshift(job);
     else this.jobs.push(job);
   }

@@ -17,6 +17,17 @@ export class JobsInHand {
     return this.count > 0;
   }
 
+  /** Counts a job in until `settle` is first called; returns the settle to give the job. */
+  track<T>(settle: (reply: T) => void): (reply: T) => void {
+    this.add(1);
+    let settled = false;
+    return (reply) => {
+      if (!settled) this.add(-1);
+      settled = true;
+      settle(reply);
+    };
+  }
+
   add(change: number): void {
     this.count += change;
     if (this.busy === (this.memoryPoll !== null)) return;

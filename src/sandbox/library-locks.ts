@@ -17,10 +17,13 @@ class LockedSettingError extends TypeError {
 
 /**
  * ethers v6 offers its own locks: the crypto function registry and FetchRequest's config. Its
- * requests go through the core's bridge (RULINGS R12), registered before the config is locked.
+ * requests go through the core's bridge (decision R12), registered before the config is locked.
  */
 function lockEthers(ethers: unknown): unknown {
-  const library = ethers as { lock?: () => void; FetchRequest?: { lockConfig?: () => void; registerGetUrl?: (getUrl: typeof ethersGetUrl) => void } };
+  const library = ethers as {
+    lock?: () => void;
+    FetchRequest?: { lockConfig?: () => void; registerGetUrl?: (getUrl: typeof ethersGetUrl) => void };
+  };
   library.FetchRequest?.registerGetUrl?.(ethersGetUrl);
   library.lock?.();
   library.FetchRequest?.lockConfig?.();

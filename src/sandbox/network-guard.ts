@@ -58,7 +58,11 @@ replace(https, ['request', 'get'], 'https');
 replace(http2, ['connect'], 'http2');
 replace(dgram, ['createSocket'], 'dgram');
 replace(dns, ['lookup', 'lookupService', 'resolve', 'resolve4', 'resolve6', 'resolveAny', 'reverse'], 'dns');
-replace(dns.promises, ['lookup', 'lookupService', 'resolve', 'resolve4', 'resolve6', 'resolveAny', 'reverse'], 'dns.promises');
+replace(
+  dns.promises,
+  ['lookup', 'lookupService', 'resolve', 'resolve4', 'resolve6', 'resolveAny', 'reverse'],
+  'dns.promises',
+);
 for (const name of ['WebSocket', 'EventSource', 'XMLHttpRequest']) {
   Object.defineProperty(globalThis, name, { value: undefined, writable: false, configurable: false });
 }

@@ -53,7 +53,7 @@ export interface Turned {
   failure?: Failure;
 }
 
-/** A request an executeRequest handler asks the core to perform (RULINGS R12): plain data only. */
+/** A request an executeRequest handler asks the core to perform (decision R12): plain data only. */
 export interface BridgeRequest {
   url: string;
   method: string;
@@ -80,7 +80,8 @@ export type Bridge = (request: BridgeRequest, callEnded: AbortSignal, cancelled?
  * Worker → host: perform this request for executeRequest call `id`, the call whose code made it;
  * or, with `cancel`, stop performing request `outbound` (the handler aborted it).
  */
-export type Outbound = { id: number; outbound: number; request: BridgeRequest } | { id: number; outbound: number; cancel: true };
+export type Outbound =
+  { id: number; outbound: number; request: BridgeRequest } | { id: number; outbound: number; cancel: true };
 
 /**
  * Host → worker: executeRequest call `id` only waits for the core's requests; let it wait aside
@@ -126,7 +127,11 @@ export interface Ready {
 
 /** What a command runs, as a failure message names it. */
 export function describeCommand(command: Command): string {
-  return command.kind === 'load' ? 'the handlers factory' : command.kind === 'import' ? 'importing libraries' : 'the handler';
+  return command.kind === 'load'
+    ? 'the handlers factory'
+    : command.kind === 'import'
+      ? 'importing libraries'
+      : 'the handler';
 }
 
 export function isFailure<T>(value: T | Failure): value is Failure {

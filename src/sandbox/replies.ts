@@ -4,7 +4,7 @@
 // exits after that reply, so it completes at once. Replies that complete before anyone waits
 // for them (loads sent together) are kept until asked for.
 
-import type { Failure, Outcome, Reply, Turned } from './protocol.js';
+import { describeCommand, type Command, type Failure, type Outcome, type Reply, type Turned } from './protocol.js';
 import { OUT_OF_MEMORY } from './sandbox-options.js';
 import type { WorkerProcess } from './worker-process.js';
 
@@ -81,22 +81,42 @@ export function parsePlain(json: string | undefined): Outcome<unknown> {
     return { ok: true, value: JSON.parse(json, (key, value: unknown) => (key === '__proto__' ? undefined : value)) };
   } catch (error) {
     // The reviver recurses: a result nested a few thousand deep overflows the host's stack.
-    return { ok: false, failure: { code: 'SEC101', message: `the handler's result could not be read (${describeError(error)})` } };
+    return {
+      ok: false,
+      failure: { code: 'SEC101', message: `the handler's result could not be read (${describeError(error)})` },
+    };
   }
 }
 
 /** An error's message; a stack overflow while (de)serialising data means the data is nested too deep. */
+/** A job no process started within `waitMs`: SEC105 when the process was busy, SEC107 when it was (re)starting. */
+export function notStarted(command: Command, waitMs: number, process: 'busy' | 'starting' | 'restarting'): Failure {
+  const what = `${describeCommand(command)} could not start within ${waitMs} ms`;
+  if (process === 'busy')
+    return { code: 'SEC105', message: `${what}: the sandbox process was busy with the calls before it` };
+  return { code: 'SEC107', message: `${what}: the sandbox process was ${process}` };
+}
+
 export function describeError(error: unknown): string {
   if (error instanceof RangeError && /call stack/i.test(error.message)) return 'nested too deep';
   return error instanceof Error ? error.message : String(error);
 }
 
 /** Why a request missed its deadline: it ran out of memory, did not finish, or returned but left work running. */
-export function missedDeadline(worker: Pick<WorkerProcess, 'residentMb' | 'baselineMb'>, memoryMb: number, returned: boolean, what: string, deadline: number): Failure {
+export function missedDeadline(
+  worker: Pick<WorkerProcess, 'residentMb' | 'baselineMb'>,
+  memoryMb: number,
+  returned: boolean,
+  what: string,
+  deadline: number,
+): Failure {
   // A process near its heap limit spends its last seconds collecting garbage: that call ran
   // out of memory rather than time. (A busy loop does not grow; three quarters of the heap
   // limit above the start is no loop.)
   if (worker.residentMb() > worker.baselineMb + memoryMb * 0.75) return OUT_OF_MEMORY;
   if (!returned) return { code: 'SEC105', message: `${what} did not finish within ${deadline} ms` };
-  return { code: 'SEC105', message: `${what} returned but left work running after it returned (an endless promise chain?); the sandbox process was still busy with it after ${deadline} ms` };
+  return {
+    code: 'SEC105',
+    message: `${what} returned but left work running after it returned (an endless promise chain?); the sandbox process was still busy with it after ${deadline} ms`,
+  };
 }

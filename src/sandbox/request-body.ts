@@ -28,7 +28,10 @@ async function readChunks(chunks: Iterable<unknown> | AsyncIterable<unknown>): P
   let total = 0;
   for await (const chunk of chunks) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : bytesOf(chunk);
-    if (!bytes) throw new TypeError(`a request body's chunks must be bytes (a Uint8Array, an ArrayBuffer or a view) or text, got ${chunk === null ? 'null' : typeof chunk}`);
+    if (!bytes)
+      throw new TypeError(
+        `a request body's chunks must be bytes (a Uint8Array, an ArrayBuffer or a view) or text, got ${chunk === null ? 'null' : typeof chunk}`,
+      );
     total += bytes.length;
     bounded({ length: total });
     read.push(bytes);
@@ -47,5 +50,8 @@ function isBlob(value: unknown): value is Blob {
 
 function isIterable(value: unknown): value is Iterable<unknown> | AsyncIterable<unknown> {
   if (typeof value !== 'object' || value === null) return false;
-  return typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function' || typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+  return (
+    typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function' ||
+    typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
+  );
 }

@@ -56,7 +56,14 @@ export class RunningRequests {
     for (const request of [...this.byId.values()]) {
       const holder = this.turn.holds(request.owner);
       const failed = failure(holder);
-      request.settle(holder ? failed : { code: 'SEC107', message: `${failed.message} while this call waited for the network beside another request` });
+      request.settle(
+        holder
+          ? failed
+          : {
+              code: 'SEC107',
+              message: `${failed.message} while this call waited for the network beside another request`,
+            },
+      );
     }
   }
 }

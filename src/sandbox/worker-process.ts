@@ -41,7 +41,11 @@ export class WorkerProcess {
   static start(memoryMb: number, events: WorkerEvents): WorkerProcess {
     const child = fork(WORKER_ENTRY, [`--rss-limit-mb=${rssLimitMb(memoryMb)}`], {
       env: {},
-      execArgv: [`--max-old-space-size=${memoryMb}`, `--max-semi-space-size=${Math.max(1, Math.floor(memoryMb / 32))}`, '--stack-size=984'],
+      execArgv: [
+        `--max-old-space-size=${memoryMb}`,
+        `--max-semi-space-size=${Math.max(1, Math.floor(memoryMb / 32))}`,
+        '--stack-size=984',
+      ],
       // Worker output is handler or library noise; it must never reach the host's stdout (MCP
       // stdio). stderr is kept in part: it says whether a dead process ran out of heap.
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -100,7 +104,11 @@ export class WorkerProcess {
   /** An idle worker process must not keep the host alive; one with work to do must. */
   hold(busy: boolean): void {
     // The stderr pipe is a socket: it too keeps the host alive until unref'd.
-    const handles: Array<{ ref(): unknown; unref(): unknown } | null | undefined> = [this.child, this.child.channel, this.child.stderr as unknown as Socket | null];
+    const handles: Array<{ ref(): unknown; unref(): unknown } | null | undefined> = [
+      this.child,
+      this.child.channel,
+      this.child.stderr as unknown as Socket | null,
+    ];
     for (const handle of handles) {
       if (busy) handle?.ref();
       else handle?.unref();

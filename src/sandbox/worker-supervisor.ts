@@ -7,11 +7,34 @@ import { BusyPoll } from './busy-poll.js';
 import { type Job, JobQueue } from './job-queue.js';
 import { reportToStderr, type SandboxEvent, type SandboxEventListener } from './events.js';
 import { ProcessTurn } from './process-turn.js';
-import { describeCommand, isFailure, type Bridge, type Command, type Failure, type Late, type Outbound, type Parked, type Reply, type Request, type Turned, type UnitSpec } from './protocol.js';
-import { describeError, endsWorker, missedDeadline, Replies } from './replies.js';
+import {
+  describeCommand,
+  isFailure,
+  type Bridge,
+  type Command,
+  type Failure,
+  type Reply,
+  type Request,
+  type UnitSpec,
+} from './protocol.js';
+import { describeError, endsWorker, missedDeadline, notStarted, Replies } from './replies.js';
+import { Restarts } from './restarts.js';
 import { RunningRequests } from './running-requests.js';
-import { CLOSED, DEFAULT_BRIDGE_ALLOWANCE_MS, DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, FIRST_RESTART_DELAY_MS, IMPORT_DEADLINE_MS, LOAD_START_WAIT_MS, MAX_RESTART_DELAY_MS, OUT_OF_MEMORY, REPLY_POLL_MS, START_ALLOWANCE_MS, type SandboxOptions } from './sandbox-options.js';
+import {
+  CLOSED,
+  DEFAULT_BRIDGE_ALLOWANCE_MS,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_MEMORY_MB,
+  IMPORT_DEADLINE_MS,
+  LOAD_START_WAIT_MS,
+  OUT_OF_MEMORY,
+  REPLY_POLL_MS,
+  START_ALLOWANCE_MS,
+  type SandboxOptions,
+} from './sandbox-options.js';
 import { JobsInHand } from './jobs-in-hand.js';
+import { ProcessHoldings } from './process-holdings.js';
+import { routeWorkerMessage, type MessageRoutes } from './worker-messages.js';
 import { rssLimitMb, WorkerProcess, type WorkerEvents } from './worker-process.js';
 
 /**
@@ -33,12 +56,10 @@ export class WorkerSupervisor {
   private worker: WorkerProcess | null = null;
   /** Processes started so far, and those in a row that died before they were ready. */
   private started = 0;
-  private failedStarts = 0;
-  private restart: NodeJS.Timeout | null = null;
+  private readonly restarts = new Restarts();
   /** Wakes the drain loop while it waits for a ready process. */
   private wake: (() => void) | null = null;
-  private loaded = new Set<string>();
-  private imported = new Set<string>();
+  private holdings = new ProcessHoldings();
   private readonly queue = new JobQueue((job, waitedMs, sentAhead) => this.expired(job, waitedMs, sentAhead));
   /** The request id of each job sent together with others, for dropping one that waited too long. */
   private readonly sentAhead = new WeakMap<Job, number | Failure>();
@@ -51,7 +72,10 @@ export class WorkerSupervisor {
   /** Requests sent and not answered yet: the one holding the turn, and parked calls. */
   private readonly running = new RunningRequests(this.turn);
   /** Jobs queued or running: while there are any, the process keeps the host alive and its memory is watched. */
-  private readonly inHand = new JobsInHand((busy) => this.worker?.hold(busy), () => this.checkMemory());
+  private readonly inHand = new JobsInHand(
+    (busy) => this.worker?.hold(busy),
+    () => this.checkMemory(),
+  );
   /** The bridge of each executeRequest call, by its command, until it runs. */
   private readonly bridges = new WeakMap<Command, Bridge>();
   private readonly bridgeAllowanceMs: number;
@@ -61,13 +85,19 @@ export class WorkerSupervisor {
   private readonly deadlineMs: number;
   private readonly onEvent: SandboxEventListener;
   private readonly replyPoll = new BusyPoll();
+  private readonly routes: MessageRoutes = {
+    running: this.running,
+    replies: this.replies,
+    worker: () => this.worker,
+    report: (event) => this.report(event),
+  };
   private readonly events: WorkerEvents = {
     ready: (worker) => {
       if (worker !== this.worker) return;
-      this.failedStarts = 0;
+      this.restarts.ready();
       this.wake?.();
     },
-    message: (worker, message) => worker === this.worker && this.answer(message),
+    message: (worker, message) => worker === this.worker && routeWorkerMessage(message, this.routes),
     stopped: (worker, cause, wasReady) => {
       if (worker === this.worker && !this.closed) this.died(worker, cause, wasReady);
     },
@@ -88,21 +118,14 @@ export class WorkerSupervisor {
   run(command: Command, spec?: UnitSpec, bridge?: Bridge): Promise<Reply | Failure> {
     if (bridge) this.bridges.set(command, bridge);
     return new Promise((settle) => {
-      this.inHand.add(1);
-      let settled = false;
-      const once = (reply: Reply | Failure) => {
-        if (!settled) this.inHand.add(-1);
-        settled = true;
-        settle(reply);
-      };
-      this.enqueue({ command, spec, settle: once });
+      this.enqueue({ command, spec, settle: this.inHand.track(settle) });
       void this.drain();
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.restart) clearTimeout(this.restart);
+    this.restarts.cancel();
     this.running.failAll(() => CLOSED);
     this.queue.failAll(CLOSED);
     this.wake?.();
@@ -116,12 +139,10 @@ export class WorkerSupervisor {
 
   private spawn(): void {
     if (this.closed) return;
-    if (this.restart) clearTimeout(this.restart);
-    this.restart = null;
+    this.restarts.cancel();
     this.started += 1;
     this.replies.clear();
-    this.loaded = new Set();
-    this.imported = new Set();
+    this.holdings = new ProcessHoldings();
     try {
       this.worker = WorkerProcess.start(this.memoryMb, this.events);
     } catch (error) {
@@ -142,9 +163,7 @@ export class WorkerSupervisor {
     const id = this.sentAhead.get(job);
     this.sentAhead.delete(job);
     if (sentAhead && typeof id === 'number') this.worker?.send({ kind: 'drop', id });
-    const what = `${describeCommand(job.command)} could not start within ${waitMs} ms`;
-    if (this.ready) job.settle({ code: 'SEC105', message: `${what}: the sandbox process was busy with the calls before it` });
-    else job.settle({ code: 'SEC107', message: `${what}: the sandbox process was ${this.started > 1 ? 'restarting' : 'starting'}` });
+    job.settle(notStarted(job.command, waitMs, this.ready ? 'busy' : this.started > 1 ? 'restarting' : 'starting'));
     this.wake?.();
   }
 
@@ -170,7 +189,8 @@ export class WorkerSupervisor {
       const jobs = [first];
       // Not awaited: the next turn of the loop waits until this job gives the turn on.
       void this.settleAll(jobs, owner, async () => {
-        if (this.isReadyLoad(first)) jobs.push(...this.queue.shiftWhile((next) => this.isReadyLoad(next)));
+        if (this.holdings.isReadyLoad(first))
+          jobs.push(...this.queue.shiftWhile((next) => this.holdings.isReadyLoad(next)));
         else if (!this.isReadyCall(first)) return first.settle(await this.perform(first, owner));
         await this.performTogether(jobs, owner);
       });
@@ -184,7 +204,11 @@ export class WorkerSupervisor {
       await work();
     } catch (error) {
       // Nobody awaits this: an exception here would end the host. It fails its jobs instead.
-      for (const job of jobs) job.settle({ code: 'SEC107', message: `the sandbox could not run ${describeCommand(job.command)}: ${describeError(error)}` });
+      for (const job of jobs)
+        job.settle({
+          code: 'SEC107',
+          message: `the sandbox could not run ${describeCommand(job.command)}: ${describeError(error)}`,
+        });
     } finally {
       this.turn.release(owner);
       if (this.queue.length > 0) void this.drain();
@@ -192,37 +216,33 @@ export class WorkerSupervisor {
   }
 
   private checkMemory(): void {
-    if (this.running.size > 0 && (this.worker?.residentMb() ?? 0) > rssLimitMb(this.memoryMb)) this.replace(OUT_OF_MEMORY.message, OUT_OF_MEMORY);
+    if (this.running.size > 0 && (this.worker?.residentMb() ?? 0) > rssLimitMb(this.memoryMb))
+      this.replace(OUT_OF_MEMORY.message, OUT_OF_MEMORY);
   }
 
   /** A job, preceded by what a new process lacks: the unit's libraries, and the unit itself. */
   private async perform({ command, spec }: Job, owner: object): Promise<Reply | Failure> {
     if (spec) {
-      const missing = spec.libraries.filter((library) => !this.imported.has(library.name));
+      const missing = this.holdings.missing(spec.libraries);
       if (missing.length > 0) {
         const imported = await this.execute({ kind: 'import', libraries: missing }, owner, IMPORT_DEADLINE_MS);
         if (isFailure(imported) || !imported.ok) return imported;
-        for (const library of missing) this.imported.add(library.name);
+        this.holdings.markImported(missing);
       }
     }
-    if (spec && command.kind === 'call' && !this.loaded.has(spec.id)) {
+    if (spec && command.kind === 'call' && !this.holdings.hasLoaded(spec.id)) {
       const reload = await this.execute({ kind: 'load', unit: spec }, owner);
       if (isFailure(reload) || !reload.ok) return reload;
-      this.loaded.add(spec.id);
+      this.holdings.markLoaded(spec.id);
     }
     const reply = await this.execute(command, owner);
-    if (command.kind === 'load' && !isFailure(reply) && reply.ok) this.loaded.add(command.unit.id);
+    if (command.kind === 'load' && !isFailure(reply) && reply.ok) this.holdings.markLoaded(command.unit.id);
     return reply;
   }
 
-  /** A load whose libraries this process has imported already: it needs nothing sent before it. */
-  private isReadyLoad(job: Job): boolean {
-    return job.command.kind === 'load' && job.command.unit.libraries.every((library) => this.imported.has(library.name));
-  }
-
-  /** A call of a unit this process has loaded, without a bridge (an executeRequest call may be parked): it needs nothing sent before it. */
-  private isReadyCall({ command, spec }: Job): boolean {
-    return command.kind === 'call' && spec !== undefined && this.loaded.has(spec.id) && !this.bridges.has(command) && spec.libraries.every((library) => this.imported.has(library.name));
+  /** A call that needs nothing sent before it (process-holdings.ts). */
+  private isReadyCall(job: Job): boolean {
+    return this.holdings.isReadyCall(job, this.bridges.has(job.command));
   }
 
   /**
@@ -239,7 +259,10 @@ export class WorkerSupervisor {
     for (let index = 0; index < jobs.length; index += 1) {
       const job = jobs[index] as Job;
       this.queue.started(job);
-      const next = job.command.kind === 'call' && !this.turn.wantedBesides(this.drainWaits) ? this.queue.shiftAhead((queued) => this.isReadyCall(queued), 1)[0] : undefined;
+      const next =
+        job.command.kind === 'call' && !this.turn.wantedBesides(this.drainWaits)
+          ? this.queue.shiftAhead((queued) => this.isReadyCall(queued), 1)[0]
+          : undefined;
       if (next) {
         jobs.push(next);
         sent.push(this.send(next.command));
@@ -247,10 +270,11 @@ export class WorkerSupervisor {
       }
       const id = sent[index] as number | Failure;
       const reply = isFailure(id) ? id : await this.replyTo(id, job.command, owner);
-      if (!isFailure(reply) && reply.ok && job.command.kind === 'load') this.loaded.add(job.command.unit.id);
+      if (!isFailure(reply) && reply.ok && job.command.kind === 'load') this.holdings.markLoaded(job.command.unit.id);
       job.settle(reply);
       if (this.worker !== worker) {
-        for (const behind of jobs.slice(index + 1).reverse()) if (behind.command.kind === 'load' || this.sentAhead.has(behind)) this.enqueue(behind, true);
+        for (const behind of jobs.slice(index + 1).reverse())
+          if (behind.command.kind === 'load' || this.sentAhead.has(behind)) this.enqueue(behind, true);
         return;
       }
     }
@@ -268,7 +292,10 @@ export class WorkerSupervisor {
     try {
       (this.worker as WorkerProcess).send({ ...command, id } as Request);
     } catch (error) {
-      return { code: 'SEC107', message: `could not send ${describeCommand(command)} its input (${describeError(error)})` };
+      return {
+        code: 'SEC107',
+        message: `could not send ${describeCommand(command)} its input (${describeError(error)})`,
+      };
     }
     this.replies.expect(id);
     return id;
@@ -299,11 +326,19 @@ export class WorkerSupervisor {
         if (holds) this.replace(failure.message);
         else this.replies.forget(id);
       };
-      const timer = new PausableTimer(deadline, () => missed(missedDeadline(worker, this.memoryMb, this.replies.returned(id), describeCommand(command), deadline)));
+      const timer = new PausableTimer(deadline, () =>
+        missed(missedDeadline(worker, this.memoryMb, this.replies.returned(id), describeCommand(command), deadline)),
+      );
       // An executeRequest call: its deadline pauses while the core performs its requests; the
       // whole call has a bound of its own.
       const bridge = this.bridges.get(command);
-      const host = { wholeMs: deadline + this.bridgeAllowanceMs, missed, send: (message: Parameters<WorkerProcess['send']>[0]) => worker === this.worker && worker.send(message), turn: this.turn, owner };
+      const host = {
+        wholeMs: deadline + this.bridgeAllowanceMs,
+        missed,
+        send: (message: Parameters<WorkerProcess['send']>[0]) => worker === this.worker && worker.send(message),
+        turn: this.turn,
+        owner,
+      };
       const bridged = bridge && new BridgedCall(id, bridge, timer, host);
       this.running.add(id, {
         owner,
@@ -316,37 +351,6 @@ export class WorkerSupervisor {
       });
       this.replyPoll.extend(REPLY_POLL_MS);
     });
-  }
-
-  private answer(message: Reply | Turned | Outbound | Parked | Late): void {
-    if ('outbound' in message) {
-      // Only a running executeRequest call may ask, and only for itself (the worker says which
-      // call's code made the request); a request of one that has ended is refused, charged to no one.
-      const bridged = this.running.get(message.id)?.bridge;
-      if (bridged) void bridged.perform(message);
-      else this.refuseLate(message);
-      return;
-    }
-    if ('parked' in message) {
-      this.running.get(message.parked)?.bridge?.parked();
-      return;
-    }
-    if ('late' in message) {
-      this.report({ kind: 'late-request', pid: this.worker?.pid, unit: message.unit });
-      return;
-    }
-    const reply = this.replies.accept(message);
-    if (!reply) return;
-    const running = this.running.get(reply.id);
-    if (running) running.settle(reply);
-    else this.replies.keep(reply);
-  }
-
-  /** A request whose call is no longer running: answered with a refusal, so the worker forgets it. */
-  private refuseLate(message: Outbound): void {
-    if (this.running.firstLate(message.id)) this.report({ kind: 'late-request', pid: this.worker?.pid, unit: null });
-    const answer = { ok: false, message: 'CALL_ENDED: the call that made this request is not running; nothing was sent' } as const;
-    this.worker?.send({ kind: 'inbound', outbound: message.outbound, answer });
   }
 
   /**
@@ -366,16 +370,9 @@ export class WorkerSupervisor {
 
   /** Starts the next process: at once after one that was ready, after a growing delay otherwise. */
   private restartAfterDeath(pid: number | undefined, cause: string, beforeReady: boolean): void {
-    const delay = beforeReady ? Math.min(FIRST_RESTART_DELAY_MS * 2 ** this.failedStarts, MAX_RESTART_DELAY_MS) : 0;
-    if (beforeReady) this.failedStarts += 1;
+    const delay = this.restarts.delayAfter(beforeReady);
     this.report({ kind: 'worker-stopped', pid, cause, beforeReady, restartInMs: delay });
-    if (delay === 0) {
-      this.spawn();
-      return;
-    }
-    this.restart = setTimeout(() => this.spawn(), delay);
-    // Jobs waiting for the process keep the host alive through their own deadlines.
-    this.restart.unref();
+    this.restarts.after(delay, () => this.spawn());
   }
 
   /** Kills the process and starts another; the requests still running in it fail (`holder`: the one holding the turn, if it has not failed already). */

@@ -14,14 +14,25 @@
 
 import { onLateAttempt, routeGlobalFetch } from './network-guard.js';
 import 'ses';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { endBridgedRequests, fetchFor, receiveInbound, reportLate, sandboxAbortSignal } from './bridge-fetch.js';
 import { BusyPoll } from './busy-poll.js';
 import { newJob, runAs, type Job } from './job-context.js';
-import { lockLibrary } from './library-locks.js';
+import { importLibrary } from './worker-libraries.js';
+import { describe, failureOf, isObject, messageOf, shapeError } from './worker-errors.js';
 import type { LibraryModule } from '../libraries/resolve.js';
-import type { Drop, Failure, Hook, Inbound, Park, Parked, Ready, Reply, Request, Turned, UnitSpec } from './protocol.js';
+import type {
+  Drop,
+  Failure,
+  Hook,
+  Inbound,
+  Park,
+  Parked,
+  Ready,
+  Reply,
+  Request,
+  Turned,
+  UnitSpec,
+} from './protocol.js';
 
 interface Unit {
   handlers: Record<string, Partial<Record<Hook, (input: unknown) => unknown>>>;
@@ -29,8 +40,6 @@ interface Unit {
 
 const HOOKS: ReadonlySet<string> = new Set<Hook>(['preRequest', 'postRequest', 'executeRequest']);
 const units = new Map<string, Unit>();
-/** Each library once per worker: its frozen value, or why it could not be imported. */
-const libraries = new Map<string, Promise<{ value: unknown } | { error: string }>>();
 
 /** How long the worker polls for the next request after a reply: a postRequest follows its
  * preRequest after one upstream round trip, often within a millisecond on a fast upstream. */
@@ -60,7 +69,18 @@ lockdown({
 // AbortController and Headers too (a bridged fetch takes a signal, and answers with Headers); the
 // compartments' AbortSignal is the bridge's (its timeout is a bound the core keeps, never a timer).
 harden([AbortSignal, DOMException]);
-const globals = harden({ Date, Math, URL, URLSearchParams, TextEncoder, TextDecoder, Buffer, AbortController, AbortSignal: sandboxAbortSignal, Headers });
+const globals = harden({
+  Date,
+  Math,
+  URL,
+  URLSearchParams,
+  TextEncoder,
+  TextDecoder,
+  Buffer,
+  AbortController,
+  AbortSignal: sandboxAbortSignal,
+  Headers,
+});
 routeGlobalFetch(harden(fetchFor(null)));
 onLateAttempt(reportLate);
 // One request at a time, in the order sent: the host may send several loads at once, and each
@@ -99,7 +119,11 @@ send({ ready: true } satisfies Ready);
 async function work(): Promise<void> {
   working = true;
   for (let request = inbox.shift(); request && !ending; request = inbox.shift()) {
-    const job = newJob(request.id, request.kind === 'call' ? request.unit : null, request.kind === 'call' ? request.hook : null);
+    const job = newJob(
+      request.id,
+      request.kind === 'call' ? request.unit : null,
+      request.kind === 'call' ? request.hook : null,
+    );
     const parked = new Promise<void>((park) => (inLine = { id: request.id, park }));
     await Promise.race([runAs(job, () => run(job, request)), parked]);
     inLine = null;
@@ -110,7 +134,9 @@ async function work(): Promise<void> {
 /** One request as its job: the reply, then the turn marker, then the end of its job. */
 async function run(job: Job, request: Request): Promise<void> {
   // A process that ends takes no further requests; the host sends them to its replacement.
-  const reply: Reply = dropped.delete(request.id) ? { id: request.id, ok: false, failure: { code: 'SEC105', message: 'dropped: it could not start in time' } } : await handle(request);
+  const reply: Reply = dropped.delete(request.id)
+    ? { id: request.id, ok: false, failure: { code: 'SEC105', message: 'dropped: it could not start in time' } }
+    : await handle(request);
   if (!answer(reply)) {
     ending = true;
     return;
@@ -135,82 +161,16 @@ async function run(job: Job, request: Request): Promise<void> {
  */
 function answer(reply: Reply): boolean {
   if (rssLimit > 0 && process.memoryUsage.rss() > rssLimit) {
-    const failure: Failure = { code: 'SEC106', message: `handler code left the sandbox process above its memory limit (${rssLimit / 2 ** 20} MiB)` };
+    const failure: Failure = {
+      code: 'SEC106',
+      message: `handler code left the sandbox process above its memory limit (${rssLimit / 2 ** 20} MiB)`,
+    };
     send?.({ id: reply.id, ok: false, failure } satisfies Reply, () => process.exit(1));
     return false;
   }
   send?.(reply);
   nextRequestPoll.extend(NEXT_REQUEST_POLL_MS);
   return true;
-}
-
-function importLibrary(library: LibraryModule): Promise<{ value: unknown } | { error: string }> {
-  let pending = libraries.get(library.name);
-  if (!pending) {
-    pending = loadLibrary(library).then(
-      (value) => ({ value: harden(lockLibrary(library.name, value)) }),
-      (error: unknown) => ({ error: importFailure(error) }),
-    );
-    libraries.set(library.name, pending);
-  }
-  return pending;
-}
-
-/**
- * What handlers get as the library, loaded the way Node (and the reference) loads it: an ES
- * module's default export where it has one (erc725's class, yahoo-finance2's), else a plain copy
- * of its exports; a CommonJS module's `module.exports` by `require`, which also loads native
- * addons (talib) that `import()` refuses, unwrapped when its only export is a compiled
- * `default`; a computing built-in as `require('node:name')` gives it.
- */
-async function loadLibrary(library: LibraryModule): Promise<unknown> {
-  if (library.format === 'builtin') return builtinFacade(createRequire(import.meta.url)(library.url) as Record<string, unknown>);
-  if (library.format === 'commonjs') {
-    const exports: unknown = createRequire(library.url)(fileURLToPath(library.url));
-    // A compiled ES module in CommonJS clothing marks itself `__esModule`.
-    const names = isObject(exports) ? Object.keys(exports).filter((name) => name !== '__esModule') : [];
-    return names.length === 1 && names[0] === 'default' ? (exports as { default: unknown }).default : exports;
-  }
-  const namespace = (await import(library.url)) as Record<string, unknown>;
-  return 'default' in namespace ? namespace.default : plainNamespace(namespace, new Map());
-}
-
-/**
- * A built-in as handlers get it: its functions (each calling the real one) and its constants.
- * Freezing the module itself would freeze Node's own classes under it (a zlib call assigns
- * `_events` on a new stream, which a frozen EventEmitter prototype refuses), and handing its
- * classes over unfrozen would let one schema change what another's instances do; so neither
- * the classes nor the module leave, only what computes.
- */
-function builtinFacade(module: Record<string, unknown>): Record<string, unknown> {
-  const facade: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(module)) {
-    // Node names its constructors with a capital; everything else that is a function computes.
-    if (typeof value === 'function' && !/^[A-Z]/.test(name)) facade[name] = (...args: unknown[]) => (value as (...args: unknown[]) => unknown).apply(module, args);
-    else if (typeof value !== 'object' && typeof value !== 'function') facade[name] = value;
-    else if (isObject(value) && Object.values(value).every((entry) => typeof entry !== 'object' && typeof entry !== 'function')) facade[name] = { ...value };
-  }
-  return facade;
-}
-
-/** Why a library did not import; one that changes a frozen built-in at import time is named as such. */
-function importFailure(error: unknown): string {
-  const message = messageOf(error);
-  if (!(error instanceof TypeError) || !FROZEN_WRITE.test(message)) return message;
-  return `${message} (the library changes a shared built-in, such as a prototype, when it is imported; the sandbox freezes them, so it cannot be used in handlers)`;
-}
-
-/** A module namespace cannot be frozen; a plain copy of its exports can (nested namespaces too). */
-function plainNamespace(namespace: Record<string, unknown>, seen: Map<object, object>): Record<string, unknown> {
-  const known = seen.get(namespace);
-  if (known) return known as Record<string, unknown>;
-  const copy: Record<string, unknown> = {};
-  seen.set(namespace, copy);
-  for (const key of Object.keys(namespace)) {
-    const value = namespace[key];
-    copy[key] = Object.prototype.toString.call(value) === '[object Module]' ? plainNamespace(value as Record<string, unknown>, seen) : value;
-  }
-  return copy;
 }
 
 async function handle(request: Request): Promise<Reply> {
@@ -242,7 +202,12 @@ async function load(id: number, spec: UnitSpec): Promise<Reply> {
   const allowed: Record<string, unknown> = {};
   for (const library of spec.libraries) {
     const imported = await importLibrary(library);
-    if ('error' in imported) return { id, ok: false, failure: { code: 'SEC103', message: `library '${library.name}' failed to load: ${imported.error}` } };
+    if ('error' in imported)
+      return {
+        id,
+        ok: false,
+        failure: { code: 'SEC103', message: `library '${library.name}' failed to load: ${imported.error}` },
+      };
     allowed[library.name] = imported.value;
   }
   // The Compartment's globals are pure computation, nothing of the host; its `fetch` only asks
@@ -268,7 +233,8 @@ function readHandlers(made: unknown): Unit['handlers'] {
     if (!isObject(entry)) throw shapeError(`handlers.${route} must be an object of hooks`);
     const hooks: Partial<Record<Hook, (input: unknown) => unknown>> = {};
     for (const [hook, fn] of Object.entries(entry)) {
-      if (!HOOKS.has(hook)) throw shapeError(`handlers.${route}.${hook}: hooks are preRequest, executeRequest and postRequest`);
+      if (!HOOKS.has(hook))
+        throw shapeError(`handlers.${route}.${hook}: hooks are preRequest, executeRequest and postRequest`);
       if (typeof fn !== 'function') throw shapeError(`handlers.${route}.${hook} must be a function`);
       hooks[hook as Hook] = fn as (input: unknown) => unknown;
     }
@@ -283,7 +249,13 @@ async function call(id: number, unitId: string, route: string, hook: Hook, input
   const result = await handler(input);
   // `{ response: undefined }` hands the answer on unchanged (as the reference does). JSON drops
   // the key, so it travels as `{}`, which the host reads as that; a bare `{}` is refused below.
-  if (hook === 'postRequest' && isObject(result) && Object.keys(result).length === 1 && Object.hasOwn(result, 'response') && result.response === undefined) {
+  if (
+    hook === 'postRequest' &&
+    isObject(result) &&
+    Object.keys(result).length === 1 &&
+    Object.hasOwn(result, 'response') &&
+    result.response === undefined
+  ) {
     return { id, ok: true, json: '{}' };
   }
   // Serialised here, under the host's deadline: getters, toJSON and proxies run in the worker.
@@ -315,44 +287,12 @@ function checkResult(hook: Hook, result: unknown): void {
   if (!isObject(result)) throw shapeError(`${hook} must return an object, got ${describe(result)}`);
   const keys = Object.keys(result);
   const extra = keys.filter((key) => !allowed.includes(key));
-  if (extra.length > 0) throw shapeError(`${hook} returned unexpected key(s) ${extra.join(', ')}; expected ${allowed.join(' and ')}`);
-  if (!oneOf.some((key) => key in result)) throw shapeError(`${hook} must return ${oneOf.map((key) => `{ ${key} }`).join(' or ')}`);
-  if (hook === 'executeRequest' && 'struct' in result && !isObject(result.struct)) throw shapeError('executeRequest must return { struct } with struct an object');
-  if (hook === 'preRequest' && !isObject((result as { struct: unknown }).struct)) throw shapeError('preRequest must return { struct } with struct an object');
-}
-
-/** A handler's wrong result, inside the sandbox's process: failureOf reports it as SEC101 (no FlowguardError: the worker loads nothing of the host's tables). */
-class ShapeError extends Error {}
-
-function shapeError(message: string): ShapeError {
-  return new ShapeError(message);
-}
-
-const FROZEN_WRITE = /read[- ]only|not extensible|Cannot (add|assign|delete|redefine) property|object is frozen/i;
-
-function failureOf(error: unknown, thrown: 'SEC104' | 'SEC107'): Failure {
-  if (error instanceof ShapeError) return { code: 'SEC101', message: error.message };
-  const message = messageOf(error);
-  if (error instanceof TypeError && FROZEN_WRITE.test(message)) {
-    return { code: 'SEC102', message: `handler code tried to change frozen data: ${message}` };
-  }
-  return { code: thrown, message: `${thrown === 'SEC104' ? 'the handlers factory threw' : 'the handler threw'}: ${message}` };
-}
-
-function messageOf(error: unknown): string {
-  try {
-    if (error instanceof Error) return `${error.name}: ${error.message}`;
-    return `${describe(error)} ${String(error)}`.slice(0, 200);
-  } catch {
-    // Describing a hostile value may throw again (a getter, a Proxy): it is said to be unprintable instead.
-    return 'an unprintable value';
-  }
-}
-
-function describe(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (extra.length > 0)
+    throw shapeError(`${hook} returned unexpected key(s) ${extra.join(', ')}; expected ${allowed.join(' and ')}`);
+  if (!oneOf.some((key) => key in result))
+    throw shapeError(`${hook} must return ${oneOf.map((key) => `{ ${key} }`).join(' or ')}`);
+  if (hook === 'executeRequest' && 'struct' in result && !isObject(result.struct))
+    throw shapeError('executeRequest must return { struct } with struct an object');
+  if (hook === 'preRequest' && !isObject((result as { struct: unknown }).struct))
+    throw shapeError('preRequest must return { struct } with struct an object');
 }

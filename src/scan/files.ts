@@ -32,7 +32,9 @@ export function selectSchemaFiles(paths: readonly string[]): FileSelection {
 }
 
 function collect(dir: string, into: string[]): void {
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
   for (const entry of entries) {
     if (entry.name.startsWith('.') || SKIPPED_DIRS.has(entry.name)) continue;
     const full = join(dir, entry.name);

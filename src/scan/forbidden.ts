@@ -1,8 +1,9 @@
 import { startOf, type AnyNode, type MemberExpression, type Program, type TemplateLiteral } from './ast.js';
-import type { Code, FindingSink } from '../report/findings.js';
+import type { FindingSink } from '../report/findings.js';
+import type { Code } from '../report/codes.js';
 import { forEachChild } from './walk.js';
 
-// The syntax-tree scan of RULINGS R2: what is code is caught however it is spelled, what is text
+// The syntax-tree scan of decision R2: what is code is caught however it is spelled, what is text
 // (strings, comments, template text, regex literals, member and key names) is never reported.
 
 interface Rule {
@@ -10,7 +11,8 @@ interface Rule {
   hint: string;
 }
 
-const LOAD_HINT = 'schemas cannot load code; declare packages in main.requiredLibraries and take them from the `libraries` argument of the handlers factory';
+const LOAD_HINT =
+  'schemas cannot load code; declare packages in main.requiredLibraries and take them from the `libraries` argument of the handlers factory';
 const ESM_HINT = 'schemas are ES modules; use `export const main` and `export const handlers`';
 const RUN_CODE_HINT = 'building code from strings is not allowed; write the logic directly in the handler';
 const AUTHORITY_HINT = 'handlers receive their inputs as arguments; the core injects keys and does all HTTP';
@@ -19,14 +21,21 @@ const NO_FILES_HINT = 'schemas have no file system; put static data in main or i
 const TIMER_HINT = 'handlers run under a deadline and cannot schedule work; compute the result directly';
 const NETWORK_HINT = 'the core does all HTTP: describe the request in main.routes and adjust it in preRequest';
 /** R12: `fetch` is the core's bridge inside executeRequest; elsewhere it fails at run time (SEC100). */
-const FETCH_HINT = 'an executeRequest handler\'s fetch goes through the core, within the schema\'s reach; in preRequest or postRequest it fails (SEC100)';
+const FETCH_HINT =
+  "an executeRequest handler's fetch goes through the core, within the schema's reach; in preRequest or postRequest it fails (SEC100)";
 
 const IMPORT: Rule = { code: 'SEC001', hint: LOAD_HINT };
 const FS: Rule = { code: 'SEC005', hint: NO_FILES_HINT };
-const CHILD_PROCESS: Rule = { code: 'SEC007', hint: 'schemas cannot start processes; describe the request in main.routes and let the core send it' };
+const CHILD_PROCESS: Rule = {
+  code: 'SEC007',
+  hint: 'schemas cannot start processes; describe the request in main.routes and let the core send it',
+};
 const NEW_FUNCTION: Rule = { code: 'SEC010', hint: RUN_CODE_HINT };
 const CONSTRUCTOR: Rule = { code: 'SEC004', hint: RUN_CODE_HINT };
-const TOP_LEVEL_AWAIT: Rule = { code: 'SEC015', hint: 'await only inside handlers; the top level of a schema is data and the handlers factory' };
+const TOP_LEVEL_AWAIT: Rule = {
+  code: 'SEC015',
+  hint: 'await only inside handlers; the top level of a schema is data and the handlers factory',
+};
 
 /** Global names whose mere reference reaches host authority. A Map: no prototype names like `toString`. */
 const NAMES = new Map<string, Rule>([
@@ -74,7 +83,12 @@ interface Scan {
  * `pureData` is a subtree already known to be literal data (no identifiers, calls or
  * functions), which cannot hold anything this scan looks for.
  */
-export function scanForbidden(program: Program, sink: FindingSink, pureData: AnyNode | null = null, recode?: Recode): void {
+export function scanForbidden(
+  program: Program,
+  sink: FindingSink,
+  pureData: AnyNode | null = null,
+  recode?: Recode,
+): void {
   visit(program, program, '', false, { sink, pureData, recode });
 }
 
@@ -87,7 +101,9 @@ function visit(node: AnyNode, parent: AnyNode, key: string, inFunction: boolean,
 }
 
 function isFunction(node: AnyNode): boolean {
-  return node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression' || node.type === 'FunctionDeclaration';
+  return (
+    node.type === 'ArrowFunctionExpression' || node.type === 'FunctionExpression' || node.type === 'FunctionDeclaration'
+  );
 }
 
 function inspect(node: AnyNode, parent: AnyNode, key: string, inFunction: boolean, scan: Scan): void {
@@ -97,13 +113,15 @@ function inspect(node: AnyNode, parent: AnyNode, key: string, inFunction: boolea
       return;
     case 'MemberExpression':
       if (node.computed) checkComputedName(node.property, scan);
-      else if (isConstructorChain(node)) report(scan, CONSTRUCTOR, node.property, 'forbidden: constructor.constructor reaches Function');
+      else if (isConstructorChain(node))
+        report(scan, CONSTRUCTOR, node.property, 'forbidden: constructor.constructor reaches Function');
       return;
     case 'Property':
       // `const { ['constructor']: F } = x` reads a property exactly like `x['constructor']`.
       if (parent.type !== 'ObjectPattern') return;
       if (node.computed) checkComputedName(node.key, scan);
-      else if (node.key.type === 'Identifier' && node.key.name === 'constructor') report(scan, CONSTRUCTOR, node.key, 'forbidden: destructured constructor');
+      else if (node.key.type === 'Identifier' && node.key.name === 'constructor')
+        report(scan, CONSTRUCTOR, node.key, 'forbidden: destructured constructor');
       return;
     case 'ImportDeclaration':
       report(scan, IMPORT, node, `forbidden: import from '${String(node.source.value)}'`);
@@ -138,7 +156,8 @@ function inspect(node: AnyNode, parent: AnyNode, key: string, inFunction: boolea
       if (node.await && !inFunction) report(scan, TOP_LEVEL_AWAIT, node, 'forbidden: top-level for await');
       return;
     case 'VariableDeclaration':
-      if (node.kind === 'await using' && !inFunction) report(scan, TOP_LEVEL_AWAIT, node, 'forbidden: top-level await using');
+      if (node.kind === 'await using' && !inFunction)
+        report(scan, TOP_LEVEL_AWAIT, node, 'forbidden: top-level await using');
       return;
     default:
       return;
@@ -178,7 +197,14 @@ function checkIdentifier(name: string, node: AnyNode, parent: AnyNode, key: stri
     report(scan, NEW_FUNCTION, parent, 'forbidden: new Function');
     return;
   }
-  report(scan, rule, node, rule.code === 'SEC021' ? 'handler code calls fetch: the route makes its own requests, through the core' : `forbidden: ${name}`);
+  report(
+    scan,
+    rule,
+    node,
+    rule.code === 'SEC021'
+      ? 'handler code calls fetch: the route makes its own requests, through the core'
+      : `forbidden: ${name}`,
+  );
 }
 
 /**
@@ -186,7 +212,11 @@ function checkIdentifier(name: string, node: AnyNode, parent: AnyNode, key: stri
  * (`value.constructor === Object`) is a common, harmless check and is left alone.
  */
 function isConstructorChain(node: MemberExpression): boolean {
-  return isNamedMember(node, 'constructor') && node.object.type === 'MemberExpression' && isNamedMember(node.object, 'constructor');
+  return (
+    isNamedMember(node, 'constructor') &&
+    node.object.type === 'MemberExpression' &&
+    isNamedMember(node.object, 'constructor')
+  );
 }
 
 function isNamedMember(node: MemberExpression, name: string): boolean {

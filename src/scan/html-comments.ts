@@ -22,7 +22,8 @@ export function escapeHtmlComments(source: string): string {
     program = meriyah().parseScript(`(${source}\n)`, {
       ranges: true,
       next: true,
-      onComment: (_type: string, _value: string, start: number, end: number) => ranges.push({ start: start - 1, end: end - 1, comment: true }),
+      onComment: (_type: string, _value: string, start: number, end: number) =>
+        ranges.push({ start: start - 1, end: end - 1, comment: true }),
     }) as unknown as AnyNode;
   } catch {
     // A file the parser refuses is reported by the scan that parses it; here it is left as it is.
@@ -34,7 +35,9 @@ export function escapeHtmlComments(source: string): string {
   for (const { start, end, comment } of ranges.sort((a, b) => b.start - a.start)) {
     const text = result.slice(start, end);
     if (!HTML_COMMENT.test(text)) continue;
-    const escaped = comment ? text.replaceAll('<!--', '    ').replaceAll('-->', '   ') : text.replaceAll('<!--', '\\x3C!--').replaceAll('-->', '--\\x3E');
+    const escaped = comment
+      ? text.replaceAll('<!--', '    ').replaceAll('-->', '   ')
+      : text.replaceAll('<!--', '\\x3C!--').replaceAll('-->', '--\\x3E');
     result = result.slice(0, start) + escaped + result.slice(end);
   }
   return result;
@@ -42,7 +45,9 @@ export function escapeHtmlComments(source: string): string {
 
 /** The ranges of string literals, regular expressions and template text, shifted back by the parenthesis. */
 function collectText(node: AnyNode, ranges: Array<{ start: number; end: number; comment: boolean }>): void {
-  const isText = (node.type === 'Literal' && (typeof (node as { value?: unknown }).value === 'string' || 'regex' in node)) || node.type === 'TemplateElement';
+  const isText =
+    (node.type === 'Literal' && (typeof (node as { value?: unknown }).value === 'string' || 'regex' in node)) ||
+    node.type === 'TemplateElement';
   if (isText) ranges.push({ start: startOf(node) - 1, end: endOf(node) - 1, comment: false });
   forEachChild(node, (child, _parent, _field, list: typeof ranges) => collectText(child, list), ranges, null);
 }

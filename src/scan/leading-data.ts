@@ -11,15 +11,13 @@
 // or a number this reader does not take, deep nesting) makes it give up, and the file is read
 // the ordinary way, which reports what is wrong. It never decides that something is code.
 //
-// The caller parses the rest of the file with the object cut down to `{}` (withoutObject), which
+// The caller (leading-parse.ts) parses the rest of the file with the object cut down to `{}`, which
 // spares the parser the object's text, and checks that the parser found `main`'s initialiser
 // exactly there. The sink maps the parsed offsets back into the file, and the rest of the check
 // reads code (the handlers factory) from the text that was parsed.
 
-import type { FindingSink, Locator } from '../report/findings.js';
-import type { Expression, Program } from './ast.js';
+import type { Locator } from '../report/findings.js';
 import { ownText, PATH_STEP, type LiteralData } from './literal.js';
-import { parseModule } from './parse.js';
 
 /** The exports read this way, each the root of its file's finding paths. */
 export type LeadingName = 'main' | 'list';
@@ -61,16 +59,15 @@ export function readLeadingData(text: string, name: LeadingName): LeadingData | 
     if (text.charCodeAt(reader.at) !== 0x7b /* { */) return null;
     const start = reader.at;
     const value = reader.value(0);
-    return { start, end: reader.at, data: { value, opaque: [], nonFinite: [], locate: locator(name, value, start, reader.positions) } };
+    return {
+      start,
+      end: reader.at,
+      data: { value, opaque: [], nonFinite: [], locate: locator(name, value, start, reader.positions) },
+    };
   } catch (error) {
     if (error instanceof NotPlainData || error instanceof RangeError) return null;
     throw error;
   }
-}
-
-/** The text with the object between `start` and `end` made `{}`. */
-export function withoutObject(text: string, start: number, end: number): string {
-  return `${text.slice(0, start)}{}${text.slice(end)}`;
 }
 
 class DataReader {
@@ -299,7 +296,17 @@ class DataReader {
 const PLAIN_IN_DOUBLE = /[^"\\\n\r]*/y;
 const PLAIN_IN_SINGLE = /[^'\\\n\r]*/y;
 
-const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', "'": "'", '"': '"', '\\': '\\' };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  "'": "'",
+  '"': '"',
+  '\\': '\\',
+};
 
 const KEYWORDS: ReadonlyArray<[string, boolean | null]> = [
   ['true', true],
@@ -352,45 +359,4 @@ function locator(rootPath: string, root: unknown, rootStart: number, positions: 
     }
     return start;
   };
-}
-
-export interface ParsedFile {
-  program: Program | null;
-  /** `main` or `list` as read from the text; null when it was read the ordinary way (from the tree). */
-  data: LeadingData | null;
-  /** The text the program's offsets are in: the file, or the file with the object cut to `{}`. */
-  parsedText: string;
-}
-
-/**
- * Parses a file, its `main` or `list` read from the text where readLeadingData can (then the
- * sink's paths are located through it, and the data is returned with the program); otherwise
- * the whole text is parsed as usual and `data` is null, for the caller to read from the tree.
- */
-export function parseWithLeadingData(text: string, name: LeadingName, sink: FindingSink): ParsedFile {
-  const data = readLeadingData(text, name);
-  if (data) {
-    const { start, end } = data;
-    const parsedText = withoutObject(text, start, end);
-    // Offsets past the `{}` lie `end - start - 2` further on in the file. The object is valid
-    // data, so a syntax error of the parsed text is one of the file's, at the offset mapped back.
-    sink.useParsedOffsets((offset) => (offset >= start + 2 ? offset + end - start - 2 : offset));
-    const program = parseModule(parsedText, sink);
-    if (!program) return { program, data: null, parsedText };
-    if (initialises(program.body[0], name, start, start + 2)) {
-      sink.useLocator(data.data.locate);
-      return { program, data, parsedText };
-    }
-    sink.useParsedOffsets(null);
-  }
-  return { program: parseModule(text, sink), data: null, parsedText: text };
-}
-
-/** Whether `statement` is `export const <name> = ` with an object at exactly `start` to `end` as its one initialiser. */
-function initialises(statement: Program['body'][number] | undefined, name: LeadingName, start: number, end: number): boolean {
-  if (statement?.type !== 'ExportNamedDeclaration' || statement.declaration?.type !== 'VariableDeclaration') return false;
-  if (statement.declaration.declarations.length !== 1) return false;
-  const [first] = statement.declaration.declarations;
-  const init = first?.init as (Expression & { start?: number; end?: number }) | null | undefined;
-  return statement.declaration.kind === 'const' && first?.id.type === 'Identifier' && first.id.name === name && init?.type === 'ObjectExpression' && init.start === start && init.end === end;
 }

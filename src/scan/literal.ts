@@ -5,8 +5,16 @@
 // Paths are built only when something is reported, and positions are found by walking the
 // tree back down a reported path: reading a valid `main` allocates nothing but the data.
 
-import { startOf, type AnyNode, type Expression, type ObjectExpression, type Property, type SpreadElement } from './ast.js';
-import { pathText, type Code, type FindingSink, type Locator, type PathRef } from '../report/findings.js';
+import {
+  startOf,
+  type AnyNode,
+  type Expression,
+  type ObjectExpression,
+  type Property,
+  type SpreadElement,
+} from './ast.js';
+import { pathText, type FindingSink, type Locator, type PathRef } from '../report/findings.js';
+import { type Code } from '../report/codes.js';
 
 export interface LiteralData {
   value: unknown;
@@ -54,8 +62,10 @@ function readNode(node: Expression | SpreadElement, path: PathRef, reader: Reade
     case 'Literal': {
       const value = node.value;
       // A regex or bigint literal also has type Literal; only JSON scalars are data.
-      if (typeof value === 'string') return 'regex' in node ? notLiteral(path, 'a regular expression or bigint', reader) : ownText(value);
-      if (typeof value === 'boolean' || value === null) return 'bigint' in node ? notLiteral(path, 'a regular expression or bigint', reader) : value;
+      if (typeof value === 'string')
+        return 'regex' in node ? notLiteral(path, 'a regular expression or bigint', reader) : ownText(value);
+      if (typeof value === 'boolean' || value === null)
+        return 'bigint' in node ? notLiteral(path, 'a regular expression or bigint', reader) : value;
       if (typeof value === 'number') return finite(value, path, reader);
       return notLiteral(path, 'a regular expression or bigint', reader);
     }
@@ -82,7 +92,11 @@ export function ownText(text: string): string {
   return text.length < 13 ? text : (' ' + text).slice(1);
 }
 
-function readObject(properties: ObjectExpression['properties'], path: PathRef, reader: Reader): Record<string, unknown> {
+function readObject(
+  properties: ObjectExpression['properties'],
+  path: PathRef,
+  reader: Reader,
+): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const property of properties) {
     if (property.type !== 'Property') {
@@ -96,7 +110,8 @@ function readObject(properties: ObjectExpression['properties'], path: PathRef, r
     }
     const valuePath = { parent: path, key };
     if (property.kind !== 'init' || property.method || property.shorthand) {
-      const what = property.kind !== 'init' ? `a ${property.kind}ter` : property.method ? 'a method' : 'a shorthand property';
+      const what =
+        property.kind !== 'init' ? `a ${property.kind}ter` : property.method ? 'a method' : 'a shorthand property';
       result[key] = notLiteral(valuePath, what, reader);
     } else if (key === '__proto__' || Object.hasOwn(result, key)) {
       notLiteral(valuePath, key === '__proto__' ? 'a __proto__ key' : `a second '${key}' key`, reader);
@@ -110,7 +125,10 @@ function readObject(properties: ObjectExpression['properties'], path: PathRef, r
 function propertyKey(property: Property): string | null {
   if (property.computed) return null;
   if (property.key.type === 'Identifier') return property.key.name;
-  if (property.key.type === 'Literal' && (typeof property.key.value === 'string' || typeof property.key.value === 'number')) {
+  if (
+    property.key.type === 'Literal' &&
+    (typeof property.key.value === 'string' || typeof property.key.value === 'number')
+  ) {
     return String(property.key.value);
   }
   return null;
@@ -124,7 +142,12 @@ function finite(value: number, path: PathRef, reader: Reader): number {
 function notLiteral(link: PathRef, what: string, reader: Reader): null {
   const path = pathText(link);
   reader.opaque.push(path);
-  reader.sink.add(reader.code, path, `${what} is not literal data`, 'write plain JSON-like values: objects, arrays, strings, numbers, booleans, null');
+  reader.sink.add(
+    reader.code,
+    path,
+    `${what} is not literal data`,
+    'write plain JSON-like values: objects, arrays, strings, numbers, booleans, null',
+  );
   return null;
 }
 

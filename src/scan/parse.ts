@@ -13,7 +13,9 @@ export function parseModule(text: string, sink: FindingSink): Program | null {
     return parser.parseModule(text, { ranges: true });
   } catch (error) {
     // Besides syntax errors the parser can only run out of stack, on absurdly deep nesting.
-    const [at, problem] = parser.isParseError(error) ? [error.start, error.description] : [0, 'nested too deeply to read'];
+    const [at, problem] = parser.isParseError(error)
+      ? [error.start, error.description]
+      : [0, 'nested too deeply to read'];
     sink.addAt('SEC016', at, `syntax error: ${problem}`, 'fix the syntax; the file was not loaded');
     return null;
   }

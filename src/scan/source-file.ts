@@ -1,8 +1,9 @@
 // Schema and list files are untrusted input: a file's size is checked before it is read whole
-// and parsed (RULINGS R13), so one huge file costs a finding instead of the host's memory.
+// and parsed (decision R13), so one huge file costs a finding instead of the host's memory.
 
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { FindingSink, unreadableFile, type Code } from '../report/findings.js';
+import { FindingSink, unreadableFile } from '../report/findings.js';
+import { type Code } from '../report/codes.js';
 import { CONFIG_DEFAULTS } from '../config/defaults.js';
 
 /** The default of `limits.maxFileBytes`: 2 MiB, over 13 times the largest file of the public corpus (154 kB). */
@@ -31,7 +32,15 @@ export function readSourceFile(file: string, maxBytes: number | undefined, tooLa
     let length = 0;
     for (;;) {
       if (length === buffer.length) {
-        if (length > limit) return { sink: oversized(file, 'reading the file went past the limit (it grew while it was read, or is no regular file)', limit, tooLarge) };
+        if (length > limit)
+          return {
+            sink: oversized(
+              file,
+              'reading the file went past the limit (it grew while it was read, or is no regular file)',
+              limit,
+              tooLarge,
+            ),
+          };
         const grown = Buffer.allocUnsafe(Math.min(buffer.length * 2, limit + 1));
         buffer.copy(grown, 0, 0, length);
         buffer = grown;
@@ -49,13 +58,21 @@ export function readSourceFile(file: string, maxBytes: number | undefined, tooLa
 
 function oversized(file: string, what: string, limit: number, code: Code): FindingSink {
   const sink = new FindingSink(file);
-  sink.addAt(code, undefined, `${what}; the limit (limits.maxFileBytes) is ${bytes(limit)}, so the file was not parsed`, 'split it into smaller files, or raise limits.maxFileBytes in .flowmcp/config.json');
+  sink.addAt(
+    code,
+    undefined,
+    `${what}; the limit (limits.maxFileBytes) is ${bytes(limit)}, so the file was not parsed`,
+    'split it into smaller files, or raise limits.maxFileBytes in .flowmcp/config.json',
+  );
   return sink;
 }
 
 /** `53778085 bytes (51.3 MiB)`: exact for the author, readable at a glance. */
 function bytes(count: number): string {
-  const units: Array<[number, string]> = [[1024 * 1024, 'MiB'], [1024, 'KiB']];
+  const units: Array<[number, string]> = [
+    [1024 * 1024, 'MiB'],
+    [1024, 'KiB'],
+  ];
   const unit = units.find(([size]) => count >= size);
   return unit ? `${count} bytes (${+(count / unit[0]).toFixed(1)} ${unit[1]})` : `${count} bytes`;
 }

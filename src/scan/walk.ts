@@ -8,7 +8,12 @@ import { KEYS } from 'eslint-visitor-keys';
  * by field, so nothing is skipped. The walk's state travels in `a` and `b` rather than in a
  * closure, which would be allocated once per node.
  */
-export function forEachChild<A, B>(node: AnyNode, visit: (child: AnyNode, parent: AnyNode, field: string, a: A, b: B) => void, a: A, b: B): void {
+export function forEachChild<A, B>(
+  node: AnyNode,
+  visit: (child: AnyNode, parent: AnyNode, field: string, a: A, b: B) => void,
+  a: A,
+  b: B,
+): void {
   const fields = node as unknown as Record<string, unknown>;
   for (const field of KEYS[node.type] ?? Object.keys(node)) {
     const value = fields[field];

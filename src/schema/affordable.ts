@@ -1,4 +1,4 @@
-// A tool definition an agent can afford (issue 25): none in a listing over MAX_DEFINITION_TOKENS.
+// A tool definition an agent can afford: none in a listing over MAX_DEFINITION_TOKENS.
 // A definition over it is cut, in this order, until it fits: every enum of more than
 // LISTED_ENUM_VALUES values becomes its first values as `examples` (the enum itself is dropped
 // from the listing, so that a client checking arguments against it does not refuse a value the
@@ -57,7 +57,8 @@ export function affordableDefinition<T extends Definition>(entry: T, bound = MAX
   const enums: string[] = [];
   definition.inputSchema = cutEnums(entry.inputSchema, enums, 'argument');
   if (entry.outputSchema) definition.outputSchema = cutEnums(entry.outputSchema, enums, 'output');
-  if (enums.length > 0) cuts.push(`${enums.join(', ')} shortened to their first ${LISTED_ENUM_VALUES} values (as examples)`);
+  if (enums.length > 0)
+    cuts.push(`${enums.join(', ')} shortened to their first ${LISTED_ENUM_VALUES} values (as examples)`);
   if (!fits() && definition.outputSchema) {
     definition.outputSchema = topLevel(definition.outputSchema);
     cuts.push('the output schema cut to its top level');
@@ -71,7 +72,10 @@ export function affordableDefinition<T extends Definition>(entry: T, bound = MAX
     cuts.push('the arguments cut to their top level');
   }
   if (!fits()) {
-    const room = Math.max(200, (bound - NOTE_TOKENS - estimateTokens({ ...definition, description: '' })) * CHARS_PER_TOKEN);
+    const room = Math.max(
+      200,
+      (bound - NOTE_TOKENS - estimateTokens({ ...definition, description: '' })) * CHARS_PER_TOKEN,
+    );
     definition = { ...definition, description: `${(definition.description ?? '').slice(0, room)}…` };
     cuts.push('the description cut');
   }
@@ -96,7 +100,8 @@ function cutEnums(node: JsonSchema, found: string[], where: string, path = ''): 
   if (Array.isArray(node.enum) && node.enum.length > LISTED_ENUM_VALUES) {
     delete out.enum;
     out.examples = node.enum.slice(0, LISTED_ENUM_VALUES);
-    if (out.type === undefined) out.type = [...new Set(node.enum.map((value) => (value === null ? 'null' : typeof value)))];
+    if (out.type === undefined)
+      out.type = [...new Set(node.enum.map((value) => (value === null ? 'null' : typeof value)))];
     out.description = `${typeof node.description === 'string' ? `${node.description} ` : ''}(one of ${node.enum.length} values; examples shows the first ${LISTED_ENUM_VALUES})`;
     found.push(`the ${where} ${path === '' ? 'values' : path} (${node.enum.length} values)`);
   }
@@ -114,7 +119,8 @@ function topLevel(node: JsonSchema, descriptionChars?: number): JsonSchema {
 function shallow(node: JsonSchema, descriptionChars = 0): JsonSchema {
   const out: JsonSchema = {};
   if (node.type !== undefined) out.type = node.type;
-  if (descriptionChars > 0 && typeof node.description === 'string') out.description = node.description.slice(0, descriptionChars);
+  if (descriptionChars > 0 && typeof node.description === 'string')
+    out.description = node.description.slice(0, descriptionChars);
   if (Array.isArray(node.examples)) out.examples = node.examples;
   return out;
 }
@@ -123,11 +129,15 @@ function shallow(node: JsonSchema, descriptionChars = 0): JsonSchema {
 function forEachChild(node: JsonSchema, out: JsonSchema, map: (child: JsonSchema, key: string) => JsonSchema): void {
   for (const key of CHILD_MAPS) {
     const children = node[key];
-    if (isSchema(children)) out[key] = Object.fromEntries(Object.entries(children).map(([name, child]) => [name, isSchema(child) ? map(child, name) : child]));
+    if (isSchema(children))
+      out[key] = Object.fromEntries(
+        Object.entries(children).map(([name, child]) => [name, isSchema(child) ? map(child, name) : child]),
+      );
   }
   for (const key of CHILD_LISTS) {
     const children = node[key];
-    if (Array.isArray(children)) out[key] = children.map((child, at) => (isSchema(child) ? map(child, `${key}[${at}]`) : child));
+    if (Array.isArray(children))
+      out[key] = children.map((child, at) => (isSchema(child) ? map(child, `${key}[${at}]`) : child));
   }
   for (const key of CHILD_NODES) {
     const child = node[key];

@@ -1,7 +1,7 @@
 // One schema file from text to findings and its canonical form. The stages run in a fixed
 // order and each one reports everything it finds; nothing of the file is executed here.
 //
-// The smallest unit fails (RULINGS R1, scope.ts): an error inside a route leaves that route out
+// The smallest unit fails (decision R1, scope.ts): an error inside a route leaves that route out
 // of the canonical form, an error that concerns the whole file leaves the file out, and an
 // authoring error (tests, outputs, descriptions) leaves nothing out. `validate` reports every
 // finding with its own severity; the serving commands read the same check.
@@ -13,7 +13,7 @@ import { checkRequiredLibraries } from '../libraries/allowlist.js';
 import type { ListRegistry, ResolvedList } from '../lists/types.js';
 import { isRecord, stringOr, stringsOf, type RawObject } from '../shared/raw.js';
 import { scanForbidden } from '../scan/forbidden.js';
-import { parseWithLeadingData } from '../scan/leading-data.js';
+import { parseWithLeadingData } from '../scan/leading-parse.js';
 import { checkHandlers } from './handlers.js';
 import { checkListRefs, checkListUsage, resolveListRefs } from './list-refs.js';
 import { readLiteral } from '../scan/literal.js';
@@ -30,7 +30,15 @@ import { fileVerdict } from '../report/scope.js';
 import { checkShape } from './shape.js';
 import { compilePath, compileRoot, compileValueTemplate, type TemplateContext } from './templates.js';
 import { readToolMeta } from './tool-meta.js';
-import { INFO_FIELDS, type CanonicalRoute, type CanonicalSchema, type HttpMethod, type SchemaInfo, type Template, type ToolMeta } from './types.js';
+import {
+  INFO_FIELDS,
+  type CanonicalRoute,
+  type CanonicalSchema,
+  type HttpMethod,
+  type SchemaInfo,
+  type Template,
+  type ToolMeta,
+} from './types.js';
 import { checkNamespace, readMajor, readToolMap, reportUnservedPrimitives } from './version.js';
 
 export interface CheckOptions {
@@ -94,7 +102,9 @@ function checkInto(file: string, text: string, options: CheckOptions, sink: Find
   const module = readSchemaModule(program, sink);
   if (module.other) {
     const prompt = module.other === 'agent' ? null : readPromptFile(program, module.other, sink);
-    return prompt ? { schema: null, routes: [], skipped: module.other, prompt } : { schema: null, routes: [], skipped: module.other };
+    return prompt
+      ? { schema: null, routes: [], skipped: module.other, prompt }
+      : { schema: null, routes: [], skipped: module.other };
   }
   const data = leadingMain ? leadingMain.data : module.main ? readLiteral(module.main, 'main', sink, 'SEC017') : null;
   // A `main` that is literal data through and through holds no code, so the scan may skip it.
@@ -118,7 +128,11 @@ function checkInto(file: string, text: string, options: CheckOptions, sink: Find
   const templates: TemplateContext = { sink, serverKeys };
   const sharedLists = Array.isArray(main.sharedLists) ? checkListRefs(main.sharedLists, sink) : [];
   // A declared list whose entry has another fault is still declared: VAL048 would only repeat it.
-  const declaredLists = new Set(Array.isArray(main.sharedLists) ? main.sharedLists.flatMap((entry) => (isRecord(entry) && typeof entry.ref === 'string' ? [entry.ref] : [])) : []);
+  const declaredLists = new Set(
+    Array.isArray(main.sharedLists)
+      ? main.sharedLists.flatMap((entry) => (isRecord(entry) && typeof entry.ref === 'string' ? [entry.ref] : []))
+      : [],
+  );
   const resolvedLists = options.lists ? resolveListRefs(sharedLists, options.lists, sink) : undefined;
   checkRequiredLibraries(stringsOf(main.requiredLibraries), options.allowedLibraries, sink);
 
@@ -160,21 +174,41 @@ function checkInto(file: string, text: string, options: CheckOptions, sink: Find
 
 function readRoot(raw: unknown, templates: TemplateContext): Template {
   if (typeof raw === 'string') return compileRoot(raw, 'main.root', templates);
-  if (raw === undefined) templates.sink.add('VAL015', 'main.root', '`root` is required', 'the base URL of every tool, e.g. https://api.example.com');
+  if (raw === undefined)
+    templates.sink.add(
+      'VAL015',
+      'main.root',
+      '`root` is required',
+      'the base URL of every tool, e.g. https://api.example.com',
+    );
   return [];
 }
 
 /** Compiles one route; single-brace names in its path are added to `braces`, judged once the handlers are read. */
-function compileRoute(name: string, raw: RawObject, path: string, templates: TemplateContext, lists: RouteLists, defaultMeta: ToolMeta | undefined, braces: RouteBraces[]): CanonicalRoute {
+function compileRoute(
+  name: string,
+  raw: RawObject,
+  path: string,
+  templates: TemplateContext,
+  lists: RouteLists,
+  defaultMeta: ToolMeta | undefined,
+  braces: RouteBraces[],
+): CanonicalRoute {
   const { sink } = templates;
   if (!ROUTE_NAME.test(name)) {
-    sink.add('VAL030', path, `route name '${name}' is not camelCase`, 'tool names are derived from it; a camelCase name reads best');
+    sink.add(
+      'VAL030',
+      path,
+      `route name '${name}' is not camelCase`,
+      'tool names are derived from it; a camelCase name reads best',
+    );
   }
   if ('async' in raw) sink.add('VAL037', childPath(path, 'async'), '`async` is reserved for FlowMCP 2.1.0 and ignored');
   const method = typeof raw.method === 'string' && METHODS.has(raw.method) ? (raw.method as HttpMethod) : undefined;
-  const compiledPath = typeof raw.path === 'string' && raw.path.startsWith('/')
-    ? compilePath(raw.path, childPath(path, 'path'), templates, declaredInsertKeys(raw.parameters))
-    : { template: [], slots: new Set<string>(), singleBraces: [], hasQuery: false };
+  const compiledPath =
+    typeof raw.path === 'string' && raw.path.startsWith('/')
+      ? compilePath(raw.path, childPath(path, 'path'), templates, declaredInsertKeys(raw.parameters))
+      : { template: [], slots: new Set<string>(), singleBraces: [], hasQuery: false };
 
   const parameters = compileParameters(raw.parameters, childPath(path, 'parameters'), {
     sink,
@@ -193,7 +227,8 @@ function compileRoute(name: string, raw: RawObject, path: string, templates: Tem
       sink.add('VAL050', childPath(path, 'path'), `the path slot '${slot}' is filled by no insert parameter`, hint);
     }
   }
-  if (compiledPath.singleBraces.length > 0) braces.push({ route: name, path: childPath(path, 'path'), names: compiledPath.singleBraces, parameters });
+  if (compiledPath.singleBraces.length > 0)
+    braces.push({ route: name, path: childPath(path, 'path'), names: compiledPath.singleBraces, parameters });
 
   const route: CanonicalRoute = {
     name,
@@ -219,7 +254,8 @@ function declaredInsertKeys(parameters: unknown): Set<string> {
   if (!Array.isArray(parameters)) return keys;
   for (const item of parameters) {
     const position: unknown = isRecord(item) ? item.position : undefined;
-    if (isRecord(position) && position.location === 'insert' && typeof position.key === 'string') keys.add(position.key);
+    if (isRecord(position) && position.location === 'insert' && typeof position.key === 'string')
+      keys.add(position.key);
   }
   return keys;
 }
@@ -243,7 +279,8 @@ function compileHeaders(raw: unknown, templates: TemplateContext): Record<string
   const headers: Record<string, Template> = {};
   if (!isRecord(raw)) return headers;
   for (const [name, value] of Object.entries(raw)) {
-    if (typeof value === 'string') headers[name] = compileValueTemplate(value, childPath('main.headers', name), templates);
+    if (typeof value === 'string')
+      headers[name] = compileValueTemplate(value, childPath('main.headers', name), templates);
   }
   return headers;
 }
@@ -254,6 +291,12 @@ function compileHeaders(raw: unknown, templates: TemplateContext): Record<string
  */
 function reportNonJsonNumbers(paths: readonly string[], sink: FindingSink): void {
   for (const path of paths) {
-    if (!IN_ROUTE_TESTS.test(path)) sink.add('SEC017', path, 'a number too large for JSON is not literal data', 'write a number JSON can carry, or the value as text');
+    if (!IN_ROUTE_TESTS.test(path))
+      sink.add(
+        'SEC017',
+        path,
+        'a number too large for JSON is not literal data',
+        'write a number JSON can carry, or the value as text',
+      );
   }
 }

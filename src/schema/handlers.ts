@@ -8,13 +8,21 @@
 // handler }`), so that `validate` sees what the sandbox will see. A value that cannot be
 // followed that way is left to the load (its hooks read as unknown).
 
-import { endOf, startOf, type AnyNode, type Expression, type ObjectExpression, type Property, type Statement } from '../scan/ast.js';
+import {
+  endOf,
+  startOf,
+  type AnyNode,
+  type Expression,
+  type ObjectExpression,
+  type Property,
+  type Statement,
+} from '../scan/ast.js';
 import { withSuggestion } from '../report/did-you-mean.js';
 import type { FindingSink } from '../report/findings.js';
 import type { HandlerHooks, HandlersInfo } from './types.js';
 import { ownText } from '../scan/literal.js';
 
-/** executeRequest is served: its requests go through the core's bridge (RULINGS R12). */
+/** executeRequest is served: its requests go through the core's bridge (decision R12). */
 const HOOKS = new Set<string>(['preRequest', 'postRequest', 'executeRequest']);
 /** How many local bindings and calls are followed from a route's value; the corpus needs two. */
 const MAX_STEPS = 4;
@@ -22,10 +30,21 @@ const MAX_STEPS = 4;
 /** The statements a name can be bound in, innermost first. */
 type Scope = ReadonlyArray<readonly (Statement | AnyNode)[]>;
 
-export function checkHandlers(node: Expression, text: string, routeNames: ReadonlySet<string>, sink: FindingSink): HandlersInfo {
+export function checkHandlers(
+  node: Expression,
+  text: string,
+  routeNames: ReadonlySet<string>,
+  sink: FindingSink,
+): HandlersInfo {
   const factorySource = ownText(text.slice(startOf(node), endOf(node)));
   if (node.type !== 'ArrowFunctionExpression' && node.type !== 'FunctionExpression') {
-    sink.addAt('VAL004', startOf(node), '`handlers` must be a factory function', 'write export const handlers = ({ sharedLists, libraries }) => ({ ... })', 'handlers');
+    sink.addAt(
+      'VAL004',
+      startOf(node),
+      '`handlers` must be a factory function',
+      'write export const handlers = ({ sharedLists, libraries }) => ({ ... })',
+      'handlers',
+    );
     return { factorySource, routes: null };
   }
   const scope: Scope = bodyStatements(node);
@@ -37,7 +56,13 @@ export function checkHandlers(node: Expression, text: string, routeNames: Readon
     const name = staticKey(property);
     if (name === null) return { factorySource, routes: null };
     if (!routeNames.has(name)) {
-      sink.addAt('VAL005', startOf(property), `handlers name '${name}', which is no route of this schema`, `routes: ${[...routeNames].join(', ')}`, `handlers.${name}`);
+      sink.addAt(
+        'VAL005',
+        startOf(property),
+        `handlers name '${name}', which is no route of this schema`,
+        `routes: ${[...routeNames].join(', ')}`,
+        `handlers.${name}`,
+      );
     }
     const hooks = objectOf((property as Property).value as Expression, returned.scope, 0);
     routes[name] = hooks ? readHooks(hooks.object, name, sink) : null;
@@ -47,7 +72,8 @@ export function checkHandlers(node: Expression, text: string, routeNames: Readon
 
 /** What a function returns: an arrow's expression body, or its body's last statement when that is a `return`. */
 function returnedExpression(fn: AnyNode): Expression | null {
-  if (fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression' && fn.type !== 'FunctionDeclaration') return null;
+  if (fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression' && fn.type !== 'FunctionDeclaration')
+    return null;
   const body = fn.body;
   if (!body) return null;
   if (body.type !== 'BlockStatement') return body as Expression;
@@ -59,14 +85,21 @@ function returnedExpression(fn: AnyNode): Expression | null {
  * The object literal an expression stands for, and the scope it was written in: the literal
  * itself, a `const`/`let`/`var` bound to one, or a call of a local function that returns one.
  */
-function objectOf(expression: Expression | null, scope: Scope, steps: number): { object: ObjectExpression; scope: Scope } | null {
+function objectOf(
+  expression: Expression | null,
+  scope: Scope,
+  steps: number,
+): { object: ObjectExpression; scope: Scope } | null {
   if (!expression || steps > MAX_STEPS) return null;
   switch (expression.type) {
     case 'ObjectExpression':
       return { object: expression, scope };
     case 'Identifier': {
       const bound = lookUp(expression.name, scope);
-      return bound && bound.type !== 'ArrowFunctionExpression' && bound.type !== 'FunctionExpression' && bound.type !== 'FunctionDeclaration'
+      return bound &&
+        bound.type !== 'ArrowFunctionExpression' &&
+        bound.type !== 'FunctionExpression' &&
+        bound.type !== 'FunctionDeclaration'
         ? objectOf(bound as Expression, scope, steps + 1)
         : null;
     }
@@ -84,7 +117,8 @@ function objectOf(expression: Expression | null, scope: Scope, steps: number): {
 
 /** A function's block body as a scope of its own (none for an arrow with an expression body). */
 function bodyStatements(fn: AnyNode): Scope {
-  if (fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression' && fn.type !== 'FunctionDeclaration') return [];
+  if (fn.type !== 'ArrowFunctionExpression' && fn.type !== 'FunctionExpression' && fn.type !== 'FunctionDeclaration')
+    return [];
   return fn.body?.type === 'BlockStatement' ? [fn.body.body] : [];
 }
 
@@ -117,7 +151,13 @@ function readHooks(object: ObjectExpression, route: string, sink: FindingSink): 
     if (HOOKS.has(name)) {
       hooks[name as keyof HandlerHooks] = true;
     } else {
-      sink.addAt('VAL003', startOf(hook), `unknown handler hook '${name}'`, withSuggestion(name, HOOKS, 'hooks are preRequest, executeRequest and postRequest'), path);
+      sink.addAt(
+        'VAL003',
+        startOf(hook),
+        `unknown handler hook '${name}'`,
+        withSuggestion(name, HOOKS, 'hooks are preRequest, executeRequest and postRequest'),
+        path,
+      );
     }
   }
   return hooks;

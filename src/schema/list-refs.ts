@@ -31,7 +31,8 @@ const FILTER_FORMS: Record<string, { build: (key: string, value: unknown) => Lis
     rule: '`value` must be a string, number or boolean',
   },
   in: {
-    build: (key, value) => (Array.isArray(value) && value.length > 0 && value.every(isScalar) ? { key, in: [...value] } : undefined),
+    build: (key, value) =>
+      Array.isArray(value) && value.length > 0 && value.every(isScalar) ? { key, in: [...value] } : undefined,
     rule: '`in` must be a non-empty array of strings, numbers or booleans',
   },
 };
@@ -60,9 +61,16 @@ export function checkListRefs(raw: unknown, sink: FindingSink): ListRef[] {
  * VAL075 for every declared list that no enum interpolates and the handlers' source does not
  * name. `handlerSource` is the text of the handlers factory, or null when there are none.
  */
-export function checkListUsage(refs: ListRef[], routes: CanonicalRoute[], handlerSource: string | null, sink: FindingSink): void {
+export function checkListUsage(
+  refs: ListRef[],
+  routes: CanonicalRoute[],
+  handlerSource: string | null,
+  sink: FindingSink,
+): void {
   const inEnums = new Set(
-    routes.flatMap((route) => route.parameters).flatMap((param) => (param.type.kind === 'enum' ? param.type.lists.map((field) => field.list) : [])),
+    routes
+      .flatMap((route) => route.parameters)
+      .flatMap((param) => (param.type.kind === 'enum' ? param.type.lists.map((field) => field.list) : [])),
   );
   refs.forEach((ref, position) => {
     if (inEnums.has(ref.ref) || (handlerSource !== null && hasWord(handlerSource, ref.ref))) return;
@@ -80,17 +88,22 @@ function hasWord(text: string, word: string): boolean {
   for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
     const before = text[at - 1];
     const after = text[at + word.length];
-    if ((before === undefined || !WORD_CHAR.test(before)) && (after === undefined || !WORD_CHAR.test(after))) return true;
+    if ((before === undefined || !WORD_CHAR.test(before)) && (after === undefined || !WORD_CHAR.test(after)))
+      return true;
   }
   return false;
 }
 
 /**
  * Looks each reference up in the registry: the list must be loaded (VAL072), in the pinned
- * version (VAL073, RULINGS R10), and a filter must name one of its fields with values of the
+ * version (VAL073, decision R10), and a filter must name one of its fields with values of the
  * field's type (VAL074). Returns the filtered, frozen entries of every reference that holds.
  */
-export function resolveListRefs(refs: readonly ListRef[], registry: ListRegistry, sink: FindingSink): Map<string, ResolvedList> {
+export function resolveListRefs(
+  refs: readonly ListRef[],
+  registry: ListRegistry,
+  sink: FindingSink,
+): Map<string, ResolvedList> {
   const resolved = new Map<string, ResolvedList>();
   refs.forEach((ref, position) => {
     const path = childPath(PATH, declaredAt.get(ref) ?? position);
@@ -98,7 +111,12 @@ export function resolveListRefs(refs: readonly ListRef[], registry: ListRegistry
     if (!list) {
       sink.add('VAL072', childPath(path, 'ref'), `no list named '${ref.ref}' is loaded`, registryHint(registry));
     } else if (list.version !== ref.version) {
-      sink.add('VAL073', childPath(path, 'version'), `pins ${ref.ref}@${ref.version}, but the loaded ${ref.ref} is ${list.version}`, `pin '${list.version}'; only one version of a list can be loaded`);
+      sink.add(
+        'VAL073',
+        childPath(path, 'version'),
+        `pins ${ref.ref}@${ref.version}, but the loaded ${ref.ref} is ${list.version}`,
+        `pin '${list.version}'; only one version of a list can be loaded`,
+      );
     } else if (!ref.filter || filterFits(ref.filter, list, childPath(path, 'filter'), sink)) {
       resolved.set(ref.ref, { list, entries: applyFilter(list.entries, ref.filter) });
     }
@@ -108,20 +126,32 @@ export function resolveListRefs(refs: readonly ListRef[], registry: ListRegistry
 
 function registryHint(registry: ListRegistry): string {
   const names = [...registry.lists.keys()];
-  return names.length === 0 ? 'no lists are loaded; point --lists at the folder of list files' : `loaded lists: ${names.join(', ')}`;
+  return names.length === 0
+    ? 'no lists are loaded; point --lists at the folder of list files'
+    : `loaded lists: ${names.join(', ')}`;
 }
 
 /** The filter's key is a field of the list, and what it compares with has the field's type. */
 function filterFits(filter: ListFilter, list: SharedList, path: string, sink: FindingSink): boolean {
   const field = list.fields.find((candidate) => candidate.key === filter.key);
   if (!field) {
-    sink.add('VAL074', childPath(path, 'key'), `'${filter.key}' is no field of ${list.name}`, `fields of ${list.name}: ${list.fields.map((f) => f.key).join(', ')}`);
+    sink.add(
+      'VAL074',
+      childPath(path, 'key'),
+      `'${filter.key}' is no field of ${list.name}`,
+      `fields of ${list.name}: ${list.fields.map((f) => f.key).join(', ')}`,
+    );
     return false;
   }
   const compared = 'value' in filter ? [filter.value] : 'in' in filter ? filter.in : [];
   const stray = compared.find((value) => typeof value !== field.type);
   if (stray === undefined) return true;
-  sink.add('VAL074', childPath(path, 'value' in filter ? 'value' : 'in'), `${JSON.stringify(stray)} can never match: ${list.name}.${field.key} holds ${field.type}s`, `compare with a ${field.type}`);
+  sink.add(
+    'VAL074',
+    childPath(path, 'value' in filter ? 'value' : 'in'),
+    `${JSON.stringify(stray)} can never match: ${list.name}.${field.key} holds ${field.type}s`,
+    `compare with a ${field.type}`,
+  );
   return false;
 }
 
@@ -129,7 +159,12 @@ function filterFits(filter: ListFilter, list: SharedList, path: string, sink: Fi
  * Every field is checked so that all of an entry's problems are reported together.
  * `firstAt` maps each list name declared so far to the path of its `ref`.
  */
-function checkListRef(item: Record<string, unknown>, path: string, firstAt: Map<string, string>, sink: FindingSink): ListRef | undefined {
+function checkListRef(
+  item: Record<string, unknown>,
+  path: string,
+  firstAt: Map<string, string>,
+  sink: FindingSink,
+): ListRef | undefined {
   const ref = checkName(item.ref, childPath(path, 'ref'), firstAt, sink);
   const version = checkVersion(item.version, childPath(path, 'version'), sink);
   const filter = item.filter === undefined ? undefined : checkFilter(item.filter, childPath(path, 'filter'), sink);
@@ -148,7 +183,12 @@ function checkName(ref: unknown, path: string, firstAt: Map<string, string>, sin
     firstAt.set(ref, path);
     return ref;
   }
-  sink.add('VAL070', path, `list '${ref}' is declared twice`, `it is already declared at ${first}; handlers see one sharedLists.${ref}`);
+  sink.add(
+    'VAL070',
+    path,
+    `list '${ref}' is declared twice`,
+    `it is already declared at ${first}; handlers see one sharedLists.${ref}`,
+  );
   return undefined;
 }
 
@@ -165,7 +205,12 @@ function nameHint(ref: string): string {
 function checkVersion(version: unknown, path: string, sink: FindingSink): string | undefined {
   if (typeof version !== 'string') return undefined; // Ajv: VAL071
   if (SEMVER.test(version)) return version;
-  sink.add('VAL071', path, `list version '${version}' is not semver`, "pin the exact version as major.minor.patch, e.g. '2.0.0'");
+  sink.add(
+    'VAL071',
+    path,
+    `list version '${version}' is not semver`,
+    "pin the exact version as major.minor.patch, e.g. '2.0.0'",
+  );
   return undefined;
 }
 
@@ -181,10 +226,16 @@ function checkFilter(raw: unknown, path: string, sink: FindingSink): ListFilter 
     if (!FILTER_FIELDS.has(field)) fail(childPath(path, field), `unknown filter field '${field}'`);
   }
   const key = typeof raw.key === 'string' && raw.key !== '' ? raw.key : undefined;
-  if (key === undefined) fail(raw.key === undefined ? path : childPath(path, 'key'), 'filter `key` must be a non-empty string');
+  if (key === undefined)
+    fail(raw.key === undefined ? path : childPath(path, 'key'), 'filter `key` must be a non-empty string');
   const forms = Object.entries(FILTER_FORMS).filter(([form]) => raw[form] !== undefined);
   if (forms.length !== 1) {
-    fail(path, forms.length === 0 ? 'filter has no condition' : `filter has ${forms.length} conditions: ${forms.map(([form]) => form).join(', ')}`);
+    fail(
+      path,
+      forms.length === 0
+        ? 'filter has no condition'
+        : `filter has ${forms.length} conditions: ${forms.map(([form]) => form).join(', ')}`,
+    );
   }
   let filter: ListFilter | undefined;
   for (const [form, { build, rule }] of forms) {

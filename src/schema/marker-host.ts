@@ -12,7 +12,9 @@ export const STAND_IN_LABEL = 'flowguard-marker';
  * Why a host whose fill-in labels are written as STAND_IN_LABEL does not fix its registrable
  * domain, or null when it does.
  */
-export function openHost(hostname: string): 'made of fill-in labels' | 'fill-in labels make up its registrable domain' | null {
+export function openHost(
+  hostname: string,
+): 'made of fill-in labels' | 'fill-in labels make up its registrable domain' | null {
   const domain = tldts().getDomain(hostname, { allowPrivateDomains: true });
   if (domain === null) return 'made of fill-in labels';
   return domain.includes(STAND_IN_LABEL) ? 'fill-in labels make up its registrable domain' : null;

@@ -3,7 +3,14 @@
 // v1.2.0 files are recognised and named as such (R10), and so are the skill, prompt and agent
 // files that 3.x and 4.x catalogs keep beside their schemas (R11): they are not schemas.
 
-import { startOf, type Expression, type ModuleDeclaration, type Program, type Statement, type VariableDeclaration } from '../scan/ast.js';
+import {
+  startOf,
+  type Expression,
+  type ModuleDeclaration,
+  type Program,
+  type Statement,
+  type VariableDeclaration,
+} from '../scan/ast.js';
 import type { FindingSink } from '../report/findings.js';
 
 /** What a file of a schema folder that is no schema declares instead. */
@@ -22,14 +29,24 @@ const OTHER_EXPORTS: ReadonlySet<string> = new Set<OtherFile>(['skill', 'prompt'
 export function readSchemaModule(program: Program, sink: FindingSink): SchemaModule {
   const found: Record<string, Expression> = {};
   if (isLegacy(program)) {
-    sink.addAt('VAL006', startOf(program), 'this is a v1.2.0 schema (`schema` export with flowMCP: 1.2.0); it is not served',
-      'migrate: wrap the fields in `export const main`, set version 2.0.0, move handlers into an `export const handlers` factory');
+    sink.addAt(
+      'VAL006',
+      startOf(program),
+      'this is a v1.2.0 schema (`schema` export with flowMCP: 1.2.0); it is not served',
+      'migrate: wrap the fields in `export const main`, set version 2.0.0, move handlers into an `export const handlers` factory',
+    );
     return { main: null, handlers: null, other: null };
   }
   const other = otherFile(program);
   if (other) {
-    sink.addAt('VAL029', startOf(program), `this is a ${other} file (\`export const ${other}\`), not a schema: skipped as a schema`,
-      other === 'agent' ? 'flowguard serves tools; agents are run by an agent host' : `flowguard serves ${other}s as MCP prompts (docs/reference/prompts.md)`);
+    sink.addAt(
+      'VAL029',
+      startOf(program),
+      `this is a ${other} file (\`export const ${other}\`), not a schema: skipped as a schema`,
+      other === 'agent'
+        ? 'flowguard serves tools; agents are run by an agent host'
+        : `flowguard serves ${other}s as MCP prompts (docs/reference/prompts.md)`,
+    );
     return { main: null, handlers: null, other };
   }
   for (const statement of program.body) {
@@ -40,11 +57,20 @@ export function readSchemaModule(program: Program, sink: FindingSink): SchemaMod
     }
     // Imports are the scan's to report (SEC001); reporting them here too would say it twice.
     if (statement.type === 'ImportDeclaration' || statement.type === 'ExportAllDeclaration') continue;
-    sink.addAt('SEC019', startOf(statement), `top-level ${describeStatement(statement)} would run at import time`,
-      'a schema file holds only `export const main = {...}` and optionally `export const handlers = (...) => ({...})`');
+    sink.addAt(
+      'SEC019',
+      startOf(statement),
+      `top-level ${describeStatement(statement)} would run at import time`,
+      'a schema file holds only `export const main = {...}` and optionally `export const handlers = (...) => ({...})`',
+    );
   }
   if (!found.main) {
-    sink.addAt('VAL001', startOf(program), 'the file has no `export const main = {...}`', 'describe the API in export const main = { namespace, name, description, version, root, routes }; flowguard init writes a starting point');
+    sink.addAt(
+      'VAL001',
+      startOf(program),
+      'the file has no `export const main = {...}`',
+      'describe the API in export const main = { namespace, name, description, version, root, routes }; flowguard init writes a starting point',
+    );
   }
   return { main: found.main ?? null, handlers: found.handlers ?? null, other: null };
 }
@@ -70,9 +96,15 @@ function exportedConstName(statement: Statement | ModuleDeclaration): string | n
 function exportedConst(statement: Statement | ModuleDeclaration): { name: string; init: Expression } | null {
   if (statement.type !== 'ExportNamedDeclaration' || !statement.declaration) return null;
   const declaration = statement.declaration;
-  if (declaration.type !== 'VariableDeclaration' || declaration.kind !== 'const' || declaration.declarations.length !== 1) return null;
+  if (
+    declaration.type !== 'VariableDeclaration' ||
+    declaration.kind !== 'const' ||
+    declaration.declarations.length !== 1
+  )
+    return null;
   const [declarator] = declaration.declarations;
-  if (!declarator || declarator.id.type !== 'Identifier' || !EXPORT_NAMES.has(declarator.id.name) || !declarator.init) return null;
+  if (!declarator || declarator.id.type !== 'Identifier' || !EXPORT_NAMES.has(declarator.id.name) || !declarator.init)
+    return null;
   return { name: declarator.id.name, init: declarator.init };
 }
 
@@ -85,10 +117,17 @@ function isLegacy(program: Program): boolean {
         : statement.type === 'ExportNamedDeclaration' && statement.declaration?.type === 'VariableDeclaration'
           ? statement.declaration
           : null;
-    return declaration?.declarations.some(
-      (d) => d.id.type === 'Identifier' && d.id.name === 'schema' && d.init?.type === 'ObjectExpression' &&
-        d.init.properties.some((p) => p.type === 'Property' && !p.computed && p.key.type === 'Identifier' && p.key.name === 'flowMCP'),
-    ) ?? false;
+    return (
+      declaration?.declarations.some(
+        (d) =>
+          d.id.type === 'Identifier' &&
+          d.id.name === 'schema' &&
+          d.init?.type === 'ObjectExpression' &&
+          d.init.properties.some(
+            (p) => p.type === 'Property' && !p.computed && p.key.type === 'Identifier' && p.key.name === 'flowMCP',
+          ),
+      ) ?? false
+    );
   });
 }
 

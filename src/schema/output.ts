@@ -2,7 +2,8 @@
 // shape (an object of exactly `mimeType: string` and `schema: object`); where that shape is
 // wrong this module stays silent, so nothing is reported twice.
 
-import { CODES, parentPath, pathText, type Code, type FindingSink, type PathRef } from '../report/findings.js';
+import { parentPath, pathText, type FindingSink, type PathRef } from '../report/findings.js';
+import { CODES, type Code } from '../report/codes.js';
 import { isRecord } from '../shared/raw.js';
 import type { OutputSpec } from './types.js';
 
@@ -12,7 +13,10 @@ type SchemaNode = Record<string, unknown>;
 /** What each mime type needs at the schema root (SPEC-NOTES §8). */
 const MIME_TYPES: Record<MimeType, { fits: (type: unknown, format: unknown) => boolean; needs: string }> = {
   'application/json': { fits: (type) => type === 'object' || type === 'array', needs: 'type object or array' },
-  'image/png': { fits: (type, format) => type === 'string' && format === 'base64', needs: "type string with format 'base64'" },
+  'image/png': {
+    fits: (type, format) => type === 'string' && format === 'base64',
+    needs: "type string with format 'base64'",
+  },
   'text/plain': { fits: (type) => type === 'string', needs: 'type string' },
   // Outside the spec's three, used by the public catalogs (SPEC-NOTES §8); the answer is text or base64.
   'text/markdown': { fits: (type) => type === 'string', needs: 'type string' },
@@ -58,7 +62,12 @@ interface Walk {
  */
 export function checkOutput(raw: unknown, path: string, sink: FindingSink): OutputSpec | undefined {
   if (raw === undefined) {
-    sink.add('VAL036', parentPath(path, 'output'), 'route has no `output`', 'describe the returned data with output: { mimeType, schema }');
+    sink.add(
+      'VAL036',
+      parentPath(path, 'output'),
+      'route has no `output`',
+      'describe the returned data with output: { mimeType, schema }',
+    );
     return undefined;
   }
   if (!isRecord(raw)) return undefined;
@@ -70,7 +79,9 @@ export function checkOutput(raw: unknown, path: string, sink: FindingSink): Outp
   if (mimeType && rawSchema && schema) checkFit(mimeType, rawSchema.format, schema, schemaPath, walk);
   if (!mimeType || !schema || walk.failed) return undefined;
   // A description of the wrong type was reported by the shape (VAL039); the output stands without it.
-  return typeof raw.description === 'string' && raw.description !== '' ? { mimeType, schema, description: raw.description } : { mimeType, schema };
+  return typeof raw.description === 'string' && raw.description !== ''
+    ? { mimeType, schema, description: raw.description }
+    : { mimeType, schema };
 }
 
 function report(walk: Walk, code: Code, path: PathRef, message: string, hint?: string): void {
@@ -81,7 +92,13 @@ function report(walk: Walk, code: Code, path: PathRef, message: string, hint?: s
 function checkMimeType(value: unknown, path: PathRef, walk: Walk): MimeType | undefined {
   if (typeof value !== 'string') return undefined; // Ajv: VAL060
   if (Object.hasOwn(MIME_TYPES, value)) return value as MimeType;
-  report(walk, 'VAL060', path, `output mimeType '${value}' is not supported`, `use one of ${MIME_LIST}; other text formats are text/plain`);
+  report(
+    walk,
+    'VAL060',
+    path,
+    `output mimeType '${value}' is not supported`,
+    `use one of ${MIME_LIST}; other text formats are text/plain`,
+  );
   return undefined;
 }
 
@@ -96,16 +113,37 @@ function checkNode(node: unknown, path: PathRef, level: number, walk: Walk): Sch
   }
   checkDepth(path, level, walk);
   for (const keyword of Object.keys(node)) {
-    if (!KEYWORDS.has(keyword)) report(walk, 'VAL061', { parent: path, key: keyword }, `'${keyword}' is not an output schema keyword`, KEYWORD_HINT);
+    if (!KEYWORDS.has(keyword))
+      report(
+        walk,
+        'VAL061',
+        { parent: path, key: keyword },
+        `'${keyword}' is not an output schema keyword`,
+        KEYWORD_HINT,
+      );
   }
-  if (node.type === undefined) report(walk, 'VAL061', path, 'output schema node has no `type`', 'add type: string, number, boolean, object or array');
+  if (node.type === undefined)
+    report(
+      walk,
+      'VAL061',
+      path,
+      'output schema node has no `type`',
+      'add type: string, number, boolean, object or array',
+    );
 
   const canonical: SchemaNode = {};
   for (const [keyword, valid, expected] of VALUE_KEYWORDS) {
     const value = node[keyword];
     if (value === undefined) continue;
     if (valid(value)) canonical[keyword] = Array.isArray(value) ? [...value] : value;
-    else report(walk, 'VAL061', { parent: path, key: keyword }, `\`${keyword}\` must be ${expected}`, `write ${keyword} as ${expected}, or leave it out`);
+    else
+      report(
+        walk,
+        'VAL061',
+        { parent: path, key: keyword },
+        `\`${keyword}\` must be ${expected}`,
+        `write ${keyword} as ${expected}, or leave it out`,
+      );
   }
   const properties = checkProperties(node, canonical.type, path, level, walk);
   if (properties) canonical.properties = properties;
@@ -117,18 +155,42 @@ function checkNode(node: unknown, path: PathRef, level: number, walk: Walk): Sch
 function checkDepth(path: PathRef, level: number, walk: Walk): void {
   if (level < TOO_DEEP || walk.depthReported) return;
   walk.depthReported = true;
-  report(walk, 'VAL063', path, `output schema is nested ${level} levels deep; at most ${TOO_DEEP - 1} are supported`, 'the root is level 1 and each `properties` or `items` adds one; describe deeper data as a plain object or array');
+  report(
+    walk,
+    'VAL063',
+    path,
+    `output schema is nested ${level} levels deep; at most ${TOO_DEEP - 1} are supported`,
+    'the root is level 1 and each `properties` or `items` adds one; describe deeper data as a plain object or array',
+  );
 }
 
 /** `type` is the node's valid type or undefined; an unknown type says nothing about its children. */
-function checkProperties(node: SchemaNode, type: unknown, path: PathRef, level: number, walk: Walk): SchemaNode | undefined {
+function checkProperties(
+  node: SchemaNode,
+  type: unknown,
+  path: PathRef,
+  level: number,
+  walk: Walk,
+): SchemaNode | undefined {
   if (node.properties === undefined) return undefined;
   const propertiesPath = { parent: path, key: 'properties' };
   if (type !== undefined && type !== 'object') {
-    report(walk, 'VAL064', propertiesPath, `\`properties\` on a node of type ${String(type)}`, 'only type object has properties');
+    report(
+      walk,
+      'VAL064',
+      propertiesPath,
+      `\`properties\` on a node of type ${String(type)}`,
+      'only type object has properties',
+    );
   }
   if (!isRecord(node.properties)) {
-    report(walk, 'VAL061', propertiesPath, '`properties` must be an object of schemas', "properties: { name: { type: 'string' }, ... }");
+    report(
+      walk,
+      'VAL061',
+      propertiesPath,
+      '`properties` must be an object of schemas',
+      "properties: { name: { type: 'string' }, ... }",
+    );
     return undefined;
   }
   const entries: Array<[string, SchemaNode]> = [];
@@ -157,6 +219,15 @@ function checkFit(mimeType: MimeType, rawFormat: unknown, root: SchemaNode, path
   if (root.type === undefined || root.format !== rawFormat) return;
   const { fits, needs } = MIME_TYPES[mimeType];
   if (fits(root.type, root.format)) return;
-  const found = root.format === undefined ? `type ${String(root.type)}` : `type ${String(root.type)} with format '${String(root.format)}'`;
-  report(walk, 'VAL062', { parent: path, key: 'type' }, `${mimeType} output needs a root of ${needs}, not ${found}`, `give the root ${needs}, or change the mimeType to what the API returns`);
+  const found =
+    root.format === undefined
+      ? `type ${String(root.type)}`
+      : `type ${String(root.type)} with format '${String(root.format)}'`;
+  report(
+    walk,
+    'VAL062',
+    { parent: path, key: 'type' },
+    `${mimeType} output needs a root of ${needs}, not ${found}`,
+    `give the root ${needs}, or change the mimeType to what the API returns`,
+  );
 }

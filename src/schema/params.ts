@@ -1,17 +1,25 @@
 // Compiles a route's raw `parameters` into canonical params. The Ajv shape check has already
 // reported every malformed field; this module only reads parameters whose shape is sound and
-// applies the semantic rules of the z grammar (SPEC-NOTES §5, RULINGS R6). Each z string is
-// parsed once, here, by plain string scanning. Corpus idioms are read as their authors meant
+// applies the semantic rules of the z grammar (SPEC-NOTES §5, decision R6). Each z string is
+// parsed once, by plain string scanning; its options are applied by z-options.ts. Corpus idioms are read as their authors meant
 // them, each with a finding that says how: a body parameter on GET or DELETE goes into the query
 // (VAL051), `{{USER_PARAM}}` inside text (VAL095) and `{{LATITUDE}}` for the key `latitude`
 // (VAL099) are the caller's input, and loosely written z options are read leniently (VAL059).
 
-import { closestName } from '../report/did-you-mean.js';
 import { childPath, type FindingSink } from '../report/findings.js';
 import type { ListEntry, ResolvedList } from '../lists/types.js';
 import { isRecord } from '../shared/raw.js';
 import { compileSource } from './param-source.js';
-import { compilesAsPattern, LITERAL_FORM, numericText, readTyped, unquote, UNREADABLE, violation } from './z-values.js';
+import { LITERAL_FORM, readTyped, UNREADABLE, violation } from './z-values.js';
+import {
+  applyOption,
+  INTERPOLATION,
+  LIST_HINT,
+  splitJoinedOptions,
+  withCorrection,
+  type Kind,
+  type ZState,
+} from './z-options.js';
 import type { CanonicalParam, HttpMethod, ListFieldRef, ParamLocation, ParamSource, ParamType } from './types.js';
 
 export interface ParamContext {
@@ -28,7 +36,6 @@ export interface ParamContext {
   pathSlots: ReadonlySet<string>;
 }
 
-type Kind = ParamType['kind'];
 type EnumType = ParamType & { kind: 'enum' };
 
 /** A parameter whose shape passed: every field has the type the Ajv schema demands. */
@@ -42,24 +49,10 @@ interface RawParam {
   description?: string;
 }
 
-/** The z block while its options are applied in order. */
-interface ZState {
-  type: ParamType;
-  optional: boolean;
-  /** Set once `values()` was seen, so an enum it failed to fill is not also VAL046. */
-  valuesGiven: boolean;
-  defaultValue?: { value: unknown; path: string };
-}
-
-type OptionRule = (arg: string, state: ZState, path: string, sink: FindingSink) => void;
-
-/** `a(…), b(…)` written as one option: split before each known option name that follows `), `. */
-const JOINED_OPTIONS = /\)\s*,\s*(?=(?:optional|default|min|max|length|regex|values)\()/;
 const LOCATIONS: ReadonlySet<string> = new Set(['insert', 'query', 'body']);
 const BODYLESS_METHODS: ReadonlySet<string> = new Set(['GET', 'DELETE']);
 const CAMEL_CASE = /^[a-z][a-zA-Z0-9]*$/;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const INTERPOLATION = /\{\{[^{}]*:[^{}]*\}\}/;
 const SIMPLE_PRIMITIVES: ReadonlyMap<string, Kind> = new Map([
   ['string()', 'string'],
   ['number()', 'number'],
@@ -67,6 +60,7 @@ const SIMPLE_PRIMITIVES: ReadonlyMap<string, Kind> = new Map([
   ['array()', 'array'],
   ['object()', 'object'],
 ]);
+
 /** Compiles a route's raw `parameters` (at finding path `path`, e.g. `main.routes.getPrice.parameters`) into canonical params, reporting every problem. Parameters whose shape is broken are left out. */
 export function compileParameters(raw: unknown, path: string, ctx: ParamContext): CanonicalParam[] {
   if (!Array.isArray(raw)) return [];
@@ -89,14 +83,25 @@ function readShape(item: unknown): RawParam | null {
   const { primitive, options } = item.z;
   if (typeof key !== 'string' || key === '' || typeof value !== 'string') return null;
   if (typeof location !== 'string' || !LOCATIONS.has(location)) return null;
-  if (typeof primitive !== 'string' || !Array.isArray(options) || !options.every((o) => typeof o === 'string')) return null;
-  const description = typeof item.description === 'string' ? item.description : typeof item.z.description === 'string' ? item.z.description : undefined;
+  if (typeof primitive !== 'string' || !Array.isArray(options) || !options.every((o) => typeof o === 'string'))
+    return null;
+  const description =
+    typeof item.description === 'string'
+      ? item.description
+      : typeof item.z.description === 'string'
+        ? item.z.description
+        : undefined;
   const shape: RawParam = { key, value, location: location as ParamLocation, primitive, options: options as string[] };
   if (description) shape.description = description;
   return shape;
 }
 
-function compileParameter(raw: RawParam, path: string, ctx: ParamContext, userKeys: Set<string>): CanonicalParam | null {
+function compileParameter(
+  raw: RawParam,
+  path: string,
+  ctx: ParamContext,
+  userKeys: Set<string>,
+): CanonicalParam | null {
   const { sink } = ctx;
   const position = childPath(path, 'position');
   const keyPath = childPath(position, 'key');
@@ -106,10 +111,20 @@ function compileParameter(raw: RawParam, path: string, ctx: ParamContext, userKe
   if (location === 'body' && ctx.method && BODYLESS_METHODS.has(ctx.method)) {
     // A GET or DELETE request carries no body; the value goes where such a request can carry it.
     location = 'query';
-    sink.add('VAL051', childPath(position, 'location'), `body parameter \`${raw.key}\` on a ${ctx.method} route is sent in the query string`, 'use location query, or make the route POST or PUT');
+    sink.add(
+      'VAL051',
+      childPath(position, 'location'),
+      `body parameter \`${raw.key}\` on a ${ctx.method} route is sent in the query string`,
+      'use location query, or make the route POST or PUT',
+    );
   }
   const handlerOnly = location === 'insert' && !ctx.pathSlots.has(raw.key);
-  if (handlerOnly) sink.add('VAL094', keyPath, `insert parameter \`${raw.key}\` has no {{${raw.key}}} or :${raw.key} slot in the path; only handlers read it`);
+  if (handlerOnly)
+    sink.add(
+      'VAL094',
+      keyPath,
+      `insert parameter \`${raw.key}\` has no {{${raw.key}}} or :${raw.key} slot in the path; only handlers read it`,
+    );
   const z = compileZ(raw.primitive, raw.options, childPath(path, 'z'), ctx);
   if (!z) return null;
   if (source.kind === 'template') checkFixedValue(raw.value, source, z.type, childPath(position, 'value'), sink);
@@ -126,13 +141,31 @@ function compileParameter(raw: RawParam, path: string, ctx: ParamContext, userKe
  * the wire, has to be camelCase.
  */
 function checkUserKey(key: string, location: string, path: string, sink: FindingSink, userKeys: Set<string>): void {
-  if (location === 'insert' && !CAMEL_CASE.test(key)) sink.add('VAL019', path, `parameter key \`${key}\` is not camelCase`, 'an insert parameter\'s key is only the name the AI sees: camelCase, e.g. chainId');
-  if (userKeys.has(key)) sink.add('VAL055', path, `a user parameter named \`${key}\` already exists in this route`, 'give each user parameter its own key');
+  if (location === 'insert' && !CAMEL_CASE.test(key))
+    sink.add(
+      'VAL019',
+      path,
+      `parameter key \`${key}\` is not camelCase`,
+      "an insert parameter's key is only the name the AI sees: camelCase, e.g. chainId",
+    );
+  if (userKeys.has(key))
+    sink.add(
+      'VAL055',
+      path,
+      `a user parameter named \`${key}\` already exists in this route`,
+      'give each user parameter its own key',
+    );
   userKeys.add(key);
 }
 
 /** A fixed value is text; it must read as its z (VAL053). Values with secrets are only known at call time. */
-function checkFixedValue(value: string, source: ParamSource & { kind: 'template' }, type: ParamType, path: string, sink: FindingSink): void {
+function checkFixedValue(
+  value: string,
+  source: ParamSource & { kind: 'template' },
+  type: ParamType,
+  path: string,
+  sink: FindingSink,
+): void {
   let text = '';
   for (const part of source.template) {
     if (part.kind !== 'literal') return;
@@ -165,7 +198,13 @@ function compileZ(primitive: string, options: string[], path: string, ctx: Param
   if (state.defaultValue) {
     state.optional = true;
     const why = violation(type, state.defaultValue.value);
-    if (why) sink.add('VAL056', state.defaultValue.path, `default ${JSON.stringify(state.defaultValue.value)} ${why}`, 'pick a default the z block accepts');
+    if (why)
+      sink.add(
+        'VAL056',
+        state.defaultValue.path,
+        `default ${JSON.stringify(state.defaultValue.value)} ${why}`,
+        'pick a default the z block accepts',
+      );
   }
   return state;
 }
@@ -176,9 +215,19 @@ function parsePrimitive(text: string, path: string, ctx: ParamContext): ParamTyp
   if (kind) return { kind } as ParamType;
   if (text.startsWith('enum(') && text.endsWith(')')) return parseEnum(text.slice(5, -1), path, ctx);
   if (INTERPOLATION.test(text)) {
-    ctx.sink.add('VAL047', path, `list interpolation in ${JSON.stringify(text)}; it is only allowed inside enum()`, LIST_HINT);
+    ctx.sink.add(
+      'VAL047',
+      path,
+      `list interpolation in ${JSON.stringify(text)}; it is only allowed inside enum()`,
+      LIST_HINT,
+    );
   } else {
-    ctx.sink.add('VAL044', path, `unknown primitive ${JSON.stringify(text)}`, withCorrection(text, PRIMITIVE_NAMES, 'use string(), number(), boolean(), enum(a,b), array() or object()'));
+    ctx.sink.add(
+      'VAL044',
+      path,
+      `unknown primitive ${JSON.stringify(text)}`,
+      withCorrection(text, PRIMITIVE_NAMES, 'use string(), number(), boolean(), enum(a,b), array() or object()'),
+    );
   }
   return null;
 }
@@ -191,16 +240,31 @@ function parseEnum(inner: string, path: string, ctx: ParamContext): ParamType {
     const ref = listReference(item);
     if (ref) {
       if (!ctx.declaredLists.has(ref.list)) {
-        ctx.sink.add('VAL048', path, `enum interpolates list \`${ref.list}\`, which main.sharedLists does not declare`, `add { ref: '${ref.list}', version: ... } to main.sharedLists`);
+        ctx.sink.add(
+          'VAL048',
+          path,
+          `enum interpolates list \`${ref.list}\`, which main.sharedLists does not declare`,
+          `add { ref: '${ref.list}', version: ... } to main.sharedLists`,
+        );
       }
       lists.push(ref);
     } else if (item === '') {
       // Corpus idiom: a trailing comma (`enum(a,b,)`). The reference's check accepts '' as a
       // choice, and corpus tests send it (bitget's `annType: ''`: all announcements), so it stays one.
-      ctx.sink.add('VAL059', path, `empty value in ${JSON.stringify(`enum(${inner})`)} read as the choice ''`, "remove the extra comma unless '' is meant");
+      ctx.sink.add(
+        'VAL059',
+        path,
+        `empty value in ${JSON.stringify(`enum(${inner})`)} read as the choice ''`,
+        "remove the extra comma unless '' is meant",
+      );
       if (!values.includes('')) values.push('');
     } else if (item.includes('{{') || item.includes('}}')) {
-      ctx.sink.add('VAL044', path, `enum value ${JSON.stringify(item)} is a malformed list interpolation`, 'write values separated by single commas, lists as {{listName:fieldName}}');
+      ctx.sink.add(
+        'VAL044',
+        path,
+        `enum value ${JSON.stringify(item)} is a malformed list interpolation`,
+        'write values separated by single commas, lists as {{listName:fieldName}}',
+      );
     } else {
       values.push(item);
     }
@@ -223,7 +287,12 @@ function interpolate(type: EnumType, lists: ReadonlyMap<string, ResolvedList>, p
     const resolved = lists.get(list);
     const known = resolved?.list.fields.some((candidate) => candidate.key === field) ?? false;
     if (resolved && !known) {
-      sink.add('VAL049', path, `{{${list}:${field}}}: ${list} has no field \`${field}\``, `fields of ${list}: ${resolved.list.fields.map((f) => f.key).join(', ')}`);
+      sink.add(
+        'VAL049',
+        path,
+        `{{${list}:${field}}}: ${list} has no field \`${field}\``,
+        `fields of ${list}: ${resolved.list.fields.map((f) => f.key).join(', ')}`,
+      );
     }
     if (resolved && known) found.push(...fieldValues(resolved.entries, field));
     else complete = false;
@@ -231,7 +300,13 @@ function interpolate(type: EnumType, lists: ReadonlyMap<string, ResolvedList>, p
   if (!complete) return;
   type.values = [...new Set([...type.values, ...found])];
   type.listsResolved = true;
-  if (type.values.length === 0) sink.add('VAL046', path, 'the enum has no values: its list interpolations yield none', "check the lists' filters in main.sharedLists");
+  if (type.values.length === 0)
+    sink.add(
+      'VAL046',
+      path,
+      'the enum has no values: its list interpolations yield none',
+      "check the lists' filters in main.sharedLists",
+    );
 }
 
 /** The values of `field` as text, in entry order; entries without it (absent or null) are skipped. */
@@ -250,142 +325,4 @@ function listReference(item: string): ListFieldRef | null {
   return { list, field };
 }
 
-const LIST_HINT = 'write the list inside enum(), e.g. enum({{evmChains:alias}}): its values become the choices';
 const PRIMITIVE_NAMES = ['string', 'number', 'boolean', 'enum', 'array', 'object'];
-
-/**
- * `did you mean 'optional()'?` before `rest` when the name of `text` (before its parenthesis)
- * is a known name misspelt or written without parentheses; the argument is kept as written.
- */
-function withCorrection(text: string, known: Iterable<string>, rest: string): string {
-  const open = text.indexOf('(');
-  const name = (open < 0 ? text : text.slice(0, open)).trim();
-  const names = [...known];
-  const match = names.includes(name) ? name : closestName(name, names);
-  if (match === undefined) return rest;
-  const argument = open < 0 ? '()' : text.slice(open);
-  const corrected = argument.endsWith(')') ? match + argument : `${match + argument})`;
-  return corrected === text ? rest : `did you mean '${corrected}'? ${rest}`;
-}
-
-// --- options -----------------------------------------------------------------------------------
-
-function applyOption(text: string, path: string, state: ZState, sink: FindingSink): void {
-  const open = text.indexOf('(');
-  const rule = open > 0 && text.endsWith(')') ? OPTION_RULES.get(text.slice(0, open)) : undefined;
-  if (!rule) {
-    sink.add('VAL045', path, `unknown option ${JSON.stringify(text)}`, withCorrection(text, OPTION_RULES.keys(), 'options are min(n), max(n), length(n), optional(), default(x), regex(p) and values(a,b)'));
-    return;
-  }
-  if (INTERPOLATION.test(text)) {
-    sink.add('VAL047', path, `list interpolation in ${JSON.stringify(text)}; it is only allowed inside enum()`, LIST_HINT);
-    return;
-  }
-  rule(text.slice(open + 1, -1), state, path, sink);
-}
-
-const OPTION_RULES: ReadonlyMap<string, OptionRule> = new Map<string, OptionRule>([
-  ['optional', applyOptional],
-  ['default', applyDefault],
-  ['min', (arg, state, path, sink) => applyBound('min', arg, state, path, sink)],
-  ['max', (arg, state, path, sink) => applyBound('max', arg, state, path, sink)],
-  ['length', (arg, state, path, sink) => applyBound('length', arg, state, path, sink)],
-  ['regex', applyRegex],
-  ['values', applyValues],
-]);
-
-/** Corpus idiom: `optional(x)` is read as `optional()`. */
-function applyOptional(arg: string, state: ZState, path: string, sink: FindingSink): void {
-  if (arg !== '') sink.add('VAL059', path, `optional(${arg}) read as optional(); the argument is ignored`, 'write optional()');
-  state.optional = true;
-}
-
-/** Corpus idiom: several options written in one string (`'optional(), default(1000)'`), read one by one. */
-function splitJoinedOptions(text: string, path: string, sink: FindingSink): string[] {
-  const parts = text.split(JOINED_OPTIONS);
-  if (parts.length === 1) return parts;
-  const options = parts.map((part, index) => (index < parts.length - 1 ? `${part})` : part).trim());
-  sink.add('VAL059', path, `${JSON.stringify(text)} read as the options ${options.join(' and ')}`, 'write each option as its own string');
-  return options;
-}
-
-/** R6: the argument is typed by the primitive; constraints are checked once all options are in (VAL056). */
-function applyDefault(arg: string, state: ZState, path: string, sink: FindingSink): void {
-  const { kind } = state.type;
-  const value = kind === 'string' || kind === 'enum' ? unquote(arg) : readTyped(kind, arg);
-  if (value === UNREADABLE) {
-    sink.add('VAL054', path, `default(${arg}) is not ${LITERAL_FORM[kind]}`, `${kind}() defaults are ${LITERAL_FORM[kind]}`);
-    return;
-  }
-  state.defaultValue = { value, path };
-}
-
-type Bound = 'min' | 'max' | 'length';
-type BoundKey = 'minLength' | 'maxLength' | 'minimum' | 'maximum' | 'minItems' | 'maxItems';
-interface BoundRule {
-  lower?: BoundKey;
-  upper?: BoundKey;
-}
-
-/** Which JSON Schema keywords each bound sets, per primitive; a missing entry has no effect (VAL057). */
-const BOUND_RULES: Partial<Record<Kind, Partial<Record<Bound, BoundRule>>>> = {
-  string: { min: { lower: 'minLength' }, max: { upper: 'maxLength' }, length: { lower: 'minLength', upper: 'maxLength' } },
-  number: { min: { lower: 'minimum' }, max: { upper: 'maximum' } },
-  array: { length: { lower: 'minItems', upper: 'maxItems' } },
-};
-
-function applyBound(bound: Bound, arg: string, state: ZState, path: string, sink: FindingSink): void {
-  const n = numericText(arg);
-  if (n === null) {
-    sink.add('VAL054', path, `${bound}(${arg}) needs a number`, `write digits, e.g. ${bound}(1)`);
-    return;
-  }
-  const { type } = state;
-  const rule = BOUND_RULES[type.kind]?.[bound];
-  if (!rule) {
-    sink.add('VAL057', path, `${bound}() has no effect on ${type.kind}()`, 'remove the option');
-    return;
-  }
-  // Lengths and item counts are whole numbers; only number() bounds may be fractional or negative.
-  if (type.kind !== 'number' && !(Number.isInteger(n) && n >= 0)) {
-    sink.add('VAL054', path, `${bound}(${arg}) needs a whole number of 0 or more`, `a length or a count of items, e.g. ${bound}(3)`);
-    return;
-  }
-  // Options combine with AND: a repeated bound can only tighten.
-  const bounds = type as { [key in BoundKey]?: number };
-  if (rule.lower) bounds[rule.lower] = Math.max(bounds[rule.lower] ?? -Infinity, n);
-  if (rule.upper) bounds[rule.upper] = Math.min(bounds[rule.upper] ?? Infinity, n);
-}
-
-/** A string pattern (decision R6), in the `u` mode Ajv compiles it with; the guide's own form, so no finding (VAL092 is retired). */
-function applyRegex(arg: string, state: ZState, path: string, sink: FindingSink): void {
-  if (arg === '' || !compilesAsPattern(arg)) {
-    sink.add('VAL054', path, `regex(${arg}) is not a valid regular expression`, 'write the pattern without slashes, as JavaScript reads it with the u flag, e.g. regex(^0x[a-fA-F0-9]{40}$)');
-    return;
-  }
-  const { type } = state;
-  if (type.kind !== 'string') {
-    sink.add('VAL057', path, `regex() has no effect on ${type.kind}()`, 'remove the option');
-    return;
-  }
-  // AND with an earlier pattern: both must match somewhere, as each would alone.
-  type.pattern = type.pattern === undefined ? arg : `^(?=[\\s\\S]*?(?:${type.pattern}))(?=[\\s\\S]*?(?:${arg}))`;
-}
-
-/** Corpus idiom (R6): `values(a,b)` supplies the values of an empty `enum()`. */
-function applyValues(arg: string, state: ZState, path: string, sink: FindingSink): void {
-  const { type } = state;
-  if (type.kind !== 'enum' || type.values.length > 0 || type.lists.length > 0) {
-    sink.add('VAL054', path, 'values() only fills an empty enum()', 'write the values inside enum(...)');
-    return;
-  }
-  state.valuesGiven = true;
-  const values = arg.split(',');
-  if (values.includes('')) {
-    sink.add('VAL054', path, `values(${arg}) has an empty value`, 'separate the values by single commas, with no comma at either end');
-    return;
-  }
-  type.values.push(...values);
-  sink.add('VAL093', path, 'values() read as the values of enum()');
-}
-

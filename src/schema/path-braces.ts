@@ -18,13 +18,24 @@ export interface RouteBraces {
   parameters: readonly CanonicalParam[];
 }
 
-export function reportSingleBraces(found: readonly RouteBraces[], handlers: HandlersInfo | null, sink: FindingSink): void {
+export function reportSingleBraces(
+  found: readonly RouteBraces[],
+  handlers: HandlersInfo | null,
+  sink: FindingSink,
+): void {
   for (const { route, path, names, parameters } of found) {
     const rewritten = mayRewriteUrl(route, handlers);
     for (const name of names) {
       const fix = braceFix(name, parameters);
-      if (rewritten) sink.add('VAL098', path, `{${name}} is sent as literal text unless a handler of this route replaces it`, fix);
-      else sink.add('VAL058', path, `{${name}} can never match: the core fills {{${name}}} and :${name}, and sends {${name}} as literal text`, fix);
+      if (rewritten)
+        sink.add('VAL098', path, `{${name}} is sent as literal text unless a handler of this route replaces it`, fix);
+      else
+        sink.add(
+          'VAL058',
+          path,
+          `{${name}} can never match: the core fills {{${name}}} and :${name}, and sends {${name}} as literal text`,
+          fix,
+        );
     }
   }
 }
@@ -42,6 +53,11 @@ function mayRewriteUrl(route: string, handlers: HandlersInfo | null): boolean {
 function braceFix(name: string, parameters: readonly CanonicalParam[]): string {
   const param = parameters.find((p) => p.key === name);
   if (param?.location === 'insert') return `write {{${name}}}; the insert parameter '${name}' fills it`;
-  if (param) return `write {{${name}}} and give the parameter '${name}' location 'insert' (it is ${param.location} now)`;
-  return withSuggestion(name, parameters.map((p) => p.key), `write {{${name}}} and add a parameter { key: '${name}', value: '{{USER_PARAM}}', location: 'insert' }`) as string;
+  if (param)
+    return `write {{${name}}} and give the parameter '${name}' location 'insert' (it is ${param.location} now)`;
+  return withSuggestion(
+    name,
+    parameters.map((p) => p.key),
+    `write {{${name}}} and add a parameter { key: '${name}', value: '{{USER_PARAM}}', location: 'insert' }`,
+  ) as string;
 }

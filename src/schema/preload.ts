@@ -12,12 +12,22 @@ import type { CanonicalParam, PreloadSpec } from './types.js';
  * preload's own path (`main.routes.getPrice.preload`); VAL084, which is about a route without
  * a preload, is reported at the route.
  */
-export function checkPreload(raw: unknown, path: string, params: CanonicalParam[], sink: FindingSink): PreloadSpec | undefined {
+export function checkPreload(
+  raw: unknown,
+  path: string,
+  params: CanonicalParam[],
+  sink: FindingSink,
+): PreloadSpec | undefined {
   const userParams = params.filter((param) => param.source.kind === 'user');
   if (raw === undefined) {
     // Every parameterless route gets it: it is info, and only the author knows how fresh the data must be.
     if (userParams.length === 0) {
-      sink.add('VAL084', parentPath(path, 'preload'), 'route takes no parameters and could be preloaded', 'if its data changes slowly, add preload: { enabled: true, ttl: <seconds> }');
+      sink.add(
+        'VAL084',
+        parentPath(path, 'preload'),
+        'route takes no parameters and could be preloaded',
+        'if its data changes slowly, add preload: { enabled: true, ttl: <seconds> }',
+      );
     }
     return undefined;
   }
@@ -31,7 +41,9 @@ export function checkPreload(raw: unknown, path: string, params: CanonicalParam[
 
 /** A required parameter has no value until a caller supplies one, so nothing can be fetched ahead. */
 function reportRequiredParams(userParams: CanonicalParam[], path: string, sink: FindingSink): void {
-  const required = userParams.filter((param) => !param.optional && param.default === undefined).map((param) => param.key);
+  const required = userParams
+    .filter((param) => !param.optional && param.default === undefined)
+    .map((param) => param.key);
   if (required.length === 0) return;
   sink.add(
     'VAL085',

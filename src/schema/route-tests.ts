@@ -25,7 +25,12 @@ export function checkRouteTests(raw: unknown, path: string, params: CanonicalPar
   return tests;
 }
 
-function checkTest(test: RouteTest, path: string, userParams: ReadonlyMap<string, CanonicalParam>, sink: FindingSink): void {
+function checkTest(
+  test: RouteTest,
+  path: string,
+  userParams: ReadonlyMap<string, CanonicalParam>,
+  sink: FindingSink,
+): void {
   for (const param of userParams.values()) {
     if (isRequired(param) && !Object.hasOwn(test, param.key)) {
       sink.add('TST003', path, `test lacks the required parameter \`${param.key}\``, `add ${param.key}: <value>`);
@@ -37,12 +42,23 @@ function checkTest(test: RouteTest, path: string, userParams: ReadonlyMap<string
     const serialisable = checkJson(value, valuePath, sink);
     const param = userParams.get(key);
     if (!param) {
-      sink.add('TST006', valuePath, `\`${key}\` is not a user parameter of this route`, 'tests name only _description and {{USER_PARAM}} keys');
+      sink.add(
+        'TST006',
+        valuePath,
+        `\`${key}\` is not a user parameter of this route`,
+        'tests name only _description and {{USER_PARAM}} keys',
+      );
       continue;
     }
     // A value that is not JSON was reported as such; judging it against z would say it twice.
     const why = serialisable ? violation(param.type, value) : null;
-    if (why) sink.add('TST004', valuePath, `\`${key}\` ${JSON.stringify(value)} ${why}`, 'write a value the parameter accepts, as the caller would send it: numbers and booleans without quotes');
+    if (why)
+      sink.add(
+        'TST004',
+        valuePath,
+        `\`${key}\` ${JSON.stringify(value)} ${why}`,
+        'write a value the parameter accepts, as the caller would send it: numbers and booleans without quotes',
+      );
   }
 }
 
@@ -61,25 +77,41 @@ function checkJson(value: unknown, path: string, sink: FindingSink): boolean {
   }
   let clean = true;
   if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) clean = checkJson(value[index], childPath(path, index), sink) && clean;
+    for (let index = 0; index < value.length; index += 1)
+      clean = checkJson(value[index], childPath(path, index), sink) && clean;
   } else if (isRecord(value)) {
     for (const [key, item] of Object.entries(value)) clean = checkJson(item, childPath(path, key), sink) && clean;
   } else {
-    sink.add('TST005', path, `a value of type ${typeof value} does not survive JSON`, 'write plain data: text, numbers, booleans, null, arrays and objects');
+    sink.add(
+      'TST005',
+      path,
+      `a value of type ${typeof value} does not survive JSON`,
+      'write plain data: text, numbers, booleans, null, arrays and objects',
+    );
     return false;
   }
   return clean;
 }
 
 /** Across all tests: enum parameters that never vary (TST007), optional parameters never shown (TST008). */
-function checkCoverage(tests: readonly RouteTest[], path: string, userParams: ReadonlyMap<string, CanonicalParam>, sink: FindingSink): void {
+function checkCoverage(
+  tests: readonly RouteTest[],
+  path: string,
+  userParams: ReadonlyMap<string, CanonicalParam>,
+  sink: FindingSink,
+): void {
   if (tests.length === 0) return;
   for (const param of userParams.values()) {
     const shown = tests.filter((test) => Object.hasOwn(test, param.key)).map((test) => test[param.key]);
     if (shown.length === 0 && !isRequired(param)) {
       sink.add('TST008', path, `no test shows the optional parameter \`${param.key}\``, 'add a test that sets it');
     } else if (shown.length >= 2 && canVary(param) && allSameScalar(shown)) {
-      sink.add('TST007', path, `every test passes the same \`${param.key}\` (${JSON.stringify(shown[0])})`, 'vary it across tests to cover more than one enum value');
+      sink.add(
+        'TST007',
+        path,
+        `every test passes the same \`${param.key}\` (${JSON.stringify(shown[0])})`,
+        'vary it across tests to cover more than one enum value',
+      );
     }
   }
 }
@@ -96,5 +128,7 @@ function allSameScalar(values: readonly unknown[]): boolean {
 }
 
 function scalarText(value: unknown): string | undefined {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'
+    ? String(value)
+    : undefined;
 }

@@ -38,7 +38,12 @@ function placeholderPart(inner: string, where: Where, path: string, ctx: Templat
   if (inner.startsWith(SERVER_PREFIX)) {
     const key = inner.slice(SERVER_PREFIX.length);
     if (!serverKeys.has(key)) {
-      sink.add('VAL052', path, `{{${inner}}} names ${key}, which is not in requiredServerParams`, `add '${key}' to main.requiredServerParams`);
+      sink.add(
+        'VAL052',
+        path,
+        `{{${inner}}} names ${key}, which is not in requiredServerParams`,
+        `add '${key}' to main.requiredServerParams`,
+      );
       return null;
     }
     return { kind: 'secret', key };
@@ -47,16 +52,31 @@ function placeholderPart(inner: string, where: Where, path: string, ctx: Templat
   // (VAL090, which reported it as information, is retired).
   if (serverKeys.has(inner)) return { kind: 'secret', key: inner };
   if (inner.includes(':')) {
-    sink.add('VAL047', path, `list interpolation {{${inner}}} is only allowed inside enum()`, `a list's values become a parameter's choices: z: { primitive: 'enum({{${inner}}})' }`);
+    sink.add(
+      'VAL047',
+      path,
+      `list interpolation {{${inner}}} is only allowed inside enum()`,
+      `a list's values become a parameter's choices: z: { primitive: 'enum({{${inner}}})' }`,
+    );
     return null;
   }
   if (inner === 'USER_PARAM') {
-    sink.add('VAL042', path, '{{USER_PARAM}} must be the whole parameter value', "use value: '{{USER_PARAM}}' and let a handler combine it");
+    sink.add(
+      'VAL042',
+      path,
+      '{{USER_PARAM}} must be the whole parameter value',
+      "use value: '{{USER_PARAM}}' and let a handler combine it",
+    );
     return null;
   }
   if (where === 'path') return { kind: 'insert', key: inner };
   const userHint = where === 'value' ? "; if it stands for the caller's input, write '{{USER_PARAM}}'" : '';
-  sink.add('VAL052', path, `{{${inner}}} names no key in requiredServerParams`, `declare '${inner}' in main.requiredServerParams or remove the placeholder${userHint}`);
+  sink.add(
+    'VAL052',
+    path,
+    `{{${inner}}} names no key in requiredServerParams`,
+    `declare '${inner}' in main.requiredServerParams or remove the placeholder${userHint}`,
+  );
   return null;
 }
 
@@ -106,7 +126,8 @@ export function compileRoot(text: string, path: string, ctx: TemplateContext): T
     }
     pushLiteral(chunk.slice(last), out);
   });
-  for (const marker of markers) sink.add('VAL097', path, `${marker} in root stands for one DNS label that a preRequest handler fills in`);
+  for (const marker of markers)
+    sink.add('VAL097', path, `${marker} in root stands for one DNS label that a preRequest handler fills in`);
   const url = checkRootUrl(text, path, sink);
   if (url && markers.size > 0) checkMarkerHost(url.hostname, path, sink);
   return parts;
@@ -116,8 +137,16 @@ export function compileRoot(text: string, path: string, ctx: TemplateContext): T
 function checkMarkerHost(hostname: string, path: string, sink: FindingSink): void {
   const open = openHost(hostname.replace(MARKER, STAND_IN_LABEL));
   if (open === null) return;
-  const what = open === 'made of fill-in labels' ? `host ${hostname} is made of markers` : `markers make up the registrable domain of ${hostname}`;
-  sink.add('VAL027', path, `root ${what}, so a preRequest handler could send the request to any host`, 'a --marker-- may only stand for a label under a fixed domain, as in https://--chain--.rpc.example.com');
+  const what =
+    open === 'made of fill-in labels'
+      ? `host ${hostname} is made of markers`
+      : `markers make up the registrable domain of ${hostname}`;
+  sink.add(
+    'VAL027',
+    path,
+    `root ${what}, so a preRequest handler could send the request to any host`,
+    'a --marker-- may only stand for a label under a fixed domain, as in https://--chain--.rpc.example.com',
+  );
 }
 
 /** The root as a URL (placeholders stood in for), or null when it is none; reports what is wrong. */
@@ -133,11 +162,28 @@ function checkRootUrl(text: string, path: string, sink: FindingSink): URL | null
     url = null;
   }
   if (!url || url.search || url.hash) {
-    sink.add('VAL015', path, `root ${JSON.stringify(text)} is not a URL of the form https://host[/base]`, 'write an absolute https URL without query or fragment');
+    sink.add(
+      'VAL015',
+      path,
+      `root ${JSON.stringify(text)} is not a URL of the form https://host[/base]`,
+      'write an absolute https URL without query or fragment',
+    );
     return null;
   }
-  if (url.protocol !== 'https:') sink.add('VAL017', path, `root uses ${url.protocol.slice(0, -1)}, not https`, 'the core only sends requests over https');
-  if (text.endsWith('/')) sink.add('VAL018', path, `root ends with a slash; read as ${withoutTrailingSlash(text)}`, 'remove the trailing slash; every route path starts with /');
+  if (url.protocol !== 'https:')
+    sink.add(
+      'VAL017',
+      path,
+      `root uses ${url.protocol.slice(0, -1)}, not https`,
+      'the core only sends requests over https',
+    );
+  if (text.endsWith('/'))
+    sink.add(
+      'VAL018',
+      path,
+      `root ends with a slash; read as ${withoutTrailingSlash(text)}`,
+      'remove the trailing slash; every route path starts with /',
+    );
   return url;
 }
 
@@ -153,7 +199,12 @@ function withoutTrailingSlash(root: string): string {
  * `:from..:to`) only where it names one of the route's insert parameters, as the reference fills
  * them, so that a literal colon (`claims:search`, `typeName=ns:layer`) stays text.
  */
-export function compilePath(text: string, path: string, ctx: TemplateContext, insertKeys: ReadonlySet<string> = new Set()): CompiledPath {
+export function compilePath(
+  text: string,
+  path: string,
+  ctx: TemplateContext,
+  insertKeys: ReadonlySet<string> = new Set(),
+): CompiledPath {
   const { sink } = ctx;
   let colonSlots = 0;
   const parts = compileParts(text, 'path', path, ctx, (chunk, out) => {

@@ -8,7 +8,26 @@ import type { ToolMeta } from './types.js';
 export function readToolMeta(raw: unknown): ToolMeta | undefined {
   if (!isRecord(raw)) return undefined;
   const { isReadOnly, isDestructive, isConcurrencySafe, searchHint, aliases, alwaysLoad } = raw;
-  if (typeof isReadOnly !== 'boolean' || typeof isDestructive !== 'boolean' || typeof isConcurrencySafe !== 'boolean' || typeof alwaysLoad !== 'boolean') return undefined;
-  if (typeof searchHint !== 'string' || searchHint === '' || !Array.isArray(aliases) || !aliases.every((alias) => typeof alias === 'string')) return undefined;
-  return { readOnly: isReadOnly, destructive: isDestructive, concurrencySafe: isConcurrencySafe, searchHint, aliases: [...aliases], alwaysLoad };
+  if (
+    typeof isReadOnly !== 'boolean' ||
+    typeof isDestructive !== 'boolean' ||
+    typeof isConcurrencySafe !== 'boolean' ||
+    typeof alwaysLoad !== 'boolean'
+  )
+    return undefined;
+  if (
+    typeof searchHint !== 'string' ||
+    searchHint === '' ||
+    !Array.isArray(aliases) ||
+    !aliases.every((alias) => typeof alias === 'string')
+  )
+    return undefined;
+  return {
+    readOnly: isReadOnly,
+    destructive: isDestructive,
+    concurrencySafe: isConcurrencySafe,
+    searchHint,
+    aliases: [...aliases],
+    alwaysLoad,
+  };
 }

@@ -64,7 +64,12 @@ function convertNode(node: unknown): JsonSchema | undefined {
       const converted = convertNode(child);
       if (!converted) return undefined;
       // defineProperty: a property named __proto__ stays a plain key.
-      Object.defineProperty(properties, key, { value: converted, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(properties, key, {
+        value: converted,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     out.properties = properties;
   }
@@ -114,9 +119,37 @@ export function fitsFormat(format: unknown, text: string): boolean {
 function isDateTime(text: string): boolean {
   const match = DATE_TIME.exec(text);
   if (!match) return false;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
-  const days = [31, year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-  return month >= 1 && month <= 12 && day >= 1 && day <= (days[month - 1] as number) && hour <= 23 && minute <= 59 && second <= 60;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const days = [
+    31,
+    year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28,
+    31,
+    30,
+    31,
+    30,
+    31,
+    31,
+    30,
+    31,
+    30,
+    31,
+  ];
+  return (
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= (days[month - 1] as number) &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 60
+  );
 }
 
 /** RFC 3986 absolute URI: a scheme, then something a URL parser accepts. */
@@ -142,6 +175,9 @@ export class OutputValidator {
     this.validator ??= outputAjv().compile(this.schema);
     if (this.validator(value)) return undefined;
     const error = this.validator.errors?.[0];
-    return { path: error?.instancePath || '(root)', message: error ? (error.message ?? 'is invalid') : 'does not match' };
+    return {
+      path: error?.instancePath || '(root)',
+      message: error ? (error.message ?? 'is invalid') : 'does not match',
+    };
   }
 }

@@ -31,8 +31,7 @@ export type ParamSource =
    * (`%{{USER_PARAM}}%`): the text around each occurrence, so the request carries
    * `around.join(argument)`; handlers still see the argument itself.
    */
-  | { kind: 'user'; around?: readonly string[] }
-  | { kind: 'template'; template: Template; typed?: unknown };
+  { kind: 'user'; around?: readonly string[] } | { kind: 'template'; template: Template; typed?: unknown };
 
 export type ParamType =
   | { kind: 'string'; minLength?: number; maxLength?: number; pattern?: string }
@@ -67,7 +66,13 @@ export interface CanonicalParam {
 }
 
 export interface OutputSpec {
-  mimeType: 'application/json' | 'image/png' | 'text/plain' | 'text/markdown' | 'application/rss+xml' | 'application/octet-stream';
+  mimeType:
+    | 'application/json'
+    | 'image/png'
+    | 'text/plain'
+    | 'text/markdown'
+    | 'application/rss+xml'
+    | 'application/octet-stream';
   schema: Record<string, unknown>;
   /** 4.x `output.description`: what the tool returns, in words. */
   description?: string;
@@ -131,7 +136,15 @@ export interface HandlersInfo {
 }
 
 /** The informational fields of `main` (4.x): kept and shown, never used to serve. */
-export const INFO_FIELDS = ['termsOfService', 'termsOfServiceCheckedAt', 'termsOfServiceLanguage', 'dataLicense', 'dataLicenseName', 'schemaVersion', 'schemaHash'] as const;
+export const INFO_FIELDS = [
+  'termsOfService',
+  'termsOfServiceCheckedAt',
+  'termsOfServiceLanguage',
+  'dataLicense',
+  'dataLicenseName',
+  'schemaVersion',
+  'schemaHash',
+] as const;
 export type SchemaInfo = Partial<Record<(typeof INFO_FIELDS)[number], string | null>>;
 
 export interface CanonicalSchema {

@@ -1,4 +1,4 @@
-// What depends on a file's spec version (SPEC-NOTES-v3-v4 §1, RULINGS R11): the version
+// What depends on a file's spec version (SPEC-NOTES-v3-v4 §1, decision R11): the version
 // pattern, the namespace pattern, and which key of `main` holds the tool map. Everything else
 // reads the same in 2.x, 3.x and 4.x, so the rest of the checks see one tool map, whatever it
 // is called in the file.
@@ -27,7 +27,12 @@ export function readMajor(main: RawObject, sink: FindingSink): Major | null {
   if (typeof main.version !== 'string') return null; // absent or no string: the shape said so
   const major = VERSION.exec(main.version)?.[1];
   if (major) return Number(major) as Major;
-  sink.add('VAL014', 'main.version', `version '${main.version}' is not 2.x.y, 3.x.y or 4.x.y`, "write the FlowMCP spec version the file follows, e.g. '4.0.0'");
+  sink.add(
+    'VAL014',
+    'main.version',
+    `version '${main.version}' is not 2.x.y, 3.x.y or 4.x.y`,
+    "write the FlowMCP spec version the file follows, e.g. '4.0.0'",
+  );
   return null;
 }
 
@@ -36,7 +41,10 @@ export function checkNamespace(main: RawObject, major: Major | null, sink: Findi
   if (typeof main.namespace !== 'string') return;
   const pattern = NAMESPACE[major ?? 4];
   if (pattern.test(main.namespace)) return;
-  const rule = major === 4 || major === null ? 'a lowercase letter, then lowercase letters, digits and hyphens' : `lowercase letters only in ${major}.x (4.x also allows digits and hyphens)`;
+  const rule =
+    major === 4 || major === null
+      ? 'a lowercase letter, then lowercase letters, digits and hyphens'
+      : `lowercase letters only in ${major}.x (4.x also allows digits and hyphens)`;
   sink.add('VAL011', 'main.namespace', `namespace '${main.namespace}' breaks the pattern: ${rule}`, 'e.g. "coingecko"');
 }
 
@@ -49,24 +57,40 @@ export function checkNamespace(main: RawObject, major: Major | null, sink: Findi
 export function readToolMap(main: RawObject, major: Major | null, sink: FindingSink): ToolMap | null {
   const present = (['routes', 'tools'] as const).filter((key) => key in main);
   if (present.length === 2) {
-    sink.add('VAL008', 'main.routes', 'the file has both `routes` and `tools`', 'keep one tool map: `tools` from 3.x on, `routes` in 2.x');
+    sink.add(
+      'VAL008',
+      'main.routes',
+      'the file has both `routes` and `tools`',
+      'keep one tool map: `tools` from 3.x on, `routes` in 2.x',
+    );
     return null;
   }
   const [key] = present;
   if (key === undefined) {
     const expected = major === 2 ? 'routes' : 'tools';
-    sink.add('VAL016', childPath('main', expected), `\`${expected}\` is required`, 'declare the tools: { toolName: { method, path, description, parameters, tests } }');
+    sink.add(
+      'VAL016',
+      childPath('main', expected),
+      `\`${expected}\` is required`,
+      'declare the tools: { toolName: { method, path, description, parameters, tests } }',
+    );
     return null;
   }
   if (major === 2 && key === 'tools') {
-    sink.add('VAL008', 'main.tools', 'a 2.x file holds its routes in `routes`', "write routes: { ... }, or declare version '3.0.0' or later for `tools`");
+    sink.add(
+      'VAL008',
+      'main.tools',
+      'a 2.x file holds its routes in `routes`',
+      "write routes: { ... }, or declare version '3.0.0' or later for `tools`",
+    );
     return null;
   }
   if (major === 4 && key === 'routes') {
     sink.add('VAL008', 'main.routes', 'a 4.x file holds its tools in `tools` only', 'rename `routes` to `tools`');
     return null;
   }
-  if (major === 3 && key === 'routes') sink.add('VAL007', 'main.routes', '`routes` read as `tools` (the 3.x alias)', 'rename `routes` to `tools`');
+  if (major === 3 && key === 'routes')
+    sink.add('VAL007', 'main.routes', '`routes` read as `tools` (the 3.x alias)', 'rename `routes` to `tools`');
   const entries = main[key];
   if (!isRecord(entries)) return null; // the shape said so (VAL016)
   if (Object.keys(entries).length === 0 && !(major !== 2 && declaresOtherPrimitives(main))) {
@@ -84,7 +108,12 @@ export function reportUnservedPrimitives(main: RawObject, sink: FindingSink): vo
     const declared = main[key];
     if (declared === undefined || (isRecord(declared) && Object.keys(declared).length === 0)) continue;
     const names = isRecord(declared) ? ` (${Object.keys(declared).join(', ')})` : '';
-    sink.add('VAL028', childPath('main', key), `${key}${names} declared but not served: flowguard serves tools only`, 'the tools of this file are served as usual');
+    sink.add(
+      'VAL028',
+      childPath('main', key),
+      `${key}${names} declared but not served: flowguard serves tools only`,
+      'the tools of this file are served as usual',
+    );
   }
 }
 

@@ -1,4 +1,4 @@
-// Values against their z (RULINGS R6): reading literal text as a value of a primitive (fixed
+// Values against their z (decision R6): reading literal text as a value of a primitive (fixed
 // values, defaults), unquoting string defaults, and why a value breaks its type. Shared by the
 // parameter, test and input-schema checks, so they all judge a value the same way.
 
@@ -43,7 +43,6 @@ export function numericText(text: string): number | null {
   const value = Number(text);
   return Number.isFinite(value) ? value : null;
 }
-
 
 /** Reads text as a value of `kind` (R6); UNREADABLE when it is not one. String and enum text is itself. */
 export function readTyped(kind: Kind, text: string): unknown {
@@ -145,7 +144,8 @@ function enumViolation(type: EnumType, value: unknown): string | null {
   const isNumber = typeof value === 'number' && Number.isFinite(value);
   // Values behind list interpolations are known only once lists resolve; an enum without any
   // values was reported as VAL046. Either way only the kind of value can be judged here.
-  if (!type.listsResolved || type.values.length === 0) return typeof value === 'string' || isNumber ? null : 'is not a string or number';
+  if (!type.listsResolved || type.values.length === 0)
+    return typeof value === 'string' || isNumber ? null : 'is not a string or number';
   if (typeof value === 'string' && type.values.includes(value)) return null;
   if (isNumber && numericEnumAccepts(type.values, value)) return null;
   return `is not one of ${type.values.slice(0, 10).join(', ')}${type.values.length > 10 ? ', …' : ''}`;

@@ -26,10 +26,14 @@ export const SELECTION_NAME = /^[a-z][a-z0-9-]*$/;
 const ROOT = 'selection';
 const TEXT_FIELDS = ['namespace', 'name', 'version', 'description', 'whenToUse'] as const;
 const LIST_FIELDS = ['tools', 'skills', 'resources', 'prompts'] as const;
-const FORM_HINT = 'a selection file holds `export const selection = { namespace, name, version, description, whenToUse, tools: [...], ... }` of literal data (spec chapter 17)';
+const FORM_HINT =
+  'a selection file holds `export const selection = { namespace, name, version, description, whenToUse, tools: [...], ... }` of literal data (spec chapter 17)';
 
 /** The file's selection, or null with SEL001 findings (the sink keeps every finding, positioned). */
-export function readSelectionFile(file: string, maxFileBytes?: number): { selection: Selection | null; sink: FindingSink } {
+export function readSelectionFile(
+  file: string,
+  maxFileBytes?: number,
+): { selection: Selection | null; sink: FindingSink } {
   const read = readSourceFile(file, maxFileBytes, 'SEL001');
   if (read.sink) return { selection: null, sink: read.sink };
   const sink = new FindingSink(file, read.text);
@@ -39,7 +43,9 @@ export function readSelectionFile(file: string, maxFileBytes?: number): { select
   for (const statement of program.body) {
     const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : null;
     if (declaration?.type !== 'VariableDeclaration' || declaration.kind !== 'const') continue;
-    for (const declarator of declaration.declarations) if (declarator.id.type === 'Identifier' && declarator.id.name === ROOT && declarator.init) exported = declarator.init;
+    for (const declarator of declaration.declarations)
+      if (declarator.id.type === 'Identifier' && declarator.id.name === ROOT && declarator.init)
+        exported = declarator.init;
   }
   if (!exported) {
     sink.addAt('SEL001', 0, 'the file declares no `export const selection`', FORM_HINT);
@@ -52,16 +58,42 @@ export function readSelectionFile(file: string, maxFileBytes?: number): { select
   }
   const fields = data as Record<string, unknown>;
   for (const field of TEXT_FIELDS) {
-    if (typeof fields[field] !== 'string' || (fields[field] as string).trim() === '') sink.add('SEL001', childPath(ROOT, field), `\`${field}\` is missing or not a non-empty string`, FORM_HINT);
+    if (typeof fields[field] !== 'string' || (fields[field] as string).trim() === '')
+      sink.add('SEL001', childPath(ROOT, field), `\`${field}\` is missing or not a non-empty string`, FORM_HINT);
   }
   for (const field of LIST_FIELDS) {
     const list = fields[field];
-    if (list !== undefined && (!Array.isArray(list) || list.some((entry) => typeof entry !== 'string'))) sink.add('SEL001', childPath(ROOT, field), `\`${field}\` is not a list of ids`, FORM_HINT);
+    if (list !== undefined && (!Array.isArray(list) || list.some((entry) => typeof entry !== 'string')))
+      sink.add('SEL001', childPath(ROOT, field), `\`${field}\` is not a list of ids`, FORM_HINT);
   }
-  if (typeof fields.name === 'string' && !SELECTION_NAME.test(fields.name)) sink.add('SEL001', childPath(ROOT, 'name'), `name '${fields.name}' does not match ${SELECTION_NAME.source}: it names the endpoint /mcp/<name>`, 'use kebab-case, e.g. contract-analysis');
-  const tools = Array.isArray(fields.tools) ? fields.tools.filter((entry): entry is string => typeof entry === 'string') : [];
-  if (tools.length === 0) sink.add('SEL001', childPath(ROOT, 'tools'), 'the selection selects no tool: flowguard serves the tools of a selection', 'list the tool ids, e.g. etherscan-io/tool/getSmartContractAbi');
+  if (typeof fields.name === 'string' && !SELECTION_NAME.test(fields.name))
+    sink.add(
+      'SEL001',
+      childPath(ROOT, 'name'),
+      `name '${fields.name}' does not match ${SELECTION_NAME.source}: it names the endpoint /mcp/<name>`,
+      'use kebab-case, e.g. contract-analysis',
+    );
+  const tools = Array.isArray(fields.tools)
+    ? fields.tools.filter((entry): entry is string => typeof entry === 'string')
+    : [];
+  if (tools.length === 0)
+    sink.add(
+      'SEL001',
+      childPath(ROOT, 'tools'),
+      'the selection selects no tool: flowguard serves the tools of a selection',
+      'list the tool ids, e.g. etherscan-io/tool/getSmartContractAbi',
+    );
   if (sink.hasErrors()) return { selection: null, sink };
   const text = (field: (typeof TEXT_FIELDS)[number]) => fields[field] as string;
-  return { selection: { file, namespace: text('namespace'), name: text('name'), description: text('description'), whenToUse: text('whenToUse'), tools }, sink };
+  return {
+    selection: {
+      file,
+      namespace: text('namespace'),
+      name: text('name'),
+      description: text('description'),
+      whenToUse: text('whenToUse'),
+      tools,
+    },
+    sink,
+  };
 }

@@ -22,24 +22,48 @@ export function selectionsFolder(schemas: string): string {
 }
 
 /** Every selection file of the folder (none when it does not exist), verified in path order; `groups` are the names taken by groups.json. */
-export function verifySelections(tools: readonly Tool[], folder: string, groups: ReadonlySet<string>, maxFileBytes?: number): SelectionVerdict[] {
+export function verifySelections(
+  tools: readonly Tool[],
+  folder: string,
+  groups: ReadonlySet<string>,
+  maxFileBytes?: number,
+): SelectionVerdict[] {
   if (!existsSync(folder)) return [];
   const taken = new Map<string, string>([...groups].map((name) => [name, 'a group of groups.json']));
   return selectSchemaFiles([folder]).files.map((file) => verifySelectionFile(tools, file, taken, maxFileBytes));
 }
 
 /** One selection file verified; `taken` maps the names already taken to who took them, and gains this one's. */
-export function verifySelectionFile(tools: readonly Tool[], file: string, taken: Map<string, string>, maxFileBytes?: number): SelectionVerdict {
+export function verifySelectionFile(
+  tools: readonly Tool[],
+  file: string,
+  taken: Map<string, string>,
+  maxFileBytes?: number,
+): SelectionVerdict {
   const { selection, sink } = readSelectionFile(file, maxFileBytes);
   if (!selection) return { ok: false, name: fallbackName(file), file, errors: sink.findings.filter(isError) };
   const owner = taken.get(selection.name);
-  if (owner !== undefined) sink.add('SEL001', 'selection.name', `the name '${selection.name}' is taken by ${owner}: two tool sets cannot share one endpoint`, 'rename the selection, or the group');
+  if (owner !== undefined)
+    sink.add(
+      'SEL001',
+      'selection.name',
+      `the name '${selection.name}' is taken by ${owner}: two tool sets cannot share one endpoint`,
+      'rename the selection, or the group',
+    );
   else taken.set(selection.name, `the selection ${file}`);
   const resolved = selection.tools.flatMap((id, position) => {
     const found = resolveTool(tools, id);
     if (found.length === 1) return found;
-    const problem = found.length === 0 ? `'${id}' resolves to no loaded tool` : `'${id}' is ambiguous: ${found.length} loaded tools have it (${found.map((tool) => tool.reference).join(', ')})`;
-    sink.add('SEL003', childPath('selection.tools', position), problem, found.length === 0 ? unresolvedHint(tools, id) : 'name the tool by its full reference, namespace/file.mjs::route');
+    const problem =
+      found.length === 0
+        ? `'${id}' resolves to no loaded tool`
+        : `'${id}' is ambiguous: ${found.length} loaded tools have it (${found.map((tool) => tool.reference).join(', ')})`;
+    sink.add(
+      'SEL003',
+      childPath('selection.tools', position),
+      problem,
+      found.length === 0 ? unresolvedHint(tools, id) : 'name the tool by its full reference, namespace/file.mjs::route',
+    );
     return [];
   });
   if (sink.hasErrors()) return { ok: false, name: selection.name, file, errors: sink.findings.filter(isError) };
@@ -57,7 +81,8 @@ function resolveTool(tools: readonly Tool[], id: string): Tool[] {
 function unresolvedHint(tools: readonly Tool[], id: string): string {
   const [namespace = '', , name = ''] = id.split('/');
   const similar = tools.filter((tool) => tool.namespace === namespace || tool.route.name === name).slice(0, 3);
-  if (similar.length > 0) return `did you mean ${similar.map((tool) => `${tool.namespace}/tool/${tool.route.name}`).join(', ')}?`;
+  if (similar.length > 0)
+    return `did you mean ${similar.map((tool) => `${tool.namespace}/tool/${tool.route.name}`).join(', ')}?`;
   return 'a tool id is namespace/tool/name of a loaded schema; flowguard list shows every loaded tool';
 }
 

@@ -3,7 +3,8 @@
 // lists and groups.json as findings, the config as the lines of its usage error.
 
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { childPath, type Code, type FindingSink } from '../report/findings.js';
+import { childPath, type FindingSink } from '../report/findings.js';
+import { type Code } from '../report/codes.js';
 import { withSuggestion } from '../report/did-you-mean.js';
 import { isRecord } from '../shared/raw.js';
 import type { Meaning, Shape } from './vocabulary.js';
@@ -55,16 +56,24 @@ const WRAPPERS: ReadonlySet<string> = new Set(['allOf', 'propertyNames']);
 /** Every problem of `data` against a shape, in the validator's order; none when it passes. */
 export function shapeProblems(validate: ShapeValidator, data: unknown, reading: ShapeReading): ShapeProblem[] {
   if (validate(data)) return [];
-  return (validate.errors ?? []).filter((error) => !WRAPPERS.has(error.keyword)).map((error) => readError(error, data, reading));
+  return (validate.errors ?? [])
+    .filter((error) => !WRAPPERS.has(error.keyword))
+    .map((error) => readError(error, data, reading));
 }
 
 /**
  * Checks `data` against a coded shape and adds every problem to `sink` as a finding. A failure
  * the shape leaves uncoded becomes `fallback` (test/shapes/ keeps every coded shape coded).
  */
-export function checkShape(validate: ShapeValidator, data: unknown, reading: ShapeReading & { fallback: Code }, sink: FindingSink): ShapeProblem[] {
+export function checkShape(
+  validate: ShapeValidator,
+  data: unknown,
+  reading: ShapeReading & { fallback: Code },
+  sink: FindingSink,
+): ShapeProblem[] {
   const problems = shapeProblems(validate, data, reading);
-  for (const problem of problems) sink.add(problem.code ?? reading.fallback, problem.path, problem.message, problem.hint);
+  for (const problem of problems)
+    sink.add(problem.code ?? reading.fallback, problem.path, problem.message, problem.hint);
   return problems;
 }
 
@@ -117,17 +126,34 @@ function readError(error: ErrorObject, document: unknown, reading: ShapeReading)
   const fill = filler(error, parent, key ?? lastField(path ?? reading.root), value, reading.vars ?? {});
   let hint = meaning.hint === undefined ? undefined : fill(meaning.hint);
   // An unknown field is most often a misspelt known one.
-  if (error.keyword === 'additionalProperties' && key !== undefined && isRecord(parent.properties)) hint = withSuggestion(key, Object.keys(parent.properties), hint);
-  if (error.keyword === 'enum' && reading.suggestValues && typeof value === 'string' && Array.isArray(params.allowedValues)) hint = withSuggestion(value, params.allowedValues.map(String), hint);
+  if (error.keyword === 'additionalProperties' && key !== undefined && isRecord(parent.properties))
+    hint = withSuggestion(key, Object.keys(parent.properties), hint);
+  if (
+    error.keyword === 'enum' &&
+    reading.suggestValues &&
+    typeof value === 'string' &&
+    Array.isArray(params.allowedValues)
+  )
+    hint = withSuggestion(value, params.allowedValues.map(String), hint);
   return { code: meaning.code, keyword: error.keyword, path, at, message: fill(template), hint };
 }
 
 function meaningOf(schema: Shape): Meaning {
-  return { code: schema['x-code'] as Code | undefined, message: schema['x-message'] as string | undefined, hint: schema['x-hint'] as string | undefined };
+  return {
+    code: schema['x-code'] as Code | undefined,
+    message: schema['x-message'] as string | undefined,
+    hint: schema['x-hint'] as string | undefined,
+  };
 }
 
 /** Fills a template's {names}; a name it does not know stays as written. */
-function filler(error: ErrorObject, parent: Shape, key: string, value: unknown, vars: Readonly<Record<string, string>>): (template: string) => string {
+function filler(
+  error: ErrorObject,
+  parent: Shape,
+  key: string,
+  value: unknown,
+  vars: Readonly<Record<string, string>>,
+): (template: string) => string {
   const params = error.params as Record<string, unknown>;
   const values: Record<string, () => string> = {
     key: () => key,
@@ -136,7 +162,10 @@ function filler(error: ErrorObject, parent: Shape, key: string, value: unknown, 
     count: () => String(Array.isArray(value) ? value.length : isRecord(value) ? Object.keys(value).length : 0),
     limit: () => String(params.limit),
     missing: () => String(params.missingProperty),
-    allowed: () => (Array.isArray(params.allowedValues) ? params.allowedValues.join(', ') : Object.keys(isRecord(parent.properties) ? parent.properties : {}).join(', ')),
+    allowed: () =>
+      Array.isArray(params.allowedValues)
+        ? params.allowedValues.join(', ')
+        : Object.keys(isRecord(parent.properties) ? parent.properties : {}).join(', '),
     detail: () => error.message ?? 'is invalid',
   };
   return (template) =>

@@ -21,7 +21,7 @@
 // Shapes are compiled at build time into standalone validators (scripts/generate.ts writes the
 // `*.generated.ts` beside each shape), so no check loads or compiles Ajv.
 
-import type { Code } from '../report/findings.js';
+import type { Code } from '../report/codes.js';
 
 /** A JSON Schema object, annotated or not. */
 export type Shape = { [keyword: string]: unknown };
@@ -55,6 +55,15 @@ export function annotated(schema: Shape, { code, message, hint }: Meaning): Shap
  * A closed object: every property not in `properties` fails, meaning `unknown`. `meaning` is what
  * a value that is no object (or the object missing where it is required) means.
  */
-export function closedObject(properties: Record<string, Shape>, required: readonly string[], meaning: Meaning, unknown: Meaning, extra: Shape = {}): Shape {
-  return annotated({ type: 'object', properties, required, additionalProperties: false, 'x-unknown': unknown, ...extra }, meaning);
+export function closedObject(
+  properties: Record<string, Shape>,
+  required: readonly string[],
+  meaning: Meaning,
+  unknown: Meaning,
+  extra: Shape = {},
+): Shape {
+  return annotated(
+    { type: 'object', properties, required, additionalProperties: false, 'x-unknown': unknown, ...extra },
+    meaning,
+  );
 }

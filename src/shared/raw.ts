@@ -29,7 +29,7 @@ export interface JsonBounds {
 /**
  * Which bound a JSON-like value breaks, or null. Walked with an explicit stack, never by
  * recursion, and stopped at the first bound passed: a value nested 100,000 deep costs as much
- * as one nested `maxDepth` deep (RULINGS R13).
+ * as one nested `maxDepth` deep (decision R13).
  */
 export function brokenBound(value: unknown, { maxDepth, maxBytes = Infinity }: JsonBounds): 'depth' | 'size' | null {
   // Two parallel stacks rather than an object per value: arguments are walked on every call.

@@ -7,7 +7,8 @@ export function sortedJson(value: unknown): unknown {
   if (value !== null && typeof value === 'object') {
     // No prototype, so that a `__proto__` key (JSON.parse makes it an own key) stays a key.
     const copy: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-    for (const key of Object.keys(value).sort(compareStrings)) copy[key] = sortedJson((value as Record<string, unknown>)[key]);
+    for (const key of Object.keys(value).sort(compareStrings))
+      copy[key] = sortedJson((value as Record<string, unknown>)[key]);
     return copy;
   }
   return value;

@@ -12,7 +12,11 @@ import type { SharedState } from './shared-state.js';
 /** How long a server waits for Redis at start before it goes on with memory (and keeps trying). */
 const CONNECT_WAIT_MS = 2000;
 
-export async function openSharedState(config: RedisConfig, logger: Logger, memory: MemoryState = new MemoryState()): Promise<SharedState> {
+export async function openSharedState(
+  config: RedisConfig,
+  logger: Logger,
+  memory: MemoryState = new MemoryState(),
+): Promise<SharedState> {
   if (config.url === undefined) return memory;
   // ioredis (about 70 ms to load) only for a server that uses it.
   const { RedisState } = await import('./redis-state.js');

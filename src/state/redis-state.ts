@@ -69,9 +69,11 @@ export class RedisState implements SharedState {
   private readonly client: ScriptedRedis;
   private readonly prefix: string;
   readonly sessions: SessionRecords = {
-    put: async (id, record, ttlMs) => (await this.client.set(this.sessionKey(id), record, 'PX', Math.ceil(ttlMs))) === 'OK',
+    put: async (id, record, ttlMs) =>
+      (await this.client.set(this.sessionKey(id), record, 'PX', Math.ceil(ttlMs))) === 'OK',
     get: (id) => this.client.get(this.sessionKey(id)),
-    touch: async (id, ttlMs): Promise<SessionLiveness> => ((await this.client.pexpire(this.sessionKey(id), Math.ceil(ttlMs))) === 1 ? 'live' : 'gone'),
+    touch: async (id, ttlMs): Promise<SessionLiveness> =>
+      (await this.client.pexpire(this.sessionKey(id), Math.ceil(ttlMs))) === 1 ? 'live' : 'gone',
     drop: async (id) => void (await this.client.del(this.sessionKey(id))),
   };
 

@@ -1,4 +1,4 @@
-// Redis when it answers, this process's memory when it does not (issue 16: "if Redis goes away,
+// Redis when it answers, this process's memory when it does not ("if Redis goes away,
 // calls go on with local state and a warning, never an outage"). The first failure logs one
 // warning and switches to memory; while Redis is away nothing waits for it (commands fail at once
 // without a connection, or after the command timeout). Once Redis is ready again, or a second
@@ -95,6 +95,8 @@ export class ResilientState implements SharedState {
 
   private fallBack(error: Error): void {
     this.usingRedis = false;
-    this.logger.warn(`redis is not answering (${error.message}): rate limits, pauses and the cache are kept in this process until it does`);
+    this.logger.warn(
+      `redis is not answering (${error.message}): rate limits, pauses and the cache are kept in this process until it does`,
+    );
   }
 }

@@ -1,5 +1,5 @@
-// State that replicas of one flowguard must agree on (issue 16, seam 3): the upstream guard's
-// rate buckets and pauses, the response cache, and (issue 28) the records by which any replica
+// State that replicas of one flowguard must agree on: the upstream guard's
+// rate buckets and pauses, the response cache, and the records by which any replica
 // can take over an MCP session another opened. MemoryState keeps it in this process;
 // RedisState keeps it in Redis so any number of processes behave as one; ResilientState uses
 // Redis and falls back to memory while Redis does not answer.
@@ -52,10 +52,16 @@ export interface BucketLevel {
  * One take from a token bucket, as pure arithmetic (MemoryState runs it; RedisState's Lua script
  * is the same steps): refill by the time passed, up to capacity, then take one whole token.
  */
-export function takeToken(level: BucketLevel | undefined, capacity: number, refillPerSecond: number, nowMs: number): { level: BucketLevel; result: TakeResult } {
+export function takeToken(
+  level: BucketLevel | undefined,
+  capacity: number,
+  refillPerSecond: number,
+  nowMs: number,
+): { level: BucketLevel; result: TakeResult } {
   const elapsed = level ? Math.max(0, nowMs - level.atMs) : 0;
   const tokens = level ? Math.min(capacity, level.tokens + (elapsed * refillPerSecond) / 1000) : capacity;
   if (tokens >= 1) return { level: { tokens: tokens - 1, atMs: nowMs }, result: { ok: true } };
-  const retryAfterMs = refillPerSecond > 0 ? Math.ceil(((1 - tokens) * 1000) / refillPerSecond) : Number.MAX_SAFE_INTEGER;
+  const retryAfterMs =
+    refillPerSecond > 0 ? Math.ceil(((1 - tokens) * 1000) / refillPerSecond) : Number.MAX_SAFE_INTEGER;
   return { level: { tokens, atMs: nowMs }, result: { ok: false, retryAfterMs } };
 }

@@ -37,7 +37,11 @@ beforeAll(async () => {
   upstream = await startCatalogUpstream();
   const oauth = await prepareOAuth({ requiredScopes: ['tools:call'] }, { issuer: provider.issuer });
   // alice may use everything, bob only the media namespace, carol is named by no identity.
-  const identities = Identities.create({ everything: { match: { clients: ['alice'] } }, media: { match: { clients: ['bob'] }, namespaces: ['media'] } }, () => [], (bucket, capacity, refill) => new MemoryState().take(bucket, capacity, refill));
+  const identities = Identities.create(
+    { everything: { match: { clients: ['alice'] } }, media: { match: { clients: ['bob'] }, namespaces: ['media'] } },
+    () => [],
+    (bucket, capacity, refill) => new MemoryState().take(bucket, capacity, refill),
+  );
   served = await startHttpFixture(upstream, { oauth, identities, metrics });
   served.catalog.onCall((record) => void records.push(record));
   url = served.server.url;
@@ -58,7 +62,12 @@ describe('Protected Resource Metadata and the challenge', () => {
     for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
       const answer = await rawRequest(`${new URL(url).origin}${path}`);
       expect(answer.status, path).toBe(200);
-      expect(JSON.parse(answer.body)).toMatchObject({ resource: url, authorization_servers: [provider.issuer], scopes_supported: ['tools:call'], bearer_methods_supported: ['header'] });
+      expect(JSON.parse(answer.body)).toMatchObject({
+        resource: url,
+        authorization_servers: [provider.issuer],
+        scopes_supported: ['tools:call'],
+        bearer_methods_supported: ['header'],
+      });
     }
     expect(resource).toBe(url);
   });
@@ -73,7 +82,16 @@ describe('Protected Resource Metadata and the challenge', () => {
 describe('the official SDK client', () => {
   it('runs its OAuth flow (resource metadata, authorization server metadata, token) and reaches a tool', async () => {
     const client = new Client({ name: 'oauth-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider: new ClientCredentialsProvider({ clientId: ALICE.id, clientSecret: ALICE.secret, scope: 'tools:call', expectedIssuer: provider.issuer }) }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        authProvider: new ClientCredentialsProvider({
+          clientId: ALICE.id,
+          clientSecret: ALICE.secret,
+          scope: 'tools:call',
+          expectedIssuer: provider.issuer,
+        }),
+      }),
+    );
     const answer = await client.callTool({ name: 'widgets_getWidget', arguments: { id: 'w-3' } });
     expect(answer.isError).toBeFalsy();
     expect(JSON.stringify(answer.structuredContent ?? answer.content)).toContain('w-3');
@@ -86,7 +104,15 @@ describe('tokens refused', () => {
   let good: Record<string, unknown>;
   beforeAll(() => {
     now = Math.floor(Date.now() / 1000);
-    good = { iss: provider.issuer, aud: resource, sub: 'alice', client_id: 'alice', scope: 'tools:call', iat: now, exp: now + 300 };
+    good = {
+      iss: provider.issuer,
+      aud: resource,
+      sub: 'alice',
+      client_id: 'alice',
+      scope: 'tools:call',
+      iat: now,
+      exp: now + 300,
+    };
   });
 
   it('accepts the provider’s token and the same claims signed with its key (the control)', async () => {
@@ -98,7 +124,11 @@ describe('tokens refused', () => {
     const answer = await postList(url, bearer(token));
     expect(answer.status).toBe(401);
     const challenge = answer.headers['www-authenticate'] as string;
-    expect(challenge).toMatch(new RegExp(`^Bearer resource_metadata="${metadataUrl().replace(/[.]/g, '\\.')}", error="invalid_token", error_description="[^"]*"$`));
+    expect(challenge).toMatch(
+      new RegExp(
+        `^Bearer resource_metadata="${metadataUrl().replace(/[.]/g, '\\.')}", error="invalid_token", error_description="[^"]*"$`,
+      ),
+    );
     expect(challenge).toMatch(why);
     // The token is never echoed back.
     expect(answer.body + challenge).not.toContain(token.split('.')[1]);
@@ -133,7 +163,9 @@ describe('tokens refused', () => {
     const publicKey = createPublicKey({ key: provider.publicJwk as import('node:crypto').JsonWebKey, format: 'jwk' });
     const publicPem = publicKey.export({ type: 'spki', format: 'pem' }) as string;
     for (const secret of [Buffer.from(publicPem), Buffer.from(JSON.stringify(await exportJWK(publicKey)))]) {
-      const forged = await new SignJWT(good).setProtectedHeader({ alg: 'HS256', kid: 'test-key' }).sign(new Uint8Array(secret));
+      const forged = await new SignJWT(good)
+        .setProtectedHeader({ alg: 'HS256', kid: 'test-key' })
+        .sign(new Uint8Array(secret));
       await refused(forged, /algorithm this server does not accept/);
     }
   });
@@ -145,14 +177,25 @@ describe('tokens refused', () => {
   it('answers a valid token without the required scope 403 insufficient_scope, naming the scope', async () => {
     const answer = await postList(url, bearer(await provider.token(ALICE, resource, 'tools:read')));
     expect(answer.status).toBe(403);
-    expect(answer.headers['www-authenticate']).toMatch(/^Bearer resource_metadata="[^"]+", error="insufficient_scope", error_description="the token lacks the scope tools:call", scope="tools:call"$/);
+    expect(answer.headers['www-authenticate']).toMatch(
+      /^Bearer resource_metadata="[^"]+", error="insufficient_scope", error_description="the token lacks the scope tools:call", scope="tools:call"$/,
+    );
   });
 });
 
 describe('identities', () => {
   const listed = async (client: TestClient) => {
     const answer = await postList(url, bearer(await provider.token(client, resource, 'tools:call')));
-    return { status: answer.status, names: answer.status === 200 ? (JSON.parse(answer.body) as { result: { tools: Array<{ name: string }> } }).result.tools.map((tool) => tool.name).sort() : [], answer };
+    return {
+      status: answer.status,
+      names:
+        answer.status === 200
+          ? (JSON.parse(answer.body) as { result: { tools: Array<{ name: string }> } }).result.tools
+              .map((tool) => tool.name)
+              .sort()
+          : [],
+      answer,
+    };
   };
 
   it('lists each identity its own tools: bob only the media namespace, alice all of them', async () => {
@@ -165,24 +208,52 @@ describe('identities', () => {
 
   it('refuses bob a call of a tool outside his namespace as unknown, and serves alice the same call', async () => {
     const call = (token: string) =>
-      rawRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(token) }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'widgets_getWidget', arguments: { id: 'w-1' } } }) });
-    const bob = JSON.parse((await call(await provider.token(BOB, resource, 'tools:call'))).body) as { error?: { message: string } };
+      rawRequest(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...bearer(token),
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'widgets_getWidget', arguments: { id: 'w-1' } },
+        }),
+      });
+    const bob = JSON.parse((await call(await provider.token(BOB, resource, 'tools:call'))).body) as {
+      error?: { message: string };
+    };
     expect(bob.error?.message).toMatch(/Unknown tool: widgets_getWidget/);
-    const alice = JSON.parse((await call(await provider.token(ALICE, resource, 'tools:call'))).body) as { result?: { isError?: boolean } };
+    const alice = JSON.parse((await call(await provider.token(ALICE, resource, 'tools:call'))).body) as {
+      result?: { isError?: boolean };
+    };
     expect(alice.result?.isError).toBeFalsy();
   });
 
   it('refuses a caller no identity names: 403, saying whom', async () => {
     const carol = await listed(CAROL);
     expect(carol.status).toBe(403);
-    expect(carol.answer.body).toMatch(/no identity of this server's config names this caller \(subject carol, client carol\)/);
+    expect(carol.answer.body).toMatch(
+      /no identity of this server's config names this caller \(subject carol, client carol\)/,
+    );
   });
 
   it('names the caller in every call record and the metrics, never the token', async () => {
     records.length = 0;
     const token = await provider.token(BOB, resource, 'tools:call');
     const mark = upstream.records.length;
-    const answer = await rawRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(token) }, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'media_getReadme', arguments: {} } }) });
+    const answer = await rawRequest(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(token) },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'media_getReadme', arguments: {} },
+      }),
+    });
     expect(answer.status).toBe(200);
     await callRecordsDelivered();
     // Records of the earlier tests' calls may still arrive: this call's is the one of media_getReadme.
@@ -211,13 +282,23 @@ describe('sessions under OAuth', () => {
   const post = (token: string, body: object, session?: string) =>
     rawRequest(sessioned.server.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer(token), ...(session ? { 'mcp-session-id': session } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...bearer(token),
+        ...(session ? { 'mcp-session-id': session } : {}),
+      },
       body: JSON.stringify(body),
     });
 
   it('belong to the subject and client: a fresh token of the same client continues one, another client’s token finds none', async () => {
     const at = sessioned.server.resource as string;
-    const opened = await post(await provider.token(ALICE, at), { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    const opened = await post(await provider.token(ALICE, at), {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
     expect(opened.status).toBe(200);
     const session = opened.headers['mcp-session-id'] as string;
     expect(session).toMatch(/^[0-9a-f-]{36}$/);

@@ -30,7 +30,10 @@ export interface TestProvider {
 }
 
 /** `opaque`: access tokens as opaque strings, to be introspected (RFC 7662), instead of JWTs. */
-export async function startProvider(clients: readonly TestClient[], options: { opaque?: boolean } = {}): Promise<TestProvider> {
+export async function startProvider(
+  clients: readonly TestClient[],
+  options: { opaque?: boolean } = {},
+): Promise<TestProvider> {
   const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
   const privateJwk: JWK = { ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
   const publicJwk: JWK = { ...(await exportJWK(publicKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
@@ -38,7 +41,14 @@ export async function startProvider(clients: readonly TestClient[], options: { o
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   const provider = new Provider(issuer, {
-    clients: clients.map((client) => ({ client_id: client.id, client_secret: client.secret, grant_types: ['client_credentials'], redirect_uris: [], response_types: [], scope: client.scope })),
+    clients: clients.map((client) => ({
+      client_id: client.id,
+      client_secret: client.secret,
+      grant_types: ['client_credentials'],
+      redirect_uris: [],
+      response_types: [],
+      scope: client.scope,
+    })),
     scopes: SCOPES,
     jwks: { keys: [privateJwk] },
     features: {
@@ -48,7 +58,14 @@ export async function startProvider(clients: readonly TestClient[], options: { o
       resourceIndicators: {
         enabled: true,
         useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx: unknown, indicator: string) => ({ scope: SCOPES.join(' '), audience: indicator, accessTokenTTL: 300, ...(options.opaque ? { accessTokenFormat: 'opaque' } : { accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } }) }),
+        getResourceServerInfo: (_ctx: unknown, indicator: string) => ({
+          scope: SCOPES.join(' '),
+          audience: indicator,
+          accessTokenTTL: 300,
+          ...(options.opaque
+            ? { accessTokenFormat: 'opaque' }
+            : { accessTokenFormat: 'jwt', jwt: { sign: { alg: 'RS256' } } }),
+        }),
       },
     },
     ttl: { ClientCredentials: 300 },
@@ -65,14 +82,18 @@ export async function startProvider(clients: readonly TestClient[], options: { o
     async token(client, resource, scope = client.scope) {
       const response = await fetch(`${issuer}/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}` },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+        },
         body: new URLSearchParams({ grant_type: 'client_credentials', scope, resource }),
       });
       const body = (await response.json()) as { access_token?: string };
       if (!body.access_token) throw new Error(`no token: ${JSON.stringify(body)}`);
       return body.access_token;
     },
-    sign: (claims) => new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'test-key', typ: 'at+jwt' }).sign(signingKey),
+    sign: (claims) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'test-key', typ: 'at+jwt' }).sign(signingKey),
     close: () =>
       new Promise<void>((resolve) => {
         http.close(() => resolve());

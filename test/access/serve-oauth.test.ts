@@ -15,7 +15,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait.js';
-import { BIN, PROJECT, ROOT, SCHEMAS, spawnServe, startCatalogUpstream, type CatalogUpstream, type Spawned } from '../mcp/helpers.js';
+import {
+  BIN,
+  PROJECT,
+  ROOT,
+  SCHEMAS,
+  spawnServe,
+  startCatalogUpstream,
+  type CatalogUpstream,
+  type Spawned,
+} from '../mcp/helpers.js';
 import { startProvider, type TestClient, type TestProvider } from './provider.js';
 
 const ALICE: TestClient = { id: 'alice', secret: 'alice-secret-0123456789abcdef', scope: 'tools:call' };
@@ -34,16 +43,39 @@ beforeAll(async () => {
   project = mkdtempSync(join(tmpdir(), 'flowguard-oauth-'));
   mkdirSync(join(project, '.flowmcp'));
   copyFileSync(join(PROJECT, '.flowmcp', 'config.json'), join(project, '.flowmcp', 'config.json'));
-  const created = spawnSync(process.execPath, [BIN, 'group', 'create', 'shop', '--tools', SHOP.join(','), '--schemas', SCHEMAS, '--project', project], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+  const created = spawnSync(
+    process.execPath,
+    [BIN, 'group', 'create', 'shop', '--tools', SHOP.join(','), '--schemas', SCHEMAS, '--project', project],
+    { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } },
+  );
   expect(created.status, created.stdout + created.stderr).toBe(0);
   const config = JSON.parse(readFileSync(join(project, '.flowmcp', 'config.json'), 'utf8')) as Record<string, unknown>;
   config.oauth = { requiredScopes: ['tools:call'] };
   config.identities = {
     shop: { match: { clients: ['alice'] }, groups: ['shop'] },
-    ops: { tokens: [`sha256:${createHash('sha256').update(STATIC_TOKEN).digest('hex')}`], namespaces: ['media'], readOnly: true },
+    ops: {
+      tokens: [`sha256:${createHash('sha256').update(STATIC_TOKEN).digest('hex')}`],
+      namespaces: ['media'],
+      readOnly: true,
+    },
   };
   writeFileSync(join(project, '.flowmcp', 'config.json'), JSON.stringify(config));
-  server = spawnServe([BIN, 'serve', '--schemas', SCHEMAS, '--project', project, '--upstream', `*=${upstream.origin}`, '--transport', 'http', '--port', '0', '--oauth-issuer', provider.issuer]);
+  server = spawnServe([
+    BIN,
+    'serve',
+    '--schemas',
+    SCHEMAS,
+    '--project',
+    project,
+    '--upstream',
+    `*=${upstream.origin}`,
+    '--transport',
+    'http',
+    '--port',
+    '0',
+    '--oauth-issuer',
+    provider.issuer,
+  ]);
   expect(await waitFor(() => /serving \d+ tools at (\S+)/.test(server.stderr()), 20_000), server.stderr()).toBe(true);
   url = (/serving \d+ tools at (\S+)/.exec(server.stderr()) as RegExpExecArray)[1] as string;
   // Three processes start here (group create, serve and its sandbox): on a loaded machine that takes more than the default 10 s.
@@ -58,7 +90,9 @@ afterAll(async () => {
 
 async function connect(token: string): Promise<Client> {
   const client = new Client({ name: 'serve-oauth-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
   return client;
 }
 
@@ -66,18 +100,24 @@ const names = async (client: Client) => (await client.listTools()).tools.map((to
 
 function auditText(): string {
   const folder = join(project, '.flowmcp', 'audit');
-  return readdirSync(folder).map((file) => readFileSync(join(folder, file), 'utf8')).join('');
+  return readdirSync(folder)
+    .map((file) => readFileSync(join(folder, file), 'utf8'))
+    .join('');
 }
 
 describe('a spawned serve with --oauth-issuer and identities', () => {
   it('says how to connect each common client with OAuth', () => {
     const stderr = server.stderr();
-    expect(stderr).toContain(`every request needs an OAuth access token from ${provider.issuer} for the resource ${url}`);
+    expect(stderr).toContain(
+      `every request needs an OAuth access token from ${provider.issuer} for the resource ${url}`,
+    );
     expect(stderr).toContain(`${new URL(url).origin}/.well-known/oauth-protected-resource/mcp`);
     expect(stderr).toMatch(/npx -y mcp-remote \S+ 3334 --static-oauth-client-info '\{"client_id":"<client id>"\}'/);
     expect(stderr).toContain('npx @modelcontextprotocol/inspector');
     expect(stderr).toContain('Add custom connector');
-    expect(stderr).toContain(`new StreamableHTTPClientTransport(new URL('${url}'), { authProvider: new ClientCredentialsProvider({ clientId, clientSecret }) })`);
+    expect(stderr).toContain(
+      `new StreamableHTTPClientTransport(new URL('${url}'), { authProvider: new ClientCredentialsProvider({ clientId, clientSecret }) })`,
+    );
   });
 
   it('serves the identity matched by its OAuth client only the tools of its group', async () => {
@@ -86,14 +126,27 @@ describe('a spawned serve with --oauth-issuer and identities', () => {
     expect(await names(client)).toEqual(['widgets_getWidget', 'widgets_listWidgets']);
     const answer = await client.callTool({ name: 'widgets_getWidget', arguments: { id: 'w-5' } });
     expect(answer.isError).toBeFalsy();
-    await expect(client.callTool({ name: 'media_getReadme', arguments: {} })).rejects.toThrow(/Unknown tool: media_getReadme/);
+    await expect(client.callTool({ name: 'media_getReadme', arguments: {} })).rejects.toThrow(
+      /Unknown tool: media_getReadme/,
+    );
     await client.close();
 
     // The audit line and the log line name the caller; neither holds the token.
     expect(await waitFor(() => auditText().includes('widgets_getWidget'), 5_000)).toBe(true);
-    const line = auditText().split('\n').find((entry) => entry.includes('"widgets_getWidget"')) as string;
+    const line = auditText()
+      .split('\n')
+      .find((entry) => entry.includes('"widgets_getWidget"')) as string;
     expect(JSON.parse(line).caller).toEqual({ identity: 'shop', subject: 'alice', client: 'alice' });
-    expect(await waitFor(() => /"msg":"call".*"caller":\{"identity":"shop","subject":"alice","client":"alice"\}|"caller":\{"identity":"shop","subject":"alice","client":"alice"\}.*"msg":"call"/.test(server.stderr()), 5_000), server.stderr().slice(-2000)).toBe(true);
+    expect(
+      await waitFor(
+        () =>
+          /"msg":"call".*"caller":\{"identity":"shop","subject":"alice","client":"alice"\}|"caller":\{"identity":"shop","subject":"alice","client":"alice"\}.*"msg":"call"/.test(
+            server.stderr(),
+          ),
+        5_000,
+      ),
+      server.stderr().slice(-2000),
+    ).toBe(true);
     const signature = token.split('.')[2] as string;
     expect(auditText()).not.toContain(signature);
     expect(server.stderr()).not.toContain(signature);
@@ -111,8 +164,14 @@ describe('a spawned serve with --oauth-issuer and identities', () => {
   });
 
   it('refuses a request without a token with the OAuth challenge', async () => {
-    const answer = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const answer = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
     expect(answer.status).toBe(401);
-    expect(answer.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${new URL(url).origin}/.well-known/oauth-protected-resource/mcp"`);
+    expect(answer.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${new URL(url).origin}/.well-known/oauth-protected-resource/mcp"`,
+    );
   });
 });

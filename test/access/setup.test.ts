@@ -18,10 +18,14 @@ import { loadProjectConfig } from '../../src/config/project.js';
 import { startProvider, type TestClient, type TestProvider } from './provider.js';
 
 /** A loopback server playing an issuer: `/.well-known/oauth-authorization-server` and whatever else `routes` answers. */
-async function fakeIssuer(routes: (origin: string, path: string) => { status?: number; body: string } | undefined): Promise<{ origin: string; close(): Promise<void> }> {
+async function fakeIssuer(
+  routes: (origin: string, path: string) => { status?: number; body: string } | undefined,
+): Promise<{ origin: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const answer = routes(origin, req.url ?? '/');
-    res.writeHead(answer?.status ?? (answer ? 200 : 404), { 'content-type': 'application/json' }).end(answer?.body ?? '{}');
+    res
+      .writeHead(answer?.status ?? (answer ? 200 : 404), { 'content-type': 'application/json' })
+      .end(answer?.body ?? '{}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -33,9 +37,15 @@ const none = () => Identities.none();
 describe('issuer discovery', () => {
   it('refuses metadata that names another issuer (RFC 8414 §3.3), and accepts its own (the control)', async () => {
     let named = 'https://evil.example';
-    const issuer = await fakeIssuer((origin, path) => (path === '/.well-known/oauth-authorization-server' ? { body: JSON.stringify({ issuer: named, jwks_uri: `${origin}/jwks` }) } : undefined));
+    const issuer = await fakeIssuer((origin, path) =>
+      path === '/.well-known/oauth-authorization-server'
+        ? { body: JSON.stringify({ issuer: named, jwks_uri: `${origin}/jwks` }) }
+        : undefined,
+    );
     try {
-      await expect(prepareOAuth({}, { issuer: issuer.origin })).rejects.toThrow(/names the issuer "https:\/\/evil\.example", not http:\/\/127\.0\.0\.1:\d+: its keys are not trusted/);
+      await expect(prepareOAuth({}, { issuer: issuer.origin })).rejects.toThrow(
+        /names the issuer "https:\/\/evil\.example", not http:\/\/127\.0\.0\.1:\d+: its keys are not trusted/,
+      );
       named = issuer.origin;
       await expect(prepareOAuth({}, { issuer: issuer.origin })).resolves.toMatchObject({ issuer: issuer.origin });
     } finally {
@@ -44,13 +54,25 @@ describe('issuer discovery', () => {
   });
 
   it('refuses a key set the metadata places at a private address the operator did not name', async () => {
-    const issuer = await fakeIssuer((origin, path) => (path === '/.well-known/oauth-authorization-server' ? { body: JSON.stringify({ issuer: origin, jwks_uri: 'http://169.254.169.254/latest/meta-data/jwks' }) } : undefined));
+    const issuer = await fakeIssuer((origin, path) =>
+      path === '/.well-known/oauth-authorization-server'
+        ? { body: JSON.stringify({ issuer: origin, jwks_uri: 'http://169.254.169.254/latest/meta-data/jwks' }) }
+        : undefined,
+    );
     try {
       const refused = prepareOAuth({}, { issuer: issuer.origin });
       await expect(refused).rejects.toThrow(OAuthSetupError);
-      await expect(refused).rejects.toThrow(/names http:\/\/169\.254\.169\.254\/latest\/meta-data\/jwks, which is not fetched: only https is fetched from an origin the config does not name/);
-      const httpsPrivate = await fakeIssuer((origin, path) => (path === '/.well-known/oauth-authorization-server' ? { body: JSON.stringify({ issuer: origin, jwks_uri: 'https://10.1.2.3/jwks' }) } : undefined));
-      await expect(prepareOAuth({}, { issuer: httpsPrivate.origin })).rejects.toThrow(/a private or loopback address is fetched only where the config names it/);
+      await expect(refused).rejects.toThrow(
+        /names http:\/\/169\.254\.169\.254\/latest\/meta-data\/jwks, which is not fetched: only https is fetched from an origin the config does not name/,
+      );
+      const httpsPrivate = await fakeIssuer((origin, path) =>
+        path === '/.well-known/oauth-authorization-server'
+          ? { body: JSON.stringify({ issuer: origin, jwks_uri: 'https://10.1.2.3/jwks' }) }
+          : undefined,
+      );
+      await expect(prepareOAuth({}, { issuer: httpsPrivate.origin })).rejects.toThrow(
+        /a private or loopback address is fetched only where the config names it/,
+      );
       await httpsPrivate.close();
     } finally {
       await issuer.close();
@@ -60,7 +82,9 @@ describe('issuer discovery', () => {
   it('says what is wrong when the issuer has no metadata at all', async () => {
     const issuer = await fakeIssuer(() => undefined);
     try {
-      await expect(prepareOAuth({}, { issuer: issuer.origin })).rejects.toThrow(/no metadata found for the issuer .* answered HTTP 404/);
+      await expect(prepareOAuth({}, { issuer: issuer.origin })).rejects.toThrow(
+        /no metadata found for the issuer .* answered HTTP 404/,
+      );
     } finally {
       await issuer.close();
     }
@@ -71,15 +95,21 @@ describe('the key set', () => {
   it('refuses a key set larger than the bound: the token is refused, nothing else breaks', async () => {
     const huge = JSON.stringify({ keys: [{ kty: 'oct', k: 'x'.repeat(MAX_ANSWER_BYTES) }] });
     const issuer = await fakeIssuer((origin, path) => {
-      if (path === '/.well-known/oauth-authorization-server') return { body: JSON.stringify({ issuer: origin, jwks_uri: `${origin}/jwks` }) };
+      if (path === '/.well-known/oauth-authorization-server')
+        return { body: JSON.stringify({ issuer: origin, jwks_uri: `${origin}/jwks` }) };
       return path === '/jwks' ? { body: huge } : undefined;
     });
     try {
       const server = (await prepareOAuth({}, { issuer: issuer.origin }))?.serverFor('http://127.0.0.1:1/mcp');
       const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-      const admission = await server?.admit(`${part({ alg: 'RS256', kid: 'k' })}.${part({ sub: 'x' })}.${part({ s: 1 })}`, none());
+      const admission = await server?.admit(
+        `${part({ alg: 'RS256', kid: 'k' })}.${part({ sub: 'x' })}.${part({ s: 1 })}`,
+        none(),
+      );
       expect(admission).toMatchObject({ ok: false, status: 401 });
-      expect(admission?.ok === false && admission.message).toMatch(new RegExp(`key set could not be fetched .*answered more than ${MAX_ANSWER_BYTES} bytes`));
+      expect(admission?.ok === false && admission.message).toMatch(
+        new RegExp(`key set could not be fetched .*answered more than ${MAX_ANSWER_BYTES} bytes`),
+      );
     } finally {
       await issuer.close();
     }
@@ -92,7 +122,8 @@ describe('the key set, kept', () => {
     const jwks = JSON.stringify({ keys: [{ ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' }] });
     let fetched = 0;
     const issuer = await fakeIssuer((origin, path) => {
-      if (path === '/.well-known/oauth-authorization-server') return { body: JSON.stringify({ issuer: origin, jwks_uri: `${origin}/jwks` }) };
+      if (path === '/.well-known/oauth-authorization-server')
+        return { body: JSON.stringify({ issuer: origin, jwks_uri: `${origin}/jwks` }) };
       if (path !== '/jwks') return undefined;
       fetched += 1;
       return { body: jwks };
@@ -101,11 +132,19 @@ describe('the key set, kept', () => {
       const resource = 'http://127.0.0.1:1/mcp';
       const server = (await prepareOAuth({}, { issuer: issuer.origin, resource }))?.serverFor(resource);
       const now = Math.floor(Date.now() / 1000);
-      const sign = (kid: string, sub: string) => new SignJWT({ iss: issuer.origin, aud: resource, sub, exp: now + 60 }).setProtectedHeader({ alg: 'ES256', kid }).sign(privateKey);
-      for (let i = 0; i < 5; i += 1) expect(await server?.admit(await sign('k1', `user-${i}`), none())).toMatchObject({ ok: true, caller: { subject: `user-${i}` } });
+      const sign = (kid: string, sub: string) =>
+        new SignJWT({ iss: issuer.origin, aud: resource, sub, exp: now + 60 })
+          .setProtectedHeader({ alg: 'ES256', kid })
+          .sign(privateKey);
+      for (let i = 0; i < 5; i += 1)
+        expect(await server?.admit(await sign('k1', `user-${i}`), none())).toMatchObject({
+          ok: true,
+          caller: { subject: `user-${i}` },
+        });
       expect(fetched).toBe(1);
       // An unknown key id asks the issuer again (rotation), at most once per cooldown: not once per token.
-      for (let i = 0; i < 5; i += 1) expect(await server?.admit(await sign('k9', 'x'), none())).toMatchObject({ ok: false, status: 401 });
+      for (let i = 0; i < 5; i += 1)
+        expect(await server?.admit(await sign('k9', 'x'), none())).toMatchObject({ ok: false, status: 401 });
       expect(fetched).toBeLessThanOrEqual(2);
     } finally {
       await issuer.close();
@@ -123,25 +162,43 @@ describe('introspection of opaque tokens (RFC 7662) at a real provider', () => {
   afterAll(() => provider?.close());
 
   const resource = 'http://127.0.0.1:9/mcp';
-  const prepared = () => prepareOAuth({ introspection: { clientId: SERVER.id, clientSecretEnv: 'RS_SECRET' } }, { issuer: provider.issuer, resource }, { RS_SECRET: SERVER.secret });
+  const prepared = () =>
+    prepareOAuth(
+      { introspection: { clientId: SERVER.id, clientSecretEnv: 'RS_SECRET' } },
+      { issuer: provider.issuer, resource },
+      { RS_SECRET: SERVER.secret },
+    );
 
   it('admits an active opaque token issued for this resource, naming its client (a client credentials token has no subject)', async () => {
     const token = await provider.token(APP, resource);
     expect(token.split('.')).toHaveLength(1);
     const admission = await (await prepared())?.serverFor(resource).admit(token, none());
-    expect(admission).toEqual({ ok: true, caller: { subject: undefined, client: 'app', scopes: ['tools:call'], groups: [] } });
+    expect(admission).toEqual({
+      ok: true,
+      caller: { subject: undefined, client: 'app', scopes: ['tools:call'], groups: [] },
+    });
   });
 
   it('refuses an opaque token issued for another resource, and one the provider does not know', async () => {
     const server = (await prepared())?.serverFor(resource);
     const elsewhere = await server?.admit(await provider.token(APP, 'http://127.0.0.1:1/other'), none());
-    expect(elsewhere).toMatchObject({ ok: false, status: 401, message: 'Unauthorized: the token was not issued for this server (aud)' });
+    expect(elsewhere).toMatchObject({
+      ok: false,
+      status: 401,
+      message: 'Unauthorized: the token was not issued for this server (aud)',
+    });
     const unknown = await server?.admit('made-up-token-0123456789abcdefghij', none());
     expect(unknown).toMatchObject({ ok: false, status: 401, message: 'Unauthorized: the token is not active' });
   });
 
   it('stops the start when the client secret is not in the environment', async () => {
-    await expect(prepareOAuth({ introspection: { clientId: SERVER.id, clientSecretEnv: 'RS_SECRET' } }, { issuer: provider.issuer }, {})).rejects.toThrow(/oauth\.introspection\.clientSecretEnv names RS_SECRET, which is not set in the environment/);
+    await expect(
+      prepareOAuth(
+        { introspection: { clientId: SERVER.id, clientSecretEnv: 'RS_SECRET' } },
+        { issuer: provider.issuer },
+        {},
+      ),
+    ).rejects.toThrow(/oauth\.introspection\.clientSecretEnv names RS_SECRET, which is not set in the environment/);
   });
 });
 
@@ -162,10 +219,21 @@ describe('the config of remote access', () => {
   const message = (config: unknown) => String((configured(config) as Error).message);
 
   it('refuses an HMAC algorithm, a typo in an identity, and a token that is not a digest, naming the key', () => {
-    expect(message({ oauth: { issuer: 'https://auth.example', algorithms: ['HS256'] } })).toMatch(/CFG003 error [^\n]* oauth\.algorithms\[0\]: must be one of RS256/);
-    expect(message({ identities: { ops: { match: { client: ['a'] } } } })).toMatch(/CFG002 error [^\n]* identities\.ops\.match\.client: unknown key 'client'\n\s+hint: did you mean 'clients'\?/);
-    expect(message({ identities: { ops: { tokens: ['hunter2'] } } })).toMatch(/CFG003 error [^\n]* identities\.ops\.tokens\[0\]: /);
+    expect(message({ oauth: { issuer: 'https://auth.example', algorithms: ['HS256'] } })).toMatch(
+      /CFG003 error [^\n]* oauth\.algorithms\[0\]: must be one of RS256/,
+    );
+    expect(message({ identities: { ops: { match: { client: ['a'] } } } })).toMatch(
+      /CFG002 error [^\n]* identities\.ops\.match\.client: unknown key 'client'\n\s+hint: did you mean 'clients'\?/,
+    );
+    expect(message({ identities: { ops: { tokens: ['hunter2'] } } })).toMatch(
+      /CFG003 error [^\n]* identities\.ops\.tokens\[0\]: /,
+    );
     // The control: the same keys, well formed, load.
-    expect(configured({ oauth: { issuer: 'https://auth.example', algorithms: ['ES256'] }, identities: { ops: { match: { clients: ['a'] } } } })).toMatchObject({ oauth: { algorithms: ['ES256'] } });
+    expect(
+      configured({
+        oauth: { issuer: 'https://auth.example', algorithms: ['ES256'] },
+        identities: { ops: { match: { clients: ['a'] } } },
+      }),
+    ).toMatchObject({ oauth: { algorithms: ['ES256'] } });
   });
 });

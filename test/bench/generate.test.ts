@@ -92,7 +92,8 @@ describe('generateCatalog', () => {
   });
 
   it('gives handlers to the requested share of files, and none by default', () => {
-    const count = (catalog: GeneratedCatalog) => texts(catalog).filter((t) => t.includes('export const handlers')).length;
+    const count = (catalog: GeneratedCatalog) =>
+      texts(catalog).filter((t) => t.includes('export const handlers')).length;
     expect(count(generate({ count: 40, seed: 5 }))).toBe(0);
     expect(count(generate({ count: 40, seed: 5, handlerShare: 0.25 }))).toBe(10);
     expect(count(generate({ count: 40, seed: 5, handlerShare: 1 }))).toBe(40);
@@ -101,7 +102,10 @@ describe('generateCatalog', () => {
   it('writes importable modules whose main is plain JSON data and whose handler keys name routes', async () => {
     const catalog = generate({ count: 30, seed: 11, handlerShare: 0.5 });
     for (const file of catalog.files) {
-      const mod = (await import(file)) as { main: { routes: Record<string, unknown> }; handlers?: (deps: object) => object };
+      const mod = (await import(file)) as {
+        main: { routes: Record<string, unknown> };
+        handlers?: (deps: object) => object;
+      };
       expect(JSON.parse(JSON.stringify(mod.main))).toEqual(mod.main);
       expect(Object.keys(mod).sort()).toEqual(mod.handlers ? ['handlers', 'main'] : ['main']);
       if (mod.handlers) {

@@ -1,4 +1,4 @@
-// The response cache and executeRequest handlers (RULINGS R12), with the real sandbox: a route
+// The response cache and executeRequest handlers (decision R12), with the real sandbox: a route
 // whose handler reads through the core's bridge is cached like any GET route; one whose handler
 // sends anything but GET is never kept, nor one whose bridged answer said no-store. A loopback
 // upstream counts what reaches it.
@@ -12,7 +12,8 @@ import { tempProject } from '../kit/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { callRecordsDelivered } from '../support/wait.js';
 
-const ROUTE = (name: string) => `${name}: { method: 'GET', path: '/${name}', description: 'Through the handler.', parameters: [], tests: [{ _description: 'once' }] }`;
+const ROUTE = (name: string) =>
+  `${name}: { method: 'GET', path: '/${name}', description: 'Through the handler.', parameters: [], tests: [{ _description: 'once' }] }`;
 
 const SCHEMA = `export const main = {
   namespace: 'relay', name: 'Relay', description: 'Requests made by handlers.', version: '2.0.0',
@@ -41,14 +42,22 @@ const records: CallRecord[] = [];
 
 beforeAll(async () => {
   upstream = await startUpstream((_req, res, entry) => {
-    res.writeHead(200, { 'content-type': 'application/json', ...(entry.url === '/private-data' ? { 'cache-control': 'no-store' } : {}) });
+    res.writeHead(200, {
+      'content-type': 'application/json',
+      ...(entry.url === '/private-data' ? { 'cache-control': 'no-store' } : {}),
+    });
     res.end(JSON.stringify({ method: entry.method, url: entry.url }));
   });
   const project = tempProject();
   remove = project.remove;
   mkdirSync(join(project.dir, 'schemas'));
   writeFileSync(join(project.dir, 'schemas', 'relay.mjs'), SCHEMA);
-  catalog = await Catalog.load({ schemas: join(project.dir, 'schemas'), project: project.dir, env: {}, upstreams: { '*': upstream.origin } });
+  catalog = await Catalog.load({
+    schemas: join(project.dir, 'schemas'),
+    project: project.dir,
+    env: {},
+    upstreams: { '*': upstream.origin },
+  });
   catalog.onCall((record) => records.push(record));
 }, 30_000);
 
@@ -62,12 +71,16 @@ it.each([
   ['readByGet', 1, ['miss', 'hit']],
   ['writeByPost', 2, ['miss', 'miss']],
   ['readNoStore', 2, ['miss', 'miss']],
-])('%s: reaches the upstream %i time(s) in two calls', async (tool, requests, outcomes) => {
-  const mark = records.length;
-  const before = upstream.hits();
-  const results = [await catalog.call(`relay_${tool}`, {}), await catalog.call(`relay_${tool}`, {})];
-  expect(results.map((result) => result.ok)).toEqual([true, true]);
-  expect(upstream.hits() - before).toBe(requests);
-  await callRecordsDelivered();
-  expect(records.slice(mark).map((record) => record.cache)).toEqual(outcomes);
-}, 30_000);
+])(
+  '%s: reaches the upstream %i time(s) in two calls',
+  async (tool, requests, outcomes) => {
+    const mark = records.length;
+    const before = upstream.hits();
+    const results = [await catalog.call(`relay_${tool}`, {}), await catalog.call(`relay_${tool}`, {})];
+    expect(results.map((result) => result.ok)).toEqual([true, true]);
+    expect(upstream.hits() - before).toBe(requests);
+    await callRecordsDelivered();
+    expect(records.slice(mark).map((record) => record.cache)).toEqual(outcomes);
+  },
+  30_000,
+);

@@ -10,12 +10,45 @@ import type { CanonicalRoute, CanonicalSchema, ToolMeta } from '../../src/schema
 
 const CONFIG: CacheConfig = { enabled: true, ttlSeconds: 0, overrides: {} };
 
-function tool({ namespace = 'quotes', tags = [] as string[], method = 'GET', preload, meta }: { namespace?: string; tags?: string[]; method?: string; preload?: CanonicalRoute['preload']; meta?: Partial<ToolMeta> } = {}): CacheableTool {
-  const route = { name: 'getQuote', method, preload, meta: meta && { readOnly: false, destructive: false, concurrencySafe: true, searchHint: '', aliases: [], alwaysLoad: false, ...meta } } as CanonicalRoute;
-  return { name: `${namespace}_getQuote`, reference: `${namespace}/quotes.mjs::getQuote`, namespace, schema: { tags } as unknown as CanonicalSchema, route, declaredKeys: [] };
+function tool({
+  namespace = 'quotes',
+  tags = [] as string[],
+  method = 'GET',
+  preload,
+  meta,
+}: {
+  namespace?: string;
+  tags?: string[];
+  method?: string;
+  preload?: CanonicalRoute['preload'];
+  meta?: Partial<ToolMeta>;
+} = {}): CacheableTool {
+  const route = {
+    name: 'getQuote',
+    method,
+    preload,
+    meta: meta && {
+      readOnly: false,
+      destructive: false,
+      concurrencySafe: true,
+      searchHint: '',
+      aliases: [],
+      alwaysLoad: false,
+      ...meta,
+    },
+  } as CanonicalRoute;
+  return {
+    name: `${namespace}_getQuote`,
+    reference: `${namespace}/quotes.mjs::getQuote`,
+    namespace,
+    schema: { tags } as unknown as CanonicalSchema,
+    route,
+    declaredKeys: [],
+  };
 }
 
-const ttl = (candidate: CacheableTool, config: Partial<CacheConfig> = {}) => cachePolicy(candidate, { ...CONFIG, ...config })?.ttlSeconds ?? 0;
+const ttl = (candidate: CacheableTool, config: Partial<CacheConfig> = {}) =>
+  cachePolicy(candidate, { ...CONFIG, ...config })?.ttlSeconds ?? 0;
 
 describe('how long a tool is cached', () => {
   it('takes the first that applies: override by reference, tool name, namespace; preload; tag; the default', () => {
@@ -25,13 +58,24 @@ describe('how long a tool is cached', () => {
     expect(ttl(full, { overrides: { quotes_getQuote: 2, quotes: 3 } })).toBe(2);
     expect(ttl(full, { overrides: { quotes: 3 } })).toBe(3);
     expect(ttl(full, { ttlSeconds: 9 })).toBe(600);
-    expect(ttl(tool({ tags: ['cacheTtlHourly'], preload: { enabled: false, ttl: 600 } }), { ttlSeconds: 9 })).toBe(3600);
+    expect(ttl(tool({ tags: ['cacheTtlHourly'], preload: { enabled: false, ttl: 600 } }), { ttlSeconds: 9 })).toBe(
+      3600,
+    );
     expect(ttl(tool(), { ttlSeconds: 9 })).toBe(9);
     expect(ttl(tool())).toBe(0);
   });
 
   it('reads every cacheTtl tag of the public catalogs, the shortest of several, and ignores others', () => {
-    expect(Object.keys(CACHE_TTL_TAGS).sort()).toEqual(['cacheTtlDaily', 'cacheTtlFrequent', 'cacheTtlHourly', 'cacheTtlLong', 'cacheTtlRealtime', 'cacheTtlShort', 'cacheTtlStatic', 'cacheTtlWeekly']);
+    expect(Object.keys(CACHE_TTL_TAGS).sort()).toEqual([
+      'cacheTtlDaily',
+      'cacheTtlFrequent',
+      'cacheTtlHourly',
+      'cacheTtlLong',
+      'cacheTtlRealtime',
+      'cacheTtlShort',
+      'cacheTtlStatic',
+      'cacheTtlWeekly',
+    ]);
     expect(ttl(tool({ tags: ['weather', 'cacheTtlDaily'] }))).toBe(86_400);
     expect(ttl(tool({ tags: ['cacheTtlStatic', 'cacheTtlFrequent'] }))).toBe(60);
     expect(ttl(tool({ tags: ['cacheTtlMonthly', 'toString'] }), { ttlSeconds: 5 })).toBe(5);
@@ -48,7 +92,9 @@ describe('how long a tool is cached', () => {
     expect(ttl(tool({ method: 'POST', meta: { readOnly: true } }), config)).toBe(60);
     expect(ttl(tool({ meta: { readOnly: false } }), config)).toBe(0);
     expect(ttl(tool({ meta: { readOnly: true, destructive: true } }), config)).toBe(0);
-    expect(cachePolicy(tool({ method: 'POST', meta: { readOnly: true } }), { ...CONFIG, ...config })?.declaredReadOnly).toBe(true);
+    expect(
+      cachePolicy(tool({ method: 'POST', meta: { readOnly: true } }), { ...CONFIG, ...config })?.declaredReadOnly,
+    ).toBe(true);
     expect(ttl(tool({ tags: ['cacheTtlDaily'] }), { enabled: false })).toBe(0);
   });
 });

@@ -17,7 +17,12 @@ const KEY = 'quotes-key-value-0123456789';
 const OTHER_KEY = 'quotes-key-value-9876543210';
 
 /** The answer's extra headers by request path prefix: `/nostore/` says no-store, and so on. */
-const CACHE_CONTROL: Record<string, string> = { nostore: 'no-store', nocache: 'max-age=60, No-Cache', private: 'private, max-age=60', quoted: 'private="x, no-store, y"' };
+const CACHE_CONTROL: Record<string, string> = {
+  nostore: 'no-store',
+  nocache: 'max-age=60, No-Cache',
+  private: 'private, max-age=60',
+  quoted: 'private="x, no-store, y"',
+};
 
 let upstream: Upstream;
 /** Answers with a counter, so a hit is told from a fresh answer by its content too. */
@@ -40,7 +45,8 @@ const QUOTE_PARAMS = `[
       ]`;
 
 /** A 4.x `meta` saying read-only or not. */
-const meta = (readOnly: boolean) => `meta: { isReadOnly: ${readOnly}, isConcurrencySafe: true, isDestructive: false, searchHint: 'quotes', aliases: [], alwaysLoad: false },`;
+const meta = (readOnly: boolean) =>
+  `meta: { isReadOnly: ${readOnly}, isConcurrencySafe: true, isDestructive: false, searchHint: 'quotes', aliases: [], alwaysLoad: false },`;
 
 function route(method: string, path: string, extra = ''): string {
   return `{ method: '${method}', path: '${path}', description: 'A quote.', parameters: ${QUOTE_PARAMS}, ${extra} tests: [{ _description: 'eth', symbol: 'eth' }] }`;
@@ -88,13 +94,30 @@ afterEach(async () => {
 });
 
 /** A project with the quotes schema (and `config`), loaded against the upstream; records kept. */
-async function load(
-  { tags = ['cacheTtlDaily'], routes = STANDARD_ROUTES, config, key = KEY, state }: { tags?: string[]; routes?: Record<string, string>; config?: unknown; key?: string; state?: SharedState } = {},
-): Promise<Loaded> {
+async function load({
+  tags = ['cacheTtlDaily'],
+  routes = STANDARD_ROUTES,
+  config,
+  key = KEY,
+  state,
+}: {
+  tags?: string[];
+  routes?: Record<string, string>;
+  config?: unknown;
+  key?: string;
+  state?: SharedState;
+} = {}): Promise<Loaded> {
   const project = tempProject({ config });
   mkdirSync(join(project.dir, 'schemas'));
   writeFileSync(join(project.dir, 'schemas', 'quotes.mjs'), quotesSchema(tags, routes));
-  const catalog = await Catalog.load({ schemas: join(project.dir, 'schemas'), project: project.dir, env: {}, keys: { QUOTES_KEY: key }, upstreams: { '*': upstream.origin }, state });
+  const catalog = await Catalog.load({
+    schemas: join(project.dir, 'schemas'),
+    project: project.dir,
+    env: {},
+    keys: { QUOTES_KEY: key },
+    upstreams: { '*': upstream.origin },
+    state,
+  });
   const records: CallRecord[] = [];
   catalog.onCall((record) => records.push(record));
   const loaded = { catalog, records, remove: project.remove };
@@ -232,7 +255,8 @@ describe('answers that are not kept', () => {
   it('never caches a route that writes; a route that declares itself read-only in meta is cached whatever its method', async () => {
     const { catalog, records } = await load();
     const before = upstream.hits();
-    for (const tool of ['quotes_postQuote', 'quotes_postQuote', 'quotes_searchQuotes', 'quotes_searchQuotes']) await catalog.call(tool, { symbol: 'eth' });
+    for (const tool of ['quotes_postQuote', 'quotes_postQuote', 'quotes_searchQuotes', 'quotes_searchQuotes'])
+      await catalog.call(tool, { symbol: 'eth' });
     expect(upstream.hits() - before).toBe(3);
     await callRecordsDelivered();
     expect(records.map((record) => record.cache)).toEqual(['none', 'none', 'miss', 'hit']);
@@ -283,7 +307,10 @@ describe('lifetimes from the schema and the config', () => {
   });
 
   it('an override of 0 (by tool name, over its namespace) and cache.enabled false turn it off', async () => {
-    expect(await twice(await load({ config: { cache: { overrides: { quotes: 60, quotes_getQuote: 0 } } } }))).toEqual(['none', 'none']);
+    expect(await twice(await load({ config: { cache: { overrides: { quotes: 60, quotes_getQuote: 0 } } } }))).toEqual([
+      'none',
+      'none',
+    ]);
     expect(await twice(await load({ config: { cache: { enabled: false } } }))).toEqual(['none', 'none']);
   });
 });
@@ -304,7 +331,10 @@ describe('a store that fails', () => {
       cacheSet: () => Promise.reject(new Error('store down')),
     });
     const { catalog, records } = await load({ state: broken });
-    const results = [await catalog.call('quotes_getQuote', { symbol: 'eth' }), await catalog.call('quotes_getQuote', { symbol: 'eth' })];
+    const results = [
+      await catalog.call('quotes_getQuote', { symbol: 'eth' }),
+      await catalog.call('quotes_getQuote', { symbol: 'eth' }),
+    ];
     expect(results.map((result) => result.ok)).toEqual([true, true]);
     await callRecordsDelivered();
     expect(records.map((record) => record.cache)).toEqual(['miss', 'miss']);

@@ -80,7 +80,14 @@ beforeAll(async () => {
   project = tempProject();
   mkdirSync(join(project.dir, 'schemas'));
   writeFileSync(join(project.dir, 'schemas', 'bytes.mjs'), SCHEMA);
-  catalog = await Catalog.load({ schemas: join(project.dir, 'schemas'), project: project.dir, env: {}, keys: { BYTES_KEY: KEY }, upstreams: { 'https://api.bytes.test': upstream.origin }, sandbox: { size: 1 } });
+  catalog = await Catalog.load({
+    schemas: join(project.dir, 'schemas'),
+    project: project.dir,
+    env: {},
+    keys: { BYTES_KEY: KEY },
+    upstreams: { 'https://api.bytes.test': upstream.origin },
+    sandbox: { size: 1 },
+  });
 }, 30_000);
 afterAll(async () => {
   await catalog?.close();
@@ -113,7 +120,9 @@ describe('a bridged request body goes out as the bytes it holds', () => {
   });
 
   it('a key token among bytes that are no UTF-8: the key is filled in, every other byte kept', async () => {
-    expect((await sent('keyed')).toString('hex')).toBe(Buffer.concat([Buffer.from([0xff]), Buffer.from(KEY), Buffer.from([0x00])]).toString('hex'));
+    expect((await sent('keyed')).toString('hex')).toBe(
+      Buffer.concat([Buffer.from([0xff]), Buffer.from(KEY), Buffer.from([0x00])]).toString('hex'),
+    );
   });
 });
 

@@ -21,7 +21,8 @@ const MAX_BYTES = 1_000_000;
 const BIG_BYTES = 800_000;
 const CHUNK_BYTES = 16_000;
 
-const ROUTE = (name: string) => `${name}: { method: 'GET', path: '/${name}', description: 'A route.', parameters: [], tests: [{ _description: 'a' }] }`;
+const ROUTE = (name: string) =>
+  `${name}: { method: 'GET', path: '/${name}', description: 'A route.', parameters: [], tests: [{ _description: 'a' }] }`;
 
 const SCHEMA = `export const main = {
     namespace: 'greedy', name: 'Greedy', description: 'Starts many requests at once.', version: '2.0.0', docs: [], tags: [],
@@ -64,7 +65,13 @@ beforeAll(async () => {
   project = tempProject({ network: { maxRequestsPerCall: MAX_REQUESTS, maxBytesPerCall: MAX_BYTES } });
   mkdirSync(join(project.dir, 'schemas'));
   writeFileSync(join(project.dir, 'schemas', 'greedy.mjs'), SCHEMA);
-  catalog = await Catalog.load({ schemas: join(project.dir, 'schemas'), project: project.dir, env: {}, upstreams: { 'https://api.greedy.test': upstream.origin }, sandbox: { size: 1 } });
+  catalog = await Catalog.load({
+    schemas: join(project.dir, 'schemas'),
+    project: project.dir,
+    env: {},
+    upstreams: { 'https://api.greedy.test': upstream.origin },
+    sandbox: { size: 1 },
+  });
   expect(catalog.findings().filter((finding) => finding.severity === 'error')).toEqual([]);
 }, 30_000);
 afterAll(async () => {
@@ -80,7 +87,9 @@ describe('bounds count from admission', () => {
     expect(result.ok).toBe(true);
     const outcomes = (result as { content: { value: unknown[] } }).content.value;
     expect(outcomes.filter((outcome) => outcome === 200)).toHaveLength(MAX_REQUESTS);
-    expect(outcomes.filter((outcome) => typeof outcome === 'string' && outcome.startsWith('TOO_MANY_REQUESTS: '))).toHaveLength(200 - MAX_REQUESTS);
+    expect(
+      outcomes.filter((outcome) => typeof outcome === 'string' && outcome.startsWith('TOO_MANY_REQUESTS: ')),
+    ).toHaveLength(200 - MAX_REQUESTS);
     expect(upstream.hits() - before).toBe(MAX_REQUESTS);
   });
 
@@ -90,11 +99,14 @@ describe('bounds count from admission', () => {
     expect(result.ok).toBe(true);
     const outcomes = (result as { content: { value: unknown[] } }).content.value;
     expect(outcomes.filter((outcome) => outcome === 200).length).toBeLessThanOrEqual(1);
-    for (const outcome of outcomes.filter((each) => each !== 200)) expect(outcome).toMatch(/^TOO_MANY_BYTES: the call received more than 1000000 bytes/);
+    for (const outcome of outcomes.filter((each) => each !== 200))
+      expect(outcome).toMatch(/^TOO_MANY_BYTES: the call received more than 1000000 bytes/);
     const recorded = (result as { requests: Array<{ bytes: number }> }).requests;
     expect(recorded.reduce((sum, entry) => sum + entry.bytes, 0)).toBeLessThanOrEqual(MAX_BYTES);
     // At most one answer was read to its end; the core hung up on every other one.
     const big = () => upstream.records.slice(mark).filter((entry) => entry.url === '/big');
-    expect(await waitFor(() => big().length === 10 && big().filter((entry) => entry.closed).length >= 9, 5_000)).toBe(true);
+    expect(await waitFor(() => big().length === 10 && big().filter((entry) => entry.closed).length >= 9, 5_000)).toBe(
+      true,
+    );
   });
 });

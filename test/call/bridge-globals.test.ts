@@ -74,7 +74,13 @@ beforeAll(async () => {
   project = tempProject({});
   mkdirSync(join(project.dir, 'schemas'));
   writeFileSync(join(project.dir, 'schemas', 'globals.mjs'), SCHEMA);
-  catalog = await Catalog.load({ schemas: join(project.dir, 'schemas'), project: project.dir, env: {}, upstreams: { 'https://api.globals.test': upstream.origin }, sandbox: { size: 1 } });
+  catalog = await Catalog.load({
+    schemas: join(project.dir, 'schemas'),
+    project: project.dir,
+    env: {},
+    upstreams: { 'https://api.globals.test': upstream.origin },
+    sandbox: { size: 1 },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -88,14 +94,18 @@ describe('the globals of a bridged fetch', () => {
     const result = await catalog.call('globals_cancel', {});
     expect(result).toMatchObject({ ok: true, content: { value: 'AbortError' } });
     expect(await waitFor(() => dropped.includes('/slow?by=controller'), 10_000)).toBe(true);
-    expect(requestsOf(result)).toContainEqual(expect.objectContaining({ status: 0, error: "ABORTED: the handler aborted this request (its AbortSignal)" }));
+    expect(requestsOf(result)).toContainEqual(
+      expect.objectContaining({ status: 0, error: 'ABORTED: the handler aborted this request (its AbortSignal)' }),
+    );
   });
 
   it('AbortSignal.timeout(ms) bounds the request in the core: a TimeoutError, and the upstream is let go', async () => {
     const result = await catalog.call('globals_timeout', {});
     expect(result).toMatchObject({ ok: true, content: { value: 'TimeoutError' } });
     expect(await waitFor(() => dropped.includes('/slow?by=timeout'), 10_000)).toBe(true);
-    expect(requestsOf(result)).toContainEqual(expect.objectContaining({ status: 0, error: expect.stringMatching(/^TIMEOUT: no answer within 200 ms/) }));
+    expect(requestsOf(result)).toContainEqual(
+      expect.objectContaining({ status: 0, error: expect.stringMatching(/^TIMEOUT: no answer within 200 ms/) }),
+    );
   });
 
   it('the answer has WHATWG Headers: getSetCookie() gives each cookie whole, get() joins them', async () => {

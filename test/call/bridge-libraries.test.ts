@@ -39,11 +39,25 @@ beforeAll(async () => {
   project = tempProject({ security: { allowedLibraries: ['fetching-lib', 'default-lib', 'compiled-lib'] } });
   // An ES module and a compiled CommonJS module (\`__esModule\`) whose only export is a default class, as yahoo-finance2.
   writePackage('default-lib', 'module', 'export default class Greeter { hello() { return "esm"; } }\n');
-  writePackage('compiled-lib', 'commonjs', 'Object.defineProperty(exports, "__esModule", { value: true });\nexports.default = class Greeter { hello() { return "cjs"; } };\n');
-  writePackage('fetching-lib', 'module', 'export async function getJson(url) { const answer = await fetch(url); return answer.json(); }\n');
+  writePackage(
+    'compiled-lib',
+    'commonjs',
+    'Object.defineProperty(exports, "__esModule", { value: true });\nexports.default = class Greeter { hello() { return "cjs"; } };\n',
+  );
+  writePackage(
+    'fetching-lib',
+    'module',
+    'export async function getJson(url) { const answer = await fetch(url); return answer.json(); }\n',
+  );
   mkdirSync(join(project.dir, 'schemas'));
   writeFileSync(join(project.dir, 'schemas', 'quotes.mjs'), SCHEMA);
-  catalog = await Catalog.load({ schemas: join(project.dir, 'schemas'), project: project.dir, env: {}, upstreams: { 'https://api.quotes.test': upstream.origin }, sandbox: { size: 1 } });
+  catalog = await Catalog.load({
+    schemas: join(project.dir, 'schemas'),
+    project: project.dir,
+    env: {},
+    upstreams: { 'https://api.quotes.test': upstream.origin },
+    sandbox: { size: 1 },
+  });
 });
 afterAll(async () => {
   await catalog?.close();
@@ -68,14 +82,21 @@ describe('a library’s global fetch', () => {
   it('goes through the core within the schema’s reach, and is recorded', async () => {
     const mark = upstream.records.length;
     const result = await catalog.call('quotes_quote', { url: 'https://api.quotes.test/quote?s=abc' });
-    expect(result).toMatchObject({ ok: true, content: { value: { price: 42, path: '/quote?s=abc' } }, requests: [{ origin: 'https://api.quotes.test', method: 'GET', status: 200 }] });
+    expect(result).toMatchObject({
+      ok: true,
+      content: { value: { price: 42, path: '/quote?s=abc' } },
+      requests: [{ origin: 'https://api.quotes.test', method: 'GET', status: 200 }],
+    });
     expect(upstream.records.length).toBe(mark + 1);
   });
 
   it('is refused outside the reach, nothing sent', async () => {
     const mark = upstream.records.length;
     const result = await catalog.call('quotes_quote', { url: 'https://evil.test/steal' });
-    expect(result).toMatchObject({ ok: false, error: { message: expect.stringContaining('HOST_NOT_ALLOWED: https://evil.test is not in the reach of quotes') } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('HOST_NOT_ALLOWED: https://evil.test is not in the reach of quotes') },
+    });
     expect(upstream.records.length).toBe(mark);
   });
 

@@ -19,8 +19,10 @@ import { tempProject } from '../support/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { waitFor } from '../support/wait.js';
 
-const ROUTE = (name: string, parameters = '[]') => `${name}: { method: 'GET', path: '/${name}', description: 'A route.', parameters: ${parameters}, tests: [{ _description: 'a' }] }`;
-const PARAM = (key: string) => `[{ position: { key: '${key}', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'string()', options: [] } }]`;
+const ROUTE = (name: string, parameters = '[]') =>
+  `${name}: { method: 'GET', path: '/${name}', description: 'A route.', parameters: ${parameters}, tests: [{ _description: 'a' }] }`;
+const PARAM = (key: string) =>
+  `[{ position: { key: '${key}', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'string()', options: [] } }]`;
 
 const LEAVER = `export const main = {
     namespace: 'leaver', name: 'Leaver', description: 'Leaves work behind.', version: '2.0.0', docs: [], tags: [],
@@ -73,13 +75,22 @@ const events: SandboxEvent[] = [];
 beforeAll(async () => {
   upstream = await startUpstream((req, res) => {
     const ms = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('ms') ?? 0);
-    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: req.url })), ms);
+    setTimeout(
+      () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: req.url })),
+      ms,
+    );
   });
   internal = await startUpstream((_req, res) => res.writeHead(500).end('internal'));
-  project = tempProject({ network: { allow: { victim: [internal.origin] }, allowPrivate: [internal.origin] }, security: { allowedLibraries: ['timer-lib'] } });
+  project = tempProject({
+    network: { allow: { victim: [internal.origin] }, allowPrivate: [internal.origin] },
+    security: { allowedLibraries: ['timer-lib'] },
+  });
   const library = join(project.dir, 'node_modules', 'timer-lib');
   mkdirSync(library, { recursive: true });
-  writeFileSync(join(library, 'package.json'), JSON.stringify({ name: 'timer-lib', version: '1.0.0', type: 'module', main: 'index.js' }));
+  writeFileSync(
+    join(library, 'package.json'),
+    JSON.stringify({ name: 'timer-lib', version: '1.0.0', type: 'module', main: 'index.js' }),
+  );
   writeFileSync(join(library, 'index.js'), TIMER_LIB);
   mkdirSync(join(project.dir, 'schemas'));
   writeFileSync(join(project.dir, 'schemas', 'leaver.mjs'), LEAVER);
@@ -103,17 +114,30 @@ afterAll(async () => {
 async function victimWaits(ms: number): Promise<void> {
   const result = await catalog.call('victim_wait', { ms: String(ms) });
   expect(result).toMatchObject({ ok: true, content: { value: { path: `/slow?ms=${ms}` } } });
-  expect((result as { requests: unknown[] }).requests).toEqual([{ origin: 'https://api.victim.test', method: 'GET', status: 200, bytes: expect.any(Number), ms: expect.any(Number) }]);
+  expect((result as { requests: unknown[] }).requests).toEqual([
+    {
+      origin: 'https://api.victim.test',
+      method: 'GET',
+      status: 200,
+      bytes: expect.any(Number),
+      ms: expect.any(Number),
+    },
+  ]);
 }
 
 describe('work a call leaves behind never acts as another call', () => {
   it("a library's timer loop of global fetches, left running by one schema, never reaches the origin the operator allowed for another, nor lands in its record", async () => {
     const target = `${internal.origin}/from-leaver-loop`;
-    expect(await catalog.call('leaver_loop', { url: target })).toMatchObject({ ok: true, content: { value: 'started' } });
+    expect(await catalog.call('leaver_loop', { url: target })).toMatchObject({
+      ok: true,
+      content: { value: 'started' },
+    });
     // The loop fires every 20 ms, all through each of the victim's calls.
     for (const ms of [200, 200, 200]) await victimWaits(ms);
     expect(internal.records.filter((entry) => entry.url === '/from-leaver-loop')).toEqual([]);
-    expect(events).toContainEqual(expect.objectContaining({ kind: 'late-request', unit: expect.stringContaining('leaver.mjs') }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ kind: 'late-request', unit: expect.stringContaining('leaver.mjs') }),
+    );
   });
 
   it("a fetch a handler left behind, firing during another schema's call, does not fail that call (no SEC100)", async () => {
@@ -137,10 +161,28 @@ describe('work a call leaves behind never acts as another call', () => {
     const result = await catalog.call('leaver_abandon', {});
     expect(result).toMatchObject({ ok: true, content: { value: 'answered' } });
     expect((result as { requests: unknown[] }).requests).toEqual([
-      { origin: 'https://api.leaver.test', method: 'GET', status: 200, bytes: expect.any(Number), ms: expect.any(Number) },
-      { origin: 'https://api.leaver.test', method: 'GET', status: 0, bytes: 0, ms: expect.any(Number), error: expect.stringMatching(/^ABORTED: /) },
+      {
+        origin: 'https://api.leaver.test',
+        method: 'GET',
+        status: 200,
+        bytes: expect.any(Number),
+        ms: expect.any(Number),
+      },
+      {
+        origin: 'https://api.leaver.test',
+        method: 'GET',
+        status: 0,
+        bytes: 0,
+        ms: expect.any(Number),
+        error: expect.stringMatching(/^ABORTED: /),
+      },
     ]);
     // The upstream saw the request, and the core hang up on it long before its 3 s answer.
-    expect(await waitFor(() => upstream.records.slice(mark).some((entry) => entry.url === '/slow?ms=3000' && entry.closed), 2_500)).toBe(true);
+    expect(
+      await waitFor(
+        () => upstream.records.slice(mark).some((entry) => entry.url === '/slow?ms=3000' && entry.closed),
+        2_500,
+      ),
+    ).toBe(true);
   });
 });

@@ -21,7 +21,8 @@ const START_BOUND_MS = DEADLINE_MS + 2000;
 /** The busy handlers' own run time: well inside the deadline, but two of them together are not. */
 const SPIN_MS = 600;
 
-const ROUTE = (name: string) => `${name}: { method: 'GET', path: '/${name}', description: 'A route.', parameters: [], tests: [{ _description: 'a' }] }`;
+const ROUTE = (name: string) =>
+  `${name}: { method: 'GET', path: '/${name}', description: 'A route.', parameters: [], tests: [{ _description: 'a' }] }`;
 const SPIN = `const end = Date.now() + ${SPIN_MS}; while (Date.now() < end);`;
 
 const WAITER = `export const main = {
@@ -61,13 +62,22 @@ let catalog: Catalog;
 beforeAll(async () => {
   upstream = await startUpstream((req, res) => {
     const ms = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('ms') ?? 0);
-    setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: req.url })), ms);
+    setTimeout(
+      () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ path: req.url })),
+      ms,
+    );
   });
   project = tempProject({ sandbox: { deadlineMs: DEADLINE_MS } });
   mkdirSync(join(project.dir, 'schemas'));
   writeFileSync(join(project.dir, 'schemas', 'waiter.mjs'), WAITER);
   writeFileSync(join(project.dir, 'schemas', 'other.mjs'), OTHER);
-  catalog = await Catalog.load({ schemas: join(project.dir, 'schemas'), project: project.dir, env: {}, upstreams: { 'https://api.waiter.test': upstream.origin }, sandbox: { size: 1 } });
+  catalog = await Catalog.load({
+    schemas: join(project.dir, 'schemas'),
+    project: project.dir,
+    env: {},
+    upstreams: { 'https://api.waiter.test': upstream.origin },
+    sandbox: { size: 1 },
+  });
   // Both units loaded in the one process before the timing matters.
   expect(await catalog.call('other_quick', {})).toMatchObject({ ok: true });
   expect(await catalog.call('waiter_thenBusy', {})).toMatchObject({ ok: true });
@@ -92,7 +102,8 @@ describe('a call waiting on the network does not hold the sandbox process', () =
     const { call: slow } = await startWaiting('waiter_slow', slowPath);
     let slowDone = false;
     void slow.then(() => (slowDone = true));
-    for (let i = 0; i < 3; i += 1) expect(await catalog.call('other_quick', {})).toMatchObject({ ok: true, content: { value: 'quick' } });
+    for (let i = 0; i < 3; i += 1)
+      expect(await catalog.call('other_quick', {})).toMatchObject({ ok: true, content: { value: 'quick' } });
     expect(slowDone).toBe(false);
     expect(await slow).toMatchObject({ ok: true, content: { value: { path: slowPath } } });
   });
@@ -100,7 +111,10 @@ describe('a call waiting on the network does not hold the sandbox process', () =
   it('also while one of its requests is answered and another still waits (Promise.all)', async () => {
     const { call: both } = await startWaiting('waiter_both', `/slow?ms=${START_BOUND_MS + 1000}`);
     expect(await catalog.call('other_quick', {})).toMatchObject({ ok: true });
-    expect(await both).toMatchObject({ ok: true, content: { value: ['/slow?ms=50', `/slow?ms=${START_BOUND_MS + 1000}`] } });
+    expect(await both).toMatchObject({
+      ok: true,
+      content: { value: ['/slow?ms=50', `/slow?ms=${START_BOUND_MS + 1000}`] },
+    });
   });
 
   it("deadlines stay exact: a parked call's answer waits while another call runs, and neither deadline counts the other's run time", async () => {

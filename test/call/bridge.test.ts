@@ -1,4 +1,4 @@
-// Issue 14, point 3 (RULINGS R12): executeRequest routes are served and the core still performs
+// Issue 14, point 3 (decision R12): executeRequest routes are served and the core still performs
 // every request. Real parts: the schemas in test/fixtures/bridge load in the real sandbox, their
 // `fetch` and ethers providers ask the host, and loopback servers stand for the upstreams (each
 // schema origin mapped by an `upstreams` override, so nothing leaves the machine).
@@ -34,7 +34,9 @@ class FakeNode {
           return { jsonrpc: '2.0', id: call.id, result: FakeNode.result(call.method) };
         };
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify(Array.isArray(body) ? body.map(answer) : answer(body as { id: number; method: string })));
+        res.end(
+          JSON.stringify(Array.isArray(body) ? body.map(answer) : answer(body as { id: number; method: string })),
+        );
       }),
     );
     return node;
@@ -75,12 +77,20 @@ beforeAll(async () => {
     }
     if (req.url?.startsWith('/echo-escaped')) {
       // Only parsing reveals the key: no form of it stands in the bytes.
-      const escaped = [...String(req.headers['x-api-key'])].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+      const escaped = [...String(req.headers['x-api-key'])]
+        .map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`)
+        .join('');
       res.end(`{"key":"${escaped}"}`);
       return;
     }
     if (req.url?.startsWith('/echo')) res.setHeader('x-echo', String(req.headers['x-api-key']));
-    res.end(JSON.stringify({ path: req.url, key: req.url?.startsWith('/echo') ? req.headers['x-api-key'] : 'kept', pad: 'x'.repeat(100) }));
+    res.end(
+      JSON.stringify({
+        path: req.url,
+        key: req.url?.startsWith('/echo') ? req.headers['x-api-key'] : 'kept',
+        pad: 'x'.repeat(100),
+      }),
+    );
   });
   internal = await startUpstream();
   node = await FakeNode.start();
@@ -120,12 +130,18 @@ describe('executeRequest routes are served', () => {
       ],
       denied: [],
     });
-    expect(rows.find((row) => row.namespace === 'rpc')?.reach?.origins).toEqual([{ origin: 'https://--chain--.rpc.test', source: 'root', keys: ['RPC_KEY'] }]);
+    expect(rows.find((row) => row.namespace === 'rpc')?.reach?.origins).toEqual([
+      { origin: 'https://--chain--.rpc.test', source: 'root', keys: ['RPC_KEY'] },
+    ]);
   });
 
   it('a compute-only handler gives known values and makes no request', async () => {
     const hash = await catalog.call('compute_keccak', { text: 'hello' });
-    expect(hash).toMatchObject({ ok: true, content: { kind: 'json', value: { hash: '0x1c8aff950685c2ed4bc3174f3472287b56d9517b9c948127319a09a7a36deac8' } }, requests: [] });
+    expect(hash).toMatchObject({
+      ok: true,
+      content: { kind: 'json', value: { hash: '0x1c8aff950685c2ed4bc3174f3472287b56d9517b9c948127319a09a7a36deac8' } },
+      requests: [],
+    });
     const sma = await catalog.call('compute_sma', {});
     // indicatorts averages the first values over what there is so far.
     expect(sma).toMatchObject({ ok: true, content: { value: [1, 1.5, 2, 3, 4, 5] } });
@@ -136,8 +152,14 @@ describe('executeRequest routes are served', () => {
     expect(result.ok).toBe(true);
     const text = JSON.stringify(result);
     expect(text).not.toContain(FETCH_KEY);
-    const seen = (result as { content: { value: { payload: Record<string, unknown>; struct: Record<string, unknown> } } }).content.value;
-    expect(seen.payload).toMatchObject({ url: 'https://api.fetcher.test/data', method: 'GET', userParams: { _allParams: {} } });
+    const seen = (
+      result as { content: { value: { payload: Record<string, unknown>; struct: Record<string, unknown> } } }
+    ).content.value;
+    expect(seen.payload).toMatchObject({
+      url: 'https://api.fetcher.test/data',
+      method: 'GET',
+      userParams: { _allParams: {} },
+    });
     expect((seen.payload.serverParams as Record<string, string>).FETCH_KEY).toMatch(/^__secret_FETCH_KEY_[0-9a-f]+__$/);
     expect(seen.struct).toMatchObject({ status: true, messages: [], data: null });
   });
@@ -145,11 +167,22 @@ describe('executeRequest routes are served', () => {
   it('a fetch handler: the core sends the request with the key filled in, records it, and the key never comes back', async () => {
     const mark = upstream.records.length;
     const result = await catalog.call('fetcher_get', { q: 'abc' });
-    expect(result).toMatchObject({ ok: true, content: { value: { status: 200, body: { path: '/data?q=abc', key: 'kept' } } } });
+    expect(result).toMatchObject({
+      ok: true,
+      content: { value: { status: 200, body: { path: '/data?q=abc', key: 'kept' } } },
+    });
     const sent = upstream.since(mark);
     expect(sent).toHaveLength(1);
     expect(sent[0]?.headers['x-api-key']).toBe(FETCH_KEY);
-    expect((result as { requests: unknown[] }).requests).toEqual([{ origin: 'https://api.fetcher.test', method: 'GET', status: 200, bytes: expect.any(Number), ms: expect.any(Number) }]);
+    expect((result as { requests: unknown[] }).requests).toEqual([
+      {
+        origin: 'https://api.fetcher.test',
+        method: 'GET',
+        status: 200,
+        bytes: expect.any(Number),
+        ms: expect.any(Number),
+      },
+    ]);
   });
 
   it('an upstream that echoes the key: the handler sees it redacted, in the body and in headers', async () => {
@@ -180,27 +213,50 @@ describe('attacks on the bridge', () => {
   it('an origin outside the reach: HOST_NOT_ALLOWED, nothing sent', async () => {
     const mark = upstream.records.length;
     const result = await catalog.call('fetcher_any', { url: 'https://evil.test/x' });
-    expect(result).toMatchObject({ ok: false, error: { kind: 'handler', message: expect.stringContaining('HOST_NOT_ALLOWED: https://evil.test is not in the reach of fetcher') } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        kind: 'handler',
+        message: expect.stringContaining('HOST_NOT_ALLOWED: https://evil.test is not in the reach of fetcher'),
+      },
+    });
     expect(upstream.records.length).toBe(mark);
   });
 
   it('a key token sent to an origin in the reach but not bound to the key: refused, nothing sent', async () => {
     const mark = upstream.records.length;
     const result = await catalog.call('fetcher_leak', {});
-    expect(result).toMatchObject({ ok: false, error: { message: expect.stringContaining('KEY_NOT_ALLOWED: the request to https://other.fetcher.test carries the key FETCH_KEY') } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        message: expect.stringContaining(
+          'KEY_NOT_ALLOWED: the request to https://other.fetcher.test carries the key FETCH_KEY',
+        ),
+      },
+    });
     expect(upstream.records.length).toBe(mark);
   });
 
   it('a private address the operator added to the reach is refused unless network.allowPrivate names it', async () => {
     const mark = internal.records.length;
     const refused = await catalog.call('fetcher_any', { url: `${internal.origin}/x` });
-    expect(refused).toMatchObject({ ok: false, error: { message: expect.stringMatching(/upstream request failed: .*(private|loopback|non-public)/i) } });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/upstream request failed: .*(private|loopback|non-public)/i) },
+    });
     expect(internal.records.length).toBe(mark);
     // Another namespace's allow does not widen this one's reach.
     const stranger = await catalog.call('stranger_borrow', { url: `${internal.origin}/x` });
     expect(stranger).toMatchObject({ ok: false, error: { message: expect.stringContaining('HOST_NOT_ALLOWED') } });
-    const allowing = tempProject({ network: { allow: { fetcher: [internal.origin] }, allowPrivate: [internal.origin] } });
-    const allowed = await Catalog.load({ schemas: join(SCHEMAS, 'fetcher.mjs'), project: allowing.dir, keys: { FETCH_KEY }, sandbox: { size: 1 } });
+    const allowing = tempProject({
+      network: { allow: { fetcher: [internal.origin] }, allowPrivate: [internal.origin] },
+    });
+    const allowed = await Catalog.load({
+      schemas: join(SCHEMAS, 'fetcher.mjs'),
+      project: allowing.dir,
+      keys: { FETCH_KEY },
+      sandbox: { size: 1 },
+    });
     try {
       expect(await allowed.call('fetcher_any', { url: `${internal.origin}/x` })).toMatchObject({ ok: true });
       expect(internal.records.length).toBe(mark + 1);
@@ -213,7 +269,10 @@ describe('attacks on the bridge', () => {
   it('ethers pointed at a host outside the reach: refused, nothing sent', async () => {
     const before = node.paths.length;
     const result = await catalog.call('rpc_elsewhere', { url: 'https://evil.test/rpc' });
-    expect(result).toMatchObject({ ok: false, error: { message: expect.stringContaining('HOST_NOT_ALLOWED: https://evil.test is not in the reach of rpc') } });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('HOST_NOT_ALLOWED: https://evil.test is not in the reach of rpc') },
+    });
     expect(node.paths.length).toBe(before);
   });
 
@@ -237,11 +296,23 @@ describe('attacks on the bridge', () => {
   it('two schemas called at once each keep their own reach', async () => {
     const mark = upstream.records.length;
     const calls = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? catalog.call('fetcher_get', { q: String(i) }) : catalog.call('stranger_borrow', { url: `https://api.fetcher.test/data?q=${i}` }))),
+      Array.from({ length: 6 }, (_, i) =>
+        i % 2 === 0
+          ? catalog.call('fetcher_get', { q: String(i) })
+          : catalog.call('stranger_borrow', { url: `https://api.fetcher.test/data?q=${i}` }),
+      ),
     );
     calls.forEach((result, i) => {
       if (i % 2 === 0) expect(result.ok).toBe(true);
-      else expect(result).toMatchObject({ ok: false, error: { message: expect.stringContaining('HOST_NOT_ALLOWED: https://api.fetcher.test is not in the reach of stranger') } });
+      else
+        expect(result).toMatchObject({
+          ok: false,
+          error: {
+            message: expect.stringContaining(
+              'HOST_NOT_ALLOWED: https://api.fetcher.test is not in the reach of stranger',
+            ),
+          },
+        });
     });
     expect(upstream.records.length).toBe(mark + 3);
   });
@@ -250,14 +321,25 @@ describe('attacks on the bridge', () => {
 describe('time and byte bounds of a bridged call', () => {
   it('the handler deadline counts its own run time, not the wait for the core’s request; the bytes bound stops a large answer', async () => {
     const bounded = tempProject({ sandbox: { deadlineMs: 300 }, network: { maxBytesPerCall: 1024 } });
-    const slow = await Catalog.load({ schemas: join(SCHEMAS, 'fetcher.mjs'), project: bounded.dir, keys: { FETCH_KEY }, upstreams: { 'https://api.fetcher.test': upstream.origin }, sandbox: { size: 1 } });
+    const slow = await Catalog.load({
+      schemas: join(SCHEMAS, 'fetcher.mjs'),
+      project: bounded.dir,
+      keys: { FETCH_KEY },
+      upstreams: { 'https://api.fetcher.test': upstream.origin },
+      sandbox: { size: 1 },
+    });
     try {
       // The upstream takes 600 ms, twice the deadline: the deadline pauses while the core waits.
-      expect(await slow.call('fetcher_get', { q: 'slow' })).toMatchObject({ ok: true, content: { value: { status: 200 } } });
+      expect(await slow.call('fetcher_get', { q: 'slow' })).toMatchObject({
+        ok: true,
+        content: { value: { status: 200 } },
+      });
       // Answers of about 150 bytes each: the flood's requests pass the 1024-byte bound after 7.
       const flood = await slow.call('fetcher_flood', {});
       const outcomes = (flood as { content: { value: unknown[] } }).content.value;
-      expect(outcomes.find((outcome) => typeof outcome === 'string')).toMatch(/^TOO_MANY_BYTES: the call received more than 1024 bytes/);
+      expect(outcomes.find((outcome) => typeof outcome === 'string')).toMatch(
+        /^TOO_MANY_BYTES: the call received more than 1024 bytes/,
+      );
     } finally {
       await slow.close();
       bounded.remove();

@@ -1,4 +1,4 @@
-// The handler contract (RULINGS R7) through a real sandbox worker.
+// The handler contract (decision R7) through a real sandbox worker.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPostRequest, runPreRequest, type RequestStruct } from '../../src/call/hooks.js';
@@ -17,7 +17,19 @@ const FACTORY = `({ sharedLists, libraries }) => ({
   returnsEmpty: { postRequest: async () => ({}) },
   returnsNull: { postRequest: async () => ({ response: null }) },
 })`;
-const ROUTES = ['keepsPayload', 'newPayload', 'changesMethod', 'untextableMethod', 'addsToStruct', 'badHeaders', 'badPayload', 'reshapes', 'passesOn', 'returnsEmpty', 'returnsNull'];
+const ROUTES = [
+  'keepsPayload',
+  'newPayload',
+  'changesMethod',
+  'untextableMethod',
+  'addsToStruct',
+  'badHeaders',
+  'badPayload',
+  'reshapes',
+  'passesOn',
+  'returnsEmpty',
+  'returnsNull',
+];
 
 let sandbox: SandboxHost;
 beforeAll(async () => {
@@ -33,7 +45,15 @@ describe('preRequest', () => {
   it('may change url and headers and keep the payload by returning { struct }', async () => {
     expect(await runPreRequest(sandbox, 'unit', 'keepsPayload', struct(), { q: 'eth' })).toEqual({
       ok: true,
-      value: { struct: { url: 'https://api.example.com/search?q=eth', method: 'GET', headers: { accept: 'application/json' }, body: null }, payload: { q: 'eth' } },
+      value: {
+        struct: {
+          url: 'https://api.example.com/search?q=eth',
+          method: 'GET',
+          headers: { accept: 'application/json' },
+          body: null,
+        },
+        payload: { q: 'eth' },
+      },
     });
   });
 
@@ -44,29 +64,47 @@ describe('preRequest', () => {
 
   it.each([
     ['changesMethod', 'preRequest changed the method from GET to "DELETE"; only url, headers and body may change'],
-    ['untextableMethod', 'preRequest changed the method from GET to {"toString":0}; only url, headers and body may change'],
+    [
+      'untextableMethod',
+      'preRequest changed the method from GET to {"toString":0}; only url, headers and body may change',
+    ],
     ['addsToStruct', 'preRequest added proxy to struct; it may change url, headers and body'],
     ['badHeaders', 'preRequest left struct.headers that are not an object of strings'],
     ['badPayload', 'preRequest returned a payload that is not an object'],
   ])('%s is SEC101', async (route, message) => {
-    expect(await runPreRequest(sandbox, 'unit', route, struct(), { q: 'eth' })).toEqual({ ok: false, failure: { code: 'SEC101', message } });
+    expect(await runPreRequest(sandbox, 'unit', route, struct(), { q: 'eth' })).toEqual({
+      ok: false,
+      failure: { code: 'SEC101', message },
+    });
   });
 });
 
 describe('postRequest', () => {
   it('hands back the response it returns', async () => {
-    const outcome = await runPostRequest(sandbox, 'unit', 'reshapes', { response: { items: [1, 2, 3] }, struct: struct(), payload: { q: 'eth' } });
+    const outcome = await runPostRequest(sandbox, 'unit', 'reshapes', {
+      response: { items: [1, 2, 3] },
+      struct: struct(),
+      payload: { q: 'eth' },
+    });
     expect(outcome).toEqual({ ok: true, value: { response: { total: 3, q: 'eth' } } });
   });
 
   it('passes the answer on when it returns { response: undefined }, as the reference does', async () => {
-    const outcome = await runPostRequest(sandbox, 'unit', 'passesOn', { response: { items: [] }, struct: struct(), payload: {} });
+    const outcome = await runPostRequest(sandbox, 'unit', 'passesOn', {
+      response: { items: [] },
+      struct: struct(),
+      payload: {},
+    });
     expect(outcome).toEqual({ ok: true, value: { passThrough: true } });
   });
 
   it('hands back null as null, and refuses {} without a response key (SEC101)', async () => {
-    expect(await runPostRequest(sandbox, 'unit', 'returnsNull', { response: {}, struct: struct(), payload: {} })).toEqual({ ok: true, value: { response: null } });
-    expect(await runPostRequest(sandbox, 'unit', 'returnsEmpty', { response: {}, struct: struct(), payload: {} })).toEqual({
+    expect(
+      await runPostRequest(sandbox, 'unit', 'returnsNull', { response: {}, struct: struct(), payload: {} }),
+    ).toEqual({ ok: true, value: { response: null } });
+    expect(
+      await runPostRequest(sandbox, 'unit', 'returnsEmpty', { response: {}, struct: struct(), payload: {} }),
+    ).toEqual({
       ok: false,
       failure: { code: 'SEC101', message: 'postRequest must return { response }' },
     });

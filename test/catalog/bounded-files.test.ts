@@ -1,9 +1,19 @@
-// Schema and list files are bounded before they are read (RULINGS R13), and a catalog reads only
+// Schema and list files are bounded before they are read (decision R13), and a catalog reads only
 // the list files its schemas reach. The 48 MB list of issue 13 runs in child processes with a
 // small heap, so that a regression fails the test instead of taking vitest down with it.
 
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +44,12 @@ function schemaText(namespace: string, ref: string, description = 'A thing by it
         method: 'GET',
         path: '/thing',
         description: 'One thing.',
-        parameters: [{ position: { key: 'code', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: `enum({{${ref}:code}})`, options: [] } }],
+        parameters: [
+          {
+            position: { key: 'code', value: '{{USER_PARAM}}', location: 'query' },
+            z: { primitive: `enum({{${ref}:code}})`, options: [] },
+          },
+        ],
         output: { mimeType: 'application/json', schema: { type: 'object' } },
         tests: [{ _description: 'the first code', code: ref === 'countries' ? 'de' : 'a' }],
       },
@@ -113,7 +128,9 @@ describe('a catalog', () => {
     const { catalog, codes } = await load(at);
     expect(codes(big)).toEqual(['SEC020']);
     const [finding] = catalog.reports.find((report) => report.file === big)?.findings ?? [];
-    expect(finding?.message).toBe(`the file is ${statSync(big).size} bytes (${(statSync(big).size / 1024).toFixed(1)} KiB); the limit (limits.maxFileBytes) is 2048 bytes (2 KiB), so the file was not parsed`);
+    expect(finding?.message).toBe(
+      `the file is ${statSync(big).size} bytes (${(statSync(big).size / 1024).toFixed(1)} KiB); the limit (limits.maxFileBytes) is 2048 bytes (2 KiB), so the file was not parsed`,
+    );
     expect(finding?.hint).toContain('.flowmcp/config.json');
     expect(codes(small)).not.toContain('SEC020');
     expect(catalog.tools.map((tool) => tool.name)).toEqual(['small_getThing']);
@@ -121,7 +138,10 @@ describe('a catalog', () => {
 
   it('rejects a referenced list file past the limit (SEC207), and the schema that needs it (VAL072)', async () => {
     const at = tracked({ limits: { maxFileBytes: 1024 } });
-    const big = writeList(at, { ...COLORS, entries: Array.from({ length: 80 }, (_, i) => ({ code: i === 0 ? 'a' : `c${i}` })) });
+    const big = writeList(at, {
+      ...COLORS,
+      entries: Array.from({ length: 80 }, (_, i) => ({ code: i === 0 ? 'a' : `c${i}` })),
+    });
     const schema = writeSchema(at, 'things.mjs', schemaText('things', 'colors'));
     const { catalog, codes } = await load(at);
     expect(codes(big)).toEqual(['SEC207']);
@@ -141,24 +161,46 @@ describe('a catalog', () => {
 
 describe('flowguard validate', () => {
   // In a child with a short deadline: reading /dev/zero whole, as a plain readFileSync does, never ends.
-  it.skipIf(!existsSync('/dev/zero'))('reads no further than the limit from a file whose size says less than it holds', () => {
-    const result = child(['validate', '--json', '/dev/zero'], { timeoutMs: 15_000 });
-    expect(result.status, result.stderr.slice(0, 2000)).toBe(1);
-    const report = JSON.parse(result.stdout) as { files: Array<{ findings: Array<{ code: string; message: string }> }> };
-    expect(report.files[0]?.findings).toMatchObject([
-      { code: 'SEC020', message: 'reading the file went past the limit (it grew while it was read, or is no regular file); the limit (limits.maxFileBytes) is 2097152 bytes (2 MiB), so the file was not parsed' },
-    ]);
-  }, 25_000);
+  it.skipIf(!existsSync('/dev/zero'))(
+    'reads no further than the limit from a file whose size says less than it holds',
+    () => {
+      const result = child(['validate', '--json', '/dev/zero'], { timeoutMs: 15_000 });
+      expect(result.status, result.stderr.slice(0, 2000)).toBe(1);
+      const report = JSON.parse(result.stdout) as {
+        files: Array<{ findings: Array<{ code: string; message: string }> }>;
+      };
+      expect(report.files[0]?.findings).toMatchObject([
+        {
+          code: 'SEC020',
+          message:
+            'reading the file went past the limit (it grew while it was read, or is no regular file); the limit (limits.maxFileBytes) is 2097152 bytes (2 MiB), so the file was not parsed',
+        },
+      ]);
+    },
+    25_000,
+  );
 
   it('honours limits.maxFileBytes for schema and list files, used or not', () => {
     const at = tracked({ limits: { maxFileBytes: 1024 } });
-    const unused = writeList(at, { name: 'unused', entries: Array.from({ length: 80 }, (_, i) => ({ code: `c${i}` })) });
+    const unused = writeList(at, {
+      name: 'unused',
+      entries: Array.from({ length: 80 }, (_, i) => ({ code: `c${i}` })),
+    });
     writeList(at, COLORS);
     const big = writeSchema(at, 'big.mjs', schemaText('big', 'colors', 'x'.repeat(1024)));
-    const result = spawnSync(process.execPath, [BIN, 'validate', '--json', '--project', at.dir, '--lists', at.lists, at.schemas], { cwd: at.dir, encoding: 'utf8', timeout: 30_000 });
+    const result = spawnSync(
+      process.execPath,
+      [BIN, 'validate', '--json', '--project', at.dir, '--lists', at.lists, at.schemas],
+      { cwd: at.dir, encoding: 'utf8', timeout: 30_000 },
+    );
     expect(result.status, result.stderr).toBe(1);
-    const report = JSON.parse(result.stdout) as { files: Array<{ file: string; findings: Array<{ code: string; message: string }> }> };
-    const codes = (file: string) => report.files.find((entry) => join(at.dir, entry.file) === file || entry.file === file)?.findings.map((f) => f.code);
+    const report = JSON.parse(result.stdout) as {
+      files: Array<{ file: string; findings: Array<{ code: string; message: string }> }>;
+    };
+    const codes = (file: string) =>
+      report.files
+        .find((entry) => join(at.dir, entry.file) === file || entry.file === file)
+        ?.findings.map((f) => f.code);
     expect(codes(big)).toEqual(['SEC020']);
     expect(codes(unused)).toEqual(['SEC207']);
   });
@@ -173,10 +215,15 @@ function writeHugeList(file: string, entries: number): void {
       { key: 'label', type: 'string', description: 'A label.' },
       { key: 'rank', type: 'number', description: 'A rank.' },
     ];
-    writeSync(fd, `export const list = {\n  meta: ${JSON.stringify({ name: 'hugeList', version: '1.0.0', description: 'Very many entries.', fields })},\n  entries: [\n`);
+    writeSync(
+      fd,
+      `export const list = {\n  meta: ${JSON.stringify({ name: 'hugeList', version: '1.0.0', description: 'Very many entries.', fields })},\n  entries: [\n`,
+    );
     const slice: string[] = [];
     for (let i = 0; i < entries; i++) {
-      slice.push(`    { code: 'C${String(i).padStart(7, '0')}', label: 'entry ${i} of a very huge list', rank: ${i} },\n`);
+      slice.push(
+        `    { code: 'C${String(i).padStart(7, '0')}', label: 'entry ${i} of a very huge list', rank: ${i} },\n`,
+      );
       if (slice.length === 10_000 || i === entries - 1) writeSync(fd, slice.splice(0).join(''));
     }
     writeSync(fd, '  ]\n};\n');
@@ -194,7 +241,11 @@ function child(args: string[], { catalog = false, timeoutMs = CHILD_TIMEOUT_MS }
     await catalog.close();
     process.stdout.write(JSON.stringify({ tools: catalog.tools.map((tool) => tool.name), reports: catalog.reports.map((report) => ({ file: report.file, codes: report.findings.map((f) => f.code) })) }));`;
   const command = catalog ? ['--input-type=module', '-e', script, ...args] : [BIN, ...args];
-  return spawnSync(process.execPath, [`--max-old-space-size=${CHILD_HEAP_MB}`, ...command], { encoding: 'utf8', timeout: timeoutMs, killSignal: 'SIGKILL' });
+  return spawnSync(process.execPath, [`--max-old-space-size=${CHILD_HEAP_MB}`, ...command], {
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    killSignal: 'SIGKILL',
+  });
 }
 
 describe('a 48 MB list file (600,000 entries), in a child process with a small heap', () => {
@@ -209,33 +260,55 @@ describe('a 48 MB list file (600,000 entries), in a child process with a small h
     writeSchema(at, 'things.mjs', schemaText('things', 'colors'));
   });
 
-  it('costs a catalog nothing while no schema refers to it: it is not even opened', () => {
-    const result = child([at.schemas, at.lists, at.dir], { catalog: true });
-    expect(result.status, result.stderr.slice(0, 2000)).toBe(0);
-    const loaded = JSON.parse(result.stdout) as { tools: string[]; reports: Array<{ file: string; codes: string[] }> };
-    expect(loaded.tools).toEqual(['things_getThing']);
-    expect(loaded.reports.filter((report) => report.file.startsWith(at.lists))).toEqual([{ file: join(at.lists, 'colors.mjs'), codes: [] }]);
-  }, CHILD_TIMEOUT_MS + 10_000);
+  it(
+    'costs a catalog nothing while no schema refers to it: it is not even opened',
+    () => {
+      const result = child([at.schemas, at.lists, at.dir], { catalog: true });
+      expect(result.status, result.stderr.slice(0, 2000)).toBe(0);
+      const loaded = JSON.parse(result.stdout) as {
+        tools: string[];
+        reports: Array<{ file: string; codes: string[] }>;
+      };
+      expect(loaded.tools).toEqual(['things_getThing']);
+      expect(loaded.reports.filter((report) => report.file.startsWith(at.lists))).toEqual([
+        { file: join(at.lists, 'colors.mjs'), codes: [] },
+      ]);
+    },
+    CHILD_TIMEOUT_MS + 10_000,
+  );
 
-  it('is SEC207 under the default limit when a schema refers to it, and that schema VAL072', () => {
-    const schemas = join(at.dir, 'schemas-huge');
-    mkdirSync(schemas, { recursive: true });
-    writeFileSync(join(schemas, 'huge.mjs'), schemaText('huge', 'hugeList'));
-    writeFileSync(join(schemas, 'things.mjs'), schemaText('things', 'colors'));
-    const result = child([schemas, at.lists, at.dir], { catalog: true });
-    expect(result.status, result.stderr.slice(0, 2000)).toBe(0);
-    const loaded = JSON.parse(result.stdout) as { tools: string[]; reports: Array<{ file: string; codes: string[] }> };
-    expect(loaded.tools).toEqual(['things_getThing']);
-    expect(loaded.reports.find((report) => report.file === huge)?.codes).toEqual(['SEC207']);
-    expect(loaded.reports.find((report) => report.file === join(schemas, 'huge.mjs'))?.codes).toContain('VAL072');
-  }, CHILD_TIMEOUT_MS + 10_000);
+  it(
+    'is SEC207 under the default limit when a schema refers to it, and that schema VAL072',
+    () => {
+      const schemas = join(at.dir, 'schemas-huge');
+      mkdirSync(schemas, { recursive: true });
+      writeFileSync(join(schemas, 'huge.mjs'), schemaText('huge', 'hugeList'));
+      writeFileSync(join(schemas, 'things.mjs'), schemaText('things', 'colors'));
+      const result = child([schemas, at.lists, at.dir], { catalog: true });
+      expect(result.status, result.stderr.slice(0, 2000)).toBe(0);
+      const loaded = JSON.parse(result.stdout) as {
+        tools: string[];
+        reports: Array<{ file: string; codes: string[] }>;
+      };
+      expect(loaded.tools).toEqual(['things_getThing']);
+      expect(loaded.reports.find((report) => report.file === huge)?.codes).toEqual(['SEC207']);
+      expect(loaded.reports.find((report) => report.file === join(schemas, 'huge.mjs'))?.codes).toContain('VAL072');
+    },
+    CHILD_TIMEOUT_MS + 10_000,
+  );
 
-  it('is SEC207 in flowguard validate, which checks every list file', () => {
-    const result = child(['validate', '--json', '--project', at.dir, '--lists', at.lists, at.schemas]);
-    expect(result.status, result.stderr.slice(0, 2000)).toBe(1);
-    const report = JSON.parse(result.stdout) as { files: Array<{ file: string; findings: Array<{ code: string; message: string }> }> };
-    const entry = report.files.find((file) => file.file.endsWith('huge-list.mjs'));
-    expect(entry?.findings.map((f) => f.code)).toEqual(['SEC207']);
-    expect(entry?.findings[0]?.message).toContain('the limit (limits.maxFileBytes) is 2097152 bytes (2 MiB)');
-  }, CHILD_TIMEOUT_MS + 10_000);
+  it(
+    'is SEC207 in flowguard validate, which checks every list file',
+    () => {
+      const result = child(['validate', '--json', '--project', at.dir, '--lists', at.lists, at.schemas]);
+      expect(result.status, result.stderr.slice(0, 2000)).toBe(1);
+      const report = JSON.parse(result.stdout) as {
+        files: Array<{ file: string; findings: Array<{ code: string; message: string }> }>;
+      };
+      const entry = report.files.find((file) => file.file.endsWith('huge-list.mjs'));
+      expect(entry?.findings.map((f) => f.code)).toEqual(['SEC207']);
+      expect(entry?.findings[0]?.message).toContain('the limit (limits.maxFileBytes) is 2097152 bytes (2 MiB)');
+    },
+    CHILD_TIMEOUT_MS + 10_000,
+  );
 });

@@ -20,10 +20,21 @@ beforeAll(async () => {
 });
 afterAll(() => upstream?.close());
 
-async function withCatalog(config: unknown, env: Record<string, string>, run: (catalog: Catalog) => Promise<void>, dotenv?: string): Promise<void> {
+async function withCatalog(
+  config: unknown,
+  env: Record<string, string>,
+  run: (catalog: Catalog) => Promise<void>,
+  dotenv?: string,
+): Promise<void> {
   const project = tempProject(config);
   if (dotenv !== undefined) writeFileSync(join(project.dir, '.env'), dotenv);
-  const catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir, env, upstreams: { '*': upstream.origin }, sandbox: { size: 1 } });
+  const catalog = await Catalog.load({
+    schemas: SCHEMAS,
+    project: project.dir,
+    env,
+    upstreams: { '*': upstream.origin },
+    sandbox: { size: 1 },
+  });
   try {
     await run(catalog);
   } finally {
@@ -46,7 +57,11 @@ describe('keys are granted, not taken', () => {
       const result = await catalog.call('thief_collect', {});
       expect(result).toMatchObject({ ok: false, error: { kind: 'missing-keys' } });
       expect(upstream.records.length).toBe(mark);
-      expect(catalog.keyAccess('AWS_SECRET_ACCESS_KEY', 'thief')).toEqual({ granted: false, reason: 'not-granted', fix: 'security.keys: "AWS_SECRET_ACCESS_KEY": ["thief"]' });
+      expect(catalog.keyAccess('AWS_SECRET_ACCESS_KEY', 'thief')).toEqual({
+        granted: false,
+        reason: 'not-granted',
+        fix: 'security.keys: "AWS_SECRET_ACCESS_KEY": ["thief"]',
+      });
     });
   });
 
@@ -74,7 +89,10 @@ describe('keys are granted, not taken', () => {
           expect(copycat).toMatchObject({ ok: false, error: { kind: 'missing-keys' } });
           expect(upstream.records.length).toBe(mark + 1);
           expect(catalog.tool('copycat_getBalance')?.missingKeys).toEqual(['ETHERSCAN_API_KEY']);
-          expect(catalog.keyAccess('ETHERSCAN_API_KEY', 'copycat')).toMatchObject({ granted: false, reason: 'bound-elsewhere' });
+          expect(catalog.keyAccess('ETHERSCAN_API_KEY', 'copycat')).toMatchObject({
+            granted: false,
+            reason: 'bound-elsewhere',
+          });
         },
         dotenv,
       );
@@ -82,11 +100,16 @@ describe('keys are granted, not taken', () => {
   });
 
   it('a .env key needs no grant', async () => {
-    await withCatalog(undefined, {}, async (catalog) => {
-      const mark = upstream.records.length;
-      expect((await catalog.call('copycat_getBalance', {})).ok).toBe(true);
-      expect(upstream.since(mark)[0]?.headers.authorization).toBe(`Bearer ${ETHERSCAN}`);
-    }, `ETHERSCAN_API_KEY=${ETHERSCAN}\n`);
+    await withCatalog(
+      undefined,
+      {},
+      async (catalog) => {
+        const mark = upstream.records.length;
+        expect((await catalog.call('copycat_getBalance', {})).ok).toBe(true);
+        expect(upstream.since(mark)[0]?.headers.authorization).toBe(`Bearer ${ETHERSCAN}`);
+      },
+      `ETHERSCAN_API_KEY=${ETHERSCAN}\n`,
+    );
   });
 });
 
@@ -98,22 +121,37 @@ describe('arguments are bounded before anything walks them', () => {
     return value;
   }
 
-  it.each(['deep_plain', 'deep_hooked'])('%s: an argument nested 5,000 deep is an arguments error naming the bound, and nothing is sent', async (tool) => {
-    await withCatalog(undefined, {}, async (catalog) => {
-      const mark = upstream.records.length;
-      const result = await catalog.call(tool, { filter: nested(5000) });
-      expect(result).toEqual({ ok: false, error: { kind: 'arguments', message: 'invalid arguments: nested deeper than 64 levels (limits.maxArgumentDepth)' } });
-      expect(upstream.records.length).toBe(mark);
-      // The catalog still serves: the same tool with a sane argument works.
-      expect((await catalog.call(tool, { filter: nested(5) })).ok).toBe(true);
-    });
-  });
+  it.each(['deep_plain', 'deep_hooked'])(
+    '%s: an argument nested 5,000 deep is an arguments error naming the bound, and nothing is sent',
+    async (tool) => {
+      await withCatalog(undefined, {}, async (catalog) => {
+        const mark = upstream.records.length;
+        const result = await catalog.call(tool, { filter: nested(5000) });
+        expect(result).toEqual({
+          ok: false,
+          error: {
+            kind: 'arguments',
+            message: 'invalid arguments: nested deeper than 64 levels (limits.maxArgumentDepth)',
+          },
+        });
+        expect(upstream.records.length).toBe(mark);
+        // The catalog still serves: the same tool with a sane argument works.
+        expect((await catalog.call(tool, { filter: nested(5) })).ok).toBe(true);
+      });
+    },
+  );
 
   it('arguments larger than limits.maxArgumentBytes are refused; the limits come from the config', async () => {
     await withCatalog({ limits: { maxArgumentBytes: 2048, maxArgumentDepth: 3 } }, {}, async (catalog) => {
       const mark = upstream.records.length;
-      expect(await catalog.call('deep_plain', { filter: { text: 'x'.repeat(4096) } })).toMatchObject({ ok: false, error: { message: 'invalid arguments: larger than 2048 bytes (limits.maxArgumentBytes)' } });
-      expect(await catalog.call('deep_plain', { filter: nested(4) })).toMatchObject({ ok: false, error: { message: 'invalid arguments: nested deeper than 3 levels (limits.maxArgumentDepth)' } });
+      expect(await catalog.call('deep_plain', { filter: { text: 'x'.repeat(4096) } })).toMatchObject({
+        ok: false,
+        error: { message: 'invalid arguments: larger than 2048 bytes (limits.maxArgumentBytes)' },
+      });
+      expect(await catalog.call('deep_plain', { filter: nested(4) })).toMatchObject({
+        ok: false,
+        error: { message: 'invalid arguments: nested deeper than 3 levels (limits.maxArgumentDepth)' },
+      });
       expect(upstream.records.length).toBe(mark);
       expect(receivedSince(mark)).toBe('[]');
     });

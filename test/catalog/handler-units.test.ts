@@ -74,26 +74,40 @@ afterAll(async () => {
 });
 
 const load = (extra: Partial<Parameters<typeof Catalog.load>[0]> = {}) =>
-  Catalog.load({ schemas: dir, project: ROOT, env: {}, sandbox: LIMITS, upstreams: { '*': upstream.origin }, ...extra });
+  Catalog.load({
+    schemas: dir,
+    project: ROOT,
+    env: {},
+    sandbox: LIMITS,
+    upstreams: { '*': upstream.origin },
+    ...extra,
+  });
 
 describe('handlers loaded on first use (the default)', () => {
-  it.runIf(process.platform === 'linux')('starts no sandbox process until a call needs a handler, then one', async () => {
-    const before = childProcesses();
-    const catalog = await load();
-    try {
-      expect(catalog.tools.map((tool) => tool.name).sort()).toEqual(['broken_getThing', 'good_getThing', 'plain_getThing']);
-      expect(childProcesses()).toEqual(before);
-      // A tool without handlers never needs the sandbox.
-      expect((await catalog.call('plain_getThing', {})).ok).toBe(true);
-      expect(childProcesses()).toEqual(before);
-      const result = await catalog.call('good_getThing', {});
-      expect(result.ok, JSON.stringify(result)).toBe(true);
-      expect(seenHeaders.at(-1)).toBe('by-handler');
-      expect(childProcesses().filter((pid) => !before.includes(pid))).toHaveLength(1);
-    } finally {
-      await catalog.close();
-    }
-  });
+  it.runIf(process.platform === 'linux')(
+    'starts no sandbox process until a call needs a handler, then one',
+    async () => {
+      const before = childProcesses();
+      const catalog = await load();
+      try {
+        expect(catalog.tools.map((tool) => tool.name).sort()).toEqual([
+          'broken_getThing',
+          'good_getThing',
+          'plain_getThing',
+        ]);
+        expect(childProcesses()).toEqual(before);
+        // A tool without handlers never needs the sandbox.
+        expect((await catalog.call('plain_getThing', {})).ok).toBe(true);
+        expect(childProcesses()).toEqual(before);
+        const result = await catalog.call('good_getThing', {});
+        expect(result.ok, JSON.stringify(result)).toBe(true);
+        expect(seenHeaders.at(-1)).toBe('by-handler');
+        expect(childProcesses().filter((pid) => !before.includes(pid))).toHaveLength(1);
+      } finally {
+        await catalog.close();
+      }
+    },
+  );
 
   it('a factory that fails on first use fails that call, withdraws only its own tools, reports it once and tells listeners', async () => {
     const catalog = await load();
@@ -107,8 +121,15 @@ describe('handlers loaded on first use (the default)', () => {
       expect(first.error).toMatchObject({ kind: 'handler', code: 'SEC104' });
       expect(first.error.message).toMatch(/broken_getThing could not be loaded \(SEC104\).*factory fails on purpose/);
       expect(changes).toBe(1);
-      expect(catalog.visibleTools().map((tool) => tool.name).sort()).toEqual(['good_getThing', 'plain_getThing']);
-      const reported = catalog.findings().filter((finding) => finding.file.endsWith('broken.mjs') && finding.code === 'SEC104');
+      expect(
+        catalog
+          .visibleTools()
+          .map((tool) => tool.name)
+          .sort(),
+      ).toEqual(['good_getThing', 'plain_getThing']);
+      const reported = catalog
+        .findings()
+        .filter((finding) => finding.file.endsWith('broken.mjs') && finding.code === 'SEC104');
       expect(reported).toHaveLength(1);
       // The same answer again, without running the factory or reporting twice.
       const again = await catalog.call('broken_getThing', {});
@@ -126,7 +147,12 @@ describe('handlers loaded on first use (the default)', () => {
   it('two first calls at once run the factory once', async () => {
     const catalog = await load();
     try {
-      const results = await Promise.all([catalog.call('good_getThing', {}), catalog.call('good_getThing', {}), catalog.call('broken_getThing', {}), catalog.call('broken_getThing', {})]);
+      const results = await Promise.all([
+        catalog.call('good_getThing', {}),
+        catalog.call('good_getThing', {}),
+        catalog.call('broken_getThing', {}),
+        catalog.call('broken_getThing', {}),
+      ]);
       expect(results.map((result) => result.ok)).toEqual([true, true, false, false]);
       expect(catalog.findings().filter((finding) => finding.code === 'SEC104')).toHaveLength(1);
     } finally {
@@ -138,7 +164,13 @@ describe('handlers loaded on first use (the default)', () => {
     const looping = mkdtempSync(join(tmpdir(), 'flowguard-units-loop-'));
     writeFileSync(join(looping, 'loops.mjs'), schema('loops', LOOPS));
     writeFileSync(join(looping, 'good.mjs'), schema('good', ADDS_HEADER));
-    const catalog = await Catalog.load({ schemas: looping, project: ROOT, env: {}, sandbox: { ...LIMITS, deadlineMs: 500 }, upstreams: { '*': upstream.origin } });
+    const catalog = await Catalog.load({
+      schemas: looping,
+      project: ROOT,
+      env: {},
+      sandbox: { ...LIMITS, deadlineMs: 500 },
+      upstreams: { '*': upstream.origin },
+    });
     try {
       const stuck = await catalog.call('loops_getThing', {});
       expect(stuck.ok ? null : stuck.error.code).toBe('SEC105');
@@ -166,7 +198,12 @@ describe("handlers: 'at-load'", () => {
     const catalog = await load({ handlers: 'at-load' });
     try {
       expect(catalog.tools.map((tool) => tool.name).sort()).toEqual(['good_getThing', 'plain_getThing']);
-      expect(catalog.findings().filter((finding) => finding.file.endsWith('broken.mjs')).map((finding) => finding.code)).toContain('SEC104');
+      expect(
+        catalog
+          .findings()
+          .filter((finding) => finding.file.endsWith('broken.mjs'))
+          .map((finding) => finding.code),
+      ).toContain('SEC104');
       expect(catalog.tool('good_getThing')?.hooks).toEqual(['preRequest']);
       expect((await catalog.call('good_getThing', {})).ok).toBe(true);
     } finally {
@@ -179,7 +216,17 @@ describe('over MCP', () => {
   it('a client is told to list the tools again when a factory fails on first use, and the tool is gone from the list', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [join(ROOT, 'bin', 'flowguard.js'), 'serve', '--schemas', dir, '--project', dir, '--no-cache', '--upstream', `*=${upstream.origin}`],
+      args: [
+        join(ROOT, 'bin', 'flowguard.js'),
+        'serve',
+        '--schemas',
+        dir,
+        '--project',
+        dir,
+        '--no-cache',
+        '--upstream',
+        `*=${upstream.origin}`,
+      ],
       stderr: 'ignore',
       env: { PATH: process.env.PATH ?? '' },
     });

@@ -1,10 +1,16 @@
-// MCP tool names (RULINGS R8): short, stem and hashed names; uniqueness, validity, determinism
+// MCP tool names (decision R8): short, stem and hashed names; uniqueness, validity, determinism
 // and stability, on corpus cases and on a generated 300-schema catalog.
 
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isValidToolName, nameTools, toolReference, type NamedTool, type ToolIdentity } from '../../src/catalog/names.js';
+import {
+  isValidToolName,
+  nameTools,
+  toolReference,
+  type NamedTool,
+  type ToolIdentity,
+} from '../../src/catalog/names.js';
 
 const STRICT = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -36,11 +42,17 @@ describe('nameTools: the rules, case by case', () => {
   const cases: Array<{ title: string; tools: ToolIdentity[]; expected: Record<string, string> }> = [
     {
       title: 'unique namespace_routeName stays short',
-      tools: [tool('coingecko', 'coingecko-com/prices.mjs', 'getPrice'), tool('etherscan', 'etherscan/contracts.mjs', 'getContractAbi')],
-      expected: { 'coingecko-com/prices.mjs::getPrice': 'coingecko_getPrice', 'etherscan/contracts.mjs::getContractAbi': 'etherscan_getContractAbi' },
+      tools: [
+        tool('coingecko', 'coingecko-com/prices.mjs', 'getPrice'),
+        tool('etherscan', 'etherscan/contracts.mjs', 'getContractAbi'),
+      ],
+      expected: {
+        'coingecko-com/prices.mjs::getPrice': 'coingecko_getPrice',
+        'etherscan/contracts.mjs::getContractAbi': 'etherscan_getContractAbi',
+      },
     },
     {
-      title: 'the same namespace and route in two files: both get the file stem, the file\'s other routes stay short',
+      title: "the same namespace and route in two files: both get the file stem, the file's other routes stay short",
       tools: [
         tool('pegelonline', 'pegelonline/pegelonline.mjs', 'getStations'),
         tool('pegelonline', 'pegelonline/pegelonline.mjs', 'getCurrentLevel'),
@@ -69,7 +81,10 @@ describe('nameTools: the rules, case by case', () => {
     },
     {
       title: 'a route name that is a literal path is sanitised and carries the stem',
-      tools: [tool('moralis', 'moralis-com/eth/nftApi-part1.mjs', '/nft/:address'), tool('moralis', 'moralis-com/eth/nftApi-part1.mjs', '/:address/nft')],
+      tools: [
+        tool('moralis', 'moralis-com/eth/nftApi-part1.mjs', '/nft/:address'),
+        tool('moralis', 'moralis-com/eth/nftApi-part1.mjs', '/:address/nft'),
+      ],
       expected: {
         'moralis-com/eth/nftApi-part1.mjs::/nft/:address': 'moralis_nftApi-part1__nft__address',
         'moralis-com/eth/nftApi-part1.mjs::/:address/nft': 'moralis_nftApi-part1___address_nft',
@@ -78,7 +93,10 @@ describe('nameTools: the rules, case by case', () => {
     {
       title: 'characters outside the set, one `_` per character (code point), stem dots included',
       tools: [tool('bund', 'bund/pegel.v2.mjs', 'getPreis€'), tool('bund', 'bund/pegel.v2.mjs', 'get 🌊 level')],
-      expected: { 'bund/pegel.v2.mjs::getPreis€': 'bund_pegel_v2_getPreis_', 'bund/pegel.v2.mjs::get 🌊 level': 'bund_pegel_v2_get___level' },
+      expected: {
+        'bund/pegel.v2.mjs::getPreis€': 'bund_pegel_v2_getPreis_',
+        'bund/pegel.v2.mjs::get 🌊 level': 'bund_pegel_v2_get___level',
+      },
     },
     {
       title: 'a short name of exactly 64 characters stays; 65 is cut and hashed',
@@ -90,18 +108,26 @@ describe('nameTools: the rules, case by case', () => {
     },
     {
       title: 'colliding short names whose stem names are too long are hashed',
-      tools: [tool('coingecko', 'coingecko-com/historical-market-data.mjs', 'getCoinHistoricalChartDataByContract'), tool('coingecko', 'coingecko-com/onchain.mjs', 'getCoinHistoricalChartDataByContract')],
+      tools: [
+        tool('coingecko', 'coingecko-com/historical-market-data.mjs', 'getCoinHistoricalChartDataByContract'),
+        tool('coingecko', 'coingecko-com/onchain.mjs', 'getCoinHistoricalChartDataByContract'),
+      ],
       expected: {
         'coingecko-com/historical-market-data.mjs::getCoinHistoricalChartDataByContract': hashed(
           'coingecko_historical-market-data_getCoinHistoricalChartDataByContract',
           'coingecko/historical-market-data.mjs::getCoinHistoricalChartDataByContract',
         ),
-        'coingecko-com/onchain.mjs::getCoinHistoricalChartDataByContract': 'coingecko_onchain_getCoinHistoricalChartDataByContract',
+        'coingecko-com/onchain.mjs::getCoinHistoricalChartDataByContract':
+          'coingecko_onchain_getCoinHistoricalChartDataByContract',
       },
     },
     {
       title: 'two routes that collide only after sanitising are both hashed, with different hashes',
-      tools: [tool('kv', 'kv/store.mjs', 'get/item'), tool('kv', 'kv/store.mjs', 'get:item'), tool('kv', 'kv/store.mjs', 'get_items')],
+      tools: [
+        tool('kv', 'kv/store.mjs', 'get/item'),
+        tool('kv', 'kv/store.mjs', 'get:item'),
+        tool('kv', 'kv/store.mjs', 'get_items'),
+      ],
       expected: {
         'kv/store.mjs::get/item': hashed('kv_store_get_item', 'kv/store.mjs::get/item'),
         'kv/store.mjs::get:item': hashed('kv_store_get_item', 'kv/store.mjs::get:item'),
@@ -109,8 +135,12 @@ describe('nameTools: the rules, case by case', () => {
       },
     },
     {
-      title: 'a stem name that is another tool\'s short name is hashed: the short name wins',
-      tools: [tool('ens', 'ens/resolver.mjs', 'lookup'), tool('ens', 'ens/other.mjs', 'lookup'), tool('ens', 'ens/misc.mjs', 'resolver_lookup')],
+      title: "a stem name that is another tool's short name is hashed: the short name wins",
+      tools: [
+        tool('ens', 'ens/resolver.mjs', 'lookup'),
+        tool('ens', 'ens/other.mjs', 'lookup'),
+        tool('ens', 'ens/misc.mjs', 'resolver_lookup'),
+      ],
       expected: {
         'ens/misc.mjs::resolver_lookup': 'ens_resolver_lookup',
         'ens/resolver.mjs::lookup': hashed('ens_resolver_lookup', 'ens/resolver.mjs::lookup'),
@@ -119,7 +149,10 @@ describe('nameTools: the rules, case by case', () => {
     },
     {
       title: 'one reference in two folders: one hash, the later file in canonical order gets `_1`',
-      tools: [tool('moralis', 'moralis-com/sol/utils.mjs', 'getVersion'), tool('moralis', 'moralis-com/eth/utils.mjs', 'getVersion')],
+      tools: [
+        tool('moralis', 'moralis-com/sol/utils.mjs', 'getVersion'),
+        tool('moralis', 'moralis-com/eth/utils.mjs', 'getVersion'),
+      ],
       expected: {
         'moralis-com/eth/utils.mjs::getVersion': hashed('moralis_utils_getVersion', 'moralis/utils.mjs::getVersion'),
         'moralis-com/sol/utils.mjs::getVersion': hashed('moralis_utils_getVersion', 'moralis/utils.mjs::getVersion', 1),
@@ -135,7 +168,7 @@ describe('nameTools: the rules, case by case', () => {
       },
     },
     {
-      title: 'a namespace with `_` whose short name is another tool\'s stem name: the short name wins',
+      title: "a namespace with `_` whose short name is another tool's stem name: the short name wins",
       tools: [tool('a', 'a/b.mjs', 'c'), tool('a', 'a/x.mjs', 'c'), tool('a_b', 'a_b/y.mjs', 'c')],
       expected: { 'a/b.mjs::c': hashed('a_b_c', 'a/b.mjs::c'), 'a/x.mjs::c': 'a_x_c', 'a_b/y.mjs::c': 'a_b_c' },
     },
@@ -165,7 +198,12 @@ describe('nameTools: the rules, case by case', () => {
   });
 
   it('returns name and reference for every tool, in canonical order (namespace, file, route)', () => {
-    const tools = [tool('b', 'b/z.mjs', 'r'), tool('a', 'a/y.mjs', 's'), tool('a', 'a/y.mjs', 'r'), tool('a', 'a/x.mjs', 'z')];
+    const tools = [
+      tool('b', 'b/z.mjs', 'r'),
+      tool('a', 'a/y.mjs', 's'),
+      tool('a', 'a/y.mjs', 'r'),
+      tool('a', 'a/x.mjs', 'z'),
+    ];
     expect(nameTools(tools)).toEqual([
       { namespace: 'a', file: 'a/x.mjs', route: 'z', name: 'a_z', reference: 'a/x.mjs::z' },
       { namespace: 'a', file: 'a/y.mjs', route: 'r', name: 'a_r', reference: 'a/y.mjs::r' },
@@ -174,7 +212,7 @@ describe('nameTools: the rules, case by case', () => {
     ]);
   });
 
-  it('does not modify or keep the caller\'s objects', () => {
+  it("does not modify or keep the caller's objects", () => {
     const input = [tool('b', 'b/x.mjs', 'r'), tool('a', 'a/x.mjs', 'r')];
     const copy = structuredClone(input);
     const named = nameTools(input);
@@ -187,7 +225,9 @@ describe('nameTools: the rules, case by case', () => {
   });
 
   it('throws when the same tool is given twice', () => {
-    expect(() => nameTools([tool('a', 'a/x.mjs', 'r'), tool('b', 'b/x.mjs', 'r'), tool('a', 'a/x.mjs', 'r')])).toThrow(/given twice.*'r'.*'a\/x\.mjs'/);
+    expect(() => nameTools([tool('a', 'a/x.mjs', 'r'), tool('b', 'b/x.mjs', 'r'), tool('a', 'a/x.mjs', 'r')])).toThrow(
+      /given twice.*'r'.*'a\/x\.mjs'/,
+    );
   });
 });
 
@@ -215,32 +255,51 @@ describe('nameTools: determinism and stability', () => {
 
   it('adding a file that collides with nothing renames nothing', () => {
     const before = namesOf(catalog);
-    const after = namesOf([...catalog, tool('wttr', 'wttr/weather.mjs', 'getStations'), tool('wttr', 'wttr/weather.mjs', 'getForecast')]);
+    const after = namesOf([
+      ...catalog,
+      tool('wttr', 'wttr/weather.mjs', 'getStations'),
+      tool('wttr', 'wttr/weather.mjs', 'getForecast'),
+    ]);
     expect(after).toMatchObject(before);
   });
 
   it('adding a file that collides renames only the tools it collides with', () => {
     const before = namesOf(catalog);
     const after = namesOf([...catalog, tool('pegelonline', 'pegelonline/extra.mjs', 'getWaters')]);
-    expect(after).toMatchObject({ ...before, 'pegelonline/water-levels.mjs::getWaters': 'pegelonline_water-levels_getWaters' });
+    expect(after).toMatchObject({
+      ...before,
+      'pegelonline/water-levels.mjs::getWaters': 'pegelonline_water-levels_getWaters',
+    });
     expect(after['pegelonline/extra.mjs::getWaters']).toBe('pegelonline_extra_getWaters');
     const changed = Object.keys(before).filter((key) => before[key] !== after[key]);
     expect(changed).toEqual(['pegelonline/water-levels.mjs::getWaters']);
   });
 
   it('removing one of a colliding pair gives the other its short name back', () => {
-    expect(namesOf(catalog.filter((t) => t.file !== 'pegelonline/pegelonline.mjs'))['pegelonline/water-levels.mjs::getStations']).toBe('pegelonline_getStations');
+    expect(
+      namesOf(catalog.filter((t) => t.file !== 'pegelonline/pegelonline.mjs'))[
+        'pegelonline/water-levels.mjs::getStations'
+      ],
+    ).toBe('pegelonline_getStations');
   });
 
   it('any catalog: names unique, valid, independent of order (property)', () => {
     const part = fc.constantFrom('a', 'b', 'a_b', 'x/y', 'x:y', 'é', '', 'get', LONG_ROUTE);
-    const text = fc.oneof(part, fc.string({ maxLength: 80 }), fc.string({ unit: 'binary', maxLength: 40 }), fc.array(part, { maxLength: 4 }).map((p) => p.join('_')));
+    const text = fc.oneof(
+      part,
+      fc.string({ maxLength: 80 }),
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc.array(part, { maxLength: 4 }).map((p) => p.join('_')),
+    );
     const identity = fc.record({
       namespace: fc.oneof(fc.constantFrom('a', 'ab', 'a_b', 'ens'), fc.string({ maxLength: 30 })),
       file: fc.tuple(fc.constantFrom('', 'x/', 'y/', 'a/b/'), text).map(([dir, stem]) => `${dir}${stem}.mjs`),
       route: text,
     });
-    const catalogs = fc.uniqueArray(identity, { maxLength: 40, selector: (t) => JSON.stringify([t.namespace, t.file, t.route]) });
+    const catalogs = fc.uniqueArray(identity, {
+      maxLength: 40,
+      selector: (t) => JSON.stringify([t.namespace, t.file, t.route]),
+    });
     fc.assert(
       fc.property(catalogs, fc.integer(), (tools, seed) => {
         const named = nameTools(tools);
@@ -258,12 +317,18 @@ describe('nameTools: dense collisions (property)', () => {
   // A tiny alphabet in which short, stem and sanitised names meet across tools all the time.
   const identity = fc.record({
     namespace: fc.constantFrom('a', 'b', 'a_b'),
-    file: fc.tuple(fc.constantFrom('', 'x/', 'y/'), fc.constantFrom('a', 'b', 'c', 'a_b', 'b_c', 'b.c')).map(([dir, stem]) => `${dir}${stem}.mjs`),
+    file: fc
+      .tuple(fc.constantFrom('', 'x/', 'y/'), fc.constantFrom('a', 'b', 'c', 'a_b', 'b_c', 'b.c'))
+      .map(([dir, stem]) => `${dir}${stem}.mjs`),
     route: fc.constantFrom('c', 'b_c', 'c_c', 'a_b_c', 'c/c', 'c:c', 'b.c'),
   });
 
   it('names stay unique, valid and order-independent', () => {
-    const catalogs = fc.uniqueArray(identity, { minLength: 2, maxLength: 30, selector: (t) => JSON.stringify([t.namespace, t.file, t.route]) });
+    const catalogs = fc.uniqueArray(identity, {
+      minLength: 2,
+      maxLength: 30,
+      selector: (t) => JSON.stringify([t.namespace, t.file, t.route]),
+    });
     fc.assert(
       fc.property(catalogs, fc.integer(), (tools, seed) => {
         const named = nameTools(tools);
@@ -339,7 +404,16 @@ function shuffle<T>(items: readonly T[], seed: number): T[] {
 function generateIdentities(schemas: number, seed: number): ToolIdentity[] {
   const random = prng(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-  const namespaces = ['pegelonline', 'ens', 'moralis', 'coingecko', 'polymarket', 'zvgportal', 'arbeitsagentur', 'averyveryveryverylongnamespacename'];
+  const namespaces = [
+    'pegelonline',
+    'ens',
+    'moralis',
+    'coingecko',
+    'polymarket',
+    'zvgportal',
+    'arbeitsagentur',
+    'averyveryveryverylongnamespacename',
+  ];
   const folders = ['', 'eth/', 'sol/', 'v2/', 'legacy/'];
   const stems = [
     'api',
@@ -374,7 +448,7 @@ function generateIdentities(schemas: number, seed: number): ToolIdentity[] {
   ];
   const seen = new Set<string>();
   const tools: ToolIdentity[] = [];
-  for (let made = 0; made < schemas; ) {
+  for (let made = 0; made < schemas;) {
     const namespace = pick(namespaces);
     const file = `${namespace}-com/${pick(folders)}${pick(stems)}.mjs`;
     if (seen.has(`${namespace} ${file}`)) continue; // each schema file once
@@ -418,7 +492,8 @@ describe('acceptance: a generated 300-schema catalog', () => {
 
   it('naming the shuffled catalog again gives identical names', () => {
     expect(second).toEqual(first);
-    const byIdentity = (named: readonly NamedTool[]) => new Map(named.map((n) => [JSON.stringify([n.namespace, n.file, n.route]), n.name]));
+    const byIdentity = (named: readonly NamedTool[]) =>
+      new Map(named.map((n) => [JSON.stringify([n.namespace, n.file, n.route]), n.name]));
     expect(byIdentity(second)).toEqual(byIdentity(first));
   });
 });

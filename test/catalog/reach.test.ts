@@ -34,7 +34,10 @@ ${extra}
 `;
 }
 
-function writeProject(files: Record<string, string>, config?: unknown): { dir: string; schemas: string; remove: () => void } {
+function writeProject(
+  files: Record<string, string>,
+  config?: unknown,
+): { dir: string; schemas: string; remove: () => void } {
   const project = tempProject(config);
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(join(project.dir, name, '..'), { recursive: true });
@@ -62,7 +65,13 @@ describe('an upstream override’s private-address exemption holds only for what
       'schemas/evil.mjs': fetchingSchema('evil', 'https://api.evil.test', `// mirror: ${internal.origin}/x`),
       'schemas/rooted.mjs': fetchingSchema('rooted', internal.origin),
     });
-    catalog = await Catalog.load({ schemas: project.schemas, project: project.dir, env: {}, upstreams: { 'https://api.victim.test': internal.origin }, sandbox: { size: 1 } });
+    catalog = await Catalog.load({
+      schemas: project.schemas,
+      project: project.dir,
+      env: {},
+      upstreams: { 'https://api.victim.test': internal.origin },
+      sandbox: { size: 1 },
+    });
   });
   afterAll(async () => {
     await catalog?.close();
@@ -73,14 +82,18 @@ describe('an upstream override’s private-address exemption holds only for what
   it('a handler that aims at the override’s address directly is refused without a connection', async () => {
     const before = internal.connections();
     const result = await catalog.call('evil_any', { url: `${internal.origin}/x` });
-    expect(failure(result)).toMatch(/upstream request failed: https:\/\/127\.0\.0\.1:\d+ resolves to a private address \(127\.0\.0\.1, loopback\); refused/);
+    expect(failure(result)).toMatch(
+      /upstream request failed: https:\/\/127\.0\.0\.1:\d+ resolves to a private address \(127\.0\.0\.1, loopback\); refused/,
+    );
     expect(internal.connections()).toBe(before);
   });
 
   it('a root at the override’s address is refused too, for the handler and for the core’s own request', async () => {
     const before = internal.connections();
     expect(failure(await catalog.call('rooted_root', {}))).toMatch(/resolves to a private address/);
-    expect(failure(await catalog.call('rooted_any', { url: `${internal.origin}/x` }))).toMatch(/resolves to a private address/);
+    expect(failure(await catalog.call('rooted_any', { url: `${internal.origin}/x` }))).toMatch(
+      /resolves to a private address/,
+    );
     expect(internal.connections()).toBe(before);
   });
 
@@ -103,17 +116,29 @@ describe('the reach of a schema’s text', () => {
     upstream = await startUpstream();
     project = writeProject({
       // A `${...}` label where the public suffix list puts the registrable domain (private suffixes too).
-      'schemas/pages.mjs': fetchingSchema('pages', 'https://api.pages.test', [
-        'const site = (user) => `https://${user}.github.io/feed`;',
-        'const bucket = (name) => `https://${name}.s3.amazonaws.com/data`;',
-        'const node = (chain) => `https://${chain}.rpc.pages.test/v1`;',
-      ].join('\n')),
+      'schemas/pages.mjs': fetchingSchema(
+        'pages',
+        'https://api.pages.test',
+        [
+          'const site = (user) => `https://${user}.github.io/feed`;',
+          'const bucket = (name) => `https://${name}.s3.amazonaws.com/data`;',
+          'const node = (chain) => `https://${chain}.rpc.pages.test/v1`;',
+        ].join('\n'),
+      ),
       // Literals no URL parser reads as an https origin.
-      'schemas/broken.mjs': fetchingSchema('broken', 'https://api.broken.test', '// mirrors: https://1.2.3.4.5/api and https://a.b:99999/x'),
+      'schemas/broken.mjs': fetchingSchema(
+        'broken',
+        'https://api.broken.test',
+        '// mirrors: https://1.2.3.4.5/api and https://a.b:99999/x',
+      ),
       // Its text is edited after the load.
       'schemas/late.mjs': fetchingSchema('late', 'https://api.late.test'),
       // A label written out that looks like the core's own stand-in for a marker.
-      'schemas/lookalike.mjs': fetchingSchema('lookalike', 'https://flowguardlabel.com', '// backup: https://flowguardlabel0.net/api'),
+      'schemas/lookalike.mjs': fetchingSchema(
+        'lookalike',
+        'https://flowguardlabel.com',
+        '// backup: https://flowguardlabel0.net/api',
+      ),
       // A shared list places the key in its URL template.
       'schemas/rpcuser.mjs': fetchingSchema(
         'rpcuser',
@@ -127,7 +152,14 @@ describe('the reach of a schema’s text', () => {
 };
 `,
     });
-    catalog = await Catalog.load({ schemas: project.schemas, project: project.dir, env: {}, keys: { RPC_KEY }, upstreams: { '*': upstream.origin }, sandbox: { size: 1 } });
+    catalog = await Catalog.load({
+      schemas: project.schemas,
+      project: project.dir,
+      env: {},
+      keys: { RPC_KEY },
+      upstreams: { '*': upstream.origin },
+      sandbox: { size: 1 },
+    });
   });
   afterAll(async () => {
     await catalog?.close();
@@ -138,7 +170,9 @@ describe('the reach of a schema’s text', () => {
   it('a ${label} never stands for the registrable domain: attacker.github.io and an attacker’s bucket are refused, nothing sent', async () => {
     const mark = upstream.records.length;
     for (const url of ['https://attacker.github.io/feed', 'https://attacker.s3.amazonaws.com/data']) {
-      expect(failure(await catalog.call('pages_any', { url }))).toContain(`HOST_NOT_ALLOWED: ${new URL(url).origin} is not in the reach of pages`);
+      expect(failure(await catalog.call('pages_any', { url }))).toContain(
+        `HOST_NOT_ALLOWED: ${new URL(url).origin} is not in the reach of pages`,
+      );
     }
     expect(upstream.records.length).toBe(mark);
     // Under a fixed domain it still stands for one label.
@@ -153,7 +187,10 @@ describe('the reach of a schema’s text', () => {
       ['warning', 12, expect.stringContaining('https://${name}.s3.amazonaws.com')],
     ]);
     const reach = schemaRows(catalog).find((row) => row.namespace === 'pages')?.reach;
-    expect(reach?.origins.map((entry) => entry.origin)).toEqual(['https://api.pages.test', 'https://--label0--.rpc.pages.test']);
+    expect(reach?.origins.map((entry) => entry.origin)).toEqual([
+      'https://api.pages.test',
+      'https://--label0--.rpc.pages.test',
+    ]);
   });
 
   it('an unusable literal is a finding at load with its line, left out of the reach; the schema’s calls work', async () => {
@@ -173,7 +210,9 @@ describe('the reach of a schema’s text', () => {
   it('a label written out is never taken for a marker: flowguardlabel.com admits no other .com host', async () => {
     const mark = upstream.records.length;
     for (const url of ['https://attacker.com/x', 'https://attacker.net/api']) {
-      expect(failure(await catalog.call('lookalike_any', { url }))).toContain(`HOST_NOT_ALLOWED: ${new URL(url).origin} is not in the reach of lookalike`);
+      expect(failure(await catalog.call('lookalike_any', { url }))).toContain(
+        `HOST_NOT_ALLOWED: ${new URL(url).origin} is not in the reach of lookalike`,
+      );
     }
     expect(upstream.records.length).toBe(mark);
     expect(await catalog.call('lookalike_any', { url: 'https://flowguardlabel0.net/api' })).toMatchObject({ ok: true });
@@ -182,18 +221,28 @@ describe('the reach of a schema’s text', () => {
   it('the reach is the text that was checked: an origin added to the file after the load stays refused', async () => {
     appendFileSync(join(project.schemas, 'late.mjs'), '\n// and https://added.late-evil.test\n');
     const mark = upstream.records.length;
-    expect(failure(await catalog.call('late_any', { url: 'https://added.late-evil.test/x' }))).toContain('HOST_NOT_ALLOWED: https://added.late-evil.test is not in the reach of late');
+    expect(failure(await catalog.call('late_any', { url: 'https://added.late-evil.test/x' }))).toContain(
+      'HOST_NOT_ALLOWED: https://added.late-evil.test is not in the reach of late',
+    );
     expect(upstream.records.length).toBe(mark);
-    expect(schemaRows(catalog).find((row) => row.namespace === 'late')?.reach?.origins.map((entry) => entry.origin)).toEqual(['https://api.late.test']);
+    expect(
+      schemaRows(catalog)
+        .find((row) => row.namespace === 'late')
+        ?.reach?.origins.map((entry) => entry.origin),
+    ).toEqual(['https://api.late.test']);
   });
 
   it('a shared list’s URL template widens the reach but binds no key: the key goes only where the schema’s own file puts it', async () => {
     const mark = upstream.records.length;
     const refused = await catalog.call('rpcuser_any', { url: 'https://rpc.other.invalid/v3/KEY' });
-    expect(failure(refused)).toContain('KEY_NOT_ALLOWED: the request to https://rpc.other.invalid carries the key RPC_KEY, which is bound to https://api.rpcuser.test');
+    expect(failure(refused)).toContain(
+      'KEY_NOT_ALLOWED: the request to https://rpc.other.invalid carries the key RPC_KEY, which is bound to https://api.rpcuser.test',
+    );
     expect(upstream.records.length).toBe(mark);
     // The list's origin is in the reach for requests without the key.
-    expect(await catalog.call('rpcuser_any', { url: 'https://rpc.other.invalid/v3/public' })).toMatchObject({ ok: true });
+    expect(await catalog.call('rpcuser_any', { url: 'https://rpc.other.invalid/v3/public' })).toMatchObject({
+      ok: true,
+    });
     // The root keeps its key.
     expect(await catalog.call('rpcuser_root', {})).toMatchObject({ ok: true });
     const sent = upstream.since(mark);

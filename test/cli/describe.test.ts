@@ -17,7 +17,20 @@ let listed: McpTool[];
 
 beforeAll(async () => {
   upstream = await startUpstream((_req, res) => res.end('{}'));
-  const server = await connectStdio(upstream as never, [BIN, 'serve', '--schemas', SCHEMAS, '--project', project.dir, '--upstream', `*=${upstream.origin}`, '--tools', 'all', '--transport', 'stdio']);
+  const server = await connectStdio(upstream as never, [
+    BIN,
+    'serve',
+    '--schemas',
+    SCHEMAS,
+    '--project',
+    project.dir,
+    '--upstream',
+    `*=${upstream.origin}`,
+    '--tools',
+    'all',
+    '--transport',
+    'stdio',
+  ]);
   try {
     listed = (await server.client.listTools()).tools;
   } finally {

@@ -22,12 +22,17 @@ function flowguard(args: string[], cwd: string, env: Record<string, string> = {}
 /** etherscan (a key, handlers, the ethers library, a shared list) and wttr (keyless) with the bundled lists. */
 function project(name: string, keys?: Record<string, string[]>): string {
   const dir = join(work, name);
-  for (const folder of ['etherscan', 'wttr']) cpSync(join(ROOT, 'schemas', folder), join(dir, 'schemas', folder), { recursive: true });
+  for (const folder of ['etherscan', 'wttr'])
+    cpSync(join(ROOT, 'schemas', folder), join(dir, 'schemas', folder), { recursive: true });
   cpSync(join(ROOT, 'shared-lists'), join(dir, 'shared-lists'), { recursive: true });
   mkdirSync(join(dir, '.flowmcp'));
   writeFileSync(
     join(dir, '.flowmcp', 'config.json'),
-    JSON.stringify({ security: { allowedLibraries: ['trading-signals'], ...(keys ? { keys } : {}) }, sandbox: { deadlineMs: 3000 }, upstreams: { 'https://api.etherscan.io': 'http://127.0.0.1:9' } }),
+    JSON.stringify({
+      security: { allowedLibraries: ['trading-signals'], ...(keys ? { keys } : {}) },
+      sandbox: { deadlineMs: 3000 },
+      upstreams: { 'https://api.etherscan.io': 'http://127.0.0.1:9' },
+    }),
   );
   return dir;
 }
@@ -42,15 +47,21 @@ describe('flowguard doctor', () => {
     expect(stdout).toContain(`project   ${dir}`);
     expect(stdout).toContain('config    .flowmcp/config.json found');
     expect(stdout).toMatch(/^ {4}ethers +default +installed$/m);
-    expect(stdout).toMatch(/^ {4}trading-signals +from \.flowmcp\/config\.json +not installed \(npm install trading-signals\)$/m);
+    expect(stdout).toMatch(
+      /^ {4}trading-signals +from \.flowmcp\/config\.json +not installed \(npm install trading-signals\)$/m,
+    );
     expect(stdout).toContain('deadlineMs 3000 (from .flowmcp/config.json), memoryMb 128 (default)');
     expect(stdout).toContain('maxRedirects 5 (default)');
     expect(stdout).toContain('https://api.etherscan.io -> http://127.0.0.1:9 (from .flowmcp/config.json)');
     expect(stdout).toContain('schemas   schemas: 2 files, 2 loaded, 6 tools');
     expect(stdout).toContain('lists     shared-lists: 3 files, 1 read (reached by a schema), 1 loaded');
-    expect(stdout).toContain('network   private addresses refused (loopback, private, link-local and other non-public addresses; upstream overrides excepted)');
+    expect(stdout).toContain(
+      'network   private addresses refused (loopback, private, link-local and other non-public addresses; upstream overrides excepted)',
+    );
     expect(stdout).toContain('keys      .env present; security.keys grants ETHERSCAN_API_KEY → etherscan');
-    expect(stdout).toMatch(/^ {2}ETHERSCAN_API_KEY +etherscan +granted \(environment\) +schemas\/etherscan\/accounts\.mjs$/m);
+    expect(stdout).toMatch(
+      /^ {2}ETHERSCAN_API_KEY +etherscan +granted \(environment\) +schemas\/etherscan\/accounts\.mjs$/m,
+    );
     expect(stdout).toMatch(/^ {2}ethers +resolves \(.*node_modules\/ethers\/.*\) +schemas\/etherscan\/accounts\.mjs$/m);
     expect(stdout).toContain('groups    .flowmcp/groups.json not present');
     expect(stdout).toMatch(/^ {2}VAL096 info schemas\/etherscan\/accounts\.mjs:\d+:\d+ /m);
@@ -68,18 +79,26 @@ describe('flowguard doctor', () => {
     const dir = project('keys');
     writeFileSync(join(dir, '.env'), `ETHERSCAN_API_KEY=${DOTENV_VALUE}\n`);
     const fromDotenv = await flowguard(['doctor'], dir);
-    expect(fromDotenv.stdout).toMatch(/^ {2}ETHERSCAN_API_KEY +etherscan +granted \(\.env\) +schemas\/etherscan\/accounts\.mjs$/m);
+    expect(fromDotenv.stdout).toMatch(
+      /^ {2}ETHERSCAN_API_KEY +etherscan +granted \(\.env\) +schemas\/etherscan\/accounts\.mjs$/m,
+    );
     expect(fromDotenv.stdout + fromDotenv.stderr).not.toContain(DOTENV_VALUE);
 
     rmSync(join(dir, '.env'));
     const missing = await flowguard(['doctor'], dir, { ETHERSCAN_API_KEY: '' });
     expect(missing.code).toBe(0);
-    expect(missing.stdout).toContain('keys      .env not present; security.keys grants none (environment variables are not used)');
-    expect(missing.stdout).toMatch(/^ {2}ETHERSCAN_API_KEY +etherscan +REFUSED: not set; grant with ETHERSCAN_API_KEY=\.\.\. in \.env +schemas\/etherscan\/accounts\.mjs +4 tools hidden$/m);
+    expect(missing.stdout).toContain(
+      'keys      .env not present; security.keys grants none (environment variables are not used)',
+    );
+    expect(missing.stdout).toMatch(
+      /^ {2}ETHERSCAN_API_KEY +etherscan +REFUSED: not set; grant with ETHERSCAN_API_KEY=\.\.\. in \.env +schemas\/etherscan\/accounts\.mjs +4 tools hidden$/m,
+    );
     expect(missing.stdout).toContain('verdict: ok, every file loads (6 tools, 2 served, 4 hidden)');
 
     const ungranted = await flowguard(['doctor'], dir, { ETHERSCAN_API_KEY: ENV_VALUE });
-    expect(ungranted.stdout).toMatch(/^ {2}ETHERSCAN_API_KEY +etherscan +REFUSED: in the environment but not granted; grant with security\.keys: "ETHERSCAN_API_KEY": \["etherscan"\] +schemas\/etherscan\/accounts\.mjs +4 tools hidden$/m);
+    expect(ungranted.stdout).toMatch(
+      /^ {2}ETHERSCAN_API_KEY +etherscan +REFUSED: in the environment but not granted; grant with security\.keys: "ETHERSCAN_API_KEY": \["etherscan"\] +schemas\/etherscan\/accounts\.mjs +4 tools hidden$/m,
+    );
     expect(ungranted.stdout + ungranted.stderr).not.toContain(ENV_VALUE);
   });
 
@@ -100,7 +119,9 @@ describe('flowguard doctor', () => {
     expect(stdout).toContain('groups    .flowmcp/groups.json: 1 group, failing: things');
     expect(stdout).toMatch(/^ {2}VAL017 error schemas\/broken\/search\.mjs:9:11 /m);
     expect(stdout).toMatch(/^ {2}SEC103 error schemas\/indicators\/signals\.mjs /m);
-    expect(stdout).toMatch(/^ {2}GRP004 error \.flowmcp\/groups\.json:\d+:\d+ groups\.things\.tools\[0\]: 'example\/things\.mjs::searchThings' resolves to no loaded tool$/m);
+    expect(stdout).toMatch(
+      /^ {2}GRP004 error \.flowmcp\/groups\.json:\d+:\d+ groups\.things\.tools\[0\]: 'example\/things\.mjs::searchThings' resolves to no loaded tool$/m,
+    );
     expect(stdout).toMatch(
       /\nverdict: NOT OK: 3 files cannot be loaded: schemas\/broken\/search\.mjs, schemas\/indicators\/signals\.mjs, \.flowmcp\/groups\.json\n$/,
     );
@@ -109,7 +130,9 @@ describe('flowguard doctor', () => {
   it('shows a route without tests as a warning, names a dropped route in the verdict, and lists the terms the schemas state', async () => {
     const dir = project('partial');
     mkdirSync(join(dir, 'schemas', 'partial'));
-    writeFileSync(join(dir, 'schemas', 'partial', 'partial.mjs'), `export const main = {
+    writeFileSync(
+      join(dir, 'schemas', 'partial', 'partial.mjs'),
+      `export const main = {
     namespace: 'partial-api',
     name: 'PartialApi',
     description: 'An API with one broken route.',
@@ -122,14 +145,21 @@ describe('flowguard doctor', () => {
         updateThing: { method: 'PATCH', path: '/things', description: 'Rename a thing.', parameters: [], tests: [ { _description: 'rename' } ] },
     },
 };
-`);
+`,
+    );
     const { code, stdout } = await flowguard(['doctor'], dir);
     expect(code).toBe(1);
     // TST001 is an authoring error: validate fails on it, the route is served and doctor shows a warning.
-    expect(stdout).toMatch(/^ {2}TST001 warning schemas\/partial\/partial\.mjs:\d+:\d+ main\.tools\.listThings\.tests: /m);
-    expect(stdout).toMatch(/^ {2}VAL032 error schemas\/partial\/partial\.mjs:\d+:\d+ main\.tools\.updateThing\.method: /m);
+    expect(stdout).toMatch(
+      /^ {2}TST001 warning schemas\/partial\/partial\.mjs:\d+:\d+ main\.tools\.listThings\.tests: /m,
+    );
+    expect(stdout).toMatch(
+      /^ {2}VAL032 error schemas\/partial\/partial\.mjs:\d+:\d+ main\.tools\.updateThing\.method: /m,
+    );
     expect(stdout).toMatch(/^schemas   schemas: 3 files, 3 loaded, 7 tools, 1 route dropped$/m);
-    expect(stdout).toMatch(/^ {2}partial-api +schemas\/partial\/partial\.mjs +termsOfService https:\/\/partial\.example\/terms; dataLicenseName CC-BY-4\.0$/m);
+    expect(stdout).toMatch(
+      /^ {2}partial-api +schemas\/partial\/partial\.mjs +termsOfService https:\/\/partial\.example\/terms; dataLicenseName CC-BY-4\.0$/m,
+    );
     expect(stdout).toMatch(/\nverdict: NOT OK: 1 route cannot be served: partial-api\/partial\.mjs::updateThing\n$/);
   });
 

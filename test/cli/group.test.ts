@@ -30,9 +30,22 @@ const schemaFile = (dir: string) => join(dir, 'schemas', 'example', 'things.mjs'
 describe('flowguard group create', () => {
   it('records a group with its hashes in .flowmcp/groups.json, as 2-space JSON', async () => {
     const dir = project('create');
-    const { code, stdout } = await flowguard(['group', 'create', 'things', '--tools', `${SEARCH}, example_getThing`, '--description', 'near GRP006: recorded from the schema as it is now'], dir);
+    const { code, stdout } = await flowguard(
+      [
+        'group',
+        'create',
+        'things',
+        '--tools',
+        `${SEARCH}, example_getThing`,
+        '--description',
+        'near GRP006: recorded from the schema as it is now',
+      ],
+      dir,
+    );
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^created group 'things' with 2 tools in \.flowmcp\/groups\.json \(hash sha256:[0-9a-f]{64}\)$/m);
+    expect(stdout).toMatch(
+      /^created group 'things' with 2 tools in \.flowmcp\/groups\.json \(hash sha256:[0-9a-f]{64}\)$/m,
+    );
     // Exactly what the GRP006 near case recorded from the same schema.
     expect(readFileSync(groupsFile(dir), 'utf8')).toBe(readFileSync(join(FIXTURE, 'near.groups.json'), 'utf8'));
     expect(readdirSync(join(dir, '.flowmcp'))).toEqual(['groups.json']);
@@ -47,12 +60,18 @@ describe('flowguard group create', () => {
     const forced = await flowguard(['group', 'create', 'things', '--tools', GET, '--force'], dir);
     expect(forced.code).toBe(0);
     expect(forced.stdout).toContain("replaced group 'things' with 1 tool");
-    expect((JSON.parse(readFileSync(groupsFile(dir), 'utf8')) as { groups: { things: { tools: string[] } } }).groups.things.tools).toEqual([GET]);
+    expect(
+      (JSON.parse(readFileSync(groupsFile(dir), 'utf8')) as { groups: { things: { tools: string[] } } }).groups.things
+        .tools,
+    ).toEqual([GET]);
   });
 
   it('writes nothing and exits 1 with findings for bad names and references', async () => {
     const dir = project('bad');
-    const { code, stdout } = await flowguard(['group', 'create', 'My_Group', '--tools', `${SEARCH},${SEARCH},example/things.mjs::nothing,things`], dir);
+    const { code, stdout } = await flowguard(
+      ['group', 'create', 'My_Group', '--tools', `${SEARCH},${SEARCH},example/things.mjs::nothing,things`],
+      dir,
+    );
     expect(code).toBe(1);
     for (const line of [
       "GRP001 error .flowmcp/groups.json groups.My_Group: group name 'My_Group' does not match ^[a-z][a-z0-9-]*$",
@@ -85,17 +104,30 @@ describe('flowguard group verify', () => {
     expect(ok.code).toBe(0);
     expect(ok.stdout).toBe('things: ok (2 tools)\nlookup: ok (1 tool)\n2 groups verified\n');
 
-    writeFileSync(schemaFile(dir), readFileSync(schemaFile(dir), 'utf8').replace("options: ['min(2)']", "options: ['min(3)']"));
+    writeFileSync(
+      schemaFile(dir),
+      readFileSync(schemaFile(dir), 'utf8').replace("options: ['min(2)']", "options: ['min(3)']"),
+    );
     const changed = await flowguard(['group', 'verify'], dir);
     expect(changed.code).toBe(1);
-    expect(changed.stdout).toMatch(new RegExp(`^GRP006 error \\.flowmcp/groups\\.json:\\d+:\\d+ groups\\.things\\.tools\\[0\\]: tool ${SEARCH.replace(/[.*]/g, '\\$&')} changed since the group was recorded`, 'm'));
+    expect(changed.stdout).toMatch(
+      new RegExp(
+        `^GRP006 error \\.flowmcp/groups\\.json:\\d+:\\d+ groups\\.things\\.tools\\[0\\]: tool ${SEARCH.replace(/[.*]/g, '\\$&')} changed since the group was recorded`,
+        'm',
+      ),
+    );
     // lookup's tool is in the same file: its content record notices what its tool hash does not.
-    expect(changed.stdout).toContain('things: FAILED (GRP006, GRP008)\nlookup: FAILED (GRP008)\n2 of 2 groups failed\n');
+    expect(changed.stdout).toContain(
+      'things: FAILED (GRP006, GRP008)\nlookup: FAILED (GRP008)\n2 of 2 groups failed\n',
+    );
 
     // One group only: the one recorded again passes, the other still fails.
     // Recording it again is the way to approve the change.
     expect((await flowguard(['group', 'create', 'lookup', '--force'], dir)).code).toBe(0);
-    expect(await flowguard(['group', 'verify', 'lookup'], dir)).toMatchObject({ code: 0, stdout: 'lookup: ok (1 tool)\n' });
+    expect(await flowguard(['group', 'verify', 'lookup'], dir)).toMatchObject({
+      code: 0,
+      stdout: 'lookup: ok (1 tool)\n',
+    });
     expect((await flowguard(['group', 'verify', 'things'], dir)).code).toBe(1);
     expect((await flowguard(['group', 'create', 'things', '--force'], dir)).code).toBe(0);
     expect((await flowguard(['group', 'verify'], dir)).code).toBe(0);
@@ -107,7 +139,9 @@ describe('flowguard group verify', () => {
     writeFileSync(schemaFile(dir), readFileSync(schemaFile(dir), 'utf8').replace('getThing: {', 'fetchThing: {'));
     const gone = await flowguard(['group', 'verify', 'things'], dir);
     expect(gone.code).toBe(1);
-    expect(gone.stdout).toContain(`GRP004 error .flowmcp/groups.json:8:9 groups.things.tools[1]: '${GET}' resolves to no loaded tool`);
+    expect(gone.stdout).toContain(
+      `GRP004 error .flowmcp/groups.json:8:9 groups.things.tools[1]: '${GET}' resolves to no loaded tool`,
+    );
     expect(gone.stdout).toContain('hint: did you mean example/things.mjs::fetchThing');
     const unknown = await flowguard(['group', 'verify', 'nothing'], dir);
     expect(unknown.code).toBe(1);
@@ -115,7 +149,10 @@ describe('flowguard group verify', () => {
   });
 
   it('exits 0 with a note when the project has no groups', async () => {
-    expect(await flowguard(['group', 'verify'], project('none'))).toMatchObject({ code: 0, stdout: 'no groups: .flowmcp/groups.json does not exist\n' });
+    expect(await flowguard(['group', 'verify'], project('none'))).toMatchObject({
+      code: 0,
+      stdout: 'no groups: .flowmcp/groups.json does not exist\n',
+    });
   });
 
   it('verifies the bundled example group in the repository', async () => {
@@ -138,7 +175,15 @@ describe('flowguard group list', () => {
     const parsed = JSON.parse(json.stdout) as { file: string; exists: boolean; groups: Array<Record<string, unknown>> };
     expect(parsed).toMatchObject({ file: '.flowmcp/groups.json', exists: true });
     expect(parsed.groups).toEqual([
-      { name: 'things', description: 'Every thing', tools: [SEARCH, GET], hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), contentHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), status: 'ok', findings: [] },
+      {
+        name: 'things',
+        description: 'Every thing',
+        tools: [SEARCH, GET],
+        hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+        contentHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+        status: 'ok',
+        findings: [],
+      },
     ]);
   });
 
@@ -153,9 +198,27 @@ describe('flowguard group list', () => {
     const elsewhere = join(work, 'elsewhere');
     cpSync(join(dir, 'schemas'), join(elsewhere, 'api'), { recursive: true });
     mkdirSync(join(elsewhere, 'lists'));
-    const create = await flowguard(['group', 'create', 'things', '--tools', GET, '--project', dir, '--schemas', join(elsewhere, 'api'), '--lists', join(elsewhere, 'lists')], work);
+    const create = await flowguard(
+      [
+        'group',
+        'create',
+        'things',
+        '--tools',
+        GET,
+        '--project',
+        dir,
+        '--schemas',
+        join(elsewhere, 'api'),
+        '--lists',
+        join(elsewhere, 'lists'),
+      ],
+      work,
+    );
     expect(create.code).toBe(0);
     expect(existsSync(groupsFile(dir))).toBe(true);
-    expect(await flowguard(['group', 'list', '--schemas', 'nowhere'], dir)).toMatchObject({ code: 2, stderr: 'flowguard: ERR001 no such schema file or folder: nowhere\n' });
+    expect(await flowguard(['group', 'list', '--schemas', 'nowhere'], dir)).toMatchObject({
+      code: 2,
+      stderr: 'flowguard: ERR001 no such schema file or folder: nowhere\n',
+    });
   });
 });

@@ -26,12 +26,17 @@ describe('flowguard init', () => {
 
     const validate = await flowguard(['validate', '--json'], project);
     expect(validate.code).toBe(0);
-    const report = JSON.parse(validate.stdout) as { summary: { files: number; error: number; warning: number; info: number } };
+    const report = JSON.parse(validate.stdout) as {
+      summary: { files: number; error: number; warning: number; info: number };
+    };
     expect(report.summary).toMatchObject({ files: 1, error: 0, warning: 0, info: 0 });
 
     const call = await flowguard(['call', 'acme_getThing', '--arg', 'id=42', '--dry-run', '--json'], project);
     expect(call.code).toBe(0);
-    expect(JSON.parse(call.stdout)).toMatchObject({ ok: true, dryRun: { method: 'GET', url: 'https://api.acme.test/v2/things/42?lang=en' } });
+    expect(JSON.parse(call.stdout)).toMatchObject({
+      ok: true,
+      dryRun: { method: 'GET', url: 'https://api.acme.test/v2/things/42?lang=en' },
+    });
     // No config is written: a project runs on the defaults, and an existing config is the operator's.
     expect(existsSync(join(project, '.flowmcp'))).toBe(false);
   });
@@ -42,7 +47,9 @@ describe('flowguard init', () => {
     writeFileSync(file, '// mine\n');
     const refused = await flowguard(['init', 'taken']);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`${join('taken', 'schemas', 'example', 'things.mjs')} already exists; nothing was written (--force replaces it)`);
+    expect(refused.stderr).toContain(
+      `${join('taken', 'schemas', 'example', 'things.mjs')} already exists; nothing was written (--force replaces it)`,
+    );
     expect(readFileSync(file, 'utf8')).toBe('// mine\n');
 
     const forced = await flowguard(['init', 'taken', '--force']);

@@ -91,10 +91,30 @@ beforeAll(async () => {
 });
 
 interface ListJson {
-  tools: Array<{ name: string; reference: string; method: string; requiredKeys: string[]; missingKeys: string[]; keyProblems: Array<{ key: string; reason: string; fix: string }>; status: string }>;
+  tools: Array<{
+    name: string;
+    reference: string;
+    method: string;
+    requiredKeys: string[];
+    missingKeys: string[];
+    keyProblems: Array<{ key: string; reason: string; fix: string }>;
+    status: string;
+  }>;
   rejected: Array<{ file: string; status: string; error: { code: string; message: string; line: number } }>;
-  dropped: Array<{ file: string; route: string; reference: string; status: string; error: { code: string; line: number } }>;
-  schemas: Array<{ file: string; namespace: string; version: string; routes: { declared: number; served: number }; info: Record<string, string | null> }>;
+  dropped: Array<{
+    file: string;
+    route: string;
+    reference: string;
+    status: string;
+    error: { code: string; line: number };
+  }>;
+  schemas: Array<{
+    file: string;
+    namespace: string;
+    version: string;
+    routes: { declared: number; served: number };
+    info: Record<string, string | null>;
+  }>;
   summary: { tools: number; served: number; hidden: number; rejected: number; dropped: number };
 }
 
@@ -105,8 +125,24 @@ describe('flowguard list', () => {
     expect(code).toBe(0);
     const list = JSON.parse(stdout) as ListJson;
     expect(list.tools).toEqual([
-      { name: 'example_getThing', reference: 'example/things.mjs::getThing', method: 'GET', requiredKeys: [], missingKeys: [], keyProblems: [], status: 'served' },
-      { name: 'example_searchThings', reference: 'example/things.mjs::searchThings', method: 'GET', requiredKeys: [], missingKeys: [], keyProblems: [], status: 'served' },
+      {
+        name: 'example_getThing',
+        reference: 'example/things.mjs::getThing',
+        method: 'GET',
+        requiredKeys: [],
+        missingKeys: [],
+        keyProblems: [],
+        status: 'served',
+      },
+      {
+        name: 'example_searchThings',
+        reference: 'example/things.mjs::searchThings',
+        method: 'GET',
+        requiredKeys: [],
+        missingKeys: [],
+        keyProblems: [],
+        status: 'served',
+      },
       {
         name: 'keyed_getStatus',
         reference: 'keyed/keyed.mjs::getStatus',
@@ -116,12 +152,30 @@ describe('flowguard list', () => {
         keyProblems: [{ key: 'KEYED_SECRET', reason: 'not set', fix: 'KEYED_SECRET=... in .env' }],
         status: 'hidden',
       },
-      { name: 'partial-api_listThings', reference: 'partial-api/partial.mjs::listThings', method: 'GET', requiredKeys: [], missingKeys: [], keyProblems: [], status: 'served' },
+      {
+        name: 'partial-api_listThings',
+        reference: 'partial-api/partial.mjs::listThings',
+        method: 'GET',
+        requiredKeys: [],
+        missingKeys: [],
+        keyProblems: [],
+        status: 'served',
+      },
     ]);
     expect(list.rejected).toHaveLength(1);
-    expect(list.rejected[0]).toMatchObject({ file: 'schemas/broken/search.mjs', status: 'rejected', error: { code: 'VAL017', line: 9, message: 'root uses http, not https' } });
+    expect(list.rejected[0]).toMatchObject({
+      file: 'schemas/broken/search.mjs',
+      status: 'rejected',
+      error: { code: 'VAL017', line: 9, message: 'root uses http, not https' },
+    });
     expect(list.dropped).toEqual([
-      expect.objectContaining({ file: 'schemas/partial/partial.mjs', route: 'updateThing', reference: 'partial-api/partial.mjs::updateThing', status: 'dropped', error: expect.objectContaining({ code: 'VAL032', line: 19, path: 'main.tools.updateThing.method' }) }),
+      expect.objectContaining({
+        file: 'schemas/partial/partial.mjs',
+        route: 'updateThing',
+        reference: 'partial-api/partial.mjs::updateThing',
+        status: 'dropped',
+        error: expect.objectContaining({ code: 'VAL032', line: 19, path: 'main.tools.updateThing.method' }),
+      }),
     ]);
     expect(list.schemas.find((row) => row.namespace === 'partial-api')).toEqual({
       file: 'schemas/partial/partial.mjs',
@@ -130,7 +184,13 @@ describe('flowguard list', () => {
       routes: { declared: 2, served: 1 },
       info: { termsOfService: 'https://partial.example/terms', dataLicense: null, schemaVersion: '1.2.0' },
       // Issue 14, point 3: the root's origin and every https origin written in the file.
-      reach: { origins: [{ origin: 'https://api.partial.example', source: 'root' }, { origin: 'https://partial.example', source: 'file' }], denied: [] },
+      reach: {
+        origins: [
+          { origin: 'https://api.partial.example', source: 'root' },
+          { origin: 'https://partial.example', source: 'file' },
+        ],
+        denied: [],
+      },
     });
     expect(list.summary).toEqual({ tools: 4, served: 3, hidden: 1, rejected: 1, dropped: 1 });
     expect(stdout).not.toContain('t0ken-value');
@@ -147,7 +207,9 @@ describe('flowguard list', () => {
       /^keyed_getStatus\s+keyed\/keyed\.mjs::getStatus\s+GET\s+KEYED_TOKEN, KEYED_SECRET\s+hidden: KEYED_TOKEN in the environment but not granted \(grant: security\.keys: "KEYED_TOKEN": \["keyed"\]\); KEYED_SECRET not set \(grant: KEYED_SECRET=\.\.\. in \.env\)$/,
     );
     expect(stdout).toMatch(/^ {2}schemas\/broken\/search\.mjs {2}rejected: VAL017 root uses http, not https$/m);
-    expect(stdout).toMatch(/^ {2}partial-api\/partial\.mjs::updateThing {2}dropped: VAL032 `method` must be one of GET, POST, PUT, DELETE$/m);
+    expect(stdout).toMatch(
+      /^ {2}partial-api\/partial\.mjs::updateThing {2}dropped: VAL032 `method` must be one of GET, POST, PUT, DELETE$/m,
+    );
     expect(stdout).toMatch(/^4 tools: 3 served, 1 hidden; 1 file rejected; 1 route dropped$/m);
   });
 
@@ -157,7 +219,9 @@ describe('flowguard list', () => {
     try {
       const list = JSON.parse((await flowguard(['list', '--json'], dir)).stdout) as ListJson;
       expect(list.tools.find((tool) => tool.name === 'keyed_getStatus')?.missingKeys).toEqual(['KEYED_SECRET']);
-      const both = JSON.parse((await flowguard(['list', '--json'], dir, { KEYED_SECRET: 's3cret' })).stdout) as ListJson;
+      const both = JSON.parse(
+        (await flowguard(['list', '--json'], dir, { KEYED_SECRET: 's3cret' })).stdout,
+      ) as ListJson;
       expect(both.tools.find((tool) => tool.name === 'keyed_getStatus')?.status).toBe('served');
     } finally {
       rmSync(join(dir, '.env'));
@@ -168,13 +232,24 @@ describe('flowguard list', () => {
     // The schema `keyed` declares the two keys; the environment holds them, the config grants
     // one to another namespace only.
     grantKeys({ KEYED_TOKEN: ['elsewhere'] });
-    const list = JSON.parse((await flowguard(['list', '--json'], dir, { KEYED_TOKEN: 'bound-value', KEYED_SECRET: 'ungranted-value' })).stdout) as ListJson;
+    const list = JSON.parse(
+      (await flowguard(['list', '--json'], dir, { KEYED_TOKEN: 'bound-value', KEYED_SECRET: 'ungranted-value' }))
+        .stdout,
+    ) as ListJson;
     expect(list.tools.find((tool) => tool.name === 'keyed_getStatus')).toMatchObject({
       status: 'hidden',
       missingKeys: ['KEYED_TOKEN', 'KEYED_SECRET'],
       keyProblems: [
-        { key: 'KEYED_TOKEN', reason: 'granted to other namespaces only', fix: 'security.keys: "KEYED_TOKEN": ["elsewhere","keyed"]' },
-        { key: 'KEYED_SECRET', reason: 'in the environment but not granted', fix: 'security.keys: "KEYED_SECRET": ["keyed"]' },
+        {
+          key: 'KEYED_TOKEN',
+          reason: 'granted to other namespaces only',
+          fix: 'security.keys: "KEYED_TOKEN": ["elsewhere","keyed"]',
+        },
+        {
+          key: 'KEYED_SECRET',
+          reason: 'in the environment but not granted',
+          fix: 'security.keys: "KEYED_SECRET": ["keyed"]',
+        },
       ],
     });
   });
@@ -184,10 +259,15 @@ describe('flowguard list', () => {
     expect(code).toBe(0);
     const list = JSON.parse(stdout) as ListJson;
     expect(list.rejected).toEqual([]);
-    expect(list.tools.find((tool) => tool.reference === 'etherscan/accounts.mjs::getBalance')).toMatchObject({ requiredKeys: ['ETHERSCAN_API_KEY'] });
+    expect(list.tools.find((tool) => tool.reference === 'etherscan/accounts.mjs::getBalance')).toMatchObject({
+      requiredKeys: ['ETHERSCAN_API_KEY'],
+    });
   });
 
   it('exits 2 for a schema folder that does not exist', async () => {
-    expect(await flowguard(['list', '--schemas', 'nowhere'], dir)).toMatchObject({ code: 2, stderr: 'flowguard: ERR001 no such schema file or folder: nowhere\n' });
+    expect(await flowguard(['list', '--schemas', 'nowhere'], dir)).toMatchObject({
+      code: 2,
+      stderr: 'flowguard: ERR001 no such schema file or folder: nowhere\n',
+    });
   });
 });

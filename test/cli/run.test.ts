@@ -55,18 +55,34 @@ describe('runCli', () => {
     const args = ['serve', '--transport', 'http', '--port', '0', '--schemas', join(ROOT, 'schemas'), '--project', work];
     const refused = await runFlowguard(args, { env: { FLOWGUARD_AUTH_TOKEN: 'short' } });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^flowguard: ERR004 an auth token must be at least \d+ characters long \(one is 5\)/);
+    expect(refused.stderr).toMatch(
+      /^flowguard: ERR004 an auth token must be at least \d+ characters long \(one is 5\)/,
+    );
   });
 
   it('keeps the output of two runs at once apart', async () => {
     const [etherscan, blockscout] = [projectWith('etherscan'), projectWith('blockscout')];
     const outputs = [new CapturedOutput(), new CapturedOutput()];
     const codes = await Promise.all([
-      runCli(['list', '--json', '--schemas', join(etherscan, 'schemas'), '--project', etherscan], { stdout: outputs[0], stderr: new CapturedOutput(), env: {} }),
-      runCli(['list', '--json', '--schemas', join(blockscout, 'schemas'), '--project', blockscout], { stdout: outputs[1], stderr: new CapturedOutput(), env: {} }),
+      runCli(['list', '--json', '--schemas', join(etherscan, 'schemas'), '--project', etherscan], {
+        stdout: outputs[0],
+        stderr: new CapturedOutput(),
+        env: {},
+      }),
+      runCli(['list', '--json', '--schemas', join(blockscout, 'schemas'), '--project', blockscout], {
+        stdout: outputs[1],
+        stderr: new CapturedOutput(),
+        env: {},
+      }),
     ]);
     expect(codes).toEqual([0, 0]);
-    const namespaces = outputs.map((output) => [...new Set((JSON.parse(output.text) as { tools: Array<{ reference: string }> }).tools.map((tool) => tool.reference.split('/')[0]))]);
+    const namespaces = outputs.map((output) => [
+      ...new Set(
+        (JSON.parse(output.text) as { tools: Array<{ reference: string }> }).tools.map(
+          (tool) => tool.reference.split('/')[0],
+        ),
+      ),
+    ]);
     expect(namespaces).toEqual([['etherscan'], ['blockscout']]);
   });
 });

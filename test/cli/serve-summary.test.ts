@@ -16,11 +16,14 @@ describe('loadSummary', () => {
   // Served with `--schemas .`, the lists folder lies inside the schema folder; its files once
   // counted as schema files.
   it('counts the list files a schema reached as list files when the lists sit below the schemas', async () => {
-    for (const folder of ['etherscan', 'wttr']) cpSync(join(ROOT, 'schemas', folder), join(work, 'schemas', folder), { recursive: true });
+    for (const folder of ['etherscan', 'wttr'])
+      cpSync(join(ROOT, 'schemas', folder), join(work, 'schemas', folder), { recursive: true });
     cpSync(join(ROOT, 'shared-lists'), join(work, 'shared-lists'), { recursive: true });
     const catalog = await Catalog.load({ schemas: work, project: work, env: {} });
     try {
-      expect(loadSummary(catalog).split('\n')[0]).toBe('flowguard: 2 schema files: 2 loaded, 0 rejected; 2 tools served, 4 hidden; 1 list file, 0 rejected');
+      expect(loadSummary(catalog).split('\n')[0]).toBe(
+        'flowguard: 2 schema files: 2 loaded, 0 rejected; 2 tools served, 4 hidden; 1 list file, 0 rejected',
+      );
     } finally {
       await catalog.close();
     }

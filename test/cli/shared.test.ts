@@ -41,7 +41,12 @@ describe('the project flags', () => {
 
   it('check a lists folder that was named the same way in every command', async () => {
     const missing = join(work, 'no-such-lists');
-    for (const args of [['validate', schemas], ['list', '--schemas', schemas], ['call', 'x', '--schemas', schemas], ['doctor', '--schemas', schemas]]) {
+    for (const args of [
+      ['validate', schemas],
+      ['list', '--schemas', schemas],
+      ['call', 'x', '--schemas', schemas],
+      ['doctor', '--schemas', schemas],
+    ]) {
       const result = await flowguard([...args, '--project', project, '--lists', missing], cwd);
       if (args[0] === 'doctor') expect(result.stdout).toContain(`no lists folder ${missing}`);
       else expect(result).toMatchObject({ code: 2, stderr: `flowguard: ERR001 no such lists folder: ${missing}\n` });
@@ -50,7 +55,13 @@ describe('the project flags', () => {
 
   // call once loaded an empty catalog and answered `no tool named`.
   it('make call refuse a schema folder that is not there, as list does', async () => {
-    expect(await flowguard(['call', 'etherscan_getBalance', '--schemas', 'nowhere'], cwd)).toMatchObject({ code: 2, stderr: 'flowguard: ERR001 no such schema file or folder: nowhere\n' });
-    expect(await flowguard(['list', '--schemas', 'nowhere'], cwd)).toMatchObject({ code: 2, stderr: 'flowguard: ERR001 no such schema file or folder: nowhere\n' });
+    expect(await flowguard(['call', 'etherscan_getBalance', '--schemas', 'nowhere'], cwd)).toMatchObject({
+      code: 2,
+      stderr: 'flowguard: ERR001 no such schema file or folder: nowhere\n',
+    });
+    expect(await flowguard(['list', '--schemas', 'nowhere'], cwd)).toMatchObject({
+      code: 2,
+      stderr: 'flowguard: ERR001 no such schema file or folder: nowhere\n',
+    });
   });
 });

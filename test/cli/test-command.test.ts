@@ -22,21 +22,33 @@ let dir: string;
 beforeAll(async () => {
   upstream = await startUpstream((req, res) => {
     const answer = answers[req.url ?? ''] ?? { status: 404, body: { error: 'no such path' } };
-    res.writeHead(answer.status ?? 200, { 'content-type': answer.type ?? 'application/json' }).end(answer.raw ?? JSON.stringify(answer.body));
+    res
+      .writeHead(answer.status ?? 200, { 'content-type': answer.type ?? 'application/json' })
+      .end(answer.raw ?? JSON.stringify(answer.body));
   });
 });
 afterAll(() => upstream.close());
 
 const GOOD_ANSWERS = () => ({
   '/prices/bitcoin': { body: { data: [{ exchange: 'kraken', price: 97000.5 }] } },
-  '/prices/ether': { body: { data: [{ exchange: 'kraken', price: 3400 }, { exchange: 'coinbase', price: 3401.25 }] } },
+  '/prices/ether': {
+    body: {
+      data: [
+        { exchange: 'kraken', price: 3400 },
+        { exchange: 'coinbase', price: 3401.25 },
+      ],
+    },
+  },
   '/status': { body: { up: true } },
 });
 
 /** A project with the fixture schemas and an `upstreams` override to the loopback upstream; `config` is merged into its config. */
 function writeProject(config: Record<string, unknown> = {}): void {
   mkdirSync(join(dir, '.flowmcp'), { recursive: true });
-  writeFileSync(join(dir, '.flowmcp', 'config.json'), JSON.stringify({ upstreams: { [ORIGIN]: upstream.origin }, audit: { enabled: false }, ...config }));
+  writeFileSync(
+    join(dir, '.flowmcp', 'config.json'),
+    JSON.stringify({ upstreams: { [ORIGIN]: upstream.origin }, audit: { enabled: false }, ...config }),
+  );
 }
 
 beforeEach(() => {
@@ -54,10 +66,26 @@ function flowguard(args: string[]): Promise<CliOutcome> {
 
 interface JsonReport {
   summary: { tests: number; passed: number; failed: number; withoutTests: number; notLoaded: number };
-  tests: Array<{ ref: string; tool: string; index: number; description: string; ok: boolean; status: number | null; ms: number; error: string | null; mismatches: string[] }>;
+  tests: Array<{
+    ref: string;
+    tool: string;
+    index: number;
+    description: string;
+    ok: boolean;
+    status: number | null;
+    ms: number;
+    error: string | null;
+    mismatches: string[];
+  }>;
   withoutTests: string[];
   notLoaded: Array<{ file: string; route?: string; finding: string }>;
-  output?: { updates: Array<{ file: string; changed: string[]; diff: string }>; refused: Array<{ file: string; problem: string }>; unchanged: string[]; unanswered: string[]; notes: string[] };
+  output?: {
+    updates: Array<{ file: string; changed: string[]; diff: string }>;
+    refused: Array<{ file: string; problem: string }>;
+    unchanged: string[];
+    unanswered: string[];
+    notes: string[];
+  };
 }
 
 async function jsonRun(args: string[] = []): Promise<{ code: number | null; report: JsonReport; stderr: string }> {
@@ -77,7 +105,12 @@ describe('flowguard test', () => {
     expect(stdout).toContain('no tests  market/news.mjs::getNews');
     expect(stdout).toContain('3 tests: 3 passed, 0 failed; 1 route without tests');
     // Each test was one request to the API, as the route builds it.
-    expect(upstream.since(mark).map((request) => request.url).sort()).toEqual(['/prices/bitcoin', '/prices/ether', '/status']);
+    expect(
+      upstream
+        .since(mark)
+        .map((request) => request.url)
+        .sort(),
+    ).toEqual(['/prices/bitcoin', '/prices/ether', '/status']);
   });
 
   it('--progress writes a line per finished test on stderr, and leaves stdout to the report', async () => {
@@ -101,10 +134,19 @@ describe('flowguard test', () => {
   });
 
   it('fails a test whose answer departs from the output schema, naming the JSON path', async () => {
-    answers['/prices/ether'] = { body: { data: [{ exchange: 'kraken', price: 3400 }, { exchange: 'coinbase', price: '3401.25' }] } };
+    answers['/prices/ether'] = {
+      body: {
+        data: [
+          { exchange: 'kraken', price: 3400 },
+          { exchange: 'coinbase', price: '3401.25' },
+        ],
+      },
+    };
     const { code, stdout } = await flowguard(['test']);
     expect(code).toBe(1);
-    expect(stdout).toMatch(/^FAIL +market_getPrices tests\[1\] +200 +\d+ ms +Ether\n {4}\/data\/1\/price: must be number$/m);
+    expect(stdout).toMatch(
+      /^FAIL +market_getPrices tests\[1\] +200 +\d+ ms +Ether\n {4}\/data\/1\/price: must be number$/m,
+    );
   });
 
   it('--json prints one document: per test its reference, description, ok, status, ms, error and mismatches', async () => {
@@ -114,10 +156,42 @@ describe('flowguard test', () => {
     expect(code).toBe(1);
     expect(report.summary).toEqual({ tests: 3, passed: 1, failed: 2, withoutTests: 1, notLoaded: 0 });
     expect(report.withoutTests).toEqual(['market/news.mjs::getNews']);
-    expect(report.tests.map(({ ms, error, ...rest }) => ({ ...rest, ms: typeof ms, error: error?.split(':')[0] ?? null }))).toEqual([
-      { ref: 'market/market.mjs::getPrices', tool: 'market_getPrices', index: 0, description: 'Bitcoin', ok: true, status: 200, ms: 'number', error: null, mismatches: [] },
-      { ref: 'market/market.mjs::getPrices', tool: 'market_getPrices', index: 1, description: 'Ether', ok: false, status: 200, ms: 'number', error: null, mismatches: ['/data/0/price: must be number'] },
-      { ref: 'market/market.mjs::getStatus', tool: 'market_getStatus', index: 0, description: 'The status', ok: false, status: 503, ms: 'number', error: 'upstream-status', mismatches: [] },
+    expect(
+      report.tests.map(({ ms, error, ...rest }) => ({ ...rest, ms: typeof ms, error: error?.split(':')[0] ?? null })),
+    ).toEqual([
+      {
+        ref: 'market/market.mjs::getPrices',
+        tool: 'market_getPrices',
+        index: 0,
+        description: 'Bitcoin',
+        ok: true,
+        status: 200,
+        ms: 'number',
+        error: null,
+        mismatches: [],
+      },
+      {
+        ref: 'market/market.mjs::getPrices',
+        tool: 'market_getPrices',
+        index: 1,
+        description: 'Ether',
+        ok: false,
+        status: 200,
+        ms: 'number',
+        error: null,
+        mismatches: ['/data/0/price: must be number'],
+      },
+      {
+        ref: 'market/market.mjs::getStatus',
+        tool: 'market_getStatus',
+        index: 0,
+        description: 'The status',
+        ok: false,
+        status: 503,
+        ms: 'number',
+        error: 'upstream-status',
+        mismatches: [],
+      },
     ]);
   });
 
@@ -128,7 +202,10 @@ describe('flowguard test', () => {
     expect(byName.report.tests.map((test) => test.tool)).toEqual(['market_getStatus']);
     expect(byName.code).toBe(0);
     const byReference = await jsonRun(['market/market.mjs::getPrices', ...upstreamFlag]);
-    expect(byReference.report.tests.map((test) => `${test.tool}#${test.index}`)).toEqual(['market_getPrices#0', 'market_getPrices#1']);
+    expect(byReference.report.tests.map((test) => `${test.tool}#${test.index}`)).toEqual([
+      'market_getPrices#0',
+      'market_getPrices#1',
+    ]);
     const byFile = await jsonRun(['schemas/news.mjs', ...upstreamFlag]);
     expect(byFile.report.tests).toEqual([]);
     expect(byFile.report.withoutTests).toEqual(['market/news.mjs::getNews']);
@@ -138,14 +215,27 @@ describe('flowguard test', () => {
 
   it('fails a test whose arguments do not fit the route, naming the argument problem, and sends nothing for it', async () => {
     const file = join(dir, 'schemas', 'market.mjs');
-    writeFileSync(file, readFileSync(file, 'utf8').replace("{ _description: 'Ether', coin: 'ether' }", "{ _description: 'Ether', coin: '' }"));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(
+        "{ _description: 'Ether', coin: 'ether' }",
+        "{ _description: 'Ether', coin: '' }",
+      ),
+    );
     const mark = upstream.records.length;
     const { code, report } = await jsonRun();
     expect(code).toBe(1);
     const ether = report.tests.find((test) => test.description === 'Ether');
     expect(ether?.ok).toBe(false);
-    expect(ether?.error).toMatch(/^arguments: the test's arguments do not fit the route's parameters: invalid arguments: .*coin/);
-    expect(upstream.since(mark).map((request) => request.url).sort()).toEqual(['/prices/bitcoin', '/status']);
+    expect(ether?.error).toMatch(
+      /^arguments: the test's arguments do not fit the route's parameters: invalid arguments: .*coin/,
+    );
+    expect(
+      upstream
+        .since(mark)
+        .map((request) => request.url)
+        .sort(),
+    ).toEqual(['/prices/bitcoin', '/status']);
   });
 
   it('lists a file that cannot be loaded as a failure: none of its routes could be tested', async () => {
@@ -159,7 +249,13 @@ describe('flowguard test', () => {
   it('asks the API every time: the response cache is bypassed even where it would answer', async () => {
     writeProject({ cache: { ttlSeconds: 600 } });
     const file = join(dir, 'schemas', 'market.mjs');
-    writeFileSync(file, readFileSync(file, 'utf8').replace("{ _description: 'The status' }", "{ _description: 'The status' },\n                { _description: 'The status again' }"));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(
+        "{ _description: 'The status' }",
+        "{ _description: 'The status' },\n                { _description: 'The status again' }",
+      ),
+    );
     const mark = upstream.records.length;
     const { code } = await flowguard(['test', 'market_getStatus', '--concurrency', '1']);
     expect(code).toBe(0);
@@ -190,7 +286,11 @@ describe('flowguard test', () => {
       status: 200,
       content: { kind: 'json', value: GOOD_ANSWERS()['/prices/ether'].body },
     });
-    const failed = JSON.parse(readFileSync(join(folder, 'getStatus.0.json'), 'utf8')) as { ok: boolean; status: number; error: string };
+    const failed = JSON.parse(readFileSync(join(folder, 'getStatus.0.json'), 'utf8')) as {
+      ok: boolean;
+      status: number;
+      error: string;
+    };
     expect(failed).toMatchObject({ ok: false, status: 500 });
     expect(failed.error).toMatch(/^upstream-status: /);
   });
@@ -209,7 +309,9 @@ describe('flowguard test --update-output', () => {
   /** The API has drifted: prices come as text, with a volume that may be null and a list of tags. */
   function drift(): void {
     answers['/prices/bitcoin'] = { body: { data: [{ exchange: 'kraken', price: '97000.5', volume: null, tags: [] }] } };
-    answers['/prices/ether'] = { body: { data: [{ exchange: 'kraken', price: '3400', volume: 12.5, tags: ['spot'] }] } };
+    answers['/prices/ether'] = {
+      body: { data: [{ exchange: 'kraken', price: '3400', volume: 12.5, tags: ['spot'] }] },
+    };
   }
 
   it('--yes writes the output schema the answers show; the printed diff is the change, the file validates, and a second run passes', async () => {
@@ -243,11 +345,19 @@ describe('flowguard test --update-output', () => {
   it("keeps the author's nullable through an update whose answers had values: the next null answer still passes", async () => {
     const file = join(dir, 'schemas', 'market.mjs');
     const written = "exchange: { type: 'string', description: 'Where the price was seen.', nullable: true },";
-    writeFileSync(file, readFileSync(file, 'utf8').replace("exchange: { type: 'string', description: 'Where the price was seen.' },", written));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(
+        "exchange: { type: 'string', description: 'Where the price was seen.' },",
+        written,
+      ),
+    );
     drift();
     const update = await flowguard(['test', '--update-output', '--yes']);
     expect(update.stderr).toContain('wrote schemas/market.mjs');
-    expect(readFileSync(file, 'utf8')).toMatch(/exchange: \{\s*type: 'string',\s*description: 'Where the price was seen\.',\s*nullable: true\s*\}/);
+    expect(readFileSync(file, 'utf8')).toMatch(
+      /exchange: \{\s*type: 'string',\s*description: 'Where the price was seen\.',\s*nullable: true\s*\}/,
+    );
     // The API now says null where the answers had a name: what the author wrote allows it.
     answers['/prices/bitcoin'] = { body: { data: [{ exchange: null, price: '97000.5', volume: 1, tags: [] }] } };
     const next = await flowguard(['test', 'schemas/market.mjs']);
@@ -258,7 +368,9 @@ describe('flowguard test --update-output', () => {
   it('inserts an output where a route has none', async () => {
     const file = join(dir, 'schemas', 'market.mjs');
     const text = readFileSync(file, 'utf8');
-    const start = text.indexOf("            output: { mimeType: 'application/json', schema: { type: 'object', properties: { up");
+    const start = text.indexOf(
+      "            output: { mimeType: 'application/json', schema: { type: 'object', properties: { up",
+    );
     writeFileSync(file, text.slice(0, start) + text.slice(text.indexOf('\n', start) + 1));
     const { stderr } = await flowguard(['test', 'market_getStatus', '--update-output', '--yes']);
     expect(stderr).toContain('wrote schemas/market.mjs');
@@ -288,7 +400,10 @@ describe('flowguard test --update-output', () => {
   it('refuses an edit that would give the file an error, and writes nothing', async () => {
     // A text route whose API now answers JSON: an object schema under text/plain is VAL062.
     const file = join(dir, 'schemas', 'market.mjs');
-    const text = readFileSync(file, 'utf8').replace("output: { mimeType: 'application/json', schema: { type: 'object', properties: { up: { type: 'boolean' } } } }", "output: { mimeType: 'text/plain', schema: { type: 'string' } }");
+    const text = readFileSync(file, 'utf8').replace(
+      "output: { mimeType: 'application/json', schema: { type: 'object', properties: { up: { type: 'boolean' } } } }",
+      "output: { mimeType: 'text/plain', schema: { type: 'string' } }",
+    );
     writeFileSync(file, text);
     const { code, report } = await jsonRun(['market_getStatus', '--update-output', '--yes']);
     expect(report.tests[0]?.mismatches).toEqual(['(root): the API answered with JSON; the output declares text/plain']);
@@ -296,7 +411,9 @@ describe('flowguard test --update-output', () => {
     expect(report.output?.refused[0]?.problem).toMatch(/^the edit would add an error: VAL062 /);
     expect(code).toBe(1);
     expect(readFileSync(file, 'utf8')).toBe(text);
-    expect(existsSync(join(dir, 'schemas')) && readdirSync(join(dir, 'schemas')).filter((name) => name.startsWith('.'))).toEqual([]);
+    expect(
+      existsSync(join(dir, 'schemas')) && readdirSync(join(dir, 'schemas')).filter((name) => name.startsWith('.')),
+    ).toEqual([]);
   });
 });
 
@@ -311,7 +428,7 @@ describe('what an answer would do to a terminal', () => {
     answers['/prices/ether'] = { body: { data: [{ exchange: 'kraken', price: 3400, [`note${HOSTILE}`]: 'x' }] } };
   }
 
-  it('flowguard test --update-output prints the answer\'s characters escaped in the diff', async () => {
+  it("flowguard test --update-output prints the answer's characters escaped in the diff", async () => {
     hostileAnswers();
     const { code, stdout } = await flowguard(['test', '--update-output']);
     expect(code).toBe(1);
@@ -325,11 +442,17 @@ describe('what an answer would do to a terminal', () => {
     const { stdout } = await flowguard(['test', '--json', '--update-output', '--yes']);
     expect(stdout).not.toMatch(ACTING);
     const report = JSON.parse(stdout) as JsonReport;
-    expect(report.output?.updates[0]?.diff).toContain("'note\\u001b[2J\\u0007\\u202e\\u2066\\u009b31m': { type: 'string' }");
+    expect(report.output?.updates[0]?.diff).toContain(
+      "'note\\u001b[2J\\u0007\\u202e\\u2066\\u009b31m': { type: 'string' }",
+    );
     const file = join(dir, 'schemas', 'market.mjs');
     expect(readFileSync(file, 'utf8')).not.toMatch(ACTING);
     const { main } = await import(`${file}?${Date.now()}`);
-    expect(Object.keys(main.routes.getPrices.output.schema.properties.data.items.properties)).toEqual(['exchange', 'price', `note${HOSTILE}`]);
+    expect(Object.keys(main.routes.getPrices.output.schema.properties.data.items.properties)).toEqual([
+      'exchange',
+      'price',
+      `note${HOSTILE}`,
+    ]);
   });
 
   it('flowguard call prints a text answer escaped, and --json exactly', async () => {

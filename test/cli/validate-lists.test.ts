@@ -45,7 +45,10 @@ describe('flowguard validate with shared lists', () => {
   });
 
   it('reports a broken list file and exits 1', async () => {
-    const dir = project('broken', { file: 'colours.mjs', text: "export const list = { meta: { name: 'colours', version: '1.0', description: 'C.', fields: [{ key: 'hex', type: 'string', description: 'H.' }] }, entries: [{ hex: 1 }] };\nconsole.log('ran');\n" });
+    const dir = project('broken', {
+      file: 'colours.mjs',
+      text: "export const list = { meta: { name: 'colours', version: '1.0', description: 'C.', fields: [{ key: 'hex', type: 'string', description: 'H.' }] }, entries: [{ hex: 1 }] };\nconsole.log('ran');\n",
+    });
     const { code, stdout } = await flowguard(['validate', '--json', 'schemas'], dir);
     const report = JSON.parse(stdout) as { files: Array<{ file: string; findings: Array<{ code: string }> }> };
     expect(report.files[0]).toMatchObject({ file: 'shared-lists/colours.mjs' });
@@ -68,7 +71,9 @@ describe('flowguard validate with shared lists', () => {
     const dir = join(work, 'no-lists');
     cpSync(join(ROOT, 'schemas'), join(dir, 'schemas'), { recursive: true });
     const { stdout } = await flowguard(['validate', 'schemas/openmeteo', 'schemas/etherscan'], dir);
-    expect(stdout).toContain("VAL072 error schemas/etherscan/accounts.mjs:19:16 main.sharedLists[0].ref: no list named 'evmChains' is loaded");
+    expect(stdout).toContain(
+      "VAL072 error schemas/etherscan/accounts.mjs:19:16 main.sharedLists[0].ref: no list named 'evmChains' is loaded",
+    );
     expect(stdout).not.toContain('schemas/openmeteo');
   });
 

@@ -26,15 +26,23 @@ describe('flowguard validate', () => {
   it('exits 1 and prints CODE severity file:line:col path: message for a file with an error', async () => {
     const { code, stdout } = await flowguard(['validate', join(CODES, 'VAL032', 'trigger.mjs')]);
     expect(code).toBe(1);
-    expect(stdout).toContain('VAL032 error test/fixtures/codes/VAL032/trigger.mjs:10:21 main.routes.updateThing.method: `method` must be one of GET, POST, PUT, DELETE');
+    expect(stdout).toContain(
+      'VAL032 error test/fixtures/codes/VAL032/trigger.mjs:10:21 main.routes.updateThing.method: `method` must be one of GET, POST, PUT, DELETE',
+    );
     expect(stdout).toMatch(/^1 file checked: 1 error, 0 warnings, 0 info \(1 route cannot be served\)$/m);
   });
 
   it('says what the errors take out of service: a whole file, a route, or nothing (an authoring error), and exits 1 for each', async () => {
-    const files = [join(CODES, 'SEC006', 'trigger.mjs'), join(CODES, 'VAL032', 'trigger.mjs'), join(CODES, 'TST001', 'trigger.mjs')];
+    const files = [
+      join(CODES, 'SEC006', 'trigger.mjs'),
+      join(CODES, 'VAL032', 'trigger.mjs'),
+      join(CODES, 'TST001', 'trigger.mjs'),
+    ];
     for (const file of files) expect((await flowguard(['validate', file])).code).toBe(1);
     const { stdout } = await flowguard(['validate', ...files]);
-    expect(stdout).toMatch(/^3 files checked: 3 errors, 0 warnings, 0 info \(1 file cannot be loaded; 1 route cannot be served; 1 authoring error to fix, served anyway\)$/m);
+    expect(stdout).toMatch(
+      /^3 files checked: 3 errors, 0 warnings, 0 info \(1 file cannot be loaded; 1 route cannot be served; 1 authoring error to fix, served anyway\)$/m,
+    );
   });
 
   // flowguard installs only some of its default allowlist (docs/operators/serving.md); a schema
@@ -44,10 +52,17 @@ describe('flowguard validate', () => {
     const dir = join(work, 'missing-library');
     mkdirSync(join(dir, 'schemas'), { recursive: true });
     writeFileSync(join(dir, 'schemas', 'uses-ccxt.mjs'), readFileSync(join(CODES, 'SEC103', 'trigger.mjs'), 'utf8'));
-    writeFileSync(join(dir, 'schemas', 'uses-ethers.mjs'), readFileSync(join(CODES, 'SEC103', 'trigger.mjs'), 'utf8').replace("requiredLibraries: ['ccxt']", "requiredLibraries: ['ethers']").replace("namespace: 'example'", "namespace: 'other'"));
+    writeFileSync(
+      join(dir, 'schemas', 'uses-ethers.mjs'),
+      readFileSync(join(CODES, 'SEC103', 'trigger.mjs'), 'utf8')
+        .replace("requiredLibraries: ['ccxt']", "requiredLibraries: ['ethers']")
+        .replace("namespace: 'example'", "namespace: 'other'"),
+    );
     const { code, stdout } = await flowguard(['validate'], dir);
     expect(code, stdout).toBe(1);
-    expect(stdout).toMatch(/^SEC103 error schemas\/uses-ccxt\.mjs main\.requiredLibraries: required library ccxt allowlisted but not installed: serve rejects this file until it is$/m);
+    expect(stdout).toMatch(
+      /^SEC103 error schemas\/uses-ccxt\.mjs main\.requiredLibraries: required library ccxt allowlisted but not installed: serve rejects this file until it is$/m,
+    );
     expect(stdout).toContain('install it into the project: npm install ccxt');
     expect(stdout).not.toContain('uses-ethers.mjs main.requiredLibraries');
     expect(stdout).toMatch(/^2 files checked: 1 error, 0 warnings, \d+ info \(1 file cannot be loaded\)$/m);
@@ -59,13 +74,18 @@ describe('flowguard validate', () => {
   it('exits 0 for a body parameter on GET and says where it is sent', async () => {
     const { code, stdout } = await flowguard(['validate', join(CODES, 'VAL051', 'trigger.mjs')]);
     expect(code).toBe(0);
-    expect(stdout).toContain('VAL051 warning test/fixtures/codes/VAL051/trigger.mjs:14:80 main.routes.searchThings.parameters[0].position.location: body parameter `query` on a GET route is sent in the query string');
+    expect(stdout).toContain(
+      'VAL051 warning test/fixtures/codes/VAL051/trigger.mjs:14:80 main.routes.searchThings.parameters[0].position.location: body parameter `query` on a GET route is sent in the query string',
+    );
   });
 
   it('reports every file of a folder recursively, in one process, and prints JSON with --json', async () => {
     const { code, stdout } = await flowguard(['validate', '--json', join(CODES, 'SEC006'), join(CODES, 'VAL051')]);
     expect(code).toBe(1);
-    const report = JSON.parse(stdout) as { summary: { files: number; error: number }; files: Array<{ file: string; findings: Array<{ code: string; line: number }> }> };
+    const report = JSON.parse(stdout) as {
+      summary: { files: number; error: number };
+      files: Array<{ file: string; findings: Array<{ code: string; line: number }> }>;
+    };
     expect(report.files.map((f) => f.file)).toEqual([
       'test/fixtures/codes/SEC006/near.mjs',
       'test/fixtures/codes/SEC006/trigger.mjs',
@@ -105,7 +125,9 @@ describe('flowguard validate', () => {
     writeFileSync(join(project, '.flowmcp', 'config.json'), '{ "security": { "allowedLibraries": ["ethers/lib"] } }');
     const { code, stderr } = await flowguard(['validate', '--project', project, 'schemas/']);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/config\.json:1:\d+ security\.allowedLibraries\[0\]: must be an exact package name \(no subpath, version or \.\.\)/);
+    expect(stderr).toMatch(
+      /config\.json:1:\d+ security\.allowedLibraries\[0\]: must be an exact package name \(no subpath, version or \.\.\)/,
+    );
   });
 
   it('extends the allowlist from .flowmcp/config.json', async () => {
@@ -120,13 +142,16 @@ describe('flowguard validate', () => {
 
   it('never runs handler code: a factory that would loop forever validates at once', async () => {
     const file = join(work, 'loops.mjs');
-    writeFileSync(file, `export const main = {
+    writeFileSync(
+      file,
+      `export const main = {
   namespace: 'loops', name: 'Loops', description: 'A schema whose handlers never return.', version: '2.0.0',
   root: 'https://api.example.com',
   routes: { getX: { method: 'GET', path: '/x', description: 'x', parameters: [], tests: [{ _description: 'x' }] } }
 }
 export const handlers = ({ sharedLists, libraries }) => { while (true) {} }
-`);
+`,
+    );
     const { code, stdout } = await flowguard(['validate', file]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/1 file checked: 0 errors/);

@@ -26,22 +26,41 @@ afterEach(async () => {
   }
 });
 
-const names = (catalog: Catalog) => catalog.visibleTools().map((tool) => tool.name).sort();
+const names = (catalog: Catalog) =>
+  catalog
+    .visibleTools()
+    .map((tool) => tool.name)
+    .sort();
 
 it('reloads on every kind of save, in place after a rename too', async () => {
   project = makeProject({ 'items.mjs': shopSchema([{ name: 'getOne', path: '/one' }]) });
   const file = join(project.schemas, 'shop', 'items.mjs');
-  const load = (previous?: Catalog) => Catalog.load({ schemas: project.schemas, project: project.dir, upstreams: { [ORIGIN]: 'http://127.0.0.1:9' }, previous });
+  const load = (previous?: Catalog) =>
+    Catalog.load({
+      schemas: project.schemas,
+      project: project.dir,
+      upstreams: { [ORIGIN]: 'http://127.0.0.1:9' },
+      previous,
+    });
   live = new LiveCatalog(await load());
   const reloads: boolean[] = [];
   const logger = createLogger({ level: 'warn', destination: { write: () => undefined } });
-  watcher = await watchCatalog(live, { paths: [project.schemas], load, logger, debounceMs: 20, onReload: (swapped) => reloads.push(swapped) });
+  watcher = await watchCatalog(live, {
+    paths: [project.schemas],
+    load,
+    logger,
+    debounceMs: 20,
+    onReload: (swapped) => reloads.push(swapped),
+  });
   const current = live;
 
   /** Saves with `save`, then waits until the served tools are `expected`. */
   const saved = async (save: () => void, expected: string[]) => {
     save();
-    expect(await waitFor(() => names(current.current).join() === expected.join(), 15_000), `after ${reloads.length} reloads: ${names(current.current).join()}`).toBe(true);
+    expect(
+      await waitFor(() => names(current.current).join() === expected.join(), 15_000),
+      `after ${reloads.length} reloads: ${names(current.current).join()}`,
+    ).toBe(true);
   };
 
   // An editor's atomic save: a new file renamed over the old one.

@@ -35,26 +35,41 @@ function colourList(names: readonly string[]): string {
 
 /** The `colour` argument's allowed values of the tool that reads the list. */
 function offered(catalog: Catalog): unknown {
-  const schema = catalog.tool('shop_getPaint')?.input.schema as { properties?: { colour?: { enum?: unknown } } } | undefined;
+  const schema = catalog.tool('shop_getPaint')?.input.schema as
+    { properties?: { colour?: { enum?: unknown } } } | undefined;
   return schema?.properties?.colour?.enum;
 }
 
 it('reloads when a shared list changes, and swaps in a catalog whose tool offers the new entry', async () => {
   const paint = shopSchema([{ name: 'getPaint', path: '/paint' }])
-    .replace("    routes: {", "    sharedLists: [{ ref: 'colours', version: '2.0.0' }],\n    routes: {")
-    .replace('parameters: []', "parameters: [{ position: { key: 'colour', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'enum({{colours:name}})', options: [] } }]");
+    .replace('    routes: {', "    sharedLists: [{ ref: 'colours', version: '2.0.0' }],\n    routes: {")
+    .replace(
+      'parameters: []',
+      "parameters: [{ position: { key: 'colour', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'enum({{colours:name}})', options: [] } }]",
+    );
   project = makeProject({ 'paint.mjs': paint });
   const lists = join(project.dir, 'shared-lists');
   mkdirSync(lists);
   writeFileSync(join(lists, 'colours.mjs'), colourList(['red', 'green']));
-  const load = (previous?: Catalog) => Catalog.load({ schemas: project.schemas, project: project.dir, upstreams: { [ORIGIN]: 'http://127.0.0.1:9' }, previous });
+  const load = (previous?: Catalog) =>
+    Catalog.load({
+      schemas: project.schemas,
+      project: project.dir,
+      upstreams: { [ORIGIN]: 'http://127.0.0.1:9' },
+      previous,
+    });
   live = new LiveCatalog(await load());
   expect(offered(live.current)).toEqual(['red', 'green']);
 
   const lines: string[] = [];
   const reloads: boolean[] = [];
   const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(line) } });
-  watcher = await watchCatalog(live, { paths: [project.schemas, lists], load, logger, onReload: (swapped) => reloads.push(swapped) });
+  watcher = await watchCatalog(live, {
+    paths: [project.schemas, lists],
+    load,
+    logger,
+    onReload: (swapped) => reloads.push(swapped),
+  });
   writeFileSync(join(lists, 'colours.mjs'), colourList(['red', 'green', 'blue']));
 
   expect(await waitFor(() => reloads.includes(true), 15_000), lines.join('\n')).toBe(true);

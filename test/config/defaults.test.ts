@@ -18,11 +18,18 @@ type Node = { properties?: Record<string, Node>; default?: unknown };
 /** `[path, value]` of every `default` a schema states, depth first. */
 function statedDefaults(node: Node, path: string[] = []): Array<[string, unknown]> {
   const own: Array<[string, unknown]> = 'default' in node ? [[path.join('.'), node.default]] : [];
-  return [...own, ...Object.entries(node.properties ?? {}).flatMap(([key, child]) => statedDefaults(child, [...path, key]))];
+  return [
+    ...own,
+    ...Object.entries(node.properties ?? {}).flatMap(([key, child]) => statedDefaults(child, [...path, key])),
+  ];
 }
 
 function leaves(value: object, path: string[] = []): Array<[string, unknown]> {
-  return Object.entries(value).flatMap(([key, child]) => (typeof child === 'object' && child !== null ? leaves(child as object, [...path, key]) : [[[...path, key].join('.'), child] as [string, unknown]]));
+  return Object.entries(value).flatMap(([key, child]) =>
+    typeof child === 'object' && child !== null
+      ? leaves(child as object, [...path, key])
+      : [[[...path, key].join('.'), child] as [string, unknown]],
+  );
 }
 
 function projectWith(name: string, config: unknown): string {

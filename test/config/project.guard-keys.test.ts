@@ -22,13 +22,24 @@ function problem(config: unknown): string {
 
 describe('upstreamLimits and redis in the config', () => {
   it('names the key of a wrong value', () => {
-    expect(problem({ upstreamLimits: { origins: { 'https://api.example.com': { requestsPerSecond: 0 } } } })).toContain('upstreamLimits.origins["https://api.example.com"].requestsPerSecond: must be > 0');
-    expect(problem({ upstreamLimits: { default: { rate: 5 } } })).toContain("upstreamLimits.default.rate: unknown key 'rate'");
-    expect(problem({ upstreamLimits: { maxPauseSeconds: -1 } })).toContain('upstreamLimits.maxPauseSeconds: must be >= 0');
+    expect(problem({ upstreamLimits: { origins: { 'https://api.example.com': { requestsPerSecond: 0 } } } })).toContain(
+      'upstreamLimits.origins["https://api.example.com"].requestsPerSecond: must be > 0',
+    );
+    expect(problem({ upstreamLimits: { default: { rate: 5 } } })).toContain(
+      "upstreamLimits.default.rate: unknown key 'rate'",
+    );
+    expect(problem({ upstreamLimits: { maxPauseSeconds: -1 } })).toContain(
+      'upstreamLimits.maxPauseSeconds: must be >= 0',
+    );
     expect(problem({ redis: { url: 'localhost:6379' } })).toContain('redis.url: must be a redis:// or rediss:// URL');
   });
 
   it('a valid config passes', () => {
-    expect(problem({ upstreamLimits: { default: { concurrency: 0 }, namespaces: { ns: { requestsPerSecond: 2.5, burst: 10 } } }, redis: { url: 'rediss://:secret@redis.internal:6380/1' } })).toBe('');
+    expect(
+      problem({
+        upstreamLimits: { default: { concurrency: 0 }, namespaces: { ns: { requestsPerSecond: 2.5, burst: 10 } } },
+        redis: { url: 'rediss://:secret@redis.internal:6380/1' },
+      }),
+    ).toBe('');
   });
 });

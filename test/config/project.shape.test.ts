@@ -24,12 +24,16 @@ function problemOf(name: string, config: unknown): string {
 
 it('names a key of security.keys that is no environment variable name, as such (not as a package name)', () => {
   const bound = problemOf('bound', { security: { keys: { 'BAD-NAME': ['x'] } } });
-  expect(bound).toContain("security.keys[\"BAD-NAME\"]: key 'BAD-NAME' is not an environment variable name or a * glob of one");
+  expect(bound).toContain(
+    'security.keys["BAD-NAME"]: key \'BAD-NAME\' is not an environment variable name or a * glob of one',
+  );
   const listed = problemOf('listed', { security: { keys: ['BAD-NAME'] } });
   expect(listed).toContain('security.keys[0]: is not an environment variable name or a * glob of one');
   expect(`${bound} ${listed}`).not.toContain('package name');
 });
 
 it('still says a library that is no string must be a string', () => {
-  expect(problemOf('library', { security: { allowedLibraries: [7] } })).toContain('security.allowedLibraries[0]: must be string');
+  expect(problemOf('library', { security: { allowedLibraries: [7] } })).toContain(
+    'security.allowedLibraries[0]: must be string',
+  );
 });

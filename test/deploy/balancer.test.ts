@@ -31,7 +31,8 @@ if (!REDIS_INSTALLED) console.warn(REDIS_MISSING);
 
 const FLEET = 'https://api.fleet.test';
 const METERED = 'https://api.metered.test';
-const route = (name: string, path: string) => `${name}: { method: 'GET', path: '${path}', description: 'The ${name} of the fleet.', parameters: [], tests: [{ _description: '${name}' }] }`;
+const route = (name: string, path: string) =>
+  `${name}: { method: 'GET', path: '${path}', description: 'The ${name} of the fleet.', parameters: [], tests: [{ _description: '${name}' }] }`;
 const schema = (namespace: string, root: string, routes: string[]) => `export const main = {
   namespace: '${namespace}', name: '${namespace}', description: 'One API behind two replicas.', version: '2.0.0',
   root: '${root}',
@@ -66,11 +67,16 @@ async function startFleetUpstream(): Promise<FleetUpstream> {
 
 type Pair = [number, number];
 /** Tool calls each replica has finished. */
-const callsOn = async (replicas: [Replica, Replica]): Promise<Pair> => [await replicas[0].calls(), await replicas[1].calls()];
+const callsOn = async (replicas: [Replica, Replica]): Promise<Pair> => [
+  await replicas[0].calls(),
+  await replicas[1].calls(),
+];
 /** Calls each replica finished between two counts. */
 const servedBetween = (before: Pair, after: Pair): Pair => [after[0] - before[0], after[1] - before[1]];
-const text = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
-const call = async (connection: Connection, name: string) => (await connection.client.callTool({ name, arguments: {} })) as CallToolResult;
+const text = (result: CallToolResult) =>
+  result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+const call = async (connection: Connection, name: string) =>
+  (await connection.client.callTool({ name, arguments: {} })) as CallToolResult;
 
 const KILL_RUN_CALLS = 40;
 const KILL_RUN_IN_FLIGHT = 4;
@@ -81,7 +87,12 @@ const KILL_RUN_IN_FLIGHT = 4;
  * are in flight (round robin has put some on each replica; a session, all on its own), then the
  * victim dies and the held requests are answered. Its calls were sent upstream but never answered.
  */
-async function callsThroughKill(client: Connection, upstream: FleetUpstream, victim: Replica, calls: () => Promise<Pair>) {
+async function callsThroughKill(
+  client: Connection,
+  upstream: FleetUpstream,
+  victim: Replica,
+  calls: () => Promise<Pair>,
+) {
   const results: CallToolResult[] = [];
   const failures: unknown[] = [];
   const slowBefore = upstream.hitsOf('/slow');
@@ -105,13 +116,24 @@ async function callsThroughKill(client: Connection, upstream: FleetUpstream, vic
     return served;
   };
   const [servedAtKill] = await Promise.all([kill(), ...Array.from({ length: KILL_RUN_IN_FLIGHT }, worker)]);
-  return { results, failures, servedAtKill: servedAtKill as Pair, upstreamRequests: upstream.hitsOf('/slow') - slowBefore };
+  return {
+    results,
+    failures,
+    servedAtKill: servedAtKill as Pair,
+    upstreamRequests: upstream.hitsOf('/slow') - slowBefore,
+  };
 }
 
 /** The deploy config without its stick lines (no session affinity), written into `dir`. */
 function withoutAffinity(dir: string): string {
   const file = join(dir, 'haproxy-no-affinity.cfg');
-  writeFileSync(file, readFileSync(HAPROXY_CONFIG, 'utf8').split('\n').filter((line) => !/^\s*stick/.test(line)).join('\n'));
+  writeFileSync(
+    file,
+    readFileSync(HAPROXY_CONFIG, 'utf8')
+      .split('\n')
+      .filter((line) => !/^\s*stick/.test(line))
+      .join('\n'),
+  );
   return file;
 }
 
@@ -126,10 +148,17 @@ async function homeOf(client: Connection, replicas: [Replica, Replica]): Promise
 
 /** A project whose `metered` origin allows a burst of 3 over every replica, refilled one per 100 s. */
 function fleetProject(): { dir: string; schemas: string; remove: () => void } {
-  const project = tempProject({ upstreamLimits: { origins: { [METERED]: { requestsPerSecond: 0.01, burst: 3 } } }, redis: { commandTimeoutMs: 2000 }, audit: { enabled: false } });
+  const project = tempProject({
+    upstreamLimits: { origins: { [METERED]: { requestsPerSecond: 0.01, burst: 3 } } },
+    redis: { commandTimeoutMs: 2000 },
+    audit: { enabled: false },
+  });
   const schemas = join(project.dir, 'schemas');
   mkdirSync(schemas);
-  writeFileSync(join(schemas, 'fleet.mjs'), schema('fleet', FLEET, [route('things', '/things'), route('slow', '/slow')]));
+  writeFileSync(
+    join(schemas, 'fleet.mjs'),
+    schema('fleet', FLEET, [route('things', '/things'), route('slow', '/slow')]),
+  );
   writeFileSync(join(schemas, 'metered.mjs'), schema('metered', METERED, [route('quota', '/metered')]));
   return { ...project, schemas };
 }
@@ -147,7 +176,18 @@ describe.skipIf(!HAPROXY || !REDIS_INSTALLED)('two stateless replicas behind HAP
     redis = await startRedis();
     upstream = await startFleetUpstream();
     project = fleetProject();
-    const args = ['--schemas', project.schemas, '--project', project.dir, '--upstream', `*=${upstream.origin}`, '--redis', redis.url, '--log-level', 'warn'];
+    const args = [
+      '--schemas',
+      project.schemas,
+      '--project',
+      project.dir,
+      '--upstream',
+      `*=${upstream.origin}`,
+      '--redis',
+      redis.url,
+      '--log-level',
+      'warn',
+    ];
     replicas = [await startReplica(args), await startReplica(args)];
     balancer = await startBalancer([replicas[0].address, replicas[1].address]);
     client = await connectHttp(balancer.url);
@@ -176,7 +216,8 @@ describe.skipIf(!HAPROXY || !REDIS_INSTALLED)('two stateless replicas behind HAP
     const results: CallToolResult[] = [];
     for (let i = 0; i < 6; i++) results.push(await call(client, 'metered_quota'));
     expect(results.map((result) => result.isError ?? false)).toEqual([false, false, false, true, true, true]);
-    for (const refused of results.slice(3)) expect(text(refused)).toMatch(/Error \(rate-limited\)[\s\S]*Retry after: \d+/);
+    for (const refused of results.slice(3))
+      expect(text(refused)).toMatch(/Error \(rate-limited\)[\s\S]*Retry after: \d+/);
     expect(upstream.hitsOf('/metered')).toBe(3);
     // Both replicas took part: the limit is not one replica's own bucket.
     const served = servedBetween(before, await calls());
@@ -210,7 +251,17 @@ describe.skipIf(!HAPROXY)('two replicas with --sessions behind HAProxy', () => {
   beforeAll(async () => {
     upstream = await startFleetUpstream();
     project = fleetProject();
-    const args = ['--schemas', project.schemas, '--project', project.dir, '--upstream', `*=${upstream.origin}`, '--sessions', '--log-level', 'warn'];
+    const args = [
+      '--schemas',
+      project.schemas,
+      '--project',
+      project.dir,
+      '--upstream',
+      `*=${upstream.origin}`,
+      '--sessions',
+      '--log-level',
+      'warn',
+    ];
     replicas = [await startReplica(args), await startReplica(args)];
     balancer = await startBalancer([replicas[0].address, replicas[1].address]);
     // The control: the same config without its stick lines.
@@ -281,7 +332,19 @@ describe.skipIf(!HAPROXY || !REDIS_INSTALLED)('two replicas with --sessions and 
     redis = await startRedis();
     upstream = await startFleetUpstream();
     project = fleetProject();
-    const args = ['--schemas', project.schemas, '--project', project.dir, '--upstream', `*=${upstream.origin}`, '--sessions', '--redis', redis.url, '--log-level', 'warn'];
+    const args = [
+      '--schemas',
+      project.schemas,
+      '--project',
+      project.dir,
+      '--upstream',
+      `*=${upstream.origin}`,
+      '--sessions',
+      '--redis',
+      redis.url,
+      '--log-level',
+      'warn',
+    ];
     replicas = [await startReplica(args), await startReplica(args)];
     balancer = await startBalancer([replicas[0].address, replicas[1].address]);
     unstuck = await startBalancer([replicas[0].address, replicas[1].address], withoutAffinity(project.dir));

@@ -36,7 +36,8 @@ function dockerInstructions(text: string): Instruction[] {
     if (pending !== null && line.startsWith('#')) return;
     const continued = line.endsWith('\\');
     const part = continued ? line.slice(0, -1).trim() : line;
-    pending = pending === null ? { text: part, line: index + 1 } : { text: `${pending.text} ${part}`, line: pending.line };
+    pending =
+      pending === null ? { text: part, line: index + 1 } : { text: `${pending.text} ${part}`, line: pending.line };
     if (continued) return;
     const [keyword = '', ...rest] = pending.text.split(/\s+/);
     instructions.push({ keyword: keyword.toUpperCase(), args: rest.join(' '), line: pending.line });
@@ -73,17 +74,44 @@ const image = stages.at(-1) as (typeof stages)[number];
 const only = (keyword: string) => image.body.filter((instruction) => instruction.keyword === keyword);
 const imageCommand = JSON.parse(only('CMD').at(-1)?.args ?? 'null') as string[];
 const compose = parse(read('compose.yaml')) as {
-  services: Record<string, { image?: string; build?: { context: string; dockerfile: string }; command?: string[]; volumes?: string[]; ports?: string[]; depends_on?: Record<string, { condition: string }>; healthcheck?: unknown; environment?: Record<string, string> }>;
+  services: Record<
+    string,
+    {
+      image?: string;
+      build?: { context: string; dockerfile: string };
+      command?: string[];
+      volumes?: string[];
+      ports?: string[];
+      depends_on?: Record<string, { condition: string }>;
+      healthcheck?: unknown;
+      environment?: Record<string, string>;
+    }
+  >;
 };
 const manifests = parseAllDocuments(read('kubernetes/flowguard.yaml')).map((document) => {
   expect(document.errors).toEqual([]);
-  return document.toJS() as { kind: string; metadata: { name: string; labels?: Record<string, string> }; spec: Record<string, unknown> };
+  return document.toJS() as {
+    kind: string;
+    metadata: { name: string; labels?: Record<string, string> };
+    spec: Record<string, unknown>;
+  };
 });
 type Probe = { httpGet: { path: string; port: string } };
-type Container = { args: string[]; ports: Array<{ name: string; containerPort: number }>; readinessProbe: Probe; livenessProbe: Probe; startupProbe: Probe };
-const deployment = manifests.find((manifest) => manifest.kind === 'Deployment' && manifest.metadata.name === 'flowguard');
+type Container = {
+  args: string[];
+  ports: Array<{ name: string; containerPort: number }>;
+  readinessProbe: Probe;
+  livenessProbe: Probe;
+  startupProbe: Probe;
+};
+const deployment = manifests.find(
+  (manifest) => manifest.kind === 'Deployment' && manifest.metadata.name === 'flowguard',
+);
 const service = manifests.find((manifest) => manifest.kind === 'Service' && manifest.metadata.name === 'flowguard');
-const pod = deployment?.spec.template as { metadata: { labels: Record<string, string> }; spec: { containers: Container[]; securityContext: { runAsNonRoot: boolean } } };
+const pod = deployment?.spec.template as {
+  metadata: { labels: Record<string, string> };
+  spec: { containers: Container[]; securityContext: { runAsNonRoot: boolean } };
+};
 const container = pod.spec.containers[0] as Container;
 const haproxyConfig = readFileSync(HAPROXY_CONFIG, 'utf8');
 /** The default of one of the config's `"${NAME-default}"` values: compose runs it with no environment. */
@@ -91,8 +119,22 @@ const configDefault = (name: string) => new RegExp(`\\$\\{${name}-([^}]*)\\}`).e
 
 describe('deploy/Dockerfile', () => {
   it('is instructions Docker knows, with every stage it copies from or starts from defined before', () => {
-    const known = new Set(['FROM', 'ARG', 'ENV', 'WORKDIR', 'COPY', 'RUN', 'USER', 'EXPOSE', 'HEALTHCHECK', 'ENTRYPOINT', 'CMD', 'LABEL']);
-    for (const instruction of dockerfile) expect(known.has(instruction.keyword), `line ${instruction.line}: ${instruction.keyword}`).toBe(true);
+    const known = new Set([
+      'FROM',
+      'ARG',
+      'ENV',
+      'WORKDIR',
+      'COPY',
+      'RUN',
+      'USER',
+      'EXPOSE',
+      'HEALTHCHECK',
+      'ENTRYPOINT',
+      'CMD',
+      'LABEL',
+    ]);
+    for (const instruction of dockerfile)
+      expect(known.has(instruction.keyword), `line ${instruction.line}: ${instruction.keyword}`).toBe(true);
     const globalArgs = new Map<string, string>();
     for (const instruction of dockerfile) {
       if (instruction.keyword === 'FROM') break;
@@ -101,9 +143,14 @@ describe('deploy/Dockerfile', () => {
     }
     const named = new Set<string>();
     for (const stage of stages) {
-      const from = stage.from.replace(/^\$\{(\w+)\}$/, (_all, name: string) => globalArgs.get(name) ?? `(no default for ${name})`);
+      const from = stage.from.replace(
+        /^\$\{(\w+)\}$/,
+        (_all, name: string) => globalArgs.get(name) ?? `(no default for ${name})`,
+      );
       // An image (with a tag: no floating `latest`), `scratch`, or a stage defined above.
-      expect(named.has(from) || from === 'scratch' || /^[a-z0-9./-]+:[\w.-]+$/.test(from), `FROM ${stage.from}`).toBe(true);
+      expect(named.has(from) || from === 'scratch' || /^[a-z0-9./-]+:[\w.-]+$/.test(from), `FROM ${stage.from}`).toBe(
+        true,
+      );
       for (const copy of stage.body.filter((instruction) => instruction.keyword === 'COPY')) {
         const source = /--from=(\S+)/.exec(copy.args)?.[1];
         if (source !== undefined) expect(named.has(source), `line ${copy.line}: COPY --from=${source}`).toBe(true);
@@ -124,11 +171,18 @@ describe('deploy/Dockerfile', () => {
     expect(only('EXPOSE').map((instruction) => instruction.args)).toEqual([port]);
     expect(only('HEALTHCHECK').at(-1)?.args).toContain(`http://127.0.0.1:${port}/readyz`);
     // The image installs the packed tarball, not a checkout's node_modules.
-    expect(image.body.some((instruction) => instruction.keyword === 'RUN' && /npm install --global .*flowguard\.tgz/.test(instruction.args))).toBe(true);
+    expect(
+      image.body.some(
+        (instruction) =>
+          instruction.keyword === 'RUN' && /npm install --global .*flowguard\.tgz/.test(instruction.args),
+      ),
+    ).toBe(true);
   });
 
-  it('has a .dockerignore that keeps the checkout\'s installs and secrets out of the build context', () => {
-    const ignored = read('Dockerfile.dockerignore').split('\n').map((line) => line.trim());
+  it("has a .dockerignore that keeps the checkout's installs and secrets out of the build context", () => {
+    const ignored = read('Dockerfile.dockerignore')
+      .split('\n')
+      .map((line) => line.trim());
     for (const entry of ['node_modules', 'dist', '.env', '.git']) expect(ignored).toContain(entry);
   });
 });
@@ -151,7 +205,7 @@ describe('deploy/compose.yaml', () => {
     expect(services.balancer?.depends_on?.replica2?.condition).toBe('service_healthy');
   });
 
-  it('wires the replicas to the Redis service, the balancer to the replicas\' port, and publishes the port the balancer binds', () => {
+  it("wires the replicas to the Redis service, the balancer to the replicas' port, and publishes the port the balancer binds", () => {
     for (const replica of replicas) {
       const command = replica?.command ?? [];
       expect(command.slice(0, 3)).toEqual(['serve', '--transport', 'http']);
@@ -185,14 +239,20 @@ describe('deploy/kubernetes/flowguard.yaml', () => {
     for (const [label, value] of Object.entries(selector)) expect(pod.metadata.labels[label]).toBe(value);
     expect((service?.spec.ports as Array<{ targetPort: string }>)[0]?.targetPort).toBe(container.ports[0]?.name);
     const redisHost = new URL(flagValue(container.args, '--redis') as string).hostname;
-    expect(manifests.some((manifest) => manifest.kind === 'Service' && manifest.metadata.name === redisHost)).toBe(true);
+    expect(manifests.some((manifest) => manifest.kind === 'Service' && manifest.metadata.name === redisHost)).toBe(
+      true,
+    );
   });
 });
 
 describe('what the files ask of flowguard', () => {
   it('every flag they give `flowguard serve` is one it has', () => {
     const known = serveOptions();
-    const commands = [imageCommand, ...['replica1', 'replica2'].map((name) => compose.services[name]?.command ?? []), container.args];
+    const commands = [
+      imageCommand,
+      ...['replica1', 'replica2'].map((name) => compose.services[name]?.command ?? []),
+      container.args,
+    ];
     for (const command of commands) {
       expect(command[0]).toBe('serve');
       const flags = command.filter((arg) => arg.startsWith('--'));
@@ -203,13 +263,13 @@ describe('what the files ask of flowguard', () => {
     expect(known.has('--replicas')).toBe(false);
   });
 
-  it.skipIf(!HAPROXY)('haproxy -c accepts the balancer config with the test\'s environment', () => {
+  it.skipIf(!HAPROXY)("haproxy -c accepts the balancer config with the test's environment", () => {
     const checked = checkConfig(HAPROXY_CONFIG, balancerEnv(18080, ['127.0.0.1:18081', '127.0.0.1:18082']));
     expect(checked.valid, checked.output).toBe(true);
     expect(checked.output).not.toMatch(/WARNING|ALERT/);
   });
 
-  describe('the image\'s command, run natively', () => {
+  describe("the image's command, run natively", () => {
     let replica: Replica;
     let project: { dir: string; remove: () => void };
 
@@ -222,7 +282,12 @@ describe('what the files ask of flowguard', () => {
   routes: { get: { method: 'GET', path: '/', description: 'Nothing much.', parameters: [], tests: [{ _description: 'get' }] } } };\n`,
       );
       // The image's CMD as it is, but on loopback, a free port and the temp project's folders.
-      const replaced: Record<string, string> = { '--host': '127.0.0.1', '--port': '0', '--schemas': join(project.dir, 'schemas'), '--project': project.dir };
+      const replaced: Record<string, string> = {
+        '--host': '127.0.0.1',
+        '--port': '0',
+        '--schemas': join(project.dir, 'schemas'),
+        '--project': project.dir,
+      };
       const args = imageCommand.slice(1).map((arg, i, all) => replaced[all[i - 1] as string] ?? arg);
       replica = await startReplica(args, { FLOWGUARD_AUTH_TOKEN: 'a-token-of-sixteen-chars-or-more' });
     }, 60_000);
@@ -234,8 +299,10 @@ describe('what the files ask of flowguard', () => {
 
     it('answers every path the Dockerfile, the Kubernetes probes and HAProxy ask, without a token', async () => {
       const probes = new Set<string>();
-      for (const url of (only('HEALTHCHECK').at(-1)?.args ?? '').matchAll(/http:\/\/[^/]+(\/[a-z]+)/g)) probes.add(url[1] as string);
-      for (const probe of ['readinessProbe', 'livenessProbe', 'startupProbe'] as const) probes.add(container[probe].httpGet.path);
+      for (const url of (only('HEALTHCHECK').at(-1)?.args ?? '').matchAll(/http:\/\/[^/]+(\/[a-z]+)/g))
+        probes.add(url[1] as string);
+      for (const probe of ['readinessProbe', 'livenessProbe', 'startupProbe'] as const)
+        probes.add(container[probe].httpGet.path);
       probes.add(/option httpchk GET (\S+)/.exec(haproxyConfig)?.[1] as string);
       expect([...probes].sort()).toEqual(['/healthz', '/readyz']);
       for (const path of probes) expect((await fetch(`http://${replica.address}${path}`)).status, path).toBe(200);

@@ -14,8 +14,13 @@ import { waitFor } from '../support/wait.js';
 export const HAPROXY_CONFIG = join(ROOT, 'deploy', 'haproxy', 'haproxy.cfg');
 
 /** The haproxy binary: on PATH, or Debian's /usr/sbin (not on a plain user's PATH). */
-export const HAPROXY = ['haproxy', '/usr/sbin/haproxy'].find((candidate) => (candidate.startsWith('/') ? existsSync(candidate) : true) && spawnSync(candidate, ['-v'], { stdio: 'ignore' }).status === 0);
-export const HAPROXY_MISSING = 'haproxy is not installed (apt-get install -y haproxy): the load balancer suites are skipped';
+export const HAPROXY = ['haproxy', '/usr/sbin/haproxy'].find(
+  (candidate) =>
+    (candidate.startsWith('/') ? existsSync(candidate) : true) &&
+    spawnSync(candidate, ['-v'], { stdio: 'ignore' }).status === 0,
+);
+export const HAPROXY_MISSING =
+  'haproxy is not installed (apt-get install -y haproxy): the load balancer suites are skipped';
 
 /** The environment deploy/haproxy/haproxy.cfg reads: where it listens and the two replicas. */
 export function balancerEnv(port: number, replicas: readonly [string, string]): Record<string, string> {
@@ -32,7 +37,10 @@ export function balancerEnv(port: number, replicas: readonly [string, string]): 
 
 /** `haproxy -c`: whether a config file is valid with this environment, and what haproxy said. */
 export function checkConfig(file: string, env: Record<string, string>): { valid: boolean; output: string } {
-  const run = spawnSync(HAPROXY as string, ['-c', '-f', file], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+  const run = spawnSync(HAPROXY as string, ['-c', '-f', file], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    encoding: 'utf8',
+  });
   return { valid: run.status === 0, output: `${run.stdout}${run.stderr}` };
 }
 
@@ -49,7 +57,10 @@ export async function startBalancer(replicas: readonly [string, string], file = 
   if (!HAPROXY) throw new Error(HAPROXY_MISSING);
   const port = await freePort();
   // -db: stay in the foreground, the test owns the process.
-  const child: ChildProcess = spawn(HAPROXY, ['-db', '-f', file], { env: { PATH: process.env.PATH ?? '', ...balancerEnv(port, replicas) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(HAPROXY, ['-db', '-f', file], {
+    env: { PATH: process.env.PATH ?? '', ...balancerEnv(port, replicas) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

@@ -25,8 +25,18 @@ const READINGS = Array.from({ length: 300 }, (_, at) => `reading${String(at).pad
 
 /** A gauges API: `getLevel` takes one of 2,000 stations, `getReport` answers with 300 nested readings. */
 function gaugesSchema(): string {
-  const reading = { type: 'object', description: 'One quarter-hour reading of the gauge, as the station reported it.', properties: { value: { type: 'number', description: 'The water level in centimetres above the gauge zero.' }, unit: { type: 'string', description: 'The unit of the value, always cm.' } } };
-  const output = { mimeType: 'application/json', schema: { type: 'object', properties: Object.fromEntries(READINGS.map((name) => [name, reading])) } };
+  const reading = {
+    type: 'object',
+    description: 'One quarter-hour reading of the gauge, as the station reported it.',
+    properties: {
+      value: { type: 'number', description: 'The water level in centimetres above the gauge zero.' },
+      unit: { type: 'string', description: 'The unit of the value, always cm.' },
+    },
+  };
+  const output = {
+    mimeType: 'application/json',
+    schema: { type: 'object', properties: Object.fromEntries(READINGS.map((name) => [name, reading])) },
+  };
   return `export const main = {
   namespace: 'gauges', name: 'RiverGauges', description: 'Water levels of river gauging stations.', version: '2.0.0', root: 'https://gauges.example.com',
   routes: {
@@ -53,7 +63,13 @@ beforeAll(async () => {
   upstream = await startUpstream((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     const url = new URL(req.url ?? '/', 'http://upstream');
-    res.end(JSON.stringify(url.pathname === '/report' ? { reading000: { value: 312, unit: 'cm' }, reading299: { value: 301, unit: 'cm' } } : { station: url.searchParams.get('station'), level: 312 }));
+    res.end(
+      JSON.stringify(
+        url.pathname === '/report'
+          ? { reading000: { value: 312, unit: 'cm' }, reading299: { value: 301, unit: 'cm' } }
+          : { station: url.searchParams.get('station'), level: 312 },
+      ),
+    );
   });
   dir = mkdtempSync(join(tmpdir(), 'flowguard-affordable-'));
   mkdirSync(join(dir, 'schemas', 'gauges'), { recursive: true });
@@ -72,7 +88,12 @@ describe.each(['all', 'search'] as const)('a served catalog with huge definition
   let server: McpHttpServer;
   let connection: Connection;
   beforeAll(async () => {
-    catalog = await Catalog.load({ schemas: join(dir, 'schemas'), project: dir, env: {}, upstreams: { '*': upstream.origin } });
+    catalog = await Catalog.load({
+      schemas: join(dir, 'schemas'),
+      project: dir,
+      env: {},
+      upstreams: { '*': upstream.origin },
+    });
     server = await startHttpServer(catalog, { port: 0, log: () => undefined, discovery: mode });
     connection = await connectHttp(server.url);
   });
@@ -89,24 +110,38 @@ describe.each(['all', 'search'] as const)('a served catalog with huge definition
       for (const tool of (await connection.client.listTools()).tools) expect(tokens(tool)).toBeLessThanOrEqual(8000);
       // describe_tool gives each whole: well over the bound.
       expect(tokens(listed.find((tool) => tool.name === 'gauges_getLevel'))).toBeGreaterThan(8000);
-      expect((listed.find((tool) => tool.name === 'gauges_getLevel')?.inputSchema.properties?.station as { enum: string[] }).enum).toEqual(STATIONS);
+      expect(
+        (listed.find((tool) => tool.name === 'gauges_getLevel')?.inputSchema.properties?.station as { enum: string[] })
+          .enum,
+      ).toEqual(STATIONS);
       expect(tokens(listed.find((tool) => tool.name === 'gauges_getReport')?.outputSchema)).toBeGreaterThan(8000);
       return;
     }
     for (const tool of listed) expect(tokens(tool), tool.name).toBeLessThanOrEqual(8000);
     const level = listed.find((tool) => tool.name === 'gauges_getLevel') as McpTool;
-    const station = level.inputSchema.properties?.station as { enum?: string[]; examples?: string[]; description?: string };
+    const station = level.inputSchema.properties?.station as {
+      enum?: string[];
+      examples?: string[];
+      description?: string;
+    };
     expect(station.enum).toBeUndefined();
     expect(station.examples).toEqual(STATIONS.slice(0, 25));
     expect(station.description).toContain('one of 2000 values');
-    expect(level.description).toMatch(/shortened to fit a model's context: the argument station \(2000 values\) shortened to their first 25 values/);
+    expect(level.description).toMatch(
+      /shortened to fit a model's context: the argument station \(2000 values\) shortened to their first 25 values/,
+    );
     const report = listed.find((tool) => tool.name === 'gauges_getReport') as McpTool;
     expect(report.description).toMatch(/the output schema (cut to its top level|left out)/);
   });
 
-  it('checks arguments against the whole enum, and the answer passes the client\'s check against the listed output schema', async () => {
+  it("checks arguments against the whole enum, and the answer passes the client's check against the listed output schema", async () => {
     const call = (name: string, args: Record<string, unknown>) =>
-      (mode === 'all' ? connection.client.callTool({ name, arguments: args }) : connection.client.callTool({ name: 'call_tool', arguments: { name, arguments: args } })) as Promise<CallToolResult>;
+      (mode === 'all'
+        ? connection.client.callTool({ name, arguments: args })
+        : connection.client.callTool({
+            name: 'call_tool',
+            arguments: { name, arguments: args },
+          })) as Promise<CallToolResult>;
     const past = await call('gauges_getLevel', { station: 'station1999' });
     expect(past.isError, JSON.stringify(past.content)).toBeFalsy();
     expect(JSON.stringify(past.content)).toContain('station1999');
@@ -117,7 +152,10 @@ describe.each(['all', 'search'] as const)('a served catalog with huge definition
     if (mode === 'all') await connection.client.listTools();
     const report = await call('gauges_getReport', {});
     expect(report.isError, JSON.stringify(report.content)).toBeFalsy();
-    expect(report.structuredContent).toEqual({ reading000: { value: 312, unit: 'cm' }, reading299: { value: 301, unit: 'cm' } });
+    expect(report.structuredContent).toEqual({
+      reading000: { value: 312, unit: 'cm' },
+      reading299: { value: 301, unit: 'cm' },
+    });
   });
 });
 
@@ -132,7 +170,9 @@ async function described(connection: Connection): Promise<McpTool[]> {
 
 describe('validate', () => {
   it('tells the author of each route whose definition is listed cut (VAL100), and of none other', () => {
-    const findings = checkSchemaFile(schemaFile, { allowedLibraries: effectiveAllowlist([]) }).findings.filter((f) => f.code === 'VAL100');
+    const findings = checkSchemaFile(schemaFile, { allowedLibraries: effectiveAllowlist([]) }).findings.filter(
+      (f) => f.code === 'VAL100',
+    );
     expect(findings.map((f) => f.path)).toEqual(['main.routes.getLevel', 'main.routes.getReport']);
     expect(findings[0]?.severity).toBe('warning');
     expect(findings[0]?.message).toMatch(/about \d+ tokens, over the 8000 a listing gives one tool/);

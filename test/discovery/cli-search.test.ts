@@ -24,10 +24,14 @@ describe('flowguard search', () => {
     const text = search('storm', 'alerts');
     expect(text.code).toBe(0);
     expect(text.stdout.split('\n')[0]).toMatch(/skyline_getSevereWarnings {2}Severe weather warnings/);
-    const json = JSON.parse(search('--json', '--limit', '2', 'gold', 'bullion', 'price').stdout) as { tools: Array<{ name: string }> };
+    const json = JSON.parse(search('--json', '--limit', '2', 'gold', 'bullion', 'price').stdout) as {
+      tools: Array<{ name: string }>;
+    };
     expect(json.tools.map((tool) => tool.name)).not.toContain('goldvault_getBullionPrice');
     // The control: with its key granted, the same request finds it first.
-    const granted = JSON.parse(searchWith({ GOLDVAULT_KEY: 'a-granted-key' }, '--json', '--limit', '2', 'gold', 'bullion', 'price').stdout) as { tools: Array<{ name: string }> };
+    const granted = JSON.parse(
+      searchWith({ GOLDVAULT_KEY: 'a-granted-key' }, '--json', '--limit', '2', 'gold', 'bullion', 'price').stdout,
+    ) as { tools: Array<{ name: string }> };
     expect(granted.tools[0]?.name).toBe('goldvault_getBullionPrice');
   });
 
@@ -44,16 +48,22 @@ describe('flowguard search prints schema text', () => {
     const project = tempProject();
     const schemas = project.schemas;
     try {
-      project.write('schemas/tides.mjs', `export const main = { namespace: 'tides', name: 'Tides', description: 'Tides.', version: '2.0.0', root: 'https://api.tides.test',
-        routes: { getTides: { method: 'GET', path: '/tides', description: 'Tide tables \\u001b[2J\\u202e for harbours', parameters: [], tests: [{ _description: 'a' }] } } };`);
-      const run = (...args: string[]) => runFlowguardSync(['search', '--schemas', schemas, '--project', project.dir, ...args]);
+      project.write(
+        'schemas/tides.mjs',
+        `export const main = { namespace: 'tides', name: 'Tides', description: 'Tides.', version: '2.0.0', root: 'https://api.tides.test',
+        routes: { getTides: { method: 'GET', path: '/tides', description: 'Tide tables \\u001b[2J\\u202e for harbours', parameters: [], tests: [{ _description: 'a' }] } } };`,
+      );
+      const run = (...args: string[]) =>
+        runFlowguardSync(['search', '--schemas', schemas, '--project', project.dir, ...args]);
       const text = run('tide', 'tables');
       expect(text.stdout).toContain('tides_getTides');
       expect(text.stdout).toContain('\\x1b[2J');
       expect(text.stdout).not.toMatch(/[\u001b\u202e]/);
       const json = run('--json', 'tide', 'tables');
       expect(json.stdout).not.toMatch(/[\u001b\u202e]/);
-      expect((JSON.parse(json.stdout) as { tools: Array<{ description: string }> }).tools[0]?.description).toContain('\u001b[2J\u202e');
+      expect((JSON.parse(json.stdout) as { tools: Array<{ description: string }> }).tools[0]?.description).toContain(
+        '\u001b[2J\u202e',
+      );
     } finally {
       project.remove();
     }

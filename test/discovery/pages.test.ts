@@ -36,9 +36,26 @@ describe('tools/list pages', () => {
   let server: McpHttpServer;
   let http: Connection;
   beforeAll(async () => {
-    stdio = await connectStdio({ origin: 'http://127.0.0.1:9' } as never, [BIN, 'serve', '--schemas', SCHEMAS, '--project', project.dir, '--tools', 'all', '--page-size', '4', '--transport', 'stdio']);
+    stdio = await connectStdio({ origin: 'http://127.0.0.1:9' } as never, [
+      BIN,
+      'serve',
+      '--schemas',
+      SCHEMAS,
+      '--project',
+      project.dir,
+      '--tools',
+      'all',
+      '--page-size',
+      '4',
+      '--transport',
+      'stdio',
+    ]);
     catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir, env: {} });
-    server = await startHttpServer(catalog, { port: 0, log: () => undefined, pageSize: loadProjectConfig(project.dir).discovery.pageSize });
+    server = await startHttpServer(catalog, {
+      port: 0,
+      log: () => undefined,
+      pageSize: loadProjectConfig(project.dir).discovery.pageSize,
+    });
     http = await connectHttp(server.url);
   });
   afterAll(async () => {
@@ -59,7 +76,11 @@ describe('tools/list pages', () => {
   });
 
   it('refuses a cursor it did not give, and one past the end', async () => {
-    await expect(stdio.client.listTools({ cursor: 'not-a-cursor' })).rejects.toThrow(/invalid cursor: not one this server gave/);
-    await expect(stdio.client.listTools({ cursor: Buffer.from('tools:999').toString('base64url') })).rejects.toThrow(/invalid cursor: past the end/);
+    await expect(stdio.client.listTools({ cursor: 'not-a-cursor' })).rejects.toThrow(
+      /invalid cursor: not one this server gave/,
+    );
+    await expect(stdio.client.listTools({ cursor: Buffer.from('tools:999').toString('base64url') })).rejects.toThrow(
+      /invalid cursor: past the end/,
+    );
   });
 });

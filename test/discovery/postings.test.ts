@@ -36,7 +36,8 @@ function build(documents: readonly (readonly string[])[][] = DOCUMENTS): Posting
 }
 
 const query = (word: string, loose = false): QueryTerm => ({ term: word, boost: 1, prefix: loose, typo: loose });
-const ranked = (postings: Postings, ...terms: QueryTerm[]) => rank(postings, terms, SETTINGS).map((hit) => hit.document);
+const ranked = (postings: Postings, ...terms: QueryTerm[]) =>
+  rank(postings, terms, SETTINGS).map((hit) => hit.document);
 
 describe('postings and their ranking', () => {
   const postings = build();
@@ -68,7 +69,10 @@ describe('postings and their ranking', () => {
     expect(hits[0]?.matched).toEqual([0, 1]);
     expect(hits[1]?.matched).toEqual([0]);
     // `block` in the name field (boost 2) outweighs the same word in a description.
-    const both = build([[['block'], ['other']], [['other'], ['block']]]);
+    const both = build([
+      [['block'], ['other']],
+      [['other'], ['block']],
+    ]);
     expect(ranked(both, query('block'))).toEqual([0, 1]);
   });
 
@@ -76,7 +80,9 @@ describe('postings and their ranking', () => {
     const bytes = encodePostings(postings);
     const read = decodePostings(bytes) as Postings;
     expect(read).not.toBeNull();
-    expect(rank(read, [query('weath', true), query('district')], SETTINGS)).toEqual(rank(postings, [query('weath', true), query('district')], SETTINGS));
+    expect(rank(read, [query('weath', true), query('district')], SETTINGS)).toEqual(
+      rank(postings, [query('weath', true), query('district')], SETTINGS),
+    );
     expect(decodePostings(bytes.subarray(0, bytes.length - 1))).toBeNull();
     expect(decodePostings(Buffer.from('{"format": 4, "entries": {}}'))).toBeNull();
     expect(decodePostings(Buffer.alloc(0))).toBeNull();
@@ -87,10 +93,14 @@ describe('the index cache', () => {
   const project = tempProject();
   afterAll(() => project.remove());
   /** The postings of `documents` through the cache in `dir`, keyed by their text. */
-  const cached = (dir: string, documents: readonly (readonly string[])[][], build: () => Postings) => cachedPostings(dir, () => textKey('index', documents), documents.length, build);
+  const cached = (dir: string, documents: readonly (readonly string[])[][], build: () => Postings) =>
+    cachedPostings(dir, () => textKey('index', documents), documents.length, build);
   const counting = () => {
     const calls = { builds: 0 };
-    return { calls, build: (documents: readonly (readonly string[])[][]) => () => ((calls.builds += 1), build(documents)) };
+    return {
+      calls,
+      build: (documents: readonly (readonly string[])[][]) => () => ((calls.builds += 1), build(documents)),
+    };
   };
 
   it('builds once, then reads what it stored while the documents are the same', async () => {
@@ -101,7 +111,11 @@ describe('the index cache', () => {
     await first.stored;
     expect(calls.builds).toBe(1);
     expect(readdirSync(dir)).toHaveLength(1);
-    const again = cached(dir, DOCUMENTS.map((fields) => fields.map((pieces) => [...pieces])), builder(DOCUMENTS));
+    const again = cached(
+      dir,
+      DOCUMENTS.map((fields) => fields.map((pieces) => [...pieces])),
+      builder(DOCUMENTS),
+    );
     expect(calls.builds).toBe(1);
     expect(again.cached).toBe(true);
     expect(ranked(again.postings, query('holder'))).toEqual(ranked(first.postings, query('holder')));
@@ -111,7 +125,9 @@ describe('the index cache', () => {
     const dir = join(project.dir, 'changed');
     const { calls, build: builder } = counting();
     cached(dir, DOCUMENTS, builder(DOCUMENTS));
-    const changed = DOCUMENTS.map((fields, index) => (index === 3 ? [['getTokenOwners'], ['Owners of a token, largest first']] : fields));
+    const changed = DOCUMENTS.map((fields, index) =>
+      index === 3 ? [['getTokenOwners'], ['Owners of a token, largest first']] : fields,
+    );
     const { postings } = cached(dir, changed, builder(changed));
     expect(calls.builds).toBe(2);
     expect(ranked(postings, query('owner'))).toEqual([3]);
@@ -138,11 +154,12 @@ describe('the index cache', () => {
 
   it('keeps a few indexes, the newest', async () => {
     const dir = join(project.dir, 'many');
-    for (let round = 0; round < 11; round += 1) await cached(dir, [[[`tool${round}`], ['text']]], () => build([[[`tool${round}`], ['text']]])).stored;
+    for (let round = 0; round < 11; round += 1)
+      await cached(dir, [[[`tool${round}`], ['text']]], () => build([[[`tool${round}`], ['text']]])).stored;
     expect(readdirSync(dir).filter((name) => name.endsWith('.index'))).toHaveLength(8);
   });
 
-  it('gives a catalog\'s ToolIndex the same answers read from the cache as built', async () => {
+  it("gives a catalog's ToolIndex the same answers read from the cache as built", async () => {
     const served = tempProject();
     const catalog = await Catalog.load({ schemas: SCHEMAS, project: served.dir, env: {} });
     try {
@@ -163,20 +180,34 @@ describe('the index cache', () => {
   });
 });
 
-describe('a file\'s terms', () => {
-  const make = (documents: readonly (readonly (readonly string[])[])[], maker = new TermDocumentMaker(splitWords, term)) => maker.make(documents);
+describe("a file's terms", () => {
+  const make = (
+    documents: readonly (readonly (readonly string[])[])[],
+    maker = new TermDocumentMaker(splitWords, term),
+  ) => maker.make(documents);
 
   it('counts every occurrence of a term and every distinct word of a field, across its pieces', () => {
     const { terms, tools } = make([[['gas price gas', 'Gas'], ['prices']]]);
     // Words are told apart by case (`gas`, `Gas`), terms are not; `prices` folds onto `price`.
     expect(terms).toEqual(['gas', 'price']);
-    expect(tools).toEqual([[[3, 0, 3, 1, 1], [1, 1, 1]]]);
+    expect(tools).toEqual([
+      [
+        [3, 0, 3, 1, 1],
+        [1, 1, 1],
+      ],
+    ]);
   });
 
-  it('makes a field shared by a file\'s tools as if each had its own copy, and gives the next file its own term indices for it', () => {
+  it("makes a field shared by a file's tools as if each had its own copy, and gives the next file its own term indices for it", () => {
     const shared = ['Weather and gas prices of a chain'];
-    const first = [[['getGasPrice'], shared], [['getBlock'], shared]];
-    const second = [[['getWeather'], shared], [['getRain'], shared]];
+    const first = [
+      [['getGasPrice'], shared],
+      [['getBlock'], shared],
+    ];
+    const second = [
+      [['getWeather'], shared],
+      [['getRain'], shared],
+    ];
     const maker = new TermDocumentMaker(splitWords, term);
     expect(make(first, maker)).toEqual(make(first.map((fields) => fields.map((pieces) => [...pieces]))));
     // The shared field met again in another file: its terms indexed in that file's order (weather first), not the first file's.

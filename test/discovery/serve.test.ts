@@ -38,17 +38,31 @@ function auditLines(dir: string): Array<Record<string, unknown>> {
   } catch {
     return [];
   }
-  return files.flatMap((file) => readFileSync(join(folder, file), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>));
+  return files.flatMap((file) =>
+    readFileSync(join(folder, file), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>),
+  );
 }
 
-async function search(client: Client, query: string, extra: Record<string, unknown> = {}): Promise<Array<{ name: string; namespace: string; readOnly: boolean; score: number }>> {
+async function search(
+  client: Client,
+  query: string,
+  extra: Record<string, unknown> = {},
+): Promise<Array<{ name: string; namespace: string; readOnly: boolean; score: number }>> {
   const result = (await client.callTool({ name: 'search_tools', arguments: { query, ...extra } })) as CallToolResult;
   expect(result.isError).toBeFalsy();
-  return (result.structuredContent as { tools: Array<{ name: string; namespace: string; readOnly: boolean; score: number }> }).tools;
+  return (
+    result.structuredContent as { tools: Array<{ name: string; namespace: string; readOnly: boolean; score: number }> }
+  ).tools;
 }
 
 /** The same steps over either transport: the listing, the search, the description, the call through call_tool and directly. */
-async function discoveryJourney(client: Client, fullListing: readonly McpTool[]): Promise<{ viaMeta: CallToolResult; direct: CallToolResult }> {
+async function discoveryJourney(
+  client: Client,
+  fullListing: readonly McpTool[],
+): Promise<{ viaMeta: CallToolResult; direct: CallToolResult }> {
   const listed = (await client.listTools()).tools;
   // The meta-tools and the one alwaysLoad tool served; not the alwaysLoad tool whose key is missing.
   expect(listed.map((tool) => tool.name)).toEqual([...META, 'skyline_getForecast']);
@@ -57,11 +71,22 @@ async function discoveryJourney(client: Client, fullListing: readonly McpTool[])
   expect(hits[0]?.name).toBe('skyline_getSevereWarnings');
   expect(hits[0]).toMatchObject({ namespace: 'skyline', readOnly: true });
 
-  const described = (await client.callTool({ name: 'describe_tool', arguments: { name: 'skyline_getSevereWarnings' } })) as CallToolResult;
-  expect((described.structuredContent as { tool: McpTool }).tool).toEqual(fullListing.find((tool) => tool.name === 'skyline_getSevereWarnings'));
+  const described = (await client.callTool({
+    name: 'describe_tool',
+    arguments: { name: 'skyline_getSevereWarnings' },
+  })) as CallToolResult;
+  expect((described.structuredContent as { tool: McpTool }).tool).toEqual(
+    fullListing.find((tool) => tool.name === 'skyline_getSevereWarnings'),
+  );
 
-  const viaMeta = (await client.callTool({ name: 'call_tool', arguments: { name: 'skyline_getSevereWarnings', arguments: { region: 'Bavaria' } } })) as CallToolResult;
-  const direct = (await client.callTool({ name: 'skyline_getSevereWarnings', arguments: { region: 'Bavaria' } })) as CallToolResult;
+  const viaMeta = (await client.callTool({
+    name: 'call_tool',
+    arguments: { name: 'skyline_getSevereWarnings', arguments: { region: 'Bavaria' } },
+  })) as CallToolResult;
+  const direct = (await client.callTool({
+    name: 'skyline_getSevereWarnings',
+    arguments: { region: 'Bavaria' },
+  })) as CallToolResult;
   expect(viaMeta.isError).toBeFalsy();
   expect(viaMeta).toEqual(direct);
   return { viaMeta, direct };
@@ -70,7 +95,20 @@ async function discoveryJourney(client: Client, fullListing: readonly McpTool[])
 /** Every tool of the fixture as the full listing gives it, from a server in `all` mode. */
 async function fullListing(): Promise<McpTool[]> {
   const project = tempProject({ config: { audit: { enabled: false } } });
-  const all = await connectStdio(upstream as never, [BIN, 'serve', '--schemas', SCHEMAS, '--project', project.dir, '--upstream', `*=${upstream.origin}`, '--tools', 'all', '--transport', 'stdio']);
+  const all = await connectStdio(upstream as never, [
+    BIN,
+    'serve',
+    '--schemas',
+    SCHEMAS,
+    '--project',
+    project.dir,
+    '--upstream',
+    `*=${upstream.origin}`,
+    '--tools',
+    'all',
+    '--transport',
+    'stdio',
+  ]);
   try {
     return (await all.client.listTools()).tools;
   } finally {
@@ -85,7 +123,20 @@ describe('discovery mode over stdio (spawned flowguard serve --tools search)', (
   let listing: McpTool[];
   beforeAll(async () => {
     listing = await fullListing();
-    connection = await connectStdio(upstream as never, [BIN, 'serve', '--schemas', SCHEMAS, '--project', project.dir, '--upstream', `*=${upstream.origin}`, '--tools', 'search', '--transport', 'stdio']);
+    connection = await connectStdio(upstream as never, [
+      BIN,
+      'serve',
+      '--schemas',
+      SCHEMAS,
+      '--project',
+      project.dir,
+      '--upstream',
+      `*=${upstream.origin}`,
+      '--tools',
+      'search',
+      '--transport',
+      'stdio',
+    ]);
   });
   afterAll(async () => {
     await connection?.close();
@@ -93,7 +144,14 @@ describe('discovery mode over stdio (spawned flowguard serve --tools search)', (
   });
 
   it('lists meta-tools and alwaysLoad only; search → describe → call reaches an unlisted tool as a direct call does, audited under its own name', async () => {
-    expect(listing.map((tool) => tool.name).sort()).toEqual(['chainpeek_getAddrTxList', 'chainpeek_getGasPrice', 'shelfware_getBookByIsbn', 'shelfware_searchAuthors', 'skyline_getForecast', 'skyline_getSevereWarnings']);
+    expect(listing.map((tool) => tool.name).sort()).toEqual([
+      'chainpeek_getAddrTxList',
+      'chainpeek_getGasPrice',
+      'shelfware_getBookByIsbn',
+      'shelfware_searchAuthors',
+      'skyline_getForecast',
+      'skyline_getSevereWarnings',
+    ]);
     await discoveryJourney(connection.client, listing);
     expect(await waitFor(() => auditLines(project.dir).length === 2)).toBe(true);
     const lines = auditLines(project.dir);
@@ -107,25 +165,39 @@ describe('discovery mode over stdio (spawned flowguard serve --tools search)', (
   it('never finds a tool whose key is not granted, even by its own words', async () => {
     const hits = await search(connection.client, 'gold bullion price', { limit: 25 });
     expect(hits.map((hit) => hit.name)).not.toContain('goldvault_getBullionPrice');
-    const described = (await connection.client.callTool({ name: 'describe_tool', arguments: { name: 'goldvault_getBullionPrice' } })) as CallToolResult;
+    const described = (await connection.client.callTool({
+      name: 'describe_tool',
+      arguments: { name: 'goldvault_getBullionPrice' },
+    })) as CallToolResult;
     expect(described.isError).toBe(true);
   });
 
   it('answers "none" with an empty list and a text saying so; bad arguments are an isError result naming the argument', async () => {
-    const result = (await connection.client.callTool({ name: 'search_tools', arguments: { query: 'order a pizza to my flat' } })) as CallToolResult;
+    const result = (await connection.client.callTool({
+      name: 'search_tools',
+      arguments: { query: 'order a pizza to my flat' },
+    })) as CallToolResult;
     expect(result.structuredContent).toEqual({ tools: [] });
     expect((result.content[0] as { text: string }).text).toMatch(/^No tool of this server fits/);
-    const bad = (await connection.client.callTool({ name: 'search_tools', arguments: { query: 'weather', limit: 26 } })) as CallToolResult;
+    const bad = (await connection.client.callTool({
+      name: 'search_tools',
+      arguments: { query: 'weather', limit: 26 },
+    })) as CallToolResult;
     expect(bad.isError).toBe(true);
     expect((bad.content[0] as { text: string }).text).toContain('limit must be a whole number from 1 to 25');
   });
 
   it('call_tool validates as a direct call: a missing argument fails alike, an unknown tool is the same protocol error', async () => {
-    const viaMeta = await connection.client.callTool({ name: 'call_tool', arguments: { name: 'shelfware_getBookByIsbn', arguments: {} } });
+    const viaMeta = await connection.client.callTool({
+      name: 'call_tool',
+      arguments: { name: 'shelfware_getBookByIsbn', arguments: {} },
+    });
     const direct = await connection.client.callTool({ name: 'shelfware_getBookByIsbn', arguments: {} });
     expect(viaMeta.isError).toBe(true);
     expect(viaMeta).toEqual(direct);
-    await expect(connection.client.callTool({ name: 'call_tool', arguments: { name: 'no_such_tool', arguments: {} } })).rejects.toThrow(/Unknown tool: no_such_tool/);
+    await expect(
+      connection.client.callTool({ name: 'call_tool', arguments: { name: 'no_such_tool', arguments: {} } }),
+    ).rejects.toThrow(/Unknown tool: no_such_tool/);
   });
 });
 
@@ -136,7 +208,12 @@ describe('discovery mode over Streamable HTTP', () => {
   let server: McpHttpServer;
   let connection: Connection;
   beforeAll(async () => {
-    catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir, env: {}, upstreams: { '*': upstream.origin } });
+    catalog = await Catalog.load({
+      schemas: SCHEMAS,
+      project: project.dir,
+      env: {},
+      upstreams: { '*': upstream.origin },
+    });
     server = await startHttpServer(catalog, { port: 0, log: () => undefined, metrics, discovery: 'search' });
     connection = await connectHttp(server.url);
   });

@@ -14,7 +14,15 @@ import { ToolIndex } from '../../src/discovery/tool-index.js';
 import { tempProject } from '../support/project.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'discovery', 'schemas');
-const REQUESTS = ['storm alerts for my district', 'wheather forecast', 'Wetterwarnungen', 'gold price', 'pollen count in Berlin', 'latest block', 'book by isbn'];
+const REQUESTS = [
+  'storm alerts for my district',
+  'wheather forecast',
+  'Wetterwarnungen',
+  'gold price',
+  'pollen count in Berlin',
+  'latest block',
+  'book by isbn',
+];
 
 describe('the per-file term cache', () => {
   let project: { dir: string; remove: () => void } | undefined;
@@ -28,20 +36,23 @@ describe('the per-file term cache', () => {
       const index = new ToolIndex(tools, { cacheDir: searchCacheDir(dir) });
       await index.termsStored;
       const cold = new ToolIndex(tools);
-      for (const request of REQUESTS) expect(index.find(request, { limit: 10 })).toEqual(cold.find(request, { limit: 10 }));
+      for (const request of REQUESTS)
+        expect(index.find(request, { limit: 10 })).toEqual(cold.find(request, { limit: 10 }));
       return { index, files: new Set(tools.map((tool) => tool.schema)).size };
     } finally {
       await catalog.close();
     }
   }
 
-  const entries = (dir: string) => readdirSync(termCacheDir(searchCacheDir(dir))).filter((name) => name.endsWith('.terms'));
+  const entries = (dir: string) =>
+    readdirSync(termCacheDir(searchCacheDir(dir))).filter((name) => name.endsWith('.terms'));
   /** Drops the whole-index cache, so that the next index is assembled from the per-file entries. */
   const dropWholeIndexes = (dir: string) => {
-    for (const name of readdirSync(searchCacheDir(dir))) if (name.endsWith('.index')) rmSync(join(searchCacheDir(dir), name));
+    for (const name of readdirSync(searchCacheDir(dir)))
+      if (name.endsWith('.index')) rmSync(join(searchCacheDir(dir), name));
   };
 
-  it('makes only a changed file\'s terms again, reads the others, and serves the changed text', async () => {
+  it("makes only a changed file's terms again, reads the others, and serves the changed text", async () => {
     project = tempProject();
     cpSync(FIXTURES, join(project.dir, 'schemas'), { recursive: true });
     const first = await indexed(project.dir);
@@ -50,7 +61,13 @@ describe('the per-file term cache', () => {
     expect(entries(project.dir)).toHaveLength(first.files);
 
     const weather = join(project.dir, 'schemas', 'weather.mjs');
-    writeFileSync(weather, readFileSync(weather, 'utf8').replace('Hourly weather forecast for a city.', 'Hourly weather forecast and pollen count for a city.'));
+    writeFileSync(
+      weather,
+      readFileSync(weather, 'utf8').replace(
+        'Hourly weather forecast for a city.',
+        'Hourly weather forecast and pollen count for a city.',
+      ),
+    );
     const second = await indexed(project.dir);
     expect(second.index.fromCache).toBe(false);
     expect(second.index.termSources).toEqual({ read: first.files - 1, made: 1 });
@@ -61,7 +78,7 @@ describe('the per-file term cache', () => {
     expect(third.index.termSources).toEqual({ read: 0, made: 0 });
   });
 
-  it('builds the same index where the terms cannot be written, and says it made every file\'s', async () => {
+  it("builds the same index where the terms cannot be written, and says it made every file's", async () => {
     project = tempProject();
     cpSync(FIXTURES, join(project.dir, 'schemas'), { recursive: true });
     // A file where the terms folder should be: nothing can be listed or written there.
@@ -81,8 +98,20 @@ describe('the per-file term cache', () => {
     const victim = join(dir, entries(project.dir)[0] as string);
     const whole = readFileSync(victim, 'utf8');
     const parsed = JSON.parse(whole) as { terms: string[]; tools: number[][][] };
-    const outOfRange = { ...parsed, tools: parsed.tools.map((fields) => fields.map(([words, , count]) => (count === undefined ? [words as number] : [words as number, parsed.terms.length, count]))) };
-    for (const damage of [whole.slice(0, whole.length - 7), JSON.stringify(outOfRange), JSON.stringify({ terms: parsed.terms, tools: [] }), '[]']) {
+    const outOfRange = {
+      ...parsed,
+      tools: parsed.tools.map((fields) =>
+        fields.map(([words, , count]) =>
+          count === undefined ? [words as number] : [words as number, parsed.terms.length, count],
+        ),
+      ),
+    };
+    for (const damage of [
+      whole.slice(0, whole.length - 7),
+      JSON.stringify(outOfRange),
+      JSON.stringify({ terms: parsed.terms, tools: [] }),
+      '[]',
+    ]) {
       writeFileSync(victim, damage);
       dropWholeIndexes(project.dir);
       const rebuilt = await indexed(project.dir);

@@ -15,15 +15,28 @@ const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'discovery', 'schema
 
 describe('words', () => {
   it('splits camelCase, snake_case and a digit before a capitalised word', () => {
-    expect(splitWords('getERC20Transfers moralis_wallet-api')).toEqual(['get', 'ERC20', 'Transfers', 'moralis', 'wallet', 'api']);
+    expect(splitWords('getERC20Transfers moralis_wallet-api')).toEqual([
+      'get',
+      'ERC20',
+      'Transfers',
+      'moralis',
+      'wallet',
+      'api',
+    ]);
   });
 
   it('stems plurals and -ing/-ed forms onto one term, and leaves words whose s is not a plural', () => {
     expect(['prices', 'pricing', 'priced'].map(stem)).toEqual(['price', 'price', 'price']);
-    expect(['news', 'address', 'gas', 'holders', 'categories'].map(stem)).toEqual(['news', 'address', 'gas', 'holder', 'category']);
+    expect(['news', 'address', 'gas', 'holders', 'categories'].map(stem)).toEqual([
+      'news',
+      'address',
+      'gas',
+      'holder',
+      'category',
+    ]);
   });
 
-  it('maps abbreviations and German words to the tools\' words, drops filler, splits known German compounds', () => {
+  it("maps abbreviations and German words to the tools' words, drops filler, splits known German compounds", () => {
     expect(terms('show me the txs of this addr')).toEqual(['transaction', 'address']);
     expect(terms('Wetterwarnungen für meinen Landkreis')).toEqual(['weather', 'warn', 'district']);
     // A word like `constructor` is a word, not Object.prototype's.
@@ -75,14 +88,17 @@ describe('ToolIndex on the fixture catalog', () => {
 
   it('weighs a name in the request less than the words saying what is wanted', () => {
     // `Shelfware` names an API here (a street, say), yet the request is about the weather: both weather tools come first.
-    expect(top('weather at Shelfware').slice(0, 2).sort()).toEqual(['skyline_getForecast', 'skyline_getSevereWarnings']);
+    expect(top('weather at Shelfware').slice(0, 2).sort()).toEqual([
+      'skyline_getForecast',
+      'skyline_getSevereWarnings',
+    ]);
   });
 
   it('forgives a typo', () => {
     expect(top('wether forcast')[0]).toBe('skyline_getForecast');
   });
 
-  it('answers none when the request\'s words are not what any tool does', () => {
+  it("answers none when the request's words are not what any tool does", () => {
     expect(top('order a pizza to my flat')).toEqual([]);
     expect(top('send an email to my boss')).toEqual([]);
     expect(top('the of and')).toEqual([]);

@@ -1,4 +1,4 @@
-// The code and the docs cite design decisions as "decision R12" (older comments: "RULINGS R12").
+// The code and the docs cite design decisions as "decision R12".
 // Each cited number must have its heading in docs/internals/decisions.md, so that a citation
 // always leads somewhere inside the repository.
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configKeys, documentedCodes, GENERATED_PAGES } from '../../scripts/generate-docs.js';
 import { CONFIG_DOCS } from '../../src/config/config-docs.js';
-import { CODES, type Code } from '../../src/report/findings.js';
+import { CODES, type Code } from '../../src/report/codes.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 

@@ -27,9 +27,22 @@ beforeAll(async () => {
   main.otherOrigin = other.origin;
   const upstreams = { '*': main.origin, 'https://polygon.rpc.example.test': polygon.origin };
   [catalog, quick] = await Promise.all([
-    Catalog.load({ schemas: SCHEMAS, project: project.dir, env: {}, keys: { CANARY_KEY: KEY, EMPTY_KEY: '' }, upstreams, sandbox: { size: 1 } }),
+    Catalog.load({
+      schemas: SCHEMAS,
+      project: project.dir,
+      env: {},
+      keys: { CANARY_KEY: KEY, EMPTY_KEY: '' },
+      upstreams,
+      sandbox: { size: 1 },
+    }),
     // The timeout catalog: one schema file without handlers, a 300 ms total deadline.
-    Catalog.load({ schemas: join(SCHEMAS, 'params', 'locations.mjs'), project: project.dir, env: {}, upstreams, http: { totalTimeoutMs: 300 } }),
+    Catalog.load({
+      schemas: join(SCHEMAS, 'params', 'locations.mjs'),
+      project: project.dir,
+      env: {},
+      upstreams,
+      http: { totalTimeoutMs: 300 },
+    }),
   ]);
 }, 30_000);
 
@@ -52,7 +65,11 @@ async function call(name: string, args: unknown, on: Catalog = catalog, signal?:
   const called = await on.call(name, args, signal ? { signal } : {});
   // `requests`, the record of what the call sent, is test/observe/'s subject; these tests compare the rest.
   const { requests: _sent, ...result } = called as CallResult & { requests?: unknown };
-  return { result: result as CallResult, sent: main.since(marks[0]), elsewhere: [...other.since(marks[1]), ...polygon.since(marks[2])] };
+  return {
+    result: result as CallResult,
+    sent: main.since(marks[0]),
+    elsewhere: [...other.since(marks[1]), ...polygon.since(marks[2])],
+  };
 }
 
 /** The headers every request without a body carries: undici's own, and the client's Accept-Encoding. */
@@ -68,7 +85,12 @@ function withBody(method: 'POST' | 'PUT', url: string, body: string, headers: Re
   return {
     method,
     url,
-    headers: { ...baseHeaders(), 'content-type': 'application/json', ...headers, 'content-length': String(Buffer.byteLength(body)) },
+    headers: {
+      ...baseHeaders(),
+      'content-type': 'application/json',
+      ...headers,
+      'content-length': String(Buffer.byteLength(body)),
+    },
     body,
   };
 }
@@ -88,8 +110,21 @@ describe('the catalog', () => {
 
 describe('parameter locations and types', () => {
   it('fills {{key}} and :key inserts and sends string, number, boolean, enum and array query values in parameter order', async () => {
-    const { result, sent } = await call('params_getItem', { id: 'a1', slug: 'first', q: 'hello', n: 2.5, flag: true, sort: 'asc', chain: 137, ids: ['x', 'y', 3], limit: 10, page: 2 });
-    expect(sent).toEqual([get('/items/a1/first/view?q=hello&n=2.5&flag=true&sort=asc&chain=137&ids=x%2Cy%2C3&limit=10&page=2&format=json')]);
+    const { result, sent } = await call('params_getItem', {
+      id: 'a1',
+      slug: 'first',
+      q: 'hello',
+      n: 2.5,
+      flag: true,
+      sort: 'asc',
+      chain: 137,
+      ids: ['x', 'y', 3],
+      limit: 10,
+      page: 2,
+    });
+    expect(sent).toEqual([
+      get('/items/a1/first/view?q=hello&n=2.5&flag=true&sort=asc&chain=137&ids=x%2Cy%2C3&limit=10&page=2&format=json'),
+    ]);
     expect(result).toEqual({ ok: true, status: 200, content: { kind: 'json', value: { ...sent[0] } } });
   });
 
@@ -111,8 +146,20 @@ describe('parameter locations and types', () => {
   });
 
   it('POST: a typed JSON body in parameter order (number, array, boolean, object, default, fixed), content-type application/json', async () => {
-    const { sent } = await call('params_createThing', { id: 7, count: 3, ids: [1, 2], flag: true, meta: { a: 1, nested: { b: [true, null] } } });
-    expect(sent).toEqual([withBody('POST', '/things/7', '{"count":3,"ids":[1,2],"flag":true,"meta":{"a":1,"nested":{"b":[true,null]}},"name":"anon","kind":"widget"}')]);
+    const { sent } = await call('params_createThing', {
+      id: 7,
+      count: 3,
+      ids: [1, 2],
+      flag: true,
+      meta: { a: 1, nested: { b: [true, null] } },
+    });
+    expect(sent).toEqual([
+      withBody(
+        'POST',
+        '/things/7',
+        '{"count":3,"ids":[1,2],"flag":true,"meta":{"a":1,"nested":{"b":[true,null]}},"name":"anon","kind":"widget"}',
+      ),
+    ]);
   });
 
   it('PUT: {"count":3,"ids":[1,2],"flag":true} exactly', async () => {
@@ -146,7 +193,9 @@ describe('encoding', () => {
 
   it('ü, 日本 and an emoji are sent as UTF-8 percent-encoding in a segment and a query value', async () => {
     const { sent } = await call('params_encode', { segment: 'ü日本😀', text: 'ü日本😀' });
-    expect(sent).toEqual([get('/enc/%C3%BC%E6%97%A5%E6%9C%AC%F0%9F%98%80/end?text=%C3%BC%E6%97%A5%E6%9C%AC%F0%9F%98%80')]);
+    expect(sent).toEqual([
+      get('/enc/%C3%BC%E6%97%A5%E6%9C%AC%F0%9F%98%80/end?text=%C3%BC%E6%97%A5%E6%9C%AC%F0%9F%98%80'),
+    ]);
   });
 
   it('percent signs and dots inside a segment are sent literally', async () => {
@@ -161,10 +210,17 @@ describe('encoding', () => {
       const { result, sent } = await call('params_encode', { segment, text: 'x' });
       const refused = !result.ok && sent.length === 0;
       const oneSegment = sent.length > 0 && sent.every((request) => /^\/enc\/[^/]+\/end\?text=x$/.test(request.url));
-      expect({ segment, sentTo: sent.map((request) => request.url), ok: refused || oneSegment }).toEqual({ segment, sentTo: expect.anything(), ok: true });
+      expect({ segment, sentTo: sent.map((request) => request.url), ok: refused || oneSegment }).toEqual({
+        segment,
+        sentTo: expect.anything(),
+        ok: true,
+      });
     }
     const both = await call('params_getItem', { id: '..', slug: '..', q: 'x' });
-    expect(both.sent.every((request) => request.url.startsWith('/items/')), `sent to ${both.sent.map((request) => request.url).join(', ')}`).toBe(true);
+    expect(
+      both.sent.every((request) => request.url.startsWith('/items/')),
+      `sent to ${both.sent.map((request) => request.url).join(', ')}`,
+    ).toBe(true);
   });
 });
 
@@ -175,7 +231,9 @@ describe('--marker-- labels and the origin rule', () => {
     expect(eth.elsewhere).toEqual([]);
     const poly = await call('chains_blockNumber', { chain: 'polygon', tag: '0x10' });
     expect(poly.sent).toEqual([]);
-    expect(poly.elsewhere).toEqual([{ method: 'GET', url: '/v1/block?tag=0x10', headers: baseHeaders(polygon), body: '' }]);
+    expect(poly.elsewhere).toEqual([
+      { method: 'GET', url: '/v1/block?tag=0x10', headers: baseHeaders(polygon), body: '' },
+    ]);
   });
 
   it('a label that is not one DNS label, a preRequest that moves the URL to another host, and an unfilled marker: origin error, nothing sent', async () => {
@@ -188,7 +246,11 @@ describe('--marker-- labels and the origin rule', () => {
       ['chains_unfilled', {}],
     ] as const) {
       const { result, sent, elsewhere } = await call(name, args);
-      expect({ name, args, error: failure(result) }).toEqual({ name, args, error: { kind: 'origin', message: origin } });
+      expect({ name, args, error: failure(result) }).toEqual({
+        name,
+        args,
+        error: { kind: 'origin', message: origin },
+      });
       expect([...sent, ...elsewhere]).toEqual([]);
     }
   });
@@ -206,7 +268,10 @@ describe('redirects', () => {
     expect(sent).toEqual([get('/behave/redirect-other')]);
     expect(elsewhere).toEqual([]);
     expect(other.records).toEqual([]);
-    expect(failure(result)).toEqual({ kind: 'upstream-failure', message: `upstream request failed: redirect to another origin refused: ${other.origin}` });
+    expect(failure(result)).toEqual({
+      kind: 'upstream-failure',
+      message: `upstream request failed: redirect to another origin refused: ${other.origin}`,
+    });
   });
 });
 
@@ -216,33 +281,61 @@ describe('upstream answers and failures', () => {
     const { result, sent } = await call('params_behave', { mode: 'hang' }, quick);
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(sent).toEqual([get('/behave/hang')]);
-    expect(failure(result)).toEqual({ kind: 'upstream-failure', message: 'upstream request failed: request timed out after 300 ms (totalTimeoutMs)' });
+    expect(failure(result)).toEqual({
+      kind: 'upstream-failure',
+      message: 'upstream request failed: request timed out after 300 ms (totalTimeoutMs)',
+    });
   });
 
   it('a 10 MB answer against the 1 MiB cap, streamed and declared', async () => {
     for (const mode of ['big', 'big-declared']) {
       const { result } = await call('params_behave', { mode });
-      expect(failure(result)).toEqual({ kind: 'upstream-failure', message: 'upstream request failed: response body larger than 1048576 bytes (maxResponseBytes)' });
+      expect(failure(result)).toEqual({
+        kind: 'upstream-failure',
+        message: 'upstream request failed: response body larger than 1048576 bytes (maxResponseBytes)',
+      });
     }
   });
 
   it('a connection reset mid-body', async () => {
     const { result } = await call('params_behave', { mode: 'reset' });
     // Named by the schema's origin, not by the override the request went to.
-    expect(failure(result)).toEqual({ kind: 'upstream-failure', message: 'upstream request failed: connection to https://api.example.test was reset during the exchange' });
+    expect(failure(result)).toEqual({
+      kind: 'upstream-failure',
+      message: 'upstream request failed: connection to https://api.example.test was reset during the exchange',
+    });
   });
 
   it('non-JSON text is text; invalid JSON under application/json is a decode error; empty bodies are empty', async () => {
-    expect((await call('params_behave', { mode: 'text' })).result).toEqual({ ok: true, status: 200, content: { kind: 'text', value: 'plain words, not JSON' } });
+    expect((await call('params_behave', { mode: 'text' })).result).toEqual({
+      ok: true,
+      status: 200,
+      content: { kind: 'text', value: 'plain words, not JSON' },
+    });
     const bad = failure((await call('params_behave', { mode: 'badjson' })).result);
     const body = `{"echo": ${JSON.stringify(get('/behave/badjson'))}`;
-    expect(bad).toEqual({ kind: 'decode', message: `response is not valid JSON (application/json): ${body.slice(0, 80)}…` });
-    expect((await call('params_behave', { mode: 'empty' })).result).toEqual({ ok: true, status: 200, content: { kind: 'empty' } });
-    expect((await call('params_behave', { mode: '204' })).result).toEqual({ ok: true, status: 204, content: { kind: 'empty' } });
+    expect(bad).toEqual({
+      kind: 'decode',
+      message: `response is not valid JSON (application/json): ${body.slice(0, 80)}…`,
+    });
+    expect((await call('params_behave', { mode: 'empty' })).result).toEqual({
+      ok: true,
+      status: 200,
+      content: { kind: 'empty' },
+    });
+    expect((await call('params_behave', { mode: '204' })).result).toEqual({
+      ok: true,
+      status: 204,
+      content: { kind: 'empty' },
+    });
   });
 
   it('404, 500 and 429 with Retry-After are tool errors with the status, a short excerpt and retryAfter', async () => {
-    expect(failure((await call('params_behave', { mode: '404' })).result)).toEqual({ kind: 'upstream-status', status: 404, message: 'upstream answered 404: {"error":"not found"}' });
+    expect(failure((await call('params_behave', { mode: '404' })).result)).toEqual({
+      kind: 'upstream-status',
+      status: 404,
+      message: 'upstream answered 404: {"error":"not found"}',
+    });
     const fiveHundred = failure((await call('params_behave', { mode: '500' })).result);
     expect(fiveHundred).toEqual({
       kind: 'upstream-status',
@@ -259,7 +352,11 @@ describe('upstream answers and failures', () => {
 
   it('a long error body is cut to a short excerpt', async () => {
     const { result } = await call('params_behave', { mode: 'long500' });
-    expect(failure(result)).toEqual({ kind: 'upstream-status', status: 500, message: `upstream answered 500: ${'x'.repeat(200)}…` });
+    expect(failure(result)).toEqual({
+      kind: 'upstream-status',
+      status: 500,
+      message: `upstream answered 500: ${'x'.repeat(200)}…`,
+    });
   });
 });
 
@@ -283,7 +380,10 @@ describe('argument errors: a tool error naming the parameter and the rule, nothi
 
   it('numeric enum violation names the allowed values once', async () => {
     const { result, sent } = await call('params_getItem', { ...base, chain: 2 });
-    expect(failure(result)).toEqual({ kind: 'arguments', message: "invalid arguments: 'chain' must be one of 1, 5, 137" });
+    expect(failure(result)).toEqual({
+      kind: 'arguments',
+      message: "invalid arguments: 'chain' must be one of 1, 5, 137",
+    });
     expect(sent).toEqual([]);
   });
 
@@ -294,7 +394,10 @@ describe('argument errors: a tool error naming the parameter and the rule, nothi
   });
 
   it('an unknown tool', async () => {
-    expect(failure((await call('params_nothing', {})).result)).toEqual({ kind: 'unknown-tool', message: "no tool named 'params_nothing'" });
+    expect(failure((await call('params_nothing', {})).result)).toEqual({
+      kind: 'unknown-tool',
+      message: "no tool named 'params_nothing'",
+    });
   });
 });
 
@@ -309,14 +412,20 @@ describe('cancellation', () => {
     const { result, sent } = await pending;
     expect(Date.now() - aborted).toBeLessThan(1_000);
     expect(sent).toEqual([get('/behave/hang')]);
-    expect(failure(result)).toEqual({ kind: 'upstream-failure', message: 'upstream request failed: request aborted by the caller' });
+    expect(failure(result)).toEqual({
+      kind: 'upstream-failure',
+      message: 'upstream request failed: request aborted by the caller',
+    });
     const entry = main.records[mark];
     expect(await waitFor(() => entry?.closed === true)).toBe(true);
   });
 
   it('a signal aborted before the call sends nothing', async () => {
     const { result, sent } = await call('params_behave', { mode: 'json' }, catalog, AbortSignal.abort());
-    expect(failure(result)).toEqual({ kind: 'upstream-failure', message: 'upstream request failed: request aborted by the caller' });
+    expect(failure(result)).toEqual({
+      kind: 'upstream-failure',
+      message: 'upstream request failed: request aborted by the caller',
+    });
     expect(sent).toEqual([]);
   });
 });
@@ -331,11 +440,19 @@ describe('pre- and postRequest handlers in the path', () => {
   it('a postRequest that reshapes the response', async () => {
     const { result, sent } = await call('hooks_reshape', {});
     expect(sent).toEqual([get('/behave/items?prefix=item-')]);
-    expect(result).toEqual({ ok: true, status: 200, content: { kind: 'json', value: { count: 2, names: ['item-a', 'item-b'] } } });
+    expect(result).toEqual({
+      ok: true,
+      status: 200,
+      content: { kind: 'json', value: { count: 2, names: ['item-a', 'item-b'] } },
+    });
   });
 
   it('a postRequest on an error answer does not run: the status error comes back', async () => {
     const { result } = await call('canary_echoStruct', { mode: '404' });
-    expect(failure(result)).toEqual({ kind: 'upstream-status', status: 404, message: 'upstream answered 404: {"error":"not found"}' });
+    expect(failure(result)).toEqual({
+      kind: 'upstream-status',
+      status: 404,
+      message: 'upstream answered 404: {"error":"not found"}',
+    });
   });
 });

@@ -10,7 +10,16 @@ import type { CallResult, DryRunResult } from '../../src/call/outcome.js';
 import { Catalog } from '../../src/runtime/catalog.js';
 import { tempProject } from '../kit/project.js';
 import type { Recorded } from '../support/upstream.js';
-import { CANARY_GRANT, KEY, KEY_URL, keyLeaks, REDACTED, SCHEMAS, startBehaving, type BehavingUpstream } from './helpers.js';
+import {
+  CANARY_GRANT,
+  KEY,
+  KEY_URL,
+  keyLeaks,
+  REDACTED,
+  SCHEMAS,
+  startBehaving,
+  type BehavingUpstream,
+} from './helpers.js';
 
 let main: BehavingUpstream;
 let other: BehavingUpstream;
@@ -23,7 +32,13 @@ const TOKEN = /^__secret_CANARY_KEY_[0-9a-f]+__$/;
 beforeAll(async () => {
   [main, other] = await Promise.all([startBehaving(), startBehaving()]);
   main.otherOrigin = other.origin;
-  catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir, env: { CANARY_KEY: KEY, EMPTY_KEY: '' }, upstreams: { '*': main.origin }, sandbox: { size: 1 } });
+  catalog = await Catalog.load({
+    schemas: SCHEMAS,
+    project: project.dir,
+    env: { CANARY_KEY: KEY, EMPTY_KEY: '' },
+    upstreams: { '*': main.origin },
+    sandbox: { size: 1 },
+  });
   outputs.push(catalog.findings());
 }, 30_000);
 
@@ -33,7 +48,11 @@ afterAll(async () => {
   project.remove();
 });
 
-async function call(name: string, args: unknown, options: { dryRun?: boolean } = {}): Promise<{ result: CallResult | DryRunResult; sent: Recorded[]; elsewhere: Recorded[] }> {
+async function call(
+  name: string,
+  args: unknown,
+  options: { dryRun?: boolean } = {},
+): Promise<{ result: CallResult | DryRunResult; sent: Recorded[]; elsewhere: Recorded[] }> {
   const marks = [main.records.length, other.records.length] as const;
   const result = await catalog.call(name, args, options);
   outputs.push(result);
@@ -59,7 +78,18 @@ function get(url: string, headers: Record<string, string> = {}): Recorded {
 }
 
 function post(url: string, body: string, headers: Record<string, string> = {}): Recorded {
-  return { method: 'POST', url, headers: { ...base(), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers, ...ACCEPT_ENCODING }, body };
+  return {
+    method: 'POST',
+    url,
+    headers: {
+      ...base(),
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      ...headers,
+      ...ACCEPT_ENCODING,
+    },
+    body,
+  };
 }
 
 /** The server's echo of a request, as the (redacted) result shows it. */
@@ -77,7 +107,13 @@ describe('the key reaches the server in each declared slot, and the result shows
   it('{{SERVER_PARAM:CANARY_KEY}} as a body value', async () => {
     const { result, sent } = await call('keys_bodyKey', { mode: 'json', name: 'n' });
     expect(sent).toEqual([post('/behave/json', `{"name":"n","token":"${KEY}"}`)]);
-    expect(result).toEqual(echoed(post('/behave/json', `{"name":"n","token":"${REDACTED}"}`, { 'content-length': String(Buffer.byteLength(sent[0]?.body ?? '')) })));
+    expect(result).toEqual(
+      echoed(
+        post('/behave/json', `{"name":"n","token":"${REDACTED}"}`, {
+          'content-length': String(Buffer.byteLength(sent[0]?.body ?? '')),
+        }),
+      ),
+    );
   });
 
   it('bare {{CANARY_KEY}} in main.headers', async () => {
@@ -106,18 +142,29 @@ describe('the key reaches the server in each declared slot, and the result shows
 
   it('a user argument spelling a placeholder is text, never the key', async () => {
     const query = await call('keys_queryKey', { mode: '{{CANARY_KEY}}', address: '{{SERVER_PARAM:CANARY_KEY}}' });
-    expect(query.sent).toEqual([get(`/behave/%7B%7BCANARY_KEY%7D%7D?address=%7B%7BSERVER_PARAM%3ACANARY_KEY%7D%7D&apikey=${KEY_URL}`)]);
+    expect(query.sent).toEqual([
+      get(`/behave/%7B%7BCANARY_KEY%7D%7D?address=%7B%7BSERVER_PARAM%3ACANARY_KEY%7D%7D&apikey=${KEY_URL}`),
+    ]);
     const body = await call('keys_bodyKey', { mode: 'json', name: '{{CANARY_KEY}}' });
     expect(body.sent).toEqual([post('/behave/json', `{"name":"{{CANARY_KEY}}","token":"${KEY}"}`)]);
   });
 
   it('same-origin redirects carry the declared header again; a redirect to another origin never reaches it', async () => {
     const same = await call('keyheader_headerKey', { mode: 'redirect-same' });
-    expect(same.sent).toEqual([get('/behave/redirect-same', { 'x-api-key': KEY, accept: 'application/json' }), get('/behave/landing', { 'x-api-key': KEY, accept: 'application/json' })]);
+    expect(same.sent).toEqual([
+      get('/behave/redirect-same', { 'x-api-key': KEY, accept: 'application/json' }),
+      get('/behave/landing', { 'x-api-key': KEY, accept: 'application/json' }),
+    ]);
     const away = await call('keyheader_headerKey', { mode: 'redirect-other' });
     expect(away.sent).toEqual([get('/behave/redirect-other', { 'x-api-key': KEY, accept: 'application/json' })]);
     expect(away.elsewhere).toEqual([]);
-    expect(away.result).toEqual({ ok: false, error: { kind: 'upstream-failure', message: `upstream request failed: redirect to another origin refused: ${other.origin}` } });
+    expect(away.result).toEqual({
+      ok: false,
+      error: {
+        kind: 'upstream-failure',
+        message: `upstream request failed: redirect to another origin refused: ${other.origin}`,
+      },
+    });
   });
 });
 
@@ -126,7 +173,10 @@ describe('a missing key', () => {
     expect(catalog.visibleTools().map((tool) => tool.name)).not.toContain('missing_never');
     expect(catalog.tool('missing_never')?.missingKeys).toEqual(['EMPTY_KEY']);
     const { result, sent, elsewhere } = await call('missing_never', {});
-    expect(result).toEqual({ ok: false, error: { kind: 'missing-keys', message: 'missing_never needs EMPTY_KEY, which the server has no value for' } });
+    expect(result).toEqual({
+      ok: false,
+      error: { kind: 'missing-keys', message: 'missing_never needs EMPTY_KEY, which the server has no value for' },
+    });
     expect([...sent, ...elsewhere]).toEqual([]);
     // A dry run needs no key (issue 27): it marks where the key would go, and sends nothing either.
     const dry = await call('missing_never', {}, { dryRun: true });
@@ -139,12 +189,51 @@ describe('a missing key', () => {
 describe('dry runs show the request with the key redacted and send nothing', () => {
   it('query, body, header, path and root slots', async () => {
     const cases: Array<[string, Record<string, unknown>, unknown]> = [
-      ['keys_queryKey', { mode: 'json' }, { method: 'GET', url: `${main.origin}/behave/json?apikey=${REDACTED}`, headers: {} }],
-      ['keys_bodyKey', { mode: 'json', name: 'n' }, { method: 'POST', url: `${main.origin}/behave/json`, headers: { 'content-type': 'application/json' }, body: `{"name":"n","token":"${REDACTED}"}` }],
-      ['keyheader_headerKey', { mode: 'json' }, { method: 'GET', url: `${main.origin}/behave/json`, headers: { 'x-api-key': REDACTED, accept: 'application/json' } }],
+      [
+        'keys_queryKey',
+        { mode: 'json' },
+        { method: 'GET', url: `${main.origin}/behave/json?apikey=${REDACTED}`, headers: {} },
+      ],
+      [
+        'keys_bodyKey',
+        { mode: 'json', name: 'n' },
+        {
+          method: 'POST',
+          url: `${main.origin}/behave/json`,
+          headers: { 'content-type': 'application/json' },
+          body: `{"name":"n","token":"${REDACTED}"}`,
+        },
+      ],
+      [
+        'keyheader_headerKey',
+        { mode: 'json' },
+        {
+          method: 'GET',
+          url: `${main.origin}/behave/json`,
+          headers: { 'x-api-key': REDACTED, accept: 'application/json' },
+        },
+      ],
       ['keys_pathKey', {}, { method: 'GET', url: `${main.origin}/keys/${REDACTED}/behave/json`, headers: {} }],
-      ['keyroot_rootKey', { mode: 'json' }, { method: 'GET', url: `${main.origin}/v1/${REDACTED}/behave/json`, headers: {} }],
-      ['canary_toHeaders', {}, { method: 'GET', url: `${main.origin}/behave/json?apikey=${REDACTED}`, headers: { 'x-api-key': REDACTED, 'x-leak-url': expect.stringMatching(TOKEN), 'x-leak-header': expect.stringMatching(TOKEN), authorization: expect.stringMatching(/^Bearer __secret_CANARY_KEY_[0-9a-f]+__$/), 'X-API-KEY-2': expect.stringMatching(TOKEN) } }],
+      [
+        'keyroot_rootKey',
+        { mode: 'json' },
+        { method: 'GET', url: `${main.origin}/v1/${REDACTED}/behave/json`, headers: {} },
+      ],
+      [
+        'canary_toHeaders',
+        {},
+        {
+          method: 'GET',
+          url: `${main.origin}/behave/json?apikey=${REDACTED}`,
+          headers: {
+            'x-api-key': REDACTED,
+            'x-leak-url': expect.stringMatching(TOKEN),
+            'x-leak-header': expect.stringMatching(TOKEN),
+            authorization: expect.stringMatching(/^Bearer __secret_CANARY_KEY_[0-9a-f]+__$/),
+            'X-API-KEY-2': expect.stringMatching(TOKEN),
+          },
+        },
+      ],
     ];
     for (const [name, args, dryRun] of cases) {
       const { result, sent, elsewhere } = await call(name, args, { dryRun: true });
@@ -161,20 +250,48 @@ describe('errors that echo the key', () => {
     expect(query.result).toEqual({
       ok: false,
       // The excerpt is cut at 200 bytes.
-      error: { kind: 'upstream-status', status: 500, message: `upstream answered 500: internal error while handling {"method":"GET","url":"/behave/500?apikey=${REDACTED}","headers":{"host":"127.0.0.1:${main.port}","connection":"keep-alive","accept-encoding":"gzip, deflate, br"},"bod…` },
+      error: {
+        kind: 'upstream-status',
+        status: 500,
+        message: `upstream answered 500: internal error while handling {"method":"GET","url":"/behave/500?apikey=${REDACTED}","headers":{"host":"127.0.0.1:${main.port}","connection":"keep-alive","accept-encoding":"gzip, deflate, br"},"bod…`,
+      },
     });
     const header = await call('keyheader_headerKey', { mode: '500key' });
-    expect(header.result).toEqual({ ok: false, error: { kind: 'upstream-status', status: 500, message: `upstream answered 500: invalid api key ${REDACTED}` } });
+    expect(header.result).toEqual({
+      ok: false,
+      error: { kind: 'upstream-status', status: 500, message: `upstream answered 500: invalid api key ${REDACTED}` },
+    });
     const body = await call('keys_bodyKey', { mode: '404', name: 'n' });
-    expect(body.result).toEqual({ ok: false, error: { kind: 'upstream-status', status: 404, message: 'upstream answered 404: {"error":"not found"}' } });
+    expect(body.result).toEqual({
+      ok: false,
+      error: { kind: 'upstream-status', status: 404, message: 'upstream answered 404: {"error":"not found"}' },
+    });
   });
 
   it('upstream failures (reset, too large, refused redirect), a text answer and a decode error of a short body', async () => {
     const expected: Record<string, CallResult> = {
       // Failures name the schema's origin, not the override the request went to.
-      reset: { ok: false, error: { kind: 'upstream-failure', message: 'upstream request failed: connection to https://api.example.test was reset during the exchange' } },
-      'big-declared': { ok: false, error: { kind: 'upstream-failure', message: 'upstream request failed: response body larger than 1048576 bytes (maxResponseBytes)' } },
-      'redirect-other': { ok: false, error: { kind: 'upstream-failure', message: `upstream request failed: redirect to another origin refused: ${other.origin}` } },
+      reset: {
+        ok: false,
+        error: {
+          kind: 'upstream-failure',
+          message: 'upstream request failed: connection to https://api.example.test was reset during the exchange',
+        },
+      },
+      'big-declared': {
+        ok: false,
+        error: {
+          kind: 'upstream-failure',
+          message: 'upstream request failed: response body larger than 1048576 bytes (maxResponseBytes)',
+        },
+      },
+      'redirect-other': {
+        ok: false,
+        error: {
+          kind: 'upstream-failure',
+          message: `upstream request failed: redirect to another origin refused: ${other.origin}`,
+        },
+      },
       text: { ok: true, status: 200, content: { kind: 'text', value: 'plain words, not JSON' } },
     };
     for (const [mode, result] of Object.entries(expected)) {
@@ -227,7 +344,10 @@ describe('hostile handlers', () => {
   for (const attack of ['otherHost', 'userinfo', 'lookalike', 'port', 'scheme', 'backslash']) {
     it(`moving the request with the placeholder off the origin (${attack}): origin error, nothing sent`, async () => {
       const { result, sent, elsewhere } = await call('canary_move', { attack });
-      expect(result).toEqual({ ok: false, error: { kind: 'origin', message: "the request left the schema's origin https://api.example.test; refused" } });
+      expect(result).toEqual({
+        ok: false,
+        error: { kind: 'origin', message: "the request left the schema's origin https://api.example.test; refused" },
+      });
       expect([...sent, ...elsewhere]).toEqual([]);
     });
   }
@@ -237,7 +357,11 @@ describe('hostile handlers', () => {
     expect(sent).toHaveLength(1);
     const request = sent[0] as Recorded;
     expect(request).toEqual(post('/behave/json', request.body, { 'x-api-key': KEY }));
-    expect(JSON.parse(request.body)).toEqual({ name: 'n', stolen: [expect.stringMatching(TOKEN)], header: expect.stringMatching(TOKEN) });
+    expect(JSON.parse(request.body)).toEqual({
+      name: 'n',
+      stolen: [expect.stringMatching(TOKEN)],
+      header: expect.stringMatching(TOKEN),
+    });
     expect(keyLeaks(request.body)).toEqual([]);
     expect(keyLeaks(result)).toEqual([]);
   });
@@ -252,7 +376,14 @@ describe('hostile handlers', () => {
         kind: 'json',
         value: {
           echoed: get(`/behave/json?apikey=${REDACTED}`, { 'x-api-key': REDACTED }),
-          struct: { url: expect.stringMatching(/^https:\/\/api\.example\.test\/behave\/json\?apikey=__secret_CANARY_KEY_[0-9a-f]+__$/), method: 'GET', headers: { 'x-api-key': expect.stringMatching(TOKEN) }, body: null },
+          struct: {
+            url: expect.stringMatching(
+              /^https:\/\/api\.example\.test\/behave\/json\?apikey=__secret_CANARY_KEY_[0-9a-f]+__$/,
+            ),
+            method: 'GET',
+            headers: { 'x-api-key': expect.stringMatching(TOKEN) },
+            body: null,
+          },
           payload: { mode: 'json' },
         },
       },
@@ -261,21 +392,41 @@ describe('hostile handlers', () => {
 
   it('moving a header-only placeholder into the URL (same origin, no key declared there) sends the placeholder', async () => {
     const { result, sent } = await call('canary_headerToUrl', {});
-    expect(sent).toEqual([get(expect.stringMatching(/^\/behave\/json\?stolen=__secret_CANARY_KEY_[0-9a-f]+__&again=__secret_CANARY_KEY_[0-9a-f]+__$/) as unknown as string, { 'x-api-key': KEY })]);
+    expect(sent).toEqual([
+      get(
+        expect.stringMatching(
+          /^\/behave\/json\?stolen=__secret_CANARY_KEY_[0-9a-f]+__&again=__secret_CANARY_KEY_[0-9a-f]+__$/,
+        ) as unknown as string,
+        { 'x-api-key': KEY },
+      ),
+    ]);
     expect(keyLeaks(result)).toEqual([]);
   });
 
   it('a header line smuggled after the key: refused before sending, the message holds no key', async () => {
     const { result, sent } = await call('canary_headerInject', {});
     expect(sent).toEqual([]);
-    expect(result).toEqual({ ok: false, error: { kind: 'upstream-failure', message: 'upstream request failed: request cannot be sent: invalid x-api-key header' } });
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        kind: 'upstream-failure',
+        message: 'upstream request failed: request cannot be sent: invalid x-api-key header',
+      },
+    });
   });
 
   it('a postRequest that throws with the echoed request in its message: the handler error is redacted', async () => {
     const { result, sent } = await call('canary_throwEcho', {});
     expect(sent).toEqual([get(`/behave/json?apikey=${KEY_URL}`, { 'x-api-key': KEY })]);
     const echo = JSON.stringify(get(`/behave/json?apikey=${REDACTED}`, { 'x-api-key': REDACTED }));
-    expect(result).toEqual({ ok: false, error: { kind: 'handler', code: 'SEC107', message: `postRequest handler failed (SEC107): the handler threw: Error: upstream said ${echo}` } });
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        kind: 'handler',
+        code: 'SEC107',
+        message: `postRequest handler failed (SEC107): the handler threw: Error: upstream said ${echo}`,
+      },
+    });
   });
 
   it('a preRequest that throws with the struct in its message: placeholders only, nothing sent', async () => {
@@ -297,7 +448,9 @@ describe('hostile handlers', () => {
 describe('the sweep', () => {
   it('no result, error or finding of this file holds the key in any form', () => {
     expect(outputs.length).toBeGreaterThan(30);
-    const leaking = outputs.filter((output) => keyLeaks(output).length > 0).map((output) => JSON.stringify(output).slice(0, 300));
+    const leaking = outputs
+      .filter((output) => keyLeaks(output).length > 0)
+      .map((output) => JSON.stringify(output).slice(0, 300));
     expect(leaking).toEqual([]);
   });
 
@@ -305,12 +458,18 @@ describe('the sweep', () => {
     expect(other.records).toEqual([]);
     let carrying = 0;
     for (const record of main.records) {
-      const url = record.url.replace(`apikey=${KEY_URL}`, 'apikey=<slot>').replace(`/keys/${KEY_URL}/`, '/keys/<slot>/').replace(`/v1/${KEY_URL}/`, '/v1/<slot>/');
+      const url = record.url
+        .replace(`apikey=${KEY_URL}`, 'apikey=<slot>')
+        .replace(`/keys/${KEY_URL}/`, '/keys/<slot>/')
+        .replace(`/v1/${KEY_URL}/`, '/v1/<slot>/');
       const headers = { ...record.headers };
       if (headers['x-api-key'] === KEY) headers['x-api-key'] = '<slot>';
       const body = record.body.replace(`"token":"${KEY}"`, '"token":"<slot>"');
       if (url !== record.url || headers['x-api-key'] === '<slot>' || body !== record.body) carrying++;
-      expect({ request: `${record.method} ${record.url}`, leaks: keyLeaks({ url, headers, body }) }).toEqual({ request: `${record.method} ${record.url}`, leaks: [] });
+      expect({ request: `${record.method} ${record.url}`, leaks: keyLeaks({ url, headers, body }) }).toEqual({
+        request: `${record.method} ${record.url}`,
+        leaks: [],
+      });
     }
     expect(carrying).toBeGreaterThan(10);
   });

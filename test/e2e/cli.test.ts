@@ -7,7 +7,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempProject } from '../kit/project.js';
 import type { Recorded } from '../support/upstream.js';
-import { CANARY_GRANT, flowguard, KEY, KEY_URL, keyLeaks, REDACTED, SCHEMAS, startBehaving, type BehavingUpstream, type CliRun } from './helpers.js';
+import {
+  CANARY_GRANT,
+  flowguard,
+  KEY,
+  KEY_URL,
+  keyLeaks,
+  REDACTED,
+  SCHEMAS,
+  startBehaving,
+  type BehavingUpstream,
+  type CliRun,
+} from './helpers.js';
 
 let main: BehavingUpstream;
 let other: BehavingUpstream;
@@ -38,7 +49,17 @@ async function cli(tool: string, ...flags: string[]): Promise<CliRun> {
 }
 
 async function cliIn(folder: string, tool: string, ...flags: string[]): Promise<CliRun> {
-  const args = ['call', tool, '--schemas', folder, '--project', project.dir, '--upstream', `*=${main.origin}`, ...flags];
+  const args = [
+    'call',
+    tool,
+    '--schemas',
+    folder,
+    '--project',
+    project.dir,
+    '--upstream',
+    `*=${main.origin}`,
+    ...flags,
+  ];
   const run = await flowguard(args, ENV);
   runs.push({ args, run });
   return run;
@@ -56,7 +77,17 @@ function get(url: string, headers: Record<string, string> = {}): Recorded {
 }
 
 function withBody(method: 'POST' | 'PUT', url: string, body: string, headers: Record<string, string> = {}): Recorded {
-  return { method, url, headers: { ...base(), 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...headers }, body };
+  return {
+    method,
+    url,
+    headers: {
+      ...base(),
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      ...headers,
+    },
+    body,
+  };
 }
 
 /** The requests whose URL contains `marker` (runs are concurrent, so each test marks its own). */
@@ -72,8 +103,16 @@ describe('flowguard call --dry-run', () => {
       cliIn(KEYS, 'keys_bodyKey', '--arg', 'mode=dry-body', '--arg', 'name=n', '--dry-run'),
       cliIn(KEYS, 'keyroot_rootKey', '--arg', 'mode=dry-root', '--dry-run'),
     ]);
-    expect(header).toEqual({ code: 0, stderr: '', stdout: `GET ${main.origin}/behave/dry-header\nx-api-key: ${REDACTED}\naccept: application/json\n` });
-    expect(body).toEqual({ code: 0, stderr: '', stdout: `POST ${main.origin}/behave/dry-body\ncontent-type: application/json\n\n{"name":"n","token":"${REDACTED}"}\n` });
+    expect(header).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `GET ${main.origin}/behave/dry-header\nx-api-key: ${REDACTED}\naccept: application/json\n`,
+    });
+    expect(body).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `POST ${main.origin}/behave/dry-body\ncontent-type: application/json\n\n{"name":"n","token":"${REDACTED}"}\n`,
+    });
     expect(root).toEqual({ code: 0, stderr: '', stdout: `GET ${main.origin}/v1/${REDACTED}/behave/dry-root\n` });
     expect(main.records.length).toBe(before);
   }, 45_000);
@@ -82,26 +121,93 @@ describe('flowguard call --dry-run', () => {
 describe('flowguard call arguments', () => {
   it('--arg values are typed by the parameter: number, boolean, array (JSON and comma list)', async () => {
     const [created, listed, query] = await Promise.all([
-      cliIn(PARAMS, 'params_createThing', '--arg', 'id=701', '--arg', 'count=3', '--arg', 'ids=[1,2]', '--arg', 'flag=true'),
-      cliIn(PARAMS, 'params_createThing', '--arg', 'id=702', '--arg', 'count=0.5', '--arg', 'ids=a,b', '--arg', 'flag=false', '--arg', 'meta={"a":[1]}'),
-      cliIn(PARAMS, 'params_getItem', '--arg', 'id=cli-703', '--arg', 'slug=b', '--arg', 'q=two words', '--arg', 'n=2.5', '--arg', 'flag=false', '--arg', 'ids=x,y', '--arg', 'chain=137'),
+      cliIn(
+        PARAMS,
+        'params_createThing',
+        '--arg',
+        'id=701',
+        '--arg',
+        'count=3',
+        '--arg',
+        'ids=[1,2]',
+        '--arg',
+        'flag=true',
+      ),
+      cliIn(
+        PARAMS,
+        'params_createThing',
+        '--arg',
+        'id=702',
+        '--arg',
+        'count=0.5',
+        '--arg',
+        'ids=a,b',
+        '--arg',
+        'flag=false',
+        '--arg',
+        'meta={"a":[1]}',
+      ),
+      cliIn(
+        PARAMS,
+        'params_getItem',
+        '--arg',
+        'id=cli-703',
+        '--arg',
+        'slug=b',
+        '--arg',
+        'q=two words',
+        '--arg',
+        'n=2.5',
+        '--arg',
+        'flag=false',
+        '--arg',
+        'ids=x,y',
+        '--arg',
+        'chain=137',
+      ),
     ]);
-    expect(sentWith('/things/701')).toEqual([withBody('POST', '/things/701', '{"count":3,"ids":[1,2],"flag":true,"name":"anon","kind":"widget"}')]);
-    expect(sentWith('/things/702')).toEqual([withBody('POST', '/things/702', '{"count":0.5,"ids":["a","b"],"flag":false,"meta":{"a":[1]},"name":"anon","kind":"widget"}')]);
-    expect(sentWith('cli-703')).toEqual([get('/items/cli-703/b/view?q=two+words&n=2.5&flag=false&sort=desc&chain=137&ids=x%2Cy&limit=25&format=json')]);
+    expect(sentWith('/things/701')).toEqual([
+      withBody('POST', '/things/701', '{"count":3,"ids":[1,2],"flag":true,"name":"anon","kind":"widget"}'),
+    ]);
+    expect(sentWith('/things/702')).toEqual([
+      withBody(
+        'POST',
+        '/things/702',
+        '{"count":0.5,"ids":["a","b"],"flag":false,"meta":{"a":[1]},"name":"anon","kind":"widget"}',
+      ),
+    ]);
+    expect(sentWith('cli-703')).toEqual([
+      get('/items/cli-703/b/view?q=two+words&n=2.5&flag=false&sort=desc&chain=137&ids=x%2Cy&limit=25&format=json'),
+    ]);
     // The plain output is the decoded answer, pretty-printed.
-    expect(created).toEqual({ code: 0, stderr: '', stdout: `${JSON.stringify(sentWith('/things/701')[0], null, 2)}\n` });
+    expect(created).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `${JSON.stringify(sentWith('/things/701')[0], null, 2)}\n`,
+    });
     expect(listed.code).toBe(0);
     expect(query.code).toBe(0);
   }, 45_000);
 
   it('--args takes all arguments as one JSON object, --arg after it overrides one, --json prints the whole result; a tool is found by its full reference', async () => {
-    const run = await cli('params/locations.mjs::putThing', '--args', '{"id":705,"count":3,"ids":[1,2],"flag":true}', '--arg', 'count=4', '--json');
+    const run = await cli(
+      'params/locations.mjs::putThing',
+      '--args',
+      '{"id":705,"count":3,"ids":[1,2],"flag":true}',
+      '--arg',
+      'count=4',
+      '--json',
+    );
     const sent = withBody('PUT', '/things/705', '{"count":4,"ids":[1,2],"flag":true}');
     expect(sentWith('/things/705')).toEqual([sent]);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual({ ok: true, status: 200, content: { kind: 'json', value: sent }, requests: [expect.objectContaining({ status: 200 })] });
+    expect(JSON.parse(run.stdout)).toEqual({
+      ok: true,
+      status: 200,
+      content: { kind: 'json', value: sent },
+      requests: [expect.objectContaining({ status: 200 })],
+    });
   }, 45_000);
 });
 
@@ -112,19 +218,61 @@ describe('flowguard call exit codes', () => {
       cliIn(PARAMS, 'params_getItem', '--arg', 'id=a', '--arg', 'slug=b', '--arg', 'n=many', '--arg', 'bogus=1'),
       cli('chains_leave'),
       cliIn(PARAMS, 'params_behave', '--arg', 'mode=429', '--json'),
-      flowguard(['call', 'keys_pathKey', '--schemas', KEYS, '--project', project.dir, '--upstream', `*=${main.origin}`], {}),
+      flowguard(
+        ['call', 'keys_pathKey', '--schemas', KEYS, '--project', project.dir, '--upstream', `*=${main.origin}`],
+        {},
+      ),
     ]);
-    expect(status).toEqual({ code: 1, stderr: '', stdout: 'error (upstream-status): upstream answered 404: {"error":"not found"}\n' });
-    expect(args).toEqual({ code: 1, stderr: '', stdout: "error (arguments): invalid arguments: missing required argument 'q'; unknown argument 'bogus'; 'n' must be number\n" });
-    expect(origin).toEqual({ code: 1, stderr: '', stdout: "error (origin): the request left the schema's origin https://--chain--.rpc.example.test; refused\n" });
+    expect(status).toEqual({
+      code: 1,
+      stderr: '',
+      stdout: 'error (upstream-status): upstream answered 404: {"error":"not found"}\n',
+    });
+    expect(args).toEqual({
+      code: 1,
+      stderr: '',
+      stdout:
+        "error (arguments): invalid arguments: missing required argument 'q'; unknown argument 'bogus'; 'n' must be number\n",
+    });
+    expect(origin).toEqual({
+      code: 1,
+      stderr: '',
+      stdout: "error (origin): the request left the schema's origin https://--chain--.rpc.example.test; refused\n",
+    });
     expect(limited.code).toBe(1);
-    expect(JSON.parse(limited.stdout)).toEqual({ ok: false, error: { kind: 'upstream-status', status: 429, retryAfter: '7', message: 'upstream answered 429: slow down (retry after 7)' }, requests: [expect.objectContaining({ status: 429 })] });
-    expect(missing).toEqual({ code: 1, stderr: '', stdout: 'error (missing-keys): keys_pathKey needs CANARY_KEY, which the server has no value for\n' });
+    expect(JSON.parse(limited.stdout)).toEqual({
+      ok: false,
+      error: {
+        kind: 'upstream-status',
+        status: 429,
+        retryAfter: '7',
+        message: 'upstream answered 429: slow down (retry after 7)',
+      },
+      requests: [expect.objectContaining({ status: 429 })],
+    });
+    expect(missing).toEqual({
+      code: 1,
+      stderr: '',
+      stdout: 'error (missing-keys): keys_pathKey needs CANARY_KEY, which the server has no value for\n',
+    });
   }, 45_000);
 
   it('--dry-run needs no key: it shows where each key would go, sends nothing, exits 0 (issue 27, point 7)', async () => {
     const before = main.records.length;
-    const dry = await flowguard(['call', 'keys_pathKey', '--dry-run', '--schemas', KEYS, '--project', project.dir, '--upstream', `*=${main.origin}`], {});
+    const dry = await flowguard(
+      [
+        'call',
+        'keys_pathKey',
+        '--dry-run',
+        '--schemas',
+        KEYS,
+        '--project',
+        project.dir,
+        '--upstream',
+        `*=${main.origin}`,
+      ],
+      {},
+    );
     expect(dry.code).toBe(0);
     expect(dry.stderr).toBe('');
     expect(dry.stdout).toContain('[CANARY_KEY not set]');
@@ -147,7 +295,16 @@ describe('flowguard call exit codes', () => {
     expect(notObject).toEqual({ code: 2, stdout: '', stderr: 'flowguard: ERR001 --args must be a JSON object\n' });
     expect(badArg).toEqual({ code: 2, stdout: '', stderr: 'flowguard: ERR001 --arg mode: expected key=value\n' });
     const common = ['call', 'params_behave', '--arg', 'mode=json', '--schemas', PARAMS, '--project', project.dir];
-    const withHandlers = ['call', 'params_behave', '--arg', 'mode=json', '--schemas', SCHEMAS, '--project', project.dir];
+    const withHandlers = [
+      'call',
+      'params_behave',
+      '--arg',
+      'mode=json',
+      '--schemas',
+      SCHEMAS,
+      '--project',
+      project.dir,
+    ];
     const [noEquals, badBase, badOrigin] = await Promise.all([
       flowguard([...common, '--upstream', 'nonsense'], ENV),
       // Over the whole fixture folder, whose handler schemas start the sandbox. Bounded: a CLI
@@ -155,10 +312,27 @@ describe('flowguard call exit codes', () => {
       flowguard([...withHandlers, '--upstream', '*=ftp://127.0.0.1:1'], ENV, 6_000),
       flowguard([...withHandlers, '--upstream', 'https://api.example.test/v1=http://127.0.0.1:1'], ENV, 6_000),
     ]);
-    runs.push({ args: common, run: noEquals }, { args: withHandlers, run: badBase }, { args: withHandlers, run: badOrigin });
-    expect(noEquals).toEqual({ code: 2, stdout: '', stderr: 'flowguard: ERR003 --upstream nonsense: expected ORIGIN=BASEURL, e.g. https://api.example.com=http://127.0.0.1:8080\n' });
-    expect(badBase).toEqual({ code: 2, stdout: '', stderr: "flowguard: ERR003 upstream base 'ftp://127.0.0.1:1' must be an http(s) URL\n" });
-    expect(badOrigin).toEqual({ code: 2, stdout: '', stderr: "flowguard: ERR003 upstream origin 'https://api.example.test/v1' must be scheme://host[:port] or *\n" });
+    runs.push(
+      { args: common, run: noEquals },
+      { args: withHandlers, run: badBase },
+      { args: withHandlers, run: badOrigin },
+    );
+    expect(noEquals).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'flowguard: ERR003 --upstream nonsense: expected ORIGIN=BASEURL, e.g. https://api.example.com=http://127.0.0.1:8080\n',
+    });
+    expect(badBase).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "flowguard: ERR003 upstream base 'ftp://127.0.0.1:1' must be an http(s) URL\n",
+    });
+    expect(badOrigin).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "flowguard: ERR003 upstream origin 'https://api.example.test/v1' must be scheme://host[:port] or *\n",
+    });
     expect(main.records.length).toBe(before);
   }, 45_000);
 });
@@ -174,18 +348,30 @@ describe('flowguard call: the canary', () => {
       cli('canary_throwEcho'),
     ]);
     expect(sentWith('canary-query')).toEqual([get(`/behave/canary-query?apikey=${KEY_URL}`)]);
-    expect(query).toEqual({ code: 0, stderr: '', stdout: `${JSON.stringify(get(`/behave/canary-query?apikey=${REDACTED}`), null, 2)}\n` });
+    expect(query).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: `${JSON.stringify(get(`/behave/canary-query?apikey=${REDACTED}`), null, 2)}\n`,
+    });
     expect(sentWith('canary-body')).toEqual([withBody('POST', '/behave/canary-body', `{"name":"n","token":"${KEY}"}`)]);
     expect(JSON.parse(body.stdout).content.value.body).toBe(`{"name":"n","token":"${REDACTED}"}`);
     expect(header.code).toBe(1);
-    expect(JSON.parse(header.stdout)).toEqual({ ok: false, error: { kind: 'upstream-status', status: 500, message: `upstream answered 500: invalid api key ${REDACTED}` }, requests: [expect.objectContaining({ status: 500 })] });
+    expect(JSON.parse(header.stdout)).toEqual({
+      ok: false,
+      error: { kind: 'upstream-status', status: 500, message: `upstream answered 500: invalid api key ${REDACTED}` },
+      requests: [expect.objectContaining({ status: 500 })],
+    });
     expect(sentWith('canary-root')).toEqual([get(`/v1/${KEY_URL}/behave/canary-root`)]);
     expect(root.stdout).toContain(`"url": "/v1/${REDACTED}/behave/canary-root"`);
     expect(sentWith('canary-echo')).toEqual([get(`/behave/canary-echo?apikey=${KEY_URL}`, { 'x-api-key': KEY })]);
     expect(echo.stdout).toContain(`"x-api-key": "${REDACTED}"`);
-    expect(echo.stdout).toMatch(/"url": "https:\/\/api\.example\.test\/behave\/canary-echo\?apikey=__secret_CANARY_KEY_[0-9a-f]+__"/);
+    expect(echo.stdout).toMatch(
+      /"url": "https:\/\/api\.example\.test\/behave\/canary-echo\?apikey=__secret_CANARY_KEY_[0-9a-f]+__"/,
+    );
     expect(thrown.code).toBe(1);
-    expect(thrown.stdout).toMatch(/^error \(handler\): postRequest handler failed \(SEC107\): the handler threw: Error: upstream said \{.*\[redacted CANARY_KEY\]/);
+    expect(thrown.stdout).toMatch(
+      /^error \(handler\): postRequest handler failed \(SEC107\): the handler threw: Error: upstream said \{.*\[redacted CANARY_KEY\]/,
+    );
     for (const run of [query, body, header, root, echo, thrown]) {
       expect({ run, leaks: keyLeaks(run.stdout + run.stderr) }).toEqual({ run, leaks: [] });
     }
@@ -193,7 +379,9 @@ describe('flowguard call: the canary', () => {
 
   it('no run of this file printed the key, and the other origin received nothing', () => {
     expect(runs.length).toBeGreaterThan(20);
-    const leaking = runs.filter(({ run }) => keyLeaks(run.stdout + run.stderr).length > 0).map(({ args }) => args.join(' '));
+    const leaking = runs
+      .filter(({ run }) => keyLeaks(run.stdout + run.stderr).length > 0)
+      .map(({ args }) => args.join(' '));
     expect(leaking).toEqual([]);
     expect(other.records).toEqual([]);
   });

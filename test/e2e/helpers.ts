@@ -22,7 +22,12 @@ export const REDACTED = '[redacted CANARY_KEY]';
 
 /** Every spelling of the key, and every 8-character piece of its secret part in each spelling. */
 export function keyForms(): string[] {
-  const spellings = [KEY_SECRET, encodeURIComponent(KEY_SECRET), new URLSearchParams({ v: KEY_SECRET }).toString().slice(2), encodeURIComponent(KEY_SECRET).toLowerCase()];
+  const spellings = [
+    KEY_SECRET,
+    encodeURIComponent(KEY_SECRET),
+    new URLSearchParams({ v: KEY_SECRET }).toString().slice(2),
+    encodeURIComponent(KEY_SECRET).toLowerCase(),
+  ];
   const forms = new Set<string>();
   for (const spelling of spellings) {
     for (let i = 0; i + 8 <= spelling.length; i++) forms.add(spelling.slice(i, i + 8));
@@ -32,7 +37,7 @@ export function keyForms(): string[] {
 
 /** The key forms found in `value` (a string, or anything JSON can write). */
 export function keyLeaks(value: unknown): string[] {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   return keyForms().filter((form) => text.includes(form));
 }
 
@@ -43,7 +48,10 @@ export interface BehavingUpstream extends Upstream {
 }
 
 export async function startBehaving(): Promise<BehavingUpstream> {
-  const self: BehavingUpstream = Object.assign(await startUpstream((req, res, entry) => behave(req, res, entry, self.otherOrigin)), { otherOrigin: '' });
+  const self: BehavingUpstream = Object.assign(
+    await startUpstream((req, res, entry) => behave(req, res, entry, self.otherOrigin)),
+    { otherOrigin: '' },
+  );
   return self;
 }
 
@@ -53,10 +61,13 @@ const TEN_MB = 10 * 1024 * 1024;
 function behave(req: IncomingMessage, res: ServerResponse, entry: RecordEntry, otherOrigin: string): void {
   const mode = /\/behave\/([^/?]+)/.exec(entry.url)?.[1] ?? 'json';
   const echoed = { method: entry.method, url: entry.url, headers: entry.headers, body: entry.body };
-  const echoedKey = (): string => new URL(entry.url, 'http://x').searchParams.get('apikey') ?? String(entry.headers['x-api-key'] ?? '');
+  const echoedKey = (): string =>
+    new URL(entry.url, 'http://x').searchParams.get('apikey') ?? String(entry.headers['x-api-key'] ?? '');
   switch (mode) {
     case 'items':
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ items: [{ name: 'a' }, { name: 'b' }], noise: true }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ items: [{ name: 'a' }, { name: 'b' }], noise: true }));
       return;
     case 'text':
       res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end('plain words, not JSON');
@@ -66,7 +77,9 @@ function behave(req: IncomingMessage, res: ServerResponse, entry: RecordEntry, o
       return;
     case 'badjsoncut':
       // The key straddles the 80-byte excerpt of a decode error: 12 of its 16 secret characters before the cut.
-      res.writeHead(200, { 'content-type': 'application/json' }).end(`${'x'.repeat(80 - KEY_PREFIX.length - 12)}${echoedKey()} is not JSON`);
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(`${'x'.repeat(80 - KEY_PREFIX.length - 12)}${echoedKey()} is not JSON`);
       return;
     case 'empty':
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '0' }).end();
@@ -78,7 +91,9 @@ function behave(req: IncomingMessage, res: ServerResponse, entry: RecordEntry, o
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
       return;
     case '500':
-      res.writeHead(500, { 'content-type': 'text/plain' }).end(`internal error while handling ${JSON.stringify(echoed)}`);
+      res
+        .writeHead(500, { 'content-type': 'text/plain' })
+        .end(`internal error while handling ${JSON.stringify(echoed)}`);
       return;
     case 'long500':
       res.writeHead(500, { 'content-type': 'text/plain' }).end('x'.repeat(300));
@@ -88,7 +103,9 @@ function behave(req: IncomingMessage, res: ServerResponse, entry: RecordEntry, o
       return;
     case '500cut':
       // The key straddles the 200-byte excerpt of a status error: 12 of its 16 secret characters before the cut.
-      res.writeHead(500, { 'content-type': 'text/plain' }).end(`${'x'.repeat(200 - KEY_PREFIX.length - 12)}${echoedKey()} was refused`);
+      res
+        .writeHead(500, { 'content-type': 'text/plain' })
+        .end(`${'x'.repeat(200 - KEY_PREFIX.length - 12)}${echoedKey()} was refused`);
       return;
     case '429':
       res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '7' }).end('slow down');

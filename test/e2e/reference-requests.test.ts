@@ -95,14 +95,34 @@ describe('POST bodies', () => {
 
 describe('postRequest returning { response: undefined }', () => {
   it('hands the answer on as it came (text stays text)', async () => {
-    expect(await catalog.call('bodies_readText', {})).toEqual({ ok: true, status: 200, content: { kind: 'text', value: 'plain words, not JSON' }, requests: [expect.objectContaining({ status: 200 })] });
+    expect(await catalog.call('bodies_readText', {})).toEqual({
+      ok: true,
+      status: 200,
+      content: { kind: 'text', value: 'plain words, not JSON' },
+      requests: [expect.objectContaining({ status: 200 })],
+    });
   });
 });
 
 describe('the output mime types of the public catalogs', () => {
   it('serves text/markdown and application/rss+xml routes as text, application/octet-stream as binary', async () => {
-    expect(await catalog.call('formats_getDocs', {})).toEqual({ ok: true, status: 200, content: { kind: 'text', value: '# Title\n\n*words*' }, requests: [expect.objectContaining({ status: 200 })] });
-    expect(await catalog.call('formats_getFeed', {})).toEqual({ ok: true, status: 200, content: { kind: 'text', value: '<rss><channel><title>n</title></channel></rss>' }, requests: [expect.objectContaining({ status: 200 })] });
-    expect(await catalog.call('formats_getBlob', {})).toEqual({ ok: true, status: 200, content: { kind: 'binary', mimeType: 'application/octet-stream', base64: BLOB.toString('base64') }, requests: [expect.objectContaining({ status: 200 })] });
+    expect(await catalog.call('formats_getDocs', {})).toEqual({
+      ok: true,
+      status: 200,
+      content: { kind: 'text', value: '# Title\n\n*words*' },
+      requests: [expect.objectContaining({ status: 200 })],
+    });
+    expect(await catalog.call('formats_getFeed', {})).toEqual({
+      ok: true,
+      status: 200,
+      content: { kind: 'text', value: '<rss><channel><title>n</title></channel></rss>' },
+      requests: [expect.objectContaining({ status: 200 })],
+    });
+    expect(await catalog.call('formats_getBlob', {})).toEqual({
+      ok: true,
+      status: 200,
+      content: { kind: 'binary', mimeType: 'application/octet-stream', base64: BLOB.toString('base64') },
+      requests: [expect.objectContaining({ status: 200 })],
+    });
   });
 });

@@ -18,8 +18,12 @@ let open: HttpFixture;
 let guarded: HttpFixture;
 beforeAll(async () => {
   upstream = await startCatalogUpstream();
-  open = await startHttpFixture(upstream, { access: AccessGate.create({ host: '127.0.0.1', allowedHosts: ['mcp.example.com'] }) });
-  guarded = await startHttpFixture(upstream, { access: AccessGate.create({ host: '127.0.0.1', tokens: [TOKEN], tokenDigests: [tokenDigest(HASHED_TOKEN)] }) });
+  open = await startHttpFixture(upstream, {
+    access: AccessGate.create({ host: '127.0.0.1', allowedHosts: ['mcp.example.com'] }),
+  });
+  guarded = await startHttpFixture(upstream, {
+    access: AccessGate.create({ host: '127.0.0.1', tokens: [TOKEN], tokenDigests: [tokenDigest(HASHED_TOKEN)] }),
+  });
 });
 afterAll(async () => {
   await open?.close();
@@ -28,19 +32,25 @@ afterAll(async () => {
 });
 
 describe('Host header', () => {
-  it.each([['evil.example'], ['evil.example:3000'], ['127.0.0.1.nip.io'], ['localhost.evil.example'], ['[::2]:80']])('refuses Host %s with 403 naming the header, before anything is served', async (host) => {
-    const before = upstream.records.length;
-    const answer = await postList(open.server.url, { host });
-    expect(answer.status).toBe(403);
-    expect(JSON.parse(answer.body).error.message).toMatch(/Host header .* does not name this server .*--allow-host/);
-    expect(upstream.records.length).toBe(before);
-  });
+  it.each([['evil.example'], ['evil.example:3000'], ['127.0.0.1.nip.io'], ['localhost.evil.example'], ['[::2]:80']])(
+    'refuses Host %s with 403 naming the header, before anything is served',
+    async (host) => {
+      const before = upstream.records.length;
+      const answer = await postList(open.server.url, { host });
+      expect(answer.status).toBe(403);
+      expect(JSON.parse(answer.body).error.message).toMatch(/Host header .* does not name this server .*--allow-host/);
+      expect(upstream.records.length).toBe(before);
+    },
+  );
 
-  it.each([['127.0.0.1'], ['LOCALHOST:8080'], ['[::1]:3000'], ['mcp.example.com'], ['mcp.example.com.:443']])('serves Host %s (loopback names, and one allowed by the operator)', async (host) => {
-    const answer = await postList(open.server.url, { host });
-    expect(answer.status).toBe(200);
-    expect(answer.body).toContain('widgets_getWidget');
-  });
+  it.each([['127.0.0.1'], ['LOCALHOST:8080'], ['[::1]:3000'], ['mcp.example.com'], ['mcp.example.com.:443']])(
+    'serves Host %s (loopback names, and one allowed by the operator)',
+    async (host) => {
+      const answer = await postList(open.server.url, { host });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toContain('widgets_getWidget');
+    },
+  );
 
   it('refuses the wrong Host on /metrics too, but not on the health endpoints', async () => {
     const base = open.server.url.replace(/\/mcp$/, '');
@@ -60,7 +70,13 @@ describe('bearer tokens', () => {
     expect(upstream.records.length).toBe(before);
   });
 
-  it.each([['Bearer wrong-token-0123456789abcdef'], [`Bearer ${TOKEN}x`], [`Basic ${Buffer.from(`u:${TOKEN}`).toString('base64')}`], [`Bearer ${TOKEN.slice(0, -1)}`], [`Bearer ${tokenDigest(TOKEN)}`]])('refuses %s with 401 invalid_token', async (authorization) => {
+  it.each([
+    ['Bearer wrong-token-0123456789abcdef'],
+    [`Bearer ${TOKEN}x`],
+    [`Basic ${Buffer.from(`u:${TOKEN}`).toString('base64')}`],
+    [`Bearer ${TOKEN.slice(0, -1)}`],
+    [`Bearer ${tokenDigest(TOKEN)}`],
+  ])('refuses %s with 401 invalid_token', async (authorization) => {
     const answer = await postList(guarded.server.url, { authorization });
     expect(answer.status).toBe(401);
     expect(answer.headers['www-authenticate']).toBe(`${BEARER_REALM}, error="invalid_token"`);
@@ -69,7 +85,11 @@ describe('bearer tokens', () => {
   it('serves the SDK client that sends the token (given in clear, or configured as its digest)', async () => {
     for (const token of [TOKEN, HASHED_TOKEN]) {
       const client = new Client({ name: 'edge-test', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(guarded.server.url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(guarded.server.url), {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toContain('widgets_getWidget');
       const result = await client.callTool({ name: 'widgets_getWidget', arguments: { id: 'w-7' } });
@@ -80,7 +100,9 @@ describe('bearer tokens', () => {
 
   it('the SDK client without the token fails to connect, as unauthorized', async () => {
     const client = new Client({ name: 'edge-test', version: '1.0.0' });
-    await expect(client.connect(new StreamableHTTPClientTransport(new URL(guarded.server.url)))).rejects.toThrow(/401|Unauthorized/i);
+    await expect(client.connect(new StreamableHTTPClientTransport(new URL(guarded.server.url)))).rejects.toThrow(
+      /401|Unauthorized/i,
+    );
   });
 
   it('takes the token for /metrics as for /mcp; health endpoints need none; a preflight needs none', async () => {
@@ -90,7 +112,10 @@ describe('bearer tokens', () => {
     expect(scraped.status).toBe(200);
     expect(scraped.body).toContain('flowguard_tool_calls_total');
     expect((await rawRequest(`${base}/healthz`)).status).toBe(200);
-    const preflight = await rawRequest(guarded.server.url, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' } });
+    const preflight = await rawRequest(guarded.server.url, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.status).toBe(204);
   });
 });
@@ -101,15 +126,20 @@ describe('AccessGate.create', () => {
       expect(() => AccessGate.create({ host })).toThrow(AccessConfigError);
       expect(() => AccessGate.create({ host })).toThrow(/FLOWGUARD_AUTH_TOKEN=.*--auth-token.*http\.authTokens/);
     }
-    for (const host of ['127.0.0.1', '127.0.0.2', '::1', '[::1]', 'localhost']) expect(AccessGate.create({ host }).requiresToken).toBe(false);
+    for (const host of ['127.0.0.1', '127.0.0.2', '::1', '[::1]', 'localhost'])
+      expect(AccessGate.create({ host }).requiresToken).toBe(false);
     expect(AccessGate.create({ host: '0.0.0.0', tokens: [TOKEN] }).requiresToken).toBe(true);
   });
 
   it('refuses short tokens, malformed digests and allowed hosts that are no host names', () => {
     expect(() => AccessGate.create({ host: '127.0.0.1', tokens: ['short'] })).toThrow(/at least 16 characters/);
-    expect(() => AccessGate.create({ host: '127.0.0.1', tokenDigests: ['sha256:abc'] })).toThrow(/http\.authTokens: 'sha256:abc' is not sha256:<64 hex digits>/);
+    expect(() => AccessGate.create({ host: '127.0.0.1', tokenDigests: ['sha256:abc'] })).toThrow(
+      /http\.authTokens: 'sha256:abc' is not sha256:<64 hex digits>/,
+    );
     for (const name of ['https://mcp.example.com', 'mcp.example.com:443', 'mcp.example.com/mcp', 'a b', '']) {
-      expect(() => AccessGate.create({ host: '127.0.0.1', allowedHosts: [name] })).toThrow(/must be a host name or address/);
+      expect(() => AccessGate.create({ host: '127.0.0.1', allowedHosts: [name] })).toThrow(
+        /must be a host name or address/,
+      );
     }
   });
 

@@ -20,7 +20,10 @@ let sessions: HttpFixture;
 let open: HttpFixture;
 beforeAll(async () => {
   upstream = await startCatalogUpstream();
-  sessions = await startHttpFixture(upstream, { sessions: true, access: AccessGate.create({ host: '127.0.0.1', tokens: [OWNER, OTHER] }) });
+  sessions = await startHttpFixture(upstream, {
+    sessions: true,
+    access: AccessGate.create({ host: '127.0.0.1', tokens: [OWNER, OTHER] }),
+  });
   open = await startHttpFixture(upstream, {});
 });
 afterAll(async () => {
@@ -33,7 +36,9 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe('a session belongs to the token that opened it (11c)', () => {
   it('another valid token gets 404 for the session id, on a request and on DELETE; the owner goes on, and only the owner ends it', async () => {
-    const transport = new StreamableHTTPClientTransport(new URL(sessions.server.url), { requestInit: { headers: bearer(OWNER) } });
+    const transport = new StreamableHTTPClientTransport(new URL(sessions.server.url), {
+      requestInit: { headers: bearer(OWNER) },
+    });
     const client = new Client({ name: 'owner', version: '1.0.0' });
     await client.connect(transport);
     const id = transport.sessionId as string;
@@ -41,22 +46,39 @@ describe('a session belongs to the token that opened it (11c)', () => {
     const session = { 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' };
 
     const before = upstream.records.length;
-    const listed = await rawRequest(sessions.server.url, { method: 'POST', headers: { ...MCP_HEADERS, ...session, ...bearer(OTHER) }, body: LIST_BODY });
+    const listed = await rawRequest(sessions.server.url, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, ...session, ...bearer(OTHER) },
+      body: LIST_BODY,
+    });
     expect(listed.status).toBe(404);
     expect(JSON.parse(listed.body).error.message).toContain('Session not found');
     const called = await rawRequest(sessions.server.url, {
       method: 'POST',
       headers: { ...MCP_HEADERS, ...session, ...bearer(OTHER) },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'widgets_getWidget', arguments: { id: 'w-1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'widgets_getWidget', arguments: { id: 'w-1' } },
+      }),
     });
     expect(called.status).toBe(404);
     expect(upstream.records.length).toBe(before);
-    expect((await rawRequest(sessions.server.url, { method: 'DELETE', headers: { ...session, ...bearer(OTHER) } })).status).toBe(404);
+    expect(
+      (await rawRequest(sessions.server.url, { method: 'DELETE', headers: { ...session, ...bearer(OTHER) } })).status,
+    ).toBe(404);
 
     // Still the owner's: it lists, and its DELETE ends it.
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
-    expect((await rawRequest(sessions.server.url, { method: 'DELETE', headers: { ...session, ...bearer(OWNER) } })).status).toBe(200);
-    const gone = await rawRequest(sessions.server.url, { method: 'POST', headers: { ...MCP_HEADERS, ...session, ...bearer(OWNER) }, body: LIST_BODY });
+    expect(
+      (await rawRequest(sessions.server.url, { method: 'DELETE', headers: { ...session, ...bearer(OWNER) } })).status,
+    ).toBe(200);
+    const gone = await rawRequest(sessions.server.url, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, ...session, ...bearer(OWNER) },
+      body: LIST_BODY,
+    });
     expect(gone.status).toBe(404);
     await client.close();
   });
@@ -70,21 +92,40 @@ function rawHttp(port: number, lines: string[], body = ''): Promise<number> {
     socket.on('data', (chunk: Buffer) => void (text += chunk.toString('latin1')));
     socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0)));
     socket.on('error', reject);
-    socket.write(`${[...lines, `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'].join('\r\n')}\r\n\r\n${body}`);
+    socket.write(
+      `${[...lines, `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'].join('\r\n')}\r\n\r\n${body}`,
+    );
   });
 }
 
 describe('more than one Host line is a 400 (11d)', () => {
-  const post = (hosts: string[]) => rawHttp(open.server.port, ['POST /mcp HTTP/1.1', ...hosts.map((host) => `Host: ${host}`), 'Content-Type: application/json', 'Accept: application/json, text/event-stream'], LIST_BODY);
+  const post = (hosts: string[]) =>
+    rawHttp(
+      open.server.port,
+      [
+        'POST /mcp HTTP/1.1',
+        ...hosts.map((host) => `Host: ${host}`),
+        'Content-Type: application/json',
+        'Accept: application/json, text/event-stream',
+      ],
+      LIST_BODY,
+    );
 
-  it.each([[['localhost', 'evil.example']], [['evil.example', 'localhost']], [['localhost', 'localhost']], [['127.0.0.1', '127.0.0.1:1']]])('Host lines %j: 400, nothing served', async (hosts) => {
+  it.each([
+    [['localhost', 'evil.example']],
+    [['evil.example', 'localhost']],
+    [['localhost', 'localhost']],
+    [['127.0.0.1', '127.0.0.1:1']],
+  ])('Host lines %j: 400, nothing served', async (hosts) => {
     const before = upstream.records.length;
     expect(await post(hosts)).toBe(400);
     expect(upstream.records.length).toBe(before);
   });
 
   it('a header spelled `host` in lower case counts as a Host line too', async () => {
-    expect(await rawHttp(open.server.port, ['GET /healthz HTTP/1.1', 'Host: localhost', 'host: evil.example'])).toBe(400);
+    expect(await rawHttp(open.server.port, ['GET /healthz HTTP/1.1', 'Host: localhost', 'host: evil.example'])).toBe(
+      400,
+    );
   });
 
   it('one Host line is served as before', async () => {

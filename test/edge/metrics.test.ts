@@ -24,8 +24,16 @@ const metrics = new ServerMetrics();
 beforeAll(async () => {
   upstream = await startCatalogUpstream();
   // Read-only answers are kept a minute, so that a repeated call is a cache hit.
-  project = tempProject({ config: { sandbox: { workers: 1, deadlineMs: 2000, loadHandlers: 'on-first-call' }, cache: { ttlSeconds: 60 } } });
-  catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir, env: {}, upstreams: { '*': upstream.origin }, sandbox: { onEvent: (event) => metrics.sandboxEvent(event) } });
+  project = tempProject({
+    config: { sandbox: { workers: 1, deadlineMs: 2000, loadHandlers: 'on-first-call' }, cache: { ttlSeconds: 60 } },
+  });
+  catalog = await Catalog.load({
+    schemas: SCHEMAS,
+    project: project.dir,
+    env: {},
+    upstreams: { '*': upstream.origin },
+    sandbox: { onEvent: (event) => metrics.sandboxEvent(event) },
+  });
   server = await startHttpServer(catalog, { port: 0, log: () => undefined, metrics });
   base = server.url.replace(/\/mcp$/, '');
   client = await connectHttp(server.url);
@@ -69,9 +77,14 @@ describe('health endpoints', () => {
 describe('metrics after real calls', () => {
   it('counts calls by tool and outcome, their latency, and upstream answers by status class', async () => {
     const before = await scrape();
-    for (const id of ['w-1', 'w-2']) expect((await client.client.callTool({ name: 'widgets_getWidget', arguments: { id } })).isError).toBeFalsy();
-    expect((await client.client.callTool({ name: 'widgets_getWidgetHealth', arguments: { mode: 'missing' } })).isError).toBe(true);
-    expect((await client.client.callTool({ name: 'widgets_getWidgetHealth', arguments: { mode: 'crash' } })).isError).toBe(true);
+    for (const id of ['w-1', 'w-2'])
+      expect((await client.client.callTool({ name: 'widgets_getWidget', arguments: { id } })).isError).toBeFalsy();
+    expect(
+      (await client.client.callTool({ name: 'widgets_getWidgetHealth', arguments: { mode: 'missing' } })).isError,
+    ).toBe(true);
+    expect(
+      (await client.client.callTool({ name: 'widgets_getWidgetHealth', arguments: { mode: 'crash' } })).isError,
+    ).toBe(true);
     // A bad argument reaches no upstream.
     expect((await client.client.callTool({ name: 'widgets_getWidget', arguments: { id: '' } })).isError).toBe(true);
     const after = await scrape();
@@ -91,7 +104,10 @@ describe('metrics after real calls', () => {
 
   it('counts a repeated read-only call as a cache hit that reaches no upstream', async () => {
     const before = await scrape();
-    for (let round = 0; round < 2; round++) expect((await client.client.callTool({ name: 'widgets_getWidget', arguments: { id: 'w-cached' } })).isError).toBeFalsy();
+    for (let round = 0; round < 2; round++)
+      expect(
+        (await client.client.callTool({ name: 'widgets_getWidget', arguments: { id: 'w-cached' } })).isError,
+      ).toBeFalsy();
     const after = await scrape();
     const moved = (sample: string) => (after.get(sample) ?? 0) - (before.get(sample) ?? 0);
     expect(moved('flowguard_cache_requests_total{result="miss"}')).toBe(1);
@@ -103,7 +119,9 @@ describe('metrics after real calls', () => {
   it('counts a call in flight while it runs', async () => {
     const running = client.client.callTool({ name: 'widgets_waitForWidget', arguments: { id: 'ms-1500' } });
     let inFlight = 0;
-    expect(await waitFor(async () => (inFlight = (await scrape()).get('flowguard_tool_calls_in_flight') ?? 0) === 1)).toBe(true);
+    expect(
+      await waitFor(async () => (inFlight = (await scrape()).get('flowguard_tool_calls_in_flight') ?? 0) === 1),
+    ).toBe(true);
     expect((await running).isError).toBeFalsy();
     expect((await scrape()).get('flowguard_tool_calls_in_flight')).toBe(0);
     expect(inFlight).toBe(1);
@@ -112,7 +130,9 @@ describe('metrics after real calls', () => {
 
 describe('the sandbox in /readyz and /metrics', () => {
   it('is ready after the first handler call, not ready while its killed worker starts again, then ready; the restart is counted', async () => {
-    expect((await client.client.callTool({ name: 'widgets_listWidgets', arguments: { limit: 2 } })).isError).toBeFalsy();
+    expect(
+      (await client.client.callTool({ name: 'widgets_listWidgets', arguments: { limit: 2 } })).isError,
+    ).toBeFalsy();
     expect(await readiness()).toEqual({ status: 200, body: { status: 'ready', catalog: 'loaded', sandbox: 'ready' } });
     const [worker] = sandboxWorkers();
     expect(worker).toBeGreaterThan(0);
@@ -132,7 +152,9 @@ describe('the sandbox in /readyz and /metrics', () => {
     expect(notReady).toEqual({ status: 'not ready', catalog: 'loaded', sandbox: 'starting' });
     expect(await waitFor(async () => (await readiness()).status === 200, 15_000)).toBe(true);
     expect((await scrape()).get('flowguard_sandbox_restarts_total{reason="stopped"}')).toBe(1);
-    expect((await client.client.callTool({ name: 'widgets_listWidgets', arguments: { limit: 1 } })).isError).toBeFalsy();
+    expect(
+      (await client.client.callTool({ name: 'widgets_listWidgets', arguments: { limit: 1 } })).isError,
+    ).toBeFalsy();
   });
 });
 
@@ -141,17 +163,25 @@ describe('ServerMetrics bounds what outside input can add', () => {
     const own = new ServerMetrics();
     own.record({ tool: 'made-up-name-1', outcome: 'unknown-tool', durationMs: 0.1, requests: [], cache: 'none' });
     own.record({ tool: 'made-up-name-2', outcome: 'unknown-tool', durationMs: 0.1, requests: [], cache: 'none' });
-    const requests = Array.from({ length: MAX_ORIGINS + 50 }, (_, index) => ({ origin: `https://h${index}.example`, status: index % 2 === 0 ? 200 : 0 }));
+    const requests = Array.from({ length: MAX_ORIGINS + 50 }, (_, index) => ({
+      origin: `https://h${index}.example`,
+      status: index % 2 === 0 ? 200 : 0,
+    }));
     own.record({ tool: 'ns_tool', outcome: 'ok', durationMs: 12, requests, cache: 'hit' });
     const samples = parseMetrics((await own.scrape()).text);
     expect(samples.get('flowguard_tool_calls_total{tool="(unknown)",outcome="unknown-tool"}')).toBe(2);
     expect([...samples.keys()].some((sample) => sample.includes('made-up-name'))).toBe(false);
-    const origins = new Set([...samples.keys()].filter((sample) => sample.startsWith('flowguard_upstream_responses_total')).map((sample) => /origin="([^"]*)"/.exec(sample)?.[1]));
+    const origins = new Set(
+      [...samples.keys()]
+        .filter((sample) => sample.startsWith('flowguard_upstream_responses_total'))
+        .map((sample) => /origin="([^"]*)"/.exec(sample)?.[1]),
+    );
     expect(origins.size).toBe(MAX_ORIGINS + 1);
-    const other = (samples.get('flowguard_upstream_responses_total{origin="(other)",class="2xx"}') ?? 0) + (samples.get('flowguard_upstream_responses_total{origin="(other)",class="failed"}') ?? 0);
+    const other =
+      (samples.get('flowguard_upstream_responses_total{origin="(other)",class="2xx"}') ?? 0) +
+      (samples.get('flowguard_upstream_responses_total{origin="(other)",class="failed"}') ?? 0);
     expect(other).toBe(50);
     expect(samples.get('flowguard_upstream_responses_total{origin="https://h1.example",class="failed"}')).toBe(1);
     expect(samples.get('flowguard_cache_requests_total{result="hit"}')).toBe(1);
   });
 });
-

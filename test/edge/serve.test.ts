@@ -61,10 +61,29 @@ describe('binding beyond loopback', () => {
   });
 
   it('refuses a short --auth-token and a malformed http.authTokens entry with exit 2', async () => {
-    const short = startFlowguard(['serve', ...fixture(), '--transport', 'http', '--port', '0', '--auth-token', 'short']);
+    const short = startFlowguard([
+      'serve',
+      ...fixture(),
+      '--transport',
+      'http',
+      '--port',
+      '0',
+      '--auth-token',
+      'short',
+    ]);
     expect(await short.exited).toBe(2);
     expect(short.stderr()).toContain('at least 16 characters');
-    const bad = startFlowguard(['serve', '--schemas', SCHEMAS, '--project', project({ http: { authTokens: ['sha256:1234'] } }), '--transport', 'http', '--port', '0']);
+    const bad = startFlowguard([
+      'serve',
+      '--schemas',
+      SCHEMAS,
+      '--project',
+      project({ http: { authTokens: ['sha256:1234'] } }),
+      '--transport',
+      'http',
+      '--port',
+      '0',
+    ]);
     expect(await bad.exited).toBe(2);
     expect(bad.stderr()).toMatch(/CFG003 error [^\n]*http\.authTokens\[0\]: must be sha256: and the 64 hex digits/);
   });
@@ -73,7 +92,10 @@ describe('binding beyond loopback', () => {
 describe('a spawned server with tokens and hosts from the config', () => {
   it('takes the token by its digest and the allowed host; /metrics counts its calls and the sandbox restarts of its load', async () => {
     // The fixture project's config, plus access: its spinner schema's factory misses its deadline at load, so its worker is replaced.
-    const dir = project({ sandbox: { deadlineMs: 500, workers: 1, loadHandlers: 'at-load' }, http: { authTokens: [tokenDigest(TOKEN)], allowedHosts: ['mcp.internal.example'] } });
+    const dir = project({
+      sandbox: { deadlineMs: 500, workers: 1, loadHandlers: 'at-load' },
+      http: { authTokens: [tokenDigest(TOKEN)], allowedHosts: ['mcp.internal.example'] },
+    });
     const server = await spawnHttpServer(fixture(dir));
     try {
       const url = server.url;

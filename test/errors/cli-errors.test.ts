@@ -15,7 +15,7 @@ import { pageOf } from '../../src/discovery/pages.js';
 import { FlowguardError } from '../../src/errors/flowguard-error.js';
 import { exchangeError } from '../../src/http/errors.js';
 import { resolveReferences } from '../../src/openapi/references.js';
-import { CODES, type Code } from '../../src/report/findings.js';
+import { CODES, type Code } from '../../src/report/codes.js';
 import { CapturedOutput, runFlowguard, type CliOutcome } from '../kit/cli.js';
 import { tempProject } from '../support/project.js';
 
@@ -41,14 +41,90 @@ function projectWithConfig(text: string): string {
 
 /** Each ERR code a command stops with: the arguments that stop it, and what its line names. */
 const THROUGH_THE_CLI: Partial<Record<Code, { args: () => string[]; names: string }>> = {
-  ERR001: { args: () => ['list', '--schemas', join(project.dir, 'nowhere'), '--project', project.dir], names: 'no such schema file or folder' },
-  ERR002: { args: () => ['list', '--schemas', SCHEMAS, '--project', projectWithConfig('{ "cache": { "enabeld": true } }')], names: "unknown key 'enabeld'" },
-  ERR003: { args: () => ['call', 'anything', '--schemas', SCHEMAS, '--project', project.dir, '--upstream', 'nonsense'], names: '--upstream nonsense: expected ORIGIN=BASEURL' },
-  ERR004: { args: () => ['serve', '--transport', 'http', '--port', '0', '--auth-token', 'short', '--schemas', SCHEMAS, '--project', project.dir], names: 'an auth token must be at least' },
-  ERR005: { args: () => ['serve', '--transport', 'http', '--port', '0', '--allow-origin', 'https://example.com/path', '--schemas', SCHEMAS, '--project', project.dir], names: "--allow-origin: allowed origin 'https://example.com/path' must be an origin" },
-  ERR006: { args: () => ['import', 'openapi', writeDocument('not-openapi.json', '{ "hello": "world" }'), '--out', join(project.dir, 'imported')], names: 'is not an OpenAPI or Swagger document' },
-  ERR011: { args: () => ['serve', '--transport', 'http', '--port', '0', '--resource', 'http://127.0.0.1/mcp', '--schemas', SCHEMAS, '--project', project.dir], names: 'OAuth needs its issuer: start with --oauth-issuer <url>' },
-  ERR012: { args: () => ['serve', '--transport', 'http', '--port', '0', '--schemas', SCHEMAS, '--project', projectWithConfig('{ "identities": { "nobody": { "namespaces": ["e2e"] } } }')], names: 'identities.nobody: names no caller' },
+  ERR001: {
+    args: () => ['list', '--schemas', join(project.dir, 'nowhere'), '--project', project.dir],
+    names: 'no such schema file or folder',
+  },
+  ERR002: {
+    args: () => ['list', '--schemas', SCHEMAS, '--project', projectWithConfig('{ "cache": { "enabeld": true } }')],
+    names: "unknown key 'enabeld'",
+  },
+  ERR003: {
+    args: () => ['call', 'anything', '--schemas', SCHEMAS, '--project', project.dir, '--upstream', 'nonsense'],
+    names: '--upstream nonsense: expected ORIGIN=BASEURL',
+  },
+  ERR004: {
+    args: () => [
+      'serve',
+      '--transport',
+      'http',
+      '--port',
+      '0',
+      '--auth-token',
+      'short',
+      '--schemas',
+      SCHEMAS,
+      '--project',
+      project.dir,
+    ],
+    names: 'an auth token must be at least',
+  },
+  ERR005: {
+    args: () => [
+      'serve',
+      '--transport',
+      'http',
+      '--port',
+      '0',
+      '--allow-origin',
+      'https://example.com/path',
+      '--schemas',
+      SCHEMAS,
+      '--project',
+      project.dir,
+    ],
+    names: "--allow-origin: allowed origin 'https://example.com/path' must be an origin",
+  },
+  ERR006: {
+    args: () => [
+      'import',
+      'openapi',
+      writeDocument('not-openapi.json', '{ "hello": "world" }'),
+      '--out',
+      join(project.dir, 'imported'),
+    ],
+    names: 'is not an OpenAPI or Swagger document',
+  },
+  ERR011: {
+    args: () => [
+      'serve',
+      '--transport',
+      'http',
+      '--port',
+      '0',
+      '--resource',
+      'http://127.0.0.1/mcp',
+      '--schemas',
+      SCHEMAS,
+      '--project',
+      project.dir,
+    ],
+    names: 'OAuth needs its issuer: start with --oauth-issuer <url>',
+  },
+  ERR012: {
+    args: () => [
+      'serve',
+      '--transport',
+      'http',
+      '--port',
+      '0',
+      '--schemas',
+      SCHEMAS,
+      '--project',
+      projectWithConfig('{ "identities": { "nobody": { "namespaces": ["e2e"] } } }'),
+    ],
+    names: 'identities.nobody: names no caller',
+  },
 };
 
 function writeDocument(name: string, text: string): string {
@@ -58,34 +134,49 @@ function writeDocument(name: string, text: string): string {
 }
 
 describe('an error that stops a command', () => {
-  it.each(Object.keys(THROUGH_THE_CLI))('%s: one line with its code and message, its exit code, no stack', async (code) => {
-    const entry = THROUGH_THE_CLI[code as Code] as { args: () => string[]; names: string };
-    const outcome = await runFlowguard(entry.args());
-    expect(stoppedWith(outcome), outcome.stderr).toBe(code);
-    expect(outcome.code).toBe((CODES[code as Code] as { exit?: number }).exit ?? 1);
-    expect(outcome.stderr).toContain(entry.names);
-    expect(outcome.stderr).not.toMatch(STACK_FRAME);
-    expect(outcome.stdout).toBe('');
-  });
+  it.each(Object.keys(THROUGH_THE_CLI))(
+    '%s: one line with its code and message, its exit code, no stack',
+    async (code) => {
+      const entry = THROUGH_THE_CLI[code as Code] as { args: () => string[]; names: string };
+      const outcome = await runFlowguard(entry.args());
+      expect(stoppedWith(outcome), outcome.stderr).toBe(code);
+      expect(outcome.code).toBe((CODES[code as Code] as { exit?: number }).exit ?? 1);
+      expect(outcome.stderr).toContain(entry.names);
+      expect(outcome.stderr).not.toMatch(STACK_FRAME);
+      expect(outcome.stdout).toBe('');
+    },
+  );
 
   it('ERR002: each config.json problem is a finding with its line, column and did-you-mean', async () => {
-    const dir = projectWithConfig('{\n  "cache": { "enabeld": true },\n  "discovery": { "tools": "serch" },\n  "sandbox": { "deadlineMs": 0 }\n}\n');
+    const dir = projectWithConfig(
+      '{\n  "cache": { "enabeld": true },\n  "discovery": { "tools": "serch" },\n  "sandbox": { "deadlineMs": 0 }\n}\n',
+    );
     const outcome = await runFlowguard(['list', '--schemas', SCHEMAS, '--project', dir]);
     expect(outcome.code).toBe(2);
     const file = join(dir, '.flowmcp', 'config.json');
-    expect(outcome.stderr).toContain(`CFG002 error ${file}:2:14 cache.enabeld: unknown key 'enabeld'\n    hint: did you mean 'enabled'?`);
-    expect(outcome.stderr).toContain(`CFG003 error ${file}:3:18 discovery.tools: must be one of auto, search, all\n    hint: did you mean 'search'?`);
+    expect(outcome.stderr).toContain(
+      `CFG002 error ${file}:2:14 cache.enabeld: unknown key 'enabeld'\n    hint: did you mean 'enabled'?`,
+    );
+    expect(outcome.stderr).toContain(
+      `CFG003 error ${file}:3:18 discovery.tools: must be one of auto, search, all\n    hint: did you mean 'search'?`,
+    );
     expect(outcome.stderr).toContain(`CFG003 error ${file}:4:16 sandbox.deadlineMs: must be >= 50`);
   });
 
   it('ERR099: an error flowguard does not know is one line and exit 70; the stack only with FLOWGUARD_DEBUG=1', async () => {
     // A stdout that fails as a closed pipe does: no command expects it.
-    const broken = { write: () => { throw new TypeError('the pipe is gone'); } };
+    const broken = {
+      write: () => {
+        throw new TypeError('the pipe is gone');
+      },
+    };
     for (const debug of [false, true]) {
       const stderr = new CapturedOutput();
       const code = await runCli(['--version'], { stdout: broken, stderr, env: debug ? { FLOWGUARD_DEBUG: '1' } : {} });
       expect(code).toBe(70);
-      expect(stderr.text).toMatch(/^flowguard: ERR099 internal error: TypeError: the pipe is gone \(a bug in flowguard: please report it with the command you ran[^\n]*\)\n/);
+      expect(stderr.text).toMatch(
+        /^flowguard: ERR099 internal error: TypeError: the pipe is gone \(a bug in flowguard: please report it with the command you ran[^\n]*\)\n/,
+      );
       if (debug) expect(stderr.text).toMatch(STACK_FRAME);
       else expect(stderr.text.split('\n')).toEqual([expect.stringContaining('FLOWGUARD_DEBUG=1 prints the stack'), '']);
     }
@@ -102,7 +193,11 @@ describe('an error that never ends a command', () => {
       return resolveReferences({ openapi: '3.0.0', paths: { '/a': inside } });
     },
     ERR008: () => {
-      throw exchangeError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }), 'http://127.0.0.1:1', { connectTimeoutMs: 1000, totalTimeoutMs: 1000, maxHeaderBytes: 1024 });
+      throw exchangeError(
+        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }),
+        'http://127.0.0.1:1',
+        { connectTimeoutMs: 1000, totalTimeoutMs: 1000, maxHeaderBytes: 1024 },
+      );
     },
     ERR009: () => pageOf(['a', 'b'], 'not-a-cursor', 1),
     ERR010: () => callTarget({ name: 7 }),

@@ -15,7 +15,11 @@ const FAILING_TIMER = 'data:text/javascript,setTimeout(() => { throw new Error("
 
 async function serveWithFailingTimer(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const project = tempProject({ audit: { enabled: false } });
-  const child = spawn(process.execPath, ['--import', FAILING_TIMER, BIN, 'serve', '--schemas', join(ROOT, 'schemas', 'wttr'), '--project', project.dir], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', ...env } });
+  const child = spawn(
+    process.execPath,
+    ['--import', FAILING_TIMER, BIN, 'serve', '--schemas', join(ROOT, 'schemas', 'wttr'), '--project', project.dir],
+    { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', ...env } },
+  );
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   // Bounded: a launcher that does not end the process is killed and shows up as code null.
@@ -29,7 +33,9 @@ async function serveWithFailingTimer(env: Record<string, string>): Promise<{ cod
 it('prints an error that escapes a running command as one ERR099 line and exits 70', async () => {
   const { code, stderr } = await serveWithFailingTimer({});
   expect(code).toBe(70);
-  expect(stderr).toMatch(/\nflowguard: ERR099 internal error: Error: boom from a timer \(a bug in flowguard: please report it[^\n]*\)\n$/);
+  expect(stderr).toMatch(
+    /\nflowguard: ERR099 internal error: Error: boom from a timer \(a bug in flowguard: please report it[^\n]*\)\n$/,
+  );
   expect(stderr).not.toMatch(/\n\s+at /);
 }, 30_000);
 

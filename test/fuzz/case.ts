@@ -42,15 +42,26 @@ let rawId = 1_000_000_000;
  * nesting) go out as raw JSON-RPC text on the same transport: the server must meet them either
  * way. Their answer is not awaited, nor counted for the audit check (it may come after it).
  */
-async function call(server: Served, tool: string, args: Record<string, unknown>, argsText = () => JSON.stringify(args)): Promise<CallOutcome> {
+async function call(
+  server: Served,
+  tool: string,
+  args: Record<string, unknown>,
+  argsText = () => JSON.stringify(args),
+): Promise<CallOutcome> {
   try {
-    const result = await Promise.race([server.client.callTool({ name: tool, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS }), server.died.then(() => 'died' as const)]);
+    const result = await Promise.race([
+      server.client.callTool({ name: tool, arguments: args }, undefined, { timeout: CALL_TIMEOUT_MS }),
+      server.died.then(() => 'died' as const),
+    ]);
     if (result === 'died') return { tool, text: '', answered: false };
     return { tool, text: JSON.stringify(result), answered: true };
   } catch (error) {
     const message = String(error instanceof Error ? error.message : error);
-    if (!(error instanceof RangeError)) return { tool, text: `thrown: ${message}`, answered: !/timed out|closed/i.test(message) };
-    await server.sendRaw(`{"jsonrpc":"2.0","id":${rawId++},"method":"tools/call","params":{"name":${JSON.stringify(tool)},"arguments":${argsText()}}}`);
+    if (!(error instanceof RangeError))
+      return { tool, text: `thrown: ${message}`, answered: !/timed out|closed/i.test(message) };
+    await server.sendRaw(
+      `{"jsonrpc":"2.0","id":${rawId++},"method":"tools/call","params":{"name":${JSON.stringify(tool)},"arguments":${argsText()}}}`,
+    );
     return { tool, text: '', answered: false };
   }
 }
@@ -65,12 +76,21 @@ const PLAIN_TARGETS = new Set(['root', 'other', 'down', 'keyed', 'user-url']);
  */
 function expectedTools(spec: FuzzCase, namespaces: string[]): string[] {
   const loads = (file: FuzzCase['files'][number]) =>
-    (file.kind === 'fetcher' && file.declares.length === 0 && file.actions.every((action) => PLAIN_TARGETS.has(action.target))) || (file.kind === 'looper' && file.how !== 'factory');
+    (file.kind === 'fetcher' &&
+      file.declares.length === 0 &&
+      file.actions.every((action) => PLAIN_TARGETS.has(action.target))) ||
+    (file.kind === 'looper' && file.how !== 'factory');
   return spec.files.flatMap((file, i) => (loads(file) ? [`${namespaces[i]}_run`] : []));
 }
 
 /** The calls of one case on one server: the operator's tools with plain and hostile arguments, every hostile tool, an unknown tool. */
-async function playCalls(world: World, server: Served, spec: FuzzCase, namespaces: string[], violations: string[]): Promise<CallOutcome[]> {
+async function playCalls(
+  world: World,
+  server: Served,
+  spec: FuzzCase,
+  namespaces: string[],
+  violations: string[],
+): Promise<CallOutcome[]> {
   let tools: string[] = [];
   try {
     tools = (await server.client.listTools(undefined, { timeout: 15_000 })).tools.map((tool) => tool.name);
@@ -78,28 +98,48 @@ async function playCalls(world: World, server: Served, spec: FuzzCase, namespace
     return [];
   }
   for (const missing of expectedTools(spec, namespaces).filter((name) => !tools.includes(name))) {
-    const why = server.stderr().split('\n').filter((line) => line.includes(`case${world.caseNumber}-`)).join('\n').slice(0, 600);
-    violations.push(`the suite's own generated file of ${missing} did not load (a defect of the generator, not of the server): ${why}`);
+    const why = server
+      .stderr()
+      .split('\n')
+      .filter((line) => line.includes(`case${world.caseNumber}-`))
+      .join('\n')
+      .slice(0, 600);
+    violations.push(
+      `the suite's own generated file of ${missing} did not load (a defect of the generator, not of the server): ${why}`,
+    );
   }
-  const ours = tools.filter((name) => name.startsWith('keyed_') || namespaces.some((namespace) => name.startsWith(`${namespace}_`)));
+  const ours = tools.filter(
+    (name) => name.startsWith('keyed_') || namespaces.some((namespace) => name.startsWith(`${namespace}_`)),
+  );
   const calls: Promise<CallOutcome>[] = [];
   spec.args.forEach((argSpec, i) => {
     for (const tool of ours) {
       // One tag per call: the request bound is counted by it.
       const tag = `c${world.caseNumber}-${server.transport}-${i}-${tool}`;
-      calls.push(call(server, tool, materialize(argSpec, tag, world.places), () => materializedText(argSpec, tag, world.places)));
+      calls.push(
+        call(server, tool, materialize(argSpec, tag, world.places), () => materializedText(argSpec, tag, world.places)),
+      );
     }
-    if (argSpec.q.kind === 'text') calls.push(call(server, `nosuch_${argSpec.q.value}`, materialize(argSpec, `c${world.caseNumber}-unknown`, world.places)));
+    if (argSpec.q.kind === 'text')
+      calls.push(
+        call(server, `nosuch_${argSpec.q.value}`, materialize(argSpec, `c${world.caseNumber}-unknown`, world.places)),
+      );
   });
   // The operator's own calls come after the hostile ones: whatever those did to the API's state
   // (a pause after a 429 they received) must not answer for the operator's.
   const hostile = await Promise.all(calls);
   const plain = await Promise.all([
     call(server, 'keyed_echo', { q: `plain-${world.caseNumber}` }),
-    call(server, 'keyed_bridge', { q: `plain-${world.caseNumber}`, ...(spec.front ? { host: withPorts(spec.front, world.places) } : {}) }),
+    call(server, 'keyed_bridge', {
+      q: `plain-${world.caseNumber}`,
+      ...(spec.front ? { host: withPorts(spec.front, world.places) } : {}),
+    }),
   ]);
   if (spec.answer.kind === 'pause-others') {
-    for (const outcome of plain.filter((outcome) => outcome.text.includes('rate-limited'))) violations.push(`${outcome.tool} on ${server.transport} was paused by a 429 another namespace's request received: ${outcome.text.slice(0, 300)}`);
+    for (const outcome of plain.filter((outcome) => outcome.text.includes('rate-limited')))
+      violations.push(
+        `${outcome.tool} on ${server.transport} was paused by a 429 another namespace's request received: ${outcome.text.slice(0, 300)}`,
+      );
   }
   return [...hostile, ...plain];
 }
@@ -111,14 +151,23 @@ function requestText(entry: RecordEntry): string {
 /** Violations of the request properties among the requests the upstreams received since the last check. */
 function judgeRequests(world: World): string[] {
   const violations: string[] = [];
-  for (const [name, server] of [['forbiddenHttp', world.forbiddenHttp], ['forbiddenHttps', world.forbiddenHttps]] as const) {
+  for (const [name, server] of [
+    ['forbiddenHttp', world.forbiddenHttp],
+    ['forbiddenHttps', world.forbiddenHttps],
+  ] as const) {
     const connections = server.connections() - world.judged[name];
-    if (connections > 0) violations.push(`the ${name} server was reached: ${connections} connections (requests so far: ${server.records.map((r) => r.url).join(', ') || 'none whole'})`);
+    if (connections > 0)
+      violations.push(
+        `the ${name} server was reached: ${connections} connections (requests so far: ${server.records.map((r) => r.url).join(', ') || 'none whole'})`,
+      );
     world.judged[name] = server.connections();
   }
   const hostsOfKeyed = new Set([`127.0.0.1:${world.keyed.port}`, 'keyed.fuzz.example']);
   const perTag = new Map<string, number>();
-  for (const [name, upstream] of [['keyed', world.keyed], ['other', world.other]] as const) {
+  for (const [name, upstream] of [
+    ['keyed', world.keyed],
+    ['other', world.other],
+  ] as const) {
     for (const entry of upstream.records.slice(world.judged[name])) {
       const tag = new URL(entry.url, 'http://x').searchParams.get('t');
       if (tag !== null) perTag.set(tag, (perTag.get(tag) ?? 0) + 1);
@@ -126,13 +175,19 @@ function judgeRequests(world: World): string[] {
       if (forms.length === 0) continue;
       const where = `${entry.method} ${entry.url.slice(0, 200)} (Host ${String(entry.headers.host)})`;
       if (name !== 'keyed') violations.push(`a key went to ${name}: ${where}: ${forms[0]}`);
-      else if (!entry.url.startsWith(LEGIT_PREFIX)) violations.push(`a key went to keyed on a route not the operator's: ${where}: ${forms[0]}`);
-      else if (!hostsOfKeyed.has(String(entry.headers.host)) || entry.rawHeaders.filter((h, i) => i % 2 === 0 && h.toLowerCase() === 'host').length !== 1) violations.push(`a key went to keyed under another Host: ${where}`);
+      else if (!entry.url.startsWith(LEGIT_PREFIX))
+        violations.push(`a key went to keyed on a route not the operator's: ${where}: ${forms[0]}`);
+      else if (
+        !hostsOfKeyed.has(String(entry.headers.host)) ||
+        entry.rawHeaders.filter((h, i) => i % 2 === 0 && h.toLowerCase() === 'host').length !== 1
+      )
+        violations.push(`a key went to keyed under another Host: ${where}`);
     }
     world.judged[name] = upstream.records.length;
   }
   for (const [tag, count] of perTag) {
-    if (count > MAX_REQUESTS_PER_CALL) violations.push(`call ${tag} sent ${count} requests, over network.maxRequestsPerCall ${MAX_REQUESTS_PER_CALL}`);
+    if (count > MAX_REQUESTS_PER_CALL)
+      violations.push(`call ${tag} sent ${count} requests, over network.maxRequestsPerCall ${MAX_REQUESTS_PER_CALL}`);
   }
   return violations;
 }
@@ -140,9 +195,12 @@ function judgeRequests(world: World): string[] {
 /** Every tools/call the server answered has its audit record (unknown tools and refused arguments too: probing must be visible). */
 async function judgeAudit(world: World, server: Served, before: number, played: CallOutcome[]): Promise<string[]> {
   const expected = before + played.filter((outcome) => outcome.answered).length;
-  if (await waitFor(() => server.death() !== '' || auditRecords(world.project, server.pid) >= expected, 5_000, 50)) return [];
+  if (await waitFor(() => server.death() !== '' || auditRecords(world.project, server.pid) >= expected, 5_000, 50))
+    return [];
   const missing = expected - auditRecords(world.project, server.pid);
-  return [`the ${server.transport} server answered ${expected - before} tools/call requests but wrote ${missing} audit records fewer`];
+  return [
+    `the ${server.transport} server answered ${expected - before} tools/call requests but wrote ${missing} audit records fewer`,
+  ];
 }
 
 /** Violations of liveness; a dead server is started again for the next case. */
@@ -179,7 +237,8 @@ async function judgeLeaks(world: World, outcomes: CallOutcome[]): Promise<string
     const forms = keyFormsIn(world.reads.text(`log-${transport}`, server.stderr()));
     if (forms.length > 0) violations.push(`a key in the ${transport} server's log output: ${forms[0]}`);
   }
-  for (const found of leaksInFiles(world.project, world.reads)) violations.push(`a key in a file written under the project: ${found}`);
+  for (const found of leaksInFiles(world.project, world.reads))
+    violations.push(`a key in a file written under the project: ${found}`);
   const metrics = await world.servers.http.metrics().catch(() => '');
   const inMetrics = keyFormsIn(metrics);
   if (inMetrics.length > 0) violations.push(`a key in /metrics: ${inMetrics[0]}`);
@@ -194,7 +253,10 @@ export async function runCase(world: World, spec: FuzzCase): Promise<void> {
   world.caseNumber += 1;
   world.answer = spec.answer;
   const namespaces = spec.files.map((_, i) => namespaceOf(world.caseNumber * 4 + i));
-  writeCaseFiles(world, spec.files.map((file, i) => hostileText(file, world.caseNumber * 4 + i, world.places)));
+  writeCaseFiles(
+    world,
+    spec.files.map((file, i) => hostileText(file, world.caseNumber * 4 + i, world.places)),
+  );
   const violations: string[] = [];
   const transports = Object.keys(world.servers) as TransportName[];
   const outcomes = await Promise.all(
@@ -212,7 +274,12 @@ export async function runCase(world: World, spec: FuzzCase): Promise<void> {
   );
   const endpoint = world.servers.http.endpoint;
   if (endpoint && world.servers.http.death() === '') {
-    const shown = await runProbe(spec.probe, { url: endpoint.url, sessionId: endpoint.sessionId(), token: TOKENS[0], otherToken: TOKENS[1] });
+    const shown = await runProbe(spec.probe, {
+      url: endpoint.url,
+      sessionId: endpoint.sessionId(),
+      token: TOKENS[0],
+      otherToken: TOKENS[1],
+    });
     if (shown) violations.push(shown);
   }
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));

@@ -100,7 +100,8 @@ async function valueOf(redis: Redis, key: Buffer): Promise<Buffer[]> {
   const out: Buffer[] = [];
   const type = await redis.type(key);
   if (type === 'string') out.push((await redis.getBuffer(key)) ?? Buffer.alloc(0));
-  else if (type === 'hash') for (const [field, value] of Object.entries(await redis.hgetallBuffer(key))) out.push(Buffer.from(field), value);
+  else if (type === 'hash')
+    for (const [field, value] of Object.entries(await redis.hgetallBuffer(key))) out.push(Buffer.from(field), value);
   else if (type === 'list') out.push(...(await redis.lrangeBuffer(key, 0, -1)));
   else if (type === 'set') out.push(...(await redis.smembersBuffer(key)));
   else if (type === 'zset') out.push(...(await redis.zrangeBuffer(key, 0, -1)));

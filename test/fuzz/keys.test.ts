@@ -24,7 +24,11 @@ const spellings = (key: string): Record<string, string | Buffer> => ({
 });
 
 describe('the fuzz suite finds a key in every spelling', () => {
-  for (const [name, key] of [['granted', GRANTED_KEY], ['.env', ENV_KEY], ['hex', HEX_KEY]] as const) {
+  for (const [name, key] of [
+    ['granted', GRANTED_KEY],
+    ['.env', ENV_KEY],
+    ['hex', HEX_KEY],
+  ] as const) {
     for (const [spelling, data] of Object.entries(spellings(key))) {
       it(`${name} key, ${spelling}`, () => expect(keyFormsIn(data).length).toBeGreaterThan(0));
     }

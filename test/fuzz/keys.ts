@@ -29,7 +29,13 @@ function base64Inner(value: Buffer, url: boolean): string[] {
 /** Every form of `key` the suite looks for: the readable spellings, and each as hex, base64 and base64url at any alignment, and UTF-16. */
 export function formsOf(key: string): string[] {
   const percent = encodeURIComponent(key);
-  const readable = [key, percent, percent.replace(/%[0-9A-F]{2}/g, (s) => s.toLowerCase()), new URLSearchParams({ v: key }).toString().slice(2), JSON.stringify(key).slice(1, -1).replaceAll('/', '\\/')];
+  const readable = [
+    key,
+    percent,
+    percent.replace(/%[0-9A-F]{2}/g, (s) => s.toLowerCase()),
+    new URLSearchParams({ v: key }).toString().slice(2),
+    JSON.stringify(key).slice(1, -1).replaceAll('/', '\\/'),
+  ];
   const forms = new Set<string>();
   for (const text of readable) {
     const bytes = Buffer.from(text, 'utf8');
@@ -43,11 +49,14 @@ export function formsOf(key: string): string[] {
   const secret = key.slice(2);
   const reversed = [...key].reverse().join('');
   forms.add(reversed);
-  for (let i = 0; i + 12 <= secret.length; i += 4) forms.add(secret.slice(i, i + 12)).add([...secret.slice(i, i + 12)].reverse().join(''));
+  for (let i = 0; i + 12 <= secret.length; i += 4)
+    forms.add(secret.slice(i, i + 12)).add([...secret.slice(i, i + 12)].reverse().join(''));
   return [...forms];
 }
 
-const FORMS = Object.entries(KEYS).flatMap(([name, key]) => formsOf(key).map((form) => ({ name, form, utf16: Buffer.from(form, 'utf16le') })));
+const FORMS = Object.entries(KEYS).flatMap(([name, key]) =>
+  formsOf(key).map((form) => ({ name, form, utf16: Buffer.from(form, 'utf16le') })),
+);
 
 /**
  * `text` without backslashes and NUL characters, however deeply escaped: a key JSON-escaped once

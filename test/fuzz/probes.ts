@@ -21,7 +21,11 @@ export interface ProbeTarget {
 }
 
 const LIST = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
-const MCP = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+const MCP = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-06-18',
+};
 
 /** One request written byte for byte (node's client would not send two Host lines); resolves with the status. */
 function rawStatus(url: string, head: string[], body: string): Promise<number> {
@@ -37,7 +41,16 @@ function rawStatus(url: string, head: string[], body: string): Promise<number> {
     socket.on('close', () => resolve(Number(/^HTTP\/1\.[01] (\d{3})/.exec(answer)?.[1] ?? 0)));
     socket.on('error', () => undefined);
     socket.setTimeout(10_000, () => socket.destroy());
-    socket.write([`POST ${target.pathname} HTTP/1.1`, ...head, `content-length: ${Buffer.byteLength(body)}`, 'connection: close', '', body].join('\r\n'));
+    socket.write(
+      [
+        `POST ${target.pathname} HTTP/1.1`,
+        ...head,
+        `content-length: ${Buffer.byteLength(body)}`,
+        'connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+    );
   });
 }
 
@@ -54,20 +67,41 @@ async function answerOf(probe: Probe, target: ProbeTarget): Promise<string | nul
     case 'none':
       return null;
     case 'two-hosts': {
-      const head = [`host: ${host}`, 'host: evil.example', ...Object.entries({ ...MCP, ...auth(target.token), ...session }).map(([name, value]) => `${name}: ${value}`)];
+      const head = [
+        `host: ${host}`,
+        'host: evil.example',
+        ...Object.entries({ ...MCP, ...auth(target.token), ...session }).map(([name, value]) => `${name}: ${value}`),
+      ];
       const status = await rawStatus(target.url, head, LIST);
-      return status === 400 ? null : `a request with two Host lines (${host}, then evil.example) was answered ${status}, not 400`;
+      return status === 400
+        ? null
+        : `a request with two Host lines (${host}, then evil.example) was answered ${status}, not 400`;
     }
     case 'foreign-session': {
-      const { status } = await rawRequest(target.url, { method: 'POST', headers: { ...MCP, ...auth(target.otherToken), ...session }, body: LIST });
-      return status >= 400 && status < 500 ? null : `the session opened with one token answered ${status} to a request with another token`;
+      const { status } = await rawRequest(target.url, {
+        method: 'POST',
+        headers: { ...MCP, ...auth(target.otherToken), ...session },
+        body: LIST,
+      });
+      return status >= 400 && status < 500
+        ? null
+        : `the session opened with one token answered ${status} to a request with another token`;
     }
     case 'foreign-delete': {
-      const { status } = await rawRequest(target.url, { method: 'DELETE', headers: { ...MCP, ...auth(target.otherToken), ...session } });
-      return status >= 400 && status < 500 ? null : `a DELETE with another token answered ${status} for the session opened with one token`;
+      const { status } = await rawRequest(target.url, {
+        method: 'DELETE',
+        headers: { ...MCP, ...auth(target.otherToken), ...session },
+      });
+      return status >= 400 && status < 500
+        ? null
+        : `a DELETE with another token answered ${status} for the session opened with one token`;
     }
     case 'evil-host': {
-      const { status } = await rawRequest(target.url, { method: 'POST', headers: { ...MCP, ...auth(target.token), ...session, host: 'evil.example' }, body: LIST });
+      const { status } = await rawRequest(target.url, {
+        method: 'POST',
+        headers: { ...MCP, ...auth(target.token), ...session, host: 'evil.example' },
+        body: LIST,
+      });
       return status === 403 ? null : `a request with Host evil.example was answered ${status}, not 403`;
     }
     case 'no-token': {

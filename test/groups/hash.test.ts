@@ -1,10 +1,18 @@
-// Tool, group and content hashes (src/groups/hash.ts, RULINGS R10): what they cover and what
+// Tool, group and content hashes (src/groups/hash.ts, decision R10): what they cover and what
 // they do not, stable across runs and key order.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bytesHash, contentHash, expectedGroupHash, groupHash, HASH_PATTERN, toolHash, toolHashInput } from '../../src/groups/hash.js';
+import {
+  bytesHash,
+  contentHash,
+  expectedGroupHash,
+  groupHash,
+  HASH_PATTERN,
+  toolHash,
+  toolHashInput,
+} from '../../src/groups/hash.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import { checkSchemaText } from '../../src/schema/check.js';
 import type { CanonicalSchema } from '../../src/schema/types.js';
@@ -33,7 +41,9 @@ function edit(from: string, to: string, text = BASE): string {
 describe('toolHash', () => {
   it('is sha256: and 64 lowercase hex digits, and the same in every run (pinned)', () => {
     // The near case of GRP006 recorded these; a change here invalidates every group ever recorded.
-    const recorded = JSON.parse(readFileSync(join(FIXTURE, 'near.groups.json'), 'utf8')) as { groups: { things: { toolHashes: Record<string, string> } } };
+    const recorded = JSON.parse(readFileSync(join(FIXTURE, 'near.groups.json'), 'utf8')) as {
+      groups: { things: { toolHashes: Record<string, string> } };
+    };
     expect(hashOf(BASE, 'searchThings')).toBe(recorded.groups.things.toolHashes['example/things.mjs::searchThings']);
     expect(hashOf(BASE, 'getThing')).toBe(recorded.groups.things.toolHashes['example/things.mjs::getThing']);
     expect(hashOf(BASE)).toMatch(HASH_PATTERN);
@@ -55,7 +65,10 @@ describe('toolHash', () => {
 `,
     );
     expect(reordered).not.toBe(BASE);
-    const movedMain = edit(`    namespace: 'example',\n`, '', reordered).replace(`    version: '2.0.0',\n`, `    version: '2.0.0',\n    namespace: 'example',\n`);
+    const movedMain = edit(`    namespace: 'example',\n`, '', reordered).replace(
+      `    version: '2.0.0',\n`,
+      `    version: '2.0.0',\n    namespace: 'example',\n`,
+    );
     expect(hashOf(movedMain)).toBe(hashOf(BASE));
   });
 
@@ -72,7 +85,11 @@ describe('toolHash', () => {
     ['a z option', `options: ['min(2)']`, `options: ['min(3)']`],
     ['a parameter becoming optional', `options: ['min(2)']`, `options: ['min(2)', 'optional()']`],
     ['a default', `options: ['min(2)']`, `options: ['min(2)', 'default(widget)']`],
-    ['the output schema', `schema: { type: 'array', items: { type: 'object' } }`, `schema: { type: 'array', items: { type: 'string' } }`],
+    [
+      'the output schema',
+      `schema: { type: 'array', items: { type: 'object' } }`,
+      `schema: { type: 'array', items: { type: 'string' } }`,
+    ],
     ['text around a user parameter (%{{USER_PARAM}}%)', `value: '{{USER_PARAM}}'`, `value: '%{{USER_PARAM}}%'`],
   ])('changes with %s', (_what, from, to) => {
     const changed = edit(from, to);
@@ -90,24 +107,49 @@ describe('toolHash', () => {
   });
 
   it('changes with the output mimeType', () => {
-    const text = edit(`mimeType: 'application/json', schema: { type: 'array', items: { type: 'object' } }`, `mimeType: 'text/plain', schema: { type: 'string', format: 'base64' }`);
+    const text = edit(
+      `mimeType: 'application/json', schema: { type: 'array', items: { type: 'object' } }`,
+      `mimeType: 'text/plain', schema: { type: 'string', format: 'base64' }`,
+    );
     expect(hashOf(edit(`mimeType: 'text/plain'`, `mimeType: 'image/png'`, text))).not.toBe(hashOf(text));
   });
 
   it('changes with main.sharedLists (every ref, its version and its filter)', () => {
-    const withList = (entry: string) => edit(`    root: 'https://api.example.com',\n`, `    root: 'https://api.example.com',\n    sharedLists: [ ${entry} ],\n`);
+    const withList = (entry: string) =>
+      edit(
+        `    root: 'https://api.example.com',\n`,
+        `    root: 'https://api.example.com',\n    sharedLists: [ ${entry} ],\n`,
+      );
     const plain = hashOf(withList(`{ ref: 'evmChains', version: '2.0.0' }`));
     expect(plain).not.toBe(hashOf(BASE));
     expect(hashOf(withList(`{ ref: 'evmChains', version: '2.0.1' }`))).not.toBe(plain);
-    expect(hashOf(withList(`{ ref: 'evmChains', version: '2.0.0', filter: { key: 'isTestnet', value: false } }`))).not.toBe(plain);
+    expect(
+      hashOf(withList(`{ ref: 'evmChains', version: '2.0.0', filter: { key: 'isTestnet', value: false } }`)),
+    ).not.toBe(plain);
   });
 
   it.each([
-    ['the route description', `description: 'Search things by name.'`, `description: 'Search every thing by its name.'`],
-    ['the tests', `{ _description: 'search for widgets', query: 'widget' },`, `{ _description: 'search for gadgets', query: 'gadget' },`],
-    ['the schema description', `description: 'Looks up things in the Example API.'`, `description: 'Things, looked up.'`],
+    [
+      'the route description',
+      `description: 'Search things by name.'`,
+      `description: 'Search every thing by its name.'`,
+    ],
+    [
+      'the tests',
+      `{ _description: 'search for widgets', query: 'widget' },`,
+      `{ _description: 'search for gadgets', query: 'gadget' },`,
+    ],
+    [
+      'the schema description',
+      `description: 'Looks up things in the Example API.'`,
+      `description: 'Things, looked up.'`,
+    ],
     ['the schema name', `name: 'ExampleApi'`, `name: 'ExampleThings'`],
-    ['the root (not covered, as R10 and chapter 06 say)', `root: 'https://api.example.com'`, `root: 'https://api2.example.com'`],
+    [
+      'the root (not covered, as R10 and chapter 06 say)',
+      `root: 'https://api.example.com'`,
+      `root: 'https://api2.example.com'`,
+    ],
     ['another route', `description: 'One thing by its id.'`, `description: 'One thing.'`],
   ])('does not change with %s', (_what, from, to) => {
     expect(hashOf(edit(from, to))).toBe(hashOf(BASE));
@@ -128,7 +170,15 @@ describe('toolHash', () => {
       default: null,
       handlerOnly: false,
     });
-    expect(Object.keys(param as object)).toEqual(['key', 'location', 'value', 'type', 'optional', 'default', 'handlerOnly']);
+    expect(Object.keys(param as object)).toEqual([
+      'key',
+      'location',
+      'value',
+      'type',
+      'optional',
+      'default',
+      'handlerOnly',
+    ]);
   });
 });
 
@@ -143,7 +193,9 @@ describe('groupHash', () => {
 
   it('is SHA-256 over the sorted { ref, hash } list, as chapter 06 writes it', async () => {
     const { createHash } = await import('node:crypto');
-    const expected = `sha256:${createHash('sha256').update(JSON.stringify([a, b])).digest('hex')}`;
+    const expected = `sha256:${createHash('sha256')
+      .update(JSON.stringify([a, b]))
+      .digest('hex')}`;
     expect(groupHash([b, a])).toBe(expected);
   });
 
@@ -161,11 +213,22 @@ describe('groupHash', () => {
 
 describe('contentHash and bytesHash', () => {
   const h = (digit: string) => `sha256:${digit.repeat(64)}`;
-  const record = { files: { 'b/b.mjs': h('1'), 'a/a.mjs': h('2') }, lists: { evmChains: h('3') }, libraries: { ethers: '6.17.0' } };
+  const record = {
+    files: { 'b/b.mjs': h('1'), 'a/a.mjs': h('2') },
+    lists: { evmChains: h('3') },
+    libraries: { ethers: '6.17.0' },
+  };
 
   it('is SHA-256 over { files, lists, libraries } as [key, value] pairs sorted by key, as documented', async () => {
     const { createHash } = await import('node:crypto');
-    const input = { files: [['a/a.mjs', h('2')], ['b/b.mjs', h('1')]], lists: [['evmChains', h('3')]], libraries: [['ethers', '6.17.0']] };
+    const input = {
+      files: [
+        ['a/a.mjs', h('2')],
+        ['b/b.mjs', h('1')],
+      ],
+      lists: [['evmChains', h('3')]],
+      libraries: [['ethers', '6.17.0']],
+    };
     expect(contentHash(record)).toBe(`sha256:${createHash('sha256').update(JSON.stringify(input)).digest('hex')}`);
   });
 
@@ -173,7 +236,9 @@ describe('contentHash and bytesHash', () => {
     expect(contentHash({ ...record, files: { 'a/a.mjs': h('2'), 'b/b.mjs': h('1') } })).toBe(contentHash(record));
     expect(contentHash({ ...record, libraries: { ethers: '6.18.0' } })).not.toBe(contentHash(record));
     // A list and a file of one name are different entries.
-    expect(contentHash({ files: { x: h('1') }, lists: {}, libraries: {} })).not.toBe(contentHash({ files: {}, lists: { x: h('1') }, libraries: {} }));
+    expect(contentHash({ files: { x: h('1') }, lists: {}, libraries: {} })).not.toBe(
+      contentHash({ files: {}, lists: { x: h('1') }, libraries: {} }),
+    );
   });
 
   it('hashes bytes as given, however they are chunked, and sees a line ending changed', () => {

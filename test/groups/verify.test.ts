@@ -95,7 +95,10 @@ describe('reading groups.json', () => {
   });
 
   it('names a group written twice (JSON would keep only the last)', () => {
-    const file = parseGroupsText('groups.json', '{ "specVersion": "2.0.0", "groups": { "a": { "description": "", "tools": [], "hash": null }, "a": { "description": "", "tools": [], "hash": null } } }');
+    const file = parseGroupsText(
+      'groups.json',
+      '{ "specVersion": "2.0.0", "groups": { "a": { "description": "", "tools": [], "hash": null }, "a": { "description": "", "tools": [], "hash": null } } }',
+    );
     expect(groupsFindings(checkGroups(file)).map((f) => `${f.code} ${f.path}`)).toEqual(['GRP007 groups.a']);
   });
 
@@ -124,7 +127,9 @@ describe('checkGroups against a catalog', () => {
   it('finds nothing wrong with a group recorded from the catalog as it is', () => {
     const report = checkGroups(parseGroupsText('groups.json', recorded), catalog);
     expect(groupsFindings(report)).toEqual([]);
-    expect(report.groups.map((group) => [group.name, group.ok, group.tools.map((tool) => tool.reference)])).toEqual([['things', true, [SEARCH, GET]]]);
+    expect(report.groups.map((group) => [group.name, group.ok, group.tools.map((tool) => tool.reference)])).toEqual([
+      ['things', true, [SEARCH, GET]],
+    ]);
   });
 
   it('names the ambiguous reference two files of one base name share (GRP004)', async () => {
@@ -144,23 +149,52 @@ describe('checkGroups against a catalog', () => {
 describe('the content record', () => {
   type Stored = { groups: { things: Record<string, unknown> & { content: Record<string, Record<string, string>> } } };
   const stored = () => JSON.parse(recorded) as Stored;
-  const select = (data: unknown) => selectGroup(catalog, parseGroupsText('groups.json', JSON.stringify(data)), 'things');
+  const select = (data: unknown) =>
+    selectGroup(catalog, parseGroupsText('groups.json', JSON.stringify(data)), 'things');
 
   it('is read with the group, and matches the catalog it was recorded from', () => {
     const selection = selectGroup(catalog, parseGroupsText('groups.json', recorded), 'things');
     expect(selection.ok).toBe(true);
     if (!selection.ok) return;
-    expect(selection.group.content).toEqual({ files: { 'example/things.mjs': expect.stringMatching(/^sha256:/) }, lists: {}, libraries: {} });
+    expect(selection.group.content).toEqual({
+      files: { 'example/things.mjs': expect.stringMatching(/^sha256:/) },
+      lists: {},
+      libraries: {},
+    });
   });
 
   it.each([
-    ['contentHash without content', (data: Stored) => delete (data.groups.things as Record<string, unknown>).content, 'groups.things.contentHash'],
+    [
+      'contentHash without content',
+      (data: Stored) => delete (data.groups.things as Record<string, unknown>).content,
+      'groups.things.contentHash',
+    ],
     ['content without contentHash', (data: Stored) => delete data.groups.things.contentHash, 'groups.things.content'],
-    ['a contentHash that is no hash', (data: Stored) => (data.groups.things.contentHash = 'sha256:abc'), 'groups.things.contentHash'],
-    ['an unknown section', (data: Stored) => (data.groups.things.content.scripts = {}), 'groups.things.content.scripts'],
-    ['a section that is no object', (data: Stored) => ((data.groups.things.content as Record<string, unknown>).lists = []), 'groups.things.content.lists'],
-    ['a file entry that is no hash', (data: Stored) => (data.groups.things.content.files!['example/things.mjs'] = 'changed'), 'groups.things.content.files["example/things.mjs"]'],
-    ['an empty library version', (data: Stored) => (data.groups.things.content.libraries!.ethers = ''), 'groups.things.content.libraries.ethers'],
+    [
+      'a contentHash that is no hash',
+      (data: Stored) => (data.groups.things.contentHash = 'sha256:abc'),
+      'groups.things.contentHash',
+    ],
+    [
+      'an unknown section',
+      (data: Stored) => (data.groups.things.content.scripts = {}),
+      'groups.things.content.scripts',
+    ],
+    [
+      'a section that is no object',
+      (data: Stored) => ((data.groups.things.content as Record<string, unknown>).lists = []),
+      'groups.things.content.lists',
+    ],
+    [
+      'a file entry that is no hash',
+      (data: Stored) => (data.groups.things.content.files!['example/things.mjs'] = 'changed'),
+      'groups.things.content.files["example/things.mjs"]',
+    ],
+    [
+      'an empty library version',
+      (data: Stored) => (data.groups.things.content.libraries!.ethers = ''),
+      'groups.things.content.libraries.ethers',
+    ],
   ])('reports %s as GRP007 at its place', (_what, spoil, path) => {
     const data = stored();
     spoil(data);
@@ -172,7 +206,9 @@ describe('the content record', () => {
     const data = stored();
     data.groups.things.contentHash = `sha256:${'0'.repeat(64)}`;
     const selection = select(data);
-    expect(selection.findings.map((f) => `${f.code} ${f.path}: ${f.message}`)).toEqual(['GRP008 groups.things.contentHash: the contentHash does not match the content record: the file was edited by hand']);
+    expect(selection.findings.map((f) => `${f.code} ${f.path}: ${f.message}`)).toEqual([
+      'GRP008 groups.things.contentHash: the contentHash does not match the content record: the file was edited by hand',
+    ]);
   });
 
   it('names entries the catalog no longer has, and entries it has that were not recorded', () => {
@@ -189,9 +225,15 @@ describe('the content record', () => {
 
   it('never throws on hostile keys in it: each is an entry like any other', () => {
     const hash = `sha256:${'2'.repeat(64)}`;
-    const text = JSON.stringify(stored()).replace('"lists":{}', `"lists":{"__proto__":"${hash}","constructor":"${hash}"}`);
+    const text = JSON.stringify(stored()).replace(
+      '"lists":{}',
+      `"lists":{"__proto__":"${hash}","constructor":"${hash}"}`,
+    );
     const selection = selectGroup(catalog, parseGroupsText('groups.json', text), 'things');
-    expect(selection.findings.map((f) => `${f.code} ${f.message}`)).toEqual(['GRP008 shared list __proto__ is no longer referenced', 'GRP008 shared list constructor is no longer referenced']);
+    expect(selection.findings.map((f) => `${f.code} ${f.message}`)).toEqual([
+      'GRP008 shared list __proto__ is no longer referenced',
+      'GRP008 shared list constructor is no longer referenced',
+    ]);
   });
 });
 
@@ -212,7 +254,9 @@ describe('selectGroup', () => {
   });
 
   it('refuses a group one of whose tools changed, naming that tool (GRP006)', async () => {
-    const changed = await load(project('changed', (text) => text.replace("options: ['min(2)']", "options: ['min(3)']")));
+    const changed = await load(
+      project('changed', (text) => text.replace("options: ['min(2)']", "options: ['min(3)']")),
+    );
     try {
       const selection = selectGroup(changed, parseGroupsText('groups.json', recorded), 'things');
       expect(selection.ok).toBe(false);
@@ -221,7 +265,10 @@ describe('selectGroup', () => {
       expect(selection.findings[0]).toMatchObject({ path: 'groups.things.tools[0]' });
       expect(selection.findings[0]?.message).toContain(`tool ${SEARCH} changed`);
       expect(selection.findings[0]?.hint).toContain('flowguard group create things --force');
-      expect(selection.findings[1]).toMatchObject({ path: 'groups.things.content.files["example/things.mjs"]', message: 'schema file example/things.mjs changed' });
+      expect(selection.findings[1]).toMatchObject({
+        path: 'groups.things.content.files["example/things.mjs"]',
+        message: 'schema file example/things.mjs changed',
+      });
     } finally {
       await changed.close();
     }
@@ -229,12 +276,18 @@ describe('selectGroup', () => {
 
   it('refuses a group one of whose tools is gone (GRP004), still naming a changed one (GRP006)', async () => {
     const gone = await load(
-      project('gone', (text) => text.replace(/\n {8}getThing: \{[\s\S]*?\n {8}\},/, '').replace("options: ['min(2)']", "options: ['min(4)']")),
+      project('gone', (text) =>
+        text.replace(/\n {8}getThing: \{[\s\S]*?\n {8}\},/, '').replace("options: ['min(2)']", "options: ['min(4)']"),
+      ),
     );
     try {
       const selection = selectGroup(gone, parseGroupsText('groups.json', recorded), 'things');
       expect(selection.ok).toBe(false);
-      expect(selection.findings.map((f) => `${f.code} ${f.path}`)).toEqual(['GRP004 groups.things.tools[1]', 'GRP006 groups.things.tools[0]', 'GRP008 groups.things.content.files["example/things.mjs"]']);
+      expect(selection.findings.map((f) => `${f.code} ${f.path}`)).toEqual([
+        'GRP004 groups.things.tools[1]',
+        'GRP006 groups.things.tools[0]',
+        'GRP008 groups.things.content.files["example/things.mjs"]',
+      ]);
       expect(selection.findings[0]?.message).toContain(`'${GET}' resolves to no loaded tool`);
     } finally {
       await gone.close();
@@ -262,11 +315,15 @@ describe('selectGroup', () => {
     expect(missing.findings[0]?.message).toContain('the file does not exist');
   });
 
-  it('is not stopped by another group\'s problems, and is stopped by the file\'s own', () => {
+  it("is not stopped by another group's problems, and is stopped by the file's own", () => {
     const data = JSON.parse(recorded) as { groups: Record<string, unknown> };
     data.groups.Broken = { description: 1, tools: 'x', hash: null };
     expect(selectGroup(catalog, parseGroupsText('groups.json', JSON.stringify(data)), 'things').ok).toBe(true);
-    const selection = selectGroup(catalog, parseGroupsText('groups.json', recorded.replace('"2.0.0"', '"2.1.0"')), 'things');
+    const selection = selectGroup(
+      catalog,
+      parseGroupsText('groups.json', recorded.replace('"2.0.0"', '"2.1.0"')),
+      'things',
+    );
     expect(selection.ok).toBe(false);
     expect(codes(selection.findings)).toEqual(['GRP007']);
   });
@@ -282,9 +339,15 @@ describe('selectGroup', () => {
   });
 
   it('accepts an empty group with hash null, and refuses tools without a hash', () => {
-    const empty = parseGroupsText('groups.json', '{ "specVersion": "2.0.0", "groups": { "new": { "description": "", "tools": [], "hash": null } } }');
+    const empty = parseGroupsText(
+      'groups.json',
+      '{ "specVersion": "2.0.0", "groups": { "new": { "description": "", "tools": [], "hash": null } } }',
+    );
     expect(selectGroup(catalog, empty, 'new')).toMatchObject({ ok: true, tools: [] });
-    const unrecorded = parseGroupsText('groups.json', `{ "specVersion": "2.0.0", "groups": { "new": { "description": "", "tools": ["${GET}"], "hash": null } } }`);
+    const unrecorded = parseGroupsText(
+      'groups.json',
+      `{ "specVersion": "2.0.0", "groups": { "new": { "description": "", "tools": ["${GET}"], "hash": null } } }`,
+    );
     expect(codes(selectGroup(catalog, unrecorded, 'new').findings)).toEqual(['GRP006', 'GRP009']);
   });
 });
@@ -293,16 +356,28 @@ describe('buildGroup and writeGroupsFile', () => {
   it('records a group from references or tool names, with its hashes, and writes it atomically with stable key order', () => {
     const dir = project('write');
     const target = groupsFilePath(dir);
-    writeGroupsFile(target, { specVersion: '2.0.0', groups: { zeta: { description: 'kept', tools: [], hash: null, extra: 'kept as it is' } } });
+    writeGroupsFile(target, {
+      specVersion: '2.0.0',
+      groups: { zeta: { description: 'kept', tools: [], hash: null, extra: 'kept as it is' } },
+    });
     const file = readGroupsFile(target);
-    const built = buildGroup(catalog, file, 'things', [SEARCH, 'example_getThing'], { description: 'near GRP006: recorded from the schema as it is now' });
+    const built = buildGroup(catalog, file, 'things', [SEARCH, 'example_getThing'], {
+      description: 'near GRP006: recorded from the schema as it is now',
+    });
     expect(built.findings).toEqual([]);
     writeGroupsFile(target, withGroup(file, 'things', built.group as never));
     const text = readFileSync(target, 'utf8');
     const written = JSON.parse(text) as { groups: Record<string, Record<string, unknown>> };
     expect(Object.keys(written.groups)).toEqual(['zeta', 'things']);
     expect(written.groups.zeta).toEqual({ description: 'kept', tools: [], hash: null, extra: 'kept as it is' });
-    expect(Object.keys(written.groups.things as object)).toEqual(['description', 'tools', 'hash', 'toolHashes', 'contentHash', 'content']);
+    expect(Object.keys(written.groups.things as object)).toEqual([
+      'description',
+      'tools',
+      'hash',
+      'toolHashes',
+      'contentHash',
+      'content',
+    ]);
     // The same bytes the fixture recorded: 2-space JSON, a final newline, the same hashes.
     const fixture = JSON.parse(recorded) as { groups: { things: unknown } };
     expect(written.groups.things).toEqual(fixture.groups.things);
@@ -311,7 +386,14 @@ describe('buildGroup and writeGroupsFile', () => {
   });
 
   it('replaces a group in place, keeping the order of the others', () => {
-    const data = { specVersion: '2.0.0', groups: { a: { description: '', tools: [], hash: null }, things: { description: 'old', tools: [], hash: null }, z: { description: '', tools: [], hash: null } } };
+    const data = {
+      specVersion: '2.0.0',
+      groups: {
+        a: { description: '', tools: [], hash: null },
+        things: { description: 'old', tools: [], hash: null },
+        z: { description: '', tools: [], hash: null },
+      },
+    };
     const file = parseGroupsText('groups.json', JSON.stringify(data));
     const built = buildGroup(catalog, file, 'things', [GET]);
     expect(Object.keys(withGroup(file, 'things', built.group as never).groups as object)).toEqual(['a', 'things', 'z']);
@@ -319,10 +401,17 @@ describe('buildGroup and writeGroupsFile', () => {
 
   it('refuses what a stored group would be refused for, with the same codes', () => {
     const file = parseGroupsText('groups.json', '{ "specVersion": "2.0.0", "groups": {} }');
-    const built = buildGroup(catalog, file, 'Things', [SEARCH, SEARCH, 'example/things::getThing', 'example/things.mjs::nothing']);
+    const built = buildGroup(catalog, file, 'Things', [
+      SEARCH,
+      SEARCH,
+      'example/things::getThing',
+      'example/things.mjs::nothing',
+    ]);
     expect(built.group).toBeNull();
     expect(codes(built.findings).sort()).toEqual(['GRP001', 'GRP003', 'GRP004', 'GRP005']);
-    expect(() => withGroup(parseGroupsText('groups.json', '[]'), 'x', { description: '', tools: [], hash: null })).toThrow(/not rewritten/);
+    expect(() =>
+      withGroup(parseGroupsText('groups.json', '[]'), 'x', { description: '', tools: [], hash: null }),
+    ).toThrow(/not rewritten/);
   });
 });
 

@@ -97,7 +97,14 @@ async function load(files: Record<string, string>, config: unknown = {}): Promis
   const project = tempProject({ config });
   mkdirSync(join(project.dir, 'schemas'));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(project.dir, 'schemas', name), text);
-  const catalog = await Catalog.load({ schemas: join(project.dir, 'schemas'), project: project.dir, env: {}, keys: { VICTIM_KEY }, upstreams: { '*': upstream.origin }, sandbox: { size: 1 } });
+  const catalog = await Catalog.load({
+    schemas: join(project.dir, 'schemas'),
+    project: project.dir,
+    env: {},
+    keys: { VICTIM_KEY },
+    upstreams: { '*': upstream.origin },
+    sandbox: { size: 1 },
+  });
   open.push({ catalog, remove: project.remove });
   return catalog;
 }
@@ -111,7 +118,10 @@ function refusal(result: CallResult): ToolError {
 describe('one namespace cannot pause another (point 8)', () => {
   it("an attacker whose root is the victim's origin gets a 429 with Retry-After 60: only the attacker is paused", async () => {
     const catalog = await load({ 'victim.mjs': VICTIM, 'attacker.mjs': schema('attacker', VICTIM_ORIGIN) });
-    expect(refusal(await catalog.call('attacker_get', { mode: 'busy' }))).toMatchObject({ kind: 'upstream-status', status: 429 });
+    expect(refusal(await catalog.call('attacker_get', { mode: 'busy' }))).toMatchObject({
+      kind: 'upstream-status',
+      status: 429,
+    });
     const before = upstream.hits();
     const victim = await catalog.call('victim_get', { mode: 'ok' });
     expect(victim.ok).toBe(true);
@@ -133,7 +143,10 @@ describe('one namespace cannot pause another (point 8)', () => {
   });
 
   it('two namespaces without keys at one origin: the one that got the 429 is paused, the other is not', async () => {
-    const catalog = await load({ 'quiet.mjs': schema('quiet', VICTIM_ORIGIN), 'attacker.mjs': schema('attacker', VICTIM_ORIGIN) });
+    const catalog = await load({
+      'quiet.mjs': schema('quiet', VICTIM_ORIGIN),
+      'attacker.mjs': schema('attacker', VICTIM_ORIGIN),
+    });
     refusal(await catalog.call('attacker_get', { mode: 'busy' }));
     expect((await catalog.call('quiet_get', { mode: 'ok' })).ok).toBe(true);
     expect(refusal(await catalog.call('attacker_get', { mode: 'ok' })).kind).toBe('rate-limited');
@@ -180,24 +193,43 @@ describe('Retry-After is read only in the forms RFC 9110 gives (point 11b)', () 
     expect(retryAfterUntil('Sunday, 06-Nov-94 08:49:37 GMT', now)).toBe(Date.UTC(1994, 10, 6, 8, 49, 37));
   });
 
-  it.each(['-1', '1.5', '+5', '5s', '0x10', '1e3', 'soon', '2026-01-01', 'Thu, 01 Jan 2026 00:00:30 UTC', 'Thu, 31 Feb 2026 00:00:30 GMT', 'Thu, 01 Jan 2026 24:00:00 GMT', ''])('%j is not read', (text) => {
+  it.each([
+    '-1',
+    '1.5',
+    '+5',
+    '5s',
+    '0x10',
+    '1e3',
+    'soon',
+    '2026-01-01',
+    'Thu, 01 Jan 2026 00:00:30 UTC',
+    'Thu, 31 Feb 2026 00:00:30 GMT',
+    'Thu, 01 Jan 2026 24:00:00 GMT',
+    '',
+  ])('%j is not read', (text) => {
     expect(retryAfterUntil(text, now)).toBeNull();
   });
 
-  it.each(['-1', '1.5', '+5'])('a 429 with Retry-After %j pauses for the documented 1 s instead of not at all', async (text) => {
-    retryAfter = text;
-    const catalog = await load({ 'odd.mjs': schema('odd', VICTIM_ORIGIN) });
-    refusal(await catalog.call('odd_get', { mode: 'busy' }));
-    const before = upstream.hits();
-    const paused = refusal(await catalog.call('odd_get', { mode: 'ok' }));
-    expect(paused).toMatchObject({ kind: 'rate-limited', retryAfter: '1' });
-    expect(upstream.hits()).toBe(before);
-  });
+  it.each(['-1', '1.5', '+5'])(
+    'a 429 with Retry-After %j pauses for the documented 1 s instead of not at all',
+    async (text) => {
+      retryAfter = text;
+      const catalog = await load({ 'odd.mjs': schema('odd', VICTIM_ORIGIN) });
+      refusal(await catalog.call('odd_get', { mode: 'busy' }));
+      const before = upstream.hits();
+      const paused = refusal(await catalog.call('odd_get', { mode: 'ok' }));
+      expect(paused).toMatchObject({ kind: 'rate-limited', retryAfter: '1' });
+      expect(upstream.hits()).toBe(before);
+    },
+  );
 
   it('a 503 with an unreadable Retry-After pauses 1 s too', async () => {
     retryAfter = '-1';
     const catalog = await load({ 'odd.mjs': schema('odd', VICTIM_ORIGIN) });
     refusal(await catalog.call('odd_get', { mode: 'down' }));
-    expect(refusal(await catalog.call('odd_get', { mode: 'ok' }))).toMatchObject({ kind: 'rate-limited', retryAfter: '1' });
+    expect(refusal(await catalog.call('odd_get', { mode: 'ok' }))).toMatchObject({
+      kind: 'rate-limited',
+      retryAfter: '1',
+    });
   });
 });

@@ -75,7 +75,13 @@ async function load(config: unknown = {}): Promise<Catalog> {
   const project = tempProject({ config });
   mkdirSync(join(project.dir, 'schemas'));
   writeFileSync(join(project.dir, 'schemas', 'guarded.mjs'), SCHEMA);
-  const catalog = await Catalog.load({ schemas: join(project.dir, 'schemas'), project: project.dir, env: {}, upstreams: { '*': upstream.origin }, sandbox: { size: 1 } });
+  const catalog = await Catalog.load({
+    schemas: join(project.dir, 'schemas'),
+    project: project.dir,
+    env: {},
+    upstreams: { '*': upstream.origin },
+    sandbox: { size: 1 },
+  });
   open.push({ catalog, remove: project.remove });
   return catalog;
 }
@@ -156,10 +162,17 @@ describe('rate limits', () => {
   });
 
   it('a namespace entry applies where no origin entry does; the default entry to the rest', async () => {
-    const byNamespace = await load({ upstreamLimits: { namespaces: { guarded: { requestsPerSecond: 0.5, burst: 1 } } } });
+    const byNamespace = await load({
+      upstreamLimits: { namespaces: { guarded: { requestsPerSecond: 0.5, burst: 1 } } },
+    });
     expect((await get(byNamespace, 'ok')).ok).toBe(true);
     expect(refusal(await get(byNamespace, 'ok')).message).toContain('upstreamLimits.namespaces.guarded');
-    const byDefault = await load({ upstreamLimits: { default: { requestsPerSecond: 0.5, burst: 1 }, namespaces: { other: { requestsPerSecond: 100 } } } });
+    const byDefault = await load({
+      upstreamLimits: {
+        default: { requestsPerSecond: 0.5, burst: 1 },
+        namespaces: { other: { requestsPerSecond: 100 } },
+      },
+    });
     expect((await get(byDefault, 'ok')).ok).toBe(true);
     expect(refusal(await get(byDefault, 'ok')).message).toContain('upstreamLimits.default');
   });

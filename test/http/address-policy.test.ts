@@ -1,4 +1,4 @@
-// RULINGS R5: which addresses count as public, which origins the operator allows to go private,
+// decision R5: which addresses count as public, which origins the operator allows to go private,
 // and the lookup that keeps only public addresses. No test here opens a connection.
 
 import type { LookupAddress } from 'node:dns';
@@ -41,12 +41,29 @@ describe('nonPublicBlock: IPv4', () => {
     expect(nonPublicBlock(address)).toBe(block);
   });
 
-  it.each(['1.1.1.1', '8.8.8.8', '9.255.255.255', '11.0.0.0', '100.63.255.255', '100.128.0.0', '126.255.255.255', '128.0.0.0', '169.253.255.255', '169.255.0.0', '172.15.255.255', '172.32.0.0', '192.0.1.0', '192.167.255.255', '192.169.0.0', '198.17.255.255', '198.20.0.0', '223.255.255.255', '93.184.216.34'])(
-    '%s is public',
-    (address) => {
-      expect(nonPublicBlock(address)).toBeNull();
-    },
-  );
+  it.each([
+    '1.1.1.1',
+    '8.8.8.8',
+    '9.255.255.255',
+    '11.0.0.0',
+    '100.63.255.255',
+    '100.128.0.0',
+    '126.255.255.255',
+    '128.0.0.0',
+    '169.253.255.255',
+    '169.255.0.0',
+    '172.15.255.255',
+    '172.32.0.0',
+    '192.0.1.0',
+    '192.167.255.255',
+    '192.169.0.0',
+    '198.17.255.255',
+    '198.20.0.0',
+    '223.255.255.255',
+    '93.184.216.34',
+  ])('%s is public', (address) => {
+    expect(nonPublicBlock(address)).toBeNull();
+  });
 });
 
 describe('nonPublicBlock: IPv6', () => {
@@ -85,7 +102,17 @@ describe('nonPublicBlock: IPv6', () => {
     expect(nonPublicBlock(address)).toBe(block);
   });
 
-  it.each(['2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001:82b::200e', '2001:200::1', '::ffff:8.8.8.8', '::ffff:808:808', '64:ff9b::8.8.8.8', '2002:808:808::1', '3fff:1000::1'])('%s is public', (address) => {
+  it.each([
+    '2606:4700:4700::1111',
+    '2001:4860:4860::8888',
+    '2a00:1450:4001:82b::200e',
+    '2001:200::1',
+    '::ffff:8.8.8.8',
+    '::ffff:808:808',
+    '64:ff9b::8.8.8.8',
+    '2002:808:808::1',
+    '3fff:1000::1',
+  ])('%s is public', (address) => {
     expect(nonPublicBlock(address)).toBeNull();
   });
 
@@ -114,14 +141,17 @@ describe('NetworkPolicy', () => {
 
   it('an allowPrivate entry that is no origin is an operator error naming it', () => {
     expect(() => new NetworkPolicy({ allowPrivate: ['https://internal.example.com/api'] })).toThrow(UpstreamError);
-    expect(() => new NetworkPolicy({ allowPrivate: ['internal'] })).toThrow("network.allowPrivate: 'internal' is not an origin (http(s)://host[:port])");
+    expect(() => new NetworkPolicy({ allowPrivate: ['internal'] })).toThrow(
+      "network.allowPrivate: 'internal' is not an origin (http(s)://host[:port])",
+    );
   });
 });
 
 describe('publicOnlyLookup', () => {
   /** A resolver that answers every name with `addresses`, as node:dns does with `all: true`. */
   const resolver = (addresses: LookupAddress[]): LookupFunction =>
-    ((_hostname: string, _options: unknown, callback: (error: null, found: LookupAddress[]) => void) => callback(null, addresses)) as unknown as LookupFunction;
+    ((_hostname: string, _options: unknown, callback: (error: null, found: LookupAddress[]) => void) =>
+      callback(null, addresses)) as unknown as LookupFunction;
 
   const resolve = (lookup: LookupFunction, all: boolean) =>
     new Promise<{ error: unknown; address: unknown; family?: number }>((done) => {
@@ -129,13 +159,30 @@ describe('publicOnlyLookup', () => {
     });
 
   it('keeps the public addresses of a name', async () => {
-    const lookup = publicOnlyLookup('https://api.example.test', resolver([{ address: '127.0.0.1', family: 4 }, { address: '93.184.216.34', family: 4 }, { address: '::1', family: 6 }]));
-    expect(await resolve(lookup, true)).toEqual({ error: null, address: [{ address: '93.184.216.34', family: 4 }], family: undefined });
+    const lookup = publicOnlyLookup(
+      'https://api.example.test',
+      resolver([
+        { address: '127.0.0.1', family: 4 },
+        { address: '93.184.216.34', family: 4 },
+        { address: '::1', family: 6 },
+      ]),
+    );
+    expect(await resolve(lookup, true)).toEqual({
+      error: null,
+      address: [{ address: '93.184.216.34', family: 4 }],
+      family: undefined,
+    });
     expect(await resolve(lookup, false)).toEqual({ error: null, address: '93.184.216.34', family: 4 });
   });
 
   it('fails a name with only non-public addresses, naming the origin, the address and the setting', async () => {
-    const lookup = publicOnlyLookup('https://api.example.test', resolver([{ address: '10.0.0.5', family: 4 }, { address: 'fd00::5', family: 6 }]));
+    const lookup = publicOnlyLookup(
+      'https://api.example.test',
+      resolver([
+        { address: '10.0.0.5', family: 4 },
+        { address: 'fd00::5', family: 6 },
+      ]),
+    );
     const { error } = await resolve(lookup, true);
     expect(error).toBeInstanceOf(HttpError);
     expect((error as HttpError).kind).toBe('private-address');
@@ -145,7 +192,8 @@ describe('publicOnlyLookup', () => {
   });
 
   it('passes a resolver error on', async () => {
-    const failing = ((_h: string, _o: unknown, callback: (error: Error) => void) => callback(Object.assign(new Error('no such name'), { code: 'ENOTFOUND' }))) as unknown as LookupFunction;
+    const failing = ((_h: string, _o: unknown, callback: (error: Error) => void) =>
+      callback(Object.assign(new Error('no such name'), { code: 'ENOTFOUND' }))) as unknown as LookupFunction;
     const { error } = await resolve(publicOnlyLookup('https://nowhere.test', failing), true);
     expect((error as NodeJS.ErrnoException).code).toBe('ENOTFOUND');
   });

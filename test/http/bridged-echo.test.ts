@@ -20,27 +20,49 @@ const MARKER = '[redacted FRONT_KEY]';
 
 const hex = (text: string): string => Buffer.from(text).toString('hex');
 const utf16be = (text: string): Buffer => Buffer.from(text, 'utf16le').swap16();
-const everyCharacterEscaped = (text: string): string => [...text].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+const everyCharacterEscaped = (text: string): string =>
+  [...text].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 /** JSON with every `/` written `\/`, as PHP writes it. */
 const slashesEscaped = (value: unknown): string => JSON.stringify(value).replaceAll('/', '\\/');
 
 /** Each mode's answer, made from the key the request carried. */
-const MODES: Record<string, (key: string) => { type: string; body: Buffer | string; headers?: Record<string, string> }> = {
-  'utf16le-json': (key) => ({ type: 'application/json; charset=utf-16le', body: Buffer.from(JSON.stringify({ key }), 'utf16le') }),
+const MODES: Record<
+  string,
+  (key: string) => { type: string; body: Buffer | string; headers?: Record<string, string> }
+> = {
+  'utf16le-json': (key) => ({
+    type: 'application/json; charset=utf-16le',
+    body: Buffer.from(JSON.stringify({ key }), 'utf16le'),
+  }),
   'utf16be-text': (key) => ({ type: 'text/plain; charset=utf-16be', body: utf16be(`your key is ${key}`) }),
   // Not declared, and one byte in: a handler that decodes from byte 1 as UTF-16 reads it.
-  'utf16-odd-binary': (key) => ({ type: 'application/octet-stream', body: Buffer.concat([Buffer.from([1]), Buffer.from(key, 'utf16le')]) }),
+  'utf16-odd-binary': (key) => ({
+    type: 'application/octet-stream',
+    body: Buffer.concat([Buffer.from([1]), Buffer.from(key, 'utf16le')]),
+  }),
   // ESC ( B before every character: the bytes never hold the key in one run; the text does.
-  'iso-2022-jp': (key) => ({ type: 'text/plain; charset=iso-2022-jp', body: Buffer.from([...key].map((char) => `\x1b(B${char}`).join(''), 'latin1') }),
+  'iso-2022-jp': (key) => ({
+    type: 'text/plain; charset=iso-2022-jp',
+    body: Buffer.from([...key].map((char) => `\x1b(B${char}`).join(''), 'latin1'),
+  }),
   'header-name': (key) => ({ type: 'application/json', body: '{}', headers: { [`x-seen-${hex(key)}`]: 'yes' } }),
   jsonlines: (key) => ({ type: 'application/x-ndjson', body: `{"n":1}\n${slashesEscaped({ key })}\n` }),
   jsonp: (key) => ({ type: 'application/javascript', body: `callback(${slashesEscaped({ key })});` }),
-  'jsonlines-uescaped': (key) => ({ type: 'application/x-ndjson', body: `{"n":1}\n{"key":"${everyCharacterEscaped(key)}"}\n` }),
+  'jsonlines-uescaped': (key) => ({
+    type: 'application/x-ndjson',
+    body: `{"n":1}\n{"key":"${everyCharacterEscaped(key)}"}\n`,
+  }),
 };
 
 /** Ten-character pieces of every spelling of the key, forwards and reversed, in lower case. */
 function keyPieces(): string[] {
-  const spellings = [KEY, encodeURIComponent(KEY), JSON.stringify(KEY).slice(1, -1), hex(KEY), Buffer.from(KEY).toString('base64')];
+  const spellings = [
+    KEY,
+    encodeURIComponent(KEY),
+    JSON.stringify(KEY).slice(1, -1),
+    hex(KEY),
+    Buffer.from(KEY).toString('base64'),
+  ];
   const pieces = new Set<string>();
   for (const spelling of spellings) {
     for (let at = 0; at + 10 <= spelling.length; at++) {
@@ -88,16 +110,22 @@ describe('a bridged answer that echoes the key', () => {
     for (const make of Object.values(MODES)) {
       const { body, headers } = make(KEY);
       const bytes = Buffer.from(body);
-      const decoded = ['utf-8', 'utf-16le', 'utf-16be', 'iso-2022-jp'].flatMap((label) => [0, 1].map((start) => new TextDecoder(label).decode(bytes.subarray(start))));
+      const decoded = ['utf-8', 'utf-16le', 'utf-16be', 'iso-2022-jp'].flatMap((label) =>
+        [0, 1].map((start) => new TextDecoder(label).decode(bytes.subarray(start))),
+      );
       const readings = [...decoded, JSON.stringify(headers ?? {})];
-      const unescaped = readings.flatMap((text) => text.split(/[\n()]/)).flatMap((piece) => {
-        try {
-          return [JSON.stringify(JSON.parse(piece)).replaceAll('\\/', '/')];
-        } catch {
-          return [];
-        }
-      });
-      expect(leaks([...readings, ...readings.map((text) => text.split('').reverse().join('')), ...unescaped]).length).toBeGreaterThan(0);
+      const unescaped = readings
+        .flatMap((text) => text.split(/[\n()]/))
+        .flatMap((piece) => {
+          try {
+            return [JSON.stringify(JSON.parse(piece)).replaceAll('\\/', '/')];
+          } catch {
+            return [];
+          }
+        });
+      expect(
+        leaks([...readings, ...readings.map((text) => text.split('').reverse().join('')), ...unescaped]).length,
+      ).toBeGreaterThan(0);
     }
   });
 

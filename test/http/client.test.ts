@@ -83,7 +83,10 @@ beforeAll(async () => {
     if (path.endsWith('/echo')) {
       const payload = JSON.stringify({ method: req.method, path: req.url, headers: req.headers, body: entry.body });
       res
-        .writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) })
+        .writeHead(200, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(payload),
+        })
         .end(payload);
       return;
     }
@@ -228,7 +231,9 @@ describe('limits', () => {
   });
 
   it('refuses limits that are not positive integers', () => {
-    expect(() => new HttpClient({ maxResponseBytes: 0 })).toThrow('HttpClient: maxResponseBytes must be an integer >= 1');
+    expect(() => new HttpClient({ maxResponseBytes: 0 })).toThrow(
+      'HttpClient: maxResponseBytes must be an integer >= 1',
+    );
     expect(() => new HttpClient({ totalTimeoutMs: 1.5 })).toThrow('HttpClient: totalTimeoutMs must be an integer >= 1');
     expect(() => new HttpClient({ maxRedirects: -1 })).toThrow('HttpClient: maxRedirects must be an integer >= 0');
   });
@@ -265,7 +270,10 @@ describe('plain exchanges', () => {
     const response = await get('/text');
     expect(response.status).toBe(200);
     expect(response.body.toString('utf8')).toBe('plain text, not JSON');
-    expect(decodeBody(response.body, response.headers['content-type'])).toEqual({ kind: 'text', value: 'plain text, not JSON' });
+    expect(decodeBody(response.body, response.headers['content-type'])).toEqual({
+      kind: 'text',
+      value: 'plain text, not JSON',
+    });
   });
 
   it('returns invalid JSON under a JSON content type untouched; decoding names the problem', async () => {
@@ -350,7 +358,10 @@ describe('invalid URLs', () => {
     ['ftp://127.0.0.1/file', 'request URL scheme must be http or https, not ftp:'],
     ['http://user:pw@127.0.0.1/', 'request URL must not carry credentials (user:password@)'],
   ])('%s', async (url, message) => {
-    expect(await failure(client.request({ method: 'GET', url, headers: {} }))).toEqual({ kind: 'invalid-url', message });
+    expect(await failure(client.request({ method: 'GET', url, headers: {} }))).toEqual({
+      kind: 'invalid-url',
+      message,
+    });
   });
 
   it('a header value undici refuses to send fails the call without echoing the value', async () => {
@@ -367,7 +378,10 @@ describe('redirects', () => {
     expect(response.status).toBe(200);
     expect(response.redirects).toBe(1);
     expect(response.url).toBe(`${main.origin}/redirect/echo?via=relative`);
-    expect(JSON.parse(response.body.toString('utf8'))).toMatchObject({ method: 'GET', path: '/redirect/echo?via=relative' });
+    expect(JSON.parse(response.body.toString('utf8'))).toMatchObject({
+      method: 'GET',
+      path: '/redirect/echo?via=relative',
+    });
   });
 
   it('follows a root-relative Location', async () => {
@@ -413,7 +427,10 @@ describe('redirects', () => {
 
   it('refuses another origin (another port) without contacting it or naming the query', async () => {
     const result = await failure(get('/redirect/other-origin'));
-    expect(result).toEqual({ kind: 'redirect-refused', message: `redirect to another origin refused: ${other.origin}` });
+    expect(result).toEqual({
+      kind: 'redirect-refused',
+      message: `redirect to another origin refused: ${other.origin}`,
+    });
     expect(result.message).not.toContain('SECRET123');
     expect(other.hits()).toBe(0);
   });
@@ -480,7 +497,12 @@ describe('redirects', () => {
   });
 
   it('301 after PUT keeps PUT and its body', async () => {
-    const response = await client.request({ method: 'PUT', url: `${main.origin}/redirect/301`, headers: {}, body: 'v' });
+    const response = await client.request({
+      method: 'PUT',
+      url: `${main.origin}/redirect/301`,
+      headers: {},
+      body: 'v',
+    });
     expect(JSON.parse(response.body.toString('utf8'))).toMatchObject({ method: 'PUT', body: 'v' });
   });
 
@@ -516,17 +538,22 @@ describe('timeouts and aborts', () => {
   it('one deadline covers every redirect hop', async () => {
     const quick = loopbackClient({ totalTimeoutMs: 400 }); // 4 hops of 150 ms each
     const started = Date.now();
-    expect(await failure(quick.request({ method: 'GET', url: `${main.origin}/redirect/slow/3`, headers: {} }))).toEqual({
-      kind: 'timeout',
-      message: 'request timed out after 400 ms (totalTimeoutMs)',
-    });
+    expect(await failure(quick.request({ method: 'GET', url: `${main.origin}/redirect/slow/3`, headers: {} }))).toEqual(
+      {
+        kind: 'timeout',
+        message: 'request timed out after 400 ms (totalTimeoutMs)',
+      },
+    );
     expect(Date.now() - started).toBeLessThan(2_000);
     await quick.close();
   });
 
   it('a caller abort mid-request fails promptly and tears the connection down', async () => {
     const controller = new AbortController();
-    const pending = client.request({ method: 'GET', url: `${main.origin}/hang`, headers: {} }, { signal: controller.signal });
+    const pending = client.request(
+      { method: 'GET', url: `${main.origin}/hang`, headers: {} },
+      { signal: controller.signal },
+    );
     const before = hanging.length;
     expect(await waitFor(() => hanging.length > before)).toBe(true);
     const started = Date.now();
@@ -539,14 +566,21 @@ describe('timeouts and aborts', () => {
 
   it('a caller abort while the body streams fails with aborted', async () => {
     const controller = new AbortController();
-    const pending = client.request({ method: 'GET', url: `${main.origin}/hang-body`, headers: {} }, { signal: controller.signal });
+    const pending = client.request(
+      { method: 'GET', url: `${main.origin}/hang-body`, headers: {} },
+      { signal: controller.signal },
+    );
     setTimeout(() => controller.abort(), 100);
     expect(await failure(pending)).toEqual({ kind: 'aborted', message: 'request aborted by the caller' });
   });
 
   it('an already aborted signal fails without contacting the server', async () => {
     const before = main.hits();
-    expect(await failure(client.request({ method: 'GET', url: `${main.origin}/echo`, headers: {} }, { signal: AbortSignal.abort() }))).toEqual({
+    expect(
+      await failure(
+        client.request({ method: 'GET', url: `${main.origin}/echo`, headers: {} }, { signal: AbortSignal.abort() }),
+      ),
+    ).toEqual({
       kind: 'aborted',
       message: 'request aborted by the caller',
     });
@@ -561,7 +595,16 @@ describe('timeouts and aborts', () => {
       await client.request({ method: 'GET', url: `${main.origin}/echo`, headers: {} }, { signal: controller.signal });
     }
     // and one failed call
-    expect((await failure(client.request({ method: 'GET', url: `${main.origin}/big-declared`, headers: {} }, { signal: controller.signal }))).kind).toBe('too-large');
+    expect(
+      (
+        await failure(
+          client.request(
+            { method: 'GET', url: `${main.origin}/big-declared`, headers: {} },
+            { signal: controller.signal },
+          ),
+        )
+      ).kind,
+    ).toBe('too-large');
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
     const timersAfter = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     expect(timersAfter).toBeLessThanOrEqual(timersBefore + 1);
@@ -614,7 +657,9 @@ describe('size cap', () => {
 describe('connection failures', () => {
   it('connection refused → connect', async () => {
     const port = await freePort();
-    expect(await failure(client.request({ method: 'GET', url: `http://127.0.0.1:${port}/x?key=SECRET`, headers: {} }))).toEqual({
+    expect(
+      await failure(client.request({ method: 'GET', url: `http://127.0.0.1:${port}/x?key=SECRET`, headers: {} })),
+    ).toEqual({
       kind: 'connect',
       message: `cannot connect to http://127.0.0.1:${port} (ECONNREFUSED)`,
     });
@@ -648,9 +693,13 @@ describe('connection failures', () => {
   });
 
   it('TLS against a plain HTTP server → connect', async () => {
-    const result = await failure(client.request({ method: 'GET', url: `https://127.0.0.1:${main.port}/echo`, headers: {} }));
+    const result = await failure(
+      client.request({ method: 'GET', url: `https://127.0.0.1:${main.port}/echo`, headers: {} }),
+    );
     expect(result.kind).toBe('connect');
-    expect(result.message).toMatch(new RegExp(`^cannot connect to https://127\\.0\\.0\\.1:${main.port} \\([A-Z0-9_]+\\)$`));
+    expect(result.message).toMatch(
+      new RegExp(`^cannot connect to https://127\\.0\\.0\\.1:${main.port} \\([A-Z0-9_]+\\)$`),
+    );
   });
 
   it('socket destroyed mid-body (declared length) → reset', async () => {

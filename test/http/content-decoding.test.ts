@@ -39,16 +39,28 @@ beforeAll(async () => {
   server = await startUpstream((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const encoded = BODIES[path];
-    if (encoded) return void res.writeHead(200, { 'content-encoding': encoded[0], 'content-length': encoded[1].length, 'content-type': 'application/json' }).end(encoded[1]);
+    if (encoded)
+      return void res
+        .writeHead(200, {
+          'content-encoding': encoded[0],
+          'content-length': encoded[1].length,
+          'content-type': 'application/json',
+        })
+        .end(encoded[1]);
     if (path === '/plain-chunks') {
       // Three chunks, each after the previous one was written: an answer without a coding is not held.
       res.writeHead(200, { 'content-type': 'text/plain' });
       let left = 3;
-      const next = (): void => (left-- === 0 ? void res.end() : void res.write(`chunk ${left}\n`, () => setTimeout(next, 5)));
+      const next = (): void =>
+        left-- === 0 ? void res.end() : void res.write(`chunk ${left}\n`, () => setTimeout(next, 5));
       return next();
     }
-    if (path === '/latin1-lie') return void res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(Buffer.from('caf\xe9', 'latin1'));
-    if (path === '/bogus-charset') return void res.writeHead(200, { 'content-type': 'text/plain; charset=x-no-such' }).end('hello');
+    if (path === '/latin1-lie')
+      return void res
+        .writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+        .end(Buffer.from('caf\xe9', 'latin1'));
+    if (path === '/bogus-charset')
+      return void res.writeHead(200, { 'content-type': 'text/plain; charset=x-no-such' }).end('hello');
     res.writeHead(404).end();
   });
 });
@@ -61,26 +73,33 @@ afterAll(async () => {
 const get = (path: string) => dispatchThrough(chain.dispatcher, { origin: server.origin, path });
 
 describe('contentDecoding', () => {
-  it.each(['/gzip', '/x-gzip', '/deflate', '/raw-deflate', '/br', '/stacked'])('undoes %s and drops the headers that described the encoded bytes', async (path) => {
-    const outcome = await get(path);
-    expect(outcome.error).toBeNull();
-    expect(outcome.body.equals(TEXT)).toBe(true);
-    expect(outcome.headers['content-encoding']).toBeUndefined();
-    expect(outcome.headers['content-length']).toBeUndefined();
-    expect(outcome.headers['content-type']).toBe('application/json');
-  });
+  it.each(['/gzip', '/x-gzip', '/deflate', '/raw-deflate', '/br', '/stacked'])(
+    'undoes %s and drops the headers that described the encoded bytes',
+    async (path) => {
+      const outcome = await get(path);
+      expect(outcome.error).toBeNull();
+      expect(outcome.body.equals(TEXT)).toBe(true);
+      expect(outcome.headers['content-encoding']).toBeUndefined();
+      expect(outcome.headers['content-length']).toBeUndefined();
+      expect(outcome.headers['content-type']).toBe('application/json');
+    },
+  );
 
   it('stops a gzip bomb at the cap, once', async () => {
     const outcome = await get('/bomb');
     expect((outcome.error as HttpError).kind).toBe('too-large');
-    expect(outcome.error?.message).toBe(`response body larger than ${CAP} bytes once decoded from gzip (maxResponseBytes)`);
+    expect(outcome.error?.message).toBe(
+      `response body larger than ${CAP} bytes once decoded from gzip (maxResponseBytes)`,
+    );
     expect(outcome.body.length).toBe(0);
     await settle();
     expect(outcome.late).toEqual([]);
   });
 
   it('refuses a coding it cannot undo, broken data and more than three codings, naming the problem', async () => {
-    expect((await get('/unknown')).error?.message).toBe('response uses Content-Encoding "zstd", which cannot be decoded (gzip, deflate and br can)');
+    expect((await get('/unknown')).error?.message).toBe(
+      'response uses Content-Encoding "zstd", which cannot be decoded (gzip, deflate and br can)',
+    );
     expect((await get('/broken')).error?.message).toBe('response body is not valid gzip data (Content-Encoding: gzip)');
     expect((await get('/four')).error?.message).toBe('response uses 4 content codings; at most 3 are decoded');
   });
@@ -99,8 +118,14 @@ describe('contentDecoding', () => {
   it('a body whose bytes break its charset arrives intact; decoding names the charset', async () => {
     const lie = await get('/latin1-lie');
     expect(lie.body.equals(Buffer.from('caf\xe9', 'latin1'))).toBe(true);
-    expect(decodeBody(lie.body, lie.headers['content-type'] as string)).toMatchObject({ kind: 'error', message: expect.stringContaining('not valid UTF-8') });
+    expect(decodeBody(lie.body, lie.headers['content-type'] as string)).toMatchObject({
+      kind: 'error',
+      message: expect.stringContaining('not valid UTF-8'),
+    });
     const bogus = await get('/bogus-charset');
-    expect(decodeBody(bogus.body, bogus.headers['content-type'] as string)).toEqual({ kind: 'error', message: 'unsupported charset "x-no-such"' });
+    expect(decodeBody(bogus.body, bogus.headers['content-type'] as string)).toEqual({
+      kind: 'error',
+      message: 'unsupported charset "x-no-such"',
+    });
   });
 });

@@ -33,7 +33,9 @@ beforeAll(async () => {
   upstream = await startUpstream((req, res) => {
     lastAcceptEncoding = req.headers['accept-encoding'];
     const send = (encoding: string, body: Buffer, type = 'text/plain; charset=utf-8') => {
-      res.writeHead(200, { 'content-type': type, 'content-encoding': encoding, 'content-length': body.length }).end(body);
+      res
+        .writeHead(200, { 'content-type': type, 'content-encoding': encoding, 'content-length': body.length })
+        .end(body);
     };
     switch (req.url) {
       case '/gzip':
@@ -86,7 +88,8 @@ afterAll(async () => {
   await upstream.close();
 });
 
-const get = (path: string, headers: Record<string, string> = {}) => client.request({ method: 'GET', url: `${upstream.origin}${path}`, headers });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  client.request({ method: 'GET', url: `${upstream.origin}${path}`, headers });
 
 async function failure(promise: Promise<unknown>): Promise<{ kind: string; message: string }> {
   const error = await promise.then(
@@ -106,13 +109,16 @@ describe('Content-Encoding', () => {
     expect(lastAcceptEncoding).toBe('identity');
   });
 
-  it.each(['/gzip', '/br', '/deflate', '/deflate-raw', '/gzip-then-br'])('%s is decoded, and the header that named it is gone', async (path) => {
-    const response = await get(path);
-    expect(response.body.toString('utf8')).toBe(TEXT);
-    expect(response.headers['content-encoding']).toBeUndefined();
-    expect(response.headers['content-length']).toBeUndefined();
-    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
-  });
+  it.each(['/gzip', '/br', '/deflate', '/deflate-raw', '/gzip-then-br'])(
+    '%s is decoded, and the header that named it is gone',
+    async (path) => {
+      const response = await get(path);
+      expect(response.body.toString('utf8')).toBe(TEXT);
+      expect(response.headers['content-encoding']).toBeUndefined();
+      expect(response.headers['content-length']).toBeUndefined();
+      expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    },
+  );
 
   it('a gzip JSON answer is JSON', async () => {
     expect(JSON.parse((await get('/gzip-json')).body.toString('utf8'))).toEqual({ fox: 'quick' });
@@ -131,14 +137,19 @@ describe('Content-Encoding', () => {
   it('a 510 kB gzip body that inflates to 512 MiB stops at the cap', async () => {
     expect(BOMB.length).toBeLessThan(DEFAULT_CAP);
     const heapBefore = process.memoryUsage().arrayBuffers;
-    expect(await failure(get('/bomb'))).toEqual({ kind: 'too-large', message: `response body larger than ${DEFAULT_CAP} bytes once decoded from gzip (maxResponseBytes)` });
+    expect(await failure(get('/bomb'))).toEqual({
+      kind: 'too-large',
+      message: `response body larger than ${DEFAULT_CAP} bytes once decoded from gzip (maxResponseBytes)`,
+    });
     expect(process.memoryUsage().arrayBuffers - heapBefore).toBeLessThan(64 * MIB);
   });
 
   it('the cap on decoded bytes is maxResponseBytes', async () => {
     const small = new HttpClient({ maxResponseBytes: TEXT.length - 1 }, { allowPrivate: [upstream.origin] });
     try {
-      expect((await failure(small.request({ method: 'GET', url: `${upstream.origin}/gzip`, headers: {} }))).kind).toBe('too-large');
+      expect((await failure(small.request({ method: 'GET', url: `${upstream.origin}/gzip`, headers: {} }))).kind).toBe(
+        'too-large',
+      );
     } finally {
       await small.close();
     }
@@ -146,9 +157,15 @@ describe('Content-Encoding', () => {
 });
 
 describe('JSON nesting', () => {
-  it.each(['/deep-json', '/deep-untyped', '/deep-gzip'])('%s, 100,000 levels, is refused naming the bound', async (path) => {
-    expect(await failure(get(path))).toEqual({ kind: 'too-deep', message: 'JSON answer nested more than 256 levels deep (maxJsonDepth)' });
-  });
+  it.each(['/deep-json', '/deep-untyped', '/deep-gzip'])(
+    '%s, 100,000 levels, is refused naming the bound',
+    async (path) => {
+      expect(await failure(get(path))).toEqual({
+        kind: 'too-deep',
+        message: 'JSON answer nested more than 256 levels deep (maxJsonDepth)',
+      });
+    },
+  );
 
   it('text that only looks nested is text', async () => {
     expect((await get('/deep-text')).body.length).toBe(DEEP.length);
@@ -158,7 +175,9 @@ describe('JSON nesting', () => {
     expect((await get('/three-deep')).body.toString()).toBe('{"a":[{"b":1}]}');
     const strict = new HttpClient({ maxJsonDepth: 2 }, { allowPrivate: [upstream.origin] });
     try {
-      expect(await failure(strict.request({ method: 'GET', url: `${upstream.origin}/three-deep`, headers: {} }))).toEqual({
+      expect(
+        await failure(strict.request({ method: 'GET', url: `${upstream.origin}/three-deep`, headers: {} })),
+      ).toEqual({
         kind: 'too-deep',
         message: 'JSON answer nested more than 2 levels deep (maxJsonDepth)',
       });
@@ -214,17 +233,26 @@ describe('replies that are not what they seem', () => {
 
   it('an SSH server is not "cannot connect": it did not answer with HTTP', async () => {
     const origin = await rawServer('SSH-2.0-OpenSSH_9.6\r\n');
-    expect(await attempt(origin)).toEqual({ kind: 'protocol', message: `${origin} did not answer with HTTP (the reply is some other protocol)` });
+    expect(await attempt(origin)).toEqual({
+      kind: 'protocol',
+      message: `${origin} did not answer with HTTP (the reply is some other protocol)`,
+    });
   });
 
   it('a header block past 16 KiB is too large, not "cannot connect"', async () => {
     const origin = await rawServer(`HTTP/1.1 200 OK\r\nx-filler: ${'a'.repeat(20_000)}\r\ncontent-length: 0\r\n\r\n`);
-    expect(await attempt(origin)).toEqual({ kind: 'too-large', message: `response headers from ${origin} are larger than 16384 bytes` });
+    expect(await attempt(origin)).toEqual({
+      kind: 'too-large',
+      message: `response headers from ${origin} are larger than 16384 bytes`,
+    });
   });
 
   it('HTTP that breaks the rules is a malformed response', async () => {
     const origin = await rawServer('HTTP/1.1 200 OK\r\nbad header line\r\n\r\n');
-    expect(await attempt(origin)).toEqual({ kind: 'protocol', message: `malformed HTTP response from ${origin} (Invalid header token)` });
+    expect(await attempt(origin)).toEqual({
+      kind: 'protocol',
+      message: `malformed HTTP response from ${origin} (Invalid header token)`,
+    });
   });
 
   it('messages name the origin the caller gives, not the address the request went to', async () => {

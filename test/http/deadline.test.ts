@@ -23,9 +23,14 @@ beforeAll(async () => {
   server = await startUpstream((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     const hop = Number(url.searchParams.get('hop') ?? 0);
-    if (url.pathname === '/hold') return void held.set(url.searchParams.get('name') ?? '', res.writeHead(200, { 'content-type': 'text/plain' }));
+    if (url.pathname === '/hold')
+      return void held.set(url.searchParams.get('name') ?? '', res.writeHead(200, { 'content-type': 'text/plain' }));
     // No hop alone passes the deadline, three together do.
-    if (url.pathname === '/slow-hops') return void setTimeout(() => res.writeHead(302, { location: `/slow-hops?hop=${hop + 1}` }).end(), HOPS_DEADLINE_MS * 0.4);
+    if (url.pathname === '/slow-hops')
+      return void setTimeout(
+        () => res.writeHead(302, { location: `/slow-hops?hop=${hop + 1}` }).end(),
+        HOPS_DEADLINE_MS * 0.4,
+      );
     res.writeHead(200, { 'content-type': 'text/plain' }).end('at once');
   });
 });

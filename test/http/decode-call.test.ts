@@ -37,10 +37,14 @@ beforeAll(async () => {
     const kind = req.url?.split('/').pop();
     switch (kind) {
       case 'gzip':
-        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync('{"price":3120.5}'));
+        res
+          .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+          .end(gzipSync('{"price":3120.5}'));
         return;
       case 'bomb':
-        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(Buffer.concat(Array.from({ length: 64 }, () => bombMember)));
+        res
+          .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+          .end(Buffer.concat(Array.from({ length: 64 }, () => bombMember)));
         return;
       case 'deep':
         res.writeHead(200, { 'content-type': 'application/json' }).end('['.repeat(100_000) + ']'.repeat(100_000));
@@ -92,24 +96,35 @@ function failure(result: CallResult) {
 
 describe('answers a tool reads', () => {
   it('a gzip answer is decoded', async () => {
-    expect(await ask('gzip')).toEqual({ ok: true, status: 200, content: { kind: 'json', value: { price: 3120.5 } }, requests: [expect.objectContaining({ status: 200 })] });
+    expect(await ask('gzip')).toEqual({
+      ok: true,
+      status: 200,
+      content: { kind: 'json', value: { price: 3120.5 } },
+      requests: [expect.objectContaining({ status: 200 })],
+    });
   });
 
   it('a gzip bomb fails the call cleanly at the size cap', async () => {
     expect(failure(await ask('bomb'))).toEqual({
       kind: 'upstream-failure',
-      message: 'upstream request failed: response body larger than 1048576 bytes once decoded from gzip (maxResponseBytes)',
+      message:
+        'upstream request failed: response body larger than 1048576 bytes once decoded from gzip (maxResponseBytes)',
     });
   });
 
   it('JSON nested 100,000 deep, on a route without handlers, is a tool error naming the bound', async () => {
-    expect(failure(await ask('deep'))).toEqual({ kind: 'decode', message: 'the answer could not be read: JSON answer nested more than 256 levels deep (maxJsonDepth)' });
+    expect(failure(await ask('deep'))).toEqual({
+      kind: 'decode',
+      message: 'the answer could not be read: JSON answer nested more than 256 levels deep (maxJsonDepth)',
+    });
   });
 
   it('http.maxJsonDepth in the config sets the bound', async () => {
     const strict = await load({ http: { maxJsonDepth: 2 } });
     try {
-      expect(failure(await ask('three-deep', strict))?.message).toBe('the answer could not be read: JSON answer nested more than 2 levels deep (maxJsonDepth)');
+      expect(failure(await ask('three-deep', strict))?.message).toBe(
+        'the answer could not be read: JSON answer nested more than 2 levels deep (maxJsonDepth)',
+      );
       expect((await ask('three-deep')).ok).toBe(true);
     } finally {
       await strict.close();
@@ -120,7 +135,10 @@ describe('answers a tool reads', () => {
     ['latin1-as-json', 'application/json'],
     ['latin1-as-text', 'text/plain'],
   ])('invalid UTF-8 (%s) is a decode error, not text with U+FFFD', async (kind, type) => {
-    expect(failure(await ask(kind))).toEqual({ kind: 'decode', message: `response is not valid UTF-8 (${type}): byte 12 of 15 starts no UTF-8 character, after: {"name":"caf` });
+    expect(failure(await ask(kind))).toEqual({
+      kind: 'decode',
+      message: `response is not valid UTF-8 (${type}): byte 12 of 15 starts no UTF-8 character, after: {"name":"caf`,
+    });
   });
 });
 
@@ -130,7 +148,10 @@ describe('what a failure says', () => {
     const overridden = await load(undefined, { 'https://api.example.test': `http://127.0.0.1:${port}` });
     try {
       const error = failure(await ask('json', overridden));
-      expect(error).toEqual({ kind: 'upstream-failure', message: 'upstream request failed: cannot connect to https://api.example.test (ECONNREFUSED)' });
+      expect(error).toEqual({
+        kind: 'upstream-failure',
+        message: 'upstream request failed: cannot connect to https://api.example.test (ECONNREFUSED)',
+      });
       expect(JSON.stringify(error)).not.toContain(String(port));
       expect(JSON.stringify(error)).not.toContain(KEY);
     } finally {
@@ -139,11 +160,24 @@ describe('what a failure says', () => {
   });
 
   it('passes Retry-After on for a 503 that has one', async () => {
-    expect(failure(await ask('unavailable'))).toEqual({ kind: 'upstream-status', status: 503, retryAfter: '120', message: 'upstream answered 503: down for maintenance (retry after 120)' });
+    expect(failure(await ask('unavailable'))).toEqual({
+      kind: 'upstream-status',
+      status: 503,
+      retryAfter: '120',
+      message: 'upstream answered 503: down for maintenance (retry after 120)',
+    });
   });
 
   it('gives no retry hint for a 503 without Retry-After, nor for a 500', async () => {
-    expect(failure(await ask('unavailable-no-hint'))).toEqual({ kind: 'upstream-status', status: 503, message: 'upstream answered 503: down' });
-    expect(failure(await ask('failed'))).toEqual({ kind: 'upstream-status', status: 500, message: 'upstream answered 500: broken' });
+    expect(failure(await ask('unavailable-no-hint'))).toEqual({
+      kind: 'upstream-status',
+      status: 503,
+      message: 'upstream answered 503: down',
+    });
+    expect(failure(await ask('failed'))).toEqual({
+      kind: 'upstream-status',
+      status: 500,
+      message: 'upstream answered 500: broken',
+    });
   });
 });

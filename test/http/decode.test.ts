@@ -6,16 +6,25 @@ const PNG_HEAD = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x
 
 describe('decodeBody by content type', () => {
   it('parses application/json', () => {
-    expect(decodeBody(utf8('{"a":[1,2],"b":null}'), 'application/json')).toEqual({ kind: 'json', value: { a: [1, 2], b: null } });
+    expect(decodeBody(utf8('{"a":[1,2],"b":null}'), 'application/json')).toEqual({
+      kind: 'json',
+      value: { a: [1, 2], b: null },
+    });
   });
 
   it('parses JSON with parameters, odd case and a BOM', () => {
-    expect(decodeBody(utf8('\ufeff[true]'), 'Application/JSON; Charset="UTF-8"')).toEqual({ kind: 'json', value: [true] });
+    expect(decodeBody(utf8('\ufeff[true]'), 'Application/JSON; Charset="UTF-8"')).toEqual({
+      kind: 'json',
+      value: [true],
+    });
   });
 
-  it.each(['application/ld+json', 'application/geo+json', 'application/problem+json', 'text/json'])('parses %s', (type) => {
-    expect(decodeBody(utf8('{"x":1}'), type)).toEqual({ kind: 'json', value: { x: 1 } });
-  });
+  it.each(['application/ld+json', 'application/geo+json', 'application/problem+json', 'text/json'])(
+    'parses %s',
+    (type) => {
+      expect(decodeBody(utf8('{"x":1}'), type)).toEqual({ kind: 'json', value: { x: 1 } });
+    },
+  );
 
   it('reports invalid JSON with the content type and the first bytes', () => {
     expect(decodeBody(utf8('<html><body>Bad gateway</body></html>'), 'application/json; charset=utf-8')).toEqual({
@@ -46,9 +55,20 @@ describe('decodeBody by content type', () => {
   });
 
   it('decodes text in the charset the header names', () => {
-    expect(decodeBody(Buffer.from([0x63, 0x61, 0x66, 0xe9]), 'text/plain; charset=ISO-8859-1')).toEqual({ kind: 'text', value: 'café' });
-    expect(decodeBody(Buffer.from('hé', 'utf16le'), 'text/plain; charset=utf-16le')).toEqual({ kind: 'text', value: 'hé' });
-    expect(decodeBody(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xe9, 0x22, 0x7d]), 'application/json; charset=latin1')).toEqual({
+    expect(decodeBody(Buffer.from([0x63, 0x61, 0x66, 0xe9]), 'text/plain; charset=ISO-8859-1')).toEqual({
+      kind: 'text',
+      value: 'café',
+    });
+    expect(decodeBody(Buffer.from('hé', 'utf16le'), 'text/plain; charset=utf-16le')).toEqual({
+      kind: 'text',
+      value: 'hé',
+    });
+    expect(
+      decodeBody(
+        Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xe9, 0x22, 0x7d]),
+        'application/json; charset=latin1',
+      ),
+    ).toEqual({
       kind: 'json',
       value: { a: 'é' },
     });
@@ -56,16 +76,25 @@ describe('decodeBody by content type', () => {
 
   it('invalid UTF-8 is a decode error, never text with U+FFFD in it', () => {
     const broken = Buffer.concat([utf8('price: 12 '), Buffer.from([0xff, 0xfe, 0xc3]), utf8(' EUR')]);
-    expect(decodeBody(broken, 'text/plain')).toEqual({ kind: 'error', message: 'response is not valid UTF-8 (text/plain): byte 10 of 17 starts no UTF-8 character, after: price: 12' });
+    expect(decodeBody(broken, 'text/plain')).toEqual({
+      kind: 'error',
+      message: 'response is not valid UTF-8 (text/plain): byte 10 of 17 starts no UTF-8 character, after: price: 12',
+    });
     // An overlong encoding of "/" inside a JSON string.
     const json = Buffer.concat([utf8('{"name":"'), Buffer.from([0xc0, 0xaf]), utf8('"}')]);
     expect(decodeBody(json, 'application/json; charset=utf-8')).toEqual({
       kind: 'error',
-      message: 'response is not valid UTF-8 (application/json): byte 9 of 13 starts no UTF-8 character, after: {"name":"',
+      message:
+        'response is not valid UTF-8 (application/json): byte 9 of 13 starts no UTF-8 character, after: {"name":"',
     });
     // A lone surrogate half, and a character cut off at the end.
-    expect(decodeBody(Buffer.from([0xed, 0xa0, 0x80]), 'text/plain; charset=utf-8')).toEqual({ kind: 'error', message: 'response is not valid UTF-8 (text/plain): byte 0 of 3 starts no UTF-8 character' });
-    expect(decodeBody(Buffer.from([0x61, 0xe2, 0x82]), 'text/plain')).toMatchObject({ message: 'response is not valid UTF-8 (text/plain): byte 1 of 3 starts no UTF-8 character, after: a' });
+    expect(decodeBody(Buffer.from([0xed, 0xa0, 0x80]), 'text/plain; charset=utf-8')).toEqual({
+      kind: 'error',
+      message: 'response is not valid UTF-8 (text/plain): byte 0 of 3 starts no UTF-8 character',
+    });
+    expect(decodeBody(Buffer.from([0x61, 0xe2, 0x82]), 'text/plain')).toMatchObject({
+      message: 'response is not valid UTF-8 (text/plain): byte 1 of 3 starts no UTF-8 character, after: a',
+    });
   });
 
   it('bytes a named charset cannot decode are a decode error', () => {
@@ -76,17 +105,32 @@ describe('decodeBody by content type', () => {
   });
 
   it('refuses a charset it does not know', () => {
-    expect(decodeBody(utf8('x'), 'text/plain; charset=klingon')).toEqual({ kind: 'error', message: 'unsupported charset "klingon"' });
+    expect(decodeBody(utf8('x'), 'text/plain; charset=klingon')).toEqual({
+      kind: 'error',
+      message: 'unsupported charset "klingon"',
+    });
   });
 
   it('returns images as base64 with their type', () => {
-    expect(decodeBody(PNG_HEAD, 'image/png')).toEqual({ kind: 'image', mimeType: 'image/png', base64: PNG_HEAD.toString('base64') });
-    expect(decodeBody(PNG_HEAD, 'IMAGE/JPEG; q=1')).toEqual({ kind: 'image', mimeType: 'image/jpeg', base64: PNG_HEAD.toString('base64') });
+    expect(decodeBody(PNG_HEAD, 'image/png')).toEqual({
+      kind: 'image',
+      mimeType: 'image/png',
+      base64: PNG_HEAD.toString('base64'),
+    });
+    expect(decodeBody(PNG_HEAD, 'IMAGE/JPEG; q=1')).toEqual({
+      kind: 'image',
+      mimeType: 'image/jpeg',
+      base64: PNG_HEAD.toString('base64'),
+    });
   });
 
   it('returns anything else as binary base64 with its type', () => {
     const pdf = utf8('%PDF-1.7 ...');
-    expect(decodeBody(pdf, 'application/pdf')).toEqual({ kind: 'binary', mimeType: 'application/pdf', base64: pdf.toString('base64') });
+    expect(decodeBody(pdf, 'application/pdf')).toEqual({
+      kind: 'binary',
+      mimeType: 'application/pdf',
+      base64: pdf.toString('base64'),
+    });
     expect(decodeBody(PNG_HEAD, 'application/octet-stream')).toEqual({
       kind: 'binary',
       mimeType: 'application/octet-stream',
@@ -113,8 +157,16 @@ describe('decodeBody without a content type (sniffing)', () => {
 
   it('NUL or invalid UTF-8 → binary', () => {
     const withNul = Buffer.from([0x61, 0x00, 0x62]);
-    expect(decodeBody(withNul, undefined)).toEqual({ kind: 'binary', mimeType: 'application/octet-stream', base64: withNul.toString('base64') });
-    expect(decodeBody(PNG_HEAD, undefined)).toEqual({ kind: 'binary', mimeType: 'application/octet-stream', base64: PNG_HEAD.toString('base64') });
+    expect(decodeBody(withNul, undefined)).toEqual({
+      kind: 'binary',
+      mimeType: 'application/octet-stream',
+      base64: withNul.toString('base64'),
+    });
+    expect(decodeBody(PNG_HEAD, undefined)).toEqual({
+      kind: 'binary',
+      mimeType: 'application/octet-stream',
+      base64: PNG_HEAD.toString('base64'),
+    });
   });
 
   it('treats an empty or malformed content type as missing', () => {

@@ -20,15 +20,29 @@ export interface Outcome {
 }
 
 /** An Agent with `interceptors` composed on it, innermost first, as `Dispatcher.compose` takes them. */
-export function composed(interceptors: Interceptor[], agentOptions: Agent.Options = {}): { dispatcher: Dispatcher; close: () => Promise<void> } {
+export function composed(
+  interceptors: Interceptor[],
+  agentOptions: Agent.Options = {},
+): { dispatcher: Dispatcher; close: () => Promise<void> } {
   const agent = new Agent(agentOptions);
   return { dispatcher: agent.compose(interceptors), close: () => agent.close() };
 }
 
 /** Dispatches one request through `dispatcher` and resolves with what the end of the chain heard. */
-export function dispatchThrough(dispatcher: Dispatcher, options: Partial<Dispatcher.DispatchOptions> & { origin: string } & Record<string, unknown>): Promise<Outcome> {
+export function dispatchThrough(
+  dispatcher: Dispatcher,
+  options: Partial<Dispatcher.DispatchOptions> & { origin: string } & Record<string, unknown>,
+): Promise<Outcome> {
   return new Promise((resolve) => {
-    const outcome: Outcome = { status: 0, headers: {}, body: Buffer.alloc(0), chunks: 0, starts: [], error: null, late: [] };
+    const outcome: Outcome = {
+      status: 0,
+      headers: {},
+      body: Buffer.alloc(0),
+      chunks: 0,
+      starts: [],
+      error: null,
+      late: [],
+    };
     const parts: Buffer[] = [];
     let done = false;
     const finish = (): void => {

@@ -25,10 +25,12 @@ const base64 = (text: string | Buffer): string => Buffer.from(text).toString('ba
 
 /** The key's bytes starting at byte 0, 1 and 2 of a 3-byte group, each run padded to whole groups. */
 function keyAtEachAlignment(): Buffer {
-  return Buffer.concat([0, 1, 2].map((offset) => {
-    const run = Buffer.concat([Buffer.alloc(offset, 0xff), Buffer.from(KEY)]);
-    return Buffer.concat([run, Buffer.alloc((3 - (run.length % 3)) % 3, 0xfe)]);
-  }));
+  return Buffer.concat(
+    [0, 1, 2].map((offset) => {
+      const run = Buffer.concat([Buffer.alloc(offset, 0xff), Buffer.from(KEY)]);
+      return Buffer.concat([run, Buffer.alloc((3 - (run.length % 3)) % 3, 0xfe)]);
+    }),
+  );
 }
 
 interface Echo {
@@ -43,30 +45,86 @@ const MODES: Record<string, (echo: string, key: string, url: string) => Echo> = 
   json: (echo) => ({ type: 'application/json', body: `{"echo":${echo}}` }),
   text: (echo) => ({ type: 'text/plain; charset=utf-8', body: `you sent ${echo}` }),
   header: (_echo, key) => ({ type: 'application/json', body: '{"ok":true}', headers: { 'x-echo-key': key } }),
-  base64: (echo, key) => ({ type: 'application/json', body: JSON.stringify({ echo: base64(echo), basic: `Basic ${base64(`user:${key}`)}` }) }),
-  base64url: (echo) => ({ type: 'application/json', body: JSON.stringify({ echo: Buffer.from(echo).toString('base64url') }) }),
-  hex: (echo) => ({ type: 'application/json', body: JSON.stringify({ echo: hex(echo), upper: hex(echo).toUpperCase() }) }),
+  base64: (echo, key) => ({
+    type: 'application/json',
+    body: JSON.stringify({ echo: base64(echo), basic: `Basic ${base64(`user:${key}`)}` }),
+  }),
+  base64url: (echo) => ({
+    type: 'application/json',
+    body: JSON.stringify({ echo: Buffer.from(echo).toString('base64url') }),
+  }),
+  hex: (echo) => ({
+    type: 'application/json',
+    body: JSON.stringify({ echo: hex(echo), upper: hex(echo).toUpperCase() }),
+  }),
   // Every character of the echo as \uXXXX: the key is nowhere in the raw text, only once parsed.
-  uescape: (echo) => ({ type: 'application/json', body: `{"echo":"${[...echo].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}` }),
+  uescape: (echo) => ({
+    type: 'application/json',
+    body: `{"echo":"${[...echo].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}`,
+  }),
   // PHP's default: every slash escaped.
-  slashes: (echo) => ({ type: 'application/json', body: JSON.stringify({ echo: JSON.parse(echo) }).replaceAll('/', '\\/') }),
-  lowercase: (_echo, _key, url) => ({ type: 'application/json', body: JSON.stringify({ url: url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()) }) }),
-  form: (_echo, _key, url) => ({ type: 'application/json', body: JSON.stringify({ form: new URL(url, 'http://x').searchParams.toString() }) }),
+  slashes: (echo) => ({
+    type: 'application/json',
+    body: JSON.stringify({ echo: JSON.parse(echo) }).replaceAll('/', '\\/'),
+  }),
+  lowercase: (_echo, _key, url) => ({
+    type: 'application/json',
+    body: JSON.stringify({ url: url.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()) }),
+  }),
+  form: (_echo, _key, url) => ({
+    type: 'application/json',
+    body: JSON.stringify({ form: new URL(url, 'http://x').searchParams.toString() }),
+  }),
   // Not one JSON text, so nothing parses it before the handler does: JSON lines and JSONP.
-  jsonlines: (echo) => ({ type: 'application/x-ndjson', body: `{"n":1}\n${JSON.stringify({ echo: JSON.parse(echo) }).replaceAll('/', '\\/')}\n` }),
-  jsonp: (echo) => ({ type: 'application/javascript', body: `callback(${JSON.stringify({ echo: JSON.parse(echo) }).replaceAll('/', '\\/')});` }),
-  uescapelines: (echo) => ({ type: 'application/x-ndjson', body: `{"n":1}\n{"echo":"${[...echo].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}\n` }),
+  jsonlines: (echo) => ({
+    type: 'application/x-ndjson',
+    body: `{"n":1}\n${JSON.stringify({ echo: JSON.parse(echo) }).replaceAll('/', '\\/')}\n`,
+  }),
+  jsonp: (echo) => ({
+    type: 'application/javascript',
+    body: `callback(${JSON.stringify({ echo: JSON.parse(echo) }).replaceAll('/', '\\/')});`,
+  }),
+  uescapelines: (echo) => ({
+    type: 'application/x-ndjson',
+    body: `{"n":1}\n{"echo":"${[...echo].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}\n`,
+  }),
   // In an object key, as some APIs index what they were sent.
   objectkey: (_echo, key) => ({ type: 'application/json', body: JSON.stringify({ seen: { [key]: true } }) }),
   utf16: (echo) => ({ type: 'application/json; charset=utf-16le', body: Buffer.from(`{"echo":${echo}}`, 'utf16le') }),
   // UTF-16 that says it is UTF-8 text (it is valid UTF-8, with NULs): dropping the NULs reveals it.
   utf16undeclared: (echo) => ({ type: 'text/plain', body: Buffer.from(`you sent ${echo}`, 'utf16le') }),
-  binary: (echo) => ({ type: 'application/octet-stream', body: Buffer.concat([keyAtEachAlignment(), Buffer.from(hex(echo)), Buffer.from(echo)]) }),
+  binary: (echo) => ({
+    type: 'application/octet-stream',
+    body: Buffer.concat([keyAtEachAlignment(), Buffer.from(hex(echo)), Buffer.from(echo)]),
+  }),
   status500: (_echo, key) => ({ status: 500, type: 'text/plain', body: `refused key ${base64(key)} ${hex(key)}` }),
   badjson: (_echo, key) => ({ type: 'application/json', body: `{"key":"${base64(`:${key}`)}"` }),
-  ratelimit: (_echo, key) => ({ status: 429, type: 'text/plain', body: 'slow down', headers: { 'retry-after': base64(key) } }),
+  ratelimit: (_echo, key) => ({
+    status: 429,
+    type: 'text/plain',
+    body: 'slow down',
+    headers: { 'retry-after': base64(key) },
+  }),
 };
-const ANSWERED = ['json', 'text', 'header', 'base64', 'base64url', 'hex', 'uescape', 'slashes', 'jsonlines', 'jsonp', 'uescapelines', 'lowercase', 'form', 'objectkey', 'utf16', 'utf16undeclared', 'binary'];
+const ANSWERED = [
+  'json',
+  'text',
+  'header',
+  'base64',
+  'base64url',
+  'hex',
+  'uescape',
+  'slashes',
+  'jsonlines',
+  'jsonp',
+  'uescapelines',
+  'lowercase',
+  'form',
+  'objectkey',
+  'utf16',
+  'utf16undeclared',
+  'binary',
+];
 const REFUSED = ['status500', 'badjson', 'ratelimit'];
 
 function echoUpstream(req: IncomingMessage, res: ServerResponse, entry: RecordEntry): void {
@@ -91,13 +149,21 @@ const withoutNuls = (json: string): string => json.replaceAll('\\u0000', '');
 /** Whether the handler saw the marker: as text, reversed, or inside the base64 of a binary answer. */
 function sawMarker(result: CallResult): boolean {
   const seen = withoutNuls(JSON.stringify(result));
-  return [MARKER, [...MARKER].reverse().join(''), ...base64Middles(Buffer.from(MARKER))].some((form) => seen.includes(form));
+  return [MARKER, [...MARKER].reverse().join(''), ...base64Middles(Buffer.from(MARKER))].some((form) =>
+    seen.includes(form),
+  );
 }
 
 /** Ten-character pieces of every spelling of the key, forwards and reversed, in lower case. */
 function keyPieces(): string[] {
   const bytes = Buffer.from(KEY);
-  const spellings = [KEY, encodeURIComponent(KEY), new URLSearchParams({ k: KEY }).toString().slice(2), JSON.stringify(KEY).slice(1, -1), hex(KEY)];
+  const spellings = [
+    KEY,
+    encodeURIComponent(KEY),
+    new URLSearchParams({ k: KEY }).toString().slice(2),
+    JSON.stringify(KEY).slice(1, -1),
+    hex(KEY),
+  ];
   for (const middle of base64Middles(bytes)) spellings.push(middle, middle.replaceAll('+', '-').replaceAll('/', '_'));
   const pieces = new Set<string>();
   for (const spelling of spellings) {
@@ -124,7 +190,13 @@ const project = tempProject({ config: { upstreamLimits: { maxPauseSeconds: 0 } }
 beforeAll(async () => {
   writeFileSync(join(project.dir, '.env'), `ECHO_KEY='${KEY}'\n`);
   upstream = await startUpstream(echoUpstream);
-  catalog = await Catalog.load({ schemas: SCHEMA, project: project.dir, env: {}, upstreams: { '*': upstream.origin }, sandbox: { size: 1 } });
+  catalog = await Catalog.load({
+    schemas: SCHEMA,
+    project: project.dir,
+    env: {},
+    upstreams: { '*': upstream.origin },
+    sandbox: { size: 1 },
+  });
 }, 30_000);
 
 afterAll(async () => {

@@ -56,7 +56,10 @@ const project = tempProject({ config: { network: { maxRequestsPerCall: 5 } } });
 beforeAll(async () => {
   api = await startUpstream((req, res, entry) => {
     // The key, reversed: a spelling no redaction knows, so the handler gets it.
-    if (entry.url.startsWith('/reversed')) res.writeHead(200, { 'content-type': 'text/plain' }).end([...String(req.headers['x-api-key'])].reverse().join(''));
+    if (entry.url.startsWith('/reversed'))
+      res
+        .writeHead(200, { 'content-type': 'text/plain' })
+        .end([...String(req.headers['x-api-key'])].reverse().join(''));
     else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
   });
   collector = await startUpstream();
@@ -64,7 +67,11 @@ beforeAll(async () => {
     schemas: SCHEMAS,
     project: project.dir,
     keys: { FRONT_KEY, VICTIM_KEY },
-    upstreams: { 'https://api.front.test': api.origin, 'https://collect.front.test': collector.origin, 'https://api.victim.test': api.origin },
+    upstreams: {
+      'https://api.front.test': api.origin,
+      'https://collect.front.test': collector.origin,
+      'https://api.victim.test': api.origin,
+    },
     sandbox: { size: 1 },
   });
 }, 30_000);
@@ -76,7 +83,8 @@ afterAll(async () => {
 });
 
 /** The requests a call recorded. */
-const requestsOf = (result: CallResult): Array<{ origin: string; status: number; error?: string }> => ('requests' in result ? (result.requests ?? []) : []);
+const requestsOf = (result: CallResult): Array<{ origin: string; status: number; error?: string }> =>
+  'requests' in result ? (result.requests ?? []) : [];
 
 /** The call's error message; the test fails if the call succeeded. */
 function refusal(result: CallResult): string {
@@ -101,34 +109,55 @@ describe('the host that was checked is the host that is reached', () => {
     }
   });
 
-  it.each(ROUTING_HEADERS)('preRequest sets %s: refused before anything is sent, with a message that names the header', async (name, value) => {
-    const hits = api.hits();
-    const result = await catalog.call('front_fronted', { name, value });
-    expect(refusal(result)).toContain(`HEADER_NOT_ALLOWED: the request sets "${name}"`);
-    expect(result.ok ? null : result.error.kind).toBe('origin');
-    expect(api.hits()).toBe(hits);
-  });
+  it.each(ROUTING_HEADERS)(
+    'preRequest sets %s: refused before anything is sent, with a message that names the header',
+    async (name, value) => {
+      const hits = api.hits();
+      const result = await catalog.call('front_fronted', { name, value });
+      expect(refusal(result)).toContain(`HEADER_NOT_ALLOWED: the request sets "${name}"`);
+      expect(result.ok ? null : result.error.kind).toBe('origin');
+      expect(api.hits()).toBe(hits);
+    },
+  );
 
-  it.each([...ROUTING_HEADERS, ['host-twice', 'victim.example'] as [string, string]])('a bridged request sets %s: refused before anything is sent', async (name, value) => {
-    const hits = api.hits();
-    const result = await catalog.call('front_relay', { name, value });
-    expect(refusal(result)).toContain('HEADER_NOT_ALLOWED: the request sets "');
-    expect(requestsOf(result)[0]?.error).toMatch(/^HEADER_NOT_ALLOWED: /);
-    expect(api.hits()).toBe(hits);
-  });
+  it.each([...ROUTING_HEADERS, ['host-twice', 'victim.example'] as [string, string]])(
+    'a bridged request sets %s: refused before anything is sent',
+    async (name, value) => {
+      const hits = api.hits();
+      const result = await catalog.call('front_relay', { name, value });
+      expect(refusal(result)).toContain('HEADER_NOT_ALLOWED: the request sets "');
+      expect(requestsOf(result)[0]?.error).toMatch(/^HEADER_NOT_ALLOWED: /);
+      expect(api.hits()).toBe(hits);
+    },
+  );
 });
 
 describe('no key value leaves to an origin not bound to it', () => {
-  const SMUGGLED = ['query', 'path', 'url-tabs', 'header-basic', 'header-name', 'body-json', 'body-slashes', 'body-utf16', 'token'];
+  const SMUGGLED = [
+    'query',
+    'path',
+    'url-tabs',
+    'header-basic',
+    'header-name',
+    'body-json',
+    'body-slashes',
+    'body-utf16',
+    'token',
+  ];
 
-  it.each(SMUGGLED)('the key, got past redaction, sent on to another origin of the reach (%s): refused, the collector sees nothing', async (mode) => {
-    const hits = collector.hits();
-    const result = await catalog.call('front_smuggle', { mode });
-    expect(refusal(result)).toMatch(/KEY_NOT_ALLOWED: the request to https:\/\/collect\.front\.test carries the (value of the )?key FRONT_KEY/);
-    expect(collector.hits()).toBe(hits);
-    // It did get the key: the upstream at the bound origin echoed it (reversed) first.
-    expect(requestsOf(result)[0]).toMatchObject({ origin: 'https://api.front.test', status: 200 });
-  });
+  it.each(SMUGGLED)(
+    'the key, got past redaction, sent on to another origin of the reach (%s): refused, the collector sees nothing',
+    async (mode) => {
+      const hits = collector.hits();
+      const result = await catalog.call('front_smuggle', { mode });
+      expect(refusal(result)).toMatch(
+        /KEY_NOT_ALLOWED: the request to https:\/\/collect\.front\.test carries the (value of the )?key FRONT_KEY/,
+      );
+      expect(collector.hits()).toBe(hits);
+      // It did get the key: the upstream at the bound origin echoed it (reversed) first.
+      expect(requestsOf(result)[0]).toMatchObject({ origin: 'https://api.front.test', status: 200 });
+    },
+  );
 
   it('the key sent back to its own origin, where it is bound, goes out', async () => {
     const mark = api.records.length;
@@ -137,17 +166,24 @@ describe('no key value leaves to an origin not bound to it', () => {
     expect(api.records.slice(mark).map((entry) => entry.url)).toContain(`/c?k=${encodeURIComponent(FRONT_KEY)}`);
   });
 
-  it.each(['query-home', 'header-basic-home', 'body-utf16-home'])('another schema’s key, sent to this schema’s own origin (%s): refused, nothing sent', async (mode) => {
-    const hits = api.hits();
-    const result = await catalog.call('front_smuggle', { mode, secret: VICTIM_KEY });
-    expect(refusal(result)).toContain('KEY_NOT_ALLOWED: the request to https://api.front.test carries the value of the key VICTIM_KEY');
-    expect(api.hits()).toBe(hits);
-  });
+  it.each(['query-home', 'header-basic-home', 'body-utf16-home'])(
+    'another schema’s key, sent to this schema’s own origin (%s): refused, nothing sent',
+    async (mode) => {
+      const hits = api.hits();
+      const result = await catalog.call('front_smuggle', { mode, secret: VICTIM_KEY });
+      expect(refusal(result)).toContain(
+        'KEY_NOT_ALLOWED: the request to https://api.front.test carries the value of the key VICTIM_KEY',
+      );
+      expect(api.hits()).toBe(hits);
+    },
+  );
 
   it('on the core’s own path too: preRequest that puts another schema’s key into the URL is refused; its own key goes out', async () => {
     const hits = api.hits();
     const refused = await catalog.call('front_carry', { secret: VICTIM_KEY });
-    expect(refusal(refused)).toContain('KEY_NOT_ALLOWED: the request to https://api.front.test carries the value of the key VICTIM_KEY in the URL');
+    expect(refusal(refused)).toContain(
+      'KEY_NOT_ALLOWED: the request to https://api.front.test carries the value of the key VICTIM_KEY in the URL',
+    );
     expect(api.hits()).toBe(hits);
     const own = await catalog.call('front_carry', { secret: FRONT_KEY });
     expect(own.ok, JSON.stringify(own)).toBe(true);
@@ -155,7 +191,10 @@ describe('no key value leaves to an origin not bound to it', () => {
   });
 
   it('no refusal message carries a key', async () => {
-    const results = await Promise.all([catalog.call('front_smuggle', { mode: 'header-name' }), catalog.call('front_carry', { secret: VICTIM_KEY })]);
+    const results = await Promise.all([
+      catalog.call('front_smuggle', { mode: 'header-name' }),
+      catalog.call('front_carry', { secret: VICTIM_KEY }),
+    ]);
     const text = JSON.stringify(results);
     for (const key of [FRONT_KEY, VICTIM_KEY]) {
       expect(text).not.toContain(key);
@@ -179,12 +218,20 @@ describe('on the wire (a raw TCP server that records every byte it receives)', (
         text += chunk.toString('latin1');
         if (!text.includes('\r\n\r\n')) return;
         heads.push(text.slice(0, text.indexOf('\r\n\r\n')));
-        socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 11\r\nconnection: close\r\n\r\n{"ok":true}');
+        socket.end(
+          'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 11\r\nconnection: close\r\n\r\n{"ok":true}',
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
-    wired = await Catalog.load({ schemas: SCHEMAS, project: project.dir, keys: { FRONT_KEY, VICTIM_KEY }, upstreams: { 'https://api.front.test': `http://127.0.0.1:${port}` }, sandbox: { size: 1 } });
+    wired = await Catalog.load({
+      schemas: SCHEMAS,
+      project: project.dir,
+      keys: { FRONT_KEY, VICTIM_KEY },
+      upstreams: { 'https://api.front.test': `http://127.0.0.1:${port}` },
+      sandbox: { size: 1 },
+    });
   }, 30_000);
 
   afterAll(async () => {
@@ -203,7 +250,12 @@ describe('on the wire (a raw TCP server that records every byte it receives)', (
     }
   });
 
-  it.each([['front_fronted', 'Host'], ['front_relay', 'Host'], ['front_relay', 'host-twice'], ['front_fronted', 'X-Forwarded-Host']])('%s setting %s: not one byte reaches the wire', async (tool, name) => {
+  it.each([
+    ['front_fronted', 'Host'],
+    ['front_relay', 'Host'],
+    ['front_relay', 'host-twice'],
+    ['front_fronted', 'X-Forwarded-Host'],
+  ])('%s setting %s: not one byte reaches the wire', async (tool, name) => {
     const [before, mark] = [received, heads.length];
     const result = await wired.call(tool, { name, value: 'victim.example' });
     expect(heads.slice(mark).join('\n'), 'request heads on the wire').not.toMatch(/victim\.example/);

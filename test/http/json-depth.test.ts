@@ -40,12 +40,16 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       return void res.write(nested(MAX + 1).slice(0, MAX + 1));
     }
-    if (path === '/gzip-deep') return void res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(nested(MAX + 1)));
+    if (path === '/gzip-deep')
+      return void res
+        .writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' })
+        .end(gzipSync(nested(MAX + 1)));
     const answer = ANSWERS[path];
     if (!answer) return void res.writeHead(404).end();
     const [type, chunks] = answer;
     res.writeHead(200, type === null ? {} : { 'content-type': type });
-    const next = (at: number): void => (at === chunks.length ? void res.end() : void res.write(chunks[at], () => setTimeout(() => next(at + 1), 5)));
+    const next = (at: number): void =>
+      at === chunks.length ? void res.end() : void res.write(chunks[at], () => setTimeout(() => next(at + 1), 5));
     next(0);
   });
 });
@@ -72,7 +76,8 @@ describe('jsonDepth', () => {
   });
 
   it('leaves text alone: a text type, an untyped answer that is not JSON, brackets inside strings', async () => {
-    for (const path of ['/text-type', '/untyped-text', '/in-string', '/split-escape']) expect((await get(path)).error, path).toBeNull();
+    for (const path of ['/text-type', '/untyped-text', '/in-string', '/split-escape'])
+      expect((await get(path)).error, path).toBeNull();
   });
 
   it('counts the nesting across chunks', async () => {
@@ -82,7 +87,9 @@ describe('jsonDepth', () => {
   it('judges the decoded bytes when composed outside contentDecoding', async () => {
     const decoded = composed([contentDecoding(1 << 20), jsonDepth(MAX)]);
     try {
-      expect((await dispatchThrough(decoded.dispatcher, { origin: server.origin, path: '/gzip-deep' })).error?.message).toBe(TOO_DEEP);
+      expect(
+        (await dispatchThrough(decoded.dispatcher, { origin: server.origin, path: '/gzip-deep' })).error?.message,
+      ).toBe(TOO_DEEP);
     } finally {
       await decoded.close();
     }
@@ -92,7 +99,9 @@ describe('jsonDepth', () => {
     // The total deadline is far beyond the test's own timeout: only an early refusal can pass.
     const client = new HttpClient({ maxJsonDepth: MAX, totalTimeoutMs: 600_000 }, { allowPrivate: true });
     try {
-      const failure = await client.request({ method: 'GET', url: `${server.origin}/deep-then-stall`, headers: {} }).catch((error: unknown) => error);
+      const failure = await client
+        .request({ method: 'GET', url: `${server.origin}/deep-then-stall`, headers: {} })
+        .catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(HttpError);
       expect((failure as HttpError).kind).toBe('too-deep');
     } finally {

@@ -11,7 +11,10 @@ let internal: Upstream;
 const projects: TestProject[] = [];
 
 beforeAll(async () => {
-  internal = await startUpstream((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('internal service'), { tls: true });
+  internal = await startUpstream(
+    (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('internal service'),
+    { tls: true },
+  );
 });
 
 afterAll(async () => {
@@ -42,13 +45,18 @@ describe('a schema root on a private address', () => {
     expect(connections).toBe(0);
     expect(result).toMatchObject({ ok: false, error: { kind: 'upstream-failure' } });
     const message = result?.ok === false ? result.error.message : '';
-    expect(message).toMatch(/^upstream request failed: https:\/\/(127\.0\.0\.1|localhost):\d+ resolves to a private address \((127\.0\.0\.1|::1), loopback\); refused\. Allow it with network\.allowPrivate in \.flowmcp\/config\.json$/);
+    expect(message).toMatch(
+      /^upstream request failed: https:\/\/(127\.0\.0\.1|localhost):\d+ resolves to a private address \((127\.0\.0\.1|::1), loopback\); refused\. Allow it with network\.allowPrivate in \.flowmcp\/config\.json$/,
+    );
     expect(message).not.toContain(KEY);
   });
 
   it('a --host-- root that a preRequest fills with localhost does not load (VAL027), so nothing is sent', async () => {
-    const handlers = "export const handlers = () => ({ getThing: { preRequest: ({ struct }) => ({ struct: { ...struct, url: struct.url.replace('--host--', 'localhost') } }) } });";
-    const { result, connections, findings } = await callOnce(keyedSchema(`https://--host--:${internal.port}`, handlers));
+    const handlers =
+      "export const handlers = () => ({ getThing: { preRequest: ({ struct }) => ({ struct: { ...struct, url: struct.url.replace('--host--', 'localhost') } }) } });";
+    const { result, connections, findings } = await callOnce(
+      keyedSchema(`https://--host--:${internal.port}`, handlers),
+    );
     expect(findings.map((f) => f.code)).toContain('VAL027');
     expect(result).toBeNull();
     expect(connections).toBe(0);
@@ -59,22 +67,30 @@ describe('the operator allows it', () => {
   // Reaching the service is all these show: its certificate is self-signed, so the call then
   // fails its TLS handshake.
   it('network.allowPrivate: true', async () => {
-    const { connections } = await callOnce(keyedSchema(`https://127.0.0.1:${internal.port}`), { network: { allowPrivate: true } });
+    const { connections } = await callOnce(keyedSchema(`https://127.0.0.1:${internal.port}`), {
+      network: { allowPrivate: true },
+    });
     expect(connections).toBe(1);
   });
 
   it('network.allowPrivate naming the origin', async () => {
-    const { connections } = await callOnce(keyedSchema(`https://localhost:${internal.port}`), { network: { allowPrivate: [`https://localhost:${internal.port}`] } });
+    const { connections } = await callOnce(keyedSchema(`https://localhost:${internal.port}`), {
+      network: { allowPrivate: [`https://localhost:${internal.port}`] },
+    });
     expect(connections).toBe(1);
   });
 
   it('network.allowPrivate naming another origin does not', async () => {
-    const { connections } = await callOnce(keyedSchema(`https://localhost:${internal.port}`), { network: { allowPrivate: ['https://localhost:1'] } });
+    const { connections } = await callOnce(keyedSchema(`https://localhost:${internal.port}`), {
+      network: { allowPrivate: ['https://localhost:1'] },
+    });
     expect(connections).toBe(0);
   });
 
   it('an upstream override to the address', async () => {
-    const { connections } = await callOnce(keyedSchema('https://api.example.test'), undefined, { 'https://api.example.test': `https://127.0.0.1:${internal.port}` });
+    const { connections } = await callOnce(keyedSchema('https://api.example.test'), undefined, {
+      'https://api.example.test': `https://127.0.0.1:${internal.port}`,
+    });
     expect(connections).toBe(1);
   });
 });

@@ -1,7 +1,8 @@
 // A throwaway project for catalog tests: one schema file, a `.env` with its key, and optionally
 // a `.flowmcp/config.json`.
 
-import { Catalog, type CatalogOptions } from '../../src/runtime/catalog.js';
+import { Catalog } from '../../src/runtime/catalog.js';
+import { type CatalogOptions } from '../../src/runtime/catalog-options.js';
 import { tempProject } from '../kit/project.js';
 
 export const KEY = 'sk-test-Zx81Qv02Lm';
@@ -26,7 +27,8 @@ export interface TestProject {
 export function makeProject(schema: string, config?: unknown): TestProject {
   const project = tempProject({ config, env: { TEST_KEY: KEY }, schemas: { 'internal.mjs': schema } });
   return {
-    load: (options = {}) => Catalog.load({ schemas: project.schemas, project: project.dir, env: {}, sandbox: { size: 1 }, ...options }),
+    load: (options = {}) =>
+      Catalog.load({ schemas: project.schemas, project: project.dir, env: {}, sandbox: { size: 1 }, ...options }),
     remove: project.remove,
   };
 }

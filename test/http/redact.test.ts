@@ -1,4 +1,4 @@
-// The Redactor (RULINGS R4): each form of a key value is found and replaced, in texts, in parsed
+// The Redactor (decision R4): each form of a key value is found and replaced, in texts, in parsed
 // JSON (values, object keys, numbers) and in upstream answers before a handler sees them,
 // including JSON escapes that hide a key in the raw text; nothing is copied when nothing matches.
 
@@ -46,7 +46,11 @@ describe('each form of a key in a text', () => {
   });
 
   it.each([0, 1, 2, 3, 4, 5])('base64 and base64url of a longer text with the key after %i bytes', (offset) => {
-    const bytes = Buffer.concat([Buffer.from('Basic user:'.slice(0, offset)), Buffer.from(KEY), Buffer.from(' and more')]);
+    const bytes = Buffer.concat([
+      Buffer.from('Basic user:'.slice(0, offset)),
+      Buffer.from(KEY),
+      Buffer.from(' and more'),
+    ]);
     for (const text of [bytes.toString('base64'), bytes.toString('base64url')]) {
       const redacted = redactor.redact(text);
       expect(redacted).toContain(MARKER);
@@ -61,7 +65,12 @@ describe('each form of a key in a text', () => {
   });
 
   it('names each key, and a redactor without keys changes nothing', () => {
-    const two = new Redactor(new Map([['A', 'first-secret-value'], ['B', 'second-secret-value']]));
+    const two = new Redactor(
+      new Map([
+        ['A', 'first-secret-value'],
+        ['B', 'second-secret-value'],
+      ]),
+    );
     expect(two.redact('first-secret-value / second-secret-value')).toBe('[redacted A] / [redacted B]');
     const none = new Redactor(new Map());
     const value = { a: 'x' };
@@ -80,8 +89,14 @@ describe('each form of a key in a text', () => {
 describe('redactValue', () => {
   it('redacts string values, object keys and numbers', () => {
     const numeric = new Redactor(new Map([['PIN', '31415926535']]));
-    expect(numeric.redactValue({ n: 31415926535, m: 7, s: 'pin 31415926535' })).toEqual({ n: '[redacted PIN]', m: 7, s: 'pin [redacted PIN]' });
-    expect(redactor.redactValue({ [KEY]: { echo: [`k=${encodeURIComponent(KEY)}`, 1, null, true] } })).toEqual({ [MARKER]: { echo: [`k=${MARKER}`, 1, null, true] } });
+    expect(numeric.redactValue({ n: 31415926535, m: 7, s: 'pin 31415926535' })).toEqual({
+      n: '[redacted PIN]',
+      m: 7,
+      s: 'pin [redacted PIN]',
+    });
+    expect(redactor.redactValue({ [KEY]: { echo: [`k=${encodeURIComponent(KEY)}`, 1, null, true] } })).toEqual({
+      [MARKER]: { echo: [`k=${MARKER}`, 1, null, true] },
+    });
   });
 
   it('returns the value itself when nothing matches, and shares what did not change', () => {
@@ -112,17 +127,26 @@ describe('redactValue', () => {
 });
 
 describe('redactAnswer: an upstream answer before a handler sees it', () => {
-  function answer(body: string | Buffer, type: string): { decoded: Decoded; response: { body: Buffer; headers: Record<string, string> } } {
+  function answer(
+    body: string | Buffer,
+    type: string,
+  ): { decoded: Decoded; response: { body: Buffer; headers: Record<string, string> } } {
     const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body);
     const decoded = decodeBody(bytes, type);
     if (decoded.kind === 'error') throw new Error(decoded.message);
     return { decoded, response: { body: bytes, headers: { 'content-type': type } } };
   }
 
-  const viewOf = (decoded: Decoded): unknown => (decoded.kind === 'json' || decoded.kind === 'text' ? decoded.value : 'base64' in decoded ? decoded.base64 : null);
+  const viewOf = (decoded: Decoded): unknown =>
+    decoded.kind === 'json' || decoded.kind === 'text' ? decoded.value : 'base64' in decoded ? decoded.base64 : null;
 
   it('hands on the very answer when its bytes hold no form', () => {
-    const { decoded, response } = answer(JSON.stringify({ items: ['caf\u00e9', 'a/b'], note: 'Zq9' }).replace('é', '\\u00e9').replaceAll('/', '\\/'), 'application/json');
+    const { decoded, response } = answer(
+      JSON.stringify({ items: ['caf\u00e9', 'a/b'], note: 'Zq9' })
+        .replace('é', '\\u00e9')
+        .replaceAll('/', '\\/'),
+      'application/json',
+    );
     expect(redactor.redactAnswer(decoded, response)).toBe(decoded);
   });
 
@@ -130,7 +154,10 @@ describe('redactAnswer: an upstream answer before a handler sees it', () => {
     ['as it is', JSON.stringify({ echo: KEY })],
     ['in an object key', JSON.stringify({ seen: { [KEY]: 1 } })],
     // Nowhere in the raw text, only once parsed: every character a \u escape.
-    ['written in \\u escapes', `{"echo":"${[...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}`],
+    [
+      'written in \\u escapes',
+      `{"echo":"${[...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"}`,
+    ],
     ['with its slash escaped (PHP)', JSON.stringify({ echo: KEY }).replaceAll('/', '\\/')],
     ['base64 of a JSON echo', JSON.stringify({ echo: base64(JSON.stringify({ headers: { 'x-api-key': KEY } })) })],
   ])('JSON with the key %s', (_how, body) => {
@@ -141,7 +168,10 @@ describe('redactAnswer: an upstream answer before a handler sees it', () => {
   });
 
   it('JSON in another charset is walked, since its bytes do not spell the key as UTF-8 does', () => {
-    const { decoded, response } = answer(Buffer.from(JSON.stringify({ echo: KEY }), 'utf16le'), 'application/json; charset=utf-16le');
+    const { decoded, response } = answer(
+      Buffer.from(JSON.stringify({ echo: KEY }), 'utf16le'),
+      'application/json; charset=utf-16le',
+    );
     expect(viewOf(redactor.redactAnswer(decoded, response))).toEqual({ echo: MARKER });
   });
 
@@ -150,12 +180,22 @@ describe('redactAnswer: an upstream answer before a handler sees it', () => {
     expect(viewOf(redactor.redactAnswer(decoded, response))).toBe(`invalid key ${MARKER}`);
   });
 
-  it.each([0, 1, 2])('binary data with the key after %i bytes, and its hex: redacted from the bytes the base64 is made of', (offset) => {
-    const body = Buffer.concat([Buffer.alloc(offset, 0xff), Buffer.from(KEY), Buffer.from([0, 1]), Buffer.from(hex(KEY))]);
-    const { decoded, response } = answer(body, 'application/octet-stream');
-    const bytes = Buffer.from(viewOf(redactor.redactAnswer(decoded, response)) as string, 'base64').toString('latin1');
-    expect(bytes).toBe(`${'\xff'.repeat(offset)}${MARKER}\x00\x01${MARKER}`);
-  });
+  it.each([0, 1, 2])(
+    'binary data with the key after %i bytes, and its hex: redacted from the bytes the base64 is made of',
+    (offset) => {
+      const body = Buffer.concat([
+        Buffer.alloc(offset, 0xff),
+        Buffer.from(KEY),
+        Buffer.from([0, 1]),
+        Buffer.from(hex(KEY)),
+      ]);
+      const { decoded, response } = answer(body, 'application/octet-stream');
+      const bytes = Buffer.from(viewOf(redactor.redactAnswer(decoded, response)) as string, 'base64').toString(
+        'latin1',
+      );
+      expect(bytes).toBe(`${'\xff'.repeat(offset)}${MARKER}\x00\x01${MARKER}`);
+    },
+  );
 
   it('an answer with no key of this redactor, or an empty one, is handed on as it is', () => {
     const { decoded, response } = answer(JSON.stringify({ echo: KEY }), 'application/json');
@@ -166,7 +206,12 @@ describe('redactAnswer: an upstream answer before a handler sees it', () => {
 });
 
 describe('forKeysOf', () => {
-  const catalog = new Redactor(new Map([['A', 'value-of-key-a'], ['B', 'value-of-key-b']]));
+  const catalog = new Redactor(
+    new Map([
+      ['A', 'value-of-key-a'],
+      ['B', 'value-of-key-b'],
+    ]),
+  );
 
   it('redacts only the keys named, made once per owner and shared by owners with the same names', () => {
     const plan = { keys: ['A'] };
@@ -181,7 +226,8 @@ describe('forKeysOf', () => {
 });
 
 describe('issue 23: forms behind escapes, in UTF-16 and in other charsets', () => {
-  const escaped = (text: string): string => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  const escaped = (text: string): string =>
+    [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 
   it.each([
     ['every slash written \\/', JSON.stringify(KEY).slice(1, -1).replaceAll('/', '\\/')],
@@ -200,20 +246,42 @@ describe('issue 23: forms behind escapes, in UTF-16 and in other charsets', () =
     expect(plain.redact(text)).toBe(text);
   });
 
-  it.each([0, 1])('UTF-16 bytes of the key, both byte orders, after %i bytes: replaced by the marker in the same byte order', (offset) => {
-    const pad = Buffer.alloc(offset, 0xfe);
-    for (const [littleEndian, encode] of [[true, (t: string) => Buffer.from(t, 'utf16le')], [false, (t: string) => Buffer.from(t, 'utf16le').swap16()]] as const) {
-      const body = Buffer.concat([pad, encode(`key=${KEY};`)]);
-      const { decoded, response } = { decoded: { kind: 'binary' as const, mimeType: 'application/octet-stream', base64: body.toString('base64') }, response: { body, headers: {} } };
-      const bytes = Buffer.from((redactor.redactAnswer(decoded, response) as { base64: string }).base64, 'base64');
-      expect(bytes.equals(Buffer.concat([pad, encode(`key=${MARKER};`)])), `little-endian: ${littleEndian}`).toBe(true);
-    }
-  });
+  it.each([0, 1])(
+    'UTF-16 bytes of the key, both byte orders, after %i bytes: replaced by the marker in the same byte order',
+    (offset) => {
+      const pad = Buffer.alloc(offset, 0xfe);
+      for (const [littleEndian, encode] of [
+        [true, (t: string) => Buffer.from(t, 'utf16le')],
+        [false, (t: string) => Buffer.from(t, 'utf16le').swap16()],
+      ] as const) {
+        const body = Buffer.concat([pad, encode(`key=${KEY};`)]);
+        const { decoded, response } = {
+          decoded: { kind: 'binary' as const, mimeType: 'application/octet-stream', base64: body.toString('base64') },
+          response: { body, headers: {} },
+        };
+        const bytes = Buffer.from((redactor.redactAnswer(decoded, response) as { base64: string }).base64, 'base64');
+        expect(bytes.equals(Buffer.concat([pad, encode(`key=${MARKER};`)])), `little-endian: ${littleEndian}`).toBe(
+          true,
+        );
+      }
+    },
+  );
 
   it('redactRawAnswer: header names and values, and a body in a declared charset rewritten as UTF-8', () => {
     const body = Buffer.from([...`{"echo":"${KEY}"}`].map((c) => `\x1b(B${c}`).join(''), 'latin1');
-    const raw = redactor.redactRawAnswer({ headers: { [`x-${hex(KEY)}`]: 'a', 'x-echo': base64(KEY), 'content-type': 'application/json; charset="ISO-2022-JP"' }, body });
-    expect(raw.headers).toEqual({ [`x-${MARKER}`]: 'a', 'x-echo': MARKER, 'content-type': 'application/json; charset=utf-8' });
+    const raw = redactor.redactRawAnswer({
+      headers: {
+        [`x-${hex(KEY)}`]: 'a',
+        'x-echo': base64(KEY),
+        'content-type': 'application/json; charset="ISO-2022-JP"',
+      },
+      body,
+    });
+    expect(raw.headers).toEqual({
+      [`x-${MARKER}`]: 'a',
+      'x-echo': MARKER,
+      'content-type': 'application/json; charset=utf-8',
+    });
     expect(JSON.parse(raw.body.toString('utf8'))).toEqual({ echo: MARKER });
   });
 
@@ -225,7 +293,13 @@ describe('issue 23: forms behind escapes, in UTF-16 and in other charsets', () =
   });
 
   it('keysIn names every key of a value two keys share, and finds UTF-16 in bytes and in a text with NULs', () => {
-    const shared = new Redactor(new Map([['A', 'the-same-value-123'], ['B', 'the-same-value-123'], ['C', 'another-value-4567']]));
+    const shared = new Redactor(
+      new Map([
+        ['A', 'the-same-value-123'],
+        ['B', 'the-same-value-123'],
+        ['C', 'another-value-4567'],
+      ]),
+    );
     expect(shared.keysIn(`x ${encodeURIComponent('the-same-value-123')} y`)).toEqual([['A', 'B']]);
     const utf16 = Buffer.from('another-value-4567', 'utf16le').swap16().toString('latin1');
     expect(shared.keysIn(utf16, true)).toEqual([['C']]);
@@ -253,7 +327,10 @@ describe('a key past ASCII, behind \\u escapes', () => {
     expect(escaped).toContain('\\ud83d\\udd11');
     const lines = `{"n":1}\n{"k":"${escaped}"}\n`;
     expect(accented.redact(lines)).toBe('{"n":1}\n{"k":"[redacted ACCENTED]"}\n');
-    const raw = accented.redactRawAnswer({ headers: { 'content-type': 'application/x-ndjson' }, body: Buffer.from(lines) });
+    const raw = accented.redactRawAnswer({
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: Buffer.from(lines),
+    });
     expect(raw.body.toString('utf8')).toBe('{"n":1}\n{"k":"[redacted ACCENTED]"}\n');
   });
 

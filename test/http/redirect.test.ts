@@ -25,7 +25,9 @@ beforeAll(async () => {
     const hop = Number(url.searchParams.get('hop') ?? 0);
     switch (url.pathname) {
       case '/chain':
-        return hop < 3 ? moved(res, 302, `/chain?hop=${hop + 1}`) : void res.writeHead(200, { 'content-type': 'text/plain' }).end(`arrived after ${hop}`);
+        return hop < 3
+          ? moved(res, 302, `/chain?hop=${hop + 1}`)
+          : void res.writeHead(200, { 'content-type': 'text/plain' }).end(`arrived after ${hop}`);
       case '/endless':
         return moved(res, 302, `/endless?hop=${hop + 1}`);
       case '/to-other':
@@ -55,7 +57,9 @@ beforeAll(async () => {
         return pump();
       }
       case '/echo':
-        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, headers: req.headers, body: entry.body }));
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ method: req.method, headers: req.headers, body: entry.body }));
       default:
         return void res.writeHead(404).end();
     }
@@ -114,14 +118,27 @@ describe('redirect interceptor', () => {
   });
 
   it('303 after POST goes on as a GET without the body or the headers that describe it; 307 keeps both', async () => {
-    const post = { origin: main.origin, method: 'POST' as const, body: '{"a":1}', headers: { 'content-type': 'application/json', 'x-keep': 'yes' } };
-    const seeOther = JSON.parse((await dispatchThrough(chain.dispatcher, { ...post, path: '/see-other' })).body.toString());
+    const post = {
+      origin: main.origin,
+      method: 'POST' as const,
+      body: '{"a":1}',
+      headers: { 'content-type': 'application/json', 'x-keep': 'yes' },
+    };
+    const seeOther = JSON.parse(
+      (await dispatchThrough(chain.dispatcher, { ...post, path: '/see-other' })).body.toString(),
+    );
     expect(seeOther.method).toBe('GET');
     expect(seeOther.body).toBe('');
     expect(seeOther.headers['content-type']).toBeUndefined();
     expect(seeOther.headers['x-keep']).toBe('yes');
-    const temporary = JSON.parse((await dispatchThrough(chain.dispatcher, { ...post, path: '/temporary' })).body.toString());
-    expect([temporary.method, temporary.body, temporary.headers['content-type']]).toEqual(['POST', '{"a":1}', 'application/json']);
+    const temporary = JSON.parse(
+      (await dispatchThrough(chain.dispatcher, { ...post, path: '/temporary' })).body.toString(),
+    );
+    expect([temporary.method, temporary.body, temporary.headers['content-type']]).toEqual([
+      'POST',
+      '{"a":1}',
+      'application/json',
+    ]);
   });
 
   it('drops the connection of a redirect whose body never ends, and still follows it', async () => {
@@ -141,7 +158,8 @@ describe('redirect interceptor', () => {
     const judged = composed([redirect(5)], {
       connect: (options, callback) => {
         connections++;
-        if (connections > 1) return callback(new HttpError('private-address', 'second connection refused by the address policy'), null);
+        if (connections > 1)
+          return callback(new HttpError('private-address', 'second connection refused by the address policy'), null);
         plain(options, callback);
       },
     });

@@ -40,14 +40,21 @@ const SCHEMA = schemaOf(`{
     }
   }
 }`);
-const [getThing, createThing] = SCHEMA.routes as [NonNullable<CanonicalSchema['routes'][0]>, NonNullable<CanonicalSchema['routes'][0]>];
+const [getThing, createThing] = SCHEMA.routes as [
+  NonNullable<CanonicalSchema['routes'][0]>,
+  NonNullable<CanonicalSchema['routes'][0]>,
+];
 
 describe('buildRequest', () => {
   const tokens = new SecretTokens();
   const key = tokens.token('API_KEY');
 
   it('encodes inserts as one segment, keeps the literal query, appends with & and comma-joins arrays', () => {
-    const request = buildRequest(planRequest(SCHEMA, getThing), { id: 'a/b?c#d%e f', part: 'ü', tags: ['x', 'y z'], q: '&=' }, tokens);
+    const request = buildRequest(
+      planRequest(SCHEMA, getThing),
+      { id: 'a/b?c#d%e f', part: 'ü', tags: ['x', 'y z'], q: '&=' },
+      tokens,
+    );
     expect(request).toEqual({
       url: `https://--chain--.api.example.com/v1/things/a%2Fb%3Fc%23d%25e%20f/%C3%BC?module=account&apikey=${key}&tags=x%2Cy+z&q=%26%3D&format=json`,
       method: 'GET',
@@ -88,7 +95,10 @@ describe('requests as the reference sends them (issue 14)', () => {
       look: { method: 'GET', path: '/look', description: 'x', parameters: [], tests: [{ _description: 'x' }] }
     }
   }`);
-  const [ping, look] = SPELLINGS.routes as [NonNullable<CanonicalSchema['routes'][0]>, NonNullable<CanonicalSchema['routes'][0]>];
+  const [ping, look] = SPELLINGS.routes as [
+    NonNullable<CanonicalSchema['routes'][0]>,
+    NonNullable<CanonicalSchema['routes'][0]>,
+  ];
 
   it("keeps one header per name in any letter case: the schema's Content-Type, and the later of two spellings", () => {
     const sent = outgoingRequest(buildRequest(planRequest(SPELLINGS, ping), {}, tokens));
@@ -98,18 +108,39 @@ describe('requests as the reference sends them (issue 14)', () => {
   it("sends {} on a POST without body parameters, and no body on a GET (the schema's headers still go)", () => {
     expect(outgoingRequest(buildRequest(planRequest(SPELLINGS, ping), {}, tokens)).body).toBe('{}');
     const got = outgoingRequest(buildRequest(planRequest(SPELLINGS, look), {}, tokens));
-    expect(got).toEqual({ url: 'https://api.example.com/look', headers: { 'Content-Type': 'application/json; charset=utf-8', accept: 'application/json' } });
+    expect(got).toEqual({
+      url: 'https://api.example.com/look',
+      headers: { 'Content-Type': 'application/json; charset=utf-8', accept: 'application/json' },
+    });
   });
 
   it('gives a body preRequest built a JSON content type, unless a header of any spelling names one', () => {
-    const built = { url: 'https://api.example.com/q', method: 'POST' as const, headers: { 'X-Other': '1' }, body: { query: '{ a }' } };
-    expect(outgoingRequest(built)).toEqual({ url: built.url, headers: { 'X-Other': '1', 'content-type': 'application/json' }, body: '{"query":"{ a }"}' });
+    const built = {
+      url: 'https://api.example.com/q',
+      method: 'POST' as const,
+      headers: { 'X-Other': '1' },
+      body: { query: '{ a }' },
+    };
+    expect(outgoingRequest(built)).toEqual({
+      url: built.url,
+      headers: { 'X-Other': '1', 'content-type': 'application/json' },
+      body: '{"query":"{ a }"}',
+    });
     const form = { ...built, headers: { 'CONTENT-TYPE': 'application/x-www-form-urlencoded' }, body: 'a=1&b=2' };
-    expect(outgoingRequest(form)).toEqual({ url: built.url, headers: { 'CONTENT-TYPE': 'application/x-www-form-urlencoded' }, body: 'a=1&b=2' });
+    expect(outgoingRequest(form)).toEqual({
+      url: built.url,
+      headers: { 'CONTENT-TYPE': 'application/x-www-form-urlencoded' },
+      body: 'a=1&b=2',
+    });
   });
 
   it("lets a spelling a handler added replace the schema's", () => {
-    const changed = { url: 'https://api.example.com/q', method: 'POST' as const, headers: { 'Content-Type': 'application/json', 'content-type': 'text/plain' }, body: 'hi' };
+    const changed = {
+      url: 'https://api.example.com/q',
+      method: 'POST' as const,
+      headers: { 'Content-Type': 'application/json', 'content-type': 'text/plain' },
+      body: 'hi',
+    };
     expect(outgoingRequest(changed).headers).toEqual({ 'content-type': 'text/plain' });
   });
 });
@@ -118,7 +149,11 @@ describe('OriginRule', () => {
   const rule = new OriginRule(SCHEMA.root);
 
   it('takes no label the schema writes out for a marker, whatever its text (issue 23)', () => {
-    for (const written of ['https://flowguardlabel.com', 'https://flowguardlabel0.com', 'https://flowguard-marker.com']) {
+    for (const written of [
+      'https://flowguardlabel.com',
+      'https://flowguardlabel0.com',
+      'https://flowguard-marker.com',
+    ]) {
       const literal = new OriginRule([{ kind: 'literal', text: written }]);
       expect(literal.allows(`${written}/x`)).toBe(true);
       expect(literal.allows('https://attacker.com/x')).toBe(false);

@@ -10,8 +10,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('SecretStore', () => {
   it('reads .env, lets a granted environment variable win, and counts empty values as missing', () => {
     writeFileSync(join(dir, '.env'), 'FROM_FILE=file-value\nBOTH=file\nEMPTY=\n');
-    const store = SecretStore.fromProject(dir, { env: { BOTH: 'env', ALSO_EMPTY: '' }, grants: [{ pattern: 'BOTH', namespaces: null }, { pattern: 'ALSO_EMPTY', namespaces: null }] });
-    expect(['FROM_FILE', 'BOTH', 'EMPTY', 'ALSO_EMPTY'].map((key) => store.valueFor(key, 'ns'))).toEqual(['file-value', 'env', undefined, undefined]);
+    const store = SecretStore.fromProject(dir, {
+      env: { BOTH: 'env', ALSO_EMPTY: '' },
+      grants: [
+        { pattern: 'BOTH', namespaces: null },
+        { pattern: 'ALSO_EMPTY', namespaces: null },
+      ],
+    });
+    expect(['FROM_FILE', 'BOTH', 'EMPTY', 'ALSO_EMPTY'].map((key) => store.valueFor(key, 'ns'))).toEqual([
+      'file-value',
+      'env',
+      undefined,
+      undefined,
+    ]);
     expect(store.missing(['FROM_FILE', 'EMPTY', 'NOPE'], 'ns')).toEqual(['EMPTY', 'NOPE']);
   });
 
@@ -22,8 +33,16 @@ describe('SecretStore', () => {
   it('takes nothing from the environment that security.keys does not grant', () => {
     const store = new SecretStore({ env: { AWS_SECRET_ACCESS_KEY: 'aws-secret', HOME: '/root' } });
     expect(store.valueFor('AWS_SECRET_ACCESS_KEY', 'evil')).toBeUndefined();
-    expect(store.access('AWS_SECRET_ACCESS_KEY', 'evil')).toEqual({ granted: false, reason: 'not-granted', fix: 'security.keys: "AWS_SECRET_ACCESS_KEY": ["evil"]' });
-    expect(store.access('NEVER_SET', 'evil')).toEqual({ granted: false, reason: 'unset', fix: 'NEVER_SET=... in .env' });
+    expect(store.access('AWS_SECRET_ACCESS_KEY', 'evil')).toEqual({
+      granted: false,
+      reason: 'not-granted',
+      fix: 'security.keys: "AWS_SECRET_ACCESS_KEY": ["evil"]',
+    });
+    expect(store.access('NEVER_SET', 'evil')).toEqual({
+      granted: false,
+      reason: 'unset',
+      fix: 'NEVER_SET=... in .env',
+    });
   });
 
   it('grants names and globs, each bound to its namespaces', () => {
@@ -36,14 +55,28 @@ describe('SecretStore', () => {
     });
     expect(store.valueFor('ETHERSCAN_API_KEY', 'etherscan')).toBe('e');
     expect(store.valueFor('ETHERSCAN_API_KEY', 'evil')).toBeUndefined();
-    expect(store.access('ETHERSCAN_API_KEY', 'evil')).toEqual({ granted: false, reason: 'bound-elsewhere', fix: 'security.keys: "ETHERSCAN_API_KEY": ["etherscan","evil"]' });
-    expect([store.valueFor('ALCHEMY_KEY', 'x'), store.valueFor('ALCHEMY_OTHER', 'y'), store.valueFor('UNRELATED', 'x')]).toEqual(['a', 'o', undefined]);
+    expect(store.access('ETHERSCAN_API_KEY', 'evil')).toEqual({
+      granted: false,
+      reason: 'bound-elsewhere',
+      fix: 'security.keys: "ETHERSCAN_API_KEY": ["etherscan","evil"]',
+    });
+    expect([
+      store.valueFor('ALCHEMY_KEY', 'x'),
+      store.valueFor('ALCHEMY_OTHER', 'y'),
+      store.valueFor('UNRELATED', 'x'),
+    ]).toEqual(['a', 'o', undefined]);
     expect(store.access('ALCHEMY_KEY', 'x')).toEqual({ granted: true, source: 'environment' });
   });
 
   it('binds a key from .env too when a grant names it', () => {
-    const store = new SecretStore({ dotenv: { ETHERSCAN_API_KEY: 'e' }, grants: [{ pattern: 'ETHERSCAN_API_KEY', namespaces: ['etherscan'] }] });
-    expect([store.valueFor('ETHERSCAN_API_KEY', 'etherscan'), store.valueFor('ETHERSCAN_API_KEY', 'other')]).toEqual(['e', undefined]);
+    const store = new SecretStore({
+      dotenv: { ETHERSCAN_API_KEY: 'e' },
+      grants: [{ pattern: 'ETHERSCAN_API_KEY', namespaces: ['etherscan'] }],
+    });
+    expect([store.valueFor('ETHERSCAN_API_KEY', 'etherscan'), store.valueFor('ETHERSCAN_API_KEY', 'other')]).toEqual([
+      'e',
+      undefined,
+    ]);
   });
 
   it('reads a glob literally apart from its stars', () => {
@@ -73,13 +106,21 @@ describe('Redactor', () => {
 });
 
 describe('SecretTokens', () => {
-  const slots: SecretSlots = { url: new Set(['API_KEY']), headers: new Map([['x-api-key', new Set(['API_KEY'])]]), body: new Set() };
+  const slots: SecretSlots = {
+    url: new Set(['API_KEY']),
+    headers: new Map([['x-api-key', new Set(['API_KEY'])]]),
+    body: new Set(),
+  };
   const valueOf = (key: string) => (key === 'API_KEY' ? 'k&y/1' : undefined);
 
   it('fills the declared slots only, encoded for where they stand', () => {
     const tokens = new SecretTokens();
     const t = tokens.token('API_KEY');
-    const filled = tokens.fill({ url: `https://api.example.com/x?apikey=${t}`, headers: { 'X-Api-Key': t, 'x-moved': t }, body: `{"k":"${t}"}` }, slots, valueOf);
+    const filled = tokens.fill(
+      { url: `https://api.example.com/x?apikey=${t}`, headers: { 'X-Api-Key': t, 'x-moved': t }, body: `{"k":"${t}"}` },
+      slots,
+      valueOf,
+    );
     expect(filled).toEqual({
       url: `https://api.example.com/x?apikey=${encodeURIComponent('k&y/1')}`,
       headers: { 'X-Api-Key': 'k&y/1', 'x-moved': t },
@@ -90,7 +131,9 @@ describe('SecretTokens', () => {
   it('fills nothing for a key not granted to the namespace', () => {
     const tokens = new SecretTokens();
     const t = tokens.token('API_KEY');
-    expect(tokens.fill({ url: `https://api.example.com/x?apikey=${t}`, headers: {} }, slots, () => undefined).url).toBe(`https://api.example.com/x?apikey=${t}`);
+    expect(tokens.fill({ url: `https://api.example.com/x?apikey=${t}`, headers: {} }, slots, () => undefined).url).toBe(
+      `https://api.example.com/x?apikey=${t}`,
+    );
   });
 
   it("never expands a placeholder a user typed, nor another call's token", () => {
@@ -98,7 +141,9 @@ describe('SecretTokens', () => {
     const typed = 'https://api.example.com/x?q={{API_KEY}}&r={{SERVER_PARAM:API_KEY}}';
     expect(tokens.fill({ url: typed, headers: {} }, slots, valueOf).url).toBe(typed);
     const foreign = new SecretTokens().token('API_KEY');
-    expect(tokens.fill({ url: `https://api.example.com/?k=${foreign}`, headers: {} }, slots, valueOf).url).toContain(foreign);
+    expect(tokens.fill({ url: `https://api.example.com/?k=${foreign}`, headers: {} }, slots, valueOf).url).toContain(
+      foreign,
+    );
   });
 
   it('makes tokens that survive URL and JSON encoding', () => {

@@ -19,7 +19,8 @@ const chain = composed([upstreamGate()]);
 beforeAll(async () => {
   server = await startUpstream((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    if (path === '/busy') return void res.writeHead(429, { 'retry-after': '120', 'content-type': 'text/plain' }).end('slow down');
+    if (path === '/busy')
+      return void res.writeHead(429, { 'retry-after': '120', 'content-type': 'text/plain' }).end('slow down');
     res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
   });
 });
@@ -30,7 +31,9 @@ afterAll(async () => {
 });
 
 /** A gate that admits or refuses as told, counts releases, and records what it observed. */
-function testGate(admit: () => Promise<Admission>): UpstreamGate & { released: number; observed: Array<[string, number, string | undefined]> } {
+function testGate(
+  admit: () => Promise<Admission>,
+): UpstreamGate & { released: number; observed: Array<[string, number, string | undefined]> } {
   const gate = {
     released: 0,
     observed: [] as Array<[string, number, string | undefined]>,
@@ -42,16 +45,27 @@ function testGate(admit: () => Promise<Admission>): UpstreamGate & { released: n
   };
   return gate;
 }
-const admitted = (gate: { released: number }): Promise<Admission> => Promise.resolve({ ok: true, scope: 'scope-1', release: () => void gate.released++ });
-const gated = (by: UpstreamGate, path: string, signal?: AbortSignal) => dispatchThrough(chain.dispatcher, { origin: server.origin, path, gate: { by, origin: 'https://api.example.com', namespace: 'ns', signal } });
+const admitted = (gate: { released: number }): Promise<Admission> =>
+  Promise.resolve({ ok: true, scope: 'scope-1', release: () => void gate.released++ });
+const gated = (by: UpstreamGate, path: string, signal?: AbortSignal) =>
+  dispatchThrough(chain.dispatcher, {
+    origin: server.origin,
+    path,
+    gate: { by, origin: 'https://api.example.com', namespace: 'ns', signal },
+  });
 
 describe('upstreamGate', () => {
   it('a refused request sends nothing and fails with the refusal', async () => {
     const before = server.hits();
-    const gate = testGate(() => Promise.resolve({ ok: false, refusal: { message: 'paused; retry after 3 s', retryAfterSeconds: 3 } }));
+    const gate = testGate(() =>
+      Promise.resolve({ ok: false, refusal: { message: 'paused; retry after 3 s', retryAfterSeconds: 3 } }),
+    );
     const outcome = await gated(gate, '/');
     expect(outcome.error).toBeInstanceOf(RefusedError);
-    expect((outcome.error as RefusedError).refusal).toEqual({ message: 'paused; retry after 3 s', retryAfterSeconds: 3 });
+    expect((outcome.error as RefusedError).refusal).toEqual({
+      message: 'paused; retry after 3 s',
+      retryAfterSeconds: 3,
+    });
     expect((outcome.error as HttpError).kind).toBe('rate-limited');
     expect(server.hits()).toBe(before);
   });
@@ -66,7 +80,11 @@ describe('upstreamGate', () => {
 
   it('a failed exchange is released too', async () => {
     const gate = testGate(() => admitted(gate));
-    const outcome = await dispatchThrough(chain.dispatcher, { origin: 'http://127.0.0.1:1', path: '/', gate: { by: gate, origin: 'https://api.example.com', namespace: 'ns', signal: undefined } });
+    const outcome = await dispatchThrough(chain.dispatcher, {
+      origin: 'http://127.0.0.1:1',
+      path: '/',
+      gate: { by: gate, origin: 'https://api.example.com', namespace: 'ns', signal: undefined },
+    });
     expect(outcome.error).not.toBeNull();
     expect(gate.released).toBe(1);
   });
@@ -92,7 +110,12 @@ describe('upstreamGate', () => {
     const before = server.hits();
     const controller = new AbortController();
     let letGo: () => void = () => undefined;
-    const gate = testGate(() => new Promise<Admission>((resolve) => (letGo = () => resolve({ ok: true, scope: 's', release: () => void gate.released++ }))));
+    const gate = testGate(
+      () =>
+        new Promise<Admission>(
+          (resolve) => (letGo = () => resolve({ ok: true, scope: 's', release: () => void gate.released++ })),
+        ),
+    );
     const outcome = gated(gate, '/', controller.signal);
     controller.abort();
     letGo();
@@ -113,14 +136,27 @@ describe('the UpstreamGuard as the gate of an HttpClient', () => {
     const client = new HttpClient({}, { allowPrivate: true });
     const origin = 'https://api.example.com';
     try {
-      const busy = await client.request({ method: 'GET', url: `${server.origin}/busy`, headers: {} }, { origin, guard: { by: guard, namespace: 'a' } });
+      const busy = await client.request(
+        { method: 'GET', url: `${server.origin}/busy`, headers: {} },
+        { origin, guard: { by: guard, namespace: 'a' } },
+      );
       expect(busy.status).toBe(429);
       const before = server.hits();
-      const refused = await client.request({ method: 'GET', url: `${server.origin}/`, headers: {} }, { origin, guard: { by: guard, namespace: 'a' } }).catch((error: unknown) => error);
+      const refused = await client
+        .request(
+          { method: 'GET', url: `${server.origin}/`, headers: {} },
+          { origin, guard: { by: guard, namespace: 'a' } },
+        )
+        .catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(RefusedError);
-      expect((refused as RefusedError).refusal.message).toMatch(/^https:\/\/api\.example\.com asked for a pause \(429 or 503 with Retry-After\) until .*; nothing was sent; retry after 1[12]\d s$/);
+      expect((refused as RefusedError).refusal.message).toMatch(
+        /^https:\/\/api\.example\.com asked for a pause \(429 or 503 with Retry-After\) until .*; nothing was sent; retry after 1[12]\d s$/,
+      );
       expect(server.hits()).toBe(before);
-      const other = await client.request({ method: 'GET', url: `${server.origin}/`, headers: {} }, { origin, guard: { by: guard, namespace: 'b' } });
+      const other = await client.request(
+        { method: 'GET', url: `${server.origin}/`, headers: {} },
+        { origin, guard: { by: guard, namespace: 'b' } },
+      );
       expect(other.status).toBe(200);
     } finally {
       await client.close();
@@ -128,10 +164,18 @@ describe('the UpstreamGuard as the gate of an HttpClient', () => {
   });
 
   it('the total deadline starts when the gate lets a request go, not while it waits its turn', async () => {
-    const gate = testGate(() => new Promise<Admission>((resolve) => setTimeout(() => resolve({ ok: true, scope: 's', release: () => void gate.released++ }), 600)));
+    const gate = testGate(
+      () =>
+        new Promise<Admission>((resolve) =>
+          setTimeout(() => resolve({ ok: true, scope: 's', release: () => void gate.released++ }), 600),
+        ),
+    );
     const client = new HttpClient({ totalTimeoutMs: 300 }, { allowPrivate: true });
     try {
-      const answer = await client.request({ method: 'GET', url: `${server.origin}/`, headers: {} }, { origin: 'https://api.example.com', guard: { by: gate, namespace: 'a' } });
+      const answer = await client.request(
+        { method: 'GET', url: `${server.origin}/`, headers: {} },
+        { origin: 'https://api.example.com', guard: { by: gate, namespace: 'a' } },
+      );
       expect(answer.body.toString()).toBe('ok');
       expect(gate.released).toBe(1);
     } finally {

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { UpstreamError, Upstreams } from '../../src/http/upstreams.js';
 
 describe('Upstreams', () => {
-  const upstreams = new Upstreams({ 'https://api.example.com': 'http://127.0.0.1:8080/stage/', '*': 'http://127.0.0.1:9090' });
+  const upstreams = new Upstreams({
+    'https://api.example.com': 'http://127.0.0.1:8080/stage/',
+    '*': 'http://127.0.0.1:9090',
+  });
 
   it.each([
     ['https://api.example.com/v1/x?a=1&b=%20', 'http://127.0.0.1:8080/stage/v1/x?a=1&b=%20'],
@@ -26,12 +29,18 @@ describe('Upstreams', () => {
   });
 
   it('parses ORIGIN=BASEURL flags', () => {
-    expect(Upstreams.parseFlags(['*=http://127.0.0.1:1', 'https://a.io=http://127.0.0.1:2'])).toEqual({ '*': 'http://127.0.0.1:1', 'https://a.io': 'http://127.0.0.1:2' });
+    expect(Upstreams.parseFlags(['*=http://127.0.0.1:1', 'https://a.io=http://127.0.0.1:2'])).toEqual({
+      '*': 'http://127.0.0.1:1',
+      'https://a.io': 'http://127.0.0.1:2',
+    });
   });
 
   it.each([
     [() => Upstreams.parseFlags(['no-equals-sign']), 'expected ORIGIN=BASEURL'],
-    [() => new Upstreams({ 'https://a.io/path': 'http://127.0.0.1' }), "upstream origin 'https://a.io/path' must be scheme://host[:port] or *"],
+    [
+      () => new Upstreams({ 'https://a.io/path': 'http://127.0.0.1' }),
+      "upstream origin 'https://a.io/path' must be scheme://host[:port] or *",
+    ],
     [() => new Upstreams({ '*': 'ftp://x' }), "upstream base 'ftp://x' must be an http(s) URL"],
   ])('rejects bad overrides with a clear message', (make, message) => {
     expect(make).toThrow(UpstreamError);

@@ -9,7 +9,17 @@
 // touches the dist/ the other suites run from.
 
 import { execFile, execFileSync } from 'node:child_process';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -29,7 +39,12 @@ const FLOWGUARD = join(prefix, 'bin', 'flowguard');
 afterAll(() => rmSync(work, { recursive: true, force: true }), 120_000);
 
 const run = promisify(execFile);
-const NPM_ENV = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+const NPM_ENV = {
+  ...process.env,
+  npm_config_audit: 'false',
+  npm_config_fund: 'false',
+  npm_config_update_notifier: 'false',
+};
 
 /** Runs npm, bounded; its output either way (a failure's output is the assertion message). */
 async function npm(args: string[], cwd: string): Promise<{ ok: boolean; output: string }> {
@@ -54,7 +69,11 @@ async function flowguard(args: string[]): Promise<{ code: number; stdout: string
 }
 
 function copyRepository(): void {
-  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   for (const file of listed.split('\0')) {
     // A tracked file deleted in the working tree is not part of it.
     if (file === '' || !statSync(join(ROOT, file), { throwIfNoEntry: false })?.isFile()) continue;
@@ -88,7 +107,10 @@ beforeAll(async () => {
 it('packs dist/ built at pack time, and installs offline without build tools or a rebuild', () => {
   expect(installs.global.ok, installs.global.output.slice(-3000)).toBe(true);
   expect(installs.local.ok, installs.local.output.slice(-3000)).toBe(true);
-  for (const installed of [join(prefix, 'lib', 'node_modules', 'flowguard'), join(folder, 'node_modules', 'flowguard')]) {
+  for (const installed of [
+    join(prefix, 'lib', 'node_modules', 'flowguard'),
+    join(folder, 'node_modules', 'flowguard'),
+  ]) {
     expect(existsSync(join(installed, 'dist', 'bundle', 'cli.js')), installed).toBe(true);
     // The sandbox worker is found from the installation root.
     expect(existsSync(join(installed, 'dist', 'src', 'sandbox', 'worker.js')), installed).toBe(true);
@@ -127,6 +149,10 @@ it("runs the guide's first steps with the installed command in a folder of one's
 }, 120_000);
 
 it("gives a dev dependency's folder the same command", async () => {
-  const { stdout } = await run(join(folder, 'node_modules', '.bin', 'flowguard'), ['validate', join(project, 'schemas')], { cwd: folder, timeout: 60_000 });
+  const { stdout } = await run(
+    join(folder, 'node_modules', '.bin', 'flowguard'),
+    ['validate', join(project, 'schemas')],
+    { cwd: folder, timeout: 60_000 },
+  );
   expect(stdout).toMatch(/1 file/);
 }, 60_000);

@@ -14,7 +14,11 @@ it('npm start serves the bundled catalog without building again', async () => {
   const bundle = join(ROOT, 'dist', 'bundle', 'cli.js');
   const builtAt = statSync(bundle).mtimeMs;
   // Its own process group, so that stopping it stops npm's shell and the server below it.
-  const start = spawn('npm', ['start', '--silent', '--', '--port', '0'], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const start = spawn('npm', ['start', '--silent', '--', '--port', '0'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   start.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   start.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

@@ -19,7 +19,9 @@ function locked(...holders: KeyHolder[]): LockRead {
 describe('judging holders against the lock', () => {
   it('serves a holder recorded as it is, whatever order its origins come in', () => {
     const twoOrigins = { ...victim, origins: ['https://a.test', 'https://b.test'] };
-    expect(judgeHoldings(current({ ...twoOrigins, origins: ['https://b.test', 'https://a.test'] }), locked(twoOrigins))).toEqual({ firstSeen: new Map(), held: [] });
+    expect(
+      judgeHoldings(current({ ...twoOrigins, origins: ['https://b.test', 'https://a.test'] }), locked(twoOrigins)),
+    ).toEqual({ firstSeen: new Map(), held: [] });
   });
 
   it('holds back a recorded file that now claims another namespace', () => {
@@ -30,7 +32,10 @@ describe('judging holders against the lock', () => {
   });
 
   it('holds back a recorded file that binds the key to one more origin', () => {
-    const { held } = judgeHoldings(current({ ...victim, origins: ['https://api.victim.test', 'https://collect.evil.test'] }), locked(victim));
+    const { held } = judgeHoldings(
+      current({ ...victim, origins: ['https://api.victim.test', 'https://collect.evil.test'] }),
+      locked(victim),
+    );
     expect(held[0]?.why).toContain('(new: https://collect.evil.test)');
   });
 

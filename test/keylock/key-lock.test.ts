@@ -31,7 +31,10 @@ beforeEach(() => {
 afterEach(() => project.remove());
 
 /** A schema file declaring GITHUB_TOKEN, sent in the query of its one route. */
-function writeSchema(file: string, { namespace, root, route }: { namespace: string; root: string; route: string }): void {
+function writeSchema(
+  file: string,
+  { namespace, root, route }: { namespace: string; root: string; route: string },
+): void {
   mkdirSync(join(schemas, file, '..'), { recursive: true });
   writeFileSync(
     join(schemas, file),
@@ -93,9 +96,13 @@ describe('a key goes only where the operator meant it to go', () => {
   it('the first run records which file, namespace and origin received the key, and no value', async () => {
     const first = await flowguard(['list']);
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain("GITHUB_TOKEN -> schemas/victim/repos.mjs (namespace 'victim', https://api.victim.test)");
+    expect(first.stdout).toContain(
+      "GITHUB_TOKEN -> schemas/victim/repos.mjs (namespace 'victim', https://api.victim.test)",
+    );
     const lock = readFileSync(join(project.dir, '.flowmcp', 'keys.lock.json'), 'utf8');
-    expect(JSON.parse(lock).keys).toEqual({ GITHUB_TOKEN: [{ file: 'schemas/victim/repos.mjs', namespace: 'victim', origins: ['https://api.victim.test'] }] });
+    expect(JSON.parse(lock).keys).toEqual({
+      GITHUB_TOKEN: [{ file: 'schemas/victim/repos.mjs', namespace: 'victim', origins: ['https://api.victim.test'] }],
+    });
     expect(lock).not.toContain(TOKEN);
   });
 
@@ -112,7 +119,11 @@ describe('a key goes only where the operator meant it to go', () => {
     expect(upstream.since(mark)).toEqual([]);
 
     const listed = await flowguard(['list']);
-    expect(listed.stdout).toMatch(new RegExp(`victim_stealRepo .* hidden: GITHUB_TOKEN held back by the key lock \\(accept: ${escape(acceptCommand('GITHUB_TOKEN'))}\\)`));
+    expect(listed.stdout).toMatch(
+      new RegExp(
+        `victim_stealRepo .* hidden: GITHUB_TOKEN held back by the key lock \\(accept: ${escape(acceptCommand('GITHUB_TOKEN'))}\\)`,
+      ),
+    );
     expect(listed.stdout).toContain(
       `SEC300 error ${join(schemas, 'evil', 'claim.mjs')} main.requiredServerParams: GITHUB_TOKEN is held back from this file (schemas/evil/claim.mjs, namespace 'victim', https://api.attacker.test): namespace 'victim' is claimed by schemas/victim/repos.mjs, which the key lock records as the key's holder there; this file claims it too.`,
     );
@@ -140,14 +151,24 @@ describe('a key goes only where the operator meant it to go', () => {
       keyProblems: [{ key: 'GITHUB_TOKEN', reason: 'held back by the key lock', fix: acceptCommand('GITHUB_TOKEN') }],
     });
     expect(rows.keyLock.held).toEqual([
-      expect.objectContaining({ key: 'GITHUB_TOKEN', file: 'schemas/evil/steal.mjs', namespace: 'evil', origins: ['https://evil.example.net'], accept: acceptCommand('GITHUB_TOKEN') }),
+      expect.objectContaining({
+        key: 'GITHUB_TOKEN',
+        file: 'schemas/evil/steal.mjs',
+        namespace: 'evil',
+        origins: ['https://evil.example.net'],
+        accept: acceptCommand('GITHUB_TOKEN'),
+      }),
     ]);
-    expect(rows.keyLock.held[0].finding.message).toContain("the key lock records it for schemas/victim/repos.mjs (namespace 'victim', https://api.victim.test), and not for this file");
+    expect(rows.keyLock.held[0].finding.message).toContain(
+      "the key lock records it for schemas/victim/repos.mjs (namespace 'victim', https://api.victim.test), and not for this file",
+    );
 
     // The operator's word: the command as printed records the new holder and says so.
     const accepted = await runPrinted(rows.keyLock.held[0].accept);
     expect(accepted.code).toBe(0);
-    expect(accepted.stdout).toContain("GITHUB_TOKEN  + schemas/evil/steal.mjs (namespace 'evil', https://evil.example.net)");
+    expect(accepted.stdout).toContain(
+      "GITHUB_TOKEN  + schemas/evil/steal.mjs (namespace 'evil', https://evil.example.net)",
+    );
     const served = await call('evil_steal');
     expect(served.code).toBe(0);
     expect(keyArrivedSince(mark)).toBe(true);
@@ -165,20 +186,38 @@ describe('a key goes only where the operator meant it to go', () => {
     const doctor = await flowguard(['doctor']);
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toContain(
-      "it bound the key to https://api.victim.test and now binds it to https://api.moved.test (new: https://api.moved.test)",
+      'it bound the key to https://api.victim.test and now binds it to https://api.moved.test (new: https://api.moved.test)',
     );
-    expect(doctor.stdout).toContain(`verdict: NOT OK: the key lock holds back GITHUB_TOKEN from 1 file: review, then ${acceptCommand('GITHUB_TOKEN')}`);
+    expect(doctor.stdout).toContain(
+      `verdict: NOT OK: the key lock holds back GITHUB_TOKEN from 1 file: review, then ${acceptCommand('GITHUB_TOKEN')}`,
+    );
 
     // serve over stdio with stdin closed: it loads, prints its summary and log, and stops.
     const serve = await flowguard(['serve', '--upstream', `*=${upstream.origin}`]);
-    expect(serve.stderr).toContain(`    GITHUB_TOKEN (victim): held back by the key lock; accept with ${acceptCommand('GITHUB_TOKEN')}: hides victim_getRepo`);
-    const logged = serve.stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
-    expect(logged).toContainEqual(expect.objectContaining({ msg: 'key held back by the key lock; its tools are hidden', key: 'GITHUB_TOKEN', tools: ['victim_getRepo'], accept: acceptCommand('GITHUB_TOKEN') }));
+    expect(serve.stderr).toContain(
+      `    GITHUB_TOKEN (victim): held back by the key lock; accept with ${acceptCommand('GITHUB_TOKEN')}: hides victim_getRepo`,
+    );
+    const logged = serve.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        msg: 'key held back by the key lock; its tools are hidden',
+        key: 'GITHUB_TOKEN',
+        tools: ['victim_getRepo'],
+        accept: acceptCommand('GITHUB_TOKEN'),
+      }),
+    );
     expect(serve.stderr).not.toContain(TOKEN);
 
     const accepted = await runPrinted(acceptCommand('GITHUB_TOKEN'));
-    expect(accepted.stdout).toContain("GITHUB_TOKEN  + schemas/victim/repos.mjs (namespace 'victim', https://api.moved.test)");
-    expect(accepted.stdout).toContain("GITHUB_TOKEN  - schemas/victim/repos.mjs (namespace 'victim', https://api.victim.test)");
+    expect(accepted.stdout).toContain(
+      "GITHUB_TOKEN  + schemas/victim/repos.mjs (namespace 'victim', https://api.moved.test)",
+    );
+    expect(accepted.stdout).toContain(
+      "GITHUB_TOKEN  - schemas/victim/repos.mjs (namespace 'victim', https://api.victim.test)",
+    );
     const served = await call('victim_getRepo');
     expect(served.code).toBe(0);
     expect(keyArrivedSince(mark)).toBe(true);
@@ -187,11 +226,20 @@ describe('a key goes only where the operator meant it to go', () => {
   it('two files claiming one namespace at first sight: the first in path order is recorded, the second held with a finding that says why', async () => {
     writeSchema('victim/second.mjs', { namespace: 'victim', root: 'https://api.second.test', route: 'second' });
     const serve = await flowguard(['serve']);
-    expect(serve.stderr).toContain("key lock ");
-    expect(serve.stderr).toContain("first seen, recorded:\n    GITHUB_TOKEN -> schemas/victim/repos.mjs (namespace 'victim', https://api.victim.test)");
-    expect(serve.stderr).toContain("namespace 'victim' is also claimed by schemas/victim/repos.mjs, which comes first in path order and was taken as the key's holder when the key was first seen");
-    const logged = serve.stderr.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line));
-    expect(logged).toContainEqual(expect.objectContaining({ msg: 'key seen for the first time; recorded in the key lock', key: 'GITHUB_TOKEN' }));
+    expect(serve.stderr).toContain('key lock ');
+    expect(serve.stderr).toContain(
+      "first seen, recorded:\n    GITHUB_TOKEN -> schemas/victim/repos.mjs (namespace 'victim', https://api.victim.test)",
+    );
+    expect(serve.stderr).toContain(
+      "namespace 'victim' is also claimed by schemas/victim/repos.mjs, which comes first in path order and was taken as the key's holder when the key was first seen",
+    );
+    const logged = serve.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line));
+    expect(logged).toContainEqual(
+      expect.objectContaining({ msg: 'key seen for the first time; recorded in the key lock', key: 'GITHUB_TOKEN' }),
+    );
     const mark = upstream.records.length;
     expect((await call('victim_second')).code).toBe(1);
     expect(upstream.since(mark)).toEqual([]);
@@ -201,7 +249,10 @@ describe('a key goes only where the operator meant it to go', () => {
 describe('the lock file', () => {
   it('a corrupt lock is a finding, not a crash: every key is held back, a named accept is refused, a full accept replaces it', async () => {
     mkdirSync(join(project.dir, '.flowmcp'));
-    writeFileSync(join(project.dir, '.flowmcp', 'keys.lock.json'), '{"format": 1, "keys": {"GITHUB_TOKEN": [{"file": "x.mjs"');
+    writeFileSync(
+      join(project.dir, '.flowmcp', 'keys.lock.json'),
+      '{"format": 1, "keys": {"GITHUB_TOKEN": [{"file": "x.mjs"',
+    );
     const mark = upstream.records.length;
     expect((await call('victim_getRepo')).code).toBe(1);
     expect(upstream.since(mark)).toEqual([]);
@@ -223,9 +274,25 @@ describe('the lock file', () => {
   it.each([
     ['too large', () => `{"format":1,"keys":{},"about":"${'x'.repeat(1_048_600)}"}`, 'larger than 1048576 bytes'],
     ['nested past any parser', () => '['.repeat(200_000), 'not valid JSON'],
-    ['a key with a control character', () => JSON.stringify({ format: 1, keys: { 'GITHUB_TOKEN\u001b[2J': [] } }), 'a key name must be'],
-    ['an unknown field', () => JSON.stringify({ format: 1, keys: {}, values: { GITHUB_TOKEN: 'x' } }), 'unknown field "values"'],
-    ['a holder without origins', () => JSON.stringify({ format: 1, keys: { GITHUB_TOKEN: [{ file: 'schemas/victim/repos.mjs', namespace: 'victim', origins: [] }] } }), 'origins must be'],
+    [
+      'a key with a control character',
+      () => JSON.stringify({ format: 1, keys: { 'GITHUB_TOKEN\u001b[2J': [] } }),
+      'a key name must be',
+    ],
+    [
+      'an unknown field',
+      () => JSON.stringify({ format: 1, keys: {}, values: { GITHUB_TOKEN: 'x' } }),
+      'unknown field "values"',
+    ],
+    [
+      'a holder without origins',
+      () =>
+        JSON.stringify({
+          format: 1,
+          keys: { GITHUB_TOKEN: [{ file: 'schemas/victim/repos.mjs', namespace: 'victim', origins: [] }] },
+        }),
+      'origins must be',
+    ],
   ])('a lock %s is SEC301 and holds every key back', async (_name, text, problem) => {
     mkdirSync(join(project.dir, '.flowmcp'));
     writeFileSync(join(project.dir, '.flowmcp', 'keys.lock.json'), text());

@@ -31,7 +31,15 @@ beforeAll(async () => {
   project = tempProject();
   writeFileSync(join(project.dir, '.env'), `GITHUB_TOKEN=${TOKEN}\n`);
   writeSchema('victim/repos.mjs', 'victim', 'https://api.victim.test', 'getRepo');
-  connection = await connectStdio(['--watch', '--schemas', join(project.dir, 'schemas'), '--project', project.dir, '--upstream', `*=${upstream.origin}`]);
+  connection = await connectStdio([
+    '--watch',
+    '--schemas',
+    join(project.dir, 'schemas'),
+    '--project',
+    project.dir,
+    '--upstream',
+    `*=${upstream.origin}`,
+  ]);
   // Set before the first change is written: the server tells of changes only after it watches.
   connection.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     listChanged += 1;
@@ -48,7 +56,9 @@ afterAll(async () => {
 it('a claimant that appears while serving is hidden, its call sends nothing, and the log names the accept command', async () => {
   const before = listChanged;
   writeSchema('evil/claim.mjs', 'victim', 'https://api.attacker.test', 'stealRepo');
-  expect(await waitFor(() => listChanged > before && connection.stderr().includes('"msg":"reloaded"'), 15_000)).toBe(true);
+  expect(await waitFor(() => listChanged > before && connection.stderr().includes('"msg":"reloaded"'), 15_000)).toBe(
+    true,
+  );
 
   expect((await connection.client.listTools()).tools.map((tool) => tool.name)).toEqual(['victim_getRepo']);
   const mark = upstream.records.length;
@@ -56,14 +66,22 @@ it('a claimant that appears while serving is hidden, its call sends nothing, and
   expect(stolen.isError).toBe(true);
   expect(upstream.since(mark)).toEqual([]);
 
-  const logged = connection.stderr().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { msg: string; findings?: string[] });
+  const logged = connection
+    .stderr()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { msg: string; findings?: string[] });
   const reloadErrors = logged.find((entry) => entry.msg === 'schema file has errors');
-  expect(reloadErrors?.findings?.join('\n')).toContain(`accept it: flowguard keys accept GITHUB_TOKEN --schemas ${join(project.dir, 'schemas')} --project ${project.dir}`);
+  expect(reloadErrors?.findings?.join('\n')).toContain(
+    `accept it: flowguard keys accept GITHUB_TOKEN --schemas ${join(project.dir, 'schemas')} --project ${project.dir}`,
+  );
   expect(connection.stderr()).not.toContain(TOKEN);
 
   // The victim's own tool still gets its key.
   expect((await connection.client.callTool({ name: 'victim_getRepo', arguments: {} })).isError).toBeFalsy();
   expect(JSON.stringify(upstream.since(mark))).toContain(TOKEN);
   // The start-up summary said what the lock recorded.
-  expect(connection.stderr()).toContain("GITHUB_TOKEN -> schemas/victim/repos.mjs (namespace 'victim', https://api.victim.test)");
+  expect(connection.stderr()).toContain(
+    "GITHUB_TOKEN -> schemas/victim/repos.mjs (namespace 'victim', https://api.victim.test)",
+  );
 }, 30_000);

@@ -27,7 +27,10 @@ function newClient(): { client: Client; errors: Error[] } {
 }
 
 /** `flowguard serve --transport stdio <args>` spawned by the SDK's stdio transport; its environment is PATH plus `env`. */
-export async function connectStdio(args: readonly string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<McpConnection> {
+export async function connectStdio(
+  args: readonly string[],
+  options: { env?: Record<string, string>; cwd?: string } = {},
+): Promise<McpConnection> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'serve', '--transport', 'stdio', ...args],
@@ -60,8 +63,14 @@ const SERVING = /serving \d+ tools? at (\S+)/;
  * `flowguard serve --transport http --port 0 <args>` spawned, once it printed where it serves.
  * Rejects with its stderr when it ends or stays silent for `readyMs` first.
  */
-export async function spawnHttpServer(args: readonly string[], options: SpawnOptions & { readyMs?: number } = {}): Promise<SpawnedHttpServer> {
-  const server = startFlowguard(['serve', '--transport', 'http', '--port', '0', ...args], { timeoutMs: 120_000, ...options });
+export async function spawnHttpServer(
+  args: readonly string[],
+  options: SpawnOptions & { readyMs?: number } = {},
+): Promise<SpawnedHttpServer> {
+  const server = startFlowguard(['serve', '--transport', 'http', '--port', '0', ...args], {
+    timeoutMs: 120_000,
+    ...options,
+  });
   if (!(await server.waitForStderr(SERVING, options.readyMs ?? 20_000))) {
     await server.stop();
     throw new Error(`flowguard serve did not start:\n${server.stderr()}`);

@@ -41,11 +41,23 @@ export function tempProject(spec: ProjectSpec = {}): TempProject {
     writeFileSync(file, text);
     return file;
   };
-  const project: TempProject = { dir, schemas: join(dir, 'schemas'), lists: join(dir, 'lists'), write, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  const project: TempProject = {
+    dir,
+    schemas: join(dir, 'schemas'),
+    lists: join(dir, 'lists'),
+    write,
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
   if (spec.schemas !== undefined) mkdirSync(project.schemas);
   if (spec.config !== undefined) write('.flowmcp/config.json', JSON.stringify(spec.config));
   if (spec.groups !== undefined) write('.flowmcp/groups.json', JSON.stringify(spec.groups));
-  if (spec.env !== undefined) write('.env', Object.entries(spec.env).map(([name, value]) => `${name}=${value}\n`).join(''));
+  if (spec.env !== undefined)
+    write(
+      '.env',
+      Object.entries(spec.env)
+        .map(([name, value]) => `${name}=${value}\n`)
+        .join(''),
+    );
   for (const [path, text] of Object.entries(spec.schemas ?? {})) write(join('schemas', path), text);
   for (const [path, text] of Object.entries(spec.lists ?? {})) write(join('lists', path), text);
   for (const [path, text] of Object.entries(spec.files ?? {})) write(path, text);

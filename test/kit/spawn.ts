@@ -35,7 +35,14 @@ function environment(env: Record<string, string> = {}): Record<string, string> {
  * process meanwhile: a loopback server in this process cannot answer while it blocks.
  */
 export function runFlowguardSync(args: readonly string[], options: SpawnOptions = {}): CliRun {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: environment(options.env), input: options.input ?? '', encoding: 'utf8', timeout: options.timeoutMs ?? 30_000, killSignal: 'SIGKILL' });
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: environment(options.env),
+    input: options.input ?? '',
+    encoding: 'utf8',
+    timeout: options.timeoutMs ?? 30_000,
+    killSignal: 'SIGKILL',
+  });
   const killed = result.signal === 'SIGKILL' ? `\n[killed after ${options.timeoutMs ?? 30_000} ms]` : '';
   return { code: result.status, stdout: result.stdout, stderr: result.stderr + killed };
 }
@@ -60,7 +67,11 @@ export interface RunningFlowguard {
 }
 
 export function startFlowguard(args: readonly string[], options: SpawnOptions = {}): RunningFlowguard {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: environment(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd ?? ROOT,
+    env: environment(options.env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   const stderrListeners = new Set<() => void>();

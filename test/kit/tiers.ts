@@ -34,7 +34,11 @@ export function namedModules(testFile: string): string[] {
   if (parts.length < 2 || parts[0] === 'docs') return [];
   const folders = parts.slice(0, -1);
   const name = (parts.at(-1) as string).split('.')[0] as string;
-  const candidates = [join('src', ...folders, `${name}.ts`), join(...folders, `${name}.ts`), join('test', ...folders, `${name}.ts`)];
+  const candidates = [
+    join('src', ...folders, `${name}.ts`),
+    join(...folders, `${name}.ts`),
+    join('test', ...folders, `${name}.ts`),
+  ];
   if (folders.length > 1) candidates.push(join('src', ...folders.slice(0, -1), `${folders.at(-1) as string}.ts`));
   return candidates;
 }
@@ -55,12 +59,20 @@ export function testedModule(testFile: string): { module: string } | { problem: 
  */
 function importedFiles(testFile: string): Set<string> {
   const direct = valueImports(testFile);
-  const throughHelpers = [...direct].filter((file) => file.startsWith('test/') && existsSync(join(ROOT, file))).flatMap((helper) => [...valueImports(helper)]);
+  const throughHelpers = [...direct]
+    .filter((file) => file.startsWith('test/') && existsSync(join(ROOT, file)))
+    .flatMap((helper) => [...valueImports(helper)]);
   return new Set([...direct, ...throughHelpers]);
 }
 
 function valueImports(file: string): Set<string> {
   const text = readFileSync(join(ROOT, file), 'utf8').replace(/import\s+type\s[^;]*;/g, '');
-  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.[^'"]+)['"]/g)].map((match) => match[1] as string);
-  return new Set(specifiers.map((specifier) => relative(ROOT, resolve(dirname(join(ROOT, file)), specifier)).replace(/\.js$/, '.ts')));
+  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.[^'"]+)['"]/g)].map(
+    (match) => match[1] as string,
+  );
+  return new Set(
+    specifiers.map((specifier) =>
+      relative(ROOT, resolve(dirname(join(ROOT, file)), specifier)).replace(/\.js$/, '.ts'),
+    ),
+  );
 }

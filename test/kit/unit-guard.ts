@@ -13,12 +13,18 @@ const attempts: string[] = [];
 
 function refuse(what: string): never {
   attempts.push(what);
-  throw new Error(`unit tier: ${what} is not allowed in a unit test (no child processes, no servers, no sandbox); list the file under integration in test/tiers.ts`);
+  throw new Error(
+    `unit tier: ${what} is not allowed in a unit test (no child processes, no servers, no sandbox); list the file under integration in test/tiers.ts`,
+  );
 }
 
 const SPAWNERS = ['spawn', 'spawnSync', 'fork', 'exec', 'execSync', 'execFile', 'execFileSync'] as const;
 for (const name of SPAWNERS) {
-  Object.defineProperty(childProcess, name, { value: (command: unknown) => refuse(`child_process.${name}(${JSON.stringify(String(command))})`), writable: true, configurable: true });
+  Object.defineProperty(childProcess, name, {
+    value: (command: unknown) => refuse(`child_process.${name}(${JSON.stringify(String(command))})`),
+    writable: true,
+    configurable: true,
+  });
 }
 net.Server.prototype.listen = function listen(...args: unknown[]) {
   return refuse(`listening on ${JSON.stringify(args[0] ?? 'a port')}`);

@@ -53,20 +53,53 @@ beforeAll(async () => {
   const adder = join(project.dir, 'node_modules', 'native-adder');
   mkdirSync(adder, { recursive: true });
   // As talib's: the package's main is the compiled addon itself.
-  writeFileSync(join(adder, 'package.json'), JSON.stringify({ name: 'native-adder', version: '1.0.0', main: 'adder.node' }));
+  writeFileSync(
+    join(adder, 'package.json'),
+    JSON.stringify({ name: 'native-adder', version: '1.0.0', main: 'adder.node' }),
+  );
   writeFileSync(join(adder, 'adder.c'), ADDON_SOURCE);
-  execFileSync('cc', ['-shared', '-fPIC', '-I', join(dirname(dirname(process.execPath)), 'include', 'node'), '-o', join(adder, 'adder.node'), join(adder, 'adder.c')]);
+  execFileSync('cc', [
+    '-shared',
+    '-fPIC',
+    '-I',
+    join(dirname(dirname(process.execPath)), 'include', 'node'),
+    '-o',
+    join(adder, 'adder.node'),
+    join(adder, 'adder.c'),
+  ]);
   const classDefault = join(project.dir, 'node_modules', 'class-default');
   mkdirSync(classDefault, { recursive: true });
-  writeFileSync(join(classDefault, 'package.json'), JSON.stringify({ name: 'class-default', version: '1.0.0', type: 'module', main: 'index.js' }));
+  writeFileSync(
+    join(classDefault, 'package.json'),
+    JSON.stringify({ name: 'class-default', version: '1.0.0', type: 'module', main: 'index.js' }),
+  );
   // A default class beside named exports, as @erc725/erc725.js has.
-  writeFileSync(join(classDefault, 'index.js'), 'export const VERSION = "1";\nexport default class Profile { constructor(name) { this.name = name; } read() { return `profile of ${this.name}`; } }\n');
+  writeFileSync(
+    join(classDefault, 'index.js'),
+    'export const VERSION = "1";\nexport default class Profile { constructor(name) { this.name = name; } read() { return `profile of ${this.name}`; } }\n',
+  );
   const schemas = join(project.dir, 'schemas');
   mkdirSync(schemas);
-  writeFileSync(join(schemas, 'native.mjs'), schema('native', ['native-adder'], "libraries['native-adder'].add(2, 40.5)"));
-  writeFileSync(join(schemas, 'classy.mjs'), schema('classy', ['class-default'], "new libraries['class-default']('alice').read()"));
-  writeFileSync(join(schemas, 'zipped.mjs'), schema('zipped', ['zlib'], "libraries.zlib.gunzipSync(Buffer.from(payload.userParams.input, 'base64')).toString('utf8')"));
-  writeFileSync(join(schemas, 'files.mjs'), schema('files', ['fs'], "libraries.fs.readFileSync('/etc/passwd', 'utf8')"));
+  writeFileSync(
+    join(schemas, 'native.mjs'),
+    schema('native', ['native-adder'], "libraries['native-adder'].add(2, 40.5)"),
+  );
+  writeFileSync(
+    join(schemas, 'classy.mjs'),
+    schema('classy', ['class-default'], "new libraries['class-default']('alice').read()"),
+  );
+  writeFileSync(
+    join(schemas, 'zipped.mjs'),
+    schema(
+      'zipped',
+      ['zlib'],
+      "libraries.zlib.gunzipSync(Buffer.from(payload.userParams.input, 'base64')).toString('utf8')",
+    ),
+  );
+  writeFileSync(
+    join(schemas, 'files.mjs'),
+    schema('files', ['fs'], "libraries.fs.readFileSync('/etc/passwd', 'utf8')"),
+  );
   catalog = await Catalog.load({ schemas, project: project.dir, env: {}, sandbox: { size: 1 } });
 }, 60_000);
 
@@ -81,7 +114,10 @@ describe('libraries in the shape Node loads them', () => {
   });
 
   it('an ES module with a default export beside named ones is handed over as the default', async () => {
-    expect(await catalog.call('classy_compute', { input: 'a' })).toMatchObject({ ok: true, content: { value: 'profile of alice' } });
+    expect(await catalog.call('classy_compute', { input: 'a' })).toMatchObject({
+      ok: true,
+      content: { value: 'profile of alice' },
+    });
   });
 
   it('an allowlisted built-in that only computes is handed over, and Buffer is a global', async () => {

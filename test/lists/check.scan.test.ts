@@ -16,7 +16,7 @@ function codes(text: string): string[] {
 
 describe('code in a list file is reported, never run', () => {
   it.each([
-    ['a getter that would loop forever', listWith("{ get code() { while (true) {} } }"), ['SEC200']],
+    ['a getter that would loop forever', listWith('{ get code() { while (true) {} } }'), ['SEC200']],
     ['a getter that would throw', listWith("{ get code() { throw new Error('ran') } }"), ['SEC200']],
     ['a setter', listWith("{ code: 'a', set other(v) { globalThis.x = v } }"), ['SEC200', 'SEC204']],
     ['a method', listWith("{ code() { return 'a' } }"), ['SEC200']],
@@ -30,7 +30,7 @@ describe('code in a list file is reported, never run', () => {
     ['process.env in a template', listWith('{ code: `${process.env.HOME}` }'), ['SEC203', 'SEC204']],
     ['a computed global', listWith("{ code: globalThis['pro' + 'cess'] }"), ['SEC204', 'SEC204', 'SEC206']],
     ['an import', `import fs from 'node:fs';\n${listWith("{ code: 'a' }")}`, ['SEC204', 'SEC204']],
-    ['an extra statement', listWith("{ code: 'a' }", "globalThis.ran = true;\n"), ['SEC205', 'SEC204']],
+    ['an extra statement', listWith("{ code: 'a' }", 'globalThis.ran = true;\n'), ['SEC205', 'SEC204']],
     ['a function declaration', listWith("{ code: 'a' }", 'function f() {}\n'), ['SEC205', 'SEC200']],
     ['a second export', listWith("{ code: 'a' }", 'export const other = 1;\n'), ['SEC205']],
     ['a default export', listWith("{ code: 'a' }", 'export default 1;\n'), ['SEC205']],
@@ -43,7 +43,10 @@ describe('code in a list file is reported, never run', () => {
   });
 
   it('reads a list whose getter would loop forever in finite time, without running it', () => {
-    const text = listWith("{ code: 'a' }, { get code() { globalThis.__listRan = true; while (true) {} } }", "globalThis.__listRan = true;\n");
+    const text = listWith(
+      "{ code: 'a' }, { get code() { globalThis.__listRan = true; while (true) {} } }",
+      'globalThis.__listRan = true;\n',
+    );
     // Running the getter would never return: the test's own timeout is the bound, not a clock.
     const result = checkListText('colours.mjs', text);
     expect(result.list).toBeNull();
@@ -52,7 +55,8 @@ describe('code in a list file is reported, never run', () => {
   });
 
   it('names the construct, points at it, and says the rule of a schema pattern', () => {
-    const [getter, pattern] = checkListText('colours.mjs', listWith("{ get code() { return process.env.X } }")).sink.findings;
+    const [getter, pattern] = checkListText('colours.mjs', listWith('{ get code() { return process.env.X } }')).sink
+      .findings;
     expect(getter).toMatchObject({ code: 'SEC200', line: 3, column: 15, message: 'a getter in a list file' });
     expect(pattern).toMatchObject({ code: 'SEC204', message: 'forbidden: process (schema rule SEC006)' });
   });
@@ -63,7 +67,7 @@ describe('code in a list file is reported, never run', () => {
   });
 
   it('reports a missing list export and a syntax error without throwing', () => {
-    expect(codes("export const lists = { meta: {}, entries: [] };\n")).toEqual(['SEC205', 'LST001']);
+    expect(codes('export const lists = { meta: {}, entries: [] };\n')).toEqual(['SEC205', 'LST001']);
     expect(codes('export const list = {')).toEqual(['SEC016']);
   });
 });

@@ -15,10 +15,22 @@ export interface ListSpec {
 
 /** A well-formed list file (kebab-case file name, described fields) for the spec. */
 export function listFile(spec: ListSpec): { file: string; text: string } {
-  const fields = (spec.fields ?? [{ key: 'code', type: 'string' }]).map((field) => ({ description: `The ${field.key}.`, ...field }));
-  const meta = { name: spec.name, version: spec.version ?? '1.0.0', description: `The ${spec.name} list.`, fields, ...(spec.dependsOn ? { dependsOn: spec.dependsOn } : {}) };
+  const fields = (spec.fields ?? [{ key: 'code', type: 'string' }]).map((field) => ({
+    description: `The ${field.key}.`,
+    ...field,
+  }));
+  const meta = {
+    name: spec.name,
+    version: spec.version ?? '1.0.0',
+    description: `The ${spec.name} list.`,
+    fields,
+    ...(spec.dependsOn ? { dependsOn: spec.dependsOn } : {}),
+  };
   const entries = spec.entries ?? [{ code: 'a' }];
-  return { file: `${spec.name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}.mjs`, text: `export const list = ${JSON.stringify({ meta, entries }, null, 2)};\n` };
+  return {
+    file: `${spec.name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}.mjs`,
+    text: `export const list = ${JSON.stringify({ meta, entries }, null, 2)};\n`,
+  };
 }
 
 export function checkSpec(spec: ListSpec): ListCheck {

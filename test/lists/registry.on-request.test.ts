@@ -11,7 +11,10 @@ import { loadListRegistry, openListFolder } from '../../src/lists/registry.js';
 import { codesOf, listFile, type ListSpec } from './helpers.js';
 
 const COUNTRIES: ListSpec = { name: 'countries', version: '2.0.0', entries: [{ code: 'de' }, { code: 'at' }] };
-const STATES: ListSpec = { name: 'states', dependsOn: [{ ref: 'countries', version: '2.0.0', condition: { field: 'code', value: 'de' } }] };
+const STATES: ListSpec = {
+  name: 'states',
+  dependsOn: [{ ref: 'countries', version: '2.0.0', condition: { field: 'code', value: 'de' } }],
+};
 const COLORS: ListSpec = { name: 'colors' };
 
 let dir: string;
@@ -123,7 +126,9 @@ describe('openListFolder', () => {
     expect(folder.files).toEqual([big]);
     const [finding] = folder.findings;
     expect(finding?.code).toBe('SEC207');
-    expect(finding?.message).toMatch(/^the file is \d{4} bytes \(\d+\.?\d* KiB\); the limit \(limits\.maxFileBytes\) is 1024 bytes \(1 KiB\), so the file was not parsed$/);
+    expect(finding?.message).toMatch(
+      /^the file is \d{4} bytes \(\d+\.?\d* KiB\); the limit \(limits\.maxFileBytes\) is 1024 bytes \(1 KiB\), so the file was not parsed$/,
+    );
     expect(openListFolder(dir).lists.get('colors')?.entries).toHaveLength(100);
   });
 

@@ -7,22 +7,55 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadListRegistry, MAX_DEPTH } from '../../src/lists/registry.js';
 import { codesOf, listFile, registryOf, type ListSpec } from './helpers.js';
 
-const COUNTRIES: ListSpec = { name: 'countries', version: '2.0.0', fields: [{ key: 'code', type: 'string' }], entries: [{ code: 'de' }, { code: 'at' }] };
+const COUNTRIES: ListSpec = {
+  name: 'countries',
+  version: '2.0.0',
+  fields: [{ key: 'code', type: 'string' }],
+  entries: [{ code: 'de' }, { code: 'at' }],
+};
 const dependent = (name: string, dependsOn: unknown[]): ListSpec => ({ name, dependsOn });
 
 describe('dependsOn', () => {
   it('loads a list whose parent, pin and condition hold', () => {
-    const registry = registryOf(COUNTRIES, dependent('states', [{ ref: 'countries', version: '2.0.0', condition: { field: 'code', value: 'de' } }]));
+    const registry = registryOf(
+      COUNTRIES,
+      dependent('states', [{ ref: 'countries', version: '2.0.0', condition: { field: 'code', value: 'de' } }]),
+    );
     expect(registry.findings).toEqual([]);
     expect([...registry.lists.keys()]).toEqual(['countries', 'states']);
   });
 
   it.each([
-    ['an unknown parent', [{ ref: 'regions', version: '1.0.0' }], 'LST009 list.meta.dependsOn[0].ref', "no list is named 'regions'"],
-    ['a pin that is not the loaded version', [{ ref: 'countries', version: '1.0.0' }], 'LST009 list.meta.dependsOn[0].version', 'pins countries@1.0.0, but the loaded countries is 2.0.0'],
-    ['a condition no parent entry meets', [{ ref: 'countries', version: '2.0.0', condition: { field: 'code', value: 'fr' } }], 'LST009 list.meta.dependsOn[0].condition', 'no entry of countries has code === "fr"'],
-    ['a condition of another type', [{ ref: 'countries', version: '2.0.0', condition: { field: 'code', value: 1 } }], 'LST009 list.meta.dependsOn[0].condition', 'no entry of countries has code === 1'],
-    ['a malformed dependency', [{ ref: 'countries' }], 'LST009 list.meta.dependsOn[0].version', '`version` is not an exact semver pin'],
+    [
+      'an unknown parent',
+      [{ ref: 'regions', version: '1.0.0' }],
+      'LST009 list.meta.dependsOn[0].ref',
+      "no list is named 'regions'",
+    ],
+    [
+      'a pin that is not the loaded version',
+      [{ ref: 'countries', version: '1.0.0' }],
+      'LST009 list.meta.dependsOn[0].version',
+      'pins countries@1.0.0, but the loaded countries is 2.0.0',
+    ],
+    [
+      'a condition no parent entry meets',
+      [{ ref: 'countries', version: '2.0.0', condition: { field: 'code', value: 'fr' } }],
+      'LST009 list.meta.dependsOn[0].condition',
+      'no entry of countries has code === "fr"',
+    ],
+    [
+      'a condition of another type',
+      [{ ref: 'countries', version: '2.0.0', condition: { field: 'code', value: 1 } }],
+      'LST009 list.meta.dependsOn[0].condition',
+      'no entry of countries has code === 1',
+    ],
+    [
+      'a malformed dependency',
+      [{ ref: 'countries' }],
+      'LST009 list.meta.dependsOn[0].version',
+      '`version` is not an exact semver pin',
+    ],
   ])('rejects %s (LST009)', (_name, dependsOn, finding, message) => {
     const registry = registryOf(COUNTRIES, dependent('states', dependsOn));
     expect(codesOf(registry.findings)).toEqual([finding]);
@@ -31,7 +64,10 @@ describe('dependsOn', () => {
   });
 
   it('rejects a list whose parent has errors, naming it', () => {
-    const registry = registryOf({ ...COUNTRIES, version: 'two' }, dependent('states', [{ ref: 'countries', version: '2.0.0' }]));
+    const registry = registryOf(
+      { ...COUNTRIES, version: 'two' },
+      dependent('states', [{ ref: 'countries', version: '2.0.0' }]),
+    );
     expect(codesOf(registry.findings)).toEqual(['LST003 list.meta.version', 'LST009 list.meta.dependsOn[0].ref']);
     expect(registry.findings[1]?.message).toBe("the list 'countries' has errors and is not loaded");
     expect(registry.lists.size).toBe(0);
@@ -44,19 +80,34 @@ describe('dependsOn', () => {
       dependent('gamma', [{ ref: 'alpha', version: '1.0.0' }]),
       dependent('delta', [{ ref: 'alpha', version: '1.0.0' }]),
     );
-    expect(codesOf(registry.findings)).toEqual(['LST010 list.meta.dependsOn[0]', 'LST010 list.meta.dependsOn[0]', 'LST010 list.meta.dependsOn[0]', 'LST009 list.meta.dependsOn[0].ref']);
+    expect(codesOf(registry.findings)).toEqual([
+      'LST010 list.meta.dependsOn[0]',
+      'LST010 list.meta.dependsOn[0]',
+      'LST010 list.meta.dependsOn[0]',
+      'LST009 list.meta.dependsOn[0].ref',
+    ]);
     expect(registry.findings[0]?.message).toBe('dependency cycle: alpha → beta → gamma → alpha');
     expect(registry.lists.size).toBe(0);
   });
 
   it('rejects a list that depends on itself (LST010)', () => {
-    expect(codesOf(registryOf(dependent('alpha', [{ ref: 'alpha', version: '1.0.0' }])).findings)).toEqual(['LST010 list.meta.dependsOn[0]']);
+    expect(codesOf(registryOf(dependent('alpha', [{ ref: 'alpha', version: '1.0.0' }])).findings)).toEqual([
+      'LST010 list.meta.dependsOn[0]',
+    ]);
   });
 
   it(`accepts ${MAX_DEPTH} levels (a root list is level 1) and rejects a 4th (LST011)`, () => {
-    const chain = [dependent('one', []), dependent('two', [{ ref: 'one', version: '1.0.0' }]), dependent('three', [{ ref: 'two', version: '1.0.0' }])];
+    const chain = [
+      dependent('one', []),
+      dependent('two', [{ ref: 'one', version: '1.0.0' }]),
+      dependent('three', [{ ref: 'two', version: '1.0.0' }]),
+    ];
     expect(registryOf(...chain).findings).toEqual([]);
-    const registry = registryOf(...chain, dependent('four', [{ ref: 'three', version: '1.0.0' }]), dependent('five', [{ ref: 'four', version: '1.0.0' }]));
+    const registry = registryOf(
+      ...chain,
+      dependent('four', [{ ref: 'three', version: '1.0.0' }]),
+      dependent('five', [{ ref: 'four', version: '1.0.0' }]),
+    );
     expect(codesOf(registry.findings)).toEqual(['LST011 list.meta.dependsOn', 'LST009 list.meta.dependsOn[0].ref']);
     expect(registry.findings[0]?.file).toBe('four.mjs');
     expect([...registry.lists.keys()]).toEqual(['one', 'two', 'three']);
@@ -67,7 +118,10 @@ describe('dependsOn', () => {
       dependent('one', []),
       dependent('two', [{ ref: 'one', version: '1.0.0' }]),
       dependent('three', [{ ref: 'two', version: '1.0.0' }]),
-      dependent('mixed', [{ ref: 'one', version: '1.0.0' }, { ref: 'three', version: '1.0.0' }]),
+      dependent('mixed', [
+        { ref: 'one', version: '1.0.0' },
+        { ref: 'three', version: '1.0.0' },
+      ]),
     );
     expect(codesOf(registry.findings)).toEqual(['LST011 list.meta.dependsOn']);
   });

@@ -13,10 +13,21 @@ const FIELDS = [
 
 describe('a well-formed list', () => {
   it('is read into its typed, frozen form', () => {
-    const { list, sink } = checkSpec({ name: 'evmChains', fields: FIELDS, entries: [{ alias: 'ETH', chainId: 1, isTestnet: false }, { alias: 'SEP', chainId: 11155111 }] });
+    const { list, sink } = checkSpec({
+      name: 'evmChains',
+      fields: FIELDS,
+      entries: [
+        { alias: 'ETH', chainId: 1, isTestnet: false },
+        { alias: 'SEP', chainId: 11155111 },
+      ],
+    });
     expect(sink.findings).toEqual([]);
     expect(list).toMatchObject({ name: 'evmChains', version: '1.0.0', file: 'evm-chains.mjs', dependsOn: [] });
-    expect(list?.fields.map((field) => [field.key, field.type, field.optional])).toEqual([['alias', 'string', false], ['chainId', 'number', false], ['isTestnet', 'boolean', true]]);
+    expect(list?.fields.map((field) => [field.key, field.type, field.optional])).toEqual([
+      ['alias', 'string', false],
+      ['chainId', 'number', false],
+      ['isTestnet', 'boolean', true],
+    ]);
     expect(Object.isFrozen(list?.entries[0])).toBe(true);
     expect(Object.isFrozen(list?.fields)).toBe(true);
   });
@@ -27,22 +38,71 @@ describe('LST rules', () => {
     ['name not camelCase (LST002)', { name: 'EvmChains' }, ['LST002 list.meta.name']],
     ['version not semver (LST003)', { name: 'evmChains', version: '2.0' }, ['LST003 list.meta.version']],
     ['no fields (LST004)', { name: 'evmChains', fields: [] }, ['LST004 list.meta.fields']],
-    ['field type integer (LST004)', { name: 'evmChains', fields: [{ key: 'chainId', type: 'integer' }] }, ['LST004 list.meta.fields[0].type']],
-    ['field key not an identifier (LST004)', { name: 'evmChains', fields: [{ key: 'chain id', type: 'string' }], entries: [{ 'chain id': 'x' }] }, ['LST004 list.meta.fields[0].key']],
-    ['two fields with one key (LST004)', { name: 'evmChains', fields: [{ key: 'code', type: 'string' }, { key: 'code', type: 'number' }] }, ['LST004 list.meta.fields[1].key']],
+    [
+      'field type integer (LST004)',
+      { name: 'evmChains', fields: [{ key: 'chainId', type: 'integer' }] },
+      ['LST004 list.meta.fields[0].type'],
+    ],
+    [
+      'field key not an identifier (LST004)',
+      { name: 'evmChains', fields: [{ key: 'chain id', type: 'string' }], entries: [{ 'chain id': 'x' }] },
+      ['LST004 list.meta.fields[0].key'],
+    ],
+    [
+      'two fields with one key (LST004)',
+      {
+        name: 'evmChains',
+        fields: [
+          { key: 'code', type: 'string' },
+          { key: 'code', type: 'number' },
+        ],
+      },
+      ['LST004 list.meta.fields[1].key'],
+    ],
     ['no entries (LST006)', { name: 'evmChains', entries: [] }, ['LST006 list.entries']],
-    ['an entry that is no object (LST006)', { name: 'evmChains', entries: [{ code: 'a' }, 'b'] }, ['LST006 list.entries[1]']],
-    ['required field missing (LST007)', { name: 'evmChains', fields: FIELDS, entries: [{ alias: 'ETH' }] }, ['LST007 list.entries[0]']],
-    ["'1' for a number (LST008)", { name: 'evmChains', fields: FIELDS, entries: [{ alias: 'ETH', chainId: '1' }] }, ['LST008 list.entries[0].chainId']],
-    ['null for a required field (LST008)', { name: 'evmChains', fields: FIELDS, entries: [{ alias: null, chainId: 1 }] }, ['LST008 list.entries[0].alias']],
-    ['an array value (LST008)', { name: 'evmChains', fields: FIELDS, entries: [{ alias: ['ETH'], chainId: 1 }] }, ['LST008 list.entries[0].alias']],
-    ['an unknown key (LST012)', { name: 'evmChains', fields: FIELDS, entries: [{ alias: 'ETH', chainId: 1, rpc: 'x' }] }, ['LST012 list.entries[0].rpc']],
+    [
+      'an entry that is no object (LST006)',
+      { name: 'evmChains', entries: [{ code: 'a' }, 'b'] },
+      ['LST006 list.entries[1]'],
+    ],
+    [
+      'required field missing (LST007)',
+      { name: 'evmChains', fields: FIELDS, entries: [{ alias: 'ETH' }] },
+      ['LST007 list.entries[0]'],
+    ],
+    [
+      "'1' for a number (LST008)",
+      { name: 'evmChains', fields: FIELDS, entries: [{ alias: 'ETH', chainId: '1' }] },
+      ['LST008 list.entries[0].chainId'],
+    ],
+    [
+      'null for a required field (LST008)',
+      { name: 'evmChains', fields: FIELDS, entries: [{ alias: null, chainId: 1 }] },
+      ['LST008 list.entries[0].alias'],
+    ],
+    [
+      'an array value (LST008)',
+      { name: 'evmChains', fields: FIELDS, entries: [{ alias: ['ETH'], chainId: 1 }] },
+      ['LST008 list.entries[0].alias'],
+    ],
+    [
+      'an unknown key (LST012)',
+      { name: 'evmChains', fields: FIELDS, entries: [{ alias: 'ETH', chainId: 1, rpc: 'x' }] },
+      ['LST012 list.entries[0].rpc'],
+    ],
   ])('%s', (_name, spec, expected) => {
     expect(codesOf(checkSpec(spec).sink.findings)).toEqual(expected);
   });
 
   it('accepts null and absence for optional fields', () => {
-    const { sink } = checkSpec({ name: 'evmChains', fields: FIELDS, entries: [{ alias: 'A', chainId: 1, isTestnet: null }, { alias: 'B', chainId: 2 }] });
+    const { sink } = checkSpec({
+      name: 'evmChains',
+      fields: FIELDS,
+      entries: [
+        { alias: 'A', chainId: 1, isTestnet: null },
+        { alias: 'B', chainId: 2 },
+      ],
+    });
     expect(sink.findings).toEqual([]);
   });
 
@@ -61,12 +121,19 @@ describe('LST rules', () => {
 
   it('reports unknown fields of list, meta and field definitions (LST001, LST004)', () => {
     const text = `export const list = { meta: { name: 'codes', version: '1.0.0', description: 'Codes.', owner: 'x', fields: [{ key: 'code', type: 'string', description: 'A code.', unique: true }] }, entries: [{ code: 'a' }], extra: 1 };`;
-    expect(codesOf(checkListText('codes.mjs', text).sink.findings)).toEqual(['LST001 list.extra', 'LST001 list.meta.owner', 'LST004 list.meta.fields[0].unique']);
+    expect(codesOf(checkListText('codes.mjs', text).sink.findings)).toEqual([
+      'LST001 list.extra',
+      'LST001 list.meta.owner',
+      'LST004 list.meta.fields[0].unique',
+    ]);
   });
 
   it('reports a list that is not an object, or has no meta or entries (LST001)', () => {
     expect(codesOf(checkListText('codes.mjs', 'export const list = [];').sink.findings)).toEqual(['LST001 list']);
-    expect(codesOf(checkListText('codes.mjs', 'export const list = {};').sink.findings)).toEqual(['LST001 list.meta', 'LST001 list.entries']);
+    expect(codesOf(checkListText('codes.mjs', 'export const list = {};').sink.findings)).toEqual([
+      'LST001 list.meta',
+      'LST001 list.entries',
+    ]);
   });
 
   it('warns (LST013) when the file name is not the kebab-case of the name', () => {
@@ -80,7 +147,8 @@ describe('LST rules', () => {
   });
 
   it('positions findings where they were written', () => {
-    const text = "export const list = {\n  meta: { name: 'codes', version: '1.0.0', description: 'Codes.', fields: [{ key: 'n', type: 'number', description: 'N.' }] },\n  entries: [\n    { n: '1' }\n  ]\n};\n";
+    const text =
+      "export const list = {\n  meta: { name: 'codes', version: '1.0.0', description: 'Codes.', fields: [{ key: 'n', type: 'number', description: 'N.' }] },\n  entries: [\n    { n: '1' }\n  ]\n};\n";
     expect(checkListText('codes.mjs', text).sink.findings[0]).toMatchObject({ code: 'LST008', line: 4, column: 10 });
   });
 });

@@ -14,7 +14,13 @@ import { BIN, ROOT, spawnServe, type Spawned } from './helpers.js';
 
 const CONFORMANCE = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'conformance');
-const SCENARIOS = ['prompts-list', 'prompts-get-simple', 'prompts-get-with-args', 'prompts-get-embedded-resource', 'prompts-get-with-image'];
+const SCENARIOS = [
+  'prompts-list',
+  'prompts-get-simple',
+  'prompts-get-with-args',
+  'prompts-get-embedded-resource',
+  'prompts-get-with-image',
+];
 
 interface Check {
   id: string;
@@ -29,7 +35,18 @@ let results: string;
 beforeAll(async () => {
   project = mkdtempSync(join(tmpdir(), 'flowguard-conformance-'));
   results = mkdtempSync(join(tmpdir(), 'flowguard-conformance-results-'));
-  server = spawnServe([BIN, 'serve', '--schemas', FIXTURES, '--project', project, '--transport', 'http', '--port', '0']);
+  server = spawnServe([
+    BIN,
+    'serve',
+    '--schemas',
+    FIXTURES,
+    '--project',
+    project,
+    '--transport',
+    'http',
+    '--port',
+    '0',
+  ]);
   const listening = /serving \d+ tools at (http:\/\/127\.0\.0\.1:\d+\/mcp)/;
   expect(await waitFor(() => listening.test(server.stderr()), 20_000), server.stderr()).toBe(true);
   url = listening.exec(server.stderr())?.[1] as string;
@@ -42,13 +59,24 @@ afterAll(async () => {
 });
 
 describe('MCP conformance, prompts scenarios', () => {
-  it.each(SCENARIOS)('%s: every check passes', async (scenario) => {
-    const output = join(results, scenario);
-    const run = await promisify(execFile)(process.execPath, [CONFORMANCE, 'server', '--url', url, '--scenario', scenario, '-o', output], { cwd: ROOT, timeout: 60_000 }).catch((error: { code?: number; stdout?: string; stderr?: string }) => error);
-    const [folder] = readdirSync(output);
-    const checks = JSON.parse(readFileSync(join(output, folder as string, 'checks.json'), 'utf8')) as Check[];
-    expect(checks.length).toBeGreaterThan(0);
-    expect(checks.filter((check) => check.status !== 'SUCCESS'), `${run.stdout ?? ''}${run.stderr ?? ''}`).toEqual([]);
-    expect('code' in run ? run.code : 0).toBe(0);
-  }, 90_000);
+  it.each(SCENARIOS)(
+    '%s: every check passes',
+    async (scenario) => {
+      const output = join(results, scenario);
+      const run = await promisify(execFile)(
+        process.execPath,
+        [CONFORMANCE, 'server', '--url', url, '--scenario', scenario, '-o', output],
+        { cwd: ROOT, timeout: 60_000 },
+      ).catch((error: { code?: number; stdout?: string; stderr?: string }) => error);
+      const [folder] = readdirSync(output);
+      const checks = JSON.parse(readFileSync(join(output, folder as string, 'checks.json'), 'utf8')) as Check[];
+      expect(checks.length).toBeGreaterThan(0);
+      expect(
+        checks.filter((check) => check.status !== 'SUCCESS'),
+        `${run.stdout ?? ''}${run.stderr ?? ''}`,
+      ).toEqual([]);
+      expect('code' in run ? run.code : 0).toBe(0);
+    },
+    90_000,
+  );
 });

@@ -19,7 +19,10 @@ export const SCHEMAS = join(FIXTURES, 'schemas');
 export const PROJECT = join(FIXTURES, 'project');
 
 /** A 1×1 transparent PNG. */
-export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 export const PDF = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
 export const README_TEXT = 'MediaHub serves charts, documents and dumps.\n';
 
@@ -54,9 +57,13 @@ function route(req: Recorded, res: ServerResponse, slow: CatalogUpstream['slow']
   let match: RegExpExecArray | null;
   if (path === '/v2/widgets' && req.method === 'GET') {
     const limit = Number(url.searchParams.get('limit') ?? '10');
-    return json(200, Array.from({ length: limit }, (_, i) => ({ id: `w-${i + 1}` })));
+    return json(
+      200,
+      Array.from({ length: limit }, (_, i) => ({ id: `w-${i + 1}` })),
+    );
   }
-  if (path === '/v2/widgets' && req.method === 'POST') return json(201, { id: 'w-99', ...(JSON.parse(req.body) as object) });
+  if (path === '/v2/widgets' && req.method === 'POST')
+    return json(201, { id: 'w-99', ...(JSON.parse(req.body) as object) });
   if ((match = /^\/v2\/widgets\/([^/]+)$/.exec(path))) {
     if (req.method === 'GET') return json(200, { ...WIDGET, id: decodeURIComponent(match[1] as string) });
     if (req.method === 'PUT') return json(200, { id: match[1], ...(JSON.parse(req.body) as object) });
@@ -118,7 +125,10 @@ export function serveArgs(upstream: CatalogUpstream, extra: string[] = []): stri
 }
 
 /** A spawned `flowguard serve --transport stdio`, with an environment that holds no keys. */
-export async function connectStdio(upstream: CatalogUpstream, args = serveArgs(upstream, ['--transport', 'stdio'])): Promise<Connection> {
+export async function connectStdio(
+  upstream: CatalogUpstream,
+  args = serveArgs(upstream, ['--transport', 'stdio']),
+): Promise<Connection> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args,
@@ -142,7 +152,10 @@ export interface HttpFixture {
 }
 
 /** The fixture catalog served over Streamable HTTP in this process, on a free port. */
-export async function startHttpFixture(upstream: CatalogUpstream, options: HttpServeOptions = {}): Promise<HttpFixture> {
+export async function startHttpFixture(
+  upstream: CatalogUpstream,
+  options: HttpServeOptions = {},
+): Promise<HttpFixture> {
   const catalog = await loadFixtureCatalog(upstream);
   const server = await startHttpServer(catalog, { port: 0, log: () => undefined, ...options });
   return {
@@ -181,7 +194,11 @@ export interface Spawned {
 
 /** `env`: variables besides PATH (the server's environment holds nothing else). */
 export function spawnServe(args: string[], env: Record<string, string> = {}): Spawned {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');

@@ -26,7 +26,9 @@ let upstream: Upstream;
 const projects: Array<{ remove(): void }> = [];
 
 beforeAll(async () => {
-  upstream = await startUpstream((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ANSWERS[req.url ?? ''] ?? {})));
+  upstream = await startUpstream((req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ANSWERS[req.url ?? ''] ?? {})),
+  );
 });
 afterAll(async () => {
   await upstream.close();
@@ -35,7 +37,10 @@ afterAll(async () => {
 
 /** A server of the fixture catalog under `validate` (none: the config does not say), with a client connected to it. */
 async function serve(validate: OutputValidation | undefined) {
-  const project = tempProject({ upstreams: { [ORIGIN]: upstream.origin }, ...(validate ? { output: { validate } } : {}) });
+  const project = tempProject({
+    upstreams: { [ORIGIN]: upstream.origin },
+    ...(validate ? { output: { validate } } : {}),
+  });
   projects.push(project);
   const catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir });
   const metrics = new ServerMetrics();
@@ -47,8 +52,11 @@ async function serve(validate: OutputValidation | undefined) {
   await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
   // The client learns the output schemas (and so checks results against them) from tools/list.
   const tools = (await client.listTools()).tools;
-  const call = async (coin: string) => (await client.callTool({ name: 'market_getPrices', arguments: { coin } })) as CallToolResult;
-  const mismatchCount = async () => /flowguard_output_mismatches_total\{tool="market_getPrices"\} (\d+)/.exec((await metrics.scrape()).text)?.[1] ?? '0';
+  const call = async (coin: string) =>
+    (await client.callTool({ name: 'market_getPrices', arguments: { coin } })) as CallToolResult;
+  const mismatchCount = async () =>
+    /flowguard_output_mismatches_total\{tool="market_getPrices"\} (\d+)/.exec((await metrics.scrape()).text)?.[1] ??
+    '0';
   const close = async () => {
     await client.close();
     await http.close();
@@ -65,7 +73,9 @@ describe('output.validate', () => {
       const mismatching = await server.call('ether');
       expect(mismatching.isError).toBe(true);
       expect(mismatching.structuredContent).toBeUndefined();
-      expect((mismatching.content[0] as { text: string }).text).toContain("does not match the tool's declared output schema (at /data/0/price must be number)");
+      expect((mismatching.content[0] as { text: string }).text).toContain(
+        "does not match the tool's declared output schema (at /data/0/price must be number)",
+      );
       expect((await server.call('bitcoin')).structuredContent).toEqual(ANSWERS['/prices/bitcoin']);
       expect(server.warnings).toEqual([]);
       expect(await server.mismatchCount()).toBe('0');
@@ -82,7 +92,12 @@ describe('output.validate', () => {
       expect(mismatching.isError).toBeFalsy();
       expect(mismatching.structuredContent).toBeUndefined();
       expect(JSON.parse((mismatching.content[0] as { text: string }).text)).toEqual(ANSWERS['/prices/ether']);
-      expect(server.warnings).toEqual([{ fields: { tool: 'market_getPrices', problem: 'at /data/0/price must be number' }, message: 'answer does not match the output schema; served as text' }]);
+      expect(server.warnings).toEqual([
+        {
+          fields: { tool: 'market_getPrices', problem: 'at /data/0/price must be number' },
+          message: 'answer does not match the output schema; served as text',
+        },
+      ]);
       expect(await server.mismatchCount()).toBe('1');
       // A matching answer is still structured, and not counted.
       expect((await server.call('bitcoin')).structuredContent).toEqual(ANSWERS['/prices/bitcoin']);

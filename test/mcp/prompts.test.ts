@@ -8,7 +8,12 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ErrorCode, McpError, PromptListChangedNotificationSchema, type TextContent } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  McpError,
+  PromptListChangedNotificationSchema,
+  type TextContent,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/runtime/catalog.js';
 import { startHttpServer } from '../../src/edge/http.js';
@@ -29,11 +34,25 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-const serve = (schemas: string, extra: string[] = []) => [BIN, 'serve', '--schemas', schemas, '--project', project, '--transport', 'stdio', ...extra];
-const textOf = (result: { messages: Array<{ content: { type: string } }> }) => result.messages.map((message) => (message.content as TextContent).text).join('\n');
+const serve = (schemas: string, extra: string[] = []) => [
+  BIN,
+  'serve',
+  '--schemas',
+  schemas,
+  '--project',
+  project,
+  '--transport',
+  'stdio',
+  ...extra,
+];
+const textOf = (result: { messages: Array<{ content: { type: string } }> }) =>
+  result.messages.map((message) => (message.content as TextContent).text).join('\n');
 
 async function rejection(promise: Promise<unknown>): Promise<McpError> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(McpError);
   return error as McpError;
 }
@@ -63,14 +82,20 @@ describe('a 3.x layout over stdio (skills listed in main.skills, beside the sche
     try {
       const served = (await connection.client.listTools()).tools.map((tool) => tool.name);
       expect(served).toEqual(['shop_getWidget']);
-      const result = await connection.client.getPrompt({ name: 'shop_find-widget', arguments: { widgetId: 'w-7', colour: 'blue' } });
+      const result = await connection.client.getPrompt({
+        name: 'shop_find-widget',
+        arguments: { widgetId: 'w-7', colour: 'blue' },
+      });
       expect(result.description).toBe('Find a widget and its stock');
       expect(result.messages).toHaveLength(1);
       expect(result.messages[0]?.role).toBe('user');
       expect(textOf(result)).toBe(
         'Look up the widget w-7 with shop_getWidget.\nThen check the stock note with shop/tool/getStockNote (a tool this server does not offer).\nColour wanted: blue.',
       );
-      const optionalLeftOut = await connection.client.getPrompt({ name: 'shop_find-widget', arguments: { widgetId: 'w-7' } });
+      const optionalLeftOut = await connection.client.getPrompt({
+        name: 'shop_find-widget',
+        arguments: { widgetId: 'w-7' },
+      });
       expect(textOf(optionalLeftOut)).toContain('Colour wanted: (not given).');
     } finally {
       await connection.close();
@@ -80,10 +105,14 @@ describe('a 3.x layout over stdio (skills listed in main.skills, beside the sche
   it('answers InvalidParams naming a missing required argument, a value outside the enum, and an unknown prompt', async () => {
     const connection = await connectStdio(NO_UPSTREAM, serve(V3));
     try {
-      const missing = await rejection(connection.client.getPrompt({ name: 'shop_find-widget', arguments: { colour: 'red' } }));
+      const missing = await rejection(
+        connection.client.getPrompt({ name: 'shop_find-widget', arguments: { colour: 'red' } }),
+      );
       expect(missing.code).toBe(ErrorCode.InvalidParams);
       expect(missing.message).toContain("needs the argument 'widgetId'");
-      const outside = await rejection(connection.client.getPrompt({ name: 'shop_find-widget', arguments: { widgetId: 'w', colour: 'green' } }));
+      const outside = await rejection(
+        connection.client.getPrompt({ name: 'shop_find-widget', arguments: { widgetId: 'w', colour: 'green' } }),
+      );
       expect(outside.code).toBe(ErrorCode.InvalidParams);
       expect(outside.message).toContain("argument 'colour' must be one of red, blue");
       const unknown = await rejection(connection.client.getPrompt({ name: 'nope' }));
@@ -103,12 +132,20 @@ describe('a 4.x layout over Streamable HTTP (providers/<ns>/skills and prompts)'
     try {
       const { prompts } = await connection.client.listPrompts();
       expect(prompts.map((prompt) => prompt.name)).toEqual(['weather_packing-list', 'weather_plan-trip']);
-      expect(prompts[0]?.arguments?.map((argument) => [argument.name, argument.required])).toEqual([['city', true], ['days', true]]);
+      expect(prompts[0]?.arguments?.map((argument) => [argument.name, argument.required])).toEqual([
+        ['city', true],
+        ['days', true],
+      ]);
       const trip = await connection.client.getPrompt({ name: 'weather_plan-trip', arguments: { city: 'Lisbon' } });
       expect(textOf(trip)).toBe('Get the forecast for Lisbon with weather_getForecast and plan the day.');
-      const packing = await connection.client.getPrompt({ name: 'weather_packing-list', arguments: { city: 'Oslo', days: '3' } });
+      const packing = await connection.client.getPrompt({
+        name: 'weather_packing-list',
+        arguments: { city: 'Oslo', days: '3' },
+      });
       expect(textOf(packing)).toBe('Use weather_getForecast for Oslo and list what to pack for 3 days.');
-      const missing = await rejection(connection.client.getPrompt({ name: 'weather_packing-list', arguments: { city: 'Oslo' } }));
+      const missing = await rejection(
+        connection.client.getPrompt({ name: 'weather_packing-list', arguments: { city: 'Oslo' } }),
+      );
       expect(missing.code).toBe(ErrorCode.InvalidParams);
       expect(missing.message).toContain("'days'");
     } finally {
@@ -119,26 +156,64 @@ describe('a 4.x layout over Streamable HTTP (providers/<ns>/skills and prompts)'
   });
 });
 
-describe('serve --group: the group prompts and the skills of its tools\' namespaces', () => {
+describe("serve --group: the group prompts and the skills of its tools' namespaces", () => {
   it("serves the group's Markdown prompt by its key, leaves out the skills of other namespaces, and says why a group prompt is not served", async () => {
     const groupProject = mkdtempSync(join(tmpdir(), 'flowguard-prompts-group-'));
     try {
       const schemas = FIXTURES; // v3 and v4 together: the group takes only shop's tool
-      const created = spawnSync(process.execPath, [BIN, 'group', 'create', 'tour', '--tools', 'shop/shop.mjs::getWidget', '--schemas', schemas, '--project', groupProject], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+      const created = spawnSync(
+        process.execPath,
+        [
+          BIN,
+          'group',
+          'create',
+          'tour',
+          '--tools',
+          'shop/shop.mjs::getWidget',
+          '--schemas',
+          schemas,
+          '--project',
+          groupProject,
+        ],
+        { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } },
+      );
       expect(created.status, created.stdout + created.stderr).toBe(0);
       mkdirSync(join(groupProject, '.flowmcp', 'prompts'));
-      for (const name of ['shopping-tour.md', 'no-title.md']) copyFileSync(join(FIXTURES, 'project', '.flowmcp', 'prompts', name), join(groupProject, '.flowmcp', 'prompts', name));
+      for (const name of ['shopping-tour.md', 'no-title.md'])
+        copyFileSync(
+          join(FIXTURES, 'project', '.flowmcp', 'prompts', name),
+          join(groupProject, '.flowmcp', 'prompts', name),
+        );
       const groupsFile = join(groupProject, '.flowmcp', 'groups.json');
       const groups = JSON.parse(readFileSync(groupsFile, 'utf8')) as { groups: { tour: Record<string, unknown> } };
       groups.groups.tour.prompts = {
-        'shopping-tour': { title: 'Shopping tour', description: 'Walk through the shop', file: '.flowmcp/prompts/shopping-tour.md' },
-        'no-title': { title: 'No title', description: 'A file without its title line', file: '.flowmcp/prompts/no-title.md' },
+        'shopping-tour': {
+          title: 'Shopping tour',
+          description: 'Walk through the shop',
+          file: '.flowmcp/prompts/shopping-tour.md',
+        },
+        'no-title': {
+          title: 'No title',
+          description: 'A file without its title line',
+          file: '.flowmcp/prompts/no-title.md',
+        },
         gone: { title: 'Gone', description: 'A file that is not there', file: '.flowmcp/prompts/gone.md' },
         outside: { title: 'Outside', description: 'A file outside the project', file: '../outside.md' },
       };
       writeFileSync(groupsFile, JSON.stringify(groups, null, 2));
 
-      const connection = await connectStdio(NO_UPSTREAM, [BIN, 'serve', '--schemas', schemas, '--project', groupProject, '--transport', 'stdio', '--group', 'tour']);
+      const connection = await connectStdio(NO_UPSTREAM, [
+        BIN,
+        'serve',
+        '--schemas',
+        schemas,
+        '--project',
+        groupProject,
+        '--transport',
+        'stdio',
+        '--group',
+        'tour',
+      ]);
       try {
         const { prompts } = await connection.client.listPrompts();
         expect(prompts.map((prompt) => prompt.name)).toEqual(['shopping-tour', 'shop_find-widget']);
@@ -151,7 +226,9 @@ describe('serve --group: the group prompts and the skills of its tools\' namespa
             { name: 'budget', description: 'how much to spend', required: false },
           ],
         });
-        const tour = textOf(await connection.client.getPrompt({ name: 'shopping-tour', arguments: { widgetId: 'w-3', budget: '20' } }));
+        const tour = textOf(
+          await connection.client.getPrompt({ name: 'shopping-tour', arguments: { widgetId: 'w-3', budget: '20' } }),
+        );
         expect(tour).toContain('Call shop_getWidget for w-3; spend at most 20.');
         expect(tour.startsWith('# Shopping tour')).toBe(true);
         const stderr = connection.stderr();
@@ -171,9 +248,21 @@ describe('a skill file with code in it', () => {
   const options = { allowedLibraries: effectiveAllowlist([]) };
 
   it.each([
-    ['a function as a field', "export const skill = { name: 'x', description: 'd', content: (() => 'text')() }", 'a call is not literal data'],
-    ['a call at the top level', "const content = 'Hello'\nconsole.log(content)\nexport const skill = { name: 'x', description: 'd', content }", 'top-level ExpressionStatement would run at import time'],
-    ['a const that is a call', "const content = String(1)\nexport const skill = { name: 'x', description: 'd', content }", 'a call is not literal data'],
+    [
+      'a function as a field',
+      "export const skill = { name: 'x', description: 'd', content: (() => 'text')() }",
+      'a call is not literal data',
+    ],
+    [
+      'a call at the top level',
+      "const content = 'Hello'\nconsole.log(content)\nexport const skill = { name: 'x', description: 'd', content }",
+      'top-level ExpressionStatement would run at import time',
+    ],
+    [
+      'a const that is a call',
+      "const content = String(1)\nexport const skill = { name: 'x', description: 'd', content }",
+      'a call is not literal data',
+    ],
   ])('is refused by the scan (SEC022), and nothing of it is served: %s', async (_what, source, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'flowguard-prompts-code-'));
     try {
@@ -212,7 +301,17 @@ describe('reloads and the check cache', () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowguard-prompts-watch-'));
     try {
       cpSync(V4, join(dir, 'schemas'), { recursive: true });
-      const connection = await connectStdio(NO_UPSTREAM, [BIN, 'serve', '--schemas', join(dir, 'schemas'), '--project', dir, '--transport', 'stdio', '--watch']);
+      const connection = await connectStdio(NO_UPSTREAM, [
+        BIN,
+        'serve',
+        '--schemas',
+        join(dir, 'schemas'),
+        '--project',
+        dir,
+        '--transport',
+        'stdio',
+        '--watch',
+      ]);
       try {
         let told = 0;
         connection.client.setNotificationHandler(PromptListChangedNotificationSchema, () => {
@@ -220,9 +319,14 @@ describe('reloads and the check cache', () => {
         });
         expect((await connection.client.listPrompts()).prompts).toHaveLength(2);
         const skills = join(dir, 'schemas', 'providers', 'weather', 'skills');
-        writeFileSync(join(skills, 'rain-check.mjs'), "export const skill = { name: 'rain-check', description: 'Will it rain?', content: 'Ask {{tool:weather/getForecast}}.' }\n");
+        writeFileSync(
+          join(skills, 'rain-check.mjs'),
+          "export const skill = { name: 'rain-check', description: 'Will it rain?', content: 'Ask {{tool:weather/getForecast}}.' }\n",
+        );
         expect(await waitFor(() => told > 0, 20_000), connection.stderr()).toBe(true);
-        expect((await connection.client.listPrompts()).prompts.map((prompt) => prompt.name)).toContain('weather_rain-check');
+        expect((await connection.client.listPrompts()).prompts.map((prompt) => prompt.name)).toContain(
+          'weather_rain-check',
+        );
       } finally {
         await connection.close();
       }
@@ -239,7 +343,10 @@ describe('reloads and the check cache', () => {
       await first.close();
       // The cache as an older flowguard wrote it: format 2, skill checks without their prompt.
       const cacheFile = join(dir, '.flowmcp', 'cache', 'checks.json');
-      const cache = JSON.parse(readFileSync(cacheFile, 'utf8')) as { format: number; entries: Record<string, { check: { prompt?: unknown } }> };
+      const cache = JSON.parse(readFileSync(cacheFile, 'utf8')) as {
+        format: number;
+        entries: Record<string, { check: { prompt?: unknown } }>;
+      };
       cache.format = 2;
       for (const entry of Object.values(cache.entries)) delete entry.check.prompt;
       writeFileSync(cacheFile, JSON.stringify(cache));

@@ -73,11 +73,15 @@ const tool = (name: string) => tools.find((entry) => entry.name === name) as Mcp
 describe('a 4.x tool over MCP', () => {
   it('takes its annotations from meta, not the method: a POST search reads only', () => {
     expect(tool('things-api_searchThings').annotations).toEqual({ readOnlyHint: true, openWorldHint: true });
-    expect(tool('things-api_purgeThings').annotations).toEqual({ readOnlyHint: false, destructiveHint: true, openWorldHint: true });
+    expect(tool('things-api_purgeThings').annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      openWorldHint: true,
+    });
     expect(tool('things-api_plainThing').annotations).toEqual({ readOnlyHint: true, openWorldHint: true });
   });
 
-  it('carries alwaysLoad and searchHint under the spec\'s _meta keys, with the aliases and the concurrency hint', () => {
+  it("carries alwaysLoad and searchHint under the spec's _meta keys, with the aliases and the concurrency hint", () => {
     expect(tool('things-api_searchThings')._meta).toEqual({
       'flowguard/reference': 'things-api/things.mjs::searchThings',
       'anthropic/alwaysLoad': true,
@@ -96,7 +100,11 @@ describe('a 4.x tool over MCP', () => {
   });
 
   it('says what the tool returns: in the output schema where there is one, else in the description', () => {
-    expect(tool('things-api_searchThings').outputSchema).toEqual({ type: 'object', properties: { items: { type: 'array' } }, description: 'The things found' });
+    expect(tool('things-api_searchThings').outputSchema).toEqual({
+      type: 'object',
+      properties: { items: { type: 'array' } },
+      description: 'The things found',
+    });
     expect(tool('things-api_searchThings').description).toBe('Search things.');
     expect(tool('things-api_purgeThings').description).toBe('Purge every thing.\n\nReturns: A receipt');
   });

@@ -4,10 +4,30 @@
 
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult, type Progress, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+  type CallToolResult,
+  type Progress,
+  type Tool as McpTool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../src/runtime/catalog.js';
-import { connectHttp, connectStdio, loadFixtureCatalog, PDF, PNG, README_TEXT, startCatalogUpstream, startHttpFixture, WIDGET, type CatalogUpstream, type Connection, type HttpFixture } from './helpers.js';
+import {
+  connectHttp,
+  connectStdio,
+  loadFixtureCatalog,
+  PDF,
+  PNG,
+  README_TEXT,
+  startCatalogUpstream,
+  startHttpFixture,
+  WIDGET,
+  type CatalogUpstream,
+  type Connection,
+  type HttpFixture,
+} from './helpers.js';
 
 const SERVED = [
   'media_clearCache',
@@ -56,10 +76,13 @@ describe.each([
     ({ tools } = await connection.client.listTools());
   });
   afterAll(() => connection?.close());
-  const call = (name: string, args: Record<string, unknown> = {}) => connection.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+  const call = (name: string, args: Record<string, unknown> = {}) =>
+    connection.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 
   it('initializes as flowguard with the tools capability', () => {
-    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     expect(connection.client.getServerVersion()).toMatchObject({ name: 'flowguard', version });
     expect(connection.client.getServerCapabilities()?.tools).toBeDefined();
   });
@@ -85,13 +108,27 @@ describe.each([
     const annotations = (name: string) => tools.find((tool) => tool.name === name)?.annotations;
     expect(annotations('widgets_getWidget')).toEqual({ readOnlyHint: true, openWorldHint: true });
     expect(annotations('widgets_createWidget')).toEqual({ readOnlyHint: false, openWorldHint: true });
-    expect(annotations('widgets_replaceWidget')).toEqual({ readOnlyHint: false, idempotentHint: true, openWorldHint: true });
-    expect(annotations('widgets_deleteWidget')).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
+    expect(annotations('widgets_replaceWidget')).toEqual({
+      readOnlyHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
+    expect(annotations('widgets_deleteWidget')).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
     for (const tool of tools) expect(tool.annotations?.openWorldHint).toBe(true);
   });
 
   it('advertises an outputSchema only for JSON outputs with an object root, converted to 2020-12', () => {
-    expect(tools.filter((tool) => tool.outputSchema).map((tool) => tool.name).sort()).toEqual(WITH_OUTPUT_SCHEMA.sort());
+    expect(
+      tools
+        .filter((tool) => tool.outputSchema)
+        .map((tool) => tool.name)
+        .sort(),
+    ).toEqual(WITH_OUTPUT_SCHEMA.sort());
     const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
     ajv.addFormat('date-time', true).addFormat('uri', true);
     for (const tool of tools.filter((t) => t.outputSchema)) {
@@ -126,7 +163,9 @@ describe.each([
     expect(listed.structuredContent).toEqual({ count: 3, widgets: [{ id: 'w-1' }, { id: 'w-2' }, { id: 'w-3' }] });
     const created = await call('widgets_createWidget', { name: 'Gear', price: 4 });
     expect(created.structuredContent).toEqual({ id: 'w-99', name: 'Gear', price: 4 });
-    expect(upstream.records.some((r) => r.method === 'POST' && JSON.parse(r.body || 'null')?.name === 'Gear')).toBe(true);
+    expect(upstream.records.some((r) => r.method === 'POST' && JSON.parse(r.body || 'null')?.name === 'Gear')).toBe(
+      true,
+    );
   });
 
   it('answers wrong arguments with an isError result that says what to fix', async () => {
@@ -143,8 +182,12 @@ describe.each([
   it('answers upstream failures with isError results carrying the status and retry-after', async () => {
     const crashed = await call('widgets_getWidgetHealth', { mode: 'crash' });
     expect(crashed.isError).toBe(true);
-    expect(text(crashed)).toMatch(/^Error \(upstream-status, status 500\): upstream answered 500: \{"error":"database on fire"\}/);
-    expect(text(crashed)).toContain('What to do: the API failed on its side. Use another tool, or tell the operator if it persists.');
+    expect(text(crashed)).toMatch(
+      /^Error \(upstream-status, status 500\): upstream answered 500: \{"error":"database on fire"\}/,
+    );
+    expect(text(crashed)).toContain(
+      'What to do: the API failed on its side. Use another tool, or tell the operator if it persists.',
+    );
     expect(crashed._meta).toEqual({ 'flowguard/error': { kind: 'upstream-status', status: 500 } });
     const busy = await call('widgets_getWidgetHealth', { mode: 'busy' });
     expect(text(busy)).toContain('Retry after: 7');
@@ -174,7 +217,9 @@ describe.each([
     expect((unknown as McpError).code).toBe(ErrorCode.InvalidParams);
     expect((unknown as McpError).message).toContain('Unknown tool: widgets_noSuchTool');
     // A reference is no tool name on the wire.
-    expect(await call('widgets/catalog.mjs::getWidget', { id: 'w-1' }).catch((error: unknown) => (error as McpError).code)).toBe(ErrorCode.InvalidParams);
+    expect(
+      await call('widgets/catalog.mjs::getWidget', { id: 'w-1' }).catch((error: unknown) => (error as McpError).code),
+    ).toBe(ErrorCode.InvalidParams);
     const malformed = await connection.client
       .request({ method: 'tools/call', params: { name: 42, arguments: 'x' } } as never, CallToolResultSchema)
       .catch((error: unknown) => error);
@@ -183,22 +228,33 @@ describe.each([
 
   it('reports progress while a call with a progress token waits, and none for a quick call', async () => {
     const seen: Progress[] = [];
-    const slow = await connection.client.callTool({ name: 'widgets_waitForWidget', arguments: { id: 'ms-1400' } }, undefined, { onprogress: (progress) => seen.push(progress) });
+    const slow = await connection.client.callTool(
+      { name: 'widgets_waitForWidget', arguments: { id: 'ms-1400' } },
+      undefined,
+      { onprogress: (progress) => seen.push(progress) },
+    );
     expect(slow.structuredContent).toEqual({ built: true });
     expect(seen.map((p) => p.progress)).toEqual([1, 2]);
     expect(seen[0]?.message).toMatch(/^waiting for the API to answer \(0\.\d s\)$/);
     expect(seen[1]?.message).toMatch(/^waiting for the API to answer \(1\.\d s\)$/);
     const quick: Progress[] = [];
-    await connection.client.callTool({ name: 'widgets_getWidget', arguments: { id: 'w-2' } }, undefined, { onprogress: (progress) => quick.push(progress) });
+    await connection.client.callTool({ name: 'widgets_getWidget', arguments: { id: 'w-2' } }, undefined, {
+      onprogress: (progress) => quick.push(progress),
+    });
     expect(quick).toEqual([]);
   });
 
   it('maps every kind of answer: image, text, binary resource, empty body, JSON array', async () => {
-    expect((await call('media_getChart')).content).toEqual([{ type: 'image', mimeType: 'image/png', data: PNG.toString('base64') }]);
+    expect((await call('media_getChart')).content).toEqual([
+      { type: 'image', mimeType: 'image/png', data: PNG.toString('base64') },
+    ]);
     expect((await call('media_getReadme')).content).toEqual([{ type: 'text', text: README_TEXT }]);
     const report = await call('media_getReport');
     expect(text(report)).toContain(`${PDF.length} bytes of application/pdf data`);
-    expect(report.content[1]).toEqual({ type: 'resource', resource: { uri: 'flowguard:result/media_getReport', mimeType: 'application/pdf', blob: PDF.toString('base64') } });
+    expect(report.content[1]).toEqual({
+      type: 'resource',
+      resource: { uri: 'flowguard:result/media_getReport', mimeType: 'application/pdf', blob: PDF.toString('base64') },
+    });
     expect(text(await call('media_clearCache'))).toBe('The API answered with status 204 and an empty body.');
     const colours = await call('media_listColours');
     expect(colours.isError).toBeFalsy();

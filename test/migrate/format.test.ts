@@ -14,7 +14,8 @@ function readBack(text: string): unknown {
   const sink = new FindingSink('x.mjs', text);
   const program = parseModule(`export const main = ${text}`, sink);
   const declaration = program?.body[0];
-  if (declaration?.type !== 'ExportNamedDeclaration' || declaration.declaration?.type !== 'VariableDeclaration') return null;
+  if (declaration?.type !== 'ExportNamedDeclaration' || declaration.declaration?.type !== 'VariableDeclaration')
+    return null;
   const data = readLiteral(declaration.declaration.declarations[0]?.init as Expression, 'main', sink, 'SEC017');
   return sink.findings.length === 0 ? data.value : null;
 }
@@ -27,19 +28,28 @@ describe('formatValue', () => {
   });
 
   it('writes keys bare where JavaScript allows, quoted otherwise', () => {
-    expect(formatValue({ name: 1, 'x-api-key': 2, $ok: 3, '0x': 4, '': 5 })).toBe(`{ name: 1, 'x-api-key': 2, $ok: 3, '0x': 4, '': 5 }`);
+    expect(formatValue({ name: 1, 'x-api-key': 2, $ok: 3, '0x': 4, '': 5 })).toBe(
+      `{ name: 1, 'x-api-key': 2, $ok: 3, '0x': 4, '': 5 }`,
+    );
   });
 
   it('keeps short objects and arrays on one line and breaks long ones, two spaces per level', () => {
     const long = { description: 'x'.repeat(100), tags: ['a', 'b'], nested: { deep: 'y'.repeat(80) } };
-    expect(formatValue(long)).toBe(`{\n  description: '${'x'.repeat(100)}',\n  tags: ['a', 'b'],\n  nested: { deep: '${'y'.repeat(80)}' }\n}`);
+    expect(formatValue(long)).toBe(
+      `{\n  description: '${'x'.repeat(100)}',\n  tags: ['a', 'b'],\n  nested: { deep: '${'y'.repeat(80)}' }\n}`,
+    );
     expect(formatValue([])).toBe('[]');
     expect(formatValue({})).toBe('{}');
   });
 
   it('writes a OneLine value on one line however long, and a block on many however short', () => {
-    const parameter = { position: { key: 'k'.repeat(150), value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'string()', options: [] } };
-    expect(formatValue([new OneLine(parameter)], '      ')).toBe(`[\n        ${formatValue(parameter, '\u0000one line')}\n      ]`);
+    const parameter = {
+      position: { key: 'k'.repeat(150), value: '{{USER_PARAM}}', location: 'query' },
+      z: { primitive: 'string()', options: [] },
+    };
+    expect(formatValue([new OneLine(parameter)], '      ')).toBe(
+      `[\n        ${formatValue(parameter, '\u0000one line')}\n      ]`,
+    );
     expect(formatValue(new OneLine(parameter))).not.toContain('\n');
     expect(formatBlock({ a: 1 })).toBe('{\n  a: 1\n}');
   });
@@ -59,7 +69,10 @@ describe('formatValue', () => {
     const json = fc.jsonValue({ maxDepth: 5 }).filter((value) => !JSON.stringify(value).includes('"__proto__"'));
     fc.assert(
       fc.property(json, (value) => {
-        const block = value !== null && typeof value === 'object' && !Array.isArray(value) ? formatBlock(value as Record<string, unknown>) : formatValue(value);
+        const block =
+          value !== null && typeof value === 'object' && !Array.isArray(value)
+            ? formatBlock(value as Record<string, unknown>)
+            : formatValue(value);
         expect(readBack(block)).toEqual(value);
       }),
       { numRuns: 300 },

@@ -21,7 +21,9 @@ function migrate(name: string, text = fixture(name)) {
 
 /** The errors `validate` would report for the new file. */
 function errorsOf(text: string | undefined): Finding[] {
-  return checkSchemaText('new.mjs', text ?? '', { allowedLibraries: effectiveAllowlist([]) }).findings.filter((f) => f.severity === 'error');
+  return checkSchemaText('new.mjs', text ?? '', { allowedLibraries: effectiveAllowlist([]) }).findings.filter(
+    (f) => f.severity === 'error',
+  );
 }
 
 /** A 1.2.0 schema around `routes` and `handlers` source text, with `before` at the top. */
@@ -49,7 +51,12 @@ const ROUTE = (modifiers: string) => `{
 describe('a file without handlers', () => {
   it('becomes `export const main` with version 2.0.0, method and path, laid out like a hand-written file', () => {
     const { legacy: isLegacy, text, findings, routes, routesWithHandlers } = migrate('plain.mjs');
-    expect({ isLegacy, findings, routes, routesWithHandlers }).toEqual({ isLegacy: true, findings: [], routes: 1, routesWithHandlers: 0 });
+    expect({ isLegacy, findings, routes, routesWithHandlers }).toEqual({
+      isLegacy: true,
+      findings: [],
+      routes: 1,
+      routesWithHandlers: 0,
+    });
     expect(text).toBe(`// Migrated from FlowMCP 1.2.0 ('plain.mjs') by \`flowguard migrate\`.
 
 
@@ -80,7 +87,7 @@ export const main = {
     expect(errorsOf(text)).toEqual([]);
   });
 
-  it('reads a route map called `tools` (the 3.0.0 catalog\'s copies of 1.2.0 files) as the routes', () => {
+  it("reads a route map called `tools` (the 3.0.0 catalog's copies of 1.2.0 files) as the routes", () => {
     const { text, findings } = migrate('tools.mjs', fixture('plain.mjs').replace('routes: {', 'tools: {'));
     expect(findings).toEqual([]);
     expect(text).toBe(migrate('plain.mjs').text?.replace("('plain.mjs')", "('tools.mjs')"));
@@ -97,8 +104,12 @@ describe('a file with handlers', () => {
   });
 
   it('writes module-level constants the data names as their values, and copies those the handlers use into the factory', () => {
-    expect(relay.text).toContain(`z: { primitive: 'enum(mainnet,testnet)', options: ['default(mainnet)', 'optional()'] }`);
-    expect(relay.text).toContain(`export const handlers = ({ sharedLists, libraries }) => {\n  // Module-level code of the 1.2.0 file that its handlers use.\n  const fields = [ 'id', 'name' ]\n`);
+    expect(relay.text).toContain(
+      `z: { primitive: 'enum(mainnet,testnet)', options: ['default(mainnet)', 'optional()'] }`,
+    );
+    expect(relay.text).toContain(
+      `export const handlers = ({ sharedLists, libraries }) => {\n  // Module-level code of the 1.2.0 file that its handlers use.\n  const fields = [ 'id', 'name' ]\n`,
+    );
     expect(relay.text).not.toContain('const networks');
   });
 
@@ -106,29 +117,56 @@ describe('a file with handlers', () => {
     const query = /`query Things[\s\S]*?`/.exec(fixture('relay.mjs'))?.[0] as string;
     expect(query).toContain('\n  things(first: $first) {\n    ${fields');
     expect(relay.text).toContain(query);
-    expect(relay.text).toContain(`    buildQuery: async ( { struct, payload, userParams } ) => {\n        const { network, first } = userParams\n`);
+    expect(relay.text).toContain(
+      `    buildQuery: async ( { struct, payload, userParams } ) => {\n        const { network, first } = userParams\n`,
+    );
     expect(relay.text).toContain(`    failOnError( { struct, payload } ) {\n`);
   });
 
   it('wires each route to its handlers by phase, in modifier order', () => {
-    expect(relay.text).toContain(`    searchThings: { preRequest: legacyPreRequest('searchThings', ['buildQuery']), postRequest: legacyPostRequest('searchThings', ['unwrapGraphQL']) },`);
-    expect(relay.text).toContain(`    getThing: { preRequest: legacyPreRequest('getThing', ['setNetworkHeader']), postRequest: legacyPostRequest('getThing', ['failOnError']) }\n`);
-    const chained = migrate('chain.mjs', legacy(ROUTE(`[ { phase: 'post', handlerName: 'b' }, { phase: 'pre', handlerName: 'p' }, { phase: 'post', handlerName: 'a' } ]`),
-      `{ a: ( { struct, payload } ) => ( { struct, payload } ), b: ( { struct, payload } ) => ( { struct, payload } ), p: ( { struct, payload } ) => ( { struct, payload } ) }`));
-    expect(chained.text).toContain(`ping: { preRequest: legacyPreRequest('ping', ['p']), postRequest: legacyPostRequest('ping', ['b', 'a']) }`);
+    expect(relay.text).toContain(
+      `    searchThings: { preRequest: legacyPreRequest('searchThings', ['buildQuery']), postRequest: legacyPostRequest('searchThings', ['unwrapGraphQL']) },`,
+    );
+    expect(relay.text).toContain(
+      `    getThing: { preRequest: legacyPreRequest('getThing', ['setNetworkHeader']), postRequest: legacyPostRequest('getThing', ['failOnError']) }\n`,
+    );
+    const chained = migrate(
+      'chain.mjs',
+      legacy(
+        ROUTE(
+          `[ { phase: 'post', handlerName: 'b' }, { phase: 'pre', handlerName: 'p' }, { phase: 'post', handlerName: 'a' } ]`,
+        ),
+        `{ a: ( { struct, payload } ) => ( { struct, payload } ), b: ( { struct, payload } ) => ( { struct, payload } ), p: ( { struct, payload } ) => ( { struct, payload } ) }`,
+      ),
+    );
+    expect(chained.text).toContain(
+      `ping: { preRequest: legacyPreRequest('ping', ['p']), postRequest: legacyPostRequest('ping', ['b', 'a']) }`,
+    );
     expect(errorsOf(chained.text)).toEqual([]);
   });
 
   it('writes only the adapters the routes use', () => {
     expect(relay.text).not.toContain('legacyExecuteRequest');
-    const execute = migrate('execute.mjs', legacy(ROUTE(`[ { phase: 'execute', handlerName: 'compute' } ]`), `{ compute: async ( { struct, payload } ) => { struct.data = 42; return { struct, payload } } }`));
+    const execute = migrate(
+      'execute.mjs',
+      legacy(
+        ROUTE(`[ { phase: 'execute', handlerName: 'compute' } ]`),
+        `{ compute: async ( { struct, payload } ) => { struct.data = 42; return { struct, payload } } }`,
+      ),
+    );
     expect(execute.text).toContain(`ping: { executeRequest: legacyExecuteRequest('ping', ['compute']) }`);
     expect(execute.text).not.toContain('legacyPreRequest');
   });
 
   it('resolves a `handlers` field that names a module-level object, and copies `export`ed helpers without their export', () => {
-    const { text, findings } = migrate('named.mjs', legacy(ROUTE(`[ { phase: 'post', handlerName: 'scale' } ]`), 'moduleHandlers',
-      `export const factor = 3\nconst moduleHandlers = { scale: async ( { struct, payload } ) => { struct.data = struct.data * factor; return { struct, payload } } }`));
+    const { text, findings } = migrate(
+      'named.mjs',
+      legacy(
+        ROUTE(`[ { phase: 'post', handlerName: 'scale' } ]`),
+        'moduleHandlers',
+        `export const factor = 3\nconst moduleHandlers = { scale: async ( { struct, payload } ) => { struct.data = struct.data * factor; return { struct, payload } } }`,
+      ),
+    );
     expect(findings).toEqual([]);
     expect(text).toContain('  const factor = 3\n');
     expect(text).not.toContain('export const factor');
@@ -140,7 +178,16 @@ describe('what needs a person', () => {
   const person = migrate('person.mjs');
 
   it('is reported against the 1.2.0 file, each where it stands', () => {
-    expect(person.codes).toEqual(['MIG002 26:105', 'MIG001 37:9', 'MIG003 31:17', 'MIG003 32:17', 'MIG001 4:1', 'MIG001 8:1', 'MIG006 42:9', 'MIG006 6:1']);
+    expect(person.codes).toEqual([
+      'MIG002 26:105',
+      'MIG001 37:9',
+      'MIG003 31:17',
+      'MIG003 32:17',
+      'MIG001 4:1',
+      'MIG001 8:1',
+      'MIG006 42:9',
+      'MIG006 6:1',
+    ]);
     expect(person.findings.map((f) => f.path)).toEqual([
       'schema.routes.getPerson.parameters[0].z.primitive',
       'schema.handlers.addRoot',
@@ -159,7 +206,9 @@ describe('what needs a person', () => {
     expect(text).toContain(`// flowguard migrate (MIG001): not carried over, an import: `);
     expect(text).toContain(`// import { helper } from './helper.mjs'`);
     expect(text).toContain(`// console.log( 'loaded' )`);
-    expect(text).toContain(`// addRoot: async ( { struct, payload } ) => {\n//     struct.data = { ...struct.data, root: schema.root }\n//\n//     return { struct, payload }\n// }`);
+    expect(text).toContain(
+      `// addRoot: async ( { struct, payload } ) => {\n//     struct.data = { ...struct.data, root: schema.root }\n//\n//     return { struct, payload }\n// }`,
+    );
     // The route's only handler was left for a person, so there is no factory at all.
     expect(text).not.toContain('export const handlers');
     expect(text).not.toContain('neverUsed');
@@ -176,8 +225,11 @@ describe('what needs a person', () => {
 describe('nothing of the legacy file becomes code by way of a comment', () => {
   it('a U+2028 or CR in commented-out code, a handler name or the file name ends no comment early', () => {
     const sneaky = 'fetch("https://evil.example")';
-    const text = legacy(ROUTE(`[ { phase: 'post', handlerName: 'x\\u2028y' } ]`), `{ 'a\u2028${sneaky}': ( { struct, payload } ) => ( { struct, payload, root: schema.root } ) }`,
-      `console.log( 'one\u2028${sneaky}' ); console.log( \`two\r${sneaky}\` )`);
+    const text = legacy(
+      ROUTE(`[ { phase: 'post', handlerName: 'x\\u2028y' } ]`),
+      `{ 'a\u2028${sneaky}': ( { struct, payload } ) => ( { struct, payload, root: schema.root } ) }`,
+      `console.log( 'one\u2028${sneaky}' ); console.log( \`two\r${sneaky}\` )`,
+    );
     const result = migrateLegacyText(`name\u2028${sneaky}.mjs`, text);
     const program = parseModule(result.text as string, new FindingSink('new.mjs', result.text));
     // Only `export const main` is code; the rest is comments (the handler used `schema`, so no factory).
@@ -189,7 +241,10 @@ describe('nothing of the legacy file becomes code by way of a comment', () => {
 describe('files that are not 1.2.0', () => {
   it('are no legacy files: a 2.0.0 schema, a file without a flowMCP field', () => {
     expect(migrate('v2.mjs', `export const main = { namespace: 'x' }`)).toMatchObject({ legacy: false, findings: [] });
-    expect(migrate('other.mjs', `export const schema = { namespace: 'x' }`)).toMatchObject({ legacy: false, findings: [] });
+    expect(migrate('other.mjs', `export const schema = { namespace: 'x' }`)).toMatchObject({
+      legacy: false,
+      findings: [],
+    });
   });
 
   it('a file that does not parse is named as such, nothing is written', () => {

@@ -23,13 +23,23 @@ const ANSWERS: Record<string, unknown> = {
 };
 
 beforeAll(async () => {
-  const migrated = migrateFile(join(import.meta.dirname, '..', 'fixtures', 'migrate', 'relay.mjs'), join(work, 'schemas', 'relay.mjs'));
+  const migrated = migrateFile(
+    join(import.meta.dirname, '..', 'fixtures', 'migrate', 'relay.mjs'),
+    join(work, 'schemas', 'relay.mjs'),
+  );
   expect(migrated.written).toBe(true);
   server = await startUpstream((_req, res, entry) => {
     const answer = ANSWERS[`${entry.method} ${entry.url.split('?')[0]}`] ?? { unexpected: entry.url };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
   });
-  catalog = await Catalog.load({ schemas: join(work, 'schemas'), project: work, env: {}, keys: { RELAY_KEY: KEY }, upstreams: { '*': server.origin }, sandbox: { size: 1 } });
+  catalog = await Catalog.load({
+    schemas: join(work, 'schemas'),
+    project: work,
+    env: {},
+    keys: { RELAY_KEY: KEY },
+    upstreams: { '*': server.origin },
+    sandbox: { size: 1 },
+  });
   expect(catalog.findings().filter((f) => f.severity === 'error')).toEqual([]);
 }, 30_000);
 
@@ -39,7 +49,10 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-async function call(name: string, args: Record<string, unknown>): Promise<{ result: Awaited<ReturnType<Catalog['call']>>; sent: RecordEntry[] }> {
+async function call(
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ result: Awaited<ReturnType<Catalog['call']>>; sent: RecordEntry[] }> {
   const mark = server.records.length;
   const called = await catalog.call(name, args);
   // `requests`, the record of what the call sent, is test/observe/'s subject; these tests compare the rest.
@@ -49,7 +62,9 @@ async function call(name: string, args: Record<string, unknown>): Promise<{ resu
 
 function header(entry: RecordEntry | undefined, name: string): string[] {
   const raw = entry?.rawHeaders ?? [];
-  return raw.flatMap((value, index) => (index % 2 === 0 && value.toLowerCase() === name ? [`${value}: ${raw[index + 1]}`] : []));
+  return raw.flatMap((value, index) =>
+    index % 2 === 0 && value.toLowerCase() === name ? [`${value}: ${raw[index + 1]}`] : [],
+  );
 }
 
 describe('a migrated 1.2.0 schema, served', () => {

@@ -44,7 +44,14 @@ function written(dir: string): string[] {
     .flatMap((file) => readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean));
 }
 
-const call = (index: number, extra: Record<string, unknown> = {}) => ({ time: '2026-05-01T12:00:00.000Z', tool: 'ns_tool', outcome: 'ok', durationMs: 1, index, ...extra });
+const call = (index: number, extra: Record<string, unknown> = {}) => ({
+  time: '2026-05-01T12:00:00.000Z',
+  tool: 'ns_tool',
+  outcome: 'ok',
+  durationMs: 1,
+  index,
+  ...extra,
+});
 
 describe('audit line bound', () => {
   it('a record with a 1 MB field and a 1 MB name is cut to one short line that says so, the same way each time', async () => {
@@ -60,7 +67,14 @@ describe('audit line bound', () => {
     expect(lines).toHaveLength(4);
     for (const line of lines) expect(Buffer.byteLength(line) + 1).toBeLessThanOrEqual(MAX_LINE_BYTES);
     const [first, second, third, fourth] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(first).toMatchObject({ index: 0, tool: 'ns_tool', outcome: 'ok', truncated: true, arguments: expect.stringMatching(/^\[\d+ characters, cut\]$/), requests: [{ origin: 'https://a.test', status: 200 }] });
+    expect(first).toMatchObject({
+      index: 0,
+      tool: 'ns_tool',
+      outcome: 'ok',
+      truncated: true,
+      arguments: expect.stringMatching(/^\[\d+ characters, cut\]$/),
+      requests: [{ origin: 'https://a.test', status: 200 }],
+    });
     expect(lines[1]).toBe(lines[0]?.replace('"index":0', '"index":1'));
     expect(second?.index).toBe(1);
     expect(third).toMatchObject({ index: 2, truncated: true });

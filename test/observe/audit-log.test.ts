@@ -27,14 +27,19 @@ function memoryLogger(): { logger: ReturnType<typeof createLogger>; lines: Array
   const lines: Array<Record<string, unknown>> = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean))
+        lines.push(JSON.parse(line) as Record<string, unknown>);
       done();
     },
   });
   return { logger: createLogger({ level: 'info', destination }), lines };
 }
 
-const record = (index: number, tool = 'ns_tool', time = new Date(Date.UTC(2026, 4, 1, 12, 0, index)).toISOString()) => ({ time, tool, outcome: 'ok', durationMs: 1, index, pad: 'x'.repeat(100) });
+const record = (
+  index: number,
+  tool = 'ns_tool',
+  time = new Date(Date.UTC(2026, 4, 1, 12, 0, index)).toISOString(),
+) => ({ time, tool, outcome: 'ok', durationMs: 1, index, pad: 'x'.repeat(100) });
 
 describe('AuditLog', () => {
   it('starts a new file before one would pass maxBytes and keeps only the newest files', async () => {
@@ -48,7 +53,12 @@ describe('AuditLog', () => {
     const files = readdirSync(dir).sort();
     expect(files).toHaveLength(3);
     for (const file of files) expect(statSync(join(dir, file)).size).toBeLessThanOrEqual(1024);
-    const kept = files.flatMap((file) => readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { index: number }).index));
+    const kept = files.flatMap((file) =>
+      readFileSync(join(dir, file), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { index: number }).index),
+    );
     // The newest records, in order, none missing between the first kept and the last.
     expect(kept.at(-1)).toBe(59);
     expect(kept).toEqual(Array.from({ length: kept.length }, (_, at) => 60 - kept.length + at));
@@ -63,10 +73,15 @@ describe('AuditLog', () => {
     for (let index = 0; index < 100; index++) audit.write(record(index));
     expect(audit.dropped).toBe(90);
     await audit.close();
-    const written = readdirSync(dir).flatMap((file) => readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean));
+    const written = readdirSync(dir).flatMap((file) =>
+      readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean),
+    );
     expect(written).toHaveLength(10);
     const warnings = lines.filter((line) => line.level === 40).map((line) => String(line.msg));
-    expect(warnings).toEqual([expect.stringContaining('records are dropped'), expect.stringContaining('90 records dropped')]);
+    expect(warnings).toEqual([
+      expect.stringContaining('records are dropped'),
+      expect.stringContaining('90 records dropped'),
+    ]);
   });
 
   it('starts a new file when its file is removed under it (the folder cleaned up), instead of writing into the removed one', async () => {
@@ -92,12 +107,24 @@ describe('reading the audit log', () => {
     audit.write(record(1, 'ns_a'));
     audit.write(record(2, 'ns_a'));
     await audit.close();
-    writeFileSync(join(dir, 'audit-2026-05-01T00-00-00-000Z-1-0.jsonl'), '{"time":"2026-05-01T11:00:00.000Z","tool":"ns_a"}\n{"time": "cut sho');
+    writeFileSync(
+      join(dir, 'audit-2026-05-01T00-00-00-000Z-1-0.jsonl'),
+      '{"time":"2026-05-01T11:00:00.000Z","tool":"ns_a"}\n{"time": "cut sho',
+    );
     const all = await readAudit(dir);
-    expect(all.records.map((line) => line.time.slice(11, 19))).toEqual(['11:00:00', '12:00:01', '12:00:02', '12:00:03']);
+    expect(all.records.map((line) => line.time.slice(11, 19))).toEqual([
+      '11:00:00',
+      '12:00:01',
+      '12:00:02',
+      '12:00:03',
+    ]);
     expect(all.unreadable).toBe(1);
     expect((await readAudit(dir, { tool: 'ns/b.mjs::b' })).records.map((line) => line.tool)).toEqual(['ns_b']);
-    expect((await readAudit(dir, { tool: 'ns_a', sinceMs: Date.parse('2026-05-01T12:00:02Z') })).records.map((line) => line.index)).toEqual([2]);
+    expect(
+      (await readAudit(dir, { tool: 'ns_a', sinceMs: Date.parse('2026-05-01T12:00:02Z') })).records.map(
+        (line) => line.index,
+      ),
+    ).toEqual([2]);
     expect(await readAudit(join(dir, 'missing'))).toEqual({ records: [], files: 0, unreadable: 0 });
   });
 

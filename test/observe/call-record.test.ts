@@ -54,7 +54,15 @@ describe('call records', () => {
     expect(Date.parse(record.time)).toBeGreaterThanOrEqual(started - 1000);
     expect(record.durationMs).toBeGreaterThan(0);
     // The schema's origin, not the address of the override it went to.
-    expect(record.requests).toEqual([{ origin: 'https://api.audited.test', method: 'GET', status: 200, bytes: expect.any(Number), ms: expect.any(Number) }]);
+    expect(record.requests).toEqual([
+      {
+        origin: 'https://api.audited.test',
+        method: 'GET',
+        status: 200,
+        bytes: expect.any(Number),
+        ms: expect.any(Number),
+      },
+    ]);
     expect(record.requests[0]?.bytes).toBeGreaterThan(0);
     // The core's own request is on the result too (it was only set for executeRequest before).
     expect(result.ok && 'requests' in result ? result.requests : undefined).toEqual(record.requests);
@@ -67,8 +75,17 @@ describe('call records', () => {
   });
 
   it('records an unknown tool and invalid arguments, which send nothing', async () => {
-    expect(await recorded('audited_nothing', {})).toMatchObject({ tool: 'audited_nothing', reference: '', schemaHash: '', outcome: 'unknown-tool', requests: [] });
-    expect(await recorded('audited_lookup', { mode: 'sideways' })).toMatchObject({ outcome: 'arguments', requests: [] });
+    expect(await recorded('audited_nothing', {})).toMatchObject({
+      tool: 'audited_nothing',
+      reference: '',
+      schemaHash: '',
+      outcome: 'unknown-tool',
+      requests: [],
+    });
+    expect(await recorded('audited_lookup', { mode: 'sideways' })).toMatchObject({
+      outcome: 'arguments',
+      requests: [],
+    });
   });
 
   it('records every request an executeRequest handler made through the core', async () => {

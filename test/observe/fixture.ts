@@ -56,7 +56,8 @@ export const SCHEMA_FILE = 'audited.mjs';
 
 function answer(req: IncomingMessage, res: ServerResponse, entry: RecordEntry): void {
   const key = String(req.headers['x-api-key'] ?? '');
-  if (entry.url.startsWith('/lookup/fail')) return void res.writeHead(500, { 'content-type': 'text/plain' }).end(`refused key ${key}`);
+  if (entry.url.startsWith('/lookup/fail'))
+    return void res.writeHead(500, { 'content-type': 'text/plain' }).end(`refused key ${key}`);
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ echo: entry.url, key }));
 }
 
@@ -70,7 +71,11 @@ export interface ObservedProject {
 /** A temp project with the schema, its key in `.env`, and `config` as `.flowmcp/config.json`. */
 export async function observedProject(config: Record<string, unknown> = {}): Promise<ObservedProject> {
   const upstream = await startUpstream(answer);
-  const project = tempProject({ config: { upstreams: { '*': upstream.origin }, ...config }, env: { AUDIT_KEY: KEY }, schemas: { [SCHEMA_FILE]: SCHEMA } });
+  const project = tempProject({
+    config: { upstreams: { '*': upstream.origin }, ...config },
+    env: { AUDIT_KEY: KEY },
+    schemas: { [SCHEMA_FILE]: SCHEMA },
+  });
   return {
     dir: project.dir,
     schemas: project.schemas,

@@ -38,7 +38,14 @@ async function serve(): Promise<Served> {
   const project = await observedProject();
   const server = await spawnHttpServer(['--schemas', project.schemas, '--project', project.dir], { readyMs: 15_000 });
   const { client } = await connectHttp(server.url);
-  served = { project, server, url: server.url, client, stderr: server.stderr, exited: () => server.child.exitCode !== null || server.child.signalCode !== null };
+  served = {
+    project,
+    server,
+    url: server.url,
+    client,
+    stderr: server.stderr,
+    exited: () => server.child.exitCode !== null || server.child.signalCode !== null,
+  };
   return served;
 }
 
@@ -67,7 +74,11 @@ function nested(depth: number): string {
 /** A tools/call sent as raw JSON-RPC (the server is stateless: no session needed). */
 async function rawCall(url: string, name: string, argumentsText: string): Promise<Record<string, unknown>> {
   const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":${JSON.stringify(name)},"arguments":${argumentsText}}}`;
-  const answer = await rawRequest(url, { method: 'POST', headers: { ...MCP_HEADERS, 'content-length': String(Buffer.byteLength(body)) }, body });
+  const answer = await rawRequest(url, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, 'content-length': String(Buffer.byteLength(body)) },
+    body,
+  });
   expect(answer.status).toBe(200);
   return JSON.parse(answer.body) as Record<string, unknown>;
 }
@@ -90,7 +101,11 @@ describe('nothing a client sends ends the server (point 10)', () => {
     expect(answer).toMatchObject({ result: { isError: true } });
     expect(JSON.stringify(answer)).toContain('limits.maxArgumentDepth');
     const [record] = await audited(server.project.dir, 1);
-    expect(record).toMatchObject({ tool: 'audited_lookup', outcome: 'arguments', arguments: { mode: 'echo', q: '[nested deeper than 32 levels, not recorded]' } });
+    expect(record).toMatchObject({
+      tool: 'audited_lookup',
+      outcome: 'arguments',
+      arguments: { mode: 'echo', q: '[nested deeper than 32 levels, not recorded]' },
+    });
     await expectAlive(server);
     expect(server.stderr()).not.toContain('RangeError');
   });
@@ -100,7 +115,11 @@ describe('nothing a client sends ends the server (point 10)', () => {
     const answer = await rawCall(server.url, 'no_such_tool', `{"q":${nested(5000)}}`);
     expect(JSON.stringify(answer.error)).toContain('Unknown tool');
     const [record] = await audited(server.project.dir, 1);
-    expect(record).toMatchObject({ tool: 'no_such_tool', outcome: 'unknown-tool', arguments: { q: '[nested deeper than 32 levels, not recorded]' } });
+    expect(record).toMatchObject({
+      tool: 'no_such_tool',
+      outcome: 'unknown-tool',
+      arguments: { q: '[nested deeper than 32 levels, not recorded]' },
+    });
     await expectAlive(server);
   });
 });
@@ -133,7 +152,8 @@ describe('audit lines are bounded (point 11f)', () => {
     expect(result.isError).toBe(true);
     await server.client.callTool({ name: 'audited_lookup', arguments: { mode: 'echo', q: 'after' } });
     const records = await audited(server.project.dir, 2);
-    for (const line of auditLines(server.project.dir)) expect(Buffer.byteLength(line) + 1).toBeLessThanOrEqual(MAX_LINE_BYTES);
+    for (const line of auditLines(server.project.dir))
+      expect(Buffer.byteLength(line) + 1).toBeLessThanOrEqual(MAX_LINE_BYTES);
     expect(records.map((record) => record.outcome)).toEqual(['arguments', 'ok']);
     const names = Object.keys(records[0]?.arguments as object);
     expect(names).toContain('mode');

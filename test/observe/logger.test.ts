@@ -9,13 +9,19 @@ import { BatchedLines, createLogger, flushLogger } from '../../src/observe/logge
 describe('BatchedLines', () => {
   it('writes the lines of many calls in few writes, each a JSON object', async () => {
     const writes: string[] = [];
-    const target = new Writable({ write: (chunk: Buffer, _encoding, done) => void (writes.push(chunk.toString('utf8')), done()) });
+    const target = new Writable({
+      write: (chunk: Buffer, _encoding, done) => void (writes.push(chunk.toString('utf8')), done()),
+    });
     const logger = createLogger({ level: 'info', destination: new BatchedLines(target) });
     for (let index = 0; index < 100; index++) logger.info({ tool: 'ns_tool', outcome: 'ok', ms: index }, 'call');
     logger.debug('not at info');
     await flushLogger(logger);
     expect(writes.length).toBeLessThan(5);
-    const lines = writes.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string; ms: number; level: number; time: number });
+    const lines = writes
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { msg: string; ms: number; level: number; time: number });
     expect(lines.map((line) => line.ms)).toEqual(Array.from({ length: 100 }, (_, index) => index));
     expect(lines[0]).toMatchObject({ level: 30, msg: 'call', tool: 'ns_tool', outcome: 'ok' });
     expect(typeof lines[0]?.time).toBe('number');

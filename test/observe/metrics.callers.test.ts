@@ -5,7 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_CLIENTS, ServerMetrics } from '../../src/observe/metrics.js';
 
-const call = (caller?: { identity?: string; client?: string }, outcome = 'ok') => ({ tool: 'widgets_getWidget', outcome, durationMs: 1, requests: [], cache: 'none' as const, caller });
+const call = (caller?: { identity?: string; client?: string }, outcome = 'ok') => ({
+  tool: 'widgets_getWidget',
+  outcome,
+  durationMs: 1,
+  requests: [],
+  cache: 'none' as const,
+  caller,
+});
 
 describe('calls by caller', () => {
   it('counts by identity, client and outcome, and not at all for a call without a caller', async () => {

@@ -25,7 +25,9 @@ const ALIAS_BOMB = [
   'servers: [{url: "https://api.example.com"}]',
   'paths: {/x: {get: {operationId: x, responses: {"200": {description: ok}}}}}',
   'x-a: &a [l,l,l,l,l,l,l,l,l]',
-  ...'bcdefghi'.split('').map((name, index) => `x-${name}: &${name} [${Array(9).fill(`*${'abcdefghi'[index]}`).join(',')}]`),
+  ...'bcdefghi'
+    .split('')
+    .map((name, index) => `x-${name}: &${name} [${Array(9).fill(`*${'abcdefghi'[index]}`).join(',')}]`),
   '',
 ].join('\n');
 
@@ -36,7 +38,10 @@ function refFanOut(length: number): object {
     const next = { $ref: `#/components/schemas/s${i + 1}` };
     schemas[`s${i}`] = i + 1 < length ? { type: 'object', properties: { a: next, b: next } } : { type: 'string' };
   }
-  const response = { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/s0' } } } };
+  const response = {
+    description: 'ok',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/s0' } } },
+  };
   return {
     openapi: '3.0.3',
     info: { title: 'Fan', version: '1' },
@@ -55,7 +60,15 @@ describe('documents that expand without bound', () => {
     const report = JSON.parse(run.stdout);
     expect(report.summary).toMatchObject({ routes: 0, files: 0 });
     expect(report.files).toEqual([]);
-    expect(report.findings).toEqual([{ kind: 'document', severity: 'error', message: expect.stringContaining(`more than ${MAX_EXPANDED_VALUES} values once its $refs and YAML aliases are resolved`) }]);
+    expect(report.findings).toEqual([
+      {
+        kind: 'document',
+        severity: 'error',
+        message: expect.stringContaining(
+          `more than ${MAX_EXPANDED_VALUES} values once its $refs and YAML aliases are resolved`,
+        ),
+      },
+    ]);
     expect(existsSync(join(work, 'bomb-out'))).toBe(false);
   });
 
@@ -80,7 +93,10 @@ describe('documents that expand without bound', () => {
   });
 
   it('a YAML alias inside the value it names is a document error, not a hang', () => {
-    writeFileSync(join(work, 'cycle.yaml'), 'openapi: 3.0.3\ninfo: {title: Cycle, version: "1"}\npaths: {}\nx-loop: &loop [1, *loop]\n');
+    writeFileSync(
+      join(work, 'cycle.yaml'),
+      'openapi: 3.0.3\ninfo: {title: Cycle, version: "1"}\npaths: {}\nx-loop: &loop [1, *loop]\n',
+    );
     const run = flowguard(['import', 'openapi', 'cycle.yaml', '--out', 'cycle-out']);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('error document: #/x-loop/1 is a YAML alias inside the value it names');
@@ -91,7 +107,9 @@ describe('documents that expand without bound', () => {
 describe('names from the document', () => {
   it('tags and operationIds of 300 characters become short file and route names, still unique, and the files validate', () => {
     const long = 'Very Long Tag '.repeat(22);
-    const operation = (tag: string, operationId: string) => ({ get: { tags: [tag], operationId, responses: { '200': { description: 'ok' } } } });
+    const operation = (tag: string, operationId: string) => ({
+      get: { tags: [tag], operationId, responses: { '200': { description: 'ok' } } },
+    });
     const document = {
       openapi: '3.0.3',
       info: { title: 'Names', version: '1' },
@@ -109,7 +127,9 @@ describe('names from the document', () => {
     expect(files).toHaveLength(2);
     for (const file of files) expect(file).toMatch(/^very-long-tag-[a-z-]+-[0-9a-f]{8}\.mjs$/);
     for (const file of files) expect(file.length).toBeLessThanOrEqual(64 + '.mjs'.length);
-    const routes: string[] = report.files.flatMap((file: { routes: Array<{ name: string }> }) => file.routes.map((route) => route.name));
+    const routes: string[] = report.files.flatMap((file: { routes: Array<{ name: string }> }) =>
+      file.routes.map((route) => route.name),
+    );
     expect(new Set(routes).size).toBe(2);
     for (const route of routes) expect(route).toMatch(/^getThing[A-Za-z]+[0-9a-f]{8}$/);
     for (const route of routes) expect(route.length).toBeLessThanOrEqual(64);
@@ -117,12 +137,18 @@ describe('names from the document', () => {
   });
 
   it('a folder where a file would go is refused before anything is written', () => {
-    writeFileSync(join(work, 'two.json'), JSON.stringify({
-      openapi: '3.0.3',
-      info: { title: 'Two', version: '1' },
-      servers: [{ url: 'https://api.example.com' }],
-      paths: { '/a': { get: { tags: ['alpha'], operationId: 'a', responses: { '200': { description: 'ok' } } } }, '/b': { get: { tags: ['beta'], operationId: 'b', responses: { '200': { description: 'ok' } } } } },
-    }));
+    writeFileSync(
+      join(work, 'two.json'),
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'Two', version: '1' },
+        servers: [{ url: 'https://api.example.com' }],
+        paths: {
+          '/a': { get: { tags: ['alpha'], operationId: 'a', responses: { '200': { description: 'ok' } } } },
+          '/b': { get: { tags: ['beta'], operationId: 'b', responses: { '200': { description: 'ok' } } } },
+        },
+      }),
+    );
     mkdirSync(join(work, 'two-out', 'beta.mjs'), { recursive: true });
     const run = flowguard(['import', 'openapi', 'two.json', '--out', 'two-out', '--force']);
     expect(run.code).toBe(2);
@@ -135,14 +161,21 @@ describe('what a document would do to a terminal', () => {
   const HOSTILE = '\x1b[2J\x07\u202e\u2066\x9b31m';
   const ACTING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-  it('the report prints the title and paths escaped; --json holds them exactly; the file\'s comment quotes them on one escaped line', () => {
+  it("the report prints the title and paths escaped; --json holds them exactly; the file's comment quotes them on one escaped line", () => {
     const tag = `pets${HOSTILE}\nglobalThis.x = 1 //`;
-    writeFileSync(join(work, 'loud.json'), JSON.stringify({
-      openapi: '3.0.3',
-      info: { title: `Loud ${HOSTILE} API`, version: '1' },
-      servers: [{ url: 'https://api.example.com' }],
-      paths: { [`/pets${HOSTILE}`]: { get: { tags: [tag], operationId: 'listPets', responses: { '200': { description: 'ok' } } } } },
-    }));
+    writeFileSync(
+      join(work, 'loud.json'),
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: `Loud ${HOSTILE} API`, version: '1' },
+        servers: [{ url: 'https://api.example.com' }],
+        paths: {
+          [`/pets${HOSTILE}`]: {
+            get: { tags: [tag], operationId: 'listPets', responses: { '200': { description: 'ok' } } },
+          },
+        },
+      }),
+    );
     const human = flowguard(['import', 'openapi', 'loud.json', '--out', 'loud-out']);
     expect(human.code).toBe(0);
     expect(human.stdout).not.toMatch(ACTING);

@@ -36,11 +36,20 @@ describe.each(fixtures)('import openapi $file', ({ file, operations, routes, key
 
   it('turns every operation into a route or an error finding, each exactly once', async () => {
     result = await importOpenApi(join(FIXTURES, file));
-    document = (await dereference(join(FIXTURES, file), { resolve: { external: false }, dereference: { circular: 'ignore' } })) as Raw;
-    const labels = Object.entries(document.paths as Raw).flatMap(([path, item]) => METHODS.filter((method) => item[method]).map((method) => `${method.toUpperCase()} ${path}`));
+    document = (await dereference(join(FIXTURES, file), {
+      resolve: { external: false },
+      dereference: { circular: 'ignore' },
+    })) as Raw;
+    const labels = Object.entries(document.paths as Raw).flatMap(([path, item]) =>
+      METHODS.filter((method) => item[method]).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     expect(labels).toHaveLength(operations);
     const written = result.files.flatMap((planned) => planned.routes.map((route) => route.operation));
-    const failed = [...new Set(result.report.findings.filter((finding) => finding.severity === 'error').map((finding) => finding.operation))];
+    const failed = [
+      ...new Set(
+        result.report.findings.filter((finding) => finding.severity === 'error').map((finding) => finding.operation),
+      ),
+    ];
     expect(written.filter((label) => failed.includes(label))).toEqual([]);
     expect([...written, ...failed].sort()).toEqual([...labels].sort());
     expect(new Set(written).size).toBe(written.length);
@@ -54,22 +63,40 @@ describe.each(fixtures)('import openapi $file', ({ file, operations, routes, key
     for (const planned of result.files) writeFileSync(join(out, planned.name), planned.text);
     const checker = ProjectChecker.open({ project: project.dir });
     for (const planned of result.files) {
-      const errors = checker.checkFile(join(out, planned.name)).findings.filter((finding) => finding.severity === 'error');
+      const errors = checker
+        .checkFile(join(out, planned.name))
+        .findings.filter((finding) => finding.severity === 'error');
       expect(errors, planned.name).toEqual([]);
     }
   });
 
   it('dry-runs every route to the request the document describes', async () => {
-    const keyNames = [...new Set(result.files.flatMap((planned) => [...planned.text.matchAll(/'\{\{([A-Z][A-Z0-9_]*)\}\}'|\{\{([A-Z][A-Z0-9_]*)\}\}/g)].map((match) => (match[1] ?? match[2]) as string)))];
-    const catalog = await Catalog.load({ schemas: out, project: project.dir, env: {}, keys: Object.fromEntries(keyNames.map((key) => [key, `secret-${key.toLowerCase()}`])) });
+    const keyNames = [
+      ...new Set(
+        result.files.flatMap((planned) =>
+          [...planned.text.matchAll(/'\{\{([A-Z][A-Z0-9_]*)\}\}'|\{\{([A-Z][A-Z0-9_]*)\}\}/g)].map(
+            (match) => (match[1] ?? match[2]) as string,
+          ),
+        ),
+      ),
+    ];
+    const catalog = await Catalog.load({
+      schemas: out,
+      project: project.dir,
+      env: {},
+      keys: Object.fromEntries(keyNames.map((key) => [key, `secret-${key.toLowerCase()}`])),
+    });
     try {
       expect(catalog.tools).toHaveLength(routes);
       const placements = new Set<string>();
       for (const tool of catalog.tools) {
-        const label = result.files.flatMap((planned) => planned.routes).find((route) => route.name === tool.route.name)?.operation as string;
+        const label = result.files.flatMap((planned) => planned.routes).find((route) => route.name === tool.route.name)
+          ?.operation as string;
         const [method, path] = label.split(' ') as [string, string];
         const operation = document.paths[path][method.toLowerCase()] as Raw;
-        const args = Object.fromEntries(Object.entries(tool.route.tests[0] ?? {}).filter(([key]) => key !== '_description'));
+        const args = Object.fromEntries(
+          Object.entries(tool.route.tests[0] ?? {}).filter(([key]) => key !== '_description'),
+        );
         const call = await catalog.call(tool.name, args, { dryRun: true });
         if (!call.ok || !('dryRun' in call)) throw new Error(`${label}: ${JSON.stringify(call)}`);
         const request = call.dryRun;
@@ -78,18 +105,31 @@ describe.each(fixtures)('import openapi $file', ({ file, operations, routes, key
         expect(`${url.origin}${url.pathname}`, label).toMatch(pathPattern(serverOf(document, operation, path), path));
 
         const parameters = [...(document.paths[path].parameters ?? []), ...(operation.parameters ?? [])] as Raw[];
-        const documented = new Set(parameters.filter((param) => param.in === 'query').map((param) => param.name as string));
+        const documented = new Set(
+          parameters.filter((param) => param.in === 'query').map((param) => param.name as string),
+        );
         const schemes = securitySchemes(document);
         const declared = (operation.security ?? document.security ?? []) as Raw[];
         // No requirement, or an empty list, means the operation needs no key.
         const alternatives = declared.length > 0 ? declared : [{}];
-        const keyQueries = new Set(alternatives.flatMap((alternative) => Object.keys(alternative).filter((name) => schemes[name]?.in === 'query').map((name) => schemes[name].name as string)));
-        for (const name of new Set(url.searchParams.keys())) expect(documented.has(name) || keyQueries.has(name), `${label}: query ${name}`).toBe(true);
+        const keyQueries = new Set(
+          alternatives.flatMap((alternative) =>
+            Object.keys(alternative)
+              .filter((name) => schemes[name]?.in === 'query')
+              .map((name) => schemes[name].name as string),
+          ),
+        );
+        for (const name of new Set(url.searchParams.keys()))
+          expect(documented.has(name) || keyQueries.has(name), `${label}: query ${name}`).toBe(true);
         for (const param of parameters.filter((entry) => entry.in === 'query' && args[entry.name] !== undefined)) {
           const value = args[param.name];
-          expect(url.searchParams.get(param.name), `${label}: query ${param.name}`).toBe(Array.isArray(value) ? value.join(',') : String(value));
+          expect(url.searchParams.get(param.name), `${label}: query ${param.name}`).toBe(
+            Array.isArray(value) ? value.join(',') : String(value),
+          );
         }
-        const satisfied = alternatives.find((alternative) => Object.keys(alternative).every((name) => placed(schemes[name], request.headers, url)));
+        const satisfied = alternatives.find((alternative) =>
+          Object.keys(alternative).every((name) => placed(schemes[name], request.headers, url)),
+        );
         expect(satisfied, `${label}: no security alternative of the document is placed`).toBeDefined();
         for (const name of Object.keys(satisfied ?? {})) placements.add(kindOf(schemes[name]));
 
@@ -97,7 +137,8 @@ describe.each(fixtures)('import openapi $file', ({ file, operations, routes, key
           const body = JSON.parse(request.body) as Raw;
           const properties = bodyProperties(document, operation, parameters);
           for (const key of Object.keys(body)) expect(properties, `${label}: body ${key}`).toContain(key);
-          for (const key of Object.keys(args).filter((name) => properties.includes(name) && !documented.has(name))) expect(body[key], `${label}: body ${key}`).toEqual(args[key]);
+          for (const key of Object.keys(args).filter((name) => properties.includes(name) && !documented.has(name)))
+            expect(body[key], `${label}: body ${key}`).toEqual(args[key]);
         }
       }
       expect([...placements].sort()).toEqual([...keys].sort());
@@ -119,7 +160,12 @@ function serverOf(document: Raw, operation: Raw, path: string): string {
 /** The document's path with each `{param}` as one non-empty path segment. */
 function pathPattern(base: string, path: string): RegExp {
   const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${escape(base)}${path.split(/\{[^}]+\}/).map(escape).join('[^/]+')}$`);
+  return new RegExp(
+    `^${escape(base)}${path
+      .split(/\{[^}]+\}/)
+      .map(escape)
+      .join('[^/]+')}$`,
+  );
 }
 
 function securitySchemes(document: Raw): Raw {
@@ -127,7 +173,8 @@ function securitySchemes(document: Raw): Raw {
 }
 
 function placed(scheme: Raw, headers: Record<string, string>, url: URL): boolean {
-  const header = (name: string) => Object.entries(headers).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1] ?? '';
+  const header = (name: string) =>
+    Object.entries(headers).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1] ?? '';
   const redacted = /redacted/;
   if (scheme.type === 'apiKey' && scheme.in === 'header') return redacted.test(header(scheme.name));
   if (scheme.type === 'apiKey' && scheme.in === 'query') return redacted.test(url.searchParams.get(scheme.name) ?? '');

@@ -3,7 +3,12 @@
 // size of what validation and conversion walk afterwards.
 
 import { describe, expect, it } from 'vitest';
-import { ExpansionError, MAX_EXPANDED_VALUES, MissingReferenceError, resolveReferences } from '../../src/openapi/references.js';
+import {
+  ExpansionError,
+  MAX_EXPANDED_VALUES,
+  MissingReferenceError,
+  resolveReferences,
+} from '../../src/openapi/references.js';
 
 /** A list of `width` references to one list of `leaves` scalars: 1 + 1 + width * (1 + leaves) values once resolved. */
 function sharedThroughRefs(width: number, leaves: number) {
@@ -38,7 +43,10 @@ describe('resolveReferences', () => {
 
   it('keeps a reference into an ancestor as a $ref object, lays siblings over a target and leaves other files unread', () => {
     const resolved = resolveReferences({
-      node: { type: 'object', properties: { child: { $ref: '#/node' }, other: { $ref: '#/leaf', description: 'mine' } } },
+      node: {
+        type: 'object',
+        properties: { child: { $ref: '#/node' }, other: { $ref: '#/leaf', description: 'mine' } },
+      },
       leaf: { type: 'string', description: 'theirs' },
       outside: { $ref: './other.json#/x' },
     }) as any;

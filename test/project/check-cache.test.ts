@@ -21,7 +21,17 @@ describe('CheckCache', () => {
     cache.save();
     const reopened = CheckCache.open(project, { inputs: 1 });
     let parsed = 0;
-    const cached = checkSchemaFile(SCHEMA, { ...options, get allowedLibraries() { parsed += 1; return options.allowedLibraries; } }, reopened);
+    const cached = checkSchemaFile(
+      SCHEMA,
+      {
+        ...options,
+        get allowedLibraries() {
+          parsed += 1;
+          return options.allowedLibraries;
+        },
+      },
+      reopened,
+    );
     expect(parsed).toBe(0);
     expect(cached).toEqual(JSON.parse(JSON.stringify(fresh)));
   });
@@ -55,7 +65,12 @@ describe('CheckCache', () => {
     try {
       mkdirSync(join(served, 'schemas'));
       copyFileSync(SCHEMA, join(served, 'schemas', 'accounts.mjs'));
-      const catalog = await Catalog.load({ schemas: join(served, 'schemas'), lists: join(ROOT, 'shared-lists'), project: served, cache: true });
+      const catalog = await Catalog.load({
+        schemas: join(served, 'schemas'),
+        lists: join(ROOT, 'shared-lists'),
+        project: served,
+        cache: true,
+      });
       await catalog.close();
       expect(existsSync(join(served, '.flowmcp', 'cache', 'checks.json'))).toBe(true);
     } finally {

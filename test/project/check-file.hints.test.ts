@@ -17,7 +17,8 @@ import { loadProjectConfig } from '../../src/config/project.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
 import { loadListFiles, loadListRegistry } from '../../src/lists/registry.js';
 import { checkSchemaFile } from '../../src/project/check-file.js';
-import { CODES, type Finding } from '../../src/report/findings.js';
+import { type Finding } from '../../src/report/findings.js';
+import { CODES } from '../../src/report/codes.js';
 import { selectSchemaFiles } from '../../src/scan/files.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'codes');
@@ -28,7 +29,9 @@ function findingsOf(file: string): Finding[] {
   const siblings = join(dirname(file), 'shared-lists');
   const { maxFileBytes } = loadProjectConfig(dirname(file)).limits;
   if (statSync(file).isFile() && /^export const list\b/m.test(readFileSync(file, 'utf8'))) {
-    return loadListFiles([...selectSchemaFiles([siblings]).files, file], { maxFileBytes }).findings.filter((f) => f.file === file);
+    return loadListFiles([...selectSchemaFiles([siblings]).files, file], { maxFileBytes }).findings.filter(
+      (f) => f.file === file,
+    );
   }
   const lists = existsSync(siblings) ? loadListRegistry(siblings, { maxFileBytes }) : undefined;
   return checkSchemaFile(file, { allowedLibraries: effectiveAllowlist([]), lists, maxFileBytes }).findings;
@@ -48,5 +51,9 @@ describe.each(codes)('%s fixtures', (code) => {
 
 it('covers every static code that has fixtures', () => {
   expect(codes.filter((code) => !existsSync(join(FIXTURES, code)))).toEqual([]);
-  expect(readdirSync(FIXTURES).filter((code) => !OTHER_PARTS.test(code)).sort()).toEqual([...codes].sort());
+  expect(
+    readdirSync(FIXTURES)
+      .filter((code) => !OTHER_PARTS.test(code))
+      .sort(),
+  ).toEqual([...codes].sort());
 });

@@ -48,7 +48,12 @@ describe('ProjectChecker', () => {
     const registry = loadListRegistry(lists);
     expect(checker.listReports().map((report) => report.file)).toEqual(registry.files);
     expect(checker.listReports().flatMap((report) => report.findings)).toEqual(registry.findings);
-    expect(checker.listReports().find((report) => report.file.endsWith('broken.mjs'))?.findings.map((f) => f.code)).toEqual(['SEC016']);
+    expect(
+      checker
+        .listReports()
+        .find((report) => report.file.endsWith('broken.mjs'))
+        ?.findings.map((f) => f.code),
+    ).toEqual(['SEC016']);
   });
 
   it('tells list files from schema files by the lists folder, wherever it sits', () => {
@@ -61,7 +66,10 @@ describe('ProjectChecker', () => {
   it("checks with the config's allowlist and file size limit", () => {
     const dir = join(work, 'configured');
     mkdirSync(join(dir, '.flowmcp'), { recursive: true });
-    writeFileSync(join(dir, '.flowmcp', 'config.json'), JSON.stringify({ security: { allowedLibraries: ['left-pad'] }, limits: { maxFileBytes: 1024 } }));
+    writeFileSync(
+      join(dir, '.flowmcp', 'config.json'),
+      JSON.stringify({ security: { allowedLibraries: ['left-pad'] }, limits: { maxFileBytes: 1024 } }),
+    );
     const checker = ProjectChecker.open({ project: dir });
     expect(checker.allowedLibraries.has('left-pad')).toBe(true);
     const codes = (file: string) => checker.checkFile(file).findings.map((f) => f.code);
@@ -82,9 +90,16 @@ describe('a catalog on the project checker', () => {
     const dir = project('catalog');
     // A lists folder inside the schema folder: its files are lists, never schemas.
     cpSync(join(dir, 'shared-lists'), join(dir, 'schemas', '_lists'), { recursive: true });
-    const catalog = await Catalog.load({ schemas: join(dir, 'schemas'), lists: join(dir, 'schemas', '_lists'), project: dir, env: {} });
+    const catalog = await Catalog.load({
+      schemas: join(dir, 'schemas'),
+      lists: join(dir, 'schemas', '_lists'),
+      project: dir,
+      env: {},
+    });
     try {
-      expect(catalog.schemaReports.map((report) => report.file)).toEqual([join(dir, 'schemas', 'etherscan', 'accounts.mjs')]);
+      expect(catalog.schemaReports.map((report) => report.file)).toEqual([
+        join(dir, 'schemas', 'etherscan', 'accounts.mjs'),
+      ]);
       expect(catalog.listReports).toEqual([{ file: join(dir, 'schemas', '_lists', 'evm-chains.mjs'), findings: [] }]);
       expect(catalog.listsFolder).toEqual({ path: join(dir, 'schemas', '_lists'), files: expect.any(Array) });
       expect(catalog.listsFolder.files).toHaveLength(4);
@@ -103,7 +118,9 @@ describe('a catalog on the project checker', () => {
       const [report] = catalog.schemaReports;
       expect(report?.findings.map((f) => f.code)).toContain('SEC103');
       expect(report?.requiredLibraries).toEqual(['ccxt']);
-      expect(report?.findings.find((f) => f.code === 'SEC103')?.hint).toBe(`install it into the project: npm install --prefix ${dir} ccxt`);
+      expect(report?.findings.find((f) => f.code === 'SEC103')?.hint).toBe(
+        `install it into the project: npm install --prefix ${dir} ccxt`,
+      );
       expect(catalog.schemas).toEqual([]);
     } finally {
       await catalog.close();

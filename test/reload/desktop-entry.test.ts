@@ -53,7 +53,9 @@ it('names this Node and the installed bin/flowguard.js by absolute path, and ser
   expect(isAbsolute(entry.args[entry.args.indexOf('--project') + 1] as string)).toBe(true);
 
   const client = new Client({ name: 'desktop-entry-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, cwd: elsewhere, stderr: 'ignore' }));
+  await client.connect(
+    new StdioClientTransport({ command: entry.command, args: entry.args, cwd: elsewhere, stderr: 'ignore' }),
+  );
   try {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(['shop_getItem']);
@@ -64,7 +66,10 @@ it('names this Node and the installed bin/flowguard.js by absolute path, and ser
 
 it('warns of a bind beyond loopback before the connect instructions, where an operator reading from the top meets it', async () => {
   // A token for a server that requires one off loopback; ignored by one that does not.
-  const stderr = await startUpText(['--host', '0.0.0.0'], { ...process.env, FLOWGUARD_AUTH_TOKEN: 'reload-test-token-0123456789abcdef' });
+  const stderr = await startUpText(['--host', '0.0.0.0'], {
+    ...process.env,
+    FLOWGUARD_AUTH_TOKEN: 'reload-test-token-0123456789abcdef',
+  });
   const warning = stderr.indexOf('warning: listening on 0.0.0.0');
   expect(warning, stderr).toBeGreaterThan(-1);
   expect(warning).toBeLessThan(stderr.indexOf('serving 1 tool'));

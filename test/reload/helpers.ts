@@ -20,7 +20,10 @@ export interface Route {
 /** A 2.0.0 schema of namespace `shop` with GET routes; `broken` leaves a syntax error in it. */
 export function shopSchema(routes: readonly Route[], { broken = false } = {}): string {
   const body = routes
-    .map((route) => `        ${route.name}: { method: 'GET', path: '${route.path}', description: 'The ${route.name} route.', parameters: [], tests: [{ _description: 'Call it' }] }`)
+    .map(
+      (route) =>
+        `        ${route.name}: { method: 'GET', path: '${route.path}', description: 'The ${route.name} route.', parameters: [], tests: [{ _description: 'Call it' }] }`,
+    )
     .join(',\n');
   return [
     'export const main = {',
@@ -46,9 +49,16 @@ export interface Project {
 }
 
 export function makeProject(files: Record<string, string>): Project {
-  const project = tempProject({ schemas: Object.fromEntries(Object.entries(files).map(([file, text]) => [join('shop', file), text])) });
+  const project = tempProject({
+    schemas: Object.fromEntries(Object.entries(files).map(([file, text]) => [join('shop', file), text])),
+  });
   mkdirSync(join(project.schemas, 'shop'), { recursive: true });
-  return { dir: project.dir, schemas: project.schemas, write: (file, text) => void project.write(join('schemas', 'shop', file), text), remove: project.remove };
+  return {
+    dir: project.dir,
+    schemas: project.schemas,
+    write: (file, text) => void project.write(join('schemas', 'shop', file), text),
+    remove: project.remove,
+  };
 }
 
 export interface HeldUpstream {

@@ -21,7 +21,19 @@ beforeAll(async () => {
   project = makeProject({ 'items.mjs': shopSchema([{ name: 'getItem', path: '/items' }]) });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'serve', '--watch', '--tools', 'search', '--schemas', project.schemas, '--project', project.dir, '--upstream', `${ORIGIN}=${upstream.url}`],
+    args: [
+      BIN,
+      'serve',
+      '--watch',
+      '--tools',
+      'search',
+      '--schemas',
+      project.schemas,
+      '--project',
+      project.dir,
+      '--upstream',
+      `${ORIGIN}=${upstream.url}`,
+    ],
     cwd: project.dir,
     stderr: 'pipe',
   });
@@ -51,11 +63,20 @@ it('builds the index of the reloaded tools before any search, and the first sear
   expect(await waitFor(() => readyEntries().length === 1, 15_000), stderr).toBe(true);
   expect(readyEntries()[0]?.tools).toBe(1);
 
-  project.write('items.mjs', shopSchema([{ name: 'getItem', path: '/items' }, { name: 'getZeppelinFleet', path: '/zeppelins' }]));
+  project.write(
+    'items.mjs',
+    shopSchema([
+      { name: 'getItem', path: '/items' },
+      { name: 'getZeppelinFleet', path: '/zeppelins' },
+    ]),
+  );
   // Nobody has searched: the rebuild follows the reload by itself.
   expect(await waitFor(() => readyEntries().length >= 2, 15_000), stderr).toBe(true);
   expect(readyEntries()[1]).toMatchObject({ tools: 2, cached: false });
 
-  const found = (await client.callTool({ name: 'search_tools', arguments: { query: 'zeppelin fleet' } })) as CallToolResult;
+  const found = (await client.callTool({
+    name: 'search_tools',
+    arguments: { query: 'zeppelin fleet' },
+  })) as CallToolResult;
   expect((found.structuredContent as { tools: Array<{ name: string }> }).tools[0]?.name).toBe('shop_getZeppelinFleet');
 }, 40_000);

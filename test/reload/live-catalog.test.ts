@@ -30,7 +30,12 @@ function closedByHolder(...catalogs: Catalog[]): void {
 }
 
 async function load(previous?: Catalog): Promise<Catalog> {
-  const catalog = await Catalog.load({ schemas: project.schemas, project: project.dir, upstreams: { [ORIGIN]: upstream.url }, previous });
+  const catalog = await Catalog.load({
+    schemas: project.schemas,
+    project: project.dir,
+    upstreams: { [ORIGIN]: upstream.url },
+    previous,
+  });
   open.push(catalog);
   return catalog;
 }
@@ -51,7 +56,10 @@ describe('Catalog.load with the catalog it replaces', () => {
     expect(report?.lastGood).toBe(true);
     expect(report?.findings.some((finding) => finding.severity === 'error')).toBe(true);
     const result = await next.call('shop_getItem', {});
-    expect(result.ok && 'content' in result ? result.content : result).toMatchObject({ kind: 'json', value: { path: '/items' } });
+    expect(result.ok && 'content' in result ? result.content : result).toMatchObject({
+      kind: 'json',
+      value: { path: '/items' },
+    });
 
     // Without the previous catalog the same text serves nothing: the file is rejected.
     const fresh = await load();
@@ -62,17 +70,29 @@ describe('Catalog.load with the catalog it replaces', () => {
     project = makeProject({ 'items.mjs': shopSchema([ITEM, { name: 'getOther', path: '/other' }]) });
     const first = await load();
     // A method that is no HTTP method: an error that drops that route only, on a fresh load.
-    project.write('items.mjs', shopSchema([ITEM, { name: 'getOther', path: '/other-v2' }]).replace("getOther: { method: 'GET'", "getOther: { method: 'FETCH'"));
+    project.write(
+      'items.mjs',
+      shopSchema([ITEM, { name: 'getOther', path: '/other-v2' }]).replace(
+        "getOther: { method: 'GET'",
+        "getOther: { method: 'FETCH'",
+      ),
+    );
     expect((await load()).tool('shop_getOther')).toBeUndefined();
 
     const next = await load(first);
     const result = await next.call('shop_getOther', {});
-    expect(result.ok && 'content' in result ? result.content : result).toMatchObject({ kind: 'json', value: { path: '/other' } });
+    expect(result.ok && 'content' in result ? result.content : result).toMatchObject({
+      kind: 'json',
+      value: { path: '/other' },
+    });
     expect(next.schemaReports[0]?.lastGood).toBe(true);
   });
 
   it('takes the new version of a file once it checks without errors, and drops a deleted file', async () => {
-    project = makeProject({ 'items.mjs': shopSchema([ITEM]), 'extra.mjs': shopSchema([{ name: 'getExtra', path: '/extra' }]).replace("'shop'", "'extra'") });
+    project = makeProject({
+      'items.mjs': shopSchema([ITEM]),
+      'extra.mjs': shopSchema([{ name: 'getExtra', path: '/extra' }]).replace("'shop'", "'extra'"),
+    });
     const first = await load();
     expect(first.tool('extra_getExtra')).toBeDefined();
     project.write('items.mjs', shopSchema([ITEM, { name: 'getOther', path: '/other' }]));
@@ -115,7 +135,10 @@ describe('LiveCatalog', () => {
 
     upstream.release();
     const result = await call;
-    expect(result.ok && 'content' in result ? result.content : result).toMatchObject({ kind: 'json', value: { path: '/held' } });
+    expect(result.ok && 'content' in result ? result.content : result).toMatchObject({
+      kind: 'json',
+      value: { path: '/held' },
+    });
     await retired;
     expect(firstClosed).toBe(true);
     await live.close();

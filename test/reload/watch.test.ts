@@ -23,7 +23,10 @@ let listChanged = 0;
 beforeAll(async () => {
   upstream = await startHeldUpstream();
   project = makeProject({ 'items.mjs': shopSchema([ITEM, HELD]) });
-  connection = await connectStdio(['--watch', '--schemas', project.schemas, '--project', project.dir, '--upstream', `${ORIGIN}=${upstream.url}`], { cwd: project.dir });
+  connection = await connectStdio(
+    ['--watch', '--schemas', project.schemas, '--project', project.dir, '--upstream', `${ORIGIN}=${upstream.url}`],
+    { cwd: project.dir },
+  );
   client = connection.client;
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     listChanged += 1;
@@ -52,7 +55,10 @@ async function edit(file: string, text: string, until?: () => boolean): Promise<
 
 /** The JSON log entries among stderr's lines (the start-up summary is plain text). */
 function logEntries(text: string): Array<Record<string, unknown>> {
-  return text.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 function text(result: unknown): string {
@@ -73,10 +79,15 @@ describe('serve --watch', () => {
     const logged = stderr().length;
     // Waits for the warning itself: log lines arrive in batches, so a 'reloaded' line of the edit
     // before can still arrive after `logged` was taken.
-    await edit('items.mjs', shopSchema([ITEM, HELD, { name: 'getNewer', path: '/newer' }], { broken: true }), () => logEntries(stderr().slice(logged)).some((entry) => entry.level === 40));
+    await edit('items.mjs', shopSchema([ITEM, HELD, { name: 'getNewer', path: '/newer' }], { broken: true }), () =>
+      logEntries(stderr().slice(logged)).some((entry) => entry.level === 40),
+    );
     // One structured entry at warn (pino's 40) for the file, with its findings.
     const warning = logEntries(stderr().slice(logged)).find((entry) => entry.level === 40);
-    expect(warning).toMatchObject({ msg: 'schema file has errors; the version served before stays served', file: expect.stringMatching(/items\.mjs$/) });
+    expect(warning).toMatchObject({
+      msg: 'schema file has errors; the version served before stays served',
+      file: expect.stringMatching(/items\.mjs$/),
+    });
     expect(warning?.findings).toEqual([expect.stringMatching(/\S+ error .*items\.mjs/)]);
     expect(await toolNames()).toEqual(['shop_getHeld', 'shop_getItem', 'shop_getNew']);
     const result = await client.callTool({ name: 'shop_getNew', arguments: {} });
@@ -105,7 +116,10 @@ describe('serve --watch', () => {
 });
 
 it('refuses --watch with --group: a group serves its files as recorded', () => {
-  const run = runFlowguardSync(['serve', '--watch', '--group', 'any', '--schemas', project.schemas, '--project', project.dir], { timeoutMs: 15_000 });
+  const run = runFlowguardSync(
+    ['serve', '--watch', '--group', 'any', '--schemas', project.schemas, '--project', project.dir],
+    { timeoutMs: 15_000 },
+  );
   expect(run.code).toBe(2);
   expect(run.stderr).toContain('--watch cannot serve a --group');
 });

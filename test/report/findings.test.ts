@@ -14,7 +14,11 @@ describe('FindingSink', () => {
     sink.addAt('SEC016', text.indexOf('c'), 'x');
     sink.addAt('SEC016', text.indexOf('d'), 'x');
     sink.addAt('SEC016', 0, 'x');
-    expect(sink.findings.map((f) => [f.line, f.column])).toEqual([[2, 2], [3, 1], [1, 1]]);
+    expect(sink.findings.map((f) => [f.line, f.column])).toEqual([
+      [2, 2],
+      [3, 1],
+      [1, 1],
+    ]);
   });
 
   it('takes severity from the code table and drops findings below values that were not literal', () => {

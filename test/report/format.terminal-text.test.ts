@@ -14,7 +14,9 @@ const ACTING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028
 
 describe('terminalText', () => {
   it('writes ESC, BEL, C1 controls and bidi characters as escapes, and keeps tab and newline', () => {
-    expect(terminalText('a\x1b[2J\x07b\x9b\u202ec\u2066d\u2069\r\x7f\t\n')).toBe('a\\x1b[2J\\x07b\\x9b\\u202ec\\u2066d\\u2069\\x0d\\x7f\t\n');
+    expect(terminalText('a\x1b[2J\x07b\x9b\u202ec\u2066d\u2069\r\x7f\t\n')).toBe(
+      'a\\x1b[2J\\x07b\\x9b\\u202ec\\u2066d\\u2069\\x0d\\x7f\t\n',
+    );
   });
 
   it('leaves nothing that acts on a terminal, whatever the text', () => {

@@ -21,12 +21,31 @@ vi.mock('node:fs', async (importOriginal) => {
   const watched = <F extends (...args: never[]) => unknown>(name: string, original: F): F =>
     ((...args: Parameters<F>) => {
       const path: unknown = args[0];
-      if (watching.on && (typeof path === 'string' || path instanceof URL)) watching.paths.push(`${name} ${String(path)}`);
+      if (watching.on && (typeof path === 'string' || path instanceof URL))
+        watching.paths.push(`${name} ${String(path)}`);
       return original(...args);
     }) as F;
-  const names = ['readFileSync', 'readFile', 'openSync', 'open', 'statSync', 'stat', 'lstatSync', 'existsSync', 'readdirSync', 'readdir', 'createReadStream', 'accessSync'] as const;
+  const names = [
+    'readFileSync',
+    'readFile',
+    'openSync',
+    'open',
+    'statSync',
+    'stat',
+    'lstatSync',
+    'existsSync',
+    'readdirSync',
+    'readdir',
+    'createReadStream',
+    'accessSync',
+  ] as const;
   const wrapped = Object.fromEntries(names.map((name) => [name, watched(name, real[name] as never)]));
-  const promises = Object.fromEntries(['readFile', 'open', 'stat', 'readdir', 'access'].map((name) => [name, watched(`promises.${name}`, real.promises[name as 'readFile'] as never)]));
+  const promises = Object.fromEntries(
+    ['readFile', 'open', 'stat', 'readdir', 'access'].map((name) => [
+      name,
+      watched(`promises.${name}`, real.promises[name as 'readFile'] as never),
+    ]),
+  );
   const module = { ...real, ...wrapped, promises: { ...real.promises, ...promises } };
   return { ...module, default: module };
 });
@@ -103,8 +122,19 @@ beforeAll(async () => {
     mkdirSync(join(project.dir, name, '..'), { recursive: true });
     writeFileSync(join(project.dir, name), text);
   }
-  const upstreams = Object.fromEntries(['https://api.plain.test', 'https://api.hooked.test', 'https://api.exec.test', 'https://mirror.exec.test'].map((origin) => [origin, upstream.origin]));
-  catalog = await Catalog.load({ schemas: join(project.dir, 'schemas'), project: project.dir, env: {}, keys: { EXEC_KEY: KEY }, upstreams, sandbox: { size: 1 } });
+  const upstreams = Object.fromEntries(
+    ['https://api.plain.test', 'https://api.hooked.test', 'https://api.exec.test', 'https://mirror.exec.test'].map(
+      (origin) => [origin, upstream.origin],
+    ),
+  );
+  catalog = await Catalog.load({
+    schemas: join(project.dir, 'schemas'),
+    project: project.dir,
+    env: {},
+    keys: { EXEC_KEY: KEY },
+    upstreams,
+    sandbox: { size: 1 },
+  });
   // The load is over: from here on, nothing of the project is on disk.
   rmSync(join(project.dir, 'schemas'), { recursive: true, force: true });
   rmSync(join(project.dir, 'shared-lists'), { recursive: true, force: true });
@@ -121,30 +151,52 @@ afterAll(async () => {
 describe('after the load, with the schema and list files deleted', () => {
   it('loaded every file without a finding that would drop a tool', () => {
     expect(catalog.findings().filter((finding) => finding.severity === 'error')).toEqual([]);
-    expect(catalog.visibleTools().map((tool) => tool.name).sort()).toEqual(['exec_both', 'hooked_wrapped', 'plain_things']);
+    expect(
+      catalog
+        .visibleTools()
+        .map((tool) => tool.name)
+        .sort(),
+    ).toEqual(['exec_both', 'hooked_wrapped', 'plain_things']);
   });
 
   it('a plain call checks its list-bound argument and sends its request', async () => {
-    expect(await catalog.call('plain_things', { colour: 'green' })).toMatchObject({ ok: true, content: { kind: 'json', value: { url: '/things?colour=green' } } });
-    expect(await catalog.call('plain_things', { colour: 'blue' })).toMatchObject({ ok: false, error: { kind: 'arguments' } });
+    expect(await catalog.call('plain_things', { colour: 'green' })).toMatchObject({
+      ok: true,
+      content: { kind: 'json', value: { url: '/things?colour=green' } },
+    });
+    expect(await catalog.call('plain_things', { colour: 'blue' })).toMatchObject({
+      ok: false,
+      error: { kind: 'arguments' },
+    });
   });
 
   it('a handler schema runs its factory at its first call, preRequest and postRequest included', async () => {
-    expect(await catalog.call('hooked_wrapped', {})).toMatchObject({ ok: true, content: { kind: 'json', value: { wrapped: { url: '/wrapped?pre=1' } } } });
+    expect(await catalog.call('hooked_wrapped', {})).toMatchObject({
+      ok: true,
+      content: { kind: 'json', value: { wrapped: { url: '/wrapped?pre=1' } } },
+    });
   });
 
   it('executeRequest reaches its root with the key and the origin its file writes, and nothing else', async () => {
     const result = await catalog.call('exec_both', {});
-    expect(result).toMatchObject({ ok: true, content: { kind: 'json', value: { first: '/first', second: '/second' } } });
+    expect(result).toMatchObject({
+      ok: true,
+      content: { kind: 'json', value: { first: '/first', second: '/second' } },
+    });
     const first = upstream.records.find((record) => record.url === '/first');
     expect(first?.headers['x-key']).toBe(KEY);
-    expect(catalog.reach(catalog.tool('exec_both')?.schema.file ?? '')?.origins.map((entry) => entry.origin)).toEqual(['https://api.exec.test', 'https://mirror.exec.test']);
+    expect(catalog.reach(catalog.tool('exec_both')?.schema.file ?? '')?.origins.map((entry) => entry.origin)).toEqual([
+      'https://api.exec.test',
+      'https://mirror.exec.test',
+    ]);
   });
 
   it('every tool is a frozen record: its factory ran at the first call without writing into it', () => {
     for (const tool of catalog.tools) expect(Object.isFrozen(tool), tool.name).toBe(true);
     expect(catalog.tool('hooked_wrapped')?.hooks).toEqual(['preRequest', 'postRequest']);
-    expect(catalog.hooksOf(catalog.tool('hooked_wrapped')?.schema.file ?? '')).toEqual({ wrapped: ['preRequest', 'postRequest'] });
+    expect(catalog.hooksOf(catalog.tool('hooked_wrapped')?.schema.file ?? '')).toEqual({
+      wrapped: ['preRequest', 'postRequest'],
+    });
   });
 
   it('no call touched a path of the project through node:fs', () => {

@@ -27,7 +27,12 @@ afterAll(async () => {
 
 async function connect(url: string, token?: string): Promise<Client> {
   const client = new Client({ name: 'flowguard-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined));
+  await client.connect(
+    new StreamableHTTPClientTransport(
+      new URL(url),
+      token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined,
+    ),
+  );
   return client;
 }
 
@@ -43,7 +48,12 @@ async function listening(url: string): Promise<boolean> {
 
 describe('createServer of the public API', () => {
   it('loads the catalog, serves it over HTTP behind its token, calls the upstream, and closes everything', async () => {
-    const server = await createServer({ catalog: { schemas: SCHEMAS, project: PROJECT, env: {}, upstreams: { '*': upstream.origin } }, transport: 'http', port: 0, authTokens: [TOKEN] });
+    const server = await createServer({
+      catalog: { schemas: SCHEMAS, project: PROJECT, env: {}, upstreams: { '*': upstream.origin } },
+      transport: 'http',
+      port: 0,
+      authTokens: [TOKEN],
+    });
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const url = server.url as string;
     await expect(connect(url)).rejects.toThrow();
@@ -62,14 +72,21 @@ describe('createServer of the public API', () => {
   });
 
   it('refuses a non-loopback bind without a token before it loads anything', async () => {
-    await expect(createServer({ catalog: { schemas: '/nonexistent/schemas' }, transport: 'http', host: '0.0.0.0', port: 0 })).rejects.toThrow(/refusing to listen on 0\.0\.0\.0 without an auth token/);
+    await expect(
+      createServer({ catalog: { schemas: '/nonexistent/schemas' }, transport: 'http', host: '0.0.0.0', port: 0 }),
+    ).rejects.toThrow(/refusing to listen on 0\.0\.0\.0 without an auth token/);
   });
 });
 
 describe('createServer of the runtime', () => {
   it('closes the transport, then the catalog, then what the caller opened, the last opened first', async () => {
     const closed: string[] = [];
-    const catalog = await Catalog.load({ schemas: SCHEMAS, project: PROJECT, env: {}, upstreams: { '*': upstream.origin } });
+    const catalog = await Catalog.load({
+      schemas: SCHEMAS,
+      project: PROJECT,
+      env: {},
+      upstreams: { '*': upstream.origin },
+    });
     let url = '';
     const closeCatalog = catalog.close.bind(catalog);
     catalog.close = async () => {
@@ -80,11 +97,21 @@ describe('createServer of the runtime', () => {
     opened.add({ close: () => void closed.push('logs') });
     opened.add({ close: () => void closed.push('state') });
     opened.add({ close: async () => void closed.push(`opened last (server listening: ${await listening(url)})`) });
-    const server = await createRuntimeServer({ catalog, transport: 'http', opened, serve: { port: 0, log: () => undefined } });
+    const server = await createRuntimeServer({
+      catalog,
+      transport: 'http',
+      opened,
+      serve: { port: 0, log: () => undefined },
+    });
     url = server.url as string;
     expect(await listening(url)).toBe(true);
     await server.close();
-    expect(closed).toEqual(['catalog (server listening: false)', 'opened last (server listening: false)', 'state', 'logs']);
+    expect(closed).toEqual([
+      'catalog (server listening: false)',
+      'opened last (server listening: false)',
+      'state',
+      'logs',
+    ]);
   });
 
   it('a port it cannot bind closes the catalog and what the caller opened, and says why', async () => {
@@ -101,7 +128,9 @@ describe('createServer of the runtime', () => {
       };
       const opened = new ClosingOrder();
       opened.add({ close: () => void closed.push('state') });
-      await expect(createRuntimeServer({ catalog, transport: 'http', opened, serve: { port, log: () => undefined } })).rejects.toMatchObject({ code: 'EADDRINUSE' });
+      await expect(
+        createRuntimeServer({ catalog, transport: 'http', opened, serve: { port, log: () => undefined } }),
+      ).rejects.toMatchObject({ code: 'EADDRINUSE' });
       expect(closed).toEqual(['catalog', 'state']);
     } finally {
       await new Promise<void>((resolve) => taken.close(() => resolve()));
@@ -113,7 +142,9 @@ describe('ClosingOrder', () => {
   it('closes each part once, the last added first, each awaited before the next', async () => {
     const order: string[] = [];
     const closing = new ClosingOrder();
-    const slow = { close: () => new Promise<void>((resolve) => setTimeout(() => resolve(void order.push('first')), 20)) };
+    const slow = {
+      close: () => new Promise<void>((resolve) => setTimeout(() => resolve(void order.push('first')), 20)),
+    };
     closing.add(slow);
     closing.add(slow);
     closing.add({ close: () => void order.push('second') });

@@ -22,14 +22,28 @@ describe('a library that patches a built-in at import', () => {
     const project = tempProject({ config: { security: { allowedLibraries: ['set-patcher'] } } });
     const library = join(project.dir, 'node_modules', 'set-patcher');
     mkdirSync(library, { recursive: true });
-    writeFileSync(join(library, 'package.json'), JSON.stringify({ name: 'set-patcher', version: '1.0.0', type: 'module', main: 'index.js' }));
-    writeFileSync(join(library, 'index.js'), "Set.prototype['toJSON'] = function () { return [...this]; };\nexport const patched = true;\n");
+    writeFileSync(
+      join(library, 'package.json'),
+      JSON.stringify({ name: 'set-patcher', version: '1.0.0', type: 'module', main: 'index.js' }),
+    );
+    writeFileSync(
+      join(library, 'index.js'),
+      "Set.prototype['toJSON'] = function () { return [...this]; };\nexport const patched = true;\n",
+    );
     mkdirSync(join(project.dir, 'schemas'));
     writeFileSync(join(project.dir, 'schemas', 'patcher.mjs'), SCHEMA);
-    const catalog = await Catalog.load({ schemas: join(project.dir, 'schemas'), project: project.dir, env: {}, sandbox: { size: 1 }, handlers: 'at-load' });
+    const catalog = await Catalog.load({
+      schemas: join(project.dir, 'schemas'),
+      project: project.dir,
+      env: {},
+      sandbox: { size: 1 },
+      handlers: 'at-load',
+    });
     try {
       const finding = catalog.findings().find((f) => f.code === 'SEC103');
-      expect(finding?.message).toMatch(/library 'set-patcher' failed to load: TypeError: .*\(the library changes a shared built-in, such as a prototype, when it is imported; the sandbox freezes them/);
+      expect(finding?.message).toMatch(
+        /library 'set-patcher' failed to load: TypeError: .*\(the library changes a shared built-in, such as a prototype, when it is imported; the sandbox freezes them/,
+      );
       expect(catalog.tools).toEqual([]);
     } finally {
       await catalog.close();

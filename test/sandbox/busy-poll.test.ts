@@ -54,7 +54,9 @@ describe('BusyPoll', () => {
   it('stops polling once the kernel keeps the process off its core, instead of turning for the whole window', async () => {
     // The default judge: a process stopped (SIGSTOP) while it polls has lost its core for as long.
     const script = `const { BusyPoll } = await import(${MODULE}); new BusyPoll().extend(60_000); process.send('polling'); process.on('exit', () => console.log('exited'));`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    });
     let stdout = '';
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     // Polling through the window would hold the process for a minute: it is killed after 10 s instead.

@@ -58,8 +58,12 @@ describe('the canaries notice every effect', () => {
 
   it('a secret in an output, however deep or wrapped in an error', async () => {
     const w = await fresh();
-    await expect(w.expectUntouched([{ ok: true, value: { struct: { deep: [ENV_SECRET] } } }])).rejects.toThrow(/secret/);
-    await expect(w.expectUntouched([{ ok: false, failure: { code: 'SEC107', message: `x ${w.canary.secret}` } }])).rejects.toThrow(/secret/);
+    await expect(w.expectUntouched([{ ok: true, value: { struct: { deep: [ENV_SECRET] } } }])).rejects.toThrow(
+      /secret/,
+    );
+    await expect(
+      w.expectUntouched([{ ok: false, failure: { code: 'SEC107', message: `x ${w.canary.secret}` } }]),
+    ).rejects.toThrow(/secret/);
     await expect(w.expectUntouched([new Error(`boom ${ENV_SECRET}`)])).rejects.toThrow(/secret/);
   });
 
@@ -89,7 +93,13 @@ describe('the canaries notice every effect', () => {
 
   it('expectPlainData refuses accessors, proxies, foreign prototypes and __proto__ keys', () => {
     expectPlainData({ a: [1, 'x', null, { b: true }] });
-    expect(() => expectPlainData({ get a() { return 1; } })).toThrow();
+    expect(() =>
+      expectPlainData({
+        get a() {
+          return 1;
+        },
+      }),
+    ).toThrow();
     expect(() => expectPlainData(new Proxy({}, {}))).toThrow();
     expect(() => expectPlainData(Object.create(null))).toThrow();
     expect(() => expectPlainData(JSON.parse('{"__proto__":{"x":1}}'))).toThrow();

@@ -3,7 +3,7 @@
 // straight in the sandbox, and what the benign twin returns.
 
 import { expect } from 'vitest';
-import type { Code } from '../../src/report/findings.js';
+import type { Code } from '../../src/report/codes.js';
 import type { Hook, SandboxCode } from '../../src/sandbox/protocol.js';
 import { caseUsesLibraries, LIBRARY_DEADLINE_MS, LIMITS, STRUCT } from './helpers.js';
 
@@ -62,7 +62,11 @@ export const CASES: Record<string, HostileCase> = {
     calls: { parenthesized: THROWS, indirect: THROWS, aliased: THROWS },
     benign: { parenthesized: 1, indirect: 2, aliased: 3 },
   },
-  'function-global': { scan: ['SEC004', 'SEC010'], calls: { call: THROWS, construct: THROWS }, benign: { call: 1, construct: 2 } },
+  'function-global': {
+    scan: ['SEC004', 'SEC010'],
+    calls: { call: THROWS, construct: THROWS },
+    benign: { call: 1, construct: 2 },
+  },
 
   // Escaping through constructor chains.
   'moment-constructor': { scan: ['SEC004'], calls: { getThing: THROWS }, benign: { getThing: '1970-01-01' } },
@@ -125,8 +129,20 @@ export const CASES: Record<string, HostileCase> = {
 
   // Polluting prototypes; frozen data.
   'pollute-prototypes': {
-    calls: { assignObjectPrototype: FROZEN, defineOnObjectPrototype: FROZEN, protoKey: FROZEN, arrayPrototype: FROZEN, replaceJson: FROZEN },
-    benign: { assignObjectPrototype: 'function', defineOnObjectPrototype: 'a', protoKey: true, arrayPrototype: '2,4', replaceJson: 1 },
+    calls: {
+      assignObjectPrototype: FROZEN,
+      defineOnObjectPrototype: FROZEN,
+      protoKey: FROZEN,
+      arrayPrototype: FROZEN,
+      replaceJson: FROZEN,
+    },
+    benign: {
+      assignObjectPrototype: 'function',
+      defineOnObjectPrototype: 'a',
+      protoKey: true,
+      arrayPrototype: '2,4',
+      replaceJson: 1,
+    },
   },
   'proto-result': {
     hook: 'postRequest',
@@ -152,11 +168,28 @@ export const CASES: Record<string, HostileCase> = {
   'load-atomics': { isolated: true, load: ['SEC104', 'SEC105'], benign: { getThing: 4 } },
   'call-hangs': {
     isolated: true,
-    calls: { busyLoop: DEADLINE, neverSettles: DEADLINE, catastrophicRegex: DEADLINE, microtaskLoop: ['SEC105', 'SEC106'], thenableNeverSettles: DEADLINE },
-    benign: { busyLoop: 'busyLoop', neverSettles: 'neverSettles', catastrophicRegex: false, microtaskLoop: 'microtaskLoop', thenableNeverSettles: 'thenable' },
+    calls: {
+      busyLoop: DEADLINE,
+      neverSettles: DEADLINE,
+      catastrophicRegex: DEADLINE,
+      microtaskLoop: ['SEC105', 'SEC106'],
+      thenableNeverSettles: DEADLINE,
+    },
+    benign: {
+      busyLoop: 'busyLoop',
+      neverSettles: 'neverSettles',
+      catastrophicRegex: false,
+      microtaskLoop: 'microtaskLoop',
+      thenableNeverSettles: 'thenable',
+    },
   },
   // Filling a 64 MiB heap takes V8 a few hundred milliseconds of garbage collection: a longer deadline.
-  'memory-exhaustion': { isolated: true, limits: { deadlineMs: 3000 }, calls: { heap: ['SEC106'] }, benign: { heap: 1000 } },
+  'memory-exhaustion': {
+    isolated: true,
+    limits: { deadlineMs: 3000 },
+    calls: { heap: ['SEC106'] },
+    benign: { heap: 1000 },
+  },
 
   // What comes back: the host gets plain data or a clear failure, and runs none of it.
   'result-tricks': {
@@ -168,7 +201,13 @@ export const CASES: Record<string, HostileCase> = {
       thenable: (value) => expect(struct(value).via).toBe('then'),
       proxy: (value) => expect(struct(value)).toEqual(STRUCT),
     },
-    benign: { throwingGetter: 'throwingGetter', countingGetter: 'countingGetter', enumerableToJson: 'enumerableToJson', thenable: 'thenable', proxy: 'proxy' },
+    benign: {
+      throwingGetter: 'throwingGetter',
+      countingGetter: 'countingGetter',
+      enumerableToJson: 'enumerableToJson',
+      thenable: 'thenable',
+      proxy: 'proxy',
+    },
   },
 
   // One schema against another in the same worker (the benign twin is the other schema).

@@ -15,7 +15,16 @@ import { Catalog, runSchemaHook } from '../../src/runtime/catalog.js';
 import type { Finding } from '../../src/report/findings.js';
 import type { Hook } from '../../src/sandbox/protocol.js';
 import { CASES, groupOf, limitsOf, routesOf, type HostileCase } from './cases.js';
-import { expectBenign, expectCall, FLOWGUARD_DIR, LIBRARY_DEADLINE_MS, LIMITS, render, World, type Caller } from './helpers.js';
+import {
+  expectBenign,
+  expectCall,
+  FLOWGUARD_DIR,
+  LIBRARY_DEADLINE_MS,
+  LIMITS,
+  render,
+  World,
+  type Caller,
+} from './helpers.js';
 
 let world: World;
 const shared: Partial<Record<'plain' | 'library', Catalog>> = {};
@@ -27,7 +36,12 @@ beforeAll(async () => {
     (['plain', 'library'] as const).map(async (group) => {
       const root = join(world.root, `shared-${group}`);
       for (const [name, c] of Object.entries(CASES)) if (groupOf(name, c) === group) world.materialize(name, root);
-      shared[group] = await Catalog.load({ schemas: root, project: FLOWGUARD_DIR, sandbox: groups[group], handlers: 'at-load' });
+      shared[group] = await Catalog.load({
+        schemas: root,
+        project: FLOWGUARD_DIR,
+        sandbox: groups[group],
+        handlers: 'at-load',
+      });
     }),
   );
   loadOutputs = [shared.plain?.findings(), shared.library?.findings()];
@@ -43,7 +57,9 @@ async function attack(name: string, c: HostileCase, catalog: Catalog, deadlineMs
   const hook: Hook = c.hook ?? 'preRequest';
   const caller: Caller = { call: (file, route, h, input) => runSchemaHook(catalog, file, route, h, input) };
   const mine = (file: string, which: string) => file.endsWith(join(name, which));
-  const findings: Finding[] = catalog.findings().filter((f) => mine(f.file, 'hostile.mjs') || mine(f.file, 'benign.mjs'));
+  const findings: Finding[] = catalog
+    .findings()
+    .filter((f) => mine(f.file, 'hostile.mjs') || mine(f.file, 'benign.mjs'));
   const outputs: unknown[] = [findings];
   const hostileFindings = findings.filter((f) => mine(f.file, 'hostile.mjs'));
   const hostileCodes = hostileFindings.map((f) => f.code);
@@ -55,14 +71,20 @@ async function attack(name: string, c: HostileCase, catalog: Catalog, deadlineMs
   if (c.scan || c.load) {
     // Refused by the scan, or its factory failed at load: the file is not in the catalog.
     for (const code of c.scan ?? []) expect(hostileCodes, render(findings)).toContain(code);
-    if (!c.scan) expect(hostileCodes.some((code) => (c.load as readonly string[]).includes(code)), render(findings)).toBe(true);
+    if (!c.scan)
+      expect(
+        hostileCodes.some((code) => (c.load as readonly string[]).includes(code)),
+        render(findings),
+      ).toBe(true);
     expect(hostile).toBeUndefined();
     // Refused means not served: no tool comes from the hostile file, while its twin, which
     // declares the same routes, serves each of them.
-    const routesFrom = (which: string) => catalog.tools.filter((tool) => mine(tool.schema.file, which)).map((tool) => tool.routeName);
+    const routesFrom = (which: string) =>
+      catalog.tools.filter((tool) => mine(tool.schema.file, which)).map((tool) => tool.routeName);
     expect(routesFrom('hostile.mjs')).toEqual([]);
     expect(routesFrom('benign.mjs')).toEqual(expect.arrayContaining(routesOf(c)));
-    for (const route of routesOf(c)) await expectBenign(caller, benign as string, route, hook, c.benign[route], outputs);
+    for (const route of routesOf(c))
+      await expectBenign(caller, benign as string, route, hook, c.benign[route], outputs);
   } else {
     expect(hostile, `the hostile file passes the scan and loads: ${render(findings)}`).toBeDefined();
     for (const [route, expected] of Object.entries(c.calls ?? {})) {
@@ -91,7 +113,12 @@ describe('hostile schemas through Catalog.load', () => {
           return;
         }
         const { dir } = world.materialize(name);
-        const catalog = await Catalog.load({ schemas: dir, project: c.trapProject ? world.trapProject : FLOWGUARD_DIR, sandbox: limits, handlers: 'at-load' });
+        const catalog = await Catalog.load({
+          schemas: dir,
+          project: c.trapProject ? world.trapProject : FLOWGUARD_DIR,
+          sandbox: limits,
+          handlers: 'at-load',
+        });
         try {
           await attack(name, c, catalog, limits.deadlineMs);
         } finally {

@@ -101,7 +101,9 @@ interface Builtins {
 }
 
 function descriptors(target: object): Map<PropertyKey, PropertyDescriptor> {
-  return new Map(Reflect.ownKeys(target).map((key) => [key, Object.getOwnPropertyDescriptor(target, key) as PropertyDescriptor]));
+  return new Map(
+    Reflect.ownKeys(target).map((key) => [key, Object.getOwnPropertyDescriptor(target, key) as PropertyDescriptor]),
+  );
 }
 
 export function snapshotBuiltins(): Builtins {
@@ -120,7 +122,10 @@ function expectSameDescriptors(before: Map<PropertyKey, PropertyDescriptor>, tar
   for (const [key, descriptor] of before) {
     const now = after.get(key) as PropertyDescriptor;
     // Identity, not deep equality: a replaced function with the same shape is still a change.
-    expect(now.value === descriptor.value && now.get === descriptor.get && now.set === descriptor.set, `${what}.${String(key)} unchanged`).toBe(true);
+    expect(
+      now.value === descriptor.value && now.get === descriptor.get && now.set === descriptor.set,
+      `${what}.${String(key)} unchanged`,
+    ).toBe(true);
   }
 }
 
@@ -172,7 +177,10 @@ module.exports = {};
 `;
     mkdirSync(join(trapProject, 'node_modules', 'ethers'), { recursive: true });
     writeFileSync(join(trapProject, 'package.json'), '{ "name": "trap-project", "private": true }\n');
-    writeFileSync(join(trapProject, 'node_modules', 'ethers', 'package.json'), '{ "name": "ethers", "version": "6.0.0", "main": "trap.js" }\n');
+    writeFileSync(
+      join(trapProject, 'node_modules', 'ethers', 'package.json'),
+      '{ "name": "ethers", "version": "6.0.0", "main": "trap.js" }\n',
+    );
     writeFileSync(join(trapProject, 'node_modules', 'ethers', 'trap.js'), trap);
     writeFileSync(join(root, 'x.js'), trap);
     return new World(root, canary, server, trapProject);
@@ -187,7 +195,10 @@ module.exports = {};
   }
 
   /** A fresh folder `<parent>/<case>` with the case's hostile and benign files, ready for Catalog.load. */
-  materialize(caseName: string, parent = join(this.root, `catalog-${(this.counter += 1)}`)): { dir: string; hostile: string; benign: string } {
+  materialize(
+    caseName: string,
+    parent = join(this.root, `catalog-${(this.counter += 1)}`),
+  ): { dir: string; hostile: string; benign: string } {
     const dir = join(parent, caseName);
     mkdirSync(dir, { recursive: true });
     const hostile = join(dir, 'hostile.mjs');
@@ -209,7 +220,11 @@ module.exports = {};
    */
   async expectUntouched(outputs: unknown): Promise<void> {
     await delay(SETTLE_MS);
-    expect(this.server.contacts(), 'the canary server was contacted').toEqual({ connections: 0, requests: 0, upgrades: 0 });
+    expect(this.server.contacts(), 'the canary server was contacted').toEqual({
+      connections: 0,
+      requests: 0,
+      upgrades: 0,
+    });
     expect(filesState(this.canary), 'the canary folder changed').toEqual(this.files0);
     expectBuiltinsUnchanged(this.builtins);
     const text = render(outputs);
@@ -224,11 +239,13 @@ module.exports = {};
 
 /** Everything an output holds as text: JSON, plus the message and stack of any error. */
 export function render(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v instanceof Error) return { name: v.name, message: v.message, stack: v.stack, cause: v.cause };
-    if (typeof v === 'bigint' || typeof v === 'function' || typeof v === 'symbol') return String(v);
-    return v;
-  }) ?? String(value);
+  return (
+    JSON.stringify(value, (_key, v: unknown) => {
+      if (v instanceof Error) return { name: v.name, message: v.message, stack: v.stack, cause: v.cause };
+      if (typeof v === 'bigint' || typeof v === 'function' || typeof v === 'symbol') return String(v);
+      return v;
+    }) ?? String(value)
+  );
 }
 
 // ---- what the host receives --------------------------------------------------------------
@@ -287,7 +304,8 @@ function mainProperty(text: string, key: string): Node | undefined {
   const main = exportedConst(text, 'main');
   if (main?.type !== 'ObjectExpression') return undefined;
   for (const property of main.properties) {
-    if (property.type === 'Property' && property.key.type === 'Identifier' && property.key.name === key) return property.value;
+    if (property.type === 'Property' && property.key.type === 'Identifier' && property.key.name === key)
+      return property.value;
   }
   return undefined;
 }
@@ -301,12 +319,16 @@ export function requiredLibraries(text: string): string[] {
 export function routeNames(text: string): string[] {
   const routes = mainProperty(text, 'routes');
   if (routes?.type !== 'ObjectExpression') return [];
-  return (routes as unknown as { properties: Array<{ key: { name?: string } }> }).properties.flatMap((p) => (p.key.name ? [p.key.name] : []));
+  return (routes as unknown as { properties: Array<{ key: { name?: string } }> }).properties.flatMap((p) =>
+    p.key.name ? [p.key.name] : [],
+  );
 }
 
 /** Whether the hostile or benign fixture of a case requires any library. */
 export function caseUsesLibraries(caseName: string): boolean {
-  return (['hostile.mjs', 'benign.mjs'] as const).some((file) => requiredLibraries(readFileSync(join(HOSTILE_FIXTURES, caseName, file), 'utf8')).length > 0);
+  return (['hostile.mjs', 'benign.mjs'] as const).some(
+    (file) => requiredLibraries(readFileSync(join(HOSTILE_FIXTURES, caseName, file), 'utf8')).length > 0,
+  );
 }
 
 /** The allowlisted libraries, resolved the way the catalog resolves them. */
@@ -320,11 +342,18 @@ export function libraryModules(names: readonly string[]): LibraryModule[] {
 
 // ---- inputs ----------------------------------------------------------------------------------
 
-export const STRUCT = { url: 'https://api.example.com/things', method: 'GET', headers: { accept: 'application/json' }, body: null };
+export const STRUCT = {
+  url: 'https://api.example.com/things',
+  method: 'GET',
+  headers: { accept: 'application/json' },
+  body: null,
+};
 export const RESPONSE = { ok: true, items: [1, 2, 3] };
 
 export function hookInput(hook: Hook, payload: Record<string, unknown> = {}): Record<string, unknown> {
-  return hook === 'preRequest' ? { struct: { ...STRUCT }, payload } : { response: { ...RESPONSE }, struct: { ...STRUCT }, payload };
+  return hook === 'preRequest'
+    ? { struct: { ...STRUCT }, payload }
+    : { response: { ...RESPONSE }, struct: { ...STRUCT }, payload };
 }
 
 /** What a benign twin returns: its input plus `benign: value` (see the fixtures). */
@@ -361,7 +390,15 @@ export interface Caller {
 }
 
 /** Runs one hostile call and checks its outcome; a deadline failure must come on time. */
-export async function expectCall(caller: Caller, target: string, route: string, hook: Hook, expected: CallExpectation, outputs: unknown[], deadlineMs: number): Promise<void> {
+export async function expectCall(
+  caller: Caller,
+  target: string,
+  route: string,
+  hook: Hook,
+  expected: CallExpectation,
+  outputs: unknown[],
+  deadlineMs: number,
+): Promise<void> {
   const started = performance.now();
   const outcome = await caller.call(target, route, hook, hookInput(hook, { canary: 'payload' }));
   const elapsed = performance.now() - started;
@@ -380,7 +417,14 @@ export async function expectCall(caller: Caller, target: string, route: string, 
 }
 
 /** The benign twin's route returns its expected value on the same catalog or sandbox. */
-export async function expectBenign(caller: Caller, target: string, route: string, hook: Hook, value: unknown, outputs: unknown[]): Promise<void> {
+export async function expectBenign(
+  caller: Caller,
+  target: string,
+  route: string,
+  hook: Hook,
+  value: unknown,
+  outputs: unknown[],
+): Promise<void> {
   const outcome = await caller.call(target, route, hook, hookInput(hook));
   outputs.push(outcome);
   expect(outcome, `benign ${route}`).toEqual({ ok: true, value: benignResult(hook, value) });

@@ -41,7 +41,13 @@ afterAll(async () => {
 
 function unitOf(name: string, file: 'hostile.mjs' | 'benign.mjs', id = `${name}/${file}`): UnitSpec {
   const text = world.fixtureText(name, file);
-  return { id, source: handlersSource(text), routes: routeNames(text), libraries: libraryModules(requiredLibraries(text)), sharedLists: structuredClone(SHARED_LISTS) };
+  return {
+    id,
+    source: handlersSource(text),
+    routes: routeNames(text),
+    libraries: libraryModules(requiredLibraries(text)),
+    sharedLists: structuredClone(SHARED_LISTS),
+  };
 }
 
 const codeOf = (outcome: Outcome<unknown>) => (outcome.ok ? null : outcome.failure.code);
@@ -72,7 +78,11 @@ describe('hole 1: one allocation larger than the heap limit aborts the host proc
       }
       console.log(JSON.stringify(results));
     `;
-    return spawnSync(process.execPath, ['--input-type=module', '-e', script, mode, source, dir], { encoding: 'utf8', timeout: 20_000, env: { PATH: process.env.PATH ?? '' } });
+    return spawnSync(process.execPath, ['--input-type=module', '-e', script, mode, source, dir], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { PATH: process.env.PATH ?? '' },
+    });
   };
 
   for (const mode of ['sandbox', 'catalog'] as const) {
@@ -105,7 +115,10 @@ describe('hole 2: memory outside the V8 heap is not bounded', () => {
       }
       const grownMb = Math.round((Math.max(...rss) - (rss[0] as number)) / 2 ** 20);
       // Each call keeps 256 MiB; the first one already exceeds the limit four times over.
-      expect(codes[0], `calls ended ${JSON.stringify(codes)} (null: success); the host process grew by ${grownMb} MiB`).toBe('SEC106');
+      expect(
+        codes[0],
+        `calls ended ${JSON.stringify(codes)} (null: success); the host process grew by ${grownMb} MiB`,
+      ).toBe('SEC106');
     } finally {
       await sandbox.close();
     }
@@ -120,7 +133,9 @@ describe('hole 3: one schema changes and observes library state another schema u
    * Schema B's outcomes with nobody tampering, then again after schema A armed each route, and
    * what A's own later calls saw of B (A returns its `seen` log).
    */
-  async function scenario(run: (who: 'a' | 'b', route: string, payload: Record<string, unknown>) => Promise<Outcome<unknown>>) {
+  async function scenario(
+    run: (who: 'a' | 'b', route: string, payload: Record<string, unknown>) => Promise<Outcome<unknown>>,
+  ) {
     const before: Record<string, Outcome<unknown>> = {};
     for (const route of routes) before[route] = await run('b', route, privatePayload);
     const after: Record<string, Outcome<unknown>> = {};
@@ -135,7 +150,8 @@ describe('hole 3: one schema changes and observes library state another schema u
   function expectUnaffected({ before, after, seenByA }: Awaited<ReturnType<typeof scenario>>): void {
     const problems: string[] = [];
     for (const route of routes) {
-      if (!isDeepStrictEqual(after[route], before[route])) problems.push(`schema B's ${route} changed from ${render(before[route])} to ${render(after[route])}`);
+      if (!isDeepStrictEqual(after[route], before[route]))
+        problems.push(`schema B's ${route} changed from ${render(before[route])} to ${render(after[route])}`);
     }
     const leaked = seenByA.ok ? (seenByA.value as { struct: { seen?: unknown[] } }).struct.seen : undefined;
     if (leaked && leaked.length > 0) problems.push(`schema A recorded schema B's private data: ${render(leaked)}`);
@@ -149,7 +165,9 @@ describe('hole 3: one schema changes and observes library state another schema u
       const b = unitOf('cross-schema-state', 'benign.mjs');
       expect((await sandbox.load(a)).ok).toBe(true);
       expect((await sandbox.load(b)).ok).toBe(true);
-      const result = await scenario((who, route, payload) => sandbox.runHook(who === 'a' ? a.id : b.id, route, 'preRequest', hookInput('preRequest', payload)));
+      const result = await scenario((who, route, payload) =>
+        sandbox.runHook(who === 'a' ? a.id : b.id, route, 'preRequest', hookInput('preRequest', payload)),
+      );
       expectUnaffected(result);
     } finally {
       await sandbox.close();
@@ -158,11 +176,23 @@ describe('hole 3: one schema changes and observes library state another schema u
 
   it('through Catalog.load (size 1)', async () => {
     const { dir } = world.materialize('cross-schema-state');
-    const catalog = await Catalog.load({ schemas: dir, project: FLOWGUARD_DIR, sandbox: { ...LIMITS, deadlineMs: LIBRARY_DEADLINE_MS } });
+    const catalog = await Catalog.load({
+      schemas: dir,
+      project: FLOWGUARD_DIR,
+      sandbox: { ...LIMITS, deadlineMs: LIBRARY_DEADLINE_MS },
+    });
     try {
       const file = (name: string) => catalog.schemas.find((s) => s.file.endsWith(name))?.file as string;
       expect(catalog.schemas).toHaveLength(2);
-      const result = await scenario((who, route, payload) => runSchemaHook(catalog, file(who === 'a' ? 'hostile.mjs' : 'benign.mjs'), route, 'preRequest', hookInput('preRequest', payload)));
+      const result = await scenario((who, route, payload) =>
+        runSchemaHook(
+          catalog,
+          file(who === 'a' ? 'hostile.mjs' : 'benign.mjs'),
+          route,
+          'preRequest',
+          hookInput('preRequest', payload),
+        ),
+      );
       expectUnaffected(result);
     } finally {
       await catalog.close();
@@ -181,8 +211,14 @@ describe('hole 4: the result shape is checked on the live object, not on what th
     }
     const value = outcome.value as Record<string, unknown> | undefined;
     expect(typeof value === 'object' && value !== null, `${route}: the host received ${render(value)}`).toBe(true);
-    expect(Object.keys(value ?? {}).every((key) => key === 'struct' || key === 'payload'), `${route}: the host received ${render(value)}`).toBe(true);
-    expect(typeof value?.struct === 'object' && value.struct !== null, `${route}: the host received ${render(value)}`).toBe(true);
+    expect(
+      Object.keys(value ?? {}).every((key) => key === 'struct' || key === 'payload'),
+      `${route}: the host received ${render(value)}`,
+    ).toBe(true);
+    expect(
+      typeof value?.struct === 'object' && value.struct !== null,
+      `${route}: the host received ${render(value)}`,
+    ).toBe(true);
   }
 
   it('straight through Sandbox: SEC101, not another shape', async () => {
@@ -190,7 +226,8 @@ describe('hole 4: the result shape is checked on the live object, not on what th
     try {
       const hostile = unitOf('result-shape-tojson', 'hostile.mjs');
       expect((await sandbox.load(hostile)).ok).toBe(true);
-      for (const route of routes) expectR7(await sandbox.runHook(hostile.id, route, 'preRequest', hookInput('preRequest')), route);
+      for (const route of routes)
+        expectR7(await sandbox.runHook(hostile.id, route, 'preRequest', hookInput('preRequest')), route);
     } finally {
       await sandbox.close();
     }
@@ -199,7 +236,12 @@ describe('hole 4: the result shape is checked on the live object, not on what th
   it('through the catalog call pipeline: a handler failure SEC101, never an exception in the host', async () => {
     const { dir } = world.materialize('result-shape-tojson');
     // Nothing may leave even if preRequest were accepted: a dry run, and every origin sent nowhere.
-    const catalog = await Catalog.load({ schemas: dir, project: FLOWGUARD_DIR, sandbox: LIMITS, upstreams: { '*': 'http://127.0.0.1:9' } });
+    const catalog = await Catalog.load({
+      schemas: dir,
+      project: FLOWGUARD_DIR,
+      sandbox: LIMITS,
+      upstreams: { '*': 'http://127.0.0.1:9' },
+    });
     try {
       for (const route of routes) {
         const tool = catalog.tools.find((t) => t.unit.endsWith('hostile.mjs') && t.routeName === route);
@@ -212,7 +254,8 @@ describe('hole 4: the result shape is checked on the live object, not on what th
         }
         // Either the handler failed its call (SEC101), or the host got one consistent, valid
         // request (a getter read once while serialising) that stays on the schema's origin.
-        if ((result as { ok?: boolean }).ok) expect(result, route).toMatchObject({ ok: true, dryRun: { url: 'http://127.0.0.1:9/things' } });
+        if ((result as { ok?: boolean }).ok)
+          expect(result, route).toMatchObject({ ok: true, dryRun: { url: 'http://127.0.0.1:9/things' } });
         else expect(result, route).toMatchObject({ ok: false, error: { kind: 'handler', code: 'SEC101' } });
       }
     } finally {

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog, runSchemaHook } from '../../src/runtime/catalog.js';
-import type { Code } from '../../src/report/findings.js';
+import type { Code } from '../../src/report/codes.js';
 import { loadListRegistry } from '../../src/lists/registry.js';
 import { benignResult, FLOWGUARD_DIR, hookInput, LIMITS, render, World } from './helpers.js';
 
@@ -80,10 +80,20 @@ describe.concurrent('hostile list files', () => {
       try {
         const findings = catalog.findings();
         outputs.push(findings);
-        for (const code of codes) expect(findings.filter((f) => f.file.endsWith('hostile.mjs')).map((f) => f.code)).toContain(code);
-        expect(findings.filter((f) => f.file.endsWith('uses-hostile.mjs')).map((f) => f.code), render(findings)).toContain('VAL072');
+        for (const code of codes)
+          expect(findings.filter((f) => f.file.endsWith('hostile.mjs')).map((f) => f.code)).toContain(code);
+        expect(
+          findings.filter((f) => f.file.endsWith('uses-hostile.mjs')).map((f) => f.code),
+          render(findings),
+        ).toContain('VAL072');
         expect(catalog.schemas.map((s) => s.file.split('/').pop())).toEqual(['uses-benign.mjs']);
-        const outcome = await runSchemaHook(catalog, catalog.schemas[0]?.file as string, 'getThing', 'preRequest', hookInput('preRequest'));
+        const outcome = await runSchemaHook(
+          catalog,
+          catalog.schemas[0]?.file as string,
+          'getThing',
+          'preRequest',
+          hookInput('preRequest'),
+        );
         outputs.push(outcome);
         expect(outcome).toEqual({ ok: true, value: benignResult('preRequest', 2) });
       } finally {

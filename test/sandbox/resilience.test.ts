@@ -32,7 +32,10 @@ const LEAVES_WORK = unit(
     postRequest: async ({ response }) => { ${SPIN} return { response }; },
   } })`,
 );
-const LEAVES_GROWING_WORK = unit('leaves-growing-work', `() => ({ getThing: { postRequest: async ({ response }) => { ${SPIN_GROWING} return { response }; } } })`);
+const LEAVES_GROWING_WORK = unit(
+  'leaves-growing-work',
+  `() => ({ getThing: { postRequest: async ({ response }) => { ${SPIN_GROWING} return { response }; } } })`,
+);
 /** Leaves a promise chain running that ends after a while: nothing to fail. */
 const LEAVES_FINITE_WORK = unit(
   'leaves-finite-work',
@@ -40,7 +43,10 @@ const LEAVES_FINITE_WORK = unit(
     postRequest: async ({ response }) => { let left = 10000; const step = () => { if ((left -= 1) > 0) Promise.resolve().then(step); }; step(); return { response }; },
   } })`,
 );
-const FACTORY_LEAVES_WORK = unit('factory-leaves-work', `() => { ${SPIN} return { getThing: { preRequest: ({ struct }) => ({ struct }) } }; }`);
+const FACTORY_LEAVES_WORK = unit(
+  'factory-leaves-work',
+  `() => { ${SPIN} return { getThing: { preRequest: ({ struct }) => ({ struct }) } }; }`,
+);
 const BENIGN = unit(
   'benign',
   `() => ({ getThing: {
@@ -49,7 +55,10 @@ const BENIGN = unit(
   } })`,
 );
 /** Busy for a tenth of a second per call, well within the deadline. */
-const SLOW = unit('slow', `() => ({ getThing: { preRequest: ({ struct }) => { const end = Date.now() + 100; while (Date.now() < end); return { struct: { ...struct, slow: true } }; } } })`);
+const SLOW = unit(
+  'slow',
+  `() => ({ getThing: { preRequest: ({ struct }) => { const end = Date.now() + 100; while (Date.now() < end); return { struct: { ...struct, slow: true } }; } } })`,
+);
 /** A result nested deeper than JSON.stringify can go in the worker; one the worker can write but the host's reviver cannot read. */
 const DEEP_RESULTS = unit(
   'deep-results',
@@ -120,7 +129,9 @@ describe('a handler cannot starve other schemas', () => {
         expect(offending.failure.code).toBe('SEC105');
         expect(offending.failure.message).toMatch(/^the handler returned but left work running after it returned/);
       }
-      expect(await sandbox.runHook(BENIGN.id, 'getThing', hook, hookInput(hook))).toEqual(hook === 'preRequest' ? BENIGN_PRE : BENIGN_POST);
+      expect(await sandbox.runHook(BENIGN.id, 'getThing', hook, hookInput(hook))).toEqual(
+        hook === 'preRequest' ? BENIGN_PRE : BENIGN_POST,
+      );
       const replaced = events.filter((event) => event.kind === 'worker-replaced');
       expect(replaced.length).toBe(replacedBefore + 1);
       expect(render(replaced.at(-1))).toContain('left work running');
@@ -129,14 +140,22 @@ describe('a handler cannot starve other schemas', () => {
 
   it("a postRequest that leaves a growing endless promise chain fails alone (deadline or memory); the next schema's call succeeds", async () => {
     await loaded(sandbox, LEAVES_GROWING_WORK);
-    const offending = await sandbox.runHook(LEAVES_GROWING_WORK.id, 'getThing', 'postRequest', hookInput('postRequest'));
+    const offending = await sandbox.runHook(
+      LEAVES_GROWING_WORK.id,
+      'getThing',
+      'postRequest',
+      hookInput('postRequest'),
+    );
     expect(['SEC105', 'SEC106'], render(offending)).toContain(codeOf(offending));
     expect(await sandbox.runHook(BENIGN.id, 'getThing', 'postRequest', hookInput('postRequest'))).toEqual(BENIGN_POST);
   });
 
   it('a handlers factory that leaves an endless promise chain fails its load alone; the next load and call succeed', async () => {
     const outcome = await sandbox.load(FACTORY_LEAVES_WORK);
-    expect(outcome.ok ? null : outcome.failure).toMatchObject({ code: 'SEC105', message: expect.stringMatching(/^the handlers factory returned but left work running/) });
+    expect(outcome.ok ? null : outcome.failure).toMatchObject({
+      code: 'SEC105',
+      message: expect.stringMatching(/^the handlers factory returned but left work running/),
+    });
     const after = unit('benign-after-factory', BENIGN.source);
     await loaded(sandbox, after);
     expect(await sandbox.runHook(after.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
@@ -145,7 +164,10 @@ describe('a handler cannot starve other schemas', () => {
   it('a promise chain that ends after the handler returned is no failure', async () => {
     await loaded(sandbox, LEAVES_FINITE_WORK);
     const replacedBefore = events.length;
-    expect(await sandbox.runHook(LEAVES_FINITE_WORK.id, 'getThing', 'postRequest', hookInput('postRequest'))).toEqual({ ok: true, value: { response: hookInput('postRequest').response } });
+    expect(await sandbox.runHook(LEAVES_FINITE_WORK.id, 'getThing', 'postRequest', hookInput('postRequest'))).toEqual({
+      ok: true,
+      value: { response: hookInput('postRequest').response },
+    });
     expect(await sandbox.runHook(BENIGN.id, 'getThing', 'postRequest', hookInput('postRequest'))).toEqual(BENIGN_POST);
     expect(events.length).toBe(replacedBefore);
   });
@@ -162,13 +184,21 @@ describe('nothing sent from outside crashes the host', () => {
   it('an input nested 5,000 deep (about 30 kB as JSON) fails its own call with a clear message; the sandbox serves on', async () => {
     const input = { struct: { ...STRUCT }, payload: { deep: nested(5000) } };
     const outcome = await sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', input);
-    expect(outcome.ok ? null : outcome.failure).toEqual({ code: 'SEC107', message: 'could not send the handler its input (nested too deep)' });
+    expect(outcome.ok ? null : outcome.failure).toEqual({
+      code: 'SEC107',
+      message: 'could not send the handler its input (nested too deep)',
+    });
     expect(await sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
   });
 
   it('deep inputs sent at once: each fails alone and the calls queued among them succeed', async () => {
     const calls = Array.from({ length: 6 }, (_, i) =>
-      sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', i % 2 === 0 ? { struct: { ...STRUCT }, payload: nested(5000) } : hookInput('preRequest')),
+      sandbox.runHook(
+        BENIGN.id,
+        'getThing',
+        'preRequest',
+        i % 2 === 0 ? { struct: { ...STRUCT }, payload: nested(5000) } : hookInput('preRequest'),
+      ),
     );
     const outcomes = await settledWithin(calls, 10_000);
     expect(outcomes.map(codeOf)).toEqual(['SEC107', 'ok', 'SEC107', 'ok', 'SEC107', 'ok']);
@@ -176,32 +206,51 @@ describe('nothing sent from outside crashes the host', () => {
 
   it('a result nested too deep to serialise in the worker fails its own call', async () => {
     const outcome = await sandbox.runHook(DEEP_RESULTS.id, 'getThing', 'preRequest', hookInput('preRequest'));
-    expect(outcome.ok ? null : outcome.failure).toMatchObject({ code: 'SEC101', message: expect.stringContaining('preRequest returned something that is not JSON data') });
+    expect(outcome.ok ? null : outcome.failure).toMatchObject({
+      code: 'SEC101',
+      message: expect.stringContaining('preRequest returned something that is not JSON data'),
+    });
     expect(await sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
   });
 
   it('a result too deep for the host to read fails its own call instead of throwing', async () => {
     const outcome = await sandbox.runHook(DEEP_RESULTS.id, 'getThing', 'postRequest', hookInput('postRequest'));
-    expect(outcome.ok ? null : outcome.failure).toEqual({ code: 'SEC101', message: "the handler's result could not be read (nested too deep)" });
+    expect(outcome.ok ? null : outcome.failure).toEqual({
+      code: 'SEC101',
+      message: "the handler's result could not be read (nested too deep)",
+    });
     expect(await sandbox.runHook(BENIGN.id, 'getThing', 'postRequest', hookInput('postRequest'))).toEqual(BENIGN_POST);
   });
 
   it('a fault on the host side of a job (a malformed unit) fails that job, not the host; the jobs around it run', async () => {
     const malformed = { ...unit('malformed', BENIGN.source), libraries: null } as unknown as UnitSpec;
     // A factory that takes a moment keeps the process busy while the other loads queue up and are sent together.
-    const slowFactory = unit('slow-factory', `() => { const end = Date.now() + 100; while (Date.now() < end); return (${BENIGN.source})(); }`);
-    const loads = [slowFactory, unit('before-malformed', BENIGN.source), malformed, unit('after-malformed', BENIGN.source)].map((spec) => sandbox.load(spec));
+    const slowFactory = unit(
+      'slow-factory',
+      `() => { const end = Date.now() + 100; while (Date.now() < end); return (${BENIGN.source})(); }`,
+    );
+    const loads = [
+      slowFactory,
+      unit('before-malformed', BENIGN.source),
+      malformed,
+      unit('after-malformed', BENIGN.source),
+    ].map((spec) => sandbox.load(spec));
     const outcomes = await settledWithin(loads, 10_000);
     expect(outcomes.map(codeOf)).toEqual(['ok', 'ok', 'SEC107', 'ok']);
     const broken = outcomes[2] as Outcome<unknown>;
     expect(broken.ok ? null : broken.failure.message).toMatch(/^the sandbox could not run the handlers factory: /);
-    expect(await sandbox.runHook('after-malformed', 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
+    expect(await sandbox.runHook('after-malformed', 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(
+      BENIGN_PRE,
+    );
   });
 
   it('a listener of sandbox events that throws changes nothing: the event goes to stderr instead', async () => {
-    const own = new SandboxHost({ ...LIMITS, onEvent: () => {
-      throw new Error('a broken logging layer');
-    } });
+    const own = new SandboxHost({
+      ...LIMITS,
+      onEvent: () => {
+        throw new Error('a broken logging layer');
+      },
+    });
     try {
       await loaded(own, BENIGN);
       const pid = own.pids()[0] as number;
@@ -227,9 +276,18 @@ export const handlers = ({ sharedLists, libraries }) => ({ getThing: { preReques
     );
     const catalog = await Catalog.load({ schemas: dir, project: FLOWGUARD_DIR, sandbox: LIMITS });
     try {
-      const deep = await runSchemaHook(catalog, file, 'getThing', 'preRequest', { struct: { ...STRUCT }, payload: nested(5000) });
-      expect(deep.ok ? null : deep.failure).toEqual({ code: 'SEC107', message: 'could not send the handler its input (nested too deep)' });
-      expect(await runSchemaHook(catalog, file, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual({ ok: true, value: { struct: { ...STRUCT, seen: 'object' } } });
+      const deep = await runSchemaHook(catalog, file, 'getThing', 'preRequest', {
+        struct: { ...STRUCT },
+        payload: nested(5000),
+      });
+      expect(deep.ok ? null : deep.failure).toEqual({
+        code: 'SEC107',
+        message: 'could not send the handler its input (nested too deep)',
+      });
+      expect(await runSchemaHook(catalog, file, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual({
+        ok: true,
+        value: { struct: { ...STRUCT, seen: 'object' } },
+      });
     } finally {
       await catalog.close();
       rmSync(dir, { recursive: true, force: true });
@@ -240,12 +298,21 @@ export const handlers = ({ sharedLists, libraries }) => ({ getThing: { preReques
 describe('killing worker processes never wedges the sandbox', () => {
   it('kill -9 of the worker, then of each replacement before it is ready: every queued call settles, restarts back off, later calls succeed', async () => {
     const events: SandboxEvent[] = [];
-    const sandbox = new SandboxHost({ size: 1, deadlineMs: 1000, memoryMb: 64, onEvent: (event) => events.push(event) });
+    const sandbox = new SandboxHost({
+      size: 1,
+      deadlineMs: 1000,
+      memoryMb: 64,
+      onEvent: (event) => events.push(event),
+    });
     try {
       await loaded(sandbox, SLOW, BENIGN);
       const first = sandbox.pids()[0] as number;
       // Slow calls queued, the benign schema's calls among them.
-      const calls = Array.from({ length: 8 }, (_, i) => (i % 4 === 3 ? sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest')) : sandbox.runHook(SLOW.id, 'getThing', 'preRequest', hookInput('preRequest'))));
+      const calls = Array.from({ length: 8 }, (_, i) =>
+        i % 4 === 3
+          ? sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))
+          : sandbox.runHook(SLOW.id, 'getThing', 'preRequest', hookInput('preRequest')),
+      );
       await delay(50);
       process.kill(first, 'SIGKILL');
       const second = await nextPid(sandbox, first);
@@ -256,21 +323,33 @@ describe('killing worker processes never wedges the sandbox', () => {
       const outcomes = await settledWithin(calls, 10_000);
       for (const outcome of outcomes) expect(['ok', 'SEC105', 'SEC107'], render(outcome)).toContain(codeOf(outcome));
       // The call running in the first process failed with it.
-      expect(outcomes[0]).toEqual({ ok: false, failure: { code: 'SEC107', message: 'the sandbox process stopped (SIGKILL)' } });
+      expect(outcomes[0]).toEqual({
+        ok: false,
+        failure: { code: 'SEC107', message: 'the sandbox process stopped (SIGKILL)' },
+      });
 
       expect(events.slice(0, 3)).toEqual([
         { kind: 'worker-stopped', pid: first, cause: 'SIGKILL', beforeReady: false, restartInMs: 0 },
         { kind: 'worker-stopped', pid: second, cause: 'SIGKILL', beforeReady: true, restartInMs: 50 },
         { kind: 'worker-stopped', pid: third, cause: 'SIGKILL', beforeReady: true, restartInMs: 100 },
       ]);
-      expect(await sandbox.runHook(SLOW.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual({ ok: true, value: { struct: { ...STRUCT, slow: true } } });
+      expect(await sandbox.runHook(SLOW.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual({
+        ok: true,
+        value: { struct: { ...STRUCT, slow: true } },
+      });
       expect(await sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
 
       // A process that was ready resets the backoff: the next death restarts at once.
       const fourth = sandbox.pids()[0] as number;
       process.kill(fourth, 'SIGKILL');
       await nextPid(sandbox, fourth);
-      expect(events.at(-1)).toEqual({ kind: 'worker-stopped', pid: fourth, cause: 'SIGKILL', beforeReady: false, restartInMs: 0 });
+      expect(events.at(-1)).toEqual({
+        kind: 'worker-stopped',
+        pid: fourth,
+        cause: 'SIGKILL',
+        beforeReady: false,
+        restartInMs: 0,
+      });
       expect(await sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual(BENIGN_PRE);
     } finally {
       await sandbox.close();
@@ -297,12 +376,20 @@ describe('killing worker processes never wedges the sandbox', () => {
         process.kill(pid, 'SIGKILL');
       }
       expect(await settledWithin([waiting], 10_000)).toEqual([
-        { ok: false, failure: { code: 'SEC107', message: `the handler could not start within ${deadlineMs + 2000} ms: the sandbox process was restarting` } },
+        {
+          ok: false,
+          failure: {
+            code: 'SEC107',
+            message: `the handler could not start within ${deadlineMs + 2000} ms: the sandbox process was restarting`,
+          },
+        },
       ]);
       const delays = events.map((event) => (event.kind === 'worker-stopped' ? event.restartInMs : null));
       expect(delays.slice(0, 6)).toEqual([0, 50, 100, 200, 400, 800]);
       // Left alone, the next process starts and serves.
-      expect(await settledWithin([sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))], 10_000)).toEqual([BENIGN_PRE]);
+      expect(
+        await settledWithin([sandbox.runHook(BENIGN.id, 'getThing', 'preRequest', hookInput('preRequest'))], 10_000),
+      ).toEqual([BENIGN_PRE]);
     } finally {
       await sandbox.close();
     }
@@ -323,12 +410,17 @@ describe('killing worker processes never wedges the sandbox', () => {
       await sandbox.close();
       process.exitCode = outcome.ok ? 0 : 3;
     `;
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toBe('');
     const lines = run.stderr.split('\n').filter(Boolean);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^flowguard: sandbox process \d+ stopped \(SIGKILL\); starting another$/);
-    expect(lines[1]).toMatch(/^flowguard: sandbox process \d+ stopped \(SIGKILL\) before it was ready; starting another in 50 ms$/);
+    expect(lines[1]).toMatch(
+      /^flowguard: sandbox process \d+ stopped \(SIGKILL\) before it was ready; starting another in 50 ms$/,
+    );
   });
 });

@@ -117,7 +117,10 @@ describe('hostile factories straight through Sandbox (no scan)', () => {
     expect(outcome.ok ? null : outcome.failure.code).toBe('SEC105');
     // The replacement serves (so it has finished starting), then the process goes quiet: a
     // thread still backtracking would burn a whole core through the window.
-    expect(await shared.runHook(benign.id, 'busyLoop', 'preRequest', hookInput('preRequest'))).toEqual({ ok: true, value: benignResult('preRequest', 'busyLoop') });
+    expect(await shared.runHook(benign.id, 'busyLoop', 'preRequest', hookInput('preRequest'))).toEqual({
+      ok: true,
+      value: benignResult('preRequest', 'busyLoop'),
+    });
     await delay(100);
     const before = process.cpuUsage();
     const window = performance.now();
@@ -131,11 +134,26 @@ describe('hostile factories straight through Sandbox (no scan)', () => {
     const own = new SandboxHost(LIMITS);
     try {
       const benign = ['first', 'second', 'third'].map((name) => unitOf('process-bare', 'benign.mjs', `batch/${name}`));
-      const units = [benign[0], unitOf('load-busy-loop', 'hostile.mjs', 'batch/busy'), benign[1], unitOf('load-regex', 'hostile.mjs', 'batch/regex'), benign[2]] as UnitSpec[];
+      const units = [
+        benign[0],
+        unitOf('load-busy-loop', 'hostile.mjs', 'batch/busy'),
+        benign[1],
+        unitOf('load-regex', 'hostile.mjs', 'batch/regex'),
+        benign[2],
+      ] as UnitSpec[];
       const loads = await Promise.all(units.map((unit) => own.load(unit)));
-      expect(loads.map((outcome) => (outcome.ok ? 'ok' : outcome.failure.code))).toEqual(['ok', 'SEC105', 'ok', 'SEC105', 'ok']);
+      expect(loads.map((outcome) => (outcome.ok ? 'ok' : outcome.failure.code))).toEqual([
+        'ok',
+        'SEC105',
+        'ok',
+        'SEC105',
+        'ok',
+      ]);
       for (const unit of benign as UnitSpec[]) {
-        expect(await own.runHook(unit.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual({ ok: true, value: benignResult('preRequest', 'object') });
+        expect(await own.runHook(unit.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual({
+          ok: true,
+          value: benignResult('preRequest', 'object'),
+        });
       }
     } finally {
       await own.close();
@@ -149,7 +167,10 @@ describe('hostile factories straight through Sandbox (no scan)', () => {
     const loaded = await shared.load(hung);
     expect(loaded.ok ? null : loaded.failure.code).toBe('SEC105');
     // The benign unit was loaded on the worker that was replaced: it is loaded again, transparently.
-    expect(await shared.runHook(benign.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual({ ok: true, value: benignResult('preRequest', 'object') });
+    expect(await shared.runHook(benign.id, 'getThing', 'preRequest', hookInput('preRequest'))).toEqual({
+      ok: true,
+      value: benignResult('preRequest', 'object'),
+    });
     for (let i = 0; i < 2; i += 1) {
       const outcome = await shared.runHook(hung.id, 'getThing', 'preRequest', hookInput('preRequest'));
       expect(outcome.ok ? null : outcome.failure.code).toBe('SEC105');

@@ -9,14 +9,25 @@ import type { UnitSpec } from '../../src/sandbox/protocol.js';
 import { hookInput, render } from './helpers.js';
 
 function unit(id: string, preRequest: string): UnitSpec {
-  return { id, source: `() => { let count = 0; return { getThing: { preRequest: ${preRequest} } }; }`, routes: ['getThing'], libraries: [], sharedLists: {} };
+  return {
+    id,
+    source: `() => { let count = 0; return { getThing: { preRequest: ${preRequest} } }; }`,
+    routes: ['getThing'],
+    libraries: [],
+    sharedLists: {},
+  };
 }
 
 /** Each call busy for `ms`, then answers how many calls of the unit have run, itself included. */
-const busyCounter = (id: string, ms: number) => unit(id, `({ struct }) => { const end = Date.now() + ${ms}; while (Date.now() < end); count += 1; return { struct: { ...struct, count } }; }`);
+const busyCounter = (id: string, ms: number) =>
+  unit(
+    id,
+    `({ struct }) => { const end = Date.now() + ${ms}; while (Date.now() < end); count += 1; return { struct: { ...struct, count } }; }`,
+  );
 const HANGS = unit('hangs', '() => { for (;;); }');
 
-const countOf = (outcome: Outcome<unknown>): unknown => (outcome.ok ? (outcome.value as { struct: { count: number } }).struct.count : outcome.failure.code);
+const countOf = (outcome: Outcome<unknown>): unknown =>
+  outcome.ok ? (outcome.value as { struct: { count: number } }).struct.count : outcome.failure.code;
 
 let sandbox: SandboxHost | undefined;
 afterEach(() => sandbox?.close());
@@ -35,12 +46,23 @@ describe('calls sent to a worker process together', () => {
     const slow = busyCounter('slow', 1000);
     await loaded(sandbox, slow);
     const host = sandbox;
-    const outcomes = await Promise.all(Array.from({ length: 6 }, () => host.runHook(slow.id, 'getThing', 'preRequest', hookInput('preRequest'))));
+    const outcomes = await Promise.all(
+      Array.from({ length: 6 }, () => host.runHook(slow.id, 'getThing', 'preRequest', hookInput('preRequest'))),
+    );
     const ran = outcomes.filter((outcome) => outcome.ok).length;
     expect(ran, render(outcomes)).toBeLessThanOrEqual(4);
-    expect(outcomes.map(countOf)).toEqual([...Array.from({ length: ran }, (_, index) => index + 1), ...Array.from({ length: 6 - ran }, () => 'SEC105')]);
+    expect(outcomes.map(countOf)).toEqual([
+      ...Array.from({ length: ran }, (_, index) => index + 1),
+      ...Array.from({ length: 6 - ran }, () => 'SEC105'),
+    ]);
     for (const late of outcomes.slice(ran)) {
-      expect(late).toEqual({ ok: false, failure: { code: 'SEC105', message: `the handler could not start within ${deadlineMs + 2000} ms: the sandbox process was busy with the calls before it` } });
+      expect(late).toEqual({
+        ok: false,
+        failure: {
+          code: 'SEC105',
+          message: `the handler could not start within ${deadlineMs + 2000} ms: the sandbox process was busy with the calls before it`,
+        },
+      });
     }
     // Those that failed never ran, the one sent ahead included: the next call is the next the unit runs.
     expect(countOf(await host.runHook(slow.id, 'getThing', 'preRequest', hookInput('preRequest')))).toBe(ran + 1);
@@ -52,7 +74,9 @@ describe('calls sent to a worker process together', () => {
     await loaded(sandbox, HANGS, counter);
     const host = sandbox;
     const hang = host.runHook(HANGS.id, 'getThing', 'preRequest', hookInput('preRequest'));
-    const behind = Array.from({ length: 5 }, () => host.runHook(counter.id, 'getThing', 'preRequest', hookInput('preRequest')));
+    const behind = Array.from({ length: 5 }, () =>
+      host.runHook(counter.id, 'getThing', 'preRequest', hookInput('preRequest')),
+    );
     expect(await hang).toMatchObject({ ok: false, failure: { code: 'SEC105' } });
     // A new process loaded the unit again: its count starts over, and no call ran twice.
     expect((await Promise.all(behind)).map(countOf)).toEqual([1, 2, 3, 4, 5]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FindingSink, type Code, type Finding } from '../../src/report/findings.js';
+import { FindingSink, type Finding } from '../../src/report/findings.js';
+import { type Code } from '../../src/report/codes.js';
 import { scanForbidden } from '../../src/scan/forbidden.js';
 import { parseModule } from '../../src/scan/parse.js';
 
@@ -64,14 +65,26 @@ describe('scanForbidden: rejected spellings', () => {
   const rejected: [string, Parts, Hit[]][] = [
     ['static import', { top: "import { ethers } from 'ethers'" }, [top('SEC001', 0)]],
     ['side-effect import of node:fs', { top: "import 'node:fs'" }, [top('SEC001', 0), top('SEC005', 7)]],
-    ['import from fs/promises', { top: "import { readFile } from 'fs/promises'" }, [top('SEC001', 0), top('SEC005', 25)]],
+    [
+      'import from fs/promises',
+      { top: "import { readFile } from 'fs/promises'" },
+      [top('SEC001', 0), top('SEC005', 25)],
+    ],
     ["import('fs')", { body: "const mod = import('fs')" }, [body('SEC001', 12), body('SEC005', 19)]],
     ["import('f' + 's')", { body: "const mod = import('f' + 's')" }, [body('SEC001', 12), body('SEC005', 19)]],
     ['import.meta.url', { body: 'const here = import.meta.url' }, [body('SEC001', 13)]],
     ['export * from', { top: "export * from './other.mjs'" }, [top('SEC001', 0)]],
     ['export { } from', { top: "export { helper } from './other.mjs'" }, [top('SEC001', 0)]],
-    ['export * from node:child_process', { top: "export * from 'node:child_process'" }, [top('SEC001', 0), top('SEC007', 14)]],
-    ["require('child_process')", { body: "const cp = require('child_process')" }, [body('SEC002', 11), body('SEC007', 19)]],
+    [
+      'export * from node:child_process',
+      { top: "export * from 'node:child_process'" },
+      [top('SEC001', 0), top('SEC007', 14)],
+    ],
+    [
+      "require('child_process')",
+      { body: "const cp = require('child_process')" },
+      [body('SEC002', 11), body('SEC007', 19)],
+    ],
     ['require aliased', { body: 'const load = require' }, [body('SEC002', 13)]],
     ['module.exports', { top: 'module.exports = { main: {} }' }, [top('SEC002', 0)]],
     ['exports.main', { top: 'exports.main = {}' }, [top('SEC002', 0)]],
@@ -83,7 +96,11 @@ describe('scanForbidden: rejected spellings', () => {
     ['\\u0070rocess.env', { body: 'const key = \\u0070rocess.env.X' }, [body('SEC006', 12)]],
     ['process in main', { description: 'process.env.DESCRIPTION' }, [desc('SEC006', 0)]],
     ['globalThis.process', { body: 'const p = globalThis.process' }, [body('SEC008', 10)]],
-    ["globalThis['pro'+'cess']", { body: "const p = globalThis['pro' + 'cess']" }, [body('SEC008', 10), body('SEC006', 21)]],
+    [
+      "globalThis['pro'+'cess']",
+      { body: "const p = globalThis['pro' + 'cess']" },
+      [body('SEC008', 10), body('SEC006', 21)],
+    ],
     ['globalThis[`process`]', { body: 'const p = globalThis[`process`]' }, [body('SEC008', 10), body('SEC006', 21)]],
     ["payload?.['process']", { body: "const p = payload?.['process']" }, [body('SEC006', 20)]],
     ["payload[`${'ev'}al`]", { body: "const e = payload[`${'ev'}al`]" }, [body('SEC003', 18)]],
@@ -103,16 +120,28 @@ describe('scanForbidden: rejected spellings', () => {
     ["x['construct' + 'or']", { body: "const F = struct['construct' + 'or']" }, [body('SEC004', 17)]],
     ["{ ['constructor']: F } = x", { body: "const { ['constructor']: F } = payload" }, [body('SEC004', 9)]],
     ['x.constructor.constructor', { body: 'const F = struct.constructor.constructor' }, [body('SEC004', 29)]],
-    ['(async () => {}).constructor.constructor', { body: 'const F = (async () => {}).constructor.constructor' }, [body('SEC004', 39)]],
+    [
+      '(async () => {}).constructor.constructor',
+      { body: 'const F = (async () => {}).constructor.constructor' },
+      [body('SEC004', 39)],
+    ],
     ['{ constructor: C } = x', { body: 'const { constructor: C } = payload' }, [body('SEC004', 8)]],
     ['shorthand { process }', { body: 'const ctx = { process }' }, [body('SEC006', 14)]],
     ['destructured { process }', { body: 'const { process } = payload' }, [body('SEC006', 8)]],
     ['declaration named fetch', { body: 'const fetch = libraries.fetch' }, [body('SEC021', 6)]],
-    ['parameter named process', { body: 'const read = (process) => process.env' }, [body('SEC006', 14), body('SEC006', 26)]],
+    [
+      'parameter named process',
+      { body: 'const read = (process) => process.env' },
+      [body('SEC006', 14), body('SEC006', 26)],
+    ],
     // A comment cannot join two tokens: `proc` and `ess` stay two identifiers, which do not parse.
     ['proc/**/ess', { body: 'const env = proc/**/ess.env' }, [body('SEC016', 20)]],
     ['process/**/.env: a comment between tokens', { body: 'const env = process/**/.env' }, [body('SEC006', 12)]],
-    ["import/**/('fs'): a comment before the call", { body: "const mod = import/* x */('fs')" }, [body('SEC001', 12), body('SEC005', 26)]],
+    [
+      "import/**/('fs'): a comment before the call",
+      { body: "const mod = import/* x */('fs')" },
+      [body('SEC001', 12), body('SEC005', 26)],
+    ],
     ['globalThis // comment, newline, .process', { body: 'const g = globalThis // x\n.process' }, [body('SEC008', 10)]],
     ['syntax error', { body: 'const = 1' }, [body('SEC016', 6)]],
   ];
@@ -126,7 +155,9 @@ describe('parseModule', () => {
   it('reports nesting too deep for the parser as SEC016 instead of throwing', () => {
     const sink = new FindingSink('deep.mjs');
     expect(parseModule(`export const main = ${'['.repeat(200_000)}${']'.repeat(200_000)}`, sink)).toBeNull();
-    expect(sink.findings.map((f) => [f.code, f.message])).toEqual([['SEC016', 'syntax error: nested too deeply to read']]);
+    expect(sink.findings.map((f) => [f.code, f.message])).toEqual([
+      ['SEC016', 'syntax error: nested too deeply to read'],
+    ]);
   });
 });
 
@@ -177,7 +208,9 @@ describe('scanForbidden: findings', () => {
   });
 
   it('names dynamic import() and computed constructor access', () => {
-    const messages = scan(schema({ body: "const m = import('x'); const F = struct['constructor']" })).map((f) => f.message);
+    const messages = scan(schema({ body: "const m = import('x'); const F = struct['constructor']" })).map(
+      (f) => f.message,
+    );
     expect(messages).toEqual(['forbidden: dynamic import()', 'forbidden: computed access to constructor']);
   });
 
@@ -187,6 +220,10 @@ describe('scanForbidden: findings', () => {
       description: 'process.env.DESCRIPTION',
       body: 'setTimeout(() => fetch(globalThis.url), 1); eval(struct.code)',
     });
-    expect(scan(text).map((f) => f.code).sort()).toEqual(['SEC001', 'SEC003', 'SEC005', 'SEC006', 'SEC008', 'SEC011', 'SEC021']);
+    expect(
+      scan(text)
+        .map((f) => f.code)
+        .sort(),
+    ).toEqual(['SEC001', 'SEC003', 'SEC005', 'SEC006', 'SEC008', 'SEC011', 'SEC021']);
   });
 });

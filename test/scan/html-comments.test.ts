@@ -15,7 +15,8 @@ describe('escapeHtmlComments', () => {
     const source = '() => ({ a: "x<!--y-->", b: /<!--(.*?)-->/g, c: `t<!--${1}-->` /* <!-- note --> */ })';
     const escaped = escapeHtmlComments(source);
     expect(escaped).not.toMatch(/<!--|-->/);
-    const evaluate = (text: string) => (new Function(`return (${text})`)() as () => { a: string; b: RegExp; c: string })();
+    const evaluate = (text: string) =>
+      (new Function(`return (${text})`)() as () => { a: string; b: RegExp; c: string })();
     const before = evaluate(source);
     const after = evaluate(escaped);
     expect(after.a).toBe(before.a);
@@ -45,10 +46,18 @@ export const handlers = ({ sharedLists, libraries }) => ({
 });
 `,
     );
-    const catalog = await Catalog.load({ schemas: join(project.dir, 'schemas'), project: project.dir, env: {}, sandbox: { size: 1 } });
+    const catalog = await Catalog.load({
+      schemas: join(project.dir, 'schemas'),
+      project: project.dir,
+      env: {},
+      sandbox: { size: 1 },
+    });
     try {
       expect(catalog.findings().filter((f) => f.severity === 'error')).toEqual([]);
-      expect(await catalog.call('scraper_strip', {})).toMatchObject({ ok: true, content: { kind: 'text', value: 'ab|<!--|-->' } });
+      expect(await catalog.call('scraper_strip', {})).toMatchObject({
+        ok: true,
+        content: { kind: 'text', value: 'ab|<!--|-->' },
+      });
     } finally {
       await catalog.close();
       project.remove();

@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Expression } from '../../src/scan/ast.js';
-import { parseWithLeadingData, readLeadingData, withoutObject } from '../../src/scan/leading-data.js';
+import { readLeadingData } from '../../src/scan/leading-data.js';
+import { parseWithLeadingData, withoutObject } from '../../src/scan/leading-parse.js';
 import { checkListText } from '../../src/lists/check.js';
 import { readLiteral } from '../../src/scan/literal.js';
 import { parseModule } from '../../src/scan/parse.js';
@@ -24,7 +25,12 @@ function fromTree(text: string) {
 function pathsOf(value: unknown, path = 'main'): string[] {
   if (Array.isArray(value)) return [path, ...value.flatMap((item, index) => pathsOf(item, `${path}[${index}]`))];
   if (typeof value === 'object' && value !== null) {
-    return [path, ...Object.entries(value).flatMap(([key, item]) => pathsOf(item, /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`))];
+    return [
+      path,
+      ...Object.entries(value).flatMap(([key, item]) =>
+        pathsOf(item, /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`),
+      ),
+    ];
   }
   return [path];
 }
@@ -32,12 +38,19 @@ function pathsOf(value: unknown, path = 'main'): string[] {
 // Source text for data, written the many ways JavaScript allows.
 const trivia = fc.constantFrom('', ' ', '\n', '\t', ' /* note */ ', ' // line\n', '\r\n', '\u00a0');
 const keyText = (key: string) =>
-  fc.constantFrom(/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key), JSON.stringify(key), `'${key.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\n', '\\n').replaceAll('\r', '\\r').replaceAll('\u2028', '\\u2028').replaceAll('\u2029', '\\u2029')}'`);
+  fc.constantFrom(
+    /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key),
+    JSON.stringify(key),
+    `'${key.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\n', '\\n').replaceAll('\r', '\\r').replaceAll('\u2028', '\\u2028').replaceAll('\u2029', '\\u2029')}'`,
+  );
 const stringText = (value: string) =>
   fc.constantFrom(
     JSON.stringify(value),
     `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'").replaceAll('\n', '\\n').replaceAll('\r', '\\r')}'`,
-    `"${value.split('').map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`,
+    `"${value
+      .split('')
+      .map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)
+      .join('')}"`,
     /[`\\$\r]/.test(value) ? JSON.stringify(value) : `\`${value}\``,
   );
 const numberText = (value: number) =>
@@ -59,7 +72,11 @@ const data: fc.Arbitrary<Data> = fc.letrec((tie) => ({
     fc.double({ noNaN: true, noDefaultInfinity: true }),
     fc.string({ unit: 'binary', maxLength: 12 }),
     fc.array(tie('value'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('a', 'b_1', '$x', '10')), tie('value'), { maxKeys: 4 }).filter((record) => !('__proto__' in record)),
+    fc
+      .dictionary(fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('a', 'b_1', '$x', '10')), tie('value'), {
+        maxKeys: 4,
+      })
+      .filter((record) => !('__proto__' in record)),
   ),
 })).value as fc.Arbitrary<Data>;
 
@@ -68,16 +85,23 @@ function render(value: Data): fc.Arbitrary<string> {
   if (typeof value === 'number') return Object.is(value, -0) ? fc.constant('-0') : numberText(value);
   if (typeof value === 'string') return stringText(value);
   if (Array.isArray(value)) {
-    return fc.tuple(fc.tuple(...value.map(render)), trivia, fc.boolean()).map(([items, gap, trailing]) => `[${gap}${items.join(`,${gap}`)}${trailing && items.length > 0 ? ',' : ''}]`);
+    return fc
+      .tuple(fc.tuple(...value.map(render)), trivia, fc.boolean())
+      .map(([items, gap, trailing]) => `[${gap}${items.join(`,${gap}`)}${trailing && items.length > 0 ? ',' : ''}]`);
   }
   const entries = Object.entries(value);
   return fc
     .tuple(fc.tuple(...entries.map(([key, item]) => fc.tuple(keyText(key), trivia, render(item)))), fc.boolean())
-    .map(([parts, trailing]) => `{${parts.map(([key, gap, item]) => `${gap}${key}${gap}:${gap}${item}`).join(',')}${trailing && parts.length > 0 ? ',' : ''}}`);
+    .map(
+      ([parts, trailing]) =>
+        `{${parts.map(([key, gap, item]) => `${gap}${key}${gap}:${gap}${item}`).join(',')}${trailing && parts.length > 0 ? ',' : ''}}`,
+    );
 }
 
 const mainText = data
-  .filter((value): value is { [key: string]: Data } => typeof value === 'object' && value !== null && !Array.isArray(value))
+  .filter(
+    (value): value is { [key: string]: Data } => typeof value === 'object' && value !== null && !Array.isArray(value),
+  )
   .chain((value) => fc.tuple(fc.constant(value), render(value), trivia));
 
 describe('readLeadingData', () => {
@@ -90,7 +114,8 @@ describe('readLeadingData', () => {
         expect(fast, text).not.toBeNull();
         expect(fast!.data.value).toEqual(tree.value);
         expect(fast!.data.value).toEqual(value);
-        for (const path of pathsOf(value)) expect(fast!.data.locate(path), `${path} in ${text}`).toBe(tree.locate(path));
+        for (const path of pathsOf(value))
+          expect(fast!.data.locate(path), `${path} in ${text}`).toBe(tree.locate(path));
         // A path below what was written answers with the nearest written value, as the tree's locator does.
         expect(fast!.data.locate('main.nothing[3].here')).toBe(tree.locate('main.nothing[3].here'));
       }),
@@ -99,7 +124,7 @@ describe('readLeadingData', () => {
   });
 
   it.each([
-    ['a spread', "{ ...other }"],
+    ['a spread', '{ ...other }'],
     ['an identifier', '{ a: b }'],
     ['undefined', '{ a: undefined }'],
     ['a call', "{ a: fetch('x') }"],
@@ -134,13 +159,17 @@ describe('readLeadingData', () => {
     expect(readLeadingData('const x = 1\nexport const main = { a: 1 }\n', 'main')).toBeNull();
     expect(readLeadingData('export /* */ const main = { a: 1 }\n', 'main')).toBeNull();
     expect(readLeadingData('#!/usr/bin/env node\nexport const main = { a: 1 }\n', 'main')).toBeNull();
-    expect(readLeadingData('/* export const main = { a: 1 } */\nexport const main = { b: 2 }\n', 'main')?.data.value).toEqual({ b: 2 });
+    expect(
+      readLeadingData('/* export const main = { a: 1 } */\nexport const main = { b: 2 }\n', 'main')?.data.value,
+    ).toEqual({ b: 2 });
   });
 
   it('gives up on nesting deeper than it reads, which the parser then reads', () => {
     const deep = `export const main = { a: ${'['.repeat(100)}${']'.repeat(100)} }\n`;
     expect(readLeadingData(deep, 'main')).toBeNull();
-    expect(checkSchemaText('deep.mjs', deep, { allowedLibraries: new Set() }).findings.map((finding) => finding.code)).not.toContain('SEC016');
+    expect(
+      checkSchemaText('deep.mjs', deep, { allowedLibraries: new Set() }).findings.map((finding) => finding.code),
+    ).not.toContain('SEC016');
   });
 });
 
@@ -154,7 +183,12 @@ describe('withoutObject', () => {
     expect(cut).toBe(`${text.slice(0, main.start)}{}${text.slice(main.end)}`);
     const program = parseModule(cut, new FindingSink('t.mjs', cut))!;
     const statement = program.body[0] as { declaration: { declarations: Array<{ init: Expression }> } };
-    expect(statement.declaration.declarations[0]?.init).toMatchObject({ type: 'ObjectExpression', properties: [], start: main.start, end: main.start + 2 });
+    expect(statement.declaration.declarations[0]?.init).toMatchObject({
+      type: 'ObjectExpression',
+      properties: [],
+      start: main.start,
+      end: main.start + 2,
+    });
   });
 });
 
@@ -163,7 +197,7 @@ describe('parseWithLeadingData', () => {
   const slow = (text: string) => check(text.replace('export const main', 'export /**/const main'));
 
   it.each([
-    ['a member of the object', "export const main = { a: 1 }.a\n"],
+    ['a member of the object', 'export const main = { a: 1 }.a\n'],
     ['an operator after the object', "export const main = { a: 1 } + fetch('https://x.example')\n"],
     ['a second declarator with code', "export const main = { a: 1 }, other = fetch('https://x.example')\n"],
   ])('reads the file the ordinary way when %s follows, and reports what the ordinary way reports', (_what, text) => {
@@ -172,7 +206,8 @@ describe('parseWithLeadingData', () => {
     const leading = readLeadingData(text, 'main');
     const sameShape = parsed.data === null || (leading !== null && parsed.data.end === leading.end);
     expect(sameShape).toBe(true);
-    const codes = (findings: Array<{ code: string; line?: number }>) => findings.map((finding) => `${finding.code}@${finding.line}`);
+    const codes = (findings: Array<{ code: string; line?: number }>) =>
+      findings.map((finding) => `${finding.code}@${finding.line}`);
     expect(codes(check(text).findings)).toEqual(codes(slow(text).findings));
   });
 
@@ -196,13 +231,21 @@ describe('parseWithLeadingData', () => {
     const fast = check(text);
     const ordinary = slow(text);
     const afterMain = (findings: typeof fast.findings) => findings.filter((finding) => (finding.line ?? 0) > 6);
-    expect(afterMain(fast.findings).map((finding) => finding.code)).toEqual(expect.arrayContaining(['SEC006', 'VAL003', 'VAL005']));
+    expect(afterMain(fast.findings).map((finding) => finding.code)).toEqual(
+      expect.arrayContaining(['SEC006', 'VAL003', 'VAL005']),
+    );
     expect(afterMain(fast.findings)).toEqual(afterMain(ordinary.findings));
     expect(fast.findings).toHaveLength(ordinary.findings.length);
     // Without the faults, the file loads with the same handlers factory, read from the parsed text.
-    const clean = text.replace('globalThis.fetch; ', '').replace(', onError: () => 1', '').replace('  noSuchRoute: {}\n', '').replace('process.exit(1)\n', '');
+    const clean = text
+      .replace('globalThis.fetch; ', '')
+      .replace(', onError: () => 1', '')
+      .replace('  noSuchRoute: {}\n', '')
+      .replace('process.exit(1)\n', '');
     expect(check(clean).schema?.handlers).toEqual(slow(clean).schema?.handlers);
-    expect(check(clean).schema?.handlers?.factorySource).toMatch(/^\(\{ sharedLists, libraries \}\) => \(\{\n  getThing/);
+    expect(check(clean).schema?.handlers?.factorySource).toMatch(
+      /^\(\{ sharedLists, libraries \}\) => \(\{\n  getThing/,
+    );
   });
 
   it('finds code after main at the offsets of the original text', () => {
@@ -214,15 +257,27 @@ describe('parseWithLeadingData', () => {
 });
 
 describe('a list file', () => {
-  const listText = (entries: string) => `// colours\nexport const list = {\n  meta: { name: 'colours', version: '1.0.0', description: 'Colours.', fields: [{ key: 'name', type: 'string', description: 'Its name.' }] },\n  entries: ${entries}\n}\n`;
+  const listText = (entries: string) =>
+    `// colours\nexport const list = {\n  meta: { name: 'colours', version: '1.0.0', description: 'Colours.', fields: [{ key: 'name', type: 'string', description: 'Its name.' }] },\n  entries: ${entries}\n}\n`;
 
   it('is read from the text with the findings and positions the tree gives', () => {
-    for (const entries of ["[{ name: 'red' }, { name: 'green' }]", "[{ name: 'red' }, { name: 7 }]", "[{ name: 'red', extra: true }]"]) {
+    for (const entries of [
+      "[{ name: 'red' }, { name: 'green' }]",
+      "[{ name: 'red' }, { name: 7 }]",
+      "[{ name: 'red', extra: true }]",
+    ]) {
       const text = listText(entries);
       expect(readLeadingData(text, 'list')).not.toBeNull();
       const fast = checkListText('colours.mjs', text);
       const slow = checkListText('colours.mjs', text.replace('export const list', 'export /**/const list'));
-      const seen = (check: typeof fast) => check.sink.findings.map(({ code, line, column, path, message }) => ({ code, line, column: line === 2 ? 0 : column, path, message }));
+      const seen = (check: typeof fast) =>
+        check.sink.findings.map(({ code, line, column, path, message }) => ({
+          code,
+          line,
+          column: line === 2 ? 0 : column,
+          path,
+          message,
+        }));
       expect(seen(fast)).toEqual(seen(slow));
       expect(fast.list).toEqual(slow.list);
     }
@@ -231,7 +286,9 @@ describe('a list file', () => {
   it('with code in it is read from the tree, which reports the code', () => {
     const text = listText("[{ name: 'red' }].map((entry) => entry)");
     expect(checkListText('colours.mjs', text).sink.findings.map((finding) => finding.code)).toEqual(
-      checkListText('colours.mjs', text.replace('export const list', 'export /**/const list')).sink.findings.map((finding) => finding.code),
+      checkListText('colours.mjs', text.replace('export const list', 'export /**/const list')).sink.findings.map(
+        (finding) => finding.code,
+      ),
     );
   });
 });

@@ -50,13 +50,22 @@ describe('single-brace {id} in a path', () => {
   });
 
   it('is an error when the route has only a postRequest handler, which never sees the URL before it is sent', () => {
-    const { findings } = check(schema('/things/{id}', { handlers: 'export const handlers = () => ({ getThing: { postRequest: ({ response }) => ({ response }) } });' }));
+    const { findings } = check(
+      schema('/things/{id}', {
+        handlers: 'export const handlers = () => ({ getThing: { postRequest: ({ response }) => ({ response }) } });',
+      }),
+    );
     expect(byCode(findings, 'VAL058')).toHaveLength(1);
   });
 
   it('stays a warning when a preRequest or executeRequest handler of the route may replace it', () => {
-    for (const hook of ['preRequest: ({ struct }) => ({ struct })', 'executeRequest: async ({ struct }) => ({ struct })']) {
-      const { findings, served } = check(schema('/things/{id}', { handlers: `export const handlers = () => ({ getThing: { ${hook} } });` }));
+    for (const hook of [
+      'preRequest: ({ struct }) => ({ struct })',
+      'executeRequest: async ({ struct }) => ({ struct })',
+    ]) {
+      const { findings, served } = check(
+        schema('/things/{id}', { handlers: `export const handlers = () => ({ getThing: { ${hook} } });` }),
+      );
       expect(byCode(findings, 'VAL058')).toEqual([]);
       expect(byCode(findings, 'VAL098')).toMatchObject([{ severity: 'warning' }]);
       expect(served).toEqual(['getThing']);
@@ -67,14 +76,18 @@ describe('single-brace {id} in a path', () => {
     expect(byCode(check(schema('/things/{id}', { location: 'query' })).findings, 'VAL058')[0]?.hint).toBe(
       "write {{id}} and give the parameter 'id' location 'insert' (it is query now)",
     );
-    expect(byCode(check(schema('/things/{thingId}', { key: 'thingid' })).findings, 'VAL058')[0]?.hint).toMatch(/^did you mean 'thingid'\? write \{\{thingId\}\}/);
+    expect(byCode(check(schema('/things/{thingId}', { key: 'thingid' })).findings, 'VAL058')[0]?.hint).toMatch(
+      /^did you mean 'thingid'\? write \{\{thingId\}\}/,
+    );
     expect(byCode(check(schema('/things/{colour}')).findings, 'VAL058')[0]?.hint).toBe(
       "write {{colour}} and add a parameter { key: 'colour', value: '{{USER_PARAM}}', location: 'insert' }",
     );
   });
 
   it('reports every single-brace name of a path', () => {
-    expect(byCode(check(schema('/things/{id}/parts/{part}')).findings, 'VAL058').map((f) => f.message.slice(0, 6))).toEqual(['{id} c', '{part}']);
+    expect(
+      byCode(check(schema('/things/{id}/parts/{part}')).findings, 'VAL058').map((f) => f.message.slice(0, 6)),
+    ).toEqual(['{id} c', '{part}']);
   });
 });
 
@@ -89,7 +102,9 @@ describe(':id and {{id}} in a path', () => {
     const { findings, served } = check(schema('/things/:thingid', { key: 'thingId' }));
     const [error] = byCode(findings, 'VAL050');
     expect(error).toMatchObject({ severity: 'error', path: 'main.routes.getThing.path' });
-    expect(error?.hint).toBe("did you mean 'thingId'? add a parameter with position { key: 'thingid', location: 'insert' }");
+    expect(error?.hint).toBe(
+      "did you mean 'thingId'? add a parameter with position { key: 'thingid', location: 'insert' }",
+    );
     expect(served).toEqual([]);
   });
 
@@ -128,7 +143,12 @@ describe('served, the route with {id} is not a tool', () => {
 describe(':key inside a path segment (issue 24: medium /feed/@:username)', () => {
   /** A one-route schema whose insert parameters are `keys`, at `path`. */
   function inSegment(path: string, keys: string[]): string {
-    const parameters = keys.map((key) => `{ position: { key: '${key}', value: '{{USER_PARAM}}', location: 'insert' }, z: { primitive: 'string()', options: [] } }`).join(', ');
+    const parameters = keys
+      .map(
+        (key) =>
+          `{ position: { key: '${key}', value: '{{USER_PARAM}}', location: 'insert' }, z: { primitive: 'string()', options: [] } }`,
+      )
+      .join(', ');
     const test = keys.map((key) => `${key}: 'a'`).join(', ');
     return `export const main = {
       namespace: 'example', name: 'Example', description: 'Things.', version: '2.0.0',
@@ -140,16 +160,21 @@ describe(':key inside a path segment (issue 24: medium /feed/@:username)', () =>
   function urlOf(path: string, args: Record<string, string>): string {
     const result = checkSchemaText('example.mjs', inSegment(path, Object.keys(args)), options);
     const route = result.schema?.routes[0];
-    if (!result.schema || !route) throw new Error(`not served: ${result.findings.map((f) => `${f.code} ${f.message}`).join('; ')}`);
+    if (!result.schema || !route)
+      throw new Error(`not served: ${result.findings.map((f) => `${f.code} ${f.message}`).join('; ')}`);
     return buildRequest(planRequest(result.schema, route), args, new SecretTokens()).url;
   }
 
   it('fills a placeholder after a literal in the segment, each value encoded as one segment', () => {
-    expect(urlOf('/feed/@:username', { username: 'towards data' })).toBe('https://api.example.com/feed/@towards%20data');
+    expect(urlOf('/feed/@:username', { username: 'towards data' })).toBe(
+      'https://api.example.com/feed/@towards%20data',
+    );
   });
 
   it('fills several in one segment, the longest name first (lat1 is not lat followed by 1)', () => {
-    expect(urlOf('/filter/box=:lat1,:lon1,:lat,:lon', { lat1: '1', lon1: '2', lat: '3', lon: '4' })).toBe('https://api.example.com/filter/box=1,2,3,4');
+    expect(urlOf('/filter/box=:lat1,:lon1,:lat,:lon', { lat1: '1', lon1: '2', lat: '3', lon: '4' })).toBe(
+      'https://api.example.com/filter/box=1,2,3,4',
+    );
     expect(urlOf('/v1/:startDate..:endDate', { startDate: 'a', endDate: 'b' })).toBe('https://api.example.com/v1/a..b');
   });
 

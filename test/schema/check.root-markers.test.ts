@@ -1,4 +1,4 @@
-// RULINGS R5: a `--marker--` label in root stands for one DNS label under a fixed domain. A host
+// decision R5: a `--marker--` label in root stands for one DNS label under a fixed domain. A host
 // made only of markers, or whose markers make up the registrable domain, is VAL027: otherwise a
 // preRequest handler could fill the marker with `localhost` or any host of its choosing.
 
@@ -48,7 +48,8 @@ describe('VAL027', () => {
     const finding = rootFindings('https://api.--b--.com').findings.find((f) => f.code === 'VAL027');
     expect(finding).toMatchObject({
       path: 'main.root',
-      message: 'root markers make up the registrable domain of api.--b--.com, so a preRequest handler could send the request to any host',
+      message:
+        'root markers make up the registrable domain of api.--b--.com, so a preRequest handler could send the request to any host',
       hint: 'a --marker-- may only stand for a label under a fixed domain, as in https://--chain--.rpc.example.com',
     });
     expect(rootFindings('https://--host--:8443').findings.find((f) => f.code === 'VAL027')?.message).toBe(

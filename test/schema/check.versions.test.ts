@@ -9,7 +9,8 @@ import { checkSchemaText } from '../../src/schema/check.js';
 import { asServed, fileVerdict, scopeOf } from '../../src/report/scope.js';
 
 const OPTIONS = { allowedLibraries: effectiveAllowlist([]) };
-const ROUTE = "{ method: 'GET', path: '/ping', description: 'Ping.', parameters: [], output: { mimeType: 'application/json', schema: { type: 'object' } }, tests: [ { _description: 'ping' } ] }";
+const ROUTE =
+  "{ method: 'GET', path: '/ping', description: 'Ping.', parameters: [], output: { mimeType: 'application/json', schema: { type: 'object' } }, tests: [ { _description: 'ping' } ] }";
 
 interface Main {
   version?: string;
@@ -19,7 +20,16 @@ interface Main {
   root?: string | null;
 }
 
-function schemaText({ version = '2.0.0', namespace = 'example', map = `routes: { ping: ${ROUTE} }`, extra = '', root = 'https://api.example.com' }: Main, handlers = ''): string {
+function schemaText(
+  {
+    version = '2.0.0',
+    namespace = 'example',
+    map = `routes: { ping: ${ROUTE} }`,
+    extra = '',
+    root = 'https://api.example.com',
+  }: Main,
+  handlers = '',
+): string {
   const rootLine = root === null ? '' : `root: '${root}',`;
   return `export const main = { namespace: '${namespace}', name: 'Example', description: 'An example.', version: '${version}', ${rootLine} ${map}, ${extra} };\n${handlers}`;
 }
@@ -28,7 +38,8 @@ function check(main: Main, handlers = '') {
   return checkSchemaText('t.mjs', schemaText(main, handlers), OPTIONS);
 }
 
-const codes = (findings: readonly Finding[]) => findings.filter((f) => f.severity !== 'info').map((f) => `${f.code} ${f.path ?? ''}`.trim());
+const codes = (findings: readonly Finding[]) =>
+  findings.filter((f) => f.severity !== 'info').map((f) => `${f.code} ${f.path ?? ''}`.trim());
 
 describe('the tool map and the version', () => {
   it.each([
@@ -38,7 +49,12 @@ describe('the tool map and the version', () => {
     ['4.x tools', { version: '4.2.0', map: `tools: { ping: ${ROUTE} }` }, [], ['ping']],
     ['4.x routes', { version: '4.0.0' }, ['VAL008 main.routes'], null],
     ['2.x tools', { version: '2.0.0', map: `tools: { ping: ${ROUTE} }` }, ['VAL008 main.tools'], null],
-    ['both', { version: '3.0.0', map: `routes: { ping: ${ROUTE} }, tools: { ping: ${ROUTE} }` }, ['VAL008 main.routes'], null],
+    [
+      'both',
+      { version: '3.0.0', map: `routes: { ping: ${ROUTE} }, tools: { ping: ${ROUTE} }` },
+      ['VAL008 main.routes'],
+      null,
+    ],
     ['neither', { version: '4.0.0', map: "docs: ['https://docs.example.com']" }, ['VAL016 main.tools'], null],
     ['version 5', { version: '5.0.0' }, ['VAL014 main.version'], null],
     ['version 2.0', { version: '2.0' }, ['VAL014 main.version'], null],
@@ -49,19 +65,28 @@ describe('the tool map and the version', () => {
   });
 
   it('allows empty tools from 3.x on where the file declares resources or skills, and needs no root then', () => {
-    const result = check({ version: '3.0.0', map: 'tools: {}', root: 'local://things', extra: "skills: { 'find-things': { file: './skills/find-things.mjs' } }" });
+    const result = check({
+      version: '3.0.0',
+      map: 'tools: {}',
+      root: 'local://things',
+      extra: "skills: { 'find-things': { file: './skills/find-things.mjs' } }",
+    });
     // The skill is served from its file as an MCP prompt: nothing to report about `main.skills`.
     expect(result.findings).toEqual([]);
     expect(result.schema?.routes).toEqual([]);
   });
 
   it('does not allow empty routes in 2.x, nor empty tools without anything else', () => {
-    expect(codes(check({ version: '2.0.0', map: 'routes: {}', extra: 'resources: { db: {} }' }).findings)).toEqual(['VAL016 main.routes']);
+    expect(codes(check({ version: '2.0.0', map: 'routes: {}', extra: 'resources: { db: {} }' }).findings)).toEqual([
+      'VAL016 main.routes',
+    ]);
     expect(codes(check({ version: '4.0.0', map: 'tools: {}' }).findings)).toEqual(['VAL016 main.tools']);
   });
 
   it('needs a root when there are tools', () => {
-    expect(codes(check({ version: '4.0.0', map: `tools: { ping: ${ROUTE} }`, root: null }).findings)).toEqual(['VAL015 main.root']);
+    expect(codes(check({ version: '4.0.0', map: `tools: { ping: ${ROUTE} }`, root: null }).findings)).toEqual([
+      'VAL015 main.root',
+    ]);
   });
 
   it.each([
@@ -81,9 +106,21 @@ describe('the smallest unit fails (R1)', () => {
   const twoRoutes = (bad: string) => `routes: { good: ${ROUTE}, bad: ${bad} }`;
 
   it.each([
-    ['an unknown method', "{ method: 'PATCH', path: '/x', description: 'X.', parameters: [], tests: [ { _description: 'x' } ] }", 'VAL032'],
-    ['an undeclared key in a value', "{ method: 'GET', path: '/x', description: 'X.', parameters: [ { position: { key: 'k', value: '{{NOPE}}', location: 'query' }, z: { primitive: 'string()', options: [] } } ], tests: [ { _description: 'x' } ] }", 'VAL052'],
-    ['an unknown field', "{ method: 'GET', path: '/x', description: 'X.', parameters: [], tests: [ { _description: 'x' } ], paramters: [] }", 'VAL003'],
+    [
+      'an unknown method',
+      "{ method: 'PATCH', path: '/x', description: 'X.', parameters: [], tests: [ { _description: 'x' } ] }",
+      'VAL032',
+    ],
+    [
+      'an undeclared key in a value',
+      "{ method: 'GET', path: '/x', description: 'X.', parameters: [ { position: { key: 'k', value: '{{NOPE}}', location: 'query' }, z: { primitive: 'string()', options: [] } } ], tests: [ { _description: 'x' } ] }",
+      'VAL052',
+    ],
+    [
+      'an unknown field',
+      "{ method: 'GET', path: '/x', description: 'X.', parameters: [], tests: [ { _description: 'x' } ], paramters: [] }",
+      'VAL003',
+    ],
   ])('%s drops that route only', (_name, bad, code) => {
     const result = check({ map: twoRoutes(bad) });
     expect(result.findings.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual([code]);
@@ -93,18 +130,41 @@ describe('the smallest unit fails (R1)', () => {
 
   it.each([
     ['no tests', "{ method: 'GET', path: '/x', description: 'X.', parameters: [] }", 'TST001'],
-    ['a test value that fails its z', "{ method: 'GET', path: '/x', description: 'X.', parameters: [ { position: { key: 'n', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'number()', options: [] } } ], tests: [ { _description: 'x', n: 'ten' } ] }", 'TST004'],
-    ['a malformed output schema', "{ method: 'GET', path: '/x', description: 'X.', parameters: [], output: { mimeType: 'application/json', schema: { type: 'obj' } }, tests: [ { _description: 'x' } ] }", 'VAL061'],
-    ['an unknown field in the output', "{ method: 'GET', path: '/x', description: 'X.', parameters: [], output: { mimeType: 'application/json', schema: { type: 'object' }, extra: 1 }, tests: [ { _description: 'x' } ] }", 'VAL003'],
-    ['an empty description', "{ method: 'GET', path: '/x', description: '', parameters: [], tests: [ { _description: 'x' } ] }", 'VAL034'],
-    ['a malformed meta', "{ method: 'GET', path: '/x', description: 'X.', parameters: [], tests: [ { _description: 'x' } ], meta: { isReadOnly: 'yes' } }", 'VAL038'],
-  ])('an authoring error (%s) fails validate but drops nothing, and serving shows it as a warning', (_name, bad, code) => {
-    const result = check({ map: twoRoutes(bad) });
-    const errors = result.findings.filter((f) => f.severity === 'error');
-    expect(errors.map((f) => f.code)).toContain(code);
-    expect(result.schema?.routes.map((route) => route.name)).toEqual(['good', 'bad']);
-    expect(asServed(result.findings).filter((f) => f.severity === 'error')).toEqual([]);
-  });
+    [
+      'a test value that fails its z',
+      "{ method: 'GET', path: '/x', description: 'X.', parameters: [ { position: { key: 'n', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'number()', options: [] } } ], tests: [ { _description: 'x', n: 'ten' } ] }",
+      'TST004',
+    ],
+    [
+      'a malformed output schema',
+      "{ method: 'GET', path: '/x', description: 'X.', parameters: [], output: { mimeType: 'application/json', schema: { type: 'obj' } }, tests: [ { _description: 'x' } ] }",
+      'VAL061',
+    ],
+    [
+      'an unknown field in the output',
+      "{ method: 'GET', path: '/x', description: 'X.', parameters: [], output: { mimeType: 'application/json', schema: { type: 'object' }, extra: 1 }, tests: [ { _description: 'x' } ] }",
+      'VAL003',
+    ],
+    [
+      'an empty description',
+      "{ method: 'GET', path: '/x', description: '', parameters: [], tests: [ { _description: 'x' } ] }",
+      'VAL034',
+    ],
+    [
+      'a malformed meta',
+      "{ method: 'GET', path: '/x', description: 'X.', parameters: [], tests: [ { _description: 'x' } ], meta: { isReadOnly: 'yes' } }",
+      'VAL038',
+    ],
+  ])(
+    'an authoring error (%s) fails validate but drops nothing, and serving shows it as a warning',
+    (_name, bad, code) => {
+      const result = check({ map: twoRoutes(bad) });
+      const errors = result.findings.filter((f) => f.severity === 'error');
+      expect(errors.map((f) => f.code)).toContain(code);
+      expect(result.schema?.routes.map((route) => route.name)).toEqual(['good', 'bad']);
+      expect(asServed(result.findings).filter((f) => f.severity === 'error')).toEqual([]);
+    },
+  );
 
   it.each([
     ['a root on http', { root: 'http://api.example.com' }, 'VAL017'],
@@ -118,7 +178,10 @@ describe('the smallest unit fails (R1)', () => {
   });
 
   it('forbidden code anywhere in the handlers rejects the file', () => {
-    const result = check({}, "export const handlers = () => ({ ping: { preRequest: async ({ struct }) => { process.exit(1); return { struct } } } })");
+    const result = check(
+      {},
+      'export const handlers = () => ({ ping: { preRequest: async ({ struct }) => { process.exit(1); return { struct } } } })',
+    );
     expect(result.findings.filter((f) => f.severity === 'error').map((f) => f.code)).toEqual(['SEC006']);
     expect(result.schema).toBeNull();
   });
@@ -169,6 +232,8 @@ describe('the handlers factory, read without running it', () => {
     return { a: build( 'a' ), b: odd() }
 }`;
     const result = check({ map: routes }, handlers);
-    expect(result.findings.filter((f) => f.severity === 'error').map((f) => `${f.code} ${f.path}`)).toEqual(['VAL003 handlers.b.onError']);
+    expect(result.findings.filter((f) => f.severity === 'error').map((f) => `${f.code} ${f.path}`)).toEqual([
+      'VAL003 handlers.b.onError',
+    ]);
   });
 });

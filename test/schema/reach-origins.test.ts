@@ -1,4 +1,4 @@
-// Issue 23 (RULINGS R12): the https origins a schema's text writes, read by its check. A `${...}`
+// Issue 23 (decision R12): the https origins a schema's text writes, read by its check. A `${...}`
 // label stands for one DNS label under a fixed domain, by the public suffix list as VAL027 judges
 // roots; a literal that is no usable origin is SEC023 with its line, and left out; a list's text
 // binds no key. The catalog's attacks on the same rules are in test/catalog/reach.test.ts.
@@ -12,7 +12,13 @@ import { readReachOrigins } from '../../src/schema/reach-origins.js';
 function read(text: string, lists: Record<string, Array<Record<string, string>>> = {}, keys: string[] = ['KEY']) {
   const sink = new FindingSink('t.mjs', text);
   const origins = readReachOrigins(text, lists, keys, sink);
-  const shown = origins.map(({ template, source, keys: bound }) => ({ origin: template.map((part) => (part.kind === 'marker' ? `--${part.name}--` : part.kind === 'literal' ? part.text : '')).join(''), source, keys: bound }));
+  const shown = origins.map(({ template, source, keys: bound }) => ({
+    origin: template
+      .map((part) => (part.kind === 'marker' ? `--${part.name}--` : part.kind === 'literal' ? part.text : ''))
+      .join(''),
+    source,
+    keys: bound,
+  }));
   return { shown, findings: sink.findings };
 }
 
@@ -45,12 +51,15 @@ describe('a ${...} label in an https origin', () => {
 });
 
 describe('a literal no URL can name', () => {
-  it.each(['https://1.2.3.4.5', 'https://a.b:99999/x', 'https://0x1.2.3.4.5/x'])('%s is SEC023 with its line; the rest is read', (literal) => {
-    const { shown, findings } = read(`// first\n// mirror: ${literal}\nconst u = 'https://ok.example.com';`);
-    expect(shown).toEqual([{ origin: 'https://ok.example.com', source: 'file', keys: [] }]);
-    expect(findings.map((f) => [f.code, f.line, f.column])).toEqual([['SEC023', 2, 12]]);
-    expect(findings[0]?.message).toContain(literal.replace(/\/x$/, ''));
-  });
+  it.each(['https://1.2.3.4.5', 'https://a.b:99999/x', 'https://0x1.2.3.4.5/x'])(
+    '%s is SEC023 with its line; the rest is read',
+    (literal) => {
+      const { shown, findings } = read(`// first\n// mirror: ${literal}\nconst u = 'https://ok.example.com';`);
+      expect(shown).toEqual([{ origin: 'https://ok.example.com', source: 'file', keys: [] }]);
+      expect(findings.map((f) => [f.code, f.line, f.column])).toEqual([['SEC023', 2, 12]]);
+      expect(findings[0]?.message).toContain(literal.replace(/\/x$/, ''));
+    },
+  );
 
   it('is found on its line in main too, which the check reads apart from the rest of the file', () => {
     const text = `export const main = {
@@ -66,13 +75,30 @@ export const handlers = () => ({ getThing: { executeRequest: async ({ struct }) 
       [3, 13],
       [7, 98],
     ]);
-    expect(check.schema?.reachOrigins).toEqual([{ template: [{ kind: 'literal', text: 'https://' }, { kind: 'literal', text: 'api' }, { kind: 'literal', text: '.' }, { kind: 'literal', text: 'example' }, { kind: 'literal', text: '.' }, { kind: 'literal', text: 'com' }], source: 'file', keys: [] }]);
+    expect(check.schema?.reachOrigins).toEqual([
+      {
+        template: [
+          { kind: 'literal', text: 'https://' },
+          { kind: 'literal', text: 'api' },
+          { kind: 'literal', text: '.' },
+          { kind: 'literal', text: 'example' },
+          { kind: 'literal', text: '.' },
+          { kind: 'literal', text: 'com' },
+        ],
+        source: 'file',
+        keys: [],
+      },
+    ]);
   });
 });
 
 describe('keys', () => {
   it('the file binds a key where its own string places the placeholder after the origin; every mention of one origin counts', () => {
-    const { shown } = read("const a = 'https://rpc.example.com/v1'; const b = 'https://rpc.example.com/v2/{{KEY}}'; const c = 'https://other.example.com/{{OTHER}}';", {}, ['KEY', 'OTHER']);
+    const { shown } = read(
+      "const a = 'https://rpc.example.com/v1'; const b = 'https://rpc.example.com/v2/{{KEY}}'; const c = 'https://other.example.com/{{OTHER}}';",
+      {},
+      ['KEY', 'OTHER'],
+    );
     expect(shown).toEqual([
       { origin: 'https://rpc.example.com', source: 'file', keys: ['KEY'] },
       { origin: 'https://other.example.com', source: 'file', keys: ['OTHER'] },
@@ -80,14 +106,18 @@ describe('keys', () => {
   });
 
   it('a list’s URL template widens the reach and binds no key', () => {
-    const { shown, findings } = read('', { rpcNodes: [{ url: 'https://rpc.other.invalid/v3/{{KEY}}' }, { url: 'https://1.2.3.4.5/{{KEY}}' }] });
+    const { shown, findings } = read('', {
+      rpcNodes: [{ url: 'https://rpc.other.invalid/v3/{{KEY}}' }, { url: 'https://1.2.3.4.5/{{KEY}}' }],
+    });
     expect(shown).toEqual([{ origin: 'https://rpc.other.invalid', source: 'list', keys: [] }]);
     expect(findings.map((f) => [f.code, f.path])).toEqual([['SEC023', 'main.sharedLists']]);
     expect(findings[0]?.message).toContain('the list rpcNodes writes https://1.2.3.4.5');
   });
 
   it('an origin the file writes keeps the file’s keys when a list writes it too', () => {
-    const { shown } = read("const a = 'https://rpc.example.com/{{KEY}}';", { nodes: [{ url: 'https://rpc.example.com/x' }] });
+    const { shown } = read("const a = 'https://rpc.example.com/{{KEY}}';", {
+      nodes: [{ url: 'https://rpc.example.com/x' }],
+    });
     expect(shown).toEqual([{ origin: 'https://rpc.example.com', source: 'file', keys: ['KEY'] }]);
   });
 });

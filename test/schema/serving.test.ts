@@ -140,7 +140,13 @@ beforeAll(async () => {
   server = await startUpstream((_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
   });
-  catalog = await Catalog.load({ schemas, project: project.dir, env: {}, upstreams: { '*': server.origin }, sandbox: { size: 1 } });
+  catalog = await Catalog.load({
+    schemas,
+    project: project.dir,
+    env: {},
+    upstreams: { '*': server.origin },
+    sandbox: { size: 1 },
+  });
 }, 30_000);
 
 afterAll(async () => {
@@ -158,7 +164,12 @@ async function sent(name: string, args: Record<string, unknown>) {
 
 describe('the smallest unit fails (R1)', () => {
   it('a broken route is dropped alone: the other routes of its file are served, the one without tests too', () => {
-    expect(catalog.tools.filter((tool) => tool.namespace === 'mixed').map((tool) => tool.routeName).sort()).toEqual(['getThing', 'untestedThing']);
+    expect(
+      catalog.tools
+        .filter((tool) => tool.namespace === 'mixed')
+        .map((tool) => tool.routeName)
+        .sort(),
+    ).toEqual(['getThing', 'untestedThing']);
     const report = catalog.reports.find((r) => r.file.endsWith('routes.mjs'));
     const errors = report?.findings.filter((f) => f.severity === 'error').map((f) => `${f.code} ${f.path}`);
     expect(errors).toEqual(['VAL044 main.routes.brokenThing.parameters[0].z.primitive']);
@@ -175,7 +186,9 @@ describe('the smallest unit fails (R1)', () => {
     expect(lines[0]).toBe('flowguard: 5 schema files: 4 loaded, 0 rejected; 7 tools served, 0 hidden, 1 route dropped');
     expect(lines.slice(1)).toEqual([
       '  routes dropped, their files served (first error of each route):',
-      expect.stringMatching(/^ {4}VAL044 error \S*mixed\/routes\.mjs:\d+:\d+ main\.routes\.brokenThing\.parameters\[0\]\.z\.primitive: unknown primitive "int\(\)"$/),
+      expect.stringMatching(
+        /^ {4}VAL044 error \S*mixed\/routes\.mjs:\d+:\d+ main\.routes\.brokenThing\.parameters\[0\]\.z\.primitive: unknown primitive "int\(\)"$/,
+      ),
     ]);
   });
 
@@ -187,17 +200,37 @@ describe('the smallest unit fails (R1)', () => {
 describe('spec versions (R11)', () => {
   it('reads routes in 2.x, tools in 3.x and 4.x, and routes as the 3.x alias with a warning', () => {
     const names = catalog.tools.map((tool) => tool.name).sort();
-    expect(names).toEqual(['alias_ping', 'four-x_listThings', 'four-x_removeThing', 'idioms_search', 'idioms_wrapped', 'mixed_getThing', 'mixed_untestedThing']);
+    expect(names).toEqual([
+      'alias_ping',
+      'four-x_listThings',
+      'four-x_removeThing',
+      'idioms_search',
+      'idioms_wrapped',
+      'mixed_getThing',
+      'mixed_untestedThing',
+    ]);
     const alias = catalog.reports.find((r) => r.file.endsWith('alias.mjs'));
     expect(alias?.findings.map((f) => f.code)).toContain('VAL007');
   });
 
-  it('keeps a 4.x file\'s informational fields and meta, with main.meta for a tool without its own', () => {
+  it("keeps a 4.x file's informational fields and meta, with main.meta for a tool without its own", () => {
     const remove = catalog.tool('four-x_removeThing');
     expect(remove?.schema.info).toEqual({ termsOfService: 'https://four.example/terms', schemaVersion: '1.0.0' });
-    expect(remove?.route.meta).toEqual({ readOnly: false, destructive: true, concurrencySafe: false, searchHint: 'delete remove thing', aliases: ['deleteThing'], alwaysLoad: true });
+    expect(remove?.route.meta).toEqual({
+      readOnly: false,
+      destructive: true,
+      concurrencySafe: false,
+      searchHint: 'delete remove thing',
+      aliases: ['deleteThing'],
+      alwaysLoad: true,
+    });
     expect(catalog.tool('four-x_listThings')?.route.meta?.searchHint).toBe('default hint');
-    expect(remove?.input.schema).toEqual({ type: 'object', properties: { id: { type: 'string', description: 'The thing to remove' } }, additionalProperties: false, required: ['id'] });
+    expect(remove?.input.schema).toEqual({
+      type: 'object',
+      properties: { id: { type: 'string', description: 'The thing to remove' } },
+      additionalProperties: false,
+      required: ['id'],
+    });
   });
 
   it('serves a declared skill as an MCP prompt: the skill file is no schema (one info finding) and its prompt is named by the namespace', () => {
@@ -211,10 +244,17 @@ describe('spec versions (R11)', () => {
 });
 
 describe('corpus idioms are sent as their authors meant them', () => {
-  it('{{LATITUDE}} and {{STOP_ID}} are the caller\'s input, %{{USER_PARAM}}% wraps it, a GET body goes into the query, defaults are unescaped and joined options read', async () => {
+  it("{{LATITUDE}} and {{STOP_ID}} are the caller's input, %{{USER_PARAM}}% wraps it, a GET body goes into the query, defaults are unescaped and joined options read", async () => {
     const [request] = await sent('idioms_search', { latitude: 52.5, stopId: 'S1', name: 'ab', address: '0x1' });
     const query = new URL(request?.url ?? '', 'http://x').searchParams;
-    expect(Object.fromEntries(query)).toEqual({ latitude: '52.5', stopId: 'S1', name: '%ab%', address: '0x1', q: 'a "quoted" b', limit: '10' });
+    expect(Object.fromEntries(query)).toEqual({
+      latitude: '52.5',
+      stopId: 'S1',
+      name: '%ab%',
+      address: '0x1',
+      q: 'a "quoted" b',
+      limit: '10',
+    });
     expect(request?.body).toBe('');
   });
 
@@ -225,10 +265,12 @@ describe('corpus idioms are sent as their authors meant them', () => {
   });
 });
 
-describe('a hook built by a helper (x: build(\'x\'))', () => {
+describe("a hook built by a helper (x: build('x'))", () => {
   it('is seen by validate as the loader loads it', () => {
     const check = checkSchemaFile(join(schemas, 'idioms/idioms.mjs'), { allowedLibraries: effectiveAllowlist([]) });
-    expect(check.schema?.handlers?.routes).toEqual({ wrapped: { preRequest: true, postRequest: false, executeRequest: false } });
+    expect(check.schema?.handlers?.routes).toEqual({
+      wrapped: { preRequest: true, postRequest: false, executeRequest: false },
+    });
     expect(catalog.tool('idioms_wrapped')?.hooks).toEqual(['preRequest']);
   });
 });

@@ -72,7 +72,14 @@ describe('compilePath', () => {
 
 describe('compileValueTemplate', () => {
   it.each([
-    ['Bearer {{SERVER_PARAM:API_KEY}}', [{ kind: 'literal', text: 'Bearer ' }, { kind: 'secret', key: 'API_KEY' }], []],
+    [
+      'Bearer {{SERVER_PARAM:API_KEY}}',
+      [
+        { kind: 'literal', text: 'Bearer ' },
+        { kind: 'secret', key: 'API_KEY' },
+      ],
+      [],
+    ],
     ['{{API_KEY}}', [{ kind: 'secret', key: 'API_KEY' }], []],
     ['{{SERVER_PARAM:MISSING}}', [], ['VAL052']],
     ['{{MISSING}}', [], ['VAL052']],

@@ -4,18 +4,35 @@ import { InputSchema } from '../../src/schema/tool-input.js';
 import type { CanonicalParam, ParamType } from '../../src/schema/types.js';
 
 const user = (key: string, type: ParamType, extra: Partial<CanonicalParam> = {}): CanonicalParam => ({
-  key, location: 'query', source: { kind: 'user' }, type, optional: false, handlerOnly: false, ...extra,
+  key,
+  location: 'query',
+  source: { kind: 'user' },
+  type,
+  optional: false,
+  handlerOnly: false,
+  ...extra,
 });
 
 const PARAMS: CanonicalParam[] = [
-  user('address', { kind: 'string', minLength: 42, maxLength: 42, pattern: '^0x[a-fA-F0-9]{40}$' }, { location: 'insert' }),
+  user(
+    'address',
+    { kind: 'string', minLength: 42, maxLength: 42, pattern: '^0x[a-fA-F0-9]{40}$' },
+    { location: 'insert' },
+  ),
   user('limit', { kind: 'number', minimum: 1, maximum: 100 }, { optional: true, default: 10 }),
   user('chain', { kind: 'enum', values: ['eth', 'bsc'], lists: [], listsResolved: true }),
   user('chainId', { kind: 'enum', values: ['1', '56', '137'], lists: [], listsResolved: true }, { optional: true }),
   user('verbose', { kind: 'boolean' }, { optional: true }),
   user('ids', { kind: 'array', minItems: 1, maxItems: 3 }, { optional: true, location: 'body' }),
   user('filter', { kind: 'object' }, { optional: true, location: 'body' }),
-  { key: 'format', location: 'query', source: { kind: 'template', template: [{ kind: 'literal', text: 'json' }] }, type: { kind: 'string' }, optional: false, handlerOnly: false },
+  {
+    key: 'format',
+    location: 'query',
+    source: { kind: 'template', template: [{ kind: 'literal', text: 'json' }] },
+    type: { kind: 'string' },
+    optional: false,
+    handlerOnly: false,
+  },
 ];
 const input = InputSchema.fromParameters(PARAMS);
 const ADDRESS = '0x' + 'ab'.repeat(20);
@@ -41,17 +58,23 @@ describe('InputSchema.fromParameters', () => {
   });
 
   it('leaves an enum whose lists could not be resolved unconstrained', () => {
-    const schema = InputSchema.fromParameters([user('x', { kind: 'enum', values: ['a'], lists: [{ list: 'l', field: 'f' }], listsResolved: false })]).schema;
+    const schema = InputSchema.fromParameters([
+      user('x', { kind: 'enum', values: ['a'], lists: [{ list: 'l', field: 'f' }], listsResolved: false }),
+    ]).schema;
     expect(schema.properties).toEqual({ x: { type: 'string' } });
   });
 
   it('has no required list when every parameter is optional', () => {
-    expect(InputSchema.fromParameters([]).schema).toEqual({ type: 'object', properties: {}, additionalProperties: false });
+    expect(InputSchema.fromParameters([]).schema).toEqual({
+      type: 'object',
+      properties: {},
+      additionalProperties: false,
+    });
   });
 });
 
 describe('InputSchema.check', () => {
-  it('accepts valid arguments, fills defaults, and leaves the caller\'s object alone', () => {
+  it("accepts valid arguments, fills defaults, and leaves the caller's object alone", () => {
     const args = { address: ADDRESS, chain: 'eth', chainId: 56 };
     expect(input.check(args)).toEqual({ ok: true, value: { address: ADDRESS, chain: 'eth', chainId: 56, limit: 10 } });
     expect(args).toEqual({ address: ADDRESS, chain: 'eth', chainId: 56 });
@@ -63,7 +86,10 @@ describe('InputSchema.check', () => {
     [{ address: ADDRESS, chain: 'sol' }, [{ parameter: 'chain', message: "'chain' must be one of eth, bsc" }]],
     [{ address: ADDRESS, chain: 'eth', limit: 500 }, [{ parameter: 'limit', message: "'limit' must be <= 100" }]],
     [{ address: ADDRESS, chain: 'eth', limit: '5' }, [{ parameter: 'limit', message: "'limit' must be number" }]],
-    [{ address: ADDRESS, chain: 'eth', ids: [] }, [{ parameter: 'ids', message: "'ids' must NOT have fewer than 1 items" }]],
+    [
+      { address: ADDRESS, chain: 'eth', ids: [] },
+      [{ parameter: 'ids', message: "'ids' must NOT have fewer than 1 items" }],
+    ],
   ])('names the argument and the rule: %j', (args, problems) => {
     expect(input.check(args)).toEqual({ ok: false, error: problems });
   });

@@ -50,7 +50,9 @@ describe('toOutputSchema', () => {
   });
 
   it('keeps a property named __proto__ as a plain property', () => {
-    const schema = toOutputSchema(json({ type: 'object', properties: JSON.parse('{"__proto__": {"type": "string"}}') as Record<string, unknown> }));
+    const schema = toOutputSchema(
+      json({ type: 'object', properties: JSON.parse('{"__proto__": {"type": "string"}}') as Record<string, unknown> }),
+    );
     expect(Object.keys(schema?.properties as object)).toEqual(['__proto__']);
     expect(new Ajv2020({ strict: true }).validateSchema(schema as object)).toBe(true);
   });
@@ -58,11 +60,27 @@ describe('toOutputSchema', () => {
 
 describe('OutputValidator', () => {
   const validator = new OutputValidator(
-    toOutputSchema(json({ type: 'object', properties: { at: { type: 'string', format: 'date-time' }, link: { type: 'string', format: 'uri' }, price: { type: 'number', nullable: true } } })) as Record<string, unknown>,
+    toOutputSchema(
+      json({
+        type: 'object',
+        properties: {
+          at: { type: 'string', format: 'date-time' },
+          link: { type: 'string', format: 'uri' },
+          price: { type: 'number', nullable: true },
+        },
+      }),
+    ) as Record<string, unknown>,
   );
 
   it('accepts matching results, extra properties and nulls where nullable', () => {
-    expect(validator.problem({ at: '2025-02-28T23:59:60+01:00', link: 'https://example.org/a?b=1', price: null, extra: [1] })).toBeUndefined();
+    expect(
+      validator.problem({
+        at: '2025-02-28T23:59:60+01:00',
+        link: 'https://example.org/a?b=1',
+        price: null,
+        extra: [1],
+      }),
+    ).toBeUndefined();
     expect(validator.problem({})).toBeUndefined();
   });
 

@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { numericText, violation } from '../../src/schema/z-values.js';
 import type { ParamType } from '../../src/schema/types.js';
 
-const enumOf = (values: string[], lists: Array<{ list: string; field: string }> = [], listsResolved = lists.length === 0): ParamType => ({ kind: 'enum', values, lists, listsResolved });
+const enumOf = (
+  values: string[],
+  lists: Array<{ list: string; field: string }> = [],
+  listsResolved = lists.length === 0,
+): ParamType => ({ kind: 'enum', values, lists, listsResolved });
 
 const CASES: Array<[string, ParamType, unknown, string | null]> = [
   ['string ok', { kind: 'string' }, 'abc', null],
@@ -28,10 +32,30 @@ const CASES: Array<[string, ParamType, unknown, string | null]> = [
   ['enum all numeric: matching number', enumOf(['1', '5', '137']), 5, null],
   ['enum all numeric: other number', enumOf(['1', '5', '137']), 6, 'is not one of 1, 5, 137'],
   ['enum mixed: no numbers', enumOf(['1', 'x']), 1, 'is not one of 1, x'],
-  ['enum with lists: any string until resolved', enumOf(['custom'], [{ list: 'evmChains', field: 'alias' }]), 'BASE_MAINNET', null],
-  ['enum with lists: still a scalar', enumOf([], [{ list: 'evmChains', field: 'alias' }]), ['eth'], 'is not a string or number'],
-  ['enum with resolved lists: member', enumOf(['custom', 'ETHEREUM_MAINNET'], [{ list: 'evmChains', field: 'alias' }], true), 'ETHEREUM_MAINNET', null],
-  ['enum with resolved lists: not a member', enumOf(['custom', 'ETHEREUM_MAINNET'], [{ list: 'evmChains', field: 'alias' }], true), 'BASE_MAINNET', 'is not one of custom, ETHEREUM_MAINNET'],
+  [
+    'enum with lists: any string until resolved',
+    enumOf(['custom'], [{ list: 'evmChains', field: 'alias' }]),
+    'BASE_MAINNET',
+    null,
+  ],
+  [
+    'enum with lists: still a scalar',
+    enumOf([], [{ list: 'evmChains', field: 'alias' }]),
+    ['eth'],
+    'is not a string or number',
+  ],
+  [
+    'enum with resolved lists: member',
+    enumOf(['custom', 'ETHEREUM_MAINNET'], [{ list: 'evmChains', field: 'alias' }], true),
+    'ETHEREUM_MAINNET',
+    null,
+  ],
+  [
+    'enum with resolved lists: not a member',
+    enumOf(['custom', 'ETHEREUM_MAINNET'], [{ list: 'evmChains', field: 'alias' }], true),
+    'BASE_MAINNET',
+    'is not one of custom, ETHEREUM_MAINNET',
+  ],
   ['array ok', { kind: 'array' }, [1, 'a'], null],
   ['array wrong type', { kind: 'array' }, 'a,b', 'is not an array'],
   ['minItems', { kind: 'array', minItems: 2 }, [1], 'has fewer than 2 items'],

@@ -18,9 +18,12 @@ function generatedFiles(dir: string): string[] {
 }
 
 describe('generated code', () => {
-  it.each(GENERATED.map((module) => [module.file, module] as const))('%s is generated from the current shapes (after a change: npm run generate)', (file, module) => {
-    expect(readFileSync(join(root, file), 'utf8')).toBe(generatedSource(module));
-  });
+  it.each(GENERATED.map((module) => [module.file, module] as const))(
+    '%s is generated from the current shapes (after a change: npm run generate)',
+    (file, module) => {
+      expect(readFileSync(join(root, file), 'utf8')).toBe(generatedSource(module));
+    },
+  );
 
   it('knows every generated file under src/', () => {
     expect(generatedFiles(join(root, 'src')).sort()).toEqual(GENERATED.map((module) => module.file).sort());

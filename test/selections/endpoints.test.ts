@@ -15,7 +15,17 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_BODY, MCP_HEADERS, rawRequest } from '../edge/helpers.js';
 import { waitFor } from '../support/wait.js';
-import { BIN, connectStdio, PROJECT, ROOT, SCHEMAS, spawnServe, startCatalogUpstream, type CatalogUpstream, type Spawned } from '../mcp/helpers.js';
+import {
+  BIN,
+  connectStdio,
+  PROJECT,
+  ROOT,
+  SCHEMAS,
+  spawnServe,
+  startCatalogUpstream,
+  type CatalogUpstream,
+  type Spawned,
+} from '../mcp/helpers.js';
 
 const selection = (name: string, tools: string[]) => `// A selection of the test catalog.
 export const selection = {
@@ -46,10 +56,20 @@ beforeAll(async () => {
   copyFileSync(join(PROJECT, '.flowmcp', 'config.json'), join(root, '.flowmcp', 'config.json'));
   mkdirSync(join(root, 'selections', 'test'), { recursive: true });
   // By the 4.x id (namespace/tool/name) and by flowguard's reference.
-  writeFileSync(join(root, 'selections', 'test', 'widget-desk.mjs'), selection('widget-desk', ['widgets/tool/getWidget', 'widgets/catalog.mjs::listWidgets']));
-  writeFileSync(join(root, 'selections', 'test', 'broken.mjs'), selection('broken', ['widgets/tool/getWidget', 'widgets/tool/getGadget']));
+  writeFileSync(
+    join(root, 'selections', 'test', 'widget-desk.mjs'),
+    selection('widget-desk', ['widgets/tool/getWidget', 'widgets/catalog.mjs::listWidgets']),
+  );
+  writeFileSync(
+    join(root, 'selections', 'test', 'broken.mjs'),
+    selection('broken', ['widgets/tool/getWidget', 'widgets/tool/getGadget']),
+  );
   writeFileSync(join(root, 'selections', 'test', 'media.mjs'), selection('media', ['widgets/tool/getWidget']));
-  const created = spawnSync(process.execPath, [BIN, 'group', 'create', 'media', '--tools', 'media/files.mjs::getReadme', '--schemas', schemas, '--project', root], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+  const created = spawnSync(
+    process.execPath,
+    [BIN, 'group', 'create', 'media', '--tools', 'media/files.mjs::getReadme', '--schemas', schemas, '--project', root],
+    { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } },
+  );
   expect(created.status, created.stdout + created.stderr).toBe(0);
 });
 afterAll(async () => {
@@ -69,7 +89,20 @@ describe('a spawned flowguard serve --transport http with a selections folder', 
   let server: Spawned;
   let url: string;
   beforeAll(async () => {
-    server = spawnServe([BIN, 'serve', '--schemas', schemas, '--project', root, '--upstream', `*=${upstream.origin}`, '--transport', 'http', '--port', '0']);
+    server = spawnServe([
+      BIN,
+      'serve',
+      '--schemas',
+      schemas,
+      '--project',
+      root,
+      '--upstream',
+      `*=${upstream.origin}`,
+      '--transport',
+      'http',
+      '--port',
+      '0',
+    ]);
     expect(await waitFor(() => /serving \d+ tools at (\S+)/.test(server.stderr()), 20_000), server.stderr()).toBe(true);
     url = (/serving \d+ tools at (\S+)/.exec(server.stderr()) as RegExpExecArray)[1] as string;
   });
@@ -80,11 +113,17 @@ describe('a spawned flowguard serve --transport http with a selections folder', 
 
   it('lists each selection in the summary and the connect lines, with the findings of those refused at their line', () => {
     const stderr = server.stderr();
-    expect(stderr).toContain(`flowguard: selection endpoints (${join(root, 'selections')}, each verified as serve --group verifies):`);
+    expect(stderr).toContain(
+      `flowguard: selection endpoints (${join(root, 'selections')}, each verified as serve --group verifies):`,
+    );
     expect(stderr).toContain('  /mcp/widget-desk: 2 of its 2 tools served');
     // The unknown id is named where it stands: line 10 of broken.mjs.
-    expect(stderr).toMatch(/ {2}\/mcp\/broken: NOT served, the selection .*broken\.mjs does not verify:\n {4}SEL003 error .*broken\.mjs:10:9.*'widgets\/tool\/getGadget' resolves to no loaded tool/);
-    expect(stderr).toMatch(/ {2}\/mcp\/media: NOT served, the selection .*media\.mjs does not verify:\n {4}SEL001 error .*media\.mjs:4:\d+.*the name 'media' is taken by a group of groups\.json/);
+    expect(stderr).toMatch(
+      / {2}\/mcp\/broken: NOT served, the selection .*broken\.mjs does not verify:\n {4}SEL003 error .*broken\.mjs:10:9.*'widgets\/tool\/getGadget' resolves to no loaded tool/,
+    );
+    expect(stderr).toMatch(
+      / {2}\/mcp\/media: NOT served, the selection .*media\.mjs does not verify:\n {4}SEL001 error .*media\.mjs:4:\d+.*the name 'media' is taken by a group of groups\.json/,
+    );
     expect(stderr).toContain(`    ${url}/widget-desk  (selection widget-desk: only its tools)`);
     expect(stderr).toContain(`    ${url}/media  (group media: only its tools)`);
     expect(stderr).not.toContain(`${url}/broken `);
@@ -97,7 +136,9 @@ describe('a spawned flowguard serve --transport http with a selections folder', 
       const answer = await desk.callTool({ name: 'widgets_getWidget', arguments: { id: 'w-5' } });
       expect(answer.isError).toBeFalsy();
       expect(JSON.stringify(answer.content)).toContain('w-5');
-      await expect(desk.callTool({ name: 'media_getReadme', arguments: {} })).rejects.toThrow(/Unknown tool: media_getReadme/);
+      await expect(desk.callTool({ name: 'media_getReadme', arguments: {} })).rejects.toThrow(
+        /Unknown tool: media_getReadme/,
+      );
     } finally {
       await desk.close();
     }
@@ -106,7 +147,9 @@ describe('a spawned flowguard serve --transport http with a selections folder', 
   it('refuses the unverifiable selection with a 404 naming the finding, and keeps the group that has the name a selection wanted', async () => {
     const broken = await rawRequest(`${url}/broken`, { method: 'POST', headers: MCP_HEADERS, body: LIST_BODY });
     expect(broken.status).toBe(404);
-    expect(broken.body).toMatch(/selection 'broken' is not served: .*broken\.mjs does not verify \(SEL003: 'widgets\/tool\/getGadget' resolves to no loaded tool\)/);
+    expect(broken.body).toMatch(
+      /selection 'broken' is not served: .*broken\.mjs does not verify \(SEL003: 'widgets\/tool\/getGadget' resolves to no loaded tool\)/,
+    );
     const media = await connect(`${url}/media`);
     try {
       expect(await names(media)).toEqual(['media_getReadme']);
@@ -117,8 +160,21 @@ describe('a spawned flowguard serve --transport http with a selections folder', 
 });
 
 describe('serve --group with a selection name', () => {
-  it('serves the selection\'s tools over stdio, as a group', async () => {
-    const connection = await connectStdio(upstream, [BIN, 'serve', '--schemas', schemas, '--project', root, '--upstream', `*=${upstream.origin}`, '--transport', 'stdio', '--group', 'widget-desk']);
+  it("serves the selection's tools over stdio, as a group", async () => {
+    const connection = await connectStdio(upstream, [
+      BIN,
+      'serve',
+      '--schemas',
+      schemas,
+      '--project',
+      root,
+      '--upstream',
+      `*=${upstream.origin}`,
+      '--transport',
+      'stdio',
+      '--group',
+      'widget-desk',
+    ]);
     try {
       expect(await names(connection.client)).toEqual(['widgets_getWidget', 'widgets_listWidgets']);
       expect(connection.stderr()).toContain('flowguard: group widget-desk: 2 of its 2 tools served');
@@ -128,9 +184,15 @@ describe('serve --group with a selection name', () => {
   });
 
   it('refuses an unverifiable selection, saying why, and serves nothing', () => {
-    const run = spawnSync(process.execPath, [BIN, 'serve', '--schemas', schemas, '--project', root, '--transport', 'stdio', '--group', 'broken'], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' }, input: '' });
+    const run = spawnSync(
+      process.execPath,
+      [BIN, 'serve', '--schemas', schemas, '--project', root, '--transport', 'stdio', '--group', 'broken'],
+      { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' }, input: '' },
+    );
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/group 'broken' cannot be served/);
-    expect(run.stderr).toMatch(/SEL003 error .*broken\.mjs:10:9.*'widgets\/tool\/getGadget' resolves to no loaded tool/);
+    expect(run.stderr).toMatch(
+      /SEL003 error .*broken\.mjs:10:9.*'widgets\/tool\/getGadget' resolves to no loaded tool/,
+    );
   });
 });

@@ -30,7 +30,9 @@ it('checks every kind of document without compiling a JSON Schema at run time', 
     const ajv = Object.keys(createRequire(import.meta.url).cache).filter((file) => file.includes('/node_modules/ajv/'));
     process.stdout.write(JSON.stringify({ counts, ajv }));
   `;
-  const { counts, ajv } = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as { counts: boolean[]; ajv: string[] };
+  const { counts, ajv } = JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }),
+  ) as { counts: boolean[]; ajv: string[] };
   expect(counts).toEqual([true, true, true, true]);
   expect(ajv.length).toBeGreaterThan(0);
   expect(ajv.filter((file) => !file.includes('/node_modules/ajv/dist/runtime/'))).toEqual([]);

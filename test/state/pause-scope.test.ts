@@ -45,7 +45,16 @@ describe.skipIf(!REDIS_INSTALLED)('pauses shared through Redis belong to a crede
       const state = new RedisState(redis.url, { keyPrefix: 'fg:', commandTimeoutMs: 2000 });
       await state.connect(5000);
       states.push(state);
-      replicas.push(await Catalog.load({ schemas: join(project.dir, 'schemas'), project: project.dir, env: {}, keys: { VICTIM_KEY }, upstreams: { '*': upstream.origin }, state }));
+      replicas.push(
+        await Catalog.load({
+          schemas: join(project.dir, 'schemas'),
+          project: project.dir,
+          env: {},
+          keys: { VICTIM_KEY },
+          upstreams: { '*': upstream.origin },
+          state,
+        }),
+      );
     }
   });
   afterAll(async () => {

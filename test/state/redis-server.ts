@@ -7,7 +7,8 @@ import { freePort } from '../support/upstream.js';
 import { waitFor } from '../support/wait.js';
 
 export const REDIS_INSTALLED = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
-export const REDIS_MISSING = 'redis-server is not installed (apt-get install -y redis-server): the Redis suites are skipped';
+export const REDIS_MISSING =
+  'redis-server is not installed (apt-get install -y redis-server): the Redis suites are skipped';
 
 export interface RedisServer {
   port: number;
@@ -37,7 +38,11 @@ export async function startRedis(): Promise<RedisServer> {
 }
 
 async function launch(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   if (!(await waitFor(() => output.includes('Ready to accept connections'), 10_000))) {

@@ -63,7 +63,10 @@ describe.skipIf(!REDIS_INSTALLED)('RedisState and ResilientState against a real 
 
   it('a Redis killed mid-run: operations go on in memory with one warning, and return to Redis when it answers', async () => {
     const lines: Array<{ level: number; msg: string }> = [];
-    const logger = pino({ level: 'info' }, new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) }));
+    const logger = pino(
+      { level: 'info' },
+      new Writable({ write: (chunk, _encoding, done) => (lines.push(JSON.parse(String(chunk))), done()) }),
+    );
     const inner = new RedisState(redis.url, { keyPrefix: 't4:', commandTimeoutMs: 2000 });
     const state = new ResilientState(inner, undefined, logger);
     opened.push(state);

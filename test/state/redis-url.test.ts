@@ -33,7 +33,10 @@ describe('a Redis URL is never printed with its password', () => {
     ['--redis', (url: string) => ({ args: ['--redis', url] })],
     ['redis.url', (url: string) => ({ args: [], config: { redis: { url } } })],
   ])('a %s that is no URL at all: a usage error without the password, no stack', async (where, make) => {
-    const { args, config } = make(`redis://user:${PASSWORD}@cache.internal:port`) as { args: string[]; config?: unknown };
+    const { args, config } = make(`redis://user:${PASSWORD}@cache.internal:port`) as {
+      args: string[];
+      config?: unknown;
+    };
     const { code, stderr } = await serve(args, config);
     expect(code).toBe(2);
     expect(stderr).toContain(`${where} is not a URL: 'redis://***@cache.internal:port'`);

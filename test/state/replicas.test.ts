@@ -34,11 +34,34 @@ describe.skipIf(!REDIS_INSTALLED)('two servers, one Redis', () => {
     upstream = await startUpstream();
     // A burst of 3, refilled one every 100 s: the fourth call anywhere is refused. Commands may take
     // up to 2 s on this shared machine before Redis counts as failed.
-    project = tempProject({ config: { upstreamLimits: { origins: { [ORIGIN]: { requestsPerSecond: 0.01, burst: 3 } } }, redis: { commandTimeoutMs: 2000 }, audit: { enabled: false } } });
+    project = tempProject({
+      config: {
+        upstreamLimits: { origins: { [ORIGIN]: { requestsPerSecond: 0.01, burst: 3 } } },
+        redis: { commandTimeoutMs: 2000 },
+        audit: { enabled: false },
+      },
+    });
     mkdirSync(join(project.dir, 'schemas'));
     writeFileSync(join(project.dir, 'schemas', 'replicated.mjs'), SCHEMA);
     for (let i = 0; i < 2; i++) {
-      const args = [BIN, 'serve', '--transport', 'http', '--port', '0', '--schemas', join(project.dir, 'schemas'), '--project', project.dir, '--upstream', `*=${upstream.origin}`, '--redis', redis.url, '--log-level', 'info'];
+      const args = [
+        BIN,
+        'serve',
+        '--transport',
+        'http',
+        '--port',
+        '0',
+        '--schemas',
+        join(project.dir, 'schemas'),
+        '--project',
+        project.dir,
+        '--upstream',
+        `*=${upstream.origin}`,
+        '--redis',
+        redis.url,
+        '--log-level',
+        'info',
+      ];
       const spawned = spawnServe(args);
       const started = await waitFor(() => /serving \d+ tools at (\S+)/.test(spawned.stderr()), 30_000);
       expect(started, spawned.stderr()).toBe(true);
@@ -58,8 +81,10 @@ describe.skipIf(!REDIS_INSTALLED)('two servers, one Redis', () => {
     project.remove();
   }, 30_000);
 
-  const call = async (server: number): Promise<CallToolResult> => (await servers[server]?.connection.client.callTool({ name: 'replicated_get', arguments: {} })) as CallToolResult;
-  const text = (result: CallToolResult) => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+  const call = async (server: number): Promise<CallToolResult> =>
+    (await servers[server]?.connection.client.callTool({ name: 'replicated_get', arguments: {} })) as CallToolResult;
+  const text = (result: CallToolResult) =>
+    result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 
   it('share one rate limit: three calls over both servers reach the upstream, the fourth is refused with when to retry', async () => {
     const before = upstream.hits();

@@ -13,7 +13,7 @@ import { REDIS_INSTALLED, REDIS_MISSING, startRedis, type RedisServer } from './
 
 if (!REDIS_INSTALLED) console.warn(REDIS_MISSING);
 
-it('a process\'s own memory shares no session records: its sessions are in its own table', () => {
+it("a process's own memory shares no session records: its sessions are in its own table", () => {
   expect(new MemoryState().sessions).toBeNull();
 });
 

@@ -5,7 +5,13 @@
 // never reached it. What the fake API answers is each suite's own handler.
 
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -77,7 +83,15 @@ export async function startUpstream(handler: Handler = echo, options: UpstreamOp
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const bytes = Buffer.concat(chunks);
-      const entry: RecordEntry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: bytes.toString('utf8'), bytes, closed: false, rawHeaders: req.rawHeaders };
+      const entry: RecordEntry = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: bytes.toString('utf8'),
+        bytes,
+        closed: false,
+        rawHeaders: req.rawHeaders,
+      };
       res.once('close', () => {
         if (!res.writableEnded) entry.closed = true;
       });
@@ -86,7 +100,10 @@ export async function startUpstream(handler: Handler = echo, options: UpstreamOp
     });
   };
   const server: Server = options.tls
-    ? createHttpsServer({ key: readFileSync(join(TLS_FIXTURES, 'key.pem')), cert: readFileSync(join(TLS_FIXTURES, 'cert.pem')) }, onRequest)
+    ? createHttpsServer(
+        { key: readFileSync(join(TLS_FIXTURES, 'key.pem')), cert: readFileSync(join(TLS_FIXTURES, 'cert.pem')) },
+        onRequest,
+      )
     : createServer(onRequest);
   server.on('connection', () => {
     connections++;

@@ -6,7 +6,14 @@
 // at its end (an empty body has nothing to undo, whatever it names).
 
 import { decodeContent } from '../content-encoding.js';
-import { headerValue, PolicyHandler, type Controller, type Handler, type Headers, type Interceptor } from './policy-handler.js';
+import {
+  headerValue,
+  PolicyHandler,
+  type Controller,
+  type Handler,
+  type Headers,
+  type Interceptor,
+} from './policy-handler.js';
 
 export function contentDecoding(maxResponseBytes: number): Interceptor {
   return (dispatch) => (options, handler) => dispatch(options, new DecodingHandler(handler, maxResponseBytes));

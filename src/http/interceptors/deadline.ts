@@ -9,7 +9,15 @@
 // The timer is unref'd: a request in flight holds the process open by its socket, not by this.
 
 import { timeoutError } from '../errors.js';
-import { ABANDONED, NOT_STARTED, PolicyHandler, type Controller, type Handler, type Headers, type Interceptor } from './policy-handler.js';
+import {
+  ABANDONED,
+  NOT_STARTED,
+  PolicyHandler,
+  type Controller,
+  type Handler,
+  type Headers,
+  type Interceptor,
+} from './policy-handler.js';
 
 export function deadline(totalTimeoutMs: number): Interceptor {
   const queue = new DeadlineQueue(totalTimeoutMs);

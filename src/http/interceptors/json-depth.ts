@@ -9,7 +9,14 @@
 import { namesJson } from '../decode.js';
 import { HttpError } from '../errors.js';
 import { JsonDepth } from '../json-depth.js';
-import { headerValue, PolicyHandler, type Controller, type Handler, type Headers, type Interceptor } from './policy-handler.js';
+import {
+  headerValue,
+  PolicyHandler,
+  type Controller,
+  type Handler,
+  type Headers,
+  type Interceptor,
+} from './policy-handler.js';
 
 export function jsonDepth(maxJsonDepth: number): Interceptor {
   return (dispatch) => (options, handler) => dispatch(options, new JsonDepthHandler(handler, maxJsonDepth));
@@ -63,7 +70,10 @@ class JsonDepthHandler extends PolicyHandler {
   }
 
   private tooDeep(controller: Controller): void {
-    this.fail(controller, new HttpError('too-deep', `JSON answer nested more than ${this.max} levels deep (maxJsonDepth)`));
+    this.fail(
+      controller,
+      new HttpError('too-deep', `JSON answer nested more than ${this.max} levels deep (maxJsonDepth)`),
+    );
   }
 }
 
@@ -71,7 +81,16 @@ class JsonDepthHandler extends PolicyHandler {
 function opensNesting(chunks: readonly Buffer[]): boolean {
   for (const chunk of chunks) {
     for (const byte of chunk) {
-      if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d && byte !== 0xef && byte !== 0xbb && byte !== 0xbf) return byte === 0x5b || byte === 0x7b;
+      if (
+        byte !== 0x20 &&
+        byte !== 0x09 &&
+        byte !== 0x0a &&
+        byte !== 0x0d &&
+        byte !== 0xef &&
+        byte !== 0xbb &&
+        byte !== 0xbf
+      )
+        return byte === 0x5b || byte === 0x7b;
     }
   }
   return false;

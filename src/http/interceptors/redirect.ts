@@ -18,7 +18,13 @@ import type { Dispatcher } from 'undici';
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const DRAIN_LIMIT = 64 * 1024;
 /** Headers that describe a request body; dropped when a redirect turns the request into a GET. */
-const BODY_HEADERS = new Set(['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']);
+const BODY_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'content-language',
+  'content-location',
+]);
 /** The reason a redirect's connection is dropped while its body is drained. */
 const DRAIN_TOO_LONG = new Error('redirect body longer than the drain limit');
 
@@ -31,13 +37,15 @@ export interface RedirectContext {
 export type RedirectJudge = (next: URL, first: URL) => string | null;
 
 export function redirect(maxRedirects: number, judge: RedirectJudge = sameOrigin): Interceptor {
-  return (dispatch) => (options, handler) => dispatch(options, new RedirectHandler(handler, dispatch, options, maxRedirects, judge));
+  return (dispatch) => (options, handler) =>
+    dispatch(options, new RedirectHandler(handler, dispatch, options, maxRedirects, judge));
 }
 
 /** The default judge: the origin of the first request, no credentials, http(s) only. */
 export function sameOrigin(next: URL, first: URL): string | null {
   if (next.origin !== first.origin) {
-    if (next.protocol !== 'https:' && next.protocol !== 'http:') return `redirect refused: ${next.protocol.slice(0, 20)} URLs are not followed`;
+    if (next.protocol !== 'https:' && next.protocol !== 'http:')
+      return `redirect refused: ${next.protocol.slice(0, 20)} URLs are not followed`;
     return `redirect to another origin refused: ${next.origin}`;
   }
   if (next.username !== '' || next.password !== '') return 'redirect refused: Location carries credentials';
@@ -74,11 +82,15 @@ class RedirectHandler extends PolicyHandler {
 
   override onResponseStart(controller: Controller, status: number, headers: Headers, statusMessage?: string): void {
     if (this.failed) return;
-    if (!REDIRECT_STATUSES.has(status) || headers.location === undefined) return super.onResponseStart(controller, status, headers, statusMessage);
+    if (!REDIRECT_STATUSES.has(status) || headers.location === undefined)
+      return super.onResponseStart(controller, status, headers, statusMessage);
     const next = this.resolve(headers.location);
     if (typeof next === 'string') return this.fail(controller, new HttpError('redirect-refused', next));
     if ((this.followed?.length ?? 0) >= this.maxRedirects) {
-      return this.fail(controller, new HttpError('too-many-redirects', `more than ${this.maxRedirects} redirects (maxRedirects)`));
+      return this.fail(
+        controller,
+        new HttpError('too-many-redirects', `more than ${this.maxRedirects} redirects (maxRedirects)`),
+      );
     }
     this.pending = next;
     this.pendingStatus = status;
@@ -134,7 +146,13 @@ class RedirectHandler extends PolicyHandler {
     const { method } = this.options;
     const path = next.pathname + next.search;
     if (method !== 'GET' && (status === 303 || (method === 'POST' && (status === 301 || status === 302)))) {
-      this.options = { ...this.options, path, method: 'GET', body: null, headers: withoutBodyHeaders(this.options.headers as Record<string, string>) };
+      this.options = {
+        ...this.options,
+        path,
+        method: 'GET',
+        body: null,
+        headers: withoutBodyHeaders(this.options.headers as Record<string, string>),
+      };
     } else {
       this.options = { ...this.options, path };
     }

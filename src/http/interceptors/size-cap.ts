@@ -45,7 +45,8 @@ class SizeCapHandler extends PolicyHandler {
 
   override onResponseStart(controller: Controller, status: number, headers: Headers, statusMessage?: string): void {
     const length = headers['content-length'];
-    if (status >= 200 && typeof length === 'string' && Number(length) > this.limit) this.fail(controller, this.tooLarge());
+    if (status >= 200 && typeof length === 'string' && Number(length) > this.limit)
+      this.fail(controller, this.tooLarge());
     else super.onResponseStart(controller, status, headers, statusMessage);
   }
 

@@ -1,4 +1,4 @@
-// The upstream guard's place in the chain (issue 16, point 5; the guard itself is src/guard/):
+// The upstream guard's place in the chain (the guard itself is src/guard/):
 // outermost, around every hop of a request. Before anything is dispatched the gate admits the
 // request (no pause of its scope, a token in its rate bucket, a free concurrency slot) or refuses
 // it, and then nothing is sent and the caller hears a RefusedError saying when to try again.
@@ -7,7 +7,15 @@
 // request already meets the pause. A request without a gate in its options passes through.
 
 import { abortedError, RefusedError, type Refusal } from '../errors.js';
-import { headerValue, NOT_STARTED, PolicyHandler, type Controller, type Handler, type Headers, type Interceptor } from './policy-handler.js';
+import {
+  headerValue,
+  NOT_STARTED,
+  PolicyHandler,
+  type Controller,
+  type Handler,
+  type Headers,
+  type Interceptor,
+} from './policy-handler.js';
 
 /** Let go (free the slot with `release` once answered, report the answer to `scope`), or refused. */
 export type Admission = { ok: true; release: () => void; scope: string } | { ok: false; refusal: Refusal };

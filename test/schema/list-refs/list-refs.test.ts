@@ -36,7 +36,11 @@ describe('checkListRefs: VAL070 ref', () => {
   });
 
   it('reports the second declaration of a list, and keeps the first', () => {
-    const { refs, findings } = check([evmChains, { ref: 'tradingExchanges', version: '2.0.0' }, { ref: 'evmChains', version: '2.1.0' }]);
+    const { refs, findings } = check([
+      evmChains,
+      { ref: 'tradingExchanges', version: '2.0.0' },
+      { ref: 'evmChains', version: '2.1.0' },
+    ]);
     expect(findings.map((f) => [f.code, f.path])).toEqual([['VAL070', 'main.sharedLists[2].ref']]);
     expect(findings[0]?.hint).toContain('main.sharedLists[0].ref');
     expect(refs.map((r) => r.ref)).toEqual(['evmChains', 'tradingExchanges']);
@@ -45,7 +49,10 @@ describe('checkListRefs: VAL070 ref', () => {
 
 describe('checkListRefs: VAL071 version', () => {
   it.each(['2.0', 'v2.0.0', '^2.0.0', '2.0.0-beta', '2.x.0', ''])('rejects %j', (version) => {
-    expect(check([{ ref: 'evmChains', version }])).toMatchObject({ refs: [], codes: [['VAL071', 'main.sharedLists[0].version']] });
+    expect(check([{ ref: 'evmChains', version }])).toMatchObject({
+      refs: [],
+      codes: [['VAL071', 'main.sharedLists[0].version']],
+    });
   });
 
   it('accepts major.minor.patch', () => {
@@ -133,7 +140,15 @@ describe('checkListUsage: VAL075 unused list', () => {
   }
 
   function route(name: string, parameters: CanonicalParam[]): CanonicalRoute {
-    return { name, method: 'GET', description: 'd', path: [{ kind: 'literal', text: '/x' }], pathHasQuery: false, parameters, tests: [] };
+    return {
+      name,
+      method: 'GET',
+      description: 'd',
+      path: [{ kind: 'literal', text: '/x' }],
+      pathHasQuery: false,
+      parameters,
+      tests: [],
+    };
   }
 
   function usage(refs: ListRef[], routes: CanonicalRoute[], handlerSource: string | null) {

@@ -66,9 +66,17 @@ describe('checkOutput: VAL061 schema outside the subset', () => {
     ['a root without type', { properties: {} }, SCHEMA],
     ['an unknown format', object({ at: { type: 'string', format: 'email' } }), `${SCHEMA}.properties.at.format`],
     ['properties that are no object', { type: 'object', properties: ['a'] }, `${SCHEMA}.properties`],
-    ['an enum that is no array', object({ side: { type: 'string', enum: 'buy,sell' } }), `${SCHEMA}.properties.side.enum`],
+    [
+      'an enum that is no array',
+      object({ side: { type: 'string', enum: 'buy,sell' } }),
+      `${SCHEMA}.properties.side.enum`,
+    ],
     ['a description that is no string', { type: 'object', description: 3 }, `${SCHEMA}.description`],
-    ['nullable that is no boolean', object({ a: { type: 'string', nullable: 'yes' } }), `${SCHEMA}.properties.a.nullable`],
+    [
+      'nullable that is no boolean',
+      object({ a: { type: 'string', nullable: 'yes' } }),
+      `${SCHEMA}.properties.a.nullable`,
+    ],
     ['tuple items', { type: 'array', items: [{ type: 'string' }] }, `${SCHEMA}.items`],
     ['a property that is no schema', object({ price: 'number' }), `${SCHEMA}.properties.price`],
   ])('reports %s at the node', (_, schema, path) => {
@@ -92,7 +100,9 @@ describe('checkOutput: VAL061 schema outside the subset', () => {
   });
 
   it('quotes an odd property name in the path', () => {
-    expect(check(json(object({ 'a b': { type: 'date' } }))).codes).toEqual([['VAL061', `${SCHEMA}.properties["a b"].type`]]);
+    expect(check(json(object({ 'a b': { type: 'date' } }))).codes).toEqual([
+      ['VAL061', `${SCHEMA}.properties["a b"].type`],
+    ]);
   });
 
   it('reports every problem of one schema', () => {
@@ -125,7 +135,9 @@ describe('checkOutput: VAL062 root type against mimeType', () => {
 
   it('leaves a root whose type or format is itself wrong to VAL061', () => {
     expect(check({ mimeType: 'image/png', schema: { type: 'binary' } }).codes).toEqual([['VAL061', `${SCHEMA}.type`]]);
-    expect(check({ mimeType: 'image/png', schema: { type: 'string', format: 'png' } }).codes).toEqual([['VAL061', `${SCHEMA}.format`]]);
+    expect(check({ mimeType: 'image/png', schema: { type: 'string', format: 'png' } }).codes).toEqual([
+      ['VAL061', `${SCHEMA}.format`],
+    ]);
   });
 });
 
@@ -136,19 +148,30 @@ describe('checkOutput: VAL063 depth', () => {
 
   it('warns at the first node on level 5, and the output stands', () => {
     const { spec, findings } = check(json(nested(6)));
-    expect(findings).toMatchObject([{ code: 'VAL063', severity: 'warning', path: `${SCHEMA}.properties.inner.properties.inner.properties.inner.properties.inner` }]);
+    expect(findings).toMatchObject([
+      {
+        code: 'VAL063',
+        severity: 'warning',
+        path: `${SCHEMA}.properties.inner.properties.inner.properties.inner.properties.inner`,
+      },
+    ]);
     expect(spec?.schema).toEqual(nested(6));
   });
 
   it('counts items as a level (R10)', () => {
-    const schema = { type: 'array', items: { type: 'array', items: { type: 'array', items: { type: 'array', items: { type: 'string' } } } } };
+    const schema = {
+      type: 'array',
+      items: { type: 'array', items: { type: 'array', items: { type: 'array', items: { type: 'string' } } } },
+    };
     expect(check(json(schema)).codes).toEqual([['VAL063', `${SCHEMA}.items.items.items.items`]]);
     expect(check(json(schema.items)).codes).toEqual([]);
   });
 
   it('warns once per route however many branches are too deep', () => {
     const schema = object({ a: nested(4), b: nested(4) });
-    expect(check(json(schema)).codes).toEqual([['VAL063', `${SCHEMA}.properties.a.properties.inner.properties.inner.properties.inner`]]);
+    expect(check(json(schema)).codes).toEqual([
+      ['VAL063', `${SCHEMA}.properties.a.properties.inner.properties.inner.properties.inner`],
+    ]);
   });
 });
 
@@ -156,7 +179,9 @@ describe('checkOutput: VAL064 and VAL065 misplaced children', () => {
   it('reports properties on a non-object node', () => {
     const schema = object({ price: { type: 'string', properties: { usd: { type: 'number' } } } });
     expect(check(json(schema)).codes).toEqual([['VAL064', `${SCHEMA}.properties.price.properties`]]);
-    expect(check(json(object({ price: { type: 'object', properties: { usd: { type: 'number' } } } }))).codes).toEqual([]);
+    expect(check(json(object({ price: { type: 'object', properties: { usd: { type: 'number' } } } }))).codes).toEqual(
+      [],
+    );
   });
 
   it('reports items on a non-array node', () => {
@@ -172,7 +197,13 @@ describe('checkOutput: VAL064 and VAL065 misplaced children', () => {
 
 describe('checkOutput: canonical form and shape left to Ajv', () => {
   it('lists keywords in a fixed order and keeps property order', () => {
-    const { spec } = check(json({ properties: { b: { format: 'uri', type: 'string' }, a: { type: 'number' } }, description: 'd', type: 'object' }));
+    const { spec } = check(
+      json({
+        properties: { b: { format: 'uri', type: 'string' }, a: { type: 'number' } },
+        description: 'd',
+        type: 'object',
+      }),
+    );
     expect(JSON.stringify(spec?.schema)).toBe(
       '{"type":"object","description":"d","properties":{"b":{"type":"string","format":"uri"},"a":{"type":"number"}}}',
     );

@@ -22,16 +22,54 @@ describe('primitives and bounds', () => {
     ['object()', 'object()', [], { kind: 'object' }],
     ['string min/max are lengths', 'string()', ['min(1)', 'max(5)'], { kind: 'string', minLength: 1, maxLength: 5 }],
     ['string length is exact', 'string()', ['length(42)'], { kind: 'string', minLength: 42, maxLength: 42 }],
-    ['number min/max are values', 'number()', ['min(-1.5)', 'max(1e3)'], { kind: 'number', minimum: -1.5, maximum: 1000 }],
+    [
+      'number min/max are values',
+      'number()',
+      ['min(-1.5)', 'max(1e3)'],
+      { kind: 'number', minimum: -1.5, maximum: 1000 },
+    ],
     ['array length is an exact item count', 'array()', ['length(2)'], { kind: 'array', minItems: 2, maxItems: 2 }],
-    ['repeated bounds tighten (AND)', 'string()', ['min(1)', 'min(3)', 'max(9)', 'max(5)'], { kind: 'string', minLength: 3, maxLength: 5 }],
-    ['enum values verbatim, in order', 'enum(b,A,a c)', [], { kind: 'enum', values: ['b', 'A', 'a c'], lists: [], listsResolved: true }],
-    ['enum with a list interpolation', 'enum(custom,{{evmChains:etherscanAlias}})', [], {
-      kind: 'enum', values: ['custom'], lists: [{ list: 'evmChains', field: 'etherscanAlias' }], listsResolved: false,
-    }],
-    ['numeric enum stays text', 'enum(1,5,137)', [], { kind: 'enum', values: ['1', '5', '137'], lists: [], listsResolved: true }],
-    ['values() fills enum()', 'enum()', ['values(trading-signals,talib)'], { kind: 'enum', values: ['trading-signals', 'talib'], lists: [], listsResolved: true }],
-    ['regex() is a pattern', 'string()', ['regex(^0x[a-fA-F0-9]{40}$)'], { kind: 'string', pattern: '^0x[a-fA-F0-9]{40}$' }],
+    [
+      'repeated bounds tighten (AND)',
+      'string()',
+      ['min(1)', 'min(3)', 'max(9)', 'max(5)'],
+      { kind: 'string', minLength: 3, maxLength: 5 },
+    ],
+    [
+      'enum values verbatim, in order',
+      'enum(b,A,a c)',
+      [],
+      { kind: 'enum', values: ['b', 'A', 'a c'], lists: [], listsResolved: true },
+    ],
+    [
+      'enum with a list interpolation',
+      'enum(custom,{{evmChains:etherscanAlias}})',
+      [],
+      {
+        kind: 'enum',
+        values: ['custom'],
+        lists: [{ list: 'evmChains', field: 'etherscanAlias' }],
+        listsResolved: false,
+      },
+    ],
+    [
+      'numeric enum stays text',
+      'enum(1,5,137)',
+      [],
+      { kind: 'enum', values: ['1', '5', '137'], lists: [], listsResolved: true },
+    ],
+    [
+      'values() fills enum()',
+      'enum()',
+      ['values(trading-signals,talib)'],
+      { kind: 'enum', values: ['trading-signals', 'talib'], lists: [], listsResolved: true },
+    ],
+    [
+      'regex() is a pattern',
+      'string()',
+      ['regex(^0x[a-fA-F0-9]{40}$)'],
+      { kind: 'string', pattern: '^0x[a-fA-F0-9]{40}$' },
+    ],
   ];
 
   it.each(cases)('%s', (_name, primitive, options, type) => {
@@ -42,7 +80,11 @@ describe('primitives and bounds', () => {
 describe('two regex() options', () => {
   it('combine with AND', () => {
     const { type } = one(user('p', 'string()', ['regex(^0x)', 'regex(f$)']));
-    expect([violation(type, '0xff'), violation(type, '0xaa'), violation(type, 'ff')]).toEqual([null, expect.any(String), expect.any(String)]);
+    expect([violation(type, '0xff'), violation(type, '0xaa'), violation(type, 'ff')]).toEqual([
+      null,
+      expect.any(String),
+      expect.any(String),
+    ]);
   });
 });
 
@@ -58,13 +100,18 @@ describe('defaults (R6)', () => {
     ['single quotes removed', 'string()', "default('usd')", 'usd'],
     ['double quotes removed', 'string()', 'default("usd")', 'usd'],
     ['only one pair removed', 'string()', "default(''usd'')", "'usd'"],
-    ['unmatched quote kept', 'string()', "default('usd\")", '\'usd"'],
+    ['unmatched quote kept', 'string()', 'default(\'usd")', '\'usd"'],
     ['empty string', 'string()', 'default()', ''],
     ['numeric-looking string stays a string', 'string()', 'default(10)', '10'],
     ['enum → string', 'enum(1,5,137)', 'default(5)', '5'],
     ['quoted enum', 'enum(asc,desc)', "default('desc')", 'desc'],
     // Issue 14: the escapes inside the quotes are read, not kept.
-    ['escaped double quotes inside double quotes', 'string()', 'default("{ org: \\"uniswap\\" }")', '{ org: "uniswap" }'],
+    [
+      'escaped double quotes inside double quotes',
+      'string()',
+      'default("{ org: \\"uniswap\\" }")',
+      '{ org: "uniswap" }',
+    ],
     ['escaped single quote inside single quotes', 'string()', "default('it\\'s')", "it's"],
     ['an escaped backslash', 'string()', 'default("a\\\\b")', 'a\\b'],
   ];
@@ -105,21 +152,43 @@ describe('optional()', () => {
 
 describe('enum values', () => {
   it("an empty value (a trailing comma, corpus idiom) is the choice '', as the reference accepts it", () => {
-    expect(one(user('p', 'enum(latest,listings,)')).type).toEqual({ kind: 'enum', values: ['latest', 'listings', ''], lists: [], listsResolved: true });
+    expect(one(user('p', 'enum(latest,listings,)')).type).toEqual({
+      kind: 'enum',
+      values: ['latest', 'listings', ''],
+      lists: [],
+      listsResolved: true,
+    });
   });
 });
 
 describe('sources and locations', () => {
   it('{{USER_PARAM}} is a user source', () => {
     expect(one(user('id', 'string()', [], 'insert'))).toEqual({
-      key: 'id', location: 'insert', source: { kind: 'user' }, type: { kind: 'string' }, optional: false, handlerOnly: false,
+      key: 'id',
+      location: 'insert',
+      source: { kind: 'user' },
+      type: { kind: 'string' },
+      optional: false,
+      handlerOnly: false,
     });
   });
 
   it('a fixed value is a literal template with its value typed by its z (R6)', () => {
-    expect(one(fixed('module', 'account', 'string()')).source).toEqual({ kind: 'template', template: [{ kind: 'literal', text: 'account' }], typed: 'account' });
-    expect(one(fixed('limit', '100', 'number()')).source).toEqual({ kind: 'template', template: [{ kind: 'literal', text: '100' }], typed: 100 });
-    expect(one(fixed('live', 'true', 'boolean()')).source).toEqual({ kind: 'template', template: [{ kind: 'literal', text: 'true' }], typed: true });
+    expect(one(fixed('module', 'account', 'string()')).source).toEqual({
+      kind: 'template',
+      template: [{ kind: 'literal', text: 'account' }],
+      typed: 'account',
+    });
+    expect(one(fixed('limit', '100', 'number()')).source).toEqual({
+      kind: 'template',
+      template: [{ kind: 'literal', text: '100' }],
+      typed: 100,
+    });
+    expect(one(fixed('live', 'true', 'boolean()')).source).toEqual({
+      kind: 'template',
+      template: [{ kind: 'literal', text: 'true' }],
+      typed: true,
+    });
   });
 
   it.each([
@@ -129,7 +198,11 @@ describe('sources and locations', () => {
     const compiled = compile([fixed('apikey', `Bearer ${value}`, 'string()')]);
     expect(compiled.findings).toEqual(findings);
     expect(compiled.params[0]?.source).toEqual({
-      kind: 'template', template: [{ kind: 'literal', text: 'Bearer ' }, { kind: 'secret', key: 'API_KEY' }],
+      kind: 'template',
+      template: [
+        { kind: 'literal', text: 'Bearer ' },
+        { kind: 'secret', key: 'API_KEY' },
+      ],
     });
   });
 
@@ -149,7 +222,10 @@ describe('sources and locations', () => {
 
   it('{{USER_PARAM}} inside text is the user source with the text around it', () => {
     expect(one(fixed('q', '%{{USER_PARAM}}%', 'string()')).source).toEqual({ kind: 'user', around: ['%', '%'] });
-    expect(one(fixed('sql', 'a {{USER_PARAM}} b {{USER_PARAM}}', 'string()')).source).toEqual({ kind: 'user', around: ['a ', ' b ', ''] });
+    expect(one(fixed('sql', 'a {{USER_PARAM}} b {{USER_PARAM}}', 'string()')).source).toEqual({
+      kind: 'user',
+      around: ['a ', ' b ', ''],
+    });
   });
 
   it('{{LATITUDE}} for the key latitude is the user source, in any case convention', () => {
@@ -160,6 +236,11 @@ describe('sources and locations', () => {
 
   it('a description next to position and z, or inside z, is kept', () => {
     expect(one({ ...(user('q', 'string()') as object), description: 'Search text' }).description).toBe('Search text');
-    expect(one({ position: { key: 'q', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'string()', options: [], description: 'In z' } }).description).toBe('In z');
+    expect(
+      one({
+        position: { key: 'q', value: '{{USER_PARAM}}', location: 'query' },
+        z: { primitive: 'string()', options: [], description: 'In z' },
+      }).description,
+    ).toBe('In z');
   });
 });

@@ -12,7 +12,13 @@ export function user(key: string, primitive: string, options: string[] = [], loc
 }
 
 /** A raw parameter with a fixed value. */
-export function fixed(key: string, value: string, primitive: string, options: string[] = [], location: Location = 'query'): unknown {
+export function fixed(
+  key: string,
+  value: string,
+  primitive: string,
+  options: string[] = [],
+  location: Location = 'query',
+): unknown {
   return { position: { key, value, location }, z: { primitive, options } };
 }
 
@@ -33,6 +39,8 @@ export function compile(raw: unknown, ctx: Partial<Omit<ParamContext, 'sink'>> =
     pathSlots: new Set(['id']),
     ...ctx,
   });
-  const findings = sink.findings.map((f) => `${f.code} ${f.path?.startsWith(BASE) ? f.path.slice(BASE.length) : f.path}`);
+  const findings = sink.findings.map(
+    (f) => `${f.code} ${f.path?.startsWith(BASE) ? f.path.slice(BASE.length) : f.path}`,
+  );
   return { params, findings };
 }

@@ -7,7 +7,15 @@ const ROUTE = 'main.routes.getChains';
 const PRELOAD = `${ROUTE}.preload`;
 
 function param(key: string, overrides: Partial<CanonicalParam> = {}): CanonicalParam {
-  return { key, location: 'query', source: { kind: 'user' }, type: { kind: 'string' }, optional: false, handlerOnly: false, ...overrides };
+  return {
+    key,
+    location: 'query',
+    source: { kind: 'user' },
+    type: { kind: 'string' },
+    optional: false,
+    handlerOnly: false,
+    ...overrides,
+  };
 }
 
 const required = param('chain');
@@ -51,7 +59,9 @@ describe('checkPreload: VAL085 preload with required parameters', () => {
   });
 
   it('counts a handler-only insert parameter as required', () => {
-    expect(check(enabled, [param('id', { location: 'insert', handlerOnly: true })]).codes).toEqual([['VAL085', PRELOAD]]);
+    expect(check(enabled, [param('id', { location: 'insert', handlerOnly: true })]).codes).toEqual([
+      ['VAL085', PRELOAD],
+    ]);
   });
 
   it.each<[string, unknown, CanonicalParam[]]>([
@@ -64,7 +74,10 @@ describe('checkPreload: VAL085 preload with required parameters', () => {
   });
 
   it('still warns when the ttl shape is wrong (Ajv reports the ttl)', () => {
-    expect(check({ enabled: true, ttl: 0 }, [required])).toMatchObject({ spec: undefined, codes: [['VAL085', PRELOAD]] });
+    expect(check({ enabled: true, ttl: 0 }, [required])).toMatchObject({
+      spec: undefined,
+      codes: [['VAL085', PRELOAD]],
+    });
   });
 });
 
@@ -77,7 +90,10 @@ describe('checkPreload: canonical form and shape left to Ajv', () => {
   });
 
   it('drops a description that is no string (VAL083 is a warning)', () => {
-    expect(check({ enabled: true, ttl: 60, description: 5 })).toMatchObject({ spec: { enabled: true, ttl: 60 }, codes: [] });
+    expect(check({ enabled: true, ttl: 60, description: 5 })).toMatchObject({
+      spec: { enabled: true, ttl: 60 },
+      codes: [],
+    });
   });
 
   it('treats enabled: false as no preload', () => {

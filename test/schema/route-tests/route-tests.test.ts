@@ -50,7 +50,12 @@ const CASES: Case[] = [
   // TST003: a required user parameter is missing
   { name: 'TST003 missing required', tests: [{ _description: 'x', id: 'ab', order: 'asc' }], findings: ['TST003 [0]'] },
   { name: 'TST003 near: all required present', tests: [ok], findings: [] },
-  { name: 'TST003 near: a default makes it optional', tests: [{ _description: 'x' }], raw: [user('n', 'number()', ['default(1)'])], findings: ['TST008 '] },
+  {
+    name: 'TST003 near: a default makes it optional',
+    tests: [{ _description: 'x' }],
+    raw: [user('n', 'number()', ['default(1)'])],
+    findings: ['TST008 '],
+  },
   {
     name: 'TST003 a required handler-only insert counts',
     tests: [{ _description: 'x' }],
@@ -79,10 +84,24 @@ const CASES: Case[] = [
 
   // TST005: values JSON cannot carry (1e999 reads as Infinity); never judged against z as well
   { name: 'TST005 infinite number', tests: [{ ...ok, limit: Infinity }], findings: ['TST005 [0].limit'] },
-  { name: 'TST005 deep inside a value', tests: [{ _description: 'x', ids: [1, { a: -Infinity }] }], raw: [user('ids', 'array()')], findings: ['TST005 [0].ids[1].a'] },
+  {
+    name: 'TST005 deep inside a value',
+    tests: [{ _description: 'x', ids: [1, { a: -Infinity }] }],
+    raw: [user('ids', 'array()')],
+    findings: ['TST005 [0].ids[1].a'],
+  },
   { name: 'TST005 undefined', tests: [{ ...ok, limit: undefined }], findings: ['TST005 [0].limit'] },
-  { name: 'TST005 on a foreign key too', tests: [{ ...ok, extra: NaN }], findings: ['TST005 [0].extra', 'TST006 [0].extra'] },
-  { name: 'TST005 near: large finite number', tests: [{ _description: 'x', ids: [1e308, null] }], raw: [user('ids', 'array()')], findings: [] },
+  {
+    name: 'TST005 on a foreign key too',
+    tests: [{ ...ok, extra: NaN }],
+    findings: ['TST005 [0].extra', 'TST006 [0].extra'],
+  },
+  {
+    name: 'TST005 near: large finite number',
+    tests: [{ _description: 'x', ids: [1e308, null] }],
+    raw: [user('ids', 'array()')],
+    findings: [],
+  },
 
   // TST006: a key that names no user parameter
   { name: 'TST006 unknown key', tests: [{ ...ok, chain: 'eth' }], findings: ['TST006 [0].chain'] },
@@ -95,7 +114,10 @@ const CASES: Case[] = [
   { name: 'TST007 near: shown once', tests: [ok, { _description: 'y', id: 'cd', limit: 1 }], findings: [] },
   {
     name: 'TST007 near: a one-value enum cannot vary',
-    tests: [{ _description: 'x', side: 'buy' }, { _description: 'y', side: 'buy' }],
+    tests: [
+      { _description: 'x', side: 'buy' },
+      { _description: 'y', side: 'buy' },
+    ],
     raw: [user('side', 'enum(buy)')],
     findings: [],
   },
@@ -112,12 +134,28 @@ describe('checkRouteTests findings', () => {
 
   it('reports with severity, a message and a hint that says how to fix it', () => {
     const sink = new FindingSink('t.mjs');
-    checkRouteTests([{ _description: 'x', n: '5' }], TESTS, [
-      { key: 'n', location: 'query', source: { kind: 'user' }, type: { kind: 'number' }, optional: false, handlerOnly: false },
-    ], sink);
+    checkRouteTests(
+      [{ _description: 'x', n: '5' }],
+      TESTS,
+      [
+        {
+          key: 'n',
+          location: 'query',
+          source: { kind: 'user' },
+          type: { kind: 'number' },
+          optional: false,
+          handlerOnly: false,
+        },
+      ],
+      sink,
+    );
     expect(sink.findings).toEqual([
       {
-        code: 'TST004', severity: 'error', file: 't.mjs', path: `${TESTS}[0].n`, message: '`n` "5" is not a finite number',
+        code: 'TST004',
+        severity: 'error',
+        file: 't.mjs',
+        path: `${TESTS}[0].n`,
+        message: '`n` "5" is not a finite number',
         hint: 'write a value the parameter accepts, as the caller would send it: numbers and booleans without quotes',
       },
     ]);
