@@ -16,6 +16,8 @@ export interface Job {
 export class JobQueue {
   private readonly jobs: Job[] = [];
   private readonly startBy = new Map<Job, NodeJS.Timeout>();
+  /** Each waiting job's start bound, as a time (epoch ms): a job sent ahead carries it to the process. */
+  private readonly boundAt = new Map<Job, number>();
   /** Jobs taken by `shiftAhead` that the process has not started yet. */
   private readonly ahead = new Set<Job>();
 
@@ -32,6 +34,7 @@ export class JobQueue {
   /** Adds a job at the back, or at the front (a job that must go before the others), with its start bound. */
   add(job: Job, waitMs: number, front = false): void {
     this.started(job);
+    this.boundAt.set(job, Date.now() + waitMs);
     this.startBy.set(
       job,
       setTimeout(() => this.expire(job, waitMs), waitMs),
@@ -68,10 +71,16 @@ export class JobQueue {
     return taken;
   }
 
+  /** When `job` must have started by (epoch ms), while it waits. */
+  bound(job: Job): number | undefined {
+    return this.boundAt.get(job);
+  }
+
   /** The process starts `job`: it no longer waits. */
   started(job: Job): void {
     clearTimeout(this.startBy.get(job));
     this.startBy.delete(job);
+    this.boundAt.delete(job);
     this.ahead.delete(job);
   }
 

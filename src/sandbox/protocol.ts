@@ -23,7 +23,8 @@ export type Command =
   | { kind: 'load'; unit: UnitSpec }
   | { kind: 'call'; unit: string; route: string; hook: Hook; input: unknown };
 
-export type Request = Command & { id: number };
+/** `startBy` (epoch ms), on a call sent ahead: past it the worker answers it as dropped, without running it. */
+export type Request = Command & { id: number; startBy?: number };
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; failure: Failure };
 

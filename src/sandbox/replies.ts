@@ -97,6 +97,11 @@ export function notStarted(command: Command, waitMs: number, process: 'busy' | '
   return { code: 'SEC107', message: `${what}: the sandbox process was ${process}` };
 }
 
+/** The worker's answer to a call sent ahead that it dropped (worker.ts: told to, or past its start bound). */
+export function wasDropped(reply: Reply | Failure): boolean {
+  return 'id' in reply && !reply.ok && reply.failure.code === 'SEC105' && reply.failure.message.startsWith('dropped:');
+}
+
 export function describeError(error: unknown): string {
   if (error instanceof RangeError && /call stack/i.test(error.message)) return 'nested too deep';
   return error instanceof Error ? error.message : String(error);

@@ -17,7 +17,7 @@ import {
   type Request,
   type UnitSpec,
 } from './protocol.js';
-import { describeError, endsWorker, missedDeadline, notStarted, Replies } from './replies.js';
+import { describeError, endsWorker, missedDeadline, notStarted, Replies, wasDropped } from './replies.js';
 import { Restarts } from './restarts.js';
 import { RunningRequests } from './running-requests.js';
 import {
@@ -162,7 +162,8 @@ export class WorkerSupervisor {
   private expired(job: Job, waitMs: number, sentAhead: boolean): void {
     const id = this.sentAhead.get(job);
     this.sentAhead.delete(job);
-    if (sentAhead && typeof id === 'number') this.worker?.send({ kind: 'drop', id });
+    // Only the process knows whether it started a job sent ahead: its answer settles it (performTogether).
+    if (sentAhead && typeof id === 'number') return void this.worker?.send({ kind: 'drop', id });
     job.settle(notStarted(job.command, waitMs, this.ready ? 'busy' : this.started > 1 ? 'restarting' : 'starting'));
     this.wake?.();
   }
@@ -265,16 +266,17 @@ export class WorkerSupervisor {
           : undefined;
       if (next) {
         jobs.push(next);
-        sent.push(this.send(next.command));
+        sent.push(this.send(next.command, this.queue.bound(next)));
         this.sentAhead.set(next, sent[sent.length - 1] as number | Failure);
       }
       const id = sent[index] as number | Failure;
       const reply = isFailure(id) ? id : await this.replyTo(id, job.command, owner);
       if (!isFailure(reply) && reply.ok && job.command.kind === 'load') this.holdings.markLoaded(job.command.unit.id);
-      job.settle(reply);
+      job.settle(wasDropped(reply) ? notStarted(job.command, this.deadlineMs + START_ALLOWANCE_MS, 'busy') : reply);
       if (this.worker !== worker) {
         for (const behind of jobs.slice(index + 1).reverse())
           if (behind.command.kind === 'load' || this.sentAhead.has(behind)) this.enqueue(behind, true);
+          else behind.settle(notStarted(behind.command, this.deadlineMs + START_ALLOWANCE_MS, 'busy'));
         return;
       }
     }
@@ -287,10 +289,10 @@ export class WorkerSupervisor {
   }
 
   /** Sends one request; one that cannot be sent (nested too deep to serialise) fails alone. */
-  private send(command: Command): number | Failure {
+  private send(command: Command, startBy?: number): number | Failure {
     const id = this.nextId++;
     try {
-      (this.worker as WorkerProcess).send({ ...command, id } as Request);
+      (this.worker as WorkerProcess).send({ ...command, id, ...(startBy === undefined ? {} : { startBy }) } as Request);
     } catch (error) {
       return {
         code: 'SEC107',

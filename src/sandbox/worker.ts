@@ -134,9 +134,13 @@ async function work(): Promise<void> {
 /** One request as its job: the reply, then the turn marker, then the end of its job. */
 async function run(job: Job, request: Request): Promise<void> {
   // A process that ends takes no further requests; the host sends them to its replacement.
-  const reply: Reply = dropped.delete(request.id)
-    ? { id: request.id, ok: false, failure: { code: 'SEC105', message: 'dropped: it could not start in time' } }
-    : await handle(request);
+  // Dropped by the host, or past the start bound it was sent with: this process decides, so a call
+  // the host gave up on never runs, however late the host's word arrives.
+  const late = request.startBy !== undefined && Date.now() > request.startBy;
+  const reply: Reply =
+    dropped.delete(request.id) || late
+      ? { id: request.id, ok: false, failure: { code: 'SEC105', message: 'dropped: it could not start in time' } }
+      : await handle(request);
   if (!answer(reply)) {
     ending = true;
     return;

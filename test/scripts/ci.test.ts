@@ -22,8 +22,10 @@ it('.ci/run installs, then runs npm run lint, npm run typecheck and npm test, st
     scripts: Record<string, string>;
     devDependencies: Record<string, string>;
   };
-  expect(scripts.lint).toBe('eslint .');
-  expect(Object.keys(devDependencies)).toEqual(expect.arrayContaining(['eslint', '@eslint/js', 'typescript-eslint']));
+  expect(scripts.lint).toBe('eslint . && npm run --silent format:check');
+  expect(Object.keys(devDependencies)).toEqual(
+    expect.arrayContaining(['eslint', '@eslint/js', 'typescript-eslint', 'prettier']),
+  );
 });
 
 it('lints src/ with the recommended rules: an unused binding and an explicit any are findings', () => {
