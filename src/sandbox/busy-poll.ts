@@ -10,14 +10,15 @@
 // trip took 2.5 ms p50 with polling and 0.09 ms without (docs/internals/performance.md). A
 // polling process never sleeps, so time between two turns of the poll that it did not spend on
 // the CPU (wall-clock time minus CPU time) is time the kernel kept it off its core: then no one
-// in the process polls for a while (a quarter of a second), and messages wake it instead. A
-// short gap (under 2 ms, less than the time slice the kernel gives a process) is an interrupt,
-// not a lost core.
+// in the process polls for a while (50 ms), and messages wake it instead. A short gap (under
+// 5 ms, about a time slice of the kernel's) is an interrupt or a neighbour's burst, not a lost
+// core: on an idle two-core machine, where host and worker both spin, a tighter rule (2 ms, 250 ms)
+// gave up polling often enough to make a handler call 1.5 to 1.8 times as slow.
 
 /** Time off the CPU between two turns of the poll beyond which the process lost its core. */
-const PREEMPTED_MS = 2;
+const PREEMPTED_MS = 5;
 /** How long the process does not poll after it lost its core while polling. */
-const BACKOFF_MS = 250;
+const BACKOFF_MS = 50;
 let backOffUntil = 0;
 
 /** Whether polling helps now: the process has not lost its core while polling lately. */
