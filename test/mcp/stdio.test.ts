@@ -27,8 +27,14 @@ afterAll(async () => {
 
 describe('flowguard serve --transport stdio', () => {
   it('prints one summary on stderr: loaded, served, hidden with the missing key, rejected with the first error', async () => {
-    expect(await waitFor(() => connection.stderr().includes('serving 14 tools over stdio'))).toBe(true);
-    // The spinner's factory misses its deadline: its sandbox process is replaced, a log line at warn of its own.
+    // The spinner's factory misses its deadline: its sandbox process is replaced, a log line at warn
+    // of its own, which the logger may write after the summary (its lines wait up to 100 ms).
+    const replaced = 'replaced: the handlers factory did not finish within 500 ms';
+    expect(
+      await waitFor(
+        () => connection.stderr().includes('serving 14 tools over stdio') && connection.stderr().includes(replaced),
+      ),
+    ).toBe(true);
     const all = connection.stderr().trimEnd().split('\n');
     const logged = all
       .filter((line) => line.startsWith('{'))
