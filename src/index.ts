@@ -20,6 +20,7 @@ import { AccessGate } from './edge/auth.js';
 import { DEFAULT_HOST } from './edge/origins.js';
 import type { CallOptions, CallResult, DryRunResult } from './call/outcome.js';
 import type { Finding } from './report/findings.js';
+import type { PublicCatalogOptions as CatalogOptions } from './runtime/public-options.js';
 
 export type {
   CallFailure,
@@ -35,41 +36,7 @@ export type { Decoded } from './http/decode.js';
 export type { Finding, Severity } from './report/findings.js';
 export type { Code } from './report/codes.js';
 export { CODES } from './report/codes.js';
-
-export interface CatalogOptions {
-  /** Folder of schema files (searched recursively), or one file. */
-  schemas: string;
-  /** Folder of shared-list files; default `shared-lists` in the project folder. */
-  lists?: string;
-  /** Folder holding `.flowmcp/config.json` and `.env`; default the working directory. */
-  project?: string;
-  /** The environment: a key is taken from it only where `security.keys` grants it; default `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** Key values given by the embedding program; as trusted as the project's `.env`. */
-  keys?: Readonly<Record<string, string | undefined>>;
-  /** Upstream overrides, ORIGIN (or `*`) → base URL; added to the config's `upstreams`. */
-  upstreams?: Readonly<Record<string, string>>;
-  /** The sandbox's worker processes, a handler's deadline and memory; default the config's `sandbox`. */
-  sandbox?: { size?: number; deadlineMs?: number; memoryMb?: number };
-  /** Bounds of every upstream request; default the config's `http`. */
-  http?: {
-    connectTimeoutMs?: number;
-    totalTimeoutMs?: number;
-    maxResponseBytes?: number;
-    maxRedirects?: number;
-    maxJsonDepth?: number;
-  };
-  /** When handlers factories run: on the first call that needs one (default), or while loading. */
-  handlers?: 'on-first-call' | 'at-load';
-  /** Keep checks of unchanged files in `.flowmcp/cache/` for the next start. */
-  cache?: boolean;
-  /**
-   * The key lock, `.flowmcp/keys.lock.json`: `record` judges every key's holders against it and
-   * writes the keys seen for the first time, `check` judges only, `off` ignores it. Default:
-   * `record` where the project has a lock file, `off` where it has none.
-   */
-  keyLock?: 'record' | 'check' | 'off';
-}
+export type { PublicCatalogOptions as CatalogOptions } from './runtime/public-options.js';
 
 /** One route of a schema, served as an MCP tool. */
 export interface Tool {
