@@ -22,6 +22,7 @@ export const DIST: readonly string[] = [
  * the import of six real OpenAPI documents (test/openapi/import.fixtures.test.ts, 550 operations).
  */
 export const INTEGRATION: readonly string[] = [
+  'test/access/fetch.test.ts',
   'test/access/identities.test.ts',
   'test/access/oauth.test.ts',
   'test/access/serve-oauth.test.ts',

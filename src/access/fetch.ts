@@ -3,9 +3,15 @@
 // the operator pointed it: an origin the config or a flag names, or one the issuer's metadata
 // names over https at a public address. A loopback or private address is reached only when the
 // operator configured that very origin (an issuer on this machine in a test or a sidecar), never
-// because a document fetched from elsewhere named it.
+// because a document fetched from elsewhere named it: such an origin connects through the core's
+// public-only connector (src/net/), which judges every DNS answer and the socket's address, so a
+// name that resolves to 10.0.0.5 is refused as surely as the literal.
 
-import { BlockList, isIP } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import type { Agent } from 'undici';
+import { nonPublicBlock } from '../net/public-address.js';
+import { publicOnlyConnector, type Refusals } from '../net/public-connector.js';
+import { undici } from '../shared/deps.js';
 
 /** Largest metadata, key set or introspection answer read, in bytes. */
 export const MAX_ANSWER_BYTES = 256 * 1024;
@@ -15,31 +21,33 @@ export const FETCH_TIMEOUT_MS = 5000;
 /** A fetch refused or failed; the message names the URL and why. */
 export class AccessFetchError extends Error {}
 
-const PRIVATE = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.168.0.0', 16],
-  ['100.64.0.0', 10],
-] as const)
-  PRIVATE.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['::', 128],
-] as const)
-  PRIVATE.addSubnet(net, prefix, 'ipv6');
+const REFUSALS: Refusals = {
+  privateAddress: (origin, address, block) =>
+    new AccessFetchError(
+      `${origin} resolves to a ${block} address (${address}): a private or loopback address is fetched only where the config names it`,
+    ),
+  noAddress: (origin) => new AccessFetchError(`${origin} resolves to no address`),
+};
 
 export class BoundedFetch {
   private readonly trusted: ReadonlySet<string>;
+  /** Connections to the origins the operator did not name: public addresses only. */
+  private readonly publicOnly: Agent;
 
-  /** `configured`: the URLs the operator gave; their origins may be reached whatever their address. */
-  constructor(configured: readonly string[]) {
+  /**
+   * `configured`: the URLs the operator gave; their origins may be reached whatever their address.
+   * `lookup`: node:dns's unless a test resolves names itself.
+   */
+  constructor(configured: readonly string[], lookup?: LookupFunction) {
     this.trusted = new Set(configured.map((url) => new URL(url).origin));
+    const { Agent, Pool } = undici();
+    this.publicOnly = new Agent({
+      factory: (origin, options) =>
+        new Pool(origin, {
+          ...options,
+          connect: publicOnlyConnector(String(origin), FETCH_TIMEOUT_MS, REFUSALS, lookup),
+        }),
+    });
   }
 
   /** Why `url` may not be fetched, or undefined when it may. */
@@ -55,8 +63,9 @@ export class BoundedFetch {
     const host = parsed.hostname.replace(/^\[|\]$/g, '');
     if (host === 'localhost' || host.endsWith('.localhost'))
       return 'a loopback name is fetched only where the config names it';
-    const family = isIP(host);
-    if (family !== 0 && PRIVATE.check(host, family === 4 ? 'ipv4' : 'ipv6'))
+    // A literal address is judged at once, so that setup can say so; a name is judged on every
+    // address it resolves to and on the socket, as it is connected to (publicOnly).
+    if (isIP(host) !== 0 && nonPublicBlock(host) !== null)
       return 'a private or loopback address is fetched only where the config names it';
     return undefined;
   }
@@ -68,12 +77,22 @@ export class BoundedFetch {
     if (refused) throw new AccessFetchError(`${href.slice(0, 300)} is not fetched: ${refused}`);
     const timeout = AbortSignal.timeout(FETCH_TIMEOUT_MS);
     const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    const trusted = this.trusted.has(new URL(href).origin);
     let response: Response;
     try {
-      response = await fetch(href, { ...init, signal, redirect: 'manual' });
+      const { fetch } = undici();
+      // The callers' init holds strings only (headers, a form body): the same in both fetch types.
+      const options = { ...(init as Parameters<typeof fetch>[1]), signal, redirect: 'manual' as const };
+      response = (await fetch(
+        href,
+        trusted ? options : { ...options, dispatcher: this.publicOnly },
+      )) as unknown as Response;
     } catch (error) {
+      // undici's fetch fails with "fetch failed"; why (a refused address, a reset) is its cause.
+      const cause = (error as Error).cause;
+      const why = cause instanceof Error ? cause.message : ((error as Error).message ?? String(error));
       throw new AccessFetchError(
-        `${href.slice(0, 300)} could not be fetched: ${timeout.aborted ? `no answer within ${FETCH_TIMEOUT_MS} ms` : ((error as Error).message ?? String(error))}`,
+        `${href.slice(0, 300)} could not be fetched: ${timeout.aborted ? `no answer within ${FETCH_TIMEOUT_MS} ms` : why}`,
       );
     }
     const body = await readCapped(response, href);

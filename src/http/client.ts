@@ -2,7 +2,7 @@
 //
 // - One undici Agent per client (a Pool per origin inside it) with keep-alive reuse.
 // - Every connection of an origin the operator has not allowed goes to a public address only,
-//   checked on the address actually connected to (src/http/connector.ts). An upstream
+//   checked on the address actually connected to (src/net/public-connector.ts). An upstream
 //   override's base is trusted only for the requests that override routes there: a request
 //   aimed at that address directly is judged like any other.
 // - Every request has a connect timeout, one total deadline over the whole exchange (all redirect
@@ -17,9 +17,9 @@
 //   redact them (R4), since a key could sit in a host name.
 import type { LookupFunction } from 'node:net';
 import type { Agent, Dispatcher, Pool } from 'undici';
+import { publicOnlyConnector } from '../net/public-connector.js';
 import { undici } from '../shared/deps.js';
-import { NetworkPolicy, type NetworkOptions } from './address-policy.js';
-import { publicOnlyConnector } from './connector.js';
+import { ADDRESS_REFUSALS, NetworkPolicy, type NetworkOptions } from './address-policy.js';
 import { ACCEPT_ENCODING } from './content-encoding.js';
 import { abortedError, exchangeError, HttpError } from './errors.js';
 import { Exchange } from './exchange.js';
@@ -183,7 +183,9 @@ export class HttpClient {
       // One pool per origin; whether the origin may reach non-public addresses is decided once.
       factory: (origin, options) => {
         const name = String(origin);
-        const connect = mayConnectPrivately(name) ? anyAddress : publicOnlyConnector(name, timeout, lookup);
+        const connect = mayConnectPrivately(name)
+          ? anyAddress
+          : publicOnlyConnector(name, timeout, ADDRESS_REFUSALS, lookup);
         return new (undici().Pool)(origin, { ...(options as Pool.Options), connect });
       },
     });
