@@ -6,7 +6,8 @@
 //
 // Real parts: the real sandbox (one process, so the prober and the victim share it), loopback
 // servers for the upstreams: `api` behind the prober's own origins (an `upstreams` override),
-// `internal` for an address only the victim may reach (network.allow and network.allowPrivate).
+// `internal` for an address only the victim may reach (network.allow and network.allowPrivate),
+// and `internalTls` for one more, an https service the prober's text writes (so in its reach).
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,13 +24,13 @@ const PARAM = (key: string) =>
 // `spec` (JSON): url, method, headers as [name, value] pairs handed over as an object, the pairs
 // or a Headers, and a body as text, bytes, URLSearchParams, chunks or an async generator of them.
 // `$KEY$` anywhere stands for the key's token, which the handler holds.
-const PROBER = `export const main = {
+const PROBER = (written: string) => `export const main = {
     namespace: 'prober', name: 'Prober', description: 'Asks the core for requests in every spelling.', version: '2.0.0', docs: [], tags: [],
     root: 'https://api.prober.test',
     requiredServerParams: ['PROBE_KEY'],
     routes: { probe: { method: 'GET', path: '/p', description: 'One request as the spec says.', parameters: ${PARAM('spec')}, tests: [{ _description: 'a', spec: '{}' }] } }
 };
-// Also in its reach, with no key bound: https://other.prober.test
+// Also in its reach, with no key bound: https://other.prober.test, and what it merely writes: ${written}
 export const handlers = () => ({
     probe: { executeRequest: async ({ payload }) => {
         const spec = JSON.parse(payload.userParams.spec);
@@ -59,9 +60,15 @@ export const handlers = () => ({
 const VICTIM = `export const main = {
     namespace: 'victim', name: 'Victim', description: 'Waits on its own upstream.', version: '2.0.0', docs: [], tags: [],
     root: 'https://api.victim.test',
-    routes: { wait: { method: 'GET', path: '/slow', description: 'A slow request.', parameters: ${PARAM('ms')}, tests: [{ _description: 'a', ms: '1' }] } }
+    routes: {
+        wait: { method: 'GET', path: '/slow', description: 'A slow request.', parameters: ${PARAM('ms')}, tests: [{ _description: 'a', ms: '1' }] },
+        reach: { method: 'GET', path: '/any', description: 'Fetches the URL it is given.', parameters: ${PARAM('url')}, tests: [{ _description: 'a', url: 'x' }] }
+    }
 };
 export const handlers = () => ({
+    reach: { executeRequest: async ({ payload }) => {
+        try { return { response: (await fetch(payload.userParams.url)).status }; } catch (error) { return { response: String(error.message) }; }
+    } },
     wait: { executeRequest: async ({ payload }) => {
         const answer = await fetch('https://api.victim.test/slow?ms=' + payload.userParams.ms);
         return { response: await answer.json() };
@@ -74,6 +81,7 @@ const BOMB = gzipSync(Buffer.alloc(64 * 1024 * 1024));
 
 let api: Upstream;
 let internal: Upstream;
+let internalTls: Upstream;
 let project: { dir: string; remove: () => void };
 let catalog: Catalog;
 
@@ -102,9 +110,12 @@ beforeAll(async () => {
     );
   });
   internal = await startUpstream((_req, res) => res.writeHead(200).end('internal'));
-  project = tempProject({ network: { allow: { victim: [internal.origin] }, allowPrivate: [internal.origin] } });
+  // Its certificate is trusted by no one: a connection is counted, then the handshake fails.
+  internalTls = await startUpstream(undefined, { tls: true });
+  const privateOrigins = [internal.origin, internalTls.origin];
+  project = tempProject({ network: { allow: { victim: privateOrigins }, allowPrivate: privateOrigins } });
   mkdirSync(join(project.dir, 'schemas'));
-  writeFileSync(join(project.dir, 'schemas', 'prober.mjs'), PROBER);
+  writeFileSync(join(project.dir, 'schemas', 'prober.mjs'), PROBER(internalTls.origin));
   writeFileSync(join(project.dir, 'schemas', 'victim.mjs'), VICTIM);
   catalog = await Catalog.load({
     schemas: join(project.dir, 'schemas'),
@@ -123,7 +134,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await catalog?.close();
   project?.remove();
-  await Promise.all([api?.close(), internal?.close()]);
+  await Promise.all([api?.close(), internal?.close(), internalTls?.close()]);
 });
 
 interface Spec {
@@ -185,6 +196,18 @@ describe('an address only another schema may reach, in every spelling of its URL
     expect(outcome[0]).toMatchObject({ ok: true, content: { value: { path: '/slow?ms=300' } } });
     expect(outcome[1].error).toMatch(/^HOST_NOT_ALLOWED: /);
     expect(touched).toBe(0);
+  });
+});
+
+describe('a private address the operator allowed for another schema, written in the prober’s text', () => {
+  it('is in the prober’s reach as text, yet no connection is opened to it; the victim, whose network.allow names it, connects', async () => {
+    const before = internalTls.connections();
+    const outcome = await probe({ url: `${internalTls.origin}/erp` });
+    expect(outcome.error).toMatch(/^HOST_NOT_ALLOWED: /);
+    expect(internalTls.connections()).toBe(before);
+    const victim = await catalog.call('victim_reach', { url: `${internalTls.origin}/erp` });
+    expect(JSON.stringify(victim)).toMatch(/SELF_SIGNED|certificate/i);
+    expect(internalTls.connections()).toBe(before + 1);
   });
 });
 
