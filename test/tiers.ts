@@ -101,6 +101,7 @@ export const INTEGRATION: readonly string[] = [
   'test/mcp/http.test.ts',
   'test/mcp/output-validate.test.ts',
   'test/mcp/prompts.test.ts',
+  'test/mcp/server.identities.test.ts',
   'test/mcp/sessions.test.ts',
   'test/mcp/stdio.test.ts',
   'test/mcp/tools.test.ts',
