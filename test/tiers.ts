@@ -78,6 +78,7 @@ export const INTEGRATION: readonly string[] = [
   'test/guard/pause-scope.test.ts',
   'test/guard/upstream-guard.test.ts',
   'test/http/bridged-echo.test.ts',
+  'test/http/redirect.call.test.ts',
   'test/http/client.test.ts',
   'test/http/content-decoding.test.ts',
   'test/http/content.test.ts',
