@@ -18,15 +18,19 @@ class LockedSettingError extends TypeError {
 /**
  * ethers v6 offers its own locks: the crypto function registry and FetchRequest's config. Its
  * requests go through the core's bridge (decision R12), registered before the config is locked.
+ * Its default AbiCoder is made on first use and shared by every caller, out of reach of the
+ * exports `harden` walks: made and frozen here, before any schema can redefine its methods.
  */
 function lockEthers(ethers: unknown): unknown {
   const library = ethers as {
     lock?: () => void;
     FetchRequest?: { lockConfig?: () => void; registerGetUrl?: (getUrl: typeof ethersGetUrl) => void };
+    AbiCoder?: { defaultAbiCoder?: () => unknown };
   };
   library.FetchRequest?.registerGetUrl?.(ethersGetUrl);
   library.lock?.();
   library.FetchRequest?.lockConfig?.();
+  harden(library.AbiCoder?.defaultAbiCoder?.());
   return ethers;
 }
 

@@ -126,7 +126,7 @@ describe('hole 2: memory outside the V8 heap is not bounded', () => {
 });
 
 describe('hole 3: one schema changes and observes library state another schema uses', () => {
-  const routes = ['momentLocale', 'momentRounding', 'keccak', 'getUrl', 'wordlist', 'prototype'] as const;
+  const routes = ['momentLocale', 'momentRounding', 'keccak', 'getUrl', 'wordlist', 'prototype', 'singleton'] as const;
   const privatePayload = { privateMs: 123_456_789, privateText: 'private-text-of-schema-b' };
 
   /**
