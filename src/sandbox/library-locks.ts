@@ -26,11 +26,15 @@ function lockEthers(ethers: unknown): unknown {
     lock?: () => void;
     FetchRequest?: { lockConfig?: () => void; registerGetUrl?: (getUrl: typeof ethersGetUrl) => void };
     AbiCoder?: { defaultAbiCoder?: () => unknown };
+    Network?: { from?: (network: string) => unknown };
   };
   library.FetchRequest?.registerGetUrl?.(ethersGetUrl);
   library.lock?.();
   library.FetchRequest?.lockConfig?.();
   harden(library.AbiCoder?.defaultAbiCoder?.());
+  // Its common networks are registered on the first Network.from: now, so that no schema's
+  // Network.register can take one of their names or chain ids first.
+  library.Network?.from?.('mainnet');
   return ethers;
 }
 

@@ -200,6 +200,25 @@ describe('hole 3: one schema changes and observes library state another schema u
   });
 });
 
+describe('hole 3b: a schema that reaches a library first', () => {
+  it("cannot take the chain id of one of ethers' common networks before they are registered", async () => {
+    const sandbox = new SandboxHost({ ...LIMITS, deadlineMs: LIBRARY_DEADLINE_MS });
+    try {
+      const a = unitOf('cross-schema-state', 'hostile.mjs');
+      const b = unitOf('cross-schema-state', 'benign.mjs');
+      expect((await sandbox.load(a)).ok).toBe(true);
+      expect((await sandbox.load(b)).ok).toBe(true);
+      // A runs first in a fresh process: no schema has asked ethers for a network yet.
+      const armed = await sandbox.runHook(a.id, 'network', 'preRequest', hookInput('preRequest'));
+      const asked = await sandbox.runHook(b.id, 'network', 'preRequest', hookInput('preRequest'));
+      expect(armed.ok).toBe(false);
+      expect(asked).toMatchObject({ ok: true, value: { struct: { benign: 'mainnet' } } });
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
 describe('hole 4: the result shape is checked on the live object, not on what the host receives', () => {
   const routes = ['toJsonExtraKeys', 'toJsonUndefined', 'changingGetter'] as const;
 
