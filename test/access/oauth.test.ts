@@ -343,9 +343,7 @@ describe('sessions under OAuth, when the identity changes', () => {
     });
     return {
       ...answer,
-      tools: /"name":"(\w+)"/g.test(answer.body)
-        ? [...answer.body.matchAll(/"name":"(\w+)"/g)].map((match) => match[1])
-        : [],
+      tools: [...answer.body.matchAll(/"name":"(\w+)"/g)].map((match) => match[1] as string),
     };
   };
   const initialize = {
