@@ -29,6 +29,8 @@ export interface BridgeContext {
   redactor: Redactor;
   maxRequestsPerCall: number;
   maxBytesPerCall: number;
+  /** The origins `network.allowPrivate` lists one by one (address-policy.ts). */
+  privateOrigins: ReadonlySet<string>;
   guard: UpstreamGuard;
 }
 
@@ -249,6 +251,10 @@ export class CallBridge {
     if (!METHODS.has(method)) return `METHOD_NOT_ALLOWED: ${method} (the core sends GET, POST, PUT and DELETE)`;
     if (!this.call.reach.allows(url))
       return `HOST_NOT_ALLOWED: ${url.origin} is not in the reach of ${this.call.namespace}`;
+    // An operator's exception for a private service is for the schemas it serves (their root, or
+    // their network.allow), not for any schema whose text merely writes its origin.
+    if (this.context.privateOrigins.has(url.origin) && !this.call.reach.allowsBeyondText(url))
+      return `HOST_NOT_ALLOWED: ${url.origin} is a private address network.allowPrivate opens only to a schema whose root it is or whose network.allow names it, not to ${this.call.namespace}, whose text merely writes it`;
     const text = [request.url, ...Object.values(request.headers), request.body?.toString('latin1') ?? ''].join('\n');
     for (const key of this.call.keys) {
       if (!text.includes(this.call.tokens.token(key)) || this.call.reach.binds(key, url)) continue;

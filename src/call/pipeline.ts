@@ -90,8 +90,8 @@ export interface CallContext {
   redactor: Redactor;
   upstreams: Upstreams;
   handlers: HandlerRunner;
-  /** Per-call bounds of executeRequest's requests (`network.maxRequestsPerCall`, `network.maxBytesPerCall`). */
-  bridge: { maxRequestsPerCall: number; maxBytesPerCall: number };
+  /** Per-call bounds of executeRequest's requests (`network.maxRequestsPerCall`, `network.maxBytesPerCall`), and the private origins the operator listed. */
+  bridge: { maxRequestsPerCall: number; maxBytesPerCall: number; privateOrigins: ReadonlySet<string> };
   /** Rate and concurrency limits and pauses per origin, around every outbound request (src/guard/). */
   guard: UpstreamGuard;
 }

@@ -39,7 +39,7 @@ export const CONFIG_DOCS: Readonly<Record<string, ConfigKeyDoc>> = {
   'network.allowPrivate': {
     default: '`false`',
     meaning:
-      'origins whose requests may connect to loopback, private, link-local, CGNAT, unique-local and other non-public addresses: `true` for every origin, or a list of origins (`https://host[:port]`, as the request after `preRequest` names it). Without it such a request is refused before a connection is opened (see [Requests and keys](requests-and-keys.md#requests-and-keys)); the requests an `upstreams` or `--upstream` override routes to its base need no entry',
+      'origins whose requests may connect to loopback, private, link-local, CGNAT, unique-local and other non-public addresses: `true` for every origin, or a list of origins (`https://host[:port]`, as the request after `preRequest` names it). Without it such a request is refused before a connection is opened (see [Requests and keys](requests-and-keys.md#requests-and-keys)); the requests an `upstreams` or `--upstream` override routes to its base need no entry. A listed origin is reached by the schemas whose `root` it is, and by the `executeRequest` handlers of a namespace whose `network.allow` names it; a schema whose text merely writes it does not reach it',
   },
   'network.allow': {
     default: '`{}`',

@@ -45,13 +45,15 @@ export async function admitRequest(
 }
 
 /**
- * Whose a session is: an OAuth caller's subject and client (a refreshed token continues it), else
- * the SHA-256 of the bearer token presented (auth.ts presentedIdentity).
+ * Whose a session is: an OAuth caller's subject, client and identity (a refreshed token continues
+ * it; one that maps to another identity, say with fewer scopes, does not: the session's server
+ * serves the identity it was opened under), else the SHA-256 of the bearer token presented
+ * (auth.ts presentedIdentity), which names one identity for good.
  */
 export function sessionOwner(authorization: string | undefined, caller: Caller | undefined): Buffer {
   if (caller?.subject !== undefined && caller.subject !== STATIC_SUBJECT)
     return createHash('sha256')
-      .update(JSON.stringify(['oauth', caller.subject, caller.client ?? '']))
+      .update(JSON.stringify(['oauth', caller.subject, caller.client ?? '', caller.identity ?? '']))
       .digest();
   return presentedIdentity(authorization);
 }

@@ -24,17 +24,18 @@ export interface NetworkOptions {
 /** The operator's exceptions, per origin (`https://host:port` as `URL#origin` writes it). */
 export class NetworkPolicy {
   private readonly everyOrigin: boolean;
-  private readonly origins: ReadonlySet<string>;
+  /** The origins the operator listed one by one: each a service of its own, for the schemas that name it (call/bridge.ts). */
+  readonly listed: ReadonlySet<string>;
 
   constructor(options: NetworkOptions = {}) {
     const { allowPrivate = false } = options;
     this.everyOrigin = allowPrivate === true;
-    this.origins = new Set(Array.isArray(allowPrivate) ? allowPrivate.map(allowedOrigin) : []);
+    this.listed = new Set(Array.isArray(allowPrivate) ? allowPrivate.map(allowedOrigin) : []);
   }
 
   /** Whether requests to `origin` may connect to loopback, private and other non-public addresses. */
   allowsPrivate(origin: string): boolean {
-    return this.everyOrigin || this.origins.has(origin);
+    return this.everyOrigin || this.listed.has(origin);
   }
 }
 

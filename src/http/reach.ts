@@ -68,6 +68,17 @@ export class Reach {
     return this.entries.some((entry) => entry.rule.allows(url.href));
   }
 
+  /**
+   * Whether `url` is in the reach by the root or the operator's `network.allow`, not only by an
+   * origin some text writes (a comment suffices for that).
+   */
+  allowsBeyondText(url: URL): boolean {
+    return (
+      this.allows(url) &&
+      this.entries.some((entry) => entry.source !== 'file' && entry.source !== 'list' && entry.rule.allows(url.href))
+    );
+  }
+
   /** Whether the value of `key` may go to `url` (the reach allows it, and the key is bound there). */
   binds(key: string, url: URL): boolean {
     return this.allows(url) && this.entries.some((entry) => entry.keys.has(key) && entry.rule.allows(url.href));

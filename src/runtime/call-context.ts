@@ -6,6 +6,7 @@ import type { ProjectConfig } from '../config/project.js';
 import { credentialOf } from '../guard/credential.js';
 import { UpstreamGuard } from '../guard/upstream-guard.js';
 import type { HttpClient } from '../http/client.js';
+import { NetworkPolicy } from '../http/address-policy.js';
 import type { Redactor } from '../http/redact.js';
 import type { SecretStore } from '../http/secrets.js';
 import type { Upstreams } from '../http/upstreams.js';
@@ -48,7 +49,11 @@ export function callContext({
       postRequest: (tool, input) => runPostRequest(units, tool.unit, tool.routeName, input),
       executeRequest: (tool, input, bridge) => runExecuteRequest(units, tool.unit, tool.routeName, input, bridge),
     },
-    bridge: { maxRequestsPerCall: config.network.maxRequestsPerCall, maxBytesPerCall: config.network.maxBytesPerCall },
+    bridge: {
+      maxRequestsPerCall: config.network.maxRequestsPerCall,
+      maxBytesPerCall: config.network.maxBytesPerCall,
+      privateOrigins: new NetworkPolicy({ allowPrivate: config.network.allowPrivate }).listed,
+    },
     guard: new UpstreamGuard(config.upstreamLimits, state, {
       credentialOf: (namespace) => namespaceCredential(tools, secrets, namespace),
     }),

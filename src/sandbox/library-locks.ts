@@ -18,15 +18,23 @@ class LockedSettingError extends TypeError {
 /**
  * ethers v6 offers its own locks: the crypto function registry and FetchRequest's config. Its
  * requests go through the core's bridge (decision R12), registered before the config is locked.
+ * Its default AbiCoder is made on first use and shared by every caller, out of reach of the
+ * exports `harden` walks: made and frozen here, before any schema can redefine its methods.
  */
 function lockEthers(ethers: unknown): unknown {
   const library = ethers as {
     lock?: () => void;
     FetchRequest?: { lockConfig?: () => void; registerGetUrl?: (getUrl: typeof ethersGetUrl) => void };
+    AbiCoder?: { defaultAbiCoder?: () => unknown };
+    Network?: { from?: (network: string) => unknown };
   };
   library.FetchRequest?.registerGetUrl?.(ethersGetUrl);
   library.lock?.();
   library.FetchRequest?.lockConfig?.();
+  harden(library.AbiCoder?.defaultAbiCoder?.());
+  // Its common networks are registered on the first Network.from: now, so that no schema's
+  // Network.register can take one of their names or chain ids first.
+  library.Network?.from?.('mainnet');
   return ethers;
 }
 

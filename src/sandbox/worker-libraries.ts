@@ -37,10 +37,11 @@ async function loadLibrary(library: LibraryModule): Promise<unknown> {
     const exports: unknown = createRequire(library.url)(fileURLToPath(library.url));
     // A compiled ES module in CommonJS clothing marks itself `__esModule`.
     const names = isObject(exports) ? Object.keys(exports).filter((name) => name !== '__esModule') : [];
-    return names.length === 1 && names[0] === 'default' ? (exports as { default: unknown }).default : exports;
+    const value = names.length === 1 && names[0] === 'default' ? (exports as { default: unknown }).default : exports;
+    return readsThroughGetters(value) ? plainExports(value as Record<string, unknown>, new Map()) : value;
   }
   const namespace = (await import(library.url)) as Record<string, unknown>;
-  return 'default' in namespace ? namespace.default : plainNamespace(namespace, new Map());
+  return 'default' in namespace ? namespace.default : plainExports(namespace, new Map());
 }
 
 /**
@@ -73,18 +74,31 @@ function importFailure(error: unknown): string {
   return `${message} (the library changes a shared built-in, such as a prototype, when it is imported; the sandbox freezes them, so it cannot be used in handlers)`;
 }
 
-/** A module namespace cannot be frozen; a plain copy of its exports can (nested namespaces too). */
-function plainNamespace(namespace: Record<string, unknown>, seen: Map<object, object>): Record<string, unknown> {
-  const known = seen.get(namespace);
+/**
+ * A module namespace cannot be frozen; a plain copy of its exports can (nested namespaces too).
+ * So with a CommonJS module compiled from ES modules (ethers): it re-exports through getters,
+ * which `harden` freezes without calling, so what they give (ethers' classes and prototypes, its
+ * wordlists) would stay writable, and one schema could change what another's calls compute.
+ */
+function plainExports(exports: Record<string, unknown>, seen: Map<object, object>): Record<string, unknown> {
+  const known = seen.get(exports);
   if (known) return known as Record<string, unknown>;
   const copy: Record<string, unknown> = {};
-  seen.set(namespace, copy);
-  for (const key of Object.keys(namespace)) {
-    const value = namespace[key];
+  seen.set(exports, copy);
+  for (const key of Object.keys(exports)) {
+    const value = exports[key];
     copy[key] =
-      Object.prototype.toString.call(value) === '[object Module]'
-        ? plainNamespace(value as Record<string, unknown>, seen)
+      Object.prototype.toString.call(value) === '[object Module]' || readsThroughGetters(value)
+        ? plainExports(value as Record<string, unknown>, seen)
         : value;
   }
   return copy;
+}
+
+/** A plain object (an exports object) with a getter among its own properties. */
+function readsThroughGetters(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  return Object.values(Object.getOwnPropertyDescriptors(value)).some((property) => property.get !== undefined);
 }

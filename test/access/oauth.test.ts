@@ -308,3 +308,77 @@ describe('sessions under OAuth', () => {
     expect((await post(await provider.token(BOB, at), list, session)).status).toBe(404);
   });
 });
+
+// A session keeps the policy of the identity it was opened under: a token of the same subject
+// and client that maps to a narrower identity (fewer scopes after a refresh, a revoked group)
+// must not continue it, or it would list and call what its own identity may not. Before, the
+// session belonged to the subject and client alone, and the narrower token saw every tool.
+describe('sessions under OAuth, when the identity changes', () => {
+  let sessioned: Awaited<ReturnType<typeof startHttpFixture>>;
+  beforeAll(async () => {
+    const oauth = await prepareOAuth({}, { issuer: provider.issuer });
+    // alice with tools:read is `wide` (everything); alice without it only `narrow` (media).
+    const identities = Identities.create(
+      {
+        wide: { match: { clients: ['alice'], scopes: ['tools:read'] } },
+        narrow: { match: { clients: ['alice'] }, namespaces: ['media'] },
+      },
+      () => [],
+      (bucket, capacity, refill) => new MemoryState().take(bucket, capacity, refill),
+    );
+    sessioned = await startHttpFixture(upstream, { oauth, identities, sessions: true });
+  }, 60_000);
+  afterAll(() => sessioned?.close());
+
+  const post = async (token: string, body: object, session?: string) => {
+    const answer = await rawRequest(sessioned.server.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...bearer(token),
+        ...(session ? { 'mcp-session-id': session } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+    return {
+      ...answer,
+      tools: [...answer.body.matchAll(/"name":"(\w+)"/g)].map((match) => match[1] as string),
+    };
+  };
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  };
+  const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+
+  it('a narrower token of the same subject and client finds no session opened under the wider identity', async () => {
+    const at = sessioned.server.resource as string;
+    const wide = await provider.token(ALICE, at, 'tools:call tools:read');
+    const opened = await post(wide, initialize);
+    expect(opened.status).toBe(200);
+    const session = opened.headers['mcp-session-id'] as string;
+    // The control: the wide identity lists beyond media, and a refreshed wide token continues.
+    expect((await post(wide, list, session)).tools).toContain('widgets_getWidget');
+    expect((await post(await provider.token(ALICE, at, 'tools:call tools:read'), list, session)).status).toBe(200);
+    const narrow = await provider.token(ALICE, at, 'tools:call');
+    const continued = await post(narrow, list, session);
+    expect(continued.tools.filter((name) => !name.startsWith('media_'))).toEqual([]);
+    expect(continued.status).toBe(404);
+    const call = {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'widgets_getWidget', arguments: { id: 'w-1' } },
+    };
+    expect((await post(narrow, call, session)).status).toBe(404);
+    // Its own session lists media only.
+    const own = await post(narrow, initialize);
+    expect(own.status).toBe(200);
+    const mine = await post(narrow, list, own.headers['mcp-session-id'] as string);
+    expect(mine.tools.length).toBeGreaterThan(0);
+    expect(mine.tools.filter((name) => !name.startsWith('media_'))).toEqual([]);
+  });
+});

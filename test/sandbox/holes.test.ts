@@ -126,7 +126,7 @@ describe('hole 2: memory outside the V8 heap is not bounded', () => {
 });
 
 describe('hole 3: one schema changes and observes library state another schema uses', () => {
-  const routes = ['momentLocale', 'momentRounding', 'keccak', 'getUrl'] as const;
+  const routes = ['momentLocale', 'momentRounding', 'keccak', 'getUrl', 'wordlist', 'prototype', 'singleton'] as const;
   const privatePayload = { privateMs: 123_456_789, privateText: 'private-text-of-schema-b' };
 
   /**
@@ -196,6 +196,25 @@ describe('hole 3: one schema changes and observes library state another schema u
       expectUnaffected(result);
     } finally {
       await catalog.close();
+    }
+  });
+});
+
+describe('hole 3b: a schema that reaches a library first', () => {
+  it("cannot take the chain id of one of ethers' common networks before they are registered", async () => {
+    const sandbox = new SandboxHost({ ...LIMITS, deadlineMs: LIBRARY_DEADLINE_MS });
+    try {
+      const a = unitOf('cross-schema-state', 'hostile.mjs');
+      const b = unitOf('cross-schema-state', 'benign.mjs');
+      expect((await sandbox.load(a)).ok).toBe(true);
+      expect((await sandbox.load(b)).ok).toBe(true);
+      // A runs first in a fresh process: no schema has asked ethers for a network yet.
+      const armed = await sandbox.runHook(a.id, 'network', 'preRequest', hookInput('preRequest'));
+      const asked = await sandbox.runHook(b.id, 'network', 'preRequest', hookInput('preRequest'));
+      expect(armed.ok).toBe(false);
+      expect(asked).toMatchObject({ ok: true, value: { struct: { benign: 'mainnet' } } });
+    } finally {
+      await sandbox.close();
     }
   });
 });
