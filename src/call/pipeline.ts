@@ -160,7 +160,8 @@ export async function callTool(
   } catch (error) {
     result = internalFailure(tool, error);
   }
-  if (sent.length > 0 && !('dryRun' in result)) result = { ...result, requests: sent };
+  // Every result is a fresh object of this call: the records are added to it, not copied with it.
+  if (sent.length > 0 && !('dryRun' in result)) (result as { requests?: OutboundRecord[] }).requests = sent;
   // Whatever leaves the core is redacted: results, echoes of the request, error messages.
   return context.redactor.redactValue(result);
 }

@@ -152,7 +152,7 @@ export function buildRequest(
  * `content-type: application/json` unless a header of any spelling names its type.
  */
 export function outgoingRequest(struct: RequestStruct): OutgoingRequest {
-  const headers = Object.fromEntries(oneHeaderPerName(Object.entries(struct.headers)).values());
+  const headers = lastSpellings(struct.headers);
   if (struct.body === null) return { url: struct.url, headers };
   if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
     headers['content-type'] = 'application/json';
@@ -161,6 +161,31 @@ export function outgoingRequest(struct: RequestStruct): OutgoingRequest {
     headers,
     body: typeof struct.body === 'string' ? struct.body : JSON.stringify(struct.body),
   };
+}
+
+/**
+ * The headers, one per lower-cased name, as oneHeaderPerName keeps them; made on every call, so
+ * in one object, without the map and pairs of the plan's form.
+ */
+function lastSpellings(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const result: Record<string, string> = {};
+  const spelled = new Map<string, string>();
+  for (const name of Object.keys(headers)) {
+    const lower = name.toLowerCase();
+    const earlier = spelled.get(lower);
+    if (earlier !== undefined) delete result[earlier]; // the survivor stands where it was last written
+    spelled.set(lower, name);
+    // A `__proto__` header stays a header, as Object.fromEntries would keep it, never a prototype.
+    if (name === '__proto__')
+      Object.defineProperty(result, name, {
+        value: headers[name],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else result[name] = headers[name] as string;
+  }
+  return result;
 }
 
 /** Headers by lower-cased name; a later spelling of a name replaces an earlier one. */

@@ -134,6 +134,20 @@ describe('requests as the reference sends them (issue 14)', () => {
     });
   });
 
+  it('sends one header per name, the spelling written last where it was written, and a `__proto__` header as a header', () => {
+    const headers = JSON.parse('{"Accept":"a","x-one":"1","__proto__":"p","ACCEPT":"b","X-One":"2"}') as Record<
+      string,
+      string
+    >;
+    const sent = outgoingRequest({ url: 'https://api.example.com/q', method: 'GET', headers, body: null });
+    expect(Object.entries(sent.headers)).toEqual([
+      ['__proto__', 'p'],
+      ['ACCEPT', 'b'],
+      ['X-One', '2'],
+    ]);
+    expect(Object.getPrototypeOf(sent.headers)).toBe(Object.prototype);
+  });
+
   it("lets a spelling a handler added replace the schema's", () => {
     const changed = {
       url: 'https://api.example.com/q',
