@@ -193,7 +193,11 @@ export class SecretTokens {
     let result = text;
     for (const key of keys) {
       const value = valueOf(key);
-      if (value !== undefined) result = result.split(this.token(key)).join(encode(value));
+      // A function, so that `$` in a value is never read as a replacement pattern.
+      if (value !== undefined) {
+        const encoded = encode(value);
+        result = result.replaceAll(this.token(key), () => encoded);
+      }
     }
     return result;
   }
