@@ -24,6 +24,12 @@ const DEFAULT_PAUSE_MS = 1000;
 
 export type { Refusal } from '../http/client.js';
 
+/** Whose pause a request meets (its scope), and the limits that apply to it. */
+interface Route {
+  scope: string;
+  applied: AppliedLimits;
+}
+
 /** The answer to a request that must wait its turn, or be refused: made only when it waits. */
 type Waiting = { ok: true; release: () => void } | { ok: false; refusal: Refusal };
 
@@ -40,6 +46,11 @@ export class UpstreamGuard implements UpstreamGate {
   private readonly now: () => number;
   private readonly credentialOf: (namespace: string) => string;
   private readonly credentials = new Map<string, string>();
+  /**
+   * Per namespace and origin, as LimitTable keeps its limits (one entry for each pair that ever
+   * sent a request): read with the strings a call already holds, no key made per request.
+   */
+  private readonly routes = new Map<string, Map<string, Route>>();
   /** Per pause scope, the requests of this process waiting for a slot: a pause stops them at once. */
   private readonly waiting = new Map<string, Set<AbortController>>();
 
@@ -60,25 +71,37 @@ export class UpstreamGuard implements UpstreamGate {
    * state is in this process's memory and neither a rate limit nor a full pool of slots applies.
    */
   admit(origin: string, namespace: string, signal: AbortSignal | undefined): Admission | Promise<Admission> {
-    const scope = this.pauseScope(origin, namespace);
+    const { scope, applied } = this.routeOf(origin, namespace);
     const { state } = this;
     if (state.pausedUntilNow === undefined)
       return state
         .pausedUntil(scope)
-        .then((until) => this.pausedRefusal(origin, until) ?? this.admitUnpaused(origin, namespace, scope, signal));
+        .then((until) => this.pausedRefusal(origin, until) ?? this.admitUnpaused(origin, scope, applied, signal));
     return (
-      this.pausedRefusal(origin, state.pausedUntilNow(scope)) ?? this.admitUnpaused(origin, namespace, scope, signal)
+      this.pausedRefusal(origin, state.pausedUntilNow(scope)) ?? this.admitUnpaused(origin, scope, applied, signal)
     );
+  }
+
+  /** Whose pause a request of `namespace` to `origin` meets, and the limits it is under: worked out on its first request. */
+  private routeOf(origin: string, namespace: string): Route {
+    let byOrigin = this.routes.get(namespace);
+    if (byOrigin === undefined) this.routes.set(namespace, (byOrigin = new Map()));
+    let route = byOrigin.get(origin);
+    if (route === undefined)
+      byOrigin.set(
+        origin,
+        (route = { scope: this.pauseScope(origin, namespace), applied: this.limits.for(namespace, origin) }),
+      );
+    return route;
   }
 
   /** A request whose scope is not paused: a token of its rate bucket, then a concurrency slot. */
   private admitUnpaused(
     origin: string,
-    namespace: string,
     scope: string,
+    applied: AppliedLimits,
     signal: AbortSignal | undefined,
   ): Admission | Promise<Admission> {
-    const applied = this.limits.for(namespace, origin);
     return applied.rate
       ? this.takeThenSlot(origin, scope, applied, signal)
       : this.slotFor(origin, scope, applied.concurrency, signal);
