@@ -90,7 +90,9 @@ export function egressRefusal(
   // Searched on every request, so each part is searched where it stands and its place is named
   // only once a key is found in it.
   const unbound = (text: string, asBytes: boolean) =>
-    redactor.keysIn(text, asBytes).find((keys) => !keys.some(binds))?.[0];
+    redactor.holdsKey(text, asBytes)
+      ? redactor.keysIn(text, asBytes).find((keys) => !keys.some(binds))?.[0]
+      : undefined;
   const refusal = (key: string, place: string) =>
     `KEY_NOT_ALLOWED: the request to ${url.origin} carries the value of the key ${key} in ${place}, and that key is not bound to ${url.origin}. Nothing was sent`;
   // The URL as written, and as it goes out: parsing drops tabs and line breaks and escapes some

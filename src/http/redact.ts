@@ -128,6 +128,15 @@ export class Redactor {
     return this.values.size === 0 ? [] : this.found(text, asBytes).map((found) => found.keys);
   }
 
+  /** Whether keysIn would find anything in `text`: the same searches, nothing collected (egress.ts asks it of every request). */
+  holdsKey(text: string, asBytes = false): boolean {
+    if (this.values.size === 0) return false;
+    if (this.needles.in(text)) return true;
+    const unescaped = this.unescaped(text, asBytes);
+    if (unescaped && this.needles.in(unescaped.text)) return true;
+    return (asBytes || text.includes('\0')) && this.utf16Needles.in(text);
+  }
+
   /**
    * A JSON-like value with every string, object key and number that holds a form redacted: the
    * value itself when nothing matches, else a copy that shares what did not change. Walked

@@ -119,12 +119,11 @@ export function buildRequest(
 ): RequestStruct {
   const args = inTheirText(given, plan.textAround);
   let url = render(plan.root, args, tokens) + render(plan.path, args, tokens);
-  const search = new URLSearchParams();
+  let query = '';
   for (const { name, value } of plan.query) {
     const text = queryText(value.kind === 'user' ? args[value.key] : render(value.template, args, tokens));
-    if (text !== undefined) search.append(name, text);
+    if (text !== undefined) query += `${query === '' ? '' : '&'}${formEncoded(name)}=${formEncoded(text)}`;
   }
-  const query = search.toString();
   if (query) url += (plan.pathHasQuery ? '&' : '?') + query;
 
   const headers: Record<string, string> = {};
@@ -219,6 +218,29 @@ function render(template: Template, args: Readonly<Record<string, unknown>>, tok
     }
   }
   return text;
+}
+
+/** What encodeURIComponent leaves or writes otherwise than a query's form encoding does. */
+const FORM_SPELLINGS: Readonly<Record<string, string>> = {
+  '%20': '+',
+  '!': '%21',
+  "'": '%27',
+  '(': '%28',
+  ')': '%29',
+  '~': '%7E',
+};
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * `text` as URLSearchParams writes it into a query (application/x-www-form-urlencoded: a lone
+ * surrogate as U+FFFD, a space as `+`, every byte but letters, digits and `*-._` percent-encoded),
+ * by the native encodeURIComponent: URLSearchParams, made and written on every call, is JavaScript.
+ */
+function formEncoded(text: string): string {
+  return encodeURIComponent(text.replace(LONE_SURROGATE, '\uFFFD')).replace(
+    /%20|[!'()~]/g,
+    (spelled) => FORM_SPELLINGS[spelled] as string,
+  );
 }
 
 /** R6: arrays become one comma-joined value; omitted optional arguments are not sent. */

@@ -63,6 +63,40 @@ describe('buildRequest', () => {
     });
   });
 
+  it('writes a query value as URLSearchParams would, whatever its characters', () => {
+    const plan = planRequest(SCHEMA, getThing);
+    const odd = [
+      ' ',
+      '!',
+      "'",
+      '(',
+      ')',
+      '~',
+      '*',
+      '-',
+      '.',
+      '_',
+      '+',
+      '%',
+      '&',
+      '=',
+      '#',
+      '\0',
+      '\n',
+      'é',
+      '中',
+      '😀',
+    ];
+    // A lone surrogate half of either kind, alone, before and after others.
+    const samples = [...odd, '\ud800', '\udc00', 'a\ud800b', '\udc00\ud800', odd.join(''), odd.join(' ') + '\ud83d'];
+    for (let code = 0; code < 0x10000; code += 7) samples.push(String.fromCharCode(code));
+    for (const q of samples) {
+      const url = buildRequest(plan, { id: 'a', part: 'b', q }, tokens).url;
+      const expected = new URLSearchParams([['q', q]]).toString();
+      expect(url.slice(url.indexOf('&q=') + 1, url.indexOf('&format='))).toBe(expected);
+    }
+  });
+
   it('leaves out omitted optional arguments', () => {
     expect(buildRequest(planRequest(SCHEMA, getThing), { id: 'a', part: 'b' }, tokens).url).toBe(
       `https://--chain--.api.example.com/v1/things/a/b?module=account&apikey=${key}&format=json`,
