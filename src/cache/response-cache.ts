@@ -59,7 +59,7 @@ export class ResponseCache {
    * Runs `run` (the call with the checked `args`) unless the cache has its answer. The result's
    * `cacheControl` is the cache's alone and is taken off before the result is handed back.
    */
-  async through<R extends FreshResult>(
+  through<R extends FreshResult>(
     tool: CacheableTool,
     args: Record<string, unknown>,
     { dryRun, cache }: { dryRun?: boolean; cache?: boolean },
@@ -67,7 +67,16 @@ export class ResponseCache {
   ): Promise<{ result: Handed<R> | CachedAnswer; cache: CacheOutcome }> {
     // A dry run sends nothing to keep; `cache: false` asks for the API's own answer.
     const cached = dryRun || cache === false ? null : this.entryOf(tool);
-    if (!cached) return { result: withoutCacheControl(await run()), cache: 'none' };
+    // Most tools are not cached: their call's promise is handed on, with no async step around it.
+    if (!cached) return run().then(notCached);
+    return this.throughEntry(cached, args, run);
+  }
+
+  private async throughEntry<R extends FreshResult>(
+    cached: { policy: CachePolicy; identity: string },
+    args: Record<string, unknown>,
+    run: () => Promise<R>,
+  ): Promise<{ result: Handed<R> | CachedAnswer; cache: CacheOutcome }> {
     const key = cacheKey(cached.identity, args);
     const hit = await this.lookup(key);
     if (hit) return { result: hit, cache: 'hit' };
@@ -123,6 +132,10 @@ export class ResponseCache {
     }
     this.options.store.cacheSet(key, text, ttlMs).catch(() => undefined);
   }
+}
+
+function notCached<R extends FreshResult>(result: R): { result: Handed<R>; cache: CacheOutcome } {
+  return { result: withoutCacheControl(result), cache: 'none' };
 }
 
 function withoutCacheControl<R extends FreshResult>(result: R): Handed<R> {

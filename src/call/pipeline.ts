@@ -160,7 +160,8 @@ export async function callTool(
   } catch (error) {
     result = internalFailure(tool, error);
   }
-  if (sent.length > 0 && !('dryRun' in result)) result = { ...result, requests: sent };
+  // Every result is a fresh object of this call: the records are added to it, not copied with it.
+  if (sent.length > 0 && !('dryRun' in result)) (result as { requests?: OutboundRecord[] }).requests = sent;
   // Whatever leaves the core is redacted: results, echoes of the request, error messages.
   return context.redactor.redactValue(result);
 }
@@ -208,29 +209,32 @@ async function runCall(
   // Routing headers are the core's, and the values of other schemas' keys stay home (egress.ts).
   const refused = egressRefusal(outgoing, target, context.redactor, (key) => tool.declaredKeys.includes(key));
   if (refused) return fail('origin', refused);
-  const routedTo = context.upstreams.route(target);
-  const sent: SentRequest = { method: struct.method, ...filled, url: routedTo.href };
-  if (options.dryRun) return { ok: true, dryRun: markMissingKeys(sent, tool.missingKeys, tokens) };
+  // Read once: a URL computes its origin anew each time it is asked.
+  const origin = target.origin;
+  const routedTo = context.upstreams.route(target, origin);
+  if (options.dryRun) {
+    const sent: SentRequest = { method: struct.method, ...filled, url: routedTo.href };
+    return { ok: true, dryRun: markMissingKeys(sent, tool.missingKeys, tokens) };
+  }
 
   let response: HttpResponse;
   const started = performance.now();
   try {
     // Messages and the guard name the schema's origin, not the address of an upstream override.
-    const guard = { by: context.guard, namespace: tool.namespace };
     response = await context.http.request(
-      { method: struct.method, url: routedTo, headers: sent.headers, body: sent.body },
-      { signal: options.signal, origin: target.origin, guard },
+      { method: struct.method, url: routedTo, headers: filled.headers, body: filled.body },
+      { signal: options.signal, origin, guard: { by: context.guard, namespace: tool.namespace } },
     );
   } catch (error) {
     if (error instanceof RefusedError) return rateLimited(error.refusal);
     if (!(error instanceof HttpError)) throw error;
-    outbound.push(outboundRecord(target.origin, struct.method, started, 0, 0, error.message));
+    outbound.push(outboundRecord(origin, struct.method, started, 0, 0, error.message));
     // The answer arrived but cannot be read: an unknown or broken Content-Encoding, or JSON past the nesting bound.
     if (error.kind === 'decode' || error.kind === 'too-deep')
       return fail('decode', `the answer could not be read: ${error.message}`);
     return fail('upstream-failure', `upstream request failed: ${error.message}`);
   }
-  outbound.push(outboundRecord(target.origin, struct.method, started, response.status, response.body.length));
+  outbound.push(outboundRecord(origin, struct.method, started, response.status, response.body.length));
   if (response.status < 200 || response.status > 299) return statusFailure(response, context.redactor);
 
   const decoded = decodeBody(response.body, response.headers['content-type']);

@@ -15,7 +15,7 @@
 import type { UpstreamLimitsConfig } from '../config/project.js';
 import type { Admission, Refusal, UpstreamGate } from '../http/client.js';
 import type { SharedState } from '../state/shared-state.js';
-import { LimitTable } from './limits.js';
+import { LimitTable, type AppliedLimits, type ConcurrencyLimit, type RateLimit } from './limits.js';
 import { retryAfterUntil } from './retry-after.js';
 import { MAX_SLOT_WAIT_MS, SlotPools, type Slot } from './slots.js';
 
@@ -23,6 +23,12 @@ import { MAX_SLOT_WAIT_MS, SlotPools, type Slot } from './slots.js';
 const DEFAULT_PAUSE_MS = 1000;
 
 export type { Refusal } from '../http/client.js';
+
+/** Whose pause a request meets (its scope), and the limits that apply to it. */
+interface Route {
+  scope: string;
+  applied: AppliedLimits;
+}
 
 /** The answer to a request that must wait its turn, or be refused: made only when it waits. */
 type Waiting = { ok: true; release: () => void } | { ok: false; refusal: Refusal };
@@ -40,6 +46,11 @@ export class UpstreamGuard implements UpstreamGate {
   private readonly now: () => number;
   private readonly credentialOf: (namespace: string) => string;
   private readonly credentials = new Map<string, string>();
+  /**
+   * Per namespace and origin, as LimitTable keeps its limits (one entry for each pair that ever
+   * sent a request): read with the strings a call already holds, no key made per request.
+   */
+  private readonly routes = new Map<string, Map<string, Route>>();
   /** Per pause scope, the requests of this process waiting for a slot: a pause stops them at once. */
   private readonly waiting = new Map<string, Set<AbortController>>();
 
@@ -56,29 +67,75 @@ export class UpstreamGuard implements UpstreamGate {
   /**
    * Whether a request of `namespace` to `origin` may go now. When it may, `release` must be
    * called once it is answered, and the answer reported to `observe` with `scope`; when it may
-   * not, nothing is to be sent and the refusal says why.
+   * not, nothing is to be sent and the refusal says why. Answered at once (no promise) when the
+   * state is in this process's memory and neither a rate limit nor a full pool of slots applies.
    */
-  async admit(origin: string, namespace: string, signal: AbortSignal | undefined): Promise<Admission> {
-    const scope = this.pauseScope(origin, namespace);
-    const paused = await this.pauseRefusal(origin, scope);
-    if (paused) return paused;
-    const applied = this.limits.for(namespace, origin);
-    if (applied.rate) {
-      const { bucket, burst, requestsPerSecond } = applied.rate;
-      const taken = await this.state.take(bucket, burst, requestsPerSecond);
-      if (!taken.ok)
-        return refuse(
-          `the rate limit for ${origin} (${requestsPerSecond} requests per second, burst ${burst}; ${applied.rateSource}) is reached; nothing was sent`,
-          taken.retryAfterMs,
-        );
-    }
-    if (!applied.concurrency) return { ok: true, release: NOTHING_HELD, scope };
-    const { pool, concurrency } = applied.concurrency;
+  admit(origin: string, namespace: string, signal: AbortSignal | undefined): Admission | Promise<Admission> {
+    const { scope, applied } = this.routeOf(origin, namespace);
+    const { state } = this;
+    if (state.pausedUntilNow === undefined)
+      return state
+        .pausedUntil(scope)
+        .then((until) => this.pausedRefusal(origin, until) ?? this.admitUnpaused(origin, scope, applied, signal));
+    return (
+      this.pausedRefusal(origin, state.pausedUntilNow(scope)) ?? this.admitUnpaused(origin, scope, applied, signal)
+    );
+  }
+
+  /** Whose pause a request of `namespace` to `origin` meets, and the limits it is under: worked out on its first request. */
+  private routeOf(origin: string, namespace: string): Route {
+    let byOrigin = this.routes.get(namespace);
+    if (byOrigin === undefined) this.routes.set(namespace, (byOrigin = new Map()));
+    let route = byOrigin.get(origin);
+    if (route === undefined)
+      byOrigin.set(
+        origin,
+        (route = { scope: this.pauseScope(origin, namespace), applied: this.limits.for(namespace, origin) }),
+      );
+    return route;
+  }
+
+  /** A request whose scope is not paused: a token of its rate bucket, then a concurrency slot. */
+  private admitUnpaused(
+    origin: string,
+    scope: string,
+    applied: AppliedLimits,
+    signal: AbortSignal | undefined,
+  ): Admission | Promise<Admission> {
+    return applied.rate
+      ? this.takeThenSlot(origin, scope, applied, signal)
+      : this.slotFor(origin, scope, applied.concurrency, signal);
+  }
+
+  private async takeThenSlot(
+    origin: string,
+    scope: string,
+    applied: AppliedLimits,
+    signal: AbortSignal | undefined,
+  ): Promise<Admission> {
+    const { bucket, burst, requestsPerSecond } = applied.rate as RateLimit;
+    const taken = await this.state.take(bucket, burst, requestsPerSecond);
+    if (!taken.ok)
+      return refuse(
+        `the rate limit for ${origin} (${requestsPerSecond} requests per second, burst ${burst}; ${applied.rateSource}) is reached; nothing was sent`,
+        taken.retryAfterMs,
+      );
+    return this.slotFor(origin, scope, applied.concurrency, signal);
+  }
+
+  private slotFor(
+    origin: string,
+    scope: string,
+    limit: ConcurrencyLimit | null,
+    signal: AbortSignal | undefined,
+  ): Admission | Promise<Admission> {
+    if (!limit) return { ok: true, release: NOTHING_HELD, scope };
     // A free slot is taken at once: only a request that must wait is listed for a pause to stop.
-    const free = this.slots.tryAcquire(pool, concurrency);
+    const free = this.slots.tryAcquire(limit.pool, limit.concurrency);
     if (free) return { ok: true, release: free, scope };
-    const waited = await this.waitForSlot(origin, scope, applied.concurrency, signal);
-    return waited.ok ? { ok: true, release: waited.release, scope } : waited;
+    return this.waitForSlot(origin, scope, limit, signal).then((waited) =>
+      waited.ok ? { ok: true, release: waited.release, scope } : waited,
+    );
   }
 
   /** A slot once one frees, listed under `scope` so that a pause beginning meanwhile stops the wait. */
@@ -121,7 +178,11 @@ export class UpstreamGuard implements UpstreamGate {
 
   /** A refusal while `scope` is paused; null when it is not. */
   private async pauseRefusal(origin: string, scope: string): Promise<{ ok: false; refusal: Refusal } | null> {
-    const pausedUntil = await this.state.pausedUntil(scope);
+    return this.pausedRefusal(origin, await this.state.pausedUntil(scope));
+  }
+
+  /** A refusal while a scope is paused until `pausedUntil` (the state's answer); null when it is not. */
+  private pausedRefusal(origin: string, pausedUntil: number | null): { ok: false; refusal: Refusal } | null {
     if (pausedUntil === null || pausedUntil <= this.now()) return null;
     return refuse(
       `${origin} asked for a pause (429 or 503 with Retry-After) until ${new Date(pausedUntil).toISOString()}; nothing was sent`,

@@ -45,9 +45,17 @@ interface MediaType {
   charset: string | undefined;
 }
 
+/** The Content-Type read last and what it says: an upstream sends the same one answer after answer. */
+let lastRead: { header: string; type: MediaType | undefined } = { header: '', type: undefined };
+
 /** Parses `type/subtype; charset=x`; undefined when missing or not a media type. */
 function parseContentType(header: string | undefined): MediaType | undefined {
   if (header === undefined) return undefined;
+  if (header !== lastRead.header) lastRead = { header, type: readContentType(header) };
+  return lastRead.type;
+}
+
+function readContentType(header: string): MediaType | undefined {
   const semi = header.indexOf(';');
   const essence = (semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase();
   if (!/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(essence)) return undefined;
@@ -57,7 +65,7 @@ function parseContentType(header: string | undefined): MediaType | undefined {
     const value = match?.[1] ?? match?.[2];
     if (value) charset = value.toLowerCase();
   }
-  return { essence, charset };
+  return Object.freeze({ essence, charset });
 }
 
 function isJsonType(essence: string): boolean {
@@ -83,6 +91,8 @@ function decodeText(body: Buffer, charset: string | undefined, essence: string):
       return { kind: 'error', message: `unsupported charset "${charset.slice(0, 40)}"` };
     }
   }
+  // UTF-8 is checked and decoded natively: TextDecoder's own JavaScript runs on every answer.
+  if (decoder === utf8Decoder && isUtf8(body)) return body.toString('utf8', startsWithBom(body) ? 3 : 0);
   try {
     return decoder.decode(body);
   } catch {
@@ -114,6 +124,11 @@ function validUtf8Length(body: Buffer): number {
 
 /** TextDecoder drops a leading BOM (Buffer#toString would keep it); `fatal` refuses bad bytes. */
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Whether `body` starts with UTF-8's byte order mark, which decoding drops as TextDecoder does. */
+function startsWithBom(body: Buffer): boolean {
+  return body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
+}
 
 function parseJson(text: string): Result<unknown, SyntaxError> {
   try {

@@ -43,20 +43,23 @@ const ROUTING_HEADERS: ReadonlySet<string> = new Set([
   'true-client-ip',
   'cf-connecting-ip',
 ]);
-/** Whole families: `Proxy-Authorization`, `Proxy-Connection`, `X-Forwarded-Host`, `X-Forwarded-For`, ... */
-const ROUTING_HEADER_PREFIXES = ['proxy-', 'x-forwarded-'];
+// Whole families, by prefix (routingHeaderIn): `Proxy-Authorization`, `Proxy-Connection`,
+// `X-Forwarded-Host`, `X-Forwarded-For`, ...
 
 /**
  * The first header of `headers` that only the core may set, as it was spelled; undefined when
  * none. A Content-Length that states the body's real length is no override (ethers and other
  * HTTP libraries write one): it goes out as the core would write it.
  */
-function routingHeaderIn(headers: Readonly<Record<string, string>>, bodyLength: number): string | undefined {
-  return Object.keys(headers).find((name) => {
+function routingHeaderIn(headers: Readonly<Record<string, string>>, bodyLength: () => number): string | undefined {
+  for (const name in headers) {
     const lower = name.toLowerCase();
-    if (lower === 'content-length') return headers[name] !== String(bodyLength);
-    return ROUTING_HEADERS.has(lower) || ROUTING_HEADER_PREFIXES.some((prefix) => lower.startsWith(prefix));
-  });
+    if (lower === 'content-length') {
+      if (headers[name] !== String(bodyLength())) return name;
+    } else if (ROUTING_HEADERS.has(lower) || lower.startsWith('proxy-') || lower.startsWith('x-forwarded-'))
+      return name;
+  }
+  return undefined;
 }
 
 /** A request as it is about to leave: the body as text, or as bytes. */
@@ -78,40 +81,38 @@ export function egressRefusal(
   binds: (key: string) => boolean,
 ): string | null {
   const { body } = request;
-  const header = routingHeaderIn(
-    request.headers,
+  const header = routingHeaderIn(request.headers, () =>
     typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : (body?.byteLength ?? 0),
   );
   if (header !== undefined) {
     return `HEADER_NOT_ALLOWED: the request sets ${JSON.stringify(header)}, a header that decides where or how a request travels; only the core sets it, from the URL it checked. Nothing was sent`;
   }
-  for (const [place, text, asBytes] of placesOf(request, url, redactor)) {
-    const unbound = redactor.keysIn(text, asBytes).find((keys) => !keys.some(binds));
-    if (unbound) {
-      return `KEY_NOT_ALLOWED: the request to ${url.origin} carries the value of the key ${unbound[0]} in ${place}, and that key is not bound to ${url.origin}. Nothing was sent`;
-    }
-  }
-  return null;
-}
-
-/** Each part of a request searched for keys: where it is, its text, and whether that text is bytes read as latin1. */
-function placesOf(request: LeavingRequest, url: URL, redactor: Redactor): Array<[string, string, boolean]> {
+  // Searched on every request, so each part is searched where it stands and its place is named
+  // only once a key is found in it.
+  const unbound = (text: string, asBytes: boolean) =>
+    redactor.holdsKey(text, asBytes)
+      ? redactor.keysIn(text, asBytes).find((keys) => !keys.some(binds))?.[0]
+      : undefined;
+  const refusal = (key: string, place: string) =>
+    `KEY_NOT_ALLOWED: the request to ${url.origin} carries the value of the key ${key} in ${place}, and that key is not bound to ${url.origin}. Nothing was sent`;
   // The URL as written, and as it goes out: parsing drops tabs and line breaks and escapes some
   // characters, which can join a key that the text as written splits.
-  const places: Array<[string, string, boolean]> = [
-    ['the URL', request.url, false],
-    ['the URL', url.href, false],
-  ];
-  for (const [name, value] of Object.entries(request.headers)) {
-    places.push(
-      ['a header name', name, false],
-      [`the header ${JSON.stringify(redactor.redact(name).slice(0, 60))}`, value, false],
-    );
+  const inUrl = unbound(request.url, false) ?? unbound(url.href, false);
+  if (inUrl !== undefined) return refusal(inUrl, 'the URL');
+  for (const name in request.headers) {
+    const inName = unbound(name, false);
+    if (inName !== undefined) return refusal(inName, 'a header name');
+    const inValue = unbound(request.headers[name] as string, false);
+    if (inValue !== undefined)
+      return refusal(inValue, `the header ${JSON.stringify(redactor.redact(name).slice(0, 60))}`);
   }
-  const { body } = request;
   // A text body leaves as UTF-8: its bytes are searched, so that a key in UTF-16 is found too.
-  if (typeof body === 'string') places.push(['the body', Buffer.from(body, 'utf8').toString('latin1'), true]);
-  else if (body)
-    places.push(['the body', Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1'), true]);
-  return places;
+  const bytes =
+    typeof body === 'string'
+      ? Buffer.from(body, 'utf8')
+      : body
+        ? Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+        : null;
+  const inBody = bytes === null ? undefined : unbound(bytes.toString('latin1'), true);
+  return inBody === undefined ? null : refusal(inBody, 'the body');
 }

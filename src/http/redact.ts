@@ -62,8 +62,6 @@ export class Redactor {
   private readonly formChars: ReadonlySet<number>;
   /** Whether some form has a character past ASCII (so an escaped character's UTF-8 bytes may be part of one). */
   private readonly nonAscii: boolean;
-  /** Joins the texts of a value for one search: a character in no form, so no form spans two. */
-  private readonly separator: string;
   private readonly pattern: RegExp;
   private readonly utf16Pattern: RegExp;
   private readonly subsets = new WeakMap<object, Redactor>();
@@ -94,9 +92,6 @@ export class Redactor {
     );
     this.formChars = formChars;
     this.nonAscii = [...formChars].some((code) => code >= 0x80);
-    let separator = 0;
-    while (formChars.has(separator)) separator++;
-    this.separator = String.fromCharCode(separator);
     this.pattern = anyOf(forms);
     this.utf16Pattern = anyOf([...this.utf16Forms.keys()]);
   }
@@ -133,26 +128,56 @@ export class Redactor {
     return this.values.size === 0 ? [] : this.found(text, asBytes).map((found) => found.keys);
   }
 
+  /** Whether keysIn would find anything in `text`: the same searches, nothing collected (egress.ts asks it of every request). */
+  holdsKey(text: string, asBytes = false): boolean {
+    if (this.values.size === 0) return false;
+    if (this.needles.in(text)) return true;
+    const unescaped = this.unescaped(text, asBytes);
+    if (unescaped && this.needles.in(unescaped.text)) return true;
+    return (asBytes || text.includes('\0')) && this.utf16Needles.in(text);
+  }
+
   /**
    * A JSON-like value with every string, object key and number that holds a form redacted: the
    * value itself when nothing matches, else a copy that shares what did not change. Walked
    * without recursion, so any nesting is safe.
    */
   redactValue<T>(value: T): T {
-    if (this.values.size === 0) return value;
-    // First one search over the value's texts joined; the walk that rewrites only on a match.
-    const texts: string[] = [];
-    rewrite(value, (leaf) => {
-      const text = this.textOf(leaf);
-      if (text.length >= this.needles.shortest) texts.push(text);
-      return undefined;
-    });
-    if (!this.mayHold(texts.join(this.separator))) return value;
+    if (this.values.size === 0 || !this.valueMayHold(value)) return value;
     return rewrite(value, (leaf) => {
       const text = this.textOf(leaf);
       const clean = this.redact(text);
       return clean === text ? undefined : clean;
     }) as T;
+  }
+
+  /**
+   * Whether some string, object key or number (where a form could be part of one) of a JSON-like
+   * value may hold a form: each is searched as redactValue would rewrite it, the value walked
+   * without recursion and left at the first that may. Most values hold none: walked once, nothing
+   * copied, no text joined.
+   */
+  private valueMayHold(value: unknown): boolean {
+    const pending: unknown[] = [value];
+    while (pending.length > 0) {
+      const current = pending.pop();
+      if (typeof current === 'string' || typeof current === 'number') {
+        if (this.leafMayHold(current)) return true;
+      } else if (Array.isArray(current)) {
+        for (const item of current) pending.push(item);
+      } else if (typeof current === 'object' && current !== null) {
+        for (const key of Object.keys(current)) {
+          if (this.leafMayHold(key)) return true;
+          pending.push((current as Record<string, unknown>)[key]);
+        }
+      }
+    }
+    return false;
+  }
+
+  private leafMayHold(leaf: string | number): boolean {
+    const text = this.textOf(leaf);
+    return text.length >= this.needles.shortest && this.mayHold(text);
   }
 
   /**

@@ -119,12 +119,11 @@ export function buildRequest(
 ): RequestStruct {
   const args = inTheirText(given, plan.textAround);
   let url = render(plan.root, args, tokens) + render(plan.path, args, tokens);
-  const search = new URLSearchParams();
+  let query = '';
   for (const { name, value } of plan.query) {
     const text = queryText(value.kind === 'user' ? args[value.key] : render(value.template, args, tokens));
-    if (text !== undefined) search.append(name, text);
+    if (text !== undefined) query += `${query === '' ? '' : '&'}${formEncoded(name)}=${formEncoded(text)}`;
   }
-  const query = search.toString();
   if (query) url += (plan.pathHasQuery ? '&' : '?') + query;
 
   const headers: Record<string, string> = {};
@@ -152,7 +151,7 @@ export function buildRequest(
  * `content-type: application/json` unless a header of any spelling names its type.
  */
 export function outgoingRequest(struct: RequestStruct): OutgoingRequest {
-  const headers = Object.fromEntries(oneHeaderPerName(Object.entries(struct.headers)).values());
+  const headers = lastSpellings(struct.headers);
   if (struct.body === null) return { url: struct.url, headers };
   if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
     headers['content-type'] = 'application/json';
@@ -161,6 +160,31 @@ export function outgoingRequest(struct: RequestStruct): OutgoingRequest {
     headers,
     body: typeof struct.body === 'string' ? struct.body : JSON.stringify(struct.body),
   };
+}
+
+/**
+ * The headers, one per lower-cased name, as oneHeaderPerName keeps them; made on every call, so
+ * in one object, without the map and pairs of the plan's form.
+ */
+function lastSpellings(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const result: Record<string, string> = {};
+  const spelled = new Map<string, string>();
+  for (const name of Object.keys(headers)) {
+    const lower = name.toLowerCase();
+    const earlier = spelled.get(lower);
+    if (earlier !== undefined) delete result[earlier]; // the survivor stands where it was last written
+    spelled.set(lower, name);
+    // A `__proto__` header stays a header, as Object.fromEntries would keep it, never a prototype.
+    if (name === '__proto__')
+      Object.defineProperty(result, name, {
+        value: headers[name],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else result[name] = headers[name] as string;
+  }
+  return result;
 }
 
 /** Headers by lower-cased name; a later spelling of a name replaces an earlier one. */
@@ -194,6 +218,29 @@ function render(template: Template, args: Readonly<Record<string, unknown>>, tok
     }
   }
   return text;
+}
+
+/** What encodeURIComponent leaves or writes otherwise than a query's form encoding does. */
+const FORM_SPELLINGS: Readonly<Record<string, string>> = {
+  '%20': '+',
+  '!': '%21',
+  "'": '%27',
+  '(': '%28',
+  ')': '%29',
+  '~': '%7E',
+};
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * `text` as URLSearchParams writes it into a query (application/x-www-form-urlencoded: a lone
+ * surrogate as U+FFFD, a space as `+`, every byte but letters, digits and `*-._` percent-encoded),
+ * by the native encodeURIComponent: URLSearchParams, made and written on every call, is JavaScript.
+ */
+function formEncoded(text: string): string {
+  return encodeURIComponent(text.replace(LONE_SURROGATE, '\uFFFD')).replace(
+    /%20|[!'()~]/g,
+    (spelled) => FORM_SPELLINGS[spelled] as string,
+  );
 }
 
 /** R6: arrays become one comma-joined value; omitted optional arguments are not sent. */

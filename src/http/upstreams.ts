@@ -12,14 +12,25 @@ export class UpstreamError extends FlowguardError {
   }
 }
 
+/** An override's base as a request needs it: its origin, and the text a routed URL starts with. */
+interface Base {
+  origin: string;
+  /** The origin and the base's path without its last `/`: the routed request's path follows. */
+  prefix: string;
+}
+
 export class Upstreams {
-  private readonly bases: ReadonlyMap<string, URL>;
+  private readonly bases: ReadonlyMap<string, Base>;
 
   /** `overrides` maps an origin (`https://api.example.com`) or `*` (every origin) to a base URL. */
   constructor(overrides: Readonly<Record<string, string>> = {}) {
-    const bases = new Map<string, URL>();
-    for (const [origin, base] of Object.entries(overrides))
-      bases.set(origin === '*' ? '*' : originOf(origin), baseOf(base));
+    const bases = new Map<string, Base>();
+    for (const [origin, text] of Object.entries(overrides)) {
+      const base = baseOf(text);
+      // Read once here: a URL's origin is computed anew each time it is asked for.
+      const path = base.pathname.endsWith('/') ? base.pathname.slice(0, -1) : base.pathname;
+      bases.set(origin === '*' ? '*' : originOf(origin), { origin: base.origin, prefix: base.origin + path });
+    }
     this.bases = bases;
   }
 
@@ -48,12 +59,14 @@ export class Upstreams {
     return base !== undefined && base.origin === sentTo;
   }
 
-  /** Where a request for `url` (already parsed and checked) is sent: `url` itself when no override routes it. */
-  route(url: URL): URL {
-    const base = this.bases.size === 0 ? undefined : (this.bases.get(url.origin) ?? this.bases.get('*'));
+  /**
+   * Where a request for `url` (already parsed and checked; `origin` is its origin, when the caller
+   * has read it already) is sent: `url` itself when no override routes it.
+   */
+  route(url: URL, origin = url.origin): URL {
+    const base = this.bases.size === 0 ? undefined : (this.bases.get(origin) ?? this.bases.get('*'));
     if (!base) return url;
-    const prefix = base.pathname.endsWith('/') ? base.pathname.slice(0, -1) : base.pathname;
-    return new URL(`${base.origin}${prefix}${url.pathname}${url.search}`);
+    return new URL(base.prefix + url.pathname + url.search);
   }
 
   /** Where a request for `url` is sent, as text. */

@@ -293,12 +293,17 @@ export class Catalog {
     );
   }
 
-  /** The response cache (src/cache/) answers a repeated call of a read-only tool; it keys on the checked arguments. */
-  private async callThroughCache(
+  /**
+   * The response cache (src/cache/) answers a repeated call of a read-only tool; it keys on the
+   * checked arguments. Not async: its promise is the cache's, not one more wrapped around it.
+   */
+  private callThroughCache(
     tool: Tool,
     args: unknown,
     options: CallOptions,
-  ): Promise<{ result: CallResult | DryRunResult; cache: CacheOutcome }> {
+  ):
+    | Promise<{ result: CallResult | DryRunResult; cache: CacheOutcome }>
+    | { result: CallResult | DryRunResult; cache: CacheOutcome } {
     const checked = checkArguments(this.context, tool, args, options);
     if (!(checked instanceof CheckedArguments))
       return { result: this.context.redactor.redactValue(checked), cache: 'none' };

@@ -53,6 +53,10 @@ export class MemoryState implements SharedState {
   }
 
   async pausedUntil(scope: string): Promise<number | null> {
+    return this.pausedUntilNow(scope);
+  }
+
+  pausedUntilNow(scope: string): number | null {
     const until = this.pauses.get(scope);
     if (until === undefined) return null;
     if (until <= this.now()) {

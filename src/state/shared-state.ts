@@ -17,6 +17,12 @@ export interface SharedState {
   pause(scope: string, untilMs: number): Promise<void>;
   /** The epoch ms `scope` is paused until, or null when it is not paused. */
   pausedUntil(scope: string): Promise<number | null>;
+  /**
+   * pausedUntil answered at once, where the state is this process's memory: the upstream guard
+   * then lets a request that nothing holds back go in the same turn. Absent where asking takes a
+   * round trip (Redis, and the state that falls back from it).
+   */
+  pausedUntilNow?(scope: string): number | null;
   cacheGet(key: string): Promise<string | null>;
   cacheSet(key: string, value: string, ttlMs: number): Promise<void>;
   /** Session records every replica reads; null where the state is this process's own (its sessions are already here). */

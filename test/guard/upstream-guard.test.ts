@@ -8,6 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/runtime/catalog.js';
 import type { CallResult, ToolError } from '../../src/call/outcome.js';
 import { retryAfterUntil } from '../../src/guard/retry-after.js';
+import { UpstreamGuard } from '../../src/guard/upstream-guard.js';
+import { MemoryState } from '../../src/state/memory-state.js';
 import { tempProject } from '../kit/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { waitFor } from '../support/wait.js';
@@ -190,5 +192,49 @@ describe('concurrency limits', () => {
     const results = await Promise.all(calls);
     expect(results.every((result) => result.ok)).toBe(true);
     expect(mostInFlight).toBe(2);
+  });
+});
+
+describe('admission without waiting a turn', () => {
+  const origin = 'https://api.example.com';
+  /** The memory state seen as a store that answers only by promise (as Redis does). */
+  const remoteLike = (state: MemoryState) => ({
+    take: state.take.bind(state),
+    pause: state.pause.bind(state),
+    pausedUntil: state.pausedUntil.bind(state),
+    cacheGet: state.cacheGet.bind(state),
+    cacheSet: state.cacheSet.bind(state),
+    sessions: null,
+    close: state.close.bind(state),
+  });
+
+  it('with the state in memory, a request nothing holds back is admitted at once, and a paused scope refused at once', async () => {
+    const state = new MemoryState();
+    const guard = new UpstreamGuard({}, state);
+    const admission = guard.admit(origin, 'ns', undefined);
+    expect(admission).not.toBeInstanceOf(Promise);
+    expect(admission).toMatchObject({ ok: true, scope: `${origin} namespace:ns` });
+    if (!(admission instanceof Promise) && admission.ok) admission.release();
+    await guard.observe(`${origin} namespace:ns`, 429, '30');
+    const paused = guard.admit(origin, 'ns', undefined);
+    expect(paused).not.toBeInstanceOf(Promise);
+    expect(paused).toMatchObject({ ok: false, refusal: { retryAfterSeconds: 30 } });
+  });
+
+  it('a state that answers by promise, a rate limit or a full pool: the admission is a promise, with the same answers', async () => {
+    const remote = new UpstreamGuard({}, remoteLike(new MemoryState()));
+    const byPromise = remote.admit(origin, 'ns', undefined);
+    expect(byPromise).toBeInstanceOf(Promise);
+    expect(await byPromise).toMatchObject({ ok: true, scope: `${origin} namespace:ns` });
+    const rated = new UpstreamGuard({ default: { requestsPerSecond: 1, burst: 1 } }, new MemoryState());
+    expect(rated.admit(origin, 'ns', undefined)).toBeInstanceOf(Promise);
+    expect(await rated.admit(origin, 'ns', undefined)).toMatchObject({ ok: false });
+    const single = new UpstreamGuard({ default: { concurrency: 1 } }, new MemoryState());
+    const first = single.admit(origin, 'ns', undefined);
+    expect(first).toMatchObject({ ok: true });
+    const second = single.admit(origin, 'ns', undefined);
+    expect(second).toBeInstanceOf(Promise);
+    if (!(first instanceof Promise) && first.ok) first.release();
+    expect(await second).toMatchObject({ ok: true });
   });
 });

@@ -307,6 +307,35 @@ describe('issue 23: forms behind escapes, in UTF-16 and in other charsets', () =
     expect(shared.keysIn('nothing here')).toEqual([]);
   });
 
+  it('holdsKey says whether keysIn finds anything: as it stands, behind escapes, in UTF-16', () => {
+    const utf16 = Buffer.from(`x ${KEY}`, 'utf16le').toString('latin1');
+    const escaped = JSON.stringify(KEY)
+      .slice(1, -1)
+      .replace(/[a-z]/, (letter) => `\\u00${letter.charCodeAt(0).toString(16)}`);
+    const texts: Array<[string, boolean]> = [
+      [`a ${KEY} b`, false],
+      [escaped, false],
+      [utf16, true],
+      [utf16, false],
+      [utf16.replaceAll('\0', ''), true],
+      [KEY.slice(1), false],
+      ['', true],
+    ];
+    for (const [text, asBytes] of texts)
+      expect(redactor.holdsKey(text, asBytes)).toBe(redactor.keysIn(text, asBytes).length > 0);
+    // The first five hold it (without its NULs the UTF-16 text is the key as it stands); a part of it and nothing do not.
+    expect(texts.map(([text, asBytes]) => redactor.holdsKey(text, asBytes))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(new Redactor(new Map()).holdsKey(KEY)).toBe(false);
+  });
+
   it('a text with NULs (UTF-16 taken for UTF-8) is redacted in that spelling, also inside a value', () => {
     const text = Buffer.from(`key ${KEY}`, 'utf16le').toString('utf8');
     expect(redactor.redact(text)).toBe(Buffer.from(`key ${MARKER}`, 'utf16le').toString('utf8'));

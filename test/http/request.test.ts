@@ -63,6 +63,40 @@ describe('buildRequest', () => {
     });
   });
 
+  it('writes a query value as URLSearchParams would, whatever its characters', () => {
+    const plan = planRequest(SCHEMA, getThing);
+    const odd = [
+      ' ',
+      '!',
+      "'",
+      '(',
+      ')',
+      '~',
+      '*',
+      '-',
+      '.',
+      '_',
+      '+',
+      '%',
+      '&',
+      '=',
+      '#',
+      '\0',
+      '\n',
+      'é',
+      '中',
+      '😀',
+    ];
+    // A lone surrogate half of either kind, alone, before and after others.
+    const samples = [...odd, '\ud800', '\udc00', 'a\ud800b', '\udc00\ud800', odd.join(''), odd.join(' ') + '\ud83d'];
+    for (let code = 0; code < 0x10000; code += 7) samples.push(String.fromCharCode(code));
+    for (const q of samples) {
+      const url = buildRequest(plan, { id: 'a', part: 'b', q }, tokens).url;
+      const expected = new URLSearchParams([['q', q]]).toString();
+      expect(url.slice(url.indexOf('&q=') + 1, url.indexOf('&format='))).toBe(expected);
+    }
+  });
+
   it('leaves out omitted optional arguments', () => {
     expect(buildRequest(planRequest(SCHEMA, getThing), { id: 'a', part: 'b' }, tokens).url).toBe(
       `https://--chain--.api.example.com/v1/things/a/b?module=account&apikey=${key}&format=json`,
@@ -132,6 +166,20 @@ describe('requests as the reference sends them (issue 14)', () => {
       headers: { 'CONTENT-TYPE': 'application/x-www-form-urlencoded' },
       body: 'a=1&b=2',
     });
+  });
+
+  it('sends one header per name, the spelling written last where it was written, and a `__proto__` header as a header', () => {
+    const headers = JSON.parse('{"Accept":"a","x-one":"1","__proto__":"p","ACCEPT":"b","X-One":"2"}') as Record<
+      string,
+      string
+    >;
+    const sent = outgoingRequest({ url: 'https://api.example.com/q', method: 'GET', headers, body: null });
+    expect(Object.entries(sent.headers)).toEqual([
+      ['__proto__', 'p'],
+      ['ACCEPT', 'b'],
+      ['X-One', '2'],
+    ]);
+    expect(Object.getPrototypeOf(sent.headers)).toBe(Object.prototype);
   });
 
   it("lets a spelling a handler added replace the schema's", () => {

@@ -3,11 +3,17 @@
 // UpstreamGuard as the gate of an HttpClient: a 429 with Retry-After pauses what follows, and
 // the time a request waits for its turn is not taken from its total deadline.
 
+import type { Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpstreamGuard } from '../../src/guard/upstream-guard.js';
 import { HttpClient } from '../../src/http/client.js';
 import { HttpError, RefusedError } from '../../src/http/errors.js';
-import { upstreamGate, type Admission, type UpstreamGate } from '../../src/http/interceptors/upstream-gate.js';
+import {
+  GateFailure,
+  upstreamGate,
+  type Admission,
+  type UpstreamGate,
+} from '../../src/http/interceptors/upstream-gate.js';
 import { MemoryState } from '../../src/state/memory-state.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { waitFor } from '../support/wait.js';
@@ -32,7 +38,7 @@ afterAll(async () => {
 
 /** A gate that admits or refuses as told, counts releases, and records what it observed. */
 function testGate(
-  admit: () => Promise<Admission>,
+  admit: () => Admission | Promise<Admission>,
 ): UpstreamGate & { released: number; observed: Array<[string, number, string | undefined]> } {
   const gate = {
     released: 0,
@@ -121,6 +127,51 @@ describe('upstreamGate', () => {
     letGo();
     expect((await outcome).error?.message).toBe('request aborted by the caller');
     expect(gate.released).toBe(1);
+    expect(server.hits()).toBe(before);
+  });
+
+  it('a gate that answers at once lets the request go in the same turn', () => {
+    const sent: string[] = [];
+    const dispatch = upstreamGate()((options) => (sent.push(options.path), true));
+    const gate = testGate(() => ({ ok: true, scope: 's', release: () => undefined }));
+    dispatch(
+      {
+        origin: server.origin,
+        path: '/now',
+        method: 'GET',
+        gate: { by: gate, origin: 'https://api.example.com', namespace: 'ns', signal: undefined },
+      } as Dispatcher.DispatchOptions,
+      {},
+    );
+    expect(sent).toEqual(['/now']);
+  });
+
+  it('a request a gate admitted at once is released once, after its answer, which the gate reads', async () => {
+    const gate = testGate(() => ({ ok: true, scope: 'scope-1', release: () => void gate.released++ }));
+    const outcome = await gated(gate, '/busy');
+    expect(outcome.status).toBe(429);
+    expect(gate.released).toBe(1);
+    expect(gate.observed).toEqual([['scope-1', 429, '120']]);
+  });
+
+  it('a gate that refuses at once sends nothing and fails with the refusal', async () => {
+    const before = server.hits();
+    const gate = testGate(() => ({ ok: false, refusal: { message: 'paused; retry after 2 s', retryAfterSeconds: 2 } }));
+    const outcome = await gated(gate, '/');
+    expect(outcome.error).toBeInstanceOf(RefusedError);
+    expect((outcome.error as RefusedError).refusal.retryAfterSeconds).toBe(2);
+    expect(server.hits()).toBe(before);
+  });
+
+  it('a gate that throws sends nothing, and the caller hears the failure of the gate', async () => {
+    const before = server.hits();
+    const cause = new Error('state unreachable');
+    const gate = testGate(() => {
+      throw cause;
+    });
+    const outcome = await gated(gate, '/');
+    expect(outcome.error).toBeInstanceOf(GateFailure);
+    expect((outcome.error as GateFailure).failure).toBe(cause);
     expect(server.hits()).toBe(before);
   });
 

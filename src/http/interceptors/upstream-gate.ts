@@ -16,13 +16,15 @@ import {
   type Headers,
   type Interceptor,
 } from './policy-handler.js';
+import type { Dispatcher } from 'undici';
 
 /** Let go (free the slot with `release` once answered, report the answer to `scope`), or refused. */
 export type Admission = { ok: true; release: () => void; scope: string } | { ok: false; refusal: Refusal };
 
 /** What the chain asks of the upstream guard (src/guard/upstream-guard.ts is one). */
 export interface UpstreamGate {
-  admit(origin: string, namespace: string, signal: AbortSignal | undefined): Promise<Admission>;
+  /** An admission at once where nothing is to wait for (the request then goes in the same turn), or its promise. */
+  admit(origin: string, namespace: string, signal: AbortSignal | undefined): Admission | Promise<Admission>;
   /** Reads an answer for a pause; null when there is nothing to wait for. */
   observe(scope: string, status: number, retryAfter: string | undefined): Promise<void> | null;
 }
@@ -43,25 +45,45 @@ export function upstreamGate(): Interceptor {
   return (dispatch) => (options, handler) => {
     const { gate } = options as GateOptions;
     if (gate === undefined) return dispatch(options, handler);
-    gate.by.admit(gate.origin, gate.namespace, gate.signal).then(
-      (admission) => {
-        if (!admission.ok) return handler.onResponseError?.(NOT_STARTED, new RefusedError(admission.refusal));
-        // The caller gave up while the request waited its turn: nothing is dispatched.
-        if (gate.signal?.aborted) {
-          admission.release();
-          return handler.onResponseError?.(NOT_STARTED, abortedError());
-        }
-        const gated = new GateHandler(handler, gate.by, admission);
-        try {
-          dispatch(options, gated);
-        } catch (error) {
-          gated.onResponseError(NOT_STARTED, error as Error);
-        }
-      },
+    let admitted: Admission | Promise<Admission>;
+    try {
+      admitted = gate.by.admit(gate.origin, gate.namespace, gate.signal);
+    } catch (error) {
+      handler.onResponseError?.(NOT_STARTED, new GateFailure(error));
+      return true;
+    }
+    if (!(admitted instanceof Promise)) {
+      dispatchAdmitted(dispatch, options, handler, gate, admitted);
+      return true;
+    }
+    admitted.then(
+      (admission) => dispatchAdmitted(dispatch, options, handler, gate, admission),
       (error: unknown) => handler.onResponseError?.(NOT_STARTED, new GateFailure(error)),
     );
     return true;
   };
+}
+
+/** Dispatches a request the gate let go, or fails it with the gate's refusal. */
+function dispatchAdmitted(
+  dispatch: Dispatcher['dispatch'],
+  options: Dispatcher.DispatchOptions,
+  handler: Handler,
+  gate: NonNullable<GateOptions['gate']>,
+  admission: Admission,
+): void {
+  if (!admission.ok) return handler.onResponseError?.(NOT_STARTED, new RefusedError(admission.refusal));
+  // The caller gave up while the request waited its turn: nothing is dispatched.
+  if (gate.signal?.aborted) {
+    admission.release();
+    return handler.onResponseError?.(NOT_STARTED, abortedError());
+  }
+  const gated = new GateHandler(handler, gate.by, admission);
+  try {
+    dispatch(options, gated);
+  } catch (error) {
+    gated.onResponseError(NOT_STARTED, error as Error);
+  }
 }
 
 class GateHandler extends PolicyHandler {
