@@ -155,6 +155,8 @@ function benchFiles(baseline: string): Files {
   if (!existsSync(corpus)) {
     cleanUp();
     const generated = generateCatalog({ count: 300, seed: 20261125, handlerShare: 0.4 });
+    // No lists, but a folder for them: `serve` refuses a lists folder that is not there.
+    mkdirSync(join(generated.dir, 'shared-lists'));
     return {
       schemas: generated.dir,
       lists: join(generated.dir, 'shared-lists'),
