@@ -21,25 +21,12 @@ export interface ArgumentProblem {
 // Union types carry R6's numeric enums (`enum(1,5,137)` accepts "5" and 5).
 const ajv = once(() => newAjv({ allErrors: true, useDefaults: true, strict: true, allowUnionTypes: true }));
 
-/** Inputs by the parameter list they were built from (a route's, never changed once checked). */
-const built = new WeakMap<readonly CanonicalParam[], InputSchema>();
-
 export class InputSchema {
   private validator: ValidateFunction | null = null;
 
   constructor(readonly schema: JsonSchema) {}
 
-  /**
-   * The input of a parameter list, built once per list: the check sizes the tool's definition
-   * with it (VAL100) and the catalog's tool lists and validates with the same one.
-   */
   static fromParameters(params: readonly CanonicalParam[]): InputSchema {
-    let input = built.get(params);
-    if (!input) built.set(params, (input = InputSchema.build(params)));
-    return input;
-  }
-
-  private static build(params: readonly CanonicalParam[]): InputSchema {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     for (const param of params) {

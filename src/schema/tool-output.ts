@@ -32,23 +32,9 @@ export function answerSchema(output: OutputSpec | undefined): JsonSchema | undef
   return output?.mimeType === 'application/json' ? convertNode(output.schema) : undefined;
 }
 
-/** Output schemas by the output they were converted from, null where none can be advertised. */
-const converted = new WeakMap<OutputSpec, JsonSchema | null>();
-
-/**
- * The MCP `outputSchema` for a route's output, or undefined where none can be advertised. Made
- * once per output (the check sizes the definition with it, the listing lists it, the result
- * validator compiles it), so callers share it and never change it.
- */
+/** The MCP `outputSchema` for a route's output, or undefined where none can be advertised. */
 export function toOutputSchema(output: OutputSpec | undefined): JsonSchema | undefined {
-  if (!output) return undefined;
-  let schema = converted.get(output);
-  if (schema === undefined) converted.set(output, (schema = convertOutput(output) ?? null));
-  return schema ?? undefined;
-}
-
-function convertOutput(output: OutputSpec): JsonSchema | undefined {
-  if (output.mimeType !== 'application/json') return undefined;
+  if (!output || output.mimeType !== 'application/json') return undefined;
   const root = output.schema;
   if (root.type !== 'object' || root.nullable === true) return undefined;
   // Valid 2020-12 by construction (known types, non-empty enums of the node's type, two known
