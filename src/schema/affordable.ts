@@ -31,7 +31,12 @@ const LISTED_ENUM_VALUES = 25;
 const PROPERTY_DESCRIPTION_CHARS = 200;
 
 export function estimateTokens(value: unknown): number {
-  return Math.ceil(JSON.stringify(value).length / CHARS_PER_TOKEN);
+  return tokensOfChars(JSON.stringify(value).length);
+}
+
+/** The estimate for JSON of `chars` characters. */
+export function tokensOfChars(chars: number): number {
+  return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
 /** What sizing needs of a definition (an MCP tool listing entry). */
