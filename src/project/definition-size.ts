@@ -6,7 +6,7 @@
 
 import { childPath, FindingSink, type Finding } from '../report/findings.js';
 import type { CanonicalSchema } from '../schema/types.js';
-import { affordableDefinition, estimateTokens, MAX_DEFINITION_TOKENS, tokensOfChars } from '../schema/affordable.js';
+import { affordableDefinition, MAX_DEFINITION_TOKENS, tokensOfChars } from '../schema/affordable.js';
 import { InputSchema } from '../schema/tool-input.js';
 import { outputSchemaCharsBound, toOutputSchema } from '../schema/tool-output.js';
 
@@ -26,12 +26,12 @@ export function largeDefinitions(schema: CanonicalSchema, text: string): Finding
     const charsBound = JSON.stringify(listed).length + outputSchemaCharsBound(route.output);
     if (tokensOfChars(charsBound) <= MAX_DEFINITION_TOKENS) continue;
     const definition = { ...listed, outputSchema: toOutputSchema(route.output) };
-    const { cuts } = affordableDefinition(definition);
+    const { cuts, tokens } = affordableDefinition(definition);
     if (cuts.length === 0) continue;
     sink.add(
       'VAL100',
       childPath(childPath('main', mapKey), route.name),
-      `the tool's definition is about ${estimateTokens(definition)} tokens, over the ${MAX_DEFINITION_TOKENS} a listing gives one tool: it is listed with ${cuts.join('; ')}`,
+      `the tool's definition is about ${tokens} tokens, over the ${MAX_DEFINITION_TOKENS} a listing gives one tool: it is listed with ${cuts.join('; ')}`,
       'keep what a model needs to pick and call the tool: an enum of hundreds of values as a free string (or a shared list), an output schema of the fields callers read',
     );
   }
