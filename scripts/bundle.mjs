@@ -8,10 +8,16 @@
 // validators. Plain JavaScript: it runs right after tsc, in `prepare` and `build`.
 
 import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 /** Packages bundled into flowguard's chunks; every other bare import loads from node_modules. */
 const BUNDLED = /^(?:@modelcontextprotocol\/sdk|zod|zod-to-json-schema)(?:\/|$)/;
+/**
+ * The SDK's Ajv provider, as its server imports it and as flowguard's MCP server does: bundled as
+ * a stand-in that loads it on first use (sdk-ajv-provider.mjs).
+ */
+const SDK_AJV_PROVIDER = /^(?:\.\.\/validation\/ajv-provider\.js|@modelcontextprotocol\/sdk\/validation\/ajv)$/;
 
 // Chunk names carry a hash of their content: the chunks of an earlier build would stay behind.
 rmSync('dist/bundle', { recursive: true, force: true });
@@ -29,6 +35,11 @@ await build({
     {
       name: 'dependencies-from-node-modules',
       setup(builder) {
+        builder.onResolve({ filter: SDK_AJV_PROVIDER }, (args) =>
+          args.path.startsWith('@') || args.importer.includes('@modelcontextprotocol/sdk')
+            ? { path: fileURLToPath(new URL('sdk-ajv-provider.mjs', import.meta.url)) }
+            : undefined,
+        );
         builder.onResolve({ filter: /^[^./]/ }, (args) =>
           BUNDLED.test(args.path) ? undefined : { path: args.path, external: true },
         );

@@ -7,7 +7,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error: plain JavaScript of the build, without types (scripts/bundle.mjs bundles it in the SDK provider's place).
+import { AjvJsonSchemaValidator as StandIn } from '../scripts/sdk-ajv-provider.mjs';
 
 const BUNDLE = resolve(dirname(fileURLToPath(import.meta.url)), '../dist/bundle');
 const ON_FIRST_USE = ['ioredis', 'prom-client', '@readme/openapi-parser'];
@@ -63,5 +66,28 @@ describe('the bundles', () => {
     expect(sdkChunks).toHaveLength(1);
     const loadedByEveryStart = staticFiles(join(BUNDLE, 'cli.js'));
     expect(loadedByEveryStart).not.toContain(sdkChunks[0]);
+  });
+
+  it("load the SDK's Ajv provider (ajv, ajv-formats) on first use only, not with the server", () => {
+    const sdkChunk = bundleFiles().find((file) => readFileSync(file, 'utf8').includes('"notifications/initialized"'));
+    const imports = staticImports(sdkChunk as string);
+    // The check itself must see the chunk's imports (node's modules, the chunks it shares), or it proves nothing.
+    expect(imports.size).toBeGreaterThan(0);
+    expect([...imports].filter((specifier) => specifier === 'ajv' || specifier === 'ajv-formats')).toEqual([]);
+  });
+});
+
+describe("the stand-in for the SDK's Ajv provider", () => {
+  it('answers as the SDK provider does, formats included', () => {
+    const schema = {
+      type: 'object',
+      properties: { mail: { type: 'string', format: 'email' }, n: { type: 'integer' } },
+      required: ['mail'],
+    } as const;
+    const sdk = new AjvJsonSchemaValidator().getValidator(schema);
+    const standIn = (new StandIn() as AjvJsonSchemaValidator).getValidator(schema);
+    for (const value of [{ mail: 'a@b.example' }, { mail: 'not a mail' }, { n: 1 }, { mail: 'a@b.example', n: 1.5 }])
+      expect(standIn(value)).toEqual(sdk(value));
+    expect(standIn({ mail: 'not a mail' }).valid).toBe(false);
   });
 });

@@ -6,9 +6,9 @@
 
 import { childPath, FindingSink, type Finding } from '../report/findings.js';
 import type { CanonicalSchema } from '../schema/types.js';
-import { affordableDefinition, estimateTokens, MAX_DEFINITION_TOKENS } from '../schema/affordable.js';
+import { affordableDefinition, MAX_DEFINITION_TOKENS, tokensOfChars } from '../schema/affordable.js';
 import { InputSchema } from '../schema/tool-input.js';
-import { toOutputSchema } from '../schema/tool-output.js';
+import { outputSchemaCharsBound, toOutputSchema } from '../schema/tool-output.js';
 
 /** A VAL100 finding for each route of `schema` whose listed definition is over the bound. */
 export function largeDefinitions(schema: CanonicalSchema, text: string): Finding[] {
@@ -16,19 +16,22 @@ export function largeDefinitions(schema: CanonicalSchema, text: string): Finding
   // The tool map's key as the file writes it: 2.x has `routes`, later versions `tools` (or, where a file keeps it, `routes`).
   const mapKey = schema.version.startsWith('2.') || !/\btools\s*:/.test(text) ? 'routes' : 'tools';
   for (const route of schema.routes) {
-    const definition = {
+    const listed = {
       name: `${schema.namespace}_${route.name}`,
       title: `${schema.namespace}/${route.name}`,
       description: route.description,
       inputSchema: InputSchema.fromParameters(route.parameters).schema,
-      outputSchema: toOutputSchema(route.output),
     };
-    const { cuts } = affordableDefinition(definition);
+    // Most definitions are far below the bound: a bound on their size spares converting their output schema.
+    const charsBound = JSON.stringify(listed).length + outputSchemaCharsBound(route.output);
+    if (tokensOfChars(charsBound) <= MAX_DEFINITION_TOKENS) continue;
+    const definition = { ...listed, outputSchema: toOutputSchema(route.output) };
+    const { cuts, tokens } = affordableDefinition(definition);
     if (cuts.length === 0) continue;
     sink.add(
       'VAL100',
       childPath(childPath('main', mapKey), route.name),
-      `the tool's definition is about ${estimateTokens(definition)} tokens, over the ${MAX_DEFINITION_TOKENS} a listing gives one tool: it is listed with ${cuts.join('; ')}`,
+      `the tool's definition is about ${tokens} tokens, over the ${MAX_DEFINITION_TOKENS} a listing gives one tool: it is listed with ${cuts.join('; ')}`,
       'keep what a model needs to pick and call the tool: an enum of hundreds of values as a free string (or a shared list), an output schema of the fields callers read',
     );
   }

@@ -31,7 +31,12 @@ const LISTED_ENUM_VALUES = 25;
 const PROPERTY_DESCRIPTION_CHARS = 200;
 
 export function estimateTokens(value: unknown): number {
-  return Math.ceil(JSON.stringify(value).length / CHARS_PER_TOKEN);
+  return tokensOfChars(JSON.stringify(value).length);
+}
+
+/** The estimate for JSON of `chars` characters. */
+export function tokensOfChars(chars: number): number {
+  return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
 /** What sizing needs of a definition (an MCP tool listing entry). */
@@ -45,11 +50,14 @@ export interface Affordable<T> {
   definition: T;
   /** What was cut, for the description's note and the author's finding; empty when it fits as it is. */
   cuts: string[];
+  /** The estimate of the definition as given, before any cut. */
+  tokens: number;
 }
 
 /** The definition as it fits the bound: itself when it does, else a cut copy. */
 export function affordableDefinition<T extends Definition>(entry: T, bound = MAX_DEFINITION_TOKENS): Affordable<T> {
-  if (estimateTokens(entry) <= bound) return { definition: entry, cuts: [] };
+  const tokens = estimateTokens(entry);
+  if (tokens <= bound) return { definition: entry, cuts: [], tokens };
   const cuts: string[] = [];
   let definition: T = { ...entry };
   const fits = () => estimateTokens(definition) + NOTE_TOKENS <= bound;
@@ -59,7 +67,8 @@ export function affordableDefinition<T extends Definition>(entry: T, bound = MAX
   if (entry.outputSchema) definition.outputSchema = cutEnums(entry.outputSchema, enums, 'output');
   if (enums.length > 0)
     cuts.push(`${enums.join(', ')} shortened to their first ${LISTED_ENUM_VALUES} values (as examples)`);
-  if (!fits() && definition.outputSchema) {
+  // With no enum cut the definition is the entry, which was over the bound already.
+  if ((enums.length === 0 || !fits()) && definition.outputSchema) {
     definition.outputSchema = topLevel(definition.outputSchema);
     cuts.push('the output schema cut to its top level');
     if (!fits()) {
@@ -80,7 +89,7 @@ export function affordableDefinition<T extends Definition>(entry: T, bound = MAX
     cuts.push('the description cut');
   }
   definition.description = `${definition.description ?? ''}\n\n${noteOf(cuts)}`;
-  return { definition, cuts };
+  return { definition, cuts, tokens };
 }
 
 function noteOf(cuts: readonly string[]): string {
@@ -94,10 +103,15 @@ const CHILD_MAPS = ['properties', 'patternProperties', '$defs', 'definitions'];
 const CHILD_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
 const CHILD_NODES = ['items', 'additionalProperties', 'not', 'contains'];
 
-/** A copy of the schema with every enum longer than LISTED_ENUM_VALUES as `examples`; `found` names each. */
+/**
+ * The schema with every enum longer than LISTED_ENUM_VALUES as `examples`; `found` names each.
+ * Copied only along the way to a cut enum: the schemas cut are the largest (output schemas of
+ * thousands of nodes), most of them without such an enum.
+ */
 function cutEnums(node: JsonSchema, found: string[], where: string, path = ''): JsonSchema {
-  const out: JsonSchema = { ...node };
+  let out: JsonSchema | undefined;
   if (Array.isArray(node.enum) && node.enum.length > LISTED_ENUM_VALUES) {
+    out = { ...node };
     delete out.enum;
     out.examples = node.enum.slice(0, LISTED_ENUM_VALUES);
     if (out.type === undefined)
@@ -105,15 +119,15 @@ function cutEnums(node: JsonSchema, found: string[], where: string, path = ''): 
     out.description = `${typeof node.description === 'string' ? `${node.description} ` : ''}(one of ${node.enum.length} values; examples shows the first ${LISTED_ENUM_VALUES})`;
     found.push(`the ${where} ${path === '' ? 'values' : path} (${node.enum.length} values)`);
   }
-  forEachChild(node, out, (child, key) => cutEnums(child, found, where, path === '' ? key : `${path}.${key}`));
-  return out;
+  const children = changedChildren(node, (child, key) =>
+    cutEnums(child, found, where, path === '' ? key : `${path}.${key}`),
+  );
+  return children ? { ...(out ?? node), ...children } : (out ?? node);
 }
 
 /** The schema's own keywords and its children's types only: `{ type, description }` per property. */
 function topLevel(node: JsonSchema, descriptionChars?: number): JsonSchema {
-  const out: JsonSchema = { ...node };
-  forEachChild(node, out, (child) => shallow(child, descriptionChars));
-  return out;
+  return { ...node, ...changedChildren(node, (child) => shallow(child, descriptionChars)) };
 }
 
 function shallow(node: JsonSchema, descriptionChars = 0): JsonSchema {
@@ -125,24 +139,43 @@ function shallow(node: JsonSchema, descriptionChars = 0): JsonSchema {
   return out;
 }
 
-/** Replaces each subschema of `node` in `out` by `map(child)`. */
-function forEachChild(node: JsonSchema, out: JsonSchema, map: (child: JsonSchema, key: string) => JsonSchema): void {
+/**
+ * The keywords of `node` whose subschemas `map` changed, each with all its subschemas mapped
+ * (`properties` whole); null when `map` gave every subschema back as it was.
+ */
+function changedChildren(node: JsonSchema, map: (child: JsonSchema, key: string) => JsonSchema): JsonSchema | null {
+  const changed: JsonSchema = {};
+  let any = false;
   for (const key of CHILD_MAPS) {
     const children = node[key];
-    if (isSchema(children))
-      out[key] = Object.fromEntries(
-        Object.entries(children).map(([name, child]) => [name, isSchema(child) ? map(child, name) : child]),
-      );
+    if (!isSchema(children)) continue;
+    const entries = Object.entries(children);
+    const mapped = entries.map(([name, child]) => (isSchema(child) ? map(child, name) : child));
+    if (mapped.some((value, at) => value !== entries[at]?.[1])) {
+      // fromEntries defines own properties: a property named __proto__ stays a plain key.
+      changed[key] = Object.fromEntries(entries.map(([name], at) => [name, mapped[at]]));
+      any = true;
+    }
   }
   for (const key of CHILD_LISTS) {
     const children = node[key];
-    if (Array.isArray(children))
-      out[key] = children.map((child, at) => (isSchema(child) ? map(child, `${key}[${at}]`) : child));
+    if (!Array.isArray(children)) continue;
+    const mapped = children.map((child, at) => (isSchema(child) ? map(child, `${key}[${at}]`) : child));
+    if (mapped.some((value, at) => value !== children[at])) {
+      changed[key] = mapped;
+      any = true;
+    }
   }
   for (const key of CHILD_NODES) {
     const child = node[key];
-    if (isSchema(child)) out[key] = map(child, key === 'items' ? '[]' : key);
+    if (!isSchema(child)) continue;
+    const mapped = map(child, key === 'items' ? '[]' : key);
+    if (mapped !== child) {
+      changed[key] = mapped;
+      any = true;
+    }
   }
+  return any ? changed : null;
 }
 
 function isSchema(value: unknown): value is JsonSchema {

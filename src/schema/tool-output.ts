@@ -45,6 +45,19 @@ export function toOutputSchema(output: OutputSpec | undefined): JsonSchema | und
   return schema;
 }
 
+/**
+ * At least the characters `toOutputSchema(output)` adds to a definition's JSON (`,"outputSchema":`
+ * and the schema), measured on the output as checked: the conversion copies keywords or drops
+ * them, turns `"nullable":true` (16 characters with its comma) into a type union and a null
+ * enum value (14 at most), and may give the root the output's description. Sizing a definition
+ * with it (VAL100) spares converting every output at load; only one near the bound is converted.
+ */
+export function outputSchemaCharsBound(output: OutputSpec | undefined): number {
+  if (!output || output.mimeType !== 'application/json') return 0;
+  const rootDescription = output.description ? ',"description":'.length + JSON.stringify(output.description).length : 0;
+  return ',"outputSchema":'.length + JSON.stringify(output.schema).length + rootDescription;
+}
+
 function convertNode(node: unknown): JsonSchema | undefined {
   if (!isRecord(node) || !NODE_TYPES.has(node.type)) return undefined;
   const type = node.type as string;
