@@ -5,6 +5,8 @@
 // scan of the terms one letter longer or shorter. Built once from the documents; a changed catalog
 // gets a new one.
 
+import type { TermDocuments } from './term-documents.js';
+
 /** A term's occurrences in one field of one document are counted up to this (BM25 saturates long before). */
 const MAX_FREQUENCY = 255;
 /** Postings the builder has room for before it first grows. */
@@ -32,8 +34,9 @@ export interface Postings {
 }
 
 /**
- * Gathers documents, as term-documents.ts made them, into Postings. Each file's terms are interned
- * once (`intern`), then its tools are added by number: no string work per term.
+ * Gathers documents into Postings: counted by term-counter.ts (`addField`, `endDocument`), or read
+ * from the per-file cache as term-documents.ts keeps them (`intern` once per file, then `add`).
+ * Either way no string work per posting.
  */
 export class PostingsBuilder {
   private readonly termIds = new Map<string, number>();
@@ -41,64 +44,120 @@ export class PostingsBuilder {
   // Per term: the last document that counted it, and in how many documents it is.
   private readonly termSeenIn: number[] = [];
   private readonly documentFrequency: number[] = [];
-  // The postings as they come, document by document: typed arrays, grown by doubling (a catalog has a hundred thousand postings; arrays of numbers on the heap cost a cold start its collections).
+  // The postings as they come, document by document, field by field: typed arrays, grown by doubling (a catalog has a hundred thousand postings; arrays of numbers on the heap cost a cold start its collections).
   private postTerm = new Uint32Array(INITIAL_POSTINGS);
   private postField = new Uint8Array(INITIAL_POSTINGS);
   private postDocument = new Uint32Array(INITIAL_POSTINGS);
-  private postFrequency = new Uint8Array(INITIAL_POSTINGS);
+  /** How often, uncapped: the per-file entries read back by `termDocuments` keep the count. */
+  private postOccurrences = new Uint32Array(INITIAL_POSTINGS);
   private postCount = 0;
+  /** Where each document's postings end. */
+  private readonly documentEnd: number[] = [];
   private readonly fieldLength: number[] = [];
   private readonly averageFieldLength: Float64Array;
   private documentCount = 0;
+  /** Scratch for `add`: a cached field's pairs under the builder's term ids. */
+  private scratch = new Int32Array(256);
 
-  constructor(private readonly fieldCount: number) {
+  constructor(readonly fieldCount: number) {
     this.averageFieldLength = new Float64Array(fieldCount);
+  }
+
+  /** The builder's id of a term. */
+  termId(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.termIds.set(term, id);
+      this.terms.push(term);
+      this.termSeenIn.push(0);
+      this.documentFrequency.push(0);
+    }
+    return id;
   }
 
   /** The builder's ids of a file's terms (TermDocuments.terms), for `add`. */
   intern(terms: readonly string[]): Uint32Array {
     const ids = new Uint32Array(terms.length);
-    terms.forEach((term, index) => {
-      let id = this.termIds.get(term);
-      if (id === undefined) {
-        id = this.terms.length;
-        this.termIds.set(term, id);
-        this.terms.push(term);
-        this.termSeenIn.push(0);
-        this.documentFrequency.push(0);
-      }
-      ids[index] = id;
-    });
+    for (let index = 0; index < terms.length; index += 1) ids[index] = this.termId(terms[index] as string);
     return ids;
   }
 
-  /** Adds a document (per field: its distinct words, then pairs of a term's index in `ids` and its count) and returns its number. */
+  /** Adds a document as a file's cached terms have it (per field: its distinct words, then pairs of a term's index in `ids` and its count) and returns its number. */
   add(fields: readonly (readonly number[])[], ids: Uint32Array): number {
-    const document = this.documentCount;
     for (let field = 0; field < this.fieldCount; field += 1) {
       const entry = fields[field] as readonly number[];
-      if (this.postCount + (entry.length >> 1) > this.postTerm.length) this.grow(this.postCount + (entry.length >> 1));
+      if (entry.length > this.scratch.length) this.scratch = new Int32Array(2 * entry.length);
+      const pairs = this.scratch;
       for (let at = 1; at < entry.length; at += 2) {
-        const term = ids[entry[at] as number] as number;
-        const post = this.postCount;
-        this.postCount = post + 1;
-        this.postTerm[post] = term;
-        this.postField[post] = field;
-        this.postDocument[post] = document;
-        this.postFrequency[post] = Math.min(entry[at + 1] as number, MAX_FREQUENCY);
-        if (this.termSeenIn[term] !== document + 1) {
-          this.termSeenIn[term] = document + 1;
-          this.documentFrequency[term] = (this.documentFrequency[term] as number) + 1;
-        }
+        pairs[at - 1] = ids[entry[at] as number] as number;
+        pairs[at] = entry[at + 1] as number;
       }
-      const distinctWords = entry[0] as number;
-      this.fieldLength.push(distinctWords);
-      // A running mean, as MiniSearch keeps it: the same figures, so the same scores.
-      this.averageFieldLength[field] =
-        ((this.averageFieldLength[field] as number) * document + distinctWords) / (document + 1);
+      this.addField(field, pairs, entry.length >> 1, entry[0] as number);
     }
+    return this.endDocument();
+  }
+
+  /** Adds field `field` (in order, 0 first) of the document being added: `count` pairs of (term id, how often) in `pairs`, and its distinct words. */
+  addField(field: number, pairs: Int32Array, count: number, distinctWords: number): void {
+    const document = this.documentCount;
+    if (this.postCount + count > this.postTerm.length) this.grow(this.postCount + count);
+    for (let pair = 0; pair < 2 * count; pair += 2) {
+      const term = pairs[pair] as number;
+      const post = this.postCount;
+      this.postCount = post + 1;
+      this.postTerm[post] = term;
+      this.postField[post] = field;
+      this.postDocument[post] = document;
+      this.postOccurrences[post] = pairs[pair + 1] as number;
+      if (this.termSeenIn[term] !== document + 1) {
+        this.termSeenIn[term] = document + 1;
+        this.documentFrequency[term] = (this.documentFrequency[term] as number) + 1;
+      }
+    }
+    this.fieldLength.push(distinctWords);
+    // A running mean, as MiniSearch keeps it: the same figures, so the same scores.
+    this.averageFieldLength[field] =
+      ((this.averageFieldLength[field] as number) * document + distinctWords) / (document + 1);
+  }
+
+  /** Ends the document being added (its fields all added) and returns its number. */
+  endDocument(): number {
+    this.documentEnd.push(this.postCount);
     this.documentCount += 1;
-    return document;
+    return this.documentCount - 1;
+  }
+
+  /**
+   * The documents `documents` (one schema file's tools, in order) as the per-file cache keeps
+   * them (term-documents.ts): the file's terms in the order they first come, then per tool and
+   * field its distinct words and (index into those terms, how often) pairs in the order they
+   * were counted. Read back from the postings after the build, for the cache's deferred write.
+   */
+  termDocuments(documents: readonly number[]): TermDocuments {
+    const local = new Map<number, number>();
+    const terms: string[] = [];
+    const tools = documents.map((document) => {
+      let post = document === 0 ? 0 : (this.documentEnd[document - 1] as number);
+      const end = this.documentEnd[document] as number;
+      const fields: number[][] = [];
+      for (let field = 0; field < this.fieldCount; field += 1) {
+        const entry = [this.fieldLength[document * this.fieldCount + field] as number];
+        for (; post < end && this.postField[post] === field; post += 1) {
+          const term = this.postTerm[post] as number;
+          let index = local.get(term);
+          if (index === undefined) {
+            index = terms.length;
+            local.set(term, index);
+            terms.push(this.terms[term] as string);
+          }
+          entry.push(index, this.postOccurrences[post] as number);
+        }
+        fields.push(entry);
+      }
+      return fields;
+    });
+    return { terms, tools };
   }
 
   /** Room for at least `needed` postings. */
@@ -109,7 +168,7 @@ export class PostingsBuilder {
     this.postTerm = grown(this.postTerm, new Uint32Array(size));
     this.postField = grown(this.postField, new Uint8Array(size));
     this.postDocument = grown(this.postDocument, new Uint32Array(size));
-    this.postFrequency = grown(this.postFrequency, new Uint8Array(size));
+    this.postOccurrences = grown(this.postOccurrences, new Uint32Array(size));
   }
 
   build(): Postings {
@@ -133,7 +192,7 @@ export class PostingsBuilder {
       const at = cursor[slot] as number;
       cursor[slot] = at + 1;
       documents[at] = this.postDocument[i] as number;
-      frequencies[at] = this.postFrequency[i] as number;
+      frequencies[at] = Math.min(this.postOccurrences[i] as number, MAX_FREQUENCY);
     }
     const documentFrequency = new Uint32Array(sorted.length);
     this.documentFrequency.forEach((count, id) => (documentFrequency[rank[id] as number] = count));

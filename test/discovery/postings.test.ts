@@ -11,7 +11,7 @@ import { findTerm, rank, type QueryTerm } from '../../src/discovery/bm25.js';
 import { cachedPostings, searchCacheDir, textKey } from '../../src/discovery/index-cache.js';
 import { decodePostings, encodePostings } from '../../src/discovery/postings-file.js';
 import { PostingsBuilder, type Postings } from '../../src/discovery/postings.js';
-import { TermDocumentMaker } from '../../src/discovery/term-documents.js';
+import { TermCounter } from '../../src/discovery/term-counter.js';
 import { ToolIndex } from '../../src/discovery/tool-index.js';
 import { splitWords, term } from '../../src/discovery/words.js';
 import { tempProject } from '../support/project.js';
@@ -27,12 +27,16 @@ const DOCUMENTS: string[][][] = [
   [['getTokenHolders'], ['Holders of a token, largest first']],
 ];
 
+/** A builder with `documents` counted into it, as ToolIndex counts a file whose terms are not cached. */
+function counted(documents: readonly (readonly (readonly string[])[])[]): PostingsBuilder {
+  const builder = new PostingsBuilder((documents[0] ?? []).length);
+  const counter = new TermCounter(builder, splitWords, term);
+  for (const fields of documents) counter.add(fields);
+  return builder;
+}
+
 function build(documents: readonly (readonly string[])[][] = DOCUMENTS): Postings {
-  const terms = new TermDocumentMaker(splitWords, term).make(documents);
-  const builder = new PostingsBuilder(2);
-  const ids = builder.intern(terms.terms);
-  for (const fields of terms.tools) builder.add(fields, ids);
-  return builder.build();
+  return counted(documents).build();
 }
 
 const query = (word: string, loose = false): QueryTerm => ({ term: word, boost: 1, prefix: loose, typo: loose });
@@ -181,10 +185,9 @@ describe('the index cache', () => {
 });
 
 describe("a file's terms", () => {
-  const make = (
-    documents: readonly (readonly (readonly string[])[])[],
-    maker = new TermDocumentMaker(splitWords, term),
-  ) => maker.make(documents);
+  /** The terms of `documents` read back from a builder they were counted into, as the per-file cache keeps them. */
+  const make = (documents: readonly (readonly (readonly string[])[])[]) =>
+    counted(documents).termDocuments(documents.map((_fields, at) => at));
 
   it('counts every occurrence of a term and every distinct word of a field, across its pieces', () => {
     const { terms, tools } = make([[['gas price gas', 'Gas'], ['prices']]]);
@@ -208,11 +211,37 @@ describe("a file's terms", () => {
       [['getWeather'], shared],
       [['getRain'], shared],
     ];
-    const maker = new TermDocumentMaker(splitWords, term);
-    expect(make(first, maker)).toEqual(make(first.map((fields) => fields.map((pieces) => [...pieces]))));
+    const copied = (documents: string[][][]) => documents.map((fields) => fields.map((pieces) => [...pieces]));
+    // Both files counted into one builder, as one build counts every file not cached.
+    const builder = counted([...first, ...second]);
+    expect(builder.termDocuments([0, 1])).toEqual(make(copied(first)));
     // The shared field met again in another file: its terms indexed in that file's order (weather first), not the first file's.
-    const again = make(second, maker);
-    expect(again).toEqual(make(second.map((fields) => fields.map((pieces) => [...pieces]))));
+    const again = builder.termDocuments([2, 3]);
+    expect(again).toEqual(make(copied(second)));
     expect(again.terms[0]).toBe('weather');
+  });
+
+  it('gives, read back and added again as a cached file is, the same postings as counted', () => {
+    const documents = [
+      ...DOCUMENTS,
+      // A field of filler words only (distinct words, no terms), a word more than 255 times, a field shared.
+      [['getTheList'], ['a '.repeat(3) + 'price '.repeat(300)]],
+      [['getTheList'], DOCUMENTS[0]?.[1] as string[]],
+    ];
+    const builder = counted(documents);
+    const files = [[0, 2, 4], [1, 3], [5]];
+    const again = new PostingsBuilder(2);
+    const read = files.map((members) => {
+      const terms = builder.termDocuments(members);
+      return { members, terms, ids: again.intern(terms.terms) };
+    });
+    const byDocument = read.flatMap(({ members, terms, ids }) =>
+      members.map((document, at) => ({ document, fields: terms.tools[at] as number[][], ids })),
+    );
+    byDocument.sort((a, b) => a.document - b.document);
+    for (const { fields, ids } of byDocument) again.add(fields, ids);
+    expect(again.build()).toEqual(builder.build());
+    // Two distinct words (`a`, `price`); the count kept whole in the file's terms (the postings cap it at 255).
+    expect(builder.termDocuments([4]).tools[0]?.[1]).toEqual([2, 0, 300]);
   });
 });
