@@ -11,27 +11,32 @@
 import type { PostingsBuilder } from './postings.js';
 import type { PieceDocument } from './term-documents.js';
 
-/** Room the pool and the scratch arrays start with; each doubles when full. */
-const INITIAL_POOL = 1 << 16;
-const INITIAL_IDS = 1 << 12;
+/** Room the pool and the scratch arrays get when first used; each doubles when full. */
+const FIRST_SIZE = 1 << 12;
+/**
+ * Where every growing array starts: it is replaced on first use. V8 compiles a field it has only
+ * seen assigned once as a constant, and throws the compiled code away when it is first replaced
+ * (mid-build, once the code is hot): replaced from the first piece on, the field is a variable.
+ */
+const EMPTY = new Int32Array(0);
 
 export class TermCounter {
   /** Piece → where it begins in `pool`: [distinct words, their word ids..., distinct terms, (term id, count)...]. */
   private readonly pieceAt = new Map<string, number>();
   private readonly wordIds = new Map<string, number>();
   /** Word id → where its terms begin in `pool`: [how many, term ids...]. */
-  private wordAt = new Int32Array(INITIAL_IDS);
-  private pool = new Int32Array(INITIAL_POOL);
+  private wordAt = EMPTY;
+  private pool = EMPTY;
   private used = 0;
   /** A piece's word ids in order, repeats kept, while it is made. */
-  private sequence = new Int32Array(INITIAL_IDS);
+  private sequence = EMPTY;
   // Scratch per word and per term, stamped with the field or piece (one counter for both) that last used it: no set made per field.
-  private wordSeen = new Int32Array(INITIAL_IDS);
-  private wordInPiece = new Int32Array(INITIAL_IDS);
-  private termCount = new Int32Array(INITIAL_IDS);
-  private termInPiece = new Int32Array(INITIAL_IDS);
-  private termSlot = new Int32Array(INITIAL_IDS);
-  private touched = new Int32Array(INITIAL_IDS);
+  private wordSeen = EMPTY;
+  private wordInPiece = EMPTY;
+  private termCount = EMPTY;
+  private termInPiece = EMPTY;
+  private termSlot = EMPTY;
+  private touched = EMPTY;
   private stamp = 0;
   /**
    * Per field, what was counted last: its pieces (the same array again, a field every route of a
@@ -50,7 +55,7 @@ export class TermCounter {
   ) {
     const fields = builder.fieldCount;
     this.lastPieces = new Array<readonly string[] | undefined>(fields).fill(undefined);
-    this.pairs = Array.from({ length: fields }, () => new Int32Array(INITIAL_IDS));
+    this.pairs = Array.from({ length: fields }, () => EMPTY);
     this.pairCount = new Int32Array(fields);
     this.distinctWords = new Int32Array(fields);
   }
@@ -103,7 +108,7 @@ export class TermCounter {
       }
     }
     if (2 * touchedCount > (this.pairs[field] as Int32Array).length)
-      this.pairs[field] = new Int32Array(2 * touchedCount);
+      this.pairs[field] = grown(this.pairs[field] as Int32Array<ArrayBuffer>, 2 * touchedCount);
     const out = this.pairs[field] as Int32Array;
     const { termCount, touched } = this;
     for (let i = 0; i < touchedCount; i += 1) {
@@ -121,7 +126,7 @@ export class TermCounter {
     const found = this.pieceAt.get(piece);
     if (found !== undefined) return found;
     const split = this.split(piece);
-    if (split.length > this.sequence.length) this.sequence = new Int32Array(2 * split.length);
+    if (split.length > this.sequence.length) this.sequence = grown(this.sequence, split.length);
     const sequence = this.sequence;
     for (let w = 0; w < split.length; w += 1) sequence[w] = this.wordId(split[w] as string);
     this.stamp += 1;
@@ -201,9 +206,9 @@ export class TermCounter {
   }
 }
 
-/** `array` copied into one at least twice as long and at least `needed` long. */
+/** `array` copied into one at least twice as long (FIRST_SIZE at least) and at least `needed` long. */
 function grown(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
-  let size = array.length * 2;
+  let size = Math.max(array.length * 2, FIRST_SIZE);
   while (size < needed) size *= 2;
   const bigger = new Int32Array(size);
   bigger.set(array);
