@@ -180,15 +180,17 @@ export class PostingsBuilder {
     const termStart = new Uint32Array(sorted.length + 1);
     sorted.forEach((term, place) => (termStart[place + 1] = (termStart[place] as number) + term.length));
 
-    const slotOf = (i: number) =>
-      (rank[this.postTerm[i] as number] as number) * fieldCount + (this.postField[i] as number);
-    const fieldStart = startsOf(sorted.length * fieldCount, postCount, slotOf);
+    // Each posting's slot (its term's place, its field), once: a plain array, not a callback per posting.
+    const slots = new Uint32Array(postCount);
+    for (let i = 0; i < postCount; i += 1)
+      slots[i] = (rank[this.postTerm[i] as number] as number) * fieldCount + (this.postField[i] as number);
+    const fieldStart = startsOf(sorted.length * fieldCount, slots);
     const documents = this.documentCount <= 0xffff ? new Uint16Array(postCount) : new Uint32Array(postCount);
     const frequencies = new Uint8Array(postCount);
     const cursor = fieldStart.slice(0, -1);
     // In the order they came: each term's documents stay ascending.
     for (let i = 0; i < postCount; i += 1) {
-      const slot = slotOf(i);
+      const slot = slots[i] as number;
       const at = cursor[slot] as number;
       cursor[slot] = at + 1;
       documents[at] = this.postDocument[i] as number;
@@ -214,19 +216,19 @@ export class PostingsBuilder {
 
 /** The sorted vocabulary's ids grouped by term length (a counting sort): typo matching looks at neighbouring lengths only. */
 function lengthBuckets(sorted: readonly string[]): { byLength: Uint32Array; lengthStart: Uint32Array } {
-  const longest = sorted.reduce((max, term) => Math.max(max, term.length), 0);
-  const lengthStart = startsOf(longest + 1, sorted.length, (id) => (sorted[id] as string).length);
+  const lengths = Uint32Array.from(sorted, (term) => term.length);
+  const lengthStart = startsOf(lengths.reduce((max, length) => Math.max(max, length), 0) + 1, lengths);
   const cursor = lengthStart.slice(0, -1);
   const byLength = new Uint32Array(sorted.length);
   sorted.forEach((term, id) => (byLength[(cursor[term.length] as number)++] = id));
   return { byLength, lengthStart };
 }
 
-/** Where each of `slots` slots starts when item i (of `items`) goes to slot `slotOf(i)`; one entry more, the end. */
-function startsOf(slots: number, items: number, slotOf: (item: number) => number): Uint32Array {
+/** Where each of `slots` slots starts when item i goes to slot `slotOf[i]`; one entry more, the end. */
+function startsOf(slots: number, slotOf: Uint32Array): Uint32Array {
   const start = new Uint32Array(slots + 1);
-  for (let item = 0; item < items; item += 1) {
-    const next = slotOf(item) + 1;
+  for (let item = 0; item < slotOf.length; item += 1) {
+    const next = (slotOf[item] as number) + 1;
     start[next] = (start[next] as number) + 1;
   }
   for (let slot = 1; slot <= slots; slot += 1) start[slot] = (start[slot] as number) + (start[slot - 1] as number);

@@ -81,6 +81,10 @@ export class TermCounter {
   private count(field: number, pieces: readonly string[]): void {
     if (pieces === this.lastPieces[field]) return;
     this.lastPieces[field] = pieces;
+    if (pieces.length === 1) {
+      this.countPiece(field, pieces[0] as string);
+      return;
+    }
     this.stamp += 1;
     const stamp = this.stamp;
     let distinct = 0;
@@ -119,6 +123,19 @@ export class TermCounter {
     }
     this.pairCount[field] = touchedCount;
     this.distinctWords[field] = distinct;
+  }
+
+  /** A field of one piece: the piece's own distinct words and (term id, count) pairs, as they are. */
+  private countPiece(field: number, piece: string): void {
+    const at = this.pieceOf(piece);
+    const words = this.pool[at] as number;
+    const termsAt = at + 1 + words;
+    const count = this.pool[termsAt] as number;
+    if (2 * count > (this.pairs[field] as Int32Array).length)
+      this.pairs[field] = grown(this.pairs[field] as Int32Array<ArrayBuffer>, 2 * count);
+    (this.pairs[field] as Int32Array).set(this.pool.subarray(termsAt + 1, termsAt + 1 + 2 * count));
+    this.pairCount[field] = count;
+    this.distinctWords[field] = words;
   }
 
   /** Where the piece begins in `pool`, made the first time it is met. */
