@@ -9,8 +9,9 @@ import type { TermDocuments } from './term-documents.js';
 
 /** A term's occurrences in one field of one document are counted up to this (BM25 saturates long before). */
 const MAX_FREQUENCY = 255;
-/** Postings the builder has room for before it first grows. */
+/** Postings the builder has room for at least, and per document it is told to expect (the 3.0.0 catalog has 46 a tool). */
 const INITIAL_POSTINGS = 4096;
+const POSTINGS_PER_DOCUMENT = 64;
 
 export interface Postings {
   readonly documentCount: number;
@@ -45,11 +46,11 @@ export class PostingsBuilder {
   private readonly termSeenIn: number[] = [];
   private readonly documentFrequency: number[] = [];
   // The postings as they come, document by document, field by field: typed arrays, grown by doubling (a catalog has a hundred thousand postings; arrays of numbers on the heap cost a cold start its collections).
-  private postTerm = new Uint32Array(INITIAL_POSTINGS);
-  private postField = new Uint8Array(INITIAL_POSTINGS);
-  private postDocument = new Uint32Array(INITIAL_POSTINGS);
+  private postTerm = new Uint32Array(0);
+  private postField = new Uint8Array(0);
+  private postDocument = new Uint32Array(0);
   /** How often, uncapped: the per-file entries read back by `termDocuments` keep the count. */
-  private postOccurrences = new Uint32Array(INITIAL_POSTINGS);
+  private postOccurrences = new Uint32Array(0);
   private postCount = 0;
   /** Where each document's postings end. */
   private readonly documentEnd: number[] = [];
@@ -59,8 +60,17 @@ export class PostingsBuilder {
   /** Scratch for `add`: a cached field's pairs under the builder's term ids. */
   private scratch = new Int32Array(256);
 
-  constructor(readonly fieldCount: number) {
+  /**
+   * `expectedDocuments`: how many documents will be added, so that the arrays (here and in
+   * term-counter.ts) are made once, big enough: grown in the middle of a build, they cost the
+   * code V8 had compiled for it (it had never seen them grow, nor replaced: see term-counter.ts).
+   */
+  constructor(
+    readonly fieldCount: number,
+    readonly expectedDocuments = 0,
+  ) {
     this.averageFieldLength = new Float64Array(fieldCount);
+    this.grow(POSTINGS_PER_DOCUMENT * expectedDocuments);
   }
 
   /** The builder's id of a term. */
@@ -162,7 +172,7 @@ export class PostingsBuilder {
 
   /** Room for at least `needed` postings. */
   private grow(needed: number): void {
-    let size = this.postTerm.length * 2;
+    let size = Math.max(this.postTerm.length * 2, INITIAL_POSTINGS);
     while (size < needed) size *= 2;
     const grown = <T extends Uint8Array | Uint32Array>(from: T, to: T): T => (to.set(from), to);
     this.postTerm = grown(this.postTerm, new Uint32Array(size));

@@ -13,10 +13,14 @@ import type { PieceDocument } from './term-documents.js';
 
 /** Room the pool and the scratch arrays get when first used; each doubles when full. */
 const FIRST_SIZE = 1 << 12;
+/** Room made at the start per document the builder expects (the 3.0.0 catalog: 101 numbers of the pool, 4.6 words and 2.8 terms a tool). */
+const POOL_PER_DOCUMENT = 128;
+const IDS_PER_DOCUMENT = 8;
 /**
- * Where every growing array starts: it is replaced on first use. V8 compiles a field it has only
- * seen assigned once as a constant, and throws the compiled code away when it is first replaced
- * (mid-build, once the code is hot): replaced from the first piece on, the field is a variable.
+ * Where every growing array starts: it is replaced in the constructor (sized for the documents the
+ * builder expects) or on first use. V8 compiles a field it has only seen assigned once as a
+ * constant, and throws the compiled code away when it is first replaced (mid-build, once the code
+ * is hot): replaced from the start, the field is a variable.
  */
 const EMPTY = new Int32Array(0);
 
@@ -58,6 +62,14 @@ export class TermCounter {
     this.pairs = Array.from({ length: fields }, () => EMPTY);
     this.pairCount = new Int32Array(fields);
     this.distinctWords = new Int32Array(fields);
+    const ids = IDS_PER_DOCUMENT * builder.expectedDocuments;
+    this.pool = grown(this.pool, POOL_PER_DOCUMENT * builder.expectedDocuments);
+    this.wordAt = grown(this.wordAt, ids);
+    this.wordSeen = grown(this.wordSeen, ids);
+    this.wordInPiece = grown(this.wordInPiece, ids);
+    this.termCount = grown(this.termCount, ids);
+    this.termInPiece = grown(this.termInPiece, ids);
+    this.termSlot = grown(this.termSlot, ids);
   }
 
   /** Adds a tool's text (its pieces per field, in the builder's field order) to the postings; returns its document number. */

@@ -224,7 +224,7 @@ function buildPostings(
   cached: (file: number) => TermDocuments | null,
   made: (file: number, terms: () => TermDocuments) => void,
 ): Postings {
-  const builder = new PostingsBuilder(FIELDS.length);
+  const builder = new PostingsBuilder(FIELDS.length, documents.length);
   const counter = new TermCounter(builder, splitWords, term);
   // Per tool read from the cache: its file's terms, the builder's ids of them, and its place among the file's tools.
   const read: ({ terms: TermDocuments; ids: Uint32Array; at: number } | undefined)[] = [];
