@@ -6,7 +6,7 @@
 
 import type { Tool } from '../catalog/tools.js';
 import { rank, findTerm, type QueryTerm, type RankSettings } from './bm25.js';
-import { toolDocument, type ToolDocument } from './documents.js';
+import { FIELDS, toolDocument, type Field } from './documents.js';
 import { cachedPostings, indexKey, textKey } from './index-cache.js';
 import { PostingsBuilder, type Postings } from './postings.js';
 import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
@@ -27,14 +27,13 @@ export interface SearchOptions {
 }
 
 /** Weights of the fields: a tool's own name and the author's hints say most. */
-const BOOST: Record<keyof ToolDocument, number> = {
+const BOOST: Record<Field, number> = {
   name: 3,
   about: 1.5,
   description: 1.5,
   params: 0.6,
   schemaText: 0.5,
 };
-const FIELDS = Object.keys(BOOST) as (keyof ToolDocument)[];
 const SETTINGS: RankSettings = { fieldBoost: FIELDS.map((field) => BOOST[field]), prefixWeight: 0.5, typoWeight: 0.4 };
 
 /** Request words this long match longer terms they begin, and terms one typo away. */
@@ -73,11 +72,8 @@ export class ToolIndex {
     this.minCoverage = options.minCoverage ?? NONE_MIN_COVERAGE;
     this.tools = [...tools];
     const files = schemaFiles(this.tools);
-    // Each tool's text per field, by document number.
-    const documents: PieceDocument[] = this.tools.map((tool) => {
-      const document = toolDocument(tool);
-      return FIELDS.map((field) => document[field]);
-    });
+    // Each tool's text per field, by document number. No closure around toolDocument: V8 would compile both, one with the other inside.
+    const documents: PieceDocument[] = this.tools.map(toolDocument);
     const { cacheDir } = options;
     let made: { postings: Postings; cached: boolean };
     if (cacheDir === undefined) {
