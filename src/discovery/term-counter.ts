@@ -117,9 +117,10 @@ export class TermCounter {
       const end = termsAt + 1 + 2 * (pool[termsAt] as number);
       if (touchedCount + (end - termsAt) > this.touched.length)
         this.touched = grown(this.touched, touchedCount + (end - termsAt));
+      const touched = this.touched;
       for (let t = termsAt + 1; t < end; t += 2) {
         const term = pool[t] as number;
-        if (termCount[term] === 0) this.touched[touchedCount++] = term;
+        if (termCount[term] === 0) touched[touchedCount++] = term;
         termCount[term] = (termCount[term] as number) + (pool[t + 1] as number);
       }
     }
@@ -156,13 +157,17 @@ export class TermCounter {
     if (found !== undefined) return found;
     const split = this.split(piece);
     if (split.length > this.sequence.length) this.sequence = grown(this.sequence, split.length);
-    const sequence = this.sequence;
-    for (let w = 0; w < split.length; w += 1) sequence[w] = this.wordId(split[w] as string);
+    const { sequence, wordIds } = this;
+    // The lookup here, not in a method: most words were met before, and a call per word costs while the code is not optimised yet.
+    for (let w = 0; w < split.length; w += 1) {
+      const word = split[w] as string;
+      sequence[w] = wordIds.get(word) ?? this.newWord(word);
+    }
     this.stamp += 1;
     const stamp = this.stamp;
     // At most: the two counts, every word, and two numbers for each of a word's terms (two at most: words.ts `term`).
     this.reserve(2 + 5 * split.length);
-    const { pool, wordInPiece, termInPiece, termSlot } = this;
+    const { pool, wordAt, wordInPiece, termInPiece, termSlot } = this;
     const at = this.used;
     let next = at + 1;
     for (let w = 0; w < split.length; w += 1) {
@@ -175,9 +180,9 @@ export class TermCounter {
     pool[at] = next - at - 1;
     const termsAt = next++;
     for (let w = 0; w < split.length; w += 1) {
-      const wordAt = this.wordAt[sequence[w] as number] as number;
+      const termsOfWord = wordAt[sequence[w] as number] as number;
       // Every occurrence's terms: a word twice in the piece counts twice.
-      for (let t = wordAt + 1; t <= wordAt + (pool[wordAt] as number); t += 1) {
+      for (let t = termsOfWord + 1; t <= termsOfWord + (pool[termsOfWord] as number); t += 1) {
         const term = pool[t] as number;
         if (termInPiece[term] === stamp) {
           const slot = termSlot[term] as number;
@@ -197,24 +202,22 @@ export class TermCounter {
     return at;
   }
 
-  private wordId(word: string): number {
-    let id = this.wordIds.get(word);
-    if (id === undefined) {
-      id = this.wordIds.size;
-      this.wordIds.set(word, id);
-      if (id >= this.wordAt.length) {
-        this.wordAt = grown(this.wordAt, id + 1);
-        this.wordSeen = grown(this.wordSeen, id + 1);
-        this.wordInPiece = grown(this.wordInPiece, id + 1);
-      }
-      const terms = this.termsOf(word);
-      this.reserve(1 + terms.length);
-      const at = this.used;
-      this.pool[at] = terms.length;
-      for (let t = 0; t < terms.length; t += 1) this.pool[at + 1 + t] = this.termId(terms[t] as string);
-      this.used = at + 1 + terms.length;
-      this.wordAt[id] = at;
+  /** A word met for the first time: its id, its terms in the pool. */
+  private newWord(word: string): number {
+    const id = this.wordIds.size;
+    this.wordIds.set(word, id);
+    if (id >= this.wordAt.length) {
+      this.wordAt = grown(this.wordAt, id + 1);
+      this.wordSeen = grown(this.wordSeen, id + 1);
+      this.wordInPiece = grown(this.wordInPiece, id + 1);
     }
+    const terms = this.termsOf(word);
+    this.reserve(1 + terms.length);
+    const at = this.used;
+    this.pool[at] = terms.length;
+    for (let t = 0; t < terms.length; t += 1) this.pool[at + 1 + t] = this.termId(terms[t] as string);
+    this.used = at + 1 + terms.length;
+    this.wordAt[id] = at;
     return id;
   }
 
