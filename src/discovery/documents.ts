@@ -4,24 +4,20 @@
 
 import type { Tool } from '../catalog/tools.js';
 import type { Template } from '../schema/types.js';
+import type { PieceDocument } from './term-documents.js';
 
 /**
- * A tool's text per field, in pieces (a piece shared by many tools is split into words once). A
- * field the same for every route of a schema is the same array for each (term-documents.ts makes
- * it into terms once per file).
+ * The fields of a tool's document, in the order a document lists them: its text per field, in
+ * pieces (a piece shared by many tools is split into words once). A field the same for every
+ * route of a schema is the same array for each (term-counter.ts counts it once per run of them).
+ * - `name`: the served name and namespace (split into words by the tokenizer), the route name, the 4.x aliases.
+ * - `about`: the schema's name and tags, the 4.x searchHint, the API's host.
+ * - `description`: the route's description and what it returns.
+ * - `params`: parameter names, descriptions and (the first) enum values.
+ * - `schemaText`: the schema's description: shared by every route of the file, so it weighs little.
  */
-export interface ToolDocument {
-  /** The served name and namespace (split into words by the tokenizer), the route name, the 4.x aliases. */
-  name: readonly string[];
-  /** The schema's name and tags, the 4.x searchHint, the API's host. */
-  about: readonly string[];
-  /** The route's description and what it returns. */
-  description: readonly string[];
-  /** Parameter names, descriptions and (the first) enum values. */
-  params: readonly string[];
-  /** The schema's description: shared by every route of the file, so it weighs little. */
-  schemaText: readonly string[];
-}
+export const FIELDS = ['name', 'about', 'description', 'params', 'schemaText'] as const;
+export type Field = (typeof FIELDS)[number];
 
 /** Enum values indexed per parameter. */
 const MAX_ENUM_VALUES = 40;
@@ -29,23 +25,24 @@ const MAX_ENUM_VALUES = 40;
 /** Tags that tell the runtime something (cache lifetimes), not what the tool does. */
 const RUNTIME_TAG = /^cacheTtl/i;
 
-export function toolDocument(tool: Tool): ToolDocument {
+/** A tool's text per field, in FIELDS order: an array, made straight, as the index makes one per tool at a start. */
+export function toolDocument(tool: Tool): PieceDocument {
   const { schema, route } = tool;
   const meta = route.meta;
   const shared = sharedOf(schema);
-  const params = route.parameters.flatMap((param) => [
-    param.key,
-    param.description ?? '',
-    ...(param.type.kind === 'enum' ? param.type.values.slice(0, MAX_ENUM_VALUES) : []),
-  ]);
+  const params: string[] = [];
+  for (const param of route.parameters) {
+    params.push(param.key, param.description ?? '');
+    if (param.type.kind === 'enum') params.push(...param.type.values.slice(0, MAX_ENUM_VALUES));
+  }
   const searchHint = meta?.searchHint ?? '';
-  return {
-    name: [tool.name, tool.namespace, route.name, ...(meta?.aliases ?? [])],
-    about: searchHint === '' ? shared.about : aboutOf(schema, shared.tags, searchHint, shared.host),
-    description: [route.description, route.output?.description ?? ''],
+  return [
+    [tool.name, tool.namespace, route.name, ...(meta?.aliases ?? [])],
+    searchHint === '' ? shared.about : aboutOf(schema, shared.tags, searchHint, shared.host),
+    [route.description, route.output?.description ?? ''],
     params,
-    schemaText: shared.schemaText,
-  };
+    shared.schemaText,
+  ];
 }
 
 interface SchemaPieces {

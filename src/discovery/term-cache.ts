@@ -32,31 +32,30 @@ export interface TermSources {
  */
 export class TermCache {
   readonly sources: TermSources = { read: 0, made: 0 };
-  private readonly pending: { key: () => string; terms: TermDocuments }[] = [];
+  private readonly pending: { key: () => string; terms: () => TermDocuments }[] = [];
   /** The entries there when the build began: listed once, so that a cold build does not try (and fail) to open hundreds of files. */
   private listed: Set<string> | undefined;
 
   constructor(private readonly dir: string) {}
 
   /**
-   * The terms of one file of `tools` tools whose text is keyed `key()` (index-cache.ts `textKey`),
-   * read from the cache or made by `make` (and kept for `flush`). With nothing cached the key is
-   * made only when the entry is written.
+   * The cached terms of one file of `tools` tools whose text is keyed `key()` (index-cache.ts
+   * `textKey`), or null when none are (not cached, or a damaged entry): the build makes them and
+   * says so with `made`. With nothing cached the key is not made here.
    */
-  get(key: () => string, tools: number, fieldCount: number, make: () => TermDocuments): TermDocuments {
+  read(key: () => string, tools: number, fieldCount: number): TermDocuments | null {
     const listed = this.entries();
-    if (listed.size > 0) {
-      const name = `${key()}${SUFFIX}`;
-      const found = listed.has(name) ? readEntry(join(this.dir, name), tools, fieldCount) : null;
-      if (found !== null) {
-        this.sources.read += 1;
-        return found;
-      }
-    }
-    const made = make();
+    if (listed.size === 0) return null;
+    const name = `${key()}${SUFFIX}`;
+    const found = listed.has(name) ? readEntry(join(this.dir, name), tools, fieldCount) : null;
+    if (found !== null) this.sources.read += 1;
+    return found;
+  }
+
+  /** One file's terms made by the build, keyed `key()`: `terms` is called by `flush`, after the index is built (postings.ts `termDocuments`). */
+  made(key: () => string, terms: () => TermDocuments): void {
     this.sources.made += 1;
-    this.pending.push({ key, terms: made });
-    return made;
+    this.pending.push({ key, terms });
   }
 
   private entries(): Set<string> {
@@ -80,7 +79,7 @@ export class TermCache {
       for (const { key, terms } of entries) {
         const file = join(this.dir, `${key()}${SUFFIX}`);
         const temporary = `${file}.${process.pid}.tmp`;
-        await writeFile(temporary, JSON.stringify(terms));
+        await writeFile(temporary, JSON.stringify(terms()));
         await rename(temporary, file);
       }
       await prune(this.dir);

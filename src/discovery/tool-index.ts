@@ -6,11 +6,12 @@
 
 import type { Tool } from '../catalog/tools.js';
 import { rank, findTerm, type QueryTerm, type RankSettings } from './bm25.js';
-import { toolDocument, type ToolDocument } from './documents.js';
+import { FIELDS, toolDocument, type Field } from './documents.js';
 import { cachedPostings, indexKey, textKey } from './index-cache.js';
 import { PostingsBuilder, type Postings } from './postings.js';
 import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
-import { TermDocumentMaker, type PieceDocument, type TermDocuments } from './term-documents.js';
+import { TermCounter } from './term-counter.js';
+import type { PieceDocument, TermDocuments } from './term-documents.js';
 import { requestTerms, splitWords, term, type RequestTerm } from './words.js';
 
 export interface SearchHit {
@@ -26,14 +27,13 @@ export interface SearchOptions {
 }
 
 /** Weights of the fields: a tool's own name and the author's hints say most. */
-const BOOST: Record<keyof ToolDocument, number> = {
+const BOOST: Record<Field, number> = {
   name: 3,
   about: 1.5,
   description: 1.5,
   params: 0.6,
   schemaText: 0.5,
 };
-const FIELDS = Object.keys(BOOST) as (keyof ToolDocument)[];
 const SETTINGS: RankSettings = { fieldBoost: FIELDS.map((field) => BOOST[field]), prefixWeight: 0.5, typoWeight: 0.4 };
 
 /** Request words this long match longer terms they begin, and terms one typo away. */
@@ -72,22 +72,31 @@ export class ToolIndex {
     this.minCoverage = options.minCoverage ?? NONE_MIN_COVERAGE;
     this.tools = [...tools];
     const files = schemaFiles(this.tools);
-    // Per schema file, its tools' text per field.
-    const texts = files.map((members) =>
-      members.map((at) => {
-        const document = toolDocument(this.toolAt(at));
-        return FIELDS.map((field) => document[field]);
-      }),
-    );
+    // Each tool's text per field, by document number. No closure around toolDocument: V8 would compile both, one with the other inside.
+    const documents: PieceDocument[] = this.tools.map(toolDocument);
     const { cacheDir } = options;
     let made: { postings: Postings; cached: boolean };
     if (cacheDir === undefined) {
-      made = { postings: buildPostings(files, texts, (_file, make) => make()), cached: false };
+      made = {
+        postings: buildPostings(
+          files,
+          documents,
+          () => null,
+          () => undefined,
+        ),
+        cached: false,
+      };
     } else {
       // Each file's text serialised and hashed once (its key in the per-file cache; all of them make the whole index's), and
       // only when a cache is looked in or written: a first start, with nothing cached, hashes after its index is built.
       let fileKeys: string[] | undefined;
-      const keyOf = (file: number) => (fileKeys ??= texts.map((text) => textKey('terms', text)))[file] as string;
+      const keyOf = (file: number) =>
+        (fileKeys ??= files.map((members) =>
+          textKey(
+            'terms',
+            members.map((at) => documents[at]),
+          ),
+        ))[file] as string;
       const termCache = new TermCache(termCacheDir(cacheDir));
       const found = cachedPostings(
         cacheDir,
@@ -98,8 +107,11 @@ export class ToolIndex {
           ),
         this.tools.length,
         () =>
-          buildPostings(files, texts, (file, make) =>
-            termCache.get(() => keyOf(file), (files[file] as number[]).length, FIELDS.length, make),
+          buildPostings(
+            files,
+            documents,
+            (file) => termCache.read(() => keyOf(file), (files[file] as number[]).length, FIELDS.length),
+            (file, terms) => termCache.made(() => keyOf(file), terms),
           ),
       );
       made = found;
@@ -196,24 +208,35 @@ function schemaFiles(tools: readonly Tool[]): number[][] {
 }
 
 /**
- * Postings of the tools' documents: each schema file's tools (`files[f]` their places, `texts[f]`
- * their text) made into terms, or found by `termsOf` (the per-file cache, term-cache.ts), then
- * every tool added in its place.
+ * Postings of the tools' documents (`documents[d]` tool d's text; `files[f]` the places of schema
+ * file f's tools): each file's terms read by `cached` (the per-file cache, term-cache.ts), or else
+ * counted here, its tools' text straight into the postings, and handed to `made` as a function
+ * that reads them back (after the build: a first start makes every file's and waits for none).
+ * Every tool is added in its place.
  */
 function buildPostings(
   files: readonly (readonly number[])[],
-  texts: readonly PieceDocument[][],
-  termsOf: (file: number, make: () => TermDocuments) => TermDocuments,
+  documents: readonly PieceDocument[],
+  cached: (file: number) => TermDocuments | null,
+  made: (file: number, terms: () => TermDocuments) => void,
 ): Postings {
-  const maker = new TermDocumentMaker(splitWords, term);
-  const builder = new PostingsBuilder(FIELDS.length);
-  // Per tool: its file's terms, the builder's ids of them, and its place among the file's tools.
-  const placed: { terms: TermDocuments; ids: Uint32Array; at: number }[] = [];
+  const builder = new PostingsBuilder(FIELDS.length, documents.length);
+  const counter = new TermCounter(builder, splitWords, term);
+  // Per tool read from the cache: its file's terms, the builder's ids of them, and its place among the file's tools.
+  const read: ({ terms: TermDocuments; ids: Uint32Array; at: number } | undefined)[] = [];
   files.forEach((members, file) => {
-    const terms = termsOf(file, () => maker.make(texts[file] as PieceDocument[]));
+    const terms = cached(file);
+    if (terms === null) {
+      made(file, () => builder.termDocuments(members));
+      return;
+    }
     const ids = builder.intern(terms.terms);
-    members.forEach((tool, at) => (placed[tool] = { terms, ids, at }));
+    members.forEach((tool, at) => (read[tool] = { terms, ids, at }));
   });
-  for (const { terms, ids, at } of placed) builder.add(terms.tools[at] as number[][], ids);
+  for (let tool = 0; tool < documents.length; tool += 1) {
+    const found = read[tool];
+    if (found === undefined) counter.add(documents[tool] as PieceDocument);
+    else builder.add(found.terms.tools[found.at] as number[][], found.ids);
+  }
   return builder.build();
 }

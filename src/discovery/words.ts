@@ -224,9 +224,13 @@ export function term(word: string): string[] {
   return compound(folded) ?? [stem(folded)];
 }
 
+/** The first three letters of every word of the table that can begin a compound (three letters at least). */
+const COMPOUND_HEADS = new Set([...SYNONYMS_MAP.keys()].filter((key) => key.length >= 3).map((key) => key.slice(0, 3)));
+
 /** `wetterwarnungen` → weather, warning: a word made of two words of the table (German joins them), else null. */
 function compound(word: string): string[] | null {
-  if (word.length < 8) return null;
+  // Most words begin with no word of the table: one lookup rather than one per place to cut (the index makes thousands of words).
+  if (word.length < 8 || !COMPOUND_HEADS.has(word.slice(0, 3))) return null;
   for (let cut = 3; cut <= word.length - 3; cut += 1) {
     const head = synonym(word.slice(0, cut));
     if (head === undefined) continue;

@@ -11,7 +11,7 @@ import { findTerm, rank, type QueryTerm } from '../../src/discovery/bm25.js';
 import { cachedPostings, searchCacheDir, textKey } from '../../src/discovery/index-cache.js';
 import { decodePostings, encodePostings } from '../../src/discovery/postings-file.js';
 import { PostingsBuilder, type Postings } from '../../src/discovery/postings.js';
-import { TermDocumentMaker } from '../../src/discovery/term-documents.js';
+import { TermCounter } from '../../src/discovery/term-counter.js';
 import { ToolIndex } from '../../src/discovery/tool-index.js';
 import { splitWords, term } from '../../src/discovery/words.js';
 import { tempProject } from '../support/project.js';
@@ -27,12 +27,16 @@ const DOCUMENTS: string[][][] = [
   [['getTokenHolders'], ['Holders of a token, largest first']],
 ];
 
+/** A builder with `documents` counted into it, as ToolIndex counts a file whose terms are not cached. */
+function counted(documents: readonly (readonly (readonly string[])[])[]): PostingsBuilder {
+  const builder = new PostingsBuilder((documents[0] ?? []).length);
+  const counter = new TermCounter(builder, splitWords, term);
+  for (const fields of documents) counter.add(fields);
+  return builder;
+}
+
 function build(documents: readonly (readonly string[])[][] = DOCUMENTS): Postings {
-  const terms = new TermDocumentMaker(splitWords, term).make(documents);
-  const builder = new PostingsBuilder(2);
-  const ids = builder.intern(terms.terms);
-  for (const fields of terms.tools) builder.add(fields, ids);
-  return builder.build();
+  return counted(documents).build();
 }
 
 const query = (word: string, loose = false): QueryTerm => ({ term: word, boost: 1, prefix: loose, typo: loose });
@@ -177,42 +181,5 @@ describe('the index cache', () => {
       await catalog.close();
       served.remove();
     }
-  });
-});
-
-describe("a file's terms", () => {
-  const make = (
-    documents: readonly (readonly (readonly string[])[])[],
-    maker = new TermDocumentMaker(splitWords, term),
-  ) => maker.make(documents);
-
-  it('counts every occurrence of a term and every distinct word of a field, across its pieces', () => {
-    const { terms, tools } = make([[['gas price gas', 'Gas'], ['prices']]]);
-    // Words are told apart by case (`gas`, `Gas`), terms are not; `prices` folds onto `price`.
-    expect(terms).toEqual(['gas', 'price']);
-    expect(tools).toEqual([
-      [
-        [3, 0, 3, 1, 1],
-        [1, 1, 1],
-      ],
-    ]);
-  });
-
-  it("makes a field shared by a file's tools as if each had its own copy, and gives the next file its own term indices for it", () => {
-    const shared = ['Weather and gas prices of a chain'];
-    const first = [
-      [['getGasPrice'], shared],
-      [['getBlock'], shared],
-    ];
-    const second = [
-      [['getWeather'], shared],
-      [['getRain'], shared],
-    ];
-    const maker = new TermDocumentMaker(splitWords, term);
-    expect(make(first, maker)).toEqual(make(first.map((fields) => fields.map((pieces) => [...pieces]))));
-    // The shared field met again in another file: its terms indexed in that file's order (weather first), not the first file's.
-    const again = make(second, maker);
-    expect(again).toEqual(make(second.map((fields) => fields.map((pieces) => [...pieces]))));
-    expect(again.terms[0]).toBe('weather');
   });
 });
