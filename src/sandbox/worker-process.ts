@@ -6,7 +6,8 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { installedFile } from '../shared/version.js';
-import type { Drop, Inbound, Late, Outbound, Park, Parked, Reply, Request, Turned } from './protocol.js';
+import type { Drop, Inbound, Late, Outbound, Park, Parked, Reply, Request } from './protocol.js';
+import { ReturnedNote } from './returned-note.js';
 
 // The worker always runs compiled and unbundled, whether the host runs from a bundle or, in
 // tests, from the TypeScript sources (`npm test` builds first).
@@ -14,7 +15,7 @@ const WORKER_ENTRY = installedFile('dist', 'src', 'sandbox', 'worker.js');
 const STDERR_TAIL = 4096;
 
 /** What a worker process sends after it is ready. */
-export type WorkerMessage = Reply | Turned | Outbound | Parked | Late;
+export type WorkerMessage = Reply | Outbound | Parked | Late;
 
 export interface WorkerEvents {
   ready(worker: WorkerProcess): void;
@@ -30,7 +31,10 @@ export class WorkerProcess {
   private ended = false;
   private stderr = '';
 
-  private constructor(private readonly child: ChildProcess) {}
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly note: ReturnedNote,
+  ) {}
 
   /** It has said it takes requests, and has not ended since. */
   get ready(): boolean {
@@ -39,19 +43,15 @@ export class WorkerProcess {
 
   /** Starts a worker process; throws only where Node throws instead of reporting (ENOMEM). */
   static start(memoryMb: number, events: WorkerEvents): WorkerProcess {
-    const child = fork(WORKER_ENTRY, [`--rss-limit-mb=${rssLimitMb(memoryMb)}`], {
-      env: {},
-      execArgv: [
-        `--max-old-space-size=${memoryMb}`,
-        `--max-semi-space-size=${Math.max(1, Math.floor(memoryMb / 32))}`,
-        '--stack-size=984',
-      ],
-      // Worker output is handler or library noise; it must never reach the host's stdout (MCP
-      // stdio). stderr is kept in part: it says whether a dead process ran out of heap.
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'json',
-    });
-    const worker = new WorkerProcess(child);
+    const note = ReturnedNote.open();
+    let child: ChildProcess;
+    try {
+      child = WorkerProcess.fork(memoryMb, note);
+    } catch (error) {
+      note.close();
+      throw error;
+    }
+    const worker = new WorkerProcess(child, note);
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       worker.stderr = (worker.stderr + chunk).slice(-STDERR_TAIL);
     });
@@ -64,6 +64,7 @@ export class WorkerProcess {
     const end = (cause: string) => {
       if (worker.ended) return;
       worker.ended = true;
+      note.close();
       events.stopped(worker, cause, worker.saidReady);
     };
     child.on('exit', () => end(child.signalCode ?? `exit ${child.exitCode}`));
@@ -75,6 +76,22 @@ export class WorkerProcess {
     return worker;
   }
 
+  private static fork(memoryMb: number, note: ReturnedNote): ChildProcess {
+    return fork(WORKER_ENTRY, [`--rss-limit-mb=${rssLimitMb(memoryMb)}`], {
+      env: {},
+      execArgv: [
+        `--max-old-space-size=${memoryMb}`,
+        `--max-semi-space-size=${Math.max(1, Math.floor(memoryMb / 32))}`,
+        '--stack-size=984',
+      ],
+      // Worker output is handler or library noise; it must never reach the host's stdout (MCP
+      // stdio). stderr is kept in part: it says whether a dead process ran out of heap.
+      // The fifth entry is the returned note (returned-note.ts, RETURNED_NOTE_FD).
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc', note.fd],
+      serialization: 'json',
+    });
+  }
+
   get pid(): number | undefined {
     return this.child.pid;
   }
@@ -82,6 +99,11 @@ export class WorkerProcess {
   /** Serialises and sends one request (or a bridge answer, a park, a drop); throws when it cannot be serialised (nested too deep). */
   send(request: Request | Inbound | Park | Drop): void {
     this.child.send(request);
+  }
+
+  /** Whether the process has returned from request `id` (its answer may wait for the event loop to turn). */
+  returned(id: number): boolean {
+    return this.note.returned(id);
   }
 
   /** Whether V8 ended the process for running out of heap (it says so on stderr). */
