@@ -3,10 +3,10 @@
 // ready, each message, and its end (however it ends, once).
 
 import { type ChildProcess, fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { installedFile } from '../shared/version.js';
 import type { Drop, Inbound, Late, Outbound, Park, Parked, Reply, Request } from './protocol.js';
+import { ResidentMemory } from './resident-memory.js';
 import { ReturnedNote } from './returned-note.js';
 
 // The worker always runs compiled and unbundled, whether the host runs from a bundle or, in
@@ -31,10 +31,15 @@ export class WorkerProcess {
   private ended = false;
   private stderr = '';
 
+  /** Its resident memory, read while it runs. */
+  private readonly memory: ResidentMemory | null;
+
   private constructor(
     private readonly child: ChildProcess,
     private readonly note: ReturnedNote,
-  ) {}
+  ) {
+    this.memory = child.pid === undefined ? null : ResidentMemory.of(child.pid);
+  }
 
   /** It has said it takes requests, and has not ended since. */
   get ready(): boolean {
@@ -65,6 +70,7 @@ export class WorkerProcess {
       if (worker.ended) return;
       worker.ended = true;
       note.close();
+      worker.memory?.close();
       events.stopped(worker, cause, worker.saidReady);
     };
     child.on('exit', () => end(child.signalCode ?? `exit ${child.exitCode}`));
@@ -111,16 +117,9 @@ export class WorkerProcess {
     return /heap (limit|out of memory)|Allocation failed/i.test(this.stderr);
   }
 
-  /** Resident memory in MiB, from /proc on Linux; 0 where that is not available. */
+  /** Resident memory in MiB, from /proc on Linux; 0 where that is not available (no reading, so no memory counted). */
   residentMb(): number {
-    if (this.child.pid === undefined) return 0;
-    try {
-      const pages = Number(readFileSync(`/proc/${this.child.pid}/statm`, 'utf8').split(' ')[1]);
-      return (pages * 4096) / 2 ** 20;
-    } catch {
-      // /proc is missing (not Linux) or the process has just gone: no reading, so no memory counted.
-      return 0;
-    }
+    return (this.memory?.bytes() ?? 0) / 2 ** 20;
   }
 
   /** An idle worker process must not keep the host alive; one with work to do must. */

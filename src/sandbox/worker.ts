@@ -17,6 +17,7 @@ import 'ses';
 import { endBridgedRequests, fetchFor, receiveInbound, reportLate, sandboxAbortSignal } from './bridge-fetch.js';
 import { BusyPoll } from './busy-poll.js';
 import { newJob, runAs, type Job } from './job-context.js';
+import { ResidentMemory } from './resident-memory.js';
 import { noteReturned } from './returned-note.js';
 import { importLibrary } from './worker-libraries.js';
 import { describe, failureOf, isObject, messageOf, shapeError } from './worker-errors.js';
@@ -39,6 +40,9 @@ const send = process.send?.bind(process);
 if (!send) throw new Error('the sandbox worker must run as a child process with an IPC channel');
 /** Resident memory above which the process gives up after a call (`--rss-limit-mb=N`). */
 const rssLimit = Number(/^--rss-limit-mb=(\d+)$/.exec(process.argv[2] ?? '')?.[1] ?? 0) * 2 ** 20;
+/** This process's resident memory: read from /proc where it can be (cheaper), from Node where not. */
+const ownMemory = ResidentMemory.of('self');
+const residentBytes = ownMemory ? () => ownMemory.bytes() : () => process.memoryUsage.rss();
 
 // A rejection no one awaits (say, a library call a handler fired and forgot) must not end the
 // worker: the call it belongs to has already been answered or failed.
@@ -158,7 +162,7 @@ async function run(job: Job, request: Request): Promise<void> {
  * replaces it.
  */
 function outOfMemory(id: number): boolean {
-  if (rssLimit === 0 || process.memoryUsage.rss() <= rssLimit) return false;
+  if (rssLimit === 0 || residentBytes() <= rssLimit) return false;
   const failure: Failure = {
     code: 'SEC106',
     message: `handler code left the sandbox process above its memory limit (${rssLimit / 2 ** 20} MiB)`,
