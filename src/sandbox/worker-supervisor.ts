@@ -351,7 +351,9 @@ export class WorkerSupervisor {
           finish(isFailure(reply) ? reply : this.received(reply));
         },
       });
-      this.replyPoll.extend(REPLY_POLL_MS);
+      // Polling pays while the host has nothing else to do; with jobs queued behind this one it has
+      // (their HTTP requests, their replies), and a polling host only takes a core the worker needs.
+      if (this.queue.length === 0) this.replyPoll.extend(REPLY_POLL_MS);
     });
   }
 
