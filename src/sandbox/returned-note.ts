@@ -7,7 +7,9 @@
 // (docs/internals/performance.md). So the worker writes the request's id into a small file that
 // the host reads only when a deadline is missed: one write in place, and nothing wakes the host.
 // Each id has a slot of its own (the id modulo the slots), so a parked executeRequest call that
-// returns beside the request running does not overwrite that request's note.
+// returns beside the request running does not overwrite that request's note. Where no file can be
+// made (no writable temporary folder), the process runs without a note: a missed deadline then
+// says the request did not finish, the worse of the two guesses, and nothing else changes.
 
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
@@ -16,6 +18,8 @@ import { join } from 'node:path';
 
 /** The note's file descriptor in the worker process: the fifth entry of its stdio (worker-process.ts). */
 export const RETURNED_NOTE_FD = 4;
+/** The worker's argument that says it was given the note (without it, descriptor 4 may be anything). */
+export const RETURNED_NOTE_FLAG = '--returned-note';
 /** An id, as a little-endian double, in slot `id % SLOTS`: far more slots than requests a process runs at once. */
 const NOTE_BYTES = 8;
 const SLOTS = 64;
@@ -23,14 +27,14 @@ const written = Buffer.alloc(NOTE_BYTES);
 
 const slotOf = (id: number): number => (id % SLOTS) * NOTE_BYTES;
 
-/** Worker side: request `id` has returned. */
+/** Worker side, for a process given the note (`RETURNED_NOTE_FLAG`): request `id` has returned. */
 export function noteReturned(id: number): void {
   written.writeDoubleLE(id);
   try {
     writeSync(RETURNED_NOTE_FD, written, 0, NOTE_BYTES, slotOf(id));
   } catch {
-    // A worker started without the note (a test forking worker.js by hand): a missed deadline
-    // then says the request did not finish, the worse of the two guesses, and nothing else changes.
+    // A write the file system refuses (full): this request goes without its note, as a process
+    // without one (see the header); its answer must not wait on it.
   }
 }
 
@@ -45,10 +49,19 @@ export class ReturnedNote {
     private readonly leftAt: string | null,
   ) {}
 
-  /** A new, empty note; its file is removed at once where the platform allows (only the descriptors keep it). */
-  static open(): ReturnedNote {
+  /**
+   * A new, empty note; its file is removed at once where the platform allows (only the
+   * descriptors keep it); null where no file can be made.
+   */
+  static open(): ReturnedNote | null {
     const path = join(tmpdir(), `flowguard-sandbox-${process.pid}-${randomBytes(6).toString('hex')}`);
-    const fd = openSync(path, 'wx+', 0o600);
+    let fd: number;
+    try {
+      fd = openSync(path, 'wx+', 0o600);
+    } catch {
+      // No writable temporary folder: the process runs without a note (see the header).
+      return null;
+    }
     try {
       unlinkSync(path);
       return new ReturnedNote(fd, null);

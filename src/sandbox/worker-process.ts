@@ -7,7 +7,7 @@ import type { Socket } from 'node:net';
 import { installedFile } from '../shared/version.js';
 import type { Drop, Inbound, Late, Outbound, Park, Parked, Reply, Request } from './protocol.js';
 import { ResidentMemory } from './resident-memory.js';
-import { ReturnedNote } from './returned-note.js';
+import { RETURNED_NOTE_FLAG, ReturnedNote } from './returned-note.js';
 
 // The worker always runs compiled and unbundled, whether the host runs from a bundle or, in
 // tests, from the TypeScript sources (`npm test` builds first).
@@ -36,7 +36,7 @@ export class WorkerProcess {
 
   private constructor(
     private readonly child: ChildProcess,
-    private readonly note: ReturnedNote,
+    private readonly note: ReturnedNote | null,
   ) {
     this.memory = child.pid === undefined ? null : ResidentMemory.of(child.pid);
   }
@@ -53,7 +53,7 @@ export class WorkerProcess {
     try {
       child = WorkerProcess.fork(memoryMb, note);
     } catch (error) {
-      note.close();
+      note?.close();
       throw error;
     }
     const worker = new WorkerProcess(child, note);
@@ -69,7 +69,7 @@ export class WorkerProcess {
     const end = (cause: string) => {
       if (worker.ended) return;
       worker.ended = true;
-      note.close();
+      note?.close();
       worker.memory?.close();
       events.stopped(worker, cause, worker.saidReady);
     };
@@ -82,8 +82,9 @@ export class WorkerProcess {
     return worker;
   }
 
-  private static fork(memoryMb: number, note: ReturnedNote): ChildProcess {
-    return fork(WORKER_ENTRY, [`--rss-limit-mb=${rssLimitMb(memoryMb)}`], {
+  private static fork(memoryMb: number, note: ReturnedNote | null): ChildProcess {
+    const args = [`--rss-limit-mb=${rssLimitMb(memoryMb)}`, ...(note ? [RETURNED_NOTE_FLAG] : [])];
+    return fork(WORKER_ENTRY, args, {
       env: {},
       execArgv: [
         `--max-old-space-size=${memoryMb}`,
@@ -93,7 +94,7 @@ export class WorkerProcess {
       // Worker output is handler or library noise; it must never reach the host's stdout (MCP
       // stdio). stderr is kept in part: it says whether a dead process ran out of heap.
       // The fifth entry is the returned note (returned-note.ts, RETURNED_NOTE_FD).
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc', note.fd],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc', ...(note ? [note.fd] : [])],
       serialization: 'json',
     });
   }
@@ -109,7 +110,7 @@ export class WorkerProcess {
 
   /** Whether the process has returned from request `id` (its answer may wait for the event loop to turn). */
   returned(id: number): boolean {
-    return this.note.returned(id);
+    return this.note?.returned(id) ?? false;
   }
 
   /** Whether V8 ended the process for running out of heap (it says so on stderr). */

@@ -18,7 +18,7 @@ import { endBridgedRequests, fetchFor, receiveInbound, reportLate, sandboxAbortS
 import { BusyPoll } from './busy-poll.js';
 import { newJob, runAs, type Job } from './job-context.js';
 import { ResidentMemory } from './resident-memory.js';
-import { noteReturned } from './returned-note.js';
+import { noteReturned, RETURNED_NOTE_FLAG } from './returned-note.js';
 import { importLibrary } from './worker-libraries.js';
 import { describe, failureOf, isObject, messageOf, shapeError } from './worker-errors.js';
 import type { LibraryModule } from '../libraries/resolve.js';
@@ -43,6 +43,8 @@ const rssLimit = Number(/^--rss-limit-mb=(\d+)$/.exec(process.argv[2] ?? '')?.[1
 /** This process's resident memory: read from /proc where it can be (cheaper), from Node where not. */
 const ownMemory = ResidentMemory.of('self');
 const residentBytes = ownMemory ? () => ownMemory.bytes() : () => process.memoryUsage.rss();
+/** Notes that a request returned, where the host gave this process the note (returned-note.ts). */
+const noteIfGiven: (id: number) => void = process.argv.includes(RETURNED_NOTE_FLAG) ? noteReturned : () => undefined;
 
 // A rejection no one awaits (say, a library call a handler fired and forgot) must not end the
 // worker: the call it belongs to has already been answered or failed.
@@ -143,7 +145,7 @@ async function run(job: Job, request: Request): Promise<void> {
   // instead of failing the next schema's call. Promise chains that end run out here, and a
   // network attempt they made, even one caught and ignored, fails this request rather than the
   // next. The note lets the host say, should the turn never come, that the request had returned.
-  noteReturned(request.id);
+  noteIfGiven(request.id);
   await new Promise((resolve) => setImmediate(resolve));
   const attempted = job.attempts > 0;
   job.ended = true;

@@ -1,11 +1,13 @@
 // One worker process as the host sees it, messages counted (issue 29): a request is answered with
 // one message, sent once the worker's event loop has turned after it (it was a reply and then a
-// turn marker), and the returned note says whether a request whose answer never came had returned.
+// turn marker), and the returned note says whether a request whose answer never came had returned
+// (a process without one, where no temporary file can be made, serves all the same).
 
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Request, UnitSpec } from '../../src/sandbox/protocol.js';
 import { WorkerProcess, type WorkerMessage } from '../../src/sandbox/worker-process.js';
-import { delay, hookInput } from './helpers.js';
+import { delay, FLOWGUARD_DIR, hookInput } from './helpers.js';
 
 const UNIT: UnitSpec = {
   id: 'counted',
@@ -74,5 +76,21 @@ describe('a sandbox worker process', () => {
     // The load's note too; no note for a request not sent.
     expect([worker.returned(1), worker.returned(3)]).toEqual([true, false]);
     expect(messages.map((message) => ('id' in message ? message.id : message))).toEqual([1]);
+  });
+
+  it('serves without a note where no temporary file can be made', async () => {
+    const tmpdir = process.env.TMPDIR;
+    process.env.TMPDIR = join(FLOWGUARD_DIR, 'no-such-folder', 'tmp');
+    try {
+      const { worker, messages, next } = await started();
+      worker.send({ kind: 'load', id: 1, unit: UNIT });
+      worker.send(call(2, 'getThing'));
+      while (messages.length < 2) await next();
+      expect(messages.map((message) => ('id' in message ? message.id : message))).toEqual([1, 2]);
+      expect(worker.returned(2)).toBe(false);
+    } finally {
+      if (tmpdir === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmpdir;
+    }
   });
 });
