@@ -351,8 +351,7 @@ export class WorkerSupervisor {
           finish(isFailure(reply) ? reply : this.received(reply));
         },
       });
-      // Polling pays while the host has nothing else to do; with jobs queued behind this one it has
-      // (their HTTP requests, their replies), and a polling host only takes a core the worker needs.
+      // Polling pays only with nothing else to do: beside queued jobs it takes a core the worker needs.
       if (this.queue.length === 0) this.replyPoll.extend(REPLY_POLL_MS);
     });
   }
