@@ -132,6 +132,7 @@ export const INTEGRATION: readonly string[] = [
   'test/sandbox/resilience.test.ts',
   'test/sandbox/sandbox.test.ts',
   'test/sandbox/sent-ahead.test.ts',
+  'test/sandbox/worker-process.test.ts',
   'test/scan/forbidden.test.ts',
   'test/scan/html-comments.test.ts',
   'test/schema/serving.test.ts',

@@ -36,23 +36,18 @@ export interface Failure {
 
 export type SandboxCode = 'SEC100' | 'SEC101' | 'SEC102' | 'SEC103' | 'SEC104' | 'SEC105' | 'SEC106' | 'SEC107';
 
+/**
+ * A worker's answer to a request, sent from the next turn of its event loop after the request
+ * returned: it shows that the request left nothing running that blocks the process (an endless
+ * promise chain never lets the loop turn, and the request misses its deadline; returned-note.ts
+ * says whether it had returned). A network attempt made by promise chains that ran out in between
+ * fails the request after all (SEC100).
+ */
 export type Reply =
   | { id: number; ok: true; imported: true }
   | { id: number; ok: true; json: string }
   | { id: number; ok: true; hooks: Record<string, Hook[]>; unknownRoutes: string[] }
   | { id: number; ok: false; failure: Failure };
-
-/**
- * Sent by a worker after each reply, from the next turn of its event loop: it shows that the
- * request left nothing running that blocks the process (an endless promise chain never lets it
- * go). A network attempt made by promise chains that ran out in between fails the request after
- * all (`failure`).
- */
-export interface Turned {
-  id: number;
-  turned: true;
-  failure?: Failure;
-}
 
 /** A request an executeRequest handler asks the core to perform (decision R12): plain data only. */
 export interface BridgeRequest {

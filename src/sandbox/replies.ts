@@ -1,24 +1,21 @@
-// The replies of one worker process, as they arrive. A reply counts once the worker's turn
-// marker for it has come (protocol.ts, Turned): until then the request has returned but may
-// have left work running that blocks the process. A worker that reports running out of memory
-// exits after that reply, so it completes at once. Replies that complete before anyone waits
-// for them (loads sent together) are kept until asked for.
+// The replies of one worker process, as they arrive. A worker answers a request once its event
+// loop has turned after it (protocol.ts, Reply). Replies that come before anyone waits for them
+// (loads sent together) are kept until asked for.
 
-import { describeCommand, type Command, type Failure, type Outcome, type Reply, type Turned } from './protocol.js';
+import { describeCommand, type Command, type Failure, type Outcome, type Reply } from './protocol.js';
 import { OUT_OF_MEMORY } from './sandbox-options.js';
 import type { WorkerProcess } from './worker-process.js';
 
 export class Replies {
-  /** Requests sent and not answered yet; replies without their marker yet; complete replies nobody waited for. */
+  /** Requests sent and not answered yet; replies nobody waited for. */
   private readonly sent = new Set<number>();
-  private readonly unturned = new Map<number, Reply>();
   private readonly early = new Map<number, Reply>();
 
   expect(id: number): void {
     this.sent.add(id);
   }
 
-  /** The complete reply to a request that came before anyone waited for it. */
+  /** The reply to a request that came before anyone waited for it. */
   take(id: number): Reply | undefined {
     const reply = this.early.get(id);
     this.early.delete(id);
@@ -29,40 +26,20 @@ export class Replies {
     this.early.set(reply.id, reply);
   }
 
-  /** The request answered, but the worker's event loop has not turned since. */
-  returned(id: number): boolean {
-    return this.unturned.has(id);
-  }
-
-  /** A message from the worker; the reply it completes, if any. */
-  accept(message: Reply | Turned): Reply | null {
-    if (!('turned' in message)) {
-      if (!this.sent.has(message.id)) return null;
-      if (!endsWorker(message)) {
-        this.unturned.set(message.id, message);
-        return null;
-      }
-      this.sent.delete(message.id);
-      return message;
-    }
-    const reply = this.unturned.get(message.id);
-    if (!reply) return null;
-    this.unturned.delete(message.id);
-    this.sent.delete(message.id);
-    return message.failure ? { id: message.id, ok: false, failure: message.failure } : reply;
+  /** A reply from the worker, if it answers a request sent and not forgotten. */
+  accept(reply: Reply): Reply | null {
+    return this.sent.delete(reply.id) ? reply : null;
   }
 
   /** A request that failed while its process serves on: whatever it still answers is dropped. */
   forget(id: number): void {
     this.sent.delete(id);
-    this.unturned.delete(id);
     this.early.delete(id);
   }
 
   /** A new process: nothing sent to the old one will be answered. */
   clear(): void {
     this.sent.clear();
-    this.unturned.clear();
     this.early.clear();
   }
 }

@@ -4,7 +4,7 @@
 // or are kept until it asks.
 
 import type { SandboxEvent } from './events.js';
-import type { Late, Outbound, Parked, Reply, Turned } from './protocol.js';
+import type { Late, Outbound, Parked, Reply } from './protocol.js';
 import type { Replies } from './replies.js';
 import type { RunningRequests } from './running-requests.js';
 import type { WorkerProcess } from './worker-process.js';
@@ -18,7 +18,7 @@ export interface MessageRoutes {
   report(event: SandboxEvent): void;
 }
 
-export function routeWorkerMessage(message: Reply | Turned | Outbound | Parked | Late, to: MessageRoutes): void {
+export function routeWorkerMessage(message: Reply | Outbound | Parked | Late, to: MessageRoutes): void {
   if ('outbound' in message) {
     // Only a running executeRequest call may ask, and only for itself (the worker says which
     // call's code made the request); a request of one that has ended is refused, charged to no one.

@@ -3,10 +3,11 @@
 // ready, each message, and its end (however it ends, once).
 
 import { type ChildProcess, fork } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { installedFile } from '../shared/version.js';
-import type { Drop, Inbound, Late, Outbound, Park, Parked, Reply, Request, Turned } from './protocol.js';
+import type { Drop, Inbound, Late, Outbound, Park, Parked, Reply, Request } from './protocol.js';
+import { ResidentMemory } from './resident-memory.js';
+import { RETURNED_NOTE_FLAG, ReturnedNote } from './returned-note.js';
 
 // The worker always runs compiled and unbundled, whether the host runs from a bundle or, in
 // tests, from the TypeScript sources (`npm test` builds first).
@@ -14,7 +15,7 @@ const WORKER_ENTRY = installedFile('dist', 'src', 'sandbox', 'worker.js');
 const STDERR_TAIL = 4096;
 
 /** What a worker process sends after it is ready. */
-export type WorkerMessage = Reply | Turned | Outbound | Parked | Late;
+export type WorkerMessage = Reply | Outbound | Parked | Late;
 
 export interface WorkerEvents {
   ready(worker: WorkerProcess): void;
@@ -30,7 +31,15 @@ export class WorkerProcess {
   private ended = false;
   private stderr = '';
 
-  private constructor(private readonly child: ChildProcess) {}
+  /** Its resident memory, read while it runs. */
+  private readonly memory: ResidentMemory | null;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly note: ReturnedNote | null,
+  ) {
+    this.memory = child.pid === undefined ? null : ResidentMemory.of(child.pid);
+  }
 
   /** It has said it takes requests, and has not ended since. */
   get ready(): boolean {
@@ -39,19 +48,15 @@ export class WorkerProcess {
 
   /** Starts a worker process; throws only where Node throws instead of reporting (ENOMEM). */
   static start(memoryMb: number, events: WorkerEvents): WorkerProcess {
-    const child = fork(WORKER_ENTRY, [`--rss-limit-mb=${rssLimitMb(memoryMb)}`], {
-      env: {},
-      execArgv: [
-        `--max-old-space-size=${memoryMb}`,
-        `--max-semi-space-size=${Math.max(1, Math.floor(memoryMb / 32))}`,
-        '--stack-size=984',
-      ],
-      // Worker output is handler or library noise; it must never reach the host's stdout (MCP
-      // stdio). stderr is kept in part: it says whether a dead process ran out of heap.
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      serialization: 'json',
-    });
-    const worker = new WorkerProcess(child);
+    const note = ReturnedNote.open();
+    let child: ChildProcess;
+    try {
+      child = WorkerProcess.fork(memoryMb, note);
+    } catch (error) {
+      note?.close();
+      throw error;
+    }
+    const worker = new WorkerProcess(child, note);
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       worker.stderr = (worker.stderr + chunk).slice(-STDERR_TAIL);
     });
@@ -64,6 +69,8 @@ export class WorkerProcess {
     const end = (cause: string) => {
       if (worker.ended) return;
       worker.ended = true;
+      note?.close();
+      worker.memory?.close();
       events.stopped(worker, cause, worker.saidReady);
     };
     child.on('exit', () => end(child.signalCode ?? `exit ${child.exitCode}`));
@@ -75,6 +82,23 @@ export class WorkerProcess {
     return worker;
   }
 
+  private static fork(memoryMb: number, note: ReturnedNote | null): ChildProcess {
+    const args = [`--rss-limit-mb=${rssLimitMb(memoryMb)}`, ...(note ? [RETURNED_NOTE_FLAG] : [])];
+    return fork(WORKER_ENTRY, args, {
+      env: {},
+      execArgv: [
+        `--max-old-space-size=${memoryMb}`,
+        `--max-semi-space-size=${Math.max(1, Math.floor(memoryMb / 32))}`,
+        '--stack-size=984',
+      ],
+      // Worker output is handler or library noise; it must never reach the host's stdout (MCP
+      // stdio). stderr is kept in part: it says whether a dead process ran out of heap.
+      // The fifth entry is the returned note (returned-note.ts, RETURNED_NOTE_FD).
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc', ...(note ? [note.fd] : [])],
+      serialization: 'json',
+    });
+  }
+
   get pid(): number | undefined {
     return this.child.pid;
   }
@@ -84,21 +108,19 @@ export class WorkerProcess {
     this.child.send(request);
   }
 
+  /** Whether the process has returned from request `id` (its answer may wait for the event loop to turn). */
+  returned(id: number): boolean {
+    return this.note?.returned(id) ?? false;
+  }
+
   /** Whether V8 ended the process for running out of heap (it says so on stderr). */
   ranOutOfHeap(): boolean {
     return /heap (limit|out of memory)|Allocation failed/i.test(this.stderr);
   }
 
-  /** Resident memory in MiB, from /proc on Linux; 0 where that is not available. */
+  /** Resident memory in MiB, from /proc on Linux; 0 where that is not available (no reading, so no memory counted). */
   residentMb(): number {
-    if (this.child.pid === undefined) return 0;
-    try {
-      const pages = Number(readFileSync(`/proc/${this.child.pid}/statm`, 'utf8').split(' ')[1]);
-      return (pages * 4096) / 2 ** 20;
-    } catch {
-      // /proc is missing (not Linux) or the process has just gone: no reading, so no memory counted.
-      return 0;
-    }
+    return (this.memory?.bytes() ?? 0) / 2 ** 20;
   }
 
   /** An idle worker process must not keep the host alive; one with work to do must. */

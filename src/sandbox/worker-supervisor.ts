@@ -304,8 +304,8 @@ export class WorkerSupervisor {
   }
 
   /**
-   * Waits for the reply to a request sent to this process; its deadline starts now. The reply
-   * counts once the worker's event loop has turned after it: a request that returned but left
+   * Waits for the reply to a request sent to this process; its deadline starts now. The worker
+   * replies once its event loop has turned after the request: a request that returned but left
    * work running that blocks the process (an endless promise chain) misses its deadline.
    */
   private replyTo(id: number, command: Command, owner: object, deadline = this.deadlineMs): Promise<Reply | Failure> {
@@ -329,7 +329,7 @@ export class WorkerSupervisor {
         else this.replies.forget(id);
       };
       const timer = new PausableTimer(deadline, () =>
-        missed(missedDeadline(worker, this.memoryMb, this.replies.returned(id), describeCommand(command), deadline)),
+        missed(missedDeadline(worker, this.memoryMb, worker.returned(id), describeCommand(command), deadline)),
       );
       // An executeRequest call: its deadline pauses while the core performs its requests; the
       // whole call has a bound of its own.
@@ -351,7 +351,8 @@ export class WorkerSupervisor {
           finish(isFailure(reply) ? reply : this.received(reply));
         },
       });
-      this.replyPoll.extend(REPLY_POLL_MS);
+      // Polling pays only with nothing else to do: beside queued jobs it takes a core the worker needs.
+      if (this.queue.length === 0) this.replyPoll.extend(REPLY_POLL_MS);
     });
   }
 

@@ -5,10 +5,10 @@
 // schema needs them, their shared settings locked and frozen with `harden`, so every schema in
 // the process shares one read-only copy. Each schema gets its own Compartment whose globals are
 // a short list of safe built-ins; its handlers factory and handlers run there and see only their
-// arguments. Results leave as JSON text, checked after serialisation. After each reply the
-// worker lets its event loop turn once and says so (a turn marker): a handler that returned
-// but left an endless promise chain running never lets that happen, and the host replaces the
-// process rather than failing the next schema's call. Each request runs as a job of its own
+// arguments. Results leave as JSON text, checked after serialisation. The worker answers a
+// request only once its event loop has turned after it: a handler that returned but left an
+// endless promise chain running never lets that happen, and the host replaces the process
+// rather than failing the next schema's call. Each request runs as a job of its own
 // (job-context.ts): a network attempt or a bridged request is charged to the request whose code
 // made it, and once a request has ended, what its code still tries is refused and fails no one.
 
@@ -17,22 +17,12 @@ import 'ses';
 import { endBridgedRequests, fetchFor, receiveInbound, reportLate, sandboxAbortSignal } from './bridge-fetch.js';
 import { BusyPoll } from './busy-poll.js';
 import { newJob, runAs, type Job } from './job-context.js';
+import { ResidentMemory } from './resident-memory.js';
+import { noteReturned, RETURNED_NOTE_FLAG } from './returned-note.js';
 import { importLibrary } from './worker-libraries.js';
 import { describe, failureOf, isObject, messageOf, shapeError } from './worker-errors.js';
 import type { LibraryModule } from '../libraries/resolve.js';
-import type {
-  Drop,
-  Failure,
-  Hook,
-  Inbound,
-  Park,
-  Parked,
-  Ready,
-  Reply,
-  Request,
-  Turned,
-  UnitSpec,
-} from './protocol.js';
+import type { Drop, Failure, Hook, Inbound, Park, Parked, Ready, Reply, Request, UnitSpec } from './protocol.js';
 
 interface Unit {
   handlers: Record<string, Partial<Record<Hook, (input: unknown) => unknown>>>;
@@ -50,6 +40,11 @@ const send = process.send?.bind(process);
 if (!send) throw new Error('the sandbox worker must run as a child process with an IPC channel');
 /** Resident memory above which the process gives up after a call (`--rss-limit-mb=N`). */
 const rssLimit = Number(/^--rss-limit-mb=(\d+)$/.exec(process.argv[2] ?? '')?.[1] ?? 0) * 2 ** 20;
+/** This process's resident memory: read from /proc where it can be (cheaper), from Node where not. */
+const ownMemory = ResidentMemory.of('self');
+const residentBytes = ownMemory ? () => ownMemory.bytes() : () => process.memoryUsage.rss();
+/** Notes that a request returned, where the host gave this process the note (returned-note.ts). */
+const noteIfGiven: (id: number) => void = process.argv.includes(RETURNED_NOTE_FLAG) ? noteReturned : () => undefined;
 
 // A rejection no one awaits (say, a library call a handler fired and forgot) must not end the
 // worker: the call it belongs to has already been answered or failed.
@@ -131,7 +126,7 @@ async function work(): Promise<void> {
   working = false;
 }
 
-/** One request as its job: the reply, then the turn marker, then the end of its job. */
+/** One request as its job: its reply, sent once the event loop has turned after it, then the end of its job. */
 async function run(job: Job, request: Request): Promise<void> {
   // A process that ends takes no further requests; the host sends them to its replacement.
   // Dropped by the host, or past the start bound it was sent with: this process decides, so a call
@@ -141,39 +136,42 @@ async function run(job: Job, request: Request): Promise<void> {
     dropped.delete(request.id) || late
       ? { id: request.id, ok: false, failure: { code: 'SEC105', message: 'dropped: it could not start in time' } }
       : await handle(request);
-  if (!answer(reply)) {
+  if (outOfMemory(request.id)) {
     ending = true;
     return;
   }
-  // One turn of the event loop before the next request, and the host counts the reply only
-  // once it has heard of that turn: code the request left running (an endless promise chain)
-  // holds the turn back, and the host replaces the process instead of failing the next
-  // schema's call. Promise chains that end run out here, and a network attempt they made,
-  // even one caught and ignored, fails this request rather than the next.
+  // One turn of the event loop before the reply and the next request: code the request left
+  // running (an endless promise chain) holds the turn back, and the host replaces the process
+  // instead of failing the next schema's call. Promise chains that end run out here, and a
+  // network attempt they made, even one caught and ignored, fails this request rather than the
+  // next. The note lets the host say, should the turn never come, that the request had returned.
+  noteIfGiven(request.id);
   await new Promise((resolve) => setImmediate(resolve));
-  const turned: Turned = { id: request.id, turned: true };
-  if (job.attempts > 0) turned.failure = { code: 'SEC100', message: 'handler code tried to reach the network' };
+  const attempted = job.attempts > 0;
   job.ended = true;
   endBridgedRequests(job);
-  send?.(turned);
+  send?.(
+    attempted
+      ? { id: request.id, ok: false, failure: { code: 'SEC100', message: 'handler code tried to reach the network' } }
+      : reply,
+  );
+  // With a request waiting in the inbox (sent ahead) the worker goes on to it; polling beside it
+  // would only add turns of the event loop.
+  if (inbox.length === 0) nextRequestPoll.extend(NEXT_REQUEST_POLL_MS);
 }
 
 /**
- * Sends a reply; false when the process is ending. Memory outside the V8 heap (ArrayBuffer
- * contents) has no V8 limit: a call that leaves the process above its resident-memory limit
- * fails, and the process ends so the host replaces it.
+ * Memory outside the V8 heap (ArrayBuffer contents) has no V8 limit: a request that leaves the
+ * process above its resident-memory limit fails at once, and the process ends so the host
+ * replaces it.
  */
-function answer(reply: Reply): boolean {
-  if (rssLimit > 0 && process.memoryUsage.rss() > rssLimit) {
-    const failure: Failure = {
-      code: 'SEC106',
-      message: `handler code left the sandbox process above its memory limit (${rssLimit / 2 ** 20} MiB)`,
-    };
-    send?.({ id: reply.id, ok: false, failure } satisfies Reply, () => process.exit(1));
-    return false;
-  }
-  send?.(reply);
-  nextRequestPoll.extend(NEXT_REQUEST_POLL_MS);
+function outOfMemory(id: number): boolean {
+  if (rssLimit === 0 || residentBytes() <= rssLimit) return false;
+  const failure: Failure = {
+    code: 'SEC106',
+    message: `handler code left the sandbox process above its memory limit (${rssLimit / 2 ** 20} MiB)`,
+  };
+  send?.({ id, ok: false, failure } satisfies Reply, () => process.exit(1));
   return true;
 }
 
