@@ -12,8 +12,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectHttp, toolNames } from '../kit/mcp.js';
 import { waitFor } from '../support/wait.js';
 import {
   BIN,
@@ -89,14 +89,10 @@ afterAll(async () => {
 });
 
 async function connect(token: string): Promise<Client> {
-  const client = new Client({ name: 'serve-oauth-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
-  );
-  return client;
+  return (await connectHttp(url, { authorization: `Bearer ${token}` })).client;
 }
 
-const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name).sort();
+const names = toolNames;
 
 function auditText(): string {
   const folder = join(project, '.flowmcp', 'audit');

@@ -27,13 +27,21 @@ function newClient(): { client: Client; errors: Error[] } {
 }
 
 /** `flowguard serve --transport stdio <args>` spawned by the SDK's stdio transport; its environment is PATH plus `env`. */
-export async function connectStdio(
+export function connectStdio(
   args: readonly string[],
+  options: { env?: Record<string, string>; cwd?: string } = {},
+): Promise<McpConnection> {
+  return connectSpawned([BIN, 'serve', '--transport', 'stdio', ...args], options);
+}
+
+/** `node <argv>` (a whole command line: the script, its command and flags) spawned by the SDK's stdio transport, its stderr collected. */
+export async function connectSpawned(
+  argv: readonly string[],
   options: { env?: Record<string, string>; cwd?: string } = {},
 ): Promise<McpConnection> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, 'serve', '--transport', 'stdio', ...args],
+    args: [...argv],
     env: { PATH: process.env.PATH ?? '', ...options.env },
     cwd: options.cwd ?? ROOT,
     stderr: 'pipe',
@@ -43,6 +51,11 @@ export async function connectStdio(
   const { client, errors } = newClient();
   await client.connect(transport);
   return { client, errors, stderr: () => stderr, close: () => client.close() };
+}
+
+/** The names of the tools a client is listed, sorted. */
+export async function toolNames(client: Client): Promise<string[]> {
+  return (await client.listTools()).tools.map((tool) => tool.name).sort();
 }
 
 /** A client over Streamable HTTP to `url`, sending `headers` (an Authorization header, say) on every request. */

@@ -13,13 +13,13 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectHttp, toolNames } from '../kit/mcp.js';
 import { startHttpServer } from '../../src/edge/http.js';
 import { ServerMetrics } from '../../src/observe/metrics.js';
 import { callRecordsDelivered, waitFor } from '../support/wait.js';
 import { LIST_BODY, MCP_HEADERS, parseMetrics, rawRequest } from '../edge/helpers.js';
 import {
   BIN,
-  connectHttp,
   PROJECT,
   ROOT,
   SCHEMAS,
@@ -75,12 +75,10 @@ async function connect(
   url: string,
   headers: Record<string, string> = { authorization: `Bearer ${TOKEN}` },
 ): Promise<Client> {
-  const client = new Client({ name: 'endpoints-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
-  return client;
+  return (await connectHttp(url, headers)).client;
 }
 
-const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name).sort();
+const names = toolNames;
 
 describe('a spawned flowguard serve --transport http with a groups file', () => {
   let server: Spawned;

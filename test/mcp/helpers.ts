@@ -5,15 +5,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Catalog } from '../../src/runtime/catalog.js';
 import { startHttpServer, type HttpServeOptions, type McpHttpServer } from '../../src/edge/http.js';
+import { connectSpawned, type McpConnection as Connection } from '../kit/mcp.js';
+import { BIN, ROOT } from '../kit/spawn.js';
 import { startUpstream, type Recorded, type Upstream } from '../support/upstream.js';
 
-export const ROOT = join(import.meta.dirname, '..', '..');
-export const BIN = join(ROOT, 'bin', 'flowguard.js');
+// The kit's connection, HTTP client and paths, under the names these tests have always used.
+export { BIN, ROOT };
+export { connectHttp, type McpConnection as Connection } from '../kit/mcp.js';
+
 export const FIXTURES = join(ROOT, 'test', 'fixtures', 'mcp');
 export const SCHEMAS = join(FIXTURES, 'schemas');
 export const PROJECT = join(FIXTURES, 'project');
@@ -111,38 +112,16 @@ function route(req: Recorded, res: ServerResponse, slow: CatalogUpstream['slow']
   json(404, { error: `no route ${req.method} ${path}` });
 }
 
-export interface Connection {
-  client: Client;
-  /** Errors the client's protocol layer reported (an unknown progress token, a bad message). */
-  errors: Error[];
-  /** What the server wrote to stderr so far (spawned servers only). */
-  stderr: () => string;
-  close(): Promise<void>;
-}
-
 export function serveArgs(upstream: CatalogUpstream, extra: string[] = []): string[] {
   return [BIN, 'serve', '--schemas', SCHEMAS, '--project', PROJECT, '--upstream', `*=${upstream.origin}`, ...extra];
 }
 
 /** A spawned `flowguard serve --transport stdio`, with an environment that holds no keys. */
-export async function connectStdio(
+export function connectStdio(
   upstream: CatalogUpstream,
   args = serveArgs(upstream, ['--transport', 'stdio']),
 ): Promise<Connection> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args,
-    env: { PATH: process.env.PATH ?? '' },
-    cwd: ROOT,
-    stderr: 'pipe',
-  });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const { client, errors } = newClient();
-  await client.connect(transport);
-  return { client, errors, stderr: () => stderr, close: () => client.close() };
+  return connectSpawned(args);
 }
 
 export interface HttpFixture {
@@ -170,19 +149,6 @@ export async function startHttpFixture(
 
 export function loadFixtureCatalog(upstream: CatalogUpstream): Promise<Catalog> {
   return Catalog.load({ schemas: SCHEMAS, project: PROJECT, env: {}, upstreams: { '*': upstream.origin } });
-}
-
-export async function connectHttp(url: string): Promise<Connection> {
-  const { client, errors } = newClient();
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return { client, errors, stderr: () => '', close: () => client.close() };
-}
-
-function newClient(): { client: Client; errors: Error[] } {
-  const client = new Client({ name: 'flowguard-test', version: '1.0.0' });
-  const errors: Error[] = [];
-  client.onerror = (error) => errors.push(error);
-  return { client, errors };
 }
 
 /** A spawned `flowguard serve` with its stderr collected. */

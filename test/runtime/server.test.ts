@@ -5,9 +5,9 @@
 
 import { createServer as createNetServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectHttp } from '../kit/mcp.js';
 import { createServer } from '../../src/index.js';
 import { Catalog } from '../../src/runtime/catalog.js';
 import { ClosingOrder, createServer as createRuntimeServer } from '../../src/runtime/server.js';
@@ -26,14 +26,7 @@ afterAll(async () => {
 });
 
 async function connect(url: string, token?: string): Promise<Client> {
-  const client = new Client({ name: 'flowguard-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(
-      new URL(url),
-      token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined,
-    ),
-  );
-  return client;
+  return (await connectHttp(url, token ? { authorization: `Bearer ${token}` } : {})).client;
 }
 
 /** Whether something accepts connections at the server's address. */

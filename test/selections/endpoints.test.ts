@@ -11,8 +11,8 @@ import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectHttp, toolNames } from '../kit/mcp.js';
 import { LIST_BODY, MCP_HEADERS, rawRequest } from '../edge/helpers.js';
 import { waitFor } from '../support/wait.js';
 import {
@@ -78,12 +78,10 @@ afterAll(async () => {
 });
 
 async function connect(url: string): Promise<Client> {
-  const client = new Client({ name: 'selections-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return client;
+  return (await connectHttp(url)).client;
 }
 
-const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name).sort();
+const names = toolNames;
 
 describe('a spawned flowguard serve --transport http with a selections folder', () => {
   let server: Spawned;
