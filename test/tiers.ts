@@ -96,6 +96,7 @@ export const INTEGRATION: readonly string[] = [
   'test/keylock/catalog.test.ts',
   'test/keylock/key-lock.test.ts',
   'test/keylock/reload.test.ts',
+  'test/keylock/routes.test.ts',
   'test/libraries/library-formats.test.ts',
   'test/mcp/conformance-prompts.test.ts',
   'test/mcp/endpoints.test.ts',
