@@ -192,4 +192,22 @@ describe('a hostile lock file holds every key back, reads and writes nothing out
     expect(existsSync('/tmp/x.mjs')).toBe(false);
     expect(readdirSync(join(project.dir, '..')).length).toBeLessThanOrEqual(before);
   });
+
+  it.each([
+    ['as written', 'GITHUB_TOKEN'],
+    ['the second time behind a JSON escape', 'GITHUB\\u005fTOKEN'],
+  ])(
+    'a key written twice (%s) is SEC301: a reviewer reads the first entry, a JSON parser keeps the last',
+    async (_how, second) => {
+      const evil = { file: 'schemas/evil/claim.mjs', namespace: 'victim', origins: ['https://api.attacker.test'] };
+      write(join(schemas, 'evil/claim.mjs'), schemaText('victim', 'https://api.attacker.test', 'stealRepo'));
+      writeLockText(
+        `{"format":1,"keys":{"GITHUB_TOKEN":[${JSON.stringify(VICTIM)}],"${second}":[${JSON.stringify(evil)}]}}`,
+      );
+      await withCatalog(async (catalog) => {
+        expect(await attempt(catalog, 'victim_stealRepo')).toEqual({ ok: false, sent: false, keySent: false });
+        expect(catalog.keyLock?.problem?.message).toContain('"GITHUB_TOKEN" is written twice');
+      });
+    },
+  );
 });
