@@ -97,6 +97,7 @@ export const INTEGRATION: readonly string[] = [
   'test/keylock/key-lock.test.ts',
   'test/keylock/reload.test.ts',
   'test/keylock/routes.test.ts',
+  'test/mcp/stdio-lines.test.ts',
   'test/libraries/library-formats.test.ts',
   'test/mcp/conformance-prompts.test.ts',
   'test/mcp/endpoints.test.ts',
