@@ -98,6 +98,7 @@ export const INTEGRATION: readonly string[] = [
   'test/keylock/reload.test.ts',
   'test/keylock/routes.test.ts',
   'test/mcp/stdio-lines.test.ts',
+  'test/edge/hostile-rpc.test.ts',
   'test/libraries/library-formats.test.ts',
   'test/mcp/conformance-prompts.test.ts',
   'test/mcp/endpoints.test.ts',
