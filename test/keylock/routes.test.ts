@@ -103,6 +103,37 @@ describe('a recorded file that moves loses the key until the operator accepts th
   });
 });
 
+describe('trust on first use, on every load', () => {
+  it('a key no file declared before goes to the first file that declares it, also on a later load (a reload), and is recorded then', async () => {
+    writeLock([VICTIM]);
+    const unused = 'sk-unused-until-now-9Qw2Er4Ty';
+    write(
+      join(schemas, 'late/claim.mjs'),
+      schemaText('late', 'https://api.late.test', 'useOther').replaceAll('GITHUB_TOKEN', 'OTHER_KEY'),
+    );
+    const catalog = await Catalog.load({
+      schemas,
+      project: project.dir,
+      env: {},
+      keys: { GITHUB_TOKEN: TOKEN, OTHER_KEY: unused },
+      upstreams: { '*': upstream.origin },
+      sandbox: { size: 1 },
+      keyLock: 'record',
+    });
+    try {
+      expect(catalog.keyLock?.firstSeen.get('OTHER_KEY')).toEqual([
+        { file: 'schemas/late/claim.mjs', namespace: 'late', origins: ['https://api.late.test'] },
+      ]);
+      expect(catalog.keyLock?.recorded).toBe(true);
+      const mark = upstream.records.length;
+      expect((await catalog.call('late_useOther', {})).ok).toBe(true);
+      expect(JSON.stringify(upstream.since(mark))).toContain(unused);
+    } finally {
+      await catalog.close();
+    }
+  });
+});
+
 describe('symlinks in the schemas folder are not schema files', () => {
   it('a link to a file outside claiming the namespace (sorting first) is not loaded, so it neither takes nor steals the key', async () => {
     const outside = join(project.dir, 'elsewhere', 'claim.mjs');
