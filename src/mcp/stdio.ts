@@ -61,6 +61,8 @@ export async function serveStdio(
   };
   server.onclose = () => void close();
   server.onerror = (error) => log(catalog.current.redact(`flowguard: stdio: ${error.message}`));
+  // The transport reads the lines, so it no longer hears stdin's errors: logged here, as it logged them.
+  stdin.on('error', (error: Error) => server.onerror?.(error));
   // The lines' end comes after the last line read: stdin's own could come before it is served.
   lines.once('end', () => void close());
   await server.connect(transport);

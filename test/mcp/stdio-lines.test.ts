@@ -94,3 +94,11 @@ describe('nothing a stdio client writes ends the server', () => {
     expect(answers().filter((answer) => answer.id === 5 || answer.id === 6)).toHaveLength(2);
   });
 });
+
+describe('stdin that fails', () => {
+  it('an error on stdin is logged, not thrown, and the server still answers', async () => {
+    stdin.emit('error', new Error('EIO: stdin failed'));
+    expect(logged.join('\n')).toContain('flowguard: stdio: EIO: stdin failed');
+    expect(await listAnswered(8)).toBe(true);
+  });
+});
