@@ -40,7 +40,7 @@ function runInit(dir: string, flags: InitFlags): void {
     );
   if (!isHttpsRoot(root))
     throw new UsageError(
-      `--root ${JSON.stringify(root)}: use an https URL without query, fragment or trailing slash, e.g. --root https://api.example.com/v1`,
+      `--root ${JSON.stringify(root)}: use an https URL without query, fragment or trailing slash (and no quote, backslash or white space), e.g. --root https://api.example.com/v1`,
     );
   const folder = join(dir, 'schemas', namespace);
   const file = join(folder, 'things.mjs');
@@ -70,7 +70,9 @@ function runInit(dir: string, flags: InitFlags): void {
 function isHttpsRoot(text: string): boolean {
   try {
     const url = new URL(text);
-    return url.protocol === 'https:' && !url.search && !url.hash && !text.endsWith('/') && !text.includes("'");
+    // The scaffold writes the text in single quotes: a quote, a backslash or a line break (which
+    // URL parsing drops) would end or break that string.
+    return url.protocol === 'https:' && !url.search && !url.hash && !text.endsWith('/') && !/['\\\s]/.test(text);
   } catch {
     // new URL throws only on a malformed URL: not an https root.
     return false;

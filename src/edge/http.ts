@@ -257,8 +257,6 @@ export async function startHttpServer(
       const outcome = await sessions.handle(id, req, res, body, endpoint, owner, caller);
       if (outcome === 'missing')
         return sendJson(res, 404, rpcError(-32001, 'Session not found; initialize a new session'));
-      if (outcome === 'full')
-        return sendJson(res, 503, rpcError(-32000, `Too many sessions (${maxSessions}); close one or try again later`));
       return;
     }
     if (req.method !== 'POST') return sendJson(res, 400, rpcError(-32000, 'Bad Request: no Mcp-Session-Id header'));
@@ -269,8 +267,6 @@ export async function startHttpServer(
       : isInitializeRequest(body);
     if (!initializing)
       return sendJson(res, 400, rpcError(-32000, 'Bad Request: no Mcp-Session-Id header; send initialize first'));
-    if (sessions.full)
-      return sendJson(res, 503, rpcError(-32000, `Too many sessions (${maxSessions}); close one or try again later`));
     await sessions.open(req, res, body, endpoint, owner, caller);
   };
 

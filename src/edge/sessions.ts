@@ -1,5 +1,7 @@
 // The sessions of the Streamable HTTP server (`serve --sessions`): each an MCP server and transport
-// of its own, bounded in number, closed after an idle time, and owned by the caller (bearer token, or
+// of its own, bounded in number (past the bound, the session idle longest of the opener's own, or
+// of anyone's when it holds none, is closed: one caller opening sessions without end churns its
+// own and locks no one out), closed after an idle time, and owned by the caller (bearer token, or
 // OAuth subject and client) and the endpoint that opened it (any other caller gets a 404 for its id, so an id alone is worth nothing).
 //
 // Replicas: with shared session records (Redis, state/shared-state.ts), a session
@@ -57,19 +59,16 @@ interface SessionRecord {
   initialize: unknown;
 }
 
-/** A session's answer, or why there is none: `missing` is a 404 (unknown here, or not the caller's), `full` a 503. */
-export type Found = { session: Session } | 'missing' | 'full';
+/** A session's answer, or why there is none: `missing` is a 404 (unknown here, or not the caller's). */
+export type Found = { session: Session } | 'missing';
 
 export class SessionTable {
+  /** In the order they were last used, the one idle longest first. */
   private readonly sessions = new Map<string, Session>();
   /** Takeovers under way, so that two requests for one id build it once. */
   private readonly adopting = new Map<string, Promise<Found>>();
 
   constructor(private readonly options: SessionTableOptions) {}
-
-  get full(): boolean {
-    return this.sessions.size >= this.options.max;
-  }
 
   /** Opens a session with the client's initialize request (`body`) and answers it. */
   async open(
@@ -81,6 +80,7 @@ export class SessionTable {
     caller: Caller | undefined,
   ): Promise<void> {
     const initialize: unknown = (Array.isArray(body) ? body : [body]).find((message) => isInitializeRequest(message));
+    await this.makeRoom(owner);
     // The record is stored before the initialize answer leaves: once the client knows the id, every replica can find it.
     const session: Session = await this.create(endpoint, owner, caller, randomUUID, (id) =>
       this.share(id, session, initialize),
@@ -135,7 +135,7 @@ export class SessionTable {
     const record = parseRecord(await (this.options.records as SessionRecords).get(id));
     if (!record || record.endpoint !== endpoint.path || !sameIdentity(Buffer.from(record.owner, 'hex'), owner))
       return 'missing';
-    if (this.full) return 'full';
+    await this.makeRoom(owner);
     const session = await this.create(
       endpoint,
       owner,
@@ -209,7 +209,26 @@ export class SessionTable {
     session.shared = await this.options.records.put(id, record, this.options.idleMs);
   }
 
+  /**
+   * At the bound, closes the session idle longest of `owner`, or of anyone when `owner` holds none
+   * (its client gets a 404 and initializes again).
+   */
+  private async makeRoom(owner: Buffer): Promise<void> {
+    if (this.sessions.size < this.options.max) return;
+    const held = [...this.sessions];
+    const [id, session] = held.find(([, other]) => sameIdentity(other.owner, owner)) ?? held[0] ?? [];
+    if (id === undefined || session === undefined) return;
+    this.sessions.delete(id);
+    await session.server.close().catch(() => undefined);
+  }
+
   private touch(session: Session): void {
+    // Last in the map: the map's order is the order of use.
+    const id = session.transport.sessionId;
+    if (id !== undefined && this.sessions.get(id) === session) {
+      this.sessions.delete(id);
+      this.sessions.set(id, session);
+    }
     if (session.idle) clearTimeout(session.idle);
     session.idle = setTimeout(() => void session.server.close().catch(() => undefined), this.options.idleMs);
     session.idle.unref();

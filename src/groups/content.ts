@@ -65,14 +65,17 @@ export interface ContentChange {
 
 /** The content record of these tools, read now. */
 export function recordContent(tools: readonly Tool[], sources: ContentSources): ContentRecord {
-  const files = new Map<string, string>();
+  // By file key, the value of each schema file under it, by path: two folders may hold a file of
+  // one namespace under one name, and then both are the key's content.
+  const files = new Map<string, Map<string, string>>();
   const lists = new Map<string, string>();
   const libraries = new Map<string, string>();
   const done = new Set<CanonicalSchema>();
   for (const tool of tools) {
     if (done.has(tool.schema)) continue;
     done.add(tool.schema);
-    files.set(fileKey(tool.reference), fileValue(tool.schema.file));
+    const key = fileKey(tool.reference);
+    files.set(key, (files.get(key) ?? new Map()).set(tool.schema.file, fileValue(tool.schema.file)));
     for (const name of reachedLists(tool.schema, sources)) {
       const list = sources.lists.get(name);
       lists.set(name, list ? fileValue(list.file) : 'is not loaded');
@@ -80,7 +83,18 @@ export function recordContent(tools: readonly Tool[], sources: ContentSources): 
     for (const name of tool.schema.requiredLibraries)
       if (!libraries.has(name)) libraries.set(name, installedVersion(name, sources.project));
   }
-  return { files: sortedRecord(files), lists: sortedRecord(lists), libraries: sortedRecord(libraries) };
+  const fileValues = new Map([...files].map(([key, byPath]) => [key, joinedValue(byPath)]));
+  return { files: sortedRecord(fileValues), lists: sortedRecord(lists), libraries: sortedRecord(libraries) };
+}
+
+/**
+ * One file's value as it is; for several files under one key, a hash over their values in path
+ * order (or the first that is no hash, so an unreadable file is still reported).
+ */
+function joinedValue(byPath: ReadonlyMap<string, string>): string {
+  const values = [...byPath].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, value]) => value);
+  if (values.length === 1) return values[0] as string;
+  return values.find((value) => !HASH_PATTERN.test(value)) ?? bytesHash([Buffer.from(values.join('\n'))]);
 }
 
 /** The entries of a current record that are no hash: files and lists that could not be read. */

@@ -125,7 +125,7 @@ export class Redactor {
    * `asBytes`, `text` is bytes read as latin1, where a key in UTF-16 counts too.
    */
   keysIn(text: string, asBytes = false): Array<readonly string[]> {
-    return this.values.size === 0 ? [] : this.found(text, asBytes).map((found) => found.keys);
+    return this.values.size === 0 ? [] : outermost(this.found(text, asBytes, false)).map((found) => found.keys);
   }
 
   /** Whether keysIn would find anything in `text`: the same searches, nothing collected (egress.ts asks it of every request). */
@@ -288,15 +288,15 @@ export class Redactor {
    * overlapping. UTF-16 is looked for in bytes, and in a text with NUL characters (UTF-16 bytes
    * read as UTF-8 or latin1 text, which a handler turns back by dropping the NULs).
    */
-  private found(text: string, asBytes: boolean): Found[] {
+  private found(text: string, asBytes: boolean, merge = true): Found[] {
     const found: Found[] = [];
-    if (this.needles.in(text)) collect(text, null, this.pattern, this.forms, found);
+    if (this.needles.in(text)) collect(text, null, this.pattern, this.forms, found, true);
     const unescaped = this.unescaped(text, asBytes);
     if (unescaped && this.needles.in(unescaped.text))
-      collect(unescaped.text, unescaped, this.pattern, this.forms, found);
+      collect(unescaped.text, unescaped, this.pattern, this.forms, found, true);
     if ((asBytes || text.includes('\0')) && this.utf16Needles.in(text))
-      collect(text, null, this.utf16Pattern, this.utf16Forms, found);
-    return found.length < 2 ? found : merged(found);
+      collect(text, null, this.utf16Pattern, this.utf16Forms, found, false);
+    return found.length < 2 || !merge ? found : merged(found);
   }
 
   private unescaped(text: string, asBytes: boolean): TextView | null {
@@ -350,20 +350,43 @@ function anyOf(forms: readonly string[]): RegExp {
 const littleEndian = (text: string): string => Buffer.from(text, 'utf16le').toString('latin1');
 const bigEndian = (text: string): string => Buffer.from(text, 'utf16le').swap16().toString('latin1');
 
-/** Adds each form `pattern` finds in `searched` (a view of the text, or the text itself), placed in the text. */
+/**
+ * Adds each form `pattern` finds in `searched` (a view of the text, or the text itself), placed in
+ * the text; `overlapping`: also forms that begin inside one found.
+ */
 function collect(
   searched: string,
   view: TextView | null,
   pattern: RegExp,
   forms: ReadonlyMap<string, Replaced>,
   found: Found[],
+  overlapping: boolean,
 ): void {
   pattern.lastIndex = 0;
   for (let match = pattern.exec(searched); match !== null; match = pattern.exec(searched)) {
     const end = match.index + match[0].length;
     const replaced = forms.get(match[0]) as Replaced;
     found.push({ ...replaced, ...(view ? view.span(match.index, end) : { start: match.index, end }) });
+    // Two keys' values may overlap (one's end is the other's start): the next search starts inside
+    // this form. Not in UTF-16 bytes, where every ASCII form is also the other byte order's one byte on.
+    if (overlapping) pattern.lastIndex = match.index + 1;
   }
+}
+
+/**
+ * Found forms that lie inside no other (a key that is part of a longer one is that one's text):
+ * two that overlap are both kept, since each is a key the text carries.
+ */
+function outermost(found: Found[]): Found[] {
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
+  const result: Found[] = [];
+  let end = -1;
+  for (const next of found) {
+    if (next.end <= end) continue;
+    result.push(next);
+    end = next.end;
+  }
+  return result;
 }
 
 /** Found forms in order; where two overlap (one seen in two views), one replacement covers both. */

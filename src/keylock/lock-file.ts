@@ -64,6 +64,9 @@ export function readKeyLock(file: string): LockRead {
     // A RangeError of a hostile nesting lands here too.
     return { state: 'unusable', problem: `not valid JSON (${(error as Error).message.slice(0, 200)})` };
   }
+  // JSON.parse keeps the last of two equal names; a reviewer reads the first.
+  const twice = firstRepeatedName(text);
+  if (twice !== null) return { state: 'unusable', problem: `${JSON.stringify(twice.slice(0, 80))} is written twice` };
   const keys = parseLock(data);
   return typeof keys === 'string' ? { state: 'unusable', problem: keys } : { state: 'read', keys };
 }
@@ -125,6 +128,37 @@ function readBounded(file: string): string | null {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The first name an object of `text` (valid JSON) writes twice, or null. A walk over its tokens:
+ * a stack of the names seen in each open object (null for an array).
+ */
+function firstRepeatedName(text: string): string | null {
+  const open: Array<Set<string> | null> = [];
+  let atName = false;
+  for (let at = 0; at < text.length; at += 1) {
+    const char = text[at];
+    if (char === '"') {
+      let end = at + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      const names = open.at(-1);
+      if (atName && names) {
+        const name = JSON.parse(text.slice(at, end + 1)) as string;
+        if (names.has(name)) return name;
+        names.add(name);
+      }
+      atName = false;
+      at = end;
+    } else if (char === '{' || char === '[') {
+      open.push(char === '{' ? new Set() : null);
+      atName = char === '{';
+    } else if (char === '}' || char === ']') {
+      open.pop();
+      atName = false;
+    } else if (char === ',') atName = open.at(-1) instanceof Set;
+  }
+  return null;
 }
 
 /** The holdings of a parsed lock, or what is wrong with it (the first problem, with where). */

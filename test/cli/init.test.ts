@@ -70,6 +70,10 @@ describe('flowguard init', () => {
     [['--namespace', 'Acme-1'], '--namespace "Acme-1": use lowercase letters only'],
     [['--root', 'http://api.acme.test'], '--root "http://api.acme.test": use an https URL'],
     [['--root', 'https://api.acme.test/'], 'without query, fragment or trailing slash'],
+    // Each would end the string the scaffold writes the root in: a file that does not load.
+    [['--root', 'https://api.acme.test/v1\\'], 'without query, fragment or trailing slash'],
+    [['--root', 'https://api.acme.test/v1\nx'], 'without query, fragment or trailing slash'],
+    [['--root', "https://api.acme.test/v1'"], 'without query, fragment or trailing slash'],
   ])('is a usage error (exit 2) for %j and writes nothing', async (flags, message) => {
     const init = await flowguard(['init', 'bad', ...flags]);
     expect(init.code).toBe(2);

@@ -468,3 +468,50 @@ describe('what an answer would do to a terminal', () => {
     expect(human.stdout).not.toMatch(ACTING);
   });
 });
+
+describe('an answer that echoes the key (promise 6)', () => {
+  // Short pieces of regex syntax and a character past ASCII: each form must be found as text.
+  const KEY = 'k$y.(7)*Ünï-[q]+9Zx';
+  function keyedProject(): void {
+    writeFileSync(join(dir, '.env'), `MARKET_KEY=${KEY}\n`);
+    writeFileSync(
+      join(dir, 'schemas', 'keyed.mjs'),
+      `export const main = { namespace: 'keyed', name: 'Keyed', description: 'Echoes its key.', version: '2.0.0', root: '${ORIGIN}', requiredServerParams: ['MARKET_KEY'], headers: { 'X-Key': '{{MARKET_KEY}}' }, routes: { getEcho: { method: 'GET', path: '/echo', description: 'Echoes the key.', parameters: [], tests: [{ _description: 'an echo' }] } } };\n`,
+    );
+  }
+  const forms = [KEY, encodeURIComponent(KEY), JSON.stringify(KEY).slice(1, -1), Buffer.from(KEY).toString('base64')];
+
+  it('flowguard test (human, --json, --update-output --yes) and flowguard call --json print and write no form of it', async () => {
+    keyedProject();
+    answers['/echo'] = {
+      body: {
+        [KEY]: KEY,
+        headers: { 'x-key': KEY },
+        b64: Buffer.from(KEY).toString('base64'),
+        url: `/echo?k=${encodeURIComponent(KEY)}`,
+      },
+    };
+    const runs = [
+      await flowguard(['test']),
+      await flowguard(['test', '--json']),
+      await flowguard(['test', '--json', '--update-output', '--yes']),
+      await flowguard(['call', 'keyed_getEcho', '--json']),
+      await flowguard(['call', 'keyed_getEcho']),
+    ];
+    // The key reached the upstream (the header): the echo is real.
+    expect(upstream.records.some((record) => record.headers['x-key'] === KEY)).toBe(true);
+    const printed = runs.map((run) => run.stdout + run.stderr).join('\n');
+    expect(printed).toContain('[redacted MARKET_KEY]');
+    const written = readFileSync(join(dir, 'schemas', 'keyed.mjs'), 'utf8');
+    expect(written).toContain('[redacted MARKET_KEY]');
+    for (const form of forms) {
+      expect(printed).not.toContain(form);
+      expect(written).not.toContain(form);
+    }
+    // 500 with the echo in its body: the error text too.
+    answers['/echo'] = { status: 500, raw: `bad key ${KEY}`, type: 'text/plain' };
+    const failed = await flowguard(['test', '--json']);
+    expect(failed.stdout).toContain('[redacted MARKET_KEY]');
+    for (const form of forms) expect(failed.stdout + failed.stderr).not.toContain(form);
+  });
+});

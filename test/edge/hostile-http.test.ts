@@ -84,6 +84,53 @@ describe('a session belongs to the token that opened it (11c)', () => {
   });
 });
 
+describe('a full session table locks no one out', () => {
+  let small: HttpFixture;
+  beforeAll(async () => {
+    small = await startHttpFixture(upstream, {
+      sessions: true,
+      maxSessions: 3,
+      access: AccessGate.create({ host: '127.0.0.1', tokens: [OWNER, OTHER] }),
+    });
+  });
+  afterAll(() => small?.close());
+
+  const INITIALIZE = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'flood', version: '1' } },
+  });
+  /** Opens a session for `token`: its id, or the status that refused it. */
+  async function open(token: string): Promise<string | number> {
+    const answer = await rawRequest(small.server.url, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, ...bearer(token) },
+      body: INITIALIZE,
+    });
+    return answer.status === 200 ? (answer.headers['mcp-session-id'] as string) : answer.status;
+  }
+  async function lists(token: string, id: string): Promise<number> {
+    const headers = { ...MCP_HEADERS, ...bearer(token), 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' };
+    return (await rawRequest(small.server.url, { method: 'POST', headers, body: LIST_BODY })).status;
+  }
+
+  it("one token opening sessions without end churns its own: another token's session goes on, and a new one opens", async () => {
+    const kept = await open(OWNER);
+    expect(typeof kept).toBe('string');
+    const flood: Array<string | number> = [];
+    for (let count = 0; count < 12; count += 1) flood.push(await open(OTHER));
+    // Every one opened: each past the bound closed the flooder's own session idle longest.
+    expect(flood.every((id) => typeof id === 'string')).toBe(true);
+    expect(await lists(OTHER, flood[0] as string)).toBe(404);
+    expect(await lists(OTHER, flood[11] as string)).toBe(200);
+    expect(await lists(OWNER, kept as string)).toBe(200);
+    const second = await open(OWNER);
+    expect(typeof second).toBe('string');
+    expect(await lists(OWNER, second as string)).toBe(200);
+  });
+});
+
 /** One request written as raw bytes; resolves with the status line's code. */
 function rawHttp(port: number, lines: string[], body = ''): Promise<number> {
   return new Promise((resolve, reject) => {

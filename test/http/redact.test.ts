@@ -369,3 +369,40 @@ describe('a key past ASCII, behind \\u escapes', () => {
     expect(raw.body.subarray(1).toString('utf16le')).toBe('[[redacted ACCENTED]]');
   });
 });
+
+describe('keys whose values overlap or contain each other', () => {
+  // B begins with A's last nine characters: a text holding A then the rest of B holds both whole.
+  const A = 'alpha-7Hq2xZ9w-Lm4P';
+  const B = 'xZ9w-Lm4P-omega-3Kd8';
+  const both = new Redactor(
+    new Map([
+      ['A', A],
+      ['B', B],
+    ]),
+  );
+  const joined = 'alpha-7Hq2xZ9w-Lm4P-omega-3Kd8';
+
+  it('a text where one key runs into the other leaves no piece of either', () => {
+    expect(joined).toContain(A);
+    expect(joined).toContain(B);
+    const redacted = both.redact(`<${joined}>`);
+    expect(redacted).toBe('<[redacted A]>');
+  });
+
+  it('keysIn names both, so the egress check judges each (one bound to the origin does not carry the other)', () => {
+    expect(both.keysIn(joined)).toEqual([['A'], ['B']]);
+    expect(both.keysIn(`q=${encodeURIComponent(joined)}`)).toEqual([['A'], ['B']]);
+  });
+
+  it('a key inside a longer key is that key’s text: only the longer one is named', () => {
+    const nested = new Redactor(
+      new Map([
+        ['SHORT', 'Lm4P-omega'],
+        ['LONG', B],
+      ]),
+    );
+    expect(nested.keysIn(`x ${B} y`)).toEqual([['LONG']]);
+    expect(nested.redact(`x ${B} y`)).toBe('x [redacted LONG] y');
+    expect(nested.keysIn('x Lm4P-omega y')).toEqual([['SHORT']]);
+  });
+});

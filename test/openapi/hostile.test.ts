@@ -136,6 +136,37 @@ describe('names from the document', () => {
     expect(flowguard(['validate', 'names-out']).code).toBe(0);
   });
 
+  it('tags, operationIds and a title that are paths write only plain files inside --out, and they validate', () => {
+    const operation = (tag: string, operationId: string) => ({
+      get: { tags: [tag], operationId, responses: { '200': { description: 'ok' } } },
+    });
+    const outside = join(work, 'climbed');
+    const document = {
+      openapi: '3.0.3',
+      info: { title: '../../Paths', version: '1' },
+      servers: [{ url: 'https://api.example.com' }],
+      paths: {
+        '/a': operation('../../climbed/tag', '../../climbed/op'),
+        '/b': operation('/etc/passwd', '..\\..\\x'),
+        '/c': operation('..', 'c'),
+        '/d': operation('.', 'd'),
+        '/e': operation('a/../../b', '%2e%2e%2fx'),
+      },
+    };
+    writeFileSync(join(work, 'paths.json'), JSON.stringify(document));
+    const run = flowguard(['import', 'openapi', 'paths.json', '--out', 'paths-out/deeper']);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(existsSync(outside)).toBe(false);
+    expect(readdirSync(join(work, 'paths-out'))).toEqual(['deeper']);
+    const files = readdirSync(join(work, 'paths-out', 'deeper'), { withFileTypes: true });
+    expect(files).toHaveLength(5);
+    for (const file of files) {
+      expect(file.isFile()).toBe(true);
+      expect(file.name).toMatch(/^[a-z0-9-]+\.mjs$/);
+    }
+    expect(flowguard(['validate', 'paths-out/deeper']).code).toBe(0);
+  });
+
   it('a folder where a file would go is refused before anything is written', () => {
     writeFileSync(
       join(work, 'two.json'),
