@@ -18,24 +18,13 @@ import { otherCharsetDecoder, type Decoded } from './decode.js';
 import { encodeJsonString, keyForms, latin1Of } from './key-forms.js';
 import { rewrite } from './rewrite-leaves.js';
 import { jsonUnescaped, type TextView } from './json-escapes.js';
+import { collect, merged, outermost, type Found, type Replaced } from './found-forms.js';
 import { escapeRegExp, Needles } from './needles.js';
 
 const BACKSLASH = 0x5c;
 const SLASH = 0x2f;
 const LETTER_U = 0x75;
 const REPLACEMENT_CHARACTER = 0xfffd;
-
-/** The keys a form is a form of, and what replaces it. */
-interface Replaced {
-  keys: readonly string[];
-  replacement: string;
-}
-
-/** A form found in a text, and where it stands. */
-interface Found extends Replaced {
-  start: number;
-  end: number;
-}
 
 /** An upstream answer as the core received it, and as a handler receives it from the bridge. */
 export interface RawAnswer {
@@ -349,57 +338,6 @@ function anyOf(forms: readonly string[]): RegExp {
 /** A text's UTF-16 bytes in either byte order, one character per byte. */
 const littleEndian = (text: string): string => Buffer.from(text, 'utf16le').toString('latin1');
 const bigEndian = (text: string): string => Buffer.from(text, 'utf16le').swap16().toString('latin1');
-
-/**
- * Adds each form `pattern` finds in `searched` (a view of the text, or the text itself), placed in
- * the text; `overlapping`: also forms that begin inside one found.
- */
-function collect(
-  searched: string,
-  view: TextView | null,
-  pattern: RegExp,
-  forms: ReadonlyMap<string, Replaced>,
-  found: Found[],
-  overlapping: boolean,
-): void {
-  pattern.lastIndex = 0;
-  for (let match = pattern.exec(searched); match !== null; match = pattern.exec(searched)) {
-    const end = match.index + match[0].length;
-    const replaced = forms.get(match[0]) as Replaced;
-    found.push({ ...replaced, ...(view ? view.span(match.index, end) : { start: match.index, end }) });
-    // Two keys' values may overlap (one's end is the other's start): the next search starts inside
-    // this form. Not in UTF-16 bytes, where every ASCII form is also the other byte order's one byte on.
-    if (overlapping) pattern.lastIndex = match.index + 1;
-  }
-}
-
-/**
- * Found forms that lie inside no other (a key that is part of a longer one is that one's text):
- * two that overlap are both kept, since each is a key the text carries.
- */
-function outermost(found: Found[]): Found[] {
-  found.sort((a, b) => a.start - b.start || b.end - a.end);
-  const result: Found[] = [];
-  let end = -1;
-  for (const next of found) {
-    if (next.end <= end) continue;
-    result.push(next);
-    end = next.end;
-  }
-  return result;
-}
-
-/** Found forms in order; where two overlap (one seen in two views), one replacement covers both. */
-function merged(found: Found[]): Found[] {
-  found.sort((a, b) => a.start - b.start);
-  const result: Found[] = [];
-  for (const next of found) {
-    const last = result.at(-1);
-    if (last && next.start < last.end) last.end = Math.max(last.end, next.end);
-    else result.push({ ...next });
-  }
-  return result;
-}
 
 /** Whether decode.ts read the body as UTF-8: no charset named, or exactly utf-8 (anything unusual counts as no). */
 function readAsUtf8(contentType: string | undefined): boolean {
