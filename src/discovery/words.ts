@@ -198,7 +198,11 @@ const UNSTEMMED = new Set([
  * → price; `holders` → holder). Deliberately weaker than Porter: it leaves words it is unsure of.
  */
 export function stem(word: string): string {
-  if (word.length <= 3 || /\d/.test(word) || UNSTEMMED.has(word)) return word;
+  if (word.length <= 3) return word;
+  // Every rule below cuts an s, -ing or -ed: the words that end otherwise (most of a catalog's) go no further.
+  const last = word.charCodeAt(word.length - 1);
+  if (last !== S && last !== G && last !== D) return word;
+  if (/\d/.test(word) || UNSTEMMED.has(word)) return word;
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
   // endsWith, not `/(?:ss|us|is)$/`: a regular expression anchored at the end is run from every
   // place of the word, and the index stems every distinct word of a catalog at a start.
@@ -215,7 +219,7 @@ const ES_PLURAL = ['ches', 'shes', 'xes', 'sses', 'zes'];
 
 const charCode = (letter: string) => letter.charCodeAt(0);
 const VOWELS = [...'aeiou'].map(charCode);
-const [L, S] = [charCode('l'), charCode('s')];
+const [D, G, L, S] = [charCode('d'), charCode('g'), charCode('l'), charCode('s')];
 
 /** A lower-case ASCII consonant (y counts): what `[b-df-hj-np-tv-z]` matches. */
 function isConsonant(code: number): boolean {
