@@ -198,19 +198,28 @@ const UNSTEMMED = new Set([
  * → price; `holders` → holder). Deliberately weaker than Porter: it leaves words it is unsure of.
  */
 export function stem(word: string): string {
-  if (word.length <= 3 || /\d/.test(word) || UNSTEMMED.has(word)) return word;
+  if (word.length <= 3) return word;
+  // Every rule below cuts an s, -ing or -ed: the words that end otherwise (most of a catalog's) go no further.
+  const last = word.charCodeAt(word.length - 1);
+  if (last !== S && last !== G && last !== D) return word;
+  if (/\d/.test(word) || UNSTEMMED.has(word)) return word;
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
-  if (/(?:ss|us|is)$/.test(word)) return word;
-  if (/(?:ches|shes|xes|sses|zes)$/.test(word)) return word.slice(0, -2);
+  // endsWith, not `/(?:ss|us|is)$/`: a regular expression anchored at the end is run from every
+  // place of the word, and the index stems every distinct word of a catalog at a start.
+  if (word.endsWith('ss') || word.endsWith('us') || word.endsWith('is')) return word;
+  if (word.endsWith('es') && ES_PLURAL.some((ending) => word.endsWith(ending))) return word.slice(0, -2);
   if (word.endsWith('ing') && word.length > 5) return restoreE(word.slice(0, -3));
   if (word.endsWith('ed') && word.length > 4) return restoreE(word.slice(0, -2));
   if (word.endsWith('s')) return word.slice(0, -1);
   return word;
 }
 
+/** Endings whose -es is the plural's (`matches` → match): what is left ends in ch, sh, x, ss or z. */
+const ES_PLURAL = ['ches', 'shes', 'xes', 'sses', 'zes'];
+
 const charCode = (letter: string) => letter.charCodeAt(0);
 const VOWELS = [...'aeiou'].map(charCode);
-const [L, S] = [charCode('l'), charCode('s')];
+const [D, G, L, S] = [charCode('d'), charCode('g'), charCode('l'), charCode('s')];
 
 /** A lower-case ASCII consonant (y counts): what `[b-df-hj-np-tv-z]` matches. */
 function isConsonant(code: number): boolean {
@@ -232,9 +241,11 @@ function restoreE(base: string): string {
 export function term(word: string): string[] {
   const folded = fold(word);
   if (folded.length === 0 || FILLER.has(folded)) return [];
-  const mapped = synonym(folded) ?? synonym(stem(folded));
+  // Stemmed once: the index makes every distinct word of a catalog into terms at a start.
+  const stemmed = stem(folded);
+  const mapped = synonym(folded) ?? synonym(stemmed);
   if (mapped !== undefined) return [stem(mapped)];
-  return compound(folded) ?? [stem(folded)];
+  return compound(folded) ?? [stemmed];
 }
 
 /** The first three letters of every word of the table that can begin a compound (three letters at least). */

@@ -1,0 +1,67 @@
+// How words become terms (words.ts): the stemmer's rules one by one, and term()'s folding, filler,
+// table and compound paths. stem() and term() run once per distinct word of a catalog at every cold
+// start, so they are kept cheap (endsWith, a last-letter check, one stem per word); these pin what
+// they make, so that a cheaper form cannot change a term (the index and its caches would differ).
+
+import { describe, expect, it } from 'vitest';
+import { stem, term } from '../../src/discovery/words.js';
+
+describe('stem', () => {
+  it.each([
+    // Too short, a digit, or a word whose final s is not a plural: unchanged.
+    ['api', 'api'],
+    ['news', 'news'],
+    ['gas', 'gas'],
+    ['eth2', 'eth2'],
+    // Not ending in s, -ing or -ed: unchanged.
+    ['weather', 'weather'],
+    ['price', 'price'],
+    ['feed', 'feed'],
+    ['ies', 'ies'],
+    // -ies → y.
+    ['categories', 'category'],
+    // -ss, -us, -is are not plurals.
+    ['address', 'address'],
+    ['status', 'status'],
+    ['analysis', 'analysis'],
+    // -es after ch, sh, x, ss, z.
+    ['matches', 'match'],
+    ['wishes', 'wish'],
+    ['hashes', 'hash'],
+    ['boxes', 'box'],
+    ['classes', 'class'],
+    ['quizzes', 'quizz'],
+    // -ing and -ed, with the e restored and a doubled consonant undone, but not ll or ss.
+    ['pricing', 'price'],
+    ['created', 'create'],
+    ['traded', 'trad'],
+    ['stopped', 'stop'],
+    ['shipped', 'ship'],
+    ['calling', 'call'],
+    ['passed', 'pass'],
+    ['blocking', 'block'],
+    ['using', 'using'],
+    // A plain plural s.
+    ['tokens', 'token'],
+    ['prices', 'price'],
+    ['holders', 'holder'],
+  ])('%s → %s', (word, stemmed) => {
+    expect(stem(word)).toBe(stemmed);
+  });
+});
+
+describe('term', () => {
+  it.each([
+    ['Prices', ['price']],
+    ['holders', ['holder']],
+    ['the', []],
+    ['TXs', ['transaction']],
+    ['ETH', ['ethereum']],
+    ['Straße', ['road']],
+    ['Wetterwarnungen', ['weather', 'warn']],
+    ['Verkehrsmeldung', ['verkehrsmeldung']],
+    ['getBlockNumber', ['getblocknumber']],
+  ])('%s → %j', (word, terms) => {
+    expect(term(word)).toEqual(terms);
+  });
+});
