@@ -133,6 +133,7 @@ export const INTEGRATION: readonly string[] = [
   'test/sandbox/parked.test.ts',
   'test/sandbox/process-turn.test.ts',
   'test/sandbox/resilience.test.ts',
+  'test/sandbox/result-deadline.test.ts',
   'test/sandbox/sandbox.test.ts',
   'test/sandbox/sent-ahead.test.ts',
   'test/sandbox/worker-process.test.ts',
