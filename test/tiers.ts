@@ -132,6 +132,7 @@ export const INTEGRATION: readonly string[] = [
   'test/sandbox/lists.test.ts',
   'test/sandbox/parked.test.ts',
   'test/sandbox/process-turn.test.ts',
+  'test/sandbox/listener-throws.test.ts',
   'test/sandbox/resilience.test.ts',
   'test/sandbox/result-deadline.test.ts',
   'test/sandbox/sandbox.test.ts',
