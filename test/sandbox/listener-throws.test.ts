@@ -2,12 +2,13 @@
 // throws where no caller can catch it: a listener of an AbortSignal it aborts (Node reports the
 // error on a later tick, as an uncaught exception). It must not end the worker process that
 // serves every schema's calls: another schema's unit stays loaded and its calls keep the same
-// process, however often the hostile call is made.
+// process, however often the hostile call is made, and a call of another schema waiting on the
+// core's request meanwhile is answered.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxHost } from '../../src/sandbox/host.js';
 import type { SandboxEvent } from '../../src/sandbox/events.js';
-import type { UnitSpec } from '../../src/sandbox/protocol.js';
+import type { Bridge, UnitSpec } from '../../src/sandbox/protocol.js';
 import { hookInput, render } from './helpers.js';
 
 function unit(id: string, postRequest: string): UnitSpec {
@@ -31,13 +32,21 @@ const THROWERS = [
   ),
 ];
 const BENIGN = unit('benign', `({ response }) => ({ response: { benign: true } })`);
+/** Another schema's executeRequest call, waiting on the core's request (parked) while the throwers run. */
+const WAITS: UnitSpec = {
+  id: 'waits',
+  source: `() => ({ getThing: { executeRequest: async () => ({ response: (await fetch('https://api.waits.test/')).status }) } })`,
+  routes: ['getThing'],
+  libraries: [],
+  sharedLists: {},
+};
 
 describe('handler code that throws where no one catches it', () => {
   let sandbox: SandboxHost;
   const events: SandboxEvent[] = [];
   beforeAll(async () => {
     sandbox = new SandboxHost({ size: 1, deadlineMs: 2000, memoryMb: 128, onEvent: (event) => events.push(event) });
-    for (const spec of [...THROWERS, BENIGN]) {
+    for (const spec of [...THROWERS, BENIGN, WAITS]) {
       const loaded = await sandbox.load(spec);
       expect(loaded.ok, render(loaded)).toBe(true);
     }
@@ -55,5 +64,16 @@ describe('handler code that throws where no one catches it', () => {
     await sandbox.runHook('benign', 'getThing', 'postRequest', hookInput('postRequest'));
     expect(sandbox.pids()).toEqual([pid]);
     expect(events.filter((event) => event.kind === 'worker-stopped')).toEqual([]);
+  });
+
+  it("fails no other schema's call waiting on the core meanwhile", async () => {
+    let answer: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    const bridge: Bridge = () =>
+      held.then(() => ({ ok: true, status: 200, url: 'https://api.waits.test/', headers: {}, body: '' }));
+    const waiting = sandbox.runHook('waits', 'getThing', 'executeRequest', hookInput('preRequest'), bridge);
+    for (const spec of THROWERS) await sandbox.runHook(spec.id, 'getThing', 'postRequest', hookInput('postRequest'));
+    answer();
+    expect(await waiting).toEqual({ ok: true, value: { response: 200 } });
   });
 });
