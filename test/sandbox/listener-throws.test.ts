@@ -3,7 +3,8 @@
 // error on a later tick, as an uncaught exception). It must not end the worker process that
 // serves every schema's calls: another schema's unit stays loaded and its calls keep the same
 // process, however often the hostile call is made, and a call of another schema waiting on the
-// core's request meanwhile is answered.
+// core's request meanwhile is answered. And by a thrown value that cannot be read at all (a
+// Proxy whose every trap throws): its own call fails at once, saying so; no deadline is waited.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxHost } from '../../src/sandbox/host.js';
@@ -31,6 +32,11 @@ const THROWERS = [
     `({ response }) => { const c = new AbortController(); c.signal.onabort = () => { throw new Error('boom'); }; c.abort(); return { response }; }`,
   ),
 ];
+/** Throws a value that cannot even be asked what it is: every trap of the Proxy throws. */
+const UNREADABLE = unit(
+  'unreadable-throw',
+  `({ response }) => { const trap = () => { throw new Error('trap'); }; throw new Proxy({}, { getPrototypeOf: trap, get: trap, has: trap, ownKeys: trap, getOwnPropertyDescriptor: trap }); }`,
+);
 const BENIGN = unit('benign', `({ response }) => ({ response: { benign: true } })`);
 /** Another schema's executeRequest call, waiting on the core's request (parked) while the throwers run. */
 const WAITS: UnitSpec = {
@@ -46,7 +52,7 @@ describe('handler code that throws where no one catches it', () => {
   const events: SandboxEvent[] = [];
   beforeAll(async () => {
     sandbox = new SandboxHost({ size: 1, deadlineMs: 2000, memoryMb: 128, onEvent: (event) => events.push(event) });
-    for (const spec of [...THROWERS, BENIGN, WAITS]) {
+    for (const spec of [...THROWERS, UNREADABLE, BENIGN, WAITS]) {
       const loaded = await sandbox.load(spec);
       expect(loaded.ok, render(loaded)).toBe(true);
     }
@@ -75,5 +81,15 @@ describe('handler code that throws where no one catches it', () => {
     for (const spec of THROWERS) await sandbox.runHook(spec.id, 'getThing', 'postRequest', hookInput('postRequest'));
     answer();
     expect(await waiting).toEqual({ ok: true, value: { response: 200 } });
+  });
+
+  it('a thrown value whose every trap throws fails its own call at once (SEC107), and replaces no process', async () => {
+    const pid = sandbox.pids()[0];
+    const thrown = await sandbox.runHook('unreadable-throw', 'getThing', 'postRequest', hookInput('postRequest'));
+    expect(thrown).toEqual({
+      ok: false,
+      failure: { code: 'SEC107', message: 'the handler threw: an unprintable value' },
+    });
+    expect(sandbox.pids()).toEqual([pid]);
   });
 });
