@@ -106,9 +106,9 @@ export class ResponseCache {
     }
     if (text === null) return null;
     try {
-      const { status, content } = JSON.parse(text) as Partial<CachedAnswer>;
-      if (typeof status !== 'number' || typeof content?.kind !== 'string') return null;
-      return { ok: true, status, content };
+      const { status, content } = JSON.parse(text) as { status?: unknown; content?: unknown };
+      if (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599) return null;
+      return isDecoded(content) ? { ok: true, status: status as number, content } : null;
     } catch {
       // A stored entry that is not ours (changed by hand, another version) is a miss, never an answer.
       return null;
@@ -142,4 +142,26 @@ function withoutCacheControl<R extends FreshResult>(result: R): Handed<R> {
   if (!('cacheControl' in result)) return result as Handed<R>;
   const { cacheControl: _cacheControl, ...rest } = result;
   return rest as Handed<R>;
+}
+
+/**
+ * Whether a stored content is one decodeBody could have made: a record cut, edited by hand or
+ * written by another version that merely names a kind would be handed to the client as an answer.
+ */
+function isDecoded(content: unknown): content is Decoded {
+  if (typeof content !== 'object' || content === null) return false;
+  const entry = content as Record<string, unknown>;
+  switch (entry.kind) {
+    case 'json':
+      return Object.hasOwn(entry, 'value');
+    case 'text':
+      return typeof entry.value === 'string';
+    case 'image':
+    case 'binary':
+      return typeof entry.mimeType === 'string' && typeof entry.base64 === 'string';
+    case 'empty':
+      return true;
+    default:
+      return false;
+  }
 }

@@ -14,6 +14,7 @@
 import { isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import { failed, ok, type Result } from '../errors/result.js';
+import { readMediaType, type MediaType } from '../shared/media-type.js';
 
 export type Decoded =
   | { kind: 'json'; value: unknown }
@@ -38,34 +39,14 @@ const TEXTUAL_APPLICATION_TYPES = new Set([
 
 const SNIFFED_BINARY = 'application/octet-stream';
 
-interface MediaType {
-  /** Lower-case `type/subtype`. */
-  essence: string;
-  /** Lower-case charset parameter, if any. */
-  charset: string | undefined;
-}
-
 /** The Content-Type read last and what it says: an upstream sends the same one answer after answer. */
 let lastRead: { header: string; type: MediaType | undefined } = { header: '', type: undefined };
 
 /** Parses `type/subtype; charset=x`; undefined when missing or not a media type. */
 function parseContentType(header: string | undefined): MediaType | undefined {
   if (header === undefined) return undefined;
-  if (header !== lastRead.header) lastRead = { header, type: readContentType(header) };
+  if (header !== lastRead.header) lastRead = { header, type: readMediaType(header) };
   return lastRead.type;
-}
-
-function readContentType(header: string): MediaType | undefined {
-  const semi = header.indexOf(';');
-  const essence = (semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase();
-  if (!/^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(essence)) return undefined;
-  let charset: string | undefined;
-  if (semi !== -1) {
-    const match = /(?:^|;)\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(header.slice(semi));
-    const value = match?.[1] ?? match?.[2];
-    if (value) charset = value.toLowerCase();
-  }
-  return Object.freeze({ essence, charset });
 }
 
 function isJsonType(essence: string): boolean {

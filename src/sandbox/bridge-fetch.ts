@@ -7,6 +7,7 @@
 // executeRequest call the attempt is refused and counted like any other network attempt (SEC100).
 
 import { TextDecoder } from 'node:util';
+import { readMediaType } from '../shared/media-type.js';
 import { currentJob, type Job } from './job-context.js';
 import { countNetworkAttempt, NetworkBlockedError } from './network-guard.js';
 import type { BridgeAnswer, BridgeRequest, Inbound, Late, Outbound } from './protocol.js';
@@ -221,10 +222,10 @@ function answerHeaders(record: Record<string, string>): Headers {
 
 /**
  * The answer as text, by the rule of the core's own path (src/http/decode.ts): the charset of its
- * Content-Type, UTF-8 when none; bytes that are not valid in it are an error naming the origin.
+ * Content-Type as the redactor read it (src/shared/media-type.ts), UTF-8 when none; bytes that are not valid in it are an error naming the origin.
  */
 function decodeAnswer(bytes: Buffer, contentType: string | undefined, url: string): string {
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase() ?? 'utf-8';
+  const charset = readMediaType(contentType ?? '')?.charset ?? 'utf-8';
   let decoder: TextDecoder;
   try {
     decoder = new TextDecoder(charset, { fatal: true });

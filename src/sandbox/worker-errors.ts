@@ -15,15 +15,28 @@ export const FROZEN_WRITE =
   /read[- ]only|not extensible|Cannot (add|assign|delete|redefine) property|object is frozen/i;
 
 export function failureOf(error: unknown, thrown: 'SEC104' | 'SEC107'): Failure {
-  if (error instanceof ShapeError) return { code: 'SEC101', message: error.message };
+  if (isA(error, ShapeError)) return { code: 'SEC101', message: (error as ShapeError).message };
   const message = messageOf(error);
-  if (error instanceof TypeError && FROZEN_WRITE.test(message)) {
+  if (isA(error, TypeError) && FROZEN_WRITE.test(message)) {
     return { code: 'SEC102', message: `handler code tried to change frozen data: ${message}` };
   }
   return {
     code: thrown,
     message: `${thrown === 'SEC104' ? 'the handlers factory threw' : 'the handler threw'}: ${message}`,
   };
+}
+
+/**
+ * `value instanceof type`, false where asking throws: a thrown Proxy whose getPrototypeOf trap
+ * throws would otherwise throw out of the report of its call, which then went unanswered.
+ */
+function isA(value: unknown, type: new (...args: never[]) => unknown): boolean {
+  try {
+    return value instanceof type;
+  } catch {
+    // The value's own trap threw: it is no value of ours.
+    return false;
+  }
 }
 
 export function messageOf(error: unknown): string {

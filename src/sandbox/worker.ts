@@ -47,8 +47,12 @@ const residentBytes = ownMemory ? () => ownMemory.bytes() : () => process.memory
 const noteIfGiven: (id: number) => void = process.argv.includes(RETURNED_NOTE_FLAG) ? noteReturned : () => undefined;
 
 // A rejection no one awaits (say, a library call a handler fired and forgot) must not end the
-// worker: the call it belongs to has already been answered or failed.
+// worker: the call it belongs to has already been answered or failed. Nor an exception no one
+// catches (an AbortSignal listener that throws, which Node reports on a later tick): ending the
+// process would fail every schema's calls in it, at no cost to the caller. Should the worker's
+// own code throw so, the request goes unanswered and the host's deadline replaces the process.
 process.on('unhandledRejection', () => undefined);
+process.on('uncaughtException', () => undefined);
 lockdown({
   // 'safe' keeps stack traces, with their host paths, away from handler code.
   errorTaming: 'safe',

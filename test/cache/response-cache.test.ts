@@ -353,4 +353,29 @@ describe('a store that fails', () => {
     expect(records.map((record) => record.cache)).toEqual(['miss', 'miss']);
     await state.close();
   });
+
+  // Records a store may hold after a cut write, a hand edit or another version: each looks like
+  // an entry at a glance, none is an answer the core decoded. Each is a miss, never handed on.
+  it.each([
+    ['a text without its value', { status: 200, content: { kind: 'text' } }],
+    ['a text whose value is an object', { status: 200, content: { kind: 'text', value: { a: 1 } } }],
+    ['JSON without its value', { status: 200, content: { kind: 'json' } }],
+    ['an image without its bytes', { status: 200, content: { kind: 'image', mimeType: 'image/png' } }],
+    ['binary whose bytes are a number', { status: 200, content: { kind: 'binary', mimeType: 'x/y', base64: 7 } }],
+    ['a kind no decoder makes', { status: 200, content: { kind: 'script', value: 'x' } }],
+    ['a status no answer has', { status: 1e9, content: { kind: 'empty' } }],
+  ])('treats a record of %s as a miss', async (_name, record) => {
+    const state = new MemoryState();
+    const damaging: SharedState = Object.assign(Object.create(state) as SharedState, {
+      cacheSet: (key: string, _value: string, ttlMs: number) => state.cacheSet(key, JSON.stringify(record), ttlMs),
+    });
+    const { catalog, records } = await load({ state: damaging });
+    await catalog.call('quotes_getQuote', { symbol: 'eth' });
+    const second = await catalog.call('quotes_getQuote', { symbol: 'eth' });
+    expect(second.ok).toBe(true);
+    expect(JSON.stringify(second)).toContain('"served"');
+    await callRecordsDelivered();
+    expect(records.map((entry) => entry.cache)).toEqual(['miss', 'miss']);
+    await state.close();
+  });
 });

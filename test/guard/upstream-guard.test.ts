@@ -221,6 +221,22 @@ describe('admission without waiting a turn', () => {
     expect(paused).toMatchObject({ ok: false, refusal: { retryAfterSeconds: 30 } });
   });
 
+  // Retry-After forms no sensible server sends: each pause is bounded by maxPauseSeconds (default
+  // 300 s); a header that is no form pauses 1 s; one in the past pauses nothing.
+  it.each([
+    ['400 digits', '9'.repeat(400), 300],
+    ['a date in the year 9999', 'Fri, 31 Dec 9999 23:59:59 GMT', 300],
+    ['a negative number', '-5', 1],
+    ['seconds with a fraction', '1.5', 1],
+    ['a date in the past', 'Thu, 01 Jan 1970 00:00:00 GMT', null],
+  ])('Retry-After of %s pauses a bounded time', async (_name, header, seconds) => {
+    const guard = new UpstreamGuard({}, new MemoryState());
+    await guard.observe(`${origin} namespace:ns`, 429, header);
+    const admission = guard.admit(origin, 'ns', undefined);
+    if (seconds === null) expect(admission).toMatchObject({ ok: true });
+    else expect(admission).toMatchObject({ ok: false, refusal: { retryAfterSeconds: seconds } });
+  });
+
   it('a state that answers by promise, a rate limit or a full pool: the admission is a promise, with the same answers', async () => {
     const remote = new UpstreamGuard({}, remoteLike(new MemoryState()));
     const byPromise = remote.admit(origin, 'ns', undefined);

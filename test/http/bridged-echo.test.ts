@@ -25,6 +25,9 @@ const everyCharacterEscaped = (text: string): string =>
 /** JSON with every `/` written `\/`, as PHP writes it. */
 const slashesEscaped = (value: unknown): string => JSON.stringify(value).replaceAll('/', '\\/');
 
+/** ISO-2022-JP with ESC ( B before every character: the bytes never hold the key in one run; the text does. */
+const modeSwitched = (key: string): Buffer => Buffer.from([...key].map((char) => `\x1b(B${char}`).join(''), 'latin1');
+
 /** Each mode's answer, made from the key the request carried. */
 const MODES: Record<
   string,
@@ -40,10 +43,9 @@ const MODES: Record<
     type: 'application/octet-stream',
     body: Buffer.concat([Buffer.from([1]), Buffer.from(key, 'utf16le')]),
   }),
-  // ESC ( B before every character: the bytes never hold the key in one run; the text does.
   'iso-2022-jp': (key) => ({
     type: 'text/plain; charset=iso-2022-jp',
-    body: Buffer.from([...key].map((char) => `\x1b(B${char}`).join(''), 'latin1'),
+    body: modeSwitched(key),
   }),
   'header-name': (key) => ({ type: 'application/json', body: '{}', headers: { [`x-seen-${hex(key)}`]: 'yes' } }),
   jsonlines: (key) => ({ type: 'application/x-ndjson', body: `{"n":1}\n${slashesEscaped({ key })}\n` }),
@@ -51,6 +53,22 @@ const MODES: Record<
   'jsonlines-uescaped': (key) => ({
     type: 'application/x-ndjson',
     body: `{"n":1}\n{"key":"${everyCharacterEscaped(key)}"}\n`,
+  }),
+};
+
+/**
+ * Answers a handler reads with text(), whose Content-Type the core reads as naming no usable
+ * charset, spelled so that a looser reading finds ISO-2022-JP in it. (Decoding the bytes on its
+ * own, a handler reads whatever it likes: an upstream that transforms a key is out of reach.)
+ */
+const TEXT_MODES: typeof MODES = {
+  'iso-2022-jp-unclosed-quote': (key) => ({
+    type: 'text/plain; charset="iso-2022-jp',
+    body: modeSwitched(key),
+  }),
+  'iso-2022-jp-no-media-type': (key) => ({
+    type: 'text plain; charset=iso-2022-jp',
+    body: modeSwitched(key),
   }),
 };
 
@@ -86,7 +104,7 @@ const project = tempProject();
 beforeAll(async () => {
   upstream = await startUpstream((req, res, entry) => {
     const mode = /\/echo\/([^/?]+)/.exec(entry.url)?.[1] ?? '';
-    const answer = MODES[mode]?.(String(req.headers['x-api-key']));
+    const answer = (MODES[mode] ?? TEXT_MODES[mode])?.(String(req.headers['x-api-key']));
     if (!answer) res.writeHead(404).end();
     else res.writeHead(200, { 'content-type': answer.type, ...answer.headers }).end(answer.body);
   });
@@ -141,4 +159,14 @@ describe('a bridged answer that echoes the key', () => {
     const marker = mode === 'header-name' ? MARKER.replace(/[^A-Za-z_]/g, '-') : MARKER;
     expect(JSON.stringify(result).toLowerCase()).toContain([...marker.toLowerCase()].reverse().join(''));
   });
+
+  // text() reads the charset a Content-Type declares by the rule the redactor read it by.
+  it.each(['iso-2022-jp', 'utf16be-text', ...Object.keys(TEXT_MODES)])(
+    '%s: text() gives the redacted echo or refuses the charset, never the key',
+    async (mode) => {
+      const result: CallResult = await catalog.call('front_read', { mode });
+      expect(result.ok, JSON.stringify(result).slice(0, 500)).toBe(true);
+      expect(leaks(result)).toEqual([]);
+    },
+  );
 });
