@@ -1,6 +1,6 @@
 // Finds the schema files a command was pointed at: files as given, folders recursively.
 
-import { readdirSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 
 export interface FileSelection {
@@ -26,7 +26,8 @@ export function selectSchemaFiles(paths: readonly string[]): FileSelection {
       continue;
     }
     if (isDirectory) collect(path, files);
-    else files.push(path);
+    // A file named on the command line is the operator's choice, a link to it included: read where it points.
+    else files.push(lstatSync(path).isSymbolicLink() ? realpathSync(path) : path);
   }
   return { files: [...new Set(files)], missing };
 }

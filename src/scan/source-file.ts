@@ -1,7 +1,7 @@
 // Schema and list files are untrusted input: a file's size is checked before it is read whole
 // and parsed (decision R13), so one huge file costs a finding instead of the host's memory.
 
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { FindingSink, unreadableFile } from '../report/findings.js';
 import { type Code } from '../report/codes.js';
 import { CONFIG_DEFAULTS } from '../config/defaults.js';
@@ -20,8 +20,15 @@ export function readSourceFile(file: string, maxBytes: number | undefined, tooLa
   const limit = maxBytes ?? DEFAULT_MAX_FILE_BYTES;
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    // Never through a symbolic link: a folder's listing skips links, and a file swapped for one
+    // after the listing (a --watch reload, say) would read whatever it points at (the project's
+    // .env) as schema text. A path the operator names on the command line is resolved first.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      return {
+        sink: unreadableFile(file, new Error('it is a symbolic link, which is never read as a schema or list')),
+      };
     return { sink: unreadableFile(file, error) };
   }
   try {
