@@ -1,6 +1,7 @@
 // Postings as bytes, for the index cache: a JSON header (the counts, the averages, each array's
 // type and length), then the arrays back to back, then the vocabulary text. Reading checks that
-// every length agrees with the counts, so a cut or foreign file is refused rather than read.
+// every length agrees with the counts and every start array climbs inside what it indexes, so a
+// cut, damaged or foreign file is refused rather than read.
 
 import type { Postings } from './postings.js';
 
@@ -104,5 +105,15 @@ function consistent(p: Postings): boolean {
   )
     return false;
   if (p.lengthStart?.[p.lengthStart.length - 1] !== terms) return false;
+  // Every range a start array gives lies inside what it indexes only when it climbs from 0 to its
+  // last entry: one entry past that made a search walk billions of entries (and V8 end the process).
+  if (!ascending(p.termStart) || !ascending(p.fieldStart) || !ascending(p.lengthStart)) return false;
   return p.documents.every((document) => document < p.documentCount) && p.byLength.every((term) => term < terms);
+}
+
+/** Whether `starts` begins at 0 and never descends. */
+function ascending(starts: Uint8Array | Uint16Array | Uint32Array): boolean {
+  if (starts[0] !== 0) return false;
+  for (let at = 1; at < starts.length; at += 1) if ((starts[at] as number) < (starts[at - 1] as number)) return false;
+  return true;
 }

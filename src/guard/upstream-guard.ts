@@ -184,6 +184,10 @@ export class UpstreamGuard implements UpstreamGate {
   /** A refusal while a scope is paused until `pausedUntil` (the state's answer); null when it is not. */
   private pausedRefusal(origin: string, pausedUntil: number | null): { ok: false; refusal: Refusal } | null {
     if (pausedUntil === null || pausedUntil <= this.now()) return null;
+    // A pause no guard sets (observe bounds each to maxPauseMs; twice that leaves room for replicas'
+    // clocks to differ) was not written by one: a shared state's key damaged or set by hand. It
+    // is no pause, so the upstream's next 429 can write a true one over it.
+    if (pausedUntil > this.now() + 2 * this.limits.maxPauseMs) return null;
     return refuse(
       `${origin} asked for a pause (429 or 503 with Retry-After) until ${new Date(pausedUntil).toISOString()}; nothing was sent`,
       pausedUntil - this.now(),

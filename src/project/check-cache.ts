@@ -50,7 +50,7 @@ export class CheckCache {
 
   lookup(path: string, text: string): SchemaCheck | undefined {
     const entry = this.entries[path];
-    if (!entry || entry.key !== this.keyOf(text)) return undefined;
+    if (!entry || entry.key !== this.keyOf(text) || !isCheck(entry.check)) return undefined;
     // Handlers get the shared lists frozen, as a fresh check leaves them.
     if (entry.check.schema) deepFreeze(entry.check.schema.resolvedLists);
     return entry.check;
@@ -74,4 +74,15 @@ export class CheckCache {
       // A read-only project folder only costs the next start its speed.
     }
   }
+}
+
+/**
+ * Whether a stored entry's check has a check's form at the top (findings, a schema or null): one
+ * edited by hand or written by a build of the same version whose checks had another shape is a
+ * miss, checked afresh, not a TypeError at start. Below that the cache is trusted as the config is.
+ */
+function isCheck(value: unknown): value is SchemaCheck {
+  if (typeof value !== 'object' || value === null) return false;
+  const { file, findings, schema } = value as Partial<SchemaCheck>;
+  return typeof file === 'string' && Array.isArray(findings) && typeof schema === 'object';
 }

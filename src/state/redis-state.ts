@@ -50,11 +50,12 @@ redis.call('PEXPIRE', KEYS[1], ttl)
 return { ok, wait }
 `;
 
-// KEYS[1] pause; ARGV[1] until (epoch ms). The later pause wins; the key ends with the pause.
+// KEYS[1] pause; ARGV[1] until (epoch ms). The later pause wins; the key ends with the pause. A key
+// without an expiry was written by no pause (damaged, or set by hand): the new pause replaces it.
 const PAUSE_SCRIPT = `
 local current = tonumber(redis.call('GET', KEYS[1]))
 local untilMs = tonumber(ARGV[1])
-if current == nil or untilMs > current then
+if current == nil or untilMs > current or redis.call('PTTL', KEYS[1]) < 0 then
   redis.call('SET', KEYS[1], ARGV[1], 'PXAT', ARGV[1])
 end
 return 0

@@ -91,6 +91,32 @@ describe('postings and their ranking', () => {
     expect(decodePostings(Buffer.from('{"format": 4, "entries": {}}'))).toBeNull();
     expect(decodePostings(Buffer.alloc(0))).toBeNull();
   });
+
+  // Whole and of this format, each count agreeing, but a start array leaving its range inside: read
+  // back, a search's typo pass walked billions of entries (lengthStart), or scored a document
+  // `undefined` (fieldStart), or a term ran past the vocabulary (termStart).
+  it('refuses a file whose start arrays do not ascend inside what they index', () => {
+    const arrays = (p: Postings) => ({ termStart: p.termStart, fieldStart: p.fieldStart, lengthStart: p.lengthStart });
+    const damaged = (name: keyof ReturnType<typeof arrays>, at: number, value: number) => {
+      const copy = arrays(postings)[name].slice();
+      copy[at] = value;
+      return encodePostings({ ...postings, [name]: copy });
+    };
+    const last = (array: Uint32Array) => array.length - 1;
+    for (const name of ['termStart', 'fieldStart', 'lengthStart'] as const) {
+      expect(last(postings[name])).toBeGreaterThan(1);
+      expect(decodePostings(damaged(name, 1, 2 ** 32 - 1)), `${name} past its range`).toBeNull();
+      expect(decodePostings(damaged(name, 0, 1)), `${name} not from 0`).toBeNull();
+    }
+    // Descending inside the range.
+    const middle = Math.floor(last(postings.fieldStart) / 2);
+    const fieldStart = postings.fieldStart.slice();
+    fieldStart[middle] = (fieldStart[middle + 1] as number) + 1;
+    expect(fieldStart[middle]).toBeLessThanOrEqual(postings.documents.length);
+    expect(decodePostings(encodePostings({ ...postings, fieldStart }))).toBeNull();
+    // Unchanged, it still reads.
+    expect(decodePostings(encodePostings({ ...postings, ...arrays(postings) }))).not.toBeNull();
+  });
 });
 
 describe('the index cache', () => {

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,37 @@ describe('CheckCache', () => {
   it('starts empty from an unreadable cache file', () => {
     writeFileSync(join(project, '.flowmcp', 'cache', 'checks.json'), '{ not json');
     expect(CheckCache.open(project, { inputs: 1 }).lookup(SCHEMA, 'x')).toBeUndefined();
+  });
+
+  // An entry under the right key whose check is not one (edited by hand, or written by a build of
+  // the same version whose checks had another shape): a miss, checked afresh and written over.
+  it('checks afresh where an entry under the right key holds no check', () => {
+    const file = join(project, 'damaged.mjs');
+    const text = 'export const main = {}';
+    writeFileSync(file, text);
+    const cacheFile = join(project, '.flowmcp', 'cache', 'checks.json');
+    const damaged = [
+      null,
+      'x',
+      7,
+      [],
+      {},
+      { file, findings: 'none', schema: null },
+      { file, findings: [], schema: 'x' },
+    ];
+    for (const check of damaged) {
+      const cache = CheckCache.open(project, { inputs: 1 });
+      cache.store(file, text, { file, findings: [], schema: null });
+      cache.save();
+      const stored = JSON.parse(readFileSync(cacheFile, 'utf8'));
+      stored.entries[file].check = check;
+      writeFileSync(cacheFile, JSON.stringify(stored));
+      const reopened = CheckCache.open(project, { inputs: 1 });
+      expect(reopened.lookup(file, text), JSON.stringify(check)).toBeUndefined();
+      const fresh = checkSchemaFile(file, options, reopened);
+      expect(fresh.findings.length).toBeGreaterThan(0);
+      expect(fresh.schema).toBeNull();
+    }
   });
 
   it('is written by a catalog that loaded with it, at close at the latest', async () => {

@@ -5,6 +5,8 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { UpstreamGuard } from '../../src/guard/upstream-guard.js';
 import { RedisState } from '../../src/state/redis-state.js';
 import { ResilientState } from '../../src/state/resilient-state.js';
 import { waitFor } from '../support/wait.js';
@@ -59,6 +61,32 @@ describe.skipIf(!REDIS_INSTALLED)('RedisState and ResilientState against a real 
     await a.cacheSet('brief', 'v', 200);
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(await b.cacheGet('brief')).toBeNull();
+  });
+
+  // A pause key no replica wrote so (set by hand, by another version, without its expiry): before,
+  // '9e15' and '1e300' made every admission to the origin throw (RangeError: Invalid time value)
+  // and a value 31 years ahead refused it for 31 years; the upstream's next 429 did not replace any
+  // of them (the later pause wins, and they never expire).
+  it('a pause read back past any bound a guard sets is none, and the next 429 writes over it', async () => {
+    const raw = new Redis(redis.url);
+    const [a, b] = [await connected('t6:'), await connected('t6:')];
+    const [writer, reader] = [new UpstreamGuard({}, a), new UpstreamGuard({}, b)];
+    const origin = 'https://paused.example.test';
+    const scope = `${origin} namespace:ns`;
+    try {
+      for (const value of ['garbage', '9e15', '1e300', String(Date.now() + 10 ** 12)]) {
+        await raw.set(`t6:pause:${scope}`, value);
+        expect(await reader.admit(origin, 'ns', undefined), value).toMatchObject({ ok: true });
+        await writer.observe(scope, 429, '30');
+        expect(await raw.pttl(`t6:pause:${scope}`), value).toBeGreaterThan(0);
+        const refused = await reader.admit(origin, 'ns', undefined);
+        expect(refused.ok, value).toBe(false);
+        expect(!refused.ok && refused.refusal.retryAfterSeconds).toBeLessThanOrEqual(30);
+        await raw.del(`t6:pause:${scope}`);
+      }
+    } finally {
+      raw.disconnect();
+    }
   });
 
   it('a Redis killed mid-run: operations go on in memory with one warning, and return to Redis when it answers', async () => {
