@@ -179,3 +179,21 @@ describe('checkShape', () => {
     expect(checkShape(uncoded, { n: 1 }, { root: 'list', fallback: 'LST001' }, sink)).toEqual([]);
   });
 });
+
+describe('a document the validator cannot compare', () => {
+  // Found by test/fuzz.test.ts: uniqueItems compares with fast-deep-equal, which calls an object's own
+  // toString; a key of that name holding `false` threw out of the check instead of becoming a finding.
+  const UNIQUE = compile({ type: 'array', uniqueItems: true });
+
+  it('is one problem naming the document, not an exception', () => {
+    const problems = shapeProblems(UNIQUE, [{}, { toString: false }], { root: 'main' });
+    expect(brief(problems)).toEqual([
+      '- (document): the document cannot be checked: a.toString is not a function | remove keys named toString or valueOf from the data (they are no function in a literal)',
+    ]);
+  });
+
+  it('items without such keys are compared as before (the control)', () => {
+    expect(shapeProblems(UNIQUE, [{ a: 1 }, { a: 2 }], { root: 'main' })).toEqual([]);
+    expect(shapeProblems(UNIQUE, [{ a: 1 }, { a: 1 }], { root: 'main' })).toHaveLength(1);
+  });
+});
