@@ -90,7 +90,7 @@ export class BoundedFetch {
     } catch (error) {
       // undici's fetch fails with "fetch failed"; why (a refused address, a reset) is its cause.
       const cause = (error as Error).cause;
-      const why = cause instanceof Error ? cause.message : ((error as Error).message ?? String(error));
+      const why = (cause instanceof Error ? cause.message : ((error as Error).message ?? String(error))).slice(0, 300);
       throw new AccessFetchError(
         `${href.slice(0, 300)} could not be fetched: ${timeout.aborted ? `no answer within ${FETCH_TIMEOUT_MS} ms` : why}`,
       );
