@@ -6,6 +6,7 @@ import { shapeCompiler } from '../../scripts/generate.js';
 import { FindingSink } from '../../src/report/findings.js';
 import { checkShape, shapeProblems, type ShapeProblem, type ShapeValidator } from '../../src/shapes/problems.js';
 import { annotated, closedObject, type Shape } from '../../src/shapes/vocabulary.js';
+import { validate as validateMain } from '../../src/schema/main-shape.generated.js';
 
 const compile = (shape: Shape) => shapeCompiler().compile(shape) as ShapeValidator;
 const brief = (problems: readonly ShapeProblem[]) =>
@@ -180,20 +181,42 @@ describe('checkShape', () => {
   });
 });
 
-describe('a document the validator cannot compare', () => {
-  // Found by test/fuzz.test.ts: uniqueItems compares with fast-deep-equal, which calls an object's own
-  // toString; a key of that name holding `false` threw out of the check instead of becoming a finding.
-  const UNIQUE = compile({ type: 'array', uniqueItems: true });
+describe('a document holding keys named toString or valueOf', () => {
+  // Found by test/fuzz.test.ts: Ajv's uniqueItems helper (fast-deep-equal) calls an object's own
+  // toString, so `main` with requiredServerParams [{}, {toString: false}] threw out of the check.
+  // The generated validators compare with dataEqual (src/shapes/data-equal.ts), which calls nothing.
+  const main = (requiredServerParams: unknown) => ({
+    namespace: 'demo',
+    name: 'Demo',
+    description: 'A demo',
+    version: '2.0.0',
+    root: 'https://api.example.com',
+    requiredServerParams,
+    routes: { getThing: { method: 'GET', path: '/thing', description: 'Gets a thing', parameters: [] } },
+  });
+  const atParams = (problems: readonly ShapeProblem[]) =>
+    brief(problems.filter((p) => p.path?.startsWith('main.requiredServerParams')));
 
-  it('is one problem naming the document, not an exception', () => {
-    const problems = shapeProblems(UNIQUE, [{}, { toString: false }], { root: 'main' });
-    expect(brief(problems)).toEqual([
-      '- (document): the document cannot be checked: a.toString is not a function | remove keys named toString or valueOf from the data (they are no function in a literal)',
+  it('gets findings at the items, not an exception', () => {
+    expect(atParams(shapeProblems(validateMain, main([{}, { toString: false }]), { root: 'main' }))).toEqual([
+      "VAL022 main.requiredServerParams[0]: `requiredServerParams[0]` must be string | a list of distinct key names, e.g. requiredServerParams: ['EXAMPLE_API_KEY']",
+      "VAL022 main.requiredServerParams[1]: `requiredServerParams[1]` must be string | a list of distinct key names, e.g. requiredServerParams: ['EXAMPLE_API_KEY']",
     ]);
   });
 
-  it('items without such keys are compared as before (the control)', () => {
-    expect(shapeProblems(UNIQUE, [{ a: 1 }, { a: 2 }], { root: 'main' })).toEqual([]);
-    expect(shapeProblems(UNIQUE, [{ a: 1 }, { a: 1 }], { root: 'main' })).toHaveLength(1);
+  it('finds two equal items equal, own toString and valueOf keys compared as data', () => {
+    const twice = shapeProblems(
+      validateMain,
+      main([
+        { toString: 1, valueOf: 2 },
+        { valueOf: 2, toString: 1 },
+      ]),
+      {
+        root: 'main',
+      },
+    );
+    expect(twice.some((p) => p.keyword === 'uniqueItems')).toBe(true);
+    const distinct = shapeProblems(validateMain, main([{ toString: 1 }, { toString: 2 }]), { root: 'main' });
+    expect(distinct.some((p) => p.keyword === 'uniqueItems')).toBe(false);
   });
 });
