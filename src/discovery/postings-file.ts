@@ -64,6 +64,7 @@ export function decodePostings(bytes: Buffer): Postings | null {
   try {
     const headLength = bytes.readUInt32LE(0);
     const header = JSON.parse(bytes.subarray(4, 4 + headLength).toString('utf8')) as Header;
+    if (!countsFit(header)) return null;
     let at = 4 + headLength;
     const arrays = new Map<ArrayName, Uint8Array | Uint16Array | Uint32Array>();
     for (const { name, type, length } of header.arrays) {
@@ -91,6 +92,22 @@ export function decodePostings(bytes: Buffer): Postings | null {
   }
 }
 
+/** At most this many fields per document: the index has a handful (name, description, parameters...). */
+const MAX_FIELDS = 64;
+
+/**
+ * Whether the header's numbers are what a build writes: whole counts, and an average length per
+ * field that is a finite number (a NaN or negative average turned every score of its field into
+ * NaN or a negative number, and an array-like `{ length: 1e8 }` was copied entry by entry).
+ */
+function countsFit(header: Header): boolean {
+  const { documentCount, fieldCount, averageFieldLength } = header;
+  if (!Number.isSafeInteger(documentCount) || documentCount < 0) return false;
+  if (!Number.isSafeInteger(fieldCount) || fieldCount < 1 || fieldCount > MAX_FIELDS) return false;
+  if (!Array.isArray(averageFieldLength) || averageFieldLength.length !== fieldCount) return false;
+  return averageFieldLength.every((average) => typeof average === 'number' && Number.isFinite(average) && average >= 0);
+}
+
 /** Whether the arrays fit each other: every range they give stays inside what it indexes. */
 function consistent(p: Postings): boolean {
   const terms = p.termStart?.length - 1;
@@ -108,7 +125,11 @@ function consistent(p: Postings): boolean {
   // Every range a start array gives lies inside what it indexes only when it climbs from 0 to its
   // last entry: one entry past that made a search walk billions of entries (and V8 end the process).
   if (!ascending(p.termStart) || !ascending(p.fieldStart) || !ascending(p.lengthStart)) return false;
-  return p.documents.every((document) => document < p.documentCount) && p.byLength.every((term) => term < terms);
+  return (
+    p.documents.every((document) => document < p.documentCount) &&
+    p.byLength.every((term) => term < terms) &&
+    p.documentFrequency.every((count) => count <= p.documentCount)
+  );
 }
 
 /** Whether `starts` begins at 0 and never descends. */

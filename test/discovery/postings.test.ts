@@ -117,6 +117,38 @@ describe('postings and their ranking', () => {
     // Unchanged, it still reads.
     expect(decodePostings(encodePostings({ ...postings, ...arrays(postings) }))).not.toBeNull();
   });
+
+  // Whole and consistent arrays, but header numbers no build writes: a NaN, negative or infinite
+  // average field length scored every document of the field NaN or negative; counts that are text
+  // or fractions were coerced; an array-like average list was copied entry by entry.
+  it('refuses a header whose counts or average field lengths are not what a build writes', () => {
+    const withHeader = (edit: (header: Record<string, unknown>) => void) => {
+      const bytes = encodePostings(postings);
+      const length = bytes.readUInt32LE(0);
+      const header = JSON.parse(bytes.subarray(4, 4 + length).toString('utf8')) as Record<string, unknown>;
+      edit(header);
+      const head = Buffer.from(JSON.stringify(header), 'utf8');
+      const size = Buffer.alloc(4);
+      size.writeUInt32LE(head.length);
+      return Buffer.concat([size, head, bytes.subarray(4 + length)]);
+    };
+    const averages = [...postings.averageFieldLength];
+    expect(decodePostings(withHeader(() => undefined))).not.toBeNull();
+    for (const bad of [null, -1, '3', 1e309]) {
+      expect(
+        decodePostings(withHeader((h) => (h.averageFieldLength = [bad, ...averages.slice(1)]))),
+        `${bad}`,
+      ).toBeNull();
+    }
+    expect(decodePostings(withHeader((h) => (h.averageFieldLength = { length: 1e8 })))).toBeNull();
+    expect(decodePostings(withHeader((h) => (h.documentCount = String(postings.documentCount))))).toBeNull();
+    expect(decodePostings(withHeader((h) => (h.documentCount = postings.documentCount + 0.5)))).toBeNull();
+    expect(decodePostings(withHeader((h) => (h.fieldCount = String(postings.fieldCount))))).toBeNull();
+    // A term said to be in more documents than there are gave a negative inverse document frequency.
+    const documentFrequency = postings.documentFrequency.slice();
+    documentFrequency[0] = postings.documentCount + 1;
+    expect(decodePostings(encodePostings({ ...postings, documentFrequency }))).toBeNull();
+  });
 });
 
 describe('the index cache', () => {
