@@ -12,10 +12,12 @@
 //
 // A hit is one Map lookup by origin: the routes of one origin are chained, one per namespace
 // (few: namespaces are the catalog's), so a call looks up with the strings it already holds and
-// makes no key. Which origin goes when the table is full is chosen like a clock (second chance):
-// a hit only marks its origin used; a hand goes round the origins, gives a used one another round
-// and drops the first that was not used since it last passed. An origin in steady use stays while
-// one-off origins come and go.
+// makes no key. Which route goes when the table is full is chosen like a clock (second chance):
+// the routes sit in a ring; a hit only marks its route; a hand goes round the ring, clears the
+// marks it passes and drops the first route unmarked, whose place the new route takes, behind the
+// hand. A route comes in unmarked: one asked only once goes when the hand comes round, one asked
+// again meanwhile stays another round. A storm of one-off origins churns among itself while a
+// route in steady use stays.
 
 import type { AppliedLimits } from './limits.js';
 
@@ -25,20 +27,22 @@ export interface Route {
   readonly applied: AppliedLimits;
 }
 
-/** A route with its place in the table: the first of an origin's chain carries the origin's mark. */
+/** A route with its places: in its origin's chain and in the ring. */
 interface Entry extends Route {
+  readonly origin: string;
   readonly namespace: string;
   /** The next route of the same origin (another namespace). */
-  readonly sibling: Entry | undefined;
-  /** Asked for since the hand last passed (meaningful on the first of a chain). */
+  sibling: Entry | undefined;
+  /** Asked for since the hand last passed. */
   used: boolean;
 }
 
 export class RouteTable {
   private readonly byOrigin = new Map<string, Entry>();
-  private held = 0;
-  /** The clock's hand: a live iterator over the origins, begun again when it runs out. */
-  private hand: Iterator<[string, Entry]> = this.byOrigin.entries();
+  /** Every route kept, in the clock's order: never longer than `max`. */
+  private readonly ring: Entry[] = [];
+  /** The place in the ring the hand looks at next. */
+  private hand = 0;
 
   /**
    * @param max the most routes kept (at least 1)
@@ -53,51 +57,53 @@ export class RouteTable {
 
   /** How many routes are kept now (never more than `max`). */
   get size(): number {
-    return this.held;
+    return this.ring.length;
   }
 
-  /** The route of `namespace` to `origin`: kept, or built (making room first) and kept. */
+  /** The route of `namespace` to `origin`: kept, or built and kept (in the place of the one the hand drops, when full). */
   get(origin: string, namespace: string): Route {
-    const first = this.byOrigin.get(origin);
-    for (let entry = first; entry !== undefined; entry = entry.sibling) {
+    for (let entry = this.byOrigin.get(origin); entry !== undefined; entry = entry.sibling) {
       if (entry.namespace === namespace) {
-        (first as Entry).used = true;
+        entry.used = true;
         return entry;
       }
     }
-    return this.add(origin, namespace);
-  }
-
-  private add(origin: string, namespace: string): Route {
-    const route = this.build(origin, namespace);
-    if (this.held >= this.max) this.makeRoom();
-    // Looked up again: making room may have dropped this origin's chain.
-    const sibling = this.byOrigin.get(origin);
-    const entry: Entry = { scope: route.scope, applied: route.applied, namespace, sibling, used: true };
+    const { scope, applied } = this.build(origin, namespace);
+    const entry: Entry = { scope, applied, origin, namespace, sibling: undefined, used: false };
+    if (this.ring.length < this.max) this.ring.push(entry);
+    else {
+      const place = this.unmarkedPlace();
+      this.unlink(this.ring[place] as Entry);
+      this.ring[place] = entry;
+      this.hand = (place + 1) % this.ring.length;
+    }
+    // Linked after the drop: the route dropped may have been the first of this origin's chain.
+    entry.sibling = this.byOrigin.get(origin);
     this.byOrigin.set(origin, entry);
-    this.held += 1;
     return entry;
   }
 
-  /**
-   * Drops origins until one more route fits. Bounded: the first round clears every mark, so
-   * within two rounds of the hand an origin goes; each origin dropped takes all its routes.
-   */
-  private makeRoom(): void {
-    for (let steps = 2 * this.byOrigin.size + 1; this.held >= this.max && steps > 0; steps -= 1) {
-      let next = this.hand.next();
-      if (next.done) {
-        this.hand = this.byOrigin.entries();
-        next = this.hand.next();
-        if (next.done) return;
-      }
-      const [origin, first] = next.value;
-      if (first.used) {
-        first.used = false;
-        continue;
-      }
-      this.byOrigin.delete(origin);
-      for (let entry: Entry | undefined = first; entry !== undefined; entry = entry.sibling) this.held -= 1;
+  /** The place of the first unmarked route from the hand on. Bounded: one round clears every mark. */
+  private unmarkedPlace(): number {
+    const { ring } = this;
+    let place = this.hand;
+    for (let step = 0; step < ring.length && (ring[place] as Entry).used; step += 1) {
+      (ring[place] as Entry).used = false;
+      place = (place + 1) % ring.length;
     }
+    return place;
+  }
+
+  /** Takes a route out of its origin's chain (and the origin out of the table with its last route). */
+  private unlink(dropped: Entry): void {
+    const first = this.byOrigin.get(dropped.origin) as Entry;
+    if (first === dropped) {
+      if (dropped.sibling === undefined) this.byOrigin.delete(dropped.origin);
+      else this.byOrigin.set(dropped.origin, dropped.sibling);
+      return;
+    }
+    let before = first;
+    while (before.sibling !== dropped) before = before.sibling as Entry;
+    before.sibling = dropped.sibling;
   }
 }
