@@ -27,8 +27,9 @@ const DEFAULT_PAUSE_MS = 1000;
 export type { Refusal } from '../http/client.js';
 
 /**
- * Most routes (namespace and origin pairs) the guard keeps; past it the least used go and are
- * worked out again on their next request (route-table.ts). A catalog's own origins are far fewer.
+ * Most routes (namespace and origin pairs) the guard keeps; past it a route not asked since the
+ * clock's hand last passed goes, and is worked out again on its next request (route-table.ts). A
+ * catalog's own origins are far fewer.
  */
 const MAX_ROUTES = 4096;
 
