@@ -78,6 +78,7 @@ export const INTEGRATION: readonly string[] = [
   'test/groups/content.test.ts',
   'test/guard/pause-scope.test.ts',
   'test/guard/upstream-guard.test.ts',
+  'test/guard/upstream-guard.wildcard.test.ts',
   'test/http/bridged-echo.test.ts',
   'test/http/redirect.call.test.ts',
   'test/http/client.test.ts',

@@ -36,27 +36,18 @@ export interface AppliedLimits {
 
 type Field = keyof UpstreamLimit;
 
-/** The config's limits, resolved per namespace and origin once and then remembered. */
+/**
+ * The config's limits, resolved per namespace and origin. Nothing is remembered here: the guard's
+ * route table (route-table.ts) keeps what it resolves, bounded.
+ */
 export class LimitTable {
-  private readonly resolved = new Map<string, AppliedLimits>();
-
   constructor(private readonly config: UpstreamLimitsConfig) {}
 
   get maxPauseMs(): number {
     return (this.config.maxPauseSeconds ?? DEFAULT_MAX_PAUSE_SECONDS) * 1000;
   }
 
-  for(namespace: string, origin: string): AppliedLimits {
-    const id = `${namespace}\n${origin}`;
-    let limits = this.resolved.get(id);
-    if (!limits) {
-      limits = this.resolve(namespace, origin);
-      this.resolved.set(id, limits);
-    }
-    return limits;
-  }
-
-  private resolve(namespace: string, origin: string): AppliedLimits {
+  resolve(namespace: string, origin: string): AppliedLimits {
     const entries = [
       {
         limit: this.config.origins?.[origin],

@@ -5,7 +5,8 @@
 // sends nothing and says when to try again. After an answer: a 429 (or a 503 with Retry-After)
 // pauses the origin until the time it names, capped, so that the calls meanwhile answer at once
 // instead of hammering the API. Pauses and buckets live in the SharedState (Redis across
-// replicas); concurrency slots are per process.
+// replicas); concurrency slots are per process. What it works out per namespace and origin (the
+// pause scope, the limits) is kept in one bounded table (route-table.ts) that holds nothing live.
 //
 // A pause's scope is the origin and the credential of the namespace whose request received it
 // (credential.ts): one namespace cannot pause another. Once a scope is paused, nothing more
@@ -17,6 +18,7 @@ import type { Admission, Refusal, UpstreamGate } from '../http/client.js';
 import type { SharedState } from '../state/shared-state.js';
 import { LimitTable, type AppliedLimits, type ConcurrencyLimit, type RateLimit } from './limits.js';
 import { retryAfterUntil } from './retry-after.js';
+import { RouteTable } from './route-table.js';
 import { MAX_SLOT_WAIT_MS, SlotPools, type Slot } from './slots.js';
 
 /** A 429 without a readable Retry-After (absent, or not one of RFC 9110's forms), or a 503 with an unreadable one, pauses this long. */
@@ -24,11 +26,12 @@ const DEFAULT_PAUSE_MS = 1000;
 
 export type { Refusal } from '../http/client.js';
 
-/** Whose pause a request meets (its scope), and the limits that apply to it. */
-interface Route {
-  scope: string;
-  applied: AppliedLimits;
-}
+/**
+ * Most routes (namespace and origin pairs) the guard keeps; past it a route not asked since the
+ * clock's hand last passed goes, and is worked out again on its next request (route-table.ts). A
+ * catalog's own origins are far fewer.
+ */
+const MAX_ROUTES = 4096;
 
 /** The answer to a request that must wait its turn, or be refused: made only when it waits. */
 type Waiting = { ok: true; release: () => void } | { ok: false; refusal: Refusal };
@@ -38,6 +41,8 @@ export interface GuardOptions {
   now?: () => number;
   /** The credential of a namespace (credential.ts); by default each namespace is a credential of its own. */
   credentialOf?: (namespace: string) => string;
+  /** Most routes kept (MAX_ROUTES by default; tests make it small). */
+  maxRoutes?: number;
 }
 
 export class UpstreamGuard implements UpstreamGate {
@@ -45,12 +50,10 @@ export class UpstreamGuard implements UpstreamGate {
   private readonly slots = new SlotPools();
   private readonly now: () => number;
   private readonly credentialOf: (namespace: string) => string;
+  /** Per namespace of the catalog (a handler cannot add one): working a credential out may hash keys. */
   private readonly credentials = new Map<string, string>();
-  /**
-   * Per namespace and origin, as LimitTable keeps its limits (one entry for each pair that ever
-   * sent a request): read with the strings a call already holds, no key made per request.
-   */
-  private readonly routes = new Map<string, Map<string, Route>>();
+  /** Per namespace and origin, its pause scope and limits: bounded, rebuilt the same when dropped. */
+  private readonly routes: RouteTable;
   /** Per pause scope, the requests of this process waiting for a slot: a pause stops them at once. */
   private readonly waiting = new Map<string, Set<AbortController>>();
 
@@ -62,6 +65,15 @@ export class UpstreamGuard implements UpstreamGate {
     this.limits = new LimitTable(config);
     this.now = options.now ?? Date.now;
     this.credentialOf = options.credentialOf ?? ((namespace) => `namespace:${namespace}`);
+    this.routes = new RouteTable(options.maxRoutes ?? MAX_ROUTES, (origin, namespace) => ({
+      scope: this.pauseScope(origin, namespace),
+      applied: this.limits.resolve(namespace, origin),
+    }));
+  }
+
+  /** How many namespace and origin pairs the guard holds limits for now: at most `maxRoutes`. */
+  get routesHeld(): number {
+    return this.routes.size;
   }
 
   /**
@@ -71,7 +83,7 @@ export class UpstreamGuard implements UpstreamGate {
    * state is in this process's memory and neither a rate limit nor a full pool of slots applies.
    */
   admit(origin: string, namespace: string, signal: AbortSignal | undefined): Admission | Promise<Admission> {
-    const { scope, applied } = this.routeOf(origin, namespace);
+    const { scope, applied } = this.routes.get(origin, namespace);
     const { state } = this;
     if (state.pausedUntilNow === undefined)
       return state
@@ -80,19 +92,6 @@ export class UpstreamGuard implements UpstreamGate {
     return (
       this.pausedRefusal(origin, state.pausedUntilNow(scope)) ?? this.admitUnpaused(origin, scope, applied, signal)
     );
-  }
-
-  /** Whose pause a request of `namespace` to `origin` meets, and the limits it is under: worked out on its first request. */
-  private routeOf(origin: string, namespace: string): Route {
-    let byOrigin = this.routes.get(namespace);
-    if (byOrigin === undefined) this.routes.set(namespace, (byOrigin = new Map()));
-    let route = byOrigin.get(origin);
-    if (route === undefined)
-      byOrigin.set(
-        origin,
-        (route = { scope: this.pauseScope(origin, namespace), applied: this.limits.for(namespace, origin) }),
-      );
-    return route;
   }
 
   /** A request whose scope is not paused: a token of its rate bucket, then a concurrency slot. */
