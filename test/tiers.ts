@@ -137,6 +137,7 @@ export const INTEGRATION: readonly string[] = [
   'test/sandbox/result-deadline.test.ts',
   'test/sandbox/sandbox.test.ts',
   'test/sandbox/sent-ahead.test.ts',
+  'test/sandbox/sent-ahead-replaced.test.ts',
   'test/sandbox/worker-process.test.ts',
   'test/scan/forbidden.test.ts',
   'test/scan/html-comments.test.ts',
