@@ -36,16 +36,15 @@ type Waiting = { ok: true; release: () => void } | { ok: false; refusal: Refusal
 export interface GuardOptions {
   /** The clock, epoch ms (tests step it). */
   now?: () => number;
-  /** The credential of a namespace (credential.ts); by default each namespace is a credential of its own. */
-  credentialOf?: (namespace: string) => string;
+  /** The credential a namespace's requests to an origin carry (credential.ts); by default each namespace is a credential of its own. */
+  credentialOf?: (namespace: string, origin: string) => string;
 }
 
 export class UpstreamGuard implements UpstreamGate {
   private readonly limits: LimitTable;
   private readonly slots = new SlotPools();
   private readonly now: () => number;
-  private readonly credentialOf: (namespace: string) => string;
-  private readonly credentials = new Map<string, string>();
+  private readonly credentialOf: (namespace: string, origin: string) => string;
   /**
    * Per namespace and origin, as LimitTable keeps its limits (one entry for each pair that ever
    * sent a request): read with the strings a call already holds, no key made per request.
@@ -90,7 +89,11 @@ export class UpstreamGuard implements UpstreamGate {
     if (route === undefined)
       byOrigin.set(
         origin,
-        (route = { scope: this.pauseScope(origin, namespace), applied: this.limits.for(namespace, origin) }),
+        // `origin credential`: what a pause belongs to (the SharedState's key; an origin holds no space).
+        (route = {
+          scope: `${origin} ${this.credentialOf(namespace, origin)}`,
+          applied: this.limits.for(namespace, origin),
+        }),
       );
     return route;
   }
@@ -207,16 +210,6 @@ export class UpstreamGuard implements UpstreamGate {
     return this.state.pause(scope, until).then(() => {
       for (const waiter of this.waiting.get(scope) ?? []) waiter.abort();
     });
-  }
-
-  /** `origin credential`: what a pause belongs to (the SharedState's key; an origin holds no space). */
-  private pauseScope(origin: string, namespace: string): string {
-    let credential = this.credentials.get(namespace);
-    if (credential === undefined) {
-      credential = this.credentialOf(namespace);
-      this.credentials.set(namespace, credential);
-    }
-    return `${origin} ${credential}`;
   }
 }
 

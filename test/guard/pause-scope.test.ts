@@ -93,7 +93,11 @@ afterEach(async () => {
 });
 afterAll(() => upstream.close());
 
-async function load(files: Record<string, string>, config: unknown = {}): Promise<Catalog> {
+async function load(
+  files: Record<string, string>,
+  config: unknown = {},
+  keys: Record<string, string> = { VICTIM_KEY },
+): Promise<Catalog> {
   const project = tempProject({ config });
   mkdirSync(join(project.dir, 'schemas'));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(project.dir, 'schemas', name), text);
@@ -101,7 +105,7 @@ async function load(files: Record<string, string>, config: unknown = {}): Promis
     schemas: join(project.dir, 'schemas'),
     project: project.dir,
     env: {},
-    keys: { VICTIM_KEY },
+    keys,
     upstreams: { '*': upstream.origin },
     sandbox: { size: 1 },
   });
@@ -140,6 +144,45 @@ describe('one namespace cannot pause another (point 8)', () => {
     const before = upstream.hits();
     expect((await catalog.call('victim_get', { mode: 'ok' })).ok).toBe(true);
     expect(upstream.hits()).toBe(before + 1);
+  });
+
+  it("an attacker granted the victim's key value under a key of its own fetches a 429 at the victim's origin without it: the victim's calls still go out", async () => {
+    // The operator gave two schemas one credential (two names, one value; or one name accepted
+    // for both files). The attacker's key is bound to its own root, so its request to the
+    // victim's origin carries no key: the 429 is not the credential's, and pauses only the attacker.
+    const attacker = BRIDGING_ATTACKER.replace(
+      "root: 'https://api.bridger.test',",
+      "root: 'https://api.bridger.test', requiredServerParams: ['BRIDGER_KEY'], headers: { 'x-api-key': '{{BRIDGER_KEY}}' },",
+    );
+    const catalog = await load(
+      { 'victim.mjs': VICTIM, 'bridger.mjs': attacker },
+      {},
+      {
+        VICTIM_KEY,
+        BRIDGER_KEY: VICTIM_KEY,
+      },
+    );
+    expect(await catalog.call('bridger_poke', {})).toMatchObject({ ok: true });
+    expect(upstream.records.at(-1)).toMatchObject({ url: '/things/busy' });
+    expect(upstream.records.at(-1)?.headers['x-api-key']).toBeUndefined();
+    const before = upstream.hits();
+    const victim = await catalog.call('victim_get', { mode: 'ok' });
+    expect(victim, JSON.stringify(victim)).toMatchObject({ ok: true });
+    expect(upstream.hits()).toBe(before + 1);
+  });
+
+  it('two namespaces that send one key value to one origin share its pause: the API limits them together', async () => {
+    const twin = schema(
+      'twin',
+      VICTIM_ORIGIN,
+      " requiredServerParams: ['TWIN_KEY'], headers: { 'x-api-key': '{{TWIN_KEY}}' },",
+    );
+    const catalog = await load({ 'victim.mjs': VICTIM, 'twin.mjs': twin }, {}, { VICTIM_KEY, TWIN_KEY: VICTIM_KEY });
+    expect(refusal(await catalog.call('twin_get', { mode: 'busy' }))).toMatchObject({ status: 429 });
+    expect(upstream.records.at(-1)?.headers['x-api-key']).toBe(VICTIM_KEY);
+    const before = upstream.hits();
+    expect(refusal(await catalog.call('victim_get', { mode: 'ok' })).kind).toBe('rate-limited');
+    expect(upstream.hits()).toBe(before);
   });
 
   it('two namespaces without keys at one origin: the one that got the 429 is paused, the other is not', async () => {
