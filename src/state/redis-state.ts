@@ -51,9 +51,11 @@ return { ok, wait }
 `;
 
 // KEYS[1] pause; ARGV[1] until (epoch ms). The later pause wins; the key ends with the pause. A key
-// without an expiry was written by no pause (damaged, or set by hand): the new pause replaces it.
+// without an expiry, or not a string, was written by no pause (damaged, or set by hand): the new
+// pause replaces it.
 const PAUSE_SCRIPT = `
-local current = tonumber(redis.call('GET', KEYS[1]))
+local current = nil
+if redis.call('TYPE', KEYS[1]).ok == 'string' then current = tonumber(redis.call('GET', KEYS[1])) end
 local untilMs = tonumber(ARGV[1])
 if current == nil or untilMs > current or redis.call('PTTL', KEYS[1]) < 0 then
   redis.call('SET', KEYS[1], ARGV[1], 'PXAT', ARGV[1])
@@ -135,7 +137,7 @@ export class RedisState implements SharedState {
   }
 
   async pausedUntil(scope: string): Promise<number | null> {
-    const value = await this.client.get(`${this.prefix}pause:${scope}`);
+    const value = await this.client.get(`${this.prefix}pause:${scope}`).catch(noPauseOfAnotherType);
     const until = value === null ? NaN : Number(value);
     return Number.isFinite(until) && until > Date.now() ? until : null;
   }
@@ -162,4 +164,10 @@ export class RedisState implements SharedState {
       this.client.disconnect();
     }
   }
+}
+
+/** A pause key of another type (a hash, a list) was written by no pause: it is none (the next pause replaces it); any other failure is Redis's. */
+function noPauseOfAnotherType(error: unknown): null {
+  if (error instanceof Error && error.message.startsWith('WRONGTYPE')) return null;
+  throw error;
 }
