@@ -21,18 +21,26 @@ const DEFAULT_COMMAND_TIMEOUT_MS = CONFIG_DEFAULTS.redis.commandTimeoutMs;
 const MAX_RECONNECT_DELAY_MS = 1000;
 
 // KEYS[1] bucket; ARGV capacity, refill per second. Returns { 1, 0 } for a token, { 0, ms } when
-// none (-1: the bucket never refills). The key expires once the bucket would be full again.
+// none (-1: the bucket never refills). The key expires once the bucket would be full again. A level
+// no take wrote (another type, a field missing or out of range: damaged, or set by hand) is a full
+// bucket, so it can neither fail every take nor refuse for longer than the rate says.
 const TAKE_SCRIPT = `
 local capacity = tonumber(ARGV[1])
 local refill = tonumber(ARGV[2])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local level = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens = tonumber(level[1])
-if tokens == nil then
+local tokens, at = nil, nil
+local kind = redis.call('TYPE', KEYS[1]).ok
+if kind == 'hash' then
+  local level = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+  tokens, at = tonumber(level[1]), tonumber(level[2])
+elseif kind ~= 'none' then
+  redis.call('DEL', KEYS[1])
+end
+if tokens == nil or at == nil or not (tokens >= 0 and tokens <= capacity) then
   tokens = capacity
 else
-  tokens = math.min(capacity, tokens + math.max(0, now - tonumber(level[2])) * refill / 1000)
+  tokens = math.min(capacity, tokens + math.max(0, now - at) * refill / 1000)
 end
 local ok, wait = 0, 0
 if tokens >= 1 then

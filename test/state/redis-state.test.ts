@@ -123,6 +123,39 @@ describe.skipIf(!REDIS_INSTALLED)('RedisState and ResilientState against a real 
     }
   });
 
+  // A rate bucket no take wrote: before, one of another type or without its time failed every take
+  // (WRONGTYPE, or a Lua error), and tokens of -1e300 refused every request for longer than anyone
+  // lives, the key's expiry set as far.
+  it('a rate bucket read back damaged is a full bucket: takes go on, and a refusal waits only what the rate says', async () => {
+    const raw = new Redis(redis.url);
+    const state = await connected('t8:');
+    const key = 't8:bucket:rate https://bucket.example.test';
+    const damage: Record<string, () => Promise<unknown>> = {
+      string: () => raw.set(key, '5'),
+      list: () => raw.rpush(key, '5'),
+      'hash without its time': () => raw.hset(key, 'tokens', '0'),
+      'tokens far below empty': () => raw.hset(key, 'tokens', '-1e300', 'at', String(Date.now())),
+      'tokens not a number': () => raw.hset(key, 'tokens', 'nan', 'at', 'soon'),
+    };
+    try {
+      for (const [what, write] of Object.entries(damage)) {
+        await write();
+        const takes = [];
+        for (let i = 0; i < 3; i++) takes.push(await state.take('rate https://bucket.example.test', 2, 1));
+        expect(
+          takes.map((take) => take.ok),
+          what,
+        ).toEqual([true, true, false]);
+        const refused = takes[2];
+        expect(refused && !refused.ok && refused.retryAfterMs, what).toBeLessThanOrEqual(1000);
+        expect(await raw.pttl(key), what).toBeLessThanOrEqual(3000);
+        await raw.del(key);
+      }
+    } finally {
+      raw.disconnect();
+    }
+  });
+
   it('a Redis killed mid-run: operations go on in memory with one warning, and return to Redis when it answers', async () => {
     const lines: Array<{ level: number; msg: string }> = [];
     const logger = pino(
