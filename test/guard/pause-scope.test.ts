@@ -15,6 +15,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/runtime/catalog.js';
 import type { CallResult, ToolError } from '../../src/call/outcome.js';
 import { retryAfterUntil } from '../../src/guard/retry-after.js';
+import { UpstreamGuard } from '../../src/guard/upstream-guard.js';
+import { MemoryState } from '../../src/state/memory-state.js';
 import { tempProject } from '../kit/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { waitFor } from '../support/wait.js';
@@ -265,6 +267,36 @@ describe('Retry-After is read only in the forms RFC 9110 gives (point 11b)', () 
       expect(upstream.hits()).toBe(before);
     },
   );
+
+  // Hostile values an upstream may send: each pause lasts at most maxPauseSeconds, a time past or
+  // now pauses nothing, anything unreadable pauses the documented 1 s; none throws.
+  it.each([
+    { what: 'of 400 nines', text: '9'.repeat(400), seconds: 300 },
+    { what: '99999999999999999999', text: '99999999999999999999', seconds: 300 },
+    { what: '1e308', text: '1e308', seconds: 1 },
+    { what: 'Infinity', text: 'Infinity', seconds: 1 },
+    { what: 'NaN', text: 'NaN', seconds: 1 },
+    { what: '-99999999', text: '-99999999', seconds: 1 },
+    { what: '0', text: '0', seconds: 0 },
+    { what: '5 after 34 zeros', text: `${'0'.repeat(34)}5`, seconds: 5 },
+    { what: 'in the year 9999', text: 'Fri, 31 Dec 9999 23:59:59 GMT', seconds: 300 },
+    { what: 'in the year 1', text: 'Mon, 01 Jan 0001 00:00:00 GMT', seconds: 0 },
+    { what: 'at the epoch', text: 'Thu, 01 Jan 1970 00:00:00 GMT', seconds: 0 },
+    { what: 'past the last date JavaScript knows', text: 'Sat Jan  1 00:00:00 275760', seconds: 1 },
+    { what: 'of 16,000 spaces around an x', text: `${' '.repeat(8000)}x${' '.repeat(8000)}`, seconds: 1 },
+    { what: 'of 5 after 16,000 spaces', text: '5'.padStart(16_000, ' '), seconds: 5 },
+  ])('Retry-After $what pauses $seconds s', async ({ text, seconds }) => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const state = new MemoryState({ now: () => now });
+    const guard = new UpstreamGuard({}, state, { now: () => now });
+    const origin = 'https://api.odd.test';
+    await guard.observe(`${origin} namespace:odd`, 429, text);
+    const admitted = await guard.admit(origin, 'odd', undefined);
+    if (seconds === 0) return void expect(admitted.ok).toBe(true);
+    expect(admitted).toMatchObject({ ok: false, refusal: { retryAfterSeconds: seconds } });
+    now += seconds * 1000;
+    expect((await guard.admit(origin, 'odd', undefined)).ok).toBe(true);
+  });
 
   it('a 503 with an unreadable Retry-After pauses 1 s too', async () => {
     retryAfter = '-1';
