@@ -122,6 +122,7 @@ export const INTEGRATION: readonly string[] = [
   'test/reload/index-rebuild.test.ts',
   'test/reload/live-catalog.test.ts',
   'test/reload/watch.test.ts',
+  'test/cli/watch.storm.test.ts',
   'test/cli/watch.symlinks.test.ts',
   'test/runtime/catalog.compiled-at-load.test.ts',
   'test/runtime/server.test.ts',
