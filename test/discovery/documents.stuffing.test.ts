@@ -10,6 +10,7 @@ import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/runtime/catalog.js';
+import { toolDocument } from '../../src/discovery/documents.js';
 import { ToolIndex } from '../../src/discovery/tool-index.js';
 import { tempProject } from '../kit/project.js';
 
@@ -103,6 +104,15 @@ describe('a schema stuffed with request words', () => {
         );
     },
   );
+
+  it('makes each stuffer a document no larger than an honest one can be', () => {
+    for (const [namespace] of STUFFERS) {
+      const tool = catalog.visibleTools().find((candidate) => candidate.namespace === namespace);
+      const characters = (tool ? toolDocument(tool) : []).flat().join(' ').length;
+      // 5,000 words of five letters stuffed: about 30,000 characters; the bounds keep a few thousand.
+      expect(characters, namespace).toBeLessThan(6000);
+    }
+  });
 
   it('leaves the honest tools their requests', () => {
     expect(top('what temperature will Berlin have tomorrow')[0]).toBe('skyline_getForecast');
