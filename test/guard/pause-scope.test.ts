@@ -225,6 +225,54 @@ describe('a 429 storm stops at the 429 (point 11a)', () => {
   });
 });
 
+describe('a 429 storm at an origin several namespaces share', () => {
+  it('stops the waiting calls of every namespace that sends the 429ed key there, and of no other', async () => {
+    const twin = schema(
+      'twin',
+      VICTIM_ORIGIN,
+      " requiredServerParams: ['TWIN_KEY'], headers: { 'x-api-key': '{{TWIN_KEY}}' },",
+    );
+    const catalog = await load(
+      { 'victim.mjs': VICTIM, 'twin.mjs': twin, 'quiet.mjs': schema('quiet', VICTIM_ORIGIN) },
+      {},
+      { VICTIM_KEY, TWIN_KEY: VICTIM_KEY },
+    );
+    const before = upstream.records.length;
+    const keyed = (record: { headers: Record<string, unknown> }) => record.headers['x-api-key'] === VICTIM_KEY;
+    const settled: string[] = [];
+    // 40 calls of each, interleaved: the origin's 8 slots go to all three.
+    const calls = Array.from({ length: 120 }, (_, index) => {
+      const namespace = ['victim', 'twin', 'quiet'][index % 3] as string;
+      return catalog.call(`${namespace}_get`, { mode: 'storm' }).then((result) => {
+        settled.push(namespace);
+        return { namespace, kind: result.ok ? 'ok' : result.error.kind };
+      });
+    });
+    expect(await waitFor(() => held.length === 8)).toBe(true);
+    const onWire = held.map((res) => keyed(res.req));
+    const at = onWire.indexOf(true);
+    expect(at).toBeGreaterThanOrEqual(0);
+    (held.splice(at, 1)[0] as ServerResponse).writeHead(429, { 'retry-after': '60' }).end('slow down');
+    // The 429's call and every keyed call waiting for a slot answer at once; the keyless ones wait on.
+    const keyedWaiting = 80 - onWire.filter(Boolean).length;
+    expect(await waitFor(() => settled.length === 1 + keyedWaiting)).toBe(true);
+    expect(settled.filter((namespace) => namespace === 'quiet')).toEqual([]);
+    // Answered one by one, the requests on the wire free their slots for the keyless calls only.
+    for (let round = 0; round < 200 && settled.length < 120; round += 1) {
+      await waitFor(() => held.length > 0 || settled.length === 120, 5000);
+      for (const res of held.splice(0)) res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    }
+    const results = await Promise.all(calls);
+    expect(results.filter((result) => result.namespace === 'quiet').map((result) => result.kind)).toEqual(
+      Array.from({ length: 40 }, () => 'ok'),
+    );
+    // Nothing more went out with the key after the 429: only what was on the wire.
+    const sent = upstream.records.slice(before);
+    expect(sent.filter(keyed)).toHaveLength(onWire.filter(Boolean).length);
+    expect(results.filter((result) => result.kind === 'rate-limited')).toHaveLength(keyedWaiting);
+  });
+});
+
 describe('Retry-After is read only in the forms RFC 9110 gives (point 11b)', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');
 
