@@ -7,6 +7,7 @@
 // The watching itself is chokidar's: Node 20's recursive `fs.watch` loses a file once an editor's
 // atomic save has renamed another over it, and later in-place writes went unnoticed.
 
+import { realpathSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import type { LiveCatalog } from '../mcp/live-catalog.js';
 import type { Catalog } from '../runtime/catalog.js';
@@ -87,8 +88,12 @@ export async function watchCatalog(live: LiveCatalog<Catalog>, options: WatchOpt
 
   // Loaded only by `serve --watch`: a server that does not watch never pays for it.
   const { watch } = await import('chokidar');
-  const outside = (path: string) => options.paths.every((root) => ignored(relative(root, path)));
-  const watcher = watch([...options.paths], { ignoreInitial: true, ignored: outside });
+  // A link is no schema file (nothing is read through one, src/scan/source-file.ts): the watcher
+  // follows none either, or a link to `/` would have it crawl and watch the whole tree. The roots
+  // the operator named are watched where they point.
+  const roots = options.paths.map(whereItPoints);
+  const outside = (path: string) => roots.every((root) => ignored(relative(root, path)));
+  const watcher = watch(roots, { ignoreInitial: true, ignored: outside, followSymlinks: false });
   // Changes come from the raw events below, at once. chokidar's own `change` comes later (after a
   // stat), which made a second reload for one save, and it drops a change that comes right after
   // it re-attached to a file replaced by a rename; the folders' own events see both. Files and
@@ -112,6 +117,15 @@ export async function watchCatalog(live: LiveCatalog<Catalog>, options: WatchOpt
       await watcher.close();
     },
   };
+}
+
+/** The path a root names, its links resolved; itself when it does not exist (yet). */
+function whereItPoints(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** Hidden folders (.flowmcp's cache, .git) and dependencies hold no schema or list; a path outside the root is not its. */

@@ -91,7 +91,7 @@ export function searchTools(
   });
   const text =
     tools.length === 0
-      ? `No tool of this server fits "${query.slice(0, 200)}"${namespace === undefined ? '' : ` in namespace ${namespace}`}. Try other words, or the task cannot be done here.`
+      ? `No tool of this server fits "${query.slice(0, 200)}"${namespace === undefined ? '' : ` in namespace ${namespace.slice(0, 100)}`}. Try other words, or the task cannot be done here.`
       : [
           `${tools.length} tools, best first (describe_tool shows one's arguments; call_tool runs it):`,
           ...tools.map((tool) => `- ${tool.name}: ${tool.description}`),

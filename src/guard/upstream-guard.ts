@@ -39,8 +39,8 @@ type Waiting = { ok: true; release: () => void } | { ok: false; refusal: Refusal
 export interface GuardOptions {
   /** The clock, epoch ms (tests step it). */
   now?: () => number;
-  /** The credential of a namespace (credential.ts); by default each namespace is a credential of its own. */
-  credentialOf?: (namespace: string) => string;
+  /** The credential a namespace's requests to an origin carry (credential.ts); by default each namespace is a credential of its own. */
+  credentialOf?: (namespace: string, origin: string) => string;
   /** Most routes kept (MAX_ROUTES by default; tests make it small). */
   maxRoutes?: number;
 }
@@ -49,9 +49,7 @@ export class UpstreamGuard implements UpstreamGate {
   private readonly limits: LimitTable;
   private readonly slots = new SlotPools();
   private readonly now: () => number;
-  private readonly credentialOf: (namespace: string) => string;
-  /** Per namespace of the catalog (a handler cannot add one): working a credential out may hash keys. */
-  private readonly credentials = new Map<string, string>();
+  private readonly credentialOf: (namespace: string, origin: string) => string;
   /** Per namespace and origin, its pause scope and limits: bounded, rebuilt the same when dropped. */
   private readonly routes: RouteTable;
   /** Per pause scope, the requests of this process waiting for a slot: a pause stops them at once. */
@@ -210,12 +208,7 @@ export class UpstreamGuard implements UpstreamGate {
 
   /** `origin credential`: what a pause belongs to (the SharedState's key; an origin holds no space). */
   private pauseScope(origin: string, namespace: string): string {
-    let credential = this.credentials.get(namespace);
-    if (credential === undefined) {
-      credential = this.credentialOf(namespace);
-      this.credentials.set(namespace, credential);
-    }
-    return `${origin} ${credential}`;
+    return `${origin} ${this.credentialOf(namespace, origin)}`;
   }
 }
 

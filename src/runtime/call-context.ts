@@ -55,16 +55,27 @@ export function callContext({
       privateOrigins: new NetworkPolicy({ allowPrivate: config.network.allowPrivate }).listed,
     },
     guard: new UpstreamGuard(config.upstreamLimits, state, {
-      credentialOf: (namespace) => namespaceCredential(tools, secrets, namespace),
+      credentialOf: credentials(tools, secrets),
     }),
   };
 }
 
-/** Whose a pause is (guard/credential.ts): the values of every key the namespace's tools declare and it is granted. */
-function namespaceCredential(tools: readonly Tool[], secrets: SecretStore, namespace: string): string {
-  const keys = new Set(tools.filter((tool) => tool.namespace === namespace).flatMap((tool) => tool.declaredKeys));
-  return credentialOf(
-    namespace,
-    [...keys].map((key) => secrets.valueFor(key, namespace)),
-  );
+/**
+ * Whose a pause is (guard/credential.ts): the values of the keys a namespace's tools declare, are
+ * granted and bind to the origin, the ones its requests there can carry. A key bound elsewhere is
+ * not the credential an upstream's 429 limits, so two namespaces granted one value share a pause
+ * only at an origin both send it to.
+ */
+function credentials(tools: readonly Tool[], secrets: SecretStore): (namespace: string, origin: string) => string {
+  // Each namespace's tools, found on its first request: the guard asks once per namespace and origin.
+  const toolsOf = new Map<string, readonly Tool[]>();
+  return (namespace, origin) => {
+    let own = toolsOf.get(namespace);
+    if (own === undefined) toolsOf.set(namespace, (own = tools.filter((tool) => tool.namespace === namespace)));
+    const url = new URL(origin);
+    const values = own.flatMap((tool) =>
+      tool.declaredKeys.filter((key) => tool.reach.binds(key, url)).map((key) => secrets.valueFor(key, namespace)),
+    );
+    return credentialOf(namespace, values);
+  };
 }

@@ -71,6 +71,15 @@ export class JobQueue {
     return taken;
   }
 
+  /**
+   * A job taken by `shiftAhead` that its process never started (the process was replaced) goes
+   * back to the front with the start bound it was queued with: a new process gives it no more time.
+   */
+  putBack(job: Job): void {
+    this.ahead.delete(job);
+    this.jobs.unshift(job);
+  }
+
   /** When `job` must have started by (epoch ms), while it waits. */
   bound(job: Job): number | undefined {
     return this.boundAt.get(job);

@@ -250,10 +250,9 @@ export class WorkerSupervisor {
    * Loads sent together, or calls one ahead: the worker runs them in order and goes from one to
    * the next without a round trip to the host. Each deadline starts when the one before it has
    * answered, which is when the worker starts it. While a call runs, the next ready call is sent
-   * (none while a parked call waits for the turn: it goes next); waiting in the worker's inbox, it
-   * keeps its start bound (JobQueue.shiftAhead). When one ends the process (deadline, memory,
-   * crash), those behind it never ran and go first into the new process (but a dropped call: it failed).
-   */
+   * (none while a parked call waits for the turn: it goes next). When one ends the process, those
+   * behind it never ran and go first into the new process; a call keeps the start bound it was
+   * queued with, in the worker's inbox and back in the queue (JobQueue.shiftAhead, putBack). */
   private async performTogether(jobs: Job[], owner: object): Promise<void> {
     const worker = this.worker;
     const sent = jobs.map((job) => this.send(job.command));
@@ -275,7 +274,8 @@ export class WorkerSupervisor {
       job.settle(wasDropped(reply) ? notStarted(job.command, this.deadlineMs + START_ALLOWANCE_MS, 'busy') : reply);
       if (this.worker !== worker) {
         for (const behind of jobs.slice(index + 1).reverse())
-          if (behind.command.kind === 'load' || this.sentAhead.has(behind)) this.enqueue(behind, true);
+          if (behind.command.kind === 'load') this.enqueue(behind, true);
+          else if (this.sentAhead.delete(behind)) this.queue.putBack(behind);
           else behind.settle(notStarted(behind.command, this.deadlineMs + START_ALLOWANCE_MS, 'busy'));
         return;
       }

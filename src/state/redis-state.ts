@@ -21,18 +21,26 @@ const DEFAULT_COMMAND_TIMEOUT_MS = CONFIG_DEFAULTS.redis.commandTimeoutMs;
 const MAX_RECONNECT_DELAY_MS = 1000;
 
 // KEYS[1] bucket; ARGV capacity, refill per second. Returns { 1, 0 } for a token, { 0, ms } when
-// none (-1: the bucket never refills). The key expires once the bucket would be full again.
+// none (-1: the bucket never refills). The key expires once the bucket would be full again. A level
+// no take wrote (another type, a field missing or out of range: damaged, or set by hand) is a full
+// bucket, so it can neither fail every take nor refuse for longer than the rate says.
 const TAKE_SCRIPT = `
 local capacity = tonumber(ARGV[1])
 local refill = tonumber(ARGV[2])
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-local level = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens = tonumber(level[1])
-if tokens == nil then
+local tokens, at = nil, nil
+local kind = redis.call('TYPE', KEYS[1]).ok
+if kind == 'hash' then
+  local level = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+  tokens, at = tonumber(level[1]), tonumber(level[2])
+elseif kind ~= 'none' then
+  redis.call('DEL', KEYS[1])
+end
+if tokens == nil or at == nil or not (tokens >= 0 and tokens <= capacity) then
   tokens = capacity
 else
-  tokens = math.min(capacity, tokens + math.max(0, now - tonumber(level[2])) * refill / 1000)
+  tokens = math.min(capacity, tokens + math.max(0, now - at) * refill / 1000)
 end
 local ok, wait = 0, 0
 if tokens >= 1 then
@@ -51,9 +59,11 @@ return { ok, wait }
 `;
 
 // KEYS[1] pause; ARGV[1] until (epoch ms). The later pause wins; the key ends with the pause. A key
-// without an expiry was written by no pause (damaged, or set by hand): the new pause replaces it.
+// without an expiry, or not a string, was written by no pause (damaged, or set by hand): the new
+// pause replaces it.
 const PAUSE_SCRIPT = `
-local current = tonumber(redis.call('GET', KEYS[1]))
+local current = nil
+if redis.call('TYPE', KEYS[1]).ok == 'string' then current = tonumber(redis.call('GET', KEYS[1])) end
 local untilMs = tonumber(ARGV[1])
 if current == nil or untilMs > current or redis.call('PTTL', KEYS[1]) < 0 then
   redis.call('SET', KEYS[1], ARGV[1], 'PXAT', ARGV[1])
@@ -135,7 +145,7 @@ export class RedisState implements SharedState {
   }
 
   async pausedUntil(scope: string): Promise<number | null> {
-    const value = await this.client.get(`${this.prefix}pause:${scope}`);
+    const value = await this.client.get(`${this.prefix}pause:${scope}`).catch(noPauseOfAnotherType);
     const until = value === null ? NaN : Number(value);
     return Number.isFinite(until) && until > Date.now() ? until : null;
   }
@@ -162,4 +172,10 @@ export class RedisState implements SharedState {
       this.client.disconnect();
     }
   }
+}
+
+/** A pause key of another type (a hash, a list) was written by no pause: it is none (the next pause replaces it); any other failure is Redis's. */
+function noPauseOfAnotherType(error: unknown): null {
+  if (error instanceof Error && error.message.startsWith('WRONGTYPE')) return null;
+  throw error;
 }

@@ -1,7 +1,8 @@
 // The watcher of `serve --watch` in process, on real folders: a shared list edited below the
 // lists folder reloads the catalog, and the tool that reads the list offers the new entry.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { LiveCatalog } from '../../src/mcp/live-catalog.js';
@@ -40,14 +41,15 @@ function offered(catalog: Catalog): unknown {
   return schema?.properties?.colour?.enum;
 }
 
+const PAINT = shopSchema([{ name: 'getPaint', path: '/paint' }])
+  .replace('    routes: {', "    sharedLists: [{ ref: 'colours', version: '2.0.0' }],\n    routes: {")
+  .replace(
+    'parameters: []',
+    "parameters: [{ position: { key: 'colour', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'enum({{colours:name}})', options: [] } }]",
+  );
+
 it('reloads when a shared list changes, and swaps in a catalog whose tool offers the new entry', async () => {
-  const paint = shopSchema([{ name: 'getPaint', path: '/paint' }])
-    .replace('    routes: {', "    sharedLists: [{ ref: 'colours', version: '2.0.0' }],\n    routes: {")
-    .replace(
-      'parameters: []',
-      "parameters: [{ position: { key: 'colour', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'enum({{colours:name}})', options: [] } }]",
-    );
-  project = makeProject({ 'paint.mjs': paint });
+  project = makeProject({ 'paint.mjs': PAINT });
   const lists = join(project.dir, 'shared-lists');
   mkdirSync(lists);
   writeFileSync(join(lists, 'colours.mjs'), colourList(['red', 'green']));
@@ -75,4 +77,52 @@ it('reloads when a shared list changes, and swaps in a catalog whose tool offers
   expect(await waitFor(() => reloads.includes(true), 15_000), lines.join('\n')).toBe(true);
   expect(offered(live.current)).toEqual(['red', 'green', 'blue']);
   expect(JSON.parse(lines.at(-1) ?? '{}')).toMatchObject({ level: 30, msg: 'reloaded', tools: 1 });
+});
+
+it('a list broken under its loaded schema, then swapped for a link to a list outside: every catalog served was checked, and nothing is read through the link', async () => {
+  project = makeProject({ 'paint.mjs': PAINT });
+  const lists = join(project.dir, 'shared-lists');
+  mkdirSync(lists);
+  const colours = join(lists, 'colours.mjs');
+  writeFileSync(colours, colourList(['red', 'green']));
+  const outside = mkdtempSync(join(tmpdir(), 'flowguard-outside-list-'));
+  writeFileSync(join(outside, 'colours.mjs'), colourList(['red', 'green', 'purple']));
+  const load = (previous?: Catalog) =>
+    Catalog.load({
+      schemas: project.schemas,
+      project: project.dir,
+      upstreams: { [ORIGIN]: 'http://127.0.0.1:9' },
+      previous,
+    });
+  try {
+    live = new LiveCatalog(await load());
+    const current = live;
+    const served: unknown[] = [];
+    let reloads = 0;
+    const logger = createLogger({ level: 'warn', destination: { write: () => undefined } });
+    watcher = await watchCatalog(live, {
+      paths: [project.schemas, lists],
+      load,
+      logger,
+      debounceMs: 20,
+      onReload: () => {
+        reloads += 1;
+        served.push(offered(current.current));
+      },
+    });
+    writeFileSync(colours, colourList(['red', 'green']).replace('entries:', ',,, entries:'));
+    expect(await waitFor(() => reloads >= 1, 15_000)).toBe(true);
+    unlinkSync(colours);
+    symlinkSync(join(outside, 'colours.mjs'), colours);
+    expect(await waitFor(() => reloads >= 2, 15_000)).toBe(true);
+    // The tool keeps the list its load checked last (or would be hidden with findings); the
+    // outside list's entry is never offered.
+    for (const values of [...served, offered(current.current)])
+      expect([undefined, JSON.stringify(['red', 'green'])]).toContain(
+        values === undefined ? undefined : JSON.stringify(values),
+      );
+    expect(JSON.stringify(served)).not.toContain('purple');
+  } finally {
+    rmSync(outside, { recursive: true, force: true });
+  }
 });

@@ -15,6 +15,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/runtime/catalog.js';
 import type { CallResult, ToolError } from '../../src/call/outcome.js';
 import { retryAfterUntil } from '../../src/guard/retry-after.js';
+import { UpstreamGuard } from '../../src/guard/upstream-guard.js';
+import { MemoryState } from '../../src/state/memory-state.js';
 import { tempProject } from '../kit/project.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { waitFor } from '../support/wait.js';
@@ -93,7 +95,11 @@ afterEach(async () => {
 });
 afterAll(() => upstream.close());
 
-async function load(files: Record<string, string>, config: unknown = {}): Promise<Catalog> {
+async function load(
+  files: Record<string, string>,
+  config: unknown = {},
+  keys: Record<string, string> = { VICTIM_KEY },
+): Promise<Catalog> {
   const project = tempProject({ config });
   mkdirSync(join(project.dir, 'schemas'));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(project.dir, 'schemas', name), text);
@@ -101,7 +107,7 @@ async function load(files: Record<string, string>, config: unknown = {}): Promis
     schemas: join(project.dir, 'schemas'),
     project: project.dir,
     env: {},
-    keys: { VICTIM_KEY },
+    keys,
     upstreams: { '*': upstream.origin },
     sandbox: { size: 1 },
   });
@@ -142,6 +148,45 @@ describe('one namespace cannot pause another (point 8)', () => {
     expect(upstream.hits()).toBe(before + 1);
   });
 
+  it("an attacker granted the victim's key value under a key of its own fetches a 429 at the victim's origin without it: the victim's calls still go out", async () => {
+    // The operator gave two schemas one credential (two names, one value; or one name accepted
+    // for both files). The attacker's key is bound to its own root, so its request to the
+    // victim's origin carries no key: the 429 is not the credential's, and pauses only the attacker.
+    const attacker = BRIDGING_ATTACKER.replace(
+      "root: 'https://api.bridger.test',",
+      "root: 'https://api.bridger.test', requiredServerParams: ['BRIDGER_KEY'], headers: { 'x-api-key': '{{BRIDGER_KEY}}' },",
+    );
+    const catalog = await load(
+      { 'victim.mjs': VICTIM, 'bridger.mjs': attacker },
+      {},
+      {
+        VICTIM_KEY,
+        BRIDGER_KEY: VICTIM_KEY,
+      },
+    );
+    expect(await catalog.call('bridger_poke', {})).toMatchObject({ ok: true });
+    expect(upstream.records.at(-1)).toMatchObject({ url: '/things/busy' });
+    expect(upstream.records.at(-1)?.headers['x-api-key']).toBeUndefined();
+    const before = upstream.hits();
+    const victim = await catalog.call('victim_get', { mode: 'ok' });
+    expect(victim, JSON.stringify(victim)).toMatchObject({ ok: true });
+    expect(upstream.hits()).toBe(before + 1);
+  });
+
+  it('two namespaces that send one key value to one origin share its pause: the API limits them together', async () => {
+    const twin = schema(
+      'twin',
+      VICTIM_ORIGIN,
+      " requiredServerParams: ['TWIN_KEY'], headers: { 'x-api-key': '{{TWIN_KEY}}' },",
+    );
+    const catalog = await load({ 'victim.mjs': VICTIM, 'twin.mjs': twin }, {}, { VICTIM_KEY, TWIN_KEY: VICTIM_KEY });
+    expect(refusal(await catalog.call('twin_get', { mode: 'busy' }))).toMatchObject({ status: 429 });
+    expect(upstream.records.at(-1)?.headers['x-api-key']).toBe(VICTIM_KEY);
+    const before = upstream.hits();
+    expect(refusal(await catalog.call('victim_get', { mode: 'ok' })).kind).toBe('rate-limited');
+    expect(upstream.hits()).toBe(before);
+  });
+
   it('two namespaces without keys at one origin: the one that got the 429 is paused, the other is not', async () => {
     const catalog = await load({
       'quiet.mjs': schema('quiet', VICTIM_ORIGIN),
@@ -177,6 +222,54 @@ describe('a 429 storm stops at the 429 (point 11a)', () => {
     expect(kinds.filter((kind) => kind === 'rate-limited')).toHaveLength(92);
     expect(kinds.filter((kind) => kind === 'ok')).toHaveLength(7);
     expect(upstream.hits() - before).toBe(8);
+  });
+});
+
+describe('a 429 storm at an origin several namespaces share', () => {
+  it('stops the waiting calls of every namespace that sends the 429ed key there, and of no other', async () => {
+    const twin = schema(
+      'twin',
+      VICTIM_ORIGIN,
+      " requiredServerParams: ['TWIN_KEY'], headers: { 'x-api-key': '{{TWIN_KEY}}' },",
+    );
+    const catalog = await load(
+      { 'victim.mjs': VICTIM, 'twin.mjs': twin, 'quiet.mjs': schema('quiet', VICTIM_ORIGIN) },
+      {},
+      { VICTIM_KEY, TWIN_KEY: VICTIM_KEY },
+    );
+    const before = upstream.records.length;
+    const keyed = (record: { headers: Record<string, unknown> }) => record.headers['x-api-key'] === VICTIM_KEY;
+    const settled: string[] = [];
+    // 40 calls of each, interleaved: the origin's 8 slots go to all three.
+    const calls = Array.from({ length: 120 }, (_, index) => {
+      const namespace = ['victim', 'twin', 'quiet'][index % 3] as string;
+      return catalog.call(`${namespace}_get`, { mode: 'storm' }).then((result) => {
+        settled.push(namespace);
+        return { namespace, kind: result.ok ? 'ok' : result.error.kind };
+      });
+    });
+    expect(await waitFor(() => held.length === 8)).toBe(true);
+    const onWire = held.map((res) => keyed(res.req));
+    const at = onWire.indexOf(true);
+    expect(at).toBeGreaterThanOrEqual(0);
+    (held.splice(at, 1)[0] as ServerResponse).writeHead(429, { 'retry-after': '60' }).end('slow down');
+    // The 429's call and every keyed call waiting for a slot answer at once; the keyless ones wait on.
+    const keyedWaiting = 80 - onWire.filter(Boolean).length;
+    expect(await waitFor(() => settled.length === 1 + keyedWaiting)).toBe(true);
+    expect(settled.filter((namespace) => namespace === 'quiet')).toEqual([]);
+    // Answered one by one, the requests on the wire free their slots for the keyless calls only.
+    for (let round = 0; round < 200 && settled.length < 120; round += 1) {
+      await waitFor(() => held.length > 0 || settled.length === 120, 5000);
+      for (const res of held.splice(0)) res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    }
+    const results = await Promise.all(calls);
+    expect(results.filter((result) => result.namespace === 'quiet').map((result) => result.kind)).toEqual(
+      Array.from({ length: 40 }, () => 'ok'),
+    );
+    // Nothing more went out with the key after the 429: only what was on the wire.
+    const sent = upstream.records.slice(before);
+    expect(sent.filter(keyed)).toHaveLength(onWire.filter(Boolean).length);
+    expect(results.filter((result) => result.kind === 'rate-limited')).toHaveLength(keyedWaiting);
   });
 });
 
@@ -222,6 +315,36 @@ describe('Retry-After is read only in the forms RFC 9110 gives (point 11b)', () 
       expect(upstream.hits()).toBe(before);
     },
   );
+
+  // Hostile values an upstream may send: each pause lasts at most maxPauseSeconds, a time past or
+  // now pauses nothing, anything unreadable pauses the documented 1 s; none throws.
+  it.each([
+    { what: 'of 400 nines', text: '9'.repeat(400), seconds: 300 },
+    { what: '99999999999999999999', text: '99999999999999999999', seconds: 300 },
+    { what: '1e308', text: '1e308', seconds: 1 },
+    { what: 'Infinity', text: 'Infinity', seconds: 1 },
+    { what: 'NaN', text: 'NaN', seconds: 1 },
+    { what: '-99999999', text: '-99999999', seconds: 1 },
+    { what: '0', text: '0', seconds: 0 },
+    { what: '5 after 34 zeros', text: `${'0'.repeat(34)}5`, seconds: 5 },
+    { what: 'in the year 9999', text: 'Fri, 31 Dec 9999 23:59:59 GMT', seconds: 300 },
+    { what: 'in the year 1', text: 'Mon, 01 Jan 0001 00:00:00 GMT', seconds: 0 },
+    { what: 'at the epoch', text: 'Thu, 01 Jan 1970 00:00:00 GMT', seconds: 0 },
+    { what: 'past the last date JavaScript knows', text: 'Sat Jan  1 00:00:00 275760', seconds: 1 },
+    { what: 'of 16,000 spaces around an x', text: `${' '.repeat(8000)}x${' '.repeat(8000)}`, seconds: 1 },
+    { what: 'of 5 after 16,000 spaces', text: '5'.padStart(16_000, ' '), seconds: 5 },
+  ])('Retry-After $what pauses $seconds s', async ({ text, seconds }) => {
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const state = new MemoryState({ now: () => now });
+    const guard = new UpstreamGuard({}, state, { now: () => now });
+    const origin = 'https://api.odd.test';
+    await guard.observe(`${origin} namespace:odd`, 429, text);
+    const admitted = await guard.admit(origin, 'odd', undefined);
+    if (seconds === 0) return void expect(admitted.ok).toBe(true);
+    expect(admitted).toMatchObject({ ok: false, refusal: { retryAfterSeconds: seconds } });
+    now += seconds * 1000;
+    expect((await guard.admit(origin, 'odd', undefined)).ok).toBe(true);
+  });
 
   it('a 503 with an unreadable Retry-After pauses 1 s too', async () => {
     retryAfter = '-1';

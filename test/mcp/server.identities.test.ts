@@ -30,6 +30,7 @@ const TOKENS = {
   metered: 'metered-token-0123456789abcdef',
   media: 'media-token-0123456789abcdef',
   everything: 'everything-token-0123456789abcdef',
+  searcher: 'searcher-token-0123456789abcdef',
 };
 const digest = (token: string) => `sha256:${createHash('sha256').update(token).digest('hex')}`;
 /** Tools/list pages of this many tools: cursors to forge and to carry elsewhere. */
@@ -59,6 +60,8 @@ beforeAll(async () => {
       },
       media: { tokens: [digest(TOKENS.media)], namespaces: ['media'], tools: 'all' },
       everything: { tokens: [digest(TOKENS.everything)], tools: 'all' },
+      // Every namespace, in discovery mode.
+      searcher: { tokens: [digest(TOKENS.searcher)], tools: 'search' },
     },
     () => [],
     (bucket, capacity, refill) => memory.take(bucket, capacity, refill),
@@ -243,5 +246,58 @@ describe('hostile search queries', () => {
       expect(result.isError).toBe(true);
     }
     expect((await listed(client)).length).toBeGreaterThan(0);
+  });
+});
+
+describe('names that are almost a served one, or hidden, or huge', () => {
+  it('find, describe and call nothing: case, confusables, invisible characters; a hidden tool is only named as lacking its key', async () => {
+    const client = await connect('searcher');
+    // The tool itself, to tell a refusal from a tool that does not work.
+    expect(await callTool(client, 'describe_tool', { name: 'widgets_getWidget' })).not.toHaveProperty('isError');
+    const mark = upstream.records.length;
+    const almost = [
+      'WIDGETS_GETWIDGET',
+      'widgets_getwidget',
+      'widgets_getW\u0456dget', // Cyrillic i
+      'widgets_getWidget\u200b',
+      '\u200ewidgets_getWidget',
+      'widgets_getWidget ',
+      'ｗｉｄｇｅｔｓ_getWidget', // fullwidth
+      'widgets_getWidget\u0000',
+      'widgets/getWidget',
+      'widgets_getWidget\nwidgets_deleteWidget',
+    ];
+    for (const name of almost) {
+      const described = await callTool(client, 'describe_tool', { name });
+      expect(described.isError, name).toBe(true);
+      await expect(callTool(client, 'call_tool', { name, arguments: { id: 'w-1' } }), name).rejects.toThrow(
+        /Unknown tool/,
+      );
+    }
+    // A tool whose key is not granted: never found or described; a call of it, through call_tool
+    // as directly, says which key it lacks (promise 1) and sends nothing.
+    expect(found(await callTool(client, 'search_tools', { query: 'note vault secret', limit: 25 }))).not.toContain(
+      'vault_getNote',
+    );
+    expect((await callTool(client, 'describe_tool', { name: 'vault_getNote' })).isError).toBe(true);
+    const hidden = await callTool(client, 'call_tool', { name: 'vault_getNote', arguments: { id: 'n-1' } });
+    expect(hidden.isError).toBe(true);
+    expect(text(hidden)).toContain('Error (missing-keys): vault_getNote needs VAULT_API_KEY');
+    expect(upstream.records.length).toBe(mark);
+  });
+
+  it('a name or namespace of 1 MB is answered in bounds, and the server goes on', async () => {
+    const client = await connect('searcher');
+    const huge = 'w'.repeat(1024 * 1024);
+    const described = await callTool(client, 'describe_tool', { name: huge });
+    expect(described.isError).toBe(true);
+    expect(text(described).length, 'describe_tool').toBeLessThan(1000);
+    const called = await callTool(client, 'call_tool', { name: huge, arguments: {} }).catch((error: Error) => error);
+    expect(called).toBeInstanceOf(Error);
+    expect((called as Error).message.length, 'call_tool').toBeLessThan(1000);
+    const searched = await callTool(client, 'search_tools', { query: 'widget', namespace: huge });
+    expect(found(searched)).toEqual([]);
+    expect(text(searched).length, 'search_tools').toBeLessThan(1000);
+    expect(found(await callTool(client, 'search_tools', { query: 'get a widget' }))).toContain('widgets_getWidget');
   });
 });

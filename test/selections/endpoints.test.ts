@@ -7,6 +7,7 @@
 // group's name leaves the group's endpoint as it is and says so (SEL001).
 
 import { spawnSync } from 'node:child_process';
+import { request } from 'node:http';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -155,7 +156,51 @@ describe('a spawned flowguard serve --transport http with a selections folder', 
       await media.close();
     }
   });
+  // Paths a client writes to reach another endpoint than it names, sent exactly as written (a
+  // URL object would tidy them first). Each reaches the endpoint the server's URL parser makes of
+  // it, or none: never a group's tools at a path that does not name that group.
+  const NONE = 'no endpoint (404)';
+  it.each([
+    ['/mcp/widget-desk/', NONE],
+    ['/mcp//widget-desk', NONE],
+    ['/mcp/Widget-Desk', NONE],
+    ['/mcp/widget-desk%2F..%2Fmedia', NONE],
+    ['/mcp/%2e%2e/mcp/media', 'media, whose first tool is media_getReadme'],
+    ['/mcp/media/..', NONE],
+    ['/mcp/media/%2e%2e/widget-desk', 'widget-desk, whose first tool is widgets_getWidget'],
+    ['/mcp/widgets_getWidget', NONE],
+    ['/mcp/widget-desk%00', NONE],
+    ['/mcp/media%20', NONE],
+    ['/mcp/broken', NONE],
+    [`/mcp/${'a'.repeat(10_000)}`, NONE],
+  ])('the path %s reaches %s', async (path, firstTool) => {
+    const answer = await rawPathRequest(url, path);
+    if (firstTool === NONE) {
+      expect(answer.status, answer.body.slice(0, 300)).toBe(404);
+      // No listing, and the path is cut where the message names it.
+      expect(answer.body).not.toContain('"tools"');
+      expect(answer.body.length).toBeLessThan(2000);
+    } else {
+      expect(answer.status, answer.body.slice(0, 300)).toBe(200);
+      expect(firstTool).toContain(`first tool is ${/"name":"(\w+)"/.exec(answer.body)?.[1]}`);
+    }
+  });
 });
+
+/** A tools/list POSTed to `path` exactly as written, on the server at `base`. */
+function rawPathRequest(base: string, path: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname, port, path, method: 'POST', headers: MCP_HEADERS }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(LIST_BODY);
+  });
+}
 
 describe('serve --group with a selection name', () => {
   it("serves the selection's tools over stdio, as a group", async () => {

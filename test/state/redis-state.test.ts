@@ -89,6 +89,73 @@ describe.skipIf(!REDIS_INSTALLED)('RedisState and ResilientState against a real 
     }
   });
 
+  // A pause key of another type (a hash, a list, a set: damaged, or written by hand or by a hostile
+  // client of the same Redis): before, reading it failed every admission to the origin with
+  // WRONGTYPE (ResilientState then put the whole replica on memory for a second at a time, with a
+  // warning each time), and the next 429 could not write over it, so no replica saw the pause.
+  it('a pause key of another type is no pause, and the next 429 writes over it', async () => {
+    const raw = new Redis(redis.url);
+    const [a, b] = [await connected('t7:'), await connected('t7:')];
+    const [writer, reader] = [new UpstreamGuard({}, a), new UpstreamGuard({}, b)];
+    const origin = 'https://typed.example.test';
+    const scope = `${origin} namespace:ns`;
+    const key = `t7:pause:${scope}`;
+    const damage: Record<string, () => Promise<unknown>> = {
+      hash: () => raw.hset(key, 'until', String(Date.now() + 30_000)),
+      list: () => raw.rpush(key, String(Date.now() + 30_000)),
+      set: () => raw.sadd(key, String(Date.now() + 30_000)),
+      'sorted set': () => raw.zadd(key, 1, String(Date.now() + 30_000)),
+    };
+    try {
+      for (const [type, write] of Object.entries(damage)) {
+        await write();
+        expect(await reader.admit(origin, 'ns', undefined), type).toMatchObject({ ok: true });
+        await writer.observe(scope, 429, '30');
+        expect(await raw.type(key), type).toBe('string');
+        expect(await raw.pttl(key), type).toBeGreaterThan(0);
+        const refused = await reader.admit(origin, 'ns', undefined);
+        expect(refused.ok, type).toBe(false);
+        expect(!refused.ok && refused.refusal.retryAfterSeconds, type).toBeLessThanOrEqual(30);
+        await raw.del(key);
+      }
+    } finally {
+      raw.disconnect();
+    }
+  });
+
+  // A rate bucket no take wrote: before, one of another type or without its time failed every take
+  // (WRONGTYPE, or a Lua error), and tokens of -1e300 refused every request for longer than anyone
+  // lives, the key's expiry set as far.
+  it('a rate bucket read back damaged is a full bucket: takes go on, and a refusal waits only what the rate says', async () => {
+    const raw = new Redis(redis.url);
+    const state = await connected('t8:');
+    const key = 't8:bucket:rate https://bucket.example.test';
+    const damage: Record<string, () => Promise<unknown>> = {
+      string: () => raw.set(key, '5'),
+      list: () => raw.rpush(key, '5'),
+      'hash without its time': () => raw.hset(key, 'tokens', '0'),
+      'tokens far below empty': () => raw.hset(key, 'tokens', '-1e300', 'at', String(Date.now())),
+      'tokens not a number': () => raw.hset(key, 'tokens', 'nan', 'at', 'soon'),
+    };
+    try {
+      for (const [what, write] of Object.entries(damage)) {
+        await write();
+        const takes = [];
+        for (let i = 0; i < 3; i++) takes.push(await state.take('rate https://bucket.example.test', 2, 1));
+        expect(
+          takes.map((take) => take.ok),
+          what,
+        ).toEqual([true, true, false]);
+        const refused = takes[2];
+        expect(refused && !refused.ok && refused.retryAfterMs, what).toBeLessThanOrEqual(1000);
+        expect(await raw.pttl(key), what).toBeLessThanOrEqual(3000);
+        await raw.del(key);
+      }
+    } finally {
+      raw.disconnect();
+    }
+  });
+
   it('a Redis killed mid-run: operations go on in memory with one warning, and return to Redis when it answers', async () => {
     const lines: Array<{ level: number; msg: string }> = [];
     const logger = pino(
