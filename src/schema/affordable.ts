@@ -154,12 +154,10 @@ function changedChildren(node: JsonSchema, map: (child: JsonSchema, key: string)
   for (const key of CHILD_MAPS) {
     const children = node[key];
     if (!isSchema(children)) continue;
-    // Values beside keys, not read by key: `children.__proto__` would be the prototype, not a property of that name.
     const names = Object.keys(children);
-    const values = Object.values(children);
     const mapped = mapChanged(
       names.length,
-      (at) => values[at],
+      (at) => children[names[at] as string],
       (child, at) => (isSchema(child) ? map(child, names[at] as string) : child),
     );
     // fromEntries defines own properties: a property named __proto__ stays a plain key.
