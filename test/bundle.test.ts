@@ -1,6 +1,6 @@
 // The bundles in dist/bundle/ (built by `npm test`'s pretest, scripts/bundle.mjs) keep what only
-// some runs need out of every start: Redis, metrics and the OpenAPI parser are in chunks that load
-// on first use. A bundle without code splitting hoists their imports to its top, and every command
+// some runs need out of every start: Redis, metrics, the OpenAPI parser and jose (OAuth tokens) are
+// in chunks that load on first use. A bundle without code splitting hoists their imports to its top, and every command
 // pays for them. The MCP SDK and zod are bundled (they load in half the time) into a chunk that
 // only a server loads.
 
@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { AjvJsonSchemaValidator as StandIn } from '../scripts/sdk-ajv-provider.mjs';
 
 const BUNDLE = resolve(dirname(fileURLToPath(import.meta.url)), '../dist/bundle');
-const ON_FIRST_USE = ['ioredis', 'prom-client', '@readme/openapi-parser'];
+const ON_FIRST_USE = ['ioredis', 'prom-client', '@readme/openapi-parser', 'jose'];
 
 /** Every module specifier a bundle file imports statically, following its own chunks. */
 function staticImports(file: string, seen = new Set<string>()): Set<string> {

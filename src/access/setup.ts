@@ -8,7 +8,6 @@ import { AccessFetchError, BoundedFetch } from './fetch.js';
 import { discoverIssuer } from './issuer.js';
 import { ResourceServer } from './resource.js';
 import type { OAuthSettings } from './settings.js';
-import { TokenVerifier } from './tokens.js';
 import { FlowguardError } from '../errors/flowguard-error.js';
 
 /** An OAuth setting that cannot be used; the message names it and says what to do. */
@@ -88,6 +87,8 @@ export async function prepareOAuth(
       );
     introspection = { url: introspectionUrl, clientId: settings.introspection.clientId, clientSecret };
   }
+  // jose, which verifies tokens, loads only here: it is about 40 ms of every `serve`'s start otherwise.
+  const { TokenVerifier } = await import('./tokens.js');
   return {
     issuer,
     resource,

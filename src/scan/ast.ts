@@ -1,6 +1,7 @@
-// The syntax tree flowguard reads: ESTree, as meriyah builds it. Files are parsed with `ranges`,
-// so every node carries its `start` and `end` offsets into the text; the types leave them
-// optional because meriyah can be asked to omit them, so they are read through these helpers.
+// The syntax tree flowguard reads: ESTree, as meriyah builds it. Files are parsed with the `start`
+// and `end` ranges, so every node carries its `start` and `end` offsets into the text; the types
+// leave them optional because meriyah can be asked to omit them, so they are read through these
+// helpers.
 
 import type { ESTree } from 'meriyah';
 

@@ -106,9 +106,10 @@ const CHILD_NODES = ['items', 'additionalProperties', 'not', 'contains'];
 /**
  * The schema with every enum longer than LISTED_ENUM_VALUES as `examples`; `found` names each.
  * Copied only along the way to a cut enum: the schemas cut are the largest (output schemas of
- * thousands of nodes), most of them without such an enum.
+ * thousands of nodes), most of them without such an enum. The path to a node is kept as its
+ * keys (`keys`, pushed and popped on the way down) and written only for an enum cut.
  */
-function cutEnums(node: JsonSchema, found: string[], where: string, path = ''): JsonSchema {
+function cutEnums(node: JsonSchema, found: string[], where: string, keys: string[] = []): JsonSchema {
   let out: JsonSchema | undefined;
   if (Array.isArray(node.enum) && node.enum.length > LISTED_ENUM_VALUES) {
     out = { ...node };
@@ -117,11 +118,14 @@ function cutEnums(node: JsonSchema, found: string[], where: string, path = ''): 
     if (out.type === undefined)
       out.type = [...new Set(node.enum.map((value) => (value === null ? 'null' : typeof value)))];
     out.description = `${typeof node.description === 'string' ? `${node.description} ` : ''}(one of ${node.enum.length} values; examples shows the first ${LISTED_ENUM_VALUES})`;
-    found.push(`the ${where} ${path === '' ? 'values' : path} (${node.enum.length} values)`);
+    found.push(`the ${where} ${keys.length === 0 ? 'values' : keys.join('.')} (${node.enum.length} values)`);
   }
-  const children = changedChildren(node, (child, key) =>
-    cutEnums(child, found, where, path === '' ? key : `${path}.${key}`),
-  );
+  const children = changedChildren(node, (child, key) => {
+    keys.push(key);
+    const mapped = cutEnums(child, found, where, keys);
+    keys.pop();
+    return mapped;
+  });
   return children ? { ...(out ?? node), ...children } : (out ?? node);
 }
 
@@ -141,43 +145,70 @@ function shallow(node: JsonSchema, descriptionChars = 0): JsonSchema {
 
 /**
  * The keywords of `node` whose subschemas `map` changed, each with all its subschemas mapped
- * (`properties` whole); null when `map` gave every subschema back as it was.
+ * (`properties` whole); null when `map` gave every subschema back as it was. Nothing is
+ * allocated for a keyword until one of its subschemas changes: most nodes of a large schema
+ * keep theirs.
  */
 function changedChildren(node: JsonSchema, map: (child: JsonSchema, key: string) => JsonSchema): JsonSchema | null {
-  const changed: JsonSchema = {};
-  let any = false;
+  let changed: JsonSchema | null = null;
   for (const key of CHILD_MAPS) {
     const children = node[key];
     if (!isSchema(children)) continue;
-    const entries = Object.entries(children);
-    const mapped = entries.map(([name, child]) => (isSchema(child) ? map(child, name) : child));
-    if (mapped.some((value, at) => value !== entries[at]?.[1])) {
-      // fromEntries defines own properties: a property named __proto__ stays a plain key.
-      changed[key] = Object.fromEntries(entries.map(([name], at) => [name, mapped[at]]));
-      any = true;
-    }
+    const names = Object.keys(children);
+    const mapped = mapChanged(
+      names.length,
+      (at) => children[names[at] as string],
+      (child, at) => (isSchema(child) ? map(child, names[at] as string) : child),
+    );
+    // fromEntries defines own properties: a property named __proto__ stays a plain key.
+    if (mapped) (changed ??= {})[key] = Object.fromEntries(names.map((name, at) => [name, mapped[at]]));
   }
   for (const key of CHILD_LISTS) {
     const children = node[key];
     if (!Array.isArray(children)) continue;
-    const mapped = children.map((child, at) => (isSchema(child) ? map(child, `${key}[${at}]`) : child));
-    if (mapped.some((value, at) => value !== children[at])) {
-      changed[key] = mapped;
-      any = true;
-    }
+    const mapped = mapChanged(
+      children.length,
+      (at): unknown => children[at],
+      (child, at) => (isSchema(child) ? map(child, `${key}[${at}]`) : child),
+    );
+    if (mapped) (changed ??= {})[key] = mapped;
   }
   for (const key of CHILD_NODES) {
     const child = node[key];
     if (!isSchema(child)) continue;
     const mapped = map(child, key === 'items' ? '[]' : key);
-    if (mapped !== child) {
-      changed[key] = mapped;
-      any = true;
-    }
+    if (mapped !== child) (changed ??= {})[key] = mapped;
   }
-  return any ? changed : null;
+  return changed;
 }
 
+/**
+ * Each of `length` values mapped once, in order; the mapped values once one of them differs from
+ * its original (those before it were given back as they were), null while none does.
+ */
+function mapChanged(
+  length: number,
+  originalAt: (at: number) => unknown,
+  mapOne: (value: unknown, at: number) => unknown,
+): unknown[] | null {
+  let out: unknown[] | null = null;
+  for (let at = 0; at < length; at += 1) {
+    const original = originalAt(at);
+    const value = mapOne(original, at);
+    if (out) out.push(value);
+    else if (value !== original) {
+      out = [];
+      for (let before = 0; before < at; before += 1) out.push(originalAt(before));
+      out.push(value);
+    }
+  }
+  return out;
+}
+
+/**
+ * `length` values, each `valueAt(at)` compared with `originalAt(at)`... as mapped: every one
+ * mapped, in order, and kept only once one differs from its original; null when none did.
+ */
 function isSchema(value: unknown): value is JsonSchema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -40,4 +40,29 @@ describe('affordableDefinition', () => {
     expect(affordableDefinition(entry).tokens).toBe(estimateTokens(entry));
     expect(affordableDefinition(entry, 100_000).tokens).toBe(estimateTokens(entry));
   });
+
+  it('keeps a property named __proto__ as a property beside a cut, and names cut enums in lists and items by their place', () => {
+    // JSON.parse makes `__proto__` an own property, as an author's output schema may have it.
+    const odd = JSON.parse(
+      JSON.stringify({
+        type: 'object',
+        properties: {
+          proto: { type: 'string', enum: chains },
+          rows: { type: 'array', items: { anyOf: [{ type: 'number' }, { type: 'string', enum: chains }] } },
+          ...fields,
+        },
+      }).replace('"proto"', '"__proto__"'),
+    ) as typeof output;
+    const { definition, cuts } = affordableDefinition({ ...entry, outputSchema: odd });
+    expect(cuts[0]).toBe(
+      'the output __proto__ (300 values), the output rows.[].anyOf[1] (300 values) shortened to their first 25 values (as examples)',
+    );
+    const properties = definition.outputSchema?.properties as Record<string, { examples?: unknown[] } | undefined>;
+    expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
+    expect(Object.keys(properties).slice(0, 3)).toEqual(['__proto__', 'rows', 'field0']);
+    expect(Object.getOwnPropertyDescriptor(properties, '__proto__')?.value).toMatchObject({
+      examples: chains.slice(0, 25),
+    });
+    expect(properties.field0).toBe((odd.properties as Record<string, unknown>).field0);
+  });
 });
