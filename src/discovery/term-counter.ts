@@ -10,7 +10,6 @@
 
 import type { PostingsBuilder } from './postings.js';
 import type { PieceDocument } from './term-documents.js';
-import { WordTable } from './word-table.js';
 
 /** Room the pool and the scratch arrays get when first used; each doubles when full. */
 const FIRST_SIZE = 1 << 12;
@@ -28,12 +27,13 @@ const EMPTY = new Int32Array(0);
 export class TermCounter {
   /** Piece → where it begins in `pool`: [distinct words, their word ids..., distinct terms, (term id, count)...]. */
   private readonly pieceAt = new Map<string, number>();
-  /** The words met, as ids (word-table.ts: no string made per word met again). */
-  private readonly words: WordTable;
+  private readonly wordIds = new Map<string, number>();
   /** Word id → where its terms begin in `pool`: [how many, term ids...]. */
   private wordAt = EMPTY;
   private pool = EMPTY;
   private used = 0;
+  /** A piece's word ids in order, repeats kept, while it is made. */
+  private sequence = EMPTY;
   // Scratch per word and per term, stamped with the field or piece (one counter for both) that last used it: no set made per field.
   private wordSeen = EMPTY;
   private wordInPiece = EMPTY;
@@ -54,6 +54,7 @@ export class TermCounter {
 
   constructor(
     private readonly builder: PostingsBuilder,
+    private readonly split: (text: string) => string[],
     private readonly termsOf: (word: string) => readonly string[],
   ) {
     const fields = builder.fieldCount;
@@ -69,7 +70,6 @@ export class TermCounter {
     this.termCount = grown(this.termCount, ids);
     this.termInPiece = grown(this.termInPiece, ids);
     this.termSlot = grown(this.termSlot, ids);
-    this.words = new WordTable((word, id) => this.newWord(word, id), ids);
   }
 
   /** Adds a tool's text (its pieces per field, in the builder's field order) to the postings; returns its document number. */
@@ -155,17 +155,22 @@ export class TermCounter {
   private pieceOf(piece: string): number {
     const found = this.pieceAt.get(piece);
     if (found !== undefined) return found;
-    const wordCount = this.words.wordsOf(piece);
-    // The piece's word ids in order, repeats kept: read after the call (a view of the word table's memory, made anew when it grows).
-    const sequence = this.words.ids;
+    const split = this.split(piece);
+    if (split.length > this.sequence.length) this.sequence = grown(this.sequence, split.length);
+    const { sequence, wordIds } = this;
+    // The lookup here, not in a method: most words were met before, and a call per word costs while the code is not optimised yet.
+    for (let w = 0; w < split.length; w += 1) {
+      const word = split[w] as string;
+      sequence[w] = wordIds.get(word) ?? this.newWord(word);
+    }
     this.stamp += 1;
     const stamp = this.stamp;
     // At most: the two counts, every word, and two numbers for each of a word's terms (two at most: words.ts `term`).
-    this.reserve(2 + 5 * wordCount);
+    this.reserve(2 + 5 * split.length);
     const { pool, wordAt, wordInPiece, termInPiece, termSlot } = this;
     const at = this.used;
     let next = at + 1;
-    for (let w = 0; w < wordCount; w += 1) {
+    for (let w = 0; w < split.length; w += 1) {
       const word = sequence[w] as number;
       if (wordInPiece[word] !== stamp) {
         wordInPiece[word] = stamp;
@@ -174,7 +179,7 @@ export class TermCounter {
     }
     pool[at] = next - at - 1;
     const termsAt = next++;
-    for (let w = 0; w < wordCount; w += 1) {
+    for (let w = 0; w < split.length; w += 1) {
       const termsOfWord = wordAt[sequence[w] as number] as number;
       // Every occurrence's terms: a word twice in the piece counts twice.
       for (let t = termsOfWord + 1; t <= termsOfWord + (pool[termsOfWord] as number); t += 1) {
@@ -197,8 +202,10 @@ export class TermCounter {
     return at;
   }
 
-  /** A word met for the first time (its id from the word table): its terms in the pool. */
-  private newWord(word: string, id: number): void {
+  /** A word met for the first time: its id, its terms in the pool. */
+  private newWord(word: string): number {
+    const id = this.wordIds.size;
+    this.wordIds.set(word, id);
     if (id >= this.wordAt.length) {
       this.wordAt = grown(this.wordAt, id + 1);
       this.wordSeen = grown(this.wordSeen, id + 1);
@@ -211,6 +218,7 @@ export class TermCounter {
     for (let t = 0; t < terms.length; t += 1) this.pool[at + 1 + t] = this.termId(terms[t] as string);
     this.used = at + 1 + terms.length;
     this.wordAt[id] = at;
+    return id;
   }
 
   /** The builder's id of a term, with room for it in the scratch arrays. */

@@ -12,7 +12,7 @@ import { PostingsBuilder, type Postings } from './postings.js';
 import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
 import { TermCounter } from './term-counter.js';
 import type { PieceDocument, TermDocuments } from './term-documents.js';
-import { requestTerms, term, type RequestTerm } from './words.js';
+import { requestTerms, splitWords, term, type RequestTerm } from './words.js';
 
 export interface SearchHit {
   name: string;
@@ -221,7 +221,7 @@ function buildPostings(
   made: (file: number, terms: () => TermDocuments) => void,
 ): Postings {
   const builder = new PostingsBuilder(FIELDS.length, documents.length);
-  const counter = new TermCounter(builder, term);
+  const counter = new TermCounter(builder, splitWords, term);
   // Per tool read from the cache: its file's terms, the builder's ids of them, and its place among the file's tools.
   const read: ({ terms: TermDocuments; ids: Uint32Array; at: number } | undefined)[] = [];
   files.forEach((members, file) => {

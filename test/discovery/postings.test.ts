@@ -13,7 +13,7 @@ import { decodePostings, encodePostings } from '../../src/discovery/postings-fil
 import { PostingsBuilder, type Postings } from '../../src/discovery/postings.js';
 import { TermCounter } from '../../src/discovery/term-counter.js';
 import { ToolIndex } from '../../src/discovery/tool-index.js';
-import { term } from '../../src/discovery/words.js';
+import { splitWords, term } from '../../src/discovery/words.js';
 import { tempProject } from '../support/project.js';
 
 const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'discovery', 'schemas');
@@ -30,7 +30,7 @@ const DOCUMENTS: string[][][] = [
 /** A builder with `documents` counted into it, as ToolIndex counts a file whose terms are not cached. */
 function counted(documents: readonly (readonly (readonly string[])[])[]): PostingsBuilder {
   const builder = new PostingsBuilder((documents[0] ?? []).length);
-  const counter = new TermCounter(builder, term);
+  const counter = new TermCounter(builder, splitWords, term);
   for (const fields of documents) counter.add(fields);
   return builder;
 }

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { PostingsBuilder } from '../../src/discovery/postings.js';
 import { TermCounter } from '../../src/discovery/term-counter.js';
-import { term } from '../../src/discovery/words.js';
+import { splitWords, term } from '../../src/discovery/words.js';
 
 type Documents = readonly (readonly (readonly string[])[])[];
 
@@ -23,7 +23,7 @@ const DOCUMENTS: string[][][] = [
 /** A builder with `documents` counted into it, as ToolIndex counts the files whose terms are not cached. */
 function counted(documents: Documents, expectedDocuments = documents.length): PostingsBuilder {
   const builder = new PostingsBuilder((documents[0] ?? []).length, expectedDocuments);
-  const counter = new TermCounter(builder, term);
+  const counter = new TermCounter(builder, splitWords, term);
   for (const fields of documents) counter.add(fields);
   return builder;
 }
