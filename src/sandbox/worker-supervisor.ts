@@ -3,7 +3,7 @@
 // (the header of host.ts says why processes, and what each part does).
 
 import { BridgedCall, PausableTimer } from './bridged-call.js';
-import { BusyPoll } from './busy-poll.js';
+import { BusyPoll, workOverlaps } from './busy-poll.js';
 import { type Job, JobQueue } from './job-queue.js';
 import { reportToStderr, type SandboxEvent, type SandboxEventListener } from './events.js';
 import { ProcessTurn } from './process-turn.js';
@@ -44,11 +44,10 @@ import { rssLimitMb, WorkerProcess, type WorkerEvents } from './worker-process.j
  * together, and a call of a loaded unit one ahead (the worker goes from one to the next without a
  * round trip to the host between them); everything else waits for the reply before it. A job
  * that no process has started by its deadline fails (the process was restarting, or busy with
- * the jobs before it). A process that dies before it is ready is
- * started again after a delay that doubles with each such death, so a crash loop does not burn
- * a core. A wait on the network does not hold the process: an executeRequest call whose
- * requests are in flight while other jobs wait is parked, and the next job runs beside it
- * (process-turn.ts says why this way, bridged-call.ts how).
+ * the jobs before it). A process that dies before it is ready is started again after a delay
+ * that doubles with each such death, so a crash loop does not burn a core. A wait on the network
+ * does not hold the process: an executeRequest call whose requests are in flight while other jobs
+ * wait is parked, and the next job runs beside it (process-turn.ts: why; bridged-call.ts: how).
  */
 export class WorkerSupervisor {
   unitCount = 0;
@@ -265,6 +264,7 @@ export class WorkerSupervisor {
           ? this.queue.shiftAhead((queued) => this.isReadyCall(queued), 1)[0]
           : undefined;
       if (next) {
+        workOverlaps(); // calls queue behind each other: polling would only take a core (busy-poll.ts)
         jobs.push(next);
         sent.push(this.send(next.command, this.queue.bound(next)));
         this.sentAhead.set(next, sent[sent.length - 1] as number | Failure);
