@@ -5,7 +5,7 @@
 import { BridgedCall, PausableTimer } from './bridged-call.js';
 import { BusyPoll, workOverlaps } from './busy-poll.js';
 import { type Job, JobQueue } from './job-queue.js';
-import { reportToStderr, type SandboxEvent, type SandboxEventListener } from './events.js';
+import { safeListener, type SandboxEventListener } from './events.js';
 import { ProcessTurn } from './process-turn.js';
 import {
   describeCommand,
@@ -65,6 +65,8 @@ export class WorkerSupervisor {
   /** Whether the drain loop runs, and the owner it waits for the turn as (it goes after calls sent ahead). */
   private draining = false;
   private drainWaits: object | null = null;
+  /** While a call runs with no call behind it in the worker's inbox: sends the next one ahead as soon as it is queued. */
+  private sendWhenQueued: (() => void) | null = null;
   private nextId = 1;
   /** Whose code the process runs: the job sent last, or a parked call taking its answers. */
   private readonly turn = new ProcessTurn();
@@ -88,7 +90,7 @@ export class WorkerSupervisor {
     running: this.running,
     replies: this.replies,
     worker: () => this.worker,
-    report: (event) => this.report(event),
+    report: (event) => this.onEvent(event),
   };
   private readonly events: WorkerEvents = {
     ready: (worker) => {
@@ -105,7 +107,7 @@ export class WorkerSupervisor {
   constructor(options: SandboxOptions) {
     this.memoryMb = options.memoryMb ?? DEFAULT_MEMORY_MB;
     this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
-    this.onEvent = options.onEvent ?? reportToStderr;
+    this.onEvent = safeListener(options.onEvent);
     this.bridgeAllowanceMs = options.bridgeAllowanceMs ?? DEFAULT_BRIDGE_ALLOWANCE_MS;
     this.spawn();
   }
@@ -118,6 +120,7 @@ export class WorkerSupervisor {
     if (bridge) this.bridges.set(command, bridge);
     return new Promise((settle) => {
       this.enqueue({ command, spec, settle: this.inHand.track(settle) });
+      this.sendWhenQueued?.();
       void this.drain();
     });
   }
@@ -248,29 +251,35 @@ export class WorkerSupervisor {
   /**
    * Loads sent together, or calls one ahead: the worker runs them in order and goes from one to
    * the next without a round trip to the host. Each deadline starts when the one before it has
-   * answered, which is when the worker starts it. While a call runs, the next ready call is sent
-   * (none while a parked call waits for the turn: it goes next); waiting in the worker's inbox, it
-   * keeps its start bound (JobQueue.shiftAhead). When one ends the process (deadline, memory,
-   * crash), those behind it never ran and go first into the new process (but a dropped call: it failed).
+   * answered, which is when the worker starts it. While a call runs, the next ready call is sent,
+   * at once or when it is queued (none while a parked call waits for the turn: it goes next);
+   * waiting in the worker's inbox, it keeps its start bound (JobQueue.shiftAhead). When one ends the
+   * process (deadline, memory, crash), those behind it never ran and go first into the new process
+   * (but a dropped call: it failed).
    */
   private async performTogether(jobs: Job[], owner: object): Promise<void> {
     const worker = this.worker;
     const sent = jobs.map((job) => this.send(job.command));
+    /** Sends the next ready call behind the last of `jobs`; whether there was one. */
+    const sendAhead = (): boolean => {
+      if (this.worker !== worker || this.turn.wantedBesides(this.drainWaits)) return false;
+      const next = this.queue.shiftAhead((queued) => this.isReadyCall(queued), 1)[0];
+      if (!next) return false;
+      workOverlaps(); // calls queue behind each other: polling would only take a core (busy-poll.ts)
+      jobs.push(next);
+      sent.push(this.send(next.command, this.queue.bound(next)));
+      this.sentAhead.set(next, sent[sent.length - 1] as number | Failure);
+      return true;
+    };
     for (let index = 0; index < jobs.length; index += 1) {
       const job = jobs[index] as Job;
       this.queue.started(job);
-      const next =
-        job.command.kind === 'call' && !this.turn.wantedBesides(this.drainWaits)
-          ? this.queue.shiftAhead((queued) => this.isReadyCall(queued), 1)[0]
-          : undefined;
-      if (next) {
-        workOverlaps(); // calls queue behind each other: polling would only take a core (busy-poll.ts)
-        jobs.push(next);
-        sent.push(this.send(next.command, this.queue.bound(next)));
-        this.sentAhead.set(next, sent[sent.length - 1] as number | Failure);
-      }
+      // Without a call behind it, the worker would wait a round trip to the host once this one answers.
+      if (job.command.kind === 'call' && jobs.length === index + 1 && !sendAhead())
+        this.sendWhenQueued = () => void (sendAhead() && (this.sendWhenQueued = null));
       const id = sent[index] as number | Failure;
       const reply = isFailure(id) ? id : await this.replyTo(id, job.command, owner);
+      this.sendWhenQueued = null;
       if (!isFailure(reply) && reply.ok && job.command.kind === 'load') this.holdings.markLoaded(job.command.unit.id);
       job.settle(wasDropped(reply) ? notStarted(job.command, this.deadlineMs + START_ALLOWANCE_MS, 'busy') : reply);
       if (this.worker !== worker) {
@@ -374,7 +383,7 @@ export class WorkerSupervisor {
   /** Starts the next process: at once after one that was ready, after a growing delay otherwise. */
   private restartAfterDeath(pid: number | undefined, cause: string, beforeReady: boolean): void {
     const delay = this.restarts.delayAfter(beforeReady);
-    this.report({ kind: 'worker-stopped', pid, cause, beforeReady, restartInMs: delay });
+    this.onEvent({ kind: 'worker-stopped', pid, cause, beforeReady, restartInMs: delay });
     this.restarts.after(delay, () => this.spawn());
   }
 
@@ -384,17 +393,8 @@ export class WorkerSupervisor {
     const replaced: Failure = { code: 'SEC107', message: `the sandbox process was replaced (${reason})` };
     this.running.failAll((holds) => (holds && holder ? holder : replaced));
     const old = this.worker;
-    this.report({ kind: 'worker-replaced', pid: old?.pid, reason });
+    this.onEvent({ kind: 'worker-replaced', pid: old?.pid, reason });
     this.spawn();
     old?.kill();
-  }
-
-  private report(event: SandboxEvent): void {
-    try {
-      this.onEvent(event);
-    } catch {
-      // A listener that fails must not stop the sandbox; the event still reaches the operator.
-      reportToStderr(event);
-    }
   }
 }

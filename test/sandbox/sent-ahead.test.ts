@@ -1,11 +1,13 @@
 // Calls sent to a worker process together (issue 29: the worker goes from one call to the next
 // without a round trip to the host) keep the guarantees of calls that waited in the host's queue:
 // one that waits past its start bound fails and never runs, and when a call ends the process,
-// those sent behind it run once each, in order, in the new process.
+// those sent behind it run once each, in order, in the new process. A call queued while another
+// runs goes to the worker at once, not once the running call has answered.
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SandboxHost, type Outcome } from '../../src/sandbox/host.js';
 import type { UnitSpec } from '../../src/sandbox/protocol.js';
+import { WorkerProcess } from '../../src/sandbox/worker-process.js';
 import { hookInput, render } from './helpers.js';
 
 function unit(id: string, preRequest: string): UnitSpec {
@@ -30,13 +32,57 @@ const countOf = (outcome: Outcome<unknown>): unknown =>
   outcome.ok ? (outcome.value as { struct: { count: number } }).struct.count : outcome.failure.code;
 
 let sandbox: SandboxHost | undefined;
-afterEach(() => sandbox?.close());
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await sandbox?.close();
+});
 
 async function loaded(host: SandboxHost, ...units: UnitSpec[]): Promise<void> {
   for (const spec of units) expect(await host.load(spec), spec.id).toMatchObject({ ok: true });
 }
 
 describe('calls sent to a worker process together', () => {
+  it('a call queued while another runs, none sent ahead yet, goes to the worker before the running one answers', async () => {
+    // What the host sends to the worker process and what it hears back, in order.
+    const heard: string[] = [];
+    const send = WorkerProcess.prototype.send;
+    vi.spyOn(WorkerProcess.prototype, 'send').mockImplementation(function (this: WorkerProcess, request) {
+      if (request.kind === 'call') heard.push(`sent ${request.id}`);
+      send.call(this, request);
+    });
+    const start = WorkerProcess.start.bind(WorkerProcess);
+    vi.spyOn(WorkerProcess, 'start').mockImplementation((memoryMb, events) =>
+      start(memoryMb, {
+        ...events,
+        message: (worker, message) => {
+          if ('id' in message && 'ok' in message) heard.push(`answered ${message.id}`);
+          events.message(worker, message);
+        },
+      }),
+    );
+    sandbox = new SandboxHost({ size: 1, deadlineMs: 5000, memoryMb: 64 });
+    const slow = busyCounter('slow-first', 500);
+    await loaded(sandbox, slow);
+    const host = sandbox;
+    heard.length = 0;
+    const first = host.runHook(slow.id, 'getThing', 'preRequest', hookInput('preRequest'));
+    // Queued in the host's next turn after the first call was sent, while it runs 500 ms in the
+    // worker: with nothing queued then, nothing was sent ahead of it.
+    const second = await new Promise<Promise<Outcome<unknown>>>((queued) =>
+      setImmediate(() => queued(host.runHook(slow.id, 'getThing', 'preRequest', hookInput('preRequest')))),
+    );
+    expect([countOf(await first), countOf(await second)]).toEqual([1, 2]);
+    const [sentFirst, sentSecond] = heard.filter((entry) => entry.startsWith('sent')).map((e) => e.slice(5));
+    // On a build that sends a queued call only once the running one has answered:
+    // [sent 1, answered 1, sent 2, answered 2].
+    expect(heard).toEqual([
+      `sent ${sentFirst}`,
+      `sent ${sentSecond}`,
+      `answered ${sentFirst}`,
+      `answered ${sentSecond}`,
+    ]);
+  }, 20_000);
+
   it('a call that waits past its start bound behind slow calls fails (SEC105) and never runs', async () => {
     // Start bound: deadline + 2000 ms = 3500 ms. Calls of 1000 ms each run back to back: the
     // fifth cannot start before 4000 ms, and at 3500 ms one call runs and the next waits in the
