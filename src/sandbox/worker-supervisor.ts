@@ -262,7 +262,7 @@ export class WorkerSupervisor {
     const sent = jobs.map((job) => this.send(job.command));
     /** Sends the next ready call behind the last of `jobs`; whether there was one. */
     const sendAhead = (): boolean => {
-      if (this.worker !== worker || this.turn.wantedBesides(this.drainWaits)) return false;
+      if (this.closed || this.worker !== worker || this.turn.wantedBesides(this.drainWaits)) return false;
       const next = this.queue.shiftAhead((queued) => this.isReadyCall(queued), 1)[0];
       if (!next) return false;
       workOverlaps(); // calls queue behind each other: polling would only take a core (busy-poll.ts)
