@@ -6,7 +6,7 @@
 // upstream's own capacity says whether the bench's upstream, rather than the client, caps them all.
 
 import { fork } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { Agent, request } from 'undici';
@@ -99,6 +99,19 @@ export class RawClients {
   close(): void {
     for (const child of this.children) child.kill();
   }
+}
+
+/**
+ * The one concurrency every build compared takes (FLOWGUARD_HOT_PATH_CONCURRENCY, written into the
+ * project's config in `dir`), or the upstream guard's default when unset; said as the header says it.
+ */
+export function sameLimit(dir: string): string {
+  const limit = process.env.FLOWGUARD_HOT_PATH_CONCURRENCY;
+  if (limit === undefined) return "the upstream guard's default concurrency (8 per origin) for every build";
+  mkdirSync(join(dir, '.flowmcp'));
+  const config = { upstreamLimits: { default: { concurrency: Number(limit) } } };
+  writeFileSync(join(dir, '.flowmcp', 'config.json'), JSON.stringify(config));
+  return `upstreamLimits.default.concurrency ${limit} for every build`;
 }
 
 /** CPU time of this process's live children, in ms, from /proc (NaN where there is none). */

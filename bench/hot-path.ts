@@ -9,13 +9,13 @@
 // default of 8 requests at once per origin, or both take FLOWGUARD_HOT_PATH_CONCURRENCY=N (0: none). The older build: FLOWGUARD_HOT_PATH_BASELINE=DIR,
 // or FLOWGUARD_HOT_PATH_BASELINE_REF=REF (default BASELINE_REF), built once as load.ts builds it.
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { atOnce, RawClients, rawUndici, type Rate } from './ceilings.js';
+import { atOnce, RawClients, rawUndici, sameLimit, type Rate } from './ceilings.js';
 import { baselineBuild, root } from './load.js';
-import { packageEntry } from './package-entry.js';
+import { loaderOf, type Catalog } from './package-entry.js';
 import { formatMs, median } from './stats.js';
 import { priceSchema, startPriceUpstream } from './upstream.js';
 
@@ -28,26 +28,6 @@ const TOTAL = 1000;
 const IN_FLIGHT = 50;
 const FIRST_CALL_RUNS = 5;
 const TARGETS = { extra: 0.25, plainRate: 2, handlerRate: 2.5 } as const;
-
-interface CallResult {
-  ok: boolean;
-}
-interface Catalog {
-  call(name: string, args: unknown): Promise<CallResult>;
-  close(): Promise<void>;
-}
-type Load = (options: Record<string, unknown>) => Promise<Catalog>;
-
-async function loaderOf(build: string): Promise<Load> {
-  // loadCatalog since the public API became types (issue 26); Catalog.load before.
-  const module = (await import(pathToFileURL(packageEntry(build)).href)) as {
-    loadCatalog?: Load;
-    Catalog?: { load: Load };
-  };
-  const load = module.loadCatalog ?? module.Catalog?.load.bind(module.Catalog);
-  if (!load) throw new Error(`${build}: its package entry exports neither loadCatalog nor Catalog.load`);
-  return load;
-}
 
 async function timed(catalog: Catalog, tool: string): Promise<number> {
   const start = performance.now();
@@ -88,16 +68,6 @@ function medianRate(rates: readonly Rate[]): Rate {
 }
 
 const cpuOf = (rate: Rate) => `${rate.cpuUs.toFixed(0)} + ${rate.childCpuUs.toFixed(0)} µs`;
-
-/** The explicit concurrency both builds take, written into the project's config; the guard's default when unset. */
-function sameLimit(dir: string): string {
-  const limit = process.env.FLOWGUARD_HOT_PATH_CONCURRENCY;
-  if (limit === undefined) return "the upstream guard's default concurrency (8 per origin) for both";
-  mkdirSync(join(dir, '.flowmcp'));
-  const config = { upstreamLimits: { default: { concurrency: Number(limit) } } };
-  writeFileSync(join(dir, '.flowmcp', 'config.json'), JSON.stringify(config));
-  return `upstreamLimits.default.concurrency ${limit} for both`;
-}
 
 function ratioLine(
   label: string,
