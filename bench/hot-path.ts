@@ -6,7 +6,8 @@
 // unit's factory running on first use). Figures are ratios of this build over the older one.
 // Beside them, in the same rounds, the ceilings of calls at 50 in flight (ceilings.ts): raw undici
 // against the same upstream, and the upstream's own capacity. Both builds keep the upstream guard's
-// default of 8 requests at once per origin, or both take FLOWGUARD_HOT_PATH_CONCURRENCY=N (0: none). The older build: FLOWGUARD_HOT_PATH_BASELINE=DIR,
+// default of 8 requests at once per origin, or both take FLOWGUARD_HOT_PATH_CONCURRENCY=N (0: none).
+// And the floor of the handlers' extra (floor.ts): two round trips of a bare pair of processes. The older build: FLOWGUARD_HOT_PATH_BASELINE=DIR,
 // or FLOWGUARD_HOT_PATH_BASELINE_REF=REF (default BASELINE_REF), built once as load.ts builds it.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { atOnce, RawClients, rawUndici, sameLimit, type Rate } from './ceilings.js';
+import { BarePair } from './floor.js';
 import { baselineBuild, root } from './load.js';
 import { loaderOf, type Catalog } from './package-entry.js';
 import { formatMs, median } from './stats.js';
@@ -94,6 +96,7 @@ export async function benchHotPath(): Promise<string[]> {
   const url = `http://127.0.0.1:${port}/v1/price/eth?currency=usd`;
   const raw = rawUndici(url);
   const clients = new RawClients(dir, 2);
+  const bare = new BarePair(dir);
   const options = {
     schemas: dir,
     project: dir,
@@ -106,6 +109,7 @@ export async function benchHotPath(): Promise<string[]> {
   const plainRate = { before: [] as Rate[], now: [] as Rate[] };
   const handlerRate = { before: [] as Rate[], now: [] as Rate[] };
   const ceiling = { raw: [] as Rate[], upstream: [] as number[] };
+  const floor = { sleeping: [] as number[], polling: [] as number[] };
   try {
     // First handler call of a fresh catalog: the sandbox starts and the factory runs on first use.
     for (let run = 0; run < FIRST_CALL_RUNS; run += 1) {
@@ -122,6 +126,8 @@ export async function benchHotPath(): Promise<string[]> {
       for (let round = 0; round < ROUNDS; round += 1) {
         ceiling.raw.push(await atOnce(raw.one, TOTAL, IN_FLIGHT));
         ceiling.upstream.push(await clients.together(url, TOTAL, IN_FLIGHT));
+        floor.sleeping.push(await bare.roundTrip(PAIRS_PER_ROUND, false));
+        floor.polling.push(await bare.roundTrip(PAIRS_PER_ROUND, true));
         // Each build goes first every other round: neither always follows the other's load.
         for (const name of round % 2 === 0 ? (['before', 'now'] as const) : (['now', 'before'] as const)) {
           extra[name].push(...(await handlerExtra(catalogs[name], PAIRS_PER_ROUND)));
@@ -136,6 +142,8 @@ export async function benchHotPath(): Promise<string[]> {
     const plain = { now: medianRate(plainRate.now), before: medianRate(plainRate.before) };
     const handlers = { now: medianRate(handlerRate.now), before: medianRate(handlerRate.before) };
     const rawRate = medianRate(ceiling.raw);
+    // The least two round trips take, sleeping or polling, whichever was faster in this run.
+    const floorMs = 2 * Math.min(median(floor.sleeping), median(floor.polling));
     return [
       `hot path against an older build (${baseline}), both in this process, ${ROUNDS} rounds taken in turns; ${limit}`,
       ratioLine(
@@ -166,11 +174,13 @@ export async function benchHotPath(): Promise<string[]> {
       `    CPU per call (this process + its children: workers, upstream): ${cpuOf(handlers.now)} now vs ${cpuOf(handlers.before)} before`,
       `  ceiling: raw undici.request at ${IN_FLIGHT} in flight, same upstream and rounds: ${rate(rawRate.callsPerSecond)} (${cpuOf(rawRate)} per call), ${(rawRate.callsPerSecond / plain.before.callsPerSecond).toFixed(2)}x the older build's rate without handlers: no build over undici gets past it`,
       `  ceiling: the upstream's capacity, two raw clients in processes of their own at once: ${rate(median(ceiling.upstream))}`,
+      `  floor: a bare pair of processes' round trip, p50 ${formatMs(median(floor.sleeping))} sleeping, ${formatMs(median(floor.polling))} polling; two of them, ${formatMs(floorMs)}, are ${(floorMs / median(extra.before)).toFixed(2)}x the older build's handler extra (the target, ${TARGETS.extra}x, is ${formatMs(TARGETS.extra * median(extra.before))}): the least a handler call adds while handlers run in a process of their own`,
       `  first handler call of a fresh catalog (sandbox start + factory): p50 ${formatMs(median(first.now))} now vs ${formatMs(median(first.before))} before (${(median(first.now) / median(first.before)).toFixed(2)}x), ${FIRST_CALL_RUNS} runs`,
     ];
   } finally {
     await raw.close();
     clients.close();
+    bare.close();
     child.kill();
     rmSync(dir, { recursive: true, force: true });
   }
