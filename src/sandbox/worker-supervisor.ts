@@ -27,6 +27,7 @@ import {
   DEFAULT_MEMORY_MB,
   IMPORT_DEADLINE_MS,
   LOAD_START_WAIT_MS,
+  MOST_AHEAD,
   OUT_OF_MEMORY,
   REPLY_POLL_MS,
   START_ALLOWANCE_MS,
@@ -41,7 +42,7 @@ import { rssLimitMb, WorkerProcess, type WorkerEvents } from './worker-process.j
  * One worker process and the queue of jobs for it. The worker runs requests one at a time, in
  * the order sent, so a deadline measures exactly one factory or handler call (a network attempt
  * is charged to the request whose code made it, job-context.ts). Consecutive loads are sent
- * together, and a call of a loaded unit one ahead (the worker goes from one to the next without a
+ * together, and calls of a loaded unit ahead (the worker goes from one to the next without a
  * round trip to the host between them); everything else waits for the reply before it. A job
  * that no process has started by its deadline fails (the process was restarting, or busy with
  * the jobs before it). A process that dies before it is ready is started again after a delay
@@ -65,7 +66,7 @@ export class WorkerSupervisor {
   /** Whether the drain loop runs, and the owner it waits for the turn as (it goes after calls sent ahead). */
   private draining = false;
   private drainWaits: object | null = null;
-  /** While a call runs with no call behind it in the worker's inbox: sends the next one ahead as soon as it is queued. */
+  /** While a call runs: sends calls ahead as soon as they are queued, up to the most allowed. */
   private sendWhenQueued: (() => void) | null = null;
   private nextId = 1;
   /** Whose code the process runs: the job sent last, or a parked call taking its answers. */
@@ -249,34 +250,33 @@ export class WorkerSupervisor {
   }
 
   /**
-   * Loads sent together, or calls one ahead: the worker runs them in order and goes from one to
-   * the next without a round trip to the host. Each deadline starts when the one before it has
-   * answered, which is when the worker starts it. While a call runs, the next ready call is sent,
-   * at once or when it is queued (none while a parked call waits for the turn: it goes next);
-   * waiting in the worker's inbox, it keeps its start bound (JobQueue.shiftAhead). When one ends the
-   * process (deadline, memory, crash), those behind it never ran and go first into the new process
-   * (but a dropped call: it failed).
+   * Loads sent together, or calls ahead: the worker runs them in order, from one to the next
+   * without a round trip to the host. Each deadline starts when the one before it has answered,
+   * which is when the worker starts it. While a call runs, ready calls go behind it at once or
+   * when queued: up to MOST_AHEAD, one while a call is parked (its answers wait behind them), none
+   * once it waits for the turn (it goes next); in the worker's inbox each keeps its start bound
+   * (JobQueue.shiftAhead). When one ends the process (deadline, memory, crash), those behind it
+   * never ran and go first into the new process (but a dropped call: it failed).
    */
   private async performTogether(jobs: Job[], owner: object): Promise<void> {
     const worker = this.worker;
     const sent = jobs.map((job) => this.send(job.command));
-    /** Sends the next ready call behind the last of `jobs`; whether there was one. */
-    const sendAhead = (): boolean => {
-      if (this.closed || this.worker !== worker || this.turn.wantedBesides(this.drainWaits)) return false;
-      const next = this.queue.shiftAhead((queued) => this.isReadyCall(queued), 1)[0];
-      if (!next) return false;
-      workOverlaps(); // calls queue behind each other: polling would only take a core (busy-poll.ts)
-      jobs.push(next);
-      sent.push(this.send(next.command, this.queue.bound(next)));
-      this.sentAhead.set(next, sent[sent.length - 1] as number | Failure);
-      return true;
+    /** Sends ready calls behind job `index` until as many wait behind it as may. */
+    const fill = (index: number): void => {
+      if (this.closed || this.worker !== worker || this.turn.wantedBesides(this.drainWaits)) return;
+      const room = (this.running.anyParked ? 1 : MOST_AHEAD) - (jobs.length - index - 1);
+      for (const next of this.queue.shiftAhead((queued) => this.isReadyCall(queued), room)) {
+        workOverlaps(); // calls queue behind each other: polling would only take a core (busy-poll.ts)
+        jobs.push(next);
+        sent.push(this.send(next.command, this.queue.bound(next)));
+        this.sentAhead.set(next, sent[sent.length - 1] as number | Failure);
+      }
     };
     for (let index = 0; index < jobs.length; index += 1) {
       const job = jobs[index] as Job;
       this.queue.started(job);
-      // Without a call behind it, the worker would wait a round trip to the host once this one answers.
-      if (job.command.kind === 'call' && jobs.length === index + 1 && !sendAhead())
-        this.sendWhenQueued = () => void (sendAhead() && (this.sendWhenQueued = null));
+      // Without calls behind it, the worker would wait for the host to send the next once this one answers.
+      if (job.command.kind === 'call') (this.sendWhenQueued = () => fill(index))();
       const id = sent[index] as number | Failure;
       const reply = isFailure(id) ? id : await this.replyTo(id, job.command, owner);
       this.sendWhenQueued = null;
