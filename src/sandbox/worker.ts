@@ -82,8 +82,8 @@ const globals = harden({
 });
 routeGlobalFetch(harden(fetchFor(null)));
 onLateAttempt(reportLate);
-// One request at a time, in the order sent: the host may send several loads at once, and each
-// deadline measures one request. The one exception is an executeRequest call the host parks
+// One request at a time, in the order sent: the host may send several loads or calls at once, and
+// each deadline measures one request. The one exception is an executeRequest call the host parks
 // (worker-supervisor.ts): it only waits for the core's requests, so it waits aside and the
 // next request runs meanwhile.
 const inbox: Request[] = [];
