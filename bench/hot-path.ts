@@ -1,17 +1,23 @@
 // The hot path against an older build, both loaded into this one process and measured in turns
 // (the older build's catalog, then this build's, round after round), so both see the same machine
 // at the same moments: the extra cost of a preRequest + postRequest over the same route without
-// handlers, calls per second at 50 in flight with and without handlers, and the first handler
-// call after start (the sandbox process starting and the unit's factory running on first use).
-// Figures are ratios of this build over the older one. The older build: FLOWGUARD_HOT_PATH_BASELINE=DIR,
+// handlers, calls per second at 50 in flight with and without handlers (with the CPU time each
+// call took), and the first handler call after start (the sandbox process starting and the
+// unit's factory running on first use). Figures are ratios of this build over the older one.
+// Beside them, in the same rounds, the ceilings of calls at 50 in flight (ceilings.ts): raw undici
+// against the same upstream, and the upstream's own capacity. Both builds keep the upstream guard's
+// default of 8 requests at once per origin, or both take FLOWGUARD_HOT_PATH_CONCURRENCY=N (0: none).
+// And the floor of the handlers' extra (floor.ts): two round trips of a bare pair of processes. The older build: FLOWGUARD_HOT_PATH_BASELINE=DIR,
 // or FLOWGUARD_HOT_PATH_BASELINE_REF=REF (default BASELINE_REF), built once as load.ts builds it.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { atOnce, RawClients, rawUndici, sameLimit, type Rate } from './ceilings.js';
+import { BarePair } from './floor.js';
 import { baselineBuild, root } from './load.js';
-import { packageEntry } from './package-entry.js';
+import { loaderOf, type Catalog } from './package-entry.js';
 import { formatMs, median } from './stats.js';
 import { priceSchema, startPriceUpstream } from './upstream.js';
 
@@ -24,26 +30,6 @@ const TOTAL = 1000;
 const IN_FLIGHT = 50;
 const FIRST_CALL_RUNS = 5;
 const TARGETS = { extra: 0.25, plainRate: 2, handlerRate: 2.5 } as const;
-
-interface CallResult {
-  ok: boolean;
-}
-interface Catalog {
-  call(name: string, args: unknown): Promise<CallResult>;
-  close(): Promise<void>;
-}
-type Load = (options: Record<string, unknown>) => Promise<Catalog>;
-
-async function loaderOf(build: string): Promise<Load> {
-  // loadCatalog since the public API became types (issue 26); Catalog.load before.
-  const module = (await import(pathToFileURL(packageEntry(build)).href)) as {
-    loadCatalog?: Load;
-    Catalog?: { load: Load };
-  };
-  const load = module.loadCatalog ?? module.Catalog?.load.bind(module.Catalog);
-  if (!load) throw new Error(`${build}: its package entry exports neither loadCatalog nor Catalog.load`);
-  return load;
-}
 
 async function timed(catalog: Catalog, tool: string): Promise<number> {
   const start = performance.now();
@@ -62,20 +48,28 @@ async function handlerExtra(catalog: Catalog, pairs: number): Promise<number[]> 
   return extra;
 }
 
-/** Calls per second for TOTAL calls with IN_FLIGHT running at any moment. */
-async function throughput(catalog: Catalog, tool: string): Promise<number> {
-  let next = 0;
-  const start = performance.now();
-  const lane = async () => {
-    while (next < TOTAL) {
-      next += 1;
+/** TOTAL calls with IN_FLIGHT running at any moment. */
+function throughput(catalog: Catalog, tool: string): Promise<Rate> {
+  return atOnce(
+    async () => {
       const result = await catalog.call(tool, { symbol: 'eth' });
       if (!result.ok) throw new Error(`bench call of ${tool} failed: ${JSON.stringify(result)}`);
-    }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
-  return (TOTAL / (performance.now() - start)) * 1000;
+    },
+    TOTAL,
+    IN_FLIGHT,
+  );
 }
+
+/** The p50 of the rounds' rates, and the CPU per call of the same rounds (p50 each). */
+function medianRate(rates: readonly Rate[]): Rate {
+  return {
+    callsPerSecond: median(rates.map((rate) => rate.callsPerSecond)),
+    cpuUs: median(rates.map((rate) => rate.cpuUs)),
+    childCpuUs: median(rates.map((rate) => rate.childCpuUs)),
+  };
+}
+
+const cpuOf = (rate: Rate) => `${rate.cpuUs.toFixed(0)} + ${rate.childCpuUs.toFixed(0)} µs`;
 
 function ratioLine(
   label: string,
@@ -98,6 +92,11 @@ export async function benchHotPath(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-hot-'));
   const { child, port } = await startPriceUpstream(dir);
   writeFileSync(join(dir, 'bench.mjs'), priceSchema({ handlers: true }));
+  const limit = sameLimit(dir);
+  const url = `http://127.0.0.1:${port}/v1/price/eth?currency=usd`;
+  const raw = rawUndici(url);
+  const clients = new RawClients(dir, 2);
+  const bare = new BarePair(dir);
   const options = {
     schemas: dir,
     project: dir,
@@ -107,8 +106,10 @@ export async function benchHotPath(): Promise<string[]> {
   };
   const first = { before: [] as number[], now: [] as number[] };
   const extra = { before: [] as number[], now: [] as number[] };
-  const plainRate = { before: [] as number[], now: [] as number[] };
-  const handlerRate = { before: [] as number[], now: [] as number[] };
+  const plainRate = { before: [] as Rate[], now: [] as Rate[] };
+  const handlerRate = { before: [] as Rate[], now: [] as Rate[] };
+  const ceiling = { raw: [] as Rate[], upstream: [] as number[] };
+  const floor = { sleeping: [] as number[], polling: [] as number[] };
   try {
     // First handler call of a fresh catalog: the sandbox starts and the factory runs on first use.
     for (let run = 0; run < FIRST_CALL_RUNS; run += 1) {
@@ -121,7 +122,12 @@ export async function benchHotPath(): Promise<string[]> {
     const catalogs = { before: await builds.before(options), now: await builds.now(options) };
     try {
       for (const name of ['before', 'now'] as const) await handlerExtra(catalogs[name], WARM_UP);
+      await atOnce(raw.one, TOTAL, IN_FLIGHT);
       for (let round = 0; round < ROUNDS; round += 1) {
+        ceiling.raw.push(await atOnce(raw.one, TOTAL, IN_FLIGHT));
+        ceiling.upstream.push(await clients.together(url, TOTAL, IN_FLIGHT));
+        floor.sleeping.push(await bare.roundTrip(PAIRS_PER_ROUND, false));
+        floor.polling.push(await bare.roundTrip(PAIRS_PER_ROUND, true));
         // Each build goes first every other round: neither always follows the other's load.
         for (const name of round % 2 === 0 ? (['before', 'now'] as const) : (['now', 'before'] as const)) {
           extra[name].push(...(await handlerExtra(catalogs[name], PAIRS_PER_ROUND)));
@@ -133,8 +139,13 @@ export async function benchHotPath(): Promise<string[]> {
       await Promise.all([catalogs.before.close(), catalogs.now.close()]);
     }
     const rate = (value: number) => `${value.toFixed(0)} calls/s`;
+    const plain = { now: medianRate(plainRate.now), before: medianRate(plainRate.before) };
+    const handlers = { now: medianRate(handlerRate.now), before: medianRate(handlerRate.before) };
+    const rawRate = medianRate(ceiling.raw);
+    // The least two round trips take, sleeping or polling, whichever was faster in this run.
+    const floorMs = 2 * Math.min(median(floor.sleeping), median(floor.polling));
     return [
-      `hot path against an older build (${baseline}), both in this process, ${ROUNDS} rounds taken in turns`,
+      `hot path against an older build (${baseline}), both in this process, ${ROUNDS} rounds taken in turns; ${limit}`,
       ratioLine(
         'extra p50 of preRequest + postRequest over the same call without',
         median(extra.now),
@@ -145,23 +156,31 @@ export async function benchHotPath(): Promise<string[]> {
       ),
       ratioLine(
         `${TOTAL} calls at ${IN_FLIGHT} in flight, no handlers (p50 of rounds)`,
-        median(plainRate.now),
-        median(plainRate.before),
+        plain.now.callsPerSecond,
+        plain.before.callsPerSecond,
         TARGETS.plainRate,
         'higher',
         rate,
       ),
+      `    CPU per call (this process + its children): ${cpuOf(plain.now)} now vs ${cpuOf(plain.before)} before`,
       ratioLine(
         `${TOTAL} calls at ${IN_FLIGHT} in flight, with handlers (p50 of rounds)`,
-        median(handlerRate.now),
-        median(handlerRate.before),
+        handlers.now.callsPerSecond,
+        handlers.before.callsPerSecond,
         TARGETS.handlerRate,
         'higher',
         rate,
       ),
+      `    CPU per call (this process + its children: workers, upstream): ${cpuOf(handlers.now)} now vs ${cpuOf(handlers.before)} before`,
+      `  ceiling: raw undici.request at ${IN_FLIGHT} in flight, same upstream and rounds: ${rate(rawRate.callsPerSecond)} (${cpuOf(rawRate)} per call), ${(rawRate.callsPerSecond / plain.before.callsPerSecond).toFixed(2)}x the older build's rate without handlers: no build over undici gets past it`,
+      `  ceiling: the upstream's capacity, two raw clients in processes of their own at once: ${rate(median(ceiling.upstream))}`,
+      `  floor: a bare pair of processes' round trip, p50 ${formatMs(median(floor.sleeping))} sleeping, ${formatMs(median(floor.polling))} polling; two of them, ${formatMs(floorMs)}, are ${(floorMs / median(extra.before)).toFixed(2)}x the older build's handler extra (the target, ${TARGETS.extra}x, is ${formatMs(TARGETS.extra * median(extra.before))}): the least a handler call adds while handlers run in a process of their own`,
       `  first handler call of a fresh catalog (sandbox start + factory): p50 ${formatMs(median(first.now))} now vs ${formatMs(median(first.before))} before (${(median(first.now) / median(first.before)).toFixed(2)}x), ${FIRST_CALL_RUNS} runs`,
     ];
   } finally {
+    await raw.close();
+    clients.close();
+    bare.close();
     child.kill();
     rmSync(dir, { recursive: true, force: true });
   }

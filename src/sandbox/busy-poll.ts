@@ -15,6 +15,12 @@
 // core: on an idle two-core machine, where host and worker both spin, a tighter rule (2 ms, 250 ms)
 // gave up polling often enough to make a handler call 1.5 to 1.8 times as slow.
 //
+// Nor while calls overlap: a request that arrives while another is in hand (sent ahead to the
+// worker, queued in the host) shows that the next message comes anyway, and a poller then only takes
+// a core the others need. With 50 calls in flight on two cores (host, worker and upstream sharing
+// them) the worker's polling cost about 40 µs of CPU per handler call (docs/internals/performance.md,
+// "Calls at 50 in flight"); a lone call, whose messages never overlap, polls as before.
+//
 // CPU time is read at most once a millisecond (`process.cpuUsage()` is a system call; read on every
 // turn it took 40 % of the host's samples in a profile of handler calls, and each turn, the time a
 // message waits to be seen, grew by as much). A lost core shows the same: a turn after 5 ms off the
@@ -22,13 +28,21 @@
 
 /** Time off the CPU between two turns of the poll beyond which the process lost its core. */
 const PREEMPTED_MS = 5;
-/** How long the process does not poll after it lost its core while polling. */
+/** How long the process does not poll after it lost its core while polling, or saw its work overlap. */
 const BACKOFF_MS = 50;
 /** Least wall-clock time between two readings of the CPU time. */
 const CPU_READING_MS = 1;
 let backOffUntil = 0;
 
-/** Whether polling helps now: the process has not lost its core while polling lately. */
+/**
+ * Work arrived while other work was in hand: the calls of this process overlap. Nothing in the
+ * process polls for a while (as after a lost core), so the cores go to the work itself.
+ */
+export function workOverlaps(): void {
+  backOffUntil = Math.max(backOffUntil, performance.now() + BACKOFF_MS);
+}
+
+/** Whether polling helps now: the process has neither lost its core while polling nor seen its work overlap lately. */
 export function keepsItsCore(): boolean {
   return performance.now() >= backOffUntil;
 }

@@ -27,3 +27,14 @@ export function describeSandboxEvent(event: SandboxEvent): string {
 export function reportToStderr(event: SandboxEvent): void {
   process.stderr.write(`${describeSandboxEvent(event)}\n`);
 }
+
+/** `listener` (stderr by default), safe to call: one that throws must not stop the sandbox, and the event still reaches the operator on stderr. */
+export function safeListener(listener: SandboxEventListener = reportToStderr): SandboxEventListener {
+  return (event) => {
+    try {
+      listener(event);
+    } catch {
+      reportToStderr(event);
+    }
+  };
+}

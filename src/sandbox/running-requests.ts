@@ -32,6 +32,12 @@ export class RunningRequests {
     this.byId.set(id, request);
   }
 
+  /** Whether an executeRequest call is parked beside the request holding the turn (it waits to take the turn back). */
+  get anyParked(): boolean {
+    for (const request of this.byId.values()) if (!this.turn.holds(request.owner)) return true;
+    return false;
+  }
+
   get(id: number): RunningRequest | undefined {
     return this.byId.get(id);
   }

@@ -26,6 +26,13 @@ export const DEFAULT_BRIDGE_ALLOWANCE_MS = 30_000;
 /** Importing a library (ethers takes about half a second) is not the schema's time. */
 export const IMPORT_DEADLINE_MS = 30_000;
 export const RSS_POLL_MS = 50;
+/**
+ * Calls sent to a worker ahead of the one it runs, while no executeRequest call is parked there
+ * (one while one is: its answers wait behind them). At 50 calls in flight the host's queue was ten
+ * or more deep nearly every time one could be sent, and with one ahead the worker waited for the
+ * host, busy with the calls' HTTP, to hand over the next.
+ */
+export const MOST_AHEAD = 8;
 /** How long the host polls for a reply before it sleeps; most handler calls answer well within. */
 export const REPLY_POLL_MS = 2;
 /**

@@ -3,9 +3,9 @@
 // (the header of host.ts says why processes, and what each part does).
 
 import { BridgedCall, PausableTimer } from './bridged-call.js';
-import { BusyPoll } from './busy-poll.js';
+import { BusyPoll, workOverlaps } from './busy-poll.js';
 import { type Job, JobQueue } from './job-queue.js';
-import { reportToStderr, type SandboxEvent, type SandboxEventListener } from './events.js';
+import { safeListener, type SandboxEventListener } from './events.js';
 import { ProcessTurn } from './process-turn.js';
 import {
   describeCommand,
@@ -27,6 +27,7 @@ import {
   DEFAULT_MEMORY_MB,
   IMPORT_DEADLINE_MS,
   LOAD_START_WAIT_MS,
+  MOST_AHEAD,
   OUT_OF_MEMORY,
   REPLY_POLL_MS,
   START_ALLOWANCE_MS,
@@ -41,14 +42,13 @@ import { rssLimitMb, WorkerProcess, type WorkerEvents } from './worker-process.j
  * One worker process and the queue of jobs for it. The worker runs requests one at a time, in
  * the order sent, so a deadline measures exactly one factory or handler call (a network attempt
  * is charged to the request whose code made it, job-context.ts). Consecutive loads are sent
- * together, and a call of a loaded unit one ahead (the worker goes from one to the next without a
+ * together, and calls of a loaded unit ahead (the worker goes from one to the next without a
  * round trip to the host between them); everything else waits for the reply before it. A job
  * that no process has started by its deadline fails (the process was restarting, or busy with
- * the jobs before it). A process that dies before it is ready is
- * started again after a delay that doubles with each such death, so a crash loop does not burn
- * a core. A wait on the network does not hold the process: an executeRequest call whose
- * requests are in flight while other jobs wait is parked, and the next job runs beside it
- * (process-turn.ts says why this way, bridged-call.ts how).
+ * the jobs before it). A process that dies before it is ready is started again after a delay
+ * that doubles with each such death, so a crash loop does not burn a core. A wait on the network
+ * does not hold the process: an executeRequest call whose requests are in flight while other jobs
+ * wait is parked, and the next job runs beside it (process-turn.ts: why; bridged-call.ts: how).
  */
 export class WorkerSupervisor {
   unitCount = 0;
@@ -66,6 +66,8 @@ export class WorkerSupervisor {
   /** Whether the drain loop runs, and the owner it waits for the turn as (it goes after calls sent ahead). */
   private draining = false;
   private drainWaits: object | null = null;
+  /** While a call runs: sends calls ahead as soon as they are queued, up to the most allowed. */
+  private sendWhenQueued: (() => void) | null = null;
   private nextId = 1;
   /** Whose code the process runs: the job sent last, or a parked call taking its answers. */
   private readonly turn = new ProcessTurn();
@@ -89,7 +91,7 @@ export class WorkerSupervisor {
     running: this.running,
     replies: this.replies,
     worker: () => this.worker,
-    report: (event) => this.report(event),
+    report: (event) => this.onEvent(event),
   };
   private readonly events: WorkerEvents = {
     ready: (worker) => {
@@ -106,7 +108,7 @@ export class WorkerSupervisor {
   constructor(options: SandboxOptions) {
     this.memoryMb = options.memoryMb ?? DEFAULT_MEMORY_MB;
     this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
-    this.onEvent = options.onEvent ?? reportToStderr;
+    this.onEvent = safeListener(options.onEvent);
     this.bridgeAllowanceMs = options.bridgeAllowanceMs ?? DEFAULT_BRIDGE_ALLOWANCE_MS;
     this.spawn();
   }
@@ -119,6 +121,7 @@ export class WorkerSupervisor {
     if (bridge) this.bridges.set(command, bridge);
     return new Promise((settle) => {
       this.enqueue({ command, spec, settle: this.inHand.track(settle) });
+      this.sendWhenQueued?.();
       void this.drain();
     });
   }
@@ -247,29 +250,35 @@ export class WorkerSupervisor {
   }
 
   /**
-   * Loads sent together, or calls one ahead: the worker runs them in order and goes from one to
-   * the next without a round trip to the host. Each deadline starts when the one before it has
-   * answered, which is when the worker starts it. While a call runs, the next ready call is sent
-   * (none while a parked call waits for the turn: it goes next). When one ends the process, those
-   * behind it never ran and go first into the new process; a call keeps the start bound it was
-   * queued with, in the worker's inbox and back in the queue (JobQueue.shiftAhead, putBack). */
+   * Loads sent together, or calls ahead: the worker runs them in order, from one to the next
+   * without a round trip to the host. Each deadline starts when the one before it has answered,
+   * which is when the worker starts it. While a call runs, ready calls go behind it at once or
+   * when queued: up to MOST_AHEAD, one while a call is parked (its answers wait behind them), none
+   * once it waits for the turn (it goes next). When one ends the process, those behind it never
+   * ran and go first into the new process (a dropped call failed), each with the start bound it
+   * was queued with (JobQueue.shiftAhead, putBack). */
   private async performTogether(jobs: Job[], owner: object): Promise<void> {
     const worker = this.worker;
     const sent = jobs.map((job) => this.send(job.command));
-    for (let index = 0; index < jobs.length; index += 1) {
-      const job = jobs[index] as Job;
-      this.queue.started(job);
-      const next =
-        job.command.kind === 'call' && !this.turn.wantedBesides(this.drainWaits)
-          ? this.queue.shiftAhead((queued) => this.isReadyCall(queued), 1)[0]
-          : undefined;
-      if (next) {
+    /** Sends ready calls behind job `index` until as many wait behind it as may. */
+    const fill = (index: number): void => {
+      if (this.closed || this.worker !== worker || this.turn.wantedBesides(this.drainWaits)) return;
+      const room = (this.running.anyParked ? 1 : MOST_AHEAD) - (jobs.length - index - 1);
+      for (const next of this.queue.shiftAhead((queued) => this.isReadyCall(queued), room)) {
+        workOverlaps(); // calls queue behind each other: polling would only take a core (busy-poll.ts)
         jobs.push(next);
         sent.push(this.send(next.command, this.queue.bound(next)));
         this.sentAhead.set(next, sent[sent.length - 1] as number | Failure);
       }
+    };
+    for (let index = 0; index < jobs.length; index += 1) {
+      const job = jobs[index] as Job;
+      this.queue.started(job);
+      // Without calls behind it, the worker would wait for the host to send the next once this one answers.
+      if (job.command.kind === 'call') (this.sendWhenQueued = () => fill(index))();
       const id = sent[index] as number | Failure;
       const reply = isFailure(id) ? id : await this.replyTo(id, job.command, owner);
+      this.sendWhenQueued = null;
       if (!isFailure(reply) && reply.ok && job.command.kind === 'load') this.holdings.markLoaded(job.command.unit.id);
       job.settle(wasDropped(reply) ? notStarted(job.command, this.deadlineMs + START_ALLOWANCE_MS, 'busy') : reply);
       if (this.worker !== worker) {
@@ -374,7 +383,7 @@ export class WorkerSupervisor {
   /** Starts the next process: at once after one that was ready, after a growing delay otherwise. */
   private restartAfterDeath(pid: number | undefined, cause: string, beforeReady: boolean): void {
     const delay = this.restarts.delayAfter(beforeReady);
-    this.report({ kind: 'worker-stopped', pid, cause, beforeReady, restartInMs: delay });
+    this.onEvent({ kind: 'worker-stopped', pid, cause, beforeReady, restartInMs: delay });
     this.restarts.after(delay, () => this.spawn());
   }
 
@@ -384,17 +393,8 @@ export class WorkerSupervisor {
     const replaced: Failure = { code: 'SEC107', message: `the sandbox process was replaced (${reason})` };
     this.running.failAll((holds) => (holds && holder ? holder : replaced));
     const old = this.worker;
-    this.report({ kind: 'worker-replaced', pid: old?.pid, reason });
+    this.onEvent({ kind: 'worker-replaced', pid: old?.pid, reason });
     this.spawn();
     old?.kill();
-  }
-
-  private report(event: SandboxEvent): void {
-    try {
-      this.onEvent(event);
-    } catch {
-      // A listener that fails must not stop the sandbox; the event still reaches the operator.
-      reportToStderr(event);
-    }
   }
 }

@@ -15,7 +15,7 @@
 import { onLateAttempt, routeGlobalFetch } from './network-guard.js';
 import 'ses';
 import { endBridgedRequests, fetchFor, receiveInbound, reportLate, sandboxAbortSignal } from './bridge-fetch.js';
-import { BusyPoll } from './busy-poll.js';
+import { BusyPoll, workOverlaps } from './busy-poll.js';
 import { newJob, runAs, type Job } from './job-context.js';
 import { ResidentMemory } from './resident-memory.js';
 import { noteReturned, RETURNED_NOTE_FLAG } from './returned-note.js';
@@ -82,8 +82,8 @@ const globals = harden({
 });
 routeGlobalFetch(harden(fetchFor(null)));
 onLateAttempt(reportLate);
-// One request at a time, in the order sent: the host may send several loads at once, and each
-// deadline measures one request. The one exception is an executeRequest call the host parks
+// One request at a time, in the order sent: the host may send several loads or calls at once, and
+// each deadline measures one request. The one exception is an executeRequest call the host parks
 // (worker-supervisor.ts): it only waits for the core's requests, so it waits aside and the
 // next request runs meanwhile.
 const inbox: Request[] = [];
@@ -111,7 +111,9 @@ process.on('message', (message: Request | Inbound | Park | Drop) => {
     return;
   }
   inbox.push(message);
-  if (!working) void work();
+  // A request sent ahead while another runs: calls overlap, and polling would only take a core.
+  if (working) workOverlaps();
+  else void work();
 });
 send({ ready: true } satisfies Ready);
 

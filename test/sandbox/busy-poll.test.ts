@@ -1,6 +1,7 @@
 // BusyPoll keeps an event loop turning for a bounded window only: a process with nothing else to
 // do still exits on its own, whether the window runs out or is stopped; and it does not poll at
-// all when polling does not help: by default, once the process was kept off its core while polling.
+// all when polling does not help: by default, once the process was kept off its core while polling,
+// or once its work overlapped (a request arrived while another was in hand).
 
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -47,6 +48,18 @@ describe('BusyPoll', () => {
       'false',
     );
     // Polling for the window would hold the process past spawnSync's 10 s timeout (status null).
+    expect(result.status).toBe(0);
+    expect(result.stdout.trim()).toBe('exited');
+  });
+
+  it('does not poll for a while once work overlapped (calls queued behind each other): the process exits at once', () => {
+    // The default judge, after workOverlaps(): polling for the window would hold the process past
+    // spawnSync's 10 s timeout (status null); on a build without the rule the import fails (status 1).
+    const script = `const { BusyPoll, workOverlaps } = await import(${MODULE}); workOverlaps(); new BusyPoll().extend(60_000); process.on('exit', () => console.log('exited'));`;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
     expect(result.status).toBe(0);
     expect(result.stdout.trim()).toBe('exited');
   });
