@@ -15,6 +15,11 @@ const CALLS = 2000;
 const WARM_UP = 200;
 const RATIO_TARGET = 1.1;
 
+function cpuMicros(since: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(since);
+  return user + system;
+}
+
 export async function benchCalls(): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-call-'));
   const { child, port } = await startPriceUpstream(dir);
@@ -30,20 +35,29 @@ export async function benchCalls(): Promise<string[]> {
   try {
     const viaCatalog: number[] = [];
     const raw: number[] = [];
+    // CPU per call beside the wall time (process.cpuUsage, so V8's compiler threads count too).
+    let cpuViaCatalog = 0;
+    let cpuRaw = 0;
     let peakRss = process.memoryUsage.rss();
     for (let i = 0; i < CALLS + WARM_UP; i += 1) {
       // Interleaved, so that both see the same machine at the same moment.
+      let cpu = process.cpuUsage();
       let start = process.hrtime.bigint();
       const result = await catalog.call('bench_getPrice', { symbol: 'eth' });
       const tool = Number(process.hrtime.bigint() - start) / 1e6;
+      const toolCpu = cpuMicros(cpu);
       if (!result.ok) throw new Error(`bench call failed: ${JSON.stringify(result)}`);
+      cpu = process.cpuUsage();
       start = process.hrtime.bigint();
       const response = await request(url, { headers: { 'x-api-key': 'bench-key-value' } });
       await response.body.json();
       const direct = Number(process.hrtime.bigint() - start) / 1e6;
+      const directCpu = cpuMicros(cpu);
       if (i >= WARM_UP) {
         viaCatalog.push(tool);
         raw.push(direct);
+        cpuViaCatalog += toolCpu;
+        cpuRaw += directCpu;
       }
       if (i % 100 === 0) peakRss = Math.max(peakRss, process.memoryUsage.rss());
     }
@@ -52,6 +66,7 @@ export async function benchCalls(): Promise<string[]> {
       `tool calls: ${CALLS} sequential in-process calls of a route without handlers, loopback upstream in its own process`,
       `  catalog.call: p50 ${formatMs(median(viaCatalog))}, p99 ${formatMs(percentile(viaCatalog, 99))}`,
       `  baseline raw undici.request + body.json(): p50 ${formatMs(median(raw))}, p99 ${formatMs(percentile(raw, 99))}`,
+      `  CPU per call: catalog.call ${(cpuViaCatalog / CALLS).toFixed(0)} µs, raw ${(cpuRaw / CALLS).toFixed(0)} µs`,
       `  ratio p50 ${ratio.toFixed(2)} (p99 ${(percentile(viaCatalog, 99) / percentile(raw, 99)).toFixed(2)}); target at most ${RATIO_TARGET}: ${ratio <= RATIO_TARGET ? 'met' : 'MISSED'}`,
       `  peak RSS of this process: ${(peakRss / 2 ** 20).toFixed(0)} MiB`,
     ];

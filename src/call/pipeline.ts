@@ -136,13 +136,19 @@ export function checkArguments(
     const checked = tool.input.check(args);
     if (!checked.ok) return fail('arguments', `invalid arguments: ${checked.error.map((p) => p.message).join('; ')}`);
     // URLs resolve `.` and `..` segments, even percent-encoded: such an insert would leave its place.
-    const dotted = tool.plan.inserts.find((key) => checked.value[key] === '.' || checked.value[key] === '..');
+    const dotted = dottedInsert(tool.plan.inserts, checked.value);
     if (dotted !== undefined)
       return fail('arguments', `invalid arguments: '${dotted}' cannot be '.' or '..', which would change the path`);
     return new CheckedArguments(checked.value);
   } catch (error) {
     return internalFailure(tool, error);
   }
+}
+
+/** The first argument of a path segment of its own that is `.` or `..`; a loop, as it runs on every call. */
+function dottedInsert(inserts: readonly string[], values: Record<string, unknown>): string | undefined {
+  for (const key of inserts) if (values[key] === '.' || values[key] === '..') return key;
+  return undefined;
 }
 
 /** A call of `tool`; `args` as the client sent them, or as checkArguments returned them. */

@@ -8,11 +8,12 @@
 // - Every request has a connect timeout, one total deadline over the whole exchange (all redirect
 //   hops and the body), a response-size cap enforced while reading and again on the decoded
 //   bytes, a bound on the nesting of a JSON answer, and the caller's abort signal.
-// - Each policy is an undici interceptor of its own (src/http/interceptors/), composed on each
-//   agent once, outermost first: upstreamGate (the upstream guard, for requests that name one) →
-//   deadline → jsonDepth → contentDecoding → sizeCap → redirect → byteBudget → the agent (its
-//   connector judges each connection's address). Redirects are followed there, never by undici,
-//   and only within the origin of the requested URL, at most `maxRedirects` times.
+// - Each policy is a module of its own (src/http/interceptors/), run by one dispatch handler per
+//   request (policy-chain.ts), composed on each agent once, outermost first: upstreamGate (the
+//   upstream guard's admission, for requests that name one; its answer policy outermost in the
+//   chain) → deadline → jsonDepth → contentDecoding → sizeCap → redirect → byteBudget → the agent
+//   (its connector judges each connection's address). Redirects are followed there, never by
+//   undici, and only within the origin of the requested URL, at most `maxRedirects` times.
 // - Errors are `HttpError`s with a closed set of kinds (src/http/errors.ts). Callers still
 //   redact them (R4), since a key could sit in a host name.
 import type { LookupFunction } from 'node:net';
@@ -26,10 +27,16 @@ import { Exchange } from './exchange.js';
 import { contentDecoding } from './interceptors/content-decoding.js';
 import { deadline } from './interceptors/deadline.js';
 import { jsonDepth } from './interceptors/json-depth.js';
-import type { Headers } from './interceptors/policy-handler.js';
+import { policyDispatch, type Headers } from './interceptors/policy-chain.js';
 import { redirect } from './interceptors/redirect.js';
 import { byteBudget, sizeCap, type ByteBudget } from './interceptors/size-cap.js';
-import { GateFailure, upstreamGate, type GateOptions, type UpstreamGate } from './interceptors/upstream-gate.js';
+import {
+  gateAnswer,
+  GateFailure,
+  upstreamGate,
+  type GateOptions,
+  type UpstreamGate,
+} from './interceptors/upstream-gate.js';
 import type { Upstreams } from './upstreams.js';
 import { CONFIG_DEFAULTS } from '../config/defaults.js';
 
@@ -112,7 +119,7 @@ export class HttpClient {
   private directAgent: Agent | undefined;
   /** For requests an upstream override routes: its base may be any address (the operator wrote it). */
   private routedAgent: Agent | undefined;
-  /** Each agent's dispatch with the client's interceptors composed on it, once. */
+  /** Each agent's dispatch with the client's policies composed on it, once. */
   private direct: Dispatch | undefined;
   private routed: Dispatch | undefined;
   private closed = false;
@@ -151,22 +158,18 @@ export class HttpClient {
     const { maxRedirects, maxResponseBytes, maxJsonDepth, totalTimeoutMs } = this.limits;
     // Innermost first: each hop's bytes are taken from the budget, each hop is judged by
     // `redirect`, the answer's bytes are capped, then decoded, then their nesting is bounded;
-    // one deadline covers it all from the moment the upstream guard lets the request go.
-    // Composed as Dispatcher#compose does, without its Proxy and the wrapper it puts around each
-    // layer to adapt handlers of undici's older API: every handler here speaks the new one.
-    const interceptors = [
+    // one deadline covers it all from the moment the upstream guard lets the request go, and the
+    // guard reads the answer before the caller hears it.
+    const policies = [
       byteBudget(),
       redirect(maxRedirects),
       sizeCap(maxResponseBytes),
       contentDecoding(maxResponseBytes),
       jsonDepth(maxJsonDepth),
       deadline(totalTimeoutMs),
-      upstreamGate(),
+      gateAnswer(),
     ];
-    const composed = interceptors.reduce<Dispatch>(
-      (inner, interceptor) => interceptor(inner),
-      agent.dispatch.bind(agent),
-    );
+    const composed = upstreamGate()(policyDispatch(policies, agent.dispatch.bind(agent)));
     if (routed) [this.routedAgent, this.routed] = [agent, composed];
     else [this.directAgent, this.direct] = [agent, composed];
     return composed;

@@ -1,10 +1,10 @@
 // The end of the client's dispatch chain: one request across all its hops, as the caller awaits
-// it. It collects the answer the interceptors hand on (no stream, no second copy) and holds the
+// it. It collects the answer the policies hand on (no stream, no second copy) and holds the
 // caller's abort, which fails the exchange at any moment, before or after undici has started the
 // hop on the wire, and while the request still waits for the upstream guard.
 
 import { abortedError } from './errors.js';
-import { ABANDONED, type Controller, type Handler, type Headers } from './interceptors/policy-handler.js';
+import { ABANDONED, type Controller, type Handler, type Headers } from './interceptors/policy-chain.js';
 import type { RedirectContext } from './interceptors/redirect.js';
 
 const EMPTY_BODY = Buffer.alloc(0);

@@ -229,6 +229,8 @@ const FORM_SPELLINGS: Readonly<Record<string, string>> = {
   ')': '%29',
   '~': '%7E',
 };
+/** Text the form encoding leaves as it is: ASCII letters and digits and `*-._` only. */
+const FORM_AS_IS = /^[A-Za-z0-9*\-._]*$/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
@@ -237,6 +239,9 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * by the native encodeURIComponent: URLSearchParams, made and written on every call, is JavaScript.
  */
 function formEncoded(text: string): string {
+  // Most names and values are written as they are: the replacements below, cold, were about a
+  // tenth of the pipeline's own time around the HTTP client.
+  if (FORM_AS_IS.test(text)) return text;
   return encodeURIComponent(text.replace(LONE_SURROGATE, '\uFFFD')).replace(
     /%20|[!'()~]/g,
     (spelled) => FORM_SPELLINGS[spelled] as string,

@@ -1,11 +1,14 @@
 // A route's user parameters as a tool's input: one JSON Schema 2020-12 object (the MCP
 // `inputSchema`, sent exactly as built here) and an Ajv validator for it. The schema is built at
 // load; compiling it costs about 2 ms with Ajv, so validators are compiled on first use or by a
-// background warm-up (`warmUp`), never for every call.
+// background warm-up (`warmUp`), never for every call. Once it is compiled, arguments are judged
+// by a check prepared from the same schema (prepared-check.ts), which answers "valid" only where
+// Ajv does; Ajv judges and words the rest.
 
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { newAjv, once } from '../shared/deps.js';
 import { isRecord } from '../shared/raw.js';
+import { prepareCheck, type PreparedCheck } from './prepared-check.js';
 import { numericText } from './z-values.js';
 import type { CanonicalParam, ParamType } from './types.js';
 import { failed, ok, type Result } from '../errors/result.js';
@@ -23,6 +26,8 @@ const ajv = once(() => newAjv({ allErrors: true, useDefaults: true, strict: true
 
 export class InputSchema {
   private validator: ValidateFunction | null = null;
+  /** Prepared with the validator; null when the schema holds what only Ajv judges. */
+  private prepared: PreparedCheck | null = null;
 
   constructor(readonly schema: JsonSchema) {}
 
@@ -45,15 +50,26 @@ export class InputSchema {
   /** Validates a copy of `args` and fills in defaults; the problems name each argument and rule. */
   check(args: unknown): Result<Record<string, unknown>, ArgumentProblem[]> {
     // Defaults are set on top-level properties only, so a shallow copy keeps the caller's object intact.
-    const copy = args === undefined ? {} : isRecord(args) ? { ...args } : args;
-    this.validator ??= ajv().compile(this.schema);
-    if (this.validator(copy)) return ok(copy as Record<string, unknown>);
-    return failed((this.validator.errors ?? []).map(describe));
+    const copy = args === undefined ? {} : isRecord(args) ? { ...args } : null;
+    const validator = this.validator ?? this.compile();
+    if (copy !== null && this.prepared?.(copy) === true) return ok(copy);
+    // Ajv writes the same defaults again (none is undefined now) and words what the prepared check refused.
+    const data = copy ?? args;
+    if (validator(data)) return ok(data as Record<string, unknown>);
+    return failed((validator.errors ?? []).map(describe));
   }
 
   /** Compiles the validator now, so the first call does not pay for it. */
   warmUp(): void {
-    this.validator ??= ajv().compile(this.schema);
+    if (this.validator === null) this.compile();
+  }
+
+  /** Ajv first: a schema it refuses fails every call as before, prepared check or not. */
+  private compile(): ValidateFunction {
+    const validator = ajv().compile(this.schema);
+    this.prepared = prepareCheck(this.schema);
+    this.validator = validator;
+    return validator;
   }
 }
 

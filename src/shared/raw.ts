@@ -32,6 +32,9 @@ export interface JsonBounds {
  * as one nested `maxDepth` deep (decision R13).
  */
 export function brokenBound(value: unknown, { maxDepth, maxBytes = Infinity }: JsonBounds): 'depth' | 'size' | null {
+  const flat = flatBytes(value);
+  // The same sums as the walk below makes, whose only depth an object of scalars reaches is 1.
+  if (flat !== null) return maxDepth < 1 ? 'depth' : flat > maxBytes ? 'size' : null;
   // Two parallel stacks rather than an object per value: arguments are walked on every call.
   const values: unknown[] = [value];
   const depths: number[] = [0];
@@ -62,4 +65,20 @@ export function brokenBound(value: unknown, { maxDepth, maxBytes = Infinity }: J
     if (bytes > maxBytes) return 'size';
   }
   return null;
+}
+
+/**
+ * The size the walk counts for a plain object whose values are all scalars (most calls'
+ * arguments), made without its stacks; null for anything else.
+ */
+function flatBytes(value: unknown): number | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  let bytes = 2;
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === 'string') bytes += 4 + key.length + item.length + 2;
+    else if (typeof item === 'object' && item !== null) return null;
+    else bytes += 4 + key.length + 8;
+  }
+  return bytes;
 }

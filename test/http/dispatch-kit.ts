@@ -1,10 +1,15 @@
-// Testing one of the client's interceptors alone: composed on a plain undici Agent (no client, no
-// catalog), a request dispatched through it to a real loopback server, and every event the end
+// Testing one of the client's policies alone: run by a policy chain on a plain undici Agent (no
+// client, no catalog), a request dispatched through it to a real loopback server, and every event the end
 // of the chain hears recorded, so a test can say what was handed on, and that a failure was
 // heard exactly once and nothing after it.
 
 import { Agent, type Dispatcher } from 'undici';
-import type { Interceptor } from '../../src/http/interceptors/policy-handler.js';
+import {
+  policyDispatch,
+  type Dispatch,
+  type Interceptor,
+  type PolicyMaker,
+} from '../../src/http/interceptors/policy-chain.js';
 
 export interface Outcome {
   status: number;
@@ -19,18 +24,23 @@ export interface Outcome {
   late: string[];
 }
 
-/** An Agent with `interceptors` composed on it, innermost first, as `Dispatcher.compose` takes them. */
+/**
+ * An Agent with `policies` run on it by one handler per request, innermost first (as the client
+ * composes them), the dispatch wrapped by `around` when given (the upstream gate's admission).
+ */
 export function composed(
-  interceptors: Interceptor[],
+  policies: PolicyMaker[],
   agentOptions: Agent.Options = {},
-): { dispatcher: Dispatcher; close: () => Promise<void> } {
+  around?: Interceptor,
+): { dispatcher: { dispatch: Dispatch }; close: () => Promise<void> } {
   const agent = new Agent(agentOptions);
-  return { dispatcher: agent.compose(interceptors), close: () => agent.close() };
+  const dispatch = policyDispatch(policies, agent.dispatch.bind(agent));
+  return { dispatcher: { dispatch: around === undefined ? dispatch : around(dispatch) }, close: () => agent.close() };
 }
 
 /** Dispatches one request through `dispatcher` and resolves with what the end of the chain heard. */
 export function dispatchThrough(
-  dispatcher: Dispatcher,
+  dispatcher: { dispatch: Dispatch },
   options: Partial<Dispatcher.DispatchOptions> & { origin: string } & Record<string, unknown>,
 ): Promise<Outcome> {
   return new Promise((resolve) => {

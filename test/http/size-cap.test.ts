@@ -5,7 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError } from '../../src/http/errors.js';
-import type { Interceptor } from '../../src/http/interceptors/policy-handler.js';
+import type { PolicyMaker } from '../../src/http/interceptors/policy-chain.js';
 import { redirect } from '../../src/http/interceptors/redirect.js';
 import { byteBudget, sizeCap, type ByteBudget } from '../../src/http/interceptors/size-cap.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
@@ -58,7 +58,7 @@ beforeAll(async () => {
 
 afterAll(() => server.close());
 
-async function through(interceptors: Interceptor[], path: string, extra: Record<string, unknown> = {}) {
+async function through(interceptors: PolicyMaker[], path: string, extra: Record<string, unknown> = {}) {
   const chain = composed(interceptors);
   try {
     const outcome = await dispatchThrough(chain.dispatcher, { origin: server.origin, path, ...extra });

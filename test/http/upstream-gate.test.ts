@@ -1,5 +1,6 @@
-// The upstreamGate interceptor, on a plain undici Agent against a loopback server, with a gate
-// the test controls (what it admits, when, and what it does with an answer); then the real
+// The upstream gate (its admission around the policy chain, its answer policy in it), on a plain
+// undici Agent against a loopback server, with a gate the test controls (what it admits, when,
+// and what it does with an answer); then the real
 // UpstreamGuard as the gate of an HttpClient: a 429 with Retry-After pauses what follows, and
 // the time a request waits for its turn is not taken from its total deadline.
 
@@ -9,6 +10,7 @@ import { UpstreamGuard } from '../../src/guard/upstream-guard.js';
 import { HttpClient } from '../../src/http/client.js';
 import { HttpError, RefusedError } from '../../src/http/errors.js';
 import {
+  gateAnswer,
   GateFailure,
   upstreamGate,
   type Admission,
@@ -20,7 +22,7 @@ import { waitFor } from '../support/wait.js';
 import { composed, dispatchThrough } from './dispatch-kit.js';
 
 let server: Upstream;
-const chain = composed([upstreamGate()]);
+const chain = composed([gateAnswer()], {}, upstreamGate());
 
 beforeAll(async () => {
   server = await startUpstream((req, res) => {

@@ -8,53 +8,54 @@
 import { decodeContent } from '../content-encoding.js';
 import {
   headerValue,
-  PolicyHandler,
   type Controller,
-  type Handler,
   type Headers,
-  type Interceptor,
-} from './policy-handler.js';
+  type Policy,
+  type PolicyChain,
+  type PolicyMaker,
+} from './policy-chain.js';
 
-export function contentDecoding(maxResponseBytes: number): Interceptor {
-  return (dispatch) => (options, handler) => dispatch(options, new DecodingHandler(handler, maxResponseBytes));
+export function contentDecoding(maxResponseBytes: number): PolicyMaker {
+  return (chain) => new Decoding(chain, maxResponseBytes);
 }
 
-class DecodingHandler extends PolicyHandler {
+class Decoding implements Policy {
   /** The codings to undo; undefined while the answer passes through. */
-  private coding: string | undefined;
+  private coding: string | undefined = undefined;
   private chunks: Buffer[] | null = null;
 
   constructor(
-    next: Handler,
+    private readonly chain: PolicyChain,
     private readonly limit: number,
-  ) {
-    super(next);
-  }
+  ) {}
 
-  override onResponseStart(controller: Controller, status: number, headers: Headers, statusMessage?: string): void {
+  onResponseStart(_controller: Controller, status: number, headers: Headers): boolean {
     this.coding = status >= 200 ? headerValue(headers['content-encoding']) : undefined;
     if (this.coding !== undefined) {
       delete headers['content-encoding'];
       delete headers['content-length'];
     }
-    super.onResponseStart(controller, status, headers, statusMessage);
+    return true;
   }
 
-  override onResponseData(controller: Controller, chunk: Buffer): void {
-    if (this.coding === undefined) super.onResponseData(controller, chunk);
-    else (this.chunks ??= []).push(chunk);
+  onResponseData(_controller: Controller, chunk: Buffer): boolean {
+    if (this.coding === undefined) return true;
+    (this.chunks ??= []).push(chunk);
+    return false;
   }
 
-  override onResponseEnd(controller: Controller, trailers: Headers): void {
-    if (this.coding === undefined || this.failed) return super.onResponseEnd(controller, trailers);
+  onResponseEnd(controller: Controller, trailers: Headers): boolean {
+    if (this.coding === undefined) return true;
     let decoded: Buffer;
     try {
       decoded = decodeContent(Buffer.concat(this.chunks ?? []), this.coding, this.limit);
     } catch (error) {
-      return this.fail(controller, error as Error);
+      this.chain.fail(this, controller, error as Error);
+      return false;
     }
     this.chunks = null;
-    if (decoded.length > 0) super.onResponseData(controller, decoded);
-    super.onResponseEnd(controller, trailers);
+    if (decoded.length > 0) this.chain.dataAfter(this, controller, decoded);
+    this.chain.endAfter(this, controller, trailers);
+    return false;
   }
 }

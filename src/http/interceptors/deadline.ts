@@ -9,88 +9,76 @@
 // The timer is unref'd: a request in flight holds the process open by its socket, not by this.
 
 import { timeoutError } from '../errors.js';
-import {
-  ABANDONED,
-  NOT_STARTED,
-  PolicyHandler,
-  type Controller,
-  type Handler,
-  type Headers,
-  type Interceptor,
-} from './policy-handler.js';
+import { NOT_STARTED, type Controller, type Policy, type PolicyChain, type PolicyMaker } from './policy-chain.js';
 
-export function deadline(totalTimeoutMs: number): Interceptor {
+/** The clock starts when the policy is made: as the request is dispatched. */
+export function deadline(totalTimeoutMs: number): PolicyMaker {
   const queue = new DeadlineQueue(totalTimeoutMs);
-  return (dispatch) => (options, handler) => dispatch(options, queue.add(new DeadlineHandler(handler, queue)));
+  return (chain) => queue.add(new Deadline(chain, queue));
 }
 
-class DeadlineHandler extends PolicyHandler {
+class Deadline implements Policy {
   /** When the deadline passes (performance.now() ms). */
   due = 0;
   /** Neighbours in the queue while the exchange runs. */
-  older: DeadlineHandler | null = null;
-  newer: DeadlineHandler | null = null;
+  older: Deadline | null = null;
+  newer: Deadline | null = null;
   /** The hop on the wire, to tear down when the deadline passes. */
   private controller: Controller | null = null;
 
   constructor(
-    next: Handler,
+    private readonly chain: PolicyChain,
     private readonly queue: DeadlineQueue,
-  ) {
-    super(next);
-  }
+  ) {}
 
-  override onRequestStart(controller: Controller, context: unknown): void {
-    if (this.failed) return controller.abort(ABANDONED);
+  onRequestStart(controller: Controller, context: unknown): unknown {
     this.controller = controller;
-    super.onRequestStart(controller, context);
+    return context;
   }
 
-  override onResponseEnd(controller: Controller, trailers: Headers): void {
+  onResponseEnd(): boolean {
     this.queue.remove(this);
-    super.onResponseEnd(controller, trailers);
+    return true;
   }
 
-  override onResponseError(controller: Controller, error: Error): void {
+  onResponseError(): boolean {
     this.queue.remove(this);
-    super.onResponseError(controller, error);
+    return true;
   }
 
+  /** Fails whichever hop is on the wire (a hop that starts later is aborted by the chain). */
   expire(): void {
-    if (this.failed) return;
-    this.failed = true;
-    this.next.onResponseError?.(this.controller ?? NOT_STARTED, timeoutError(this.queue.totalTimeoutMs));
-    this.controller?.abort(ABANDONED);
+    this.chain.fail(this, this.controller ?? NOT_STARTED, timeoutError(this.queue.totalTimeoutMs));
   }
 }
 
 /** The exchanges in flight, oldest first, and one timer for the oldest's deadline. */
 class DeadlineQueue {
-  private oldest: DeadlineHandler | null = null;
-  private newest: DeadlineHandler | null = null;
+  private oldest: Deadline | null = null;
+  private newest: Deadline | null = null;
   private timer: NodeJS.Timeout | null = null;
 
   constructor(readonly totalTimeoutMs: number) {}
 
-  add(handler: DeadlineHandler): DeadlineHandler {
-    handler.due = performance.now() + this.totalTimeoutMs;
-    handler.older = this.newest;
-    if (this.newest === null) this.oldest = handler;
-    else this.newest.newer = handler;
-    this.newest = handler;
+  add(entry: Deadline): Deadline {
+    entry.due = performance.now() + this.totalTimeoutMs;
+    entry.older = this.newest;
+    if (this.newest === null) this.oldest = entry;
+    else this.newest.newer = entry;
+    this.newest = entry;
     // A timer still set for an older exchange fires first; it re-arms for this one then.
     if (this.timer === null) this.arm(this.totalTimeoutMs);
-    return handler;
+    return entry;
   }
 
-  remove(handler: DeadlineHandler): void {
-    const { older, newer } = handler;
-    if (older === null && this.oldest !== handler) return; // not queued (already removed)
+  remove(entry: Deadline): void {
+    const { older, newer } = entry;
+    if (older === null && this.oldest !== entry) return; // not queued (already removed)
     if (older === null) this.oldest = newer;
     else older.newer = newer;
     if (newer === null) this.newest = older;
     else newer.older = older;
-    handler.older = handler.newer = null;
+    entry.older = entry.newer = null;
   }
 
   private arm(ms: number): void {

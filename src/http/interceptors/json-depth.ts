@@ -11,15 +11,15 @@ import { HttpError } from '../errors.js';
 import { JsonDepth } from '../json-depth.js';
 import {
   headerValue,
-  PolicyHandler,
   type Controller,
-  type Handler,
   type Headers,
-  type Interceptor,
-} from './policy-handler.js';
+  type Policy,
+  type PolicyChain,
+  type PolicyMaker,
+} from './policy-chain.js';
 
-export function jsonDepth(maxJsonDepth: number): Interceptor {
-  return (dispatch) => (options, handler) => dispatch(options, new JsonDepthHandler(handler, maxJsonDepth));
+export function jsonDepth(maxJsonDepth: number): PolicyMaker {
+  return (chain) => new JsonDepthPolicy(chain, maxJsonDepth);
 }
 
 /** Not decided yet: the answer is no longer than the bound, or no significant byte has come. */
@@ -27,8 +27,8 @@ const UNDECIDED = 0;
 /** Not JSON that nests: passed on unread. */
 const NOT_JSON = 1;
 
-class JsonDepthHandler extends PolicyHandler {
-  private contentType: string | undefined;
+class JsonDepthPolicy implements Policy {
+  private contentType: string | undefined = undefined;
   /** The scan of a JSON answer, once the answer is known to be one that nests. */
   private scan: JsonDepth | typeof UNDECIDED | typeof NOT_JSON = UNDECIDED;
   /** The chunks handed on before the answer outgrew the bound (read once it does). */
@@ -36,24 +36,22 @@ class JsonDepthHandler extends PolicyHandler {
   private read = 0;
 
   constructor(
-    next: Handler,
+    private readonly chain: PolicyChain,
     private readonly max: number,
-  ) {
-    super(next);
-  }
+  ) {}
 
-  override onResponseStart(controller: Controller, status: number, headers: Headers, statusMessage?: string): void {
+  onResponseStart(_controller: Controller, status: number, headers: Headers): boolean {
     if (status >= 200) this.contentType = headerValue(headers['content-type']);
-    super.onResponseStart(controller, status, headers, statusMessage);
+    return true;
   }
 
-  override onResponseData(controller: Controller, chunk: Buffer): void {
+  onResponseData(controller: Controller, chunk: Buffer): boolean {
     if (this.scan === UNDECIDED) {
       this.read += chunk.length;
       if (this.read <= this.max) (this.early ??= []).push(chunk);
-      else if (this.decide(this.early === null ? [chunk] : [...this.early, chunk])) this.tooDeep(controller);
-    } else if (this.scan !== NOT_JSON && this.scan.deeperAfter(chunk)) this.tooDeep(controller);
-    if (!this.failed) super.onResponseData(controller, chunk);
+      else if (this.decide(this.early === null ? [chunk] : [...this.early, chunk])) return this.tooDeep(controller);
+    } else if (this.scan !== NOT_JSON && this.scan.deeperAfter(chunk)) return this.tooDeep(controller);
+    return true;
   }
 
   /** The answer outgrew the bound with `chunks`: whether it is JSON that nests past it already. */
@@ -69,11 +67,14 @@ class JsonDepthHandler extends PolicyHandler {
     return chunks.some((chunk) => scan.deeperAfter(chunk));
   }
 
-  private tooDeep(controller: Controller): void {
-    this.fail(
+  /** Refuses the exchange; false, as the hook that found it returns. */
+  private tooDeep(controller: Controller): false {
+    this.chain.fail(
+      this,
       controller,
       new HttpError('too-deep', `JSON answer nested more than ${this.max} levels deep (maxJsonDepth)`),
     );
+    return false;
   }
 }
 

@@ -8,11 +8,12 @@
 // - Fetch semantics: 303 turns anything into GET; 301 and 302 turn POST into GET. Either way the
 //   body goes, and with it the headers that describe it. 307 and 308 keep both.
 // - A redirect without Location is an answer like any other.
-// - The next handler hears `onRequestStart` once per hop (so it can always abort the hop on the
-//   wire); from the second on, its context's `redirects` lists the URLs followed so far.
+// - The policies after it and the caller hear `onRequestStart` once per hop (so the caller can
+//   always abort the hop on the wire); from the second on, its context's `redirects` lists the
+//   URLs followed so far.
 
 import { HttpError } from '../errors.js';
-import { PolicyHandler, type Controller, type Handler, type Headers, type Interceptor } from './policy-handler.js';
+import type { Controller, Headers, Policy, PolicyChain, PolicyMaker } from './policy-chain.js';
 import type { Dispatcher } from 'undici';
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -36,9 +37,8 @@ export interface RedirectContext {
 /** Why a hop to `next` may not be sent (a message), or null when it may; `first` is the URL first requested. */
 export type RedirectJudge = (next: URL, first: URL) => string | null;
 
-export function redirect(maxRedirects: number, judge: RedirectJudge = sameOrigin): Interceptor {
-  return (dispatch) => (options, handler) =>
-    dispatch(options, new RedirectHandler(handler, dispatch, options, maxRedirects, judge));
+export function redirect(maxRedirects: number, judge: RedirectJudge = sameOrigin): PolicyMaker {
+  return (chain, options) => new Redirect(chain, options, maxRedirects, judge);
 }
 
 /** The default judge: the origin of the first request, no credentials, http(s) only. */
@@ -52,9 +52,7 @@ export function sameOrigin(next: URL, first: URL): string | null {
   return null;
 }
 
-type Dispatch = Dispatcher['dispatch'];
-
-class RedirectHandler extends PolicyHandler {
+class Redirect implements Policy {
   /** The hop to follow once this one's body is drained, and the status that sent there; null while the answer is handed on. */
   private pending: URL | null = null;
   private pendingStatus = 0;
@@ -66,24 +64,20 @@ class RedirectHandler extends PolicyHandler {
   private dropped: Controller | null = null;
 
   constructor(
-    next: Handler,
-    private readonly dispatch: Dispatch,
+    private readonly chain: PolicyChain,
     private options: Dispatcher.DispatchOptions,
     private readonly maxRedirects: number,
     private readonly judge: RedirectJudge,
-  ) {
-    super(next);
-  }
+  ) {}
 
-  override onRequestStart(controller: Controller, context: unknown): void {
+  onRequestStart(_controller: Controller, context: unknown): unknown {
     const followed = this.followed;
-    super.onRequestStart(controller, followed === null ? context : { ...(context as object), redirects: followed });
+    return followed === null ? context : { ...(context as object), redirects: followed };
   }
 
-  override onResponseStart(controller: Controller, status: number, headers: Headers, statusMessage?: string): void {
-    if (this.failed) return;
-    if (!REDIRECT_STATUSES.has(status) || headers.location === undefined)
-      return super.onResponseStart(controller, status, headers, statusMessage);
+  /** A redirect is held here (its body drained, then followed); any other answer goes on. */
+  onResponseStart(controller: Controller, status: number, headers: Headers): boolean {
+    if (!REDIRECT_STATUSES.has(status) || headers.location === undefined) return true;
     const next = this.resolve(headers.location);
     if (typeof next === 'string') return this.fail(controller, new HttpError('redirect-refused', next));
     if ((this.followed?.length ?? 0) >= this.maxRedirects) {
@@ -97,23 +91,31 @@ class RedirectHandler extends PolicyHandler {
     this.drained = 0;
     const length = headers['content-length'];
     if (typeof length === 'string' && Number(length) > DRAIN_LIMIT) this.drop(controller);
+    return false;
   }
 
-  override onResponseData(controller: Controller, chunk: Buffer): void {
-    if (controller === this.dropped) return;
-    if (this.pending === null) return super.onResponseData(controller, chunk);
+  onResponseData(controller: Controller, chunk: Buffer): boolean {
+    if (controller === this.dropped) return false;
+    if (this.pending === null) return true;
     this.drained += chunk.length;
     if (this.drained > DRAIN_LIMIT) this.drop(controller);
+    return false;
   }
 
-  override onResponseEnd(controller: Controller, trailers: Headers): void {
-    if (controller === this.dropped) return;
-    if (this.pending === null) super.onResponseEnd(controller, trailers);
-    else this.follow(controller);
+  onResponseEnd(controller: Controller): boolean {
+    if (controller === this.dropped) return false;
+    if (this.pending === null) return true;
+    this.follow(controller);
+    return false;
   }
 
-  override onResponseError(controller: Controller, error: Error): void {
-    if (controller !== this.dropped) super.onResponseError(controller, error);
+  onResponseError(controller: Controller): boolean {
+    return controller !== this.dropped;
+  }
+
+  private fail(controller: Controller, error: HttpError): false {
+    this.chain.fail(this, controller, error);
+    return false;
   }
 
   /** The Location as a URL the judge lets through, or why not. */
@@ -157,10 +159,10 @@ class RedirectHandler extends PolicyHandler {
       this.options = { ...this.options, path };
     }
     try {
-      this.dispatch(this.options, this);
+      this.chain.redispatch(this.options);
     } catch (error) {
       // A dispatcher closed meanwhile refuses at once.
-      this.fail(controller, error as Error);
+      this.chain.fail(this, controller, error as Error);
     }
   }
 }

@@ -1,16 +1,16 @@
 // The response-size bounds, counted while the body is read (decision R5): a declared
 // Content-Length over the cap fails before a byte of the body is read, a body that grows past it
 // fails at the chunk that crosses it, and the connection is dropped at once (no reading on to
-// the end). Two interceptors:
+// the end). Two policies:
 //
 // - `sizeCap`: the final answer's body (outside `redirect`, so it counts the answer, not the
 //   redirect hops, which `redirect` bounds itself).
 // - `byteBudget`: a bound several requests share (an executeRequest call's bytes), innermost, so
 //   that every byte read off the wire is taken from it, a redirect's drained body included. A
-//   request without `budget` in its dispatch options passes through at no cost.
+//   request without `budget` in its dispatch options has no such policy.
 
 import { HttpError } from '../errors.js';
-import { PolicyHandler, type Controller, type Handler, type Headers, type Interceptor } from './policy-handler.js';
+import type { Controller, Headers, Policy, PolicyChain, PolicyMaker } from './policy-chain.js';
 
 /** Bytes several requests may read together; `take` says why not when a chunk passes it. */
 export interface ByteBudget {
@@ -22,38 +22,37 @@ export interface BudgetOptions {
   budget?: ByteBudget;
 }
 
-export function sizeCap(maxResponseBytes: number): Interceptor {
-  return (dispatch) => (options, handler) => dispatch(options, new SizeCapHandler(handler, maxResponseBytes));
+export function sizeCap(maxResponseBytes: number): PolicyMaker {
+  return (chain) => new SizeCap(chain, maxResponseBytes);
 }
 
-export function byteBudget(): Interceptor {
-  return (dispatch) => (options, handler) => {
+export function byteBudget(): PolicyMaker {
+  return (chain, options) => {
     const { budget } = options as BudgetOptions;
-    return dispatch(options, budget === undefined ? handler : new BudgetHandler(handler, budget));
+    return budget === undefined ? null : new Budget(chain, budget);
   };
 }
 
-class SizeCapHandler extends PolicyHandler {
+class SizeCap implements Policy {
   private read = 0;
 
   constructor(
-    next: Handler,
+    private readonly chain: PolicyChain,
     private readonly limit: number,
-  ) {
-    super(next);
-  }
+  ) {}
 
-  override onResponseStart(controller: Controller, status: number, headers: Headers, statusMessage?: string): void {
+  onResponseStart(controller: Controller, status: number, headers: Headers): boolean {
     const length = headers['content-length'];
-    if (status >= 200 && typeof length === 'string' && Number(length) > this.limit)
-      this.fail(controller, this.tooLarge());
-    else super.onResponseStart(controller, status, headers, statusMessage);
+    if (status < 200 || typeof length !== 'string' || Number(length) <= this.limit) return true;
+    this.chain.fail(this, controller, this.tooLarge());
+    return false;
   }
 
-  override onResponseData(controller: Controller, chunk: Buffer): void {
+  onResponseData(controller: Controller, chunk: Buffer): boolean {
     this.read += chunk.length;
-    if (this.read > this.limit) this.fail(controller, this.tooLarge());
-    else super.onResponseData(controller, chunk);
+    if (this.read <= this.limit) return true;
+    this.chain.fail(this, controller, this.tooLarge());
+    return false;
   }
 
   private tooLarge(): HttpError {
@@ -61,17 +60,16 @@ class SizeCapHandler extends PolicyHandler {
   }
 }
 
-class BudgetHandler extends PolicyHandler {
+class Budget implements Policy {
   constructor(
-    next: Handler,
+    private readonly chain: PolicyChain,
     private readonly budget: ByteBudget,
-  ) {
-    super(next);
-  }
+  ) {}
 
-  override onResponseData(controller: Controller, chunk: Buffer): void {
-    const overBudget = this.failed ? null : this.budget.take(chunk.length);
-    if (overBudget !== null) this.fail(controller, new HttpError('too-large', overBudget));
-    else super.onResponseData(controller, chunk);
+  onResponseData(controller: Controller, chunk: Buffer): boolean {
+    const overBudget = this.budget.take(chunk.length);
+    if (overBudget === null) return true;
+    this.chain.fail(this, controller, new HttpError('too-large', overBudget));
+    return false;
   }
 }

@@ -1,21 +1,27 @@
-// The upstream guard's place in the chain (the guard itself is src/guard/):
-// outermost, around every hop of a request. Before anything is dispatched the gate admits the
-// request (no pause of its scope, a token in its rate bucket, a free concurrency slot) or refuses
-// it, and then nothing is sent and the caller hears a RefusedError saying when to try again.
-// Once the answer is over the slot is freed, and the answer is reported to the gate (a 429, or a
-// 503 with Retry-After, pauses the scope) before the caller hears it, so the caller's next
-// request already meets the pause. A request without a gate in its options passes through.
+// The upstream guard's place in the client (the guard itself is src/guard/): outermost, around
+// every hop of a request, in two parts.
+//
+// - `upstreamGate`, around the dispatch of the policy chain: before anything is dispatched the
+//   gate admits the request (no pause of its scope, a token in its rate bucket, a free
+//   concurrency slot) or refuses it, and then nothing is sent and the caller hears a RefusedError
+//   saying when to try again. A request without a gate in its options passes through.
+// - `gateAnswer`, the chain's outermost policy for an admitted request: once the answer is over
+//   the slot is freed, and the answer is reported to the gate (a 429, or a 503 with Retry-After,
+//   pauses the scope) before the caller hears it, so the caller's next request already meets the
+//   pause.
 
 import { abortedError, RefusedError, type Refusal } from '../errors.js';
 import {
   headerValue,
   NOT_STARTED,
-  PolicyHandler,
   type Controller,
   type Handler,
   type Headers,
   type Interceptor,
-} from './policy-handler.js';
+  type Policy,
+  type PolicyChain,
+  type PolicyMaker,
+} from './policy-chain.js';
 import type { Dispatcher } from 'undici';
 
 /** Let go (free the slot with `release` once answered, report the answer to `scope`), or refused. */
@@ -32,6 +38,8 @@ export interface UpstreamGate {
 /** The dispatch option that puts a request behind a gate: whose request it is, to which origin. */
 export interface GateOptions {
   gate?: { by: UpstreamGate; origin: string; namespace: string; signal: AbortSignal | undefined };
+  /** Written by `upstreamGate` into the request's options once the gate let it go: what `gateAnswer` frees and reports to. */
+  admitted?: Extract<Admission, { ok: true }>;
 }
 
 /** A failure of the gate itself (its shared state): the client hands the cause on as it came. */
@@ -78,46 +86,57 @@ function dispatchAdmitted(
     admission.release();
     return handler.onResponseError?.(NOT_STARTED, abortedError());
   }
-  const gated = new GateHandler(handler, gate.by, admission);
+  // The options are this request's own (the client makes them per request).
+  (options as GateOptions).admitted = admission;
   try {
-    dispatch(options, gated);
+    dispatch(options, handler);
   } catch (error) {
-    gated.onResponseError(NOT_STARTED, error as Error);
+    // A policy chain hears a failed dispatch itself (and frees the slot then); a plain dispatch throws.
+    admission.release();
+    handler.onResponseError?.(NOT_STARTED, error as Error);
   }
 }
 
-class GateHandler extends PolicyHandler {
+/** The chain's outermost policy: frees an admitted request's slot and reports its answer to the gate. */
+export function gateAnswer(): PolicyMaker {
+  return (chain, options) => {
+    const { gate, admitted } = options as GateOptions;
+    return gate === undefined || admitted === undefined ? null : new GateAnswer(chain, gate.by, admitted);
+  };
+}
+
+class GateAnswer implements Policy {
   private status = 0;
-  private retryAfter: string | undefined;
+  private retryAfter: string | undefined = undefined;
   private released = false;
 
   constructor(
-    next: Handler,
+    private readonly chain: PolicyChain,
     private readonly gate: UpstreamGate,
     private readonly admission: Extract<Admission, { ok: true }>,
-  ) {
-    super(next);
-  }
+  ) {}
 
-  override onResponseStart(controller: Controller, status: number, headers: Headers, statusMessage?: string): void {
+  onResponseStart(_controller: Controller, status: number, headers: Headers): boolean {
     this.status = status;
     this.retryAfter = headerValue(headers['retry-after']);
-    super.onResponseStart(controller, status, headers, statusMessage);
+    return true;
   }
 
-  override onResponseEnd(controller: Controller, trailers: Headers): void {
+  /** The caller hears the end once the gate has read the answer. */
+  onResponseEnd(controller: Controller, trailers: Headers): boolean {
     this.release();
     const observed = this.gate.observe(this.admission.scope, this.status, this.retryAfter);
-    if (observed === null) return super.onResponseEnd(controller, trailers);
+    if (observed === null) return true;
     observed.then(
-      () => super.onResponseEnd(controller, trailers),
-      (error: unknown) => super.onResponseError(controller, new GateFailure(error)),
+      () => this.chain.endAfter(this, controller, trailers),
+      (error: unknown) => this.chain.errorAfter(this, controller, new GateFailure(error)),
     );
+    return false;
   }
 
-  override onResponseError(controller: Controller, error: Error): void {
+  onResponseError(): boolean {
     this.release();
-    super.onResponseError(controller, error);
+    return true;
   }
 
   private release(): void {
