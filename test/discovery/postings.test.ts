@@ -134,7 +134,7 @@ describe('postings and their ranking', () => {
     };
     const averages = [...postings.averageFieldLength];
     expect(decodePostings(withHeader(() => undefined))).not.toBeNull();
-    for (const bad of [null, -1, '3', 1e309]) {
+    for (const bad of [null, -1, '3', -0.5]) {
       expect(
         decodePostings(withHeader((h) => (h.averageFieldLength = [bad, ...averages.slice(1)]))),
         `${bad}`,
