@@ -47,6 +47,7 @@ export const INTEGRATION: readonly string[] = [
   'test/cli/doctor.test.ts',
   'test/cli/group.test.ts',
   'test/cli/init.test.ts',
+  'test/cli/list-refs.test.ts',
   'test/cli/list.test.ts',
   'test/cli/migrate.test.ts',
   'test/cli/run.test.ts',

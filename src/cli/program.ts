@@ -12,6 +12,7 @@ import { registerImport } from './import.js';
 import { registerInit } from './init.js';
 import { registerKeys } from './keys.js';
 import { registerList } from './list.js';
+import { registerListRefs } from './list-refs.js';
 import { registerMigrate } from './migrate.js';
 import { registerDescribe } from './describe.js';
 import { registerSearch } from './search.js';
@@ -36,6 +37,7 @@ export function createProgram(): Command {
     registerCall,
     registerTest,
     registerList,
+    registerListRefs,
     registerDoctor,
     registerGroup,
     registerKeys,
