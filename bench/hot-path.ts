@@ -10,16 +10,13 @@
 // And the floor of the handlers' extra (floor.ts): two round trips of a bare pair of processes. The older build: FLOWGUARD_HOT_PATH_BASELINE=DIR,
 // or FLOWGUARD_HOT_PATH_BASELINE_REF=REF (default BASELINE_REF), built once as load.ts builds it.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { atOnce, RawClients, rawUndici, sameLimit, type Rate } from './ceilings.js';
+import { atOnce, type Rate } from './ceilings.js';
 import { BarePair } from './floor.js';
 import { baselineBuild, root } from './load.js';
 import { loaderOf, type Catalog } from './package-entry.js';
+import { callOf, openPriceRig } from './price-rig.js';
 import { formatMs, median } from './stats.js';
-import { priceSchema, startPriceUpstream } from './upstream.js';
 
 /** main when issue 29 was taken up: the build its targets are relative to. */
 const BASELINE_REF = 'b409bba';
@@ -50,14 +47,7 @@ async function handlerExtra(catalog: Catalog, pairs: number): Promise<number[]> 
 
 /** TOTAL calls with IN_FLIGHT running at any moment. */
 function throughput(catalog: Catalog, tool: string): Promise<Rate> {
-  return atOnce(
-    async () => {
-      const result = await catalog.call(tool, { symbol: 'eth' });
-      if (!result.ok) throw new Error(`bench call of ${tool} failed: ${JSON.stringify(result)}`);
-    },
-    TOTAL,
-    IN_FLIGHT,
-  );
+  return atOnce(callOf(catalog, tool), TOTAL, IN_FLIGHT);
 }
 
 /** The p50 of the rounds' rates, and the CPU per call of the same rounds (p50 each). */
@@ -89,21 +79,9 @@ export async function benchHotPath(): Promise<string[]> {
     process.env.FLOWGUARD_HOT_PATH_BASELINE ??
     baselineBuild(process.env.FLOWGUARD_HOT_PATH_BASELINE_REF ?? BASELINE_REF);
   const builds = { before: await loaderOf(baseline), now: await loaderOf(root) };
-  const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-hot-'));
-  const { child, port } = await startPriceUpstream(dir);
-  writeFileSync(join(dir, 'bench.mjs'), priceSchema({ handlers: true }));
-  const limit = sameLimit(dir);
-  const url = `http://127.0.0.1:${port}/v1/price/eth?currency=usd`;
-  const raw = rawUndici(url);
-  const clients = new RawClients(dir, 2);
-  const bare = new BarePair(dir);
-  const options = {
-    schemas: dir,
-    project: dir,
-    env: {},
-    keys: { BENCH_KEY: 'bench-key-value' },
-    upstreams: { '*': `http://127.0.0.1:${port}` },
-  };
+  const rig = await openPriceRig('flowguard-bench-hot-');
+  const { raw, options } = rig;
+  const bare = new BarePair(rig.dir);
   const first = { before: [] as number[], now: [] as number[] };
   const extra = { before: [] as number[], now: [] as number[] };
   const plainRate = { before: [] as Rate[], now: [] as Rate[] };
@@ -125,7 +103,7 @@ export async function benchHotPath(): Promise<string[]> {
       await atOnce(raw.one, TOTAL, IN_FLIGHT);
       for (let round = 0; round < ROUNDS; round += 1) {
         ceiling.raw.push(await atOnce(raw.one, TOTAL, IN_FLIGHT));
-        ceiling.upstream.push(await clients.together(url, TOTAL, IN_FLIGHT));
+        ceiling.upstream.push(await rig.clients.together(rig.url, TOTAL, IN_FLIGHT));
         floor.sleeping.push(await bare.roundTrip(PAIRS_PER_ROUND, false));
         floor.polling.push(await bare.roundTrip(PAIRS_PER_ROUND, true));
         // Each build goes first every other round: neither always follows the other's load.
@@ -145,7 +123,7 @@ export async function benchHotPath(): Promise<string[]> {
     // The least two round trips take, sleeping or polling, whichever was faster in this run.
     const floorMs = 2 * Math.min(median(floor.sleeping), median(floor.polling));
     return [
-      `hot path against an older build (${baseline}), both in this process, ${ROUNDS} rounds taken in turns; ${limit}`,
+      `hot path against an older build (${baseline}), both in this process, ${ROUNDS} rounds taken in turns; ${rig.limit}`,
       ratioLine(
         'extra p50 of preRequest + postRequest over the same call without',
         median(extra.now),
@@ -178,11 +156,8 @@ export async function benchHotPath(): Promise<string[]> {
       `  first handler call of a fresh catalog (sandbox start + factory): p50 ${formatMs(median(first.now))} now vs ${formatMs(median(first.before))} before (${(median(first.now) / median(first.before)).toFixed(2)}x), ${FIRST_CALL_RUNS} runs`,
     ];
   } finally {
-    await raw.close();
-    clients.close();
     bare.close();
-    child.kill();
-    rmSync(dir, { recursive: true, force: true });
+    await rig.close();
   }
 }
 
