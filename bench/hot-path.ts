@@ -17,6 +17,7 @@ import { baselineBuild, root } from './load.js';
 import { loaderOf, type Catalog } from './package-entry.js';
 import { callOf, openPriceRig } from './price-rig.js';
 import { formatMs, median } from './stats.js';
+import { timeCall } from './upstream.js';
 
 /** main when issue 29 was taken up: the build its targets are relative to. */
 const BASELINE_REF = 'b409bba';
@@ -28,19 +29,12 @@ const IN_FLIGHT = 50;
 const FIRST_CALL_RUNS = 5;
 const TARGETS = { extra: 0.25, plainRate: 2, handlerRate: 2.5 } as const;
 
-async function timed(catalog: Catalog, tool: string): Promise<number> {
-  const start = performance.now();
-  const result = await catalog.call(tool, { symbol: 'eth' });
-  if (!result.ok) throw new Error(`bench call of ${tool} failed: ${JSON.stringify(result)}`);
-  return performance.now() - start;
-}
-
 /** p50 of (handler call − plain call), each pair taken one right after the other. */
 async function handlerExtra(catalog: Catalog, pairs: number): Promise<number[]> {
   const extra: number[] = [];
   for (let i = 0; i < pairs; i += 1) {
-    const plain = await timed(catalog, 'bench_getPrice');
-    extra.push((await timed(catalog, 'bench_getRoundedPrice')) - plain);
+    const plain = await timeCall(catalog, 'bench_getPrice');
+    extra.push((await timeCall(catalog, 'bench_getRoundedPrice')) - plain);
   }
   return extra;
 }
@@ -93,7 +87,7 @@ export async function benchHotPath(): Promise<string[]> {
     for (let run = 0; run < FIRST_CALL_RUNS; run += 1) {
       for (const name of ['before', 'now'] as const) {
         const catalog = await builds[name](options);
-        first[name].push(await timed(catalog, 'bench_getRoundedPrice'));
+        first[name].push(await timeCall(catalog, 'bench_getRoundedPrice'));
         await catalog.close();
       }
     }
