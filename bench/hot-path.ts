@@ -10,16 +10,14 @@
 // And the floor of the handlers' extra (floor.ts): two round trips of a bare pair of processes. The older build: FLOWGUARD_HOT_PATH_BASELINE=DIR,
 // or FLOWGUARD_HOT_PATH_BASELINE_REF=REF (default BASELINE_REF), built once as load.ts builds it.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { atOnce, RawClients, rawUndici, sameLimit, type Rate } from './ceilings.js';
+import { atOnce, type Rate } from './ceilings.js';
 import { BarePair } from './floor.js';
 import { baselineBuild, root } from './load.js';
 import { loaderOf, type Catalog } from './package-entry.js';
+import { callOf, openPriceRig } from './price-rig.js';
 import { formatMs, median } from './stats.js';
-import { priceSchema, startPriceUpstream } from './upstream.js';
+import { timeCall } from './upstream.js';
 
 /** main when issue 29 was taken up: the build its targets are relative to. */
 const BASELINE_REF = 'b409bba';
@@ -31,33 +29,19 @@ const IN_FLIGHT = 50;
 const FIRST_CALL_RUNS = 5;
 const TARGETS = { extra: 0.25, plainRate: 2, handlerRate: 2.5 } as const;
 
-async function timed(catalog: Catalog, tool: string): Promise<number> {
-  const start = performance.now();
-  const result = await catalog.call(tool, { symbol: 'eth' });
-  if (!result.ok) throw new Error(`bench call of ${tool} failed: ${JSON.stringify(result)}`);
-  return performance.now() - start;
-}
-
 /** p50 of (handler call − plain call), each pair taken one right after the other. */
 async function handlerExtra(catalog: Catalog, pairs: number): Promise<number[]> {
   const extra: number[] = [];
   for (let i = 0; i < pairs; i += 1) {
-    const plain = await timed(catalog, 'bench_getPrice');
-    extra.push((await timed(catalog, 'bench_getRoundedPrice')) - plain);
+    const plain = await timeCall(catalog, 'bench_getPrice');
+    extra.push((await timeCall(catalog, 'bench_getRoundedPrice')) - plain);
   }
   return extra;
 }
 
 /** TOTAL calls with IN_FLIGHT running at any moment. */
 function throughput(catalog: Catalog, tool: string): Promise<Rate> {
-  return atOnce(
-    async () => {
-      const result = await catalog.call(tool, { symbol: 'eth' });
-      if (!result.ok) throw new Error(`bench call of ${tool} failed: ${JSON.stringify(result)}`);
-    },
-    TOTAL,
-    IN_FLIGHT,
-  );
+  return atOnce(callOf(catalog, tool), TOTAL, IN_FLIGHT);
 }
 
 /** The p50 of the rounds' rates, and the CPU per call of the same rounds (p50 each). */
@@ -89,21 +73,9 @@ export async function benchHotPath(): Promise<string[]> {
     process.env.FLOWGUARD_HOT_PATH_BASELINE ??
     baselineBuild(process.env.FLOWGUARD_HOT_PATH_BASELINE_REF ?? BASELINE_REF);
   const builds = { before: await loaderOf(baseline), now: await loaderOf(root) };
-  const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-hot-'));
-  const { child, port } = await startPriceUpstream(dir);
-  writeFileSync(join(dir, 'bench.mjs'), priceSchema({ handlers: true }));
-  const limit = sameLimit(dir);
-  const url = `http://127.0.0.1:${port}/v1/price/eth?currency=usd`;
-  const raw = rawUndici(url);
-  const clients = new RawClients(dir, 2);
-  const bare = new BarePair(dir);
-  const options = {
-    schemas: dir,
-    project: dir,
-    env: {},
-    keys: { BENCH_KEY: 'bench-key-value' },
-    upstreams: { '*': `http://127.0.0.1:${port}` },
-  };
+  const rig = await openPriceRig('flowguard-bench-hot-');
+  const { raw, options } = rig;
+  const bare = new BarePair(rig.dir);
   const first = { before: [] as number[], now: [] as number[] };
   const extra = { before: [] as number[], now: [] as number[] };
   const plainRate = { before: [] as Rate[], now: [] as Rate[] };
@@ -115,7 +87,7 @@ export async function benchHotPath(): Promise<string[]> {
     for (let run = 0; run < FIRST_CALL_RUNS; run += 1) {
       for (const name of ['before', 'now'] as const) {
         const catalog = await builds[name](options);
-        first[name].push(await timed(catalog, 'bench_getRoundedPrice'));
+        first[name].push(await timeCall(catalog, 'bench_getRoundedPrice'));
         await catalog.close();
       }
     }
@@ -125,7 +97,7 @@ export async function benchHotPath(): Promise<string[]> {
       await atOnce(raw.one, TOTAL, IN_FLIGHT);
       for (let round = 0; round < ROUNDS; round += 1) {
         ceiling.raw.push(await atOnce(raw.one, TOTAL, IN_FLIGHT));
-        ceiling.upstream.push(await clients.together(url, TOTAL, IN_FLIGHT));
+        ceiling.upstream.push(await rig.clients.together(rig.url, TOTAL, IN_FLIGHT));
         floor.sleeping.push(await bare.roundTrip(PAIRS_PER_ROUND, false));
         floor.polling.push(await bare.roundTrip(PAIRS_PER_ROUND, true));
         // Each build goes first every other round: neither always follows the other's load.
@@ -145,7 +117,7 @@ export async function benchHotPath(): Promise<string[]> {
     // The least two round trips take, sleeping or polling, whichever was faster in this run.
     const floorMs = 2 * Math.min(median(floor.sleeping), median(floor.polling));
     return [
-      `hot path against an older build (${baseline}), both in this process, ${ROUNDS} rounds taken in turns; ${limit}`,
+      `hot path against an older build (${baseline}), both in this process, ${ROUNDS} rounds taken in turns; ${rig.limit}`,
       ratioLine(
         'extra p50 of preRequest + postRequest over the same call without',
         median(extra.now),
@@ -178,11 +150,8 @@ export async function benchHotPath(): Promise<string[]> {
       `  first handler call of a fresh catalog (sandbox start + factory): p50 ${formatMs(median(first.now))} now vs ${formatMs(median(first.before))} before (${(median(first.now) / median(first.before)).toFixed(2)}x), ${FIRST_CALL_RUNS} runs`,
     ];
   } finally {
-    await raw.close();
-    clients.close();
     bare.close();
-    child.kill();
-    rmSync(dir, { recursive: true, force: true });
+    await rig.close();
   }
 }
 

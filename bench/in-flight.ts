@@ -11,38 +11,25 @@
 //
 // FLOWGUARD_HOT_PATH_CONCURRENCY=N puts every build under one explicit limit, as in hot-path.ts.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { atOnce, RawClients, rawUndici, sameLimit, type Rate } from './ceilings.js';
+import { atOnce, type Rate } from './ceilings.js';
 import { loaderOf, type Catalog } from './package-entry.js';
+import { callOf, openPriceRig } from './price-rig.js';
 import { median } from './stats.js';
-import { priceSchema, startPriceUpstream } from './upstream.js';
 
 const ROUNDS = Number(process.env.FLOWGUARD_IN_FLIGHT_ROUNDS ?? 5);
 const TOTAL = 2000;
 const IN_FLIGHT = 50;
 
 export async function benchInFlight(builds: string[]): Promise<string[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'flowguard-bench-in-flight-'));
-  const { child, port } = await startPriceUpstream(dir);
-  writeFileSync(join(dir, 'bench.mjs'), priceSchema({ handlers: true }));
-  const limit = sameLimit(dir);
-  const url = `http://127.0.0.1:${port}/v1/price/eth?currency=usd`;
-  const raw = rawUndici(url);
-  const clients = new RawClients(dir, 2);
-  const options = {
-    schemas: dir,
-    project: dir,
-    env: {},
-    keys: { BENCH_KEY: 'bench-key-value' },
-    upstreams: { '*': `http://127.0.0.1:${port}` },
-  };
+  const rig = await openPriceRig('flowguard-bench-in-flight-');
   const catalogs: Array<[string, Catalog]> = [];
   try {
-    for (const build of builds) catalogs.push([basename(resolve(build)), await (await loaderOf(build))(options)]);
-    const subjects: Array<[string, () => Promise<Rate>]> = [['raw undici', () => atOnce(raw.one, TOTAL, IN_FLIGHT)]];
+    for (const build of builds) catalogs.push([basename(resolve(build)), await (await loaderOf(build))(rig.options)]);
+    const subjects: Array<[string, () => Promise<Rate>]> = [
+      ['raw undici', () => atOnce(rig.raw.one, TOTAL, IN_FLIGHT)],
+    ];
     for (const [name, catalog] of catalogs)
       for (const [kind, tool] of [
         ['no handlers', 'bench_getPrice'],
@@ -57,10 +44,10 @@ export async function benchInFlight(builds: string[]): Promise<string[]> {
         const [name, measure] = subjects[(turn + round) % subjects.length] as [string, () => Promise<Rate>];
         rates.get(name)?.push(await measure());
       }
-      capacity.push(await clients.together(url, TOTAL, IN_FLIGHT));
+      capacity.push(await rig.clients.together(rig.url, TOTAL, IN_FLIGHT));
     }
     return [
-      `${TOTAL} calls at ${IN_FLIGHT} in flight, ${ROUNDS} rounds in rotating order, ${limit}; p50 calls/s and CPU per call (this process + its children)`,
+      `${TOTAL} calls at ${IN_FLIGHT} in flight, ${ROUNDS} rounds in rotating order, ${rig.limit}; p50 calls/s and CPU per call (this process + its children)`,
       ...[...rates].map(
         ([name, taken]) =>
           `  ${name}: ${median(taken.map((rate) => rate.callsPerSecond)).toFixed(0)} calls/s (rounds ${taken.map((rate) => rate.callsPerSecond.toFixed(0)).join(', ')}), ${median(taken.map((rate) => rate.cpuUs)).toFixed(0)} + ${median(taken.map((rate) => rate.childCpuUs)).toFixed(0)} µs`,
@@ -69,18 +56,8 @@ export async function benchInFlight(builds: string[]): Promise<string[]> {
     ];
   } finally {
     await Promise.all(catalogs.map(([, catalog]) => catalog.close()));
-    await raw.close();
-    clients.close();
-    child.kill();
-    rmSync(dir, { recursive: true, force: true });
+    await rig.close();
   }
-}
-
-function callOf(catalog: Catalog, tool: string): () => Promise<void> {
-  return async () => {
-    const result = await catalog.call(tool, { symbol: 'eth' });
-    if (!result.ok) throw new Error(`bench call of ${tool} failed: ${JSON.stringify(result)}`);
-  };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

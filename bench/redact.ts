@@ -15,7 +15,7 @@ import { Catalog } from '../src/runtime/catalog.js';
 import { decodeBody } from '../src/http/decode.js';
 import { Redactor } from '../src/http/redact.js';
 import { formatMs, median, percentile, timeMs } from './stats.js';
-import { startJsonUpstream } from './upstream.js';
+import { startJsonUpstream, timeCall } from './upstream.js';
 
 const CALLS = 400;
 const WARM_UP = 40;
@@ -71,9 +71,9 @@ export async function benchRedaction(): Promise<string[]> {
     const extra: number[] = [];
     const plain: number[] = [];
     for (let i = 0; i < CALLS + WARM_UP; i += 1) {
-      const withKey = await timeCall(catalog, 'keyed_listing');
-      const without = await timeCall(catalog, 'keyless_listing');
-      const noHandler = await timeCall(catalog, 'keyed_plainListing');
+      const withKey = await timeCall(catalog, 'keyed_listing', {});
+      const without = await timeCall(catalog, 'keyless_listing', {});
+      const noHandler = await timeCall(catalog, 'keyed_plainListing', {});
       if (i >= WARM_UP) {
         keyed.push(withKey);
         keyless.push(without);
@@ -123,14 +123,6 @@ function stepCosts(answer: string): { answer: number; result: number; stringify:
     runs.stringify.push(timeMs(() => JSON.stringify(result)));
   }
   return { answer: median(runs.answer), result: median(runs.result), stringify: median(runs.stringify) };
-}
-
-async function timeCall(catalog: Catalog, tool: string): Promise<number> {
-  const start = process.hrtime.bigint();
-  const result = await catalog.call(tool, {});
-  const took = Number(process.hrtime.bigint() - start) / 1e6;
-  if (!result.ok) throw new Error(`bench call of ${tool} failed: ${JSON.stringify(result)}`);
-  return took;
 }
 
 const percent = (share: number): string => `${(share * 100).toFixed(1)} %`;

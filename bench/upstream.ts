@@ -4,7 +4,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Catalog } from '../src/runtime/catalog.js';
+import type { Catalog } from './package-entry.js';
 
 export const PRICE_ROUTE = `{
       method: 'GET', path: '/v1/price/{{symbol}}', description: 'The price of one symbol.',

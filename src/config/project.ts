@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import type { IdentitySettings, OAuthSettings } from '../access/settings.js';
 import { hasErrors } from '../report/findings.js';
+import type { OutputValidation } from '../shared/output-validation.js';
 import { ConfigError, readConfigFile } from './config-file.js';
 import { CONFIG_DEFAULTS } from './defaults.js';
 
@@ -114,13 +115,6 @@ export interface AuditConfig {
   /** Files kept; the oldest go first. */
   files?: number;
 }
-
-/**
- * What the MCP layer does with an answer that does not match its tool's output schema
- * (src/mcp/content.ts): an `isError` result with a note (`error`), the answer as text, logged
- * and counted (`warn`), or the answer as text, silently (`off`).
- */
-export type OutputValidation = 'error' | 'warn' | 'off';
 
 export interface ProjectConfig {
   allowedLibraries: string[];

@@ -18,7 +18,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolError } from '../call/outcome.js';
 import type { Decoded } from '../call/outcome.js';
 import { isRecord } from '../shared/raw.js';
-import type { OutputValidation } from './served-catalog.js';
+import type { OutputValidation } from '../shared/output-validation.js';
 import type { OutputValidator } from '../schema/tool-output.js';
 
 export const DEFAULT_MAX_RESULT_CHARS = 100_000;

@@ -7,13 +7,7 @@ import type { CallCaller, CallListener } from '../call/record.js';
 import type { SandboxState } from '../catalog/handler-units.js';
 import type { Tool } from '../catalog/tools.js';
 import type { ServedPrompt } from '../prompts/served.js';
-
-/**
- * What the server does with an answer that departs from its tool's output schema: config's
- * `output.validate`, named here so that the protocol layer reads no config (the compiler holds the
- * two together where the runtime's Catalog is served as a ServedCatalog).
- */
-export type OutputValidation = 'error' | 'warn' | 'off';
+import type { OutputValidation } from '../shared/output-validation.js';
 
 export interface ServedCatalog {
   /** Every tool compiled at load, hidden ones too. */

@@ -11,7 +11,7 @@ import { SecretStore, type KeyAccess } from '../http/secrets.js';
 import { Upstreams } from '../http/upstreams.js';
 import type { SharedList } from '../lists/types.js';
 import type { FileReport } from '../report/format.js';
-import type { OutputValidation } from '../config/project.js';
+import type { OutputValidation } from '../shared/output-validation.js';
 import type { Outcome } from '../sandbox/host.js';
 import type { Hook } from '../sandbox/protocol.js';
 import { withBoundedYoungGeneration } from '../shared/young-generation.js';

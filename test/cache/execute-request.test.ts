@@ -3,12 +3,10 @@
 // sends anything but GET is never kept, nor one whose bridged answer said no-store. A loopback
 // upstream counts what reaches it.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { CallRecord } from '../../src/call/record.js';
-import { Catalog } from '../../src/runtime/catalog.js';
-import { tempProject } from '../kit/project.js';
+import type { Catalog } from '../../src/runtime/catalog.js';
+import { loadProjectCatalog, type ProjectCatalog } from '../kit/catalog.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { callRecordsDelivered } from '../support/wait.js';
 
@@ -36,8 +34,8 @@ export const handlers = () => {
 `;
 
 let upstream: Upstream;
+let loaded: ProjectCatalog | undefined;
 let catalog: Catalog;
-let remove: () => void;
 const records: CallRecord[] = [];
 
 beforeAll(async () => {
@@ -48,22 +46,13 @@ beforeAll(async () => {
     });
     res.end(JSON.stringify({ method: entry.method, url: entry.url }));
   });
-  const project = tempProject();
-  remove = project.remove;
-  mkdirSync(join(project.dir, 'schemas'));
-  writeFileSync(join(project.dir, 'schemas', 'relay.mjs'), SCHEMA);
-  catalog = await Catalog.load({
-    schemas: join(project.dir, 'schemas'),
-    project: project.dir,
-    env: {},
-    upstreams: { '*': upstream.origin },
-  });
+  loaded = await loadProjectCatalog({ schemas: { 'relay.mjs': SCHEMA } }, { upstreams: { '*': upstream.origin } });
+  catalog = loaded.catalog;
   catalog.onCall((record) => records.push(record));
 }, 30_000);
 
 afterAll(async () => {
-  await catalog?.close();
-  remove?.();
+  await loaded?.close();
   await upstream?.close();
 });
 

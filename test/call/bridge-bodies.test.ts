@@ -9,11 +9,9 @@
 //
 // Real parts: the real sandbox and a loopback upstream that records the exact bytes it received.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/runtime/catalog.js';
-import { tempProject } from '../support/project.js';
+import type { Catalog } from '../../src/runtime/catalog.js';
+import { loadProjectCatalog, type ProjectCatalog } from '../kit/catalog.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
 const KEY = 'bytes-key-value-2718281828';
@@ -68,7 +66,7 @@ const ANSWERS: Record<string, { type: string; body: Buffer }> = {
 };
 
 let upstream: Upstream;
-let project: { dir: string; remove: () => void };
+let loaded: ProjectCatalog | undefined;
 let catalog: Catalog;
 
 beforeAll(async () => {
@@ -77,21 +75,14 @@ beforeAll(async () => {
     if (answer) res.writeHead(200, { 'content-type': answer.type }).end(answer.body);
     else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
   });
-  project = tempProject();
-  mkdirSync(join(project.dir, 'schemas'));
-  writeFileSync(join(project.dir, 'schemas', 'bytes.mjs'), SCHEMA);
-  catalog = await Catalog.load({
-    schemas: join(project.dir, 'schemas'),
-    project: project.dir,
-    env: {},
-    keys: { BYTES_KEY: KEY },
-    upstreams: { 'https://api.bytes.test': upstream.origin },
-    sandbox: { size: 1 },
-  });
+  loaded = await loadProjectCatalog(
+    { schemas: { 'bytes.mjs': SCHEMA } },
+    { keys: { BYTES_KEY: KEY }, upstreams: { 'https://api.bytes.test': upstream.origin }, sandbox: { size: 1 } },
+  );
+  catalog = loaded.catalog;
 }, 30_000);
 afterAll(async () => {
-  await catalog?.close();
-  project?.remove();
+  await loaded?.close();
   await upstream?.close();
 });
 

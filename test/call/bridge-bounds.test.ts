@@ -7,11 +7,9 @@
 // Real parts: the real sandbox and a loopback upstream that counts what reaches it and whether
 // each answer was read to its end.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/runtime/catalog.js';
-import { tempProject } from '../support/project.js';
+import type { Catalog } from '../../src/runtime/catalog.js';
+import { loadProjectCatalog, type ProjectCatalog } from '../kit/catalog.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { waitFor } from '../support/wait.js';
 
@@ -42,7 +40,7 @@ export const handlers = () => {
 `;
 
 let upstream: Upstream;
-let project: { dir: string; remove: () => void };
+let loaded: ProjectCatalog | undefined;
 let catalog: Catalog;
 
 beforeAll(async () => {
@@ -62,21 +60,18 @@ beforeAll(async () => {
     };
     next();
   });
-  project = tempProject({ network: { maxRequestsPerCall: MAX_REQUESTS, maxBytesPerCall: MAX_BYTES } });
-  mkdirSync(join(project.dir, 'schemas'));
-  writeFileSync(join(project.dir, 'schemas', 'greedy.mjs'), SCHEMA);
-  catalog = await Catalog.load({
-    schemas: join(project.dir, 'schemas'),
-    project: project.dir,
-    env: {},
-    upstreams: { 'https://api.greedy.test': upstream.origin },
-    sandbox: { size: 1 },
-  });
+  loaded = await loadProjectCatalog(
+    {
+      config: { network: { maxRequestsPerCall: MAX_REQUESTS, maxBytesPerCall: MAX_BYTES } },
+      schemas: { 'greedy.mjs': SCHEMA },
+    },
+    { upstreams: { 'https://api.greedy.test': upstream.origin }, sandbox: { size: 1 } },
+  );
+  catalog = loaded.catalog;
   expect(catalog.findings().filter((finding) => finding.severity === 'error')).toEqual([]);
 }, 30_000);
 afterAll(async () => {
-  await catalog?.close();
-  project?.remove();
+  await loaded?.close();
   await upstream?.close();
 });
 

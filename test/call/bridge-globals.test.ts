@@ -3,11 +3,9 @@
 // before it answered), AbortSignal.timeout(ms) is a bound the core keeps on the request, and the
 // answer's headers are WHATWG Headers whose getSetCookie() gives each cookie, commas and all.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/runtime/catalog.js';
-import { tempProject } from '../support/project.js';
+import type { Catalog } from '../../src/runtime/catalog.js';
+import { loadProjectCatalog, type ProjectCatalog } from '../kit/catalog.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { waitFor } from '../support/wait.js';
 
@@ -41,7 +39,7 @@ export const handlers = ({ sharedLists, libraries }) => ({
 `;
 
 let upstream: Upstream;
-let project: { dir: string; remove: () => void };
+let loaded: ProjectCatalog | undefined;
 let catalog: Catalog;
 /** Requests to /slow whose connection went before they were answered. */
 const dropped: string[] = [];
@@ -71,21 +69,15 @@ beforeAll(async () => {
     }
     void waitFor(() => arrived.includes('/slow?by=controller'), 10_000).then(() => res.end('sent'));
   });
-  project = tempProject({});
-  mkdirSync(join(project.dir, 'schemas'));
-  writeFileSync(join(project.dir, 'schemas', 'globals.mjs'), SCHEMA);
-  catalog = await Catalog.load({
-    schemas: join(project.dir, 'schemas'),
-    project: project.dir,
-    env: {},
-    upstreams: { 'https://api.globals.test': upstream.origin },
-    sandbox: { size: 1 },
-  });
+  loaded = await loadProjectCatalog(
+    { schemas: { 'globals.mjs': SCHEMA } },
+    { upstreams: { 'https://api.globals.test': upstream.origin }, sandbox: { size: 1 } },
+  );
+  catalog = loaded.catalog;
 }, 60_000);
 
 afterAll(async () => {
-  await catalog?.close();
-  project?.remove();
+  await loaded?.close();
   await upstream?.close();
 });
 

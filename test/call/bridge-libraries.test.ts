@@ -3,11 +3,9 @@
 // schema's reach and keys; outside an executeRequest call it is a network attempt (SEC100). The
 // library is written into a temporary project's node_modules; a loopback server is the upstream.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/runtime/catalog.js';
-import { tempProject } from '../support/project.js';
+import type { Catalog } from '../../src/runtime/catalog.js';
+import { loadProjectCatalog, type ProjectCatalog } from '../kit/catalog.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
 const SCHEMA = `export const main = {
@@ -28,7 +26,7 @@ export const handlers = ({ sharedLists, libraries }) => ({
 `;
 
 let upstream: Upstream;
-let project: { dir: string; remove: () => void };
+let loaded: ProjectCatalog | undefined;
 let catalog: Catalog;
 
 beforeAll(async () => {
@@ -36,40 +34,40 @@ beforeAll(async () => {
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ price: 42, path: req.url }));
   });
-  project = tempProject({ security: { allowedLibraries: ['fetching-lib', 'default-lib', 'compiled-lib'] } });
-  // An ES module and a compiled CommonJS module (\`__esModule\`) whose only export is a default class, as yahoo-finance2.
-  writePackage('default-lib', 'module', 'export default class Greeter { hello() { return "esm"; } }\n');
-  writePackage(
-    'compiled-lib',
-    'commonjs',
-    'Object.defineProperty(exports, "__esModule", { value: true });\nexports.default = class Greeter { hello() { return "cjs"; } };\n',
+  loaded = await loadProjectCatalog(
+    {
+      config: { security: { allowedLibraries: ['fetching-lib', 'default-lib', 'compiled-lib'] } },
+      schemas: { 'quotes.mjs': SCHEMA },
+      files: {
+        // An ES module and a compiled CommonJS module (\`__esModule\`) whose only export is a default class, as yahoo-finance2.
+        ...packageFiles('default-lib', 'module', 'export default class Greeter { hello() { return "esm"; } }\n'),
+        ...packageFiles(
+          'compiled-lib',
+          'commonjs',
+          'Object.defineProperty(exports, "__esModule", { value: true });\nexports.default = class Greeter { hello() { return "cjs"; } };\n',
+        ),
+        ...packageFiles(
+          'fetching-lib',
+          'module',
+          'export async function getJson(url) { const answer = await fetch(url); return answer.json(); }\n',
+        ),
+      },
+    },
+    { upstreams: { 'https://api.quotes.test': upstream.origin }, sandbox: { size: 1 } },
   );
-  writePackage(
-    'fetching-lib',
-    'module',
-    'export async function getJson(url) { const answer = await fetch(url); return answer.json(); }\n',
-  );
-  mkdirSync(join(project.dir, 'schemas'));
-  writeFileSync(join(project.dir, 'schemas', 'quotes.mjs'), SCHEMA);
-  catalog = await Catalog.load({
-    schemas: join(project.dir, 'schemas'),
-    project: project.dir,
-    env: {},
-    upstreams: { 'https://api.quotes.test': upstream.origin },
-    sandbox: { size: 1 },
-  });
+  catalog = loaded.catalog;
 });
 afterAll(async () => {
-  await catalog?.close();
-  project?.remove();
+  await loaded?.close();
   await upstream?.close();
 });
 
-function writePackage(name: string, type: 'module' | 'commonjs', code: string): void {
-  const library = join(project.dir, 'node_modules', name);
-  mkdirSync(library, { recursive: true });
-  writeFileSync(join(library, 'package.json'), JSON.stringify({ name, version: '1.0.0', type, main: 'index.js' }));
-  writeFileSync(join(library, 'index.js'), code);
+/** An installed package's files, by path relative to the project. */
+function packageFiles(name: string, type: 'module' | 'commonjs', code: string): Record<string, string> {
+  return {
+    [`node_modules/${name}/package.json`]: JSON.stringify({ name, version: '1.0.0', type, main: 'index.js' }),
+    [`node_modules/${name}/index.js`]: code,
+  };
 }
 
 describe('a library whose only export is a default', () => {

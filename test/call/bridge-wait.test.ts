@@ -7,11 +7,9 @@
 // Real parts: one real sandbox process (size 1) with a short deadline, a loopback upstream that
 // answers after the delay asked for.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/runtime/catalog.js';
-import { tempProject } from '../support/project.js';
+import type { Catalog } from '../../src/runtime/catalog.js';
+import { loadProjectCatalog, type ProjectCatalog } from '../kit/catalog.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 import { waitFor } from '../support/wait.js';
 
@@ -56,7 +54,7 @@ export const handlers = () => ({
 `;
 
 let upstream: Upstream;
-let project: { dir: string; remove: () => void };
+let loaded: ProjectCatalog | undefined;
 let catalog: Catalog;
 
 beforeAll(async () => {
@@ -67,24 +65,17 @@ beforeAll(async () => {
       ms,
     );
   });
-  project = tempProject({ sandbox: { deadlineMs: DEADLINE_MS } });
-  mkdirSync(join(project.dir, 'schemas'));
-  writeFileSync(join(project.dir, 'schemas', 'waiter.mjs'), WAITER);
-  writeFileSync(join(project.dir, 'schemas', 'other.mjs'), OTHER);
-  catalog = await Catalog.load({
-    schemas: join(project.dir, 'schemas'),
-    project: project.dir,
-    env: {},
-    upstreams: { 'https://api.waiter.test': upstream.origin },
-    sandbox: { size: 1 },
-  });
+  loaded = await loadProjectCatalog(
+    { config: { sandbox: { deadlineMs: DEADLINE_MS } }, schemas: { 'waiter.mjs': WAITER, 'other.mjs': OTHER } },
+    { upstreams: { 'https://api.waiter.test': upstream.origin }, sandbox: { size: 1 } },
+  );
+  catalog = loaded.catalog;
   // Both units loaded in the one process before the timing matters.
   expect(await catalog.call('other_quick', {})).toMatchObject({ ok: true });
   expect(await catalog.call('waiter_thenBusy', {})).toMatchObject({ ok: true });
 }, 30_000);
 afterAll(async () => {
-  await catalog?.close();
-  project?.remove();
+  await loaded?.close();
   await upstream?.close();
 });
 

@@ -6,53 +6,18 @@
 
 import { appendFileSync, copyFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
-import { LiveCatalog } from '../../src/mcp/live-catalog.js';
-import { Catalog } from '../../src/runtime/catalog.js';
-import { watchCatalog, type CatalogWatch } from '../../src/cli/watch.js';
-import { createLogger } from '../../src/observe/logger.js';
-import { makeProject, ORIGIN, shopSchema, type Project } from '../reload/helpers.js';
+import { expect, it } from 'vitest';
+import { shopSchema } from '../reload/helpers.js';
 import { waitFor } from '../support/wait.js';
+import { servedNames as names, useWatchKit } from './watch-kit.js';
 
-let project: Project;
-let watcher: CatalogWatch | undefined;
-let live: LiveCatalog<Catalog> | undefined;
-afterEach(async () => {
-  await watcher?.close();
-  try {
-    await live?.close();
-  } finally {
-    project?.remove();
-  }
-});
-
-const names = (catalog: Catalog) =>
-  catalog
-    .visibleTools()
-    .map((tool) => tool.name)
-    .sort();
+const kit = useWatchKit();
 
 it('reloads on every kind of save, in place after a rename too', async () => {
-  project = makeProject({ 'items.mjs': shopSchema([{ name: 'getOne', path: '/one' }]) });
+  const project = kit.project({ 'items.mjs': shopSchema([{ name: 'getOne', path: '/one' }]) });
   const file = join(project.schemas, 'shop', 'items.mjs');
-  const load = (previous?: Catalog) =>
-    Catalog.load({
-      schemas: project.schemas,
-      project: project.dir,
-      upstreams: { [ORIGIN]: 'http://127.0.0.1:9' },
-      previous,
-    });
-  live = new LiveCatalog(await load());
   const reloads: boolean[] = [];
-  const logger = createLogger({ level: 'warn', destination: { write: () => undefined } });
-  watcher = await watchCatalog(live, {
-    paths: [project.schemas],
-    load,
-    logger,
-    debounceMs: 20,
-    onReload: (swapped) => reloads.push(swapped),
-  });
-  const current = live;
+  const { live: current } = await kit.watch({ debounceMs: 20, onReload: (swapped) => reloads.push(swapped) });
 
   /** Saves with `save`, then waits until the served tools are `expected`. */
   const saved = async (save: () => void, expected: string[]) => {

@@ -1,28 +1,16 @@
 // The watcher of `serve --watch` in process, on real folders: a shared list edited below the
 // lists folder reloads the catalog, and the tool that reads the list offers the new entry.
 
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
-import { LiveCatalog } from '../../src/mcp/live-catalog.js';
-import { Catalog } from '../../src/runtime/catalog.js';
-import { watchCatalog, type CatalogWatch } from '../../src/cli/watch.js';
+import { expect, it } from 'vitest';
+import type { Catalog } from '../../src/runtime/catalog.js';
 import { createLogger } from '../../src/observe/logger.js';
-import { makeProject, ORIGIN, shopSchema, type Project } from '../reload/helpers.js';
+import { shopSchema } from '../reload/helpers.js';
 import { waitFor } from '../support/wait.js';
+import { useWatchKit } from './watch-kit.js';
 
-let project: Project;
-let watcher: CatalogWatch | undefined;
-let live: LiveCatalog<Catalog> | undefined;
-afterEach(async () => {
-  await watcher?.close();
-  try {
-    await live?.close();
-  } finally {
-    project?.remove();
-  }
-});
+const kit = useWatchKit();
 
 function colourList(names: readonly string[]): string {
   return [
@@ -49,29 +37,18 @@ const PAINT = shopSchema([{ name: 'getPaint', path: '/paint' }])
   );
 
 it('reloads when a shared list changes, and swaps in a catalog whose tool offers the new entry', async () => {
-  project = makeProject({ 'paint.mjs': PAINT });
+  const project = kit.project({ 'paint.mjs': PAINT });
   const lists = join(project.dir, 'shared-lists');
   mkdirSync(lists);
   writeFileSync(join(lists, 'colours.mjs'), colourList(['red', 'green']));
-  const load = (previous?: Catalog) =>
-    Catalog.load({
-      schemas: project.schemas,
-      project: project.dir,
-      upstreams: { [ORIGIN]: 'http://127.0.0.1:9' },
-      previous,
-    });
-  live = new LiveCatalog(await load());
-  expect(offered(live.current)).toEqual(['red', 'green']);
-
   const lines: string[] = [];
   const reloads: boolean[] = [];
-  const logger = createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(line) } });
-  watcher = await watchCatalog(live, {
+  const { live } = await kit.watch({
     paths: [project.schemas, lists],
-    load,
-    logger,
+    logger: createLogger({ level: 'info', destination: { write: (line: string) => void lines.push(line) } }),
     onReload: (swapped) => reloads.push(swapped),
   });
+  expect(offered(live.current)).toEqual(['red', 'green']);
   writeFileSync(join(lists, 'colours.mjs'), colourList(['red', 'green', 'blue']));
 
   expect(await waitFor(() => reloads.includes(true), 15_000), lines.join('\n')).toBe(true);
@@ -80,49 +57,33 @@ it('reloads when a shared list changes, and swaps in a catalog whose tool offers
 });
 
 it('a list broken under its loaded schema, then swapped for a link to a list outside: every catalog served was checked, and nothing is read through the link', async () => {
-  project = makeProject({ 'paint.mjs': PAINT });
+  const project = kit.project({ 'paint.mjs': PAINT });
   const lists = join(project.dir, 'shared-lists');
   mkdirSync(lists);
   const colours = join(lists, 'colours.mjs');
   writeFileSync(colours, colourList(['red', 'green']));
-  const outside = mkdtempSync(join(tmpdir(), 'flowguard-outside-list-'));
+  const outside = kit.outside('flowguard-outside-list-');
   writeFileSync(join(outside, 'colours.mjs'), colourList(['red', 'green', 'purple']));
-  const load = (previous?: Catalog) =>
-    Catalog.load({
-      schemas: project.schemas,
-      project: project.dir,
-      upstreams: { [ORIGIN]: 'http://127.0.0.1:9' },
-      previous,
-    });
-  try {
-    live = new LiveCatalog(await load());
-    const current = live;
-    const served: unknown[] = [];
-    let reloads = 0;
-    const logger = createLogger({ level: 'warn', destination: { write: () => undefined } });
-    watcher = await watchCatalog(live, {
-      paths: [project.schemas, lists],
-      load,
-      logger,
-      debounceMs: 20,
-      onReload: () => {
-        reloads += 1;
-        served.push(offered(current.current));
-      },
-    });
-    writeFileSync(colours, colourList(['red', 'green']).replace('entries:', ',,, entries:'));
-    expect(await waitFor(() => reloads >= 1, 15_000)).toBe(true);
-    unlinkSync(colours);
-    symlinkSync(join(outside, 'colours.mjs'), colours);
-    expect(await waitFor(() => reloads >= 2, 15_000)).toBe(true);
-    // The tool keeps the list its load checked last (or would be hidden with findings); the
-    // outside list's entry is never offered.
-    for (const values of [...served, offered(current.current)])
-      expect([undefined, JSON.stringify(['red', 'green'])]).toContain(
-        values === undefined ? undefined : JSON.stringify(values),
-      );
-    expect(JSON.stringify(served)).not.toContain('purple');
-  } finally {
-    rmSync(outside, { recursive: true, force: true });
-  }
+  const served: unknown[] = [];
+  let reloads = 0;
+  const { live: current } = await kit.watch({
+    paths: [project.schemas, lists],
+    debounceMs: 20,
+    onReload: () => {
+      reloads += 1;
+      served.push(offered(current.current));
+    },
+  });
+  writeFileSync(colours, colourList(['red', 'green']).replace('entries:', ',,, entries:'));
+  expect(await waitFor(() => reloads >= 1, 15_000)).toBe(true);
+  unlinkSync(colours);
+  symlinkSync(join(outside, 'colours.mjs'), colours);
+  expect(await waitFor(() => reloads >= 2, 15_000)).toBe(true);
+  // The tool keeps the list its load checked last (or would be hidden with findings); the
+  // outside list's entry is never offered.
+  for (const values of [...served, offered(current.current)])
+    expect([undefined, JSON.stringify(['red', 'green'])]).toContain(
+      values === undefined ? undefined : JSON.stringify(values),
+    );
+  expect(JSON.stringify(served)).not.toContain('purple');
 });

@@ -6,30 +6,16 @@
 
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
-import { LiveCatalog } from '../../src/mcp/live-catalog.js';
-import { Catalog } from '../../src/runtime/catalog.js';
-import { watchCatalog, type CatalogWatch } from '../../src/cli/watch.js';
-import { createLogger } from '../../src/observe/logger.js';
-import { makeProject, ORIGIN, shopSchema, type Project } from '../reload/helpers.js';
+import { expect, it } from 'vitest';
+import type { Catalog } from '../../src/runtime/catalog.js';
+import { shopSchema } from '../reload/helpers.js';
 import { waitFor } from '../support/wait.js';
+import { servedNames, useWatchKit } from './watch-kit.js';
 
-let project: Project | undefined;
-let watcher: CatalogWatch | undefined;
-let live: LiveCatalog<Catalog> | undefined;
-afterEach(async () => {
-  await watcher?.close();
-  await live?.close();
-  project?.remove();
-});
+const kit = useWatchKit();
 
 const BULK = 5000;
-const shopTools = (catalog: Catalog) =>
-  catalog
-    .visibleTools()
-    .map((tool) => tool.name)
-    .filter((name) => name.startsWith('shop_'))
-    .sort();
+const shopTools = (catalog: Catalog) => servedNames(catalog).filter((name) => name.startsWith('shop_'));
 /** `index` in letters (a namespace is letters only): 0 is `a`, 26 is `ba`. */
 const letters = (index: number): string =>
   (index >= 26 ? letters(Math.floor(index / 26)) : '') + String.fromCharCode(97 + (index % 26));
@@ -37,8 +23,12 @@ const letters = (index: number): string =>
 const version = (index: number) => shopSchema([{ name: `getV${index}`, path: `/v${index}` }]);
 
 it('5,000 files and 100 writes to one: few loads, every catalog served one that was checked, the last write served', async () => {
-  project = makeProject({ 'items.mjs': version(0), 'other.mjs': shopSchema([{ name: 'getOther', path: '/other' }]) });
-  const bulk = join(project.schemas, 'bulk');
+  const project = kit.project({
+    'items.mjs': version(0),
+    'other.mjs': shopSchema([{ name: 'getOther', path: '/other' }]),
+  });
+  const schemas = project.schemas;
+  const bulk = join(schemas, 'bulk');
   mkdirSync(bulk);
   for (let index = 0; index < BULK; index += 1)
     writeFileSync(
@@ -48,25 +38,13 @@ it('5,000 files and 100 writes to one: few loads, every catalog served one that 
         `namespace: 'tiny${letters(index)}'`,
       ),
     );
-  const schemas = project.schemas;
-  let loads = 0;
-  const load = async (previous?: Catalog) => {
-    loads += 1;
-    return Catalog.load({ schemas, project: project?.dir, upstreams: { [ORIGIN]: 'http://127.0.0.1:9' }, previous });
-  };
-  live = new LiveCatalog(await load());
-  const current = live;
-  expect(current.current.visibleTools()).toHaveLength(BULK + 2);
   const served: string[][] = [];
-  const warnings: string[] = [];
-  watcher = await watchCatalog(live, {
-    paths: [schemas],
-    load,
-    logger: createLogger({ level: 'warn', destination: { write: (line: string) => void warnings.push(line) } }),
+  const { live: current, loads } = await kit.watch({
     debounceMs: 20,
     onReload: () => served.push(shopTools(current.current)),
   });
-  const loadsBefore = loads;
+  expect(current.current.visibleTools()).toHaveLength(BULK + 2);
+  const loadsBefore = loads();
 
   const items = join(schemas, 'shop', 'items.mjs');
   const other = join(schemas, 'shop', 'other.mjs');
@@ -76,7 +54,7 @@ it('5,000 files and 100 writes to one: few loads, every catalog served one that 
     if (index % 10 === 0) rmSync(other);
     if (index % 10 === 5) writeFileSync(other, shopSchema([{ name: 'getOther', path: '/other' }]));
     // Now and then the storm waits for a load to start, so that writes land during one.
-    if (index % 25 === 0) await waitFor(() => loads > loadsBefore + index / 25 - 1, 15_000);
+    if (index % 25 === 0) await waitFor(() => loads() > loadsBefore + index / 25 - 1, 15_000);
   }
   writeFileSync(other, shopSchema([{ name: 'getOther', path: '/other' }]));
   expect(
@@ -89,6 +67,6 @@ it('5,000 files and 100 writes to one: few loads, every catalog served one that 
     expect(versions, tools.join()).toHaveLength(1);
   }
   // Changes during a load make one more load: far fewer loads than the 110 changes.
-  expect(loads - loadsBefore, `${loads - loadsBefore} loads`).toBeLessThanOrEqual(20);
+  expect(loads() - loadsBefore, `${loads() - loadsBefore} loads`).toBeLessThanOrEqual(20);
   expect(current.current.visibleTools()).toHaveLength(BULK + 2);
 }, 120_000);

@@ -5,13 +5,11 @@
 // guard holds at most its bound, and a pause one of the dropped origins received still holds:
 // the request after the storm is refused and nothing is sent (docs/security.md, promise 12).
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Catalog } from '../../src/runtime/catalog.js';
+import type { Catalog } from '../../src/runtime/catalog.js';
 import { LimitTable } from '../../src/guard/limits.js';
 import { UpstreamGuard } from '../../src/guard/upstream-guard.js';
-import { tempProject } from '../kit/project.js';
+import { loadProjectCatalog, type ProjectCatalog } from '../kit/catalog.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
 /** The guard's bound (MAX_ROUTES in src/guard/upstream-guard.ts). */
@@ -49,31 +47,24 @@ export const handlers = () => {
 `;
 
 let upstream: Upstream;
+let loaded: ProjectCatalog | undefined;
 let catalog: Catalog;
-let remove: () => void;
 
 beforeAll(async () => {
   upstream = await startUpstream((req, res) => {
     if (req.url?.endsWith('/busy')) res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '60' }).end('no');
     else res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
   });
-  const project = tempProject({});
-  remove = project.remove;
-  mkdirSync(join(project.dir, 'schemas'));
-  writeFileSync(join(project.dir, 'schemas', 'wild.mjs'), SCHEMA);
-  catalog = await Catalog.load({
-    schemas: join(project.dir, 'schemas'),
-    project: project.dir,
-    env: {},
-    upstreams: { '*': upstream.origin },
-    sandbox: { size: 1 },
-  });
+  loaded = await loadProjectCatalog(
+    { schemas: { 'wild.mjs': SCHEMA } },
+    { upstreams: { '*': upstream.origin }, sandbox: { size: 1 } },
+  );
+  catalog = loaded.catalog;
 });
 
 afterAll(async () => {
   vi.restoreAllMocks();
-  await catalog?.close();
-  remove?.();
+  await loaded?.close();
   await upstream?.close();
 });
 

@@ -9,12 +9,10 @@
 // loopback servers: `api` behind the schema's origin (an `upstreams` override), `elsewhere` a
 // private address nothing may reach.
 
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/runtime/catalog.js';
-import { tempProject } from '../support/project.js';
+import type { Catalog } from '../../src/runtime/catalog.js';
+import { loadProjectCatalog, type ProjectCatalog } from '../kit/catalog.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
 const KEY = 'redirect-key-value-5772156649';
@@ -43,7 +41,7 @@ const SMALL = gzipSync(JSON.stringify({ fine: 'x'.repeat(100_000) }));
 
 let api: Upstream;
 let elsewhere: Upstream;
-let project: { dir: string; remove: () => void };
+let loaded: ProjectCatalog | undefined;
 let catalog: Catalog;
 
 beforeAll(async () => {
@@ -63,21 +61,15 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ at: url.pathname }));
   });
   elsewhere = await startUpstream();
-  project = tempProject();
-  mkdirSync(join(project.dir, 'schemas'));
-  writeFileSync(join(project.dir, 'schemas', 'redir.mjs'), SCHEMA);
-  catalog = await Catalog.load({
-    schemas: join(project.dir, 'schemas'),
-    project: project.dir,
-    env: {},
-    keys: { REDIR_KEY: KEY },
-    upstreams: { 'https://api.redir.test': api.origin },
-  });
+  loaded = await loadProjectCatalog(
+    { schemas: { 'redir.mjs': SCHEMA } },
+    { keys: { REDIR_KEY: KEY }, upstreams: { 'https://api.redir.test': api.origin } },
+  );
+  catalog = loaded.catalog;
   expect(catalog.findings().filter((finding) => finding.severity === 'error')).toEqual([]);
 });
 afterAll(async () => {
-  await catalog?.close();
-  project?.remove();
+  await loaded?.close();
   await Promise.all([api?.close(), elsewhere?.close()]);
 });
 

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/runtime/catalog.js';
-import type { OutputValidation } from '../../src/config/project.js';
+import type { OutputValidation } from '../../src/shared/output-validation.js';
 import { startHttpServer } from '../../src/edge/http.js';
 import { ServerMetrics } from '../../src/observe/metrics.js';
 import { tempProject } from '../support/project.js';

@@ -15,7 +15,7 @@ import { resolveLibrary } from '../../src/libraries/resolve.js';
 import type { AnyNode as Node, Expression } from '../../src/scan/ast.js';
 import type { Outcome } from '../../src/sandbox/host.js';
 import type { LibraryModule } from '../../src/libraries/resolve.js';
-import type { Hook } from '../../src/sandbox/protocol.js';
+import type { Hook, UnitSpec } from '../../src/sandbox/protocol.js';
 import { startUpstream } from '../support/upstream.js';
 
 export const HOSTILE_FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'hostile');
@@ -354,6 +354,16 @@ export function hookInput(hook: Hook, payload: Record<string, unknown> = {}): Re
   return hook === 'preRequest'
     ? { struct: { ...STRUCT }, payload }
     : { response: { ...RESPONSE }, struct: { ...STRUCT }, payload };
+}
+
+/** A unit of one route, `getThing`, whose handlers factory is `source`; no libraries, no lists. */
+export function thingUnit(id: string, source: string): UnitSpec {
+  return { id, source, routes: ['getThing'], libraries: [], sharedLists: {} };
+}
+
+/** A unit whose route `getThing` has one `hook`, the code `handler`; `state`, code its factory runs first (its calls share it). */
+export function hookUnit(id: string, hook: Hook, handler: string, state = ''): UnitSpec {
+  return thingUnit(id, `() => { ${state} return { getThing: { ${hook}: ${handler} } }; }`);
 }
 
 /** What a benign twin returns: its input plus `benign: value` (see the fixtures). */

@@ -10,17 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxHost } from '../../src/sandbox/host.js';
 import type { SandboxEvent } from '../../src/sandbox/events.js';
 import type { Bridge, UnitSpec } from '../../src/sandbox/protocol.js';
-import { hookInput, render } from './helpers.js';
+import { hookInput, hookUnit, render } from './helpers.js';
 
-function unit(id: string, postRequest: string): UnitSpec {
-  return {
-    id,
-    source: `() => ({ getThing: { postRequest: ${postRequest} } })`,
-    routes: ['getThing'],
-    libraries: [],
-    sharedLists: {},
-  };
-}
+const unit = (id: string, postRequest: string) => hookUnit(id, 'postRequest', postRequest);
 
 const THROWERS = [
   unit(

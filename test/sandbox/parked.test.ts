@@ -6,20 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxHost } from '../../src/sandbox/host.js';
 import type { Bridge, UnitSpec } from '../../src/sandbox/protocol.js';
-import { hookInput } from './helpers.js';
+import { hookInput, hookUnit } from './helpers.js';
 
 const DEADLINE_MS = 3000;
 const ALLOWANCE_MS = 200;
 
-function unit(id: string, handler: string): UnitSpec {
-  return {
-    id,
-    source: `() => ({ getThing: { executeRequest: ${handler} } })`,
-    routes: ['getThing'],
-    libraries: [],
-    sharedLists: {},
-  };
-}
+const unit = (id: string, handler: string) => hookUnit(id, 'executeRequest', handler);
 
 const WAITS = unit('waits', `async () => ({ response: (await fetch('https://api.waits.test/')).status })`);
 /** Runs 2.5 s of its 3 s deadline: past the waiting call's whole bound of 3.2 s when it starts a second after it. */

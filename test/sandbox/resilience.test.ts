@@ -13,16 +13,14 @@ import { Catalog, runSchemaHook } from '../../src/runtime/catalog.js';
 import type { SandboxEvent } from '../../src/sandbox/events.js';
 import { SandboxHost, type Outcome } from '../../src/sandbox/host.js';
 import type { UnitSpec } from '../../src/sandbox/protocol.js';
-import { delay, FLOWGUARD_DIR, hookInput, LIMITS, render, STRUCT } from './helpers.js';
+import { delay, FLOWGUARD_DIR, hookInput, LIMITS, render, STRUCT, thingUnit } from './helpers.js';
 
 /** An endless microtask loop that holds no memory (each step is garbage once it has run). */
 const SPIN = 'const spin = () => { Promise.resolve().then(spin); }; spin();';
 /** The form: each promise resolves to the next, so the chain also grows until the heap is full. */
 const SPIN_GROWING = 'const spin = () => Promise.resolve().then(spin); spin();';
 
-function unit(id: string, source: string): UnitSpec {
-  return { id, source, routes: ['getThing'], libraries: [], sharedLists: {} };
-}
+const unit = thingUnit;
 
 /** Returns in time, but leaves an endless promise chain running in its worker process. */
 const LEAVES_WORK = unit(

@@ -6,18 +6,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxHost } from '../../src/sandbox/host.js';
-import type { UnitSpec } from '../../src/sandbox/protocol.js';
-import { hookInput, render } from './helpers.js';
+import { hookInput, hookUnit, render } from './helpers.js';
 
-function unit(id: string, postRequest: string): UnitSpec {
-  return {
-    id,
-    source: `() => ({ getThing: { postRequest: ${postRequest} } })`,
-    routes: ['getThing'],
-    libraries: [],
-    sharedLists: {},
-  };
-}
+const unit = (id: string, postRequest: string) => hookUnit(id, 'postRequest', postRequest);
 
 const ATTACKS: Record<string, { postRequest: string; codes: string[] }> = {
   'a getter on the result that loops': {

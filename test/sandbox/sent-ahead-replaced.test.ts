@@ -6,19 +6,10 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { SandboxHost } from '../../src/sandbox/host.js';
-import type { Bridge, UnitSpec } from '../../src/sandbox/protocol.js';
-import { hookInput, render } from './helpers.js';
+import type { Bridge, Hook } from '../../src/sandbox/protocol.js';
+import { hookInput, hookUnit, render } from './helpers.js';
 
-/** A unit of one route whose `hook` is `handler`; `state`, code its factory runs first. */
-function unit(id: string, handler: string, hook = 'preRequest', state = ''): UnitSpec {
-  return {
-    id,
-    source: `() => { ${state} return { getThing: { ${hook}: ${handler} } }; }`,
-    routes: ['getThing'],
-    libraries: [],
-    sharedLists: {},
-  };
-}
+const unit = (id: string, handler: string, hook: Hook = 'preRequest', state = '') => hookUnit(id, hook, handler, state);
 
 const busy = (id: string, ms: number) =>
   unit(id, `({ struct }) => { const end = Date.now() + ${ms}; while (Date.now() < end); return { struct }; }`);

@@ -9,17 +9,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SandboxHost, type Outcome } from '../../src/sandbox/host.js';
 import type { Bridge, UnitSpec } from '../../src/sandbox/protocol.js';
 import { WorkerProcess } from '../../src/sandbox/worker-process.js';
-import { delay, hookInput, render } from './helpers.js';
+import { delay, hookInput, hookUnit, render } from './helpers.js';
 
-function unit(id: string, preRequest: string): UnitSpec {
-  return {
-    id,
-    source: `() => { let count = 0; return { getThing: { preRequest: ${preRequest} } }; }`,
-    routes: ['getThing'],
-    libraries: [],
-    sharedLists: {},
-  };
-}
+/** Its calls share a count, `count`. */
+const unit = (id: string, preRequest: string) => hookUnit(id, 'preRequest', preRequest, 'let count = 0;');
 
 /** Each call busy for `ms`, then answers how many calls of the unit have run, itself included. */
 const busyCounter = (id: string, ms: number) =>
@@ -96,13 +89,11 @@ describe('calls sent to a worker process together', () => {
     const heard = watchWorkers();
     sandbox = new SandboxHost({ size: 1, deadlineMs: 5000, memoryMb: 64 });
     const slow = busyCounter('slow-parked', 300);
-    const waits: UnitSpec = {
-      id: 'waits',
-      source: `() => ({ getThing: { executeRequest: async () => ({ response: (await fetch('https://api.waits.test/')).status }) } })`,
-      routes: ['getThing'],
-      libraries: [],
-      sharedLists: {},
-    };
+    const waits = hookUnit(
+      'waits',
+      'executeRequest',
+      `async () => ({ response: (await fetch('https://api.waits.test/')).status })`,
+    );
     await loaded(sandbox, slow, waits);
     const host = sandbox;
     let answer: (() => void) | undefined;
