@@ -28,6 +28,7 @@ export const INTEGRATION: readonly string[] = [
   'test/access/serve-oauth.test.ts',
   'test/access/setup.test.ts',
   'test/cache/execute-request.test.ts',
+  'test/cache/response-cache.arguments.test.ts',
   'test/cache/response-cache.redis.test.ts',
   'test/cache/response-cache.test.ts',
   'test/call/bridge-bodies.test.ts',
