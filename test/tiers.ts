@@ -23,6 +23,7 @@ export const DIST: readonly string[] = [
  */
 export const INTEGRATION: readonly string[] = [
   'test/access/fetch.test.ts',
+  'test/access/identities.cache.test.ts',
   'test/access/identities.test.ts',
   'test/access/oauth.test.ts',
   'test/access/serve-oauth.test.ts',
