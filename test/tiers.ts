@@ -117,6 +117,7 @@ export const INTEGRATION: readonly string[] = [
   'test/migrate/run.test.ts',
   'test/observe/call-record.test.ts',
   'test/observe/hostile-client.test.ts',
+  'test/observe/metrics.labels.test.ts',
   'test/observe/serve.test.ts',
   'test/openapi/cli.test.ts',
   'test/openapi/hostile.test.ts',
