@@ -72,6 +72,7 @@ export const INTEGRATION: readonly string[] = [
   'test/e2e/reference-requests.test.ts',
   'test/edge/access.test.ts',
   'test/edge/hostile-http.test.ts',
+  'test/edge/metrics.identities.test.ts',
   'test/edge/metrics.test.ts',
   'test/edge/serve.test.ts',
   'test/errors/cli-errors.test.ts',
