@@ -28,6 +28,7 @@ export const INTEGRATION: readonly string[] = [
   'test/access/oauth.test.ts',
   'test/access/serve-oauth.test.ts',
   'test/access/setup.test.ts',
+  'test/access/tokens.headers.test.ts',
   'test/cache/execute-request.test.ts',
   'test/cache/response-cache.arguments.test.ts',
   'test/cache/response-cache.redis.test.ts',
