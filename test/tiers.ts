@@ -112,6 +112,7 @@ export const INTEGRATION: readonly string[] = [
   'test/mcp/group.test.ts',
   'test/mcp/http.test.ts',
   'test/mcp/output-validate.test.ts',
+  'test/mcp/prompts.identities.test.ts',
   'test/mcp/prompts.test.ts',
   'test/mcp/server.identities.test.ts',
   'test/mcp/sessions.test.ts',
