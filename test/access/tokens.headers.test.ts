@@ -7,10 +7,10 @@
 // and the resource server that `serve --oauth-issuer` prepares. Each forged token has a twin,
 // signed with the issuer's key and the same claims, that is admitted (the control).
 
-import { sign, type KeyObject } from 'node:crypto';
+import { KeyObject, sign } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { exportJWK, generateKeyPair, SignJWT, type JWTHeaderParameters, type KeyLike } from 'jose';
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTHeaderParameters } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Identities } from '../../src/access/identities.js';
 import { prepareOAuth } from '../../src/access/setup.js';
@@ -36,8 +36,8 @@ async function loopback(
 
 let issuer: Awaited<ReturnType<typeof loopback>>;
 let attacker: Awaited<ReturnType<typeof loopback>>;
-let issuerKey: KeyLike;
-let attackerKey: KeyLike;
+let issuerKey: CryptoKey;
+let attackerKey: CryptoKey;
 let attackerJwk: Record<string, unknown>;
 let admit: (token: string) => Promise<{ ok: boolean; status?: number; message?: string }>;
 
@@ -79,11 +79,11 @@ const claims = () => {
 function rawSigned(header: Record<string, unknown>, payload: string): string {
   const part = (text: string) => Buffer.from(text).toString('base64url');
   const input = `${part(JSON.stringify(header))}.${part(payload)}`;
-  const signature = sign('sha256', Buffer.from(input), { key: issuerKey as KeyObject, dsaEncoding: 'ieee-p1363' });
+  const signature = sign('sha256', Buffer.from(input), { key: KeyObject.from(issuerKey), dsaEncoding: 'ieee-p1363' });
   return `${input}.${signature.toString('base64url')}`;
 }
 
-const signed = (header: JWTHeaderParameters, key: KeyLike | Uint8Array, body: Record<string, unknown> = claims()) =>
+const signed = (header: JWTHeaderParameters, key: CryptoKey | Uint8Array, body: Record<string, unknown> = claims()) =>
   new SignJWT(body).setProtectedHeader(header).sign(key);
 
 describe('a token that brings its own key', () => {
