@@ -3,7 +3,6 @@
 // override), the real MemoryState as the store, and the call records the catalog publishes.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
-import type { OutgoingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../src/call/record.js';
@@ -36,9 +35,9 @@ beforeAll(async () => {
     served += 1;
     if (entry.url.startsWith('/fail/')) return void res.writeHead(500, { 'content-type': 'text/plain' }).end('down');
     const control = CACHE_CONTROL[entry.url.split('/')[1] ?? ''];
-    const headers: OutgoingHttpHeaders = { 'content-type': 'application/json' };
-    if (control) headers['cache-control'] = control;
-    res.writeHead(200, headers);
+    // setHeader writes an array as one line each (writeHead's header object types allow only one).
+    if (control) res.setHeader('cache-control', control);
+    res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ served, method: req.method, url: entry.url }));
   });
 });
