@@ -29,7 +29,9 @@ export function directiveNames(value: string): string[] {
   let quoted = false;
   for (let i = 0; i <= value.length; i += 1) {
     const char = value[i];
-    if (char === '"' && value[i - 1] !== '\\') quoted = !quoted;
+    // Inside quotes a backslash takes the next character as it is (RFC 9110 quoted-pair), so `"x\\"` ends at its quote.
+    if (quoted && char === '\\') i += 1;
+    else if (char === '"') quoted = !quoted;
     if ((char === ',' && !quoted) || i === value.length) {
       const name = value.slice(start, i).split('=')[0]?.trim().toLowerCase();
       if (name) names.push(name);

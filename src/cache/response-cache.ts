@@ -29,10 +29,10 @@ export interface CachedAnswer {
 
 /**
  * What the cache reads of a fresh result (the call pipeline's results fit it): a successful
- * answer with the methods of the requests it made and the upstream's `Cache-Control` values.
+ * answer with the methods and statuses of the requests it made and the upstream's `Cache-Control` values.
  */
 export type FreshResult =
-  | (CachedAnswer & { requests?: readonly { method: string }[]; cacheControl?: readonly string[] })
+  | (CachedAnswer & { requests?: readonly { method: string; status: number }[]; cacheControl?: readonly string[] })
   | { ok: true; dryRun: unknown }
   | { ok: false };
 
@@ -118,7 +118,11 @@ export class ResponseCache {
   private mayKeep(result: FreshResult, policy: CachePolicy): result is Extract<FreshResult, { content: Decoded }> {
     if (!result.ok || !('content' in result)) return false;
     if (!mayStore(result.cacheControl ?? [])) return false;
-    return policy.declaredReadOnly || (result.requests ?? []).every((request) => READING_METHODS.has(request.method));
+    const requests = result.requests ?? [];
+    // A handler may make an answer of a request that failed (an error status read as data, a
+    // refusal caught): kept, it would pin the upstream's passing failure for the whole lifetime.
+    if (!requests.every((request) => request.status >= 200 && request.status < 300)) return false;
+    return policy.declaredReadOnly || requests.every((request) => READING_METHODS.has(request.method));
   }
 
   /** Stored without waiting: the caller has its answer, and a store that fails only costs a later miss. */

@@ -1,12 +1,13 @@
 // `flowguard audit`: the audit log `serve` writes (config `audit.dir`, by default
 // <project>/.flowmcp/audit/), read back oldest first, filtered by tool and start time. A table
 // for people, or with `--json` the records themselves, one JSON object a line, as they are stored.
+// Either way nothing a handler or client wrote into a record acts on the terminal (promise 8).
 
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadProjectConfig } from '../config/project.js';
 import type { AuditLine } from '../observe/audit-read.js';
-import { plural } from '../report/format.js';
+import { plural, terminalJson, terminalText } from '../report/format.js';
 import { table } from './shared.js';
 import { UsageError } from '../errors/flowguard-error.js';
 import { cli } from './io.js';
@@ -51,25 +52,29 @@ async function runAudit(flags: AuditFlags): Promise<void> {
       `flowguard: ${reading.unreadable} lines of ${dir} are no audit records (a process stopped while writing?); skipped\n`,
     );
   if (flags.json) {
-    for (const record of reading.records) cli().stdout.write(`${JSON.stringify(record)}\n`);
+    for (const record of reading.records) cli().stdout.write(`${terminalJson(JSON.stringify(record))}\n`);
     return;
   }
   if (reading.files === 0) {
     cli().stdout.write(`no audit log in ${dir} (serve writes one unless audit.enabled is false)\n`);
     return;
   }
-  const rows = reading.records.map((record) => [
-    record.time,
-    record.tool,
-    String(record.outcome),
-    `${record.durationMs} ms`,
-    requestsCell(record),
-  ]);
+  const rows = reading.records.map((record) =>
+    [record.time, record.tool, String(record.outcome), `${record.durationMs} ms`, requestsCell(record)].map(cellText),
+  );
   if (rows.length > 0)
     cli().stdout.write(`${table([['time', 'tool', 'outcome', 'duration', 'requests'], ...rows]).join('\n')}\n`);
   cli().stdout.write(
     `${plural(reading.records.length, 'call')}${flags.tool !== undefined || sinceMs !== undefined ? ' matched' : ''}\n`,
   );
+}
+
+/**
+ * A record's text as one table cell: a handler writes the methods and URLs of its requests, so
+ * nothing in it may act on the terminal (terminalText) or break the line into a forged row.
+ */
+function cellText(text: string): string {
+  return terminalText(text.replace(/[\n\t]/g, (char) => (char === '\n' ? '\\n' : '\\t')));
 }
 
 /** `GET https://api.example.com 200` for each request, `cache hit` for an answer from the cache. */

@@ -21,7 +21,8 @@
 // - Who may call (auth.ts, admission.ts): every path but the health endpoints needs a `Host` header naming this
 //   server (403 otherwise), and with tokens set, `Authorization: Bearer <token>` (401 with a
 //   `WWW-Authenticate` challenge otherwise). `/healthz` and `/readyz` (health.ts) answer anyone;
-//   `/metrics` (Prometheus text, src/observe/metrics.ts) takes the same token as the endpoint.
+//   `/metrics` (Prometheus text, src/observe/metrics.ts) takes the same token as the endpoint,
+//   and where identities are configured, one of an identity that sees every tool.
 // - With OAuth (src/access/), the Protected Resource Metadata answers anyone at
 //   `/.well-known/oauth-protected-resource` (and its path-scoped forms); an access token admits
 //   its caller, and the caller's identity narrows what the servers made for it list and call. A
@@ -180,7 +181,20 @@ export async function startHttpServer(
     }
     if (oauth.server?.servesMetadataAt(url.pathname)) return answerMetadata(req, res, oauth.server);
     if (url.pathname === METRICS_PATH) {
-      if (!(await admit(req, res))) return;
+      const admission = await admit(req, res);
+      if (!admission) return;
+      // The scrape names every tool called and every caller: an identity that sees only some tools does not read it (promise 13).
+      const policy =
+        admission.caller?.identity === undefined ? undefined : identities.policy(admission.caller.identity);
+      if (policy && policy.select(catalog.current.tools).length < catalog.current.tools.length)
+        return sendJson(
+          res,
+          403,
+          rpcError(
+            -32000,
+            `Forbidden: /metrics names every tool and caller; identity ${policy.name} sees only some tools`,
+          ),
+        );
       catalog.current.deliverCallRecords();
       const { contentType, text } = await metrics.scrape();
       res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store' }).end(text);

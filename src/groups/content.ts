@@ -3,7 +3,11 @@
 // handlers by design, so a group also records, when it is created:
 //
 //   files      `namespace/file.mjs` → bytesHash of each schema file its tools are in, keyed by
-//              the file part of the tools' references (as `flowguard list` shows them)
+//              the file part of the tools' references (as `flowguard list` shows them); and
+//              `namespace/skills/file.mjs` (or `prompts/`) → bytesHash of each skill or prompt
+//              file served with the group (those of its tools' namespaces, prompts/served.ts
+//              promptsForGroup): its clients read their text as instructions, as they read a
+//              tool's description
 //   lists      list name → bytesHash of the file of every shared list those schemas reference
 //              (main.sharedLists and enum interpolations), and of every list those depend on
 //              (dependsOn, followed to the end)
@@ -28,7 +32,7 @@
 //   hash and so never matches a recorded one; `buildGroup` refuses to record it.
 
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveLibrary } from '../libraries/resolve.js';
 import type { CanonicalSchema } from '../schema/types.js';
@@ -44,12 +48,20 @@ export interface ListSource {
   readonly dependsOn: readonly { readonly ref: string }[];
 }
 
+/** A skill or prompt the catalog serves, by its file and the namespace it is served under. */
+export interface PromptSource {
+  readonly file: string;
+  readonly namespace: string | null;
+}
+
 /** Where a catalog's content comes from besides its tools. */
 export interface ContentSources {
   /** The project folder: libraries resolve from its node_modules first, as the sandbox loads them. */
   readonly project: string;
   /** The loaded shared lists, by name. */
   readonly lists: { get(name: string): ListSource | undefined };
+  /** The catalog's skills and prompts; those of the group's namespaces are served with it. */
+  readonly prompts?: readonly PromptSource[];
 }
 
 type ContentSection = keyof ContentRecord;
@@ -83,6 +95,12 @@ export function recordContent(tools: readonly Tool[], sources: ContentSources): 
     for (const name of tool.schema.requiredLibraries)
       if (!libraries.has(name)) libraries.set(name, installedVersion(name, sources.project));
   }
+  const namespaces = new Set(tools.map((tool) => tool.schema.namespace));
+  for (const prompt of sources.prompts ?? []) {
+    if (prompt.namespace === null || !namespaces.has(prompt.namespace)) continue;
+    const key = `${prompt.namespace}/${basename(dirname(prompt.file))}/${basename(prompt.file)}`;
+    files.set(key, (files.get(key) ?? new Map()).set(prompt.file, fileValue(prompt.file)));
+  }
   const fileValues = new Map([...files].map(([key, byPath]) => [key, joinedValue(byPath)]));
   return { files: sortedRecord(fileValues), lists: sortedRecord(lists), libraries: sortedRecord(libraries) };
 }
@@ -106,7 +124,12 @@ export function unreadableContent(record: ContentRecord): ContentChange[] {
   return sections.flatMap(([section, what]) =>
     Object.entries(record[section])
       .filter(([, value]) => !HASH_PATTERN.test(value))
-      .map(([key, value]) => ({ section, key, recorded: false, message: `${what} ${key} ${value}` })),
+      .map(([key, value]) => ({
+        section,
+        key,
+        recorded: false,
+        message: `${section === 'files' ? fileKind(key) : what} ${key} ${value}`,
+      })),
   );
 }
 
@@ -132,9 +155,11 @@ export function contentChanges(recorded: ContentRecord, current: ContentRecord, 
     }
   };
   compare('files', (key, was, now) => {
-    if (now === undefined) return `schema file ${key} is in the content record but none of the group's tools is in it`;
-    if (was === undefined) return `schema file ${key} is not in the content record`;
-    return HASH_PATTERN.test(now) ? `schema file ${key} changed` : `schema file ${key} changed: it ${now}`;
+    const file = `${fileKind(key)} ${key}`;
+    if (now === undefined)
+      return `${file} is in the content record but ${fileKind(key) === 'schema file' ? "none of the group's tools is in it" : 'it is no longer served with the group'}`;
+    if (was === undefined) return `${file} is not in the content record`;
+    return HASH_PATTERN.test(now) ? `${file} changed` : `${file} changed: it ${now}`;
   });
   compare('lists', (key, was, now) => {
     if (now === undefined) return `shared list ${key} is no longer referenced`;
@@ -147,6 +172,11 @@ export function contentChanges(recorded: ContentRecord, current: ContentRecord, 
     return `library ${key} ${was} → ${now}`;
   });
   return changes;
+}
+
+/** What a key of `files` names: a schema file (`namespace/file.mjs`) or a skill or prompt file (`namespace/skills/file.mjs`). */
+function fileKind(key: string): string {
+  return key.split('/').length > 2 ? 'prompt file' : 'schema file';
 }
 
 /** `namespace/file.mjs` of a reference `namespace/file.mjs::route`. */

@@ -5,8 +5,9 @@
 // - `{{input:x}}` is filled with the argument; an optional one not given reads `(not given)`, so
 //   the text never says "If  is provided".
 // - `{{tool:ns/name}}` becomes the name of the tool as this server's client sees it (R8). A tool
-//   the server does not offer (hidden for a missing key, outside the group, or unknown) is named
-//   as written with a note saying it is not available, never by a name the client cannot call.
+//   the server does not offer (hidden for a missing key, outside the group or the caller's
+//   identity, or unknown) is named as written with a note saying it is not available, never by a
+//   name the client cannot call. An identity lists and gets no prompt of another's namespace.
 // - An unknown prompt, a missing required argument or a value outside an enum is InvalidParams,
 //   naming the prompt or the argument.
 
@@ -23,6 +24,7 @@ import {
 import type { LiveCatalog } from './live-catalog.js';
 import type { ServedCatalog as Catalog } from './served-catalog.js';
 import type { Tool } from '../catalog/tools.js';
+import type { IdentityPolicy } from '../access/identities.js';
 import { fillPlaceholders } from '../prompts/placeholders.js';
 import { toolsNamed, type ServedPrompt } from '../prompts/served.js';
 import type { PromptAttachment, PromptInput } from '../prompts/types.js';
@@ -32,6 +34,11 @@ export interface PromptSelection {
   prompts?: readonly ServedPrompt[];
   /** The tools the server offers, when not every visible tool of the catalog (a group). */
   tools?: readonly Tool[];
+  /**
+   * The caller's identity narrows both (promise 13): it gets the prompts of no namespace and of
+   * the namespaces of its own tools, and a tool it cannot call is named as unavailable.
+   */
+  policy?: Pick<IdentityPolicy, 'select'>;
 }
 
 const NOT_GIVEN = '(not given)';
@@ -50,7 +57,7 @@ export function registerPrompts(server: Server, live: LiveCatalog, selection: Pr
         `Unknown prompt: ${name.slice(0, 100)}. prompts/list names the prompts of this server.`,
       );
     checkArguments(prompt, given);
-    return render(prompt, given, catalog, selection.tools);
+    return render(prompt, given, servedTools(catalog, selection));
   });
 }
 
@@ -60,7 +67,17 @@ export function promptListing(catalog: Catalog, selection: PromptSelection): str
 }
 
 function promptsOf(catalog: Catalog, selection: PromptSelection): readonly ServedPrompt[] {
-  return selection.prompts ?? catalog.prompts;
+  const prompts = selection.prompts ?? catalog.prompts;
+  if (!selection.policy) return prompts;
+  const namespaces = new Set(servedTools(catalog, selection).map((tool) => tool.namespace));
+  return prompts.filter((prompt) => prompt.namespace === null || namespaces.has(prompt.namespace));
+}
+
+/** The tools a prompt may name by their MCP name: the visible ones the server offers, narrowed to the caller's identity. */
+function servedTools(catalog: Catalog, selection: PromptSelection): readonly Tool[] {
+  const offered = new Set(catalog.visibleTools());
+  const served = selection.tools ? selection.tools.filter((tool) => offered.has(tool)) : [...offered];
+  return selection.policy ? selection.policy.select(served) : served;
 }
 
 function listingOf(prompt: ServedPrompt): Prompt {
@@ -101,14 +118,7 @@ function checkArguments(prompt: ServedPrompt, given: Record<string, string>): vo
   }
 }
 
-function render(
-  prompt: ServedPrompt,
-  given: Record<string, string>,
-  catalog: Catalog,
-  selection: readonly Tool[] | undefined,
-): GetPromptResult {
-  const offered = new Set(catalog.visibleTools());
-  const served = selection ? selection.filter((tool) => offered.has(tool)) : [...offered];
+function render(prompt: ServedPrompt, given: Record<string, string>, served: readonly Tool[]): GetPromptResult {
   const fill = (text: string) =>
     fillPlaceholders(text, ({ kind, value }) =>
       kind === 'input' ? given[value] || NOT_GIVEN : toolName(value, served),

@@ -135,7 +135,7 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
       jsonSchemaValidator: sharedValidator,
     },
   );
-  registerPrompts(server, live, { prompts: options.prompts, tools: options.tools });
+  registerPrompts(server, live, { prompts: options.prompts, tools: options.tools, policy: options.policy });
 
   // `output.validate: warn`: the answer was served as text; the operator hears of it, and /metrics counts it.
   const reportMismatch = (catalog: Catalog, name: string, why: string) => {

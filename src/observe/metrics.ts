@@ -8,7 +8,8 @@
 // they need, so this module depends on no catalog type. Label values that outside input could
 // multiply are bounded: a call of a tool the catalog does not know is counted as `(unknown)`, and
 // origins beyond the first MAX_ORIGINS share the label `(other)` (an executeRequest handler can
-// ask for any URL, and each distinct label value is a series kept for the life of the process).
+// ask for any URL, and each distinct label value is a series kept for the life of the process),
+// as do origins and clients longer than MAX_LABEL_CHARS.
 
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -33,6 +34,8 @@ export interface CountedSandboxEvent {
 export const MAX_ORIGINS = 200;
 /** Distinct OAuth client ids kept as label values before the rest are counted together (an issuer may register clients without end). */
 export const MAX_CLIENTS = 100;
+/** The longest origin or client label kept: an origin's host is at most 253 characters (RFC 1035), with its scheme and port. */
+export const MAX_LABEL_CHARS = 300;
 const NONE = '(none)';
 const OTHER = '(other)';
 const UNKNOWN_TOOL = '(unknown)';
@@ -160,10 +163,15 @@ export class ServerMetrics {
     return this.bounded(this.origins, MAX_ORIGINS, origin);
   }
 
-  /** `value` as a label: itself while fewer than `max` values are known, else `(other)`. */
+  /**
+   * `value` as a label: itself while fewer than `max` values are known, else `(other)`; also
+   * `(other)` when it is longer than any honest value (a handler can ask for an origin whose
+   * host is a megabyte, and a series keeps its label for the life of the process) or holds a
+   * line break (a Tally key's separator: it would shift the labels after it).
+   */
   private bounded(known: Set<string>, max: number, value: string): string {
     if (known.has(value)) return value;
-    if (known.size >= max) return OTHER;
+    if (known.size >= max || value.length > MAX_LABEL_CHARS || value.includes('\n')) return OTHER;
     known.add(value);
     return value;
   }

@@ -3,7 +3,14 @@
 // grow the process without limit. The cache part answers in microseconds (a hit is one LRU get).
 
 import { LRUCache } from 'lru-cache';
-import { takeToken, type BucketLevel, type SessionRecords, type SharedState, type TakeResult } from './shared-state.js';
+import {
+  MAX_CACHE_ENTRY_BYTES,
+  takeToken,
+  type BucketLevel,
+  type SessionRecords,
+  type SharedState,
+  type TakeResult,
+} from './shared-state.js';
 import { CONFIG_DEFAULTS } from '../config/defaults.js';
 
 export interface MemoryStateOptions {
@@ -18,7 +25,7 @@ export interface MemoryStateOptions {
 }
 
 const DEFAULT_MAX_CACHE_ENTRIES = CONFIG_DEFAULTS.cache.maxEntries;
-const DEFAULT_MAX_CACHE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_CACHE_BYTES = MAX_CACHE_ENTRY_BYTES;
 const DEFAULT_MAX_KEYS = 10_000;
 
 export class MemoryState implements SharedState {

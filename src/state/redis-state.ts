@@ -6,7 +6,13 @@
 // Redis is away: ResilientState turns a failure into local state, never into a slow call.
 
 import { Redis } from 'ioredis';
-import type { SessionLiveness, SessionRecords, SharedState, TakeResult } from './shared-state.js';
+import {
+  MAX_CACHE_ENTRY_BYTES,
+  type SessionLiveness,
+  type SessionRecords,
+  type SharedState,
+  type TakeResult,
+} from './shared-state.js';
 import { CONFIG_DEFAULTS } from '../config/defaults.js';
 
 export interface RedisStateOptions {
@@ -14,6 +20,8 @@ export interface RedisStateOptions {
   keyPrefix?: string;
   /** A command not answered within this many milliseconds fails. */
   commandTimeoutMs?: number;
+  /** The largest response-cache entry written or read, in bytes (MAX_CACHE_ENTRY_BYTES; tests set less). */
+  maxCacheEntryBytes?: number;
 }
 
 const DEFAULT_COMMAND_TIMEOUT_MS = CONFIG_DEFAULTS.redis.commandTimeoutMs;
@@ -79,6 +87,7 @@ type ScriptedRedis = Redis & {
 export class RedisState implements SharedState {
   private readonly client: ScriptedRedis;
   private readonly prefix: string;
+  private readonly maxCacheEntryBytes: number;
   readonly sessions: SessionRecords = {
     put: async (id, record, ttlMs) =>
       (await this.client.set(this.sessionKey(id), record, 'PX', Math.ceil(ttlMs))) === 'OK',
@@ -90,6 +99,7 @@ export class RedisState implements SharedState {
 
   constructor(url: string, options: RedisStateOptions = {}) {
     this.prefix = options.keyPrefix ?? 'flowguard:';
+    this.maxCacheEntryBytes = options.maxCacheEntryBytes ?? MAX_CACHE_ENTRY_BYTES;
     this.client = new Redis(url, {
       commandTimeout: options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
       connectTimeout: 2000,
@@ -145,17 +155,28 @@ export class RedisState implements SharedState {
   }
 
   async pausedUntil(scope: string): Promise<number | null> {
-    const value = await this.client.get(`${this.prefix}pause:${scope}`).catch(noPauseOfAnotherType);
+    const value = await this.client.get(`${this.prefix}pause:${scope}`).catch(noValueOfAnotherType);
     const until = value === null ? NaN : Number(value);
     return Number.isFinite(until) && until > Date.now() ? until : null;
   }
 
+  /**
+   * At most one byte past the bound is read (GETRANGE), so an entry larger than any this cache
+   * writes (a peer's, a damaged store's) is never read whole: a miss. So is an entry of another
+   * type, not a failure that would move the replica's shared state to memory (ResilientState)
+   * and leave the entry in place; the next answer's SET writes over it.
+   */
   async cacheGet(key: string): Promise<string | null> {
-    return this.client.get(`${this.prefix}cache:${key}`);
+    const bytes = await this.client
+      .getrangeBuffer(`${this.prefix}cache:${key}`, 0, this.maxCacheEntryBytes)
+      .catch(noValueOfAnotherType);
+    // GETRANGE answers an empty string for a missing key; no entry the cache writes is empty.
+    if (bytes === null || bytes.length === 0 || bytes.length > this.maxCacheEntryBytes) return null;
+    return bytes.toString('utf8');
   }
 
   async cacheSet(key: string, value: string, ttlMs: number): Promise<void> {
-    if (ttlMs <= 0) return;
+    if (ttlMs <= 0 || Buffer.byteLength(value) > this.maxCacheEntryBytes) return;
     await this.client.set(`${this.prefix}cache:${key}`, value, 'PX', Math.ceil(ttlMs));
   }
 
@@ -174,8 +195,11 @@ export class RedisState implements SharedState {
   }
 }
 
-/** A pause key of another type (a hash, a list) was written by no pause: it is none (the next pause replaces it); any other failure is Redis's. */
-function noPauseOfAnotherType(error: unknown): null {
+/**
+ * A pause or cache key of another type (a hash, a list) was written by no pause or answer: it
+ * holds nothing (the next pause or answer replaces it); any other failure is Redis's.
+ */
+function noValueOfAnotherType(error: unknown): null {
   if (error instanceof Error && error.message.startsWith('WRONGTYPE')) return null;
   throw error;
 }

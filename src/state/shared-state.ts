@@ -4,6 +4,13 @@
 // RedisState keeps it in Redis so any number of processes behave as one; ResilientState uses
 // Redis and falls back to memory while Redis does not answer.
 
+/**
+ * The largest response-cache entry a store keeps or hands back, in bytes: the memory store's
+ * whole budget (MemoryState), and in Redis the most a lookup reads, so that an entry a peer or a
+ * damaged store made huge costs a bounded read and is a miss.
+ */
+export const MAX_CACHE_ENTRY_BYTES = 64 * 1024 * 1024;
+
 /** A token, or how long until the bucket has one. */
 export type TakeResult = { ok: true } | { ok: false; retryAfterMs: number };
 

@@ -266,7 +266,9 @@ describe('identities', () => {
     expect(sent).toHaveLength(1);
     expect(JSON.stringify(sent)).not.toContain(token.split('.')[2]);
     expect(sent[0]?.headers.authorization).toBeUndefined();
-    const scrape = await rawRequest(`${new URL(url).origin}/metrics`, { headers: bearer(token) });
+    // /metrics names every caller: read with alice's token, whose identity sees every tool (bob's sees only media).
+    const monitor = await provider.token(ALICE, resource, 'tools:call');
+    const scrape = await rawRequest(`${new URL(url).origin}/metrics`, { headers: bearer(monitor) });
     expect(scrape.body).toMatch(/flowguard_caller_calls_total\{identity="media",client="bob",outcome="ok"\} 1/);
   });
 });

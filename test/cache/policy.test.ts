@@ -111,4 +111,11 @@ describe("an upstream's Cache-Control", () => {
     expect(directiveNames('private="a, no-store, b", Max-Age=60 ,,')).toEqual(['private', 'max-age']);
     expect(directiveNames('no-cache="x\\", no-store", public')).toEqual(['no-cache', 'public']);
   });
+
+  it('reads a quoted argument by its escapes: an escaped backslash before a quote ends the argument', () => {
+    // RFC 9110 quoted-pair: `"x\\"` is x and a backslash, closed; the no-store after it counts.
+    expect(directiveNames('private="x\\\\", no-store')).toEqual(['private', 'no-store']);
+    expect(mayStore(['private="x\\\\", no-store'])).toBe(false);
+    expect(directiveNames('private="a\\\\\\", no-store", public')).toEqual(['private', 'public']);
+  });
 });

@@ -17,8 +17,10 @@ const KEY = 'quotes-key-value-0123456789';
 const OTHER_KEY = 'quotes-key-value-9876543210';
 
 /** The answer's extra headers by request path prefix: `/nostore/` says no-store, and so on. */
-const CACHE_CONTROL: Record<string, string> = {
+const CACHE_CONTROL: Record<string, string | string[]> = {
   nostore: 'no-store',
+  // Two header lines, the second forbidding: a client that kept one line would store it.
+  twolines: ['max-age=60', 'no-store'],
   nocache: 'max-age=60, No-Cache',
   private: 'private, max-age=60',
   quoted: 'private="x, no-store, y"',
@@ -33,7 +35,9 @@ beforeAll(async () => {
     served += 1;
     if (entry.url.startsWith('/fail/')) return void res.writeHead(500, { 'content-type': 'text/plain' }).end('down');
     const control = CACHE_CONTROL[entry.url.split('/')[1] ?? ''];
-    res.writeHead(200, { 'content-type': 'application/json', ...(control ? { 'cache-control': control } : {}) });
+    // setHeader writes an array as one line each (writeHead's header object types allow only one).
+    if (control) res.setHeader('cache-control', control);
+    res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ served, method: req.method, url: entry.url }));
   });
 });
@@ -223,6 +227,16 @@ describe('answers that are not kept', () => {
     const before = upstream.hits();
     await catalog.call(tool, { symbol: 'eth' });
     await catalog.call(tool, { symbol: 'eth' });
+    expect(upstream.hits() - before).toBe(2);
+    await callRecordsDelivered();
+    expect(records.map((record) => record.cache)).toEqual(['miss', 'miss']);
+  });
+
+  it('an answer whose no-store is on the second of two Cache-Control lines is not stored', async () => {
+    const { catalog, records } = await load({ routes: { getTwoLines: route('GET', '/twolines/{{symbol}}') } });
+    const before = upstream.hits();
+    await catalog.call('quotes_getTwoLines', { symbol: 'eth' });
+    await catalog.call('quotes_getTwoLines', { symbol: 'eth' });
     expect(upstream.hits() - before).toBe(2);
     await callRecordsDelivered();
     expect(records.map((record) => record.cache)).toEqual(['miss', 'miss']);
