@@ -162,18 +162,23 @@ export function outgoingRequest(struct: RequestStruct): OutgoingRequest {
   };
 }
 
+/** Up to this many headers, names are compared with each other; past it a map finds repeated ones. */
+const FEW_HEADERS = 16;
+
 /**
- * The headers, one per lower-cased name, as oneHeaderPerName keeps them; made on every call, so
- * in one object, without the map and pairs of the plan's form.
+ * The headers, one per lower-cased name, as oneHeaderPerName keeps them: a name is kept unless a
+ * later one has the same lower-cased form, so the survivor stands where it was last written.
+ * Made on every call, so in one object, without the map and pairs of the plan's form (and for
+ * the few headers a request has, without a map at all).
  */
 function lastSpellings(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const names = Object.keys(headers);
+  const lower = names.map((name) => name.toLowerCase());
+  const lastAt = names.length > FEW_HEADERS ? new Map(lower.map((name, at) => [name, at])) : null;
   const result: Record<string, string> = {};
-  const spelled = new Map<string, string>();
-  for (const name of Object.keys(headers)) {
-    const lower = name.toLowerCase();
-    const earlier = spelled.get(lower);
-    if (earlier !== undefined) delete result[earlier]; // the survivor stands where it was last written
-    spelled.set(lower, name);
+  for (let at = 0; at < names.length; at++) {
+    if (lastAt === null ? writtenAgain(lower, at) : lastAt.get(lower[at] as string) !== at) continue;
+    const name = names[at] as string;
     // A `__proto__` header stays a header, as Object.fromEntries would keep it, never a prototype.
     if (name === '__proto__')
       Object.defineProperty(result, name, {
@@ -185,6 +190,12 @@ function lastSpellings(headers: Readonly<Record<string, string>>): Record<string
     else result[name] = headers[name] as string;
   }
   return result;
+}
+
+/** Whether a name after `at` has the same lower-cased form as the one at `at`. */
+function writtenAgain(lower: readonly string[], at: number): boolean {
+  for (let later = at + 1; later < lower.length; later++) if (lower[later] === lower[at]) return true;
+  return false;
 }
 
 /** Headers by lower-cased name; a later spelling of a name replaces an earlier one. */
