@@ -15,6 +15,7 @@ import { buildRequest, outgoingRequest, type RequestPlan, type RequestStruct } f
 import type { Redactor } from '../http/redact.js';
 import { SecretTokens, type SecretStore } from '../http/secrets.js';
 import type { Upstreams } from '../http/upstreams.js';
+import { stableTarget, targetOf, type RequestTarget } from '../http/stable-target.js';
 import type { InputSchema } from '../schema/tool-input.js';
 import type { Outcome } from '../sandbox/host.js';
 import type { Bridge, Hook } from '../sandbox/protocol.js';
@@ -199,10 +200,13 @@ async function runCall(
       };
     hooks = loaded.value;
   }
+  // Without a preRequest the URL is the plan's own, which may be proved at load to need no parse.
+  let stableOrigin = tool.plan.stableOrigin;
   if (hooks.includes('preRequest')) {
     const pre = await context.handlers.preRequest(tool, struct, payload);
     if (!pre.ok) return handlerFailure('preRequest', pre.failure);
     ({ struct, payload } = pre.value);
+    stableOrigin = null;
   }
   if (hooks.includes('executeRequest'))
     return executeRequest(context, tool, { struct, args: checked.values, tokens, hooks }, options);
@@ -210,14 +214,13 @@ async function runCall(
   const outgoing = outgoingRequest(struct);
   const filled = tokens.fill(outgoing, tool.plan.slots, (key) => context.secrets.valueFor(key, tool.namespace));
   // Checked with the keys in (they are percent-encoded in the URL, so they cannot move it).
-  const target = tool.origin.parse(filled.url);
+  const target = (stableOrigin !== null && stableTarget(filled.url, stableOrigin)) || parsedTarget(tool, filled.url);
   if (!target) return fail('origin', `the request left the schema's origin ${tool.origin.display}; refused`);
   // Routing headers are the core's, and the values of other schemas' keys stay home (egress.ts).
   const refused = egressRefusal(outgoing, target, context.redactor, (key) => tool.declaredKeys.includes(key));
   if (refused) return fail('origin', refused);
-  // Read once: a URL computes its origin anew each time it is asked.
   const origin = target.origin;
-  const routedTo = context.upstreams.route(target, origin);
+  const routedTo = context.upstreams.routeTarget(target);
   if (options.dryRun) {
     const sent: SentRequest = { method: struct.method, ...filled, url: routedTo.href };
     return { ok: true, dryRun: markMissingKeys(sent, tool.missingKeys, tokens) };
@@ -264,6 +267,12 @@ async function runCall(
   // `{ response: undefined }` hands the answer on as a route without postRequest would.
   if ('passThrough' in post.value) return answered(response, decoded);
   return answered(response, { kind: 'json', value: post.value.response });
+}
+
+/** The request's URL parsed, when it stays on the tool's origin; null when it does not. */
+function parsedTarget(tool: CallableTool, url: string): RequestTarget | null {
+  const parsed = tool.origin.parse(url);
+  return parsed === null ? null : targetOf(parsed);
 }
 
 /** A successful call's result, with the upstream's Cache-Control for the response cache. */

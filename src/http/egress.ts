@@ -74,13 +74,13 @@ interface LeavingRequest {
 }
 
 /**
- * Why `request` may not leave for `url` (its URL, parsed), with its stable prefix; null when it
+ * Why `request` may not leave for `url` (its URL, parsed or proved to parse to itself), with its stable prefix; null when it
  * may. `binds(key)` says whether `key` may go there: a form of a value is allowed where some key
  * of that value is.
  */
 export function egressRefusal(
   request: LeavingRequest,
-  url: URL,
+  url: Pick<URL, 'href' | 'origin'>,
   redactor: Redactor,
   binds: (key: string) => boolean,
 ): string | null {
@@ -128,6 +128,6 @@ function unboundIn(
     : undefined;
 }
 
-function refusal(url: URL, key: string, place: string): string {
+function refusal(url: Pick<URL, 'origin'>, key: string, place: string): string {
   return `KEY_NOT_ALLOWED: the request to ${url.origin} carries the value of the key ${key} in ${place}, and that key is not bound to ${url.origin}. Nothing was sent`;
 }
