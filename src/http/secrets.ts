@@ -64,6 +64,8 @@ export class SecretStore {
   /** Environment variables that hold a value but were not granted: only for saying so. */
   private readonly ungranted = new Set<string>();
   private readonly grants: readonly KeyGrant[];
+  /** grantOf's answers (null: no grant names the key), for the store's keys and the environment's names. */
+  private readonly grantsByKey = new Map<string, KeyGrant | null>();
 
   constructor({ env = {}, dotenv = {}, given = {}, grants = [] }: SecretSources = {}) {
     this.grants = grants;
@@ -95,10 +97,16 @@ export class SecretStore {
 
   /** The grant that names `key`: an exact name before any glob, globs in the order written. */
   private grantOf(key: string): KeyGrant | undefined {
-    return (
-      this.grants.find((grant) => grant.pattern === key) ??
-      this.grants.find((grant) => grant.pattern.includes('*') && globMatches(grant.pattern, key))
-    );
+    // Asked for each key of every call, and the grants never change: a glob's pattern is made once per key.
+    let grant = this.grantsByKey.get(key);
+    if (grant === undefined) {
+      grant =
+        this.grants.find((each) => each.pattern === key) ??
+        this.grants.find((each) => each.pattern.includes('*') && globMatches(each.pattern, key)) ??
+        null;
+      this.grantsByKey.set(key, grant);
+    }
+    return grant ?? undefined;
   }
 
   access(key: string, namespace: string): KeyAccess {
