@@ -200,20 +200,20 @@ async function runCall(
       };
     hooks = loaded.value;
   }
-  // Without a preRequest the URL is the plan's own, which may be proved at load to need no parse.
-  let stableOrigin = tool.plan.stableOrigin;
-  if (hooks.includes('preRequest')) {
+  const preRequest = hooks.includes('preRequest');
+  if (preRequest) {
     const pre = await context.handlers.preRequest(tool, struct, payload);
     if (!pre.ok) return handlerFailure('preRequest', pre.failure);
     ({ struct, payload } = pre.value);
-    stableOrigin = null;
   }
   if (hooks.includes('executeRequest'))
     return executeRequest(context, tool, { struct, args: checked.values, tokens, hooks }, options);
   // Keys are bound to the schema's origin: the request is refused below unless it still goes there.
-  const outgoing = outgoingRequest(struct);
+  const outgoing = outgoingRequest(struct, !preRequest);
   const filled = tokens.fill(outgoing, tool.plan.slots, (key) => context.secrets.valueFor(key, tool.namespace));
   // Checked with the keys in (they are percent-encoded in the URL, so they cannot move it).
+  // Without a preRequest the URL is the plan's own, which may be proved at load to need no parse.
+  const stableOrigin = preRequest ? null : tool.plan.stableOrigin;
   const target = (stableOrigin !== null && stableTarget(filled.url, stableOrigin)) || parsedTarget(tool, filled.url);
   if (!target) return fail('origin', `the request left the schema's origin ${tool.origin.display}; refused`);
   // Routing headers are the core's, and the values of other schemas' keys stay home (egress.ts).

@@ -154,8 +154,14 @@ export function buildRequest(
  * schema's); a body is JSON text unless preRequest made it text already, and it goes out with
  * `content-type: application/json` unless a header of any spelling names its type.
  */
-export function outgoingRequest(struct: RequestStruct): OutgoingRequest {
-  const headers = lastSpellings(struct.headers);
+export function outgoingRequest(struct: RequestStruct, asBuilt = false): OutgoingRequest {
+  // As buildRequest made it (no preRequest since), the headers are the plan's, one per lower-cased
+  // name already, in an object of this call's own: copied only where a Content-Type is added.
+  const headers = !asBuilt
+    ? lastSpellings(struct.headers)
+    : struct.body === null
+      ? struct.headers
+      : { ...struct.headers };
   if (struct.body === null) return { url: struct.url, headers };
   if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
     headers['content-type'] = 'application/json';
@@ -166,23 +172,18 @@ export function outgoingRequest(struct: RequestStruct): OutgoingRequest {
   };
 }
 
-/** Up to this many headers, names are compared with each other; past it a map finds repeated ones. */
-const FEW_HEADERS = 16;
-
 /**
- * The headers, one per lower-cased name, as oneHeaderPerName keeps them: a name is kept unless a
- * later one has the same lower-cased form, so the survivor stands where it was last written.
- * Made on every call, so in one object, without the map and pairs of the plan's form (and for
- * the few headers a request has, without a map at all).
+ * The headers, one per lower-cased name, as oneHeaderPerName keeps them; made on every call, so
+ * in one object, without the map and pairs of the plan's form.
  */
 function lastSpellings(headers: Readonly<Record<string, string>>): Record<string, string> {
-  const names = Object.keys(headers);
-  const lower = names.map((name) => name.toLowerCase());
-  const lastAt = names.length > FEW_HEADERS ? new Map(lower.map((name, at) => [name, at])) : null;
   const result: Record<string, string> = {};
-  for (let at = 0; at < names.length; at++) {
-    if (lastAt === null ? writtenAgain(lower, at) : lastAt.get(lower[at] as string) !== at) continue;
-    const name = names[at] as string;
+  const spelled = new Map<string, string>();
+  for (const name of Object.keys(headers)) {
+    const lower = name.toLowerCase();
+    const earlier = spelled.get(lower);
+    if (earlier !== undefined) delete result[earlier]; // the survivor stands where it was last written
+    spelled.set(lower, name);
     // A `__proto__` header stays a header, as Object.fromEntries would keep it, never a prototype.
     if (name === '__proto__')
       Object.defineProperty(result, name, {
@@ -194,12 +195,6 @@ function lastSpellings(headers: Readonly<Record<string, string>>): Record<string
     else result[name] = headers[name] as string;
   }
   return result;
-}
-
-/** Whether a name after `at` has the same lower-cased form as the one at `at`. */
-function writtenAgain(lower: readonly string[], at: number): boolean {
-  for (let later = at + 1; later < lower.length; later++) if (lower[later] === lower[at]) return true;
-  return false;
 }
 
 /** Headers by lower-cased name; a later spelling of a name replaces an earlier one. */

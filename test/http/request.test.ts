@@ -156,6 +156,31 @@ describe('requests as the reference sends them (issue 14)', () => {
     },
   );
 
+  it("sends the headers of a request as buildRequest made it as they are: the plan's, one per name already", () => {
+    for (const route of [ping, look]) {
+      const built = buildRequest(planRequest(SPELLINGS, route), {}, tokens);
+      const asBuilt = outgoingRequest(built, true);
+      expect(Object.entries(asBuilt.headers)).toEqual(Object.entries(outgoingRequest(built).headers));
+      expect(asBuilt.body).toBe(outgoingRequest(built).body);
+    }
+    // A Content-Type added for a body goes into a copy: the request as built stays as it was.
+    const withBody = schemaOf(`{
+      namespace: 'example', name: 'Example', description: 'x', version: '2.0.0', root: 'https://api.example.com',
+      headers: { accept: 'application/json' },
+      routes: { ping: { method: 'POST', path: '/ping', description: 'x', parameters: [], tests: [{ _description: 'x' }] } }
+    }`);
+    const built = buildRequest(
+      planRequest(withBody, withBody.routes[0] as NonNullable<CanonicalSchema['routes'][0]>),
+      {},
+      tokens,
+    );
+    expect(outgoingRequest(built, true).headers).toEqual({
+      accept: 'application/json',
+      'content-type': 'application/json',
+    });
+    expect(built.headers).toEqual({ accept: 'application/json' });
+  });
+
   it('keeps a `__proto__` header as a header, never a prototype', () => {
     const headers = JSON.parse('{"__proto__":"x","Accept":"a","accept":"b"}') as Record<string, string>;
     const sent = outgoingRequest({ url: 'https://api.example.com/', method: 'GET', headers, body: null });
