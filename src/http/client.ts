@@ -203,22 +203,27 @@ export class HttpClient {
     const routed = this.upstreams?.routes(options.origin ?? origin, origin) === true;
     const exchange = new Exchange(callerSignal);
     try {
+      // Every option a policy reads is written here, if only as undefined: options of one shape,
+      // where properties added later (the gate's admission) each changed it on every request.
       const dispatch: Dispatcher.DispatchOptions & { budget?: ByteBudget } & GateOptions = {
         origin,
         path: url.path,
         method: request.method,
         headers: withAcceptEncoding(request.headers),
         body: request.body,
+        budget: options.budget,
+        // Messages and pauses name the origin the request was aimed at, not an override's.
+        gate:
+          options.guard === undefined
+            ? undefined
+            : {
+                by: options.guard.by,
+                origin: options.origin ?? origin,
+                namespace: options.guard.namespace,
+                signal: callerSignal,
+              },
+        admitted: undefined,
       };
-      if (options.budget !== undefined) dispatch.budget = options.budget;
-      // Messages and pauses name the origin the request was aimed at, not an override's.
-      if (options.guard !== undefined)
-        dispatch.gate = {
-          by: options.guard.by,
-          origin: options.origin ?? origin,
-          namespace: options.guard.namespace,
-          signal: callerSignal,
-        };
       this.dispatcher(routed)(dispatch, exchange);
       await exchange.done;
       const redirects = exchange.redirects;
