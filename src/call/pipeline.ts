@@ -15,6 +15,7 @@ import { buildRequest, outgoingRequest, type RequestPlan, type RequestStruct } f
 import type { Redactor } from '../http/redact.js';
 import { SecretTokens, type SecretStore } from '../http/secrets.js';
 import type { Upstreams } from '../http/upstreams.js';
+import { stableTarget, targetOf, type RequestTarget } from '../http/stable-target.js';
 import type { InputSchema } from '../schema/tool-input.js';
 import type { Outcome } from '../sandbox/host.js';
 import type { Bridge, Hook } from '../sandbox/protocol.js';
@@ -199,7 +200,8 @@ async function runCall(
       };
     hooks = loaded.value;
   }
-  if (hooks.includes('preRequest')) {
+  const preRequest = hooks.includes('preRequest');
+  if (preRequest) {
     const pre = await context.handlers.preRequest(tool, struct, payload);
     if (!pre.ok) return handlerFailure('preRequest', pre.failure);
     ({ struct, payload } = pre.value);
@@ -207,17 +209,18 @@ async function runCall(
   if (hooks.includes('executeRequest'))
     return executeRequest(context, tool, { struct, args: checked.values, tokens, hooks }, options);
   // Keys are bound to the schema's origin: the request is refused below unless it still goes there.
-  const outgoing = outgoingRequest(struct);
+  const outgoing = outgoingRequest(struct, !preRequest);
   const filled = tokens.fill(outgoing, tool.plan.slots, (key) => context.secrets.valueFor(key, tool.namespace));
   // Checked with the keys in (they are percent-encoded in the URL, so they cannot move it).
-  const target = tool.origin.parse(filled.url);
+  // Without a preRequest the URL is the plan's own, which may be proved at load to need no parse.
+  const stableOrigin = preRequest ? null : tool.plan.stableOrigin;
+  const target = (stableOrigin !== null && stableTarget(filled.url, stableOrigin)) || parsedTarget(tool, filled.url);
   if (!target) return fail('origin', `the request left the schema's origin ${tool.origin.display}; refused`);
   // Routing headers are the core's, and the values of other schemas' keys stay home (egress.ts).
   const refused = egressRefusal(outgoing, target, context.redactor, (key) => tool.declaredKeys.includes(key));
   if (refused) return fail('origin', refused);
-  // Read once: a URL computes its origin anew each time it is asked.
   const origin = target.origin;
-  const routedTo = context.upstreams.route(target, origin);
+  const routedTo = context.upstreams.routeTarget(target);
   if (options.dryRun) {
     const sent: SentRequest = { method: struct.method, ...filled, url: routedTo.href };
     return { ok: true, dryRun: markMissingKeys(sent, tool.missingKeys, tokens) };
@@ -264,6 +267,12 @@ async function runCall(
   // `{ response: undefined }` hands the answer on as a route without postRequest would.
   if ('passThrough' in post.value) return answered(response, decoded);
   return answered(response, { kind: 'json', value: post.value.response });
+}
+
+/** The request's URL parsed, when it stays on the tool's origin; null when it does not. */
+function parsedTarget(tool: CallableTool, url: string): RequestTarget | null {
+  const parsed = tool.origin.parse(url);
+  return parsed === null ? null : targetOf(parsed);
 }
 
 /** A successful call's result, with the upstream's Cache-Control for the response cache. */

@@ -38,6 +38,7 @@ import {
   type UpstreamGate,
 } from './interceptors/upstream-gate.js';
 import type { Upstreams } from './upstreams.js';
+import { targetOf, type RequestTarget } from './stable-target.js';
 import { CONFIG_DEFAULTS } from '../config/defaults.js';
 
 export { HttpError, RefusedError, type HttpErrorKind, type Refusal } from './errors.js';
@@ -76,8 +77,8 @@ export interface HttpNetworkOptions extends NetworkOptions {
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  /** A URL the caller has already parsed is not parsed again. */
-  url: string | URL;
+  /** A URL the caller has already parsed is not parsed again, nor one it knows the parts of (stable-target.ts). */
+  url: string | URL | RequestTarget;
   headers: Record<string, string>;
   /** Text goes as UTF-8; bytes as they are. */
   body?: string | Uint8Array;
@@ -195,29 +196,34 @@ export class HttpClient {
   }
 
   async request(request: HttpRequest, options: RequestOptions = {}): Promise<HttpResponse> {
-    const url = checkedRequestUrl(request.url);
+    const url = checkedTarget(request.url);
     const callerSignal = options.signal;
     if (callerSignal?.aborted) throw abortedError();
     const origin = url.origin;
     const routed = this.upstreams?.routes(options.origin ?? origin, origin) === true;
     const exchange = new Exchange(callerSignal);
     try {
+      // Every option a policy reads is written here, if only as undefined: options of one shape,
+      // where properties added later (the gate's admission) each changed it on every request.
       const dispatch: Dispatcher.DispatchOptions & { budget?: ByteBudget } & GateOptions = {
         origin,
-        path: url.pathname + url.search,
+        path: url.path,
         method: request.method,
         headers: withAcceptEncoding(request.headers),
         body: request.body,
+        budget: options.budget,
+        // Messages and pauses name the origin the request was aimed at, not an override's.
+        gate:
+          options.guard === undefined
+            ? undefined
+            : {
+                by: options.guard.by,
+                origin: options.origin ?? origin,
+                namespace: options.guard.namespace,
+                signal: callerSignal,
+              },
+        admitted: undefined,
       };
-      if (options.budget !== undefined) dispatch.budget = options.budget;
-      // Messages and pauses name the origin the request was aimed at, not an override's.
-      if (options.guard !== undefined)
-        dispatch.gate = {
-          by: options.guard.by,
-          origin: options.origin ?? origin,
-          namespace: options.guard.namespace,
-          signal: callerSignal,
-        };
       this.dispatcher(routed)(dispatch, exchange);
       await exchange.done;
       const redirects = exchange.redirects;
@@ -243,7 +249,15 @@ export class HttpClient {
   }
 }
 
-/** The request's URL, parsed unless the caller did; only http(s), never with credentials. */
+/** The request's URL, parsed unless the caller did or knows its parts; only http(s), never with credentials. */
+function checkedTarget(raw: HttpRequest['url']): RequestTarget {
+  if (typeof raw === 'string' || raw instanceof URL) return targetOf(checkedRequestUrl(raw));
+  // Its parts are a URL's (stable-target.ts): origin and path, with no place for credentials.
+  if (!raw.origin.startsWith('https://') && !raw.origin.startsWith('http://'))
+    throw new HttpError('invalid-url', 'request URL scheme must be http or https');
+  return raw;
+}
+
 function checkedRequestUrl(raw: string | URL): URL {
   const url = typeof raw === 'string' ? parseRequestUrl(raw) : raw;
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {

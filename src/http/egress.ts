@@ -51,15 +51,19 @@ const ROUTING_HEADERS: ReadonlySet<string> = new Set([
  * none. A Content-Length that states the body's real length is no override (ethers and other
  * HTTP libraries write one): it goes out as the core would write it.
  */
-function routingHeaderIn(headers: Readonly<Record<string, string>>, bodyLength: () => number): string | undefined {
+function routingHeaderIn(headers: Readonly<Record<string, string>>, body: LeavingRequest['body']): string | undefined {
   for (const name in headers) {
     const lower = name.toLowerCase();
     if (lower === 'content-length') {
-      if (headers[name] !== String(bodyLength())) return name;
+      if (headers[name] !== String(bodyLength(body))) return name;
     } else if (ROUTING_HEADERS.has(lower) || lower.startsWith('proxy-') || lower.startsWith('x-forwarded-'))
       return name;
   }
   return undefined;
+}
+
+function bodyLength(body: LeavingRequest['body']): number {
+  return typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : (body?.byteLength ?? 0);
 }
 
 /** A request as it is about to leave: the body as text, or as bytes. */
@@ -70,41 +74,36 @@ interface LeavingRequest {
 }
 
 /**
- * Why `request` may not leave for `url` (its URL, parsed), with its stable prefix; null when it
+ * Why `request` may not leave for `url` (its URL, parsed or proved to parse to itself), with its stable prefix; null when it
  * may. `binds(key)` says whether `key` may go there: a form of a value is allowed where some key
  * of that value is.
  */
 export function egressRefusal(
   request: LeavingRequest,
-  url: URL,
+  url: Pick<URL, 'href' | 'origin'>,
   redactor: Redactor,
   binds: (key: string) => boolean,
 ): string | null {
   const { body } = request;
-  const header = routingHeaderIn(request.headers, () =>
-    typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : (body?.byteLength ?? 0),
-  );
+  const header = routingHeaderIn(request.headers, body);
   if (header !== undefined) {
     return `HEADER_NOT_ALLOWED: the request sets ${JSON.stringify(header)}, a header that decides where or how a request travels; only the core sets it, from the URL it checked. Nothing was sent`;
   }
   // Searched on every request, so each part is searched where it stands and its place is named
-  // only once a key is found in it.
-  const unbound = (text: string, asBytes: boolean) =>
-    redactor.holdsKey(text, asBytes)
-      ? redactor.keysIn(text, asBytes).find((keys) => !keys.some(binds))?.[0]
-      : undefined;
-  const refusal = (key: string, place: string) =>
-    `KEY_NOT_ALLOWED: the request to ${url.origin} carries the value of the key ${key} in ${place}, and that key is not bound to ${url.origin}. Nothing was sent`;
-  // The URL as written, and as it goes out: parsing drops tabs and line breaks and escapes some
-  // characters, which can join a key that the text as written splits.
-  const inUrl = unbound(request.url, false) ?? unbound(url.href, false);
-  if (inUrl !== undefined) return refusal(inUrl, 'the URL');
+  // only once a key is found in it. The URL as written, and as it goes out: parsing drops tabs and
+  // line breaks and escapes some characters, which can join a key that the text as written splits
+  // (the same text twice is searched once).
+  const href = url.href;
+  const inUrl =
+    unboundIn(request.url, false, redactor, binds) ??
+    (href === request.url ? undefined : unboundIn(href, false, redactor, binds));
+  if (inUrl !== undefined) return refusal(url, inUrl, 'the URL');
   for (const name in request.headers) {
-    const inName = unbound(name, false);
-    if (inName !== undefined) return refusal(inName, 'a header name');
-    const inValue = unbound(request.headers[name] as string, false);
+    const inName = unboundIn(name, false, redactor, binds);
+    if (inName !== undefined) return refusal(url, inName, 'a header name');
+    const inValue = unboundIn(request.headers[name] as string, false, redactor, binds);
     if (inValue !== undefined)
-      return refusal(inValue, `the header ${JSON.stringify(redactor.redact(name).slice(0, 60))}`);
+      return refusal(url, inValue, `the header ${JSON.stringify(redactor.redact(name).slice(0, 60))}`);
   }
   // A text body leaves as UTF-8: its bytes are searched, so that a key in UTF-16 is found too.
   const bytes =
@@ -113,6 +112,22 @@ export function egressRefusal(
       : body
         ? Buffer.from(body.buffer, body.byteOffset, body.byteLength)
         : null;
-  const inBody = bytes === null ? undefined : unbound(bytes.toString('latin1'), true);
-  return inBody === undefined ? null : refusal(inBody, 'the body');
+  const inBody = bytes === null ? undefined : unboundIn(bytes.toString('latin1'), true, redactor, binds);
+  return inBody === undefined ? null : refusal(url, inBody, 'the body');
+}
+
+/** A key whose value (some form of it) `text` holds and that may not go where `binds` says; undefined when none. */
+function unboundIn(
+  text: string,
+  asBytes: boolean,
+  redactor: Redactor,
+  binds: (key: string) => boolean,
+): string | undefined {
+  return redactor.holdsKey(text, asBytes)
+    ? redactor.keysIn(text, asBytes).find((keys) => !keys.some(binds))?.[0]
+    : undefined;
+}
+
+function refusal(url: Pick<URL, 'origin'>, key: string, place: string): string {
+  return `KEY_NOT_ALLOWED: the request to ${url.origin} carries the value of the key ${key} in ${place}, and that key is not bound to ${url.origin}. Nothing was sent`;
 }

@@ -4,6 +4,7 @@
 
 import type { CanonicalParam, CanonicalRoute, CanonicalSchema, HttpMethod, Template } from '../schema/types.js';
 import type { OutgoingRequest, SecretSlots, SecretTokens } from './secrets.js';
+import { stableOrigin } from './stable-target.js';
 
 export interface RequestStruct {
   url: string;
@@ -31,6 +32,8 @@ export interface RequestPlan {
   slots: SecretSlots;
   /** Arguments the request carries inside text (`%{{USER_PARAM}}%`): key → the text around each occurrence. */
   textAround: ReadonlyMap<string, readonly string[]>;
+  /** The origin of every URL built from this plan, where each parses back to itself (stable-target.ts); null: parsed per call. */
+  stableOrigin: string | null;
 }
 
 const BODY_METHODS: ReadonlySet<HttpMethod> = new Set(['POST', 'PUT']);
@@ -61,7 +64,7 @@ export function planRequest(schema: CanonicalSchema, route: CanonicalRoute): Req
   const bodyKeys = new Set(
     (body ?? []).flatMap((b) => (b.value.kind === 'template' ? secretKeys(b.value.template) : [])),
   );
-  return {
+  const plan: Omit<RequestPlan, 'stableOrigin'> = {
     method: route.method,
     root: schema.root,
     path: route.path,
@@ -77,6 +80,7 @@ export function planRequest(schema: CanonicalSchema, route: CanonicalRoute): Req
       ),
     ),
   };
+  return { ...plan, stableOrigin: stableOrigin(plan) };
 }
 
 /** The arguments as the request carries them: one written inside text is sent inside it (handlers see the argument itself). */
@@ -150,8 +154,14 @@ export function buildRequest(
  * schema's); a body is JSON text unless preRequest made it text already, and it goes out with
  * `content-type: application/json` unless a header of any spelling names its type.
  */
-export function outgoingRequest(struct: RequestStruct): OutgoingRequest {
-  const headers = lastSpellings(struct.headers);
+export function outgoingRequest(struct: RequestStruct, asBuilt = false): OutgoingRequest {
+  // As buildRequest made it (no preRequest since), the headers are the plan's, one per lower-cased
+  // name already, in an object of this call's own: copied only where a Content-Type is added.
+  const headers = !asBuilt
+    ? lastSpellings(struct.headers)
+    : struct.body === null
+      ? struct.headers
+      : { ...struct.headers };
   if (struct.body === null) return { url: struct.url, headers };
   if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
     headers['content-type'] = 'application/json';

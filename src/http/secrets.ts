@@ -64,6 +64,8 @@ export class SecretStore {
   /** Environment variables that hold a value but were not granted: only for saying so. */
   private readonly ungranted = new Set<string>();
   private readonly grants: readonly KeyGrant[];
+  /** grantOf's answers (null: no grant names the key), for the store's keys and the environment's names. */
+  private readonly grantsByKey = new Map<string, KeyGrant | null>();
 
   constructor({ env = {}, dotenv = {}, given = {}, grants = [] }: SecretSources = {}) {
     this.grants = grants;
@@ -95,10 +97,16 @@ export class SecretStore {
 
   /** The grant that names `key`: an exact name before any glob, globs in the order written. */
   private grantOf(key: string): KeyGrant | undefined {
-    return (
-      this.grants.find((grant) => grant.pattern === key) ??
-      this.grants.find((grant) => grant.pattern.includes('*') && globMatches(grant.pattern, key))
-    );
+    // Asked for each key of every call, and the grants never change: a glob's pattern is made once per key.
+    let grant = this.grantsByKey.get(key);
+    if (grant === undefined) {
+      grant =
+        this.grants.find((each) => each.pattern === key) ??
+        this.grants.find((each) => each.pattern.includes('*') && globMatches(each.pattern, key)) ??
+        null;
+      this.grantsByKey.set(key, grant);
+    }
+    return grant ?? undefined;
   }
 
   access(key: string, namespace: string): KeyAccess {
@@ -175,8 +183,15 @@ export class SecretTokens {
    */
   fill(request: OutgoingRequest, slots: SecretSlots, valueOf: (key: string) => string | undefined): OutgoingRequest {
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers)) {
-      headers[name] = this.replace(value, slots.headers.get(name.toLowerCase()), valueOf, encodeNothing);
+    const given = request.headers;
+    // Object.keys, not Object.entries: no pair is made per header on every call.
+    for (const name of Object.keys(given)) {
+      headers[name] = this.replace(
+        given[name] as string,
+        slots.headers.get(name.toLowerCase()),
+        valueOf,
+        encodeNothing,
+      );
     }
     const filled: OutgoingRequest = { url: this.replace(request.url, slots.url, valueOf, encodeURIComponent), headers };
     if (request.body !== undefined) filled.body = this.replace(request.body, slots.body, valueOf, encodeJsonString);
@@ -193,36 +208,55 @@ export class SecretTokens {
     let result = text;
     for (const key of keys) {
       const value = valueOf(key);
-      // A function, so that `$` in a value is never read as a replacement pattern.
-      if (value !== undefined) {
-        const encoded = encode(value);
-        result = result.replaceAll(this.token(key), () => encoded);
-      }
+      if (value !== undefined) result = replacedEvery(result, this.token(key), encode(value));
     }
     return result;
   }
+}
+
+/**
+ * `text` with every `token` in it replaced by `value`, left to right, as replaceAll does, and
+ * `$` in a value never read as a replacement pattern: a loop of indexOf, since replaceAll with a
+ * callback (which kept `$` literal) calls back into JavaScript for every match.
+ */
+function replacedEvery(text: string, token: string, value: string): string {
+  let at = text.indexOf(token);
+  if (at === -1) return text;
+  let result = '';
+  let from = 0;
+  while (at !== -1) {
+    result += text.slice(from, at) + value;
+    from = at + token.length;
+    at = text.indexOf(token, from);
+  }
+  return result + text.slice(from);
 }
 
 const encodeNothing = (value: string): string => value;
 
 /** Bytes of the nonces to come, filled from the system's generator a batch at a time (as randomUUID batches its own). */
 const NONCE_BYTES = 16;
+const NONCE_DIGITS = NONCE_BYTES * 2;
 const noncePool = Buffer.alloc(NONCE_BYTES * 256);
-let nonceAt = noncePool.length;
+/** The batch's bytes as hex digits, written once per batch; each nonce is a slice of it. */
+let nonceDigits = '';
+let nonceAt = nonceDigits.length;
 
 /**
- * 128 random bits as 32 hex digits. Taken from a batch, and written by Buffer#toString, which is
- * native: randomUUID's formatting is JavaScript, which runs slowly until the call path is hot,
- * and its dashes had to be taken out again.
+ * 128 random bits as 32 hex digits. Taken from a batch written as hex by Buffer#toString, which
+ * is native, once per 256 nonces (once per call, its JavaScript wrapper was about a microsecond
+ * of a call while cold): randomUUID's formatting is JavaScript too, and its dashes had to be
+ * taken out again.
  */
 function randomNonce(): string {
-  if (nonceAt === noncePool.length) {
+  if (nonceAt === nonceDigits.length) {
     randomFillSync(noncePool);
+    nonceDigits = noncePool.toString('hex');
     nonceAt = 0;
   }
-  // Each nonce's bytes are used once.
-  const nonce = noncePool.toString('hex', nonceAt, nonceAt + NONCE_BYTES);
-  nonceAt += NONCE_BYTES;
+  // Each nonce's digits are used once.
+  const nonce = nonceDigits.slice(nonceAt, nonceAt + NONCE_DIGITS);
+  nonceAt += NONCE_DIGITS;
   return nonce;
 }
 

@@ -4,6 +4,7 @@
 // private address for the requests its override routes there, and for no other (client.ts).
 
 import { FlowguardError } from '../errors/flowguard-error.js';
+import type { RequestTarget } from './stable-target.js';
 
 /** An upstream override (`--upstream`, `upstreams` of the config) that cannot be used (ERR003). */
 export class UpstreamError extends FlowguardError {
@@ -15,7 +16,9 @@ export class UpstreamError extends FlowguardError {
 /** An override's base as a request needs it: its origin, and the text a routed URL starts with. */
 interface Base {
   origin: string;
-  /** The origin and the base's path without its last `/`: the routed request's path follows. */
+  /** The base's path without its last `/`: the routed request's path follows. */
+  path: string;
+  /** The origin and that path. */
   prefix: string;
 }
 
@@ -29,7 +32,7 @@ export class Upstreams {
       const base = baseOf(text);
       // Read once here: a URL's origin is computed anew each time it is asked for.
       const path = base.pathname.endsWith('/') ? base.pathname.slice(0, -1) : base.pathname;
-      bases.set(origin === '*' ? '*' : originOf(origin), { origin: base.origin, prefix: base.origin + path });
+      bases.set(origin === '*' ? '*' : originOf(origin), { origin: base.origin, path, prefix: base.origin + path });
     }
     this.bases = bases;
   }
@@ -67,6 +70,17 @@ export class Upstreams {
     const base = this.bases.size === 0 ? undefined : (this.bases.get(origin) ?? this.bases.get('*'));
     if (!base) return url;
     return new URL(base.prefix + url.pathname + url.search);
+  }
+
+  /**
+   * Where a request for `target` (already checked) is sent: `target` itself when no override
+   * routes it. Its path and query are written as a URL writes them, and the base's were written
+   * by one: the routed text is a URL as it would parse, and is not parsed again.
+   */
+  routeTarget(target: RequestTarget): RequestTarget {
+    const base = this.bases.size === 0 ? undefined : (this.bases.get(target.origin) ?? this.bases.get('*'));
+    if (!base) return target;
+    return { href: base.prefix + target.path, origin: base.origin, path: base.path + target.path };
   }
 
   /** Where a request for `url` is sent, as text. */

@@ -85,7 +85,7 @@ function ruleFor(key: string, property: Record<string, unknown>, required: boole
   const types = typeNames.map((name) => (typeof name === 'string' && Object.hasOwn(TYPES, name) ? TYPES[name] : null));
   if (types.length === 0 || types.some((type) => type === null || type === undefined)) return null;
   const typeJudges = types as Judge[];
-  judges.push(typeJudges.length === 1 ? (typeJudges[0] as Judge) : (value) => typeJudges.some((type) => type(value)));
+  judges.push(typeJudges.length === 1 ? (typeJudges[0] as Judge) : anyOf(typeJudges));
   const bounds = boundsOf(property);
   if (bounds === null) return null;
   const { minLength, maxLength, minimum, maximum, minItems, maxItems } = bounds;
@@ -106,8 +106,24 @@ function ruleFor(key: string, property: Record<string, unknown>, required: boole
     // includes() finds NaN where === does not, but no NaN passes a type judge (numbers are finite).
     judges.push((value) => allowed.includes(value));
   }
-  const accepts: Judge = judges.length === 1 ? (judges[0] as Judge) : (value) => judges.every((judge) => judge(value));
+  const accepts: Judge = judges.length === 1 ? (judges[0] as Judge) : allOf(judges);
   return { key, required, fallback, accepts };
+}
+
+/** Every judge accepts: a loop, since a callback of `every` would be a closure made on each call. */
+function allOf(judges: readonly Judge[]): Judge {
+  return (value) => {
+    for (const judge of judges) if (!judge(value)) return false;
+    return true;
+  };
+}
+
+/** Some judge accepts. */
+function anyOf(judges: readonly Judge[]): Judge {
+  return (value) => {
+    for (const judge of judges) if (judge(value)) return true;
+    return false;
+  };
 }
 
 /** As Ajv compiles a pattern (its default `code.regExp`: RegExp with the `u` flag); null when it cannot. */

@@ -109,6 +109,24 @@ describe('contentDecoding', () => {
     expect([outcome.error, outcome.body.length]).toEqual([null, 0]);
   });
 
+  it('decodes each encoded answer among plain ones in flight together, and passes the plain ones as they are', async () => {
+    // One policy looks at every answer's start; an encoded answer gets a Decoding of its own request.
+    const paths = ['/gzip', '/plain-chunks', '/br', '/plain-chunks', '/stacked', '/deflate'];
+    const outcomes = await Promise.all(
+      paths.map((path) => dispatchThrough(chain.dispatcher, { origin: server.origin, path })),
+    );
+    outcomes.forEach((outcome, at) => {
+      expect(outcome.error).toBeNull();
+      if (paths[at] === '/plain-chunks') {
+        expect(outcome.body.toString()).toBe('chunk 2\nchunk 1\nchunk 0\n');
+        expect(outcome.chunks).toBe(3);
+      } else {
+        expect(outcome.body.equals(TEXT)).toBe(true);
+        expect(outcome.headers['content-encoding']).toBeUndefined();
+      }
+    });
+  });
+
   it('hands on an answer without a coding chunk by chunk, as it arrives', async () => {
     const outcome = await get('/plain-chunks');
     expect(outcome.body.toString()).toBe('chunk 2\nchunk 1\nchunk 0\n');

@@ -88,6 +88,32 @@ describe('redirect interceptor', () => {
     expect((outcome.starts[0] as RedirectContext | undefined)?.redirects).toBeUndefined();
   });
 
+  it('one policy serves every request: redirected ones each follow their own hops, the others pass, at once', async () => {
+    // The redirect policy is one object shared by the requests until one is redirected (then that
+    // request gets a Redirect of its own): requests in flight together must not see each other's hops.
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, (_, at) =>
+        dispatchThrough(chain.dispatcher, {
+          origin: main.origin,
+          path: at % 3 === 0 ? '/echo' : `/chain?hop=${at % 3}`,
+        }),
+      ),
+    );
+    outcomes.forEach((outcome, at) => {
+      expect(outcome.error).toBeNull();
+      expect(outcome.late).toEqual([]);
+      if (at % 3 === 0) {
+        expect(outcome.starts).toHaveLength(1);
+        expect(JSON.parse(outcome.body.toString()).method).toBe('GET');
+      } else {
+        expect(outcome.body.toString()).toBe('arrived after 3');
+        const hops = Array.from({ length: 3 - (at % 3) }, (_, hop) => `${main.origin}/chain?hop=${(at % 3) + hop + 1}`);
+        expect(outcome.starts).toHaveLength(hops.length + 1);
+        expect((outcome.starts.at(-1) as RedirectContext).redirects?.map((url) => url.href)).toEqual(hops);
+      }
+    });
+  });
+
   it('stops endless redirects after maxRedirects hops, once', async () => {
     const before = main.hits();
     const outcome = await dispatchThrough(chain.dispatcher, { origin: main.origin, path: '/endless' });

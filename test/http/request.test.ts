@@ -139,6 +139,58 @@ describe('requests as the reference sends them (issue 14)', () => {
     expect(sent.headers).toEqual({ 'Content-Type': 'application/json; charset=utf-8', accept: 'application/json' });
   });
 
+  it.each([3, 40])(
+    'keeps the last spelling of each header name where it was last written, among %i headers',
+    (count) => {
+      const names = Array.from({ length: count }, (_, at) => `x-h${at % 3 === 0 ? at : at - 1}`);
+      const spelled = names.map((name, at) => (at % 2 === 0 ? name.toUpperCase() : name));
+      const headers = Object.fromEntries(spelled.map((name, at) => [name, `v${at}`]));
+      // The reference: a map of lower-cased names, each later spelling replacing and moving after the rest.
+      const byName = new Map<string, [string, string]>();
+      for (const [name, value] of Object.entries(headers)) {
+        byName.delete(name.toLowerCase());
+        byName.set(name.toLowerCase(), [name, value]);
+      }
+      const sent = outgoingRequest({ url: 'https://api.example.com/', method: 'GET', headers, body: null });
+      expect(Object.entries(sent.headers)).toEqual([...byName.values()]);
+    },
+  );
+
+  it("sends the headers of a request as buildRequest made it as they are: the plan's, one per name already", () => {
+    for (const route of [ping, look]) {
+      const built = buildRequest(planRequest(SPELLINGS, route), {}, tokens);
+      const asBuilt = outgoingRequest(built, true);
+      expect(Object.entries(asBuilt.headers)).toEqual(Object.entries(outgoingRequest(built).headers));
+      expect(asBuilt.body).toBe(outgoingRequest(built).body);
+    }
+    // A Content-Type added for a body goes into a copy: the request as built stays as it was.
+    const withBody = schemaOf(`{
+      namespace: 'example', name: 'Example', description: 'x', version: '2.0.0', root: 'https://api.example.com',
+      headers: { accept: 'application/json' },
+      routes: { ping: { method: 'POST', path: '/ping', description: 'x', parameters: [], tests: [{ _description: 'x' }] } }
+    }`);
+    const built = buildRequest(
+      planRequest(withBody, withBody.routes[0] as NonNullable<CanonicalSchema['routes'][0]>),
+      {},
+      tokens,
+    );
+    expect(outgoingRequest(built, true).headers).toEqual({
+      accept: 'application/json',
+      'content-type': 'application/json',
+    });
+    expect(built.headers).toEqual({ accept: 'application/json' });
+  });
+
+  it('keeps a `__proto__` header as a header, never a prototype', () => {
+    const headers = JSON.parse('{"__proto__":"x","Accept":"a","accept":"b"}') as Record<string, string>;
+    const sent = outgoingRequest({ url: 'https://api.example.com/', method: 'GET', headers, body: null });
+    expect(Object.entries(sent.headers)).toEqual([
+      ['__proto__', 'x'],
+      ['accept', 'b'],
+    ]);
+    expect(Object.getPrototypeOf(sent.headers)).toBe(Object.prototype);
+  });
+
   it("sends {} on a POST without body parameters, and no body on a GET (the schema's headers still go)", () => {
     expect(outgoingRequest(buildRequest(planRequest(SPELLINGS, ping), {}, tokens)).body).toBe('{}');
     const got = outgoingRequest(buildRequest(planRequest(SPELLINGS, look), {}, tokens));

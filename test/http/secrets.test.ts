@@ -146,6 +146,25 @@ describe('SecretTokens', () => {
     );
   });
 
+  it('fills every occurrence of a token, and reads no `$` of a value as a replacement pattern', () => {
+    const tokens = new SecretTokens();
+    const t = tokens.token('API_KEY');
+    const dollars = (key: string) => (key === 'API_KEY' ? "$&$'$$1$`" : undefined);
+    const filled = tokens.fill(
+      { url: 'https://api.example.com/', headers: { 'x-api-key': `${t}|${t}${t}|` } },
+      slots,
+      dollars,
+    );
+    expect(filled.headers['x-api-key']).toBe("$&$'$$1$`|$&$'$$1$`$&$'$$1$`|");
+  });
+
+  it('makes a fresh nonce for every call, past a batch of them', () => {
+    // 256 nonces are written per batch of random bytes: three batches' worth, none repeated.
+    const nonces = new Set(Array.from({ length: 800 }, () => new SecretTokens().token('K')));
+    expect(nonces.size).toBe(800);
+    for (const token of nonces) expect(token).toMatch(/^__secret_K_[0-9a-f]{32}__$/);
+  });
+
   it('makes tokens that survive URL and JSON encoding', () => {
     const t = new SecretTokens().token('API_KEY');
     expect(encodeURIComponent(t)).toBe(t);

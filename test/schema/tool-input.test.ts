@@ -80,6 +80,17 @@ describe('InputSchema.check', () => {
     expect(args).toEqual({ address: ADDRESS, chain: 'eth', chainId: 56 });
   });
 
+  it("keeps the caller's argument order with the defaults after it, and a `__proto__` argument as an argument", () => {
+    const checked = input.check({ chainId: 56, chain: 'eth', address: ADDRESS });
+    expect(checked.ok && Object.keys(checked.value)).toEqual(['chainId', 'chain', 'address', 'limit']);
+    // As JSON.parse makes it: an own property, which the copy keeps as one (and Ajv refuses as unknown).
+    const withProto = input.check(JSON.parse(`{"address":"${ADDRESS}","chain":"eth","__proto__":{"limit":1}}`));
+    expect(withProto).toEqual({
+      ok: false,
+      error: [{ parameter: '__proto__', message: "unknown argument '__proto__'" }],
+    });
+  });
+
   it.each([
     [{ chain: 'eth' }, [{ parameter: 'address', message: "missing required argument 'address'" }]],
     [{ address: ADDRESS, chain: 'eth', nope: 1 }, [{ parameter: 'nope', message: "unknown argument 'nope'" }]],

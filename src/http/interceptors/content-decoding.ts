@@ -16,7 +16,17 @@ import {
 } from './policy-chain.js';
 
 export function contentDecoding(maxResponseBytes: number): PolicyMaker {
-  return (chain) => new Decoding(chain, maxResponseBytes);
+  // Most answers carry no Content-Encoding: one policy shared by every request looks at each
+  // answer's start (and at nothing else), and only an encoded answer gets a Decoding of its own.
+  const watch: Policy = {
+    onResponseStart(controller, status, headers, chain) {
+      if (status < 200 || headers['content-encoding'] === undefined) return true;
+      const decoding = new Decoding(chain, maxResponseBytes);
+      chain.replace(watch, decoding);
+      return decoding.onResponseStart(controller, status, headers);
+    },
+  };
+  return () => watch;
 }
 
 class Decoding implements Policy {

@@ -36,11 +36,15 @@ export const NOT_STARTED: Controller = Object.freeze({
   resume() {},
 });
 
-/** One policy of one request: the events it looks at, each saying whether the event goes on. */
+/**
+ * One policy of one request: the events it looks at, each saying whether the event goes on. A
+ * policy shared by every request (one with nothing to keep until an answer asks for it) is told
+ * the chain at the answer's start, and may put a policy of this request's own in its place there.
+ */
 export interface Policy {
   /** Once per hop; returns the context to hand on. */
   onRequestStart?(controller: Controller, context: unknown): unknown;
-  onResponseStart?(controller: Controller, status: number, headers: Headers): boolean;
+  onResponseStart?(controller: Controller, status: number, headers: Headers, chain: PolicyChain): boolean;
   onResponseData?(controller: Controller, chunk: Buffer): boolean;
   onResponseEnd?(controller: Controller, trailers: Headers): boolean;
   onResponseError?(controller: Controller, error: Error): boolean;
@@ -56,7 +60,7 @@ export type PolicyMaker = (chain: PolicyChain, options: Dispatcher.DispatchOptio
  */
 export function policyDispatch(makers: readonly PolicyMaker[], dispatch: Dispatch): Dispatch {
   return (options, handler) => {
-    const chain = new PolicyChain(handler, dispatch);
+    const chain = new PolicyChain(handler, dispatch, options);
     for (const make of makers) {
       const policy = make(chain, options);
       if (policy !== null) chain.policies.push(policy);
@@ -79,6 +83,8 @@ export class PolicyChain implements Handler {
   constructor(
     private readonly end: Handler,
     private readonly dispatch: Dispatch,
+    /** The request's dispatch options, as its first hop was sent. */
+    readonly options: Dispatcher.DispatchOptions,
   ) {}
 
   onRequestStart(controller: Controller, context: unknown): void {
@@ -91,7 +97,7 @@ export class PolicyChain implements Handler {
   onResponseStart(controller: Controller, status: number, headers: Headers, statusMessage?: string): void {
     if (this.failed) return;
     for (const policy of this.policies)
-      if (policy.onResponseStart !== undefined && !policy.onResponseStart(controller, status, headers)) return;
+      if (policy.onResponseStart !== undefined && !policy.onResponseStart(controller, status, headers, this)) return;
     this.end.onResponseStart?.(controller, status, headers, statusMessage);
   }
 
@@ -126,6 +132,11 @@ export class PolicyChain implements Handler {
     this.failed = true;
     this.errorFrom(this.policies.indexOf(policy) + 1, controller, error);
     controller.abort(ABANDONED);
+  }
+
+  /** Puts `fresh` in the place of the shared `policy`, for the rest of this request: from the event being heard on. */
+  replace(policy: Policy, fresh: Policy): void {
+    this.policies[this.policies.indexOf(policy)] = fresh;
   }
 
   /** Sends another hop of this exchange (a redirect): its events come back here. May throw, as dispatch does. */

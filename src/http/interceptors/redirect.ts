@@ -38,7 +38,18 @@ export interface RedirectContext {
 export type RedirectJudge = (next: URL, first: URL) => string | null;
 
 export function redirect(maxRedirects: number, judge: RedirectJudge = sameOrigin): PolicyMaker {
-  return (chain, options) => new Redirect(chain, options, maxRedirects, judge);
+  // Most requests are never redirected: one policy shared by every request looks at each
+  // answer's start (and at nothing else), and the first redirect of a request puts a Redirect of
+  // its own in its place, which follows it and every later hop of that request.
+  const watch: Policy = {
+    onResponseStart(controller, status, headers, chain) {
+      if (!REDIRECT_STATUSES.has(status) || headers.location === undefined) return true;
+      const followed = new Redirect(chain, chain.options, maxRedirects, judge);
+      chain.replace(watch, followed);
+      return followed.onResponseStart(controller, status, headers);
+    },
+  };
+  return () => watch;
 }
 
 /** The default judge: the origin of the first request, no credentials, http(s) only. */
