@@ -164,7 +164,7 @@ function startsWith(postings: Postings, term: number, prefix: string): boolean {
   return termLength(postings, term) >= prefix.length && postings.text.startsWith(prefix, postings.termStart[term]);
 }
 
-/** Terms exactly one edit (insertion, deletion or substitution) away from `word`. */
+/** Terms exactly one edit (insertion, deletion, substitution, or two neighbouring letters swapped) away from `word`. */
 function oneEditAway(postings: Postings, word: string): number[] {
   const found: number[] = [];
   const { byLength, lengthStart, text, termStart } = postings;
@@ -178,11 +178,19 @@ function oneEditAway(postings: Postings, word: string): number[] {
   return found;
 }
 
-/** Whether `word` and text[start, start + length) differ by exactly one edit. */
+/** Whether `word` and text[start, start + length) differ by exactly one edit (`prcie` and price count: a swap is one slip of the fingers). */
 function isOneEdit(word: string, text: string, start: number, length: number): boolean {
   let head = 0;
   const shorter = Math.min(word.length, length);
   while (head < shorter && word.charCodeAt(head) === text.charCodeAt(start + head)) head += 1;
+  if (
+    word.length === length &&
+    head + 1 < length &&
+    word.charCodeAt(head) === text.charCodeAt(start + head + 1) &&
+    word.charCodeAt(head + 1) === text.charCodeAt(start + head) &&
+    word.slice(head + 2) === text.slice(start + head + 2, start + length)
+  )
+    return true;
   // What follows the first difference must be the same, after skipping one letter of the longer (or one of each).
   const skipWord = word.length >= length ? 1 : 0;
   const skipTerm = length >= word.length ? 1 : 0;

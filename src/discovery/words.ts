@@ -147,7 +147,7 @@ export const WORD_TABLES: readonly unknown[] = [[...FILLER], SYNONYMS_TABLE];
 const SYNONYMS_MAP = new Map(Object.entries(SYNONYMS_TABLE));
 const synonym = (word: string) => SYNONYMS_MAP.get(word);
 
-/** Splits text into words: at spaces and punctuation, camelCase humps, and a digit before a capitalised word (`ERC20Transfers` → ERC20, Transfers). */
+/** Splits text into words: at spaces and punctuation, camelCase humps, and a digit before a capitalised word (`ERC20Transfers` → ERC20, Transfers); an acronym's plural stays one word (`NFTs`, `APIs`). */
 export function splitWords(text: string): string[] {
   // One regular expression, run as native code: at a start, before V8 has optimised anything, a loop over the character codes in JavaScript cost half as much again.
   const words = text.split(WORD_BREAK);
@@ -157,8 +157,13 @@ export function splitWords(text: string): string[] {
   return words;
 }
 
-/** Where words end: anything not a letter or digit, and (zero-width) `aB`, `AB|Cd`, `2|Cd`. One pass: the index splits half a megabyte of text. */
-const WORD_BREAK = /[^\p{L}\p{N}]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=\d)(?=[A-Z][a-z])/u;
+/**
+ * Where words end: anything not a letter or digit, and (zero-width) `aB`, `AB|Cd`, `2|Cd`; not
+ * `NF|Ts`: a capital followed by a lone s ends an acronym's plural, not a word's beginning. One
+ * pass: the index splits half a megabyte of text.
+ */
+const WORD_BREAK =
+  /[^\p{L}\p{N}]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])(?![A-Z]s(?![a-z]))|(?<=\d)(?=[A-Z][a-z])/u;
 
 /** Lower case, accents and umlauts folded (`für` → fur, `Straße` → strasse). */
 export function fold(word: string): string {
@@ -195,7 +200,8 @@ const UNSTEMMED = new Set([
 
 /**
  * A light suffix stemmer: plurals and the -ing/-ed forms fold onto one stem (`prices`, `pricing`
- * → price; `holders` → holder). Deliberately weaker than Porter: it leaves words it is unsure of.
+ * → price; `holders` → holder; `verified` → verify; `trading` → trade). Deliberately weaker than
+ * Porter: it leaves words it is unsure of (`greed`, `speed`: an -eed is rarely a past tense).
  */
 export function stem(word: string): string {
   if (word.length <= 3) return word;
@@ -209,7 +215,8 @@ export function stem(word: string): string {
   if (word.endsWith('ss') || word.endsWith('us') || word.endsWith('is')) return word;
   if (word.endsWith('es') && ES_PLURAL.some((ending) => word.endsWith(ending))) return word.slice(0, -2);
   if (word.endsWith('ing') && word.length > 5) return restoreE(word.slice(0, -3));
-  if (word.endsWith('ed') && word.length > 4) return restoreE(word.slice(0, -2));
+  if (word.endsWith('ied') && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('ed') && word.length > 4 && !word.endsWith('eed')) return restoreE(word.slice(0, -2));
   if (word.endsWith('s')) return word.slice(0, -1);
   return word;
 }
@@ -233,8 +240,33 @@ function restoreE(base: string): string {
   const last = base.charCodeAt(base.length - 1);
   if (last === base.charCodeAt(base.length - 2) && isConsonant(last) && last !== L && last !== S)
     return base.slice(0, -1);
-  if (/[^aeiou][aeiou][cgkvsz]$/.test(base) || /(?:at|iz|ur|ang|anc)$/.test(base)) return `${base}e`;
+  if (/[^aeiou][aeiou][cgkvsz]$/.test(base) || /(?:at|iz|ur|ang|anc)$/.test(base) || shortSyllable(base))
+    return `${base}e`;
   return base;
+}
+
+const [W, X, Y] = [charCode('w'), charCode('x'), charCode('y')];
+
+/**
+ * Porter's rule for the e English drops before -ing/-ed: a stem of one syllable ending
+ * consonant-vowel-consonant (not w, x or y) had one (`trad` → trade, `vot` → vote, `stor` →
+ * store); a longer one did not (`open`, `visit`, `filter`).
+ */
+function shortSyllable(base: string): boolean {
+  const at = base.length - 1;
+  const last = base.charCodeAt(at);
+  if (at < 2 || !isConsonantAt(base, at) || isConsonantAt(base, at - 1) || !isConsonantAt(base, at - 2)) return false;
+  if (last === W || last === X || last === Y) return false;
+  // One vowel-consonant run: no vowel before the one at `at - 1`.
+  for (let i = 0; i < at - 2; i += 1) if (!isConsonantAt(base, i)) return false;
+  return true;
+}
+
+/** Whether the letter at `at` is a consonant: y is one at the start and after a vowel. */
+function isConsonantAt(word: string, at: number): boolean {
+  const code = word.charCodeAt(at);
+  if (code === Y) return at === 0 || !isConsonantAt(word, at - 1);
+  return isConsonant(code);
 }
 
 /** One word as search terms: folded, mapped through the table, stemmed; none for a filler word, two for a known German compound. */

@@ -25,6 +25,27 @@ describe('words', () => {
     ]);
   });
 
+  it("keeps an acronym's plural one word", () => {
+    expect(splitWords('NFTs owned, public APIs, getNFTsByAddress, HTTPServer')).toEqual([
+      'NFTs',
+      'owned',
+      'public',
+      'APIs',
+      'get',
+      'NFTs',
+      'By',
+      'Address',
+      'HTTP',
+      'Server',
+    ]);
+    expect(terms('NFTs')).toEqual(['nft']);
+  });
+
+  it('folds the forms of a verb onto one term: trades, trading and traded; verify and verified', () => {
+    expect(['trades', 'trading', 'traded', 'trade'].map(stem)).toEqual(['trade', 'trade', 'trade', 'trade']);
+    expect(['verify', 'verified'].map(stem)).toEqual(['verify', 'verify']);
+  });
+
   it('stems plurals and -ing/-ed forms onto one term, and leaves words whose s is not a plural', () => {
     expect(['prices', 'pricing', 'priced'].map(stem)).toEqual(['price', 'price', 'price']);
     expect(['news', 'address', 'gas', 'holders', 'categories'].map(stem)).toEqual([
@@ -96,6 +117,8 @@ describe('ToolIndex on the fixture catalog', () => {
 
   it('forgives a typo', () => {
     expect(top('wether forcast')[0]).toBe('skyline_getForecast');
+    // Two neighbouring letters swapped count as one slip.
+    expect(top('forecsat')[0]).toBe('skyline_getForecast');
   });
 
   it("answers none when the request's words are not what any tool does", () => {

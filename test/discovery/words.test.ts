@@ -34,7 +34,18 @@ describe('stem', () => {
     // -ing and -ed, with the e restored and a doubled consonant undone, but not ll or ss.
     ['pricing', 'price'],
     ['created', 'create'],
-    ['traded', 'trad'],
+    ['traded', 'trade'],
+    // One syllable ending consonant-vowel-consonant had an e (Porter); a longer stem had none.
+    ['trading', 'trade'],
+    ['voting', 'vote'],
+    ['stored', 'store'],
+    ['opened', 'open'],
+    ['visited', 'visit'],
+    ['delayed', 'delay'],
+    // -ied → y; an -eed is left (greed is no past tense).
+    ['verified', 'verify'],
+    ['greed', 'greed'],
+    ['speed', 'speed'],
     ['stopped', 'stop'],
     ['shipped', 'ship'],
     ['calling', 'call'],
