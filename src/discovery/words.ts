@@ -87,6 +87,8 @@ export function stem(word: string): string {
   if (word.endsWith('ing') && word.length > 5) return restoreE(word.slice(0, -3));
   if (word.endsWith('ied') && word.length > 4) return `${word.slice(0, -3)}y`;
   if (word.endsWith('ed') && word.length > 4 && !word.endsWith('eed')) return restoreE(word.slice(0, -2));
+  // The plural of an -ing noun folds as its singular does (`warnings`, `warning` → warn).
+  if (word.endsWith('ings') && word.length > 6) return restoreE(word.slice(0, -4));
   if (word.endsWith('s')) return word.slice(0, -1);
   return word;
 }
@@ -146,8 +148,13 @@ export function term(word: string): string[] {
   // Stemmed once: the index makes every distinct word of a catalog into terms at a start.
   const stemmed = stem(folded);
   const mapped = synonym(folded) ?? synonym(stemmed);
-  if (mapped !== undefined) return [stem(mapped)];
+  if (mapped !== undefined) return mapped.includes(' ') ? phrase(mapped) : [stem(mapped)];
   return compound(folded) ?? [stemmed];
+}
+
+/** A table value of several words (`market cap`) as their terms. */
+function phrase(words: string): string[] {
+  return words.split(' ').flatMap((word) => (FILLER.has(word) ? [] : [stem(word)]));
 }
 
 /** The first three letters of every word of the table that can begin a compound (three letters at least). */

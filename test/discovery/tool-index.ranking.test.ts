@@ -61,7 +61,7 @@ describe('words', () => {
     expect(terms('show me the txs of this addr')).toEqual(['transaction', 'address']);
     expect(terms('Wetterwarnungen für meinen Landkreis')).toEqual(['weather', 'warn', 'district']);
     // A word like `constructor` is a word, not Object.prototype's.
-    expect(terms('constructor standings')).toEqual(['constructor', 'standing']);
+    expect(terms('constructor standings')).toEqual(['constructor', 'stand']);
   });
 
   it('marks names and numbers in a request as values, not acronyms', () => {
@@ -99,6 +99,18 @@ describe('ToolIndex on the fixture catalog', () => {
     expect(top('what temperature will Berlin have tomorrow')[0]).toBe('skyline_getForecast');
     expect(top('novels written by Jane Austen')[0]).toBe('shelfware_searchAuthors');
     expect(top('Wetterwarnungen für meinen Landkreis')[0]).toBe('skyline_getSevereWarnings');
+  });
+
+  it('understands requests in French and Spanish: their function words dropped, common concepts mapped', () => {
+    expect(top('prévisions météo pour Lyon')[0]).toBe('skyline_getForecast');
+    expect(top('¿cuánto cuesta el gas ahora mismo?')[0]).toBe('chainpeek_getGasPrice');
+    expect(top('avisos y alertas para Baviera')[0]).toBe('skyline_getSevereWarnings');
+  });
+
+  it('maps irregular forms and everyday words to the words the tools use', () => {
+    expect(terms('transactions I sent')).toEqual(['transaction', 'send']);
+    expect(terms('which town has the postcode')).toEqual(['city', 'has', 'postal']);
+    expect(terms('top coins by mcap')).toEqual(['top', 'token', 'market', 'cap']);
   });
 
   it('reads the name split into words, aliases and enum values', () => {

@@ -51,6 +51,9 @@ describe('stem', () => {
     ['calling', 'call'],
     ['passed', 'pass'],
     ['blocking', 'block'],
+    // The plural of an -ing noun as its singular.
+    ['warnings', 'warn'],
+    ['listings', 'list'],
     ['using', 'using'],
     // A plain plural s.
     ['tokens', 'token'],
@@ -70,7 +73,8 @@ describe('term', () => {
     ['ETH', ['ethereum']],
     ['Straße', ['road']],
     ['Wetterwarnungen', ['weather', 'warn']],
-    ['Verkehrsmeldung', ['verkehrsmeldung']],
+    ['Verkehrsmeldung', ['traffic', 'news']],
+    ['Gartenzwerg', ['gartenzwerg']],
     ['getBlockNumber', ['getblocknumber']],
   ])('%s → %j', (word, terms) => {
     expect(term(word)).toEqual(terms);
