@@ -190,8 +190,54 @@ export function requestTerms(text: string): RequestTerm[] {
   return splitWords(text).flatMap((word) => {
     // An acronym (`USDC`, `NASA`) names what is wanted as often as not: only a capitalised word is taken for a name.
     const value = /\d/.test(word) || /^\p{Lu}\p{Ll}/u.test(word);
-    return term(word).map((found) => ({ term: found, value }));
+    const found = term(word).map((entry) => ({ term: entry, value }));
+    // German capitalises its nouns: a capitalised word may be a compound of the table's words.
+    const parts = found.length === 1 && /^\p{Lu}/u.test(word) ? knownParts(fold(word), found[0]?.term as string) : [];
+    // The word itself stays, as a name: a tool may use the whole compound.
+    return parts.length === 0 ? found : [{ term: found[0]?.term as string, value: true }, ...parts];
   });
+}
+
+/** German endings of plural and case, cut to find a word of the table (`wechselkurse` → wechselkurs). */
+const GERMAN_ENDINGS = ['en', 'er', 'es', 'e', 'n', 's'];
+
+/** The table's word for `word` or for it without a German ending; undefined when neither is in the table. */
+function inflected(word: string): string | undefined {
+  const found = synonym(word);
+  if (found !== undefined) return found;
+  for (const ending of GERMAN_ENDINGS)
+    if (word.length - ending.length >= 4 && word.endsWith(ending)) {
+      const base = synonym(word.slice(0, -ending.length));
+      if (base !== undefined) return base;
+    }
+  return undefined;
+}
+
+/**
+ * A capitalised request word the table does not know as a whole, read as a German compound (German
+ * writes them as one word, the part that names the thing last): the table's words it ends with or
+ * begins with, each as a term (`Katastrophenwarnungen` → warning, `Pegelstand` → gauge, `Weihnachtsmärkte`
+ * → market). Only for requests: the index's words are the tools' own, mostly English, and making
+ * them is on a start's path.
+ */
+function knownParts(folded: string, made: string): RequestTerm[] {
+  if (folded.length < 7 || made !== stem(folded)) return [];
+  const whole = inflected(folded);
+  if (whole !== undefined) return termsOf(whole);
+  let head: string | undefined;
+  let tail: string | undefined;
+  // The longest known tail (four letters at least) and head (three: Zug).
+  for (let cut = 3; cut <= folded.length - 4 && tail === undefined; cut += 1) tail = inflected(folded.slice(cut));
+  for (let cut = folded.length - 3; cut >= 3 && head === undefined; cut -= 1) {
+    const start = folded.slice(0, cut);
+    // A joining s (Ausbildungsplatz is ausbildung, s, platz).
+    head = synonym(start) ?? (start.endsWith('s') ? synonym(start.slice(0, -1)) : undefined);
+  }
+  return [...(head === undefined ? [] : termsOf(head)), ...(tail === undefined ? [] : termsOf(tail))];
+}
+
+function termsOf(mapped: string): RequestTerm[] {
+  return (mapped.includes(' ') ? phrase(mapped) : [stem(mapped)]).map((entry) => ({ term: entry, value: false }));
 }
 
 /** Every search term of a text, in order, repeats kept. */

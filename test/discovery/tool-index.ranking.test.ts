@@ -64,6 +64,16 @@ describe('words', () => {
     expect(terms('constructor standings')).toEqual(['constructor', 'stand']);
   });
 
+  it("reads a capitalised word the table does not know as a German compound of the table's words", () => {
+    const found = (text: string) => requestTerms(text).map((entry) => `${entry.term}${entry.value ? '*' : ''}`);
+    // The known tail, the known head (a joining s between), the table's word with a German ending.
+    expect(found('Katastrophenwarnungen')).toEqual(['katastrophenwarnungen*', 'disaster', 'warn']);
+    expect(found('Ausbildungsplatz')).toEqual(['ausbildungsplatz*', 'apprenticeship']);
+    expect(found('Wechselkurse')).toEqual(['wechselkurse*', 'exchange']);
+    // Not a lower-case English compound: memecoins is not meme + coin.
+    expect(found('memecoins')).toEqual(['memecoin']);
+  });
+
   it('marks names and numbers in a request as values, not acronyms', () => {
     expect(requestTerms('weather Tokyo 2024 USDC')).toEqual([
       { term: 'weather', value: false },
@@ -105,6 +115,10 @@ describe('ToolIndex on the fixture catalog', () => {
     expect(top('prévisions météo pour Lyon')[0]).toBe('skyline_getForecast');
     expect(top('¿cuánto cuesta el gas ahora mismo?')[0]).toBe('chainpeek_getGasPrice');
     expect(top('avisos y alertas para Baviera')[0]).toBe('skyline_getSevereWarnings');
+  });
+
+  it('finds a tool by a German compound whose last part it knows', () => {
+    expect(top('Sturmwarnungen für Bayern')[0]).toBe('skyline_getSevereWarnings');
   });
 
   it('maps irregular forms and everyday words to the words the tools use', () => {
