@@ -126,6 +126,22 @@ function scoreTerm(
   }
 }
 
+/** Whether `document` has vocabulary term `term` in any of the fields before `fieldsBefore` (a binary search per field: each field's documents ascend). */
+export function inFirstFields(postings: Postings, term: number, document: number, fieldsBefore: number): boolean {
+  const { fieldCount, fieldStart, documents } = postings;
+  for (let field = 0; field < fieldsBefore; field += 1) {
+    let low = fieldStart[term * fieldCount + field] as number;
+    let high = fieldStart[term * fieldCount + field + 1] as number;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((documents[middle] as number) < document) low = middle + 1;
+      else high = middle;
+    }
+    if (low < (fieldStart[term * fieldCount + field + 1] as number) && documents[low] === document) return true;
+  }
+  return false;
+}
+
 export function termLength(postings: Postings, term: number): number {
   return (postings.termStart[term + 1] as number) - (postings.termStart[term] as number);
 }

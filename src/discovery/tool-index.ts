@@ -5,7 +5,7 @@
 // enough of the request's words (see NONE_*).
 
 import type { Tool } from '../catalog/tools.js';
-import { rank, findTerm, type QueryTerm, type RankSettings } from './bm25.js';
+import { rank, findTerm, inFirstFields, type QueryTerm, type RankSettings } from './bm25.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
 import { cachedPostings, indexKey, textKey } from './index-cache.js';
 import { PostingsBuilder, type Postings } from './postings.js';
@@ -45,6 +45,14 @@ const LOOSE_FROM = 5;
  * is not answered by a tool that shares its common ones.
  */
 const NONE_MIN_COVERAGE = 0.3;
+
+/**
+ * The fields that say what a tool does (name, about, description: FIELDS' first three); a request's
+ * word the best tool has only in its parameters or its schema's lead counts this much of its weight
+ * towards NONE_MIN_COVERAGE: weaker evidence that the tool does what is asked.
+ */
+const WHAT_IT_DOES = FIELDS.indexOf('params');
+const ASIDE_WEIGHT = 0.75;
 
 /** Weight of a request's word that looks like a value (words.ts `requestTerms`) against one that says what is wanted. */
 const VALUE_BOOST = 0.5;
@@ -151,6 +159,7 @@ export class ToolIndex {
       this.coverage(
         request,
         best.matched.map((index) => wanted[index] as string),
+        best.document,
       ) < this.minCoverage
     )
       return [];
@@ -168,7 +177,7 @@ export class ToolIndex {
    * The share of the request's terms, each weighted by its rarity (IDF), that `matched` covers. A
    * value no tool knows (a place, a person, an address) does not count: it is an argument.
    */
-  private coverage(request: readonly RequestTerm[], matched: readonly string[]): number {
+  private coverage(request: readonly RequestTerm[], matched: readonly string[], document: number): number {
     const hit = new Set(matched);
     const weights = new Map<string, number>();
     for (const { term: word, value } of request) {
@@ -179,9 +188,15 @@ export class ToolIndex {
     let covered = 0;
     for (const [word, weight] of weights) {
       total += weight;
-      if (hit.has(word)) covered += weight;
+      if (hit.has(word)) covered += this.saysWhatItDoes(word, document) ? weight : weight * ASIDE_WEIGHT;
     }
     return total === 0 ? 0 : covered / total;
+  }
+
+  /** Whether the tool has the word in a field that says what it does; true too when it matched only a longer or a mistyped form of it. */
+  private saysWhatItDoes(word: string, document: number): boolean {
+    const found = findTerm(this.postings, word);
+    return found < 0 || inFirstFields(this.postings, found, document, WHAT_IT_DOES);
   }
 
   /** log(N / tools with the term), at least 1: a word no tool has counts as rare. */

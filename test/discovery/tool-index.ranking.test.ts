@@ -151,6 +151,9 @@ describe('ToolIndex on the fixture catalog', () => {
     expect(top('order a pizza to my flat')).toEqual([]);
     expect(top('send an email to my boss')).toEqual([]);
     expect(top('the of and')).toEqual([]);
+    // sepolia is only a value of a parameter's enum: weaker evidence that the tool does what is asked than its description.
+    expect(top('sepolia faucet')).toEqual([]);
+    expect(top('sepolia transactions')[0]).toBe('chainpeek_getAddrTxList');
   });
 
   it('keeps to a namespace when asked', () => {
