@@ -18,6 +18,8 @@ export interface QueryTerm {
   prefix: boolean;
   /** Terms one edit (a letter added, dropped or changed) away match too. */
   typo: boolean;
+  /** When above 0: terms that begin with the term's first `shared` letters match too (another form of the word: cointegrated, cointegration). */
+  shared?: number;
 }
 
 export interface RankSettings {
@@ -67,6 +69,21 @@ export function rank(
         if (distance === 0) continue;
         prefixed.add(term);
         add(term, (settings.prefixWeight * length) / (length + 0.3 * distance));
+      }
+    }
+    const shared = entry.shared ?? 0;
+    if (shared > 0) {
+      const start = entry.term.slice(0, shared);
+      for (
+        let term = lowerBound(postings, start);
+        term < postings.termStart.length - 1 && startsWith(postings, term, start);
+        term += 1
+      ) {
+        if (term === exact || prefixed.has(term)) continue;
+        prefixed.add(term);
+        // The letters past the shared start, on both sides, fade the match as a prefix's added letters do.
+        const distance = termLength(postings, term) - shared + (entry.term.length - shared);
+        add(term, (settings.prefixWeight * shared) / (shared + 0.3 * distance));
       }
     }
     if (entry.typo) {

@@ -38,6 +38,10 @@ const SETTINGS: RankSettings = { fieldBoost: FIELDS.map((field) => BOOST[field])
 
 /** Request words this long match longer terms they begin, and terms one typo away. */
 const LOOSE_FROM = 5;
+/** A request word no tool has matches longer terms it begins from this length, and terms one typo away from one letter more. */
+const UNKNOWN_LOOSE_FROM = 3;
+/** A request word no tool has, this long, matches terms that share all but its last three letters (at least five). */
+const SHARED_FROM = 7;
 
 /**
  * The best tool fits only if it matches at least this share of the request's (distinct,
@@ -53,6 +57,7 @@ const NONE_MIN_COVERAGE = 0.3;
  */
 const WHAT_IT_DOES = FIELDS.indexOf('params');
 const ASIDE_WEIGHT = 0.75;
+const LOOSE_WEIGHT = 0.25;
 
 /** Weight of a request's word that looks like a value (words.ts `requestTerms`) against one that says what is wanted. */
 const VALUE_BOOST = 0.5;
@@ -142,12 +147,18 @@ export class ToolIndex {
     // A name in the request (`Berlin`, `Tokyo`) is more often an argument than the API meant: it weighs less.
     const values = new Set(request.filter((entry) => entry.value).map((entry) => entry.term));
     for (const entry of request) if (!entry.value) values.delete(entry.term);
-    const terms: QueryTerm[] = wanted.map((word) => ({
-      term: word,
-      boost: values.has(word) ? VALUE_BOOST : 1,
-      prefix: word.length >= LOOSE_FROM,
-      typo: word.length >= LOOSE_FROM,
-    }));
+    const terms: QueryTerm[] = wanted.map((word) => {
+      // A word no tool has is likely an abbreviation (bal), a slip (gass) or another form of a tool's word
+      // (redditors, cointegrated): matched loosely whatever its length.
+      const unknown = findTerm(this.postings, word) < 0;
+      return {
+        term: word,
+        boost: values.has(word) ? VALUE_BOOST : 1,
+        prefix: word.length >= LOOSE_FROM || (unknown && word.length >= UNKNOWN_LOOSE_FROM),
+        typo: word.length >= LOOSE_FROM || (unknown && word.length > UNKNOWN_LOOSE_FROM),
+        shared: unknown && word.length >= SHARED_FROM ? Math.max(SHARED_FROM - 2, word.length - 3) : 0,
+      };
+    });
     const keep =
       options.namespace === undefined
         ? undefined
@@ -188,15 +199,21 @@ export class ToolIndex {
     let covered = 0;
     for (const [word, weight] of weights) {
       total += weight;
-      if (hit.has(word)) covered += this.saysWhatItDoes(word, document) ? weight : weight * ASIDE_WEIGHT;
+      if (hit.has(word)) covered += weight * this.evidence(word, document);
     }
     return total === 0 ? 0 : covered / total;
   }
 
-  /** Whether the tool has the word in a field that says what it does; true too when it matched only a longer or a mistyped form of it. */
-  private saysWhatItDoes(word: string, document: number): boolean {
+  /**
+   * How much the tool's match of a request word says it does what is asked: fully in a field that
+   * says what it does, ASIDE_WEIGHT only in its parameters or schema's lead; a word no tool has that
+   * it matched by another form fully when long (a slip in a long word is still the word), LOOSE_WEIGHT
+   * when short (bal, gass, hora: a short word is easily another's slip).
+   */
+  private evidence(word: string, document: number): number {
     const found = findTerm(this.postings, word);
-    return found < 0 || inFirstFields(this.postings, found, document, WHAT_IT_DOES);
+    if (found < 0) return word.length >= LOOSE_FROM ? 1 : LOOSE_WEIGHT;
+    return inFirstFields(this.postings, found, document, WHAT_IT_DOES) ? 1 : ASIDE_WEIGHT;
   }
 
   /** log(N / tools with the term), at least 1: a word no tool has counts as rare. */

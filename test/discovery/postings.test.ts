@@ -67,6 +67,13 @@ describe('postings and their ranking', () => {
     expect(ranked(postings, query('hldr', true))).toEqual([]);
   });
 
+  it("matches terms sharing a word's first letters when asked (another form of it), and a swap of two letters as a typo", () => {
+    // `largely` is no term and no prefix of one; with its first five letters shared it finds `largest`.
+    expect(ranked(postings, query('largely'))).toEqual([]);
+    expect(ranked(postings, { ...query('largely'), shared: 5 })).toEqual([3]);
+    expect(ranked(postings, query('tokne', true))).toEqual([3]);
+  });
+
   it('ranks a document matching more of the request first, and weighs the fields', () => {
     const hits = rank(postings, [query('chain'), query('gas')], SETTINGS);
     expect(hits.map((hit) => hit.document)).toEqual([0, 1]);

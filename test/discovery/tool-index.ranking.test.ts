@@ -143,6 +143,12 @@ describe('ToolIndex on the fixture catalog', () => {
 
   it('forgives a typo', () => {
     expect(top('wether forcast')[0]).toBe('skyline_getForecast');
+    // A word no tool has: matched by another form of a tool's word sharing all but its last letters
+    // (regional, region), and a short one by a longer word it begins or a slip; alone, a short one
+    // (a likely slip of another word) is not enough to answer.
+    expect(top('regional')[0]).toBe('skyline_getSevereWarnings');
+    expect(top('gass price')[0]).toBe('chainpeek_getGasPrice');
+    expect(top('gass')).toEqual([]);
     // Two neighbouring letters swapped count as one slip.
     expect(top('forecsat')[0]).toBe('skyline_getForecast');
   });
