@@ -7,6 +7,7 @@ export const FILLER_WORDS: readonly string[] = (
   'a an the of for to in on at by from with and or is are was be been it its this that these those me my i we our you your ' +
   'what whats which who whom how when where why do does did can could would should will please tell show give find fetch get gets retrieve return returns ' +
   'list lists want need know about some any all there here right now current currently today tomorrow tonight yesterday latest recent look up lookup check info information data go going like much many most ' +
+  'into onto than then just very also only such being have has had having ' +
   'der die das den dem des ein eine einen einem einer und oder für fur von vom zum zur mit im in ist sind wie was welche welcher welches wo wer mein meine meinen meinem meiner ' +
   'bitte zeig zeige gib aktuell aktuelle aktuellen gibt es mir mich ich du uns zum nach bei auf an viel ' +
   // The function words of German, French and Spanish requests (articles, pronouns, prepositions,

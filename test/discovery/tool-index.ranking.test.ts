@@ -123,7 +123,7 @@ describe('ToolIndex on the fixture catalog', () => {
 
   it('maps irregular forms and everyday words to the words the tools use', () => {
     expect(terms('transactions I sent')).toEqual(['transaction', 'send']);
-    expect(terms('which town has the postcode')).toEqual(['city', 'has', 'postal']);
+    expect(terms('which town has the postcode')).toEqual(['city', 'postal']);
     expect(terms('top coins by mcap')).toEqual(['top', 'token', 'market', 'cap']);
   });
 

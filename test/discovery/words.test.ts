@@ -69,6 +69,8 @@ describe('term', () => {
     ['Prices', ['price']],
     ['holders', ['holder']],
     ['the', []],
+    ['into', []],
+    ['have', []],
     ['TXs', ['transaction']],
     ['ETH', ['ethereum']],
     ['Straße', ['road']],
