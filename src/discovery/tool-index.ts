@@ -26,11 +26,11 @@ export interface SearchOptions {
   namespace?: string;
 }
 
-/** Weights of the fields: a tool's own name and the author's hints say most. */
+/** Weights of the fields: a tool's own name and its route's description say most, then the author's hints. */
 const BOOST: Record<Field, number> = {
   name: 3,
   about: 1.5,
-  description: 1.5,
+  description: 2.5,
   params: 0.6,
   schemaText: 0.5,
 };
