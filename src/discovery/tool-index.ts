@@ -186,13 +186,13 @@ export class ToolIndex {
 
   /**
    * The share of the request's terms, each weighted by its rarity (IDF), that `matched` covers. A
-   * value no tool knows (a place, a person, an address) does not count: it is an argument.
+   * value or an acronym no tool knows (a place, a person, an address, a ticker) does not count: it is an argument.
    */
   private coverage(request: readonly RequestTerm[], matched: readonly string[], document: number): number {
     const hit = new Set(matched);
     const weights = new Map<string, number>();
-    for (const { term: word, value } of request) {
-      if (value && this.documentsWith(word) === 0) continue;
+    for (const { term: word, value, acronym } of request) {
+      if ((value || acronym === true) && this.documentsWith(word) === 0) continue;
       weights.set(word, this.rarity(word));
     }
     let total = 0;

@@ -179,6 +179,8 @@ function compound(word: string): string[] | null {
 export interface RequestTerm {
   term: string;
   value: boolean;
+  /** Written in capitals (`AAPL`, `NRW`): what is wanted as often as a name, but when no tool knows it, a code or a ticker to pass. */
+  acronym?: boolean;
 }
 
 /**
@@ -190,7 +192,8 @@ export function requestTerms(text: string): RequestTerm[] {
   return splitWords(text).flatMap((word) => {
     // An acronym (`USDC`, `NASA`) names what is wanted as often as not: only a capitalised word is taken for a name.
     const value = /\d/.test(word) || /^\p{Lu}\p{Ll}/u.test(word);
-    const found = term(word).map((entry) => ({ term: entry, value }));
+    const acronym = /^\p{Lu}{2,}s?$/u.test(word);
+    const found = term(word).map((entry) => (acronym ? { term: entry, value, acronym } : { term: entry, value }));
     // German capitalises its nouns: a capitalised word may be a compound of the table's words.
     const parts = found.length === 1 && /^\p{Lu}/u.test(word) ? knownParts(fold(word), found[0]?.term as string) : [];
     // The word itself stays, as a name: a tool may use the whole compound.

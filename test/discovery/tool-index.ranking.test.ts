@@ -79,7 +79,7 @@ describe('words', () => {
       { term: 'weather', value: false },
       { term: 'tokyo', value: true },
       { term: '2024', value: true },
-      { term: 'usdc', value: false },
+      { term: 'usdc', value: false, acronym: true },
     ]);
   });
 });
@@ -157,6 +157,8 @@ describe('ToolIndex on the fixture catalog', () => {
     expect(top('order a pizza to my flat')).toEqual([]);
     expect(top('send an email to my boss')).toEqual([]);
     expect(top('the of and')).toEqual([]);
+    // An acronym no tool knows (a ticker, a code) is an argument: it does not count against a tool.
+    expect(top('gwei for XYZW on QRST')[0]).toBe('chainpeek_getGasPrice');
     // sepolia is only a value of a parameter's enum: weaker evidence that the tool does what is asked than its description.
     expect(top('sepolia faucet')).toEqual([]);
     expect(top('sepolia transactions')[0]).toBe('chainpeek_getAddrTxList');
