@@ -12,7 +12,7 @@ import { PostingsBuilder, type Postings } from './postings.js';
 import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
 import { TermCounter } from './term-counter.js';
 import type { PieceDocument, TermDocuments } from './term-documents.js';
-import { requestTerms, splitWords, term, type RequestTerm } from './words.js';
+import { joinedWords, requestTerms, splitWords, term, type RequestTerm } from './words.js';
 
 export interface SearchHit {
   name: string;
@@ -142,6 +142,14 @@ export class ToolIndex {
   /** The best-matching tools, best first; empty when none fits the request. */
   find(query: string, options: SearchOptions): SearchHit[] {
     const request = requestTerms(query);
+    // Two words a tool writes as one count as that one word too, at half weight (as a value), when a tool has
+    // it and the two alone say less: one of them is filler or a word no tool has (`data sets`: dataset).
+    for (const { terms: joined, parts } of joinedWords(query)) {
+      const alone = parts.every((part) => part.length > 0 && part.every((word) => findTerm(this.postings, word) >= 0));
+      for (const word of joined)
+        if (!alone && findTerm(this.postings, word) >= 0 && !request.some((entry) => entry.term === word))
+          request.push({ term: word, value: true });
+    }
     const wanted = [...new Set(request.map((entry) => entry.term))];
     if (wanted.length === 0) return [];
     // A name in the request (`Berlin`, `Tokyo`) is more often an argument than the API meant: it weighs less.

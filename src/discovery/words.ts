@@ -243,6 +243,28 @@ function termsOf(mapped: string): RequestTerm[] {
   return (mapped.includes(' ') ? phrase(mapped) : [stem(mapped)]).map((entry) => ({ term: entry, value: false }));
 }
 
+/** Two neighbouring words of a request written as one: the joined word's terms and each word's own. */
+export interface Joined {
+  terms: string[];
+  parts: [string[], string[]];
+}
+
+/**
+ * A request's neighbouring words written as one (`data sets` → dataset, `on chain` → onchain),
+ * each of three letters at least: a tool may write as one word what a request writes as two. The
+ * index keeps those it has where the two words alone say less (one is filler or unknown to it).
+ */
+export function joinedWords(text: string): Joined[] {
+  const words = splitWords(text).map(fold);
+  const joined: Joined[] = [];
+  for (let at = 1; at < words.length; at += 1) {
+    const [first, second] = [words[at - 1] as string, words[at] as string];
+    if (first.length >= 3 && second.length >= 3 && !/\d/.test(first + second))
+      joined.push({ terms: term(first + second), parts: [term(first), term(second)] });
+  }
+  return joined;
+}
+
 /** Every search term of a text, in order, repeats kept. */
 export function terms(text: string): string[] {
   return splitWords(text).flatMap(term);

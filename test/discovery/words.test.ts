@@ -4,7 +4,7 @@
 // they make, so that a cheaper form cannot change a term (the index and its caches would differ).
 
 import { describe, expect, it } from 'vitest';
-import { stem, term } from '../../src/discovery/words.js';
+import { joinedWords, stem, term } from '../../src/discovery/words.js';
 
 describe('stem', () => {
   it.each([
@@ -80,5 +80,14 @@ describe('term', () => {
     ['getBlockNumber', ['getblocknumber']],
   ])('%s → %j', (word, terms) => {
     expect(term(word)).toEqual(terms);
+  });
+});
+
+describe('joinedWords', () => {
+  it("joins neighbouring words of three letters or more, keeping each word's own terms", () => {
+    expect(joinedWords('open data sets on chain')).toEqual([
+      { terms: ['opendata'], parts: [['open'], []] },
+      { terms: ['dataset'], parts: [[], ['set']] },
+    ]);
   });
 });
