@@ -1,6 +1,7 @@
 // Discovery on the 3.0.0 catalog (FLOWGUARD_BENCH_V3_CORPUS, default ../shared/corpora/flowmcp-v3
 // next to the project; skipped, saying so, when absent), served with every key granted (fake
-// values: nothing is called): the query set's hit@1, hit@5, MRR and "none" figures; search
+// values: nothing is called): the query set's hit@1, hit@5, MRR and "none" figures, and beside
+// them the held-out set's over the 2.0.0 catalog (FLOWGUARD_BENCH_CORPUS, query-sets.ts); search
 // latency p50/p99; the index's time and memory at three starts, each in a fresh process
 // (start-probe.ts) next to that process's catalog load: (a) warm (the whole index read from its
 // cache), (b) one schema file changed (the whole index missed, that file's terms made, the others'
@@ -12,7 +13,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -24,11 +25,11 @@ import { ToolIndex } from '../../src/discovery/tool-index.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import type { DiscoveryMode } from '../../src/discovery/served.js';
 import { formatMs, percentile } from '../stats.js';
-import { measureQuality, type Query } from './quality.js';
+import { measureQuality, type Quality, type Query } from './quality.js';
+import { everyKey, querySets, type QuerySet } from './query-sets.js';
 
 // dist/bench/discovery/bench.js → the package root.
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const QUERIES = join(ROOT, 'bench', 'discovery', 'queries.json');
 const LATENCY_ROUNDS = 5;
 
 /** The heap and the typed arrays' buffers (outside the heap, where the index keeps its postings), after a full collection (also when node was started without --expose-gc). */
@@ -43,20 +44,19 @@ function memoryMeter(): () => number {
 }
 
 export async function benchDiscovery(): Promise<string[]> {
-  const corpus = resolve(process.env.FLOWGUARD_BENCH_V3_CORPUS ?? join(ROOT, '../shared/corpora/flowmcp-v3'));
-  const schemas = join(corpus, 'providers');
+  const { tuned, heldOut } = querySets(ROOT);
+  const { corpus, schemas, lists } = tuned;
   if (!existsSync(schemas))
-    return [`discovery: skipped, no 3.0.0 corpus at ${schemas} (set FLOWGUARD_BENCH_V3_CORPUS)`];
-  const lists = join(corpus, '_lists');
+    return [
+      `discovery: skipped, no 3.0.0 corpus at ${schemas} (set ${tuned.variable})`,
+      ...(await heldOutLines(heldOut)),
+    ];
   // A project folder of its own: no config, no .env, nothing written next to the corpus.
   const project = mkdtempSync(join(tmpdir(), 'flowguard-bench-discovery-'));
   const options = { schemas, lists, project, env: {}, sandbox: { size: 1 } };
-  // Every key the catalog asks for, granted with a fake value: every tool served, as an operator with all keys would.
   const firstStart = performance.now();
-  const probe = await Catalog.load(options);
+  const keys = await everyKey(options);
   const firstLoadMs = performance.now() - firstStart;
-  const keys = Object.fromEntries(probe.tools.flatMap((tool) => tool.requiredKeys).map((key) => [key, `bench-${key}`]));
-  await probe.close();
 
   const memory = memoryMeter();
   const heapBefore = memory();
@@ -84,7 +84,7 @@ export async function benchDiscovery(): Promise<string[]> {
       }
     })();
 
-    const queries = JSON.parse(readFileSync(QUERIES, 'utf8')) as Query[];
+    const queries = JSON.parse(readFileSync(tuned.queries, 'utf8')) as Query[];
     const quality = measureQuality(queries, (query) => index.find(query, { limit: 10 }).map((hit) => hit.name));
     const latencies: number[] = [];
     for (let round = 0; round < LATENCY_ROUNDS; round += 1) {
@@ -97,9 +97,9 @@ export async function benchDiscovery(): Promise<string[]> {
     const share = (n: number) => n.toFixed(2);
     const mib = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MiB`;
     return [
-      `discovery: ${tools.length} tools of ${corpus} (every key granted); ${queries.length} requests (${quality.answerable} answerable, ${quality.unanswerable} not)`,
-      `  hit@1 ${share(quality.hit1)}  hit@5 ${share(quality.hit5)}  MRR ${share(quality.mrr)}  (targets 0.70, 0.90, 0.80)`,
-      `  "none": ${share(quality.noneRecognised)} of unanswerable requests recognised (target ≥ 0.60), ${share(quality.answerableRefused)} of answerable ones refused (target ≤ 0.10)`,
+      `discovery: ${tools.length} tools of ${corpus} (every key granted)`,
+      ...qualityLines(tuned, quality),
+      ...(await heldOutLines(heldOut)),
       `  search latency over ${latencies.length} searches: p50 ${formatMs(percentile(latencies, 50))}, p99 ${formatMs(percentile(latencies, 99))} (target p50 ≤ 2 ms)`,
       `  catalog load ${formatMs(loadMs)} (the process's first load, without keys: ${formatMs(firstLoadMs)}), memory ${mib(loadHeap)}, process RSS once loaded ${mib(loadedRss)}`,
       `  index at a start, each a fresh process, against its own catalog load (targets ≤ 0.10; CPU time's share in brackets):`,
@@ -108,6 +108,35 @@ export async function benchDiscovery(): Promise<string[]> {
       `    (c) fully cold, no index cache (${cold.made} files' terms made) and no check cache: load ${formatMs(cold.loadMs)}, ${mib(cold.loadHeap)}; index ${formatMs(cold.indexMs)} = ${share(cold.indexMs / cold.loadMs)} of the cold load [${share(cold.indexCpuMs / cold.loadCpuMs)}], ${share(cold.indexMs / warm.loadMs)} of the warm load (a) [${share(cold.indexCpuMs / warm.loadCpuMs)}], ${share(cold.indexMs / cold.readyMs)} [${share(cold.indexCpuMs / cold.readyCpuMs)}] of the process's time to a callable catalog (from its start: ${formatMs(cold.readyMs)}) (then ${formatMs(cold.storedMs)} writing the terms, off the start's path); memory ${mib(cold.indexHeap)} = ${share(cold.indexHeap / cold.loadHeap)} of the cold load's, ${share(cold.indexHeap / warm.loadHeap)} of the warm load's`,
       ...(await listingTokens(catalog)),
     ];
+  } finally {
+    await catalog.close();
+    rmSync(project, { recursive: true, force: true });
+  }
+}
+
+/** A query set's figures beside the targets, under its label. */
+function qualityLines(set: QuerySet, quality: Quality, catalog = ''): string[] {
+  const share = (n: number) => n.toFixed(2);
+  return [
+    `  ${set.label}${catalog}: ${quality.answerable + quality.unanswerable} requests (${quality.answerable} answerable, ${quality.unanswerable} not)`,
+    `    hit@1 ${share(quality.hit1)}  hit@5 ${share(quality.hit5)}  MRR ${share(quality.mrr)}  (targets 0.70, 0.90, 0.80)`,
+    `    "none": ${share(quality.noneRecognised)} of unanswerable requests recognised (target ≥ 0.60), ${share(quality.answerableRefused)} of answerable ones refused (target ≤ 0.10)`,
+  ];
+}
+
+/** The held-out set's figures, over its own catalog served with every key granted; a line saying so when its corpus is absent. */
+async function heldOutLines(set: QuerySet): Promise<string[]> {
+  if (!existsSync(set.lists))
+    return [`  ${set.label}: skipped, no 2.0.0 corpus at ${set.corpus} (set ${set.variable})`];
+  const project = mkdtempSync(join(tmpdir(), 'flowguard-bench-heldout-'));
+  const options = { schemas: set.schemas, lists: set.lists, project, env: {}, sandbox: { size: 1 } };
+  const catalog = await Catalog.load({ ...options, keys: await everyKey(options) });
+  try {
+    const tools = catalog.visibleTools();
+    const index = new ToolIndex(tools);
+    const queries = JSON.parse(readFileSync(set.queries, 'utf8')) as Query[];
+    const quality = measureQuality(queries, (query) => index.find(query, { limit: 10 }).map((hit) => hit.name));
+    return qualityLines(set, quality, `, ${tools.length} tools of ${set.corpus} (every key granted)`);
   } finally {
     await catalog.close();
     rmSync(project, { recursive: true, force: true });

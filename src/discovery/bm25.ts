@@ -18,6 +18,8 @@ export interface QueryTerm {
   prefix: boolean;
   /** Terms one edit (a letter added, dropped or changed) away match too. */
   typo: boolean;
+  /** When above 0: terms that begin with the term's first `shared` letters match too (another form of the word: cointegrated, cointegration). */
+  shared?: number;
 }
 
 export interface RankSettings {
@@ -67,6 +69,21 @@ export function rank(
         if (distance === 0) continue;
         prefixed.add(term);
         add(term, (settings.prefixWeight * length) / (length + 0.3 * distance));
+      }
+    }
+    const shared = entry.shared ?? 0;
+    if (shared > 0) {
+      const start = entry.term.slice(0, shared);
+      for (
+        let term = lowerBound(postings, start);
+        term < postings.termStart.length - 1 && startsWith(postings, term, start);
+        term += 1
+      ) {
+        if (term === exact || prefixed.has(term)) continue;
+        prefixed.add(term);
+        // The letters past the shared start, on both sides, fade the match as a prefix's added letters do.
+        const distance = termLength(postings, term) - shared + (entry.term.length - shared);
+        add(term, (settings.prefixWeight * shared) / (shared + 0.3 * distance));
       }
     }
     if (entry.typo) {
@@ -126,6 +143,22 @@ function scoreTerm(
   }
 }
 
+/** Whether `document` has vocabulary term `term` in any of the fields before `fieldsBefore` (a binary search per field: each field's documents ascend). */
+export function inFirstFields(postings: Postings, term: number, document: number, fieldsBefore: number): boolean {
+  const { fieldCount, fieldStart, documents } = postings;
+  for (let field = 0; field < fieldsBefore; field += 1) {
+    let low = fieldStart[term * fieldCount + field] as number;
+    let high = fieldStart[term * fieldCount + field + 1] as number;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((documents[middle] as number) < document) low = middle + 1;
+      else high = middle;
+    }
+    if (low < (fieldStart[term * fieldCount + field + 1] as number) && documents[low] === document) return true;
+  }
+  return false;
+}
+
 export function termLength(postings: Postings, term: number): number {
   return (postings.termStart[term + 1] as number) - (postings.termStart[term] as number);
 }
@@ -164,7 +197,7 @@ function startsWith(postings: Postings, term: number, prefix: string): boolean {
   return termLength(postings, term) >= prefix.length && postings.text.startsWith(prefix, postings.termStart[term]);
 }
 
-/** Terms exactly one edit (insertion, deletion or substitution) away from `word`. */
+/** Terms exactly one edit (insertion, deletion, substitution, or two neighbouring letters swapped) away from `word`. */
 function oneEditAway(postings: Postings, word: string): number[] {
   const found: number[] = [];
   const { byLength, lengthStart, text, termStart } = postings;
@@ -178,11 +211,19 @@ function oneEditAway(postings: Postings, word: string): number[] {
   return found;
 }
 
-/** Whether `word` and text[start, start + length) differ by exactly one edit. */
+/** Whether `word` and text[start, start + length) differ by exactly one edit (`prcie` and price count: a swap is one slip of the fingers). */
 function isOneEdit(word: string, text: string, start: number, length: number): boolean {
   let head = 0;
   const shorter = Math.min(word.length, length);
   while (head < shorter && word.charCodeAt(head) === text.charCodeAt(start + head)) head += 1;
+  if (
+    word.length === length &&
+    head + 1 < length &&
+    word.charCodeAt(head) === text.charCodeAt(start + head + 1) &&
+    word.charCodeAt(head + 1) === text.charCodeAt(start + head) &&
+    word.slice(head + 2) === text.slice(start + head + 2, start + length)
+  )
+    return true;
   // What follows the first difference must be the same, after skipping one letter of the longer (or one of each).
   const skipWord = word.length >= length ? 1 : 0;
   const skipTerm = length >= word.length ? 1 : 0;

@@ -5,14 +5,14 @@
 // enough of the request's words (see NONE_*).
 
 import type { Tool } from '../catalog/tools.js';
-import { rank, findTerm, type QueryTerm, type RankSettings } from './bm25.js';
+import { rank, findTerm, inFirstFields, type QueryTerm, type RankSettings } from './bm25.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
 import { cachedPostings, indexKey, textKey } from './index-cache.js';
 import { PostingsBuilder, type Postings } from './postings.js';
 import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
 import { TermCounter } from './term-counter.js';
 import type { PieceDocument, TermDocuments } from './term-documents.js';
-import { requestTerms, splitWords, term, type RequestTerm } from './words.js';
+import { joinedWords, requestTerms, splitWords, term, type RequestTerm } from './words.js';
 
 export interface SearchHit {
   name: string;
@@ -26,11 +26,11 @@ export interface SearchOptions {
   namespace?: string;
 }
 
-/** Weights of the fields: a tool's own name and the author's hints say most. */
+/** Weights of the fields: a tool's own name and its route's description say most, then the author's hints. */
 const BOOST: Record<Field, number> = {
   name: 3,
   about: 1.5,
-  description: 1.5,
+  description: 2.5,
   params: 0.6,
   schemaText: 0.5,
 };
@@ -38,6 +38,10 @@ const SETTINGS: RankSettings = { fieldBoost: FIELDS.map((field) => BOOST[field])
 
 /** Request words this long match longer terms they begin, and terms one typo away. */
 const LOOSE_FROM = 5;
+/** A request word no tool has matches longer terms it begins from this length, and terms one typo away from one letter more. */
+const UNKNOWN_LOOSE_FROM = 3;
+/** A request word no tool has, this long, matches terms that share all but its last three letters (at least five). */
+const SHARED_FROM = 7;
 
 /**
  * The best tool fits only if it matches at least this share of the request's (distinct,
@@ -45,6 +49,15 @@ const LOOSE_FROM = 5;
  * is not answered by a tool that shares its common ones.
  */
 const NONE_MIN_COVERAGE = 0.3;
+
+/**
+ * The fields that say what a tool does (name, about, description: FIELDS' first three); a request's
+ * word the best tool has only in its parameters or its schema's lead counts this much of its weight
+ * towards NONE_MIN_COVERAGE: weaker evidence that the tool does what is asked.
+ */
+const WHAT_IT_DOES = FIELDS.indexOf('params');
+const ASIDE_WEIGHT = 0.75;
+const LOOSE_WEIGHT = 0.25;
 
 /** Weight of a request's word that looks like a value (words.ts `requestTerms`) against one that says what is wanted. */
 const VALUE_BOOST = 0.5;
@@ -129,17 +142,31 @@ export class ToolIndex {
   /** The best-matching tools, best first; empty when none fits the request. */
   find(query: string, options: SearchOptions): SearchHit[] {
     const request = requestTerms(query);
+    // Two words a tool writes as one count as that one word too, at half weight (as a value), when a tool has
+    // it and the two alone say less: one of them is filler or a word no tool has (`data sets`: dataset).
+    for (const { terms: joined, parts } of joinedWords(query)) {
+      const alone = parts.every((part) => part.length > 0 && part.every((word) => findTerm(this.postings, word) >= 0));
+      for (const word of joined)
+        if (!alone && findTerm(this.postings, word) >= 0 && !request.some((entry) => entry.term === word))
+          request.push({ term: word, value: true });
+    }
     const wanted = [...new Set(request.map((entry) => entry.term))];
     if (wanted.length === 0) return [];
     // A name in the request (`Berlin`, `Tokyo`) is more often an argument than the API meant: it weighs less.
     const values = new Set(request.filter((entry) => entry.value).map((entry) => entry.term));
     for (const entry of request) if (!entry.value) values.delete(entry.term);
-    const terms: QueryTerm[] = wanted.map((word) => ({
-      term: word,
-      boost: values.has(word) ? VALUE_BOOST : 1,
-      prefix: word.length >= LOOSE_FROM,
-      typo: word.length >= LOOSE_FROM,
-    }));
+    const terms: QueryTerm[] = wanted.map((word) => {
+      // A word no tool has is likely an abbreviation (bal), a slip (gass) or another form of a tool's word
+      // (redditors, cointegrated): matched loosely whatever its length.
+      const unknown = findTerm(this.postings, word) < 0;
+      return {
+        term: word,
+        boost: values.has(word) ? VALUE_BOOST : 1,
+        prefix: word.length >= LOOSE_FROM || (unknown && word.length >= UNKNOWN_LOOSE_FROM),
+        typo: word.length >= LOOSE_FROM || (unknown && word.length > UNKNOWN_LOOSE_FROM),
+        shared: unknown && word.length >= SHARED_FROM ? Math.max(SHARED_FROM - 2, word.length - 3) : 0,
+      };
+    });
     const keep =
       options.namespace === undefined
         ? undefined
@@ -151,6 +178,7 @@ export class ToolIndex {
       this.coverage(
         request,
         best.matched.map((index) => wanted[index] as string),
+        best.document,
       ) < this.minCoverage
     )
       return [];
@@ -166,22 +194,34 @@ export class ToolIndex {
 
   /**
    * The share of the request's terms, each weighted by its rarity (IDF), that `matched` covers. A
-   * value no tool knows (a place, a person, an address) does not count: it is an argument.
+   * value or an acronym no tool knows (a place, a person, an address, a ticker) does not count: it is an argument.
    */
-  private coverage(request: readonly RequestTerm[], matched: readonly string[]): number {
+  private coverage(request: readonly RequestTerm[], matched: readonly string[], document: number): number {
     const hit = new Set(matched);
     const weights = new Map<string, number>();
-    for (const { term: word, value } of request) {
-      if (value && this.documentsWith(word) === 0) continue;
+    for (const { term: word, value, acronym } of request) {
+      if ((value || acronym === true) && this.documentsWith(word) === 0) continue;
       weights.set(word, this.rarity(word));
     }
     let total = 0;
     let covered = 0;
     for (const [word, weight] of weights) {
       total += weight;
-      if (hit.has(word)) covered += weight;
+      if (hit.has(word)) covered += weight * this.evidence(word, document);
     }
     return total === 0 ? 0 : covered / total;
+  }
+
+  /**
+   * How much the tool's match of a request word says it does what is asked: fully in a field that
+   * says what it does, ASIDE_WEIGHT only in its parameters or schema's lead; a word no tool has that
+   * it matched by another form fully when long (a slip in a long word is still the word), LOOSE_WEIGHT
+   * when short (bal, gass, hora: a short word is easily another's slip).
+   */
+  private evidence(word: string, document: number): number {
+    const found = findTerm(this.postings, word);
+    if (found < 0) return word.length >= LOOSE_FROM ? 1 : LOOSE_WEIGHT;
+    return inFirstFields(this.postings, found, document, WHAT_IT_DOES) ? 1 : ASIDE_WEIGHT;
   }
 
   /** log(N / tools with the term), at least 1: a word no tool has counts as rare. */

@@ -3,142 +3,12 @@
 // German question words and verbs every tool name carries, `get`, `list`); a light stemmer that
 // folds plurals and -ing/-ed forms; and one table of the abbreviations and German words the
 // catalogs and their users write, each mapped to the word the tools use. What is not here (real
-// synonyms beyond the table, other languages, meaning) the ranking does not understand.
+// synonyms beyond the table, other languages, meaning) the ranking does not understand. The
+// tables themselves are in word-tables.ts.
 
-/** Words that say nothing about which tool is meant: in every request, or in every tool name. */
-const FILLER = new Set(
-  (
-    'a an the of for to in on at by from with and or is are was be been it its this that these those me my i we our you your ' +
-    'what whats which who whom how when where why do does did can could would should will please tell show give find fetch get gets retrieve return returns ' +
-    'list lists want need know about some any all there here right now current currently today tomorrow tonight yesterday latest recent look up lookup check info information data go going like much many most ' +
-    'der die das den dem des ein eine einen einem einer und oder für fur von vom zum zur mit im in ist sind wie was welche welcher welches wo wer mein meine meinen meinem meiner ' +
-    'bitte zeig zeige gib aktuell aktuelle aktuellen gibt es mir mich ich du uns zum nach bei auf an viel'
-  ).split(' '),
-);
+import { FILLER_WORDS, SYNONYMS_TABLE } from './word-tables.js';
 
-/**
- * Abbreviations and other words for what the tools call something, and German words of common
- * requests, each to the tools' word (stemmed on the way). Both sides pass through it, so a tool
- * that says `tx` is found by `transaction` and the other way round.
- */
-const SYNONYMS_TABLE: Record<string, string> = {
-  tx: 'transaction',
-  txs: 'transaction',
-  txn: 'transaction',
-  txns: 'transaction',
-  addr: 'address',
-  addrs: 'address',
-  eth: 'ethereum',
-  ether: 'ethereum',
-  btc: 'bitcoin',
-  sol: 'solana',
-  matic: 'polygon',
-  bsc: 'bnb',
-  avax: 'avalanche',
-  apy: 'yield',
-  apr: 'yield',
-  tvl: 'tvl',
-  ohlc: 'ohlcv',
-  candle: 'ohlcv',
-  candlestick: 'ohlcv',
-  nft: 'nft',
-  nfts: 'nft',
-  erc721: 'nft',
-  erc20: 'token',
-  coin: 'token',
-  crypto: 'token',
-  cryptocurrency: 'token',
-  fx: 'exchange',
-  forex: 'exchange',
-  currency: 'currency',
-  usd: 'dollar',
-  eur: 'euro',
-  abi: 'abi',
-  dex: 'dex',
-  cve: 'vulnerability',
-  vuln: 'vulnerability',
-  stats: 'statistic',
-  statistics: 'statistic',
-  gdp: 'gdp',
-  cpi: 'inflation',
-  doi: 'doi',
-  isbn: 'isbn',
-  ev: 'charging',
-  aqi: 'air',
-  rain: 'weather',
-  snow: 'weather',
-  sunny: 'weather',
-  movie: 'film',
-  movies: 'film',
-  cinema: 'film',
-  quake: 'earthquake',
-  tremor: 'earthquake',
-  // German words of everyday requests, to the English the tool descriptions use.
-  wetter: 'weather',
-  warnung: 'warning',
-  warnungen: 'warning',
-  unwetter: 'weather',
-  landkreis: 'district',
-  kreis: 'district',
-  stadt: 'city',
-  strasse: 'road',
-  autobahn: 'motorway',
-  baustelle: 'roadwork',
-  baustellen: 'roadwork',
-  stau: 'traffic',
-  feiertag: 'holiday',
-  feiertage: 'holiday',
-  schule: 'school',
-  schulen: 'school',
-  krankenhaus: 'hospital',
-  krankenhauser: 'hospital',
-  klinik: 'hospital',
-  gesetz: 'law',
-  gesetze: 'law',
-  urteil: 'decision',
-  gericht: 'court',
-  abgeordnete: 'politician',
-  abgeordneter: 'politician',
-  bundestag: 'bundestag',
-  ladesaule: 'charging',
-  ladesaulen: 'charging',
-  ladestation: 'charging',
-  strom: 'electricity',
-  luft: 'air',
-  luftqualitat: 'air',
-  hochwasser: 'flood',
-  pegel: 'gauge',
-  wasserstand: 'water',
-  zug: 'train',
-  abfahrt: 'departure',
-  abfahrten: 'departure',
-  haltestelle: 'stop',
-  wahl: 'election',
-  umfrage: 'poll',
-  umfragen: 'poll',
-  gehalt: 'salary',
-  lohn: 'salary',
-  beruf: 'occupation',
-  ausbildung: 'apprenticeship',
-  studium: 'study',
-  buch: 'book',
-  bucher: 'book',
-  lebensmittel: 'food',
-  reise: 'travel',
-  reisewarnung: 'travel',
-  wechselkurs: 'exchange',
-  zinsen: 'interest',
-  zins: 'interest',
-  inflation: 'inflation',
-  bevolkerung: 'population',
-  nachrichten: 'news',
-  erdbeben: 'earthquake',
-  ausschreibung: 'tender',
-  ausschreibungen: 'tender',
-  insolvenz: 'insolvency',
-  firma: 'company',
-  unternehmen: 'company',
-};
+const FILLER = new Set(FILLER_WORDS);
 
 /** What the index cache keys on besides the text: a tool indexed under other tables would be found differently. */
 export const WORD_TABLES: readonly unknown[] = [[...FILLER], SYNONYMS_TABLE];
@@ -147,7 +17,7 @@ export const WORD_TABLES: readonly unknown[] = [[...FILLER], SYNONYMS_TABLE];
 const SYNONYMS_MAP = new Map(Object.entries(SYNONYMS_TABLE));
 const synonym = (word: string) => SYNONYMS_MAP.get(word);
 
-/** Splits text into words: at spaces and punctuation, camelCase humps, and a digit before a capitalised word (`ERC20Transfers` → ERC20, Transfers). */
+/** Splits text into words: at spaces and punctuation, camelCase humps, and a digit before a capitalised word (`ERC20Transfers` → ERC20, Transfers); an acronym's plural stays one word (`NFTs`, `APIs`). */
 export function splitWords(text: string): string[] {
   // One regular expression, run as native code: at a start, before V8 has optimised anything, a loop over the character codes in JavaScript cost half as much again.
   const words = text.split(WORD_BREAK);
@@ -157,8 +27,13 @@ export function splitWords(text: string): string[] {
   return words;
 }
 
-/** Where words end: anything not a letter or digit, and (zero-width) `aB`, `AB|Cd`, `2|Cd`. One pass: the index splits half a megabyte of text. */
-const WORD_BREAK = /[^\p{L}\p{N}]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=\d)(?=[A-Z][a-z])/u;
+/**
+ * Where words end: anything not a letter or digit, and (zero-width) `aB`, `AB|Cd`, `2|Cd`; not
+ * `NF|Ts`: a capital followed by a lone s ends an acronym's plural, not a word's beginning. One
+ * pass: the index splits half a megabyte of text.
+ */
+const WORD_BREAK =
+  /[^\p{L}\p{N}]+|(?<=[a-z])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])(?![A-Z]s(?![a-z]))|(?<=\d)(?=[A-Z][a-z])/u;
 
 /** Lower case, accents and umlauts folded (`für` → fur, `Straße` → strasse). */
 export function fold(word: string): string {
@@ -195,7 +70,8 @@ const UNSTEMMED = new Set([
 
 /**
  * A light suffix stemmer: plurals and the -ing/-ed forms fold onto one stem (`prices`, `pricing`
- * → price; `holders` → holder). Deliberately weaker than Porter: it leaves words it is unsure of.
+ * → price; `holders` → holder; `verified` → verify; `trading` → trade). Deliberately weaker than
+ * Porter: it leaves words it is unsure of (`greed`, `speed`: an -eed is rarely a past tense).
  */
 export function stem(word: string): string {
   if (word.length <= 3) return word;
@@ -209,7 +85,10 @@ export function stem(word: string): string {
   if (word.endsWith('ss') || word.endsWith('us') || word.endsWith('is')) return word;
   if (word.endsWith('es') && ES_PLURAL.some((ending) => word.endsWith(ending))) return word.slice(0, -2);
   if (word.endsWith('ing') && word.length > 5) return restoreE(word.slice(0, -3));
-  if (word.endsWith('ed') && word.length > 4) return restoreE(word.slice(0, -2));
+  if (word.endsWith('ied') && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('ed') && word.length > 4 && !word.endsWith('eed')) return restoreE(word.slice(0, -2));
+  // The plural of an -ing noun folds as its singular does (`warnings`, `warning` → warn).
+  if (word.endsWith('ings') && word.length > 6) return restoreE(word.slice(0, -4));
   if (word.endsWith('s')) return word.slice(0, -1);
   return word;
 }
@@ -233,8 +112,33 @@ function restoreE(base: string): string {
   const last = base.charCodeAt(base.length - 1);
   if (last === base.charCodeAt(base.length - 2) && isConsonant(last) && last !== L && last !== S)
     return base.slice(0, -1);
-  if (/[^aeiou][aeiou][cgkvsz]$/.test(base) || /(?:at|iz|ur|ang|anc)$/.test(base)) return `${base}e`;
+  if (/[^aeiou][aeiou][cgkvsz]$/.test(base) || /(?:at|iz|ur|ang|anc)$/.test(base) || shortSyllable(base))
+    return `${base}e`;
   return base;
+}
+
+const [W, X, Y] = [charCode('w'), charCode('x'), charCode('y')];
+
+/**
+ * Porter's rule for the e English drops before -ing/-ed: a stem of one syllable ending
+ * consonant-vowel-consonant (not w, x or y) had one (`trad` → trade, `vot` → vote, `stor` →
+ * store); a longer one did not (`open`, `visit`, `filter`).
+ */
+function shortSyllable(base: string): boolean {
+  const at = base.length - 1;
+  const last = base.charCodeAt(at);
+  if (at < 2 || !isConsonantAt(base, at) || isConsonantAt(base, at - 1) || !isConsonantAt(base, at - 2)) return false;
+  if (last === W || last === X || last === Y) return false;
+  // One vowel-consonant run: no vowel before the one at `at - 1`.
+  for (let i = 0; i < at - 2; i += 1) if (!isConsonantAt(base, i)) return false;
+  return true;
+}
+
+/** Whether the letter at `at` is a consonant: y is one at the start and after a vowel. */
+function isConsonantAt(word: string, at: number): boolean {
+  const code = word.charCodeAt(at);
+  if (code === Y) return at === 0 || !isConsonantAt(word, at - 1);
+  return isConsonant(code);
 }
 
 /** One word as search terms: folded, mapped through the table, stemmed; none for a filler word, two for a known German compound. */
@@ -244,8 +148,13 @@ export function term(word: string): string[] {
   // Stemmed once: the index makes every distinct word of a catalog into terms at a start.
   const stemmed = stem(folded);
   const mapped = synonym(folded) ?? synonym(stemmed);
-  if (mapped !== undefined) return [stem(mapped)];
+  if (mapped !== undefined) return mapped.includes(' ') ? phrase(mapped) : [stem(mapped)];
   return compound(folded) ?? [stemmed];
+}
+
+/** A table value of several words (`market cap`) as their terms. */
+function phrase(words: string): string[] {
+  return words.split(' ').flatMap((word) => (FILLER.has(word) ? [] : [stem(word)]));
 }
 
 /** The first three letters of every word of the table that can begin a compound (three letters at least). */
@@ -270,6 +179,8 @@ function compound(word: string): string[] | null {
 export interface RequestTerm {
   term: string;
   value: boolean;
+  /** Written in capitals (`AAPL`, `NRW`): what is wanted as often as a name, but when no tool knows it, a code or a ticker to pass. */
+  acronym?: boolean;
 }
 
 /**
@@ -281,8 +192,77 @@ export function requestTerms(text: string): RequestTerm[] {
   return splitWords(text).flatMap((word) => {
     // An acronym (`USDC`, `NASA`) names what is wanted as often as not: only a capitalised word is taken for a name.
     const value = /\d/.test(word) || /^\p{Lu}\p{Ll}/u.test(word);
-    return term(word).map((found) => ({ term: found, value }));
+    const acronym = /^\p{Lu}{2,}s?$/u.test(word);
+    const found = term(word).map((entry) => (acronym ? { term: entry, value, acronym } : { term: entry, value }));
+    // German capitalises its nouns: a capitalised word may be a compound of the table's words.
+    const parts = found.length === 1 && /^\p{Lu}/u.test(word) ? knownParts(fold(word), found[0]?.term as string) : [];
+    // The word itself stays, as a name: a tool may use the whole compound.
+    return parts.length === 0 ? found : [{ term: found[0]?.term as string, value: true }, ...parts];
   });
+}
+
+/** German endings of plural and case, cut to find a word of the table (`wechselkurse` → wechselkurs). */
+const GERMAN_ENDINGS = ['en', 'er', 'es', 'e', 'n', 's'];
+
+/** The table's word for `word` or for it without a German ending; undefined when neither is in the table. */
+function inflected(word: string): string | undefined {
+  const found = synonym(word);
+  if (found !== undefined) return found;
+  for (const ending of GERMAN_ENDINGS)
+    if (word.length - ending.length >= 4 && word.endsWith(ending)) {
+      const base = synonym(word.slice(0, -ending.length));
+      if (base !== undefined) return base;
+    }
+  return undefined;
+}
+
+/**
+ * A capitalised request word the table does not know as a whole, read as a German compound (German
+ * writes them as one word, the part that names the thing last): the table's words it ends with or
+ * begins with, each as a term (`Katastrophenwarnungen` → warning, `Pegelstand` → gauge, `Weihnachtsmärkte`
+ * → market). Only for requests: the index's words are the tools' own, mostly English, and making
+ * them is on a start's path.
+ */
+function knownParts(folded: string, made: string): RequestTerm[] {
+  if (folded.length < 7 || made !== stem(folded)) return [];
+  const whole = inflected(folded);
+  if (whole !== undefined) return termsOf(whole);
+  let head: string | undefined;
+  let tail: string | undefined;
+  // The longest known tail (four letters at least) and head (three: Zug).
+  for (let cut = 3; cut <= folded.length - 4 && tail === undefined; cut += 1) tail = inflected(folded.slice(cut));
+  for (let cut = folded.length - 3; cut >= 3 && head === undefined; cut -= 1) {
+    const start = folded.slice(0, cut);
+    // A joining s (Ausbildungsplatz is ausbildung, s, platz).
+    head = synonym(start) ?? (start.endsWith('s') ? synonym(start.slice(0, -1)) : undefined);
+  }
+  return [...(head === undefined ? [] : termsOf(head)), ...(tail === undefined ? [] : termsOf(tail))];
+}
+
+function termsOf(mapped: string): RequestTerm[] {
+  return (mapped.includes(' ') ? phrase(mapped) : [stem(mapped)]).map((entry) => ({ term: entry, value: false }));
+}
+
+/** Two neighbouring words of a request written as one: the joined word's terms and each word's own. */
+export interface Joined {
+  terms: string[];
+  parts: [string[], string[]];
+}
+
+/**
+ * A request's neighbouring words written as one (`data sets` → dataset, `on chain` → onchain),
+ * each of three letters at least: a tool may write as one word what a request writes as two. The
+ * index keeps those it has where the two words alone say less (one is filler or unknown to it).
+ */
+export function joinedWords(text: string): Joined[] {
+  const words = splitWords(text).map(fold);
+  const joined: Joined[] = [];
+  for (let at = 1; at < words.length; at += 1) {
+    const [first, second] = [words[at - 1] as string, words[at] as string];
+    if (first.length >= 3 && second.length >= 3 && !/\d/.test(first + second))
+      joined.push({ terms: term(first + second), parts: [term(first), term(second)] });
+  }
+  return joined;
 }
 
 /** Every search term of a text, in order, repeats kept. */

@@ -48,8 +48,8 @@ describe('postings and their ranking', () => {
 
   it('finds a term by its processed form, in the sorted vocabulary', () => {
     expect(findTerm(postings, 'weather')).toBeGreaterThanOrEqual(0);
-    expect(findTerm(postings, 'warning')).toBeGreaterThanOrEqual(0);
-    // Filler dropped, plural folded: no `the`, no `warnings`.
+    expect(findTerm(postings, 'warn')).toBeGreaterThanOrEqual(0);
+    // Filler dropped, plural folded (an -ing noun's as its singular, onto warn): no `the`, no `warnings`.
     expect(findTerm(postings, 'the')).toBe(-1);
     expect(findTerm(postings, 'warnings')).toBe(-1);
     expect(postings.documentCount).toBe(4);
@@ -65,6 +65,13 @@ describe('postings and their ranking', () => {
     expect(ranked(postings, query('tokenn', true))).toEqual([3]);
     // Two edits away is not a typo.
     expect(ranked(postings, query('hldr', true))).toEqual([]);
+  });
+
+  it("matches terms sharing a word's first letters when asked (another form of it), and a swap of two letters as a typo", () => {
+    // `largely` is no term and no prefix of one; with its first five letters shared it finds `largest`.
+    expect(ranked(postings, query('largely'))).toEqual([]);
+    expect(ranked(postings, { ...query('largely'), shared: 5 })).toEqual([3]);
+    expect(ranked(postings, query('tokne', true))).toEqual([3]);
   });
 
   it('ranks a document matching more of the request first, and weighs the fields', () => {

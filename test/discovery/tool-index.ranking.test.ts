@@ -25,6 +25,27 @@ describe('words', () => {
     ]);
   });
 
+  it("keeps an acronym's plural one word", () => {
+    expect(splitWords('NFTs owned, public APIs, getNFTsByAddress, HTTPServer')).toEqual([
+      'NFTs',
+      'owned',
+      'public',
+      'APIs',
+      'get',
+      'NFTs',
+      'By',
+      'Address',
+      'HTTP',
+      'Server',
+    ]);
+    expect(terms('NFTs')).toEqual(['nft']);
+  });
+
+  it('folds the forms of a verb onto one term: trades, trading and traded; verify and verified', () => {
+    expect(['trades', 'trading', 'traded', 'trade'].map(stem)).toEqual(['trade', 'trade', 'trade', 'trade']);
+    expect(['verify', 'verified'].map(stem)).toEqual(['verify', 'verify']);
+  });
+
   it('stems plurals and -ing/-ed forms onto one term, and leaves words whose s is not a plural', () => {
     expect(['prices', 'pricing', 'priced'].map(stem)).toEqual(['price', 'price', 'price']);
     expect(['news', 'address', 'gas', 'holders', 'categories'].map(stem)).toEqual([
@@ -40,7 +61,17 @@ describe('words', () => {
     expect(terms('show me the txs of this addr')).toEqual(['transaction', 'address']);
     expect(terms('Wetterwarnungen für meinen Landkreis')).toEqual(['weather', 'warn', 'district']);
     // A word like `constructor` is a word, not Object.prototype's.
-    expect(terms('constructor standings')).toEqual(['constructor', 'standing']);
+    expect(terms('constructor standings')).toEqual(['constructor', 'stand']);
+  });
+
+  it("reads a capitalised word the table does not know as a German compound of the table's words", () => {
+    const found = (text: string) => requestTerms(text).map((entry) => `${entry.term}${entry.value ? '*' : ''}`);
+    // The known tail, the known head (a joining s between), the table's word with a German ending.
+    expect(found('Katastrophenwarnungen')).toEqual(['katastrophenwarnungen*', 'disaster', 'warn']);
+    expect(found('Ausbildungsplatz')).toEqual(['ausbildungsplatz*', 'apprenticeship']);
+    expect(found('Wechselkurse')).toEqual(['wechselkurse*', 'exchange']);
+    // Not a lower-case English compound: memecoins is not meme + coin.
+    expect(found('memecoins')).toEqual(['memecoin']);
   });
 
   it('marks names and numbers in a request as values, not acronyms', () => {
@@ -48,7 +79,7 @@ describe('words', () => {
       { term: 'weather', value: false },
       { term: 'tokyo', value: true },
       { term: '2024', value: true },
-      { term: 'usdc', value: false },
+      { term: 'usdc', value: false, acronym: true },
     ]);
   });
 });
@@ -80,6 +111,22 @@ describe('ToolIndex on the fixture catalog', () => {
     expect(top('Wetterwarnungen für meinen Landkreis')[0]).toBe('skyline_getSevereWarnings');
   });
 
+  it('understands requests in French and Spanish: their function words dropped, common concepts mapped', () => {
+    expect(top('prévisions météo pour Lyon')[0]).toBe('skyline_getForecast');
+    expect(top('¿cuánto cuesta el gas ahora mismo?')[0]).toBe('chainpeek_getGasPrice');
+    expect(top('avisos y alertas para Baviera')[0]).toBe('skyline_getSevereWarnings');
+  });
+
+  it('finds a tool by a German compound whose last part it knows', () => {
+    expect(top('Sturmwarnungen für Bayern')[0]).toBe('skyline_getSevereWarnings');
+  });
+
+  it('maps irregular forms and everyday words to the words the tools use', () => {
+    expect(terms('transactions I sent')).toEqual(['transaction', 'send']);
+    expect(terms('which town has the postcode')).toEqual(['city', 'postal']);
+    expect(terms('top coins by mcap')).toEqual(['top', 'token', 'market', 'cap']);
+  });
+
   it('reads the name split into words, aliases and enum values', () => {
     expect(top('addr tx list')[0]).toBe('chainpeek_getAddrTxList');
     expect(top('weatherAlerts')[0]).toBe('skyline_getSevereWarnings');
@@ -96,12 +143,25 @@ describe('ToolIndex on the fixture catalog', () => {
 
   it('forgives a typo', () => {
     expect(top('wether forcast')[0]).toBe('skyline_getForecast');
+    // A word no tool has: matched by another form of a tool's word sharing all but its last letters
+    // (regional, region), and a short one by a longer word it begins or a slip; alone, a short one
+    // (a likely slip of another word) is not enough to answer.
+    expect(top('regional')[0]).toBe('skyline_getSevereWarnings');
+    expect(top('gass price')[0]).toBe('chainpeek_getGasPrice');
+    expect(top('gass')).toEqual([]);
+    // Two neighbouring letters swapped count as one slip.
+    expect(top('forecsat')[0]).toBe('skyline_getForecast');
   });
 
   it("answers none when the request's words are not what any tool does", () => {
     expect(top('order a pizza to my flat')).toEqual([]);
     expect(top('send an email to my boss')).toEqual([]);
     expect(top('the of and')).toEqual([]);
+    // An acronym no tool knows (a ticker, a code) is an argument: it does not count against a tool.
+    expect(top('gwei for XYZW on QRST')[0]).toBe('chainpeek_getGasPrice');
+    // sepolia is only a value of a parameter's enum: weaker evidence that the tool does what is asked than its description.
+    expect(top('sepolia faucet')).toEqual([]);
+    expect(top('sepolia transactions')[0]).toBe('chainpeek_getAddrTxList');
   });
 
   it('keeps to a namespace when asked', () => {

@@ -4,7 +4,7 @@
 // they make, so that a cheaper form cannot change a term (the index and its caches would differ).
 
 import { describe, expect, it } from 'vitest';
-import { stem, term } from '../../src/discovery/words.js';
+import { joinedWords, stem, term } from '../../src/discovery/words.js';
 
 describe('stem', () => {
   it.each([
@@ -34,12 +34,26 @@ describe('stem', () => {
     // -ing and -ed, with the e restored and a doubled consonant undone, but not ll or ss.
     ['pricing', 'price'],
     ['created', 'create'],
-    ['traded', 'trad'],
+    ['traded', 'trade'],
+    // One syllable ending consonant-vowel-consonant had an e (Porter); a longer stem had none.
+    ['trading', 'trade'],
+    ['voting', 'vote'],
+    ['stored', 'store'],
+    ['opened', 'open'],
+    ['visited', 'visit'],
+    ['delayed', 'delay'],
+    // -ied → y; an -eed is left (greed is no past tense).
+    ['verified', 'verify'],
+    ['greed', 'greed'],
+    ['speed', 'speed'],
     ['stopped', 'stop'],
     ['shipped', 'ship'],
     ['calling', 'call'],
     ['passed', 'pass'],
     ['blocking', 'block'],
+    // The plural of an -ing noun as its singular.
+    ['warnings', 'warn'],
+    ['listings', 'list'],
     ['using', 'using'],
     // A plain plural s.
     ['tokens', 'token'],
@@ -55,13 +69,25 @@ describe('term', () => {
     ['Prices', ['price']],
     ['holders', ['holder']],
     ['the', []],
+    ['into', []],
+    ['have', []],
     ['TXs', ['transaction']],
     ['ETH', ['ethereum']],
     ['Straße', ['road']],
     ['Wetterwarnungen', ['weather', 'warn']],
-    ['Verkehrsmeldung', ['verkehrsmeldung']],
+    ['Verkehrsmeldung', ['traffic', 'news']],
+    ['Gartenzwerg', ['gartenzwerg']],
     ['getBlockNumber', ['getblocknumber']],
   ])('%s → %j', (word, terms) => {
     expect(term(word)).toEqual(terms);
+  });
+});
+
+describe('joinedWords', () => {
+  it("joins neighbouring words of three letters or more, keeping each word's own terms", () => {
+    expect(joinedWords('open data sets on chain')).toEqual([
+      { terms: ['opendata'], parts: [['open'], []] },
+      { terms: ['dataset'], parts: [[], ['set']] },
+    ]);
   });
 });

@@ -1,0 +1,54 @@
+// The query sets bench/discovery measures, each over the catalog it was written for: the
+// project's own (queries.json, the 3.0.0 catalog; the ranking was tuned on it) and a held-out one
+// (queries-heldout.json, the 2.0.0 catalog; written before the ranker was run on it, and not
+// tuned on), and the keys that serve every tool of a catalog.
+
+import { join, resolve } from 'node:path';
+import { Catalog } from '../../src/runtime/catalog.js';
+import type { CatalogOptions } from '../../src/runtime/catalog-options.js';
+
+export interface QuerySet {
+  /** What the figures are printed under. */
+  label: string;
+  corpus: string;
+  schemas: string;
+  lists: string;
+  queries: string;
+  /** The environment variable that points at the corpus, named when it is absent. */
+  variable: string;
+}
+
+/** `root`: the package root (the corpora default to ../shared/corpora beside it). */
+export function querySets(root: string): { tuned: QuerySet; heldOut: QuerySet } {
+  const v3 = resolve(process.env.FLOWGUARD_BENCH_V3_CORPUS ?? join(root, '../shared/corpora/flowmcp-v3'));
+  const v2 = resolve(process.env.FLOWGUARD_BENCH_CORPUS ?? join(root, '../shared/corpora/flowmcp-v2'));
+  return {
+    tuned: {
+      label: 'queries.json over the 3.0.0 catalog (the set the ranking was tuned on)',
+      corpus: v3,
+      schemas: join(v3, 'providers'),
+      lists: join(v3, '_lists'),
+      queries: join(root, 'bench', 'discovery', 'queries.json'),
+      variable: 'FLOWGUARD_BENCH_V3_CORPUS',
+    },
+    heldOut: {
+      label: 'queries-heldout.json over the 2.0.0 catalog (held out: not tuned on)',
+      corpus: v2,
+      // The 2.0.0 corpus keeps its schema folders at its top, beside _lists.
+      schemas: v2,
+      lists: join(v2, '_lists'),
+      queries: join(root, 'bench', 'discovery', 'queries-heldout.json'),
+      variable: 'FLOWGUARD_BENCH_CORPUS',
+    },
+  };
+}
+
+/** Every key the catalog asks for, with a fake value: every tool served, as an operator with all keys would (nothing is called). */
+export async function everyKey(options: CatalogOptions): Promise<Record<string, string>> {
+  const probe = await Catalog.load(options);
+  try {
+    return Object.fromEntries(probe.tools.flatMap((tool) => tool.requiredKeys).map((key) => [key, `bench-${key}`]));
+  } finally {
+    await probe.close();
+  }
+}
