@@ -1,7 +1,8 @@
 // Discovery on the 3.0.0 catalog (FLOWGUARD_BENCH_V3_CORPUS, default ../shared/corpora/flowmcp-v3
 // next to the project; skipped, saying so, when absent), served with every key granted (fake
 // values: nothing is called): the query set's hit@1, hit@5, MRR and "none" figures, and beside
-// them the held-out set's over the 2.0.0 catalog (FLOWGUARD_BENCH_CORPUS, query-sets.ts); search
+// them the unseen set's over the same catalog and the held-out set's over the 2.0.0 catalog
+// (FLOWGUARD_BENCH_CORPUS, query-sets.ts); search
 // latency p50/p99; the index's time and memory at three starts, each in a fresh process
 // (start-probe.ts) next to that process's catalog load: (a) warm (the whole index read from its
 // cache), (b) one schema file changed (the whole index missed, that file's terms made, the others'
@@ -44,12 +45,13 @@ function memoryMeter(): () => number {
 }
 
 export async function benchDiscovery(): Promise<string[]> {
-  const { tuned, heldOut } = querySets(ROOT);
+  const { tuned, heldOut, unseen } = querySets(ROOT);
   const { corpus, schemas, lists } = tuned;
   if (!existsSync(schemas))
     return [
       `discovery: skipped, no 3.0.0 corpus at ${schemas} (set ${tuned.variable})`,
-      ...(await heldOutLines(heldOut)),
+      skippedLine(unseen),
+      ...(await ownCatalogLines(heldOut)),
     ];
   // A project folder of its own: no config, no .env, nothing written next to the corpus.
   const project = mkdtempSync(join(tmpdir(), 'flowguard-bench-discovery-'));
@@ -85,7 +87,7 @@ export async function benchDiscovery(): Promise<string[]> {
     })();
 
     const queries = JSON.parse(readFileSync(tuned.queries, 'utf8')) as Query[];
-    const quality = measureQuality(queries, (query) => index.find(query, { limit: 10 }).map((hit) => hit.name));
+    const quality = measureSet(index, queries);
     const latencies: number[] = [];
     for (let round = 0; round < LATENCY_ROUNDS; round += 1) {
       for (const { query } of queries) {
@@ -99,7 +101,8 @@ export async function benchDiscovery(): Promise<string[]> {
     return [
       `discovery: ${tools.length} tools of ${corpus} (every key granted)`,
       ...qualityLines(tuned, quality),
-      ...(await heldOutLines(heldOut)),
+      ...qualityLines(unseen, measureSet(index, JSON.parse(readFileSync(unseen.queries, 'utf8')) as Query[])),
+      ...(await ownCatalogLines(heldOut)),
       `  search latency over ${latencies.length} searches: p50 ${formatMs(percentile(latencies, 50))}, p99 ${formatMs(percentile(latencies, 99))} (target p50 ≤ 2 ms)`,
       `  catalog load ${formatMs(loadMs)} (the process's first load, without keys: ${formatMs(firstLoadMs)}), memory ${mib(loadHeap)}, process RSS once loaded ${mib(loadedRss)}`,
       `  index at a start, each a fresh process, against its own catalog load (targets ≤ 0.10; CPU time's share in brackets):`,
@@ -114,6 +117,11 @@ export async function benchDiscovery(): Promise<string[]> {
   }
 }
 
+/** How the index ranks a query set (the first ten of each request). */
+function measureSet(index: ToolIndex, queries: readonly Query[]): Quality {
+  return measureQuality(queries, (query) => index.find(query, { limit: 10 }).map((hit) => hit.name));
+}
+
 /** A query set's figures beside the targets, under its label. */
 function qualityLines(set: QuerySet, quality: Quality, catalog = ''): string[] {
   const share = (n: number) => n.toFixed(2);
@@ -124,18 +132,21 @@ function qualityLines(set: QuerySet, quality: Quality, catalog = ''): string[] {
   ];
 }
 
-/** The held-out set's figures, over its own catalog served with every key granted; a line saying so when its corpus is absent. */
-async function heldOutLines(set: QuerySet): Promise<string[]> {
-  if (!existsSync(set.lists))
-    return [`  ${set.label}: skipped, no 2.0.0 corpus at ${set.corpus} (set ${set.variable})`];
+/** The line standing for a set whose corpus is absent. */
+function skippedLine(set: QuerySet): string {
+  return `  ${set.label}: skipped, no ${set.catalog} corpus at ${set.corpus} (set ${set.variable})`;
+}
+
+/** A set's figures over a catalog of its own (the held-out set's 2.0.0), served with every key granted; a line saying so when its corpus is absent. */
+async function ownCatalogLines(set: QuerySet): Promise<string[]> {
+  if (!existsSync(set.lists)) return [skippedLine(set)];
   const project = mkdtempSync(join(tmpdir(), 'flowguard-bench-heldout-'));
   const options = { schemas: set.schemas, lists: set.lists, project, env: {}, sandbox: { size: 1 } };
   const catalog = await Catalog.load({ ...options, keys: await everyKey(options) });
   try {
     const tools = catalog.visibleTools();
     const index = new ToolIndex(tools);
-    const queries = JSON.parse(readFileSync(set.queries, 'utf8')) as Query[];
-    const quality = measureQuality(queries, (query) => index.find(query, { limit: 10 }).map((hit) => hit.name));
+    const quality = measureSet(index, JSON.parse(readFileSync(set.queries, 'utf8')) as Query[]);
     return qualityLines(set, quality, `, ${tools.length} tools of ${set.corpus} (every key granted)`);
   } finally {
     await catalog.close();

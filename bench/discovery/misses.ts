@@ -1,7 +1,8 @@
 // Each query set's figures and every request it ranks wrong, for studying the misses:
-// `node dist/bench/discovery/misses.js [tuned|held-out]` (both without an argument). A line per
-// request whose first tool is not one it names: where the first it names came (`#3`, `miss`),
-// the top three, and the first three it names; an unanswerable request answered with tools.
+// `node dist/bench/discovery/misses.js [tuned|unseen|held-out]` (all three without an argument).
+// A line per request whose first tool is not one it names: where the first it names came (`#3`,
+// `miss`), the top three, and the first three it names; an unanswerable request answered with
+// tools.
 
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,15 +11,17 @@ import { fileURLToPath } from 'node:url';
 import { Catalog } from '../../src/runtime/catalog.js';
 import { ToolIndex } from '../../src/discovery/tool-index.js';
 import { measureQuality, type Query } from './quality.js';
-import { everyKey, querySets } from './query-sets.js';
+import { everyKey, querySets, type QuerySet } from './query-sets.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const { tuned, heldOut } = querySets(ROOT);
+const { tuned, heldOut, unseen } = querySets(ROOT);
+const named = { tuned, unseen, 'held-out': heldOut } as Record<string, QuerySet | undefined>;
 const which = process.argv[2];
-const sets = which === 'tuned' ? [tuned] : which === 'held-out' ? [heldOut] : [tuned, heldOut];
+const sets = which === undefined ? [tuned, unseen, heldOut] : [named[which]].filter((set) => set !== undefined);
+if (sets.length === 0) throw new Error(`no query set ${which}: tuned, unseen or held-out`);
 for (const set of sets) {
   if (!existsSync(set.schemas)) {
-    console.log(`${set.label}: skipped, no corpus at ${set.corpus} (set ${set.variable})`);
+    console.log(`${set.label}: skipped, no ${set.catalog} corpus at ${set.corpus} (set ${set.variable})`);
     continue;
   }
   const project = mkdtempSync(join(tmpdir(), 'flowguard-misses-'));

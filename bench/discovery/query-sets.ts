@@ -1,7 +1,10 @@
 // The query sets bench/discovery measures, each over the catalog it was written for: the
-// project's own (queries.json, the 3.0.0 catalog; the ranking was tuned on it) and a held-out one
-// (queries-heldout.json, the 2.0.0 catalog; written before the ranker was run on it, and not
-// tuned on), and the keys that serve every tool of a catalog.
+// project's own (queries.json, the 3.0.0 catalog; the ranking was tuned on it), a held-out one
+// (queries-heldout.json, the 2.0.0 catalog; written before the ranker was run on it, tuned on
+// since), and an unseen one (queries-unseen.json, the 3.0.0 catalog; written by someone who had
+// read neither the ranker nor the other sets, committed before any measurement, never tuned on:
+// the honest estimate for requests nobody has tuned on), and the keys that serve every tool of a
+// catalog.
 
 import { join, resolve } from 'node:path';
 import { Catalog } from '../../src/runtime/catalog.js';
@@ -10,6 +13,8 @@ import type { CatalogOptions } from '../../src/runtime/catalog-options.js';
 export interface QuerySet {
   /** What the figures are printed under. */
   label: string;
+  /** The catalog's version, for the line that says its corpus is absent. */
+  catalog: string;
   corpus: string;
   schemas: string;
   lists: string;
@@ -19,20 +24,29 @@ export interface QuerySet {
 }
 
 /** `root`: the package root (the corpora default to ../shared/corpora beside it). */
-export function querySets(root: string): { tuned: QuerySet; heldOut: QuerySet } {
+export function querySets(root: string): { tuned: QuerySet; heldOut: QuerySet; unseen: QuerySet } {
   const v3 = resolve(process.env.FLOWGUARD_BENCH_V3_CORPUS ?? join(root, '../shared/corpora/flowmcp-v3'));
   const v2 = resolve(process.env.FLOWGUARD_BENCH_CORPUS ?? join(root, '../shared/corpora/flowmcp-v2'));
+  const overV3 = (file: string) => ({
+    catalog: '3.0.0',
+    corpus: v3,
+    schemas: join(v3, 'providers'),
+    lists: join(v3, '_lists'),
+    queries: join(root, 'bench', 'discovery', file),
+    variable: 'FLOWGUARD_BENCH_V3_CORPUS',
+  });
   return {
     tuned: {
       label: 'queries.json over the 3.0.0 catalog (the set the ranking was tuned on)',
-      corpus: v3,
-      schemas: join(v3, 'providers'),
-      lists: join(v3, '_lists'),
-      queries: join(root, 'bench', 'discovery', 'queries.json'),
-      variable: 'FLOWGUARD_BENCH_V3_CORPUS',
+      ...overV3('queries.json'),
+    },
+    unseen: {
+      label: 'queries-unseen.json over the 3.0.0 catalog (unseen: written before any measurement, not tuned on)',
+      ...overV3('queries-unseen.json'),
     },
     heldOut: {
-      label: 'queries-heldout.json over the 2.0.0 catalog (held out: not tuned on)',
+      label: 'queries-heldout.json over the 2.0.0 catalog (held out when written, tuned on since)',
+      catalog: '2.0.0',
       corpus: v2,
       // The 2.0.0 corpus keeps its schema folders at its top, beside _lists.
       schemas: v2,

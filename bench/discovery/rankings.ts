@@ -1,8 +1,8 @@
 // The query set's rankings as text, for checking that a change to the index keeps every one:
 // `node dist/bench/discovery/rankings.js [CACHE_DIR] > before.txt`, change, build, run again, `diff`.
 // Each line is a request and its top 10 (name and score). The 3.0.0 corpus as bench.ts finds it,
-// every key granted; with FLOWGUARD_RANKINGS_SET=held-out the held-out set over the 2.0.0 corpus
-// (query-sets.ts). With CACHE_DIR the index goes through the index caches kept there (the whole
+// every key granted; with FLOWGUARD_RANKINGS_SET=held-out the held-out set over the 2.0.0 corpus,
+// with FLOWGUARD_RANKINGS_SET=unseen the unseen set over the 3.0.0 one (query-sets.ts). With CACHE_DIR the index goes through the index caches kept there (the whole
 // index, each file's terms), so that an index read or assembled from them can be compared too.
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,7 +16,8 @@ import { everyKey, querySets } from './query-sets.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const sets = querySets(ROOT);
-const set = process.env.FLOWGUARD_RANKINGS_SET === 'held-out' ? sets.heldOut : sets.tuned;
+const chosen = process.env.FLOWGUARD_RANKINGS_SET;
+const set = chosen === 'held-out' ? sets.heldOut : chosen === 'unseen' ? sets.unseen : sets.tuned;
 const options = { schemas: set.schemas, lists: set.lists, env: {}, sandbox: { size: 1 } };
 const project = mkdtempSync(join(tmpdir(), 'flowguard-rankings-'));
 try {
