@@ -88,6 +88,7 @@ export const INTEGRATION: readonly string[] = [
   'test/guard/upstream-guard.wildcard.test.ts',
   'test/http/bridged-echo.test.ts',
   'test/http/redirect.call.test.ts',
+  'test/http/stable-target.call.test.ts',
   'test/http/client.test.ts',
   'test/http/content-decoding.test.ts',
   'test/http/content.test.ts',
