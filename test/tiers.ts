@@ -89,6 +89,7 @@ export const INTEGRATION: readonly string[] = [
   'test/http/bridged-echo.test.ts',
   'test/http/redirect.call.test.ts',
   'test/http/stable-target.call.test.ts',
+  'test/http/request.headers.test.ts',
   'test/http/secrets.reload.test.ts',
   'test/http/shared-policies.test.ts',
   'test/http/client.test.ts',
