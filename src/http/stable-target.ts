@@ -6,7 +6,8 @@
 // a URL is computed anew).
 //
 // The proof, made once per route at load (`stableOrigin`): the root is literal text whose origin
-// is the URL's, and the URL built with every argument and key in place parses back to itself.
+// is the URL's, and the URL built with every argument and key in place parses back to itself,
+// each as text and each empty (`?{{q}}` with q empty leaves a `?` the parser drops from the path).
 // What a call puts in cannot change that: a path argument is encodeURIComponent's output (no `/`,
 // `?`, `#`, `\`, space or `%` but in `%XX` of a byte other than `.`), a query name or value the
 // form encoding's, a key's value encodeURIComponent's. Left to check per call (`stableTarget`):
@@ -36,7 +37,7 @@ export function stableTarget(url: string, origin: string): RequestTarget | null 
   return url.includes("'") ? null : { href: url, origin, path: url.slice(origin.length) };
 }
 
-/** What an argument or key is stood for by, in the URL built at load. */
+/** What an argument or key is stood for by, in the URLs built at load (and by nothing: it may be empty). */
 const STAND_IN = 'x';
 
 /**
@@ -51,19 +52,23 @@ export function stableOrigin(
   if (plan.path.some((part) => part.kind === 'insert' && plan.textAround.has(part.key))) return null;
   const parts = [...plan.root, ...plan.path];
   if (!segmentsHoldNoDots(parts)) return null;
-  const built = parts.map(standIn).join('');
   let url: URL;
   try {
-    url = new URL(built);
+    url = new URL(parts.map((part) => standIn(part, STAND_IN)).join(''));
   } catch {
     return null;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
   const origin = url.origin;
-  // Without the plan's query parameters (each may be left out) and with all of them.
-  const query = plan.query.map(({ name }) => `${name}=${STAND_IN}`).join('&');
-  const withQuery = query === '' ? built : `${built}${plan.pathHasQuery ? '&' : '?'}${query}`;
-  return parsesToItself(built, origin) && parsesToItself(withQuery, origin) ? origin : null;
+  // An argument may be empty too: `?{{q}}` with q empty ends the URL in a `?` the parser drops.
+  for (const standing of [STAND_IN, '']) {
+    const built = parts.map((part) => standIn(part, standing)).join('');
+    // Without the plan's query parameters (each may be left out) and with all of them.
+    const query = plan.query.map(({ name }) => `${name}=${standing}`).join('&');
+    const withQuery = query === '' ? built : `${built}${plan.pathHasQuery ? '&' : '?'}${query}`;
+    if (!parsesToItself(built, origin) || !parsesToItself(withQuery, origin)) return null;
+  }
+  return origin;
 }
 
 /** Whether `text` is a URL of `origin` that serialises to itself, and is its origin, path and query alone. */
@@ -77,7 +82,7 @@ function parsesToItself(text: string, origin: string): boolean {
   return url.href === text && url.origin === origin && text === origin + url.pathname + url.search;
 }
 
-function standIn(part: TemplatePart): string {
+function standIn(part: TemplatePart, standing: string): string {
   switch (part.kind) {
     case 'literal':
       return part.text;
@@ -85,7 +90,7 @@ function standIn(part: TemplatePart): string {
       return `--${part.name}--`;
     case 'insert':
     case 'secret':
-      return STAND_IN;
+      return standing;
   }
 }
 

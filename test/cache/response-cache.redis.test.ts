@@ -60,12 +60,15 @@ describe.skipIf(!REDIS_INSTALLED)('response-cache entries in Redis written by a 
   let peer: Redis;
   let upstream: Upstream;
   let served = 0;
+  /** The upstream answers 503, an answer no cache keeps, while set. */
+  let failing = false;
   const open: Array<() => Promise<void>> = [];
 
   beforeAll(async () => {
     redis = await startRedis();
     peer = new Redis(redis.url);
     upstream = await startUpstream((_req, res, entry) => {
+      if (failing) return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"busy":true}');
       served += 1;
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ served, url: entry.url }));
     });
@@ -159,6 +162,29 @@ describe.skipIf(!REDIS_INSTALLED)('response-cache entries in Redis written by a 
     await callRecordsDelivered();
     expect(await peer.strlen(key)).toBeLessThan(1000);
     expect(records.map((record) => record.cache)).toEqual(['miss', 'hit', 'miss']);
+    expect(warnings.join('')).not.toContain('redis is not answering');
+  });
+
+  // A seventh review: the bound holds when nothing writes over the entry (the upstream's answers
+  // are errors, which no cache keeps): every lookup stays a miss, the planted answer never served.
+  it('an entry past the bound stays a miss while no answer writes over it', async () => {
+    const { catalog, records, warnings } = await load();
+    await catalog.call('quotes_getQuote', { symbol: 'eth' });
+    const key = await entryKey();
+    await peer.set(key, paddedAnswer(ENTRY_BOUND + 1), 'PX', 60_000);
+    failing = true;
+    try {
+      for (let round = 0; round < 3; round++) {
+        const answer = await catalog.call('quotes_getQuote', { symbol: 'eth' });
+        expect(answer.ok).toBe(false);
+        expect(JSON.stringify(answer)).not.toContain('planted');
+      }
+    } finally {
+      failing = false;
+    }
+    expect(await peer.strlen(key)).toBe(ENTRY_BOUND + 1);
+    await callRecordsDelivered();
+    expect(records.map((record) => record.cache)).toEqual(['miss', 'miss', 'miss', 'miss']);
     expect(warnings.join('')).not.toContain('redis is not answering');
   });
 

@@ -21,6 +21,7 @@ const TOKENS = {
   readOnly: 'read-only-token-0123456789abcdef',
   keyless: 'keyless-token-0123456789abcdef',
   searcher: 'searcher-token-0123456789abcdef',
+  unnamed: 'unnamed-static-token-0123456789abcdef',
 };
 const digest = (token: string) => `sha256:${createHash('sha256').update(token).digest('hex')}`;
 
@@ -44,7 +45,8 @@ beforeAll(async () => {
   );
   served = await startHttpFixture(upstream, {
     identities,
-    access: AccessGate.create({ host: '127.0.0.1', namedTokens: identities.namedTokens() }),
+    // A static token of http.authTokens that names no identity, beside the identities.
+    access: AccessGate.create({ host: '127.0.0.1', tokens: [TOKENS.unnamed], namedTokens: identities.namedTokens() }),
   });
   // A call of a widgets tool, which the media identity cannot see, by one that can.
   const client = new Client({ name: 'metrics-identities', version: '1.0.0' });
@@ -88,5 +90,34 @@ describe('/metrics with identities', () => {
   it('is refused without a token, and to a token no identity names', async () => {
     expect((await rawRequest(served.server.url.replace(/\/mcp$/, '/metrics'))).status).toBe(401);
     expect((await scrape('unknown-token-0123456789abcdef')).status).toBe(401);
+  });
+
+  // A seventh review: a static token that names no identity, where identities are configured, is
+  // no identity's: it is refused like any caller no identity matches, and never reads the scrape.
+  it('is refused to a static token that names no identity', async () => {
+    const answer = await scrape(TOKENS.unnamed);
+    expect(answer.status).toBe(403);
+    expect(answer.body).not.toContain('widgets_getWidget');
+  });
+});
+
+describe('/metrics with static tokens and no identities', () => {
+  let plain: HttpFixture | undefined;
+  afterAll(async () => {
+    await plain?.close();
+  });
+
+  it("is served to the operator's token, and refused without one or with another", async () => {
+    plain = await startHttpFixture(upstream, {
+      access: AccessGate.create({ host: '127.0.0.1', tokens: [TOKENS.unnamed] }),
+    });
+    const url = plain.server.url.replace(/\/mcp$/, '/metrics');
+    const answer = await rawRequest(url, { headers: { authorization: `Bearer ${TOKENS.unnamed}` } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain('flowguard_tool_calls_in_flight');
+    expect((await rawRequest(url)).status).toBe(401);
+    const other = await rawRequest(url, { headers: { authorization: `Bearer ${TOKENS.monitor}` } });
+    expect(other.status).toBe(401);
+    expect(other.body).not.toContain('flowguard_');
   });
 });

@@ -12,7 +12,8 @@ import { stableOrigin, stableTarget, targetOf } from '../../src/http/stable-targ
 import { Upstreams } from '../../src/http/upstreams.js';
 import { checkSchemaText } from '../../src/schema/check.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
-import type { CanonicalSchema } from '../../src/schema/types.js';
+import type { RequestPlan } from '../../src/http/request.js';
+import type { CanonicalSchema, TemplatePart } from '../../src/schema/types.js';
 
 function schemaWith(root: string, path: string): CanonicalSchema {
   const inserts = [...path.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).filter((name) => name !== 'API_KEY');
@@ -95,6 +96,8 @@ describe('a URL proved at load to parse back to itself', () => {
     ['a literal the parser escapes', ROOT, '/a b/{{x}}'],
     ['a literal %', ROOT, '/a%2/{{x}}'],
     ['a fragment', ROOT, '/a/{{x}}#f'],
+    // An empty argument ends the URL in a `?` the parser keeps in the text but not in the path sent.
+    ['a query that is one argument alone', ROOT, '/q?{{x}}'],
   ])('is not proved for %s', (_, root, path) => {
     let schema: CanonicalSchema;
     try {
@@ -110,5 +113,114 @@ describe('a URL proved at load to parse back to itself', () => {
     const url = "https://api.example.com/v1/a?apikey=it's";
     expect(stableTarget(url, 'https://api.example.com')).toBeNull();
     expect(new URL(url).href).not.toBe(url);
+  });
+});
+
+// A seventh review: plan shapes the schema check may never write, made of the pieces the parser
+// reads by context (dots, `%` forms, `?`, `#`, `\\`, tabs, `;`, `@`, markers), under roots with
+// userinfo, an empty query or fragment, a trailing dot, IPv6, IDNA and ports. Whatever the proof
+// admits must be, for hostile and empty values, the target the parser makes of the text.
+describe('a proof over plan shapes made of hostile pieces', () => {
+  const literal = (text: string): TemplatePart => ({ kind: 'literal', text });
+  const PIECES = [
+    '/',
+    '.',
+    '..',
+    'a',
+    '%',
+    '%2e',
+    '%2E',
+    '?',
+    '#',
+    '\\',
+    '\t',
+    ';',
+    '@',
+    ':',
+    '&',
+    '=',
+    "'",
+    '|',
+    '^',
+    'é',
+    ' ',
+    '[',
+    '--m--',
+  ];
+  const part: fc.Arbitrary<TemplatePart> = fc.oneof(
+    fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 3 }).map((pieces) => literal(pieces.join(''))),
+    fc.constantFrom('a', 'b').map((key): TemplatePart => ({ kind: 'insert', key })),
+    fc.constant<TemplatePart>({ kind: 'secret', key: 'K' }),
+    fc.constant<TemplatePart>({ kind: 'marker', name: 'm' }),
+  );
+  const roots = [
+    'https://api.example.com',
+    'https://api.example.com/v1',
+    'https://api.example.com.',
+    'https://[2001:db8::1]',
+    'https://api.example.com:8443/x',
+    'http://api.example.com',
+    'https://u@api.example.com',
+    'https://api.example.com#',
+    'https://api.example.com?',
+    'https://xn--bcher-kva.example',
+    'https://bücher.example',
+    'https://api.example.com:443',
+    'https://api.example.com/%2e',
+    'https://api.example.com/a;b',
+  ];
+  const value = fc.string({
+    unit: fc.constantFrom(...'.%\'/?#\\ a2eE~!(*[|^`{"<&=+é\t\n;@:'.split(''), '%2e', '..', '\u00a0'),
+    maxLength: 6,
+  });
+
+  it('admits only plans whose every URL is the target the parser makes of it', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...roots),
+        fc.array(part, { maxLength: 6 }),
+        fc.option(fc.string({ unit: fc.constantFrom(..."a'%?#&= .".split('')), maxLength: 3 })),
+        fc.dictionary(fc.constantFrom('a', 'b'), value),
+        fc.string({ unit: fc.constantFrom(...".%'/?#a~!()*".split('')), maxLength: 4 }),
+        (root, rest, queryName, args, key) => {
+          const path = [literal('/'), ...rest];
+          const shape: Omit<RequestPlan, 'stableOrigin'> = {
+            method: 'GET',
+            root: [literal(root)],
+            path,
+            pathHasQuery: path.some((each) => each.kind === 'literal' && each.text.includes('?')),
+            inserts: path.flatMap((each) => (each.kind === 'insert' ? [each.key] : [])),
+            // An argument, and a fixed value holding the key, each may be left out.
+            query:
+              queryName === null
+                ? []
+                : [
+                    { name: queryName, value: { kind: 'user', key: 'a' } },
+                    {
+                      name: 'k',
+                      value: { kind: 'template', template: [literal(queryName), { kind: 'secret', key: 'K' }] },
+                    },
+                  ],
+            body: null,
+            headers: [],
+            slots: { url: new Set(['K']), headers: new Map(), body: new Set() },
+            textAround: new Map(),
+          };
+          const origin = stableOrigin(shape);
+          if (origin === null) return;
+          const plan: RequestPlan = { ...shape, stableOrigin: origin };
+          // The pipeline refuses `.` and `..` as a path argument before any URL is built.
+          fc.pre(plan.inserts.every((name) => args[name] !== '.' && args[name] !== '..'));
+          const tokens = new SecretTokens();
+          const filled = tokens.fill(outgoingRequest(buildRequest(plan, args, tokens)), plan.slots, () => key);
+          const target = stableTarget(filled.url, origin);
+          if (target === null) return;
+          const parsed = new OriginRule(plan.root).parse(filled.url);
+          expect(parsed, filled.url).not.toBeNull();
+          expect(target, filled.url).toEqual(targetOf(parsed as URL));
+        },
+      ),
+      { numRuns: 20_000 },
+    );
   });
 });

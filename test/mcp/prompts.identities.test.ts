@@ -6,7 +6,7 @@
 // them"; a tool it cannot call is said to be unavailable). An identity that sees every tool is
 // the control. Real parts: the 3.x and 4.x prompt fixtures in one schemas folder, a real catalog,
 // flowguard's HTTP server in this process with static tokens naming the identities, and the
-// official SDK client over Streamable HTTP.
+// official SDK client over Streamable HTTP; the same through group endpoints (`/mcp/<group>`).
 
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -20,6 +20,7 @@ import { Identities } from '../../src/access/identities.js';
 import { AccessGate } from '../../src/edge/auth.js';
 import { startHttpServer, type McpHttpServer } from '../../src/edge/http.js';
 import { Catalog } from '../../src/runtime/catalog.js';
+import { promptsForGroup } from '../../src/prompts/served.js';
 import { MemoryState } from '../../src/state/memory-state.js';
 import { ROOT } from './helpers.js';
 
@@ -60,10 +61,26 @@ beforeAll(async () => {
     () => [],
     (bucket, capacity, refill) => memory.take(bucket, capacity, refill),
   );
+  // Group endpoints as serve --group makes them: one of both namespaces, with a prompt of its own
+  // that names a tool of each, and one of the shop's tools alone.
+  const overview = catalog.prompts.find((prompt) => prompt.name === 'overview');
+  if (!overview) throw new Error('the overview prompt did not load');
+  const shopTools = catalog.visibleTools().filter((tool) => tool.namespace === 'shop');
+  const groups = [
+    {
+      name: 'mixed',
+      serving: {
+        tools: catalog.visibleTools(),
+        prompts: promptsForGroup([{ ...overview, name: 'mixed_overview' }], catalog.prompts, catalog.visibleTools()),
+      },
+    },
+    { name: 'shoponly', serving: { tools: shopTools, prompts: promptsForGroup([], catalog.prompts, shopTools) } },
+  ];
   server = await startHttpServer(catalog, {
     port: 0,
     log: () => undefined,
     identities,
+    groups,
     access: AccessGate.create({ host: '127.0.0.1', namedTokens: identities.namedTokens() }),
   });
 }, 60_000);
@@ -74,10 +91,10 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-async function connect(identity: keyof typeof TOKENS): Promise<Client> {
+async function connect(identity: keyof typeof TOKENS, group?: string): Promise<Client> {
   const client = new Client({ name: 'prompt-identities', version: '1.0.0' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(server.url), {
+    new StreamableHTTPClientTransport(new URL(group === undefined ? server.url : `${server.url}/${group}`), {
       requestInit: { headers: { authorization: `Bearer ${TOKENS[identity]}` } },
     }),
   );
@@ -114,5 +131,36 @@ describe('prompts, for an identity limited to the weather namespace', () => {
     expect(text).not.toContain('shop_getWidget');
     expect(text).toContain('weather_getForecast');
     expect(text).toContain('shop/getWidget (a tool this server does not offer)');
+  });
+});
+
+// A seventh review: the same rules through group endpoints (`/mcp/<group>`), where the group's
+// tools and prompts are what the endpoint serves and the identity narrows them again.
+describe('prompts through a group endpoint, for an identity limited to the weather namespace', () => {
+  it("lists and gets no prompt of the group's other namespace; the group's own prompt names its tools as unavailable", async () => {
+    const everyone = await connect('everyone', 'mixed');
+    expect(await listed(everyone)).toEqual([
+      'mixed_overview',
+      'shop_find-widget',
+      'weather_packing-list',
+      'weather_plan-trip',
+    ]);
+    const client = await connect('weather', 'mixed');
+    expect(await listed(client)).toEqual(['mixed_overview', 'weather_packing-list', 'weather_plan-trip']);
+    await expect(client.getPrompt({ name: 'shop_find-widget', arguments: { widgetId: 'w-1' } })).rejects.toThrow(
+      /Unknown prompt/,
+    );
+    const text = textOf(await client.getPrompt({ name: 'mixed_overview' }));
+    expect(text).not.toContain('shop_getWidget');
+    expect(text).toContain('weather_getForecast');
+  });
+
+  it('gets no prompt of a group whose tools it sees none of', async () => {
+    const client = await connect('weather', 'shoponly');
+    expect((await client.listTools()).tools).toEqual([]);
+    expect(await listed(client)).toEqual([]);
+    await expect(client.getPrompt({ name: 'shop_find-widget', arguments: { widgetId: 'w-1' } })).rejects.toThrow(
+      /Unknown prompt/,
+    );
   });
 });

@@ -100,6 +100,45 @@ describe('labels of the caller, the tool and the status', () => {
     );
   });
 
+  // A seventh review: the bound's edge, and client ids (an issuer may register any) spelled with
+  // the exposition format's own characters. Each sample line must read back, by the format's
+  // grammar (`\\`, `\"` and `\n` escaped in a quoted value), as the three labels it was counted under.
+  it('keeps a client id of exactly the bound and counts one past it as (other); quotes, backslashes and CRs never shift a label', async () => {
+    const metrics = new ServerMetrics();
+    const clients = [
+      'c'.repeat(MAX_LABEL_CHARS),
+      'd'.repeat(MAX_LABEL_CHARS + 1),
+      'q"x',
+      'b\\x',
+      'r\rx',
+      '",outcome="ok',
+    ];
+    for (const client of clients) metrics.record(call({ client, outcome: 'upstream-status' }));
+    const { text } = await metrics.scrape();
+    const SAMPLE =
+      /^flowguard_caller_calls_total\{identity="((?:\\.|[^\\"\n])*)",client="((?:\\.|[^\\"\n])*)",outcome="((?:\\.|[^\\"\n])*)"\} (\d+)$/;
+    const unescape = (value: string) => value.replace(/\\(.)/g, (_, char: string) => (char === 'n' ? '\n' : char));
+    const read = text
+      .split('\n')
+      .filter((line) => line.startsWith('flowguard_caller_calls_total{'))
+      .map((line) => {
+        const match = SAMPLE.exec(line);
+        expect(match, line).not.toBeNull();
+        const [, identity, client, outcome, count] = match as RegExpExecArray;
+        return [unescape(identity as string), unescape(client as string), unescape(outcome as string), Number(count)];
+      });
+    expect(read.sort()).toEqual(
+      [
+        ['shop', 'c'.repeat(MAX_LABEL_CHARS), 'upstream-status', 1],
+        ['shop', '(other)', 'upstream-status', 1],
+        ['shop', 'q"x', 'upstream-status', 1],
+        ['shop', 'b\\x', 'upstream-status', 1],
+        ['shop', 'r\rx', 'upstream-status', 1],
+        ['shop', '",outcome="ok', 'upstream-status', 1],
+      ].sort(),
+    );
+  });
+
   it('counts made-up tool names under (unknown) and statuses outside 200-599 as failed', async () => {
     const metrics = new ServerMetrics();
     for (let i = 0; i < 1_000; i += 1)
