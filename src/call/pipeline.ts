@@ -11,7 +11,13 @@ import { decodeBody, type Decoded } from '../http/decode.js';
 import { egressRefusal } from '../http/egress.js';
 import type { OriginRule } from '../http/origin.js';
 import type { Reach } from '../http/reach.js';
-import { buildRequest, outgoingRequest, type RequestPlan, type RequestStruct } from '../http/request.js';
+import {
+  buildRequest,
+  hasLoneSurrogate,
+  outgoingRequest,
+  type RequestPlan,
+  type RequestStruct,
+} from '../http/request.js';
 import type { Redactor } from '../http/redact.js';
 import { SecretTokens, type SecretStore } from '../http/secrets.js';
 import type { Upstreams } from '../http/upstreams.js';
@@ -140,6 +146,13 @@ export function checkArguments(
     const dotted = dottedInsert(tool.plan.inserts, checked.value);
     if (dotted !== undefined)
       return fail('arguments', `invalid arguments: '${dotted}' cannot be '.' or '..', which would change the path`);
+    // A path segment is UTF-8: half of a surrogate pair has none, and encodeURIComponent throws on it.
+    const illFormed = illFormedInsert(tool.plan.inserts, checked.value);
+    if (illFormed !== undefined)
+      return fail(
+        'arguments',
+        `invalid arguments: '${illFormed}' holds half of a surrogate pair, which is no Unicode text and cannot be sent in a URL`,
+      );
     return new CheckedArguments(checked.value);
   } catch (error) {
     return internalFailure(tool, error);
@@ -149,6 +162,15 @@ export function checkArguments(
 /** The first argument of a path segment of its own that is `.` or `..`; a loop, as it runs on every call. */
 function dottedInsert(inserts: readonly string[], values: Record<string, unknown>): string | undefined {
   for (const key of inserts) if (values[key] === '.' || values[key] === '..') return key;
+  return undefined;
+}
+
+/** The first path argument that is text with a lone surrogate half in it. */
+function illFormedInsert(inserts: readonly string[], values: Record<string, unknown>): string | undefined {
+  for (const key of inserts) {
+    const value = values[key];
+    if (typeof value === 'string' && hasLoneSurrogate(value)) return key;
+  }
   return undefined;
 }
 

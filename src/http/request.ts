@@ -241,7 +241,14 @@ const FORM_SPELLINGS: Readonly<Record<string, string>> = {
 };
 /** Text the form encoding leaves as it is: ASCII letters and digits and `*-._` only. */
 const FORM_AS_IS = /^[A-Za-z0-9*\-._]*$/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Half of a surrogate pair without its other half: no Unicode text, and no UTF-8. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
+
+/** Whether `text` holds a lone surrogate half, which a path segment's encodeURIComponent throws on. */
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}
 
 /**
  * `text` as URLSearchParams writes it into a query (application/x-www-form-urlencoded: a lone
@@ -252,7 +259,7 @@ function formEncoded(text: string): string {
   // Most names and values are written as they are: the replacements below, cold, were about a
   // tenth of the pipeline's own time around the HTTP client.
   if (FORM_AS_IS.test(text)) return text;
-  return encodeURIComponent(text.replace(LONE_SURROGATE, '\uFFFD')).replace(
+  return encodeURIComponent(text.replace(LONE_SURROGATES, '\uFFFD')).replace(
     /%20|[!'()~]/g,
     (spelled) => FORM_SPELLINGS[spelled] as string,
   );

@@ -107,8 +107,11 @@ describe('a route whose URL is not parsed per call sends what the parser would h
         try {
           reference = route.url(args);
         } catch {
-          // A lone surrogate has no UTF-8: the path's encoding refuses it, and nothing is sent.
-          expect(result, JSON.stringify(value)).toMatchObject({ ok: false });
+          // A lone surrogate has no UTF-8: the argument check refuses it, naming it, and nothing is sent.
+          expect(result, JSON.stringify(value)).toMatchObject({ ok: false, error: { kind: 'arguments' } });
+          expect((result as { error: { message: string } }).error.message).toContain(
+            "'x' holds half of a surrogate pair",
+          );
           expect(api.records.length).toBe(mark);
           continue;
         }
