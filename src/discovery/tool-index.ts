@@ -5,11 +5,12 @@
 // enough of the request's words (see NONE_*).
 
 import type { Tool } from '../catalog/tools.js';
-import { rank, findTerm, inFirstFields, type QueryTerm, type RankSettings } from './bm25.js';
+import { rank, findTerm, inFirstFields, type QueryTerm, type Ranked, type RankSettings } from './bm25.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
 import { cachedPostings, indexKey, textKey } from './index-cache.js';
 import { PostingsBuilder, type Postings } from './postings.js';
 import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
+import { actionVerb } from './intent.js';
 import { TermCounter } from './term-counter.js';
 import type { PieceDocument, TermDocuments } from './term-documents.js';
 import { joinedWords, requestTerms, splitWords, term, type RequestTerm } from './words.js';
@@ -171,7 +172,7 @@ export class ToolIndex {
       options.namespace === undefined
         ? undefined
         : (document: number) => this.toolAt(document).namespace === options.namespace;
-    const results = rank(this.postings, terms, SETTINGS, keep);
+    const results = this.able(query, rank(this.postings, terms, SETTINGS, keep));
     const best = results[0];
     if (
       !best ||
@@ -185,6 +186,27 @@ export class ToolIndex {
     return results.slice(0, options.limit).map((result) => {
       const tool = this.toolAt(result.document);
       return { name: tool.name, namespace: tool.namespace, score: Math.round(result.score * 1000) / 1000 };
+    });
+  }
+
+  /**
+   * The results that can do what the request asks: for a request to do something (intent.ts), the
+   * tools whose route name begins with the verb (routes are named verb first: a read-only
+   * `translateText` does translate, `getReserves` does not reserve), and those that surely write and
+   * say they do it (a POST without `meta` is as often a search: `searchGames` sends no email).
+   */
+  private able(query: string, results: Ranked[]): Ranked[] {
+    const verb = actionVerb(query);
+    if (verb === undefined) return results;
+    const named = term(verb);
+    const found = named.map((word) => findTerm(this.postings, word));
+    return results.filter(({ document }) => {
+      const tool = this.toolAt(document);
+      const first = splitWords(tool.route.name)[0];
+      if (first !== undefined && term(first).some((word) => named.includes(word))) return true;
+      return (
+        writesSurely(tool) && found.some((at) => at >= 0 && inFirstFields(this.postings, at, document, WHAT_IT_DOES))
+      );
     });
   }
 
@@ -234,6 +256,14 @@ export class ToolIndex {
     const found = findTerm(this.postings, word);
     return found < 0 ? 0 : (this.postings.documentFrequency[found] as number);
   }
+}
+
+/**
+ * Whether a tool surely changes something: its 4.x `meta` says it does not only read (as its MCP
+ * annotations do, src/mcp/tool-definition.ts), or, without one, its method is PUT or DELETE.
+ */
+function writesSurely(tool: Tool): boolean {
+  return tool.route.meta === undefined ? tool.method === 'PUT' || tool.method === 'DELETE' : !tool.route.meta.readOnly;
 }
 
 /** The places of the tools of each schema file, the files in the order their first tool comes. */
