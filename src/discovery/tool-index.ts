@@ -13,7 +13,8 @@ import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
 import { actionVerb } from './intent.js';
 import { TermCounter } from './term-counter.js';
 import type { PieceDocument, TermDocuments } from './term-documents.js';
-import { joinedWords, requestTerms, splitWords, term, type RequestTerm } from './words.js';
+import { phrases, relatedTerms } from './related-words.js';
+import { fold, joinedWords, requestTerms, splitWords, term, type RequestTerm } from './words.js';
 
 export interface SearchHit {
   name: string;
@@ -35,7 +36,12 @@ const BOOST: Record<Field, number> = {
   params: 0.6,
   schemaText: 0.5,
 };
-const SETTINGS: RankSettings = { fieldBoost: FIELDS.map((field) => BOOST[field]), prefixWeight: 0.5, typoWeight: 0.4 };
+const SETTINGS: RankSettings = {
+  fieldBoost: FIELDS.map((field) => BOOST[field]),
+  prefixWeight: 0.5,
+  typoWeight: 0.4,
+  relatedWeight: 0.3,
+};
 
 /** Request words this long match longer terms they begin, and terms one typo away. */
 const LOOSE_FROM = 5;
@@ -143,6 +149,15 @@ export class ToolIndex {
   /** The best-matching tools, best first; empty when none fits the request. */
   find(query: string, options: SearchOptions): SearchHit[] {
     const request = requestTerms(query);
+    // A phrase that names one thing (`total value locked`) is that thing; its words stay for a tool that writes it out, at half weight.
+    const words = splitWords(query).map(fold);
+    const spelled = phrases(words);
+    if (spelled.terms.length > 0) {
+      const phraseWords = new Set([...spelled.used].flatMap((at) => term(words[at] as string)));
+      for (const entry of request)
+        if (phraseWords.has(entry.term)) Object.assign(entry, { value: true, inPhrase: true });
+      for (const word of spelled.terms) request.push({ term: word, value: false });
+    }
     // Two words a tool writes as one count as that one word too, at half weight (as a value), when a tool has
     // it and the two alone say less: one of them is filler or a word no tool has (`data sets`: dataset).
     for (const { terms: joined, parts } of joinedWords(query)) {
@@ -166,6 +181,7 @@ export class ToolIndex {
         prefix: word.length >= LOOSE_FROM || (unknown && word.length >= UNKNOWN_LOOSE_FROM),
         typo: word.length >= LOOSE_FROM || (unknown && word.length > UNKNOWN_LOOSE_FROM),
         shared: unknown && word.length >= SHARED_FROM ? Math.max(SHARED_FROM - 2, word.length - 3) : 0,
+        related: relatedTerms(word).filter((other) => !wanted.includes(other)),
       };
     });
     const keep =
@@ -221,8 +237,8 @@ export class ToolIndex {
   private coverage(request: readonly RequestTerm[], matched: readonly string[], document: number): number {
     const hit = new Set(matched);
     const weights = new Map<string, number>();
-    for (const { term: word, value, acronym } of request) {
-      if ((value || acronym === true) && this.documentsWith(word) === 0) continue;
+    for (const { term: word, value, acronym, inPhrase } of request) {
+      if (inPhrase === true || ((value || acronym === true) && this.documentsWith(word) === 0)) continue;
       weights.set(word, this.rarity(word));
     }
     let total = 0;
@@ -236,14 +252,20 @@ export class ToolIndex {
 
   /**
    * How much the tool's match of a request word says it does what is asked: fully in a field that
-   * says what it does, ASIDE_WEIGHT only in its parameters or schema's lead; a word no tool has that
+   * says what it does, ASIDE_WEIGHT only in its parameters or schema's lead or by a related word
+   * there (related-words.ts: another word for it, not the request's own); a word no tool has that
    * it matched by another form fully when long (a slip in a long word is still the word), LOOSE_WEIGHT
    * when short (bal, gass, hora: a short word is easily another's slip).
    */
   private evidence(word: string, document: number): number {
     const found = findTerm(this.postings, word);
-    if (found < 0) return word.length >= LOOSE_FROM ? 1 : LOOSE_WEIGHT;
-    return inFirstFields(this.postings, found, document, WHAT_IT_DOES) ? 1 : ASIDE_WEIGHT;
+    if (found >= 0 && inFirstFields(this.postings, found, document, WHAT_IT_DOES)) return 1;
+    const related = relatedTerms(word).some((other) => {
+      const at = findTerm(this.postings, other);
+      return at >= 0 && inFirstFields(this.postings, at, document, WHAT_IT_DOES);
+    });
+    if (found >= 0 || related) return ASIDE_WEIGHT;
+    return word.length >= LOOSE_FROM ? 1 : LOOSE_WEIGHT;
   }
 
   /** log(N / tools with the term), at least 1: a word no tool has counts as rare. */

@@ -9,7 +9,7 @@ import { ToolIndex } from '../../src/discovery/tool-index.js';
 import { Catalog } from '../../src/runtime/catalog.js';
 import { tempProject } from '../kit/project.js';
 
-const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'discovery-intent', 'schemas');
+const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'discovery-words', 'schemas');
 
 describe('actionVerb', () => {
   it('reads an English verb as a command at the start, after please, can you or want to, before its object', () => {
