@@ -233,6 +233,8 @@ export class ToolIndex {
   /**
    * The share of the request's terms, each weighted by its rarity (IDF), that `matched` covers. A
    * value or an acronym no tool knows (a place, a person, an address, a ticker) does not count: it is an argument.
+   * 0 when no word matched is fully evidence (all only in the tool's parameters or schema's lead, or
+   * matched loosely): a tool that says none of the request's words in what it does is a weak match.
    */
   private coverage(request: readonly RequestTerm[], matched: readonly string[], document: number): number {
     const hit = new Set(matched);
@@ -243,11 +245,15 @@ export class ToolIndex {
     }
     let total = 0;
     let covered = 0;
+    let strong = false;
     for (const [word, weight] of weights) {
       total += weight;
-      if (hit.has(word)) covered += weight * this.evidence(word, document);
+      if (!hit.has(word)) continue;
+      const evidence = this.evidence(word, document);
+      strong ||= evidence === 1;
+      covered += weight * evidence;
     }
-    return total === 0 ? 0 : covered / total;
+    return total === 0 || !strong ? 0 : covered / total;
   }
 
   /**
