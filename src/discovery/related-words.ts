@@ -93,19 +93,25 @@ const PHRASES: Readonly<Record<string, string>> = {
   'public holidays': 'holiday',
 };
 
-/** Each term (as the index has it) to the other terms of its groups. */
-const RELATED = new Map<string, string[]>();
-for (const line of RELATED_GROUPS) {
-  const group = [...new Set(line.split(' ').flatMap(term))];
-  for (const word of group) {
-    const others = group.filter((other) => other !== word);
-    RELATED.set(word, [...new Set([...(RELATED.get(word) ?? []), ...others])]);
+/** Each term (as the index has it) to the other terms of its groups: made on the first search, not at a start. */
+let related: Map<string, string[]> | undefined;
+
+function relatedMap(): Map<string, string[]> {
+  if (related !== undefined) return related;
+  related = new Map();
+  for (const line of RELATED_GROUPS) {
+    const group = [...new Set(line.split(' ').flatMap(term))];
+    for (const word of group) {
+      const others = group.filter((other) => other !== word);
+      related.set(word, [...new Set([...(related.get(word) ?? []), ...others])]);
+    }
   }
+  return related;
 }
 
 /** The terms related to `word` (a term), other than itself. */
 export function relatedTerms(word: string): readonly string[] {
-  return RELATED.get(word) ?? [];
+  return relatedMap().get(word) ?? [];
 }
 
 /** Longest phrase, in words: a request is looked at this many words at a time. */
