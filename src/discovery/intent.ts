@@ -4,7 +4,8 @@
 // it holds for any catalog: an English verb of the list as a command (the request's first word, or
 // after "please", "can you", "want to", "help me", and before an article, a pronoun, a number or
 // "new": "book a hotel", not "book reviews"; "order an Uber", not "order book"), or an infinitive of
-// the German, French or Spanish list anywhere (those are rarely nouns: "Termin buchen").
+// the German, French or Spanish list anywhere (those are rarely nouns: "Termin buchen"). "Send me
+// the news" asks to be told: a verb of delivery followed by "me" or "us" reads.
 
 import { fold, splitWords } from './words.js';
 
@@ -24,10 +25,10 @@ const ENGLISH_ACTIONS = new Set(
 /** German, French and Spanish infinitives of the same (folded). */
 const FOREIGN_ACTIONS = new Set(
   (
-    'senden schicken uberweisen kaufen bestellen buchen reservieren erstellen anlegen loschen posten ' +
+    'senden schicken uberweisen kaufen bestellen buchen reservieren erstellen anlegen loschen ' +
     'veroffentlichen ubersetzen schreiben bezahlen stornieren kundigen hochladen verkaufen ' +
     'envoyer transferer acheter commander reserver creer supprimer publier traduire ecrire payer annuler vendre ' +
-    'enviar mandar transferir comprar pedir reservar crear borrar eliminar publicar traducir escribir pagar cancelar vender'
+    'enviar mandar transferir comprar reservar crear borrar eliminar publicar traducir escribir pagar cancelar vender'
   ).split(' '),
 );
 
@@ -43,6 +44,10 @@ const AFTER_COMMAND = new Set(
   ),
 );
 
+/** Verbs that, followed by "me" or "us", ask to be told something: "send me the latest news" reads. */
+const DELIVER = new Set(['send', 'email', 'text', 'message', 'share', 'post']);
+const RECEIVER = new Set(['me', 'us']);
+
 /** The action verb (folded) of a request that asks to do something, or undefined for one that asks to read. */
 export function actionVerb(text: string): string | undefined {
   const words = splitWords(text).map(fold);
@@ -54,7 +59,8 @@ export function actionVerb(text: string): string | undefined {
     const after = words[at + 1];
     const command =
       before === undefined || BEFORE_COMMAND.has(before) || (before === 'to' && BEFORE_TO.has(words[at - 2] as string));
-    if (command && after !== undefined && (AFTER_COMMAND.has(after) || /\d/.test(after))) return word;
+    if (!command || after === undefined || (DELIVER.has(word) && RECEIVER.has(after))) continue;
+    if (AFTER_COMMAND.has(after) || /\d/.test(after)) return word;
   }
   return undefined;
 }

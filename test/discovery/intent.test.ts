@@ -27,6 +27,10 @@ describe('actionVerb', () => {
     expect(actionVerb('emails I sent to my boss')).toBeUndefined();
     expect(actionVerb('hex to text: 0x48656c6c6f')).toBeUndefined();
     expect(actionVerb('who will buy the most')).toBeUndefined();
+    // Sent to the one asking: to be told, not to act.
+    expect(actionVerb('send me the latest news about bitcoin')).toBeUndefined();
+    expect(actionVerb('email me the weather forecast')).toBeUndefined();
+    expect(actionVerb('book me a flight to Lisbon')).toBe('book');
   });
 
   it('reads a German, French or Spanish infinitive anywhere', () => {
