@@ -12,13 +12,14 @@ import { fold, splitWords } from './words.js';
 /**
  * English verbs that ask a service to change something, in their base (imperative) form. Not those
  * that read as often (call a contract, update me, turn or convert a value, apply for a job) nor
- * those a read-only tool answers with a quote or a transaction to sign (swap, stake, mint).
+ * those a read-only tool answers with a quote, a transaction to sign or what is available (swap,
+ * stake, mint; rent a bike: the stations that have one).
  */
 const ENGLISH_ACTIONS = new Set(
   (
     'send transfer buy purchase order book reserve create delete remove post publish translate write pay cancel ' +
     'schedule set reset upload edit submit sign deploy install subscribe unsubscribe email text message share ' +
-    'rename register add move sell vote tweet rent invite play save'
+    'rename register add move sell vote tweet invite play save'
   ).split(' '),
 );
 
