@@ -3,9 +3,9 @@
 // to my friend" is not answered by an address's history). Read from the request's words alone, so
 // it holds for any catalog: an English verb of the list as a command (the request's first word, or
 // after "please", "can you", "want to", "help me", and before an article, a pronoun, a number or
-// "new": "book a hotel", not "book reviews"; "order an Uber", not "order book"), or an infinitive of
-// the German, French or Spanish list anywhere (those are rarely nouns: "Termin buchen"). "Send me
-// the news" asks to be told: a verb of delivery followed by "me" or "us" reads.
+// "new": "book a hotel", not "book reviews"; "order an Uber", not "order book"), or an infinitive
+// or a command of the German, French or Spanish list anywhere (none is a noun: "Termin buchen").
+// "Send me the news" asks to be told: a verb of delivery followed by "me" or "us" reads.
 
 import { fold, splitWords } from './words.js';
 
@@ -23,13 +23,19 @@ const ENGLISH_ACTIONS = new Set(
   ).split(' '),
 );
 
-/** German, French and Spanish infinitives of the same (folded). */
+/**
+ * German, French and Spanish infinitives of the same, and their commands where those are no noun
+ * (folded: `überweise`, `envoyez`, `envíame`).
+ */
 const FOREIGN_ACTIONS = new Set(
   (
     'senden schicken uberweisen kaufen bestellen buchen reservieren erstellen anlegen loschen ' +
     'veroffentlichen ubersetzen schreiben bezahlen stornieren kundigen hochladen verkaufen ' +
+    'sende schicke uberweise kaufe bestelle reserviere erstelle losche ubersetze schreibe bezahle storniere ' +
     'envoyer transferer acheter commander reserver creer supprimer publier traduire ecrire payer annuler vendre ' +
-    'enviar mandar transferir comprar reservar crear borrar eliminar publicar traducir escribir pagar cancelar vender'
+    'envoie envoyez achete achetez reservez commandez creez supprimez traduis traduisez ecris ecrivez payez annulez ' +
+    'enviar mandar transferir comprar reservar crear borrar eliminar publicar traducir escribir pagar cancelar vender ' +
+    'enviame mandame comprame reservame traduceme escribeme'
   ).split(' '),
 );
 

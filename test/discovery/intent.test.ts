@@ -37,6 +37,9 @@ describe('actionVerb', () => {
     expect(actionVerb('Termin beim Bürgeramt buchen')).toBe('buchen');
     expect(actionVerb('réserver une table pour deux')).toBe('reserver');
     expect(actionVerb('quiero comprar bitcoin')).toBe('comprar');
+    expect(actionVerb('Envoyez un courriel à mon patron')).toBe('envoyez');
+    expect(actionVerb('Überweise 50 Euro an Anna')).toBe('uberweise');
+    expect(actionVerb('Wechselkurs Euro Dollar')).toBeUndefined();
   });
 });
 
