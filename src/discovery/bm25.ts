@@ -20,6 +20,8 @@ export interface QueryTerm {
   typo: boolean;
   /** When above 0: terms that begin with the term's first `shared` letters match too (another form of the word: cointegrated, cointegration). */
   shared?: number;
+  /** Other words for the same thing (related-words.ts): each matches too, at RankSettings.relatedWeight. */
+  related?: readonly string[];
 }
 
 export interface RankSettings {
@@ -29,6 +31,8 @@ export interface RankSettings {
   prefixWeight: number;
   /** A typo match's weight before it fades with the distance. */
   typoWeight: number;
+  /** A related word's match's weight. */
+  relatedWeight: number;
 }
 
 export interface Ranked {
@@ -49,6 +53,9 @@ export function rank(
   const partial = new Float64Array(postings.documentCount);
   // Whether a document has a partial score for the query term at hand.
   const inPartial = new Uint8Array(postings.documentCount);
+  // The same for a term's related words.
+  const spare = new Float64Array(postings.documentCount);
+  const inSpare = new Uint8Array(postings.documentCount);
   const matched: number[][] = [];
   const order: number[] = [];
   query.forEach((entry, index) => {
@@ -91,6 +98,23 @@ export function rank(
         if (prefixed.has(term)) continue;
         const length = termLength(postings, term);
         add(term, (settings.typoWeight * length) / (length + 1));
+      }
+    }
+    // A related word counts only for a tool that has not matched the word itself: `estimateGasCost`, which says
+    // `gas price` too, does not pass `getGasPrice` for `gas price` by adding `cost`.
+    const related = (entry.related ?? []).map((word) => findTerm(postings, word)).filter((term) => term >= 0);
+    if (related.length > 0) {
+      const direct = new Set(touched);
+      const widened: number[] = [];
+      for (const term of related)
+        scoreTerm(postings, term, settings.relatedWeight * entry.boost, settings.fieldBoost, spare, inSpare, widened);
+      for (const document of widened) {
+        if (!direct.has(document)) {
+          partial[document] = spare[document] as number;
+          touched.push(document);
+        }
+        spare[document] = 0;
+        inSpare[document] = 0;
       }
     }
     for (const document of touched) {

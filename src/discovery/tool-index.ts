@@ -5,14 +5,16 @@
 // enough of the request's words (see NONE_*).
 
 import type { Tool } from '../catalog/tools.js';
-import { rank, findTerm, inFirstFields, type QueryTerm, type RankSettings } from './bm25.js';
+import { rank, findTerm, inFirstFields, type QueryTerm, type Ranked, type RankSettings } from './bm25.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
 import { cachedPostings, indexKey, textKey } from './index-cache.js';
 import { PostingsBuilder, type Postings } from './postings.js';
 import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
+import { actionVerb } from './intent.js';
 import { TermCounter } from './term-counter.js';
 import type { PieceDocument, TermDocuments } from './term-documents.js';
-import { joinedWords, requestTerms, splitWords, term, type RequestTerm } from './words.js';
+import { phrases, relatedTerms } from './related-words.js';
+import { fold, joinedWords, requestTerms, splitWords, term, type RequestTerm } from './words.js';
 
 export interface SearchHit {
   name: string;
@@ -34,7 +36,12 @@ const BOOST: Record<Field, number> = {
   params: 0.6,
   schemaText: 0.5,
 };
-const SETTINGS: RankSettings = { fieldBoost: FIELDS.map((field) => BOOST[field]), prefixWeight: 0.5, typoWeight: 0.4 };
+const SETTINGS: RankSettings = {
+  fieldBoost: FIELDS.map((field) => BOOST[field]),
+  prefixWeight: 0.5,
+  typoWeight: 0.4,
+  relatedWeight: 0.3,
+};
 
 /** Request words this long match longer terms they begin, and terms one typo away. */
 const LOOSE_FROM = 5;
@@ -142,6 +149,15 @@ export class ToolIndex {
   /** The best-matching tools, best first; empty when none fits the request. */
   find(query: string, options: SearchOptions): SearchHit[] {
     const request = requestTerms(query);
+    // A phrase that names one thing (`total value locked`) is that thing; its words stay for a tool that writes it out, at half weight.
+    const words = splitWords(query).map(fold);
+    const spelled = phrases(words);
+    if (spelled.terms.length > 0) {
+      const phraseWords = new Set([...spelled.used].flatMap((at) => term(words[at] as string)));
+      for (const entry of request)
+        if (phraseWords.has(entry.term)) Object.assign(entry, { value: true, inPhrase: true });
+      for (const word of spelled.terms) request.push({ term: word, value: false });
+    }
     // Two words a tool writes as one count as that one word too, at half weight (as a value), when a tool has
     // it and the two alone say less: one of them is filler or a word no tool has (`data sets`: dataset).
     for (const { terms: joined, parts } of joinedWords(query)) {
@@ -165,13 +181,14 @@ export class ToolIndex {
         prefix: word.length >= LOOSE_FROM || (unknown && word.length >= UNKNOWN_LOOSE_FROM),
         typo: word.length >= LOOSE_FROM || (unknown && word.length > UNKNOWN_LOOSE_FROM),
         shared: unknown && word.length >= SHARED_FROM ? Math.max(SHARED_FROM - 2, word.length - 3) : 0,
+        related: relatedTerms(word).filter((other) => !wanted.includes(other)),
       };
     });
     const keep =
       options.namespace === undefined
         ? undefined
         : (document: number) => this.toolAt(document).namespace === options.namespace;
-    const results = rank(this.postings, terms, SETTINGS, keep);
+    const results = this.able(query, rank(this.postings, terms, SETTINGS, keep));
     const best = results[0];
     if (
       !best ||
@@ -188,6 +205,27 @@ export class ToolIndex {
     });
   }
 
+  /**
+   * The results that can do what the request asks: for a request to do something (intent.ts), the
+   * tools whose route name begins with the verb (routes are named verb first: a read-only
+   * `translateText` does translate, `getReserves` does not reserve), and those that surely write and
+   * say they do it (a POST without `meta` is as often a search: `searchGames` sends no email).
+   */
+  private able(query: string, results: Ranked[]): Ranked[] {
+    const verb = actionVerb(query);
+    if (verb === undefined) return results;
+    const named = term(verb);
+    const found = named.map((word) => findTerm(this.postings, word));
+    return results.filter(({ document }) => {
+      const tool = this.toolAt(document);
+      const first = splitWords(tool.route.name)[0];
+      if (first !== undefined && term(first).some((word) => named.includes(word))) return true;
+      return (
+        writesSurely(tool) && found.some((at) => at >= 0 && inFirstFields(this.postings, at, document, WHAT_IT_DOES))
+      );
+    });
+  }
+
   private toolAt(document: number): Tool {
     return this.tools[document] as Tool;
   }
@@ -195,33 +233,45 @@ export class ToolIndex {
   /**
    * The share of the request's terms, each weighted by its rarity (IDF), that `matched` covers. A
    * value or an acronym no tool knows (a place, a person, an address, a ticker) does not count: it is an argument.
+   * 0 when no word matched is fully evidence (all only in the tool's parameters or schema's lead, or
+   * matched loosely): a tool that says none of the request's words in what it does is a weak match.
    */
   private coverage(request: readonly RequestTerm[], matched: readonly string[], document: number): number {
     const hit = new Set(matched);
     const weights = new Map<string, number>();
-    for (const { term: word, value, acronym } of request) {
-      if ((value || acronym === true) && this.documentsWith(word) === 0) continue;
+    for (const { term: word, value, acronym, inPhrase } of request) {
+      if (inPhrase === true || ((value || acronym === true) && this.documentsWith(word) === 0)) continue;
       weights.set(word, this.rarity(word));
     }
     let total = 0;
     let covered = 0;
+    let strong = false;
     for (const [word, weight] of weights) {
       total += weight;
-      if (hit.has(word)) covered += weight * this.evidence(word, document);
+      if (!hit.has(word)) continue;
+      const evidence = this.evidence(word, document);
+      strong ||= evidence === 1;
+      covered += weight * evidence;
     }
-    return total === 0 ? 0 : covered / total;
+    return total === 0 || !strong ? 0 : covered / total;
   }
 
   /**
    * How much the tool's match of a request word says it does what is asked: fully in a field that
-   * says what it does, ASIDE_WEIGHT only in its parameters or schema's lead; a word no tool has that
+   * says what it does, ASIDE_WEIGHT only in its parameters or schema's lead or by a related word
+   * there (related-words.ts: another word for it, not the request's own); a word no tool has that
    * it matched by another form fully when long (a slip in a long word is still the word), LOOSE_WEIGHT
    * when short (bal, gass, hora: a short word is easily another's slip).
    */
   private evidence(word: string, document: number): number {
     const found = findTerm(this.postings, word);
-    if (found < 0) return word.length >= LOOSE_FROM ? 1 : LOOSE_WEIGHT;
-    return inFirstFields(this.postings, found, document, WHAT_IT_DOES) ? 1 : ASIDE_WEIGHT;
+    if (found >= 0 && inFirstFields(this.postings, found, document, WHAT_IT_DOES)) return 1;
+    const related = relatedTerms(word).some((other) => {
+      const at = findTerm(this.postings, other);
+      return at >= 0 && inFirstFields(this.postings, at, document, WHAT_IT_DOES);
+    });
+    if (found >= 0 || related) return ASIDE_WEIGHT;
+    return word.length >= LOOSE_FROM ? 1 : LOOSE_WEIGHT;
   }
 
   /** log(N / tools with the term), at least 1: a word no tool has counts as rare. */
@@ -234,6 +284,14 @@ export class ToolIndex {
     const found = findTerm(this.postings, word);
     return found < 0 ? 0 : (this.postings.documentFrequency[found] as number);
   }
+}
+
+/**
+ * Whether a tool surely changes something: its 4.x `meta` says it does not only read (as its MCP
+ * annotations do, src/mcp/tool-definition.ts), or, without one, its method is PUT or DELETE.
+ */
+function writesSurely(tool: Tool): boolean {
+  return tool.route.meta === undefined ? tool.method === 'PUT' || tool.method === 'DELETE' : !tool.route.meta.readOnly;
 }
 
 /** The places of the tools of each schema file, the files in the order their first tool comes. */

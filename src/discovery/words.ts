@@ -181,6 +181,8 @@ export interface RequestTerm {
   value: boolean;
   /** Written in capitals (`AAPL`, `NRW`): what is wanted as often as a name, but when no tool knows it, a code or a ticker to pass. */
   acronym?: boolean;
+  /** A word of a phrase that names one thing (related-words.ts): the phrase's term says what is wanted; the word weighs half and is not counted towards "none". */
+  inPhrase?: boolean;
 }
 
 /**

@@ -70,7 +70,10 @@ describe('a schema stuffed with request words', () => {
   const project = tempProject();
   let catalog: Catalog;
   let index: ToolIndex;
+  // The same tools ranked with no "none" answer: a word only in a parameter is a weak match, which `index` answers with none.
+  let ranking: ToolIndex;
   const top = (query: string) => index.find(query, { limit: 5 }).map((hit) => hit.name);
+  const ranked = (query: string) => ranking.find(query, { limit: 5 }).map((hit) => hit.name);
   beforeAll(async () => {
     const schemas = join(project.dir, 'schemas');
     cpSync(SCHEMAS, schemas, { recursive: true });
@@ -78,6 +81,7 @@ describe('a schema stuffed with request words', () => {
       writeFileSync(join(schemas, `${namespace}.mjs`), stuffer(namespace, prefix, field));
     catalog = await Catalog.load({ schemas, project: project.dir, env: {} });
     index = new ToolIndex(catalog.visibleTools());
+    ranking = new ToolIndex(catalog.visibleTools(), { minCoverage: 0 });
   }, 60_000);
   afterAll(async () => {
     await catalog?.close();
@@ -90,7 +94,7 @@ describe('a schema stuffed with request words', () => {
         catalog.visibleTools().map((tool) => tool.name),
         namespace,
       ).toContain(`${namespace}_getAnything`);
-      expect(top(word(prefix, 0)), namespace).toContain(`${namespace}_getAnything`);
+      expect(ranked(word(prefix, 0)), namespace).toContain(`${namespace}_getAnything`);
     }
   });
 

@@ -17,7 +17,7 @@ import { splitWords, term } from '../../src/discovery/words.js';
 import { tempProject } from '../support/project.js';
 
 const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'discovery', 'schemas');
-const SETTINGS = { fieldBoost: [2, 1], prefixWeight: 0.5, typoWeight: 0.4 };
+const SETTINGS = { fieldBoost: [2, 1], prefixWeight: 0.5, typoWeight: 0.4, relatedWeight: 0.3 };
 
 // Two fields (a name, a description) per document.
 const DOCUMENTS: string[][][] = [

@@ -164,6 +164,14 @@ describe('ToolIndex on the fixture catalog', () => {
     expect(top('sepolia transactions')[0]).toBe('chainpeek_getAddrTxList');
   });
 
+  it('answers none when the best tool has none of the words in what it does, only in its parameters', () => {
+    // network and holesky are a parameter's name and an enum value of getAddrTxList, nothing it says it does.
+    expect(top('holesky network')).toEqual([]);
+    expect(top('which network')).toEqual([]);
+    // One word in what it does is enough, with the others in its parameters.
+    expect(top('holesky transactions')[0]).toBe('chainpeek_getAddrTxList');
+  });
+
   it('keeps to a namespace when asked', () => {
     expect(top('price', 'shelfware')).toEqual([]);
     expect(top('price', 'chainpeek')).toEqual(['chainpeek_getGasPrice']);
