@@ -13,7 +13,7 @@ import type { OriginRule } from '../http/origin.js';
 import type { Reach } from '../http/reach.js';
 import {
   buildRequest,
-  hasLoneSurrogate,
+  illFormedInsert,
   outgoingRequest,
   type RequestPlan,
   type RequestStruct,
@@ -162,15 +162,6 @@ export function checkArguments(
 /** The first argument of a path segment of its own that is `.` or `..`; a loop, as it runs on every call. */
 function dottedInsert(inserts: readonly string[], values: Record<string, unknown>): string | undefined {
   for (const key of inserts) if (values[key] === '.' || values[key] === '..') return key;
-  return undefined;
-}
-
-/** The first path argument that is text with a lone surrogate half in it. */
-function illFormedInsert(inserts: readonly string[], values: Record<string, unknown>): string | undefined {
-  for (const key of inserts) {
-    const value = values[key];
-    if (typeof value === 'string' && hasLoneSurrogate(value)) return key;
-  }
   return undefined;
 }
 

@@ -245,9 +245,13 @@ const FORM_AS_IS = /^[A-Za-z0-9*\-._]*$/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 
-/** Whether `text` holds a lone surrogate half, which a path segment's encodeURIComponent throws on. */
-export function hasLoneSurrogate(text: string): boolean {
-  return LONE_SURROGATE.test(text);
+/** The first path argument that is text with a lone surrogate half in it, which encodeURIComponent throws on. */
+export function illFormedInsert(inserts: readonly string[], values: Record<string, unknown>): string | undefined {
+  for (const key of inserts) {
+    const value = values[key];
+    if (typeof value === 'string' && LONE_SURROGATE.test(value)) return key;
+  }
+  return undefined;
 }
 
 /**
