@@ -3,11 +3,9 @@
 // and a read-only translator beside an order book.
 
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { actionVerb } from '../../src/discovery/intent.js';
-import { ToolIndex } from '../../src/discovery/tool-index.js';
-import { Catalog } from '../../src/runtime/catalog.js';
-import { tempProject } from '../kit/project.js';
+import { useFixtureIndex } from './fixture-index.js';
 
 const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'discovery-words', 'schemas');
 
@@ -44,18 +42,7 @@ describe('actionVerb', () => {
 });
 
 describe('ToolIndex and a request to do something', () => {
-  const project = tempProject();
-  let catalog: Catalog;
-  let index: ToolIndex;
-  const top = (query: string, namespace?: string) => index.find(query, { limit: 5, namespace }).map((hit) => hit.name);
-  beforeAll(async () => {
-    catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir, env: {} });
-    index = new ToolIndex(catalog.visibleTools());
-  });
-  afterAll(async () => {
-    await catalog?.close();
-    project.remove();
-  });
+  const { top } = useFixtureIndex(SCHEMAS);
 
   it('answers with the tool that writes and says it does it, not the read-only ones sharing its words', () => {
     expect(top('send an email to my boss')).toEqual(['mailbox_sendMessage']);

@@ -2,12 +2,10 @@
 // tools that name things otherwise than people ask: an avatar, TVL, jobs beside lending positions.
 
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { phrases, relatedTerms } from '../../src/discovery/related-words.js';
-import { ToolIndex } from '../../src/discovery/tool-index.js';
 import { fold, splitWords } from '../../src/discovery/words.js';
-import { Catalog } from '../../src/runtime/catalog.js';
-import { tempProject } from '../kit/project.js';
+import { useFixtureIndex } from './fixture-index.js';
 
 const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'discovery-words', 'schemas');
 
@@ -28,18 +26,7 @@ describe('related words and phrases', () => {
 });
 
 describe('ToolIndex and words the tools say otherwise', () => {
-  const project = tempProject();
-  let catalog: Catalog;
-  let index: ToolIndex;
-  const top = (query: string) => index.find(query, { limit: 5 }).map((hit) => hit.name);
-  beforeAll(async () => {
-    catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir, env: {} });
-    index = new ToolIndex(catalog.visibleTools());
-  });
-  afterAll(async () => {
-    await catalog?.close();
-    project.remove();
-  });
+  const { top } = useFixtureIndex(SCHEMAS);
 
   it('finds a tool by a phrase for its one word', () => {
     expect(top('total value locked in aave')[0]).toBe('namebook_getProtocolTvl');

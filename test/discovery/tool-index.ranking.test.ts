@@ -4,12 +4,10 @@
 
 import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Catalog } from '../../src/runtime/catalog.js';
+import { describe, expect, it } from 'vitest';
 import { META_TOOLS } from '../../src/discovery/meta-tools.js';
-import { ToolIndex } from '../../src/discovery/tool-index.js';
 import { requestTerms, splitWords, stem, terms } from '../../src/discovery/words.js';
-import { tempProject } from '../kit/project.js';
+import { useFixtureIndex } from './fixture-index.js';
 
 const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'discovery', 'schemas');
 
@@ -85,21 +83,11 @@ describe('words', () => {
 });
 
 describe('ToolIndex on the fixture catalog', () => {
-  const project = tempProject();
-  let catalog: Catalog;
-  let index: ToolIndex;
-  const top = (query: string, namespace?: string) => index.find(query, { limit: 5, namespace }).map((hit) => hit.name);
-  beforeAll(async () => {
-    catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir, env: {} });
-    index = new ToolIndex(catalog.visibleTools());
-  });
-  afterAll(async () => {
-    await catalog?.close();
-    project.remove();
-  });
+  const fixture = useFixtureIndex(SCHEMAS);
+  const { top } = fixture;
 
   it('indexes only the tools it is given: the served ones', () => {
-    expect(index.size).toBe(6);
+    expect(fixture.index.size).toBe(6);
     expect(top('gold bullion price')).not.toContain('goldvault_getBullionPrice');
   });
 
