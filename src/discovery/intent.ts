@@ -25,18 +25,27 @@ const ENGLISH_ACTIONS = new Set(
 
 /**
  * German, French and Spanish infinitives of the same, and their commands where those are no noun
- * (folded: `überweise`, `envoyez`, `envíame`).
+ * (folded: `überweise`, `envoyez`, `envíame`), each with the English verb a tool's route name and
+ * description would say: the catalogs name their routes in English (`sendMessage`, `translateText`).
  */
-const FOREIGN_ACTIONS = new Set(
-  (
-    'senden schicken uberweisen kaufen bestellen buchen reservieren erstellen anlegen loschen ' +
-    'veroffentlichen ubersetzen schreiben bezahlen stornieren kundigen hochladen verkaufen ' +
-    'sende schicke uberweise kaufe bestelle reserviere erstelle losche ubersetze schreibe bezahle storniere ' +
-    'envoyer transferer acheter commander reserver creer supprimer publier traduire ecrire payer annuler vendre ' +
-    'envoie envoyez achete achetez reservez commandez creez supprimez traduis traduisez ecris ecrivez payez annulez ' +
-    'enviar mandar transferir comprar reservar crear borrar eliminar publicar traducir escribir pagar cancelar vender ' +
-    'enviame mandame comprame reservame traduceme escribeme'
-  ).split(' '),
+const FOREIGN_ACTIONS = new Map<string, string>(
+  Object.entries({
+    send: 'senden schicken sende schicke envoyer envoie envoyez enviar mandar enviame mandame',
+    transfer: 'uberweisen uberweise transferer transferir',
+    buy: 'kaufen kaufe acheter achete achetez comprar comprame',
+    order: 'bestellen bestelle commander commandez',
+    book: 'buchen',
+    reserve: 'reservieren reserviere reserver reservez reservar reservame',
+    create: 'erstellen anlegen erstelle creer creez crear',
+    delete: 'loschen losche supprimer supprimez borrar eliminar',
+    publish: 'veroffentlichen publier publicar',
+    translate: 'ubersetzen ubersetze traduire traduis traduisez traducir traduceme',
+    write: 'schreiben schreibe ecrire ecris ecrivez escribir escribeme',
+    pay: 'bezahlen bezahle payer payez pagar',
+    cancel: 'stornieren storniere kundigen annuler annulez cancelar',
+    upload: 'hochladen',
+    sell: 'verkaufen vendre vender',
+  }).flatMap(([english, words]) => words.split(' ').map((word) => [word, english] as const)),
 );
 
 /** Words after which a verb is a command: "please send", "can you send", "help me send", "let's send" (`s`), "wanna send". */
@@ -55,13 +64,16 @@ const AFTER_COMMAND = new Set(
 const DELIVER = new Set(['send', 'email', 'text', 'message', 'share', 'post']);
 const RECEIVER = new Set(['me', 'us']);
 
-/** The action verb (folded) of a request that asks to do something, or undefined for one that asks to read. */
+/** The action verb (English, folded) of a request that asks to do something, or undefined for one that asks to read. */
 export function actionVerb(text: string): string | undefined {
   const words = splitWords(text).map(fold);
   for (let at = 0; at < words.length; at += 1) {
     const word = words[at] as string;
-    if (FOREIGN_ACTIONS.has(word)) return word;
+    const foreign = FOREIGN_ACTIONS.get(word);
+    if (foreign !== undefined) return foreign;
     if (!ENGLISH_ACTIONS.has(word)) continue;
+    // With `by` after it, "order" sorts: "order the warnings by severity" reads.
+    if (word === 'order' && words.indexOf('by', at + 1) > at) continue;
     const before = words[at - 1];
     const after = words[at + 1];
     const command =

@@ -29,14 +29,16 @@ describe('actionVerb', () => {
     expect(actionVerb('send me the latest news about bitcoin')).toBeUndefined();
     expect(actionVerb('email me the weather forecast')).toBeUndefined();
     expect(actionVerb('book me a flight to Lisbon')).toBe('book');
+    // Ordered by something: sorted, not bought.
+    expect(actionVerb('order the weather warnings by severity')).toBeUndefined();
   });
 
-  it('reads a German, French or Spanish infinitive anywhere', () => {
-    expect(actionVerb('Termin beim Bürgeramt buchen')).toBe('buchen');
-    expect(actionVerb('réserver une table pour deux')).toBe('reserver');
-    expect(actionVerb('quiero comprar bitcoin')).toBe('comprar');
-    expect(actionVerb('Envoyez un courriel à mon patron')).toBe('envoyez');
-    expect(actionVerb('Überweise 50 Euro an Anna')).toBe('uberweise');
+  it('reads a German, French or Spanish infinitive anywhere, as the English verb tools are named with', () => {
+    expect(actionVerb('Termin beim Bürgeramt buchen')).toBe('book');
+    expect(actionVerb('réserver une table pour deux')).toBe('reserve');
+    expect(actionVerb('quiero comprar bitcoin')).toBe('buy');
+    expect(actionVerb('Envoyez un courriel à mon patron')).toBe('send');
+    expect(actionVerb('Überweise 50 Euro an Anna')).toBe('transfer');
     expect(actionVerb('Wechselkurs Euro Dollar')).toBeUndefined();
   });
 });
@@ -64,5 +66,10 @@ describe('ToolIndex and a request to do something', () => {
       'mailbox_sendMessage',
     ]);
     expect(top('order book of BTC')[0]).toBe('lingo_getOrderBook');
+  });
+
+  it('answers a request in German or French with the tool that does it in English words', () => {
+    expect(top('Schicke eine E-Mail an meinen Chef')[0]).toBe('mailbox_sendMessage');
+    expect(top('traduire ce paragraphe en allemand')[0]).toBe('lingo_translateText');
   });
 });
