@@ -245,13 +245,20 @@ const FORM_AS_IS = /^[A-Za-z0-9*\-._]*$/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 
-/** The first path argument that is text with a lone surrogate half in it, which encodeURIComponent throws on. */
+/**
+ * The first path argument holding a lone surrogate half, which encodeURIComponent throws on: text,
+ * or an array of texts (joined as they are where the schema writes text around the argument).
+ */
 export function illFormedInsert(inserts: readonly string[], values: Record<string, unknown>): string | undefined {
   for (const key of inserts) {
     const value = values[key];
-    if (typeof value === 'string' && LONE_SURROGATE.test(value)) return key;
+    if (illFormed(value) || (Array.isArray(value) && value.some(illFormed))) return key;
   }
   return undefined;
+}
+
+function illFormed(value: unknown): boolean {
+  return typeof value === 'string' && LONE_SURROGATE.test(value);
 }
 
 /**

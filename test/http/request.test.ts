@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OriginRule } from '../../src/http/origin.js';
-import { buildRequest, outgoingRequest, planRequest } from '../../src/http/request.js';
+import { buildRequest, illFormedInsert, outgoingRequest, planRequest } from '../../src/http/request.js';
 import { SecretTokens } from '../../src/http/secrets.js';
 import { checkSchemaText } from '../../src/schema/check.js';
 import { effectiveAllowlist } from '../../src/libraries/allowlist.js';
@@ -116,6 +116,17 @@ describe('buildRequest', () => {
     expect([...plan.slots.headers.entries()].map(([h, k]) => [h, [...k]])).toEqual([['x-api-key', ['API_KEY']]]);
     expect([...plan.slots.body]).toEqual(['API_KEY']);
     expect([...planRequest(SCHEMA, getThing).slots.url]).toEqual(['API_KEY']);
+  });
+});
+
+describe('illFormedInsert', () => {
+  it('names a path argument holding half a surrogate pair, as text or in an array of texts, and nothing else', () => {
+    expect(illFormedInsert(['id'], { id: 'ok \ud83d\ude00' })).toBeUndefined();
+    expect(illFormedInsert(['id'], { id: 'a\ud800' })).toBe('id');
+    expect(illFormedInsert(['id', 'ids'], { id: 'a', ids: ['b', '\udc00c'] })).toBe('ids');
+    // Not a path argument, or not text: sent as JSON, which escapes it.
+    expect(illFormedInsert(['id'], { id: 'a', q: '\ud800' })).toBeUndefined();
+    expect(illFormedInsert(['id'], { id: { name: '\ud800' } })).toBeUndefined();
   });
 });
 
