@@ -131,6 +131,15 @@ describe('redirect interceptor', () => {
     expect(other.hits()).toBe(0);
   });
 
+  it('reads a path that begins with // as a path of the origin, not as another host', async () => {
+    // `/{{a}}/{{b}}` with `a` empty: the hop is judged against the origin the request went to.
+    const path = `//${new URL(other.origin).host}/chain`;
+    const outcome = await dispatchThrough(chain.dispatcher, { origin: main.origin, path });
+    expect(outcome.error).toBeNull();
+    expect(outcome.body.toString()).toBe('arrived after 3');
+    expect(other.hits()).toBe(0);
+  });
+
   it('refuses a redirect to a private or metadata address before any connection to it', async () => {
     for (const path of ['/to-metadata', '/to-private']) {
       const outcome = await dispatchThrough(chain.dispatcher, { origin: main.origin, path });

@@ -132,7 +132,8 @@ class Redirect implements Policy {
   /** The Location as a URL the judge lets through, or why not. */
   private resolve(location: string | string[]): URL | string {
     if (typeof location !== 'string') return 'redirect refused: more than one Location header';
-    const current = new URL(this.options.path, this.options.origin);
+    // The path after the origin's text, not resolved against it: a path of `//host/...` names no host.
+    const current = new URL(`${new URL(String(this.options.origin)).origin}${this.options.path}`);
     this.first ??= current;
     let next: URL;
     try {
