@@ -58,16 +58,12 @@ export class Upstreams {
    * gets no such trust.
    */
   routes(aimedAt: string, sentTo: string): boolean {
-    const base = this.bases.size === 0 ? undefined : (this.bases.get(aimedAt) ?? this.bases.get('*'));
-    return base !== undefined && base.origin === sentTo;
+    return this.baseFor(aimedAt)?.origin === sentTo;
   }
 
-  /**
-   * Where a request for `url` (already parsed and checked; `origin` is its origin, when the caller
-   * has read it already) is sent: `url` itself when no override routes it.
-   */
-  route(url: URL, origin = url.origin): URL {
-    const base = this.bases.size === 0 ? undefined : (this.bases.get(origin) ?? this.bases.get('*'));
+  /** Where a request for `url` (already parsed and checked) is sent: `url` itself when no override routes it. */
+  route(url: URL): URL {
+    const base = this.baseFor(url.origin);
     if (!base) return url;
     return new URL(base.prefix + url.pathname + url.search);
   }
@@ -78,14 +74,14 @@ export class Upstreams {
    * by one: the routed text is a URL as it would parse, and is not parsed again.
    */
   routeTarget(target: RequestTarget): RequestTarget {
-    const base = this.bases.size === 0 ? undefined : (this.bases.get(target.origin) ?? this.bases.get('*'));
+    const base = this.baseFor(target.origin);
     if (!base) return target;
     return { href: base.prefix + target.path, origin: base.origin, path: base.path + target.path };
   }
 
-  /** Where a request for `url` is sent, as text. */
-  target(url: URL): string {
-    return this.route(url).href;
+  /** The override for requests aimed at `origin`: its own, else the `*` one (no lookup at all without overrides, the usual case). */
+  private baseFor(origin: string): Base | undefined {
+    return this.bases.size === 0 ? undefined : (this.bases.get(origin) ?? this.bases.get('*'));
   }
 }
 
