@@ -58,11 +58,14 @@ const SHARED_FROM = 7;
 const NONE_MIN_COVERAGE = 0.3;
 
 /**
- * The fields that say what a tool does (name, about, description: FIELDS' first three); a request's
- * word the best tool has only in its parameters or its schema's lead counts this much of its weight
- * towards NONE_MIN_COVERAGE: weaker evidence that the tool does what is asked.
+ * How many of FIELDS, from the first, say what a tool does: those before `params` (name, about,
+ * description; documents.ts keeps them first).
  */
-const WHAT_IT_DOES = FIELDS.indexOf('params');
+const FIELDS_SAYING_WHAT_IT_DOES = FIELDS.indexOf('params');
+/**
+ * A request's word the best tool has only in its parameters or its schema's lead counts this much
+ * of its weight towards NONE_MIN_COVERAGE: weaker evidence that the tool does what is asked.
+ */
 const ASIDE_WEIGHT = 0.75;
 const LOOSE_WEIGHT = 0.25;
 
@@ -221,7 +224,8 @@ export class ToolIndex {
       const first = splitWords(tool.route.name)[0];
       if (first !== undefined && term(first).some((word) => named.includes(word))) return true;
       return (
-        writesSurely(tool) && found.some((at) => at >= 0 && inFirstFields(this.postings, at, document, WHAT_IT_DOES))
+        writesSurely(tool) &&
+        found.some((at) => at >= 0 && inFirstFields(this.postings, at, document, FIELDS_SAYING_WHAT_IT_DOES))
       );
     });
   }
@@ -265,10 +269,10 @@ export class ToolIndex {
    */
   private evidence(word: string, document: number): number {
     const found = findTerm(this.postings, word);
-    if (found >= 0 && inFirstFields(this.postings, found, document, WHAT_IT_DOES)) return 1;
+    if (found >= 0 && inFirstFields(this.postings, found, document, FIELDS_SAYING_WHAT_IT_DOES)) return 1;
     const related = relatedTerms(word).some((other) => {
       const at = findTerm(this.postings, other);
-      return at >= 0 && inFirstFields(this.postings, at, document, WHAT_IT_DOES);
+      return at >= 0 && inFirstFields(this.postings, at, document, FIELDS_SAYING_WHAT_IT_DOES);
     });
     if (found >= 0 || related) return ASIDE_WEIGHT;
     return word.length >= LOOSE_FROM ? 1 : LOOSE_WEIGHT;
