@@ -48,6 +48,8 @@ export function rank(
   query: readonly QueryTerm[],
   settings: RankSettings,
   keep: (document: number) => boolean = () => true,
+  /** Filled, when given, with the vocabulary terms each query term matched by (its own, longer ones, one typo away), by query index. */
+  termsUsed?: number[][],
 ): Ranked[] {
   const total = new Float64Array(postings.documentCount);
   const partial = new Float64Array(postings.documentCount);
@@ -60,8 +62,12 @@ export function rank(
   const order: number[] = [];
   query.forEach((entry, index) => {
     const touched: number[] = [];
-    const add = (term: number, weight: number) =>
+    const used: number[] = [];
+    if (termsUsed !== undefined) termsUsed[index] = used;
+    const add = (term: number, weight: number) => {
+      used.push(term);
       scoreTerm(postings, term, weight * entry.boost, settings.fieldBoost, partial, inPartial, touched);
+    };
     const exact = findTerm(postings, entry.term);
     if (exact >= 0) add(exact, 1);
     const prefixed = new Set<number>();

@@ -191,7 +191,8 @@ export class ToolIndex {
       options.namespace === undefined
         ? undefined
         : (document: number) => this.toolAt(document).namespace === options.namespace;
-    const results = this.able(query, rank(this.postings, terms, SETTINGS, keep));
+    const used: number[][] = [];
+    const results = this.able(query, rank(this.postings, terms, SETTINGS, keep, used));
     const best = results[0];
     if (
       !best ||
@@ -199,6 +200,7 @@ export class ToolIndex {
         request,
         best.matched.map((index) => wanted[index] as string),
         best.document,
+        (word) => used[wanted.indexOf(word)] ?? [],
       ) < this.minCoverage
     )
       return [];
@@ -240,7 +242,12 @@ export class ToolIndex {
    * 0 when no word matched is fully evidence (all only in the tool's parameters or schema's lead, or
    * matched loosely): a tool that says none of the request's words in what it does is a weak match.
    */
-  private coverage(request: readonly RequestTerm[], matched: readonly string[], document: number): number {
+  private coverage(
+    request: readonly RequestTerm[],
+    matched: readonly string[],
+    document: number,
+    termsUsed: (word: string) => readonly number[],
+  ): number {
     const hit = new Set(matched);
     const weights = new Map<string, number>();
     for (const { term: word, value, acronym, inPhrase } of request) {
@@ -253,7 +260,7 @@ export class ToolIndex {
     for (const [word, weight] of weights) {
       total += weight;
       if (!hit.has(word)) continue;
-      const evidence = this.evidence(word, document);
+      const evidence = this.evidence(word, document, termsUsed(word));
       strong ||= evidence === 1;
       covered += weight * evidence;
     }
@@ -264,10 +271,12 @@ export class ToolIndex {
    * How much the tool's match of a request word says it does what is asked: fully in a field that
    * says what it does, ASIDE_WEIGHT only in its parameters or schema's lead or by a related word
    * there (related-words.ts: another word for it, not the request's own); a word no tool has that
-   * it matched by another form fully when long (a slip in a long word is still the word), LOOSE_WEIGHT
-   * when short (bal, gass, hora: a short word is easily another's slip).
+   * it matched by another form (`termsUsed`) in a field that says what it does fully when long (a
+   * slip in a long word is still the word), LOOSE_WEIGHT when short (bal, gass, hora: a short word
+   * is easily another's slip), and no more than the word itself would count when that form is only
+   * in its parameters.
    */
-  private evidence(word: string, document: number): number {
+  private evidence(word: string, document: number, termsUsed: readonly number[]): number {
     const found = findTerm(this.postings, word);
     if (found >= 0 && inFirstFields(this.postings, found, document, FIELDS_SAYING_WHAT_IT_DOES)) return 1;
     const related = relatedTerms(word).some((other) => {
@@ -275,6 +284,8 @@ export class ToolIndex {
       return at >= 0 && inFirstFields(this.postings, at, document, FIELDS_SAYING_WHAT_IT_DOES);
     });
     if (found >= 0 || related) return ASIDE_WEIGHT;
+    if (!termsUsed.some((term) => inFirstFields(this.postings, term, document, FIELDS_SAYING_WHAT_IT_DOES)))
+      return Math.min(ASIDE_WEIGHT, LOOSE_WEIGHT);
     return word.length >= LOOSE_FROM ? 1 : LOOSE_WEIGHT;
   }
 

@@ -171,3 +171,17 @@ describe('meta-tools', () => {
     expect(countTokens(JSON.stringify(META_TOOLS))).toBeLessThanOrEqual(1500);
   });
 });
+
+describe('ToolIndex and a word no tool has, matched by another form', () => {
+  const { top } = useFixtureIndex(join(import.meta.dirname, '..', 'fixtures', 'discovery-words', 'schemas'));
+
+  it('counts as much as where that form is: a slip answers as the word itself would', () => {
+    // `address` is only in the send tool's parameters: too weak alone, and so are its misspellings.
+    expect(top('address')).toEqual([]);
+    expect(top('adress')).toEqual([]);
+    expect(top('addresss')).toEqual([]);
+    // A slip in a word the tool says it does still finds it.
+    expect(top('send mesage')[0]).toBe('mailbox_sendMessage');
+    expect(top('translat text')[0]).toBe('lingo_translateText');
+  });
+});
