@@ -4,8 +4,10 @@
 // since), an unseen one (queries-unseen.json, the 3.0.0 catalog; written by someone who had read
 // neither the ranker nor the other sets, committed before any measurement, tuned on since the
 // ranking is tuned on all three), a second unseen one (queries-unseen2.json, the 3.0.0 catalog;
-// written the same way, after the first was tuned on: the honest estimate for requests nobody has
-// tuned on), and the keys that serve every tool of a catalog.
+// written the same way, after the first was tuned on; tuned on since the ranking is tuned on all
+// four), a third unseen one (queries-unseen3.json, the 3.0.0 catalog; written the same way, after
+// the second was tuned on: the honest estimate for requests nobody has tuned on), and the keys
+// that serve every tool of a catalog.
 
 import { join, resolve } from 'node:path';
 import { Catalog } from '../../src/runtime/catalog.js';
@@ -25,7 +27,13 @@ export interface QuerySet {
 }
 
 /** `root`: the package root (the corpora default to ../shared/corpora beside it). */
-export function querySets(root: string): { tuned: QuerySet; heldOut: QuerySet; unseen: QuerySet; unseen2: QuerySet } {
+export function querySets(root: string): {
+  tuned: QuerySet;
+  heldOut: QuerySet;
+  unseen: QuerySet;
+  unseen2: QuerySet;
+  unseen3: QuerySet;
+} {
   const v3 = resolve(process.env.FLOWGUARD_BENCH_V3_CORPUS ?? join(root, '../shared/corpora/flowmcp-v3'));
   const v2 = resolve(process.env.FLOWGUARD_BENCH_CORPUS ?? join(root, '../shared/corpora/flowmcp-v2'));
   const overV3 = (file: string) => ({
@@ -46,8 +54,12 @@ export function querySets(root: string): { tuned: QuerySet; heldOut: QuerySet; u
       ...overV3('queries-unseen.json'),
     },
     unseen2: {
-      label: 'queries-unseen2.json over the 3.0.0 catalog (unseen: written before any measurement, not tuned on)',
+      label: 'queries-unseen2.json over the 3.0.0 catalog (unseen when written, tuned on since)',
       ...overV3('queries-unseen2.json'),
+    },
+    unseen3: {
+      label: 'queries-unseen3.json over the 3.0.0 catalog (unseen: written before any measurement, not tuned on)',
+      ...overV3('queries-unseen3.json'),
     },
     heldOut: {
       label: 'queries-heldout.json over the 2.0.0 catalog (held out when written, tuned on since)',
