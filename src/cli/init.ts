@@ -85,7 +85,7 @@ function pascalCase(namespace: string): string {
 }
 
 /** The schema file: each field commented once, values an author replaces with the API's own. */
-export function scaffold(namespace: string, root: string): string {
+function scaffold(namespace: string, root: string): string {
   return `// A FlowMCP schema: the API described as data. Each route below becomes one MCP tool,
 // named ${namespace}_<route>. Replace the example values with your API's; flowguard validate
 // says what is missing or wrong, with a hint for each finding.
