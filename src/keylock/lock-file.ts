@@ -8,6 +8,7 @@
 import { mkdirSync, openSync, closeSync, readSync, fstatSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
+import { FlowguardError } from '../errors/flowguard-error.js';
 import { compareStrings } from '../shared/sorted-json.js';
 
 /** Version of the file's shape: a lock of another version is not read as this one. */
@@ -93,21 +94,23 @@ function lockText(keys: KeyHoldings): string {
 
 /**
  * Writes the lock whole: a temp file beside it, then a rename, so a reader (another replica, a
- * reload) sees the old lock or the new one, never half of one. Throws when it cannot.
+ * reload) sees the old lock or the new one, never half of one. Throws ERR013 when it cannot (the
+ * folder or the disk refused, or the lock is past its bound): not a bug, but what `keys accept`
+ * ends with and a load reports as the lock not recorded.
  */
 export function writeKeyLock(file: string, keys: KeyHoldings): void {
   const text = lockText(keys);
   if (Buffer.byteLength(text) > MAX_LOCK_BYTES)
-    throw new Error(`the lock would be larger than ${MAX_LOCK_BYTES} bytes`);
-  mkdirSync(dirname(file), { recursive: true });
+    throw new FlowguardError('ERR013', `cannot write ${file}: the lock would be larger than ${MAX_LOCK_BYTES} bytes`);
   const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
+    mkdirSync(dirname(file), { recursive: true });
     // `wx`: never through a file (or link) already at the temp name.
     writeFileSync(temporary, text, { flag: 'wx', mode: 0o644 });
     renameSync(temporary, file);
   } catch (error) {
     rmSync(temporary, { force: true });
-    throw error;
+    throw new FlowguardError('ERR013', `cannot write ${file}: ${(error as Error).message}`, { cause: error });
   }
 }
 

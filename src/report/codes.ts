@@ -336,6 +336,11 @@ export const CODES = {
     meaning: 'the `identities` of the config cannot be used: a setting is wrong or names a group that does not verify',
     exit: 2,
   },
+  ERR013: {
+    severity: 'error',
+    meaning:
+      'the key lock `.flowmcp/keys.lock.json` cannot be written (its folder or the disk refused, or it would pass its size bound): the lock on disk is unchanged',
+  },
   ERR099: {
     severity: 'error',
     meaning:
