@@ -2,6 +2,7 @@
 // catalog as it is now (its tools' hashes and its content record, content.ts), puts it
 // into the file's document in place of the group of that name, and writes the file atomically.
 
+import { FlowguardError } from '../errors/flowguard-error.js';
 import { childPath, type Finding } from '../report/findings.js';
 import { isRecord, type RawObject } from '../shared/raw.js';
 import { writeWhole } from '../shared/write-whole.js';
@@ -92,7 +93,14 @@ function groupJson(group: Group): RawObject {
   return json;
 }
 
-/** Writes a groups document as 2-space JSON with a final newline, whole (writeWhole): a reader sees the old file or the new one. */
+/**
+ * Writes a groups document as 2-space JSON with a final newline, whole (writeWhole): a reader sees
+ * the old file or the new one. Throws ERR013 when the folder or the disk refuses it: not a bug.
+ */
 export function writeGroupsFile(file: string, document: unknown): void {
-  writeWhole(file, `${JSON.stringify(document, null, 2)}\n`);
+  try {
+    writeWhole(file, `${JSON.stringify(document, null, 2)}\n`);
+  } catch (error) {
+    throw new FlowguardError('ERR013', `cannot write ${file}: ${(error as Error).message}`, { cause: error });
+  }
 }

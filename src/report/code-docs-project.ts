@@ -229,7 +229,7 @@ export const PROJECT_CODE_SECTIONS: readonly CodeSection[] = [
         fix: 'fix the identity the message names ([identities](../operators/remote-access.md#identities))',
       },
       ERR013: {
-        why: "the lock is the operator's record of where each key may go: it is written whole or not at all",
+        why: "the key lock and `groups.json` are the operator's records: each is written whole or not at all",
         fix: 'make `.flowmcp/` and the lock writable (or free disk space), then run the command again',
       },
       ERR099: {

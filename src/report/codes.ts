@@ -339,7 +339,7 @@ export const CODES = {
   ERR013: {
     severity: 'error',
     meaning:
-      'the key lock `.flowmcp/keys.lock.json` cannot be written (its folder or the disk refused, or it would pass its size bound): the lock on disk is unchanged',
+      'a file of `.flowmcp/` a command writes (the key lock, `groups.json`) cannot be written: its folder or the disk refused, or the key lock would pass its size bound; the file on disk is unchanged',
   },
   ERR099: {
     severity: 'error',
