@@ -50,8 +50,13 @@ function runInit(dir: string, flags: InitFlags): void {
     cli().exitCode = 1;
     return;
   }
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(file, scaffold(namespace, root));
+  try {
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(file, scaffold(namespace, root));
+  } catch (error) {
+    // The folder or the disk refused the path the command was given: a usage error, as `import --out`'s.
+    throw new UsageError(`${shown} cannot be written: ${(error as Error).message}`);
+  }
   const project = relative(cli().cwd, dir);
   cli().stdout.write(
     [
