@@ -5,7 +5,7 @@
 // server accepts); the output schema is cut to its top level, then dropped; the input schema's
 // nested levels and long descriptions are cut; last, the description. The description then says
 // what was cut. The full definition is what `describe_tool` gives, and arguments and answers are
-// always checked against the full schemas (input.ts, output.ts): a cut listing only loosens
+// always checked against the full schemas (tool-input.ts, tool-output.ts): a cut listing only loosens
 // what a client is told.
 //
 // Tokens are estimated, not counted: JSON length / CHARS_PER_TOKEN. A tokenizer would add
