@@ -2,7 +2,7 @@
 // catalog as it is now (its tools' hashes and its content record, content.ts), puts it
 // into the file's document in place of the group of that name, and writes the file atomically.
 
-import { FlowguardError } from '../errors/flowguard-error.js';
+import { UnwritableFileError } from '../errors/flowguard-error.js';
 import { childPath, type Finding } from '../report/findings.js';
 import { isRecord, type RawObject } from '../shared/raw.js';
 import { writeWhole } from '../shared/write-whole.js';
@@ -101,6 +101,6 @@ export function writeGroupsFile(file: string, document: unknown): void {
   try {
     writeWhole(file, `${JSON.stringify(document, null, 2)}\n`);
   } catch (error) {
-    throw new FlowguardError('ERR013', `cannot write ${file}: ${(error as Error).message}`, { cause: error });
+    throw new UnwritableFileError(file, error);
   }
 }

@@ -7,7 +7,7 @@
 
 import { openSync, closeSync, readSync, fstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { FlowguardError } from '../errors/flowguard-error.js';
+import { UnwritableFileError } from '../errors/flowguard-error.js';
 import { compareStrings } from '../shared/sorted-json.js';
 import { writeWhole } from '../shared/write-whole.js';
 
@@ -101,11 +101,11 @@ function lockText(keys: KeyHoldings): string {
 export function writeKeyLock(file: string, keys: KeyHoldings): void {
   const text = lockText(keys);
   if (Buffer.byteLength(text) > MAX_LOCK_BYTES)
-    throw new FlowguardError('ERR013', `cannot write ${file}: the lock would be larger than ${MAX_LOCK_BYTES} bytes`);
+    throw new UnwritableFileError(file, `the lock would be larger than ${MAX_LOCK_BYTES} bytes`);
   try {
     writeWhole(file, text, 0o644);
   } catch (error) {
-    throw new FlowguardError('ERR013', `cannot write ${file}: ${(error as Error).message}`, { cause: error });
+    throw new UnwritableFileError(file, error);
   }
 }
 
