@@ -8,6 +8,7 @@
 import { openSync, closeSync, readSync, fstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { UnwritableFileError } from '../errors/flowguard-error.js';
+import { isRecord } from '../shared/raw.js';
 import { compareStrings } from '../shared/sorted-json.js';
 import { writeWhole } from '../shared/write-whole.js';
 
@@ -201,10 +202,6 @@ function holderProblem(holder: unknown): string | null {
     return `origins must be an array of 1 to ${MAX_ENTRIES} origins`;
   }
   return null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 // No control characters: what the lock says is printed to terminals and logs as it is.
