@@ -205,10 +205,7 @@ function mapChanged(
   return out;
 }
 
-/**
- * `length` values, each `valueAt(at)` compared with `originalAt(at)`... as mapped: every one
- * mapped, in order, and kept only once one differs from its original; null when none did.
- */
+/** A schema object to walk into: `true`, `false`, arrays and other values have no subschemas to cut. */
 function isSchema(value: unknown): value is JsonSchema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
