@@ -95,9 +95,9 @@ function lockText(keys: KeyHoldings): string {
 
 /**
  * Writes the lock whole (writeWhole), so a reader (another replica, a reload) sees the old lock or
- * the new one, never half of one. Throws ERR013 when it cannot (the
- * folder or the disk refused, or the lock is past its bound): not a bug, but what `keys accept`
- * ends with and a load reports as the lock not recorded.
+ * the new one, never half of one. Throws ERR013 when it cannot (the folder or the disk refused, or
+ * the lock is past its bound): not a bug, but what `keys accept` ends with and what a load reports
+ * as the lock not recorded.
  */
 export function writeKeyLock(file: string, keys: KeyHoldings): void {
   const text = lockText(keys);
