@@ -230,7 +230,7 @@ export const PROJECT_CODE_SECTIONS: readonly CodeSection[] = [
       },
       ERR013: {
         why: "the key lock and `groups.json` are the operator's records: each is written whole or not at all",
-        fix: 'make `.flowmcp/` and the lock writable (or free disk space), then run the command again',
+        fix: 'make `.flowmcp/` and the file writable (or free disk space), then run the command again',
       },
       ERR099: {
         why: 'something flowguard did not expect happened: a bug',
