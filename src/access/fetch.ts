@@ -16,7 +16,7 @@ import { undici } from '../shared/deps.js';
 /** Largest metadata, key set or introspection answer read, in bytes. */
 export const MAX_ANSWER_BYTES = 256 * 1024;
 /** Longest wait for one of them, in milliseconds. */
-export const FETCH_TIMEOUT_MS = 5000;
+const FETCH_TIMEOUT_MS = 5000;
 
 /** A fetch refused or failed; the message names the URL and why. */
 export class AccessFetchError extends Error {}

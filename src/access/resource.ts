@@ -13,7 +13,7 @@ import type { Caller } from './caller.js';
 import type { Identities } from './identities.js';
 import type { TokenVerifier } from './tokens.js';
 
-export const METADATA_PATH = '/.well-known/oauth-protected-resource';
+const METADATA_PATH = '/.well-known/oauth-protected-resource';
 
 export type Admission =
   { ok: true; caller: Caller } | { ok: false; status: 401 | 403; challenge: string; message: string };

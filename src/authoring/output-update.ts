@@ -4,13 +4,14 @@
 // not have is refused: the edited text is checked by the project checker, as `validate` would.
 
 import { randomBytes } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Tool } from '../catalog/tools.js';
 import type { ProjectChecker } from '../project/checker.js';
 import { isError, type Finding } from '../report/findings.js';
 import { formatFinding } from '../report/format.js';
 import { sortedJson } from '../shared/sorted-json.js';
+import { writeWhole } from '../shared/write-whole.js';
 import { applyOutputEdits, type OutputEdit } from './output-edit.js';
 import { inferOutputSchema } from './output-infer.js';
 import type { RouteTestResult } from './route-tests-run.js';
@@ -94,10 +95,8 @@ export async function planOutputUpdates(
 /** Writes an update, provided the file still holds the text it was planned from; false when it changed since. */
 export function writeOutputUpdate(update: OutputUpdate): boolean {
   if (readFileSync(update.file, 'utf8') !== update.before) return false;
-  // Written beside and renamed over it: a reader never sees half a file.
-  const temp = siblingPath(update.file);
-  writeFileSync(temp, update.after);
-  renameSync(temp, update.file);
+  // Whole: a watching server never reads half a file.
+  writeWhole(update.file, update.after);
   return true;
 }
 

@@ -73,6 +73,7 @@
 // catalog holds or in which order they were read.
 
 import { createHash } from 'node:crypto';
+import { compareStrings } from '../shared/sorted-json.js';
 
 export interface ToolIdentity {
   namespace: string;
@@ -177,10 +178,6 @@ function fileStem(file: string): string {
 
 function compareIdentities(a: ToolIdentity, b: ToolIdentity): number {
   return compareStrings(a.namespace, b.namespace) || compareStrings(a.file, b.file) || compareStrings(a.route, b.route);
-}
-
-function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function countOf(values: readonly string[]): Map<string, number> {

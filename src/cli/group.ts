@@ -10,6 +10,7 @@ import { buildGroup, withGroup, writeGroupsFile } from '../groups/write.js';
 import { groupsFilePath, readGroupsFile, type GroupsFile } from '../groups/groups-file.js';
 import { hasErrors, isError, type Finding } from '../report/findings.js';
 import { formatFinding, plural } from '../report/format.js';
+import { shellWord } from '../shared/shell-word.js';
 import { catalogOptions, displayPath, openCatalog, table, type CatalogFlags } from './shared.js';
 import { UsageError } from '../errors/flowguard-error.js';
 import { cli } from './io.js';
@@ -194,11 +195,6 @@ export function recordCommand(name: string, flags: CatalogFlags): string {
   if (flags.lists !== undefined) args.push('--lists', flags.lists);
   if (flags.project !== '.') args.push('--project', flags.project);
   return args.map(shellWord).join(' ');
-}
-
-/** A word as a POSIX shell reads it back: as it is when plain, else in single quotes. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 function splitList(text: string): string[] {

@@ -50,8 +50,13 @@ function runInit(dir: string, flags: InitFlags): void {
     cli().exitCode = 1;
     return;
   }
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(file, scaffold(namespace, root));
+  try {
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(file, scaffold(namespace, root));
+  } catch (error) {
+    // The folder or the disk refused the path the command was given: a usage error, as `import --out`'s.
+    throw new UsageError(`${shown} cannot be written: ${(error as Error).message}`);
+  }
   const project = relative(cli().cwd, dir);
   cli().stdout.write(
     [
@@ -85,7 +90,7 @@ function pascalCase(namespace: string): string {
 }
 
 /** The schema file: each field commented once, values an author replaces with the API's own. */
-export function scaffold(namespace: string, root: string): string {
+function scaffold(namespace: string, root: string): string {
   return `// A FlowMCP schema: the API described as data. Each route below becomes one MCP tool,
 // named ${namespace}_<route>. Replace the example values with your API's; flowguard validate
 // says what is missing or wrong, with a hint for each finding.

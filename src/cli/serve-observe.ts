@@ -102,7 +102,7 @@ export function logFirstSeenKeys(logger: Pick<Logger, 'info' | 'warn'>, catalog:
 export function recordCall(logger: Logger, audit: AuditLog | null): CallListener {
   return (record) => {
     audit?.write(record);
-    // The caller by its names only (call-record.ts): a token is never in a record.
+    // The caller by its names only (call/record.ts): a token is never in a record.
     logger.info(
       {
         tool: record.tool,

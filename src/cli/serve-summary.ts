@@ -121,9 +121,9 @@ export interface ConnectFlags {
  * A client's header for a server that requires a token, with the token left to the shell: the
  * printed lines name the variable, never the token (stderr goes to logs and terminals' scrollback).
  */
-export const AUTH_HEADER_LINE = `Authorization: Bearer $${AUTH_TOKEN_ENV}`;
+const AUTH_HEADER_LINE = `Authorization: Bearer $${AUTH_TOKEN_ENV}`;
 /** In JSON configuration nothing expands a variable: the reader replaces this. */
-export const TOKEN_PLACEHOLDER = '<token>';
+const TOKEN_PLACEHOLDER = '<token>';
 
 /**
  * How to connect to `serve --transport http` at `url`. With a token required, every line that

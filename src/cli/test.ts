@@ -96,7 +96,14 @@ async function runTest(targets: string[], flags: TestFlags, command: Command): P
       tools.filter((tool) => tool.route.tests.length > 0),
       { concurrency, signal: controller.signal, onResult: progress },
     );
-    if (flags.capture !== undefined) capture(flags.capture, results);
+    if (flags.capture !== undefined) {
+      try {
+        capture(flags.capture, results);
+      } catch (error) {
+        // The folder or the disk refused the path the command was given: a usage error, as `import --out`'s.
+        throw new UsageError(`--capture ${flags.capture}: ${(error as Error).message}`);
+      }
+    }
     const withoutTests = tools.filter((tool) => tool.route.tests.length === 0).map((tool) => tool.reference);
     const plan = flags.updateOutput
       ? await planOutputUpdates(results, ProjectChecker.open({ project: flags.project, lists: flags.lists }))

@@ -49,7 +49,7 @@ export function readConfigFile(file: string): ConfigReading {
   return parseConfigText(file, text);
 }
 
-export function parseConfigText(file: string, text: string): ConfigReading {
+function parseConfigText(file: string, text: string): ConfigReading {
   const sink = new FindingSink(file, text);
   let data: unknown;
   try {

@@ -58,14 +58,7 @@ import { SessionTable } from './sessions.js';
 import { asksForProgress, hostLines, NO_BODY, readJson, rpcError, sendJson } from './json-rpc-http.js';
 
 export type { GroupEndpoint } from './endpoints.js';
-export {
-  DEFAULT_ALLOWED_ORIGINS,
-  DEFAULT_HOST,
-  DEFAULT_PATH,
-  DEFAULT_PORT,
-  OriginPatternError,
-  parseOriginPattern,
-} from './origins.js';
+export { DEFAULT_ALLOWED_ORIGINS } from './origins.js';
 
 export interface HttpServeOptions extends McpServerOptions {
   host?: string;

@@ -34,7 +34,7 @@ export function parseOriginPattern(pattern: string, flag?: string): OriginPatter
 }
 
 /** An origin pattern (`--allow-origin`) that is no origin (ERR005). */
-export class OriginPatternError extends FlowguardError {
+class OriginPatternError extends FlowguardError {
   constructor(message: string) {
     super('ERR005', message);
   }

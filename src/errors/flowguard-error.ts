@@ -33,5 +33,16 @@ export class UsageError extends FlowguardError {
   }
 }
 
+/**
+ * A file of `.flowmcp/` a command writes (the key lock, groups.json) that the folder or the disk
+ * refused, or that would pass its size bound (ERR013, exit code 1): the operator's environment, not
+ * a bug. `cause` is the file system's error, or the words that say which bound.
+ */
+export class UnwritableFileError extends FlowguardError {
+  constructor(file: string, cause: unknown) {
+    super('ERR013', `cannot write ${file}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
 /** An error that is not flowguard's own (a bug, or a library's failure nobody put into words). */
 export const INTERNAL_ERROR: Code = 'ERR099';

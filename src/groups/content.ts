@@ -36,6 +36,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveLibrary } from '../libraries/resolve.js';
 import type { CanonicalSchema } from '../schema/types.js';
+import { compareStrings } from '../shared/sorted-json.js';
 import { bytesHash, HASH_PATTERN, type ContentRecord } from './hash.js';
 import type { Tool } from '../catalog/tools.js';
 
@@ -110,7 +111,7 @@ export function recordContent(tools: readonly Tool[], sources: ContentSources): 
  * order (or the first that is no hash, so an unreadable file is still reported).
  */
 function joinedValue(byPath: ReadonlyMap<string, string>): string {
-  const values = [...byPath].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, value]) => value);
+  const values = [...byPath].sort(([a], [b]) => compareStrings(a, b)).map(([, value]) => value);
   if (values.length === 1) return values[0] as string;
   return values.find((value) => !HASH_PATTERN.test(value)) ?? bytesHash([Buffer.from(values.join('\n'))]);
 }
@@ -250,5 +251,5 @@ function readManifest(file: string): { name?: unknown; version?: unknown } | nul
 }
 
 function sortedRecord(entries: ReadonlyMap<string, string>): Record<string, string> {
-  return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries([...entries].sort(([a], [b]) => compareStrings(a, b)));
 }

@@ -2,11 +2,10 @@
 // catalog as it is now (its tools' hashes and its content record, content.ts), puts it
 // into the file's document in place of the group of that name, and writes the file atomically.
 
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { UnwritableFileError } from '../errors/flowguard-error.js';
 import { childPath, type Finding } from '../report/findings.js';
 import { isRecord, type RawObject } from '../shared/raw.js';
+import { writeWhole } from '../shared/write-whole.js';
 import { recordContent, unreadableContent } from './content.js';
 import { indexCatalog, resolveTools, type CatalogView } from './verify.js';
 import { checkGroupForm, type Group, type GroupPrompt, type GroupsFile } from './groups-file.js';
@@ -95,19 +94,13 @@ function groupJson(group: Group): RawObject {
 }
 
 /**
- * Writes a groups document as 2-space JSON with a final newline, atomically: a temporary file in
- * the same folder, then a rename over the old one, so a reader sees the old file or the new one,
- * never half of one. Creates the folder if needed.
+ * Writes a groups document as 2-space JSON with a final newline, whole (writeWhole): a reader sees
+ * the old file or the new one. Throws ERR013 when the folder or the disk refuses it: not a bug.
  */
 export function writeGroupsFile(file: string, document: unknown): void {
-  const dir = dirname(file);
-  mkdirSync(dir, { recursive: true });
-  const temporary = join(dir, `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    writeFileSync(temporary, `${JSON.stringify(document, null, 2)}\n`, { encoding: 'utf8', flag: 'wx' });
-    renameSync(temporary, file);
+    writeWhole(file, `${JSON.stringify(document, null, 2)}\n`);
   } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
+    throw new UnwritableFileError(file, error);
   }
 }

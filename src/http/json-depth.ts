@@ -8,11 +8,6 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_ARRAY = 0x5d;
 const CLOSE_OBJECT = 0x7d;
 
-/** Whether the JSON text in `body` nests arrays and objects more than `max` levels deep. */
-export function jsonDeeperThan(body: Uint8Array, max: number): boolean {
-  return new JsonDepth(max).deeperAfter(body);
-}
-
 /** The nesting of a JSON text read in chunks: a string or escape cut between two chunks carries over. */
 export class JsonDepth {
   private depth = 0;

@@ -5,6 +5,7 @@
 
 import { existsSync } from 'node:fs';
 import { FindingSink, type Finding } from '../report/findings.js';
+import { shellWord } from '../shared/shell-word.js';
 import { currentHoldings, holdBack, type HoldingTool } from './holders.js';
 import { judgeHoldings, plainHoldings, type CurrentHolder, type HeldKey } from './judge.js';
 import {
@@ -150,9 +151,4 @@ function recordFirstSeen(file: string, toRecord: ReadonlyArray<readonly [string,
   const keys = new Map(fresh.state === 'read' ? fresh.keys : []);
   for (const [key, holders] of toRecord) if (!keys.has(key)) keys.set(key, holders);
   writeKeyLock(file, keys);
-}
-
-/** A path as a shell word: as it is when it is plain, else single-quoted. */
-function shellWord(text: string): string {
-  return /^[\w./:@%+=,-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }

@@ -5,10 +5,12 @@
 // any text: it is read bounded and checked field by field, and a file that is not a lock is
 // reported (SEC301), never half-used.
 
-import { mkdirSync, openSync, closeSync, readSync, fstatSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { dirname, join } from 'node:path';
+import { openSync, closeSync, readSync, fstatSync } from 'node:fs';
+import { join } from 'node:path';
+import { UnwritableFileError } from '../errors/flowguard-error.js';
+import { isRecord } from '../shared/raw.js';
 import { compareStrings } from '../shared/sorted-json.js';
+import { writeWhole } from '../shared/write-whole.js';
 
 /** Version of the file's shape: a lock of another version is not read as this one. */
 const LOCK_FORMAT = 1;
@@ -92,22 +94,19 @@ function lockText(keys: KeyHoldings): string {
 }
 
 /**
- * Writes the lock whole: a temp file beside it, then a rename, so a reader (another replica, a
- * reload) sees the old lock or the new one, never half of one. Throws when it cannot.
+ * Writes the lock whole (writeWhole), so a reader (another replica, a reload) sees the old lock or
+ * the new one, never half of one. Throws ERR013 when it cannot (the folder or the disk refused, or
+ * the lock is past its bound): not a bug, but what `keys accept` ends with and what a load reports
+ * as the lock not recorded.
  */
 export function writeKeyLock(file: string, keys: KeyHoldings): void {
   const text = lockText(keys);
   if (Buffer.byteLength(text) > MAX_LOCK_BYTES)
-    throw new Error(`the lock would be larger than ${MAX_LOCK_BYTES} bytes`);
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    throw new UnwritableFileError(file, `the lock would be larger than ${MAX_LOCK_BYTES} bytes`);
   try {
-    // `wx`: never through a file (or link) already at the temp name.
-    writeFileSync(temporary, text, { flag: 'wx', mode: 0o644 });
-    renameSync(temporary, file);
+    writeWhole(file, text, 0o644);
   } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
+    throw new UnwritableFileError(file, error);
   }
 }
 
@@ -203,10 +202,6 @@ function holderProblem(holder: unknown): string | null {
     return `origins must be an array of 1 to ${MAX_ENTRIES} origins`;
   }
   return null;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 // No control characters: what the lock says is printed to terminals and logs as it is.

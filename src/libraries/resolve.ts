@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { shellWord } from '../shared/shell-word.js';
 
 /**
  * How a sandbox worker loads a library, as Node itself would: `module` by `import()`;
@@ -60,11 +61,6 @@ export function missingLibraries(names: readonly string[], projectDir: string): 
 export function installCommand(names: readonly string[], projectDir: string): string {
   const prefix = resolve(projectDir) === process.cwd() ? '' : `--prefix ${shellWord(projectDir)} `;
   return `npm install ${prefix}${names.map(shellWord).join(' ')}`;
-}
-
-/** A word a POSIX shell reads as written: quoted when it holds anything but plain path characters. */
-function shellWord(word: string): string {
-  return /^[\w@./:-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Why an allowlisted name is never handed to handlers (a built-in with host authority); null when it may be. */

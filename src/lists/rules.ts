@@ -11,7 +11,15 @@ import { isRecord, type RawObject } from '../shared/raw.js';
 import { checkShape, isBelow, type ShapeProblem } from '../shapes/problems.js';
 import { LIST_NAME_PATTERN } from './list-shape.js';
 import { validateList } from './list-shape.generated.js';
-import type { ListDependency, ListEntry, ListField, ListFieldType, ListScalar, SharedList } from './types.js';
+import {
+  isListScalar,
+  type ListDependency,
+  type ListEntry,
+  type ListField,
+  type ListFieldType,
+  type ListScalar,
+  type SharedList,
+} from './types.js';
 
 const LIST_NAME = new RegExp(LIST_NAME_PATTERN);
 
@@ -148,10 +156,6 @@ function valueProblem(value: unknown, field: ListField): string | null {
 
 function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
-  if (isScalar(value)) return `${JSON.stringify(value)} (a ${typeof value})`;
+  if (isListScalar(value)) return `${JSON.stringify(value)} (a ${typeof value})`;
   return 'an object';
-}
-
-function isScalar(value: unknown): value is ListScalar {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }

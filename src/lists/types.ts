@@ -5,6 +5,11 @@ import type { Finding } from '../report/findings.js';
 
 export type ListFieldType = 'string' | 'number' | 'boolean';
 export type ListScalar = string | number | boolean;
+
+/** A value a list field, or a filter on one, can hold (null aside). */
+export function isListScalar(value: unknown): value is ListScalar {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
 /** An optional field may be absent or null; a required one always holds a value of its type. */
 export type ListEntry = Readonly<Record<string, ListScalar | null>>;
 

@@ -37,7 +37,7 @@ export interface Operation {
 }
 
 /** The document cannot be read as an OpenAPI document at all. */
-export class DocumentError extends FlowguardError {
+class DocumentError extends FlowguardError {
   constructor(message: string) {
     super('ERR006', message);
   }

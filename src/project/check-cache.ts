@@ -5,11 +5,12 @@
 // The cache lives in the operator's `.flowmcp/cache/` folder, which is as trusted as the config.
 
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import deepFreeze from 'deep-freeze-strict';
 import type { SchemaCheck } from '../schema/check.js';
 import { flowguardVersion } from '../shared/version.js';
+import { writeWhole } from '../shared/write-whole.js';
 
 // 2: a check carries the routes it declares and its findings are scoped (R1); older entries lack both.
 // 3: a skill or prompt file's check carries its prompt; an older entry would serve none.
@@ -61,14 +62,11 @@ export class CheckCache {
     this.changed = true;
   }
 
-  /** Writes the cache if anything changed (write and rename, so a reader never sees half a file). */
+  /** Writes the cache if anything changed, whole (writeWhole): a reader never sees half a file. */
   save(): void {
     if (!this.changed) return;
     try {
-      mkdirSync(dirname(this.file), { recursive: true });
-      const temporary = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(temporary, JSON.stringify({ format: FORMAT, entries: this.entries } satisfies CacheFile));
-      renameSync(temporary, this.file);
+      writeWhole(this.file, JSON.stringify({ format: FORMAT, entries: this.entries } satisfies CacheFile));
       this.changed = false;
     } catch {
       // A read-only project folder only costs the next start its speed.

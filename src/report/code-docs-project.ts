@@ -228,6 +228,10 @@ export const PROJECT_CODE_SECTIONS: readonly CodeSection[] = [
         why: 'an identity decides what a caller sees; a wrong one must not be guessed',
         fix: 'fix the identity the message names ([identities](../operators/remote-access.md#identities))',
       },
+      ERR013: {
+        why: "the key lock and `groups.json` are the operator's records: each is written whole or not at all",
+        fix: 'make `.flowmcp/` and the file writable (or free disk space), then run the command again',
+      },
       ERR099: {
         why: 'something flowguard did not expect happened: a bug',
         fix: 'report it with the command you ran; `FLOWGUARD_DEBUG=1` prints the stack',

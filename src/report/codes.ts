@@ -336,6 +336,11 @@ export const CODES = {
     meaning: 'the `identities` of the config cannot be used: a setting is wrong or names a group that does not verify',
     exit: 2,
   },
+  ERR013: {
+    severity: 'error',
+    meaning:
+      'a file of `.flowmcp/` a command writes (the key lock, `groups.json`) cannot be written: its folder or the disk refused, or the key lock would pass its size bound; the file on disk is unchanged',
+  },
   ERR099: {
     severity: 'error',
     meaning:

@@ -24,7 +24,7 @@ export interface Summary extends Record<Severity, number> {
   authoringErrors: number;
 }
 
-export function summarize(reports: readonly FileReport[]): Summary {
+function summarize(reports: readonly FileReport[]): Summary {
   const all = reports.flatMap((report) => report.findings);
   const filesWithErrors = reports.filter((report) => hasErrors(report.findings)).length;
   const verdicts = reports.map(fileVerdict);

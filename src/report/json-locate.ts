@@ -87,7 +87,7 @@ export function locateJson(text: string, maxDepth: number): JsonLocations {
 }
 
 /** A top-level key as a finding path: `groups`, or `["odd key"]`. */
-export function rootPath(key: string): string {
+function rootPath(key: string): string {
   return childPath('', key).replace(/^\./, '');
 }
 

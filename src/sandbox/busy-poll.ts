@@ -43,7 +43,7 @@ export function workOverlaps(): void {
 }
 
 /** Whether polling helps now: the process has neither lost its core while polling nor seen its work overlap lately. */
-export function keepsItsCore(): boolean {
+function keepsItsCore(): boolean {
   return performance.now() >= backOffUntil;
 }
 

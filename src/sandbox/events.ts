@@ -24,7 +24,7 @@ export function describeSandboxEvent(event: SandboxEvent): string {
   return `${process} stopped (${event.cause})${event.beforeReady ? ' before it was ready' : ''}; starting another${when}`;
 }
 
-export function reportToStderr(event: SandboxEvent): void {
+function reportToStderr(event: SandboxEvent): void {
   process.stderr.write(`${describeSandboxEvent(event)}\n`);
 }
 

@@ -25,12 +25,7 @@ import type { SandboxOptions } from './sandbox-options.js';
 import { WorkerSupervisor } from './worker-supervisor.js';
 
 export type { Bridge, Outcome } from './protocol.js';
-export {
-  DEFAULT_BRIDGE_ALLOWANCE_MS,
-  DEFAULT_DEADLINE_MS,
-  DEFAULT_MEMORY_MB,
-  type SandboxOptions,
-} from './sandbox-options.js';
+export { DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, type SandboxOptions } from './sandbox-options.js';
 
 /** Worker processes when the config sets none (`sandbox.workers`): one core left to the host, at most four. */
 export const DEFAULT_WORKERS = Math.min(Math.max(availableParallelism() - 1, 1), 4);

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** The note's file descriptor in the worker process: the fifth entry of its stdio (worker-process.ts). */
-export const RETURNED_NOTE_FD = 4;
+const RETURNED_NOTE_FD = 4;
 /** The worker's argument that says it was given the note (without it, descriptor 4 may be anything). */
 export const RETURNED_NOTE_FLAG = '--returned-note';
 /** An id, as a little-endian double, in slot `id % SLOTS`: far more slots than requests a process runs at once. */

@@ -7,7 +7,7 @@ import { type Code } from '../report/codes.js';
 import { CONFIG_DEFAULTS } from '../config/defaults.js';
 
 /** The default of `limits.maxFileBytes`: 2 MiB, over 13 times the largest file of the public corpus (154 kB). */
-export const DEFAULT_MAX_FILE_BYTES = CONFIG_DEFAULTS.limits.maxFileBytes;
+const DEFAULT_MAX_FILE_BYTES = CONFIG_DEFAULTS.limits.maxFileBytes;
 
 export type SourceText = { text: string; sink?: undefined } | { text?: undefined; sink: FindingSink };
 

@@ -5,7 +5,7 @@
 // server accepts); the output schema is cut to its top level, then dropped; the input schema's
 // nested levels and long descriptions are cut; last, the description. The description then says
 // what was cut. The full definition is what `describe_tool` gives, and arguments and answers are
-// always checked against the full schemas (input.ts, output.ts): a cut listing only loosens
+// always checked against the full schemas (tool-input.ts, tool-output.ts): a cut listing only loosens
 // what a client is told.
 //
 // Tokens are estimated, not counted: JSON length / CHARS_PER_TOKEN. A tokenizer would add
@@ -205,10 +205,7 @@ function mapChanged(
   return out;
 }
 
-/**
- * `length` values, each `valueAt(at)` compared with `originalAt(at)`... as mapped: every one
- * mapped, in order, and kept only once one differs from its original; null when none did.
- */
+/** A schema object to walk into: `true`, `false`, arrays and other values have no subschemas to cut. */
 function isSchema(value: unknown): value is JsonSchema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

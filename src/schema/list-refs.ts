@@ -6,11 +6,15 @@
 import { childPath, type FindingSink } from '../report/findings.js';
 import { applyFilter } from '../lists/filter.js';
 import { SEMVER } from '../lists/list-shape.js';
-import type { ListFilter, ListRegistry, ResolvedList, SharedList } from '../lists/types.js';
+import {
+  isListScalar,
+  type ListFilter,
+  type ListRegistry,
+  type ResolvedList,
+  type SharedList,
+} from '../lists/types.js';
 import { isRecord } from '../shared/raw.js';
 import type { CanonicalRoute, ListRef } from './types.js';
-
-type Scalar = string | number | boolean;
 
 const PATH = 'main.sharedLists';
 const LIST_NAME = /^[a-zA-Z][a-zA-Z0-9]*$/;
@@ -27,12 +31,12 @@ const FILTER_FORMS: Record<string, { build: (key: string, value: unknown) => Lis
     rule: '`exists` must be true (leave the filter out to keep every entry)',
   },
   value: {
-    build: (key, value) => (isScalar(value) ? { key, value } : undefined),
+    build: (key, value) => (isListScalar(value) ? { key, value } : undefined),
     rule: '`value` must be a string, number or boolean',
   },
   in: {
     build: (key, value) =>
-      Array.isArray(value) && value.length > 0 && value.every(isScalar) ? { key, in: [...value] } : undefined,
+      Array.isArray(value) && value.length > 0 && value.every(isListScalar) ? { key, in: [...value] } : undefined,
     rule: '`in` must be a non-empty array of strings, numbers or booleans',
   },
 };
@@ -243,8 +247,4 @@ function checkFilter(raw: unknown, path: string, sink: FindingSink): ListFilter 
     if (!filter) fail(childPath(path, form), rule);
   }
   return problems === 0 ? filter : undefined;
-}
-
-function isScalar(value: unknown): value is Scalar {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }

@@ -9,7 +9,7 @@
 import type { Code } from '../report/codes.js';
 import { annotated, closedObject, type Meaning, type Shape } from '../shapes/vocabulary.js';
 
-/** What to write instead, per code: an example an author can copy (docs/rules.md explains each). */
+/** What to write instead, per code: an example an author can copy (docs/reference/findings.md explains each). */
 const HINTS: Partial<Record<Code, string>> = {
   VAL002: 'write export const main = { namespace, name, description, version, root, routes }',
   VAL010: "the provider's id in lowercase letters, e.g. namespace: 'openmeteo'",

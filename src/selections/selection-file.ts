@@ -21,7 +21,7 @@ export interface Selection {
 }
 
 /** A selection name, as a group name: one path segment of an endpoint. */
-export const SELECTION_NAME = /^[a-z][a-z0-9-]*$/;
+const SELECTION_NAME = /^[a-z][a-z0-9-]*$/;
 
 const ROOT = 'selection';
 const TEXT_FIELDS = ['namespace', 'name', 'version', 'description', 'whenToUse'] as const;

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK, type JWTPayload } from 'jose';
 import Provider from 'oidc-provider';
 
-export const SCOPES = ['tools:call', 'tools:read'];
+const SCOPES = ['tools:call', 'tools:read'];
 
 export interface TestClient {
   id: string;

@@ -57,6 +57,19 @@ describe('flowguard init', () => {
     expect(readFileSync(file, 'utf8')).toContain("namespace: 'example'");
   });
 
+  it('a folder that cannot be written is a usage error with its code, not an error without one', async () => {
+    // A file where the schemas folder would go: no folder can be made through it.
+    mkdirSync(join(work, 'blocked'));
+    writeFileSync(join(work, 'blocked', 'schemas'), 'not a folder\n');
+    const refused = await flowguard(['init', 'blocked']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      new RegExp(
+        `^flowguard: ERR001 ${join('blocked', 'schemas', 'example', 'things.mjs')} cannot be written: E[A-Z]+`,
+      ),
+    );
+  });
+
   it('writes into the working directory by default and names no cd step', async () => {
     const here = join(work, 'here');
     mkdirSync(here);

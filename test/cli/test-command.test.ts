@@ -271,6 +271,14 @@ describe('flowguard test', () => {
     expect(upstream.since(mark)).toHaveLength(3);
   });
 
+  it('a --capture folder that cannot be written is a usage error with its code, not an error without one', async () => {
+    // A file where the folder would go: no folder can be made through it.
+    writeFileSync(join(dir, 'taken'), 'not a folder\n');
+    const { code, stderr } = await flowguard(['test', '--capture', 'taken']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^flowguard: ERR001 --capture taken: E[A-Z]+/m);
+  });
+
   it('--capture stores each answer as JSON under <namespace>/<route>.<index>.json', async () => {
     answers['/status'] = { status: 500, body: { error: 'down' } };
     await flowguard(['test', '--capture', 'answers']);

@@ -2,7 +2,7 @@
 // links it holds, code (fenced blocks and inline spans) left out.
 
 /** GitHub's anchor of a heading: lowercased, punctuation but `-` and `_` dropped, spaces as hyphens. */
-export function slug(heading: string): string {
+function slug(heading: string): string {
   return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
 }
 

@@ -4,24 +4,24 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { BIN, ROOT, runFlowguard, type CliRun } from '../kit/spawn.js';
+import { ROOT, runFlowguard, type CliRun } from '../kit/spawn.js';
 import { echo, startUpstream, type RecordEntry, type Upstream } from '../support/upstream.js';
 
-export { BIN, ROOT, type CliRun };
+export { ROOT, type CliRun };
 
-export const FIXTURES = join(ROOT, 'test', 'fixtures', 'e2e');
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'e2e');
 export const SCHEMAS = join(FIXTURES, 'schemas');
 
 /** The canary key: a public-looking prefix, then the secret part that must never show. */
-export const KEY_PREFIX = 'sk-canary-';
-export const KEY_SECRET = '7Hq2+xZ/9wLm4Pe=';
+const KEY_PREFIX = 'sk-canary-';
+const KEY_SECRET = '7Hq2+xZ/9wLm4Pe=';
 export const KEY = KEY_PREFIX + KEY_SECRET;
 /** The key as `encodeURIComponent` writes it (path segments, query values filled by the core). */
 export const KEY_URL = encodeURIComponent(KEY);
 export const REDACTED = '[redacted CANARY_KEY]';
 
 /** Every spelling of the key, and every 8-character piece of its secret part in each spelling. */
-export function keyForms(): string[] {
+function keyForms(): string[] {
   const spellings = [
     KEY_SECRET,
     encodeURIComponent(KEY_SECRET),

@@ -17,6 +17,8 @@ import { exchangeError } from '../../src/http/errors.js';
 import { resolveReferences } from '../../src/openapi/references.js';
 import { CODES, type Code } from '../../src/report/codes.js';
 import { CapturedOutput, runFlowguard, type CliOutcome } from '../kit/cli.js';
+import { tempProject as kitProject } from '../kit/project.js';
+import { keySchema, repoRoute } from '../keylock/keylock-kit.js';
 import { tempProject } from '../support/project.js';
 
 const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'e2e', 'schemas');
@@ -125,7 +127,28 @@ const THROUGH_THE_CLI: Partial<Record<Code, { args: () => string[]; names: strin
     ],
     names: 'identities.nobody: names no caller',
   },
+  // Before ERR013, the disk's refusal was ERR099 and exit 70: "a bug in flowguard".
+  ERR013: {
+    args: () => {
+      const dir = projectWithLockInTheWay();
+      return ['keys', 'accept', '--schemas', join(dir, 'schemas'), '--project', dir];
+    },
+    names: `${join('.flowmcp', 'keys.lock.json')}: EISDIR`,
+  },
 };
+
+/**
+ * A project whose schema file receives GITHUB_TOKEN (given in its `.env`) and whose lock's place
+ * is taken by a folder with a file in it: a lock is read as unusable, and no rename replaces it.
+ */
+function projectWithLockInTheWay(): string {
+  const { dir } = kitProject({
+    schemas: { 'victim/repos.mjs': keySchema('victim', 'https://api.victim.test', repoRoute('getRepo')) },
+    env: { GITHUB_TOKEN: 'ghp-err013-canary' },
+    files: { '.flowmcp/keys.lock.json/taken': 'a file where the lock would go\n' },
+  });
+  return dir;
+}
 
 function writeDocument(name: string, text: string): string {
   const file = join(project.dir, name);

@@ -46,7 +46,7 @@ export function auditRecords(dir: string, pid: number): number {
 }
 
 /** Every file below `dir` but `.env` (which holds the keys by design) and `node_modules`. */
-export function projectFiles(dir: string): string[] {
+function projectFiles(dir: string): string[] {
   const files: string[] = [];
   const walk = (folder: string): void => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {

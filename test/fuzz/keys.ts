@@ -27,7 +27,7 @@ function base64Inner(value: Buffer, url: boolean): string[] {
 }
 
 /** Every form of `key` the suite looks for: the readable spellings, and each as hex, base64 and base64url at any alignment, and UTF-16. */
-export function formsOf(key: string): string[] {
+function formsOf(key: string): string[] {
   const percent = encodeURIComponent(key);
   const readable = [
     key,

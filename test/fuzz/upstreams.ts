@@ -53,7 +53,7 @@ function send(res: ServerResponse, status: number, headers: Record<string, strin
 }
 
 /** Answers `entry` as `answer` says. */
-export function answer(answer: Answer, _req: IncomingMessage, res: ServerResponse, entry: RecordEntry): void {
+function answer(answer: Answer, _req: IncomingMessage, res: ServerResponse, entry: RecordEntry): void {
   const values = echoedValues(entry);
   const json = { 'content-type': 'application/json' };
   switch (answer.kind) {

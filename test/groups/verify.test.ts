@@ -3,7 +3,7 @@
 // from real schema files; the per-code trigger/near cases live in test/fixtures/codes/GRP*/
 // (test/codes.test.ts).
 
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -383,6 +383,16 @@ describe('buildGroup and writeGroupsFile', () => {
     expect(written.groups.things).toEqual(fixture.groups.things);
     expect(text).toBe(`${JSON.stringify(written, null, 2)}\n`);
     expect(readdirSync(join(dir, '.flowmcp'))).toEqual(['groups.json']);
+  });
+
+  it('a groups file that cannot be written is ERR013 naming it, not an error without a code', () => {
+    // A folder with a file in it at the file's place: no rename replaces it.
+    const target = join(project('unwritable'), 'groups.json');
+    mkdirSync(target);
+    writeFileSync(join(target, 'taken'), 'x');
+    expect(() => writeGroupsFile(target, { specVersion: '2.0.0', groups: {} })).toThrow(
+      expect.objectContaining({ code: 'ERR013', message: expect.stringContaining(`cannot write ${target}: EISDIR`) }),
+    );
   });
 
   it('replaces a group in place, keeping the order of the others', () => {

@@ -6,7 +6,7 @@ import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient, HttpError } from '../../src/http/client.js';
 import { ACCEPT_ENCODING } from '../../src/http/content-encoding.js';
-import { jsonDeeperThan } from '../../src/http/json-depth.js';
+import { JsonDepth } from '../../src/http/json-depth.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
 const TEXT = 'The quick brown fox jumps over the lazy dog. '.repeat(40);
@@ -195,7 +195,7 @@ describe('JSON nesting', () => {
     ['["\\\\", [[["x"]]]]', 3, true],
     [' \n\t{"k": "v"}', 1, false],
   ])('%s deeper than %i: %s', (text, max, deeper) => {
-    expect(jsonDeeperThan(Buffer.from(text), max)).toBe(deeper);
+    expect(new JsonDepth(max).deeperAfter(Buffer.from(text))).toBe(deeper);
   });
 });
 

@@ -1,13 +1,11 @@
 // The one MCP harness: the official SDK client over the real transports, against a flowguard
-// server spawned as an operator starts it (stdio, or Streamable HTTP on a free port) or one
-// started in this process (startHttpServer). Errors the client's protocol layer reports are
-// collected, so a test can assert there were none.
+// server spawned as an operator starts it (stdio, or Streamable HTTP on a free port) or one a
+// test started in its own process (`startHttpServer`, then `connectHttp`). Errors the client's
+// protocol layer reports are collected, so a test can assert there were none.
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Catalog } from '../../src/runtime/catalog.js';
-import { startHttpServer, type HttpServeOptions, type McpHttpServer } from '../../src/edge/http.js';
 import { BIN, ROOT, startFlowguard, type RunningFlowguard, type SpawnOptions } from './spawn.js';
 
 export interface McpConnection {
@@ -89,9 +87,4 @@ export async function spawnHttpServer(
     throw new Error(`flowguard serve did not start:\n${server.stderr()}`);
   }
   return Object.assign(server, { url: (SERVING.exec(server.stderr()) as RegExpExecArray)[1] as string });
-}
-
-/** `catalog` served over Streamable HTTP in this process, on a free loopback port, logging nothing. */
-export function serveInProcess(catalog: Catalog, options: HttpServeOptions = {}): Promise<McpHttpServer> {
-  return startHttpServer(catalog, { port: 0, log: () => undefined, ...options });
 }

@@ -15,7 +15,7 @@ import { startUpstream, type Recorded, type Upstream } from '../support/upstream
 export { BIN, ROOT };
 export { connectHttp, type McpConnection as Connection } from '../kit/mcp.js';
 
-export const FIXTURES = join(ROOT, 'test', 'fixtures', 'mcp');
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'mcp');
 export const SCHEMAS = join(FIXTURES, 'schemas');
 export const PROJECT = join(FIXTURES, 'project');
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { tempProject } from '../kit/project.js';
 import { startUpstream } from '../support/upstream.js';
 
-export { BIN, ROOT } from '../kit/spawn.js';
+export { BIN } from '../kit/spawn.js';
 /** The origin the test schemas name; `--upstream` sends it to the loopback upstream. */
 export const ORIGIN = 'https://api.shop.test';
 

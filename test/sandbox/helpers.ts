@@ -18,7 +18,7 @@ import type { LibraryModule } from '../../src/libraries/resolve.js';
 import type { Hook, UnitSpec } from '../../src/sandbox/protocol.js';
 import { startUpstream } from '../support/upstream.js';
 
-export const HOSTILE_FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'hostile');
+const HOSTILE_FIXTURES = join(import.meta.dirname, '..', 'fixtures', 'hostile');
 /** flowguard's own folder, where the allowlisted libraries are installed. */
 export const FLOWGUARD_DIR = resolve(import.meta.dirname, '..', '..');
 
@@ -30,7 +30,7 @@ export const ENV_SECRET = `env-canary-${randomBytes(12).toString('hex')}`;
 process.env.FLOWGUARD_CANARY_KEY = ENV_SECRET;
 
 /** How long to keep watching for a late effect (a fire-and-forget request, a delayed write). */
-export const SETTLE_MS = 200;
+const SETTLE_MS = 200;
 
 export const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
@@ -43,7 +43,7 @@ export interface CanaryServer {
   close(): Promise<void>;
 }
 
-export async function startCanaryServer(): Promise<CanaryServer> {
+async function startCanaryServer(): Promise<CanaryServer> {
   let upgrades = 0;
   const upstream = await startUpstream((_request, response) => {
     response.setHeader('content-type', 'application/json');
@@ -70,7 +70,7 @@ export interface CanaryFiles {
   secret: string;
 }
 
-export function makeCanaryFiles(root: string): CanaryFiles {
+function makeCanaryFiles(root: string): CanaryFiles {
   const dir = join(root, 'canary');
   mkdirSync(dir);
   const file = join(dir, 'secret.txt');
@@ -106,7 +106,7 @@ function descriptors(target: object): Map<PropertyKey, PropertyDescriptor> {
   );
 }
 
-export function snapshotBuiltins(): Builtins {
+function snapshotBuiltins(): Builtins {
   return {
     objectPrototype: descriptors(Object.prototype),
     arrayPrototype: descriptors(Array.prototype),
@@ -129,7 +129,7 @@ function expectSameDescriptors(before: Map<PropertyKey, PropertyDescriptor>, tar
   }
 }
 
-export function expectBuiltinsUnchanged(before: Builtins): void {
+function expectBuiltinsUnchanged(before: Builtins): void {
   expectSameDescriptors(before.objectPrototype, Object.prototype, 'Object.prototype');
   expectSameDescriptors(before.arrayPrototype, Array.prototype, 'Array.prototype');
   expectSameDescriptors(before.functionPrototype, Function.prototype, 'Function.prototype');
@@ -348,7 +348,7 @@ export const STRUCT = {
   headers: { accept: 'application/json' },
   body: null,
 };
-export const RESPONSE = { ok: true, items: [1, 2, 3] };
+const RESPONSE = { ok: true, items: [1, 2, 3] };
 
 export function hookInput(hook: Hook, payload: Record<string, unknown> = {}): Record<string, unknown> {
   return hook === 'preRequest'

@@ -53,7 +53,7 @@ export function redirect(maxRedirects: number, judge: RedirectJudge = sameOrigin
 }
 
 /** The default judge: the origin of the first request, no credentials, http(s) only. */
-export function sameOrigin(next: URL, first: URL): string | null {
+function sameOrigin(next: URL, first: URL): string | null {
   if (next.origin !== first.origin) {
     if (next.protocol !== 'https:' && next.protocol !== 'http:')
       return `redirect refused: ${next.protocol.slice(0, 20)} URLs are not followed`;
