@@ -35,3 +35,14 @@ it('lists every command and every option of the command tree on the CLI page', (
   for (const flag of ['--dry-run', '--update-output', '--transport <stdio\\|http>', '--watch', '--tools <auto\\|search\\|all>']) expect(page).toContain(flag);
   for (const command of ['## `flowguard serve`', '## `flowguard group create <name>`', '## `flowguard keys accept [keys...]`', '## `flowguard import openapi <spec>`']) expect(page).toContain(command);
 });
+
+it('gives every ERR code a row on the hand-written errors page, with the exit code the code table says', () => {
+  const page = readFileSync(join(ROOT, 'docs', 'reference', 'errors-and-exit-codes.md'), 'utf8');
+  const rows = new Map([...page.matchAll(/^\| (ERR\d{3}) \| ([\d-]+) \|/gm)].map((row) => [row[1], row[2]]));
+  const errors = Object.entries(CODES).filter(([code]) => code.startsWith('ERR'));
+  expect(errors.length).toBeGreaterThan(10);
+  // "-" marks a code that never ends a command (it is part of an answer); any other row gives the exit code.
+  const exitOf = (entry: object) => String('exit' in entry ? entry.exit : 1);
+  const wrong = errors.filter(([code, entry]) => !rows.has(code) || (rows.get(code) !== '-' && rows.get(code) !== exitOf(entry)));
+  expect(wrong.map(([code]) => code)).toEqual([]);
+});
