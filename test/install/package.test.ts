@@ -128,6 +128,10 @@ it("runs the guide's first steps with the installed command in a folder of one's
   // The next steps it prints are the command this install gives, not a registry lookup.
   expect(init.stdout).toContain('  flowguard validate');
   expect(init.stdout).not.toContain('npx');
+  // The guide it names ships in the package: the path opens in the installed copy.
+  const guide = /the authors' guide explains every field: (.+)$/m.exec(init.stdout)?.[1] ?? '';
+  expect(guide.startsWith(join(prefix, 'lib', 'node_modules', 'flowguard')), init.stdout).toBe(true);
+  expect(existsSync(guide), init.stdout).toBe(true);
 
   const validate = await flowguard(['validate']);
   expect(validate.code, validate.stdout + validate.stderr).toBe(0);
