@@ -50,6 +50,7 @@ export const INTEGRATION: readonly string[] = [
   'test/cli/connect-help.test.ts',
   'test/cli/describe.test.ts',
   'test/cli/doctor.test.ts',
+  'test/cli/explain.test.ts',
   'test/cli/group.test.ts',
   'test/cli/init.test.ts',
   'test/cli/list-refs.test.ts',

@@ -7,6 +7,7 @@ import { flowguardVersion } from '../shared/version.js';
 import { registerAudit } from './audit.js';
 import { registerCall } from './call.js';
 import { registerDoctor } from './doctor.js';
+import { registerExplain } from './explain.js';
 import { registerGroup } from './group.js';
 import { registerImport } from './import.js';
 import { registerInit } from './init.js';
@@ -34,6 +35,7 @@ export function createProgram(): Command {
   for (const register of [
     registerInit,
     registerValidate,
+    registerExplain,
     registerCall,
     registerTest,
     registerList,

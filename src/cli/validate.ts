@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { listsFolderOf, ProjectChecker } from '../project/checker.js';
 import { missingLibraries, installCommand } from '../libraries/resolve.js';
-import { hasErrors, type Finding } from '../report/findings.js';
+import { hasErrors, isError, type Finding } from '../report/findings.js';
 import { CODES } from '../report/codes.js';
 import { formatHuman, formatJson, type FileReport } from '../report/format.js';
 import { selectSchemaFiles } from '../scan/files.js';
@@ -50,10 +50,20 @@ function runValidate(paths: string[], options: ValidateOptions): void {
     .map((result) => withMissingLibraries(result, options.project));
   progress.done();
   const reports = [...listReports(checker, files), ...results];
+  const quiet = options.quiet === true;
   cli().stdout.write(
-    `${options.json ? formatJson(reports) : formatHuman(reports, options.quiet ? 'error' : 'info')}\n`,
+    `${options.json ? formatJson(reports) : `${formatHuman(reports, quiet ? 'error' : 'info')}${explainLine(reports, quiet)}`}\n`,
   );
   cli().exitCode = reports.some((report) => hasErrors(report.findings)) ? 1 : 0;
+}
+
+/** Where a printed code is explained, naming the first code printed; nothing when none was. */
+function explainLine(reports: readonly FileReport[], quiet: boolean): string {
+  const findings = reports.flatMap((report) => report.findings);
+  const first = quiet ? findings.find(isError) : findings[0];
+  return first
+    ? `\n\`flowguard explain ${first.code}\` (or any code above) says why the rule exists and how to fix it`
+    : '';
 }
 
 /**
