@@ -47,6 +47,7 @@ export const INTEGRATION: readonly string[] = [
   'test/catalog/handler-units.test.ts',
   'test/catalog/reach.test.ts',
   'test/cli/audit.terminal.test.ts',
+  'test/cli/call.test.ts',
   'test/cli/connect-help.test.ts',
   'test/cli/describe.test.ts',
   'test/cli/doctor.test.ts',
