@@ -137,6 +137,13 @@ it("runs the guide's first steps with the installed command in a folder of one's
   const validate = await flowguard(['validate']);
   expect(validate.code, validate.stdout + validate.stderr).toBe(0);
 
+  // A code is explained where it was printed, and the page named opens in the installed copy.
+  const explain = await flowguard(['explain', 'VAL032']);
+  expect(explain.code, explain.stderr).toBe(0);
+  const page = /^ {2}more: (.+)$/m.exec(explain.stdout)?.[1] ?? '';
+  expect(page.startsWith(join(prefix, 'lib', 'node_modules', 'flowguard')), explain.stdout).toBe(true);
+  expect(existsSync(page), explain.stdout).toBe(true);
+
   // A dry run needs no key and reaches no network.
   const dryRun = await flowguard(['call', 'zippopotam_getThing', '--arg', 'id=1', '--dry-run']);
   expect(dryRun.code, dryRun.stderr).toBe(0);
