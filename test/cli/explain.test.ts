@@ -11,9 +11,13 @@ import { runFlowguard } from '../kit/cli.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-it('is a command of the tree', async () => {
+it('is a command of the tree, named with the documentation under the help', async () => {
   const help = await runFlowguard(['--help']);
   expect(help.stdout).toMatch(/^ {2}explain <codes\.\.\.> +say why a finding code exists/m);
+  const docs = /^Documentation: (.+)$/m.exec(help.stdout)?.[1] ?? '';
+  expect(docs).toBe(join(ROOT, 'docs', 'README.md'));
+  expect(existsSync(docs)).toBe(true);
+  expect(help.stdout).toContain("A finding's code explained: flowguard explain CODE");
 });
 
 it("prints a code's severity, meaning, why and fix from the code table, whatever its case", async () => {
