@@ -9,6 +9,7 @@ import type { Tool } from '../catalog/tools.js';
 import { hasErrors } from '../report/findings.js';
 import { terminalJson, terminalText } from '../report/format.js';
 import { isRecord } from '../shared/raw.js';
+import { keyProblem, keyProblemText } from './list.js';
 import { catalogOptions, collect, openCatalog, type CatalogFlags } from './shared.js';
 import { UsageError } from '../errors/flowguard-error.js';
 import { cli } from './io.js';
@@ -49,6 +50,11 @@ async function runCall(name: string, flags: CallFlags): Promise<void> {
     cli().stdout.write(
       `${flags.json ? terminalJson(JSON.stringify(result, null, 2)) : terminalText(formatResult(result))}\n`,
     );
+    // Who runs `call` is the operator: a missing key is theirs to grant, as `list` says.
+    if (!result.ok && result.error.kind === 'missing-keys')
+      cli().stderr.write(
+        `${tool.missingKeys.map((key) => `  ${keyProblemText(keyProblem(catalog, key, tool))}`).join('\n')}\n`,
+      );
     cli().exitCode = result.ok ? 0 : 1;
   } finally {
     await catalog.close();

@@ -24,9 +24,9 @@ import type { LockRead } from '../keylock/lock-file.js';
 import { keyLockLines } from './serve-summary.js';
 import { droppedRows, rejectedRows } from './list.js';
 import { catalogOptions, displayPath, exists, openCatalog, table, type CatalogFlags } from './shared.js';
+import { minimumNode } from '../shared/version.js';
 import { cli } from './io.js';
 
-const MINIMUM_NODE_MAJOR = 20;
 const CONFIG_FILE = join('.flowmcp', 'config.json');
 
 export function registerDoctor(program: Command): void {
@@ -42,9 +42,9 @@ export function registerDoctor(program: Command): void {
 async function runDoctor(flags: CatalogFlags): Promise<void> {
   const out: string[] = [];
   const problems: string[] = [];
-  const node = nodeLine();
+  const node = nodeVerdict(process.versions.node, minimumNode());
   out.push(`node      ${node.text}`);
-  if (!node.ok) problems.push(`Node.js ${process.versions.node} is older than ${MINIMUM_NODE_MAJOR}`);
+  if (!node.ok) problems.push(`Node.js ${process.versions.node} is older than ${minimumNode()}`);
   out.push(`project   ${resolve(flags.project)}`);
 
   // Problems that leave nothing to load: a config that cannot be used, a folder that is not there.
@@ -131,10 +131,13 @@ function finish(out: string[], problems: readonly string[], facts: readonly stri
   cli().exitCode = problems.length === 0 ? 0 : 1;
 }
 
-function nodeLine(): { ok: boolean; text: string } {
-  const major = Number(process.versions.node.split('.')[0]);
-  const ok = major >= MINIMUM_NODE_MAJOR;
-  return { ok, text: `${process.version} (${ok ? 'ok' : 'too old'}: flowguard needs ${MINIMUM_NODE_MAJOR} or later)` };
+/** Whether Node.js `version` (`20.18.0`) is at least `minimum` (`20.18.1`), in doctor's words. */
+export function nodeVerdict(version: string, minimum: string): { ok: boolean; text: string } {
+  const parts = (text: string) => [...text.split('.').map(Number), 0, 0].slice(0, 3);
+  const [have, need] = [parts(version), parts(minimum)];
+  const at = have.findIndex((part, index) => part !== need[index]);
+  const ok = at === -1 || (have[at] ?? 0) > (need[at] ?? 0);
+  return { ok, text: `v${version} (${ok ? 'ok' : 'too old'}: flowguard needs ${minimum} or later)` };
 }
 
 /** The effective configuration, each value with where it comes from. */

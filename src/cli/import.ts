@@ -28,7 +28,7 @@ export function registerImport(program: Command): void {
       'write schema files from an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML); exit 1 if an operation could not become a route',
     )
     .argument('<spec>', 'the OpenAPI or Swagger document')
-    .requiredOption('--out <dir>', 'folder to write the schema files into')
+    .requiredOption('--out <dir>', 'folder to write the schema files into (required)')
     .option('--namespace <ns>', 'the namespace of the routes (lowercase letters); default from the document title')
     .option(
       '--include <pattern>',

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Command } from 'commander';
 import { PORTABLE_NAMESPACE } from '../schema/version.js';
+import { installedFile } from '../shared/version.js';
 import { UsageError } from '../errors/flowguard-error.js';
 import { cli } from './io.js';
 
@@ -66,7 +67,8 @@ function runInit(dir: string, flags: InitFlags): void {
       '  flowguard validate',
       `  flowguard call ${namespace}_getThing --arg id=1 --dry-run`,
       '  flowguard serve',
-      "the authors' guide (docs/authors/README.md in flowguard) explains every field",
+      // The guide ships in the package: a path the author can open, in a checkout or an install.
+      `the authors' guide explains every field: ${installedFile('docs', 'authors', 'README.md')}`,
       '',
     ].join('\n'),
   );

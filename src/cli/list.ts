@@ -113,7 +113,7 @@ function toolRow(tool: Tool, catalog: Catalog): ToolRow {
 }
 
 /** Why a tool may not use a key, in words, and the line that grants it (or the command that accepts what the key lock holds back). */
-function keyProblem(catalog: Catalog, key: string, tool: Tool): { key: string; reason: string; fix: string } {
+export function keyProblem(catalog: Catalog, key: string, tool: Tool): { key: string; reason: string; fix: string } {
   const access = catalog.keyAccess(key, tool.namespace, tool.schema.file);
   return { key, reason: refusalText(access), fix: access.granted ? '' : access.fix };
 }
@@ -208,7 +208,12 @@ const HELD = refusalText({ granted: false, reason: 'held', fix: '' });
 
 function statusText(row: ToolRow): string {
   if (row.status === 'served') return 'served';
-  return `hidden: ${row.keyProblems.map((problem) => `${problem.key} ${problem.reason} (${problem.reason === HELD ? 'accept' : 'grant'}: ${problem.fix})`).join('; ')}`;
+  return `hidden: ${row.keyProblems.map(keyProblemText).join('; ')}`;
+}
+
+/** `KEY not set (grant: KEY=... in .env)`, or the command that accepts a key the lock holds back. */
+export function keyProblemText(problem: { key: string; reason: string; fix: string }): string {
+  return `${problem.key} ${problem.reason} (${problem.reason === HELD ? 'accept' : 'grant'}: ${problem.fix})`;
 }
 
 function summary(tools: readonly ToolRow[], rejected: readonly RejectedRow[], dropped: readonly DroppedRow[]) {

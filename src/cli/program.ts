@@ -3,10 +3,11 @@
 // loads when the command runs, so `serve`, which a client starts and waits for, never loads it.
 
 import { Command } from 'commander';
-import { flowguardVersion } from '../shared/version.js';
+import { flowguardVersion, installedFile } from '../shared/version.js';
 import { registerAudit } from './audit.js';
 import { registerCall } from './call.js';
 import { registerDoctor } from './doctor.js';
+import { registerExplain } from './explain.js';
 import { registerGroup } from './group.js';
 import { registerImport } from './import.js';
 import { registerInit } from './init.js';
@@ -31,9 +32,16 @@ export function createProgram(): Command {
       writeOut: (text) => void cli().stdout.write(text),
       writeErr: (text) => void cli().stderr.write(text),
     });
+  // Where a newcomer reads on: the guides ship in the package, so this path opens in any install.
+  program.addHelpText(
+    'after',
+    () =>
+      `\nDocumentation: ${installedFile('docs', 'README.md')}\nA finding's code explained: flowguard explain CODE\n`,
+  );
   for (const register of [
     registerInit,
     registerValidate,
+    registerExplain,
     registerCall,
     registerTest,
     registerList,

@@ -22,7 +22,7 @@ import { openSharedState } from '../state/open-state.js';
 import type { SharedState } from '../state/shared-state.js';
 import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_PATH, parseOriginPattern } from '../edge/origins.js';
 import { connectHelp, loadSummary, oauthConnectHelp } from './serve-summary.js';
-import { formatFinding } from '../report/format.js';
+import { formatFinding, terminalText } from '../report/format.js';
 import { recordCommand } from './group.js';
 import { listsFolderOf } from '../project/checker.js';
 import type { ServedPrompt } from '../prompts/served.js';
@@ -129,7 +129,11 @@ async function runServe(flags: ServeFlags): Promise<void> {
     if (!verdict.ok) {
       // A group that does not verify is not served in part: the operator reviewed it as a whole.
       log(`flowguard: group '${flags.group}' cannot be served (\`flowguard group verify ${flags.group}\` explains):`);
-      for (const finding of verdict.errors) log(`  ${formatFinding(finding)}`);
+      for (const finding of verdict.errors) {
+        log(`  ${formatFinding(finding)}`);
+        // The hint is the way on (the groups the file has, the command that records one).
+        if (finding.hint) log(terminalText(`      hint: ${finding.hint}`));
+      }
       if (verdict.errors.some((f) => RERECORD_CODES.has(f.code)))
         log(`flowguard: once the change is reviewed, record the group again: ${recordCommand(flags.group, flags)}`);
       await opened.close();

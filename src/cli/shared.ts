@@ -34,7 +34,7 @@ export function projectOptions(command: Command): Command {
 
 /** Adds `--schemas`, `--lists` and `--project`, and with `upstream` the repeatable `--upstream`. */
 export function catalogOptions(command: Command, { upstream = false } = {}): Command {
-  projectOptions(command.option('--schemas <dir>', 'schema folder', 'schemas'));
+  projectOptions(command.option('--schemas <dir>', 'schema folder', DEFAULT_SCHEMAS));
   if (upstream)
     command.option(
       '--upstream <origin=baseurl>',
@@ -59,7 +59,8 @@ export async function openCatalog(
   extra: Partial<CatalogOptions> = {},
   schemasNoun = 'schema file or folder',
 ): Promise<Catalog> {
-  if (!exists(flags.schemas)) throw new UsageError(`no such ${schemasNoun}: ${flags.schemas}`);
+  if (!exists(flags.schemas))
+    throw missingSchemas(`no such ${schemasNoun}: ${flags.schemas}`, flags.schemas, '`--schemas <dir>`');
   requireListsFolder(flags);
   const upstreams = flags.upstream ? Upstreams.parseFlags(flags.upstream) : undefined;
   // Every command holds keys to the key lock and records the keys it sees first (`keys accept` only judges).
@@ -72,6 +73,21 @@ export async function openCatalog(
     env: cli().env,
     ...extra,
   });
+}
+
+/** The schema folder a command reads unless told otherwise. */
+export const DEFAULT_SCHEMAS = 'schemas';
+
+/**
+ * A missing schema path. Where it is the default folder, the command most likely ran outside a
+ * project (a newcomer's first `flowguard serve`): the error says the three ways on. `nameIt` is
+ * how this command is given another path.
+ */
+export function missingSchemas(message: string, path: string, nameIt: string): UsageError {
+  if (path !== DEFAULT_SCHEMAS) return new UsageError(message);
+  return new UsageError(
+    `${message} (in ${cli().cwd}); run flowguard in a project folder (one holding ${DEFAULT_SCHEMAS}/), name one with ${nameIt}, or write a first schema here with \`flowguard init\``,
+  );
 }
 
 /** A `--lists` folder that was given must exist; the default one may be missing (no lists). */

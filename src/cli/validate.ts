@@ -6,12 +6,19 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { listsFolderOf, ProjectChecker } from '../project/checker.js';
 import { missingLibraries, installCommand } from '../libraries/resolve.js';
-import { hasErrors, type Finding } from '../report/findings.js';
+import { hasErrors, isError, type Finding } from '../report/findings.js';
 import { CODES } from '../report/codes.js';
 import { formatHuman, formatJson, type FileReport } from '../report/format.js';
 import { selectSchemaFiles } from '../scan/files.js';
 import type { SchemaCheck } from '../schema/check.js';
-import { displayPath, projectOptions, requireListsFolder, type ProjectFlags } from './shared.js';
+import {
+  DEFAULT_SCHEMAS,
+  displayPath,
+  missingSchemas,
+  projectOptions,
+  requireListsFolder,
+  type ProjectFlags,
+} from './shared.js';
 import { UsageError } from '../errors/flowguard-error.js';
 import { cli } from './io.js';
 
@@ -28,7 +35,7 @@ export function registerValidate(program: Command): void {
     program
       .command('validate')
       .description('scan and validate schema files or folders (recursively); exit 1 if any has an error')
-      .argument('[paths...]', 'schema files or folders', ['schemas'])
+      .argument('[paths...]', 'schema files or folders', [DEFAULT_SCHEMAS])
       .option('--json', 'print machine-readable findings')
       .option('--quiet', 'print errors only'),
   ).action((paths: string[], options: ValidateOptions) => runValidate(paths, options));
@@ -36,7 +43,8 @@ export function registerValidate(program: Command): void {
 
 function runValidate(paths: string[], options: ValidateOptions): void {
   const { files, missing } = selectSchemaFiles(paths);
-  if (missing.length > 0) throw new UsageError(`no such file or folder: ${missing.join(', ')}`);
+  if (missing.length > 0)
+    throw missingSchemas(`no such file or folder: ${missing.join(', ')}`, missing.join(), '`flowguard validate <dir>`');
   if (files.length === 0) throw new UsageError(`no .mjs schema files under ${paths.join(', ')}`);
   requireListsFolder(options);
   // Files are named as the user would type them, list files too.
@@ -50,10 +58,20 @@ function runValidate(paths: string[], options: ValidateOptions): void {
     .map((result) => withMissingLibraries(result, options.project));
   progress.done();
   const reports = [...listReports(checker, files), ...results];
+  const quiet = options.quiet === true;
   cli().stdout.write(
-    `${options.json ? formatJson(reports) : formatHuman(reports, options.quiet ? 'error' : 'info')}\n`,
+    `${options.json ? formatJson(reports) : `${formatHuman(reports, quiet ? 'error' : 'info')}${explainLine(reports, quiet)}`}\n`,
   );
   cli().exitCode = reports.some((report) => hasErrors(report.findings)) ? 1 : 0;
+}
+
+/** Where a printed code is explained, naming the first code printed; nothing when none was. */
+function explainLine(reports: readonly FileReport[], quiet: boolean): string {
+  const findings = reports.flatMap((report) => report.findings);
+  const first = quiet ? findings.find(isError) : findings[0];
+  return first
+    ? `\n\`flowguard explain ${first.code}\` (or any code above) says why the rule exists and how to fix it`
+    : '';
 }
 
 /**

@@ -128,9 +128,18 @@ export function callTarget(args: Record<string, unknown>): { name: string; argum
   return { name, arguments: toolArgs as Record<string, unknown> };
 }
 
+/** A period that ends one of these ends no sentence: "for a location, e.g. Berlin" goes on. */
+const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl)\.$/i;
+
 /** The first sentence or line of a description, at most 200 characters. */
 export function firstLine(text: string): string {
   const line = text.split('\n')[0] ?? '';
-  const sentence = /^.*?[.!?](?=\s|$)/.exec(line)?.[0] ?? line;
+  let sentence = line;
+  for (const end of line.matchAll(/[.!?](?=\s|$)/g)) {
+    const upTo = line.slice(0, end.index + 1);
+    if (end[0] === '.' && ABBREVIATION.test(upTo)) continue;
+    sentence = upTo;
+    break;
+  }
   return sentence.length > 200 ? `${sentence.slice(0, 199)}…` : sentence;
 }

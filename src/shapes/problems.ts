@@ -126,9 +126,11 @@ function readError(error: ErrorObject, document: unknown, reading: ShapeReading)
   const template = meaning.message ?? defaults[error.keyword] ?? defaults['*'] ?? '{detail}';
   const fill = filler(error, parent, key ?? lastField(path ?? reading.root), value, reading.vars ?? {});
   let hint = meaning.hint === undefined ? undefined : fill(meaning.hint);
-  // An unknown field is most often a misspelt known one.
-  if (error.keyword === 'additionalProperties' && key !== undefined && isRecord(parent.properties))
-    hint = withSuggestion(key, Object.keys(parent.properties), hint);
+  // An unknown field is most often a misspelt known one; too far from any, the known ones are the way on.
+  if (error.keyword === 'additionalProperties' && key !== undefined && isRecord(parent.properties)) {
+    const known = Object.keys(parent.properties);
+    hint = withSuggestion(key, known, hint) ?? (known.length > 0 ? `the keys here: ${known.join(', ')}` : undefined);
+  }
   if (
     error.keyword === 'enum' &&
     reading.suggestValues &&

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runFlowguard } from '../kit/cli.js';
+import { nodeVerdict } from '../../src/cli/doctor.js';
+import { minimumNode } from '../../src/shared/version.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const CODES = join(ROOT, 'test', 'fixtures', 'codes');
@@ -37,13 +39,29 @@ function project(name: string, keys?: Record<string, string[]>): string {
   return dir;
 }
 
+// doctor once judged by the major alone, so 20.10 passed where npm's engines (>=20.18.1, undici's
+// floor) refuse it: the minimum is package.json's, compared part by part.
+it("judges Node.js by package.json's engines, part by part", () => {
+  const { engines } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
+  expect(engines.node).toBe(`>=${minimumNode()}`);
+  expect(nodeVerdict('20.18.1', '20.18.1')).toEqual({
+    ok: true,
+    text: 'v20.18.1 (ok: flowguard needs 20.18.1 or later)',
+  });
+  for (const newer of ['20.18.2', '20.19.0', '22.0.0', '24.21.0'])
+    expect(nodeVerdict(newer, '20.18.1').ok, newer).toBe(true);
+  for (const older of ['20.18.0', '20.10.5', '19.99.99', '18.20.0'])
+    expect(nodeVerdict(older, '20.18.1').ok, older).toBe(false);
+  expect(nodeVerdict('20.10.0', '20.18.1').text).toBe('v20.10.0 (too old: flowguard needs 20.18.1 or later)');
+});
+
 describe('flowguard doctor', () => {
   it('reports node, project, config with sources, keys, libraries and files, and exits 0 when every file loads', async () => {
     const dir = project('healthy', { ETHERSCAN_API_KEY: ['etherscan'] });
     writeFileSync(join(dir, '.env'), `ETHERSCAN_API_KEY=${DOTENV_VALUE}\nUNRELATED=${DOTENV_VALUE}\n`);
     const { code, stdout, stderr } = await flowguard(['doctor'], dir, { ETHERSCAN_API_KEY: ENV_VALUE });
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^node {6}v\d+\.\d+\.\d+ \(ok: flowguard needs 20 or later\)$/m);
+    expect(stdout).toMatch(/^node {6}v\d+\.\d+\.\d+ \(ok: flowguard needs 20\.18\.1 or later\)$/m);
     expect(stdout).toContain(`project   ${dir}`);
     expect(stdout).toContain('config    .flowmcp/config.json found');
     expect(stdout).toMatch(/^ {4}ethers +default +installed$/m);

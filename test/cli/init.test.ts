@@ -23,6 +23,9 @@ describe('flowguard init', () => {
     expect(init.stdout).toContain(`wrote ${join('fresh', 'schemas', 'acme', 'things.mjs')}`);
     expect(init.stdout).toContain('  flowguard call acme_getThing --arg id=1 --dry-run');
     expect(init.stdout).not.toContain('npx');
+    // The guide it points to is a file the author can open, not a page of some other checkout.
+    const guide = /the authors' guide explains every field: (.+)$/m.exec(init.stdout)?.[1] ?? '';
+    expect(existsSync(guide), init.stdout).toBe(true);
 
     const validate = await flowguard(['validate', '--json'], project);
     expect(validate.code).toBe(0);

@@ -53,6 +53,25 @@ describe('the project flags', () => {
     }
   });
 
+  // A newcomer's first `flowguard serve` (or list, or validate) in a folder that is no project: the
+  // default folder is missing, and the error says where it looked and the ways on.
+  it('say, when the default schema folder is missing, where they looked and how to go on', async () => {
+    const ways = `(in ${cwd}); run flowguard in a project folder (one holding schemas/), name one with`;
+    for (const args of [['serve'], ['list'], ['search', 'weather']]) {
+      const result = await flowguard(args, cwd);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toContain(`ERR001 no such`);
+      expect(result.stderr).toContain(
+        `: schemas ${ways} \`--schemas <dir>\`, or write a first schema here with \`flowguard init\`\n`,
+      );
+    }
+    const validate = await flowguard(['validate'], cwd);
+    expect(validate).toMatchObject({
+      code: 2,
+      stderr: `flowguard: ERR001 no such file or folder: schemas ${ways} \`flowguard validate <dir>\`, or write a first schema here with \`flowguard init\`\n`,
+    });
+  });
+
   // call once loaded an empty catalog and answered `no tool named`.
   it('make call refuse a schema folder that is not there, as list does', async () => {
     expect(await flowguard(['call', 'etherscan_getBalance', '--schemas', 'nowhere'], cwd)).toMatchObject({

@@ -32,6 +32,20 @@ describe('flowguard validate', () => {
     expect(stdout).toMatch(/^1 file checked: 1 error, 0 warnings, 0 info \(1 route cannot be served\)$/m);
   });
 
+  // An author who meets a code learns there where it is explained (flowguard explain); a clean run says nothing more.
+  it('names `flowguard explain` with the first code it printed, and only when it printed one', async () => {
+    const { stdout } = await flowguard(['validate', join(CODES, 'VAL032', 'trigger.mjs')]);
+    expect(stdout).toMatch(
+      /^`flowguard explain VAL032` \(or any code above\) says why the rule exists and how to fix it$/m,
+    );
+    const clean = join(work, 'clean', 'schemas');
+    mkdirSync(clean, { recursive: true });
+    expect((await flowguard(['init', join(work, 'clean'), '--namespace', 'clean'])).code).toBe(0);
+    const { code, stdout: quiet } = await flowguard(['validate', clean]);
+    expect(code).toBe(0);
+    expect(quiet).not.toContain('flowguard explain');
+  });
+
   it('says what the errors take out of service: a whole file, a route, or nothing (an authoring error), and exits 1 for each', async () => {
     const files = [
       join(CODES, 'SEC006', 'trigger.mjs'),

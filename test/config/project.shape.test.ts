@@ -37,3 +37,14 @@ it('still says a library that is no string must be a string', () => {
     'security.allowedLibraries[0]: must be string',
   );
 });
+
+// An operator's `allowedLibrary` is three edits from `allowedLibraries`, too far for a did-you-mean:
+// the finding once ended at "unknown key" with no way on; its hint now names the keys of that level.
+it('names the keys of the level an unknown key sits at when none is close enough to suggest', () => {
+  const far = problemOf('far', { security: { allowedLibrary: ['dayjs'] } });
+  expect(far).toContain("security.allowedLibrary: unknown key 'allowedLibrary'");
+  expect(far).toMatch(/\n {4}hint: the keys here: [a-zA-Z, ]*\ballowedLibraries\b/);
+  const near = problemOf('near', { security: { allowedLibrarie: ['dayjs'] } });
+  expect(near).toContain("hint: did you mean 'allowedLibraries'?");
+  expect(near).not.toContain('the keys here');
+});

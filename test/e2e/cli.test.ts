@@ -252,7 +252,8 @@ describe('flowguard call exit codes', () => {
     });
     expect(missing).toEqual({
       code: 1,
-      stderr: '',
+      // The one running the command is the operator: the line that grants the key, as list shows it.
+      stderr: '  CANARY_KEY not set (grant: CANARY_KEY=... in .env)\n',
       stdout: 'error (missing-keys): keys_pathKey needs CANARY_KEY, which the server has no value for\n',
     });
   }, 45_000);

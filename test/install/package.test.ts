@@ -16,6 +16,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -128,9 +129,20 @@ it("runs the guide's first steps with the installed command in a folder of one's
   // The next steps it prints are the command this install gives, not a registry lookup.
   expect(init.stdout).toContain('  flowguard validate');
   expect(init.stdout).not.toContain('npx');
+  // The guide it names ships in the package: the path opens in the installed copy.
+  const guide = /the authors' guide explains every field: (.+)$/m.exec(init.stdout)?.[1] ?? '';
+  expect(guide.startsWith(join(prefix, 'lib', 'node_modules', 'flowguard')), init.stdout).toBe(true);
+  expect(existsSync(guide), init.stdout).toBe(true);
 
   const validate = await flowguard(['validate']);
   expect(validate.code, validate.stdout + validate.stderr).toBe(0);
+
+  // A code is explained where it was printed, and the page named opens in the installed copy.
+  const explain = await flowguard(['explain', 'VAL032']);
+  expect(explain.code, explain.stderr).toBe(0);
+  const page = /^ {2}more: (.+)$/m.exec(explain.stdout)?.[1] ?? '';
+  expect(page.startsWith(join(prefix, 'lib', 'node_modules', 'flowguard')), explain.stdout).toBe(true);
+  expect(existsSync(page), explain.stdout).toBe(true);
 
   // A dry run needs no key and reaches no network.
   const dryRun = await flowguard(['call', 'zippopotam_getThing', '--arg', 'id=1', '--dry-run']);
@@ -146,6 +158,30 @@ it("runs the guide's first steps with the installed command in a folder of one's
   } finally {
     await client.close();
   }
+}, 120_000);
+
+// The README's way to the catalog `npm start` serves in a checkout, run as written against the
+// global install (npm's prefix is the test's), then loaded by the installed command.
+it('copies the bundled catalog out of the install as the README says, and every file of it loads', async () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const block =
+    readme
+      .split('\n## Installing flowguard for your own folder\n')[1]
+      ?.split('\n## ')[0]
+      ?.split('```sh\n')
+      .find((part) => part.includes('npm root --global'))
+      ?.split('```')[0] ?? '';
+  const lines = block
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean);
+  expect(lines).toHaveLength(3);
+  expect(lines[2]).toMatch(/^flowguard serve /);
+  const env = { ...NPM_ENV, npm_config_prefix: prefix, PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}` };
+  await run('sh', ['-ec', lines.slice(0, 2).join('\n')], { cwd: work, env, timeout: 60_000 });
+  const { stdout } = await run(FLOWGUARD, ['list'], { cwd: join(work, 'catalog'), env, timeout: 60_000 });
+  expect(stdout).toMatch(/^\d+ tools: \d+ served, \d+ hidden; 0 files rejected$/m);
+  expect(stdout).toMatch(/^wttr_getWeatherLine .* served$/m);
 }, 120_000);
 
 it("gives a dev dependency's folder the same command", async () => {

@@ -79,6 +79,8 @@ describe('flowguard serve --group', () => {
       const unknown = spawnServe(withProject(project, ['--transport', 'stdio', '--group', 'nope']));
       expect(await unknown.exited).toBe(1);
       expect(unknown.stderr()).toMatch(/GRP004 error .*no group named 'nope'/);
+      // The finding's hint is the way on: the groups the file has.
+      expect(unknown.stderr()).toMatch(/^ {6}hint: groups in this file: shop$/m);
     } finally {
       rmSync(tampered, { recursive: true, force: true });
     }

@@ -16,6 +16,16 @@ function flowguard(args: string[]): CliRun {
 }
 
 describe('flowguard import openapi', () => {
+  // commander marks no option as required in --help: an author learnt of --out only by the refusal.
+  it('says in --help that --out is required, and refuses a run without it (exit 2)', () => {
+    expect(flowguard(['import', 'openapi', '--help']).stdout).toMatch(
+      /--out <dir> +folder to write the schema files into \(required\)/,
+    );
+    const missing = flowguard(['import', 'openapi', join(FIXTURES, 'nytimes-most-popular.yaml')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("required option '--out <dir>' not specified");
+  });
+
   it('exit 0 when every operation became a route; the files validate', () => {
     const { code, stdout, stderr } = flowguard([
       'import',
