@@ -155,6 +155,7 @@ export const INTEGRATION: readonly string[] = [
   'test/sandbox/sent-ahead.test.ts',
   'test/sandbox/sent-ahead-replaced.test.ts',
   'test/sandbox/worker-process.test.ts',
+  'test/sandbox/worker.buffer-memory.test.ts',
   'test/scan/forbidden.test.ts',
   'test/scan/html-comments.test.ts',
   'test/schema/serving.test.ts',

@@ -53,6 +53,10 @@ const noteIfGiven: (id: number) => void = process.argv.includes(RETURNED_NOTE_FL
 // own code throw so, the request goes unanswered and the host's deadline replaces the process.
 process.on('unhandledRejection', () => undefined);
 process.on('uncaughtException', () => undefined);
+// Small Buffers are slices of one pool, and `buffer.buffer` of any slice is all of it: the bytes
+// of other schemas' answers, bodies and tokens. With no pool each Buffer has memory of its own
+// (cleared: the process starts with --zero-fill-buffers, worker-process.ts); lockdown freezes it so.
+Buffer.poolSize = 0;
 lockdown({
   // 'safe' keeps stack traces, with their host paths, away from handler code.
   errorTaming: 'safe',
