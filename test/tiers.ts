@@ -40,6 +40,7 @@ export const INTEGRATION: readonly string[] = [
   'test/call/bridge-ownership.test.ts',
   'test/call/bridge-wait.test.ts',
   'test/call/bridge.attacks.test.ts',
+  'test/call/bridge.shapes.test.ts',
   'test/call/bridge.test.ts',
   'test/call/hooks.test.ts',
   'test/catalog/bounded-files.test.ts',
