@@ -38,6 +38,7 @@ export const INTEGRATION: readonly string[] = [
   'test/call/bridge-globals.test.ts',
   'test/call/bridge-libraries.test.ts',
   'test/call/bridge-ownership.test.ts',
+  'test/call/bridge-starvation.test.ts',
   'test/call/bridge-wait.test.ts',
   'test/call/bridge.attacks.test.ts',
   'test/call/bridge.shapes.test.ts',
