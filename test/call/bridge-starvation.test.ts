@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../src/runtime/catalog.js';
 import { loadProjectCatalog, type ProjectCatalog } from '../kit/catalog.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
+import { waitFor } from '../support/wait.js';
 
 const MAX_REQUESTS = 20;
 const FLOOD = 40_000;
@@ -20,7 +21,7 @@ const ROUTE = (name: string) =>
 const HOSTILE = `export const main = {
     namespace: 'hostile', name: 'Hostile', description: 'Floods, leaves work, writes what it can.', version: '2.0.0', docs: [], tags: [],
     root: 'https://api.hostile.test',
-    routes: { ${[ROUTE('flood'), ROUTE('leave'), ROUTE('write')].join(', ')} }
+    routes: { ${[ROUTE('flood'), ROUTE('leave'), ROUTE('spin'), ROUTE('write')].join(', ')} }
 };
 export const handlers = () => ({
     flood: { executeRequest: async () => {
@@ -34,6 +35,14 @@ export const handlers = () => ({
         const again = () => fetch('https://api.hostile.test/left').then(again, again);
         again();
         return { response: 'left' };
+    } },
+    spin: { executeRequest: async () => {
+        // One request on the wire (its answer is slow), then a loop that never ends.
+        fetch('https://api.hostile.test/slow').catch(() => undefined);
+        for (let turn = 0; turn < 10; turn += 1) await null;
+        let turns = 0;
+        while (turns >= 0) turns += 1;
+        return { response: 'never' };
     } },
     write: { executeRequest: async () => {
         const tries = {
@@ -90,9 +99,11 @@ let loaded: ProjectCatalog | undefined;
 let catalog: Catalog;
 
 beforeAll(async () => {
-  upstream = await startUpstream((_req, res) =>
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{"calm":true}'),
-  );
+  upstream = await startUpstream((req, res) => {
+    const answer = () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"calm":true}');
+    if (req.url === '/slow') setTimeout(answer, 3_000);
+    else answer();
+  });
   loaded = await loadProjectCatalog(
     {
       config: { network: { maxRequestsPerCall: MAX_REQUESTS } },
@@ -123,6 +134,15 @@ describe('a hostile schema in the process of a calm one', () => {
     else expect(flooded).toMatchObject({ error: { code: expect.stringMatching(/^SEC10[56]$/) } });
     expect(sentTo('/flood')).toBeLessThanOrEqual(MAX_REQUESTS);
     expect(await catalog.call('calm_read', {})).toMatchObject({ ok: true, content: { value: CALM_ANSWER } });
+  });
+
+  it("a loop run while its request is in flight counts against its deadline once the calm schema's call waits: the loop fails alone (SEC105), the calm call runs", async () => {
+    const spin = catalog.call('hostile_spin', {});
+    // Once the loop runs with its request on the wire.
+    await waitFor(() => sentTo('/slow') > 0, 5_000);
+    const calm = await catalog.call('calm_read', {});
+    expect(calm).toMatchObject({ ok: true, content: { value: CALM_ANSWER } });
+    expect(await spin).toMatchObject({ ok: false, error: { code: 'SEC105' } });
   });
 
   it('a chain of fetches left running after its call answered: refused, sent to no one, never in the calm call’s record', async () => {
