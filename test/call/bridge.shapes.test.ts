@@ -3,7 +3,7 @@
 // spelling, a key token as a header name, request and input objects with getters, toJSON,
 // Symbol.toPrimitive, proxies and thenables, bodies past the bound, a fetch from the factory,
 // requests that beget requests, and upstream answers that echo the key in a redirect's Location,
-// a status line and a header name. Each refusal must name what it refused and send nothing; each
+// a status line and a header name, and a host in its reach that resolves to loopback. Each refusal must name what it refused and send nothing; each
 // request must be recorded on its call; no form of the key may come back to the handler.
 //
 // Real parts: the real sandbox, a loopback upstream behind the prober's two origins (an
@@ -85,7 +85,21 @@ export const handlers = () => {
 };
 `;
 
+// Its root names a host the resolver answers with a loopback address (localhost, through
+// /etc/hosts): its handler's fetch of its own root is in its reach, and must still connect nowhere.
+const LOCAL = (port: number) => `export const main = {
+    namespace: 'local', name: 'Local', description: 'Fetches its own root.', version: '2.0.0', docs: [], tags: [],
+    root: 'https://localhost:${port}',
+    routes: { go: { method: 'GET', path: '/g', description: 'Fetches.', parameters: [], tests: [{ _description: 'a' }] } }
+};
+export const handlers = () => ({ go: { executeRequest: async () => {
+    try { return { response: (await fetch('https://localhost:${port}/internal')).status }; }
+    catch (error) { return { response: String(error.message) }; }
+} } });
+`;
+
 let api: Upstream;
+let internal: Upstream;
 let project: { dir: string; remove: () => void };
 let catalog: Catalog;
 
@@ -110,10 +124,12 @@ beforeAll(async () => {
       .writeHead(200, { 'content-type': 'text/plain' })
       .end(`${entry.method} ${entry.url} ${entry.bytes.length} ${entry.rawHeaders.join(' ')}`);
   });
+  internal = await startUpstream(undefined, { tls: true });
   project = tempProject({ network: { maxRequestsPerCall: MAX_REQUESTS } });
   mkdirSync(join(project.dir, 'schemas'));
   writeFileSync(join(project.dir, 'schemas', 'prober.mjs'), PROBER);
   writeFileSync(join(project.dir, 'schemas', 'early.mjs'), EARLY);
+  writeFileSync(join(project.dir, 'schemas', 'local.mjs'), LOCAL(internal.port));
   catalog = await Catalog.load({
     schemas: join(project.dir, 'schemas'),
     project: project.dir,
@@ -127,7 +143,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await catalog?.close();
   project?.remove();
-  await api?.close();
+  await Promise.all([api?.close(), internal?.close()]);
 });
 
 interface Seen {
@@ -261,6 +277,18 @@ describe('bodies and inputs that are objects with behaviour', () => {
     const { seen, sent } = await probe({ shape: 'headersGetter', url: 'https://other.prober.test/h' });
     expect(seen.status).toBe(200);
     expect(sent[0]).toMatch(/\nx-k\nplain\n/);
+  });
+});
+
+describe('a host in the reach that resolves to a loopback address', () => {
+  it('is refused after the lookup, naming the address, and no connection is opened', async () => {
+    const before = internal.connections();
+    const result = await catalog.call('local_go', {});
+    expect(result).toMatchObject({ ok: true });
+    expect((result as { content: { value: string } }).content.value).toMatch(
+      /^upstream request failed: https:\/\/localhost:\d+ resolves to a private address \((127\.0\.0\.1|::1), loopback\); refused\./,
+    );
+    expect(internal.connections()).toBe(before);
   });
 });
 
