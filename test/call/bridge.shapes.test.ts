@@ -2,9 +2,10 @@
 // executeRequest handler can hand `fetch` that bridge.attacks.test.ts does not: methods in every
 // spelling, a key token as a header name, request and input objects with getters, toJSON,
 // Symbol.toPrimitive, proxies and thenables, bodies past the bound, a fetch from the factory,
-// requests that beget requests, and upstream answers that echo the key in a redirect's Location,
-// a status line and a header name, and a host in its reach that resolves to loopback. Each refusal must name what it refused and send nothing; each
-// request must be recorded on its call; no form of the key may come back to the handler.
+// requests that beget requests, upstream answers that echo the key in a redirect's Location, a
+// status line and a header name, and a host in its reach that resolves to loopback. Each refusal
+// must name what it refused and send nothing; each request must be recorded on its call; no form
+// of the key may come back to the handler.
 //
 // Real parts: the real sandbox, a loopback upstream behind the prober's two origins (an
 // `upstreams` override); the key is bound to https://api.prober.test only.
