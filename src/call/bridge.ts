@@ -7,7 +7,8 @@
 //
 // Bounds count from admission: a request counts against `maxRequestsPerCall` when it arrives, not
 // when it finishes, and every byte read counts against `maxBytesPerCall` as it arrives, shared by
-// the call's requests in flight (past the bound, reading stops). When the call has answered, its
+// the call's requests in flight (past the bound, reading stops); the bodies it sends count
+// against the same bound on their own, before they are sent. When the call has answered, its
 // requests still in flight are aborted and recorded as such; nothing more is sent for it.
 
 import { setMaxListeners } from 'node:events';
@@ -64,6 +65,8 @@ export class CallBridge {
   /** Bytes read from the wire so far, by all the call's requests together, and after decoding. */
   private readonly wire: ByteBudget & { read: number };
   private bytes = 0;
+  /** Bytes of the bodies the call has had sent: the host holds each while it goes out. */
+  private sent = 0;
   private readonly inFlight = new Set<InFlight>();
 
   constructor(
@@ -112,6 +115,7 @@ export class CallBridge {
     const refused = callEnded?.aborted ? CALL_ENDED : this.refusal(method, url, request);
     this.arrived += 1;
     if (refused) return this.failed(url?.origin ?? String(request.url).slice(0, 100), method, started, 0, refused);
+    this.sent += request.body?.length ?? 0;
     const target = url as URL;
     const filled = this.fill(request);
     const entry: InFlight = { origin: target.origin, method, started, recorded: false };
@@ -245,6 +249,8 @@ export class CallBridge {
     }
     if (this.wire.read > this.context.maxBytesPerCall || this.bytes > this.context.maxBytesPerCall)
       return tooManyBytes(this.context.maxBytesPerCall);
+    if (this.sent + (request.body?.length ?? 0) > this.context.maxBytesPerCall)
+      return `TOO_MANY_BYTES: the call sent more than ${this.context.maxBytesPerCall} bytes of request bodies (network.maxBytesPerCall)`;
     if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
       return `INVALID_URL: ${JSON.stringify(String(request.url).slice(0, 100))} is not an http(s) URL`;
     if (url.username || url.password) return 'INVALID_URL: credentials in a URL are not sent';

@@ -3,8 +3,9 @@
 // request goes to the host as plain data, and the core performs it (src/call/bridge.ts). A
 // request belongs to the executeRequest call whose code made it (job-context.ts), however late
 // and through whatever library: it is sent as that call's, and only while that call runs; code
-// an answered call left behind is refused here (and by the host). Anywhere but in an
-// executeRequest call the attempt is refused and counted like any other network attempt (SEC100).
+// an answered call left behind is refused here (and by the host), and never hears back. Anywhere
+// but in an executeRequest call the attempt is refused and counted like any other network
+// attempt (SEC100).
 
 import { TextDecoder } from 'node:util';
 import { readMediaType } from '../shared/media-type.js';
@@ -23,10 +24,15 @@ export function receiveInbound(message: Inbound): void {
   settle?.(message.answer);
 }
 
-/** The job has ended: its requests still waiting are refused, whatever the host answers later. */
+/**
+ * The job has ended: its requests still waiting are never answered, whatever the host answers
+ * later. Settling them would run the code the call left behind after the call's last turn, under
+ * no deadline: a chain that asks again on each refusal would hold the process for ever, and the
+ * next schema's call would fail for it.
+ */
 export function endBridgedRequests(job: Job): void {
-  for (const outbound of job.waiting)
-    receiveInbound({ kind: 'inbound', outbound, answer: { ok: false, message: callEnded() } });
+  for (const outbound of job.waiting) waiting.delete(outbound);
+  job.waiting.clear();
 }
 
 /** Tells the host, once per ended job, that code it left behind still tries to reach out. */
@@ -34,10 +40,6 @@ export function reportLate(job: Job): void {
   if (job.toldLate) return;
   job.toldLate = true;
   process.send?.({ late: job.id, unit: job.unit } satisfies Late);
-}
-
-function callEnded(): string {
-  return 'CALL_ENDED: the executeRequest call that started this request has answered; nothing more is sent for it';
 }
 
 /**
@@ -52,8 +54,9 @@ function ask(unit: string | null, request: BridgeRequest, what: string, signal?:
     return Promise.reject(new NetworkBlockedError(`${what} outside an executeRequest handler`));
   }
   if (job.ended) {
+    // Refused unanswered, as endBridgedRequests leaves them: no answer runs the ended call's code again.
     reportLate(job);
-    return Promise.reject(new TypeError(callEnded()));
+    return new Promise(() => undefined);
   }
   const outbound = nextOutbound++;
   job.waiting.add(outbound);

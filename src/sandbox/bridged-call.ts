@@ -4,7 +4,9 @@
 // time; time on the network is bounded by the HTTP client's timeouts, the per-call request bound,
 // and the whole call's bound (WorkerSupervisor). A call that only waits while others want the
 // process is parked (process-turn.ts): it gives up its turn, its answers wait until it has the
-// turn again, and its deadline stays paused until they are handed over. When the call ends, its
+// turn again, and its deadline stays paused until they are handed over. Asked to park, a call
+// counts its deadline until the worker says it has: one that computes beside its requests in
+// flight holds the process, and misses its deadline rather than fail the calls waiting on it. When the call ends, its
 // requests still in flight are aborted (the bridge records them), and nothing more is sent for it.
 
 import { setMaxListeners } from 'node:events';
@@ -122,6 +124,8 @@ export class BridgedCall {
   parked(): void {
     if (!this.parking) return;
     this.parking = false;
+    // Shown to wait: the deadline counts no more until an answer is handed over.
+    if (this.inFlight > 0) this.deadline.pause();
     if (this.ended.signal.aborted || !this.host.turn.holds(this.host.owner)) return;
     this.host.turn.release(this.host.owner);
     if (this.held.length > 0) void this.resume();
@@ -131,6 +135,9 @@ export class BridgedCall {
   private parkIfWaiting(): void {
     if (this.parking || this.inFlight === 0 || !this.host.turn.wanted || !this.host.turn.holds(this.host.owner)) return;
     this.parking = true;
+    // Until the worker says it has set the call aside, the call may be running, not waiting (a
+    // loop beside its request in flight): that time is the handler's, and others wait on it.
+    this.deadline.resume();
     this.send({ kind: 'park', id: this.id });
   }
 

@@ -37,6 +37,11 @@ export function runAs<T>(job: Job, work: () => Promise<T>): Promise<T> {
   return jobs.run(job, work);
 }
 
+/** Runs `work` as the worker's own code, outside every job: what it schedules is no job's (timer-guard.ts). */
+export function outsideJobs<T>(work: () => T): T {
+  return jobs.exit(work);
+}
+
 /** The job the running code belongs to; none for the worker's own code outside every request. */
 export function currentJob(): Job | undefined {
   return jobs.getStore();

@@ -90,6 +90,8 @@ export class WorkerProcess {
         `--max-old-space-size=${memoryMb}`,
         `--max-semi-space-size=${Math.max(1, Math.floor(memoryMb / 32))}`,
         '--stack-size=984',
+        // Buffer.allocUnsafe would hand a handler memory freed by another schema's calls.
+        '--zero-fill-buffers',
       ],
       // Worker output is handler or library noise; it must never reach the host's stdout (MCP
       // stdio). stderr is kept in part: it says whether a dead process ran out of heap.

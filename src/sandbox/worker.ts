@@ -1,7 +1,8 @@
 // The sandbox worker: a child process started with an empty environment and a V8 heap limit
 // (a process, not a worker thread: a heap overflow in a worker thread can abort the whole host).
-// Network primitives are refused first (network-guard, imported before anything else), then
-// SES `lockdown()` freezes every shared intrinsic. Libraries are imported the first time a
+// Network primitives are refused first (network-guard, imported before anything else), timers
+// of a request that has ended never fire (timer-guard), then SES `lockdown()` freezes every
+// shared intrinsic. Libraries are imported the first time a
 // schema needs them, their shared settings locked and frozen with `harden`, so every schema in
 // the process shares one read-only copy. Each schema gets its own Compartment whose globals are
 // a short list of safe built-ins; its handlers factory and handlers run there and see only their
@@ -13,10 +14,11 @@
 // made it, and once a request has ended, what its code still tries is refused and fails no one.
 
 import { onLateAttempt, routeGlobalFetch } from './network-guard.js';
+import './timer-guard.js';
 import 'ses';
 import { endBridgedRequests, fetchFor, receiveInbound, reportLate, sandboxAbortSignal } from './bridge-fetch.js';
 import { BusyPoll, workOverlaps } from './busy-poll.js';
-import { newJob, runAs, type Job } from './job-context.js';
+import { newJob, outsideJobs, runAs, type Job } from './job-context.js';
 import { ResidentMemory } from './resident-memory.js';
 import { noteReturned, RETURNED_NOTE_FLAG } from './returned-note.js';
 import { importLibrary } from './worker-libraries.js';
@@ -53,6 +55,10 @@ const noteIfGiven: (id: number) => void = process.argv.includes(RETURNED_NOTE_FL
 // own code throw so, the request goes unanswered and the host's deadline replaces the process.
 process.on('unhandledRejection', () => undefined);
 process.on('uncaughtException', () => undefined);
+// Small Buffers are slices of one pool, and `buffer.buffer` of any slice is all of it: the bytes
+// of other schemas' answers, bodies and tokens. With no pool each Buffer has memory of its own
+// (cleared: the process starts with --zero-fill-buffers, worker-process.ts); lockdown freezes it so.
+Buffer.poolSize = 0;
 lockdown({
   // 'safe' keeps stack traces, with their host paths, away from handler code.
   errorTaming: 'safe',
@@ -163,7 +169,8 @@ async function run(job: Job, request: Request): Promise<void> {
   );
   // With a request waiting in the inbox (sent ahead) the worker goes on to it; polling beside it
   // would only add turns of the event loop.
-  if (inbox.length === 0) nextRequestPoll.extend(NEXT_REQUEST_POLL_MS);
+  // The worker's own polling, not the ended job's: its timers would never fire (timer-guard.ts).
+  if (inbox.length === 0) outsideJobs(() => nextRequestPoll.extend(NEXT_REQUEST_POLL_MS));
 }
 
 /**

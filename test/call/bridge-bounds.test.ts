@@ -2,7 +2,9 @@
 // against network.maxRequestsPerCall when it is asked for, not when it has finished (200 fetches
 // started at once all went out against a bound of 20), and every byte read counts against
 // network.maxBytesPerCall as it arrives, shared by the call's requests in flight: past the bound,
-// reading stops and the connections are dropped.
+// reading stops and the connections are dropped. The bodies a call sends count against the same
+// bound, on their own: a handler's requests are held in the host's memory while they are sent,
+// and 20 bodies of several MB each, per call, would let one schema's calls exhaust it.
 //
 // Real parts: the real sandbox and a loopback upstream that counts what reaches it and whether
 // each answer was read to its end.
@@ -18,6 +20,8 @@ const MAX_BYTES = 1_000_000;
 /** Each big answer: most of the byte bound, so only one fits. */
 const BIG_BYTES = 800_000;
 const CHUNK_BYTES = 16_000;
+/** Each body sent: three fit in the byte bound. */
+const UPLOAD_BYTES = 300_000;
 
 const ROUTE = (name: string) =>
   `${name}: { method: 'GET', path: '/${name}', description: 'A route.', parameters: [], tests: [{ _description: 'a' }] }`;
@@ -25,16 +29,17 @@ const ROUTE = (name: string) =>
 const SCHEMA = `export const main = {
     namespace: 'greedy', name: 'Greedy', description: 'Starts many requests at once.', version: '2.0.0', docs: [], tags: [],
     root: 'https://api.greedy.test',
-    routes: { ${[ROUTE('flood'), ROUTE('big')].join(', ')} }
+    routes: { ${[ROUTE('flood'), ROUTE('big'), ROUTE('upload')].join(', ')} }
 };
 export const handlers = () => {
-    const settle = async (count, path) => {
-        const outcomes = await Promise.allSettled(Array.from({ length: count }, async () => (await fetch('https://api.greedy.test' + path)).status));
+    const settle = async (count, path, init) => {
+        const outcomes = await Promise.allSettled(Array.from({ length: count }, async () => (await fetch('https://api.greedy.test' + path, init)).status));
         return outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : outcome.reason.message));
     };
     return {
         flood: { executeRequest: async () => ({ response: await settle(200, '/item') }) },
-        big: { executeRequest: async () => ({ response: await settle(10, '/big') }) }
+        big: { executeRequest: async () => ({ response: await settle(10, '/big') }) },
+        upload: { executeRequest: async () => ({ response: await settle(10, '/upload', { method: 'POST', body: new Uint8Array(${UPLOAD_BYTES}) }) }) }
     };
 };
 `;
@@ -102,6 +107,24 @@ describe('bounds count from admission', () => {
     const big = () => upstream.records.slice(mark).filter((entry) => entry.url === '/big');
     expect(await waitFor(() => big().length === 10 && big().filter((entry) => entry.closed).length >= 9, 5_000)).toBe(
       true,
+    );
+  });
+
+  it('10 large bodies sent at once: the bodies past the byte bound are refused before anything is sent', async () => {
+    const mark = upstream.records.length;
+    const result = await catalog.call('greedy_upload', {});
+    expect(result.ok).toBe(true);
+    const outcomes = (result as { content: { value: unknown[] } }).content.value;
+    const fit = Math.floor(MAX_BYTES / UPLOAD_BYTES);
+    expect(outcomes.filter((outcome) => outcome === 200)).toHaveLength(fit);
+    expect(outcomes.filter((outcome) => outcome !== 200)).toEqual(
+      Array(10 - fit).fill(
+        `TOO_MANY_BYTES: the call sent more than ${MAX_BYTES} bytes of request bodies (network.maxBytesPerCall)`,
+      ),
+    );
+    expect(upstream.records.slice(mark).map((entry) => entry.bytes.length)).toEqual(Array(fit).fill(UPLOAD_BYTES));
+    expect((result as { requests: Array<{ error?: string }> }).requests.filter((entry) => entry.error)).toHaveLength(
+      10 - fit,
     );
   });
 });
