@@ -12,6 +12,27 @@ export const encodeJsonString = (value: string): string => JSON.stringify(value)
 /** Shortest piece of a longer base64 text taken as a key's: shorter ones turn up by chance. */
 const MIN_BASE64_PIECE = 8;
 
+/**
+ * The fewest characters of a key's start or end that redaction takes for the key: an upstream
+ * that echoes a value cut short ("unknown symbol <first 24 characters>") shows only a start or an
+ * end, and a handler choosing what stands before its key's token moves the cut along the key.
+ * Shorter pieces turn up by chance (a shared `sk_live_` is 8).
+ */
+export const MIN_KEY_PART = 8;
+
+/**
+ * A key's starts and ends of MIN_KEY_PART characters and more, as it stands and percent-encoded
+ * (as bytes, one character per byte, where it is not ASCII): what an echo cut short leaves of
+ * it. Redaction only: a handler never holds a key, so it cannot send a piece of one.
+ */
+export function keyParts(value: string): string[] {
+  const parts = new Set<string>();
+  for (const text of new Set([value, encodeURIComponent(value)]))
+    for (let length = MIN_KEY_PART; length < text.length; length++)
+      for (const part of [text.slice(0, length), text.slice(text.length - length)]) parts.add(latin1Of(part)).add(part);
+  return [...parts];
+}
+
 /** Every spelling of `value` (see the top of this file), without duplicates. */
 export function keyForms(value: string): string[] {
   const percent = encodeURIComponent(value);

@@ -15,7 +15,7 @@
 // copied unless something matched.
 
 import { otherCharsetDecoder, type Decoded } from './decode.js';
-import { encodeJsonString, keyForms, latin1Of } from './key-forms.js';
+import { encodeJsonString, keyForms, keyParts, latin1Of } from './key-forms.js';
 import { rewrite } from './rewrite-leaves.js';
 import { jsonUnescaped, type TextView } from './json-escapes.js';
 import { collect, merged, outermost, type Found, type Replaced } from './found-forms.js';
@@ -55,12 +55,15 @@ export class Redactor {
   private readonly utf16Pattern: RegExp;
   private readonly subsets = new WeakMap<object, Redactor>();
   private readonly subsetsByNames = new Map<string, Redactor>();
+  /** The same keys' whole forms only: what the egress check asks about (a handler never holds a piece of a key). */
+  private readonly whole: Redactor;
 
-  /** `values` maps each key's name to its value. */
-  constructor(values: ReadonlyMap<string, string>) {
+  /** `values` maps each key's name to its value; `withParts`: a key's start or end counts as the key (redaction). */
+  constructor(values: ReadonlyMap<string, string>, withParts = true) {
     this.values = values;
+    this.whole = withParts ? new Redactor(values, false) : this;
     for (const [key, value] of values) {
-      for (const form of keyForms(value)) {
+      for (const form of [...keyForms(value), ...(withParts ? keyParts(value) : [])]) {
         const known = this.forms.get(form);
         if (!known) this.forms.set(form, { keys: [key], replacement: `[redacted ${key}]` });
         else if (!known.keys.includes(key)) (known.keys as string[]).push(key);
@@ -114,11 +117,13 @@ export class Redactor {
    * `asBytes`, `text` is bytes read as latin1, where a key in UTF-16 counts too.
    */
   keysIn(text: string, asBytes = false): Array<readonly string[]> {
+    if (this.whole !== this) return this.whole.keysIn(text, asBytes);
     return this.values.size === 0 ? [] : outermost(this.found(text, asBytes, false)).map((found) => found.keys);
   }
 
   /** Whether keysIn would find anything in `text`: the same searches, nothing collected (egress.ts asks it of every request). */
   holdsKey(text: string, asBytes = false): boolean {
+    if (this.whole !== this) return this.whole.holdsKey(text, asBytes);
     if (this.values.size === 0) return false;
     if (this.needles.in(text)) return true;
     const unescaped = this.unescaped(text, asBytes);

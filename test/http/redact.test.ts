@@ -81,7 +81,8 @@ describe('each form of a key in a text', () => {
   it('finds forms with many keys, where one expression searches for all of them', () => {
     const many = new Redactor(new Map(Array.from({ length: 6 }, (_, i) => [`K${i}`, `key-number-${i}-0123456789`])));
     expect(many.redact(`x ${base64('key-number-4-0123456789')} y`)).toBe('x [redacted K4] y');
-    const clean = { list: ['key-number-', 'plain'] };
+    // Seven characters of a key's start are not taken for the key (MIN_KEY_PART is 8).
+    const clean = { list: ['key-num', 'plain'] };
     expect(many.redactValue(clean)).toBe(clean);
   });
 });
@@ -208,20 +209,57 @@ describe('redactAnswer: an upstream answer before a handler sees it', () => {
 describe('forKeysOf', () => {
   const catalog = new Redactor(
     new Map([
-      ['A', 'value-of-key-a'],
-      ['B', 'value-of-key-b'],
+      ['A', 'key-a-0123456'],
+      ['B', 'key-b-9876543'],
     ]),
   );
 
   it('redacts only the keys named, made once per owner and shared by owners with the same names', () => {
     const plan = { keys: ['A'] };
     const onlyA = catalog.forKeysOf(plan, (owner) => owner.keys);
-    expect(onlyA.redact('value-of-key-a value-of-key-b')).toBe('[redacted A] value-of-key-b');
+    expect(onlyA.redact('key-a-0123456 key-b-9876543')).toBe('[redacted A] key-b-9876543');
     expect(catalog.forKeysOf(plan, () => ['B'])).toBe(onlyA);
     expect(catalog.forKeysOf({ keys: ['A', 'A'] }, (owner) => owner.keys)).toBe(onlyA);
     // A name the catalog has no value for adds nothing.
     expect(catalog.forKeysOf({}, () => ['A', 'UNKNOWN'])).toBe(onlyA);
-    expect(catalog.forKeysOf({}, () => []).redact('value-of-key-a')).toBe('value-of-key-a');
+    expect(catalog.forKeysOf({}, () => []).redact('key-a-0123456')).toBe('key-a-0123456');
+  });
+});
+
+describe("an echo cut short: a key's start or end", () => {
+  const KEY_VALUE = 'k7Qx9LmP2vRt8WzY4bNc6HdJ';
+  const redactor = new Redactor(new Map([['CUT', KEY_VALUE]]));
+
+  it('of 8 characters or more is redacted as the key, in text, JSON and bytes; 7 are left', () => {
+    for (let length = 8; length < KEY_VALUE.length; length++) {
+      const start = KEY_VALUE.slice(0, length);
+      const end = KEY_VALUE.slice(-length);
+      expect(redactor.redact(`unknown symbol xx${start}`)).toBe('unknown symbol xx[redacted CUT]');
+      expect(redactor.redact(`${end}!`)).toBe('[redacted CUT]!');
+      expect(redactor.redactValue({ error: `q=${start}` })).toEqual({ error: 'q=[redacted CUT]' });
+      const body = Buffer.from(JSON.stringify({ error: start }));
+      expect(redactor.redactRawAnswer({ headers: {}, body }).body.toString()).not.toContain(start);
+    }
+    expect(redactor.redact(KEY_VALUE.slice(0, 7))).toBe(KEY_VALUE.slice(0, 7));
+    expect(redactor.redact(KEY_VALUE.slice(3, 20))).toBe(KEY_VALUE.slice(3, 20));
+  });
+
+  it('is not what the egress check looks for: a handler never holds a piece of a key to send', () => {
+    expect(redactor.holdsKey(KEY_VALUE.slice(0, 20))).toBe(false);
+    expect(redactor.keysIn(KEY_VALUE.slice(0, 20))).toEqual([]);
+    expect(redactor.keysIn(KEY_VALUE)).toEqual([['CUT']]);
+  });
+
+  it('shared by two keys is redacted as either (a start two keys share is taken for a key)', () => {
+    const two = new Redactor(
+      new Map([
+        ['A', 'shared-start-aaaa'],
+        ['B', 'shared-start-bbbb'],
+      ]),
+    );
+    expect(two.redact('shared-start-aaaa shared-start-bbbb shared-start')).toBe(
+      '[redacted A] [redacted B] [redacted A]',
+    );
   });
 });
 

@@ -1,12 +1,9 @@
-// OPEN (found by the eighth review, not fixed): promise 6 against an upstream that echoes a
-// parameter cut to a length, as many APIs' error messages do ("unknown symbol <first 24
-// characters>"). A handler puts its key's token after padding of its choice in that parameter,
-// sent to the key's own origin: the core fills the key in, the upstream echoes the first 24
-// characters, and the echo holds only the start of the key, which is no form redaction knows
-// (it finds whole values), so it reaches the handler and the call's result. Moving the cut
-// along, the handler reads all of the key but its last character. Marked `fails` so the suite
-// shows the hole is open; when redaction finds a key's cut-off start, this test fails: make it
-// an `it` and list it under promise 6 in docs/security.md.
+// Promise 6 against an upstream that echoes a parameter cut to a length, as many APIs' error
+// messages do ("unknown symbol <first 24 characters>"). A handler puts its key's token after
+// padding of its choice in that parameter, sent to the key's own origin: the core fills the key
+// in, the upstream echoes the first 24 characters, and moving the cut along, the handler would
+// read all of the key but its last character were only whole values redacted (found by the eighth
+// review). A key's starts and ends of 8 characters or more are redacted as the key (key-forms.ts).
 //
 // Real parts: the real sandbox, a loopback upstream behind the schema's origin.
 
@@ -58,7 +55,7 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-it.fails('an echo cut short gives the handler no piece of the key longer than a few characters', async () => {
+it('an echo cut short gives the handler no piece of the key longer than a few characters', async () => {
   const result = await catalog.call('cut_read', {});
   expect(result).toMatchObject({ ok: true });
   const known = (result as { content: { value: string } }).content.value;

@@ -15,7 +15,7 @@ import type { Catalog } from '../../src/runtime/catalog.js';
 import { loadProjectCatalog, type ProjectCatalog } from '../kit/catalog.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
 
-const KEY = 'redirect-key-value-5772156649';
+const KEY = 'rdr-key-value-5772156649';
 
 const SCHEMA = `export const main = {
     namespace: 'redir', name: 'Redir', description: 'An API that redirects.', version: '2.0.0', docs: [], tags: [],
