@@ -191,7 +191,12 @@ export interface RequestTerm {
  * request is about something no tool does.
  */
 export function requestTerms(text: string): RequestTerm[] {
-  return splitWords(text).flatMap((word) => {
+  return requestWords(text).flat();
+}
+
+/** The terms of a request word by word, in its order: a filler word has none (coverage.ts reads which words are neighbours). */
+export function requestWords(text: string): RequestTerm[][] {
+  return splitWords(text).map((word) => {
     // An acronym (`USDC`, `NASA`) names what is wanted as often as not: only a capitalised word is taken for a name.
     const value = /\d/.test(word) || /^\p{Lu}\p{Ll}/u.test(word);
     const acronym = /^\p{Lu}{2,}s?$/u.test(word);
