@@ -8,6 +8,7 @@ import type { Tool } from '../catalog/tools.js';
 import { rank, findTerm, inFirstFields, type QueryTerm, type Ranked, type RankSettings } from './bm25.js';
 import { coverage, FIELDS_SAYING_WHAT_IT_DOES, LOOSE_FROM } from './coverage.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
+import { preferWithoutIdentifier } from './identifiers.js';
 import { cachedPostings, indexKey, textKey } from './index-cache.js';
 import { PostingsBuilder, type Postings } from './postings.js';
 import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
@@ -187,7 +188,11 @@ export class ToolIndex {
         ? undefined
         : (document: number) => this.toolAt(document).namespace === options.namespace;
     const used: number[][] = [];
-    const results = this.able(query, rank(this.postings, terms, SETTINGS, keep, used));
+    const results = preferWithoutIdentifier(
+      query,
+      this.able(query, rank(this.postings, terms, SETTINGS, keep, used)),
+      (document) => this.toolAt(document),
+    );
     const best = results[0];
     if (
       !best ||
