@@ -81,6 +81,21 @@ describe('term', () => {
   ])('%s → %j', (word, terms) => {
     expect(term(word)).toEqual(terms);
   });
+
+  it.each([
+    // General German words of the domains APIs serve, to the English their tools are described with.
+    ['Temperatur', ['temperature']],
+    ['Fahrplan', ['timetable']],
+    ['Einwohner', ['population']],
+    ['Apotheken', ['pharmacy']],
+    ['Nebenwirkungen', ['side', 'effect']],
+    ['Leitzins', ['interest', 'rate']],
+    ['Hauptstadt', ['capital']],
+    // Joined with another word of the table: a compound (Wetter + Bericht is weather, Flughafen + Wetter both).
+    ['Flughafenwetter', ['airport', 'weather']],
+  ])('German: %s → %j', (word, terms) => {
+    expect(term(word)).toEqual(terms);
+  });
 });
 
 describe('joinedWords', () => {
