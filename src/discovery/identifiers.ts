@@ -11,7 +11,7 @@ import type { Ranked } from './bm25.js';
 import { fold, splitWords, term } from './words.js';
 
 /** The last word of a parameter's key that makes it an identifier (`proposal_id`, `walletAddress`, `txHash`). */
-const IDENTIFIER_WORDS = new Set([
+const IDENTIFIER_WORDS = [
   'id',
   'ids',
   'address',
@@ -25,27 +25,34 @@ const IDENTIFIER_WORDS = new Set([
   'identifier',
   'number',
   'key',
-]);
+];
+/** A key that can end in one of them: most keys (`q`, `chain`, `limit`) are not split into words at all. */
+const MAY_END_IN_IDENTIFIER = new RegExp(`(?:${IDENTIFIER_WORDS.join('|')})$`, 'i');
+const IDENTIFIER = new Set(IDENTIFIER_WORDS);
 
 /** A tool needing an identifier the request lacks scores this share of its score where a tool of its namespace needing none comes this close. */
 const WITHOUT_IDENTIFIER = 0.85;
 /** How many of the best results are looked at: the tie-break is about the top of the list. */
-const LOOKED_AT = 20;
+const LOOKED_AT = 10;
 
 /**
  * `results` (best first) with each tool that needs an identifier the request does not hold moved
  * below the tools of its namespace that need none and score at least WITHOUT_IDENTIFIER of it.
+ * `said`: the request's terms.
  */
 export function preferWithoutIdentifier(
   query: string,
+  said: ReadonlySet<string>,
   results: Ranked[],
   toolAt: (document: number) => Tool,
 ): Ranked[] {
   // A digit anywhere: an id, an address, a hash or a number the request hands over.
   if (/\d/.test(query)) return results;
-  const said = new Set(splitWords(query).flatMap(term));
   const top = results.slice(0, LOOKED_AT);
-  const needs = top.map(({ document }) => needsIdentifier(toolAt(document), said));
+  const needs = top.map(({ document }) =>
+    identifiersOf(toolAt(document)).some((words) => !words.some((word) => said.has(word))),
+  );
+  if (!needs.includes(true)) return results;
   const rescored = top.map((result, at) => {
     if (!needs[at]) return result;
     const { namespace } = toolAt(result.document);
@@ -60,11 +67,18 @@ export function preferWithoutIdentifier(
   return [...rescored, ...results.slice(LOOKED_AT)];
 }
 
-/** Whether the tool needs, from its caller, an identifier whose word the request does not say. */
-function needsIdentifier(tool: Tool, said: ReadonlySet<string>): boolean {
-  return tool.route.parameters.some((param) => {
-    if (param.source.kind !== 'user' || param.optional) return false;
-    const last = splitWords(param.key).at(-1);
-    return last !== undefined && IDENTIFIER_WORDS.has(fold(last)) && !term(last).some((word) => said.has(word));
-  });
+/** Each tool's required identifiers, as the terms of their word: read once per tool, not per search. */
+const identifiers = new WeakMap<Tool, readonly (readonly string[])[]>();
+
+function identifiersOf(tool: Tool): readonly (readonly string[])[] {
+  let found = identifiers.get(tool);
+  if (found === undefined) {
+    found = tool.route.parameters.flatMap((param) => {
+      if (param.source.kind !== 'user' || param.optional || !MAY_END_IN_IDENTIFIER.test(param.key)) return [];
+      const last = splitWords(param.key).at(-1);
+      return last !== undefined && IDENTIFIER.has(fold(last)) ? [term(last)] : [];
+    });
+    identifiers.set(tool, found);
+  }
+  return found;
 }

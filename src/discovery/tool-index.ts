@@ -160,7 +160,8 @@ export class ToolIndex {
         if (
           !alone &&
           findTerm(this.postings, word) >= 0 &&
-          ![...request, ...extra].some((entry) => entry.term === word)
+          !request.some((entry) => entry.term === word) &&
+          !extra.some((entry) => entry.term === word)
         )
           extra.push({ term: word, value: true });
     }
@@ -190,6 +191,7 @@ export class ToolIndex {
     const used: number[][] = [];
     const results = preferWithoutIdentifier(
       query,
+      new Set(wanted),
       this.able(query, rank(this.postings, terms, SETTINGS, keep, used)),
       (document) => this.toolAt(document),
     );
