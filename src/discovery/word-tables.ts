@@ -335,9 +335,16 @@ export const SYNONYMS_TABLE: Record<string, string> = {
   sueldo: 'salary',
   jahr: 'year',
   annee: 'year',
-  // General German words of the domains APIs serve (weather and environment, transport, statistics,
-  // companies, health, law, energy, finance, places, culture, sport), written from those domains'
-  // common words, not from a query set; each to the English word such APIs describe it with.
+};
+
+/**
+ * General German words of the domains APIs serve (weather and environment, transport, statistics,
+ * companies, health, law, energy, finance, places, culture, sport), written from those domains'
+ * common words, not from a query set; each to the English word such APIs describe it with. Read
+ * in requests only (words.ts `requestWords`), beside the word itself: a German tool's own text
+ * keeps its words, and the index (made at every cold start) does not grow its table.
+ */
+export const GERMAN_REQUEST_WORDS: Record<string, string> = {
   wetterbericht: 'weather',
   temperatur: 'temperature',
   temperaturen: 'temperature',
