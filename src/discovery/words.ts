@@ -6,7 +6,8 @@
 // synonyms beyond the table, other languages, meaning) the ranking does not understand. The
 // tables themselves are in word-tables.ts.
 
-import { FILLER_WORDS, GERMAN_REQUEST_WORDS, SYNONYMS_TABLE } from './word-tables.js';
+import { GERMAN_REQUEST_WORDS } from './german-words.js';
+import { FILLER_WORDS, SYNONYMS_TABLE } from './word-tables.js';
 
 const FILLER = new Set(FILLER_WORDS);
 

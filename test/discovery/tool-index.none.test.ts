@@ -1,6 +1,7 @@
-// The "none" rule's measure (src/discovery/coverage.ts) on a fixture of a paper search that takes
-// the words to look for, paper counts and weather tools that take none: a topic of several words
-// no tool has is what a search is given, not evidence that no tool fits; a number is an argument.
+// The "none" rule's measure (src/discovery/coverage.ts), through ToolIndex, on a fixture of a
+// paper search that takes the words to look for, paper counts and weather tools that take none:
+// a topic of several words no tool has is what a search is given, not evidence that no tool fits;
+// a number is an argument.
 
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
