@@ -6,7 +6,9 @@
 
 import type { Tool } from '../catalog/tools.js';
 import { rank, findTerm, inFirstFields, type QueryTerm, type Ranked, type RankSettings } from './bm25.js';
+import { coverage, FIELDS_SAYING_WHAT_IT_DOES, LOOSE_FROM } from './coverage.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
+import { preferWithoutIdentifier } from './identifiers.js';
 import { cachedPostings, indexKey, textKey } from './index-cache.js';
 import { PostingsBuilder, type Postings } from './postings.js';
 import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
@@ -14,7 +16,7 @@ import { actionVerb } from './intent.js';
 import { TermCounter } from './term-counter.js';
 import type { PieceDocument, TermDocuments } from './term-documents.js';
 import { phrases, relatedTerms } from './related-words.js';
-import { fold, joinedWords, requestTerms, splitWords, term, type RequestTerm } from './words.js';
+import { fold, joinedWords, requestWords, splitWords, term, type RequestTerm } from './words.js';
 
 export interface SearchHit {
   name: string;
@@ -43,8 +45,6 @@ const SETTINGS: RankSettings = {
   relatedWeight: 0.3,
 };
 
-/** Request words this long match longer terms they begin, and terms one typo away. */
-const LOOSE_FROM = 5;
 /** A request word no tool has matches longer terms it begins from this length, and terms one typo away from one letter more. */
 const UNKNOWN_LOOSE_FROM = 3;
 /** A request word no tool has, this long, matches terms that share all but its last three letters (at least five). */
@@ -57,19 +57,7 @@ const SHARED_FROM = 7;
  */
 const NONE_MIN_COVERAGE = 0.3;
 
-/**
- * How many of FIELDS, from the first, say what a tool does: those before `params` (name, about,
- * description; documents.ts keeps them first).
- */
-const FIELDS_SAYING_WHAT_IT_DOES = FIELDS.indexOf('params');
-/**
- * A request's word the best tool has only in its parameters or its schema's lead counts this much
- * of its weight towards NONE_MIN_COVERAGE: weaker evidence that the tool does what is asked.
- */
-const ASIDE_WEIGHT = 0.75;
-const LOOSE_WEIGHT = 0.25;
-
-/** Weight of a request's word that looks like a value (words.ts `requestTerms`) against one that says what is wanted. */
+/** Weight of a request's word that looks like a value (words.ts `requestWords`) against one that says what is wanted. */
 const VALUE_BOOST = 0.5;
 
 export interface IndexOptions {
@@ -151,7 +139,10 @@ export class ToolIndex {
 
   /** The best-matching tools, best first; empty when none fits the request. */
   find(query: string, options: SearchOptions): SearchHit[] {
-    const request = requestTerms(query);
+    const byWord = requestWords(query);
+    const request = byWord.flat();
+    // Terms of the whole request rather than of one word: a phrase's, two words joined.
+    const extra: RequestTerm[] = [];
     // A phrase that names one thing (`total value locked`) is that thing; its words stay for a tool that writes it out, at half weight.
     const words = splitWords(query).map(fold);
     const spelled = phrases(words);
@@ -159,16 +150,22 @@ export class ToolIndex {
       const phraseWords = new Set([...spelled.used].flatMap((at) => term(words[at] as string)));
       for (const entry of request)
         if (phraseWords.has(entry.term)) Object.assign(entry, { value: true, inPhrase: true });
-      for (const word of spelled.terms) request.push({ term: word, value: false });
+      for (const word of spelled.terms) extra.push({ term: word, value: false });
     }
     // Two words a tool writes as one count as that one word too, at half weight (as a value), when a tool has
     // it and the two alone say less: one of them is filler or a word no tool has (`data sets`: dataset).
     for (const { terms: joined, parts } of joinedWords(query)) {
       const alone = parts.every((part) => part.length > 0 && part.every((word) => findTerm(this.postings, word) >= 0));
       for (const word of joined)
-        if (!alone && findTerm(this.postings, word) >= 0 && !request.some((entry) => entry.term === word))
-          request.push({ term: word, value: true });
+        if (
+          !alone &&
+          findTerm(this.postings, word) >= 0 &&
+          !request.some((entry) => entry.term === word) &&
+          !extra.some((entry) => entry.term === word)
+        )
+          extra.push({ term: word, value: true });
     }
+    request.push(...extra);
     const wanted = [...new Set(request.map((entry) => entry.term))];
     if (wanted.length === 0) return [];
     // A name in the request (`Berlin`, `Tokyo`) is more often an argument than the API meant: it weighs less.
@@ -192,16 +189,23 @@ export class ToolIndex {
         ? undefined
         : (document: number) => this.toolAt(document).namespace === options.namespace;
     const used: number[][] = [];
-    const results = this.able(query, rank(this.postings, terms, SETTINGS, keep, used));
+    const results = preferWithoutIdentifier(
+      query,
+      new Set(wanted),
+      this.able(query, rank(this.postings, terms, SETTINGS, keep, used)),
+      (document) => this.toolAt(document),
+    );
     const best = results[0];
     if (
       !best ||
-      this.coverage(
-        request,
-        best.matched.map((index) => wanted[index] as string),
-        best.document,
-        (word) => used[wanted.indexOf(word)] ?? [],
-      ) < this.minCoverage
+      coverage(this.postings, {
+        words: byWord,
+        extra,
+        matched: best.matched.map((index) => wanted[index] as string),
+        document: best.document,
+        tool: this.toolAt(best.document),
+        termsUsed: (word) => used[wanted.indexOf(word)] ?? [],
+      }) < this.minCoverage
     )
       return [];
     return results.slice(0, options.limit).map((result) => {
@@ -234,70 +238,6 @@ export class ToolIndex {
 
   private toolAt(document: number): Tool {
     return this.tools[document] as Tool;
-  }
-
-  /**
-   * The share of the request's terms, each weighted by its rarity (IDF), that `matched` covers. A
-   * value or an acronym no tool knows (a place, a person, an address, a ticker) does not count: it is an argument.
-   * 0 when no word matched is fully evidence (all only in the tool's parameters or schema's lead, or
-   * matched loosely): a tool that says none of the request's words in what it does is a weak match.
-   */
-  private coverage(
-    request: readonly RequestTerm[],
-    matched: readonly string[],
-    document: number,
-    termsUsed: (word: string) => readonly number[],
-  ): number {
-    const hit = new Set(matched);
-    const weights = new Map<string, number>();
-    for (const { term: word, value, acronym, inPhrase } of request) {
-      if (inPhrase === true || ((value || acronym === true) && this.documentsWith(word) === 0)) continue;
-      weights.set(word, this.rarity(word));
-    }
-    let total = 0;
-    let covered = 0;
-    let strong = false;
-    for (const [word, weight] of weights) {
-      total += weight;
-      if (!hit.has(word)) continue;
-      const evidence = this.evidence(word, document, termsUsed(word));
-      strong ||= evidence === 1;
-      covered += weight * evidence;
-    }
-    return total === 0 || !strong ? 0 : covered / total;
-  }
-
-  /**
-   * How much the tool's match of a request word says it does what is asked: fully in a field that
-   * says what it does, ASIDE_WEIGHT only in its parameters or schema's lead or by a related word
-   * there (related-words.ts: another word for it, not the request's own); a word no tool has that
-   * it matched by another form (`termsUsed`) in a field that says what it does fully when long (a
-   * slip in a long word is still the word), LOOSE_WEIGHT when short (bal, gass, hora: a short word
-   * is easily another's slip), and no more than the word itself would count when that form is only
-   * in its parameters.
-   */
-  private evidence(word: string, document: number, termsUsed: readonly number[]): number {
-    const found = findTerm(this.postings, word);
-    if (found >= 0 && inFirstFields(this.postings, found, document, FIELDS_SAYING_WHAT_IT_DOES)) return 1;
-    const related = relatedTerms(word).some((other) => {
-      const at = findTerm(this.postings, other);
-      return at >= 0 && inFirstFields(this.postings, at, document, FIELDS_SAYING_WHAT_IT_DOES);
-    });
-    if (found >= 0 || related) return ASIDE_WEIGHT;
-    if (!termsUsed.some((term) => inFirstFields(this.postings, term, document, FIELDS_SAYING_WHAT_IT_DOES)))
-      return Math.min(ASIDE_WEIGHT, LOOSE_WEIGHT);
-    return word.length >= LOOSE_FROM ? 1 : LOOSE_WEIGHT;
-  }
-
-  /** log(N / tools with the term), at least 1: a word no tool has counts as rare. */
-  private rarity(word: string): number {
-    return Math.max(1, Math.log((this.postings.documentCount + 1) / (this.documentsWith(word) + 1)));
-  }
-
-  /** How many tools have the term, in any field. */
-  private documentsWith(word: string): number {
-    const found = findTerm(this.postings, word);
-    return found < 0 ? 0 : (this.postings.documentFrequency[found] as number);
   }
 }
 

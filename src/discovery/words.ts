@@ -6,6 +6,7 @@
 // synonyms beyond the table, other languages, meaning) the ranking does not understand. The
 // tables themselves are in word-tables.ts.
 
+import { GERMAN_REQUEST_WORDS } from './german-words.js';
 import { FILLER_WORDS, SYNONYMS_TABLE } from './word-tables.js';
 
 const FILLER = new Set(FILLER_WORDS);
@@ -157,15 +158,22 @@ function phrase(words: string): string[] {
   return words.split(' ').flatMap((word) => (FILLER.has(word) ? [] : [stem(word)]));
 }
 
-/** The first three letters of every word of the table that can begin a compound (three letters at least). */
-const COMPOUND_HEADS = new Set([...SYNONYMS_MAP.keys()].filter((key) => key.length >= 3).map((key) => key.slice(0, 3)));
+/** Every beginning, of three letters or more, of a word of the table: how far a word can begin one. */
+const TABLE_STARTS = new Set(
+  [...SYNONYMS_MAP.keys()].flatMap((key) =>
+    Array.from({ length: Math.max(0, key.length - 2) }, (_, at) => key.slice(0, at + 3)),
+  ),
+);
 
 /** `wetterwarnungen` → weather, warning: a word made of two words of the table (German joins them), else null. */
 function compound(word: string): string[] | null {
   // Most words begin with no word of the table: one lookup rather than one per place to cut (the index makes thousands of words).
-  if (word.length < 8 || !COMPOUND_HEADS.has(word.slice(0, 3))) return null;
+  if (word.length < 8) return null;
   for (let cut = 3; cut <= word.length - 3; cut += 1) {
-    const head = synonym(word.slice(0, cut));
+    const start = word.slice(0, cut);
+    // No longer start is a word of the table either: the cuts stop where the table's words do.
+    if (!TABLE_STARTS.has(start)) return null;
+    const head = synonym(start);
     if (head === undefined) continue;
     // A joining s (Verkehrsmeldung) is allowed between the parts.
     const rest = word.slice(cut);
@@ -191,28 +199,50 @@ export interface RequestTerm {
  * request is about something no tool does.
  */
 export function requestTerms(text: string): RequestTerm[] {
-  return splitWords(text).flatMap((word) => {
+  return requestWords(text).flat();
+}
+
+/** The terms of a request word by word, in its order: a filler word has none (coverage.ts reads which words are neighbours). */
+export function requestWords(text: string): RequestTerm[][] {
+  return splitWords(text).map((word) => {
     // An acronym (`USDC`, `NASA`) names what is wanted as often as not: only a capitalised word is taken for a name.
     const value = /\d/.test(word) || /^\p{Lu}\p{Ll}/u.test(word);
     const acronym = /^\p{Lu}{2,}s?$/u.test(word);
     const found = term(word).map((entry) => (acronym ? { term: entry, value, acronym } : { term: entry, value }));
-    // German capitalises its nouns: a capitalised word may be a compound of the table's words.
-    const parts = found.length === 1 && /^\p{Lu}/u.test(word) ? knownParts(fold(word), found[0]?.term as string) : [];
-    // The word itself stays, as a name: a tool may use the whole compound.
+    const parts = found.length === 1 ? germanParts(word, found[0]?.term as string) : [];
+    // The word itself stays, as a name: a tool may use the whole compound, a German tool the word.
     return parts.length === 0 ? found : [{ term: found[0]?.term as string, value: true }, ...parts];
   });
+}
+
+/** German words of the domains APIs serve, for requests only (word-tables.ts). */
+const GERMAN_MAP = new Map(Object.entries(GERMAN_REQUEST_WORDS));
+/** The table's word or, in a request, the German domain word's. */
+const requestSynonym = (word: string) => synonym(word) ?? GERMAN_MAP.get(word);
+
+/**
+ * The English terms a request word the table does not map stands for in German: a capitalised one
+ * read as a compound (knownParts), a lower-case one only as a whole German domain word (`pollenflug`;
+ * an English compound is not split).
+ */
+function germanParts(word: string, made: string): RequestTerm[] {
+  const folded = fold(word);
+  if (made !== stem(folded)) return [];
+  if (/^\p{Lu}/u.test(word)) return knownParts(folded);
+  const whole = inflected(folded, (part) => GERMAN_MAP.get(part));
+  return whole === undefined ? [] : termsOf(whole);
 }
 
 /** German endings of plural and case, cut to find a word of the table (`wechselkurse` → wechselkurs). */
 const GERMAN_ENDINGS = ['en', 'er', 'es', 'e', 'n', 's'];
 
-/** The table's word for `word` or for it without a German ending; undefined when neither is in the table. */
-function inflected(word: string): string | undefined {
-  const found = synonym(word);
+/** `lookup`'s word for `word` or for it without a German ending; undefined when neither is there. */
+function inflected(word: string, lookup: (word: string) => string | undefined = requestSynonym): string | undefined {
+  const found = lookup(word);
   if (found !== undefined) return found;
   for (const ending of GERMAN_ENDINGS)
     if (word.length - ending.length >= 4 && word.endsWith(ending)) {
-      const base = synonym(word.slice(0, -ending.length));
+      const base = lookup(word.slice(0, -ending.length));
       if (base !== undefined) return base;
     }
   return undefined;
@@ -225,10 +255,10 @@ function inflected(word: string): string | undefined {
  * → market). Only for requests: the index's words are the tools' own, mostly English, and making
  * them is on a start's path.
  */
-function knownParts(folded: string, made: string): RequestTerm[] {
-  if (folded.length < 7 || made !== stem(folded)) return [];
+function knownParts(folded: string): RequestTerm[] {
   const whole = inflected(folded);
   if (whole !== undefined) return termsOf(whole);
+  if (folded.length < 7) return [];
   let head: string | undefined;
   let tail: string | undefined;
   // The longest known tail (four letters at least) and head (three: Zug).
@@ -236,7 +266,7 @@ function knownParts(folded: string, made: string): RequestTerm[] {
   for (let cut = folded.length - 3; cut >= 3 && head === undefined; cut -= 1) {
     const start = folded.slice(0, cut);
     // A joining s (Ausbildungsplatz is ausbildung, s, platz).
-    head = synonym(start) ?? (start.endsWith('s') ? synonym(start.slice(0, -1)) : undefined);
+    head = requestSynonym(start) ?? (start.endsWith('s') ? requestSynonym(start.slice(0, -1)) : undefined);
   }
   return [...(head === undefined ? [] : termsOf(head)), ...(tail === undefined ? [] : termsOf(tail))];
 }

@@ -4,7 +4,7 @@
 // they make, so that a cheaper form cannot change a term (the index and its caches would differ).
 
 import { describe, expect, it } from 'vitest';
-import { joinedWords, stem, term } from '../../src/discovery/words.js';
+import { joinedWords, requestTerms, stem, term } from '../../src/discovery/words.js';
 
 describe('stem', () => {
   it.each([
@@ -89,5 +89,30 @@ describe('joinedWords', () => {
       { terms: ['opendata'], parts: [['open'], []] },
       { terms: ['dataset'], parts: [[], ['set']] },
     ]);
+  });
+});
+
+describe('German words of the domains APIs serve', () => {
+  const found = (text: string) => requestTerms(text).map((entry) => `${entry.term}${entry.value ? '*' : ''}`);
+
+  it.each([
+    ['Temperatur', ['temperatur*', 'temperature']],
+    ['Fahrplan', ['fahrplan*', 'timetable']],
+    ['Apotheken', ['apotheken*', 'pharmacy']],
+    ['Nebenwirkungen', ['nebenwirkungen*', 'side', 'effect']],
+    // Lower case too, and with a German ending the table's word does not have.
+    ['pollenflug', ['pollenflug*', 'pollen']],
+    ['leitzinsen', ['leitzinsen*', 'interest', 'rate']],
+    // In a compound, as the table's words are (Flughafen + Wetter).
+    ['Flughafenwetter', ['flughafenwetter*', 'airport', 'weather']],
+  ])('in a request, %s → %j beside the word itself', (word, terms) => {
+    expect(found(word)).toEqual(terms);
+  });
+
+  it("leaves the index's words as they are: a German tool's text keeps its own", () => {
+    expect(term('Temperatur')).toEqual(['temperatur']);
+    expect(term('Fahrplan')).toEqual(['fahrplan']);
+    // Not an English compound split: only a whole lower-case word is read as German.
+    expect(found('flughafenwetter')).toEqual(['flughafenwetter']);
   });
 });

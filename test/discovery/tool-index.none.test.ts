@@ -1,0 +1,52 @@
+// The "none" rule's measure (src/discovery/coverage.ts), through ToolIndex, on a fixture of a
+// paper search that takes the words to look for, paper counts and weather tools that take none:
+// a topic of several words no tool has is what a search is given, not evidence that no tool fits;
+// a number is an argument.
+
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolIndex } from '../../src/discovery/tool-index.js';
+import { Catalog } from '../../src/runtime/catalog.js';
+import { tempProject } from '../kit/project.js';
+import { useFixtureIndex } from './fixture-index.js';
+
+const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'discovery-topics', 'schemas');
+
+describe('the "none" rule and words no tool has', () => {
+  const { top } = useFixtureIndex(SCHEMAS);
+
+  it('counts neighbouring words the best tool lacks as one topic when the tool takes text to search for', () => {
+    // graph, neural, network, pruning: four words no tool has, one topic handed to the search.
+    expect(top('papers on graph neural network pruning')[0]).toBe('paperdesk_searchPapers');
+    expect(top('research papers on long covid fatigue')[0]).toBe('paperdesk_searchPapers');
+  });
+
+  it('still counts them one by one against a tool that takes no text', () => {
+    // The counts take no words: they cannot be asked about the topic, and the rule still says none.
+    expect(top('paper counts per year on graph neural network pruning')).toEqual([]);
+    // Words apart (a filler word between) are not one topic.
+    expect(top('papers on graph and neural and network and pruning')).toEqual([]);
+  });
+});
+
+describe('the "none" rule and numbers', () => {
+  const project = tempProject();
+  let catalog: Catalog | undefined;
+  let strict: ToolIndex | undefined;
+  beforeAll(async () => {
+    catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir, env: {} });
+    // Every counted word must be matched: a number another tool's text has must not count against the best.
+    strict = new ToolIndex(catalog.visibleTools(), { minCoverage: 1 });
+  });
+  afterAll(async () => {
+    await catalog?.close();
+    project.remove();
+  });
+
+  it('does not count a number the best tool does not have, though another tool has it (30, 2020)', () => {
+    const names = (query: string) => (strict as ToolIndex).find(query, { limit: 2 }).map((hit) => hit.name);
+    expect(names('sunrise times for 30 June 2020')[0]).toBe('skydesk_getSunrise');
+    // A word is still counted: `moon` is no number.
+    expect(names('sunrise times for 30 June 2020 moon')).toEqual([]);
+  });
+});
