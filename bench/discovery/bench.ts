@@ -1,9 +1,8 @@
 // Discovery on the 3.0.0 catalog (FLOWGUARD_BENCH_V3_CORPUS, default ../shared/corpora/flowmcp-v3
 // next to the project; skipped, saying so, when absent), served with every key granted (fake
 // values: nothing is called): the query set's hit@1, hit@5, MRR and "none" figures, and beside
-// them the unseen set's over the same catalog and the held-out set's over the 2.0.0 catalog
-// (FLOWGUARD_BENCH_CORPUS, query-sets.ts); search
-// latency p50/p99; the index's time and memory at three starts, each in a fresh process
+// them the two unseen sets' over the same catalog and the held-out set's over the 2.0.0 catalog
+// (FLOWGUARD_BENCH_CORPUS, query-sets.ts); search latency p50/p99; the index's time and memory at three starts, each in a fresh process
 // (start-probe.ts) next to that process's catalog load: (a) warm (the whole index read from its
 // cache), (b) one schema file changed (the whole index missed, that file's terms made, the others'
 // read), (c) fully cold (no index cache and no check cache: the load is cold too); the tools/list size
@@ -45,12 +44,13 @@ function memoryMeter(): () => number {
 }
 
 export async function benchDiscovery(): Promise<string[]> {
-  const { tuned, heldOut, unseen } = querySets(ROOT);
+  const { tuned, heldOut, unseen, unseen2 } = querySets(ROOT);
   const { corpus, schemas, lists } = tuned;
   if (!existsSync(schemas))
     return [
       `discovery: skipped, no 3.0.0 corpus at ${schemas} (set ${tuned.variable})`,
       skippedLine(unseen),
+      skippedLine(unseen2),
       ...(await ownCatalogLines(heldOut)),
     ];
   // A project folder of its own: no config, no .env, nothing written next to the corpus.
@@ -102,6 +102,7 @@ export async function benchDiscovery(): Promise<string[]> {
       `discovery: ${tools.length} tools of ${corpus} (every key granted)`,
       ...qualityLines(tuned, quality),
       ...qualityLines(unseen, measureSet(index, JSON.parse(readFileSync(unseen.queries, 'utf8')) as Query[])),
+      ...qualityLines(unseen2, measureSet(index, JSON.parse(readFileSync(unseen2.queries, 'utf8')) as Query[])),
       ...(await ownCatalogLines(heldOut)),
       `  search latency over ${latencies.length} searches: p50 ${formatMs(percentile(latencies, 50))}, p99 ${formatMs(percentile(latencies, 99))} (target p50 ≤ 2 ms)`,
       `  catalog load ${formatMs(loadMs)} (the process's first load, without keys: ${formatMs(firstLoadMs)}), memory ${mib(loadHeap)}, process RSS once loaded ${mib(loadedRss)}`,

@@ -1,10 +1,11 @@
 // The query sets bench/discovery measures, each over the catalog it was written for: the
 // project's own (queries.json, the 3.0.0 catalog; the ranking was tuned on it), a held-out one
 // (queries-heldout.json, the 2.0.0 catalog; written before the ranker was run on it, tuned on
-// since), and an unseen one (queries-unseen.json, the 3.0.0 catalog; written by someone who had
-// read neither the ranker nor the other sets, committed before any measurement, never tuned on:
-// the honest estimate for requests nobody has tuned on), and the keys that serve every tool of a
-// catalog.
+// since), an unseen one (queries-unseen.json, the 3.0.0 catalog; written by someone who had read
+// neither the ranker nor the other sets, committed before any measurement, tuned on since the
+// ranking is tuned on all three), a second unseen one (queries-unseen2.json, the 3.0.0 catalog;
+// written the same way, after the first was tuned on: the honest estimate for requests nobody has
+// tuned on), and the keys that serve every tool of a catalog.
 
 import { join, resolve } from 'node:path';
 import { Catalog } from '../../src/runtime/catalog.js';
@@ -24,7 +25,7 @@ export interface QuerySet {
 }
 
 /** `root`: the package root (the corpora default to ../shared/corpora beside it). */
-export function querySets(root: string): { tuned: QuerySet; heldOut: QuerySet; unseen: QuerySet } {
+export function querySets(root: string): { tuned: QuerySet; heldOut: QuerySet; unseen: QuerySet; unseen2: QuerySet } {
   const v3 = resolve(process.env.FLOWGUARD_BENCH_V3_CORPUS ?? join(root, '../shared/corpora/flowmcp-v3'));
   const v2 = resolve(process.env.FLOWGUARD_BENCH_CORPUS ?? join(root, '../shared/corpora/flowmcp-v2'));
   const overV3 = (file: string) => ({
@@ -41,8 +42,12 @@ export function querySets(root: string): { tuned: QuerySet; heldOut: QuerySet; u
       ...overV3('queries.json'),
     },
     unseen: {
-      label: 'queries-unseen.json over the 3.0.0 catalog (unseen: written before any measurement, not tuned on)',
+      label: 'queries-unseen.json over the 3.0.0 catalog (unseen when written, tuned on since)',
       ...overV3('queries-unseen.json'),
+    },
+    unseen2: {
+      label: 'queries-unseen2.json over the 3.0.0 catalog (unseen: written before any measurement, not tuned on)',
+      ...overV3('queries-unseen2.json'),
     },
     heldOut: {
       label: 'queries-heldout.json over the 2.0.0 catalog (held out when written, tuned on since)',

@@ -2,8 +2,9 @@
 // `node dist/bench/discovery/rankings.js [CACHE_DIR] > before.txt`, change, build, run again, `diff`.
 // Each line is a request and its top 10 (name and score). The 3.0.0 corpus as bench.ts finds it,
 // every key granted; with FLOWGUARD_RANKINGS_SET=held-out the held-out set over the 2.0.0 corpus,
-// with FLOWGUARD_RANKINGS_SET=unseen the unseen set over the 3.0.0 one (query-sets.ts). With CACHE_DIR the index goes through the index caches kept there (the whole
-// index, each file's terms), so that an index read or assembled from them can be compared too.
+// with FLOWGUARD_RANKINGS_SET=unseen or unseen2 an unseen set over the 3.0.0 one (query-sets.ts).
+// With CACHE_DIR the index goes through the index caches kept there (the whole index, each file's
+// terms), so that an index read or assembled from them can be compared too.
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,12 +13,16 @@ import { fileURLToPath } from 'node:url';
 import { Catalog } from '../../src/runtime/catalog.js';
 import { ToolIndex } from '../../src/discovery/tool-index.js';
 import type { Query } from './quality.js';
-import { everyKey, querySets } from './query-sets.js';
+import { everyKey, querySets, type QuerySet } from './query-sets.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const sets = querySets(ROOT);
 const chosen = process.env.FLOWGUARD_RANKINGS_SET;
-const set = chosen === 'held-out' ? sets.heldOut : chosen === 'unseen' ? sets.unseen : sets.tuned;
+const named = { 'held-out': sets.heldOut, unseen: sets.unseen, unseen2: sets.unseen2 } as Record<
+  string,
+  QuerySet | undefined
+>;
+const set = (chosen === undefined ? undefined : named[chosen]) ?? sets.tuned;
 const options = { schemas: set.schemas, lists: set.lists, env: {}, sandbox: { size: 1 } };
 const project = mkdtempSync(join(tmpdir(), 'flowguard-rankings-'));
 try {
