@@ -183,6 +183,8 @@ export interface RequestTerm {
   acronym?: boolean;
   /** A word of a phrase that names one thing (related-words.ts): the phrase's term says what is wanted; the word weighs half and is not counted towards "none". */
   inPhrase?: boolean;
+  /** The first word after a preposition (`in`, `near`, `von`, `près de`; articles between): where a request names an argument, a place or a name typed in lower case as often as not. */
+  afterPreposition?: boolean;
 }
 
 /**
@@ -196,7 +198,8 @@ export function requestTerms(text: string): RequestTerm[] {
 
 /** The terms of a request word by word, in its order: a filler word has none (coverage.ts reads which words are neighbours). */
 export function requestWords(text: string): RequestTerm[][] {
-  return splitWords(text).map((word) => {
+  const split = splitWords(text);
+  const byWord = split.map((word) => {
     // An acronym (`USDC`, `NASA`) names what is wanted as often as not: only a capitalised word is taken for a name.
     const value = /\d/.test(word) || /^\p{Lu}\p{Ll}/u.test(word);
     const acronym = /^\p{Lu}{2,}s?$/u.test(word);
@@ -205,6 +208,51 @@ export function requestWords(text: string): RequestTerm[][] {
     const parts = found.length === 1 && /^\p{Lu}/u.test(word) ? knownParts(fold(word), found[0]?.term as string) : [];
     // The word itself stays, as a name: a tool may use the whole compound.
     return parts.length === 0 ? found : [{ term: found[0]?.term as string, value: true }, ...parts];
+  });
+  markAfterPrepositions(
+    split.map((word) => word.toLowerCase()),
+    byWord,
+  );
+  return byWord;
+}
+
+/**
+ * Prepositions before an argument (in lower case, with and without their accents), in the languages
+ * the tables know: `in portland`, `for the week`, `bei köln`, `à lyon`, `cerca de madrid`, `vicino
+ * roma`, `bij utrecht`, `perto de lisboa`. Not `to`: it as often joins the request's topic (`an
+ * uber from the airport to downtown`); not a bare `a` (English's article) nor `no`, `na`, `uber` (English words).
+ */
+const BEFORE_ARGUMENT = new Set(
+  (
+    'in of for near at from by about on around inside outside with ' +
+    'mit im für fur von vom bei beim nach aus um über zum zur nahe ab ' +
+    'à au aux de du des en dans pour près pres chez sur avec ' +
+    'del al para por cerca desde con ' +
+    'di da nel nella nei sul della dei vicino ' +
+    'van voor bij uit op rond nabij met ' +
+    'em do dos das perto com'
+  ).split(' '),
+);
+
+/** `on my linkedin`, `in meiner Stadt`: what a possessive goes with is the user's own thing, what a tool must be about, not a name. */
+const POSSESSIVES = new Set(
+  (
+    'my our your his her their mein meine meinem meinen meiner unser unsere dein deine ' +
+    'mon ma mes notre nos ton ta tes votre vos mi mis tu tus nuestro nuestra ' +
+    'mio mia miei mie nostro nostra tuo tua mijn onze jouw uw meu minha meus minhas nosso nossa'
+  ).split(' '),
+);
+
+/** Marks the first word with terms after a preposition (filler words between, an article, `the`; not a possessive), in place. */
+function markAfterPrepositions(lowered: readonly string[], byWord: RequestTerm[][]): void {
+  let after = false;
+  lowered.forEach((word, at) => {
+    const entries = byWord[at] as RequestTerm[];
+    if (entries.length > 0) {
+      if (after) for (const entry of entries) entry.afterPreposition = true;
+      after = BEFORE_ARGUMENT.has(word);
+    } else if (BEFORE_ARGUMENT.has(word)) after = true;
+    else if (POSSESSIVES.has(word)) after = false;
   });
 }
 
