@@ -1,21 +1,26 @@
 // How text becomes search terms, the same for a tool's fields and for a request: names split at
 // camelCase, snake_case and digits; lower case without accents; filler words dropped (English and
-// German question words and verbs every tool name carries, `get`, `list`); a light stemmer that
-// folds plurals and -ing/-ed forms; and one table of the abbreviations and German words the
-// catalogs and their users write, each mapped to the word the tools use. What is not here (real
-// synonyms beyond the table, other languages, meaning) the ranking does not understand. The
-// tables themselves are in word-tables.ts.
+// German question words and verbs every tool name carries, `get`, `list`; the function words of
+// French, Spanish, Italian, Dutch and Portuguese requests); a light stemmer that folds plurals and
+// -ing/-ed forms; and tables of the abbreviations and the German, French, Spanish, Italian, Dutch
+// and Portuguese words the catalogs and their users write, each mapped to the word the tools use.
+// What is not here (real synonyms beyond the tables, other languages, meaning) the ranking does not
+// understand. The tables themselves are in word-tables.ts and word-tables-languages.ts.
 
+import { MORE_FILLER_WORDS, MORE_LANGUAGES_TABLE } from './word-tables-languages.js';
 import { FILLER_WORDS, SYNONYMS_TABLE } from './word-tables.js';
 
-const FILLER = new Set(FILLER_WORDS);
+const FILLER = new Set([...FILLER_WORDS, ...MORE_FILLER_WORDS]);
 
 /** What the index cache keys on besides the text: a tool indexed under other tables would be found differently. */
-export const WORD_TABLES: readonly unknown[] = [[...FILLER], SYNONYMS_TABLE];
+export const WORD_TABLES: readonly unknown[] = [[...FILLER], SYNONYMS_TABLE, MORE_LANGUAGES_TABLE];
 
-// A map, not the object: a word like `constructor` must not find Object.prototype's.
-const SYNONYMS_MAP = new Map(Object.entries(SYNONYMS_TABLE));
+// Maps, not the objects: a word like `constructor` must not find Object.prototype's.
+const SYNONYMS_MAP = new Map([...Object.entries(SYNONYMS_TABLE), ...Object.entries(MORE_LANGUAGES_TABLE)]);
 const synonym = (word: string) => SYNONYMS_MAP.get(word);
+/** The German and English table alone: a German compound is made of German words (`Leipzig` is no Portuguese `lei`, law). */
+const GERMAN_MAP = new Map(Object.entries(SYNONYMS_TABLE));
+const germanWord = (word: string) => GERMAN_MAP.get(word);
 
 /** Splits text into words: at spaces and punctuation, camelCase humps, and a digit before a capitalised word (`ERC20Transfers` → ERC20, Transfers); an acronym's plural stays one word (`NFTs`, `APIs`). */
 export function splitWords(text: string): string[] {
@@ -157,19 +162,28 @@ function phrase(words: string): string[] {
   return words.split(' ').flatMap((word) => (FILLER.has(word) ? [] : [stem(word)]));
 }
 
-/** The first three letters of every word of the table that can begin a compound (three letters at least). */
-const COMPOUND_HEADS = new Set([...SYNONYMS_MAP.keys()].filter((key) => key.length >= 3).map((key) => key.slice(0, 3)));
+/**
+ * The first three letters of every word of the German and English table that can begin a compound
+ * (three letters at least): German joins words, the other languages' tables have their compounds
+ * whole (`luchtkwaliteit`), and more heads would send more of a catalog's words through the search.
+ */
+const COMPOUND_HEADS = new Set(
+  Object.keys(SYNONYMS_TABLE)
+    .filter((key) => key.length >= 3)
+    .map((key) => key.slice(0, 3)),
+);
 
-/** `wetterwarnungen` → weather, warning: a word made of two words of the table (German joins them), else null. */
+/** `wetterwarnungen` → weather, warning: a word made of two words of the German table (German joins them), else null. */
 function compound(word: string): string[] | null {
   // Most words begin with no word of the table: one lookup rather than one per place to cut (the index makes thousands of words).
   if (word.length < 8 || !COMPOUND_HEADS.has(word.slice(0, 3))) return null;
   for (let cut = 3; cut <= word.length - 3; cut += 1) {
-    const head = synonym(word.slice(0, cut));
+    const head = germanWord(word.slice(0, cut));
     if (head === undefined) continue;
     // A joining s (Verkehrsmeldung) is allowed between the parts.
     const rest = word.slice(cut);
-    const tail = synonym(rest) ?? synonym(stem(rest)) ?? (rest.startsWith('s') ? synonym(rest.slice(1)) : undefined);
+    const tail =
+      germanWord(rest) ?? germanWord(stem(rest)) ?? (rest.startsWith('s') ? germanWord(rest.slice(1)) : undefined);
     if (tail !== undefined) return [stem(head), stem(tail)];
   }
   return null;
@@ -261,11 +275,11 @@ const GERMAN_ENDINGS = ['en', 'er', 'es', 'e', 'n', 's'];
 
 /** The table's word for `word` or for it without a German ending; undefined when neither is in the table. */
 function inflected(word: string): string | undefined {
-  const found = synonym(word);
+  const found = germanWord(word);
   if (found !== undefined) return found;
   for (const ending of GERMAN_ENDINGS)
     if (word.length - ending.length >= 4 && word.endsWith(ending)) {
-      const base = synonym(word.slice(0, -ending.length));
+      const base = germanWord(word.slice(0, -ending.length));
       if (base !== undefined) return base;
     }
   return undefined;
@@ -289,7 +303,7 @@ function knownParts(folded: string, made: string): RequestTerm[] {
   for (let cut = folded.length - 3; cut >= 3 && head === undefined; cut -= 1) {
     const start = folded.slice(0, cut);
     // A joining s (Ausbildungsplatz is ausbildung, s, platz).
-    head = synonym(start) ?? (start.endsWith('s') ? synonym(start.slice(0, -1)) : undefined);
+    head = germanWord(start) ?? (start.endsWith('s') ? germanWord(start.slice(0, -1)) : undefined);
   }
   return [...(head === undefined ? [] : termsOf(head)), ...(tail === undefined ? [] : termsOf(tail))];
 }
