@@ -9,8 +9,11 @@
 // table. Part of the index caches'key with the other tables (words.ts WORD_TABLES).
 
 /** Articles, pronouns, prepositions, question words, auxiliaries and requests' verbs (give, show, want to know). */
-export const MORE_FILLER_WORDS: readonly string[] = // French, beside word-tables.ts's.
+export const MORE_FILLER_WORDS: readonly string[] =
+  // Prepositions word-tables.ts does not have: French, Spanish, Italian, Dutch, Portuguese.
   (
+    'chez pres vers entre desde hasta hacia vicino presso senza nabij rond naast tegen zonder tot perto contra ' +
+    // French, beside word-tables.ts's.
     'fait fais faire puis peux peut pouvez veux voudrais savoir trouve trouver liste tous toutes tout tres ' +
     'plait ete etait sera seront dernier derniere derniers dernieres recent recente recents recentes ' +
     // Spanish, beside word-tables.ts's.

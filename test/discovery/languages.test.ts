@@ -25,6 +25,9 @@ describe('the other languages of the tables', () => {
     expect(terms('wanneer is de volgende feestdag')).toEqual(['de', 'next', 'holiday']);
     expect(terms('quali sono le notizie di oggi')).toEqual(['news']);
     expect(terms('quantos habitantes tem o Brasil')).toEqual(['population', 'brasil']);
+    // Their prepositions too: a preposition no tool has must not count against a tool.
+    expect(terms('vuelos desde Madrid hasta Roma')).toEqual(['flight', 'madrid', 'roma']);
+    expect(terms('musea nabij Utrecht')).toEqual(['museum', 'utrecht']);
   });
 
   it('reads a German compound from German words only', () => {
