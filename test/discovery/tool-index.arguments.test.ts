@@ -1,7 +1,7 @@
 // Names typed in lower case (words.ts `afterPreposition`, coverage.ts): a word no tool has where
-// an argument goes (after a preposition, or next to a number or an acronym) is a value, as a
-// capitalised one is, and does not count against the best tool in the "none" rule; elsewhere, or
-// after a possessive, it still does. On the fixture of weather tools that take no words, with every
+// an argument goes (in a run of at most three words, no filler between, after a preposition or
+// holding a number or an acronym) is a value, as a capitalised one is, and does not count against
+// the best tool in the "none" rule; elsewhere, or after a possessive, it still does. On the fixture of weather tools that take no words, with every
 // counted word required (minCoverage 1), so that one word counted decides.
 
 import { join } from 'node:path';
