@@ -26,6 +26,8 @@ export const LOOSE_FROM = 5;
  */
 const ASIDE_WEIGHT = 0.75;
 const LOOSE_WEIGHT = 0.25;
+/** Words in a row a name or a place takes at most (`portland oregon`, `2018 toyota camry`); a longer run is a topic (`graph neural network pruning`). */
+const LONGEST_NAME = 3;
 
 /** What the rule reads of a request and of the best tool's match of it. */
 export interface Match {
@@ -51,8 +53,10 @@ export interface Match {
 export function coverage(postings: Postings, match: Match): number {
   const hit = new Set(match.matched);
   const weights = new Map<string, number>();
+  const unknownArguments = argumentsNoToolHas(postings, match.words);
   for (const entry of [...match.words.flat(), ...match.extra])
-    if (counts(postings, entry, hit)) weights.set(entry.term, rarity(postings, entry.term));
+    if (counts(postings, entry, hit) && (!unknownArguments.has(entry.term) || hit.has(entry.term)))
+      weights.set(entry.term, rarity(postings, entry.term));
   if (takesText(match.tool)) for (const run of unmatchedRuns(match.words, weights, hit)) asOneWord(run, weights);
   let total = 0;
   let covered = 0;
@@ -75,6 +79,36 @@ function counts(
   if (inPhrase === true || ((value || acronym === true) && documentsWith(postings, term) === 0)) return false;
   // A number (`30` minutes, a date's `2024`) is an argument even where some tool's text has it.
   return !(value && /\d/.test(term) && !hit.has(term));
+}
+
+/**
+ * The terms of request words no tool has that stand where an argument does: in a run of
+ * neighbouring words (no filler between) each of which no tool has or is a value, that comes after
+ * a preposition (words.ts `afterPreposition`) or holds a number or an acronym, and is no longer than
+ * a name: places, names and brands typed in lower case (`breweries in portland oregon`, `recalls
+ * on a 2018 toyota camry`), which capitalised would be values. Leaving every word no tool has out of
+ * the rule cost "none" on every query set; this leaves out only those where an argument goes.
+ */
+function argumentsNoToolHas(postings: Postings, words: readonly (readonly RequestTerm[])[]): Set<string> {
+  const unknown = (entries: readonly RequestTerm[]) =>
+    entries.every((entry) => documentsWith(postings, entry.term) === 0);
+  const valueOrCode = (entry: RequestTerm) => (entry.value && /\d/.test(entry.term)) || entry.acronym === true;
+  const found = new Set<string>();
+  let run: (readonly RequestTerm[])[] = [];
+  const close = () => {
+    const placed = run.some((entries) =>
+      entries.some((entry) => entry.afterPreposition === true || valueOrCode(entry)),
+    );
+    if (placed && run.length <= LONGEST_NAME)
+      for (const entries of run) if (unknown(entries)) for (const entry of entries) found.add(entry.term);
+    run = [];
+  };
+  for (const entries of words)
+    if (entries.length > 0 && (unknown(entries) || entries.some((entry) => entry.value || entry.acronym === true)))
+      run.push(entries);
+    else close();
+  close();
+  return found;
 }
 
 /** Whether the tool takes a string from its caller: words it does not have can be handed to it. */

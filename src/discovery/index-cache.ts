@@ -17,7 +17,7 @@ import type { Postings } from './postings.js';
 import { WORD_TABLES } from './words.js';
 
 // Bumped whenever what is stored for the same text changes: the words' rules (stemming, splitting), the fields, the layout.
-const FORMAT = 2;
+const FORMAT = 3;
 /** Indexes kept: the catalog's, and a few groups' endpoints. */
 const KEEP = 8;
 const SUFFIX = '.index';

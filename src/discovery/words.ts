@@ -1,22 +1,27 @@
 // How text becomes search terms, the same for a tool's fields and for a request: names split at
 // camelCase, snake_case and digits; lower case without accents; filler words dropped (English and
-// German question words and verbs every tool name carries, `get`, `list`); a light stemmer that
-// folds plurals and -ing/-ed forms; and one table of the abbreviations and German words the
-// catalogs and their users write, each mapped to the word the tools use. What is not here (real
-// synonyms beyond the table, other languages, meaning) the ranking does not understand. The
-// tables themselves are in word-tables.ts.
+// German question words and verbs every tool name carries, `get`, `list`; the function words of
+// French, Spanish, Italian, Dutch and Portuguese requests); a light stemmer that folds plurals and
+// -ing/-ed forms; and tables of the abbreviations and the German, French, Spanish, Italian, Dutch
+// and Portuguese words the catalogs and their users write, each mapped to the word the tools use.
+// What is not here (real synonyms beyond the tables, other languages, meaning) the ranking does not
+// understand. The tables themselves are in word-tables.ts and word-tables-languages.ts.
 
 import { GERMAN_REQUEST_WORDS } from './german-words.js';
+import { MORE_FILLER_WORDS, MORE_LANGUAGES_TABLE } from './word-tables-languages.js';
 import { FILLER_WORDS, SYNONYMS_TABLE } from './word-tables.js';
 
-const FILLER = new Set(FILLER_WORDS);
+const FILLER = new Set([...FILLER_WORDS, ...MORE_FILLER_WORDS]);
 
 /** What the index cache keys on besides the text: a tool indexed under other tables would be found differently. */
-export const WORD_TABLES: readonly unknown[] = [[...FILLER], SYNONYMS_TABLE];
+export const WORD_TABLES: readonly unknown[] = [[...FILLER], SYNONYMS_TABLE, MORE_LANGUAGES_TABLE];
 
-// A map, not the object: a word like `constructor` must not find Object.prototype's.
-const SYNONYMS_MAP = new Map(Object.entries(SYNONYMS_TABLE));
+// Maps, not the objects: a word like `constructor` must not find Object.prototype's.
+const SYNONYMS_MAP = new Map([...Object.entries(SYNONYMS_TABLE), ...Object.entries(MORE_LANGUAGES_TABLE)]);
 const synonym = (word: string) => SYNONYMS_MAP.get(word);
+/** The German and English table alone: a German compound is made of German words (`Leipzig` is no Portuguese `lei`, law). */
+const GERMAN_TABLE_MAP = new Map(Object.entries(SYNONYMS_TABLE));
+const germanWord = (word: string) => GERMAN_TABLE_MAP.get(word);
 
 /** Splits text into words: at spaces and punctuation, camelCase humps, and a digit before a capitalised word (`ERC20Transfers` → ERC20, Transfers); an acronym's plural stays one word (`NFTs`, `APIs`). */
 export function splitWords(text: string): string[] {
@@ -158,14 +163,14 @@ function phrase(words: string): string[] {
   return words.split(' ').flatMap((word) => (FILLER.has(word) ? [] : [stem(word)]));
 }
 
-/** Every beginning, of three letters or more, of a word of the table: how far a word can begin one. */
+/** Every beginning, of three letters or more, of a word of the German and English table: how far a word can begin one (the other languages' tables have their compounds whole, `luchtkwaliteit`). */
 const TABLE_STARTS = new Set(
-  [...SYNONYMS_MAP.keys()].flatMap((key) =>
+  [...GERMAN_TABLE_MAP.keys()].flatMap((key) =>
     Array.from({ length: Math.max(0, key.length - 2) }, (_, at) => key.slice(0, at + 3)),
   ),
 );
 
-/** `wetterwarnungen` → weather, warning: a word made of two words of the table (German joins them), else null. */
+/** `wetterwarnungen` → weather, warning: a word made of two words of the German table (German joins them), else null. */
 function compound(word: string): string[] | null {
   // Most words begin with no word of the table: one lookup rather than one per place to cut (the index makes thousands of words).
   if (word.length < 8) return null;
@@ -173,11 +178,12 @@ function compound(word: string): string[] | null {
     const start = word.slice(0, cut);
     // No longer start is a word of the table either: the cuts stop where the table's words do.
     if (!TABLE_STARTS.has(start)) return null;
-    const head = synonym(start);
+    const head = germanWord(start);
     if (head === undefined) continue;
     // A joining s (Verkehrsmeldung) is allowed between the parts.
     const rest = word.slice(cut);
-    const tail = synonym(rest) ?? synonym(stem(rest)) ?? (rest.startsWith('s') ? synonym(rest.slice(1)) : undefined);
+    const tail =
+      germanWord(rest) ?? germanWord(stem(rest)) ?? (rest.startsWith('s') ? germanWord(rest.slice(1)) : undefined);
     if (tail !== undefined) return [stem(head), stem(tail)];
   }
   return null;
@@ -191,6 +197,8 @@ export interface RequestTerm {
   acronym?: boolean;
   /** A word of a phrase that names one thing (related-words.ts): the phrase's term says what is wanted; the word weighs half and is not counted towards "none". */
   inPhrase?: boolean;
+  /** The first word after a preposition (`in`, `near`, `von`, `près de`; articles between): where a request names an argument, a place or a name typed in lower case as often as not. */
+  afterPreposition?: boolean;
 }
 
 /**
@@ -204,7 +212,8 @@ export function requestTerms(text: string): RequestTerm[] {
 
 /** The terms of a request word by word, in its order: a filler word has none (coverage.ts reads which words are neighbours). */
 export function requestWords(text: string): RequestTerm[][] {
-  return splitWords(text).map((word) => {
+  const split = splitWords(text);
+  const byWord = split.map((word) => {
     // An acronym (`USDC`, `NASA`) names what is wanted as often as not: only a capitalised word is taken for a name.
     const value = /\d/.test(word) || /^\p{Lu}\p{Ll}/u.test(word);
     const acronym = /^\p{Lu}{2,}s?$/u.test(word);
@@ -213,12 +222,57 @@ export function requestWords(text: string): RequestTerm[][] {
     // The word itself stays, as a name: a tool may use the whole compound, a German tool the word.
     return parts.length === 0 ? found : [{ term: found[0]?.term as string, value: true }, ...parts];
   });
+  markAfterPrepositions(
+    split.map((word) => word.toLowerCase()),
+    byWord,
+  );
+  return byWord;
+}
+
+/**
+ * Prepositions before an argument (in lower case, with and without their accents), in the languages
+ * the tables know: `in portland`, `for the week`, `bei köln`, `à lyon`, `cerca de madrid`, `vicino
+ * roma`, `bij utrecht`, `perto de lisboa`. Not `to`: it as often joins the request's topic (`an
+ * uber from the airport to downtown`); not a bare `a` (English's article) nor `no`, `na`, `uber` (English words).
+ */
+const BEFORE_ARGUMENT = new Set(
+  (
+    'in of for near at from by about on around inside outside with ' +
+    'mit im für fur von vom bei beim nach aus um über zum zur nahe ab ' +
+    'à au aux de du des en dans pour près pres chez sur avec ' +
+    'del al para por cerca desde con ' +
+    'di da nel nella nei sul della dei vicino ' +
+    'van voor bij uit op rond nabij met ' +
+    'em do dos das perto com'
+  ).split(' '),
+);
+
+/** `on my linkedin`, `in meiner Stadt`: what a possessive goes with is the user's own thing, what a tool must be about, not a name. */
+const POSSESSIVES = new Set(
+  (
+    'my our your his her their mein meine meinem meinen meiner unser unsere dein deine ' +
+    'mon ma mes notre nos ton ta tes votre vos mi mis tu tus nuestro nuestra ' +
+    'mio mia miei mie nostro nostra tuo tua mijn onze jouw uw meu minha meus minhas nosso nossa'
+  ).split(' '),
+);
+
+/** Marks the first word with terms after a preposition (filler words between, an article, `the`; not a possessive), in place. */
+function markAfterPrepositions(lowered: readonly string[], byWord: RequestTerm[][]): void {
+  let after = false;
+  lowered.forEach((word, at) => {
+    const entries = byWord[at] as RequestTerm[];
+    if (entries.length > 0) {
+      if (after) for (const entry of entries) entry.afterPreposition = true;
+      after = BEFORE_ARGUMENT.has(word);
+    } else if (BEFORE_ARGUMENT.has(word)) after = true;
+    else if (POSSESSIVES.has(word)) after = false;
+  });
 }
 
 /** German words of the domains APIs serve, for requests only (word-tables.ts). */
-const GERMAN_MAP = new Map(Object.entries(GERMAN_REQUEST_WORDS));
-/** The table's word or, in a request, the German domain word's. */
-const requestSynonym = (word: string) => synonym(word) ?? GERMAN_MAP.get(word);
+const GERMAN_REQUEST_MAP = new Map(Object.entries(GERMAN_REQUEST_WORDS));
+/** The German and English table's word or, in a request, the German domain word's (not the other languages': a German compound's parts are German words). */
+const germanRequestWord = (word: string) => germanWord(word) ?? GERMAN_REQUEST_MAP.get(word);
 
 /**
  * The English terms a request word the table does not map stands for in German: a capitalised one
@@ -229,7 +283,7 @@ function germanParts(word: string, made: string): RequestTerm[] {
   const folded = fold(word);
   if (made !== stem(folded)) return [];
   if (/^\p{Lu}/u.test(word)) return knownParts(folded);
-  const whole = inflected(folded, (part) => GERMAN_MAP.get(part));
+  const whole = inflected(folded, (part) => GERMAN_REQUEST_MAP.get(part));
   return whole === undefined ? [] : termsOf(whole);
 }
 
@@ -237,7 +291,7 @@ function germanParts(word: string, made: string): RequestTerm[] {
 const GERMAN_ENDINGS = ['en', 'er', 'es', 'e', 'n', 's'];
 
 /** `lookup`'s word for `word` or for it without a German ending; undefined when neither is there. */
-function inflected(word: string, lookup: (word: string) => string | undefined = requestSynonym): string | undefined {
+function inflected(word: string, lookup: (word: string) => string | undefined = germanRequestWord): string | undefined {
   const found = lookup(word);
   if (found !== undefined) return found;
   for (const ending of GERMAN_ENDINGS)
@@ -266,7 +320,7 @@ function knownParts(folded: string): RequestTerm[] {
   for (let cut = folded.length - 3; cut >= 3 && head === undefined; cut -= 1) {
     const start = folded.slice(0, cut);
     // A joining s (Ausbildungsplatz is ausbildung, s, platz).
-    head = requestSynonym(start) ?? (start.endsWith('s') ? requestSynonym(start.slice(0, -1)) : undefined);
+    head = germanRequestWord(start) ?? (start.endsWith('s') ? germanRequestWord(start.slice(0, -1)) : undefined);
   }
   return [...(head === undefined ? [] : termsOf(head)), ...(tail === undefined ? [] : termsOf(tail))];
 }
