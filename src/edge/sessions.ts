@@ -85,7 +85,13 @@ export class SessionTable {
     const session: Session = await this.create(endpoint, owner, caller, randomUUID, (id) =>
       this.share(id, session, initialize),
     );
-    await exchange(session.transport, req, res, body);
+    try {
+      await exchange(session.transport, req, res, body);
+    } finally {
+      // An initialize the transport refused (no event stream accepted, two in a batch) opened no
+      // session: its server has no id, no idle timer and no place in the table, so none would close it.
+      if (session.transport.sessionId === undefined) await session.server.close().catch(() => undefined);
+    }
   }
 
   /** Answers a request of the session `id` (found here or taken over), or says why it cannot. */
