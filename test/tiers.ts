@@ -42,6 +42,7 @@ export const INTEGRATION: readonly string[] = [
   'test/call/bridge.attacks.test.ts',
   'test/call/bridge.test.ts',
   'test/call/hooks.test.ts',
+  'test/call/pipeline.test.ts',
   'test/catalog/bounded-files.test.ts',
   'test/catalog/grants.test.ts',
   'test/catalog/handler-units.test.ts',
