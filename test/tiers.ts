@@ -161,6 +161,7 @@ export const INTEGRATION: readonly string[] = [
   'test/schema/serving.test.ts',
   'test/scripts/ci.test.ts',
   'test/selections/endpoints.test.ts',
+  'test/shared/pattern.test.ts',
   'test/state/pause-scope.test.ts',
   'test/state/redis-state.test.ts',
   'test/state/redis-url.test.ts',
