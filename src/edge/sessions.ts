@@ -80,7 +80,6 @@ export class SessionTable {
     caller: Caller | undefined,
   ): Promise<void> {
     const initialize: unknown = (Array.isArray(body) ? body : [body]).find((message) => isInitializeRequest(message));
-    await this.makeRoom(owner);
     // The record is stored before the initialize answer leaves: once the client knows the id, every replica can find it.
     const session: Session = await this.create(endpoint, owner, caller, randomUUID, (id) =>
       this.share(id, session, initialize),
@@ -141,7 +140,6 @@ export class SessionTable {
     const record = parseRecord(await (this.options.records as SessionRecords).get(id));
     if (!record || record.endpoint !== endpoint.path || !sameIdentity(Buffer.from(record.owner, 'hex'), owner))
       return 'missing';
-    await this.makeRoom(owner);
     const session = await this.create(
       endpoint,
       owner,
@@ -180,7 +178,9 @@ export class SessionTable {
       shared: false,
       transport: new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: sessionId,
+        // Room is made only for an initialize the transport accepted: a refused one closes no one's session.
         onsessioninitialized: async (id) => {
+          await this.makeRoom(owner);
           this.sessions.set(id, session);
           this.touch(session);
           await opened(id);

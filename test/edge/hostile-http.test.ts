@@ -22,6 +22,7 @@ import { LIST_BODY, MCP_HEADERS, rawRequest } from './helpers.js';
 
 const OWNER = 'session-owner-token-0123456789ab';
 const OTHER = 'another-valid-token-0123456789ab';
+const THIRD = 'a-third-valid-token-0123456789ab';
 
 let upstream: CatalogUpstream;
 let sessions: HttpFixture;
@@ -98,7 +99,7 @@ describe('a full session table locks no one out', () => {
     small = await startHttpFixture(upstream, {
       sessions: true,
       maxSessions: 3,
-      access: AccessGate.create({ host: '127.0.0.1', tokens: [OWNER, OTHER] }),
+      access: AccessGate.create({ host: '127.0.0.1', tokens: [OWNER, OTHER, THIRD] }),
     });
   });
   afterAll(() => small?.close());
@@ -136,6 +137,30 @@ describe('a full session table locks no one out', () => {
     const second = await open(OWNER);
     expect(typeof second).toBe('string');
     expect(await lists(OWNER, second as string)).toBe(200);
+  });
+
+  it('an initialize the transport refuses makes no room: at the bound, no other session is closed for it', async () => {
+    // A table of its own, filled by three sessions none of which closes another.
+    await small.close();
+    small = await startHttpFixture(upstream, {
+      sessions: true,
+      maxSessions: 3,
+      access: AccessGate.create({ host: '127.0.0.1', tokens: [OWNER, OTHER, THIRD] }),
+    });
+    const held = [await open(OWNER), await open(OTHER), await open(OTHER)];
+    expect(held.every((id) => typeof id === 'string')).toBe(true);
+    // A token holding no session: were room made for it, each refusal would close the idlest of anyone's.
+    for (let count = 0; count < 6; count += 1) {
+      const refused = await rawRequest(small.server.url, {
+        method: 'POST',
+        headers: { ...MCP_HEADERS, accept: 'application/json', ...bearer(THIRD) },
+        body: INITIALIZE,
+      });
+      expect(refused.status).toBe(406);
+    }
+    expect(await lists(OWNER, held[0] as string)).toBe(200);
+    expect(await lists(OTHER, held[1] as string)).toBe(200);
+    expect(await lists(OTHER, held[2] as string)).toBe(200);
   });
 });
 
