@@ -14,6 +14,7 @@ import type { Reach } from '../http/reach.js';
 import {
   buildRequest,
   illFormedInsert,
+  insertedBytes,
   outgoingRequest,
   type RequestPlan,
   type RequestStruct,
@@ -153,6 +154,10 @@ export function checkArguments(
         'arguments',
         `invalid arguments: '${illFormed}' holds half of a surrogate pair, which is no Unicode text and cannot be sent in a URL`,
       );
+    // Each use of a path argument writes it again (100 uses of 1 MB: a 300 MB URL); all count.
+    const max = context.limits.maxArgumentBytes;
+    if (insertedBytes(tool.plan.inserts, checked.value, max) > max)
+      return fail('arguments', `invalid arguments: the path writes over ${max} bytes (limits.maxArgumentBytes)`);
     return new CheckedArguments(checked.value);
   } catch (error) {
     return internalFailure(tool, error);

@@ -80,12 +80,17 @@ export class SessionTable {
     caller: Caller | undefined,
   ): Promise<void> {
     const initialize: unknown = (Array.isArray(body) ? body : [body]).find((message) => isInitializeRequest(message));
-    await this.makeRoom(owner);
     // The record is stored before the initialize answer leaves: once the client knows the id, every replica can find it.
     const session: Session = await this.create(endpoint, owner, caller, randomUUID, (id) =>
       this.share(id, session, initialize),
     );
-    await exchange(session.transport, req, res, body);
+    try {
+      await exchange(session.transport, req, res, body);
+    } finally {
+      // An initialize the transport refused (no event stream accepted, two in a batch) opened no
+      // session: its server has no id, no idle timer and no place in the table, so none would close it.
+      if (session.transport.sessionId === undefined) await session.server.close().catch(() => undefined);
+    }
   }
 
   /** Answers a request of the session `id` (found here or taken over), or says why it cannot. */
@@ -135,7 +140,6 @@ export class SessionTable {
     const record = parseRecord(await (this.options.records as SessionRecords).get(id));
     if (!record || record.endpoint !== endpoint.path || !sameIdentity(Buffer.from(record.owner, 'hex'), owner))
       return 'missing';
-    await this.makeRoom(owner);
     const session = await this.create(
       endpoint,
       owner,
@@ -174,7 +178,9 @@ export class SessionTable {
       shared: false,
       transport: new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: sessionId,
+        // Room is made only for an initialize the transport accepted: a refused one closes no one's session.
         onsessioninitialized: async (id) => {
+          await this.makeRoom(owner);
           this.sessions.set(id, session);
           this.touch(session);
           await opened(id);

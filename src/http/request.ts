@@ -257,6 +257,19 @@ export function illFormedInsert(inserts: readonly string[], values: Record<strin
   return undefined;
 }
 
+/**
+ * The UTF-8 bytes the path's inserts write before percent-encoding, each use counted (a path may
+ * name one argument many times: `/{{id}}/{{id}}`); counting stops once past `max`.
+ */
+export function insertedBytes(inserts: readonly string[], values: Record<string, unknown>, max: number): number {
+  let bytes = 0;
+  for (const key of inserts) {
+    bytes += Buffer.byteLength(scalarText(values[key]) ?? '');
+    if (bytes > max) break;
+  }
+  return bytes;
+}
+
 function illFormed(value: unknown): boolean {
   return typeof value === 'string' && LONE_SURROGATE.test(value);
 }

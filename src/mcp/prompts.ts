@@ -8,8 +8,8 @@
 //   the server does not offer (hidden for a missing key, outside the group or the caller's
 //   identity, or unknown) is named as written with a note saying it is not available, never by a
 //   name the client cannot call. An identity lists and gets no prompt of another's namespace.
-// - An unknown prompt, a missing required argument or a value outside an enum is InvalidParams,
-//   naming the prompt or the argument.
+// - An unknown prompt, a missing required argument, a value outside an enum or arguments that
+//   would fill in more than MAX_FILLED_CHARS is InvalidParams, naming the prompt or the argument.
 
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -42,6 +42,11 @@ export interface PromptSelection {
 }
 
 const NOT_GIVEN = '(not given)';
+/**
+ * Most characters the arguments fill into one answer, each use counted: a file that repeats
+ * `{{input:x}}` would otherwise make a client's 4 MB argument an answer of gigabytes.
+ */
+const MAX_FILLED_CHARS = 1_048_576;
 
 export function registerPrompts(server: Server, live: LiveCatalog, selection: PromptSelection): void {
   server.setRequestHandler(ListPromptsRequestSchema, () => ({
@@ -119,10 +124,19 @@ function checkArguments(prompt: ServedPrompt, given: Record<string, string>): vo
 }
 
 function render(prompt: ServedPrompt, given: Record<string, string>, served: readonly Tool[]): GetPromptResult {
+  let filled = 0;
   const fill = (text: string) =>
-    fillPlaceholders(text, ({ kind, value }) =>
-      kind === 'input' ? given[value] || NOT_GIVEN : toolName(value, served),
-    );
+    fillPlaceholders(text, ({ kind, value }) => {
+      if (kind === 'tool') return toolName(value, served);
+      const argument = given[value] || NOT_GIVEN;
+      filled += argument.length;
+      if (filled > MAX_FILLED_CHARS)
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `prompt ${prompt.name}: its arguments fill in more than ${MAX_FILLED_CHARS} characters (each use counts); give shorter ones`,
+        );
+      return argument;
+    });
   const messages: PromptMessage[] = [
     { role: 'user', content: { type: 'text', text: fill(prompt.definition.content) } },
   ];

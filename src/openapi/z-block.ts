@@ -3,6 +3,7 @@
 // `length`, `regex`, `optional`, `default`). What the grammar cannot say is named in `dropped`,
 // so the caller can report it; nothing is left out silently.
 
+import { linearPattern } from '../shared/pattern.js';
 import { isRecord, type RawObject } from '../shared/raw.js';
 import { flattenAllOf, typeOf } from './json-schema.js';
 
@@ -115,18 +116,12 @@ function stringBounds(schema: RawObject, options: string[], dropped: string[]): 
   if (typeof schema.minLength === 'number' && schema.minLength > 0) options.push(`min(${schema.minLength})`);
   if (typeof schema.maxLength === 'number') options.push(`max(${schema.maxLength})`);
   if (typeof schema.pattern === 'string') {
-    if (compiles(schema.pattern)) options.push(`regex(${schema.pattern})`);
-    else dropped.push(`pattern ${JSON.stringify(schema.pattern)} (not a JavaScript regular expression)`);
-  }
-}
-
-function compiles(pattern: string): boolean {
-  try {
-    new RegExp(pattern, 'u');
-    return true;
-  } catch {
-    // RegExp throws only on an invalid pattern: false leaves the pattern out.
-    return false;
+    // As regex() takes it: read as JavaScript writes it and matched in linear time (no lookaround).
+    if (linearPattern(schema.pattern) !== null) options.push(`regex(${schema.pattern})`);
+    else
+      dropped.push(
+        `pattern ${JSON.stringify(schema.pattern)} (not a JavaScript regular expression flowguard can match in linear time)`,
+      );
   }
 }
 

@@ -15,7 +15,8 @@ import { writeWhole } from '../shared/write-whole.js';
 // 2: a check carries the routes it declares and its findings are scoped (R1); older entries lack both.
 // 3: a skill or prompt file's check carries its prompt; an older entry would serve none.
 // 4: a schema carries the origins of its reach, read from the text checked.
-const FORMAT = 4;
+// 5: a regex() RE2 cannot match in linear time (lookaround) is VAL054; an older entry serves its route.
+const FORMAT = 5;
 
 interface CacheFile {
   format: number;

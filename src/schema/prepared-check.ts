@@ -6,11 +6,12 @@
 //
 // It is a shortcut, never a second judge: it says "valid" only where Ajv says so too, for the
 // keywords below, exactly as Ajv's code tests them (strings' lengths in code points, numbers
-// finite, patterns with the `u` flag, enums by ===). For anything else it answers false and Ajv,
-// which also words every problem, decides. A schema with a keyword not listed here gets no
-// prepared check at all.
+// finite, patterns by the engine Ajv is given, shared/pattern.ts, enums by ===). For anything
+// else it answers false and Ajv, which also words every problem, decides. A schema with a
+// keyword not listed here gets no prepared check at all.
 
 import type { JsonSchema } from './tool-input.js';
+import { linearPattern } from '../shared/pattern.js';
 
 /** Writes the defaults into `data` (as Ajv's useDefaults does) and says whether Ajv surely accepts it. */
 export type PreparedCheck = (data: Record<string, unknown>) => boolean;
@@ -92,7 +93,7 @@ function ruleFor(key: string, property: Record<string, unknown>, required: boole
   if (minLength !== undefined) judges.push((value) => typeof value !== 'string' || ucs2length(value) >= minLength);
   if (maxLength !== undefined) judges.push((value) => typeof value !== 'string' || ucs2length(value) <= maxLength);
   if (property.pattern !== undefined) {
-    const regExp = typeof property.pattern === 'string' ? patternOf(property.pattern) : null;
+    const regExp = typeof property.pattern === 'string' ? linearPattern(property.pattern) : null;
     if (regExp === null) return null;
     judges.push((value) => typeof value !== 'string' || regExp.test(value));
   }
@@ -124,15 +125,6 @@ function anyOf(judges: readonly Judge[]): Judge {
     for (const judge of judges) if (judge(value)) return true;
     return false;
   };
-}
-
-/** As Ajv compiles a pattern (its default `code.regExp`: RegExp with the `u` flag); null when it cannot. */
-function patternOf(pattern: string): RegExp | null {
-  try {
-    return new RegExp(pattern, 'u');
-  } catch {
-    return null;
-  }
 }
 
 /** A string's length in code points, as Ajv counts it for minLength and maxLength (ajv/dist/runtime/ucs2length). */

@@ -6,6 +6,7 @@ import { closestName } from '../report/did-you-mean.js';
 import type { FindingSink } from '../report/findings.js';
 import { compilesAsPattern, LITERAL_FORM, numericText, readTyped, unquote, UNREADABLE } from './z-values.js';
 import type { ParamType } from './types.js';
+import { bothPatterns } from '../shared/pattern.js';
 
 export type Kind = ParamType['kind'];
 
@@ -173,7 +174,7 @@ function applyRegex(arg: string, state: ZState, path: string, sink: FindingSink)
       'VAL054',
       path,
       `regex(${arg}) is not a valid regular expression`,
-      'write the pattern without slashes, as JavaScript reads it with the u flag, e.g. regex(^0x[a-fA-F0-9]{40}$)',
+      'write the pattern without slashes, as JavaScript reads it with the u flag and without lookaround or backreferences, e.g. regex(^0x[a-fA-F0-9]{40}$)',
     );
     return;
   }
@@ -183,7 +184,7 @@ function applyRegex(arg: string, state: ZState, path: string, sink: FindingSink)
     return;
   }
   // AND with an earlier pattern: both must match somewhere, as each would alone.
-  type.pattern = type.pattern === undefined ? arg : `^(?=[\\s\\S]*?(?:${type.pattern}))(?=[\\s\\S]*?(?:${arg}))`;
+  type.pattern = type.pattern === undefined ? arg : bothPatterns(type.pattern, arg);
 }
 
 /** Corpus idiom (R6): `values(a,b)` supplies the values of an empty `enum()`. */

@@ -3,6 +3,7 @@
 // parameter, test and input-schema checks, so they all judge a value the same way.
 
 import { isRecord } from '../shared/raw.js';
+import { linearPattern } from '../shared/pattern.js';
 import type { ParamType } from './types.js';
 
 type Kind = ParamType['kind'];
@@ -88,17 +89,9 @@ export function unquote(text: string): string {
   return text.slice(1, -1).replace(/\\(['"\\])/g, '$1');
 }
 
-/** Compiled patterns by source, shared by regex() validation and violation(). */
-const patterns = new Map<string, RegExp>();
-
+/** Whether `regex(pattern)` can be applied: read alike by JavaScript and matched in linear time (shared/pattern.ts). */
 export function compilesAsPattern(pattern: string): boolean {
-  try {
-    patterns.set(pattern, new RegExp(pattern, 'u'));
-    return true;
-  } catch {
-    // RegExp throws only on an invalid pattern: false is the answer, reported by the caller.
-    return false;
-  }
+  return linearPattern(pattern) !== null;
 }
 
 function stringViolation(type: ParamType & { kind: 'string' }, value: unknown): string | null {
@@ -109,18 +102,8 @@ function stringViolation(type: ParamType & { kind: 'string' }, value: unknown): 
     if (minLength !== undefined && length < minLength) return `is shorter than ${minLength} characters`;
     if (maxLength !== undefined && length > maxLength) return `is longer than ${maxLength} characters`;
   }
-  if (pattern !== undefined && !patternOf(pattern).test(value)) return `does not match ${pattern}`;
+  if (pattern !== undefined && linearPattern(pattern)?.test(value) !== true) return `does not match ${pattern}`;
   return null;
-}
-
-/** Patterns come from regex(), which compiled them already; the cache keeps violation() free of compiling. */
-function patternOf(pattern: string): RegExp {
-  let regex = patterns.get(pattern);
-  if (!regex) {
-    regex = new RegExp(pattern, 'u');
-    patterns.set(pattern, regex);
-  }
-  return regex;
 }
 
 /** Characters as JSON Schema counts them: code points, a surrogate pair is one. */

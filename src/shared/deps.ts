@@ -7,6 +7,7 @@
 
 import { createRequire } from 'node:module';
 import type { Ajv2020, Options } from 'ajv/dist/2020.js';
+import { ajvRegExp } from './pattern.js';
 
 const require = createRequire(import.meta.url);
 
@@ -23,10 +24,11 @@ const ajv2020 = once(() => (require('ajv/dist/2020.js') as typeof import('ajv/di
  * An Ajv 2020 instance that does not check schemas against the 2020-12 meta-schema: that check
  * first compiles the meta-schema, about 70 ms per instance, and every schema flowguard compiles
  * at run time is its own (tools' input and output schemas), each kind checked by the tests
- * instead. Document shapes are compiled at build time (scripts/generate.ts).
+ * instead. Document shapes are compiled at build time (scripts/generate.ts). Its patterns are
+ * matched in linear time (pattern.ts): they come from schema files and meet what others send.
  */
 export function newAjv(options: Options): Ajv2020 {
-  return new (ajv2020())({ ...options, validateSchema: false });
+  return new (ajv2020())({ ...options, validateSchema: false, code: { ...options.code, regExp: ajvRegExp } });
 }
 export const undici = once(() => require('undici') as typeof import('undici'));
 /** The public suffix list (about 50 ms to load), for roots with `--marker--` labels only. */

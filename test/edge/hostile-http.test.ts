@@ -9,11 +9,20 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessGate } from '../../src/edge/auth.js';
-import { startCatalogUpstream, startHttpFixture, type CatalogUpstream, type HttpFixture } from '../mcp/helpers.js';
+import { startHttpServer } from '../../src/edge/http.js';
+import { LiveCatalog } from '../../src/mcp/live-catalog.js';
+import {
+  loadFixtureCatalog,
+  startCatalogUpstream,
+  startHttpFixture,
+  type CatalogUpstream,
+  type HttpFixture,
+} from '../mcp/helpers.js';
 import { LIST_BODY, MCP_HEADERS, rawRequest } from './helpers.js';
 
 const OWNER = 'session-owner-token-0123456789ab';
 const OTHER = 'another-valid-token-0123456789ab';
+const THIRD = 'a-third-valid-token-0123456789ab';
 
 let upstream: CatalogUpstream;
 let sessions: HttpFixture;
@@ -90,7 +99,7 @@ describe('a full session table locks no one out', () => {
     small = await startHttpFixture(upstream, {
       sessions: true,
       maxSessions: 3,
-      access: AccessGate.create({ host: '127.0.0.1', tokens: [OWNER, OTHER] }),
+      access: AccessGate.create({ host: '127.0.0.1', tokens: [OWNER, OTHER, THIRD] }),
     });
   });
   afterAll(() => small?.close());
@@ -128,6 +137,92 @@ describe('a full session table locks no one out', () => {
     const second = await open(OWNER);
     expect(typeof second).toBe('string');
     expect(await lists(OWNER, second as string)).toBe(200);
+  });
+
+  it('an initialize the transport refuses makes no room: at the bound, no other session is closed for it', async () => {
+    // A table of its own, filled by three sessions none of which closes another.
+    await small.close();
+    small = await startHttpFixture(upstream, {
+      sessions: true,
+      maxSessions: 3,
+      access: AccessGate.create({ host: '127.0.0.1', tokens: [OWNER, OTHER, THIRD] }),
+    });
+    const held = [await open(OWNER), await open(OTHER), await open(OTHER)];
+    expect(held.every((id) => typeof id === 'string')).toBe(true);
+    // A token holding no session: were room made for it, each refusal would close the idlest of anyone's.
+    for (let count = 0; count < 6; count += 1) {
+      const refused = await rawRequest(small.server.url, {
+        method: 'POST',
+        headers: { ...MCP_HEADERS, accept: 'application/json', ...bearer(THIRD) },
+        body: INITIALIZE,
+      });
+      expect(refused.status).toBe(406);
+    }
+    expect(await lists(OWNER, held[0] as string)).toBe(200);
+    expect(await lists(OTHER, held[1] as string)).toBe(200);
+    expect(await lists(OTHER, held[2] as string)).toBe(200);
+  });
+});
+
+describe('an initialize the transport refuses leaves no server behind', () => {
+  // Every MCP server the HTTP server makes listens to the catalog for tool changes until it
+  // closes: the listeners held are the servers held. A session that was never opened is no one's
+  // to close (no id, no idle timer, not counted against the bound), so its server must not stay.
+  let listening = 0;
+  let live: LiveCatalog;
+  let server: Awaited<ReturnType<typeof startHttpServer>>;
+  beforeAll(async () => {
+    live = new LiveCatalog(await loadFixtureCatalog(upstream));
+    const listen = live.onToolsChanged.bind(live);
+    live.onToolsChanged = (listener) => {
+      listening += 1;
+      const stop = listen(listener);
+      let stopped = false;
+      return () => {
+        if (!stopped) listening -= 1;
+        stopped = true;
+        stop();
+      };
+    };
+    server = await startHttpServer(live, { port: 0, sessions: true, log: () => undefined });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await live?.close();
+  });
+
+  const initialize = (id: number) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'refused', version: '1' } },
+  });
+  const refused: Array<[string, Record<string, string>, unknown, number]> = [
+    ['no text/event-stream in Accept', { ...MCP_HEADERS, accept: 'application/json' }, initialize(0), 406],
+    ['a Content-Type other than JSON', { ...MCP_HEADERS, 'content-type': 'text/plain' }, initialize(0), 415],
+    ['two initialize requests in a batch', MCP_HEADERS, [initialize(0), initialize(1)], 400],
+    ['initialize and a ping in a batch', MCP_HEADERS, [initialize(0), { jsonrpc: '2.0', id: 2, method: 'ping' }], 400],
+  ];
+  it.each(refused)('%s: refused, and 200 of them hold nothing', async (_case, headers, body, status) => {
+    const before = listening;
+    for (let count = 0; count < 200; count += 1) {
+      const answer = await rawRequest(server.url, { method: 'POST', headers, body: JSON.stringify(body) });
+      expect(answer.status).toBe(status);
+      expect(answer.headers['mcp-session-id']).toBeUndefined();
+    }
+    expect(listening).toBe(before);
+  });
+
+  it('a session opened after them is served, and held until it ends', async () => {
+    const before = listening;
+    const transport = new StreamableHTTPClientTransport(new URL(server.url));
+    const client = new Client({ name: 'after', version: '1.0.0' });
+    await client.connect(transport);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    expect(listening).toBe(before + 1);
+    await transport.terminateSession();
+    await client.close();
+    expect(listening).toBe(before);
   });
 });
 

@@ -1,8 +1,8 @@
 // Promise 8 over Streamable HTTP: hostile JSON-RPC cannot crash or wedge the server. The real
 // HTTP edge on 127.0.0.1 over the fixture catalog, raw node:http and net clients: oversized and
 // over-long batches, a body past the cap with and without Content-Length, deep params, huge and
-// non-finite ids, a flood of notifications, and many bodies that never end. After each, a plain
-// tools/list is answered.
+// non-finite ids, requests of a batch sharing one id, a flood of notifications, and many bodies
+// that never end. After each, a plain tools/list is answered.
 
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +68,28 @@ describe('hostile JSON-RPC over Streamable HTTP', () => {
     expect(huge.status).toBe(200);
     for (const id of ['1e400', '-1e400', '{"a":1}', 'true'])
       expect((await post(`{"jsonrpc":"2.0","id":${id},"method":"ping"}`)).status).toBe(400);
+    await stillServes();
+  });
+
+  it('a batch whose requests share one id (calls, a listing, a ping) is answered, and the server goes on', async () => {
+    const call = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/call',
+      params: { name: 'widgets_getWidget', arguments: { id: 'w-1' } },
+    };
+    for (const batch of [
+      [call, call],
+      [{ jsonrpc: '2.0', id: 7, method: 'tools/list' }, call],
+      [call, ping(7), ping(7)],
+    ]) {
+      const answer = await post(JSON.stringify(batch));
+      expect(answer.status, JSON.stringify(batch)).toBe(200);
+      // The transport keeps one answer per id: one message, or a batch of them.
+      const answers = [JSON.parse(answer.body) as unknown].flat() as Array<{ id: unknown }>;
+      expect(answers.length).toBeGreaterThan(0);
+      expect(answers.every((each) => each.id === 7)).toBe(true);
+    }
     await stillServes();
   });
 

@@ -7,6 +7,7 @@
 // endpoint; `/mcp` is unchanged.
 
 import { spawnSync } from 'node:child_process';
+import { request } from 'node:http';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -177,6 +178,48 @@ describe('a spawned flowguard serve --transport http with a groups file', () => 
       ).status,
     ).toBe(403);
     expect((await rawRequest(`${url}/shop`, { method: 'POST', headers: auth, body: LIST_BODY })).status).toBe(200);
+  });
+  it("a path that spells a group otherwise (dot segments, encodings, case, a prototype's name) serves nothing a client did not name plainly", async () => {
+    const auth = { ...MCP_HEADERS, authorization: `Bearer ${TOKEN}` };
+    const { port } = new URL(url);
+    /** The tools listed at `path` sent exactly as written (no client normalises it), or the status. */
+    const listedAt = (path: string) =>
+      new Promise<string[] | number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers: auth }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+          res.on('end', () =>
+            resolve(
+              res.statusCode === 200
+                ? (JSON.parse(body) as { result: { tools: Array<{ name: string }> } }).result.tools
+                    .map((tool) => tool.name)
+                    .sort()
+                : (res.statusCode ?? 0),
+            ),
+          );
+        });
+        req.on('error', reject);
+        req.end(LIST_BODY);
+      });
+    const shop = ['widgets_getWidget', 'widgets_listWidgets'];
+    for (const path of [
+      '/mcp/%74ampered',
+      '/mcp/shop%2F..%2Ftampered',
+      '/mcp/shop/',
+      '/mcp//shop',
+      '/mcp/SHOP',
+      '/mcp/sh%6Fp',
+      '/mcp/__proto__',
+      '/mcp/constructor',
+      '/mcp/tampered/..',
+      '/mcp/shop/../tampered',
+      '/mcp/shop/%2e%2e/tampered',
+      '/mcp/shop\\..\\tampered',
+    ])
+      expect(await listedAt(path), path).toBe(404);
+    // Dot segments resolve before the endpoint is looked up: these are /mcp/shop, as a browser reads them.
+    for (const path of ['/mcp/media/../shop', '/mcp/tampered/%2E%2E/shop', '/mcp/./shop'])
+      expect(await listedAt(path), path).toEqual(shop);
   });
 });
 

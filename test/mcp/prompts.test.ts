@@ -156,6 +156,38 @@ describe('a 4.x layout over Streamable HTTP (providers/<ns>/skills and prompts)'
   });
 });
 
+describe('a skill that uses one argument many times (promise 8)', () => {
+  // The file is the schema author's, the argument the client's: 130 uses of {{input:city}} made
+  // one prompts/get of a 3.9 MB city a 507 MB answer (2 GB resident, 6 s; four at once 5 GB, 40 s
+  // each). What the arguments fill in is bounded over the whole answer, each use counted.
+  it('is refused past the bound with InvalidParams naming it; within it, answered; the server goes on', async () => {
+    const schemas = mkdtempSync(join(tmpdir(), 'flowguard-prompt-fill-'));
+    cpSync(V4, schemas, { recursive: true });
+    const skill = join(schemas, 'providers', 'weather', 'skills', 'plan-trip.mjs');
+    writeFileSync(skill, readFileSync(skill, 'utf8').replace('{{input:city}}', '{{input:city}} '.repeat(130)));
+    const catalog = await Catalog.load({ schemas, project, env: {} });
+    const server = await startHttpServer(catalog, { port: 0, log: () => undefined });
+    const connection = await connectHttp(server.url);
+    try {
+      const city = 'c'.repeat(10_000);
+      const refused = await rejection(connection.client.getPrompt({ name: 'weather_plan-trip', arguments: { city } }));
+      expect(refused.code).toBe(ErrorCode.InvalidParams);
+      expect(refused.message).toContain('1048576 characters');
+      const answered = await connection.client.getPrompt({
+        name: 'weather_plan-trip',
+        arguments: { city: 'c'.repeat(8_000) },
+      });
+      expect(textOf(answered).split('c'.repeat(8_000)).length - 1).toBe(130);
+      expect((await connection.client.listPrompts()).prompts).toHaveLength(2);
+    } finally {
+      await connection.close();
+      await server.close();
+      await catalog.close();
+      rmSync(schemas, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("serve --group: the group prompts and the skills of its tools' namespaces", () => {
   it("serves the group's Markdown prompt by its key, leaves out the skills of other namespaces, and says why a group prompt is not served", async () => {
     const groupProject = mkdtempSync(join(tmpdir(), 'flowguard-prompts-group-'));

@@ -146,6 +146,31 @@ describe('parameters', () => {
     ]);
   });
 
+  it('a pattern with lookaround or a backreference is left out with a warning: the route it writes is served', async () => {
+    const param = (name: string, pattern: string) => ({ name, in: 'query', schema: { type: 'string', pattern } });
+    const result = await run(
+      openapi({
+        '/p': {
+          get: {
+            operationId: 'p',
+            parameters: [param('ahead', '^(?!admin)[a-z]+$'), param('twice', '^(a)\\1$'), param('plain', '^[a-z]+$')],
+            responses: ok,
+          },
+        },
+      }),
+    );
+    const main = await mainOf(result, 'p');
+    expect(main.routes.p.parameters.map((entry: { z: { options: string[] } }) => entry.z.options)).toEqual([
+      ['optional()'],
+      ['optional()'],
+      ['regex(^[a-z]+$)', 'optional()'],
+    ]);
+    expect(result.report.findings.map((finding) => finding.message)).toEqual([
+      expect.stringContaining('pattern "^(?!admin)[a-z]+$" (not a JavaScript regular expression flowguard can match'),
+      expect.stringContaining('pattern "^(a)\\\\1$" (not a JavaScript regular expression flowguard can match'),
+    ]);
+  });
+
   it('JSON body properties become body parameters; multipart and array bodies do not', async () => {
     const result = await run(
       openapi({
