@@ -6,6 +6,7 @@
 
 import type { Tool } from '../catalog/tools.js';
 import { rank, findTerm, inFirstFields, type QueryTerm, type Ranked, type RankSettings } from './bm25.js';
+import { preferRequestChain } from './chains.js';
 import { coverage, FIELDS_SAYING_WHAT_IT_DOES, LOOSE_FROM } from './coverage.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
 import { preferWithoutIdentifier } from './identifiers.js';
@@ -192,7 +193,9 @@ export class ToolIndex {
     const results = preferWithoutIdentifier(
       query,
       new Set(wanted),
-      this.able(query, rank(this.postings, terms, SETTINGS, keep, used)),
+      preferRequestChain(query, this.able(query, rank(this.postings, terms, SETTINGS, keep, used)), (document) =>
+        this.toolAt(document),
+      ),
       (document) => this.toolAt(document),
     );
     const best = results[0];
