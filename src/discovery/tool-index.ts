@@ -7,6 +7,7 @@
 import type { Tool } from '../catalog/tools.js';
 import { rank, findTerm, inFirstFields, type QueryTerm, type Ranked, type RankSettings } from './bm25.js';
 import { preferRequestChain } from './chains.js';
+import { preferRequestTense } from './tense.js';
 import { coverage, FIELDS_SAYING_WHAT_IT_DOES, LOOSE_FROM } from './coverage.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
 import { preferWithoutIdentifier } from './identifiers.js';
@@ -193,9 +194,7 @@ export class ToolIndex {
     const results = preferWithoutIdentifier(
       query,
       new Set(wanted),
-      preferRequestChain(query, this.able(query, rank(this.postings, terms, SETTINGS, keep, used)), (document) =>
-        this.toolAt(document),
-      ),
+      this.preferRequest(query, this.able(query, rank(this.postings, terms, SETTINGS, keep, used))),
       (document) => this.toolAt(document),
     );
     const best = results[0];
@@ -237,6 +236,12 @@ export class ToolIndex {
         found.some((at) => at >= 0 && inFirstFields(this.postings, at, document, FIELDS_SAYING_WHAT_IT_DOES))
       );
     });
+  }
+
+  /** The results with the tools made for another chain or another time than the request names moved down (chains.ts, tense.ts). */
+  private preferRequest(query: string, results: Ranked[]): Ranked[] {
+    const toolAt = (document: number) => this.toolAt(document);
+    return preferRequestTense(query, preferRequestChain(query, results, toolAt), toolAt);
   }
 
   private toolAt(document: number): Tool {
