@@ -7,7 +7,7 @@
 import type { Tool } from '../catalog/tools.js';
 import { rank, findTerm, inFirstFields, type QueryTerm, type Ranked, type RankSettings } from './bm25.js';
 import { preferRequestChain } from './chains.js';
-import { preferCoordinateTools } from './coordinates.js';
+import { preferToolsTakingHeldValues } from './held-values.js';
 import { preferRequestTense } from './tense.js';
 import { coverage, FIELDS_SAYING_WHAT_IT_DOES, LOOSE_FROM } from './coverage.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
@@ -241,11 +241,11 @@ export class ToolIndex {
 
   /**
    * The results with the tools made for another chain or another time than the request names, and
-   * those that take no coordinates where it holds some, moved down (chains.ts, tense.ts, coordinates.ts).
+   * those that take no coordinates or address where it holds one, moved down (chains.ts, tense.ts, held-values.ts).
    */
   private preferRequest(query: string, results: Ranked[]): Ranked[] {
     const toolAt = (document: number) => this.toolAt(document);
-    const placed = preferCoordinateTools(query, results, toolAt);
+    const placed = preferToolsTakingHeldValues(query, results, toolAt);
     return preferRequestTense(query, preferRequestChain(query, placed, toolAt), toolAt);
   }
 

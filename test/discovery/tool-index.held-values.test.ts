@@ -1,12 +1,13 @@
-// A request that holds coordinates (src/discovery/coordinates.ts) against a tool that takes none,
-// on a fixture of clinics near a point and a search by name said in more of the request's words.
+// A request that holds a value of a kind only some tools take (src/discovery/held-values.ts)
+// against a tool that takes none: on fixtures of clinics near a point beside a search by name, and
+// a profile by its address beside the most viewed profiles, each said in more of the request's words.
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { holdsCoordinates } from '../../src/discovery/coordinates.js';
+import { holdsCoordinates } from '../../src/discovery/held-values.js';
 import { useFixtureIndex } from './fixture-index.js';
 
-const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'discovery-coordinates', 'schemas');
+const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'discovery-held-values', 'schemas');
 
 describe('a request that holds coordinates', () => {
   const { top } = useFixtureIndex(SCHEMAS);
@@ -18,6 +19,23 @@ describe('a request that holds coordinates', () => {
 
   it('leaves the ranking alone without them', () => {
     expect(top('nearest clinic in Cologne')[0]).toBe('clinics_searchClinics');
+  });
+});
+
+describe('a request that holds an EVM address', () => {
+  const { top } = useFixtureIndex(SCHEMAS);
+
+  it('is answered first by a tool that takes an address', () => {
+    expect(top('universal profile of 0x0f4180da178ed1c71398a57ca8cb177f69591f1f')[0]).toBe(
+      'profiles_getProfileByAddress',
+    );
+  });
+
+  it('leaves the ranking alone without one, or with a transaction hash', () => {
+    expect(top('universal profile')[0]).toBe('profiles_getHotProfiles');
+    expect(top('universal profile of 0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060')[0]).toBe(
+      'profiles_getHotProfiles',
+    );
   });
 });
 
