@@ -8,6 +8,7 @@
 
 import type { Tool } from '../catalog/tools.js';
 import type { Ranked } from './bm25.js';
+import { rescoreTop } from './rescore.js';
 import { fold, splitWords } from './words.js';
 
 /** Each chain's names in text, folded, as one word each (`bnb chain`, `smart chain` are not read). */
@@ -139,15 +140,10 @@ export function chainsOf(tool: Tool): ToolChains {
 export function preferRequestChain(query: string, results: Ranked[], toolAt: (document: number) => Tool): Ranked[] {
   const asked = chainsNamed(query);
   if (asked.size === 0) return results;
-  let moved = false;
-  const rescored = results.map((result) => {
-    const { named, served } = chainsOf(toolAt(result.document));
-    if (named.size === 0 || served === undefined) return result;
-    for (const chain of asked) if (served.has(chain)) return result;
-    moved = true;
-    return { ...result, score: result.score * OTHER_CHAIN };
+  return rescoreTop(results, (document) => {
+    const { named, served } = chainsOf(toolAt(document));
+    if (named.size === 0 || served === undefined) return 1;
+    for (const chain of asked) if (served.has(chain)) return 1;
+    return OTHER_CHAIN;
   });
-  if (!moved) return results;
-  // Stable: equal scores keep their order.
-  return rescored.sort((a, b) => b.score - a.score);
 }

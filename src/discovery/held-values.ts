@@ -7,6 +7,7 @@
 
 import type { Tool } from '../catalog/tools.js';
 import type { Ranked } from './bm25.js';
+import { rescoreTop } from './rescore.js';
 import { fold, splitWords } from './words.js';
 
 interface ValueKind {
@@ -87,12 +88,10 @@ export function preferToolsTakingHeldValues(
 ): Ranked[] {
   const held = KINDS.filter((kind) => kind.heldBy(query));
   if (held.length === 0) return results;
-  const rescored = results.map((result) => {
-    const keys = userKeys(toolAt(result.document));
-    let score = result.score;
-    for (const kind of held) if (!kind.takenBy(keys)) score *= kind.without;
-    return score === result.score ? result : { ...result, score };
+  return rescoreTop(results, (document) => {
+    const keys = userKeys(toolAt(document));
+    let share = 1;
+    for (const kind of held) if (!kind.takenBy(keys)) share *= kind.without;
+    return share;
   });
-  // Stable: equal scores keep their order.
-  return rescored.sort((a, b) => b.score - a.score);
 }

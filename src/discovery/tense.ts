@@ -8,6 +8,7 @@
 
 import type { Tool } from '../catalog/tools.js';
 import type { Ranked } from './bm25.js';
+import { rescoreTop } from './rescore.js';
 import { fold, splitWords } from './words.js';
 
 type Tense = 'now' | 'past' | 'future';
@@ -159,15 +160,10 @@ export function preferRequestTense(query: string, results: Ranked[], toolAt: (do
   const asked = requestTenses(query);
   if (asked.size !== 1) return results;
   const [request] = [...asked] as [Tense];
-  let moved = false;
-  const rescored = results.map((result) => {
-    const said = routeTense(toolAt(result.document));
-    if (said.size === 0) return result;
-    for (const tense of said) if (answers(tense, request)) return result;
-    moved = true;
-    return { ...result, score: result.score * OTHER_TENSE };
+  return rescoreTop(results, (document) => {
+    const said = routeTense(toolAt(document));
+    if (said.size === 0) return 1;
+    for (const tense of said) if (answers(tense, request)) return 1;
+    return OTHER_TENSE;
   });
-  if (!moved) return results;
-  // Stable: equal scores keep their order.
-  return rescored.sort((a, b) => b.score - a.score);
 }
