@@ -90,7 +90,7 @@ export function chainsNamed(text: string): Set<string> {
   return found;
 }
 
-export interface ToolChains {
+interface ToolChains {
   /** The chains the tool names in what it says it does (empty: any). */
   named: ReadonlySet<string>;
   /** Named, or listed among a parameter's values; undefined: a parameter takes any chain. */
@@ -99,7 +99,7 @@ export interface ToolChains {
 
 const toolChains = new WeakMap<Tool, ToolChains>();
 
-export function chainsOf(tool: Tool): ToolChains {
+function chainsOf(tool: Tool): ToolChains {
   let found = toolChains.get(tool);
   if (found !== undefined) return found;
   const { schema, route } = tool;

@@ -133,7 +133,7 @@ export function requestTenses(query: string): Set<Tense> {
 const routeTenses = new WeakMap<Tool, ReadonlySet<Tense>>();
 
 /** The times a tool's route name says. */
-export function routeTense(tool: Tool): ReadonlySet<Tense> {
+function routeTense(tool: Tool): ReadonlySet<Tense> {
   let found = routeTenses.get(tool);
   if (found === undefined) {
     const said = new Set<Tense>();
