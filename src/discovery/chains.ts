@@ -69,6 +69,33 @@ const CHAIN_OF = new Map(Object.entries(CHAIN_NAMES).flatMap(([chain, names]) =>
 const AMBIGUOUS = new Set(['base', 'bnb']);
 const BEFORE_A_CHAIN = new Set(['on', 'from', 'to', 'onto', 'via', 'across', 'in']);
 
+/**
+ * A chain's own coin, as a request writes it (upper case: `10 SOL`), names the chain: in a request
+ * only (a tool's `1 ETH` is an example). Each chain above with a coin of its own symbol (`MATIC`,
+ * `AVAX`, `MINA`, `SUI`, `XRP`, `CELO` are its names already; `BNB`, `OP`, `ARB` read other ways).
+ */
+const NATIVE_COIN = new Map([
+  ['ETH', 'ethereum'],
+  ['POL', 'polygon'],
+  ['SOL', 'solana'],
+  ['BTC', 'bitcoin'],
+  ['ATOM', 'cosmos'],
+  ['TRX', 'tron'],
+  ['STRK', 'starknet'],
+  ['FTM', 'fantom'],
+  ['ADA', 'cardano'],
+  ['DOT', 'polkadot'],
+  ['XTZ', 'tezos'],
+  ['ALGO', 'algorand'],
+  ['APT', 'aptos'],
+  ['HBAR', 'hedera'],
+  ['XLM', 'stellar'],
+  ['LTC', 'litecoin'],
+  ['DOGE', 'dogecoin'],
+  ['LYX', 'lukso'],
+  ['OSMO', 'osmosis'],
+]);
+
 /** A parameter that takes the chain from the caller: a tool with one and no list of values serves any chain. */
 const CHAIN_PARAMETER = /^(chain|network|blockchain|platform)(s|id|name)?$/i;
 
@@ -77,7 +104,11 @@ const OTHER_CHAIN = 0.25;
 
 /** The chains a text names (see AMBIGUOUS). */
 export function chainsNamed(text: string): Set<string> {
-  const words = splitWords(text).map(fold);
+  return chainsOfWords(splitWords(text));
+}
+
+function chainsOfWords(raw: readonly string[]): Set<string> {
+  const words = raw.map(fold);
   const found = new Set<string>();
   const ambiguous: string[] = [];
   words.forEach((word, at) => {
@@ -138,7 +169,12 @@ function chainsOf(tool: Tool): ToolChains {
  * scored OTHER_CHAIN of its score. A request that names no chain leaves them as they are.
  */
 export function preferRequestChain(query: string, results: Ranked[], toolAt: (document: number) => Tool): Ranked[] {
-  const asked = chainsNamed(query);
+  const words = splitWords(query);
+  const asked = chainsOfWords(words);
+  for (const word of words) {
+    const chain = NATIVE_COIN.get(word);
+    if (chain !== undefined) asked.add(chain);
+  }
   if (asked.size === 0) return results;
   return rescoreTop(results, (document) => {
     const { named, served } = chainsOf(toolAt(document));

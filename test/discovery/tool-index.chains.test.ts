@@ -17,6 +17,11 @@ describe('a request that names its chain', () => {
     expect(top('swap route for USDC on arbitrum')[0]).toBe('evmswap_getQuote');
   });
 
+  it('names the chain by its own coin, written as a symbol', () => {
+    expect(top('best route to swap 10 ETH into USDC')[0]).toBe('evmswap_getQuote');
+    expect(top('best route to swap 10 SOL into USDC')[0]).toBe('solswap_getSwapQuote');
+  });
+
   it('leaves the ranking alone when it names the tool’s chain or none', () => {
     expect(top('best route to swap 1000 USDC into DAI on solana')[0]).toBe('solswap_getSwapQuote');
     expect(top('best route to swap 1000 USDC into DAI')[0]).toBe('solswap_getSwapQuote');
