@@ -13,7 +13,7 @@ import { fold, splitWords } from './words.js';
 
 type Tense = 'now' | 'past' | 'future';
 
-/** Request words that say when, in English, German, French, Spanish, Italian, Dutch and Portuguese. */
+/** Request words that say when (not `live`: where people live is no time), in English, German, French, Spanish, Italian, Dutch and Portuguese. */
 const REQUEST_TENSE = new Map<string, Tense>([
   ...[
     'now',
@@ -22,7 +22,6 @@ const REQUEST_TENSE = new Map<string, Tense>([
     'today',
     'tonight',
     'latest',
-    'live',
     'realtime',
     'jetzt',
     'gerade',
@@ -124,7 +123,8 @@ export function requestTenses(query: string): Set<Tense> {
   const found = new Set<Tense>();
   words.forEach((word, at) => {
     const tense = REQUEST_TENSE.get(word);
-    if (tense !== undefined) found.add(tense);
+    // `next to` is a place, not a time.
+    if (tense !== undefined && !(word === 'next' && words[at + 1] === 'to')) found.add(tense);
     if (word === 'last' && LAST_SPAN.test(words[at + 1] ?? '')) found.add('past');
   });
   return found;

@@ -32,5 +32,7 @@ describe('the time a request says', () => {
     expect([...requestTenses('gas prices over the last 30 days')]).toEqual(['past']);
     expect([...requestTenses('the last block on ethereum')]).toEqual([]);
     expect([...requestTenses('¿qué tiempo hará mañana?')]).toEqual(['future']);
+    expect([...requestTenses('cafes next to the station')]).toEqual([]);
+    expect([...requestTenses('the next train to Hamburg')]).toEqual(['future']);
   });
 });
