@@ -6,6 +6,9 @@
 
 import type { Tool } from '../catalog/tools.js';
 import { rank, findTerm, inFirstFields, type QueryTerm, type Ranked, type RankSettings } from './bm25.js';
+import { preferRequestChain } from './chains.js';
+import { preferToolsTakingHeldValues } from './held-values.js';
+import { preferRequestTense } from './tense.js';
 import { coverage, FIELDS_SAYING_WHAT_IT_DOES, LOOSE_FROM } from './coverage.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
 import { preferWithoutIdentifier } from './identifiers.js';
@@ -192,7 +195,7 @@ export class ToolIndex {
     const results = preferWithoutIdentifier(
       query,
       new Set(wanted),
-      this.able(query, rank(this.postings, terms, SETTINGS, keep, used)),
+      this.preferRequest(query, this.able(query, rank(this.postings, terms, SETTINGS, keep, used))),
       (document) => this.toolAt(document),
     );
     const best = results[0];
@@ -234,6 +237,16 @@ export class ToolIndex {
         found.some((at) => at >= 0 && inFirstFields(this.postings, at, document, FIELDS_SAYING_WHAT_IT_DOES))
       );
     });
+  }
+
+  /**
+   * The results with the tools made for another chain or another time than the request names, and
+   * those that take no coordinates or address where it holds one, moved down (chains.ts, tense.ts, held-values.ts).
+   */
+  private preferRequest(query: string, results: Ranked[]): Ranked[] {
+    const toolAt = (document: number) => this.toolAt(document);
+    const placed = preferToolsTakingHeldValues(query, results, toolAt);
+    return preferRequestTense(query, preferRequestChain(query, placed, toolAt), toolAt);
   }
 
   private toolAt(document: number): Tool {

@@ -1,0 +1,97 @@
+// A request that holds a value of a kind only some tools take hands it to one of them: a place's
+// coordinates ("what's at 48.8584, 2.2945", "nearest hospital to 50.94, 6.96") go to a tool that
+// takes a latitude and a longitude, an EVM address ("universal profile of 0x0f41...") to one that
+// takes an address. A tool that takes no such value answers it less well, however many of its
+// other words it shares. Read from the request's form and the tools' parameter keys alone, so it
+// holds for any catalog.
+
+import type { Tool } from '../catalog/tools.js';
+import type { Ranked } from './bm25.js';
+import { rescoreTop } from './rescore.js';
+import { fold, splitWords } from './words.js';
+
+interface ValueKind {
+  /** Whether a request holds a value of the kind. */
+  heldBy(query: string): boolean;
+  /** Whether a tool takes one, from its user parameters' keys split into folded words. */
+  takenBy(keys: readonly (readonly string[])[]): boolean;
+  /** A tool that takes none scores this share of its score for a request that holds one. */
+  without: number;
+}
+
+/** Two decimal numbers side by side, at least one with a fraction: `52.52,13.40`, `38.58, -121.49` (not in a longer list: `5.5, 6.1, 7.2` are values). */
+const PAIR =
+  /(?<![\d.])(-?\d{1,3}(?:\.\d+)?)\s*[,;/]?\s+(-?\d{1,3}(?:\.\d+)?)(?![\d.])|(?<![\d.])(-?\d{1,3}(?:\.\d+)?),(-?\d{1,3}(?:\.\d+)?)(?![\d.])/g;
+const LIST_BEFORE = /\d\s*[,;]\s*$/;
+const LIST_AFTER = /^\s*[,;]\s*-?\d/;
+
+const LATITUDE = new Set(['lat', 'latitude']);
+const LONGITUDE = new Set(['lon', 'lng', 'long', 'longitude']);
+/** A key that takes both at once. */
+const BOTH = new Set(['coordinates', 'coords', 'latlng', 'latlon', 'lonlat', 'lnglat']);
+
+/** Whether `query` holds a latitude and a longitude. */
+export function holdsCoordinates(query: string): boolean {
+  for (const match of query.matchAll(PAIR)) {
+    const latitude = match[1] ?? match[3];
+    const longitude = match[2] ?? match[4];
+    if (latitude === undefined || longitude === undefined) continue;
+    if (!latitude.includes('.') && !longitude.includes('.')) continue;
+    const before = query.slice(0, match.index);
+    const after = query.slice(match.index + match[0].length);
+    if (LIST_BEFORE.test(before) || LIST_AFTER.test(after)) continue;
+    if (Math.abs(Number(latitude)) <= 90 && Math.abs(Number(longitude)) <= 180) return true;
+  }
+  return false;
+}
+
+/** An EVM address: 0x and 40 hex digits (a transaction's hash has 64). */
+const EVM_ADDRESS = /(?<![0-9a-z])0x[0-9a-f]{40}(?![0-9a-z])/i;
+/** The words of a key that takes an address: `address`, `walletAddress`, `contract`, `owner`... */
+const ADDRESS_WORDS = new Set(['address', 'wallet', 'account', 'contract', 'owner', 'holder']);
+
+const KINDS: readonly ValueKind[] = [
+  {
+    heldBy: holdsCoordinates,
+    takenBy: (keys) => {
+      const has = (names: ReadonlySet<string>) => keys.some((key) => key.some((word) => names.has(word)));
+      return (has(LATITUDE) && has(LONGITUDE)) || keys.some((key) => BOTH.has(key.join('')));
+    },
+    without: 0.5,
+  },
+  {
+    heldBy: (query) => EVM_ADDRESS.test(query),
+    takenBy: (keys) => keys.some((key) => key.some((word) => ADDRESS_WORDS.has(word))),
+    without: 0.7,
+  },
+];
+
+/** Each tool's user parameters' keys as folded words: made once per tool. */
+const keysOf = new WeakMap<Tool, readonly (readonly string[])[]>();
+
+function userKeys(tool: Tool): readonly (readonly string[])[] {
+  let found = keysOf.get(tool);
+  if (found === undefined) {
+    found = tool.route.parameters
+      .filter((param) => param.source.kind === 'user')
+      .map((param) => splitWords(param.key).map(fold));
+    keysOf.set(tool, found);
+  }
+  return found;
+}
+
+/** `results` (best first) with each tool that takes no value of a kind the request holds scored that kind's `without` of its score. */
+export function preferToolsTakingHeldValues(
+  query: string,
+  results: Ranked[],
+  toolAt: (document: number) => Tool,
+): Ranked[] {
+  const held = KINDS.filter((kind) => kind.heldBy(query));
+  if (held.length === 0) return results;
+  return rescoreTop(results, (document) => {
+    const keys = userKeys(toolAt(document));
+    let share = 1;
+    for (const kind of held) if (!kind.takenBy(keys)) share *= kind.without;
+    return share;
+  });
+}
