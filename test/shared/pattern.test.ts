@@ -136,6 +136,12 @@ describe('linearPattern', () => {
       '^[x[:digit:]a[b]$',
       '^[\\b]$',
       '^[^\\s\\d]$',
+      // Held: read alike before the fix too (ASCII `\d` and `\w`, `$` only at the very end).
+      '^\\d+$',
+      '^\\w+$',
+      '^\\D$',
+      '^abc$',
+      '\\bx',
     ];
     const values = [
       'a b',
@@ -164,6 +170,13 @@ describe('linearPattern', () => {
       '[:a[b',
       'xab',
       '\b',
+      '\u0661',
+      '12',
+      'abc\n',
+      '\nabc',
+      'ſ',
+      'x',
+      'abc',
     ];
     for (const source of patterns) {
       const javascript = new RegExp(source, 'u');
