@@ -163,6 +163,7 @@ export const INTEGRATION: readonly string[] = [
   'test/sandbox/worker-process.test.ts',
   'test/sandbox/worker.buffer-memory.test.ts',
   'test/sandbox/worker.left-timers.test.ts',
+  'test/sandbox/worker.left-promise-timers.test.ts',
   'test/scan/forbidden.test.ts',
   'test/scan/html-comments.test.ts',
   'test/schema/serving.test.ts',

@@ -135,7 +135,7 @@ function addedErrors(checker: ProjectChecker, file: string, text: string): Findi
   }
 }
 
-/** A hidden file in the same folder, for one write or check. */
+/** A hidden file in the same folder, for one check (an update is written by writeWhole). */
 function siblingPath(file: string): string {
   return join(dirname(file), `.${basename(file, '.mjs')}.${randomBytes(4).toString('hex')}.flowguard.mjs`);
 }

@@ -9,6 +9,16 @@ import type { TextView } from './json-escapes.js';
 export interface Replaced {
   keys: readonly string[];
   replacement: string;
+  /** Where the form is a key's first or last characters (key-forms.ts, keyParts): followed along that key. */
+  parts?: readonly PartOf[];
+}
+
+/** A key's spelling a form begins (`atStart`) or ends, and the key's names and replacement. */
+export interface PartOf {
+  along: string;
+  atStart: boolean;
+  keys: readonly string[];
+  replacement: string;
 }
 
 /** A form found in a text, and where it stands. */
@@ -31,13 +41,38 @@ export function collect(
 ): void {
   pattern.lastIndex = 0;
   for (let match = pattern.exec(searched); match !== null; match = pattern.exec(searched)) {
-    const end = match.index + match[0].length;
-    const replaced = forms.get(match[0]) as Replaced;
-    found.push({ ...replaced, ...(view ? view.span(match.index, end) : { start: match.index, end }) });
+    const form = forms.get(match[0]) as Replaced;
+    const { start, end, keys, replacement } = longest(searched, match.index, match.index + match[0].length, form);
+    found.push({ keys, replacement, ...(view ? view.span(start, end) : { start, end }) });
     // Two keys' values may overlap (one's end is the other's start): the next search starts inside
     // this form. Not in UTF-16 bytes, where every ASCII form is also the other byte order's one byte on.
     if (overlapping) pattern.lastIndex = match.index + 1;
   }
+}
+
+/**
+ * The form found at `start`..`end`, or where it is a key's start or end, that start or end as far
+ * as `searched` goes on with the key (the longest over the keys it begins or ends). Followed a
+ * character at a time: a start found costs its own length, never the key's starts listed.
+ */
+function longest(
+  searched: string,
+  start: number,
+  end: number,
+  form: Replaced,
+): Replaced & { start: number; end: number } {
+  let best = { start, end, keys: form.keys, replacement: form.replacement };
+  for (const part of form.parts ?? []) {
+    const { along, atStart } = part;
+    let [from, to] = [start, end];
+    if (atStart) while (to - from < along.length && searched[to] === along[to - from]) to++;
+    else
+      while (to - from < along.length && from > 0 && searched[from - 1] === along[along.length - (to - from) - 1])
+        from--;
+    if (to - from > best.end - best.start)
+      best = { start: from, end: to, keys: part.keys, replacement: part.replacement };
+  }
+  return best;
 }
 
 /**

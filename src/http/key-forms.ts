@@ -20,17 +20,38 @@ const MIN_BASE64_PIECE = 8;
  */
 export const MIN_KEY_PART = 8;
 
+/** A key's first or last MIN_KEY_PART characters in one spelling, and that whole spelling. */
+export interface KeyPart {
+  seed: string;
+  along: string;
+  atStart: boolean;
+}
+
 /**
- * A key's starts and ends of MIN_KEY_PART characters and more, as it stands and percent-encoded
- * (as bytes, one character per byte, where it is not ASCII): what an echo cut short leaves of
- * it. Redaction only: a handler never holds a key, so it cannot send a piece of one.
+ * Where a key's starts and ends of MIN_KEY_PART characters and more begin, as it stands and
+ * percent-encoded (and as UTF-8 bytes, one character per byte, where it is not ASCII): what an
+ * echo cut short leaves of it. Each is found by its seed and followed along the key as far as
+ * the text goes on with it (found-forms.ts): listing every start and end would be a key's length
+ * squared (a 4 kB key, 600 MB and 3 s of CPU). Redaction only: a handler never holds a key, so
+ * it cannot send a piece of one.
  */
-export function keyParts(value: string): string[] {
-  const parts = new Set<string>();
-  for (const text of new Set([value, encodeURIComponent(value)]))
-    for (let length = MIN_KEY_PART; length < text.length; length++)
-      for (const part of [text.slice(0, length), text.slice(text.length - length)]) parts.add(latin1Of(part)).add(part);
-  return [...parts];
+export function keyParts(value: string): KeyPart[] {
+  const parts: KeyPart[] = [];
+  for (const text of new Set([value, encodeURIComponent(value)])) {
+    if (text.length <= MIN_KEY_PART) continue;
+    const start = text.slice(0, MIN_KEY_PART);
+    const end = text.slice(-MIN_KEY_PART);
+    for (const [seed, along, atStart] of [
+      [start, text, true],
+      [end, text, false],
+      [latin1Of(start), latin1Of(text), true],
+      [latin1Of(end), latin1Of(text), false],
+    ] as const) {
+      // A seed cut inside a surrogate pair is no UTF-8 start or end of the key: left out.
+      if (atStart ? along.startsWith(seed) : along.endsWith(seed)) parts.push({ seed, along, atStart });
+    }
+  }
+  return parts;
 }
 
 /** Every spelling of `value` (see the top of this file), without duplicates. */

@@ -18,7 +18,7 @@ import { otherCharsetDecoder, type Decoded } from './decode.js';
 import { encodeJsonString, keyForms, keyParts, latin1Of } from './key-forms.js';
 import { rewrite } from './rewrite-leaves.js';
 import { jsonUnescaped, type TextView } from './json-escapes.js';
-import { collect, merged, outermost, type Found, type Replaced } from './found-forms.js';
+import { collect, merged, outermost, type Found, type PartOf, type Replaced } from './found-forms.js';
 import { escapeRegExp, Needles } from './needles.js';
 
 const BACKSLASH = 0x5c;
@@ -63,15 +63,25 @@ export class Redactor {
     this.values = values;
     this.whole = withParts ? new Redactor(values, false) : this;
     for (const [key, value] of values) {
-      for (const form of [...keyForms(value), ...(withParts ? keyParts(value) : [])]) {
-        const known = this.forms.get(form);
-        if (!known) this.forms.set(form, { keys: [key], replacement: `[redacted ${key}]` });
-        else if (!known.keys.includes(key)) (known.keys as string[]).push(key);
+      for (const form of keyForms(value)) this.formOf(form, key);
+      for (const { seed, along, atStart } of withParts ? keyParts(value) : []) {
+        const parts = (this.formOf(seed, key).parts ??= []) as PartOf[];
+        const same = parts.find((part) => part.along === along && part.atStart === atStart);
+        if (!same) parts.push({ along, atStart, keys: [key], replacement: `[redacted ${key}]` });
+        else if (!same.keys.includes(key)) (same.keys as string[]).push(key);
       }
     }
     for (const [form, replaced] of this.forms) {
       for (const order of [littleEndian, bigEndian])
-        this.utf16Forms.set(order(form), { keys: replaced.keys, replacement: order(replaced.replacement) });
+        this.utf16Forms.set(order(form), {
+          keys: replaced.keys,
+          replacement: order(replaced.replacement),
+          parts: replaced.parts?.map((part) => ({
+            ...part,
+            along: order(part.along),
+            replacement: order(part.replacement),
+          })),
+        });
     }
     const forms = [...this.forms.keys()];
     const needles = forms.filter((form) => !forms.some((other) => other !== form && form.includes(other)));
@@ -86,6 +96,14 @@ export class Redactor {
     this.nonAscii = [...formChars].some((code) => code >= 0x80);
     this.pattern = anyOf(forms);
     this.utf16Pattern = anyOf([...this.utf16Forms.keys()]);
+  }
+
+  /** What `form` is found as, made for `key` or with `key` added to its keys. */
+  private formOf(form: string, key: string): Replaced {
+    let known = this.forms.get(form);
+    if (!known) this.forms.set(form, (known = { keys: [key], replacement: `[redacted ${key}]` }));
+    else if (!known.keys.includes(key)) (known.keys as string[]).push(key);
+    return known;
   }
 
   /**

@@ -82,11 +82,52 @@ function linear(source: string): RE2JS | null {
   try {
     // RE2's syntax differs in a few escapes (`\u00e9`, `\u{1F600}`): translated from JavaScript's first.
     const engine = re2();
-    return engine.compile(engine.translateRegExp(source));
+    return engine.compile(engine.translateRegExp(withJavaScriptClasses(source)));
   } catch {
     // RE2 throws only on a pattern it cannot read (lookaround, backreferences): null, as above.
     return null;
   }
+}
+
+// JavaScript's `\s` is every Unicode space and line end (the no-break space, U+2028, U+FEFF...),
+// RE2's only [\t\n\f\r ]; JavaScript's `.` leaves out \r, U+2028 and U+2029 too, RE2's only \n.
+// Read as RE2 reads them, `^\S+$` took a value starting with a no-break space and `^.+$` one with
+// a \r in it, which the author's pattern (and every client) refuses: so they are written out.
+const SPACES =
+  '\\t\\n\\x{b}\\f\\r\\x{20}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}\\x{feff}';
+const NOT_SPACES =
+  '\\x{0}-\\x{8}\\x{e}-\\x{1f}\\x{21}-\\x{9f}\\x{a1}-\\x{167f}\\x{1681}-\\x{1fff}\\x{200b}-\\x{2027}\\x{202a}-\\x{202e}' +
+  '\\x{2030}-\\x{205e}\\x{2060}-\\x{2fff}\\x{3001}-\\x{fefe}\\x{ff00}-\\x{10ffff}';
+const LINE_ENDS = '\\n\\r\\x{2028}\\x{2029}';
+
+/**
+ * `source` (which JavaScript reads with the `u` flag) written as RE2 must read it to mean the same:
+ * `\s`, `\S` and `.` as the sets JavaScript means; in a class `[` is a plain character to JavaScript
+ * (RE2 reads `[:digit:]` there as a POSIX class) and `\b` a backspace (RE2 refuses it). A set's
+ * ranges stand in a class in its place: `u` forbids a class escape as a range's end. Any other
+ * escape is copied with the character after it, so an escaped `[`, `]` or `.` stays a character
+ * (and a part ending in `\` stays unreadable). `[]` and `[^]` translateRegExp writes for RE2.
+ */
+function withJavaScriptClasses(source: string): string {
+  let written = '';
+  let inClass = false;
+  for (let at = 0; at < source.length; at++) {
+    const char = source[at]!;
+    if (char === '\\') {
+      const escaped = source[++at] ?? '';
+      if (escaped === 's') written += inClass ? SPACES : `[${SPACES}]`;
+      else if (escaped === 'S') written += inClass ? NOT_SPACES : `[${NOT_SPACES}]`;
+      else if (escaped === 'b' && inClass) written += '\\x{8}';
+      else written += char + escaped;
+    } else if (inClass) {
+      written += char === '[' ? '\\[' : char;
+      inClass = char !== ']';
+    } else {
+      written += char === '.' ? `[^${LINE_ENDS}]` : char;
+      inClass = char === '[';
+    }
+  }
+  return written;
 }
 
 /** Ajv's `code.regExp`: every `pattern` and `patternProperties` of the schemas it compiles, matched as above. */

@@ -16,7 +16,7 @@ import { tempProject, type TempProject } from '../kit/project.js';
 const EXPONENTIAL = '^(a+)+$';
 const ATTACK = `${'a'.repeat(40)}b`;
 const ROOT = 'https://api.pattern.test';
-const ALL_NAMES = ['pattern_getByCode', 'pattern_getByTwo'];
+const ALL_NAMES = ['pattern_getByCode', 'pattern_getByTwo', 'pattern_getByWord'];
 
 const SCHEMA = `export const main = {
     namespace: 'pattern', name: 'Pattern', description: 'Patterns that backtrack.', version: '2.0.0',
@@ -31,6 +31,11 @@ const SCHEMA = `export const main = {
             method: 'GET', path: '/two/{{code}}', description: 'A thing by a code of two rules.',
             parameters: [{ position: { key: 'code', value: '{{USER_PARAM}}', location: 'insert' }, z: { primitive: 'string()', options: ['regex(a+b)', 'regex(^[a-c]+$)'] } }],
             tests: [{ _description: 'a code', code: 'ab' }]
+        },
+        getByWord: {
+            method: 'GET', path: '/word/{{word}}', description: 'A thing by one word on one line.',
+            parameters: [{ position: { key: 'word', value: '{{USER_PARAM}}', location: 'insert' }, z: { primitive: 'string()', options: ['regex(^\\\\S.*$)'] } }],
+            tests: [{ _description: 'a word', word: 'abc' }]
         }
     }
 };
@@ -99,7 +104,89 @@ describe('a pattern that backtracks exponentially in JavaScript', () => {
   });
 });
 
+describe('a pattern with \\s, \\S or . (RE2 reads them narrower than JavaScript)', () => {
+  it('refuses what JavaScript refuses: a value starting with a no-break space, or with a carriage return after the first line', async () => {
+    const call = (word: string) =>
+      attacker.client.callTool({ name: 'pattern_getByWord', arguments: { word } }, undefined, REQUEST);
+    expect((await call('abc def')).isError).toBeFalsy();
+    for (const word of ['\u00a0abc', '\ufeffabc', 'abc\rdef', 'abc\u2028def'])
+      expect(refused(await call(word)), JSON.stringify(word)).toBe(true);
+  });
+});
+
 describe('linearPattern', () => {
+  it('answers as RegExp with the u flag where RE2 reads an escape or the dot differently (\\s, \\S, .)', () => {
+    const patterns = [
+      '^\\S+$',
+      '^\\s$',
+      '^[\\w\\s]+$',
+      '^[^\\s]+$',
+      '^[^\\S]$',
+      '^[\\S]+$',
+      '^a.b$',
+      '^.+$',
+      '^[.]$',
+      '^[\\s\\S]$',
+      '^\\\\s$',
+      '^[\\]]$',
+      // `[]`, `[^]` and `[` in a class: JavaScript's empty and full sets, and a plain `[`; to RE2 a class's first `]`
+      // is a character and `[:digit:]` a POSIX class.
+      '^[][x]$',
+      '^[^][x]$',
+      '^[x[:digit:]a[b]$',
+      '^[\\b]$',
+      '^[^\\s\\d]$',
+      // Held: read alike before the fix too (ASCII `\d` and `\w`, `$` only at the very end).
+      '^\\d+$',
+      '^\\w+$',
+      '^\\D$',
+      '^abc$',
+      '\\bx',
+    ];
+    const values = [
+      'a b',
+      'a\u00a0b',
+      '\u00a0',
+      '\ufeff',
+      '\u3000',
+      '\u000b',
+      '\u2028',
+      '\u2029',
+      '\r',
+      '\n',
+      'a\rb',
+      'a\u2028b',
+      'a\u2000b',
+      'a\u200bb',
+      'axb',
+      '\\s',
+      ']',
+      'é',
+      '😀',
+      '\ud83d',
+      '5',
+      'a',
+      'ax',
+      '[:a[b',
+      'xab',
+      '\b',
+      '\u0661',
+      '12',
+      'abc\n',
+      '\nabc',
+      'ſ',
+      'x',
+      'abc',
+    ];
+    for (const source of patterns) {
+      const javascript = new RegExp(source, 'u');
+      for (const value of values)
+        expect(linearPattern(source)?.test(value), `${source} on ${JSON.stringify(value)}`).toBe(
+          javascript.test(value),
+        );
+    }
+  });
+
   it('reads patterns as JavaScript writes them with the u flag, and refuses what RE2 cannot match in linear time', () => {
     const matches = (source: string, text: string) => linearPattern(source)?.test(text);
     expect(matches('^0x[a-fA-F0-9]{40}$', `0x${'ab'.repeat(20)}`)).toBe(true);
