@@ -3,7 +3,7 @@
 // what it serves, and both closed after them. Call it inside a describe block.
 
 import { afterAll, beforeAll } from 'vitest';
-import { ToolIndex } from '../../src/discovery/tool-index.js';
+import { ToolIndex, type IndexOptions } from '../../src/discovery/tool-index.js';
 import { Catalog } from '../../src/runtime/catalog.js';
 import { tempProject } from '../kit/project.js';
 
@@ -14,13 +14,14 @@ export interface FixtureIndex {
   top(query: string, namespace?: string): string[];
 }
 
-export function useFixtureIndex(schemas: string): FixtureIndex {
+/** `options` as the index takes them (`minCoverage: 1`: every counted word of a request must be matched). */
+export function useFixtureIndex(schemas: string, options?: IndexOptions): FixtureIndex {
   const project = tempProject();
   let catalog: Catalog | undefined;
   let index: ToolIndex | undefined;
   beforeAll(async () => {
     catalog = await Catalog.load({ schemas, project: project.dir, env: {} });
-    index = new ToolIndex(catalog.visibleTools());
+    index = new ToolIndex(catalog.visibleTools(), options);
   });
   afterAll(async () => {
     await catalog?.close();

@@ -5,11 +5,9 @@
 // counted word required (minCoverage 1), so that one word counted decides.
 
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolIndex } from '../../src/discovery/tool-index.js';
+import { describe, expect, it } from 'vitest';
 import { requestWords } from '../../src/discovery/words.js';
-import { Catalog } from '../../src/runtime/catalog.js';
-import { tempProject } from '../kit/project.js';
+import { useFixtureIndex } from './fixture-index.js';
 
 const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'discovery-topics', 'schemas');
 
@@ -35,18 +33,7 @@ describe('words where an argument goes', () => {
 });
 
 describe('the "none" rule and names typed in lower case', () => {
-  const project = tempProject();
-  let catalog: Catalog | undefined;
-  let strict: ToolIndex | undefined;
-  beforeAll(async () => {
-    catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir, env: {} });
-    strict = new ToolIndex(catalog.visibleTools(), { minCoverage: 1 });
-  });
-  afterAll(async () => {
-    await catalog?.close();
-    project.remove();
-  });
-  const names = (query: string) => (strict as ToolIndex).find(query, { limit: 2 }).map((hit) => hit.name);
+  const { top: names } = useFixtureIndex(SCHEMAS, { minCoverage: 1 });
 
   it('leaves out words no tool has after a preposition and next to them, as it does capitalised ones', () => {
     expect(names('weather outlook for Portland Oregon')[0]).toBe('skydesk_getOutlook');

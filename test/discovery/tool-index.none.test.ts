@@ -4,10 +4,7 @@
 // a number is an argument.
 
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolIndex } from '../../src/discovery/tool-index.js';
-import { Catalog } from '../../src/runtime/catalog.js';
-import { tempProject } from '../kit/project.js';
+import { describe, expect, it } from 'vitest';
 import { useFixtureIndex } from './fixture-index.js';
 
 const SCHEMAS = join(import.meta.dirname, '..', 'fixtures', 'discovery-topics', 'schemas');
@@ -30,21 +27,10 @@ describe('the "none" rule and words no tool has', () => {
 });
 
 describe('the "none" rule and numbers', () => {
-  const project = tempProject();
-  let catalog: Catalog | undefined;
-  let strict: ToolIndex | undefined;
-  beforeAll(async () => {
-    catalog = await Catalog.load({ schemas: SCHEMAS, project: project.dir, env: {} });
-    // Every counted word must be matched: a number another tool's text has must not count against the best.
-    strict = new ToolIndex(catalog.visibleTools(), { minCoverage: 1 });
-  });
-  afterAll(async () => {
-    await catalog?.close();
-    project.remove();
-  });
+  // Every counted word must be matched: a number another tool's text has must not count against the best.
+  const { top: names } = useFixtureIndex(SCHEMAS, { minCoverage: 1 });
 
   it('does not count a number the best tool does not have, though another tool has it (30, 2020)', () => {
-    const names = (query: string) => (strict as ToolIndex).find(query, { limit: 2 }).map((hit) => hit.name);
     expect(names('sunrise times for 30 June 2020')[0]).toBe('skydesk_getSunrise');
     // A word is still counted: `moon` is no number.
     expect(names('sunrise times for 30 June 2020 moon')).toEqual([]);

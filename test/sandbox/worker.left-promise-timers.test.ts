@@ -12,9 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../src/runtime/catalog.js';
 import { loadProjectCatalog, type ProjectCatalog } from '../kit/catalog.js';
-
-const ROUTE = (name: string) =>
-  `${name}: { method: 'GET', path: '/${name}', description: 'A route.', parameters: [], tests: [{ _description: 'a' }] }`;
+import { CALM, calmCallsAnswered, ROUTE } from './left-work-kit.js';
 
 const SLEEPER = `import { setInterval as ticks, setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -53,14 +51,6 @@ export const handlers = ({ libraries }) => {
 };
 `;
 
-const CALM = `export const main = {
-    namespace: 'calm', name: 'Calm', description: 'Computes.', version: '2.0.0', docs: [], tags: [],
-    root: 'https://api.calm.test',
-    routes: { ${ROUTE('add')} }
-};
-export const handlers = () => ({ add: { executeRequest: async () => ({ response: 1 + 1 }) } });
-`;
-
 let loaded: ProjectCatalog | undefined;
 let catalog: Catalog;
 
@@ -88,15 +78,6 @@ afterAll(async () => {
   await loaded?.close();
 });
 
-/** The calm schema's calls after the sleepy one answered: each must be answered, none failed for it. */
-async function calmCalls(): Promise<void> {
-  for (let round = 0; round < 3; round += 1) {
-    expect(await catalog.call('calm_add', {})).toMatchObject({ ok: true, content: { value: 2 } });
-    // Past the sleep's 20 ms, on the host's clock: the next call goes to a process where it has ended, were it to.
-    await new Promise((resolve) => setTimeout(resolve, 30));
-  }
-}
-
 describe("a library's sleeps (timers' promise form) a call leaves behind", () => {
   it('a sleep that ends during its call ends (the control)', async () => {
     expect(await catalog.call('sleepy_waits', {})).toMatchObject({
@@ -107,18 +88,18 @@ describe("a library's sleeps (timers' promise form) a call leaves behind", () =>
 
   it("node:timers/promises: a callback that never returns, after a sleep that ends once its call answered, fails no calm schema's call", async () => {
     expect(await catalog.call('sleepy_spin', {})).toMatchObject({ ok: true });
-    await calmCalls();
+    await calmCallsAnswered(catalog);
   });
 
   it("util.promisify(setTimeout): the same, fails no calm schema's call", async () => {
     expect(await catalog.call('sleepy_spinAfterPause', {})).toMatchObject({ ok: true });
-    await calmCalls();
+    await calmCallsAnswered(catalog);
     expect(await catalog.call('sleepy_waits', {})).toMatchObject({ ok: true });
   });
 
   it("an interval's ticks (for await ... of setInterval): the same, fails no calm schema's call", async () => {
     expect(await catalog.call('sleepy_spinOnTick', {})).toMatchObject({ ok: true });
-    await calmCalls();
+    await calmCallsAnswered(catalog);
     expect(await catalog.call('sleepy_waits', {})).toMatchObject({ ok: true });
   });
 });

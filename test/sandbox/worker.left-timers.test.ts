@@ -9,9 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../src/runtime/catalog.js';
 import { loadProjectCatalog, type ProjectCatalog } from '../kit/catalog.js';
-
-const ROUTE = (name: string) =>
-  `${name}: { method: 'GET', path: '/${name}', description: 'A route.', parameters: [], tests: [{ _description: 'a' }] }`;
+import { CALM, calmCallsAnswered, ROUTE } from './left-work-kit.js';
 
 const TIMED = `export const main = {
     namespace: 'timed', name: 'Timed', description: 'Leaves timers behind.', version: '2.0.0', docs: [], tags: [],
@@ -41,14 +39,6 @@ export const handlers = ({ libraries }) => {
 };
 `;
 
-const CALM = `export const main = {
-    namespace: 'calm', name: 'Calm', description: 'Computes.', version: '2.0.0', docs: [], tags: [],
-    root: 'https://api.calm.test',
-    routes: { ${ROUTE('add')} }
-};
-export const handlers = () => ({ add: { executeRequest: async () => ({ response: 1 + 1 }) } });
-`;
-
 let loaded: ProjectCatalog | undefined;
 let catalog: Catalog;
 
@@ -61,15 +51,6 @@ afterAll(async () => {
   await loaded?.close();
 });
 
-/** The calm schema's calls after the timed one answered: each must be answered, none failed for it. */
-async function calmCalls(): Promise<void> {
-  for (let round = 0; round < 3; round += 1) {
-    expect(await catalog.call('calm_add', {})).toMatchObject({ ok: true, content: { value: 2 } });
-    // Past the timer's 20 ms, on the host's clock: the next call goes to a process where it has fired, were it to.
-    await new Promise((resolve) => setTimeout(resolve, 30));
-  }
-}
-
 describe('timers a call leaves behind in a library', () => {
   it('a timer that fires during its call runs (the control)', async () => {
     expect(await catalog.call('timed_waits', {})).toMatchObject({
@@ -80,13 +61,13 @@ describe('timers a call leaves behind in a library', () => {
 
   it("a callback that never returns, fired after its call answered, fails no calm schema's call", async () => {
     expect(await catalog.call('timed_spin', {})).toMatchObject({ ok: true });
-    await calmCalls();
+    await calmCallsAnswered(catalog);
   });
 
   it("a timer that sets itself again, for ever, stops with its call; the calm schema's calls are answered", async () => {
     expect(await catalog.call('timed_rearm', {})).toMatchObject({ ok: true });
     const firedThen = await catalog.call('timed_fired', {});
-    await calmCalls();
+    await calmCallsAnswered(catalog);
     expect(await catalog.call('timed_fired', {})).toEqual(firedThen);
     expect(await catalog.call('timed_waits', {})).toMatchObject({ ok: true });
   });
