@@ -1,7 +1,7 @@
 // Discovery on the 3.0.0 catalog (FLOWGUARD_BENCH_V3_CORPUS, default ../shared/corpora/flowmcp-v3
 // next to the project; skipped, saying so, when absent), served with every key granted (fake
 // values: nothing is called): the query set's hit@1, hit@5, MRR and "none" figures, and beside
-// them the three unseen sets' over the same catalog and the held-out set's over the 2.0.0 catalog
+// them the four unseen sets' over the same catalog and the held-out set's over the 2.0.0 catalog
 // (FLOWGUARD_BENCH_CORPUS, query-sets.ts); search latency p50/p99; the index's time and memory at three starts, each in a fresh process
 // (start-probe.ts) next to that process's catalog load: (a) warm (the whole index read from its
 // cache), (b) one schema file changed (the whole index missed, that file's terms made, the others'
@@ -44,8 +44,8 @@ function memoryMeter(): () => number {
 }
 
 export async function benchDiscovery(): Promise<string[]> {
-  const { tuned, heldOut, unseen, unseen2, unseen3 } = querySets(ROOT);
-  const unseenSets = [unseen, unseen2, unseen3];
+  const { tuned, heldOut, unseen, unseen2, unseen3, unseen4 } = querySets(ROOT);
+  const unseenSets = [unseen, unseen2, unseen3, unseen4];
   const { corpus, schemas, lists } = tuned;
   if (!existsSync(schemas))
     return [
