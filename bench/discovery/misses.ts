@@ -1,6 +1,6 @@
 // Each query set's figures and every request it ranks wrong, for studying the misses:
-// `node dist/bench/discovery/misses.js [tuned|unseen|unseen2|unseen3|held-out]` (all five without
-// an argument).
+// `node dist/bench/discovery/misses.js [tuned|unseen|unseen2|unseen3|held-out|unseen5]` (all six
+// without an argument).
 // A line per request whose first tool is not one it names: where the first it names came (`#3`,
 // `miss`), the top three, and the first three it names; an unanswerable request answered with
 // tools.
@@ -15,12 +15,14 @@ import { measureQuality, type Query } from './quality.js';
 import { everyKey, querySets, type QuerySet } from './query-sets.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const { tuned, heldOut, unseen, unseen2, unseen3 } = querySets(ROOT);
-const named = { tuned, unseen, unseen2, unseen3, 'held-out': heldOut } as Record<string, QuerySet | undefined>;
+const { tuned, heldOut, unseen, unseen2, unseen3, unseen5 } = querySets(ROOT);
+const named = { tuned, unseen, unseen2, unseen3, 'held-out': heldOut, unseen5 } as Record<string, QuerySet | undefined>;
 const which = process.argv[2];
 const sets =
-  which === undefined ? [tuned, unseen, unseen2, unseen3, heldOut] : [named[which]].filter((set) => set !== undefined);
-if (sets.length === 0) throw new Error(`no query set ${which}: tuned, unseen, unseen2, unseen3 or held-out`);
+  which === undefined
+    ? [tuned, unseen, unseen2, unseen3, heldOut, unseen5]
+    : [named[which]].filter((set) => set !== undefined);
+if (sets.length === 0) throw new Error(`no query set ${which}: tuned, unseen, unseen2, unseen3, held-out or unseen5`);
 for (const set of sets) {
   if (!existsSync(set.schemas)) {
     console.log(`${set.label}: skipped, no ${set.catalog} corpus at ${set.corpus} (set ${set.variable})`);
