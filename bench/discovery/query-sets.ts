@@ -7,9 +7,10 @@
 // written the same way, after the first was tuned on; tuned on since the ranking is tuned on all
 // four), a third unseen one (queries-unseen3.json, the 3.0.0 catalog; written the same way, after
 // the second was tuned on; tuned on since the ranking is tuned on all five), a fourth unseen one
-// (queries-unseen4.json, the 3.0.0 catalog; written the same way, after the third was tuned on:
-// the honest estimate for requests nobody has tuned on), and the keys that serve every tool of a
-// catalog.
+// (queries-unseen4.json, the 3.0.0 catalog) and one over the 2.0.0 catalog (queries-unseen5.json),
+// both written the same way and committed before any measurement, when the ranking began to be
+// tuned on the five others: the honest estimates for requests nobody has tuned on; and the keys
+// that serve every tool of a catalog.
 
 import { join, resolve } from 'node:path';
 import { Catalog } from '../../src/runtime/catalog.js';
@@ -36,6 +37,7 @@ export function querySets(root: string): {
   unseen2: QuerySet;
   unseen3: QuerySet;
   unseen4: QuerySet;
+  unseen5: QuerySet;
 } {
   const v3 = resolve(process.env.FLOWGUARD_BENCH_V3_CORPUS ?? join(root, '../shared/corpora/flowmcp-v3'));
   const v2 = resolve(process.env.FLOWGUARD_BENCH_CORPUS ?? join(root, '../shared/corpora/flowmcp-v2'));
@@ -46,6 +48,15 @@ export function querySets(root: string): {
     lists: join(v3, '_lists'),
     queries: join(root, 'bench', 'discovery', file),
     variable: 'FLOWGUARD_BENCH_V3_CORPUS',
+  });
+  const overV2 = (file: string) => ({
+    catalog: '2.0.0',
+    corpus: v2,
+    // The 2.0.0 corpus keeps its schema folders at its top, beside _lists.
+    schemas: v2,
+    lists: join(v2, '_lists'),
+    queries: join(root, 'bench', 'discovery', file),
+    variable: 'FLOWGUARD_BENCH_CORPUS',
   });
   return {
     tuned: {
@@ -70,13 +81,11 @@ export function querySets(root: string): {
     },
     heldOut: {
       label: 'queries-heldout.json over the 2.0.0 catalog (held out when written, tuned on since)',
-      catalog: '2.0.0',
-      corpus: v2,
-      // The 2.0.0 corpus keeps its schema folders at its top, beside _lists.
-      schemas: v2,
-      lists: join(v2, '_lists'),
-      queries: join(root, 'bench', 'discovery', 'queries-heldout.json'),
-      variable: 'FLOWGUARD_BENCH_CORPUS',
+      ...overV2('queries-heldout.json'),
+    },
+    unseen5: {
+      label: 'queries-unseen5.json over the 2.0.0 catalog (unseen: written before any measurement, not tuned on)',
+      ...overV2('queries-unseen5.json'),
     },
   };
 }
