@@ -26,6 +26,7 @@ export const INTEGRATION: readonly string[] = [
   'test/access/identities.cache.test.ts',
   'test/access/identities.test.ts',
   'test/access/oauth.test.ts',
+  'test/access/resource.test.ts',
   'test/access/serve-oauth.test.ts',
   'test/access/setup.test.ts',
   'test/access/tokens.headers.test.ts',
