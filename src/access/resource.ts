@@ -117,7 +117,11 @@ export function admitIdentity(caller: Caller, identities: Identities, server?: R
   };
 }
 
-/** A quoted-string of RFC 9110: no quote or backslash, no control characters. */
+/**
+ * A quoted-string of RFC 9110 in printable ASCII: no quote or backslash, no control characters,
+ * and nothing past `~`, which node refuses in a header (a subject in Chinese turned the 403 into a
+ * 500); the message in the body keeps the text as it is.
+ */
 function quoted(text: string): string {
-  return text.replace(/["\\\u0000-\u001f\u007f]/g, ' ').slice(0, 300);
+  return text.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/gu, ' ').slice(0, 300);
 }
