@@ -59,6 +59,7 @@ export const INTEGRATION: readonly string[] = [
   'test/cli/explain.test.ts',
   'test/cli/group.test.ts',
   'test/cli/init.test.ts',
+  'test/cli/key-values.test.ts',
   'test/cli/list-refs.test.ts',
   'test/cli/list.test.ts',
   'test/cli/migrate.test.ts',
