@@ -137,3 +137,51 @@ describe('a session under OAuth', () => {
     expect((await post(await token({ sub: 'someone-else', client_id: 'staff' }), list, session)).status).toBe(404);
   });
 });
+
+// The address of the key set or the introspection endpoint, and why it could not be reached, are
+// the operator's to read in the log, not an anonymous caller's: any JWT-shaped text or opaque
+// token asks for them. Before, the 401's challenge and body quoted the URL and the socket error
+// (`connect ECONNREFUSED 127.0.0.1:…/internal-keys`), an internal host name and port included.
+describe('a key set or introspection endpoint that cannot be reached', () => {
+  let unreachable: Awaited<ReturnType<typeof startHttpFixture>>;
+  const lines: string[] = [];
+  // A port that was just free: nothing listens there.
+  let address: string;
+  beforeAll(async () => {
+    const { createServer } = await import('node:net');
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    address = `127.0.0.1:${(probe.address() as { port: number }).port}`;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const oauth = await prepareOAuth(
+      {
+        jwksUrl: `http://${address}/internal-keys`,
+        introspection: { url: `http://${address}/internal-introspect`, clientId: 'rs', clientSecretEnv: 'RS_SECRET' },
+      },
+      { issuer: provider.issuer },
+      { RS_SECRET: 'rs-secret-0123456789abcdef' },
+    );
+    unreachable = await startHttpFixture(upstream, { oauth, log: (line) => void lines.push(line) });
+  }, 60_000);
+  afterAll(() => unreachable?.close());
+
+  it('is a 401 that says what failed, and names the address only in the log', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const jwt = await provider.sign({ iss: provider.issuer, aud: unreachable.server.resource, exp: now + 60 });
+    for (const [presented, why] of [
+      [jwt, /key set could not be fetched/],
+      ['opaque-token-0123456789abcdefghij', /could not be introspected/],
+    ] as const) {
+      const answer = await postList(unreachable.server.url, bearer(presented));
+      expect(answer.status).toBe(401);
+      const challenge = answer.headers['www-authenticate'] as string;
+      expect(challenge).toMatch(/error="invalid_token"/);
+      expect(challenge + answer.body).toMatch(why);
+      for (const secret of [address, 'internal-', 'ECONNREFUSED'])
+        expect(challenge + answer.body, secret).not.toContain(secret);
+    }
+    const logged = lines.join('\n');
+    expect(logged).toContain(`${address}/internal-keys`);
+    expect(logged).toContain(`${address}/internal-introspect`);
+  });
+});
