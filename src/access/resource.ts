@@ -15,8 +15,9 @@ import type { TokenVerifier } from './tokens.js';
 
 const METADATA_PATH = '/.well-known/oauth-protected-resource';
 
+/** A refusal's `detail`, where set, is for the operator's log only (tokens.ts TokenVerdict). */
 export type Admission =
-  { ok: true; caller: Caller } | { ok: false; status: 401 | 403; challenge: string; message: string };
+  { ok: true; caller: Caller } | { ok: false; status: 401 | 403; challenge: string; message: string; detail?: string };
 
 export class ResourceServer {
   readonly metadataUrl: string;
@@ -78,6 +79,7 @@ export class ResourceServer {
         status: 401,
         challenge: this.challenge({ error: 'invalid_token', description: verdict.why }),
         message: `Unauthorized: ${verdict.why}`,
+        ...(verdict.detail === undefined ? {} : { detail: verdict.detail }),
       };
     const lacking = this.requiredScopes.filter((scope) => !verdict.caller.scopes.includes(scope));
     if (lacking.length > 0) {

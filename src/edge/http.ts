@@ -284,6 +284,8 @@ export async function startHttpServer(
   ): Promise<(RequestAdmission & { ok: true }) | null> => {
     const admission = await admitRequest(req.headers.authorization, gate, identities, oauth.server);
     if (admission.ok) return admission;
+    if (admission.detail !== undefined)
+      log(catalog.current.redact(`flowguard: oauth: ${admission.detail}`).slice(0, MAX_LOGGED_CHARS));
     res.setHeader('WWW-Authenticate', admission.challenge);
     sendJson(res, admission.status, rpcError(-32000, admission.message));
     return null;
