@@ -135,6 +135,13 @@ describe('a session under OAuth', () => {
     expect((await post(await token({ sub: `${prefix}/owner`, client_id: 'staff' }), list, session)).status).toBe(200);
     expect((await post(await token({ sub: `${prefix}/other`, client_id: 'staff' }), list, session)).status).toBe(404);
     expect((await post(await token({ sub: 'someone-else', client_id: 'staff' }), list, session)).status).toBe(404);
+    // Nor can the other end it: its DELETE finds nothing, and the owner's session goes on.
+    const ended = await rawRequest(url(), {
+      method: 'DELETE',
+      headers: { ...bearer(await token({ sub: `${prefix}/other`, client_id: 'staff' })), 'mcp-session-id': session },
+    });
+    expect(ended.status).toBe(404);
+    expect((await post(await token({ sub: `${prefix}/owner`, client_id: 'staff' }), list, session)).status).toBe(200);
   });
 });
 
