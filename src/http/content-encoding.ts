@@ -64,12 +64,13 @@ export function decodeContent(body: Buffer, header: string, limit: number): Buff
       }
       throw new HttpError('decode', `response body is not valid ${coding} data (Content-Encoding: ${coding})`);
     }
-    // zlib's deflate and brotli stop at their data's end and drop what follows without a word (gzip refuses it).
-    const after = decoded.length - undone.engine.bytesWritten;
-    if (after > 0)
+    // zlib's deflate and brotli stop at their data's end and drop what follows without a word;
+    // gzip refuses it, but for zero bytes, padding that holds nothing, which every coding may keep.
+    const after = decoded.subarray(undone.engine.bytesWritten);
+    if (after.some((byte) => byte !== 0))
       throw new HttpError(
         'decode',
-        `response body is not valid ${coding} data: ${after} bytes follow its end (Content-Encoding: ${coding})`,
+        `response body is not valid ${coding} data: ${after.length} bytes follow its end (Content-Encoding: ${coding})`,
       );
     decoded = undone.buffer;
   }

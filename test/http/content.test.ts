@@ -89,6 +89,12 @@ beforeAll(async () => {
         return send('deflate', Buffer.concat([deflateSync(TEXT), Buffer.from('and more')]));
       case '/deflate-raw-trailing':
         return send('deflate', Buffer.concat([deflateRawSync(TEXT), Buffer.from('and more')]));
+      case '/zero-padded':
+        // Zero bytes after the data are padding: gzip's own decoder keeps to that, and so does br's here.
+        return send(
+          'gzip, br',
+          Buffer.concat([brotliCompressSync(Buffer.concat([gzipSync(TEXT), Buffer.alloc(4)])), Buffer.alloc(8)]),
+        );
       case '/gzip-inside-br-trailing':
         return send('gzip, br', Buffer.concat([brotliCompressSync(gzipSync(TEXT)), Buffer.from('x')]));
       case '/deep-json':
@@ -188,7 +194,7 @@ describe('Content-Encoding', () => {
 // Codings stacked, spelled oddly or followed by more bytes than they hold (promise 9): the body
 // handed on is what the codings named make of the bytes sent, all of them, or a decode error.
 describe('Content-Encoding stacked, spelled oddly, or followed by more bytes', () => {
-  it.each(['/gzip-gzip', '/upper-case', '/two-lines'])('%s is decoded step by step', async (path) => {
+  it.each(['/gzip-gzip', '/upper-case', '/two-lines', '/zero-padded'])('%s is decoded step by step', async (path) => {
     expect((await get(path)).body.toString('utf8')).toBe(TEXT);
   });
 
