@@ -190,5 +190,10 @@ describe('a key set or introspection endpoint that cannot be reached', () => {
     const logged = lines.join('\n');
     expect(logged).toContain(`${address}/internal-keys`);
     expect(logged).toContain(`${address}/internal-introspect`);
+    // Said once while it lasts: a flood of tokens does not fill the log with the same line.
+    const before = lines.length;
+    for (let i = 0; i < 5; i += 1)
+      expect((await postList(unreachable.server.url, bearer('opaque-token-0123456789abcdefghij'))).status).toBe(401);
+    expect(lines.length).toBe(before);
   });
 });
