@@ -2,6 +2,8 @@
 // and client its token names, the scopes and groups it carries, and the identity of the config
 // (`identities`) it maps to. Never the token itself: a caller is logged, audited and counted.
 
+import { createHash } from 'node:crypto';
+
 export interface Caller {
   /** The `identities` entry this caller maps to; undefined where the config names none. */
   identity?: string;
@@ -17,13 +19,18 @@ export interface Caller {
 /** The longest subject or client id kept: a token's claims are the issuer's text, bounded before they are logged. */
 const MAX_CLAIM_CHARS = 200;
 
-/** A claim as a caller keeps it: a string, cut, control characters escaped (it ends up in log lines). */
+/**
+ * A claim as a caller keeps it: a string, cut, control characters escaped (it ends up in log
+ * lines). A value cut short ends in a digest of the whole, so that two subjects the issuer tells
+ * apart stay two callers (a session is its subject's, src/edge/admission.ts) however long they are.
+ */
 export function claimText(value: unknown): string | undefined {
   if (typeof value !== 'string' || value === '') return undefined;
   const shown = value
     .slice(0, MAX_CLAIM_CHARS)
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return value.length > MAX_CLAIM_CHARS ? `${shown}…` : shown;
+  if (value.length <= MAX_CLAIM_CHARS) return shown;
+  return `${shown}…sha256:${createHash('sha256').update(value, 'utf8').digest('hex').slice(0, 32)}`;
 }
 
 /** `scope` (space-separated, RFC 9068) or `scp` (an array, as some issuers send it). */

@@ -95,7 +95,15 @@ export class BoundedFetch {
         `${href.slice(0, 300)} could not be fetched: ${timeout.aborted ? `no answer within ${FETCH_TIMEOUT_MS} ms` : why}`,
       );
     }
-    const body = await readCapped(response, href);
+    let body: Uint8Array;
+    try {
+      body = await readCapped(response, href);
+    } catch (error) {
+      if (error instanceof AccessFetchError) throw error;
+      // The body stopped coming (the time ran out, the connection broke): a refusal like any other, not a fault.
+      const why = timeout.aborted ? `no answer within ${FETCH_TIMEOUT_MS} ms` : String((error as Error).message);
+      throw new AccessFetchError(`${href.slice(0, 300)} could not be read: ${why.slice(0, 300)}`);
+    }
     return new Response(body, { status: response.status, headers: response.headers });
   };
 

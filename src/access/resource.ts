@@ -15,8 +15,9 @@ import type { TokenVerifier } from './tokens.js';
 
 const METADATA_PATH = '/.well-known/oauth-protected-resource';
 
+/** A refusal's `detail`, where set, is for the operator's log only (tokens.ts TokenVerdict). */
 export type Admission =
-  { ok: true; caller: Caller } | { ok: false; status: 401 | 403; challenge: string; message: string };
+  { ok: true; caller: Caller } | { ok: false; status: 401 | 403; challenge: string; message: string; detail?: string };
 
 export class ResourceServer {
   readonly metadataUrl: string;
@@ -78,6 +79,7 @@ export class ResourceServer {
         status: 401,
         challenge: this.challenge({ error: 'invalid_token', description: verdict.why }),
         message: `Unauthorized: ${verdict.why}`,
+        ...(verdict.detail === undefined ? {} : { detail: verdict.detail }),
       };
     const lacking = this.requiredScopes.filter((scope) => !verdict.caller.scopes.includes(scope));
     if (lacking.length > 0) {
@@ -117,7 +119,11 @@ export function admitIdentity(caller: Caller, identities: Identities, server?: R
   };
 }
 
-/** A quoted-string of RFC 9110: no quote or backslash, no control characters. */
+/**
+ * A quoted-string of RFC 9110 in printable ASCII: no quote or backslash, no control characters,
+ * and nothing past `~`, which node refuses in a header (a subject in Chinese turned the 403 into a
+ * 500); the message in the body keeps the text as it is.
+ */
 function quoted(text: string): string {
-  return text.replace(/["\\\u0000-\u001f\u007f]/g, ' ').slice(0, 300);
+  return text.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/gu, ' ').slice(0, 300);
 }

@@ -13,7 +13,8 @@ import { claimText, groupsOf, scopesOf, type Caller } from './caller.js';
 import { AccessFetchError, type BoundedFetch } from './fetch.js';
 import { ASYMMETRIC_ALGORITHMS, type OAuthSettings } from './settings.js';
 
-export type TokenVerdict = { ok: true; caller: Caller } | { ok: false; why: string };
+/** `why` is told to the caller; `detail`, where set, only to the operator's log (an address, a socket error). */
+export type TokenVerdict = { ok: true; caller: Caller } | { ok: false; why: string; detail?: string };
 
 const DEFAULT_LEEWAY_SECONDS = 30;
 /** How long a key set is kept before it is fetched again, and the least time between two fetches. */
@@ -70,6 +71,8 @@ export class TokenVerifier {
       });
       return { ok: true, caller: this.callerOf(payload as Record<string, unknown>) };
     } catch (error) {
+      if (error instanceof errors.JWKSTimeout || error instanceof AccessFetchError)
+        return { ok: false, ...unreached("the issuer's key set could not be fetched", error) };
       return { ok: false, why: jwtRefusal(error) };
     }
   }
@@ -90,7 +93,7 @@ export class TokenVerifier {
       });
     } catch (error) {
       if (error instanceof AccessFetchError)
-        return { ok: false, why: `the token could not be introspected (${error.message})` };
+        return { ok: false, ...unreached('the token could not be introspected', error) };
       throw error;
     }
     if (answer.active !== true) return { ok: false, why: 'the token is not active' };
@@ -128,9 +131,15 @@ function jwtRefusal(error: unknown): string {
   if (error instanceof errors.JWKSNoMatchingKey)
     return "the token is signed by a key the issuer's key set does not hold";
   if (error instanceof errors.JWSSignatureVerificationFailed) return 'the token signature does not verify';
-  if (error instanceof errors.JWKSTimeout || error instanceof AccessFetchError)
-    return `the issuer's key set could not be fetched (${(error as Error).message.slice(0, 300)})`;
   if (error instanceof errors.JOSEError) return `the token is not valid (${error.code})`;
   // Anything else is refused too: a token that could not be verified is not accepted.
   return 'the token could not be verified';
+}
+
+/**
+ * A refusal because the issuer's endpoint could not be used: the caller learns which, the log
+ * learns where and why (its URL may be an internal name and port, never an anonymous caller's).
+ */
+function unreached(what: string, error: Error): { why: string; detail: string } {
+  return { why: `${what}; the server's log says why`, detail: `${what}: ${error.message.slice(0, 300)}` };
 }

@@ -125,6 +125,8 @@ export async function startHttpServer(
   const identities = options.identities ?? Identities.none();
   // Made once the server listens: the default resource is the URL it serves `/mcp` at.
   const oauth: { server?: ResourceServer } = {};
+  // Why the issuer could not be used is logged once while it lasts, not once per anonymous request.
+  let unreachedLogged: string | undefined;
 
   const newServer = (endpoint: Endpoint, caller: Caller | undefined): McpServer => {
     const policy = caller?.identity === undefined ? undefined : identities.policy(caller.identity);
@@ -283,7 +285,14 @@ export async function startHttpServer(
     res: ServerResponse,
   ): Promise<(RequestAdmission & { ok: true }) | null> => {
     const admission = await admitRequest(req.headers.authorization, gate, identities, oauth.server);
-    if (admission.ok) return admission;
+    if (admission.ok) {
+      unreachedLogged = undefined;
+      return admission;
+    }
+    if (admission.detail !== undefined && admission.detail !== unreachedLogged) {
+      unreachedLogged = admission.detail;
+      log(catalog.current.redact(`flowguard: oauth: ${admission.detail}`).slice(0, MAX_LOGGED_CHARS));
+    }
     res.setHeader('WWW-Authenticate', admission.challenge);
     sendJson(res, admission.status, rpcError(-32000, admission.message));
     return null;

@@ -20,6 +20,12 @@ const DECODERS: Readonly<Record<string, Decoder>> = {
   br: brotliDecompressSync,
 };
 
+/** What a zlib function returns with `info: true`: its output, and how many input bytes it read. */
+interface Undone {
+  buffer: Buffer;
+  engine: { bytesWritten: number };
+}
+
 /** Most codings stacked on one body: one is the rule, two happen, more is an attack. */
 const MAX_CODINGS = 3;
 
@@ -46,8 +52,9 @@ export function decodeContent(body: Buffer, header: string, limit: number): Buff
         'decode',
         `response uses Content-Encoding "${coding.slice(0, 40)}", which cannot be decoded (gzip, deflate and br can)`,
       );
+    let undone: Undone;
     try {
-      decoded = decoder(decoded, { maxOutputLength: limit });
+      undone = decoder(decoded, { maxOutputLength: limit, info: true } as ZlibOptions) as unknown as Undone;
     } catch (error) {
       if ((error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') {
         throw new HttpError(
@@ -57,6 +64,15 @@ export function decodeContent(body: Buffer, header: string, limit: number): Buff
       }
       throw new HttpError('decode', `response body is not valid ${coding} data (Content-Encoding: ${coding})`);
     }
+    // zlib's deflate and brotli stop at their data's end and drop what follows without a word;
+    // gzip refuses it, but for zero bytes, padding that holds nothing, which every coding may keep.
+    const after = decoded.subarray(undone.engine.bytesWritten);
+    if (after.some((byte) => byte !== 0))
+      throw new HttpError(
+        'decode',
+        `response body is not valid ${coding} data: ${after.length} bytes follow its end (Content-Encoding: ${coding})`,
+      );
+    decoded = undone.buffer;
   }
   return decoded;
 }

@@ -104,14 +104,20 @@ describe('what an identity may list and call, on the fixture catalog', () => {
 
 describe("an identity's own rate, through the HTTP server", () => {
   const TOKEN = 'rate-limited-token-0123456789abcdef';
+  const OTHER_TOKEN = 'other-identity-token-0123456789abc';
   let upstream: CatalogUpstream;
   let served: Awaited<ReturnType<typeof startHttpFixture>>;
   beforeAll(async () => {
     upstream = await startCatalogUpstream();
     const digest = `sha256:${createHash('sha256').update(TOKEN).digest('hex')}`;
     // One call, then a token every 1000 s: the second call is over the rate, whatever the machine's speed.
+    const otherDigest = `sha256:${createHash('sha256').update(OTHER_TOKEN).digest('hex')}`;
     const identities = Identities.create(
-      { slow: { tokens: [digest], rateLimit: { requestsPerSecond: 0.001, burst: 1 } } },
+      {
+        slow: { tokens: [digest], rateLimit: { requestsPerSecond: 0.001, burst: 1 } },
+        // As slow, in a bucket of its own: slow's calls over its rate take nothing of it.
+        other: { tokens: [otherDigest], rateLimit: { requestsPerSecond: 0.001, burst: 1 } },
+      },
       () => [],
       take,
     );
@@ -126,13 +132,13 @@ describe("an identity's own rate, through the HTTP server", () => {
     await upstream?.close();
   });
 
-  const call = () =>
+  const call = (token = TOKEN) =>
     fetch(served.server.url, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${TOKEN}`,
+        authorization: `Bearer ${token}`,
       },
       body: JSON.stringify({
         jsonrpc: '2.0',
@@ -162,6 +168,14 @@ describe("an identity's own rate, through the HTTP server", () => {
       ['widgets_getWidget', 'ok', { identity: 'slow', subject: 'static-token', client: undefined }],
       ['widgets_getWidget', 'rate-limited', { identity: 'slow', subject: 'static-token', client: undefined }],
     ]);
+  });
+
+  it("leaves another identity's rate whole: its call is answered while slow's are refused", async () => {
+    expect((await call()).result.isError).toBe(true);
+    const mark = upstream.records.length;
+    expect((await call(OTHER_TOKEN)).result.isError).toBeFalsy();
+    expect(upstream.since(mark)).toHaveLength(1);
+    expect((await call()).result.isError).toBe(true);
   });
 });
 

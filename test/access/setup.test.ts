@@ -107,13 +107,51 @@ describe('the key set', () => {
         none(),
       );
       expect(admission).toMatchObject({ ok: false, status: 401 });
-      expect(admission?.ok === false && admission.message).toMatch(
-        new RegExp(`key set could not be fetched .*answered more than ${MAX_ANSWER_BYTES} bytes`),
+      // Why is the operator's to read (the log); the caller is told the key set could not be fetched.
+      expect(admission?.ok === false && admission.message).toMatch(/key set could not be fetched/);
+      expect(admission?.ok === false && admission.detail).toMatch(
+        new RegExp(`key set could not be fetched: .*answered more than ${MAX_ANSWER_BYTES} bytes`),
       );
     } finally {
       await issuer.close();
     }
   });
+});
+
+describe('a key set that never ends', () => {
+  it('is given up after its time: the token is refused 401, and the log is told why', async () => {
+    const open: Array<import('node:http').ServerResponse> = [];
+    const server: Server = createServer((req, res) => {
+      if (req.url === '/.well-known/oauth-authorization-server')
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ issuer: origin, jwks_uri: `${origin}/jwks` }));
+      // Headers and the start of a key set, then nothing more.
+      open.push(res);
+      res.writeHead(200, { 'content-type': 'application/json' }).write('{"keys":[');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const resource = 'http://127.0.0.1:1/mcp';
+      const verifier = (await prepareOAuth({}, { issuer: origin, resource }))?.serverFor(resource);
+      const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const admission = await verifier?.admit(
+        `${part({ alg: 'RS256', kid: 'k' })}.${part({ sub: 'x', aud: resource, iss: origin })}.${part({ s: 1 })}`,
+        none(),
+      );
+      expect(admission).toMatchObject({ ok: false, status: 401 });
+      expect(admission?.ok === false && admission.message).toMatch(/key set could not be fetched/);
+      // Given up by its own 5 s or jose's, which start together: either names the time.
+      expect(admission?.ok === false && admission.detail).toMatch(
+        /\/jwks could not be read: .*(no answer within|timeout)/,
+      );
+    } finally {
+      for (const res of open) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  }, 20_000);
 });
 
 describe('the key set, kept', () => {

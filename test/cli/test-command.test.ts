@@ -522,4 +522,36 @@ describe('an answer that echoes the key (promise 6)', () => {
     expect(failed.stdout).toContain('[redacted MARKET_KEY]');
     for (const form of forms) expect(failed.stdout + failed.stderr).not.toContain(form);
   });
+
+  // The files an author commits and the lines an author pastes into an issue: the answers
+  // --capture stores (an echo, and an error status quoting the key) and the request --dry-run prints.
+  it('flowguard test --capture stores, and flowguard call --dry-run prints, no form of it', async () => {
+    keyedProject();
+    const capturedText = () =>
+      readdirSync(join(dir, 'answers'), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'))
+        .join('\n');
+    answers['/echo'] = {
+      body: { [KEY]: KEY, b64: Buffer.from(KEY).toString('base64'), url: `/e?k=${encodeURIComponent(KEY)}` },
+    };
+    await flowguard(['test', '--capture', 'answers']);
+    expect(upstream.records.some((record) => record.headers['x-key'] === KEY)).toBe(true);
+    let written = capturedText();
+    expect(written).toContain('[redacted MARKET_KEY]');
+    for (const form of forms) expect(written).not.toContain(form);
+    answers['/echo'] = { status: 401, raw: `{"error":"bad key ${KEY}"}`, type: 'application/json' };
+    await flowguard(['test', '--capture', 'answers']);
+    written = capturedText();
+    expect(written).toMatch(/401/);
+    for (const form of forms) expect(written).not.toContain(form);
+    const dry = [
+      await flowguard(['call', 'keyed_getEcho', '--dry-run']),
+      await flowguard(['call', 'keyed_getEcho', '--dry-run', '--json']),
+    ];
+    const printed = dry.map((run) => run.stdout + run.stderr).join('\n');
+    expect(printed).toMatch(/x-key/i);
+    expect(printed).toContain('[redacted MARKET_KEY]');
+    for (const form of forms) expect(printed).not.toContain(form);
+  });
 });

@@ -82,6 +82,22 @@ describe('bearer tokens', () => {
     expect(answer.headers['www-authenticate']).toBe(`${BEARER_REALM}, error="invalid_token"`);
   });
 
+  it('takes the token from the Authorization header only: in the query string, a form body or a cookie it is no token', async () => {
+    expect((await postList(guarded.server.url, { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+    for (const query of [`access_token=${TOKEN}`, `token=${TOKEN}`, `authorization=Bearer%20${TOKEN}`]) {
+      const answer = await postList(`${guarded.server.url}?${query}`);
+      expect(answer.status, query).toBe(401);
+      expect(answer.headers['www-authenticate']).toBe(BEARER_REALM);
+    }
+    expect((await postList(guarded.server.url, { cookie: `access_token=${TOKEN}; token=${TOKEN}` })).status).toBe(401);
+    const form = await rawRequest(guarded.server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json, text/event-stream' },
+      body: `access_token=${TOKEN}`,
+    });
+    expect(form.status).toBe(401);
+  });
+
   it('serves the SDK client that sends the token (given in clear, or configured as its digest)', async () => {
     for (const token of [TOKEN, HASHED_TOKEN]) {
       const client = new Client({ name: 'edge-test', version: '1.0.0' });

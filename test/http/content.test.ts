@@ -62,6 +62,41 @@ beforeAll(async () => {
         return send('compress', Buffer.from('LZW data'));
       case '/bomb':
         return send('gzip', BOMB, 'application/octet-stream');
+      case '/gzip-gzip':
+        return send('gzip, gzip', gzipSync(gzipSync(TEXT)));
+      case '/upper-case':
+        return send(' GZIP , X-GZIP ', gzipSync(gzipSync(TEXT)));
+      case '/two-lines':
+        // Two Content-Encoding lines are one list (RFC 9110 §5.3): gzip applied first, then br.
+        res.setHeader('content-encoding', ['gzip', 'br']);
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        return void res.end(brotliCompressSync(gzipSync(TEXT)));
+      case '/four-codings':
+        return send('gzip, gzip, gzip, gzip', gzipSync(gzipSync(gzipSync(gzipSync(TEXT)))));
+      case '/identity-gzip':
+        // identity names no coding: the gzip bytes are the body, handed on as they are.
+        return send('identity', gzipSync(TEXT), 'application/octet-stream');
+      case '/with-parameter':
+        return send('gzip;q=1', gzipSync(TEXT));
+      case '/bomb-inside-br':
+        // br of a small gzip body that inflates past the cap: the second step stops at it.
+        return send('gzip, br', brotliCompressSync(BOMB), 'application/octet-stream');
+      case '/gzip-trailing':
+        return send('gzip', Buffer.concat([gzipSync(TEXT), Buffer.from('and more')]));
+      case '/br-trailing':
+        return send('br', Buffer.concat([brotliCompressSync(TEXT), Buffer.from('and more')]));
+      case '/deflate-trailing':
+        return send('deflate', Buffer.concat([deflateSync(TEXT), Buffer.from('and more')]));
+      case '/deflate-raw-trailing':
+        return send('deflate', Buffer.concat([deflateRawSync(TEXT), Buffer.from('and more')]));
+      case '/zero-padded':
+        // Zero bytes after the data are padding: gzip's own decoder keeps to that, and so does br's here.
+        return send(
+          'gzip, br',
+          Buffer.concat([brotliCompressSync(Buffer.concat([gzipSync(TEXT), Buffer.alloc(4)])), Buffer.alloc(8)]),
+        );
+      case '/gzip-inside-br-trailing':
+        return send('gzip, br', Buffer.concat([brotliCompressSync(gzipSync(TEXT)), Buffer.from('x')]));
       case '/deep-json':
         res.writeHead(200, { 'content-type': 'application/json' }).end(DEEP);
         return;
@@ -153,6 +188,54 @@ describe('Content-Encoding', () => {
     } finally {
       await small.close();
     }
+  });
+});
+
+// Codings stacked, spelled oddly or followed by more bytes than they hold (promise 9): the body
+// handed on is what the codings named make of the bytes sent, all of them, or a decode error.
+describe('Content-Encoding stacked, spelled oddly, or followed by more bytes', () => {
+  it.each(['/gzip-gzip', '/upper-case', '/two-lines', '/zero-padded'])('%s is decoded step by step', async (path) => {
+    expect((await get(path)).body.toString('utf8')).toBe(TEXT);
+  });
+
+  it('identity names no coding: gzip bytes under it are handed on as the bytes they are', async () => {
+    const response = await get('/identity-gzip');
+    expect(response.body.equals(gzipSync(TEXT))).toBe(true);
+    expect(response.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('four codings, or a coding with a parameter, is a decode error naming it', async () => {
+    expect(await failure(get('/four-codings'))).toEqual({
+      kind: 'decode',
+      message: 'response uses 4 content codings; at most 3 are decoded',
+    });
+    expect(await failure(get('/with-parameter'))).toMatchObject({
+      kind: 'decode',
+      message: expect.stringContaining('"gzip;q=1"'),
+    });
+  });
+
+  it('a bomb inside another coding stops at the cap in the step that passes it', async () => {
+    expect(await failure(get('/bomb-inside-br'))).toEqual({
+      kind: 'too-large',
+      message: `response body larger than ${DEFAULT_CAP} bytes once decoded from gzip (maxResponseBytes)`,
+    });
+  });
+
+  // Before, zlib's deflate and brotli stopped at their data's end and the bytes after it were
+  // dropped without a word: the rest of what the upstream sent never reached anyone, and the
+  // shorter answer passed for the whole. gzip refused them already.
+  it.each([
+    ['/gzip-trailing', 'gzip'],
+    ['/br-trailing', 'br'],
+    ['/deflate-trailing', 'deflate'],
+    ['/deflate-raw-trailing', 'deflate'],
+    ['/gzip-inside-br-trailing', 'br'],
+  ])('%s, data followed by more bytes, is a decode error', async (path, coding) => {
+    expect(await failure(get(path))).toMatchObject({
+      kind: 'decode',
+      message: expect.stringMatching(new RegExp(`^response body is not valid ${coding} data`)),
+    });
   });
 });
 

@@ -69,3 +69,21 @@ it('a claimant that appears while serving is hidden, its call sends nothing, and
     "GITHUB_TOKEN -> schemas/victim/repos.mjs (namespace 'victim', https://api.victim.test)",
   );
 }, 30_000);
+
+// The recorded file itself, rewritten while serving to send the key to another origin (the edit
+// a compromised update of a schema makes): the reload judges it as a start would, so its tools
+// are hidden and nothing leaves until the operator accepts the new origin. Runs after the case
+// above, whose claimant stays: the victim's file is the one the lock records.
+it('the recorded file moved to another origin while serving is hidden, and its call sends nothing', async () => {
+  const reloads = () => connection.stderr().split('"msg":"reloaded"').length;
+  const before = reloads();
+  kit.writeSchema('victim/repos.mjs', keySchema('victim', 'https://api.moved.test', repoRoute('getRepo')));
+  expect(await waitFor(() => reloads() > before, 15_000)).toBe(true);
+  expect((await connection.client.listTools()).tools.map((tool) => tool.name)).toEqual([]);
+  const mark = kit.upstream.records.length;
+  const moved = await connection.client.callTool({ name: 'victim_getRepo', arguments: {} });
+  expect(moved.isError).toBe(true);
+  expect(kit.upstream.since(mark)).toEqual([]);
+  expect(kit.keyArrivedSince(mark)).toBe(false);
+  expect(connection.stderr()).not.toContain(TOKEN);
+}, 30_000);
