@@ -227,12 +227,15 @@ export class ToolIndex {
 
   /** The request's terms (no values) the best tool does not match but covers by association (associations.ts). */
   private coveredByAssociation(wanted: readonly string[], values: ReadonlySet<string>, best: Ranked): string[] {
-    const lacking = wanted
-      .filter((word, index) => !values.has(word) && !best.matched.includes(index))
-      .map((word) => findTerm(this.postings, word))
-      .filter((term) => term >= 0);
-    const covered = new Set(this.associations.covered(lacking, best.document));
-    return wanted.filter((word) => covered.has(findTerm(this.postings, word)));
+    const lacking = wanted.filter((word, index) => !values.has(word) && !best.matched.includes(index));
+    const terms = lacking.map((word) => findTerm(this.postings, word));
+    const covered = new Set(
+      this.associations.covered(
+        terms.filter((term) => term >= 0),
+        best.document,
+      ),
+    );
+    return lacking.filter((_word, at) => covered.has(terms[at] as number));
   }
 
   /**
