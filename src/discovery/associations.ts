@@ -38,7 +38,7 @@ export class Associations {
   constructor(private readonly postings: Postings) {}
 
   /**
-   * `results` (best first, none empty) with the best FEEDBACK_MOVES moved by how much of their
+   * `results` (best first) with the best FEEDBACK_MOVES moved by how much of their
    * terms they share with the best FEEDBACK_FROM (the centroid of their vectors, each weighted by
    * its score): the terms the request's likely tools have in common say what it is about.
    */
