@@ -5,6 +5,7 @@
 // enough of the request's words (see NONE_*).
 
 import type { Tool } from '../catalog/tools.js';
+import { Associations } from './associations.js';
 import { rank, findTerm, inFirstFields, type QueryTerm, type Ranked, type RankSettings } from './bm25.js';
 import { preferRequestChain } from './chains.js';
 import { preferToolsTakingHeldValues } from './held-values.js';
@@ -75,6 +76,8 @@ export class ToolIndex {
   /** The tools by document number. */
   private readonly tools: readonly Tool[];
   private readonly minCoverage: number;
+  /** What the served tools' own text teaches about their words (associations.ts): made at the first search that needs it. */
+  private readonly associations: Associations;
   /** Whether the postings were read from the index cache rather than built. */
   readonly fromCache: boolean;
   /** When built with a cache folder: how many schema files' terms were read from the per-file cache and how many made. */
@@ -134,6 +137,7 @@ export class ToolIndex {
     }
     this.postings = made.postings;
     this.fromCache = made.cached;
+    this.associations = new Associations(this.postings);
   }
 
   get size(): number {
@@ -199,22 +203,39 @@ export class ToolIndex {
       (document) => this.toolAt(document),
     );
     const best = results[0];
-    if (
-      !best ||
+    if (best === undefined) return [];
+    const matched = best.matched.map((index) => wanted[index] as string);
+    const covers = (words: readonly string[]) =>
       coverage(this.postings, {
         words: byWord,
         extra,
-        matched: best.matched.map((index) => wanted[index] as string),
+        matched: words,
         document: best.document,
         tool: this.toolAt(best.document),
         termsUsed: (word) => used[wanted.indexOf(word)] ?? [],
-      }) < this.minCoverage
-    )
-      return [];
-    return results.slice(0, options.limit).map((result) => {
-      const tool = this.toolAt(result.document);
-      return { name: tool.name, namespace: tool.namespace, score: Math.round(result.score * 1000) / 1000 };
-    });
+      }) >= this.minCoverage;
+    // A request the best tool does not cover is still its when the tool has what the words it lacks stand beside in the catalog.
+    if (!covers(matched) && !covers([...matched, ...this.coveredByAssociation(wanted, values, best)])) return [];
+    return this.associations
+      .feedback(results)
+      .slice(0, options.limit)
+      .map((result) => {
+        const tool = this.toolAt(result.document);
+        return { name: tool.name, namespace: tool.namespace, score: Math.round(result.score * 1000) / 1000 };
+      });
+  }
+
+  /** The request's terms (no values) the best tool does not match but covers by association (associations.ts). */
+  private coveredByAssociation(wanted: readonly string[], values: ReadonlySet<string>, best: Ranked): string[] {
+    const lacking = wanted.filter((word, index) => !values.has(word) && !best.matched.includes(index));
+    const terms = lacking.map((word) => findTerm(this.postings, word));
+    const covered = new Set(
+      this.associations.covered(
+        terms.filter((term) => term >= 0),
+        best.document,
+      ),
+    );
+    return lacking.filter((_word, at) => covered.has(terms[at] as number));
   }
 
   /**
