@@ -153,6 +153,7 @@ export const INTEGRATION: readonly string[] = [
   'test/sandbox/holes.test.ts',
   'test/sandbox/lists.test.ts',
   'test/sandbox/parked.test.ts',
+  'test/sandbox/replacement-start.test.ts',
   'test/sandbox/process-turn.test.ts',
   'test/sandbox/listener-throws.test.ts',
   'test/sandbox/resilience.test.ts',
