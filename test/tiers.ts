@@ -29,6 +29,7 @@ export const INTEGRATION: readonly string[] = [
   'test/access/serve-oauth.test.ts',
   'test/access/setup.test.ts',
   'test/access/tokens.headers.test.ts',
+  'test/access/tokens.introspection.test.ts',
   'test/cache/execute-request.test.ts',
   'test/cache/response-cache.arguments.test.ts',
   'test/cache/response-cache.redis.test.ts',

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 export const validateConfig = validate20;
-const schema31 = {"type":"object","additionalProperties":false,"properties":{"security":{"type":"object","additionalProperties":false,"properties":{"allowedLibraries":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$","x-message":"must be an exact package name (no subpath, version or ..)"}]}},"keys":{"oneOf":[{"type":"array","items":{"type":"string","allOf":[{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"is not an environment variable name or a * glob of one"}]}},{"type":"object","propertyNames":{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"key '{key}' is not an environment variable name or a * glob of one"},"additionalProperties":{"oneOf":[{"const":"*"},{"type":"array","items":{"type":"string","minLength":1}}]}}]}}},"network":{"type":"object","additionalProperties":false,"properties":{"allowPrivate":{"oneOf":[{"type":"boolean"},{"type":"array","items":{"type":"string","minLength":1}}]},"allow":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"deny":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"maxRequestsPerCall":{"type":"integer","minimum":1,"maximum":1000,"default":20},"maxBytesPerCall":{"type":"integer","minimum":1024,"default":8388608}}},"limits":{"type":"object","additionalProperties":false,"properties":{"maxFileBytes":{"type":"integer","minimum":1024,"default":2097152},"maxArgumentDepth":{"type":"integer","minimum":1,"maximum":1000},"maxArgumentBytes":{"type":"integer","minimum":1024}}},"sandbox":{"type":"object","additionalProperties":false,"properties":{"deadlineMs":{"type":"integer","minimum":50,"maximum":60000,"default":2000},"memoryMb":{"type":"integer","minimum":16,"maximum":8192,"default":128},"workers":{"type":"integer","minimum":1,"maximum":16},"loadHandlers":{"enum":["on-first-call","at-load"],"default":"on-first-call"}}},"http":{"type":"object","additionalProperties":false,"properties":{"connectTimeoutMs":{"type":"integer","minimum":1,"maximum":120000,"default":5000},"totalTimeoutMs":{"type":"integer","minimum":1,"maximum":600000,"default":15000},"maxResponseBytes":{"type":"integer","minimum":1,"default":1048576},"maxRedirects":{"type":"integer","minimum":0,"maximum":20,"default":5},"maxJsonDepth":{"type":"integer","minimum":1,"maximum":10000,"default":256},"allowedHosts":{"type":"array","items":{"type":"string","minLength":1}},"authTokens":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^sha256:[0-9a-fA-F]{64}$","x-message":"must be sha256: and the 64 hex digits of the token's SHA-256 (echo \"sha256:$(printf %s \"$TOKEN\" | sha256sum | cut -d\" \" -f1)\"); the config never holds a token itself"}]}}}},"upstreams":{"type":"object","additionalProperties":{"type":"string"}},"audit":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":true},"dir":{"type":"string","minLength":1,"default":".flowmcp/audit"},"maxBytes":{"type":"integer","minimum":1024,"default":10485760},"files":{"type":"integer","minimum":1,"maximum":10000,"default":10}}},"log":{"type":"object","additionalProperties":false,"properties":{"level":{"enum":["fatal","error","warn","info","debug","trace","silent"],"default":"info"}}},"cache":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":true},"ttlSeconds":{"type":"integer","minimum":0,"default":0},"maxEntries":{"type":"integer","minimum":1,"default":10000},"overrides":{"type":"object","additionalProperties":{"type":"integer","minimum":0}}}},"upstreamLimits":{"type":"object","additionalProperties":false,"properties":{"default":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}},"origins":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"namespaces":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"maxPauseSeconds":{"type":"integer","minimum":0,"maximum":86400,"default":300}}},"redis":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","allOf":[{"pattern":"^rediss?://","x-message":"must be a redis:// or rediss:// URL"}]},"keyPrefix":{"type":"string"},"commandTimeoutMs":{"type":"integer","minimum":10,"maximum":10000,"default":200}}},"output":{"type":"object","additionalProperties":false,"properties":{"validate":{"enum":["error","warn","off"],"default":"error"}}},"discovery":{"type":"object","additionalProperties":false,"properties":{"tools":{"enum":["auto","search","all"],"default":"auto"},"searchAbove":{"type":"integer","minimum":0,"default":100},"pageSize":{"type":"integer","minimum":1,"maximum":100000}}},"oauth":{"type":"object","additionalProperties":false,"properties":{"issuer":{"type":"string","pattern":"^https?://"},"jwksUrl":{"type":"string","pattern":"^https?://"},"resource":{"type":"string","pattern":"^https?://"},"algorithms":{"type":"array","minItems":1,"items":{"enum":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA"]}},"requiredScopes":{"type":"array","items":{"type":"string","minLength":1}},"clockToleranceSeconds":{"type":"integer","minimum":0,"maximum":300},"groupsClaim":{"type":"string","minLength":1},"introspection":{"type":"object","additionalProperties":false,"required":["clientId","clientSecretEnv"],"properties":{"url":{"type":"string","pattern":"^https?://"},"clientId":{"type":"string","minLength":1},"clientSecretEnv":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}}}}},"identities":{"type":"object","propertyNames":{"pattern":"^[A-Za-z0-9_.-]{1,64}$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"match":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"subjects":{"type":"array","items":{"type":"string","minLength":1}},"clients":{"type":"array","items":{"type":"string","minLength":1}},"scopes":{"type":"array","items":{"type":"string","minLength":1}},"groups":{"type":"array","items":{"type":"string","minLength":1}}}},"tokens":{"type":"array","items":{"type":"string","pattern":"^sha256:[0-9a-fA-F]{64}$"}},"groups":{"type":"array","items":{"type":"string","minLength":1}},"namespaces":{"type":"array","items":{"type":"string","minLength":1}},"readOnly":{"type":"boolean"},"tools":{"enum":["search","all"]},"rateLimit":{"type":"object","additionalProperties":false,"required":["requestsPerSecond"],"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000}}},"keys":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$"}}}}}}};
+const schema31 = {"type":"object","additionalProperties":false,"properties":{"security":{"type":"object","additionalProperties":false,"properties":{"allowedLibraries":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$","x-message":"must be an exact package name (no subpath, version or ..)"}]}},"keys":{"oneOf":[{"type":"array","items":{"type":"string","allOf":[{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"is not an environment variable name or a * glob of one"}]}},{"type":"object","propertyNames":{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"key '{key}' is not an environment variable name or a * glob of one"},"additionalProperties":{"oneOf":[{"const":"*"},{"type":"array","items":{"type":"string","minLength":1}}]}}]}}},"network":{"type":"object","additionalProperties":false,"properties":{"allowPrivate":{"oneOf":[{"type":"boolean"},{"type":"array","items":{"type":"string","minLength":1}}]},"allow":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"deny":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"maxRequestsPerCall":{"type":"integer","minimum":1,"maximum":1000,"default":20},"maxBytesPerCall":{"type":"integer","minimum":1024,"default":8388608}}},"limits":{"type":"object","additionalProperties":false,"properties":{"maxFileBytes":{"type":"integer","minimum":1024,"default":2097152},"maxArgumentDepth":{"type":"integer","minimum":1,"maximum":1000},"maxArgumentBytes":{"type":"integer","minimum":1024}}},"sandbox":{"type":"object","additionalProperties":false,"properties":{"deadlineMs":{"type":"integer","minimum":50,"maximum":60000,"default":2000},"memoryMb":{"type":"integer","minimum":16,"maximum":8192,"default":128},"workers":{"type":"integer","minimum":1,"maximum":16},"loadHandlers":{"enum":["on-first-call","at-load"],"default":"on-first-call"}}},"http":{"type":"object","additionalProperties":false,"properties":{"connectTimeoutMs":{"type":"integer","minimum":1,"maximum":120000,"default":5000},"totalTimeoutMs":{"type":"integer","minimum":1,"maximum":600000,"default":15000},"maxResponseBytes":{"type":"integer","minimum":1,"default":1048576},"maxRedirects":{"type":"integer","minimum":0,"maximum":20,"default":5},"maxJsonDepth":{"type":"integer","minimum":1,"maximum":10000,"default":256},"allowedHosts":{"type":"array","items":{"type":"string","minLength":1}},"authTokens":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^sha256:[0-9a-fA-F]{64}$","x-message":"must be sha256: and the 64 hex digits of the token's SHA-256 (echo \"sha256:$(printf %s \"$TOKEN\" | sha256sum | cut -d\" \" -f1)\"); the config never holds a token itself"}]}}}},"upstreams":{"type":"object","additionalProperties":{"type":"string"}},"audit":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":true},"dir":{"type":"string","minLength":1,"default":".flowmcp/audit"},"maxBytes":{"type":"integer","minimum":1024,"default":10485760},"files":{"type":"integer","minimum":1,"maximum":10000,"default":10}}},"log":{"type":"object","additionalProperties":false,"properties":{"level":{"enum":["fatal","error","warn","info","debug","trace","silent"],"default":"info"}}},"cache":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":true},"ttlSeconds":{"type":"integer","minimum":0,"default":0},"maxEntries":{"type":"integer","minimum":1,"default":10000},"overrides":{"type":"object","additionalProperties":{"type":"integer","minimum":0}}}},"upstreamLimits":{"type":"object","additionalProperties":false,"properties":{"default":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}},"origins":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"namespaces":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"maxPauseSeconds":{"type":"integer","minimum":0,"maximum":86400,"default":300}}},"redis":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","allOf":[{"pattern":"^rediss?://","x-message":"must be a redis:// or rediss:// URL"}]},"keyPrefix":{"type":"string"},"commandTimeoutMs":{"type":"integer","minimum":10,"maximum":10000,"default":200}}},"output":{"type":"object","additionalProperties":false,"properties":{"validate":{"enum":["error","warn","off"],"default":"error"}}},"discovery":{"type":"object","additionalProperties":false,"properties":{"tools":{"enum":["auto","search","all"],"default":"auto"},"searchAbove":{"type":"integer","minimum":0,"default":100},"pageSize":{"type":"integer","minimum":1,"maximum":100000}}},"oauth":{"type":"object","additionalProperties":false,"properties":{"issuer":{"type":"string","pattern":"^https?://"},"jwksUrl":{"type":"string","pattern":"^https?://"},"resource":{"type":"string","pattern":"^https?://"},"algorithms":{"type":"array","minItems":1,"items":{"enum":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA"]}},"requiredScopes":{"type":"array","items":{"type":"string","minLength":1}},"clockToleranceSeconds":{"type":"integer","minimum":0,"maximum":300},"groupsClaim":{"type":"string","minLength":1},"introspection":{"type":"object","additionalProperties":false,"required":["clientId","clientSecretEnv"],"properties":{"url":{"type":"string","pattern":"^https?://"},"clientId":{"type":"string","minLength":1},"clientSecretEnv":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"cacheSeconds":{"type":"integer","minimum":0,"maximum":3600}}}}},"identities":{"type":"object","propertyNames":{"pattern":"^[A-Za-z0-9_.-]{1,64}$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"match":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"subjects":{"type":"array","items":{"type":"string","minLength":1}},"clients":{"type":"array","items":{"type":"string","minLength":1}},"scopes":{"type":"array","items":{"type":"string","minLength":1}},"groups":{"type":"array","items":{"type":"string","minLength":1}}}},"tokens":{"type":"array","items":{"type":"string","pattern":"^sha256:[0-9a-fA-F]{64}$"}},"groups":{"type":"array","items":{"type":"string","minLength":1}},"namespaces":{"type":"array","items":{"type":"string","minLength":1}},"readOnly":{"type":"boolean"},"tools":{"enum":["search","all"]},"rateLimit":{"type":"object","additionalProperties":false,"required":["requestsPerSecond"],"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000}}},"keys":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$"}}}}}}};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const pattern4 = new RegExp("^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$", "u");
@@ -2449,7 +2449,7 @@ vErrors.push(err184);
 errors++;
 }
 for(const key25 in data88){
-if(!(((key25 === "url") || (key25 === "clientId")) || (key25 === "clientSecretEnv"))){
+if(!((((key25 === "url") || (key25 === "clientId")) || (key25 === "clientSecretEnv")) || (key25 === "cacheSeconds"))){
 const err185 = {instancePath:instancePath+"/oauth/introspection",schemaPath:"#/properties/oauth/properties/introspection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.oauth.properties.introspection,data:data88};
 if(vErrors === null){
 vErrors = [err185];
@@ -2535,9 +2535,10 @@ vErrors.push(err191);
 errors++;
 }
 }
-}
-else {
-const err192 = {instancePath:instancePath+"/oauth/introspection",schemaPath:"#/properties/oauth/properties/introspection/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.oauth.properties.introspection.type,parentSchema:schema31.properties.oauth.properties.introspection,data:data88};
+if(data88.cacheSeconds !== undefined){
+let data92 = data88.cacheSeconds;
+if(!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))){
+const err192 = {instancePath:instancePath+"/oauth/introspection/cacheSeconds",schemaPath:"#/properties/oauth/properties/introspection/properties/cacheSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.oauth.properties.introspection.properties.cacheSeconds.type,parentSchema:schema31.properties.oauth.properties.introspection.properties.cacheSeconds,data:data92};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2546,10 +2547,9 @@ vErrors.push(err192);
 }
 errors++;
 }
-}
-}
-else {
-const err193 = {instancePath:instancePath+"/oauth",schemaPath:"#/properties/oauth/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.oauth.type,parentSchema:schema31.properties.oauth,data:data78};
+if((typeof data92 == "number") && (isFinite(data92))){
+if(data92 > 3600 || isNaN(data92)){
+const err193 = {instancePath:instancePath+"/oauth/introspection/cacheSeconds",schemaPath:"#/properties/oauth/properties/introspection/properties/cacheSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600},message:"must be <= 3600",schema:3600,parentSchema:schema31.properties.oauth.properties.introspection.properties.cacheSeconds,data:data92};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2558,15 +2558,8 @@ vErrors.push(err193);
 }
 errors++;
 }
-}
-if(data.identities !== undefined){
-let data92 = data.identities;
-if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
-for(const key26 in data92){
-const _errs228 = errors;
-if(typeof key26 === "string"){
-if(!pattern14.test(key26)){
-const err194 = {instancePath:instancePath+"/identities",schemaPath:"#/properties/identities/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,64}$"+"\"",schema:"^[A-Za-z0-9_.-]{1,64}$",parentSchema:schema31.properties.identities.propertyNames,data:key26,propertyName:key26};
+if(data92 < 0 || isNaN(data92)){
+const err194 = {instancePath:instancePath+"/oauth/introspection/cacheSeconds",schemaPath:"#/properties/oauth/properties/introspection/properties/cacheSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.oauth.properties.introspection.properties.cacheSeconds,data:data92};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2576,9 +2569,10 @@ vErrors.push(err194);
 errors++;
 }
 }
-var valid53 = _errs228 === errors;
-if(!valid53){
-const err195 = {instancePath:instancePath+"/identities",schemaPath:"#/properties/identities/propertyNames",keyword:"propertyNames",params:{propertyName: key26},message:"property name must be valid",schema:schema31.properties.identities.propertyNames,parentSchema:schema31.properties.identities,data:data92};
+}
+}
+else {
+const err195 = {instancePath:instancePath+"/oauth/introspection",schemaPath:"#/properties/oauth/properties/introspection/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.oauth.properties.introspection.type,parentSchema:schema31.properties.oauth.properties.introspection,data:data88};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2588,12 +2582,9 @@ vErrors.push(err195);
 errors++;
 }
 }
-for(const key27 in data92){
-let data93 = data92[key27];
-if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
-for(const key28 in data93){
-if(!((((((((key28 === "match") || (key28 === "tokens")) || (key28 === "groups")) || (key28 === "namespaces")) || (key28 === "readOnly")) || (key28 === "tools")) || (key28 === "rateLimit")) || (key28 === "keys"))){
-const err196 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/identities/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.identities.additionalProperties,data:data93};
+}
+else {
+const err196 = {instancePath:instancePath+"/oauth",schemaPath:"#/properties/oauth/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.oauth.type,parentSchema:schema31.properties.oauth,data:data78};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2603,11 +2594,14 @@ vErrors.push(err196);
 errors++;
 }
 }
-if(data93.match !== undefined){
-let data94 = data93.match;
-if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
-if(Object.keys(data94).length < 1){
-const err197 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match",schemaPath:"#/properties/identities/additionalProperties/properties/match/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match,data:data94};
+if(data.identities !== undefined){
+let data93 = data.identities;
+if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
+for(const key26 in data93){
+const _errs230 = errors;
+if(typeof key26 === "string"){
+if(!pattern14.test(key26)){
+const err197 = {instancePath:instancePath+"/identities",schemaPath:"#/properties/identities/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,64}$"+"\"",schema:"^[A-Za-z0-9_.-]{1,64}$",parentSchema:schema31.properties.identities.propertyNames,data:key26,propertyName:key26};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2616,9 +2610,10 @@ vErrors.push(err197);
 }
 errors++;
 }
-for(const key29 in data94){
-if(!((((key29 === "subjects") || (key29 === "clients")) || (key29 === "scopes")) || (key29 === "groups"))){
-const err198 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match",schemaPath:"#/properties/identities/additionalProperties/properties/match/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.identities.additionalProperties.properties.match,data:data94};
+}
+var valid53 = _errs230 === errors;
+if(!valid53){
+const err198 = {instancePath:instancePath+"/identities",schemaPath:"#/properties/identities/propertyNames",keyword:"propertyNames",params:{propertyName: key26},message:"property name must be valid",schema:schema31.properties.identities.propertyNames,parentSchema:schema31.properties.identities,data:data93};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2628,15 +2623,12 @@ vErrors.push(err198);
 errors++;
 }
 }
-if(data94.subjects !== undefined){
-let data95 = data94.subjects;
-if(Array.isArray(data95)){
-const len10 = data95.length;
-for(let i10=0; i10<len10; i10++){
-let data96 = data95[i10];
-if(typeof data96 === "string"){
-if(func2(data96) < 1){
-const err199 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/subjects/" + i10,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/subjects/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.items,data:data96};
+for(const key27 in data93){
+let data94 = data93[key27];
+if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
+for(const key28 in data94){
+if(!((((((((key28 === "match") || (key28 === "tokens")) || (key28 === "groups")) || (key28 === "namespaces")) || (key28 === "readOnly")) || (key28 === "tools")) || (key28 === "rateLimit")) || (key28 === "keys"))){
+const err199 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/identities/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.identities.additionalProperties,data:data94};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2646,8 +2638,11 @@ vErrors.push(err199);
 errors++;
 }
 }
-else {
-const err200 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/subjects/" + i10,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/subjects/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.items,data:data96};
+if(data94.match !== undefined){
+let data95 = data94.match;
+if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
+if(Object.keys(data95).length < 1){
+const err200 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match",schemaPath:"#/properties/identities/additionalProperties/properties/match/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match,data:data95};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2656,10 +2651,9 @@ vErrors.push(err200);
 }
 errors++;
 }
-}
-}
-else {
-const err201 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/subjects",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/subjects/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects,data:data95};
+for(const key29 in data95){
+if(!((((key29 === "subjects") || (key29 === "clients")) || (key29 === "scopes")) || (key29 === "groups"))){
+const err201 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match",schemaPath:"#/properties/identities/additionalProperties/properties/match/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.identities.additionalProperties.properties.match,data:data95};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2669,15 +2663,15 @@ vErrors.push(err201);
 errors++;
 }
 }
-if(data94.clients !== undefined){
-let data97 = data94.clients;
-if(Array.isArray(data97)){
-const len11 = data97.length;
-for(let i11=0; i11<len11; i11++){
-let data98 = data97[i11];
-if(typeof data98 === "string"){
-if(func2(data98) < 1){
-const err202 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/clients/" + i11,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/clients/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.items,data:data98};
+if(data95.subjects !== undefined){
+let data96 = data95.subjects;
+if(Array.isArray(data96)){
+const len10 = data96.length;
+for(let i10=0; i10<len10; i10++){
+let data97 = data96[i10];
+if(typeof data97 === "string"){
+if(func2(data97) < 1){
+const err202 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/subjects/" + i10,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/subjects/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.items,data:data97};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2688,7 +2682,7 @@ errors++;
 }
 }
 else {
-const err203 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/clients/" + i11,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/clients/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.items,data:data98};
+const err203 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/subjects/" + i10,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/subjects/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.items,data:data97};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2700,7 +2694,7 @@ errors++;
 }
 }
 else {
-const err204 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/clients",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.clients,data:data97};
+const err204 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/subjects",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/subjects/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects,data:data96};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2710,15 +2704,15 @@ vErrors.push(err204);
 errors++;
 }
 }
-if(data94.scopes !== undefined){
-let data99 = data94.scopes;
-if(Array.isArray(data99)){
-const len12 = data99.length;
-for(let i12=0; i12<len12; i12++){
-let data100 = data99[i12];
-if(typeof data100 === "string"){
-if(func2(data100) < 1){
-const err205 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/scopes/" + i12,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/scopes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.items,data:data100};
+if(data95.clients !== undefined){
+let data98 = data95.clients;
+if(Array.isArray(data98)){
+const len11 = data98.length;
+for(let i11=0; i11<len11; i11++){
+let data99 = data98[i11];
+if(typeof data99 === "string"){
+if(func2(data99) < 1){
+const err205 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/clients/" + i11,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/clients/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.items,data:data99};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2729,7 +2723,7 @@ errors++;
 }
 }
 else {
-const err206 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/scopes/" + i12,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.items,data:data100};
+const err206 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/clients/" + i11,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/clients/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.items,data:data99};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2741,7 +2735,7 @@ errors++;
 }
 }
 else {
-const err207 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/scopes",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes,data:data99};
+const err207 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/clients",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.clients,data:data98};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2751,15 +2745,15 @@ vErrors.push(err207);
 errors++;
 }
 }
-if(data94.groups !== undefined){
-let data101 = data94.groups;
-if(Array.isArray(data101)){
-const len13 = data101.length;
-for(let i13=0; i13<len13; i13++){
-let data102 = data101[i13];
-if(typeof data102 === "string"){
-if(func2(data102) < 1){
-const err208 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/groups/" + i13,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/groups/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.items,data:data102};
+if(data95.scopes !== undefined){
+let data100 = data95.scopes;
+if(Array.isArray(data100)){
+const len12 = data100.length;
+for(let i12=0; i12<len12; i12++){
+let data101 = data100[i12];
+if(typeof data101 === "string"){
+if(func2(data101) < 1){
+const err208 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/scopes/" + i12,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/scopes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.items,data:data101};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2770,7 +2764,7 @@ errors++;
 }
 }
 else {
-const err209 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/groups/" + i13,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/groups/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.items,data:data102};
+const err209 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/scopes/" + i12,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.items,data:data101};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2782,7 +2776,7 @@ errors++;
 }
 }
 else {
-const err210 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/groups",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/groups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.groups,data:data101};
+const err210 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/scopes",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes,data:data100};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2792,9 +2786,15 @@ vErrors.push(err210);
 errors++;
 }
 }
-}
-else {
-const err211 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match",schemaPath:"#/properties/identities/additionalProperties/properties/match/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.additionalProperties.properties.match.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match,data:data94};
+if(data95.groups !== undefined){
+let data102 = data95.groups;
+if(Array.isArray(data102)){
+const len13 = data102.length;
+for(let i13=0; i13<len13; i13++){
+let data103 = data102[i13];
+if(typeof data103 === "string"){
+if(func2(data103) < 1){
+const err211 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/groups/" + i13,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/groups/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.items,data:data103};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2804,15 +2804,8 @@ vErrors.push(err211);
 errors++;
 }
 }
-if(data93.tokens !== undefined){
-let data103 = data93.tokens;
-if(Array.isArray(data103)){
-const len14 = data103.length;
-for(let i14=0; i14<len14; i14++){
-let data104 = data103[i14];
-if(typeof data104 === "string"){
-if(!pattern7.test(data104)){
-const err212 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tokens/" + i14,schemaPath:"#/properties/identities/additionalProperties/properties/tokens/items/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-fA-F]{64}$"+"\"",schema:"^sha256:[0-9a-fA-F]{64}$",parentSchema:schema31.properties.identities.additionalProperties.properties.tokens.items,data:data104};
+else {
+const err212 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/groups/" + i13,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/groups/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.items,data:data103};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2822,8 +2815,9 @@ vErrors.push(err212);
 errors++;
 }
 }
+}
 else {
-const err213 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tokens/" + i14,schemaPath:"#/properties/identities/additionalProperties/properties/tokens/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.tokens.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.tokens.items,data:data104};
+const err213 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/groups",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/groups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.groups,data:data102};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2835,7 +2829,7 @@ errors++;
 }
 }
 else {
-const err214 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tokens",schemaPath:"#/properties/identities/additionalProperties/properties/tokens/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.tokens.type,parentSchema:schema31.properties.identities.additionalProperties.properties.tokens,data:data103};
+const err214 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match",schemaPath:"#/properties/identities/additionalProperties/properties/match/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.additionalProperties.properties.match.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match,data:data95};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2845,15 +2839,15 @@ vErrors.push(err214);
 errors++;
 }
 }
-if(data93.groups !== undefined){
-let data105 = data93.groups;
-if(Array.isArray(data105)){
-const len15 = data105.length;
-for(let i15=0; i15<len15; i15++){
-let data106 = data105[i15];
-if(typeof data106 === "string"){
-if(func2(data106) < 1){
-const err215 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/groups/" + i15,schemaPath:"#/properties/identities/additionalProperties/properties/groups/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.groups.items,data:data106};
+if(data94.tokens !== undefined){
+let data104 = data94.tokens;
+if(Array.isArray(data104)){
+const len14 = data104.length;
+for(let i14=0; i14<len14; i14++){
+let data105 = data104[i14];
+if(typeof data105 === "string"){
+if(!pattern7.test(data105)){
+const err215 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tokens/" + i14,schemaPath:"#/properties/identities/additionalProperties/properties/tokens/items/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-fA-F]{64}$"+"\"",schema:"^sha256:[0-9a-fA-F]{64}$",parentSchema:schema31.properties.identities.additionalProperties.properties.tokens.items,data:data105};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2864,7 +2858,7 @@ errors++;
 }
 }
 else {
-const err216 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/groups/" + i15,schemaPath:"#/properties/identities/additionalProperties/properties/groups/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.groups.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.groups.items,data:data106};
+const err216 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tokens/" + i14,schemaPath:"#/properties/identities/additionalProperties/properties/tokens/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.tokens.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.tokens.items,data:data105};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2876,7 +2870,7 @@ errors++;
 }
 }
 else {
-const err217 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/groups",schemaPath:"#/properties/identities/additionalProperties/properties/groups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.groups.type,parentSchema:schema31.properties.identities.additionalProperties.properties.groups,data:data105};
+const err217 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tokens",schemaPath:"#/properties/identities/additionalProperties/properties/tokens/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.tokens.type,parentSchema:schema31.properties.identities.additionalProperties.properties.tokens,data:data104};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2886,15 +2880,15 @@ vErrors.push(err217);
 errors++;
 }
 }
-if(data93.namespaces !== undefined){
-let data107 = data93.namespaces;
-if(Array.isArray(data107)){
-const len16 = data107.length;
-for(let i16=0; i16<len16; i16++){
-let data108 = data107[i16];
-if(typeof data108 === "string"){
-if(func2(data108) < 1){
-const err218 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/namespaces/" + i16,schemaPath:"#/properties/identities/additionalProperties/properties/namespaces/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.namespaces.items,data:data108};
+if(data94.groups !== undefined){
+let data106 = data94.groups;
+if(Array.isArray(data106)){
+const len15 = data106.length;
+for(let i15=0; i15<len15; i15++){
+let data107 = data106[i15];
+if(typeof data107 === "string"){
+if(func2(data107) < 1){
+const err218 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/groups/" + i15,schemaPath:"#/properties/identities/additionalProperties/properties/groups/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.groups.items,data:data107};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2905,7 +2899,7 @@ errors++;
 }
 }
 else {
-const err219 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/namespaces/" + i16,schemaPath:"#/properties/identities/additionalProperties/properties/namespaces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.namespaces.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.namespaces.items,data:data108};
+const err219 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/groups/" + i15,schemaPath:"#/properties/identities/additionalProperties/properties/groups/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.groups.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.groups.items,data:data107};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2917,7 +2911,7 @@ errors++;
 }
 }
 else {
-const err220 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/namespaces",schemaPath:"#/properties/identities/additionalProperties/properties/namespaces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.namespaces.type,parentSchema:schema31.properties.identities.additionalProperties.properties.namespaces,data:data107};
+const err220 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/groups",schemaPath:"#/properties/identities/additionalProperties/properties/groups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.groups.type,parentSchema:schema31.properties.identities.additionalProperties.properties.groups,data:data106};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2927,10 +2921,15 @@ vErrors.push(err220);
 errors++;
 }
 }
-if(data93.readOnly !== undefined){
-let data109 = data93.readOnly;
-if(typeof data109 !== "boolean"){
-const err221 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/readOnly",schemaPath:"#/properties/identities/additionalProperties/properties/readOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.identities.additionalProperties.properties.readOnly.type,parentSchema:schema31.properties.identities.additionalProperties.properties.readOnly,data:data109};
+if(data94.namespaces !== undefined){
+let data108 = data94.namespaces;
+if(Array.isArray(data108)){
+const len16 = data108.length;
+for(let i16=0; i16<len16; i16++){
+let data109 = data108[i16];
+if(typeof data109 === "string"){
+if(func2(data109) < 1){
+const err221 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/namespaces/" + i16,schemaPath:"#/properties/identities/additionalProperties/properties/namespaces/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.namespaces.items,data:data109};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2940,10 +2939,8 @@ vErrors.push(err221);
 errors++;
 }
 }
-if(data93.tools !== undefined){
-let data110 = data93.tools;
-if(!((data110 === "search") || (data110 === "all"))){
-const err222 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/identities/additionalProperties/properties/tools/enum",keyword:"enum",params:{allowedValues: schema31.properties.identities.additionalProperties.properties.tools.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.identities.additionalProperties.properties.tools.enum,parentSchema:schema31.properties.identities.additionalProperties.properties.tools,data:data110};
+else {
+const err222 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/namespaces/" + i16,schemaPath:"#/properties/identities/additionalProperties/properties/namespaces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.namespaces.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.namespaces.items,data:data109};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -2953,11 +2950,9 @@ vErrors.push(err222);
 errors++;
 }
 }
-if(data93.rateLimit !== undefined){
-let data111 = data93.rateLimit;
-if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
-if(data111.requestsPerSecond === undefined){
-const err223 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/required",keyword:"required",params:{missingProperty: "requestsPerSecond"},message:"must have required property '"+"requestsPerSecond"+"'",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.required,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit,data:data111};
+}
+else {
+const err223 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/namespaces",schemaPath:"#/properties/identities/additionalProperties/properties/namespaces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.namespaces.type,parentSchema:schema31.properties.identities.additionalProperties.properties.namespaces,data:data108};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -2966,9 +2961,11 @@ vErrors.push(err223);
 }
 errors++;
 }
-for(const key30 in data111){
-if(!((key30 === "requestsPerSecond") || (key30 === "burst"))){
-const err224 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit,data:data111};
+}
+if(data94.readOnly !== undefined){
+let data110 = data94.readOnly;
+if(typeof data110 !== "boolean"){
+const err224 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/readOnly",schemaPath:"#/properties/identities/additionalProperties/properties/readOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.identities.additionalProperties.properties.readOnly.type,parentSchema:schema31.properties.identities.additionalProperties.properties.readOnly,data:data110};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -2978,11 +2975,10 @@ vErrors.push(err224);
 errors++;
 }
 }
-if(data111.requestsPerSecond !== undefined){
-let data112 = data111.requestsPerSecond;
-if((typeof data112 == "number") && (isFinite(data112))){
-if(data112 > 1000000 || isNaN(data112)){
-const err225 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/requestsPerSecond",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/requestsPerSecond/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond,data:data112};
+if(data94.tools !== undefined){
+let data111 = data94.tools;
+if(!((data111 === "search") || (data111 === "all"))){
+const err225 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/identities/additionalProperties/properties/tools/enum",keyword:"enum",params:{allowedValues: schema31.properties.identities.additionalProperties.properties.tools.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.identities.additionalProperties.properties.tools.enum,parentSchema:schema31.properties.identities.additionalProperties.properties.tools,data:data111};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -2991,8 +2987,12 @@ vErrors.push(err225);
 }
 errors++;
 }
-if(data112 <= 0 || isNaN(data112)){
-const err226 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/requestsPerSecond",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/requestsPerSecond/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond,data:data112};
+}
+if(data94.rateLimit !== undefined){
+let data112 = data94.rateLimit;
+if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
+if(data112.requestsPerSecond === undefined){
+const err226 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/required",keyword:"required",params:{missingProperty: "requestsPerSecond"},message:"must have required property '"+"requestsPerSecond"+"'",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.required,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit,data:data112};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3001,9 +3001,9 @@ vErrors.push(err226);
 }
 errors++;
 }
-}
-else {
-const err227 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/requestsPerSecond",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/requestsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond.type,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond,data:data112};
+for(const key30 in data112){
+if(!((key30 === "requestsPerSecond") || (key30 === "burst"))){
+const err227 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit,data:data112};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3013,10 +3013,11 @@ vErrors.push(err227);
 errors++;
 }
 }
-if(data111.burst !== undefined){
-let data113 = data111.burst;
-if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
-const err228 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/burst",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/burst/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst.type,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst,data:data113};
+if(data112.requestsPerSecond !== undefined){
+let data113 = data112.requestsPerSecond;
+if((typeof data113 == "number") && (isFinite(data113))){
+if(data113 > 1000000 || isNaN(data113)){
+const err228 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/requestsPerSecond",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/requestsPerSecond/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond,data:data113};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3025,9 +3026,8 @@ vErrors.push(err228);
 }
 errors++;
 }
-if((typeof data113 == "number") && (isFinite(data113))){
-if(data113 > 1000000 || isNaN(data113)){
-const err229 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/burst",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/burst/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst,data:data113};
+if(data113 <= 0 || isNaN(data113)){
+const err229 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/requestsPerSecond",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/requestsPerSecond/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond,data:data113};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3036,8 +3036,9 @@ vErrors.push(err229);
 }
 errors++;
 }
-if(data113 < 1 || isNaN(data113)){
-const err230 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/burst",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/burst/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst,data:data113};
+}
+else {
+const err230 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/requestsPerSecond",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/requestsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond.type,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond,data:data113};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3047,10 +3048,10 @@ vErrors.push(err230);
 errors++;
 }
 }
-}
-}
-else {
-const err231 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.type,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit,data:data111};
+if(data112.burst !== undefined){
+let data114 = data112.burst;
+if(!(((typeof data114 == "number") && (!(data114 % 1) && !isNaN(data114))) && (isFinite(data114)))){
+const err231 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/burst",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/burst/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst.type,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst,data:data114};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3059,16 +3060,9 @@ vErrors.push(err231);
 }
 errors++;
 }
-}
-if(data93.keys !== undefined){
-let data114 = data93.keys;
-if(Array.isArray(data114)){
-const len17 = data114.length;
-for(let i17=0; i17<len17; i17++){
-let data115 = data114[i17];
-if(typeof data115 === "string"){
-if(!pattern5.test(data115)){
-const err232 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/keys/" + i17,schemaPath:"#/properties/identities/additionalProperties/properties/keys/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_*][A-Za-z0-9_*]*$"},message:"must match pattern \""+"^[A-Za-z_*][A-Za-z0-9_*]*$"+"\"",schema:"^[A-Za-z_*][A-Za-z0-9_*]*$",parentSchema:schema31.properties.identities.additionalProperties.properties.keys.items,data:data115};
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 > 1000000 || isNaN(data114)){
+const err232 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/burst",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/burst/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst,data:data114};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3077,9 +3071,8 @@ vErrors.push(err232);
 }
 errors++;
 }
-}
-else {
-const err233 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/keys/" + i17,schemaPath:"#/properties/identities/additionalProperties/properties/keys/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.keys.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.keys.items,data:data115};
+if(data114 < 1 || isNaN(data114)){
+const err233 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/burst",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/burst/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst,data:data114};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3090,8 +3083,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err234 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/keys",schemaPath:"#/properties/identities/additionalProperties/properties/keys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.keys.type,parentSchema:schema31.properties.identities.additionalProperties.properties.keys,data:data114};
+const err234 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.type,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit,data:data112};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3101,9 +3095,15 @@ vErrors.push(err234);
 errors++;
 }
 }
-}
-else {
-const err235 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/identities/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.additionalProperties.type,parentSchema:schema31.properties.identities.additionalProperties,data:data93};
+if(data94.keys !== undefined){
+let data115 = data94.keys;
+if(Array.isArray(data115)){
+const len17 = data115.length;
+for(let i17=0; i17<len17; i17++){
+let data116 = data115[i17];
+if(typeof data116 === "string"){
+if(!pattern5.test(data116)){
+const err235 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/keys/" + i17,schemaPath:"#/properties/identities/additionalProperties/properties/keys/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_*][A-Za-z0-9_*]*$"},message:"must match pattern \""+"^[A-Za-z_*][A-Za-z0-9_*]*$"+"\"",schema:"^[A-Za-z_*][A-Za-z0-9_*]*$",parentSchema:schema31.properties.identities.additionalProperties.properties.keys.items,data:data116};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3113,9 +3113,8 @@ vErrors.push(err235);
 errors++;
 }
 }
-}
 else {
-const err236 = {instancePath:instancePath+"/identities",schemaPath:"#/properties/identities/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.type,parentSchema:schema31.properties.identities,data:data92};
+const err236 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/keys/" + i17,schemaPath:"#/properties/identities/additionalProperties/properties/keys/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.keys.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.keys.items,data:data116};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3127,12 +3126,48 @@ errors++;
 }
 }
 else {
-const err237 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+const err237 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/keys",schemaPath:"#/properties/identities/additionalProperties/properties/keys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.keys.type,parentSchema:schema31.properties.identities.additionalProperties.properties.keys,data:data115};
 if(vErrors === null){
 vErrors = [err237];
 }
 else {
 vErrors.push(err237);
+}
+errors++;
+}
+}
+}
+else {
+const err238 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/identities/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.additionalProperties.type,parentSchema:schema31.properties.identities.additionalProperties,data:data94};
+if(vErrors === null){
+vErrors = [err238];
+}
+else {
+vErrors.push(err238);
+}
+errors++;
+}
+}
+}
+else {
+const err239 = {instancePath:instancePath+"/identities",schemaPath:"#/properties/identities/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.type,parentSchema:schema31.properties.identities,data:data93};
+if(vErrors === null){
+vErrors = [err239];
+}
+else {
+vErrors.push(err239);
+}
+errors++;
+}
+}
+}
+else {
+const err240 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err240];
+}
+else {
+vErrors.push(err240);
 }
 errors++;
 }
