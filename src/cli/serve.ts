@@ -23,6 +23,7 @@ import type { SharedState } from '../state/shared-state.js';
 import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_PATH, parseOriginPattern } from '../edge/origins.js';
 import { connectHelp, loadSummary, oauthConnectHelp } from './serve-summary.js';
 import { formatFinding, terminalText } from '../report/format.js';
+import { plural } from '../shared/plural.js';
 import { recordCommand } from './group.js';
 import { listsFolderOf } from '../project/checker.js';
 import type { ServedPrompt } from '../prompts/served.js';
@@ -169,7 +170,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   const unwatched = withEndpoints && flags.watch ? readGroupsFile(groupsFilePath(flags.project)).groups.length : 0;
   if (unwatched > 0)
     log(
-      `flowguard: --watch serves ${DEFAULT_PATH} only: the ${unwatched} groups of ${groupsFilePath(flags.project)} get no endpoint (a group serves its files as recorded; serve them without --watch)`,
+      `flowguard: --watch serves ${DEFAULT_PATH} only: the ${plural(unwatched, 'group')} of ${groupsFilePath(flags.project)} get no endpoint (a group serves its files as recorded; serve them without --watch)`,
     );
 
   // Argument validators compile in the background so that first calls do not pay for them;
@@ -221,7 +222,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     await opened.close().catch(() => undefined);
     throw listenError(error, flags.host, port);
   }
-  if (server.url === undefined) log(`flowguard: serving ${served} tools over stdio`);
+  if (server.url === undefined) log(`flowguard: serving ${plural(served, 'tool')} over stdio`);
   else {
     // The warning first: instructions printed after it would scroll it out of sight.
     if (!isLoopback(flags.host))
