@@ -17,22 +17,46 @@ import { AUTH_TOKEN_ENV } from '../edge/auth.js';
 /** Rejected files and hidden tools named one per line, at most this many of each. */
 const MAX_LINES = 20;
 
-export function loadSummary(catalog: Catalog): string {
+/** What a load found, for the summary's lines and for its log entry. */
+function loadFacts(catalog: Catalog) {
   const { schemaReports, listReports } = catalog;
   const rejectedError = (report: FileReport): Finding[] => {
     const verdict = fileVerdict(report);
     return verdict.status === 'rejected' ? [verdict.error] : [];
   };
-  const rejected = [...schemaReports, ...listReports].flatMap(rejectedError);
-  const dropped = schemaReports.flatMap((report) => {
-    const verdict = fileVerdict(report);
-    return verdict.status === 'loads' ? verdict.dropped.map(({ error }) => error) : [];
-  });
-  const rejectedSchemas = schemaReports.filter((report) => rejectedError(report).length > 0).length;
-  const rejectedLists = listReports.filter((report) => rejectedError(report).length > 0).length;
-  const visible = catalog.visibleTools().length;
-  const hidden = catalog.tools.filter((tool) => tool.missingKeys.length > 0);
+  return {
+    schemaReports,
+    listReports,
+    rejected: [...schemaReports, ...listReports].flatMap(rejectedError),
+    dropped: schemaReports.flatMap((report) => {
+      const verdict = fileVerdict(report);
+      return verdict.status === 'loads' ? verdict.dropped.map(({ error }) => error) : [];
+    }),
+    rejectedSchemas: schemaReports.filter((report) => rejectedError(report).length > 0).length,
+    rejectedLists: listReports.filter((report) => rejectedError(report).length > 0).length,
+    visible: catalog.visibleTools().length,
+    hidden: catalog.tools.filter((tool) => tool.missingKeys.length > 0),
+  };
+}
 
+/** The summary's first line as the fields of a log entry (`serve --log-format json`). */
+export function loadCounts(catalog: Catalog): Record<string, number> {
+  const facts = loadFacts(catalog);
+  return {
+    schemaFiles: facts.schemaReports.length,
+    loaded: catalog.schemas.length,
+    rejected: facts.rejectedSchemas,
+    served: facts.visible,
+    hidden: facts.hidden.length,
+    dropped: facts.dropped.length,
+    listFiles: facts.listReports.length,
+    listsRejected: facts.rejectedLists,
+  };
+}
+
+export function loadSummary(catalog: Catalog): string {
+  const { schemaReports, listReports, rejected, dropped, rejectedSchemas, rejectedLists, visible, hidden } =
+    loadFacts(catalog);
   const lines = [
     `flowguard: ${plural(schemaReports.length, 'schema file')}: ${catalog.schemas.length} loaded, ${rejectedSchemas} rejected; ` +
       `${plural(visible, 'tool')} served, ${hidden.length} hidden` +

@@ -118,6 +118,11 @@ export const CONFIG_DOCS: Readonly<Record<string, ConfigKeyDoc>> = {
     meaning:
       "level of `serve`'s structured logs on stderr (see [Logs](../operators/observability.md#logs)); `--log-level` wins",
   },
+  'log.format': {
+    default: '`"text"`',
+    meaning:
+      'what `serve` writes on stderr: `text`, the start-up summary and connect instructions as lines for a person with the structured logs as JSON lines among them; `json`, for a log shipper, every line one JSON log entry (the summary as entries, no instructions; see [Logs](../operators/observability.md#logs)); `--log-format` wins',
+  },
   'cache.enabled': {
     default: '`true`',
     meaning:
