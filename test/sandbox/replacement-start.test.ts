@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SandboxHost } from '../../src/sandbox/host.js';
 import { START_ALLOWANCE_MS } from '../../src/sandbox/sandbox-options.js';
 import type { Outcome } from '../../src/sandbox/protocol.js';
-import { delay, hookInput, hookUnit } from './helpers.js';
+import { delay, hookInput, hookUnit, STRUCT } from './helpers.js';
 
 const DEADLINE_MS = 300;
 /** How long a calm call queued behind the loop may wait for a process to start it. */
@@ -55,7 +55,7 @@ describe('a call waiting behind a loop, while the replaced process starts slowly
     expect(calmOutcome).toBeNull();
     process.kill(stopped as number, 'SIGCONT');
 
-    expect(await calm).toEqual({ ok: true, value: { struct: { ...hookInput('preRequest').struct, calm: true } } });
+    expect(await calm).toEqual({ ok: true, value: { struct: { ...STRUCT, calm: true } } });
     expect(sandbox.pids()).toEqual([stopped]);
   });
 });
