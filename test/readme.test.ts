@@ -117,7 +117,7 @@ it('runs the quick start as written', async () => {
     const serving = await new Promise<boolean>((resolveServing) => {
       serve.stderr.on('data', (chunk: Buffer) => {
         stderr += chunk.toString();
-        if (/serving 1 tools at http:\/\/127\.0\.0\.1:\d+\/mcp/.test(stderr)) resolveServing(true);
+        if (/serving 1 tool at http:\/\/127\.0\.0\.1:\d+\/mcp/.test(stderr)) resolveServing(true);
       });
       serve.on('exit', () => resolveServing(false));
     });

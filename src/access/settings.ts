@@ -24,6 +24,8 @@ export interface IntrospectionSettings {
   clientId: string;
   /** The environment variable holding the client secret (the config holds no secret). */
   clientSecretEnv: string;
+  /** How long an active token's answer is kept at most, in seconds (default 60; 0: asked every time). */
+  cacheSeconds?: number;
 }
 
 export interface OAuthSettings {
@@ -94,6 +96,7 @@ export const OAUTH_SHAPE = {
         url: { type: 'string', pattern: URL_PATTERN },
         clientId: { type: 'string', minLength: 1 },
         clientSecretEnv: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+        cacheSeconds: { type: 'integer', minimum: 0, maximum: 3600 },
       },
     },
   },

@@ -5,12 +5,14 @@
 // algorithm of the allowlist (asymmetric only: `alg: none` never verifies, and an HS256 token
 // "signed" with the public key finds no key of its kind), `iss` the issuer, `aud` this resource,
 // `exp` present and not past, `nbf` not ahead, each with a small leeway. A token that is not a JWT
-// is asked about at the introspection endpoint where one is set, and refused otherwise.
+// is asked about at the introspection endpoint where one is set (its active answers kept a short
+// while, introspection-cache.ts), and refused otherwise.
 // A token is never logged, stored, or forwarded: a verdict says why in words, never with it.
 
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { claimText, groupsOf, scopesOf, type Caller } from './caller.js';
 import { AccessFetchError, type BoundedFetch } from './fetch.js';
+import { IntrospectionCache } from './introspection-cache.js';
 import { ASYMMETRIC_ALGORITHMS, type OAuthSettings } from './settings.js';
 
 /** `why` is told to the caller; `detail`, where set, only to the operator's log (an address, a socket error). */
@@ -32,11 +34,13 @@ export interface VerifierSetup {
 
 export class TokenVerifier {
   private readonly keys: JWTVerifyGetKey | undefined;
+  private readonly introspected: IntrospectionCache;
 
   constructor(
     private readonly setup: VerifierSetup,
     private readonly fetcher: BoundedFetch,
   ) {
+    this.introspected = new IntrospectionCache({ seconds: setup.settings.introspection?.cacheSeconds });
     this.keys = setup.jwksUri
       ? createRemoteJWKSet(new URL(setup.jwksUri), {
           cacheMaxAge: JWKS_MAX_AGE_MS,
@@ -81,6 +85,8 @@ export class TokenVerifier {
     token: string,
     introspection: NonNullable<VerifierSetup['introspection']>,
   ): Promise<TokenVerdict> {
+    const kept = this.introspected.get(token);
+    if (kept) return { ok: true, caller: kept };
     let answer: Record<string, unknown>;
     try {
       const basic = Buffer.from(
@@ -105,7 +111,9 @@ export class TokenVerifier {
     const leeway = this.setup.settings.clockToleranceSeconds ?? DEFAULT_LEEWAY_SECONDS;
     if (typeof answer.exp === 'number' && answer.exp + leeway < Date.now() / 1000)
       return { ok: false, why: 'the token has expired (exp)' };
-    return { ok: true, caller: this.callerOf(answer) };
+    const caller = this.callerOf(answer);
+    this.introspected.keep(token, caller, answer.exp);
+    return { ok: true, caller };
   }
 
   private callerOf(claims: Record<string, unknown>): Caller {

@@ -7,7 +7,8 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { loadProjectConfig } from '../config/project.js';
 import type { AuditLine } from '../observe/audit-read.js';
-import { plural, terminalJson, terminalText } from '../report/format.js';
+import { terminalJson, terminalText } from '../report/format.js';
+import { plural } from '../shared/plural.js';
 import { table } from './shared.js';
 import { UsageError } from '../errors/flowguard-error.js';
 import { cli } from './io.js';
@@ -49,7 +50,7 @@ async function runAudit(flags: AuditFlags): Promise<void> {
   const reading = await readAudit(dir, { tool: flags.tool, sinceMs });
   if (reading.unreadable > 0)
     cli().stderr.write(
-      `flowguard: ${reading.unreadable} lines of ${dir} are no audit records (a process stopped while writing?); skipped\n`,
+      `flowguard: skipped ${plural(reading.unreadable, 'line')} of ${dir} that could not be read as an audit record (a process stopped while writing?)\n`,
     );
   if (flags.json) {
     for (const record of reading.records) cli().stdout.write(`${terminalJson(JSON.stringify(record))}\n`);

@@ -8,6 +8,7 @@ import type { Catalog } from '../runtime/catalog.js';
 import type { Tool } from '../catalog/tools.js';
 import { hasErrors } from '../report/findings.js';
 import { terminalJson, terminalText } from '../report/format.js';
+import { plural } from '../shared/plural.js';
 import { isRecord } from '../shared/raw.js';
 import { keyProblem, keyProblemText } from './list.js';
 import { catalogOptions, collect, openCatalog, type CatalogFlags } from './shared.js';
@@ -69,8 +70,8 @@ function unknownToolMessage(name: string, catalog: Catalog): string {
     `no tool named '${name}'`,
     near.length > 0
       ? `did you mean: ${near.join(', ')}?`
-      : `${names.length} tools are loaded; \`flowguard validate\` lists the files`,
-    rejected > 0 ? `${rejected} file(s) could not be loaded; run \`flowguard validate\` to see why` : '',
+      : `${plural(names.length, 'tool')} loaded; \`flowguard validate\` lists the files`,
+    rejected > 0 ? `${plural(rejected, 'file')} could not be loaded; run \`flowguard validate\` to see why` : '',
   ]
     .filter(Boolean)
     .join('\n');

@@ -4,6 +4,7 @@
 
 import type { Command } from 'commander';
 import { terminalJson } from '../report/format.js';
+import { plural } from '../shared/plural.js';
 import { catalogOptions, openCatalog, type CatalogFlags } from './shared.js';
 import { UsageError } from '../errors/flowguard-error.js';
 import { cli } from './io.js';
@@ -23,7 +24,7 @@ async function runDescribe(name: string, flags: CatalogFlags): Promise<void> {
     const tool = catalog.tool(name);
     if (!tool)
       throw new UsageError(
-        `no tool named '${name.slice(0, 100)}'; \`flowguard list\` names the ${catalog.tools.length} tools of this catalog`,
+        `no tool named '${name.slice(0, 100)}'; \`flowguard list\` names the ${plural(catalog.tools.length, 'tool')} of this catalog`,
       );
     // The MCP layer makes the definition; it loads only for this command.
     const { toolDefinition } = await import('../mcp/tool-definition.js');

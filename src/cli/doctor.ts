@@ -16,7 +16,8 @@ import { envFilePath, refusalText } from '../http/secrets.js';
 import { DEFAULT_ALLOWED_LIBRARIES } from '../libraries/allowlist.js';
 import { builtinRefusal, installCommand, resolveLibrary } from '../libraries/resolve.js';
 import { hasErrors } from '../report/findings.js';
-import { formatFinding, formatHuman, plural, type FileReport } from '../report/format.js';
+import { formatFinding, formatHuman, type FileReport } from '../report/format.js';
+import { plural } from '../shared/plural.js';
 import { DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, DEFAULT_WORKERS } from '../sandbox/host.js';
 import { fileVerdict } from '../report/scope.js';
 import { INFO_FIELDS } from '../schema/types.js';
@@ -111,7 +112,7 @@ async function runDoctor(flags: CatalogFlags): Promise<void> {
         `${plural(dropped.length, 'route')} cannot be served: ${dropped.map((row) => row.reference).join(', ')}`,
       );
     finish(out, problems, [
-      `${catalog.tools.length} tools`,
+      plural(catalog.tools.length, 'tool'),
       `${catalog.visibleTools().length} served`,
       `${catalog.tools.length - catalog.visibleTools().length} hidden`,
     ]);
@@ -192,7 +193,7 @@ function catalogLines(flags: CatalogFlags, catalog: Catalog): string[] {
     skipped > 0 ? `${plural(skipped, 'file')} skipped (skills, prompts, agents)` : '',
   ].filter(Boolean);
   return [
-    `schemas   ${displayPath(flags.schemas)}: ${plural(schemaReports.length, 'file')}, ${catalog.schemas.length} loaded, ${catalog.tools.length} tools${extra.map((text) => `, ${text}`).join('')}`,
+    `schemas   ${displayPath(flags.schemas)}: ${plural(schemaReports.length, 'file')}, ${catalog.schemas.length} loaded, ${plural(catalog.tools.length, 'tool')}${extra.map((text) => `, ${text}`).join('')}`,
     // A catalog reads a list file only when a schema reaches its list: the folder may hold more.
     `lists     ${displayPath(listsFolder.path)}: ${exists(listsFolder.path) ? `${plural(listsFolder.files.length, 'file')}, ${listReports.length} read (reached by a schema), ${listsLoaded} loaded` : 'not found (no shared lists)'}`,
   ];

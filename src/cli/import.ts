@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writ
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { ImportReport } from '../openapi/types.js';
-import { plural, terminalJson, terminalText } from '../report/format.js';
+import { terminalJson, terminalText } from '../report/format.js';
+import { plural } from '../shared/plural.js';
 import { UsageError } from '../errors/flowguard-error.js';
 import { cli } from './io.js';
 

@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { acceptedLock } from '../keylock/accept.js';
 import { writeKeyLock } from '../keylock/lock-file.js';
-import { plural } from '../report/format.js';
+import { plural } from '../shared/plural.js';
 import { catalogOptions, displayPath, openCatalog, type CatalogFlags } from './shared.js';
 import { UsageError } from '../errors/flowguard-error.js';
 import { cli } from './io.js';

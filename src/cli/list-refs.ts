@@ -5,7 +5,8 @@
 
 import type { Command } from 'commander';
 import { buildListIndex } from '../schema/list-index.js';
-import { plural, terminalJson, terminalText } from '../report/format.js';
+import { terminalJson, terminalText } from '../report/format.js';
+import { plural } from '../shared/plural.js';
 import { catalogOptions, openCatalog, type CatalogFlags } from './shared.js';
 import { cli } from './io.js';
 

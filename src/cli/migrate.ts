@@ -9,7 +9,8 @@ import { selectSchemaFiles } from '../scan/files.js';
 import { ProjectChecker } from '../project/checker.js';
 import { countBySeverity, hasErrors, type Finding } from '../report/findings.js';
 import type { FileMigration } from '../migrate/migrate-file.js';
-import { formatFinding, plural } from '../report/format.js';
+import { formatFinding } from '../report/format.js';
+import { plural } from '../shared/plural.js';
 import { projectOptions, requireListsFolder, type ProjectFlags } from './shared.js';
 import { UsageError } from '../errors/flowguard-error.js';
 import { cli } from './io.js';
@@ -104,7 +105,7 @@ function humanReport(migrated: readonly MigratedFile[], skipped: readonly string
   const s = summarize(migrated, skipped);
   lines.push(
     `${plural(s.legacyFiles, 'legacy file')}: ${s.written} written, ${s.validWithoutErrors} of them valid without errors; ` +
-      `${s.error} errors, ${s.warning} warnings, ${s.info} info; ${plural(s.skipped, 'other file')} skipped (not FlowMCP 1.2.0)`,
+      `${plural(s.error, 'error')}, ${plural(s.warning, 'warning')}, ${s.info} info; ${plural(s.skipped, 'other file')} skipped (not FlowMCP 1.2.0)`,
   );
   return lines.join('\n');
 }

@@ -7,6 +7,7 @@ import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, firstLine } from '../discovery/
 import { searchCacheDir } from '../discovery/index-cache.js';
 import { ToolIndex } from '../discovery/tool-index.js';
 import { terminalJson, terminalText } from '../report/format.js';
+import { plural } from '../shared/plural.js';
 import { catalogOptions, openCatalog, type CatalogFlags } from './shared.js';
 import { UsageError } from '../errors/flowguard-error.js';
 import { cli } from './io.js';
@@ -46,7 +47,7 @@ async function runSearch(query: string, flags: SearchFlags): Promise<void> {
       return;
     }
     if (hits.length === 0) {
-      cli().stdout.write(terminalText(`No served tool fits "${query}" (${tools.size} tools searched).\n`));
+      cli().stdout.write(terminalText(`No served tool fits "${query}" (${plural(tools.size, 'tool')} searched).\n`));
       return;
     }
     for (const hit of hits)

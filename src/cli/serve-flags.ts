@@ -22,6 +22,7 @@ export interface ServeFlags extends CatalogFlags {
   cache: boolean;
   watch?: boolean;
   logLevel?: string;
+  logFormat?: string;
   redis?: string;
   tools?: string;
   pageSize?: string;
@@ -101,6 +102,10 @@ export function defineServe(program: Command): Command {
     .option(
       '--log-level <level>',
       'structured logs on stderr: fatal, error, warn, info (one line per call), debug, trace or silent (default: log.level of the config, else info)',
+    )
+    .option(
+      '--log-format <format>',
+      'text (the summary for a person, the logs as JSON lines among it) or json (every line on stderr one JSON log entry, for a log shipper) (default: log.format of the config, else text)',
     );
 }
 

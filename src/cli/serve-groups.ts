@@ -17,6 +17,7 @@ import { readGroupPrompts } from '../prompts/group-prompts.js';
 import { promptsForGroup, type ServedPrompt } from '../prompts/served.js';
 import { isError, type Finding } from '../report/findings.js';
 import { formatFinding } from '../report/format.js';
+import { plural } from '../shared/plural.js';
 import { verifySelections, type SelectionVerdict } from '../selections/verify.js';
 
 /** One group as `serve` would serve it, or the errors that stop it. */
@@ -58,7 +59,7 @@ export function verifyGroup(catalog: Catalog, source: GroupSource, name: string)
 export function servedLine(tools: readonly Tool[]): string {
   const hidden = tools.filter((tool) => tool.missingKeys.length > 0);
   return (
-    `${tools.length - hidden.length} of its ${tools.length} tools served` +
+    `${tools.length - hidden.length} of its ${plural(tools.length, 'tool')} served` +
     (hidden.length > 0 ? `; hidden for a missing key: ${hidden.map((tool) => tool.name).join(', ')}` : '')
   );
 }

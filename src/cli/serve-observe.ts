@@ -26,9 +26,12 @@ import { fileVerdict } from '../report/scope.js';
 import { describeSandboxEvent } from '../sandbox/events.js';
 import { UsageError } from '../errors/flowguard-error.js';
 import { cli } from './io.js';
+import { LOG_FORMATS, type LogFormat } from './serve-output.js';
 
 export interface ServeObserver {
   logger: Logger;
+  /** `--log-format` or `log.format`: how the rest of what serve says is written (serve-output.ts). */
+  format: LogFormat;
   /** What every catalog the server loads is opened with (the sandbox's events go to the logger). */
   catalogOptions: Partial<CatalogOptions>;
   /** Records and logs every call of `catalog` from now on. */
@@ -40,9 +43,15 @@ export interface ServeObserver {
 }
 
 /** `config`: the project's, as serve read it from `flags.project`. */
-export function observeServe(config: ProjectConfig, flags: { project: string; logLevel?: string }): ServeObserver {
+export function observeServe(
+  config: ProjectConfig,
+  flags: { project: string; logLevel?: string; logFormat?: string },
+): ServeObserver {
   const level = flags.logLevel ?? config.log.level ?? DEFAULT_LOG_LEVEL;
   if (!isLogLevel(level)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not '${level}'`);
+  const format = flags.logFormat ?? config.log.format ?? 'text';
+  if (!(LOG_FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`--log-format must be one of ${LOG_FORMATS.join(', ')}, not '${format}'`);
   // Structured logs go to the run's stderr, as the summary does (cli/io.ts).
   const logger = createLogger({ level, destination: new BatchedLines(cli().stderr) });
   let audit: AuditLog | null = null;
@@ -59,6 +68,7 @@ export function observeServe(config: ProjectConfig, flags: { project: string; lo
   let latest: Catalog | undefined;
   return {
     logger,
+    format: format as LogFormat,
     catalogOptions: {
       // Told before the catalog exists (a factory run at load); redacted by the latest catalog once there is one.
       sandbox: {
@@ -117,7 +127,7 @@ export function recordCall(logger: Logger, audit: AuditLog | null): CallListener
 
 /**
  * What an operator must act on in a catalog just loaded, at warn, one entry each: a file that is
- * not served (with its first error) and a key that is not granted (with the tools it hides and
+ * not served (with its first error), a route dropped from a file served, and a key that is not granted (with the tools it hides and
  * the line that grants it). The start-up summary says the same for a person; these are for the
  * log pipeline.
  */
@@ -126,6 +136,9 @@ function logLoadProblems(logger: Logger, catalog: Catalog): void {
     const verdict = fileVerdict(report);
     if (verdict.status === 'rejected')
       logger.warn({ file: report.file, finding: formatFinding(verdict.error) }, 'file not served');
+    if (verdict.status === 'loads')
+      for (const { route, error } of verdict.dropped)
+        logger.warn({ file: report.file, route, finding: formatFinding(error) }, 'route not served');
   }
   const hiddenByKey = new Map<string, { key: string; namespace: string; tools: string[] }>();
   for (const tool of catalog.tools) {

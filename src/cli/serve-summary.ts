@@ -7,7 +7,8 @@ import { resolve } from 'node:path';
 import type { Catalog } from '../runtime/catalog.js';
 import type { Finding } from '../report/findings.js';
 import { refusalText } from '../http/secrets.js';
-import { formatFinding, plural, type FileReport } from '../report/format.js';
+import { formatFinding, type FileReport } from '../report/format.js';
+import { plural } from '../shared/plural.js';
 import { fileVerdict } from '../report/scope.js';
 import { describeHolder } from '../keylock/judge.js';
 import { flowguardBin } from '../shared/version.js';
@@ -16,22 +17,46 @@ import { AUTH_TOKEN_ENV } from '../edge/auth.js';
 /** Rejected files and hidden tools named one per line, at most this many of each. */
 const MAX_LINES = 20;
 
-export function loadSummary(catalog: Catalog): string {
+/** What a load found, for the summary's lines and for its log entry. */
+function loadFacts(catalog: Catalog) {
   const { schemaReports, listReports } = catalog;
   const rejectedError = (report: FileReport): Finding[] => {
     const verdict = fileVerdict(report);
     return verdict.status === 'rejected' ? [verdict.error] : [];
   };
-  const rejected = [...schemaReports, ...listReports].flatMap(rejectedError);
-  const dropped = schemaReports.flatMap((report) => {
-    const verdict = fileVerdict(report);
-    return verdict.status === 'loads' ? verdict.dropped.map(({ error }) => error) : [];
-  });
-  const rejectedSchemas = schemaReports.filter((report) => rejectedError(report).length > 0).length;
-  const rejectedLists = listReports.filter((report) => rejectedError(report).length > 0).length;
-  const visible = catalog.visibleTools().length;
-  const hidden = catalog.tools.filter((tool) => tool.missingKeys.length > 0);
+  return {
+    schemaReports,
+    listReports,
+    rejected: [...schemaReports, ...listReports].flatMap(rejectedError),
+    dropped: schemaReports.flatMap((report) => {
+      const verdict = fileVerdict(report);
+      return verdict.status === 'loads' ? verdict.dropped.map(({ error }) => error) : [];
+    }),
+    rejectedSchemas: schemaReports.filter((report) => rejectedError(report).length > 0).length,
+    rejectedLists: listReports.filter((report) => rejectedError(report).length > 0).length,
+    visible: catalog.visibleTools().length,
+    hidden: catalog.tools.filter((tool) => tool.missingKeys.length > 0),
+  };
+}
 
+/** The summary's first line as the fields of a log entry (`serve --log-format json`). */
+export function loadCounts(catalog: Catalog): Record<string, number> {
+  const facts = loadFacts(catalog);
+  return {
+    schemaFiles: facts.schemaReports.length,
+    loaded: catalog.schemas.length,
+    rejected: facts.rejectedSchemas,
+    served: facts.visible,
+    hidden: facts.hidden.length,
+    dropped: facts.dropped.length,
+    listFiles: facts.listReports.length,
+    listsRejected: facts.rejectedLists,
+  };
+}
+
+export function loadSummary(catalog: Catalog): string {
+  const { schemaReports, listReports, rejected, dropped, rejectedSchemas, rejectedLists, visible, hidden } =
+    loadFacts(catalog);
   const lines = [
     `flowguard: ${plural(schemaReports.length, 'schema file')}: ${catalog.schemas.length} loaded, ${rejectedSchemas} rejected; ` +
       `${plural(visible, 'tool')} served, ${hidden.length} hidden` +
@@ -57,18 +82,18 @@ export function loadSummary(catalog: Catalog): string {
       const shown = names.slice(0, 8).join(', ');
       lines.push(`    ${line}: hides ${shown}${names.length > 8 ? ` and ${names.length - 8} more` : ''}`);
     }
-    if (byGrant.size > MAX_LINES) lines.push(`    and ${byGrant.size - MAX_LINES} more keys`);
+    if (byGrant.size > MAX_LINES) lines.push(`    and ${plural(byGrant.size - MAX_LINES, 'more key')}`);
   }
   lines.push(...keyLockLines(catalog));
   if (rejected.length > 0) {
     lines.push('  rejected (first error of each file; `flowguard validate` shows every finding):');
     for (const finding of rejected.slice(0, MAX_LINES)) lines.push(`    ${formatFinding(finding)}`);
-    if (rejected.length > MAX_LINES) lines.push(`    and ${rejected.length - MAX_LINES} more files`);
+    if (rejected.length > MAX_LINES) lines.push(`    and ${plural(rejected.length - MAX_LINES, 'more file')}`);
   }
   if (dropped.length > 0) {
     lines.push('  routes dropped, their files served (first error of each route):');
     for (const finding of dropped.slice(0, MAX_LINES)) lines.push(`    ${formatFinding(finding)}`);
-    if (dropped.length > MAX_LINES) lines.push(`    and ${dropped.length - MAX_LINES} more routes`);
+    if (dropped.length > MAX_LINES) lines.push(`    and ${plural(dropped.length - MAX_LINES, 'more route')}`);
   }
   return lines.join('\n');
 }
@@ -91,7 +116,7 @@ export function keyLockLines(catalog: Catalog): string[] {
     lines.push(`  key lock ${report.file}: first seen, ${state}:`);
     for (const [key, holders] of firstSeen.slice(0, MAX_LINES))
       lines.push(`    ${key} -> ${holders.map(describeHolder).join('; ')}`);
-    if (firstSeen.length > MAX_LINES) lines.push(`    and ${firstSeen.length - MAX_LINES} more keys`);
+    if (firstSeen.length > MAX_LINES) lines.push(`    and ${plural(firstSeen.length - MAX_LINES, 'more key')}`);
   }
   const problem = report.problem;
   if (problem) lines.push(`  key lock: ${formatFinding(problem)}`);
@@ -167,7 +192,7 @@ export function connectHelp(
         ];
   if (!requiresToken) {
     return [
-      `flowguard: serving ${served} tools at ${url} (${mode}); Ctrl+C stops`,
+      `flowguard: serving ${plural(served, 'tool')} at ${url} (${mode}); Ctrl+C stops`,
       ...focused,
       '  inspect:',
       `    npx @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list`,
@@ -187,7 +212,7 @@ export function connectHelp(
     },
   });
   return [
-    `flowguard: serving ${served} tools at ${url} (${mode}); every request needs the header Authorization: Bearer and a token (${AUTH_TOKEN_ENV} below); Ctrl+C stops`,
+    `flowguard: serving ${plural(served, 'tool')} at ${url} (${mode}); every request needs the header Authorization: Bearer and a token (${AUTH_TOKEN_ENV} below); Ctrl+C stops`,
     ...focused,
     '  inspect (an Inspector recent enough to send headers; the one Node 20 gets cannot: use mcp-remote below):',
     `    npx @modelcontextprotocol/inspector --cli ${url} --transport http --method tools/list --header "${AUTH_HEADER_LINE}"`,
@@ -228,7 +253,7 @@ export function oauthConnectHelp(
   ];
   const desktop = JSON.stringify({ mcpServers: { flowguard: { command: 'npx', args: remoteArgs } } });
   return [
-    `flowguard: serving ${served} tools at ${url} (${mode}); every request needs an OAuth access token from ${oauth.issuer} for the resource ${oauth.resource}; Ctrl+C stops`,
+    `flowguard: serving ${plural(served, 'tool')} at ${url} (${mode}); every request needs an OAuth access token from ${oauth.issuer} for the resource ${oauth.resource}; Ctrl+C stops`,
     ...(groups.length === 0
       ? []
       : [

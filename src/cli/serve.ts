@@ -21,8 +21,10 @@ import { MemoryState } from '../state/memory-state.js';
 import { openSharedState } from '../state/open-state.js';
 import type { SharedState } from '../state/shared-state.js';
 import { DEFAULT_ALLOWED_ORIGINS, DEFAULT_PATH, parseOriginPattern } from '../edge/origins.js';
-import { connectHelp, loadSummary, oauthConnectHelp } from './serve-summary.js';
+import { connectHelp, loadCounts, loadSummary, oauthConnectHelp } from './serve-summary.js';
+import { ServeOutput } from './serve-output.js';
 import { formatFinding, terminalText } from '../report/format.js';
+import { plural } from '../shared/plural.js';
 import { recordCommand } from './group.js';
 import { listsFolderOf } from '../project/checker.js';
 import type { ServedPrompt } from '../prompts/served.js';
@@ -116,7 +118,8 @@ async function runServe(flags: ServeFlags): Promise<void> {
   observer.attach(catalog);
   // The summary and log lines go to the run's stderr (stdio's protocol keeps the process's stdout).
   const { stderr } = cli();
-  const log = (line: string) => void stderr.write(`${line}\n`);
+  // In JSON (--log-format json) every line is a log entry: what a person reads goes through `out`.
+  const out = new ServeOutput(observer.format, (line) => void stderr.write(`${line}\n`), observer.logger);
   let tools: Tool[] | undefined;
   let prompts: ServedPrompt[] | undefined;
   const groupSource = {
@@ -128,26 +131,39 @@ async function runServe(flags: ServeFlags): Promise<void> {
     const verdict = verifyGroup(catalog, groupSource, flags.group);
     if (!verdict.ok) {
       // A group that does not verify is not served in part: the operator reviewed it as a whole.
-      log(`flowguard: group '${flags.group}' cannot be served (\`flowguard group verify ${flags.group}\` explains):`);
+      const rerecord = verdict.errors.some((f) => RERECORD_CODES.has(f.code))
+        ? { rerecord: recordCommand(flags.group, flags) }
+        : {};
+      out.say(
+        `flowguard: group '${flags.group}' cannot be served (\`flowguard group verify ${flags.group}\` explains):`,
+        'error',
+        'group cannot be served',
+        { group: flags.group, findings: verdict.errors.map(formatFinding), ...rerecord },
+      );
       for (const finding of verdict.errors) {
-        log(`  ${formatFinding(finding)}`);
+        out.text(`  ${formatFinding(finding)}`);
         // The hint is the way on (the groups the file has, the command that records one).
-        if (finding.hint) log(terminalText(`      hint: ${finding.hint}`));
+        if (finding.hint) out.text(terminalText(`      hint: ${finding.hint}`));
       }
-      if (verdict.errors.some((f) => RERECORD_CODES.has(f.code)))
-        log(`flowguard: once the change is reviewed, record the group again: ${recordCommand(flags.group, flags)}`);
+      if (rerecord.rerecord)
+        out.text(`flowguard: once the change is reviewed, record the group again: ${rerecord.rerecord}`);
       await opened.close();
       cli().exitCode = 1;
       return;
     }
-    log(loadSummary(catalog));
+    out.say(loadSummary(catalog), 'info', 'catalog loaded', loadCounts(catalog));
     tools = verdict.tools;
     // A group prompt that cannot be read is left out and said why; the group's tools are served.
     prompts = verdict.prompts;
-    for (const finding of verdict.promptFindings) log(`  ${formatFinding(finding)}`);
-    log(`flowguard: group ${flags.group}: ${servedLine(tools)}`);
+    for (const finding of verdict.promptFindings)
+      out.say(`  ${formatFinding(finding)}`, 'warn', 'prompt not served', { finding: formatFinding(finding) });
+    out.say(`flowguard: group ${flags.group}: ${servedLine(tools)}`, 'info', 'group served', {
+      group: flags.group,
+      tools: tools.length,
+      served: servedCount(tools).served,
+    });
   }
-  if (flags.group === undefined) log(loadSummary(catalog));
+  if (flags.group === undefined) out.say(loadSummary(catalog), 'info', 'catalog loaded', loadCounts(catalog));
   const { served, alwaysLoad } = servedCount(tools ?? catalog.tools);
   const pageSize = flagPageSize ?? project.discovery.pageSize;
   const toolsSetting = (flags.tools as ToolsSetting | undefined) ?? project.discovery.tools;
@@ -157,7 +173,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
     alwaysLoad,
     project.discovery.searchAbove,
   );
-  log(modeLine);
+  out.say(modeLine, 'info', 'tools listed', { listing: discovery, setting: toolsSetting, served });
   // Over HTTP every group of groups.json is an endpoint of its own, verified now (under --watch
   // none: a group serves its files as recorded, and a reload would serve them edited).
   const withEndpoints = transport === 'http' && flags.group === undefined;
@@ -165,11 +181,14 @@ async function runServe(flags: ServeFlags): Promise<void> {
     withEndpoints && !flags.watch
       ? groupEndpoints(catalog, groupSource, DEFAULT_PATH, toolsSetting, project.discovery.searchAbove)
       : { endpoints: [], lines: [] };
-  for (const line of endpoints.lines) log(line);
+  out.endpoints(endpoints.lines, endpoints.endpoints, DEFAULT_PATH);
   const unwatched = withEndpoints && flags.watch ? readGroupsFile(groupsFilePath(flags.project)).groups.length : 0;
   if (unwatched > 0)
-    log(
-      `flowguard: --watch serves ${DEFAULT_PATH} only: the ${unwatched} groups of ${groupsFilePath(flags.project)} get no endpoint (a group serves its files as recorded; serve them without --watch)`,
+    out.say(
+      `flowguard: --watch serves ${DEFAULT_PATH} only: the ${plural(unwatched, 'group')} of ${groupsFilePath(flags.project)} get no endpoint (a group serves its files as recorded; serve them without --watch)`,
+      'warn',
+      'group endpoints not served under --watch',
+      { groups: unwatched, file: groupsFilePath(flags.project) },
     );
 
   // Argument validators compile in the background so that first calls do not pay for them;
@@ -191,7 +210,7 @@ async function runServe(flags: ServeFlags): Promise<void> {
   prepareIndexes(live, discovery === 'search' ? [{ tools }, ...indexed] : indexed, observer.logger);
   // Watching before serving: once a client is answered, a change it makes is seen.
   if (flags.watch) opened.add(await watchFolders(live, flags, observer));
-  const serve = { maxResultChars, log, logger: observer.logger, tools, prompts, discovery, pageSize };
+  const serve = { maxResultChars, log: out.running, logger: observer.logger, tools, prompts, discovery, pageSize };
   let server: Server;
   try {
     server = await createServer(
@@ -221,23 +240,34 @@ async function runServe(flags: ServeFlags): Promise<void> {
     await opened.close().catch(() => undefined);
     throw listenError(error, flags.host, port);
   }
-  if (server.url === undefined) log(`flowguard: serving ${served} tools over stdio`);
+  if (server.url === undefined)
+    out.say(`flowguard: serving ${plural(served, 'tool')} over stdio`, 'info', 'serving', {
+      transport,
+      tools: served,
+    });
   else {
     // The warning first: instructions printed after it would scroll it out of sight.
     if (!isLoopback(flags.host))
-      log(
+      out.say(
         `flowguard: warning: listening on ${flags.host}, not loopback: anyone who can reach this address and holds a token can call every tool. Tokens travel in clear over plain HTTP; put TLS in front (a proxy or load balancer).`,
+        'warn',
+        'listening beyond loopback; put TLS in front',
+        { host: flags.host },
       );
     const focused = endpoints.endpoints.filter((endpoint) => 'serving' in endpoint);
-    log(
+    const caller = oauth && server.resource ? 'oauth' : access?.requiresToken ? 'token' : 'none';
+    out.say(
       oauth && server.resource
         ? oauthConnectHelp(server.url, served, flags, { issuer: oauth.issuer, resource: server.resource }, focused)
         : connectHelp(server.url, served, flags, access?.requiresToken ?? false, focused),
+      'info',
+      'serving',
+      { transport, url: server.url, tools: served, sessions: flags.sessions === true, auth: caller },
     );
   }
 
   const why = await Promise.race([signalled, server.ended.then(() => 'stdin closed' as const)]);
-  log(`flowguard: ${why}, shutting down`);
+  out.say(`flowguard: ${why}, shutting down`, 'info', 'shutting down', { reason: why });
   await server.close();
   cli().exitCode = 0;
 }

@@ -118,6 +118,11 @@ export const CONFIG_DOCS: Readonly<Record<string, ConfigKeyDoc>> = {
     meaning:
       "level of `serve`'s structured logs on stderr (see [Logs](../operators/observability.md#logs)); `--log-level` wins",
   },
+  'log.format': {
+    default: '`"text"`',
+    meaning:
+      'what `serve` writes on stderr: `text`, the start-up summary and connect instructions as lines for a person with the structured logs as JSON lines among them; `json`, for a log shipper, every line one JSON log entry (the summary as entries, no instructions; see [Logs](../operators/observability.md#logs)); `--log-format` wins',
+  },
   'cache.enabled': {
     default: '`true`',
     meaning:
@@ -210,7 +215,7 @@ export const CONFIG_DOCS: Readonly<Record<string, ConfigKeyDoc>> = {
   'oauth.introspection': {
     default: 'none',
     meaning:
-      '`{ url?, clientId, clientSecretEnv }`: opaque tokens are checked by RFC 7662 introspection at the issuer (or `url`), with the client secret read from the named environment variable',
+      "`{ url?, clientId, clientSecretEnv, cacheSeconds? }`: opaque tokens are checked by RFC 7662 introspection at the issuer (or `url`), with the client secret read from the named environment variable; an active answer is kept until the earlier of the token's `exp` and `cacheSeconds` (default `60`, 0–3600, `0` asks every time; at most 10,000 tokens, by their SHA-256), so a token revoked at the provider is still admitted until then (see [Remote access](../operators/remote-access.md#opaque-tokens-introspection-and-its-cache))",
   },
   identities: {
     default: '`{}`',

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 
 export const validateConfig = validate20;
-const schema31 = {"type":"object","additionalProperties":false,"properties":{"security":{"type":"object","additionalProperties":false,"properties":{"allowedLibraries":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$","x-message":"must be an exact package name (no subpath, version or ..)"}]}},"keys":{"oneOf":[{"type":"array","items":{"type":"string","allOf":[{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"is not an environment variable name or a * glob of one"}]}},{"type":"object","propertyNames":{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"key '{key}' is not an environment variable name or a * glob of one"},"additionalProperties":{"oneOf":[{"const":"*"},{"type":"array","items":{"type":"string","minLength":1}}]}}]}}},"network":{"type":"object","additionalProperties":false,"properties":{"allowPrivate":{"oneOf":[{"type":"boolean"},{"type":"array","items":{"type":"string","minLength":1}}]},"allow":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"deny":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"maxRequestsPerCall":{"type":"integer","minimum":1,"maximum":1000,"default":20},"maxBytesPerCall":{"type":"integer","minimum":1024,"default":8388608}}},"limits":{"type":"object","additionalProperties":false,"properties":{"maxFileBytes":{"type":"integer","minimum":1024,"default":2097152},"maxArgumentDepth":{"type":"integer","minimum":1,"maximum":1000},"maxArgumentBytes":{"type":"integer","minimum":1024}}},"sandbox":{"type":"object","additionalProperties":false,"properties":{"deadlineMs":{"type":"integer","minimum":50,"maximum":60000,"default":2000},"memoryMb":{"type":"integer","minimum":16,"maximum":8192,"default":128},"workers":{"type":"integer","minimum":1,"maximum":16},"loadHandlers":{"enum":["on-first-call","at-load"],"default":"on-first-call"}}},"http":{"type":"object","additionalProperties":false,"properties":{"connectTimeoutMs":{"type":"integer","minimum":1,"maximum":120000,"default":5000},"totalTimeoutMs":{"type":"integer","minimum":1,"maximum":600000,"default":15000},"maxResponseBytes":{"type":"integer","minimum":1,"default":1048576},"maxRedirects":{"type":"integer","minimum":0,"maximum":20,"default":5},"maxJsonDepth":{"type":"integer","minimum":1,"maximum":10000,"default":256},"allowedHosts":{"type":"array","items":{"type":"string","minLength":1}},"authTokens":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^sha256:[0-9a-fA-F]{64}$","x-message":"must be sha256: and the 64 hex digits of the token's SHA-256 (echo \"sha256:$(printf %s \"$TOKEN\" | sha256sum | cut -d\" \" -f1)\"); the config never holds a token itself"}]}}}},"upstreams":{"type":"object","additionalProperties":{"type":"string"}},"audit":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":true},"dir":{"type":"string","minLength":1,"default":".flowmcp/audit"},"maxBytes":{"type":"integer","minimum":1024,"default":10485760},"files":{"type":"integer","minimum":1,"maximum":10000,"default":10}}},"log":{"type":"object","additionalProperties":false,"properties":{"level":{"enum":["fatal","error","warn","info","debug","trace","silent"],"default":"info"}}},"cache":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":true},"ttlSeconds":{"type":"integer","minimum":0,"default":0},"maxEntries":{"type":"integer","minimum":1,"default":10000},"overrides":{"type":"object","additionalProperties":{"type":"integer","minimum":0}}}},"upstreamLimits":{"type":"object","additionalProperties":false,"properties":{"default":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}},"origins":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"namespaces":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"maxPauseSeconds":{"type":"integer","minimum":0,"maximum":86400,"default":300}}},"redis":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","allOf":[{"pattern":"^rediss?://","x-message":"must be a redis:// or rediss:// URL"}]},"keyPrefix":{"type":"string"},"commandTimeoutMs":{"type":"integer","minimum":10,"maximum":10000,"default":200}}},"output":{"type":"object","additionalProperties":false,"properties":{"validate":{"enum":["error","warn","off"],"default":"error"}}},"discovery":{"type":"object","additionalProperties":false,"properties":{"tools":{"enum":["auto","search","all"],"default":"auto"},"searchAbove":{"type":"integer","minimum":0,"default":100},"pageSize":{"type":"integer","minimum":1,"maximum":100000}}},"oauth":{"type":"object","additionalProperties":false,"properties":{"issuer":{"type":"string","pattern":"^https?://"},"jwksUrl":{"type":"string","pattern":"^https?://"},"resource":{"type":"string","pattern":"^https?://"},"algorithms":{"type":"array","minItems":1,"items":{"enum":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA"]}},"requiredScopes":{"type":"array","items":{"type":"string","minLength":1}},"clockToleranceSeconds":{"type":"integer","minimum":0,"maximum":300},"groupsClaim":{"type":"string","minLength":1},"introspection":{"type":"object","additionalProperties":false,"required":["clientId","clientSecretEnv"],"properties":{"url":{"type":"string","pattern":"^https?://"},"clientId":{"type":"string","minLength":1},"clientSecretEnv":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}}}}},"identities":{"type":"object","propertyNames":{"pattern":"^[A-Za-z0-9_.-]{1,64}$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"match":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"subjects":{"type":"array","items":{"type":"string","minLength":1}},"clients":{"type":"array","items":{"type":"string","minLength":1}},"scopes":{"type":"array","items":{"type":"string","minLength":1}},"groups":{"type":"array","items":{"type":"string","minLength":1}}}},"tokens":{"type":"array","items":{"type":"string","pattern":"^sha256:[0-9a-fA-F]{64}$"}},"groups":{"type":"array","items":{"type":"string","minLength":1}},"namespaces":{"type":"array","items":{"type":"string","minLength":1}},"readOnly":{"type":"boolean"},"tools":{"enum":["search","all"]},"rateLimit":{"type":"object","additionalProperties":false,"required":["requestsPerSecond"],"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000}}},"keys":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$"}}}}}}};
+const schema31 = {"type":"object","additionalProperties":false,"properties":{"security":{"type":"object","additionalProperties":false,"properties":{"allowedLibraries":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$","x-message":"must be an exact package name (no subpath, version or ..)"}]}},"keys":{"oneOf":[{"type":"array","items":{"type":"string","allOf":[{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"is not an environment variable name or a * glob of one"}]}},{"type":"object","propertyNames":{"pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$","x-message":"key '{key}' is not an environment variable name or a * glob of one"},"additionalProperties":{"oneOf":[{"const":"*"},{"type":"array","items":{"type":"string","minLength":1}}]}}]}}},"network":{"type":"object","additionalProperties":false,"properties":{"allowPrivate":{"oneOf":[{"type":"boolean"},{"type":"array","items":{"type":"string","minLength":1}}]},"allow":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"deny":{"type":"object","additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"maxRequestsPerCall":{"type":"integer","minimum":1,"maximum":1000,"default":20},"maxBytesPerCall":{"type":"integer","minimum":1024,"default":8388608}}},"limits":{"type":"object","additionalProperties":false,"properties":{"maxFileBytes":{"type":"integer","minimum":1024,"default":2097152},"maxArgumentDepth":{"type":"integer","minimum":1,"maximum":1000},"maxArgumentBytes":{"type":"integer","minimum":1024}}},"sandbox":{"type":"object","additionalProperties":false,"properties":{"deadlineMs":{"type":"integer","minimum":50,"maximum":60000,"default":2000},"memoryMb":{"type":"integer","minimum":16,"maximum":8192,"default":128},"workers":{"type":"integer","minimum":1,"maximum":16},"loadHandlers":{"enum":["on-first-call","at-load"],"default":"on-first-call"}}},"http":{"type":"object","additionalProperties":false,"properties":{"connectTimeoutMs":{"type":"integer","minimum":1,"maximum":120000,"default":5000},"totalTimeoutMs":{"type":"integer","minimum":1,"maximum":600000,"default":15000},"maxResponseBytes":{"type":"integer","minimum":1,"default":1048576},"maxRedirects":{"type":"integer","minimum":0,"maximum":20,"default":5},"maxJsonDepth":{"type":"integer","minimum":1,"maximum":10000,"default":256},"allowedHosts":{"type":"array","items":{"type":"string","minLength":1}},"authTokens":{"type":"array","items":{"type":"string","allOf":[{"pattern":"^sha256:[0-9a-fA-F]{64}$","x-message":"must be sha256: and the 64 hex digits of the token's SHA-256 (echo \"sha256:$(printf %s \"$TOKEN\" | sha256sum | cut -d\" \" -f1)\"); the config never holds a token itself"}]}}}},"upstreams":{"type":"object","additionalProperties":{"type":"string"}},"audit":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":true},"dir":{"type":"string","minLength":1,"default":".flowmcp/audit"},"maxBytes":{"type":"integer","minimum":1024,"default":10485760},"files":{"type":"integer","minimum":1,"maximum":10000,"default":10}}},"log":{"type":"object","additionalProperties":false,"properties":{"level":{"enum":["fatal","error","warn","info","debug","trace","silent"],"default":"info"},"format":{"enum":["text","json"],"default":"text"}}},"cache":{"type":"object","additionalProperties":false,"properties":{"enabled":{"type":"boolean","default":true},"ttlSeconds":{"type":"integer","minimum":0,"default":0},"maxEntries":{"type":"integer","minimum":1,"default":10000},"overrides":{"type":"object","additionalProperties":{"type":"integer","minimum":0}}}},"upstreamLimits":{"type":"object","additionalProperties":false,"properties":{"default":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}},"origins":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"namespaces":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000},"concurrency":{"type":"integer","minimum":0,"maximum":10000}}}},"maxPauseSeconds":{"type":"integer","minimum":0,"maximum":86400,"default":300}}},"redis":{"type":"object","additionalProperties":false,"properties":{"url":{"type":"string","allOf":[{"pattern":"^rediss?://","x-message":"must be a redis:// or rediss:// URL"}]},"keyPrefix":{"type":"string"},"commandTimeoutMs":{"type":"integer","minimum":10,"maximum":10000,"default":200}}},"output":{"type":"object","additionalProperties":false,"properties":{"validate":{"enum":["error","warn","off"],"default":"error"}}},"discovery":{"type":"object","additionalProperties":false,"properties":{"tools":{"enum":["auto","search","all"],"default":"auto"},"searchAbove":{"type":"integer","minimum":0,"default":100},"pageSize":{"type":"integer","minimum":1,"maximum":100000}}},"oauth":{"type":"object","additionalProperties":false,"properties":{"issuer":{"type":"string","pattern":"^https?://"},"jwksUrl":{"type":"string","pattern":"^https?://"},"resource":{"type":"string","pattern":"^https?://"},"algorithms":{"type":"array","minItems":1,"items":{"enum":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA"]}},"requiredScopes":{"type":"array","items":{"type":"string","minLength":1}},"clockToleranceSeconds":{"type":"integer","minimum":0,"maximum":300},"groupsClaim":{"type":"string","minLength":1},"introspection":{"type":"object","additionalProperties":false,"required":["clientId","clientSecretEnv"],"properties":{"url":{"type":"string","pattern":"^https?://"},"clientId":{"type":"string","minLength":1},"clientSecretEnv":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"cacheSeconds":{"type":"integer","minimum":0,"maximum":3600}}}}},"identities":{"type":"object","propertyNames":{"pattern":"^[A-Za-z0-9_.-]{1,64}$"},"additionalProperties":{"type":"object","additionalProperties":false,"properties":{"match":{"type":"object","additionalProperties":false,"minProperties":1,"properties":{"subjects":{"type":"array","items":{"type":"string","minLength":1}},"clients":{"type":"array","items":{"type":"string","minLength":1}},"scopes":{"type":"array","items":{"type":"string","minLength":1}},"groups":{"type":"array","items":{"type":"string","minLength":1}}}},"tokens":{"type":"array","items":{"type":"string","pattern":"^sha256:[0-9a-fA-F]{64}$"}},"groups":{"type":"array","items":{"type":"string","minLength":1}},"namespaces":{"type":"array","items":{"type":"string","minLength":1}},"readOnly":{"type":"boolean"},"tools":{"enum":["search","all"]},"rateLimit":{"type":"object","additionalProperties":false,"required":["requestsPerSecond"],"properties":{"requestsPerSecond":{"type":"number","exclusiveMinimum":0,"maximum":1000000},"burst":{"type":"integer","minimum":1,"maximum":1000000}}},"keys":{"type":"array","items":{"type":"string","pattern":"^[A-Za-z_*][A-Za-z0-9_*]*$"}}}}}}};
 const func1 = Object.prototype.hasOwnProperty;
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 const pattern4 = new RegExp("^(?!.*\\.\\.)(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$", "u");
@@ -1301,7 +1301,7 @@ if(data.log !== undefined){
 let data44 = data.log;
 if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
 for(const key12 in data44){
-if(!(key12 === "level")){
+if(!((key12 === "level") || (key12 === "format"))){
 const err93 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.log,data:data44};
 if(vErrors === null){
 vErrors = [err93];
@@ -1325,9 +1325,10 @@ vErrors.push(err94);
 errors++;
 }
 }
-}
-else {
-const err95 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.log.type,parentSchema:schema31.properties.log,data:data44};
+if(data44.format !== undefined){
+let data46 = data44.format;
+if(!((data46 === "text") || (data46 === "json"))){
+const err95 = {instancePath:instancePath+"/log/format",schemaPath:"#/properties/log/properties/format/enum",keyword:"enum",params:{allowedValues: schema31.properties.log.properties.format.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.log.properties.format.enum,parentSchema:schema31.properties.log.properties.format,data:data46};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1337,12 +1338,9 @@ vErrors.push(err95);
 errors++;
 }
 }
-if(data.cache !== undefined){
-let data46 = data.cache;
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-for(const key13 in data46){
-if(!((((key13 === "enabled") || (key13 === "ttlSeconds")) || (key13 === "maxEntries")) || (key13 === "overrides"))){
-const err96 = {instancePath:instancePath+"/cache",schemaPath:"#/properties/cache/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.cache,data:data46};
+}
+else {
+const err96 = {instancePath:instancePath+"/log",schemaPath:"#/properties/log/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.log.type,parentSchema:schema31.properties.log,data:data44};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1352,10 +1350,12 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data46.enabled !== undefined){
-let data47 = data46.enabled;
-if(typeof data47 !== "boolean"){
-const err97 = {instancePath:instancePath+"/cache/enabled",schemaPath:"#/properties/cache/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.cache.properties.enabled.type,parentSchema:schema31.properties.cache.properties.enabled,data:data47};
+if(data.cache !== undefined){
+let data47 = data.cache;
+if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
+for(const key13 in data47){
+if(!((((key13 === "enabled") || (key13 === "ttlSeconds")) || (key13 === "maxEntries")) || (key13 === "overrides"))){
+const err97 = {instancePath:instancePath+"/cache",schemaPath:"#/properties/cache/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.cache,data:data47};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1365,10 +1365,10 @@ vErrors.push(err97);
 errors++;
 }
 }
-if(data46.ttlSeconds !== undefined){
-let data48 = data46.ttlSeconds;
-if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
-const err98 = {instancePath:instancePath+"/cache/ttlSeconds",schemaPath:"#/properties/cache/properties/ttlSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.cache.properties.ttlSeconds.type,parentSchema:schema31.properties.cache.properties.ttlSeconds,data:data48};
+if(data47.enabled !== undefined){
+let data48 = data47.enabled;
+if(typeof data48 !== "boolean"){
+const err98 = {instancePath:instancePath+"/cache/enabled",schemaPath:"#/properties/cache/properties/enabled/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.cache.properties.enabled.type,parentSchema:schema31.properties.cache.properties.enabled,data:data48};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1377,9 +1377,11 @@ vErrors.push(err98);
 }
 errors++;
 }
-if((typeof data48 == "number") && (isFinite(data48))){
-if(data48 < 0 || isNaN(data48)){
-const err99 = {instancePath:instancePath+"/cache/ttlSeconds",schemaPath:"#/properties/cache/properties/ttlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.cache.properties.ttlSeconds,data:data48};
+}
+if(data47.ttlSeconds !== undefined){
+let data49 = data47.ttlSeconds;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err99 = {instancePath:instancePath+"/cache/ttlSeconds",schemaPath:"#/properties/cache/properties/ttlSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.cache.properties.ttlSeconds.type,parentSchema:schema31.properties.cache.properties.ttlSeconds,data:data49};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1388,12 +1390,9 @@ vErrors.push(err99);
 }
 errors++;
 }
-}
-}
-if(data46.maxEntries !== undefined){
-let data49 = data46.maxEntries;
-if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
-const err100 = {instancePath:instancePath+"/cache/maxEntries",schemaPath:"#/properties/cache/properties/maxEntries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.cache.properties.maxEntries.type,parentSchema:schema31.properties.cache.properties.maxEntries,data:data49};
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 < 0 || isNaN(data49)){
+const err100 = {instancePath:instancePath+"/cache/ttlSeconds",schemaPath:"#/properties/cache/properties/ttlSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.cache.properties.ttlSeconds,data:data49};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1402,9 +1401,12 @@ vErrors.push(err100);
 }
 errors++;
 }
-if((typeof data49 == "number") && (isFinite(data49))){
-if(data49 < 1 || isNaN(data49)){
-const err101 = {instancePath:instancePath+"/cache/maxEntries",schemaPath:"#/properties/cache/properties/maxEntries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.cache.properties.maxEntries,data:data49};
+}
+}
+if(data47.maxEntries !== undefined){
+let data50 = data47.maxEntries;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err101 = {instancePath:instancePath+"/cache/maxEntries",schemaPath:"#/properties/cache/properties/maxEntries/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.cache.properties.maxEntries.type,parentSchema:schema31.properties.cache.properties.maxEntries,data:data50};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1413,15 +1415,9 @@ vErrors.push(err101);
 }
 errors++;
 }
-}
-}
-if(data46.overrides !== undefined){
-let data50 = data46.overrides;
-if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
-for(const key14 in data50){
-let data51 = data50[key14];
-if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
-const err102 = {instancePath:instancePath+"/cache/overrides/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/cache/properties/overrides/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.cache.properties.overrides.additionalProperties.type,parentSchema:schema31.properties.cache.properties.overrides.additionalProperties,data:data51};
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 1 || isNaN(data50)){
+const err102 = {instancePath:instancePath+"/cache/maxEntries",schemaPath:"#/properties/cache/properties/maxEntries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.cache.properties.maxEntries,data:data50};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1430,9 +1426,15 @@ vErrors.push(err102);
 }
 errors++;
 }
-if((typeof data51 == "number") && (isFinite(data51))){
-if(data51 < 0 || isNaN(data51)){
-const err103 = {instancePath:instancePath+"/cache/overrides/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/cache/properties/overrides/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.cache.properties.overrides.additionalProperties,data:data51};
+}
+}
+if(data47.overrides !== undefined){
+let data51 = data47.overrides;
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+for(const key14 in data51){
+let data52 = data51[key14];
+if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
+const err103 = {instancePath:instancePath+"/cache/overrides/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/cache/properties/overrides/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.cache.properties.overrides.additionalProperties.type,parentSchema:schema31.properties.cache.properties.overrides.additionalProperties,data:data52};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1441,11 +1443,9 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err104 = {instancePath:instancePath+"/cache/overrides",schemaPath:"#/properties/cache/properties/overrides/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.cache.properties.overrides.type,parentSchema:schema31.properties.cache.properties.overrides,data:data50};
+if((typeof data52 == "number") && (isFinite(data52))){
+if(data52 < 0 || isNaN(data52)){
+const err104 = {instancePath:instancePath+"/cache/overrides/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/cache/properties/overrides/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.cache.properties.overrides.additionalProperties,data:data52};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1456,8 +1456,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err105 = {instancePath:instancePath+"/cache",schemaPath:"#/properties/cache/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.cache.type,parentSchema:schema31.properties.cache,data:data46};
+const err105 = {instancePath:instancePath+"/cache/overrides",schemaPath:"#/properties/cache/properties/overrides/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.cache.properties.overrides.type,parentSchema:schema31.properties.cache.properties.overrides,data:data51};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1467,12 +1468,9 @@ vErrors.push(err105);
 errors++;
 }
 }
-if(data.upstreamLimits !== undefined){
-let data52 = data.upstreamLimits;
-if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
-for(const key15 in data52){
-if(!((((key15 === "default") || (key15 === "origins")) || (key15 === "namespaces")) || (key15 === "maxPauseSeconds"))){
-const err106 = {instancePath:instancePath+"/upstreamLimits",schemaPath:"#/properties/upstreamLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.upstreamLimits,data:data52};
+}
+else {
+const err106 = {instancePath:instancePath+"/cache",schemaPath:"#/properties/cache/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.cache.type,parentSchema:schema31.properties.cache,data:data47};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1482,12 +1480,12 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data52.default !== undefined){
-let data53 = data52.default;
+if(data.upstreamLimits !== undefined){
+let data53 = data.upstreamLimits;
 if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
-for(const key16 in data53){
-if(!(((key16 === "requestsPerSecond") || (key16 === "burst")) || (key16 === "concurrency"))){
-const err107 = {instancePath:instancePath+"/upstreamLimits/default",schemaPath:"#/properties/upstreamLimits/properties/default/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.upstreamLimits.properties.default,data:data53};
+for(const key15 in data53){
+if(!((((key15 === "default") || (key15 === "origins")) || (key15 === "namespaces")) || (key15 === "maxPauseSeconds"))){
+const err107 = {instancePath:instancePath+"/upstreamLimits",schemaPath:"#/properties/upstreamLimits/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.upstreamLimits,data:data53};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1497,11 +1495,12 @@ vErrors.push(err107);
 errors++;
 }
 }
-if(data53.requestsPerSecond !== undefined){
-let data54 = data53.requestsPerSecond;
-if((typeof data54 == "number") && (isFinite(data54))){
-if(data54 > 1000000 || isNaN(data54)){
-const err108 = {instancePath:instancePath+"/upstreamLimits/default/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/default/properties/requestsPerSecond/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.requestsPerSecond,data:data54};
+if(data53.default !== undefined){
+let data54 = data53.default;
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+for(const key16 in data54){
+if(!(((key16 === "requestsPerSecond") || (key16 === "burst")) || (key16 === "concurrency"))){
+const err108 = {instancePath:instancePath+"/upstreamLimits/default",schemaPath:"#/properties/upstreamLimits/properties/default/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.upstreamLimits.properties.default,data:data54};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1510,8 +1509,12 @@ vErrors.push(err108);
 }
 errors++;
 }
-if(data54 <= 0 || isNaN(data54)){
-const err109 = {instancePath:instancePath+"/upstreamLimits/default/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/default/properties/requestsPerSecond/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.requestsPerSecond,data:data54};
+}
+if(data54.requestsPerSecond !== undefined){
+let data55 = data54.requestsPerSecond;
+if((typeof data55 == "number") && (isFinite(data55))){
+if(data55 > 1000000 || isNaN(data55)){
+const err109 = {instancePath:instancePath+"/upstreamLimits/default/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/default/properties/requestsPerSecond/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.requestsPerSecond,data:data55};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1520,9 +1523,8 @@ vErrors.push(err109);
 }
 errors++;
 }
-}
-else {
-const err110 = {instancePath:instancePath+"/upstreamLimits/default/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/default/properties/requestsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema31.properties.upstreamLimits.properties.default.properties.requestsPerSecond.type,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.requestsPerSecond,data:data54};
+if(data55 <= 0 || isNaN(data55)){
+const err110 = {instancePath:instancePath+"/upstreamLimits/default/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/default/properties/requestsPerSecond/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.requestsPerSecond,data:data55};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1532,10 +1534,8 @@ vErrors.push(err110);
 errors++;
 }
 }
-if(data53.burst !== undefined){
-let data55 = data53.burst;
-if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
-const err111 = {instancePath:instancePath+"/upstreamLimits/default/burst",schemaPath:"#/properties/upstreamLimits/properties/default/properties/burst/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.default.properties.burst.type,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.burst,data:data55};
+else {
+const err111 = {instancePath:instancePath+"/upstreamLimits/default/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/default/properties/requestsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema31.properties.upstreamLimits.properties.default.properties.requestsPerSecond.type,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.requestsPerSecond,data:data55};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1544,9 +1544,11 @@ vErrors.push(err111);
 }
 errors++;
 }
-if((typeof data55 == "number") && (isFinite(data55))){
-if(data55 > 1000000 || isNaN(data55)){
-const err112 = {instancePath:instancePath+"/upstreamLimits/default/burst",schemaPath:"#/properties/upstreamLimits/properties/default/properties/burst/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.burst,data:data55};
+}
+if(data54.burst !== undefined){
+let data56 = data54.burst;
+if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
+const err112 = {instancePath:instancePath+"/upstreamLimits/default/burst",schemaPath:"#/properties/upstreamLimits/properties/default/properties/burst/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.default.properties.burst.type,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.burst,data:data56};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1555,8 +1557,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-if(data55 < 1 || isNaN(data55)){
-const err113 = {instancePath:instancePath+"/upstreamLimits/default/burst",schemaPath:"#/properties/upstreamLimits/properties/default/properties/burst/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.burst,data:data55};
+if((typeof data56 == "number") && (isFinite(data56))){
+if(data56 > 1000000 || isNaN(data56)){
+const err113 = {instancePath:instancePath+"/upstreamLimits/default/burst",schemaPath:"#/properties/upstreamLimits/properties/default/properties/burst/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.burst,data:data56};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1565,12 +1568,8 @@ vErrors.push(err113);
 }
 errors++;
 }
-}
-}
-if(data53.concurrency !== undefined){
-let data56 = data53.concurrency;
-if(!(((typeof data56 == "number") && (!(data56 % 1) && !isNaN(data56))) && (isFinite(data56)))){
-const err114 = {instancePath:instancePath+"/upstreamLimits/default/concurrency",schemaPath:"#/properties/upstreamLimits/properties/default/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.default.properties.concurrency.type,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.concurrency,data:data56};
+if(data56 < 1 || isNaN(data56)){
+const err114 = {instancePath:instancePath+"/upstreamLimits/default/burst",schemaPath:"#/properties/upstreamLimits/properties/default/properties/burst/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.burst,data:data56};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1579,9 +1578,12 @@ vErrors.push(err114);
 }
 errors++;
 }
-if((typeof data56 == "number") && (isFinite(data56))){
-if(data56 > 10000 || isNaN(data56)){
-const err115 = {instancePath:instancePath+"/upstreamLimits/default/concurrency",schemaPath:"#/properties/upstreamLimits/properties/default/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.concurrency,data:data56};
+}
+}
+if(data54.concurrency !== undefined){
+let data57 = data54.concurrency;
+if(!(((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57))) && (isFinite(data57)))){
+const err115 = {instancePath:instancePath+"/upstreamLimits/default/concurrency",schemaPath:"#/properties/upstreamLimits/properties/default/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.default.properties.concurrency.type,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.concurrency,data:data57};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1590,8 +1592,9 @@ vErrors.push(err115);
 }
 errors++;
 }
-if(data56 < 0 || isNaN(data56)){
-const err116 = {instancePath:instancePath+"/upstreamLimits/default/concurrency",schemaPath:"#/properties/upstreamLimits/properties/default/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.concurrency,data:data56};
+if((typeof data57 == "number") && (isFinite(data57))){
+if(data57 > 10000 || isNaN(data57)){
+const err116 = {instancePath:instancePath+"/upstreamLimits/default/concurrency",schemaPath:"#/properties/upstreamLimits/properties/default/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.concurrency,data:data57};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1600,11 +1603,8 @@ vErrors.push(err116);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err117 = {instancePath:instancePath+"/upstreamLimits/default",schemaPath:"#/properties/upstreamLimits/properties/default/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreamLimits.properties.default.type,parentSchema:schema31.properties.upstreamLimits.properties.default,data:data53};
+if(data57 < 0 || isNaN(data57)){
+const err117 = {instancePath:instancePath+"/upstreamLimits/default/concurrency",schemaPath:"#/properties/upstreamLimits/properties/default/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.default.properties.concurrency,data:data57};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1614,15 +1614,10 @@ vErrors.push(err117);
 errors++;
 }
 }
-if(data52.origins !== undefined){
-let data57 = data52.origins;
-if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
-for(const key17 in data57){
-let data58 = data57[key17];
-if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
-for(const key18 in data58){
-if(!(((key18 === "requestsPerSecond") || (key18 === "burst")) || (key18 === "concurrency"))){
-const err118 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties,data:data58};
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/upstreamLimits/default",schemaPath:"#/properties/upstreamLimits/properties/default/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreamLimits.properties.default.type,parentSchema:schema31.properties.upstreamLimits.properties.default,data:data54};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1632,11 +1627,15 @@ vErrors.push(err118);
 errors++;
 }
 }
-if(data58.requestsPerSecond !== undefined){
-let data59 = data58.requestsPerSecond;
-if((typeof data59 == "number") && (isFinite(data59))){
-if(data59 > 1000000 || isNaN(data59)){
-const err119 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/requestsPerSecond/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.requestsPerSecond,data:data59};
+if(data53.origins !== undefined){
+let data58 = data53.origins;
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+for(const key17 in data58){
+let data59 = data58[key17];
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
+for(const key18 in data59){
+if(!(((key18 === "requestsPerSecond") || (key18 === "burst")) || (key18 === "concurrency"))){
+const err119 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key18},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties,data:data59};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1645,8 +1644,12 @@ vErrors.push(err119);
 }
 errors++;
 }
-if(data59 <= 0 || isNaN(data59)){
-const err120 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/requestsPerSecond/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.requestsPerSecond,data:data59};
+}
+if(data59.requestsPerSecond !== undefined){
+let data60 = data59.requestsPerSecond;
+if((typeof data60 == "number") && (isFinite(data60))){
+if(data60 > 1000000 || isNaN(data60)){
+const err120 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/requestsPerSecond/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.requestsPerSecond,data:data60};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1655,9 +1658,8 @@ vErrors.push(err120);
 }
 errors++;
 }
-}
-else {
-const err121 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/requestsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.requestsPerSecond.type,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.requestsPerSecond,data:data59};
+if(data60 <= 0 || isNaN(data60)){
+const err121 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/requestsPerSecond/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.requestsPerSecond,data:data60};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1667,10 +1669,8 @@ vErrors.push(err121);
 errors++;
 }
 }
-if(data58.burst !== undefined){
-let data60 = data58.burst;
-if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
-const err122 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/burst",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/burst/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.burst.type,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.burst,data:data60};
+else {
+const err122 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/requestsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.requestsPerSecond.type,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.requestsPerSecond,data:data60};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1679,9 +1679,11 @@ vErrors.push(err122);
 }
 errors++;
 }
-if((typeof data60 == "number") && (isFinite(data60))){
-if(data60 > 1000000 || isNaN(data60)){
-const err123 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/burst",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/burst/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.burst,data:data60};
+}
+if(data59.burst !== undefined){
+let data61 = data59.burst;
+if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
+const err123 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/burst",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/burst/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.burst.type,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.burst,data:data61};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1690,8 +1692,9 @@ vErrors.push(err123);
 }
 errors++;
 }
-if(data60 < 1 || isNaN(data60)){
-const err124 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/burst",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/burst/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.burst,data:data60};
+if((typeof data61 == "number") && (isFinite(data61))){
+if(data61 > 1000000 || isNaN(data61)){
+const err124 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/burst",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/burst/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.burst,data:data61};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1700,12 +1703,8 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-}
-if(data58.concurrency !== undefined){
-let data61 = data58.concurrency;
-if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
-const err125 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.concurrency.type,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.concurrency,data:data61};
+if(data61 < 1 || isNaN(data61)){
+const err125 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/burst",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/burst/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.burst,data:data61};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1714,9 +1713,12 @@ vErrors.push(err125);
 }
 errors++;
 }
-if((typeof data61 == "number") && (isFinite(data61))){
-if(data61 > 10000 || isNaN(data61)){
-const err126 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.concurrency,data:data61};
+}
+}
+if(data59.concurrency !== undefined){
+let data62 = data59.concurrency;
+if(!(((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62))) && (isFinite(data62)))){
+const err126 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.concurrency.type,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.concurrency,data:data62};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1725,8 +1727,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-if(data61 < 0 || isNaN(data61)){
-const err127 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.concurrency,data:data61};
+if((typeof data62 == "number") && (isFinite(data62))){
+if(data62 > 10000 || isNaN(data62)){
+const err127 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.concurrency,data:data62};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1735,11 +1738,8 @@ vErrors.push(err127);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err128 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.type,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties,data:data58};
+if(data62 < 0 || isNaN(data62)){
+const err128 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.properties.concurrency,data:data62};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1750,8 +1750,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err129 = {instancePath:instancePath+"/upstreamLimits/origins",schemaPath:"#/properties/upstreamLimits/properties/origins/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreamLimits.properties.origins.type,parentSchema:schema31.properties.upstreamLimits.properties.origins,data:data57};
+const err129 = {instancePath:instancePath+"/upstreamLimits/origins/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/upstreamLimits/properties/origins/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreamLimits.properties.origins.additionalProperties.type,parentSchema:schema31.properties.upstreamLimits.properties.origins.additionalProperties,data:data59};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1761,15 +1762,9 @@ vErrors.push(err129);
 errors++;
 }
 }
-if(data52.namespaces !== undefined){
-let data62 = data52.namespaces;
-if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
-for(const key19 in data62){
-let data63 = data62[key19];
-if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
-for(const key20 in data63){
-if(!(((key20 === "requestsPerSecond") || (key20 === "burst")) || (key20 === "concurrency"))){
-const err130 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties,data:data63};
+}
+else {
+const err130 = {instancePath:instancePath+"/upstreamLimits/origins",schemaPath:"#/properties/upstreamLimits/properties/origins/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreamLimits.properties.origins.type,parentSchema:schema31.properties.upstreamLimits.properties.origins,data:data58};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1779,11 +1774,15 @@ vErrors.push(err130);
 errors++;
 }
 }
-if(data63.requestsPerSecond !== undefined){
-let data64 = data63.requestsPerSecond;
-if((typeof data64 == "number") && (isFinite(data64))){
-if(data64 > 1000000 || isNaN(data64)){
-const err131 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/requestsPerSecond/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.requestsPerSecond,data:data64};
+if(data53.namespaces !== undefined){
+let data63 = data53.namespaces;
+if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+for(const key19 in data63){
+let data64 = data63[key19];
+if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
+for(const key20 in data64){
+if(!(((key20 === "requestsPerSecond") || (key20 === "burst")) || (key20 === "concurrency"))){
+const err131 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key20},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties,data:data64};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1792,8 +1791,12 @@ vErrors.push(err131);
 }
 errors++;
 }
-if(data64 <= 0 || isNaN(data64)){
-const err132 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/requestsPerSecond/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.requestsPerSecond,data:data64};
+}
+if(data64.requestsPerSecond !== undefined){
+let data65 = data64.requestsPerSecond;
+if((typeof data65 == "number") && (isFinite(data65))){
+if(data65 > 1000000 || isNaN(data65)){
+const err132 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/requestsPerSecond/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.requestsPerSecond,data:data65};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1802,9 +1805,8 @@ vErrors.push(err132);
 }
 errors++;
 }
-}
-else {
-const err133 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/requestsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.requestsPerSecond.type,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.requestsPerSecond,data:data64};
+if(data65 <= 0 || isNaN(data65)){
+const err133 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/requestsPerSecond/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.requestsPerSecond,data:data65};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1814,10 +1816,8 @@ vErrors.push(err133);
 errors++;
 }
 }
-if(data63.burst !== undefined){
-let data65 = data63.burst;
-if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
-const err134 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/burst",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/burst/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.burst.type,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.burst,data:data65};
+else {
+const err134 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/requestsPerSecond",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/requestsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.requestsPerSecond.type,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.requestsPerSecond,data:data65};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1826,9 +1826,11 @@ vErrors.push(err134);
 }
 errors++;
 }
-if((typeof data65 == "number") && (isFinite(data65))){
-if(data65 > 1000000 || isNaN(data65)){
-const err135 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/burst",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/burst/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.burst,data:data65};
+}
+if(data64.burst !== undefined){
+let data66 = data64.burst;
+if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){
+const err135 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/burst",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/burst/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.burst.type,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.burst,data:data66};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1837,8 +1839,9 @@ vErrors.push(err135);
 }
 errors++;
 }
-if(data65 < 1 || isNaN(data65)){
-const err136 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/burst",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/burst/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.burst,data:data65};
+if((typeof data66 == "number") && (isFinite(data66))){
+if(data66 > 1000000 || isNaN(data66)){
+const err136 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/burst",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/burst/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.burst,data:data66};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1847,12 +1850,8 @@ vErrors.push(err136);
 }
 errors++;
 }
-}
-}
-if(data63.concurrency !== undefined){
-let data66 = data63.concurrency;
-if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){
-const err137 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.concurrency.type,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.concurrency,data:data66};
+if(data66 < 1 || isNaN(data66)){
+const err137 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/burst",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/burst/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.burst,data:data66};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1861,9 +1860,12 @@ vErrors.push(err137);
 }
 errors++;
 }
-if((typeof data66 == "number") && (isFinite(data66))){
-if(data66 > 10000 || isNaN(data66)){
-const err138 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.concurrency,data:data66};
+}
+}
+if(data64.concurrency !== undefined){
+let data67 = data64.concurrency;
+if(!(((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67))) && (isFinite(data67)))){
+const err138 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/concurrency/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.concurrency.type,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.concurrency,data:data67};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -1872,8 +1874,9 @@ vErrors.push(err138);
 }
 errors++;
 }
-if(data66 < 0 || isNaN(data66)){
-const err139 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.concurrency,data:data66};
+if((typeof data67 == "number") && (isFinite(data67))){
+if(data67 > 10000 || isNaN(data67)){
+const err139 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/concurrency/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.concurrency,data:data67};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -1882,11 +1885,8 @@ vErrors.push(err139);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err140 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.type,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties,data:data63};
+if(data67 < 0 || isNaN(data67)){
+const err140 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1")+"/concurrency",schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/properties/concurrency/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.properties.concurrency,data:data67};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -1897,8 +1897,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err141 = {instancePath:instancePath+"/upstreamLimits/namespaces",schemaPath:"#/properties/upstreamLimits/properties/namespaces/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreamLimits.properties.namespaces.type,parentSchema:schema31.properties.upstreamLimits.properties.namespaces,data:data62};
+const err141 = {instancePath:instancePath+"/upstreamLimits/namespaces/" + key19.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/upstreamLimits/properties/namespaces/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties.type,parentSchema:schema31.properties.upstreamLimits.properties.namespaces.additionalProperties,data:data64};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -1908,10 +1909,9 @@ vErrors.push(err141);
 errors++;
 }
 }
-if(data52.maxPauseSeconds !== undefined){
-let data67 = data52.maxPauseSeconds;
-if(!(((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67))) && (isFinite(data67)))){
-const err142 = {instancePath:instancePath+"/upstreamLimits/maxPauseSeconds",schemaPath:"#/properties/upstreamLimits/properties/maxPauseSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.maxPauseSeconds.type,parentSchema:schema31.properties.upstreamLimits.properties.maxPauseSeconds,data:data67};
+}
+else {
+const err142 = {instancePath:instancePath+"/upstreamLimits/namespaces",schemaPath:"#/properties/upstreamLimits/properties/namespaces/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreamLimits.properties.namespaces.type,parentSchema:schema31.properties.upstreamLimits.properties.namespaces,data:data63};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -1920,9 +1920,11 @@ vErrors.push(err142);
 }
 errors++;
 }
-if((typeof data67 == "number") && (isFinite(data67))){
-if(data67 > 86400 || isNaN(data67)){
-const err143 = {instancePath:instancePath+"/upstreamLimits/maxPauseSeconds",schemaPath:"#/properties/upstreamLimits/properties/maxPauseSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400",schema:86400,parentSchema:schema31.properties.upstreamLimits.properties.maxPauseSeconds,data:data67};
+}
+if(data53.maxPauseSeconds !== undefined){
+let data68 = data53.maxPauseSeconds;
+if(!(((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68))) && (isFinite(data68)))){
+const err143 = {instancePath:instancePath+"/upstreamLimits/maxPauseSeconds",schemaPath:"#/properties/upstreamLimits/properties/maxPauseSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.upstreamLimits.properties.maxPauseSeconds.type,parentSchema:schema31.properties.upstreamLimits.properties.maxPauseSeconds,data:data68};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -1931,8 +1933,9 @@ vErrors.push(err143);
 }
 errors++;
 }
-if(data67 < 0 || isNaN(data67)){
-const err144 = {instancePath:instancePath+"/upstreamLimits/maxPauseSeconds",schemaPath:"#/properties/upstreamLimits/properties/maxPauseSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.maxPauseSeconds,data:data67};
+if((typeof data68 == "number") && (isFinite(data68))){
+if(data68 > 86400 || isNaN(data68)){
+const err144 = {instancePath:instancePath+"/upstreamLimits/maxPauseSeconds",schemaPath:"#/properties/upstreamLimits/properties/maxPauseSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400},message:"must be <= 86400",schema:86400,parentSchema:schema31.properties.upstreamLimits.properties.maxPauseSeconds,data:data68};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -1941,11 +1944,8 @@ vErrors.push(err144);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err145 = {instancePath:instancePath+"/upstreamLimits",schemaPath:"#/properties/upstreamLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreamLimits.type,parentSchema:schema31.properties.upstreamLimits,data:data52};
+if(data68 < 0 || isNaN(data68)){
+const err145 = {instancePath:instancePath+"/upstreamLimits/maxPauseSeconds",schemaPath:"#/properties/upstreamLimits/properties/maxPauseSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.upstreamLimits.properties.maxPauseSeconds,data:data68};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -1955,12 +1955,10 @@ vErrors.push(err145);
 errors++;
 }
 }
-if(data.redis !== undefined){
-let data68 = data.redis;
-if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
-for(const key21 in data68){
-if(!(((key21 === "url") || (key21 === "keyPrefix")) || (key21 === "commandTimeoutMs"))){
-const err146 = {instancePath:instancePath+"/redis",schemaPath:"#/properties/redis/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.redis,data:data68};
+}
+}
+else {
+const err146 = {instancePath:instancePath+"/upstreamLimits",schemaPath:"#/properties/upstreamLimits/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.upstreamLimits.type,parentSchema:schema31.properties.upstreamLimits,data:data53};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -1970,10 +1968,12 @@ vErrors.push(err146);
 errors++;
 }
 }
-if(data68.url !== undefined){
-let data69 = data68.url;
-if(typeof data69 !== "string"){
-const err147 = {instancePath:instancePath+"/redis/url",schemaPath:"#/properties/redis/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.redis.properties.url.type,parentSchema:schema31.properties.redis.properties.url,data:data69};
+if(data.redis !== undefined){
+let data69 = data.redis;
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+for(const key21 in data69){
+if(!(((key21 === "url") || (key21 === "keyPrefix")) || (key21 === "commandTimeoutMs"))){
+const err147 = {instancePath:instancePath+"/redis",schemaPath:"#/properties/redis/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key21},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.redis,data:data69};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1982,9 +1982,11 @@ vErrors.push(err147);
 }
 errors++;
 }
-if(typeof data69 === "string"){
-if(!pattern8.test(data69)){
-const err148 = {instancePath:instancePath+"/redis/url",schemaPath:"#/properties/redis/properties/url/allOf/0/pattern",keyword:"pattern",params:{pattern: "^rediss?://"},message:"must match pattern \""+"^rediss?://"+"\"",schema:"^rediss?://",parentSchema:schema31.properties.redis.properties.url.allOf[0],data:data69};
+}
+if(data69.url !== undefined){
+let data70 = data69.url;
+if(typeof data70 !== "string"){
+const err148 = {instancePath:instancePath+"/redis/url",schemaPath:"#/properties/redis/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.redis.properties.url.type,parentSchema:schema31.properties.redis.properties.url,data:data70};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -1993,12 +1995,9 @@ vErrors.push(err148);
 }
 errors++;
 }
-}
-}
-if(data68.keyPrefix !== undefined){
-let data70 = data68.keyPrefix;
-if(typeof data70 !== "string"){
-const err149 = {instancePath:instancePath+"/redis/keyPrefix",schemaPath:"#/properties/redis/properties/keyPrefix/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.redis.properties.keyPrefix.type,parentSchema:schema31.properties.redis.properties.keyPrefix,data:data70};
+if(typeof data70 === "string"){
+if(!pattern8.test(data70)){
+const err149 = {instancePath:instancePath+"/redis/url",schemaPath:"#/properties/redis/properties/url/allOf/0/pattern",keyword:"pattern",params:{pattern: "^rediss?://"},message:"must match pattern \""+"^rediss?://"+"\"",schema:"^rediss?://",parentSchema:schema31.properties.redis.properties.url.allOf[0],data:data70};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -2008,10 +2007,11 @@ vErrors.push(err149);
 errors++;
 }
 }
-if(data68.commandTimeoutMs !== undefined){
-let data71 = data68.commandTimeoutMs;
-if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
-const err150 = {instancePath:instancePath+"/redis/commandTimeoutMs",schemaPath:"#/properties/redis/properties/commandTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.redis.properties.commandTimeoutMs.type,parentSchema:schema31.properties.redis.properties.commandTimeoutMs,data:data71};
+}
+if(data69.keyPrefix !== undefined){
+let data71 = data69.keyPrefix;
+if(typeof data71 !== "string"){
+const err150 = {instancePath:instancePath+"/redis/keyPrefix",schemaPath:"#/properties/redis/properties/keyPrefix/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.redis.properties.keyPrefix.type,parentSchema:schema31.properties.redis.properties.keyPrefix,data:data71};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -2020,9 +2020,11 @@ vErrors.push(err150);
 }
 errors++;
 }
-if((typeof data71 == "number") && (isFinite(data71))){
-if(data71 > 10000 || isNaN(data71)){
-const err151 = {instancePath:instancePath+"/redis/commandTimeoutMs",schemaPath:"#/properties/redis/properties/commandTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema31.properties.redis.properties.commandTimeoutMs,data:data71};
+}
+if(data69.commandTimeoutMs !== undefined){
+let data72 = data69.commandTimeoutMs;
+if(!(((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72))) && (isFinite(data72)))){
+const err151 = {instancePath:instancePath+"/redis/commandTimeoutMs",schemaPath:"#/properties/redis/properties/commandTimeoutMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.redis.properties.commandTimeoutMs.type,parentSchema:schema31.properties.redis.properties.commandTimeoutMs,data:data72};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -2031,8 +2033,9 @@ vErrors.push(err151);
 }
 errors++;
 }
-if(data71 < 10 || isNaN(data71)){
-const err152 = {instancePath:instancePath+"/redis/commandTimeoutMs",schemaPath:"#/properties/redis/properties/commandTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema31.properties.redis.properties.commandTimeoutMs,data:data71};
+if((typeof data72 == "number") && (isFinite(data72))){
+if(data72 > 10000 || isNaN(data72)){
+const err152 = {instancePath:instancePath+"/redis/commandTimeoutMs",schemaPath:"#/properties/redis/properties/commandTimeoutMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000},message:"must be <= 10000",schema:10000,parentSchema:schema31.properties.redis.properties.commandTimeoutMs,data:data72};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -2041,11 +2044,8 @@ vErrors.push(err152);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err153 = {instancePath:instancePath+"/redis",schemaPath:"#/properties/redis/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.redis.type,parentSchema:schema31.properties.redis,data:data68};
+if(data72 < 10 || isNaN(data72)){
+const err153 = {instancePath:instancePath+"/redis/commandTimeoutMs",schemaPath:"#/properties/redis/properties/commandTimeoutMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 10},message:"must be >= 10",schema:10,parentSchema:schema31.properties.redis.properties.commandTimeoutMs,data:data72};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -2055,12 +2055,10 @@ vErrors.push(err153);
 errors++;
 }
 }
-if(data.output !== undefined){
-let data72 = data.output;
-if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
-for(const key22 in data72){
-if(!(key22 === "validate")){
-const err154 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.output,data:data72};
+}
+}
+else {
+const err154 = {instancePath:instancePath+"/redis",schemaPath:"#/properties/redis/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.redis.type,parentSchema:schema31.properties.redis,data:data69};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -2070,10 +2068,12 @@ vErrors.push(err154);
 errors++;
 }
 }
-if(data72.validate !== undefined){
-let data73 = data72.validate;
-if(!(((data73 === "error") || (data73 === "warn")) || (data73 === "off"))){
-const err155 = {instancePath:instancePath+"/output/validate",schemaPath:"#/properties/output/properties/validate/enum",keyword:"enum",params:{allowedValues: schema31.properties.output.properties.validate.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.output.properties.validate.enum,parentSchema:schema31.properties.output.properties.validate,data:data73};
+if(data.output !== undefined){
+let data73 = data.output;
+if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
+for(const key22 in data73){
+if(!(key22 === "validate")){
+const err155 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key22},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.output,data:data73};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -2083,9 +2083,10 @@ vErrors.push(err155);
 errors++;
 }
 }
-}
-else {
-const err156 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.output.type,parentSchema:schema31.properties.output,data:data72};
+if(data73.validate !== undefined){
+let data74 = data73.validate;
+if(!(((data74 === "error") || (data74 === "warn")) || (data74 === "off"))){
+const err156 = {instancePath:instancePath+"/output/validate",schemaPath:"#/properties/output/properties/validate/enum",keyword:"enum",params:{allowedValues: schema31.properties.output.properties.validate.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.output.properties.validate.enum,parentSchema:schema31.properties.output.properties.validate,data:data74};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -2095,12 +2096,9 @@ vErrors.push(err156);
 errors++;
 }
 }
-if(data.discovery !== undefined){
-let data74 = data.discovery;
-if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
-for(const key23 in data74){
-if(!(((key23 === "tools") || (key23 === "searchAbove")) || (key23 === "pageSize"))){
-const err157 = {instancePath:instancePath+"/discovery",schemaPath:"#/properties/discovery/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.discovery,data:data74};
+}
+else {
+const err157 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.output.type,parentSchema:schema31.properties.output,data:data73};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -2110,10 +2108,12 @@ vErrors.push(err157);
 errors++;
 }
 }
-if(data74.tools !== undefined){
-let data75 = data74.tools;
-if(!(((data75 === "auto") || (data75 === "search")) || (data75 === "all"))){
-const err158 = {instancePath:instancePath+"/discovery/tools",schemaPath:"#/properties/discovery/properties/tools/enum",keyword:"enum",params:{allowedValues: schema31.properties.discovery.properties.tools.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.discovery.properties.tools.enum,parentSchema:schema31.properties.discovery.properties.tools,data:data75};
+if(data.discovery !== undefined){
+let data75 = data.discovery;
+if(data75 && typeof data75 == "object" && !Array.isArray(data75)){
+for(const key23 in data75){
+if(!(((key23 === "tools") || (key23 === "searchAbove")) || (key23 === "pageSize"))){
+const err158 = {instancePath:instancePath+"/discovery",schemaPath:"#/properties/discovery/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key23},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.discovery,data:data75};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -2123,10 +2123,10 @@ vErrors.push(err158);
 errors++;
 }
 }
-if(data74.searchAbove !== undefined){
-let data76 = data74.searchAbove;
-if(!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))){
-const err159 = {instancePath:instancePath+"/discovery/searchAbove",schemaPath:"#/properties/discovery/properties/searchAbove/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.discovery.properties.searchAbove.type,parentSchema:schema31.properties.discovery.properties.searchAbove,data:data76};
+if(data75.tools !== undefined){
+let data76 = data75.tools;
+if(!(((data76 === "auto") || (data76 === "search")) || (data76 === "all"))){
+const err159 = {instancePath:instancePath+"/discovery/tools",schemaPath:"#/properties/discovery/properties/tools/enum",keyword:"enum",params:{allowedValues: schema31.properties.discovery.properties.tools.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.discovery.properties.tools.enum,parentSchema:schema31.properties.discovery.properties.tools,data:data76};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -2135,9 +2135,11 @@ vErrors.push(err159);
 }
 errors++;
 }
-if((typeof data76 == "number") && (isFinite(data76))){
-if(data76 < 0 || isNaN(data76)){
-const err160 = {instancePath:instancePath+"/discovery/searchAbove",schemaPath:"#/properties/discovery/properties/searchAbove/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.discovery.properties.searchAbove,data:data76};
+}
+if(data75.searchAbove !== undefined){
+let data77 = data75.searchAbove;
+if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
+const err160 = {instancePath:instancePath+"/discovery/searchAbove",schemaPath:"#/properties/discovery/properties/searchAbove/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.discovery.properties.searchAbove.type,parentSchema:schema31.properties.discovery.properties.searchAbove,data:data77};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -2146,12 +2148,9 @@ vErrors.push(err160);
 }
 errors++;
 }
-}
-}
-if(data74.pageSize !== undefined){
-let data77 = data74.pageSize;
-if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
-const err161 = {instancePath:instancePath+"/discovery/pageSize",schemaPath:"#/properties/discovery/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.discovery.properties.pageSize.type,parentSchema:schema31.properties.discovery.properties.pageSize,data:data77};
+if((typeof data77 == "number") && (isFinite(data77))){
+if(data77 < 0 || isNaN(data77)){
+const err161 = {instancePath:instancePath+"/discovery/searchAbove",schemaPath:"#/properties/discovery/properties/searchAbove/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.discovery.properties.searchAbove,data:data77};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -2160,9 +2159,12 @@ vErrors.push(err161);
 }
 errors++;
 }
-if((typeof data77 == "number") && (isFinite(data77))){
-if(data77 > 100000 || isNaN(data77)){
-const err162 = {instancePath:instancePath+"/discovery/pageSize",schemaPath:"#/properties/discovery/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema31.properties.discovery.properties.pageSize,data:data77};
+}
+}
+if(data75.pageSize !== undefined){
+let data78 = data75.pageSize;
+if(!(((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78))) && (isFinite(data78)))){
+const err162 = {instancePath:instancePath+"/discovery/pageSize",schemaPath:"#/properties/discovery/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.discovery.properties.pageSize.type,parentSchema:schema31.properties.discovery.properties.pageSize,data:data78};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -2171,8 +2173,9 @@ vErrors.push(err162);
 }
 errors++;
 }
-if(data77 < 1 || isNaN(data77)){
-const err163 = {instancePath:instancePath+"/discovery/pageSize",schemaPath:"#/properties/discovery/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.discovery.properties.pageSize,data:data77};
+if((typeof data78 == "number") && (isFinite(data78))){
+if(data78 > 100000 || isNaN(data78)){
+const err163 = {instancePath:instancePath+"/discovery/pageSize",schemaPath:"#/properties/discovery/properties/pageSize/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000",schema:100000,parentSchema:schema31.properties.discovery.properties.pageSize,data:data78};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -2181,11 +2184,8 @@ vErrors.push(err163);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err164 = {instancePath:instancePath+"/discovery",schemaPath:"#/properties/discovery/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.discovery.type,parentSchema:schema31.properties.discovery,data:data74};
+if(data78 < 1 || isNaN(data78)){
+const err164 = {instancePath:instancePath+"/discovery/pageSize",schemaPath:"#/properties/discovery/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.discovery.properties.pageSize,data:data78};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -2195,12 +2195,10 @@ vErrors.push(err164);
 errors++;
 }
 }
-if(data.oauth !== undefined){
-let data78 = data.oauth;
-if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-for(const key24 in data78){
-if(!((((((((key24 === "issuer") || (key24 === "jwksUrl")) || (key24 === "resource")) || (key24 === "algorithms")) || (key24 === "requiredScopes")) || (key24 === "clockToleranceSeconds")) || (key24 === "groupsClaim")) || (key24 === "introspection"))){
-const err165 = {instancePath:instancePath+"/oauth",schemaPath:"#/properties/oauth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.oauth,data:data78};
+}
+}
+else {
+const err165 = {instancePath:instancePath+"/discovery",schemaPath:"#/properties/discovery/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.discovery.type,parentSchema:schema31.properties.discovery,data:data75};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -2210,11 +2208,12 @@ vErrors.push(err165);
 errors++;
 }
 }
-if(data78.issuer !== undefined){
-let data79 = data78.issuer;
-if(typeof data79 === "string"){
-if(!pattern9.test(data79)){
-const err166 = {instancePath:instancePath+"/oauth/issuer",schemaPath:"#/properties/oauth/properties/issuer/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema31.properties.oauth.properties.issuer,data:data79};
+if(data.oauth !== undefined){
+let data79 = data.oauth;
+if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
+for(const key24 in data79){
+if(!((((((((key24 === "issuer") || (key24 === "jwksUrl")) || (key24 === "resource")) || (key24 === "algorithms")) || (key24 === "requiredScopes")) || (key24 === "clockToleranceSeconds")) || (key24 === "groupsClaim")) || (key24 === "introspection"))){
+const err166 = {instancePath:instancePath+"/oauth",schemaPath:"#/properties/oauth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key24},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.oauth,data:data79};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -2224,8 +2223,11 @@ vErrors.push(err166);
 errors++;
 }
 }
-else {
-const err167 = {instancePath:instancePath+"/oauth/issuer",schemaPath:"#/properties/oauth/properties/issuer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.issuer.type,parentSchema:schema31.properties.oauth.properties.issuer,data:data79};
+if(data79.issuer !== undefined){
+let data80 = data79.issuer;
+if(typeof data80 === "string"){
+if(!pattern9.test(data80)){
+const err167 = {instancePath:instancePath+"/oauth/issuer",schemaPath:"#/properties/oauth/properties/issuer/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema31.properties.oauth.properties.issuer,data:data80};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -2235,11 +2237,8 @@ vErrors.push(err167);
 errors++;
 }
 }
-if(data78.jwksUrl !== undefined){
-let data80 = data78.jwksUrl;
-if(typeof data80 === "string"){
-if(!pattern9.test(data80)){
-const err168 = {instancePath:instancePath+"/oauth/jwksUrl",schemaPath:"#/properties/oauth/properties/jwksUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema31.properties.oauth.properties.jwksUrl,data:data80};
+else {
+const err168 = {instancePath:instancePath+"/oauth/issuer",schemaPath:"#/properties/oauth/properties/issuer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.issuer.type,parentSchema:schema31.properties.oauth.properties.issuer,data:data80};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -2249,8 +2248,11 @@ vErrors.push(err168);
 errors++;
 }
 }
-else {
-const err169 = {instancePath:instancePath+"/oauth/jwksUrl",schemaPath:"#/properties/oauth/properties/jwksUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.jwksUrl.type,parentSchema:schema31.properties.oauth.properties.jwksUrl,data:data80};
+if(data79.jwksUrl !== undefined){
+let data81 = data79.jwksUrl;
+if(typeof data81 === "string"){
+if(!pattern9.test(data81)){
+const err169 = {instancePath:instancePath+"/oauth/jwksUrl",schemaPath:"#/properties/oauth/properties/jwksUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema31.properties.oauth.properties.jwksUrl,data:data81};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -2260,11 +2262,8 @@ vErrors.push(err169);
 errors++;
 }
 }
-if(data78.resource !== undefined){
-let data81 = data78.resource;
-if(typeof data81 === "string"){
-if(!pattern9.test(data81)){
-const err170 = {instancePath:instancePath+"/oauth/resource",schemaPath:"#/properties/oauth/properties/resource/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema31.properties.oauth.properties.resource,data:data81};
+else {
+const err170 = {instancePath:instancePath+"/oauth/jwksUrl",schemaPath:"#/properties/oauth/properties/jwksUrl/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.jwksUrl.type,parentSchema:schema31.properties.oauth.properties.jwksUrl,data:data81};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -2274,8 +2273,11 @@ vErrors.push(err170);
 errors++;
 }
 }
-else {
-const err171 = {instancePath:instancePath+"/oauth/resource",schemaPath:"#/properties/oauth/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.resource.type,parentSchema:schema31.properties.oauth.properties.resource,data:data81};
+if(data79.resource !== undefined){
+let data82 = data79.resource;
+if(typeof data82 === "string"){
+if(!pattern9.test(data82)){
+const err171 = {instancePath:instancePath+"/oauth/resource",schemaPath:"#/properties/oauth/properties/resource/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema31.properties.oauth.properties.resource,data:data82};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -2285,11 +2287,8 @@ vErrors.push(err171);
 errors++;
 }
 }
-if(data78.algorithms !== undefined){
-let data82 = data78.algorithms;
-if(Array.isArray(data82)){
-if(data82.length < 1){
-const err172 = {instancePath:instancePath+"/oauth/algorithms",schemaPath:"#/properties/oauth/properties/algorithms/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema31.properties.oauth.properties.algorithms,data:data82};
+else {
+const err172 = {instancePath:instancePath+"/oauth/resource",schemaPath:"#/properties/oauth/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.resource.type,parentSchema:schema31.properties.oauth.properties.resource,data:data82};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -2298,11 +2297,12 @@ vErrors.push(err172);
 }
 errors++;
 }
-const len8 = data82.length;
-for(let i8=0; i8<len8; i8++){
-let data83 = data82[i8];
-if(!((((((((((data83 === "RS256") || (data83 === "RS384")) || (data83 === "RS512")) || (data83 === "PS256")) || (data83 === "PS384")) || (data83 === "PS512")) || (data83 === "ES256")) || (data83 === "ES384")) || (data83 === "ES512")) || (data83 === "EdDSA"))){
-const err173 = {instancePath:instancePath+"/oauth/algorithms/" + i8,schemaPath:"#/properties/oauth/properties/algorithms/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.oauth.properties.algorithms.items.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.oauth.properties.algorithms.items.enum,parentSchema:schema31.properties.oauth.properties.algorithms.items,data:data83};
+}
+if(data79.algorithms !== undefined){
+let data83 = data79.algorithms;
+if(Array.isArray(data83)){
+if(data83.length < 1){
+const err173 = {instancePath:instancePath+"/oauth/algorithms",schemaPath:"#/properties/oauth/properties/algorithms/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema31.properties.oauth.properties.algorithms,data:data83};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -2311,10 +2311,11 @@ vErrors.push(err173);
 }
 errors++;
 }
-}
-}
-else {
-const err174 = {instancePath:instancePath+"/oauth/algorithms",schemaPath:"#/properties/oauth/properties/algorithms/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.oauth.properties.algorithms.type,parentSchema:schema31.properties.oauth.properties.algorithms,data:data82};
+const len8 = data83.length;
+for(let i8=0; i8<len8; i8++){
+let data84 = data83[i8];
+if(!((((((((((data84 === "RS256") || (data84 === "RS384")) || (data84 === "RS512")) || (data84 === "PS256")) || (data84 === "PS384")) || (data84 === "PS512")) || (data84 === "ES256")) || (data84 === "ES384")) || (data84 === "ES512")) || (data84 === "EdDSA"))){
+const err174 = {instancePath:instancePath+"/oauth/algorithms/" + i8,schemaPath:"#/properties/oauth/properties/algorithms/items/enum",keyword:"enum",params:{allowedValues: schema31.properties.oauth.properties.algorithms.items.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.oauth.properties.algorithms.items.enum,parentSchema:schema31.properties.oauth.properties.algorithms.items,data:data84};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -2324,15 +2325,9 @@ vErrors.push(err174);
 errors++;
 }
 }
-if(data78.requiredScopes !== undefined){
-let data84 = data78.requiredScopes;
-if(Array.isArray(data84)){
-const len9 = data84.length;
-for(let i9=0; i9<len9; i9++){
-let data85 = data84[i9];
-if(typeof data85 === "string"){
-if(func2(data85) < 1){
-const err175 = {instancePath:instancePath+"/oauth/requiredScopes/" + i9,schemaPath:"#/properties/oauth/properties/requiredScopes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.oauth.properties.requiredScopes.items,data:data85};
+}
+else {
+const err175 = {instancePath:instancePath+"/oauth/algorithms",schemaPath:"#/properties/oauth/properties/algorithms/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.oauth.properties.algorithms.type,parentSchema:schema31.properties.oauth.properties.algorithms,data:data83};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -2342,8 +2337,15 @@ vErrors.push(err175);
 errors++;
 }
 }
-else {
-const err176 = {instancePath:instancePath+"/oauth/requiredScopes/" + i9,schemaPath:"#/properties/oauth/properties/requiredScopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.requiredScopes.items.type,parentSchema:schema31.properties.oauth.properties.requiredScopes.items,data:data85};
+if(data79.requiredScopes !== undefined){
+let data85 = data79.requiredScopes;
+if(Array.isArray(data85)){
+const len9 = data85.length;
+for(let i9=0; i9<len9; i9++){
+let data86 = data85[i9];
+if(typeof data86 === "string"){
+if(func2(data86) < 1){
+const err176 = {instancePath:instancePath+"/oauth/requiredScopes/" + i9,schemaPath:"#/properties/oauth/properties/requiredScopes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.oauth.properties.requiredScopes.items,data:data86};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -2353,9 +2355,8 @@ vErrors.push(err176);
 errors++;
 }
 }
-}
 else {
-const err177 = {instancePath:instancePath+"/oauth/requiredScopes",schemaPath:"#/properties/oauth/properties/requiredScopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.oauth.properties.requiredScopes.type,parentSchema:schema31.properties.oauth.properties.requiredScopes,data:data84};
+const err177 = {instancePath:instancePath+"/oauth/requiredScopes/" + i9,schemaPath:"#/properties/oauth/properties/requiredScopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.requiredScopes.items.type,parentSchema:schema31.properties.oauth.properties.requiredScopes.items,data:data86};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -2365,10 +2366,9 @@ vErrors.push(err177);
 errors++;
 }
 }
-if(data78.clockToleranceSeconds !== undefined){
-let data86 = data78.clockToleranceSeconds;
-if(!(((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86))) && (isFinite(data86)))){
-const err178 = {instancePath:instancePath+"/oauth/clockToleranceSeconds",schemaPath:"#/properties/oauth/properties/clockToleranceSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.oauth.properties.clockToleranceSeconds.type,parentSchema:schema31.properties.oauth.properties.clockToleranceSeconds,data:data86};
+}
+else {
+const err178 = {instancePath:instancePath+"/oauth/requiredScopes",schemaPath:"#/properties/oauth/properties/requiredScopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.oauth.properties.requiredScopes.type,parentSchema:schema31.properties.oauth.properties.requiredScopes,data:data85};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -2377,9 +2377,11 @@ vErrors.push(err178);
 }
 errors++;
 }
-if((typeof data86 == "number") && (isFinite(data86))){
-if(data86 > 300 || isNaN(data86)){
-const err179 = {instancePath:instancePath+"/oauth/clockToleranceSeconds",schemaPath:"#/properties/oauth/properties/clockToleranceSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 300},message:"must be <= 300",schema:300,parentSchema:schema31.properties.oauth.properties.clockToleranceSeconds,data:data86};
+}
+if(data79.clockToleranceSeconds !== undefined){
+let data87 = data79.clockToleranceSeconds;
+if(!(((typeof data87 == "number") && (!(data87 % 1) && !isNaN(data87))) && (isFinite(data87)))){
+const err179 = {instancePath:instancePath+"/oauth/clockToleranceSeconds",schemaPath:"#/properties/oauth/properties/clockToleranceSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.oauth.properties.clockToleranceSeconds.type,parentSchema:schema31.properties.oauth.properties.clockToleranceSeconds,data:data87};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -2388,8 +2390,9 @@ vErrors.push(err179);
 }
 errors++;
 }
-if(data86 < 0 || isNaN(data86)){
-const err180 = {instancePath:instancePath+"/oauth/clockToleranceSeconds",schemaPath:"#/properties/oauth/properties/clockToleranceSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.oauth.properties.clockToleranceSeconds,data:data86};
+if((typeof data87 == "number") && (isFinite(data87))){
+if(data87 > 300 || isNaN(data87)){
+const err180 = {instancePath:instancePath+"/oauth/clockToleranceSeconds",schemaPath:"#/properties/oauth/properties/clockToleranceSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 300},message:"must be <= 300",schema:300,parentSchema:schema31.properties.oauth.properties.clockToleranceSeconds,data:data87};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -2398,13 +2401,8 @@ vErrors.push(err180);
 }
 errors++;
 }
-}
-}
-if(data78.groupsClaim !== undefined){
-let data87 = data78.groupsClaim;
-if(typeof data87 === "string"){
-if(func2(data87) < 1){
-const err181 = {instancePath:instancePath+"/oauth/groupsClaim",schemaPath:"#/properties/oauth/properties/groupsClaim/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.oauth.properties.groupsClaim,data:data87};
+if(data87 < 0 || isNaN(data87)){
+const err181 = {instancePath:instancePath+"/oauth/clockToleranceSeconds",schemaPath:"#/properties/oauth/properties/clockToleranceSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.oauth.properties.clockToleranceSeconds,data:data87};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -2414,8 +2412,12 @@ vErrors.push(err181);
 errors++;
 }
 }
-else {
-const err182 = {instancePath:instancePath+"/oauth/groupsClaim",schemaPath:"#/properties/oauth/properties/groupsClaim/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.groupsClaim.type,parentSchema:schema31.properties.oauth.properties.groupsClaim,data:data87};
+}
+if(data79.groupsClaim !== undefined){
+let data88 = data79.groupsClaim;
+if(typeof data88 === "string"){
+if(func2(data88) < 1){
+const err182 = {instancePath:instancePath+"/oauth/groupsClaim",schemaPath:"#/properties/oauth/properties/groupsClaim/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.oauth.properties.groupsClaim,data:data88};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -2425,11 +2427,8 @@ vErrors.push(err182);
 errors++;
 }
 }
-if(data78.introspection !== undefined){
-let data88 = data78.introspection;
-if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
-if(data88.clientId === undefined){
-const err183 = {instancePath:instancePath+"/oauth/introspection",schemaPath:"#/properties/oauth/properties/introspection/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'",schema:schema31.properties.oauth.properties.introspection.required,parentSchema:schema31.properties.oauth.properties.introspection,data:data88};
+else {
+const err183 = {instancePath:instancePath+"/oauth/groupsClaim",schemaPath:"#/properties/oauth/properties/groupsClaim/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.groupsClaim.type,parentSchema:schema31.properties.oauth.properties.groupsClaim,data:data88};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -2438,8 +2437,12 @@ vErrors.push(err183);
 }
 errors++;
 }
-if(data88.clientSecretEnv === undefined){
-const err184 = {instancePath:instancePath+"/oauth/introspection",schemaPath:"#/properties/oauth/properties/introspection/required",keyword:"required",params:{missingProperty: "clientSecretEnv"},message:"must have required property '"+"clientSecretEnv"+"'",schema:schema31.properties.oauth.properties.introspection.required,parentSchema:schema31.properties.oauth.properties.introspection,data:data88};
+}
+if(data79.introspection !== undefined){
+let data89 = data79.introspection;
+if(data89 && typeof data89 == "object" && !Array.isArray(data89)){
+if(data89.clientId === undefined){
+const err184 = {instancePath:instancePath+"/oauth/introspection",schemaPath:"#/properties/oauth/properties/introspection/required",keyword:"required",params:{missingProperty: "clientId"},message:"must have required property '"+"clientId"+"'",schema:schema31.properties.oauth.properties.introspection.required,parentSchema:schema31.properties.oauth.properties.introspection,data:data89};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -2448,9 +2451,8 @@ vErrors.push(err184);
 }
 errors++;
 }
-for(const key25 in data88){
-if(!(((key25 === "url") || (key25 === "clientId")) || (key25 === "clientSecretEnv"))){
-const err185 = {instancePath:instancePath+"/oauth/introspection",schemaPath:"#/properties/oauth/properties/introspection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.oauth.properties.introspection,data:data88};
+if(data89.clientSecretEnv === undefined){
+const err185 = {instancePath:instancePath+"/oauth/introspection",schemaPath:"#/properties/oauth/properties/introspection/required",keyword:"required",params:{missingProperty: "clientSecretEnv"},message:"must have required property '"+"clientSecretEnv"+"'",schema:schema31.properties.oauth.properties.introspection.required,parentSchema:schema31.properties.oauth.properties.introspection,data:data89};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -2459,12 +2461,9 @@ vErrors.push(err185);
 }
 errors++;
 }
-}
-if(data88.url !== undefined){
-let data89 = data88.url;
-if(typeof data89 === "string"){
-if(!pattern9.test(data89)){
-const err186 = {instancePath:instancePath+"/oauth/introspection/url",schemaPath:"#/properties/oauth/properties/introspection/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema31.properties.oauth.properties.introspection.properties.url,data:data89};
+for(const key25 in data89){
+if(!((((key25 === "url") || (key25 === "clientId")) || (key25 === "clientSecretEnv")) || (key25 === "cacheSeconds"))){
+const err186 = {instancePath:instancePath+"/oauth/introspection",schemaPath:"#/properties/oauth/properties/introspection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key25},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.oauth.properties.introspection,data:data89};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -2474,8 +2473,11 @@ vErrors.push(err186);
 errors++;
 }
 }
-else {
-const err187 = {instancePath:instancePath+"/oauth/introspection/url",schemaPath:"#/properties/oauth/properties/introspection/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.introspection.properties.url.type,parentSchema:schema31.properties.oauth.properties.introspection.properties.url,data:data89};
+if(data89.url !== undefined){
+let data90 = data89.url;
+if(typeof data90 === "string"){
+if(!pattern9.test(data90)){
+const err187 = {instancePath:instancePath+"/oauth/introspection/url",schemaPath:"#/properties/oauth/properties/introspection/properties/url/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\"",schema:"^https?://",parentSchema:schema31.properties.oauth.properties.introspection.properties.url,data:data90};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -2485,11 +2487,8 @@ vErrors.push(err187);
 errors++;
 }
 }
-if(data88.clientId !== undefined){
-let data90 = data88.clientId;
-if(typeof data90 === "string"){
-if(func2(data90) < 1){
-const err188 = {instancePath:instancePath+"/oauth/introspection/clientId",schemaPath:"#/properties/oauth/properties/introspection/properties/clientId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.oauth.properties.introspection.properties.clientId,data:data90};
+else {
+const err188 = {instancePath:instancePath+"/oauth/introspection/url",schemaPath:"#/properties/oauth/properties/introspection/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.introspection.properties.url.type,parentSchema:schema31.properties.oauth.properties.introspection.properties.url,data:data90};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -2499,8 +2498,11 @@ vErrors.push(err188);
 errors++;
 }
 }
-else {
-const err189 = {instancePath:instancePath+"/oauth/introspection/clientId",schemaPath:"#/properties/oauth/properties/introspection/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.introspection.properties.clientId.type,parentSchema:schema31.properties.oauth.properties.introspection.properties.clientId,data:data90};
+if(data89.clientId !== undefined){
+let data91 = data89.clientId;
+if(typeof data91 === "string"){
+if(func2(data91) < 1){
+const err189 = {instancePath:instancePath+"/oauth/introspection/clientId",schemaPath:"#/properties/oauth/properties/introspection/properties/clientId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.oauth.properties.introspection.properties.clientId,data:data91};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -2510,11 +2512,8 @@ vErrors.push(err189);
 errors++;
 }
 }
-if(data88.clientSecretEnv !== undefined){
-let data91 = data88.clientSecretEnv;
-if(typeof data91 === "string"){
-if(!pattern13.test(data91)){
-const err190 = {instancePath:instancePath+"/oauth/introspection/clientSecretEnv",schemaPath:"#/properties/oauth/properties/introspection/properties/clientSecretEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema31.properties.oauth.properties.introspection.properties.clientSecretEnv,data:data91};
+else {
+const err190 = {instancePath:instancePath+"/oauth/introspection/clientId",schemaPath:"#/properties/oauth/properties/introspection/properties/clientId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.introspection.properties.clientId.type,parentSchema:schema31.properties.oauth.properties.introspection.properties.clientId,data:data91};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -2524,8 +2523,11 @@ vErrors.push(err190);
 errors++;
 }
 }
-else {
-const err191 = {instancePath:instancePath+"/oauth/introspection/clientSecretEnv",schemaPath:"#/properties/oauth/properties/introspection/properties/clientSecretEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.introspection.properties.clientSecretEnv.type,parentSchema:schema31.properties.oauth.properties.introspection.properties.clientSecretEnv,data:data91};
+if(data89.clientSecretEnv !== undefined){
+let data92 = data89.clientSecretEnv;
+if(typeof data92 === "string"){
+if(!pattern13.test(data92)){
+const err191 = {instancePath:instancePath+"/oauth/introspection/clientSecretEnv",schemaPath:"#/properties/oauth/properties/introspection/properties/clientSecretEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema31.properties.oauth.properties.introspection.properties.clientSecretEnv,data:data92};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -2535,9 +2537,8 @@ vErrors.push(err191);
 errors++;
 }
 }
-}
 else {
-const err192 = {instancePath:instancePath+"/oauth/introspection",schemaPath:"#/properties/oauth/properties/introspection/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.oauth.properties.introspection.type,parentSchema:schema31.properties.oauth.properties.introspection,data:data88};
+const err192 = {instancePath:instancePath+"/oauth/introspection/clientSecretEnv",schemaPath:"#/properties/oauth/properties/introspection/properties/clientSecretEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.oauth.properties.introspection.properties.clientSecretEnv.type,parentSchema:schema31.properties.oauth.properties.introspection.properties.clientSecretEnv,data:data92};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -2547,9 +2548,10 @@ vErrors.push(err192);
 errors++;
 }
 }
-}
-else {
-const err193 = {instancePath:instancePath+"/oauth",schemaPath:"#/properties/oauth/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.oauth.type,parentSchema:schema31.properties.oauth,data:data78};
+if(data89.cacheSeconds !== undefined){
+let data93 = data89.cacheSeconds;
+if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
+const err193 = {instancePath:instancePath+"/oauth/introspection/cacheSeconds",schemaPath:"#/properties/oauth/properties/introspection/properties/cacheSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.oauth.properties.introspection.properties.cacheSeconds.type,parentSchema:schema31.properties.oauth.properties.introspection.properties.cacheSeconds,data:data93};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -2558,15 +2560,9 @@ vErrors.push(err193);
 }
 errors++;
 }
-}
-if(data.identities !== undefined){
-let data92 = data.identities;
-if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
-for(const key26 in data92){
-const _errs228 = errors;
-if(typeof key26 === "string"){
-if(!pattern14.test(key26)){
-const err194 = {instancePath:instancePath+"/identities",schemaPath:"#/properties/identities/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,64}$"+"\"",schema:"^[A-Za-z0-9_.-]{1,64}$",parentSchema:schema31.properties.identities.propertyNames,data:key26,propertyName:key26};
+if((typeof data93 == "number") && (isFinite(data93))){
+if(data93 > 3600 || isNaN(data93)){
+const err194 = {instancePath:instancePath+"/oauth/introspection/cacheSeconds",schemaPath:"#/properties/oauth/properties/introspection/properties/cacheSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 3600},message:"must be <= 3600",schema:3600,parentSchema:schema31.properties.oauth.properties.introspection.properties.cacheSeconds,data:data93};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -2575,10 +2571,8 @@ vErrors.push(err194);
 }
 errors++;
 }
-}
-var valid53 = _errs228 === errors;
-if(!valid53){
-const err195 = {instancePath:instancePath+"/identities",schemaPath:"#/properties/identities/propertyNames",keyword:"propertyNames",params:{propertyName: key26},message:"property name must be valid",schema:schema31.properties.identities.propertyNames,parentSchema:schema31.properties.identities,data:data92};
+if(data93 < 0 || isNaN(data93)){
+const err195 = {instancePath:instancePath+"/oauth/introspection/cacheSeconds",schemaPath:"#/properties/oauth/properties/introspection/properties/cacheSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.oauth.properties.introspection.properties.cacheSeconds,data:data93};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -2588,12 +2582,10 @@ vErrors.push(err195);
 errors++;
 }
 }
-for(const key27 in data92){
-let data93 = data92[key27];
-if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
-for(const key28 in data93){
-if(!((((((((key28 === "match") || (key28 === "tokens")) || (key28 === "groups")) || (key28 === "namespaces")) || (key28 === "readOnly")) || (key28 === "tools")) || (key28 === "rateLimit")) || (key28 === "keys"))){
-const err196 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/identities/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.identities.additionalProperties,data:data93};
+}
+}
+else {
+const err196 = {instancePath:instancePath+"/oauth/introspection",schemaPath:"#/properties/oauth/properties/introspection/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.oauth.properties.introspection.type,parentSchema:schema31.properties.oauth.properties.introspection,data:data89};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -2603,11 +2595,9 @@ vErrors.push(err196);
 errors++;
 }
 }
-if(data93.match !== undefined){
-let data94 = data93.match;
-if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
-if(Object.keys(data94).length < 1){
-const err197 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match",schemaPath:"#/properties/identities/additionalProperties/properties/match/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match,data:data94};
+}
+else {
+const err197 = {instancePath:instancePath+"/oauth",schemaPath:"#/properties/oauth/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.oauth.type,parentSchema:schema31.properties.oauth,data:data79};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -2616,9 +2606,15 @@ vErrors.push(err197);
 }
 errors++;
 }
-for(const key29 in data94){
-if(!((((key29 === "subjects") || (key29 === "clients")) || (key29 === "scopes")) || (key29 === "groups"))){
-const err198 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match",schemaPath:"#/properties/identities/additionalProperties/properties/match/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.identities.additionalProperties.properties.match,data:data94};
+}
+if(data.identities !== undefined){
+let data94 = data.identities;
+if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
+for(const key26 in data94){
+const _errs231 = errors;
+if(typeof key26 === "string"){
+if(!pattern14.test(key26)){
+const err198 = {instancePath:instancePath+"/identities",schemaPath:"#/properties/identities/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,64}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,64}$"+"\"",schema:"^[A-Za-z0-9_.-]{1,64}$",parentSchema:schema31.properties.identities.propertyNames,data:key26,propertyName:key26};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -2628,15 +2624,9 @@ vErrors.push(err198);
 errors++;
 }
 }
-if(data94.subjects !== undefined){
-let data95 = data94.subjects;
-if(Array.isArray(data95)){
-const len10 = data95.length;
-for(let i10=0; i10<len10; i10++){
-let data96 = data95[i10];
-if(typeof data96 === "string"){
-if(func2(data96) < 1){
-const err199 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/subjects/" + i10,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/subjects/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.items,data:data96};
+var valid53 = _errs231 === errors;
+if(!valid53){
+const err199 = {instancePath:instancePath+"/identities",schemaPath:"#/properties/identities/propertyNames",keyword:"propertyNames",params:{propertyName: key26},message:"property name must be valid",schema:schema31.properties.identities.propertyNames,parentSchema:schema31.properties.identities,data:data94};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -2646,8 +2636,12 @@ vErrors.push(err199);
 errors++;
 }
 }
-else {
-const err200 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/subjects/" + i10,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/subjects/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.items,data:data96};
+for(const key27 in data94){
+let data95 = data94[key27];
+if(data95 && typeof data95 == "object" && !Array.isArray(data95)){
+for(const key28 in data95){
+if(!((((((((key28 === "match") || (key28 === "tokens")) || (key28 === "groups")) || (key28 === "namespaces")) || (key28 === "readOnly")) || (key28 === "tools")) || (key28 === "rateLimit")) || (key28 === "keys"))){
+const err200 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/identities/additionalProperties/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key28},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.identities.additionalProperties,data:data95};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -2657,9 +2651,11 @@ vErrors.push(err200);
 errors++;
 }
 }
-}
-else {
-const err201 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/subjects",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/subjects/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects,data:data95};
+if(data95.match !== undefined){
+let data96 = data95.match;
+if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
+if(Object.keys(data96).length < 1){
+const err201 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match",schemaPath:"#/properties/identities/additionalProperties/properties/match/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match,data:data96};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -2668,16 +2664,9 @@ vErrors.push(err201);
 }
 errors++;
 }
-}
-if(data94.clients !== undefined){
-let data97 = data94.clients;
-if(Array.isArray(data97)){
-const len11 = data97.length;
-for(let i11=0; i11<len11; i11++){
-let data98 = data97[i11];
-if(typeof data98 === "string"){
-if(func2(data98) < 1){
-const err202 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/clients/" + i11,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/clients/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.items,data:data98};
+for(const key29 in data96){
+if(!((((key29 === "subjects") || (key29 === "clients")) || (key29 === "scopes")) || (key29 === "groups"))){
+const err202 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match",schemaPath:"#/properties/identities/additionalProperties/properties/match/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key29},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.identities.additionalProperties.properties.match,data:data96};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -2687,8 +2676,15 @@ vErrors.push(err202);
 errors++;
 }
 }
-else {
-const err203 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/clients/" + i11,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/clients/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.items,data:data98};
+if(data96.subjects !== undefined){
+let data97 = data96.subjects;
+if(Array.isArray(data97)){
+const len10 = data97.length;
+for(let i10=0; i10<len10; i10++){
+let data98 = data97[i10];
+if(typeof data98 === "string"){
+if(func2(data98) < 1){
+const err203 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/subjects/" + i10,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/subjects/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.items,data:data98};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -2698,9 +2694,8 @@ vErrors.push(err203);
 errors++;
 }
 }
-}
 else {
-const err204 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/clients",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.clients,data:data97};
+const err204 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/subjects/" + i10,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/subjects/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.items,data:data98};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -2710,15 +2705,9 @@ vErrors.push(err204);
 errors++;
 }
 }
-if(data94.scopes !== undefined){
-let data99 = data94.scopes;
-if(Array.isArray(data99)){
-const len12 = data99.length;
-for(let i12=0; i12<len12; i12++){
-let data100 = data99[i12];
-if(typeof data100 === "string"){
-if(func2(data100) < 1){
-const err205 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/scopes/" + i12,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/scopes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.items,data:data100};
+}
+else {
+const err205 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/subjects",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/subjects/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.subjects,data:data97};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -2728,8 +2717,15 @@ vErrors.push(err205);
 errors++;
 }
 }
-else {
-const err206 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/scopes/" + i12,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.items,data:data100};
+if(data96.clients !== undefined){
+let data99 = data96.clients;
+if(Array.isArray(data99)){
+const len11 = data99.length;
+for(let i11=0; i11<len11; i11++){
+let data100 = data99[i11];
+if(typeof data100 === "string"){
+if(func2(data100) < 1){
+const err206 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/clients/" + i11,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/clients/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.items,data:data100};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -2739,9 +2735,8 @@ vErrors.push(err206);
 errors++;
 }
 }
-}
 else {
-const err207 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/scopes",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes,data:data99};
+const err207 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/clients/" + i11,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/clients/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.items,data:data100};
 if(vErrors === null){
 vErrors = [err207];
 }
@@ -2751,15 +2746,9 @@ vErrors.push(err207);
 errors++;
 }
 }
-if(data94.groups !== undefined){
-let data101 = data94.groups;
-if(Array.isArray(data101)){
-const len13 = data101.length;
-for(let i13=0; i13<len13; i13++){
-let data102 = data101[i13];
-if(typeof data102 === "string"){
-if(func2(data102) < 1){
-const err208 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/groups/" + i13,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/groups/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.items,data:data102};
+}
+else {
+const err208 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/clients",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/clients/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.clients.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.clients,data:data99};
 if(vErrors === null){
 vErrors = [err208];
 }
@@ -2769,8 +2758,15 @@ vErrors.push(err208);
 errors++;
 }
 }
-else {
-const err209 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/groups/" + i13,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/groups/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.items,data:data102};
+if(data96.scopes !== undefined){
+let data101 = data96.scopes;
+if(Array.isArray(data101)){
+const len12 = data101.length;
+for(let i12=0; i12<len12; i12++){
+let data102 = data101[i12];
+if(typeof data102 === "string"){
+if(func2(data102) < 1){
+const err209 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/scopes/" + i12,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/scopes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.items,data:data102};
 if(vErrors === null){
 vErrors = [err209];
 }
@@ -2780,9 +2776,8 @@ vErrors.push(err209);
 errors++;
 }
 }
-}
 else {
-const err210 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/groups",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/groups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.groups,data:data101};
+const err210 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/scopes/" + i12,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.items,data:data102};
 if(vErrors === null){
 vErrors = [err210];
 }
@@ -2794,7 +2789,7 @@ errors++;
 }
 }
 else {
-const err211 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match",schemaPath:"#/properties/identities/additionalProperties/properties/match/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.additionalProperties.properties.match.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match,data:data94};
+const err211 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/scopes",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.scopes,data:data101};
 if(vErrors === null){
 vErrors = [err211];
 }
@@ -2804,15 +2799,15 @@ vErrors.push(err211);
 errors++;
 }
 }
-if(data93.tokens !== undefined){
-let data103 = data93.tokens;
+if(data96.groups !== undefined){
+let data103 = data96.groups;
 if(Array.isArray(data103)){
-const len14 = data103.length;
-for(let i14=0; i14<len14; i14++){
-let data104 = data103[i14];
+const len13 = data103.length;
+for(let i13=0; i13<len13; i13++){
+let data104 = data103[i13];
 if(typeof data104 === "string"){
-if(!pattern7.test(data104)){
-const err212 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tokens/" + i14,schemaPath:"#/properties/identities/additionalProperties/properties/tokens/items/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-fA-F]{64}$"+"\"",schema:"^sha256:[0-9a-fA-F]{64}$",parentSchema:schema31.properties.identities.additionalProperties.properties.tokens.items,data:data104};
+if(func2(data104) < 1){
+const err212 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/groups/" + i13,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/groups/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.items,data:data104};
 if(vErrors === null){
 vErrors = [err212];
 }
@@ -2823,7 +2818,7 @@ errors++;
 }
 }
 else {
-const err213 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tokens/" + i14,schemaPath:"#/properties/identities/additionalProperties/properties/tokens/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.tokens.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.tokens.items,data:data104};
+const err213 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/groups/" + i13,schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/groups/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.items,data:data104};
 if(vErrors === null){
 vErrors = [err213];
 }
@@ -2835,7 +2830,7 @@ errors++;
 }
 }
 else {
-const err214 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tokens",schemaPath:"#/properties/identities/additionalProperties/properties/tokens/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.tokens.type,parentSchema:schema31.properties.identities.additionalProperties.properties.tokens,data:data103};
+const err214 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match/groups",schemaPath:"#/properties/identities/additionalProperties/properties/match/properties/groups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.match.properties.groups.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match.properties.groups,data:data103};
 if(vErrors === null){
 vErrors = [err214];
 }
@@ -2845,15 +2840,9 @@ vErrors.push(err214);
 errors++;
 }
 }
-if(data93.groups !== undefined){
-let data105 = data93.groups;
-if(Array.isArray(data105)){
-const len15 = data105.length;
-for(let i15=0; i15<len15; i15++){
-let data106 = data105[i15];
-if(typeof data106 === "string"){
-if(func2(data106) < 1){
-const err215 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/groups/" + i15,schemaPath:"#/properties/identities/additionalProperties/properties/groups/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.groups.items,data:data106};
+}
+else {
+const err215 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/match",schemaPath:"#/properties/identities/additionalProperties/properties/match/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.additionalProperties.properties.match.type,parentSchema:schema31.properties.identities.additionalProperties.properties.match,data:data96};
 if(vErrors === null){
 vErrors = [err215];
 }
@@ -2863,8 +2852,15 @@ vErrors.push(err215);
 errors++;
 }
 }
-else {
-const err216 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/groups/" + i15,schemaPath:"#/properties/identities/additionalProperties/properties/groups/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.groups.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.groups.items,data:data106};
+if(data95.tokens !== undefined){
+let data105 = data95.tokens;
+if(Array.isArray(data105)){
+const len14 = data105.length;
+for(let i14=0; i14<len14; i14++){
+let data106 = data105[i14];
+if(typeof data106 === "string"){
+if(!pattern7.test(data106)){
+const err216 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tokens/" + i14,schemaPath:"#/properties/identities/additionalProperties/properties/tokens/items/pattern",keyword:"pattern",params:{pattern: "^sha256:[0-9a-fA-F]{64}$"},message:"must match pattern \""+"^sha256:[0-9a-fA-F]{64}$"+"\"",schema:"^sha256:[0-9a-fA-F]{64}$",parentSchema:schema31.properties.identities.additionalProperties.properties.tokens.items,data:data106};
 if(vErrors === null){
 vErrors = [err216];
 }
@@ -2874,9 +2870,8 @@ vErrors.push(err216);
 errors++;
 }
 }
-}
 else {
-const err217 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/groups",schemaPath:"#/properties/identities/additionalProperties/properties/groups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.groups.type,parentSchema:schema31.properties.identities.additionalProperties.properties.groups,data:data105};
+const err217 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tokens/" + i14,schemaPath:"#/properties/identities/additionalProperties/properties/tokens/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.tokens.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.tokens.items,data:data106};
 if(vErrors === null){
 vErrors = [err217];
 }
@@ -2886,15 +2881,9 @@ vErrors.push(err217);
 errors++;
 }
 }
-if(data93.namespaces !== undefined){
-let data107 = data93.namespaces;
-if(Array.isArray(data107)){
-const len16 = data107.length;
-for(let i16=0; i16<len16; i16++){
-let data108 = data107[i16];
-if(typeof data108 === "string"){
-if(func2(data108) < 1){
-const err218 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/namespaces/" + i16,schemaPath:"#/properties/identities/additionalProperties/properties/namespaces/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.namespaces.items,data:data108};
+}
+else {
+const err218 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tokens",schemaPath:"#/properties/identities/additionalProperties/properties/tokens/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.tokens.type,parentSchema:schema31.properties.identities.additionalProperties.properties.tokens,data:data105};
 if(vErrors === null){
 vErrors = [err218];
 }
@@ -2904,8 +2893,15 @@ vErrors.push(err218);
 errors++;
 }
 }
-else {
-const err219 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/namespaces/" + i16,schemaPath:"#/properties/identities/additionalProperties/properties/namespaces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.namespaces.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.namespaces.items,data:data108};
+if(data95.groups !== undefined){
+let data107 = data95.groups;
+if(Array.isArray(data107)){
+const len15 = data107.length;
+for(let i15=0; i15<len15; i15++){
+let data108 = data107[i15];
+if(typeof data108 === "string"){
+if(func2(data108) < 1){
+const err219 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/groups/" + i15,schemaPath:"#/properties/identities/additionalProperties/properties/groups/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.groups.items,data:data108};
 if(vErrors === null){
 vErrors = [err219];
 }
@@ -2915,9 +2911,8 @@ vErrors.push(err219);
 errors++;
 }
 }
-}
 else {
-const err220 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/namespaces",schemaPath:"#/properties/identities/additionalProperties/properties/namespaces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.namespaces.type,parentSchema:schema31.properties.identities.additionalProperties.properties.namespaces,data:data107};
+const err220 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/groups/" + i15,schemaPath:"#/properties/identities/additionalProperties/properties/groups/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.groups.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.groups.items,data:data108};
 if(vErrors === null){
 vErrors = [err220];
 }
@@ -2927,10 +2922,9 @@ vErrors.push(err220);
 errors++;
 }
 }
-if(data93.readOnly !== undefined){
-let data109 = data93.readOnly;
-if(typeof data109 !== "boolean"){
-const err221 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/readOnly",schemaPath:"#/properties/identities/additionalProperties/properties/readOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.identities.additionalProperties.properties.readOnly.type,parentSchema:schema31.properties.identities.additionalProperties.properties.readOnly,data:data109};
+}
+else {
+const err221 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/groups",schemaPath:"#/properties/identities/additionalProperties/properties/groups/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.groups.type,parentSchema:schema31.properties.identities.additionalProperties.properties.groups,data:data107};
 if(vErrors === null){
 vErrors = [err221];
 }
@@ -2940,10 +2934,15 @@ vErrors.push(err221);
 errors++;
 }
 }
-if(data93.tools !== undefined){
-let data110 = data93.tools;
-if(!((data110 === "search") || (data110 === "all"))){
-const err222 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/identities/additionalProperties/properties/tools/enum",keyword:"enum",params:{allowedValues: schema31.properties.identities.additionalProperties.properties.tools.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.identities.additionalProperties.properties.tools.enum,parentSchema:schema31.properties.identities.additionalProperties.properties.tools,data:data110};
+if(data95.namespaces !== undefined){
+let data109 = data95.namespaces;
+if(Array.isArray(data109)){
+const len16 = data109.length;
+for(let i16=0; i16<len16; i16++){
+let data110 = data109[i16];
+if(typeof data110 === "string"){
+if(func2(data110) < 1){
+const err222 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/namespaces/" + i16,schemaPath:"#/properties/identities/additionalProperties/properties/namespaces/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.namespaces.items,data:data110};
 if(vErrors === null){
 vErrors = [err222];
 }
@@ -2953,11 +2952,8 @@ vErrors.push(err222);
 errors++;
 }
 }
-if(data93.rateLimit !== undefined){
-let data111 = data93.rateLimit;
-if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
-if(data111.requestsPerSecond === undefined){
-const err223 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/required",keyword:"required",params:{missingProperty: "requestsPerSecond"},message:"must have required property '"+"requestsPerSecond"+"'",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.required,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit,data:data111};
+else {
+const err223 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/namespaces/" + i16,schemaPath:"#/properties/identities/additionalProperties/properties/namespaces/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.namespaces.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.namespaces.items,data:data110};
 if(vErrors === null){
 vErrors = [err223];
 }
@@ -2966,9 +2962,10 @@ vErrors.push(err223);
 }
 errors++;
 }
-for(const key30 in data111){
-if(!((key30 === "requestsPerSecond") || (key30 === "burst"))){
-const err224 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit,data:data111};
+}
+}
+else {
+const err224 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/namespaces",schemaPath:"#/properties/identities/additionalProperties/properties/namespaces/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.namespaces.type,parentSchema:schema31.properties.identities.additionalProperties.properties.namespaces,data:data109};
 if(vErrors === null){
 vErrors = [err224];
 }
@@ -2978,11 +2975,10 @@ vErrors.push(err224);
 errors++;
 }
 }
-if(data111.requestsPerSecond !== undefined){
-let data112 = data111.requestsPerSecond;
-if((typeof data112 == "number") && (isFinite(data112))){
-if(data112 > 1000000 || isNaN(data112)){
-const err225 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/requestsPerSecond",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/requestsPerSecond/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond,data:data112};
+if(data95.readOnly !== undefined){
+let data111 = data95.readOnly;
+if(typeof data111 !== "boolean"){
+const err225 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/readOnly",schemaPath:"#/properties/identities/additionalProperties/properties/readOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.identities.additionalProperties.properties.readOnly.type,parentSchema:schema31.properties.identities.additionalProperties.properties.readOnly,data:data111};
 if(vErrors === null){
 vErrors = [err225];
 }
@@ -2991,8 +2987,11 @@ vErrors.push(err225);
 }
 errors++;
 }
-if(data112 <= 0 || isNaN(data112)){
-const err226 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/requestsPerSecond",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/requestsPerSecond/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond,data:data112};
+}
+if(data95.tools !== undefined){
+let data112 = data95.tools;
+if(!((data112 === "search") || (data112 === "all"))){
+const err226 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/tools",schemaPath:"#/properties/identities/additionalProperties/properties/tools/enum",keyword:"enum",params:{allowedValues: schema31.properties.identities.additionalProperties.properties.tools.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.identities.additionalProperties.properties.tools.enum,parentSchema:schema31.properties.identities.additionalProperties.properties.tools,data:data112};
 if(vErrors === null){
 vErrors = [err226];
 }
@@ -3002,8 +3001,11 @@ vErrors.push(err226);
 errors++;
 }
 }
-else {
-const err227 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/requestsPerSecond",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/requestsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond.type,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond,data:data112};
+if(data95.rateLimit !== undefined){
+let data113 = data95.rateLimit;
+if(data113 && typeof data113 == "object" && !Array.isArray(data113)){
+if(data113.requestsPerSecond === undefined){
+const err227 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/required",keyword:"required",params:{missingProperty: "requestsPerSecond"},message:"must have required property '"+"requestsPerSecond"+"'",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.required,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit,data:data113};
 if(vErrors === null){
 vErrors = [err227];
 }
@@ -3012,11 +3014,9 @@ vErrors.push(err227);
 }
 errors++;
 }
-}
-if(data111.burst !== undefined){
-let data113 = data111.burst;
-if(!(((typeof data113 == "number") && (!(data113 % 1) && !isNaN(data113))) && (isFinite(data113)))){
-const err228 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/burst",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/burst/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst.type,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst,data:data113};
+for(const key30 in data113){
+if(!((key30 === "requestsPerSecond") || (key30 === "burst"))){
+const err228 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key30},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit,data:data113};
 if(vErrors === null){
 vErrors = [err228];
 }
@@ -3025,9 +3025,12 @@ vErrors.push(err228);
 }
 errors++;
 }
-if((typeof data113 == "number") && (isFinite(data113))){
-if(data113 > 1000000 || isNaN(data113)){
-const err229 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/burst",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/burst/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst,data:data113};
+}
+if(data113.requestsPerSecond !== undefined){
+let data114 = data113.requestsPerSecond;
+if((typeof data114 == "number") && (isFinite(data114))){
+if(data114 > 1000000 || isNaN(data114)){
+const err229 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/requestsPerSecond",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/requestsPerSecond/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond,data:data114};
 if(vErrors === null){
 vErrors = [err229];
 }
@@ -3036,8 +3039,8 @@ vErrors.push(err229);
 }
 errors++;
 }
-if(data113 < 1 || isNaN(data113)){
-const err230 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/burst",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/burst/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst,data:data113};
+if(data114 <= 0 || isNaN(data114)){
+const err230 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/requestsPerSecond",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/requestsPerSecond/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0",schema:0,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond,data:data114};
 if(vErrors === null){
 vErrors = [err230];
 }
@@ -3047,10 +3050,8 @@ vErrors.push(err230);
 errors++;
 }
 }
-}
-}
 else {
-const err231 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.type,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit,data:data111};
+const err231 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/requestsPerSecond",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/requestsPerSecond/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond.type,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.requestsPerSecond,data:data114};
 if(vErrors === null){
 vErrors = [err231];
 }
@@ -3060,15 +3061,10 @@ vErrors.push(err231);
 errors++;
 }
 }
-if(data93.keys !== undefined){
-let data114 = data93.keys;
-if(Array.isArray(data114)){
-const len17 = data114.length;
-for(let i17=0; i17<len17; i17++){
-let data115 = data114[i17];
-if(typeof data115 === "string"){
-if(!pattern5.test(data115)){
-const err232 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/keys/" + i17,schemaPath:"#/properties/identities/additionalProperties/properties/keys/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_*][A-Za-z0-9_*]*$"},message:"must match pattern \""+"^[A-Za-z_*][A-Za-z0-9_*]*$"+"\"",schema:"^[A-Za-z_*][A-Za-z0-9_*]*$",parentSchema:schema31.properties.identities.additionalProperties.properties.keys.items,data:data115};
+if(data113.burst !== undefined){
+let data115 = data113.burst;
+if(!(((typeof data115 == "number") && (!(data115 % 1) && !isNaN(data115))) && (isFinite(data115)))){
+const err232 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/burst",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/burst/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst.type,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst,data:data115};
 if(vErrors === null){
 vErrors = [err232];
 }
@@ -3077,9 +3073,9 @@ vErrors.push(err232);
 }
 errors++;
 }
-}
-else {
-const err233 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/keys/" + i17,schemaPath:"#/properties/identities/additionalProperties/properties/keys/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.keys.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.keys.items,data:data115};
+if((typeof data115 == "number") && (isFinite(data115))){
+if(data115 > 1000000 || isNaN(data115)){
+const err233 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/burst",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/burst/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst,data:data115};
 if(vErrors === null){
 vErrors = [err233];
 }
@@ -3088,10 +3084,8 @@ vErrors.push(err233);
 }
 errors++;
 }
-}
-}
-else {
-const err234 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/keys",schemaPath:"#/properties/identities/additionalProperties/properties/keys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.keys.type,parentSchema:schema31.properties.identities.additionalProperties.properties.keys,data:data114};
+if(data115 < 1 || isNaN(data115)){
+const err234 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit/burst",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/properties/burst/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit.properties.burst,data:data115};
 if(vErrors === null){
 vErrors = [err234];
 }
@@ -3102,8 +3096,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err235 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/identities/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.additionalProperties.type,parentSchema:schema31.properties.identities.additionalProperties,data:data93};
+const err235 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/rateLimit",schemaPath:"#/properties/identities/additionalProperties/properties/rateLimit/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.additionalProperties.properties.rateLimit.type,parentSchema:schema31.properties.identities.additionalProperties.properties.rateLimit,data:data113};
 if(vErrors === null){
 vErrors = [err235];
 }
@@ -3113,9 +3108,15 @@ vErrors.push(err235);
 errors++;
 }
 }
-}
-else {
-const err236 = {instancePath:instancePath+"/identities",schemaPath:"#/properties/identities/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.type,parentSchema:schema31.properties.identities,data:data92};
+if(data95.keys !== undefined){
+let data116 = data95.keys;
+if(Array.isArray(data116)){
+const len17 = data116.length;
+for(let i17=0; i17<len17; i17++){
+let data117 = data116[i17];
+if(typeof data117 === "string"){
+if(!pattern5.test(data117)){
+const err236 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/keys/" + i17,schemaPath:"#/properties/identities/additionalProperties/properties/keys/items/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_*][A-Za-z0-9_*]*$"},message:"must match pattern \""+"^[A-Za-z_*][A-Za-z0-9_*]*$"+"\"",schema:"^[A-Za-z_*][A-Za-z0-9_*]*$",parentSchema:schema31.properties.identities.additionalProperties.properties.keys.items,data:data117};
 if(vErrors === null){
 vErrors = [err236];
 }
@@ -3125,14 +3126,61 @@ vErrors.push(err236);
 errors++;
 }
 }
-}
 else {
-const err237 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+const err237 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/keys/" + i17,schemaPath:"#/properties/identities/additionalProperties/properties/keys/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.identities.additionalProperties.properties.keys.items.type,parentSchema:schema31.properties.identities.additionalProperties.properties.keys.items,data:data117};
 if(vErrors === null){
 vErrors = [err237];
 }
 else {
 vErrors.push(err237);
+}
+errors++;
+}
+}
+}
+else {
+const err238 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1")+"/keys",schemaPath:"#/properties/identities/additionalProperties/properties/keys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.identities.additionalProperties.properties.keys.type,parentSchema:schema31.properties.identities.additionalProperties.properties.keys,data:data116};
+if(vErrors === null){
+vErrors = [err238];
+}
+else {
+vErrors.push(err238);
+}
+errors++;
+}
+}
+}
+else {
+const err239 = {instancePath:instancePath+"/identities/" + key27.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/identities/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.additionalProperties.type,parentSchema:schema31.properties.identities.additionalProperties,data:data95};
+if(vErrors === null){
+vErrors = [err239];
+}
+else {
+vErrors.push(err239);
+}
+errors++;
+}
+}
+}
+else {
+const err240 = {instancePath:instancePath+"/identities",schemaPath:"#/properties/identities/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.identities.type,parentSchema:schema31.properties.identities,data:data94};
+if(vErrors === null){
+vErrors = [err240];
+}
+else {
+vErrors.push(err240);
+}
+errors++;
+}
+}
+}
+else {
+const err241 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err241];
+}
+else {
+vErrors.push(err241);
 }
 errors++;
 }

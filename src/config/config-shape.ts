@@ -108,6 +108,7 @@ export const CONFIG_SHAPE = {
     }),
     log: closedSection({
       level: defaulted({ enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] }, D.log.level),
+      format: defaulted({ enum: ['text', 'json'] }, D.log.format),
     }),
     cache: closedSection({
       enabled: defaulted({ type: 'boolean' }, D.cache.enabled),

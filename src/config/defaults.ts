@@ -15,7 +15,7 @@ export const CONFIG_DEFAULTS = {
     maxJsonDepth: 256,
   },
   audit: { enabled: true, dir: '.flowmcp/audit', maxBytes: 10 * 1_048_576, files: 10 },
-  log: { level: 'info' },
+  log: { level: 'info', format: 'text' },
   cache: { enabled: true, ttlSeconds: 0, maxEntries: 10_000 },
   upstreamLimits: { maxPauseSeconds: 300 },
   redis: { commandTimeoutMs: 200 },

@@ -130,8 +130,8 @@ export interface ProjectConfig {
   audit: AuditConfig;
   upstreamLimits: UpstreamLimitsConfig;
   redis: RedisConfig;
-  /** Level of the structured logs of `serve` (`--log-level` wins). */
-  log: { level?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent' };
+  /** Level of the structured logs of `serve` (`--log-level` wins), and whether all it says is a log entry (`--log-format` wins). */
+  log: { level?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'; format?: 'text' | 'json' };
   output: { validate: OutputValidation };
   /** What `serve` lists (src/discovery/mode.ts); `serve --tools` wins. */
   discovery: { tools: ToolsSetting; searchAbove?: number; pageSize?: number };

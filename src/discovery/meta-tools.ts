@@ -6,6 +6,7 @@
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolIndex } from './tool-index.js';
 import { FlowguardError } from '../errors/flowguard-error.js';
+import { plural } from '../shared/plural.js';
 
 export const SEARCH_TOOLS = 'search_tools';
 export const DESCRIBE_TOOL = 'describe_tool';
@@ -93,7 +94,7 @@ export function searchTools(
     tools.length === 0
       ? `No tool of this server fits "${query.slice(0, 200)}"${namespace === undefined ? '' : ` in namespace ${namespace.slice(0, 100)}`}. Try other words, or the task cannot be done here.`
       : [
-          `${tools.length} tools, best first (describe_tool shows one's arguments; call_tool runs it):`,
+          `${plural(tools.length, 'tool')}, best first (describe_tool shows one's arguments; call_tool runs it):`,
           ...tools.map((tool) => `- ${tool.name}: ${tool.description}`),
         ].join('\n');
   return { content: [{ type: 'text', text }], structuredContent: { tools } };

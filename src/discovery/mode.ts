@@ -7,6 +7,7 @@ import type { ToolsSetting } from '../config/project.js';
 import type { DiscoveryMode } from './served.js';
 import { META_TOOLS } from './meta-tools.js';
 import { CONFIG_DEFAULTS } from '../config/defaults.js';
+import { plural } from '../shared/plural.js';
 
 const SEARCH_ABOVE: number = CONFIG_DEFAULTS.discovery.searchAbove;
 
@@ -25,7 +26,7 @@ export function chooseMode(
   const mode: DiscoveryMode = setting === 'auto' ? (served > searchAbove ? 'search' : 'all') : setting;
   const why =
     setting === 'auto'
-      ? `auto: ${served} tools served, ${served > searchAbove ? 'more than' : 'at most'} ${searchAbove}`
+      ? `auto: ${plural(served, 'tool')} served, ${served > searchAbove ? 'more than' : 'at most'} ${searchAbove}`
       : `--tools ${setting}`;
   const line =
     mode === 'search'

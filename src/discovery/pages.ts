@@ -4,6 +4,7 @@
 // list_changed) still lands on a page, and a forged one is refused, not trusted.
 
 import { FlowguardError } from '../errors/flowguard-error.js';
+import { plural } from '../shared/plural.js';
 
 export interface ToolPage<T> {
   tools: T[];
@@ -25,7 +26,9 @@ export function pageOf<T>(
   if (pageSize === undefined && cursor === undefined) return { tools: [...listing] };
   const start = cursor === undefined ? 0 : offsetOf(cursor);
   if (start > listing.length)
-    throw new CursorError(`invalid cursor: past the end of the ${listing.length} tools; list again without a cursor`);
+    throw new CursorError(
+      `invalid cursor: past the end of the ${plural(listing.length, 'tool')}; list again without a cursor`,
+    );
   const end = pageSize === undefined ? listing.length : start + pageSize;
   const page: ToolPage<T> = { tools: listing.slice(start, end) };
   if (end < listing.length) page.nextCursor = cursorOf(end);

@@ -51,6 +51,7 @@ import { discoveryListing, isMetaCall, answerMetaCall, toolIndexOf, type Discove
 import type { ToolIndex } from '../discovery/tool-index.js';
 import type { Caller } from '../access/caller.js';
 import type { IdentityPolicy } from '../access/identities.js';
+import { plural } from '../shared/plural.js';
 
 export interface McpServerOptions {
   /** Largest text (or base64 data) item of a result, in characters; longer text is cut. */
@@ -186,7 +187,7 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
         catalog.recordCallNotMade(name, args, recordedCaller);
         throw new McpError(
           ErrorCode.InvalidParams,
-          `Unknown tool: ${name.slice(0, 100)}. tools/list names the ${table.listing.length} tools of this server.`,
+          `Unknown tool: ${name.slice(0, 100)}. tools/list names the ${plural(table.listing.length, 'tool')} of this server.`,
         );
       }
 

@@ -22,6 +22,7 @@ import { open, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { silentLogger, type Logger } from './logger.js';
 import { CONFIG_DEFAULTS } from '../config/defaults.js';
+import { plural } from '../shared/plural.js';
 
 export interface AuditLogOptions {
   /** The folder; created if missing. */
@@ -139,7 +140,7 @@ export class AuditLog {
     if (this.droppedUnreported > 0) {
       this.logger.warn(
         { dir: this.dir, dropped: this.droppedUnreported },
-        `audit log: ${this.droppedUnreported} records dropped while writing could not keep up`,
+        `audit log: ${plural(this.droppedUnreported, 'record')} dropped while writing could not keep up`,
       );
       this.droppedUnreported = 0;
     }
@@ -160,7 +161,7 @@ export class AuditLog {
       this.lastUnwritableWarning = now;
       this.logger.warn(
         { dir: this.dir, dropped: this.unwritable },
-        `audit log: ${this.unwritable} records could not be made into a line of at most ${MAX_LINE_BYTES} bytes and were dropped`,
+        `audit log: ${plural(this.unwritable, 'record')} dropped: could not be made into a line of at most ${MAX_LINE_BYTES} bytes`,
       );
       this.unwritable = 0;
     }

@@ -3,6 +3,7 @@
 
 import { countBySeverity, hasErrors, type Finding, type Severity } from './findings.js';
 import { fileVerdict, isAuthoringError } from './scope.js';
+import { plural } from '../shared/plural.js';
 
 export interface FileReport {
   file: string;
@@ -72,11 +73,6 @@ function consequences(s: Summary): string {
   if (s.routesDropped > 0) parts.push(`${plural(s.routesDropped, 'route')} cannot be served`);
   if (s.authoringErrors > 0) parts.push(`${plural(s.authoringErrors, 'authoring error')} to fix, served anyway`);
   return parts.length > 0 ? parts.join('; ') : 'all files can be loaded';
-}
-
-/** `1 file`, `2 files`: every count a report prints. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 export function formatFinding(finding: Finding): string {

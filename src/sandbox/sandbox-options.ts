@@ -39,9 +39,15 @@ export const REPLY_POLL_MS = 2;
  * How long a job may wait for a worker process to start it, beyond its own deadline: a new
  * process takes a few hundred milliseconds to start (SES lockdown), more on a loaded machine, and
  * that is not the call's fault. A load waits longer: its libraries may have to be imported first.
+ * The start of a process replacing one that had been ready is not counted at all (job-queue.ts, `pause`).
  */
 export const START_ALLOWANCE_MS = 2000;
 export const LOAD_START_WAIT_MS = 30_000;
+/**
+ * The most a replacement process's start may hold the start bounds of the jobs waiting for it
+ * (job-queue.ts, `pause`): past it, a process that has not said it is ready counts against them.
+ */
+export const REPLACEMENT_START_WAIT_MS = 30_000;
 /** A process that dies before it is ready is started again after this delay, doubled each time up to the maximum. */
 export const FIRST_RESTART_DELAY_MS = 50;
 export const MAX_RESTART_DELAY_MS = 3200;

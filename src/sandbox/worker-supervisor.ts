@@ -39,16 +39,15 @@ import { routeWorkerMessage, type MessageRoutes } from './worker-messages.js';
 import { rssLimitMb, WorkerProcess, type WorkerEvents } from './worker-process.js';
 
 /**
- * One worker process and the queue of jobs for it. The worker runs requests one at a time, in
- * the order sent, so a deadline measures exactly one factory or handler call (a network attempt
- * is charged to the request whose code made it, job-context.ts). Consecutive loads are sent
- * together, and calls of a loaded unit ahead (the worker goes from one to the next without a
- * round trip to the host between them); everything else waits for the reply before it. A job
- * that no process has started by its deadline fails (the process was restarting, or busy with
- * the jobs before it). A process that dies before it is ready is started again after a delay
- * that doubles with each such death, so a crash loop does not burn a core. A wait on the network
- * does not hold the process: an executeRequest call whose requests are in flight while other jobs
- * wait is parked, and the next job runs beside it (process-turn.ts: why; bridged-call.ts: how).
+ * One worker process and the queue of jobs for it. The worker runs requests one at a time, in the order sent, so a
+ * deadline measures exactly one factory or handler call (a network attempt is charged to the request whose code made
+ * it, job-context.ts). Consecutive loads are sent together, and calls of a loaded unit ahead (the worker goes from one
+ * to the next without a round trip to the host between them); everything else waits for the reply before it. A job
+ * that no process has started by its start bound fails (the process was restarting, or busy with the jobs before it);
+ * the bounds stand still while a process that had been ready is replaced (job-queue.ts). A process that dies before
+ * it is ready is started again after a delay that doubles with each such death, so a crash loop does not burn a core.
+ * A wait on the network does not hold the process: an executeRequest call whose requests are in flight while other
+ * jobs wait is parked, and the next job runs beside it (process-turn.ts: why; bridged-call.ts: how).
  */
 export class WorkerSupervisor {
   unitCount = 0;
@@ -97,6 +96,7 @@ export class WorkerSupervisor {
     ready: (worker) => {
       if (worker !== this.worker) return;
       this.restarts.ready();
+      this.queue.resume();
       this.wake?.();
     },
     message: (worker, message) => worker === this.worker && routeWorkerMessage(message, this.routes),
@@ -365,10 +365,7 @@ export class WorkerSupervisor {
     });
   }
 
-  /**
-   * A reply, looked at before anyone acts on it: a worker that reports running out of memory
-   * exits after that reply, so it is replaced at once and no later request is lost with it.
-   */
+  /** A reply, looked at before anyone acts on it: a worker that reports running out of memory exits after that reply, so it is replaced at once and no later request is lost with it. */
   private received(reply: Reply): Reply {
     if (endsWorker(reply)) this.replace(reply.failure.message);
     return reply;
@@ -380,8 +377,10 @@ export class WorkerSupervisor {
     this.restartAfterDeath(worker.pid, cause, !wasReady);
   }
 
-  /** Starts the next process: at once after one that was ready, after a growing delay otherwise. */
+  /** Starts the next process: at once after one that was ready, after a growing delay otherwise; the waiting jobs' start bounds stand still while it starts, unless the last one never did. */
   private restartAfterDeath(pid: number | undefined, cause: string, beforeReady: boolean): void {
+    if (beforeReady) this.queue.resume();
+    else this.queue.pause();
     const delay = this.restarts.delayAfter(beforeReady);
     this.onEvent({ kind: 'worker-stopped', pid, cause, beforeReady, restartInMs: delay });
     this.restarts.after(delay, () => this.spawn());
@@ -394,6 +393,7 @@ export class WorkerSupervisor {
     this.running.failAll((holds) => (holds && holder ? holder : replaced));
     const old = this.worker;
     this.onEvent({ kind: 'worker-replaced', pid: old?.pid, reason });
+    this.queue.pause();
     this.spawn();
     old?.kill();
   }

@@ -26,6 +26,10 @@ export interface TestProvider {
   token(client: TestClient, resource: string, scope?: string): Promise<string>;
   /** A JWT signed with the provider's own key, with whatever claims the test gives. */
   sign(claims: JWTPayload): Promise<string>;
+  /** Revokes a token `client` was issued (RFC 7009): its introspection says inactive from then on. */
+  revoke(client: TestClient, token: string): Promise<void>;
+  /** Requests its introspection endpoint has received so far. */
+  introspections(): number;
   close(): Promise<void>;
 }
 
@@ -55,6 +59,7 @@ export async function startProvider(
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
       introspection: { enabled: true },
+      revocation: { enabled: true },
       resourceIndicators: {
         enabled: true,
         useGrantedResource: () => true,
@@ -72,7 +77,12 @@ export async function startProvider(
   });
   // Its warnings about the in-memory adapter and the runtime are for production, not a test.
   provider.on('server_error', () => undefined);
+  let introspections = 0;
+  http.on('request', (request) => {
+    if (request.url?.startsWith('/token/introspection')) introspections += 1;
+  });
   http.on('request', provider.callback());
+  const basic = (client: TestClient) => `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`;
   const signingKey = await importJWK(privateJwk, 'RS256');
 
   return {
@@ -84,7 +94,7 @@ export async function startProvider(
         method: 'POST',
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
-          authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+          authorization: basic(client),
         },
         body: new URLSearchParams({ grant_type: 'client_credentials', scope, resource }),
       });
@@ -92,6 +102,15 @@ export async function startProvider(
       if (!body.access_token) throw new Error(`no token: ${JSON.stringify(body)}`);
       return body.access_token;
     },
+    async revoke(client, token) {
+      const response = await fetch(`${issuer}/token/revocation`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(client) },
+        body: new URLSearchParams({ token, token_type_hint: 'access_token' }),
+      });
+      if (!response.ok) throw new Error(`not revoked: ${response.status} ${await response.text()}`);
+    },
+    introspections: () => introspections,
     sign: (claims) =>
       new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'test-key', typ: 'at+jwt' }).sign(signingKey),
     close: () =>

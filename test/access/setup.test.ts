@@ -274,4 +274,13 @@ describe('the config of remote access', () => {
       }),
     ).toMatchObject({ oauth: { algorithms: ['ES256'] } });
   });
+
+  it('takes how long introspection answers are kept, 0 to 3600 seconds', () => {
+    const introspection = (cacheSeconds: unknown) => ({
+      oauth: { issuer: 'https://auth.example', introspection: { clientId: 'rs', clientSecretEnv: 'RS', cacheSeconds } },
+    });
+    expect(message(introspection(3601))).toMatch(/CFG003 error [^\n]* oauth\.introspection\.cacheSeconds: /);
+    expect(message(introspection(-1))).toMatch(/CFG003 error [^\n]* oauth\.introspection\.cacheSeconds: /);
+    expect(configured(introspection(0))).toMatchObject({ oauth: { introspection: { cacheSeconds: 0 } } });
+  });
 });

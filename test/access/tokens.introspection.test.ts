@@ -59,7 +59,8 @@ beforeAll(async () => {
     });
   });
   const prepared = await prepareOAuth(
-    { introspection: { clientId: 'flowguard', clientSecretEnv: 'RS_SECRET' } },
+    // Every answer asked for, none kept: each case plays its own answer to the same token (the cache: tokens.introspection-cache.test.ts).
+    { introspection: { clientId: 'flowguard', clientSecretEnv: 'RS_SECRET', cacheSeconds: 0 } },
     { issuer: issuer.origin, resource: RESOURCE },
     { RS_SECRET: SECRET },
   );

@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../src/runtime/catalog.js';
 import { loadProjectCatalog, type ProjectCatalog } from '../kit/catalog.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
-import { waitFor } from '../support/wait.js';
 
 const MAX_REQUESTS = 20;
 const FLOOD = 40_000;
@@ -97,12 +96,16 @@ const CALM_ANSWER = {
 let upstream: Upstream;
 let loaded: ProjectCatalog | undefined;
 let catalog: Catalog;
+/** Told when the hostile loop's slow request reaches the upstream. */
+let slowArrived: () => void = () => undefined;
 
 beforeAll(async () => {
   upstream = await startUpstream((req, res) => {
     const answer = () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"calm":true}');
-    if (req.url === '/slow') setTimeout(answer, 3_000);
-    else answer();
+    if (req.url === '/slow') {
+      slowArrived();
+      setTimeout(answer, 3_000);
+    } else answer();
   });
   loaded = await loadProjectCatalog(
     {
@@ -137,9 +140,10 @@ describe('a hostile schema in the process of a calm one', () => {
   });
 
   it("a loop run while its request is in flight counts against its deadline once the calm schema's call waits: the loop fails alone (SEC105), the calm call runs", async () => {
+    const slowSent = new Promise<void>((resolve) => (slowArrived = resolve));
     const spin = catalog.call('hostile_spin', {});
-    // Once the loop runs with its request on the wire.
-    await waitFor(() => sentTo('/slow') > 0, 5_000);
+    // Once the loop runs with its request on the wire (a process busy after the flood may take a while to start it).
+    await slowSent;
     const calm = await catalog.call('calm_read', {});
     expect(calm).toMatchObject({ ok: true, content: { value: CALM_ANSWER } });
     expect(await spin).toMatchObject({ ok: false, error: { code: 'SEC105' } });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/runtime/catalog.js';
-import { loadSummary } from '../../src/cli/serve-summary.js';
+import { connectHelp, loadSummary, oauthConnectHelp } from '../../src/cli/serve-summary.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const work = mkdtempSync(join(tmpdir(), 'flowguard-summary-'));
@@ -27,5 +27,25 @@ describe('loadSummary', () => {
     } finally {
       await catalog.close();
     }
+  });
+});
+
+describe('the serving line', () => {
+  const url = 'http://127.0.0.1:8080/mcp';
+  const flags = { schemas: 'schemas', project: '.' };
+  const firstLines = (served: number) => [
+    connectHelp(url, served, flags, false).split('\n')[0],
+    connectHelp(url, served, flags, true).split('\n')[0],
+    oauthConnectHelp(url, served, flags, { issuer: 'https://auth.example', resource: url }).split('\n')[0],
+  ];
+
+  it('counts one tool in the singular, none and two in the plural, with or without a token', () => {
+    for (const [served, counted] of [
+      [0, '0 tools'],
+      [1, '1 tool'],
+      [2, '2 tools'],
+    ] as const)
+      for (const line of firstLines(served))
+        expect(line).toMatch(new RegExp(`^flowguard: serving ${counted} at ${url} \\(`));
   });
 });

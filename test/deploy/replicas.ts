@@ -20,11 +20,11 @@ export interface Replica {
 export async function startReplica(args: readonly string[], env: Record<string, string> = {}): Promise<Replica> {
   const spawned = spawnServe([BIN, 'serve', '--transport', 'http', '--port', '0', ...args], env);
   const started = await waitFor(
-    () => /serving \d+ tools at (\S+)/.test(spawned.stderr()) || spawned.child.exitCode !== null,
+    () => /serving \d+ tools? at (\S+)/.test(spawned.stderr()) || spawned.child.exitCode !== null,
     60_000,
     50,
   );
-  const url = /serving \d+ tools at (\S+)/.exec(spawned.stderr())?.[1];
+  const url = /serving \d+ tools? at (\S+)/.exec(spawned.stderr())?.[1];
   if (!started || url === undefined) {
     spawned.child.kill('SIGKILL');
     throw new Error(`flowguard serve did not start: ${spawned.stderr()}`);

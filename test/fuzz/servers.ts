@@ -129,7 +129,7 @@ export async function startHttp(args: string[], log: { text: string }, token: st
       resolve();
     }),
   );
-  const printed = () => /serving \d+ tools at (\S+)/.exec(log.text.slice(start))?.[1];
+  const printed = () => /serving \d+ tools? at (\S+)/.exec(log.text.slice(start))?.[1];
   if (!(await waitFor(() => printed() !== undefined || death !== '', 30_000)))
     throw new Error(`the HTTP server did not start: ${log.text.slice(start)}`);
   const url = printed();

@@ -156,7 +156,7 @@ describe('a recorded group', () => {
     });
     const served = flowguard(['serve', '--transport', 'stdio', '--group', 'things'], dir);
     expect(served.code, served.stderr).toBe(0);
-    expect(served.stderr).toContain('flowguard: group things: 1 of its 1 tools served');
+    expect(served.stderr).toContain('flowguard: group things: 1 of its 1 tool served');
   });
 
   describe.each(CHANGES)('when %s', (what, change, message) => {

@@ -47,7 +47,7 @@ beforeAll(async () => {
     '--port',
     '0',
   ]);
-  const listening = /serving \d+ tools at (http:\/\/127\.0\.0\.1:\d+\/mcp)/;
+  const listening = /serving \d+ tools? at (http:\/\/127\.0\.0\.1:\d+\/mcp)/;
   expect(await waitFor(() => listening.test(server.stderr()), 20_000), server.stderr()).toBe(true);
   url = listening.exec(server.stderr())?.[1] as string;
 });

@@ -68,8 +68,8 @@ afterAll(async () => {
 });
 
 async function urlOf(server: Spawned): Promise<string> {
-  expect(await waitFor(() => /serving \d+ tools at (\S+)/.test(server.stderr()), 20_000), server.stderr()).toBe(true);
-  return (/serving \d+ tools at (\S+)/.exec(server.stderr()) as RegExpExecArray)[1] as string;
+  expect(await waitFor(() => /serving \d+ tools? at (\S+)/.test(server.stderr()), 20_000), server.stderr()).toBe(true);
+  return (/serving \d+ tools? at (\S+)/.exec(server.stderr()) as RegExpExecArray)[1] as string;
 }
 
 async function connect(

@@ -63,9 +63,9 @@ describe.skipIf(!REDIS_INSTALLED)('two servers, one Redis', () => {
         'info',
       ];
       const spawned = spawnServe(args);
-      const started = await waitFor(() => /serving \d+ tools at (\S+)/.test(spawned.stderr()), 30_000);
+      const started = await waitFor(() => /serving \d+ tools? at (\S+)/.test(spawned.stderr()), 30_000);
       expect(started, spawned.stderr()).toBe(true);
-      const url = /serving \d+ tools at (\S+)/.exec(spawned.stderr())?.[1] as string;
+      const url = /serving \d+ tools? at (\S+)/.exec(spawned.stderr())?.[1] as string;
       servers.push({ spawned, connection: await connectHttp(url) });
     }
   }, 90_000);
