@@ -8,11 +8,13 @@
 // version of one file, loads the catalog as `serve` does, puts the reviewed bytes back and
 // verifies the group against the catalog loaded: it must not verify (GRP008 naming the file).
 
+import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyGroup } from '../../src/cli/serve-groups.js';
+import { recordContent } from '../../src/groups/content.js';
 import { groupsFilePath, readGroupsFile } from '../../src/groups/groups-file.js';
 import { buildGroup, withGroup } from '../../src/groups/write.js';
 import { Catalog } from '../../src/runtime/catalog.js';
@@ -111,10 +113,15 @@ describe.each([false, true])('a file swapped between the load and the verificati
     dir = await recordedProject(`verify-${cache}`);
   });
 
-  it('verifies while nothing changed', async () => {
+  it('verifies while nothing changed, each file by the SHA-256 of its bytes (as sha256sum shows them)', async () => {
     const catalog = await load(dir, cache);
     try {
       expect(verifyGroup(catalog, { project: dir }, 'things')).toMatchObject({ ok: true });
+      const bytes = (file: string) => `sha256:${createHash('sha256').update(readFileSync(file)).digest('hex')}`;
+      expect(recordContent(catalog.tools, catalog)).toMatchObject({
+        files: { 'example/things.mjs': bytes(schemaFile(dir)), 'example/skills/find-thing.mjs': bytes(skillFile(dir)) },
+        lists: { exampleColors: bytes(listFile(dir)) },
+      });
     } finally {
       await catalog.close();
     }
