@@ -61,6 +61,7 @@ export const INTEGRATION: readonly string[] = [
   'test/cli/list.test.ts',
   'test/cli/migrate.test.ts',
   'test/cli/run.test.ts',
+  'test/cli/serve.watch-groups.test.ts',
   'test/cli/shared.test.ts',
   'test/cli/test-command.test.ts',
   'test/cli/validate-lists.test.ts',
