@@ -167,6 +167,7 @@ export const INTEGRATION: readonly string[] = [
   'test/sandbox/worker.left-promise-timers.test.ts',
   'test/scan/forbidden.test.ts',
   'test/scan/html-comments.test.ts',
+  'test/scan/source-file.fifo.test.ts',
   'test/schema/serving.test.ts',
   'test/scripts/ci.test.ts',
   'test/selections/endpoints.test.ts',

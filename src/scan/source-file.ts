@@ -31,7 +31,8 @@ export function readSourceFile(file: string, maxBytes: number | undefined, tooLa
     // Never through a symbolic link: a folder's listing skips links, and a file swapped for one
     // after the listing (a --watch reload, say) would read whatever it points at (the project's
     // .env) as schema text. A path the operator names on the command line is resolved first.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // Nor waiting: opening a FIFO swapped in waits for a writer, and would hold the whole process.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP')
       return {
@@ -40,7 +41,15 @@ export function readSourceFile(file: string, maxBytes: number | undefined, tooLa
     return { sink: unreadableFile(file, error) };
   }
   try {
-    const { size } = fstatSync(fd);
+    const stat = fstatSync(fd);
+    if (!stat.isFile())
+      return {
+        sink: unreadableFile(
+          file,
+          new Error('it is no regular file (a folder, a FIFO, a device or a socket), which is never read'),
+        ),
+      };
+    const { size } = stat;
     if (size > limit) return { sink: oversized(file, `the file is ${bytes(size)}`, limit, tooLarge) };
     // The size is where reading starts, not a promise: read until the end, at most limit + 1 bytes.
     let buffer = Buffer.allocUnsafe(size + 1);
