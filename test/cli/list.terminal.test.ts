@@ -1,9 +1,11 @@
-// `flowguard list` and `flowguard doctor` print what hostile schema files hold (promise 8: text a
-// command prints cannot act on a terminal). A schema file's name is the author's, as is its text,
-// which a finding quotes: here a file named with a colour change, a window-title sequence (OSC,
-// ended by BEL) and a right-to-left override, and a file whose namespace holds a screen clear and
-// an 8-bit CSI. Both are rejected, and both commands name them. Real parts: the files in a real
-// folder, the commands run in-process on that project, as text and with --json.
+// `flowguard list`, `flowguard doctor` and `flowguard group list` print what hostile schema files
+// hold (promise 8: text a command prints cannot act on a terminal). A schema file's name is the
+// author's, as is its text, which a finding quotes: here a file named with a colour change, a
+// window-title sequence (OSC, ended by BEL) and a right-to-left override, and a file whose
+// namespace holds a screen clear and an 8-bit CSI, both rejected; and a sound schema in a file so
+// named, whose tool's reference (`namespace/file::route`) carries the name into a recorded group.
+// Real parts: the files in a real folder, the commands run in-process on that project, as text
+// and with --json.
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,10 +27,30 @@ beforeAll(() => {
   schemas = join(project.dir, 'schemas');
   mkdirSync(schemas);
   writeFileSync(join(schemas, NAME), 'export const main = { namespace: 1 };\n');
+  mkdirSync(join(schemas, 'sound'));
+  writeFileSync(
+    join(schemas, 'sound', NAME),
+    `export const main = { namespace: 'sound', name: 'S', description: 'S.', version: '2.0.0', root: 'https://api.s.test',
+  routes: { getIt: { method: 'GET', path: '/it', description: 'It.', parameters: [], tests: [{ _description: 'x' }] } } };\n`,
+  );
   writeFileSync(
     join(schemas, 'quoted.mjs'),
     `export const main = { namespace: '${NAMESPACE}', name: 'Q', description: 'Q.', version: '2.0.0', root: 'https://api.q.test', routes: {} };\n`,
   );
+});
+beforeAll(async () => {
+  const created = await runFlowguard([
+    'group',
+    'create',
+    'g',
+    '--tools',
+    'sound_getIt',
+    '--schemas',
+    schemas,
+    '--project',
+    project.dir,
+  ]);
+  expect(created.code, created.stdout + created.stderr).toBe(0);
 });
 afterAll(() => project?.remove());
 
@@ -52,15 +74,18 @@ describe.each([
   ['list', []],
   ['list', ['--json']],
   ['doctor', []],
+  ['group', ['list']],
+  ['group', ['list', '--json']],
 ])('flowguard %s %j over hostile file names and text', (command, extra) => {
-  it('prints the rejected files, and nothing in the output acts on the terminal', async () => {
+  it('names the hostile file, and nothing in the output acts on the terminal', async () => {
     const { stdout, stderr } = await runFlowguard([command, ...extra, '--schemas', schemas, '--project', project.dir]);
-    expect(stdout).toContain('evil');
+    expect(stdout).toContain(command === 'group' ? 'sound/evil' : 'evil');
     expect(acting(stdout + stderr)).toEqual([]);
     if (extra.includes('--json')) {
       // Still JSON of the same data: the name escaped as JSON's \u, read back as it is.
-      const data = JSON.parse(stdout) as { rejected: Array<{ file: string }> };
-      expect(data.rejected.map((row) => row.file)).toContain(join(schemas, NAME));
+      const data = JSON.parse(stdout) as { rejected?: Array<{ file: string }>; groups?: Array<{ tools: string[] }> };
+      if (command === 'list') expect(data.rejected?.map((row) => row.file)).toContain(join(schemas, NAME));
+      else expect(data.groups?.[0]?.tools).toEqual([`sound/${NAME}::getIt`]);
     }
   });
 });
