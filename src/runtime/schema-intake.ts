@@ -63,8 +63,14 @@ export async function checkSchemaFiles(
       report.requiredLibraries = check.schema.requiredLibraries;
     reports.push(report);
     checkpoint();
+    // The version served before stands in for a broken edit, never for the operator's word: one
+    // that loads a library the allowlist no longer holds (read again with each load) goes.
     const lastGood = report.findings.some(isError)
-      ? options.previous?.schemas.find((entry) => entry.file === check.file)
+      ? options.previous?.schemas.find(
+          (entry) =>
+            entry.file === check.file &&
+            entry.schema.requiredLibraries.every((library) => checker.allowedLibraries.has(library)),
+        )
       : undefined;
     if (lastGood) {
       report.lastGood = true;
