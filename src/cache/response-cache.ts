@@ -9,6 +9,7 @@
 
 import type { CacheConfig } from '../config/project.js';
 import type { Decoded } from '../http/decode.js';
+import { brokenBound } from '../shared/raw.js';
 import type { SharedState } from '../state/shared-state.js';
 import { mayStore } from './cache-control.js';
 import { cacheKey, toolIdentity, type KeyValueOf } from './cache-key.js';
@@ -47,6 +48,13 @@ export interface ResponseCacheOptions {
   config: CacheConfig;
   /** The value of a declared key for a namespace: entries are bound to a fingerprint of them. */
   keyValue: KeyValueOf;
+  /**
+   * Deepest nesting of a JSON answer kept or served (`http.maxJsonDepth`, decoding's bound): a
+   * deeper one read back from the store was written by no decoding, and everything that writes a
+   * result out (the MCP answer, JSON.stringify) recurses through it and fails the call, on every
+   * hit for the entry's lifetime.
+   */
+  maxDepth: number;
 }
 
 export class ResponseCache {
@@ -108,7 +116,7 @@ export class ResponseCache {
     try {
       const { status, content } = JSON.parse(text) as { status?: unknown; content?: unknown };
       if (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599) return null;
-      return isDecoded(content) ? { ok: true, status: status as number, content } : null;
+      return isDecoded(content) && !this.tooDeep(content) ? { ok: true, status: status as number, content } : null;
     } catch {
       // A stored entry that is not ours (changed by hand, another version) is a miss, never an answer.
       return null;
@@ -125,8 +133,15 @@ export class ResponseCache {
     return policy.declaredReadOnly || requests.every((request) => READING_METHODS.has(request.method));
   }
 
+  /** Whether a JSON answer nests deeper than decoding reads any: walked without recursion. */
+  private tooDeep(content: Decoded): boolean {
+    return content.kind === 'json' && brokenBound(content.value, { maxDepth: this.options.maxDepth }) !== null;
+  }
+
   /** Stored without waiting: the caller has its answer, and a store that fails only costs a later miss. */
   private keep(key: string, { status, content }: CachedAnswer, ttlMs: number): void {
+    // A handler's answer nested deeper than the bound would only be a miss when read back.
+    if (this.tooDeep(content)) return;
     let text: string;
     try {
       text = JSON.stringify({ status, content });

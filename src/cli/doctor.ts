@@ -16,7 +16,7 @@ import { envFilePath, refusalText } from '../http/secrets.js';
 import { DEFAULT_ALLOWED_LIBRARIES } from '../libraries/allowlist.js';
 import { builtinRefusal, installCommand, resolveLibrary } from '../libraries/resolve.js';
 import { hasErrors } from '../report/findings.js';
-import { formatFinding, formatHuman, type FileReport } from '../report/format.js';
+import { formatFinding, formatHuman, terminalText, type FileReport } from '../report/format.js';
 import { plural } from '../shared/plural.js';
 import { DEFAULT_DEADLINE_MS, DEFAULT_MEMORY_MB, DEFAULT_WORKERS } from '../sandbox/host.js';
 import { fileVerdict } from '../report/scope.js';
@@ -128,7 +128,8 @@ function finish(out: string[], problems: readonly string[], facts: readonly stri
       ? `verdict: ok, every file loads (${facts.join(', ')})`
       : `verdict: NOT OK: ${problems.join('; ')}`,
   );
-  cli().stdout.write(`${out.join('\n')}\n`);
+  // File names and findings are the schema authors' text: printed, nothing in them acts on the terminal.
+  cli().stdout.write(`${terminalText(out.join('\n'))}\n`);
   cli().exitCode = problems.length === 0 ? 0 : 1;
 }
 

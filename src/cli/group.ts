@@ -9,7 +9,7 @@ import { checkGroups, selectGroup, type GroupCheck } from '../groups/verify.js';
 import { buildGroup, withGroup, writeGroupsFile } from '../groups/write.js';
 import { groupsFilePath, readGroupsFile, type GroupsFile } from '../groups/groups-file.js';
 import { hasErrors, isError, type Finding } from '../report/findings.js';
-import { formatFinding } from '../report/format.js';
+import { formatFinding, terminalJson, terminalText } from '../report/format.js';
 import { plural } from '../shared/plural.js';
 import { shellWord } from '../shared/shell-word.js';
 import { catalogOptions, displayPath, openCatalog, table, type CatalogFlags } from './shared.js';
@@ -157,8 +157,9 @@ async function runList(flags: ListFlags): Promise<void> {
       findings: group.findings,
     }));
     if (flags.json) {
+      // References hold schema files' names, the authors' text: printed, nothing in them acts on the terminal.
       cli().stdout.write(
-        `${JSON.stringify({ file: file.file, exists: file.exists, findings: report.findings, groups }, null, 2)}\n`,
+        `${terminalJson(JSON.stringify({ file: file.file, exists: file.exists, findings: report.findings, groups }, null, 2))}\n`,
       );
     } else if (!file.exists) {
       cli().stdout.write(
@@ -178,7 +179,7 @@ async function runList(flags: ListFlags): Promise<void> {
       for (const group of report.groups.filter((candidate) => candidate.group)) {
         rows.push('', `${group.name}:`, ...(group.group?.tools ?? []).map((ref) => `  ${ref}`));
       }
-      cli().stdout.write(`${rows.join('\n')}\n`);
+      cli().stdout.write(`${terminalText(rows.join('\n'))}\n`);
     }
     cli().exitCode = hasErrors(report.findings) ? 1 : 0;
   } finally {

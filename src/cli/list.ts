@@ -10,7 +10,7 @@ import { toolReference } from '../catalog/names.js';
 import type { Tool } from '../catalog/tools.js';
 import type { Finding } from '../report/findings.js';
 import { refusalText } from '../http/secrets.js';
-import { type FileReport } from '../report/format.js';
+import { terminalJson, terminalText, type FileReport } from '../report/format.js';
 import { plural } from '../shared/plural.js';
 import { fileVerdict } from '../report/scope.js';
 import type { SchemaInfo } from '../schema/types.js';
@@ -80,20 +80,23 @@ async function runList(flags: ListFlags): Promise<void> {
     const tools = catalog.tools.map((tool) => toolRow(tool, catalog));
     const rejected = rejectedRows(catalog.reports);
     const dropped = droppedRows(catalog);
+    // File names and findings are the schema authors' text: printed, nothing in them acts on the terminal.
     const output = flags.json
-      ? JSON.stringify(
-          {
-            tools,
-            rejected,
-            dropped,
-            schemas: schemaRows(catalog),
-            keyLock: keyLockRow(catalog),
-            summary: summary(tools, rejected, dropped),
-          },
-          null,
-          2,
+      ? terminalJson(
+          JSON.stringify(
+            {
+              tools,
+              rejected,
+              dropped,
+              schemas: schemaRows(catalog),
+              keyLock: keyLockRow(catalog),
+              summary: summary(tools, rejected, dropped),
+            },
+            null,
+            2,
+          ),
         )
-      : formatList(tools, rejected, dropped, keyLockLines(catalog));
+      : terminalText(formatList(tools, rejected, dropped, keyLockLines(catalog)));
     cli().stdout.write(`${output}\n`);
     cli().exitCode = 0;
   } finally {

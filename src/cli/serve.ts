@@ -71,6 +71,12 @@ async function runServe(flags: ServeFlags): Promise<void> {
   for (const pattern of flags.allowOrigin) parseOriginPattern(pattern, '--allow-origin');
 
   const project = loadProjectConfig(flags.project);
+  // An identity's groups are verified once, at start, as --group is: a reload would hand it their files edited.
+  const groupedIdentities = Object.entries(project.identities).filter(([, identity]) => identity.groups?.length);
+  if (flags.watch && transport === 'http' && groupedIdentities.length > 0)
+    throw new UsageError(
+      `--watch cannot serve an identity's groups (${groupedIdentities.map(([name, identity]) => `identities.${name}: ${identity.groups?.join(', ')}`).join('; ')}): a group serves the files as recorded; serve them without --watch`,
+    );
   const redisUrl = flags.redis ?? project.redis.url;
   // ioredis would throw its own error, the URL and its password in it, from deep inside.
   if (redisUrl !== undefined && !URL.canParse(redisUrl))

@@ -34,11 +34,19 @@ export interface WatchOptions {
 }
 
 const DEFAULT_DEBOUNCE_MS = 150;
+/**
+ * Longest a reload waits after the first change of a stream that never pauses (a file written
+ * every few milliseconds, by a tool or an attacker): waiting for quiet alone, a deleted file's
+ * tools stayed served for as long as the writes went on.
+ */
+const MAX_WAIT_MS = 2000;
 
 /** Starts watching; resolves once the watcher has read the folders, so a change after it is seen. */
 export async function watchCatalog(live: LiveCatalog<Catalog>, options: WatchOptions): Promise<CatalogWatch> {
   const debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
   let timer: NodeJS.Timeout | undefined;
+  /** When the first change not yet reloaded came (performance.now()); undefined when none waits. */
+  let firstChange: number | undefined;
   let reloading = false;
   let again = false;
   let closed = false;
@@ -82,8 +90,14 @@ export async function watchCatalog(live: LiveCatalog<Catalog>, options: WatchOpt
 
   const changed = () => {
     if (closed) return;
+    const now = performance.now();
+    firstChange ??= now;
     clearTimeout(timer);
-    timer = setTimeout(() => void reload(), debounceMs);
+    const wait = Math.max(0, Math.min(debounceMs, firstChange + Math.max(debounceMs, MAX_WAIT_MS) - now));
+    timer = setTimeout(() => {
+      firstChange = undefined;
+      void reload();
+    }, wait);
   };
 
   // Loaded only by `serve --watch`: a server that does not watch never pays for it.

@@ -36,6 +36,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { LiveCatalog } from '../mcp/live-catalog.js';
 import type { ServedCatalog as Catalog } from '../mcp/served-catalog.js';
 import { ServerMetrics } from '../observe/metrics.js';
+import { logLine, terminalText } from '../shared/terminal-text.js';
 import type { SessionRecords } from '../state/shared-state.js';
 import type { Caller } from '../access/caller.js';
 import { Identities } from '../access/identities.js';
@@ -137,9 +138,10 @@ export async function startHttpServer(
       policy,
       discovery: policy?.discovery ?? endpoint.serving.discovery ?? serverOptions.discovery,
     });
-    // An SDK error can quote what the client sent: redacted, then cut, so a line stays small.
+    // An SDK error can quote what the client sent: redacted, escaped (nothing in it acts on a
+    // terminal, and its line breaks start no forged line), then cut, so a line stays small.
     server.onerror = (error) =>
-      log(catalog.current.redact(`flowguard: http: ${error.message}`).slice(0, MAX_LOGGED_CHARS));
+      log(logLine(catalog.current.redact(`flowguard: http: ${error.message}`)).slice(0, MAX_LOGGED_CHARS));
     open.add(server);
     const stopNotifying = notifyToolChanges(catalog, server);
     server.onclose = () => {
@@ -301,9 +303,10 @@ export async function startHttpServer(
   const http = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       log(
-        catalog.current
-          .redact(`flowguard: http: ${(error as Error)?.stack ?? String(error)}`)
-          .slice(0, MAX_LOGGED_CHARS),
+        terminalText(catalog.current.redact(`flowguard: http: ${(error as Error)?.stack ?? String(error)}`)).slice(
+          0,
+          MAX_LOGGED_CHARS,
+        ),
       );
       if (!res.headersSent) sendJson(res, 500, rpcError(-32603, 'Internal server error'));
       else res.end();

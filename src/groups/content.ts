@@ -26,32 +26,35 @@
 //   repository (`.gitattributes`: `*.mjs -text`) or record the group on that checkout.
 // - Keys are portable: a schema file by its reference (namespace and base name), a list by its
 //   name, a library by its package name; no path of this machine is stored.
-// - The record is taken when the check runs, right after the catalog has loaded the files: the
-//   loader keeps no bytes, so a file swapped in the moment between the two goes unnoticed.
-// - A file or list that cannot be read, or a list that is not loaded, gets a value that is no
-//   hash and so never matches a recorded one; `buildGroup` refuses to record it.
+// - The record is of the bytes the catalog read, never of the disk read again: each file's hash
+//   is taken as the loader reads it (scan/source-file.ts) and kept with what it loaded. A second
+//   read could meet other bytes (the reviewed file swapped back after the load, a FIFO that hands
+//   each reader its own), and `serve --group` would then serve a version no one recorded.
+// - A file or list the catalog did not read, or a list that is not loaded, gets a value that is
+//   no hash and so never matches a recorded one; `buildGroup` refuses to record it.
 
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveLibrary } from '../libraries/resolve.js';
 import type { CanonicalSchema } from '../schema/types.js';
 import { compareStrings } from '../shared/sorted-json.js';
-import { bytesHash, HASH_PATTERN, type ContentRecord } from './hash.js';
+import { bytesHash, HASH_PATTERN, readHash, type ContentRecord } from './hash.js';
 import type { Tool } from '../catalog/tools.js';
 
 const NOT_INSTALLED = 'not installed';
-const CHUNK_BYTES = 64 * 1024;
 
-/** A shared list as the record reads it: its file and the lists it depends on. */
+/** A shared list as the record reads it: its file, the SHA-256 (hex) of the bytes read from it, and the lists it depends on. */
 export interface ListSource {
   readonly file: string;
+  readonly sha256?: string;
   readonly dependsOn: readonly { readonly ref: string }[];
 }
 
-/** A skill or prompt the catalog serves, by its file and the namespace it is served under. */
+/** A skill or prompt the catalog serves, by its file (and the SHA-256 of the bytes read from it) and the namespace it is served under. */
 export interface PromptSource {
   readonly file: string;
+  readonly sha256?: string;
   readonly namespace: string | null;
 }
 
@@ -59,6 +62,8 @@ export interface PromptSource {
 export interface ContentSources {
   /** The project folder: libraries resolve from its node_modules first, as the sandbox loads them. */
   readonly project: string;
+  /** The schema files the catalog serves, each with the SHA-256 (hex) of the bytes it was checked from. */
+  readonly schemas: readonly { readonly file: string; readonly sha256: string }[];
   /** The loaded shared lists, by name. */
   readonly lists: { get(name: string): ListSource | undefined };
   /** The catalog's skills and prompts; those of the group's namespaces are served with it. */
@@ -84,14 +89,15 @@ export function recordContent(tools: readonly Tool[], sources: ContentSources): 
   const lists = new Map<string, string>();
   const libraries = new Map<string, string>();
   const done = new Set<CanonicalSchema>();
+  const schemaHashes = new Map(sources.schemas.map((schema) => [schema.file, schema.sha256]));
   for (const tool of tools) {
     if (done.has(tool.schema)) continue;
     done.add(tool.schema);
     const key = fileKey(tool.reference);
-    files.set(key, (files.get(key) ?? new Map()).set(tool.schema.file, fileValue(tool.schema.file)));
+    files.set(key, (files.get(key) ?? new Map()).set(tool.schema.file, readValue(schemaHashes.get(tool.schema.file))));
     for (const name of reachedLists(tool.schema, sources)) {
       const list = sources.lists.get(name);
-      lists.set(name, list ? fileValue(list.file) : 'is not loaded');
+      lists.set(name, list ? readValue(list.sha256) : 'is not loaded');
     }
     for (const name of tool.schema.requiredLibraries)
       if (!libraries.has(name)) libraries.set(name, installedVersion(name, sources.project));
@@ -100,7 +106,7 @@ export function recordContent(tools: readonly Tool[], sources: ContentSources): 
   for (const prompt of sources.prompts ?? []) {
     if (prompt.namespace === null || !namespaces.has(prompt.namespace)) continue;
     const key = `${prompt.namespace}/${basename(dirname(prompt.file))}/${basename(prompt.file)}`;
-    files.set(key, (files.get(key) ?? new Map()).set(prompt.file, fileValue(prompt.file)));
+    files.set(key, (files.get(key) ?? new Map()).set(prompt.file, readValue(prompt.sha256)));
   }
   const fileValues = new Map([...files].map(([key, byPath]) => [key, joinedValue(byPath)]));
   return { files: sortedRecord(fileValues), lists: sortedRecord(lists), libraries: sortedRecord(libraries) };
@@ -185,26 +191,9 @@ function fileKey(reference: string): string {
   return reference.slice(0, reference.indexOf('::'));
 }
 
-function fileValue(file: string): string {
-  try {
-    return bytesHash(fileChunks(file));
-  } catch (error) {
-    return `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
-  }
-}
-
-/**
- * A file's bytes in chunks of one reused buffer (each chunk is consumed before the next read):
- * memory stays bounded even for a file swapped for a huge one after the catalog loaded it.
- */
-function* fileChunks(file: string): Generator<Uint8Array> {
-  const fd = openSync(file, 'r');
-  try {
-    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) yield buffer.subarray(0, read);
-  } finally {
-    closeSync(fd);
-  }
+/** A file's value: the hash of the bytes the catalog read from it; a note that is no hash when it read none. */
+function readValue(sha256: string | undefined): string {
+  return sha256 ? readHash(sha256) : 'was not read by the catalog';
 }
 
 /** The lists a schema references, and every list those depend on. */

@@ -138,6 +138,11 @@ export function bytesHash(chunks: Iterable<Uint8Array>): string {
   return HASH_PREFIX + hash.digest('hex');
 }
 
+/** The hash of a file's bytes as its reader hashed them (SHA-256 in hex): the value bytesHash gives of the same bytes. */
+export function readHash(sha256Hex: string): string {
+  return HASH_PREFIX + sha256Hex;
+}
+
 function sha256(text: string): string {
   return HASH_PREFIX + createHash('sha256').update(text, 'utf8').digest('hex');
 }

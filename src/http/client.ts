@@ -114,7 +114,8 @@ export interface HttpResponse {
 }
 
 export class HttpClient {
-  private readonly limits: HttpLimits;
+  /** Frozen: read by the response cache too, which serves no answer deeper than these allow. */
+  readonly limits: Readonly<HttpLimits>;
   private readonly backstopMs: number;
   /** Made on the first request: a catalog that is only listed never loads undici. */
   private directAgent: Agent | undefined;

@@ -6,7 +6,7 @@
 // keeps it, and without a record the first in path order does.
 
 import { compareStrings } from '../shared/sorted-json.js';
-import type { KeyHolder, KeyHoldings, LockRead } from './lock-file.js';
+import { holderProblem, type KeyHolder, type KeyHoldings, type LockRead } from './lock-file.js';
 
 /** A schema file that would receive a key now, with its path as the catalog names it (for findings). */
 export interface CurrentHolder extends KeyHolder {
@@ -32,7 +32,20 @@ export interface Judgement {
 export function judgeHoldings(current: ReadonlyMap<string, readonly CurrentHolder[]>, lock: LockRead): Judgement {
   const firstSeen = new Map<string, KeyHolder[]>();
   const held: HeldKey[] = [];
-  for (const [key, holders] of [...current].sort(([a], [b]) => compareStrings(a, b))) {
+  for (const [key, all] of [...current].sort(([a], [b]) => compareStrings(a, b))) {
+    // A holder the lock cannot read back is never written into it: recorded, it would make the
+    // lock unusable and hold every key back from every file. It alone is held back.
+    for (const holder of all) {
+      const problem = holderProblem(strip(holder));
+      if (problem !== null)
+        held.push({
+          key,
+          holder,
+          recorded: [],
+          why: `the key lock cannot record this file (its ${problem}, which a reviewer and a parser would read differently): rename it`,
+        });
+    }
+    const holders = all.filter((holder) => holderProblem(strip(holder)) === null);
     if (lock.state === 'unusable') {
       for (const holder of holders)
         held.push({
@@ -108,7 +121,9 @@ function strip({ file, namespace, origins }: KeyHolder): KeyHolder {
   return { file, namespace, origins };
 }
 
-/** Holdings as a plain map (the current ones, without the catalog's paths). */
+/** Holdings as a plain map (the current ones the lock can record, without the catalog's paths). */
 export function plainHoldings(current: ReadonlyMap<string, readonly CurrentHolder[]>): KeyHoldings {
-  return new Map([...current].map(([key, holders]) => [key, holders.map(strip)]));
+  return new Map(
+    [...current].map(([key, holders]) => [key, holders.map(strip).filter((holder) => holderProblem(holder) === null)]),
+  );
 }

@@ -187,7 +187,8 @@ function parseLock(data: unknown): Map<string, KeyHolder[]> | string {
   return keys;
 }
 
-function holderProblem(holder: unknown): string | null {
+/** Why the lock could not read `holder` back (a control character in its file's name, say); null when it can. */
+export function holderProblem(holder: unknown): string | null {
   if (!isRecord(holder)) return 'must be { file, namespace, origins }';
   const unknown = Object.keys(holder).find((name) => !['file', 'namespace', 'origins'].includes(name));
   if (unknown !== undefined) return `unknown field ${JSON.stringify(unknown.slice(0, 80))}`;

@@ -6,7 +6,7 @@ import type { Expression } from '../scan/ast.js';
 import { FindingSink } from '../report/findings.js';
 import { isRecord } from '../shared/raw.js';
 import { parseWithLeadingData } from '../scan/leading-parse.js';
-import { readSourceFile } from '../scan/source-file.js';
+import { readSourceFile, type SourceText } from '../scan/source-file.js';
 import { readLiteral, type LiteralData } from '../scan/literal.js';
 import { checkListData } from './rules.js';
 import { findListExport, scanListCode } from './scan.js';
@@ -26,9 +26,14 @@ const LITERAL_HINT = 'write plain JSON-like values: objects, arrays, strings, nu
 
 /** Past `maxFileBytes` (`limits.maxFileBytes`, default 2 MiB) the file is SEC207 and not read. */
 export function checkListFile(file: string, maxFileBytes?: number): ListCheck {
-  const { text, sink } = readSourceFile(file, maxFileBytes, 'SEC207');
+  return checkListSource(file, readSourceFile(file, maxFileBytes, 'SEC207'));
+}
+
+/** A list file checked from what was read of it (readSourceFile): its list carries the hash of those bytes. */
+export function checkListSource(file: string, { text, sha256, sink }: SourceText): ListCheck {
   if (sink) return { file, sink, name: null, list: null };
-  return checkListText(file, text);
+  const check = checkListText(file, text);
+  return check.list ? { ...check, list: { ...check.list, sha256 } } : check;
 }
 
 export function checkListText(file: string, text: string): ListCheck {

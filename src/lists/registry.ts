@@ -6,12 +6,11 @@
 // list file only when a schema asks for its list (openListFolder): a folder may hold lists no
 // schema uses, and parsing them all would cost every start their time and memory.
 
-import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import { childPath, type Finding, type FindingSink } from '../report/findings.js';
 import { selectSchemaFiles } from '../scan/files.js';
-import { readSourceFile } from '../scan/source-file.js';
-import { checkListFile, type ListCheck } from './check.js';
+import { readSourceFile, type SourceText } from '../scan/source-file.js';
+import { checkListFile, checkListSource, type ListCheck } from './check.js';
 import { kebabCase } from './rules.js';
 import type { ListDependency, ListRegistry, SharedList } from './types.js';
 
@@ -26,8 +25,9 @@ export interface ListReadOptions {
 /** A folder's lists, each file read when a schema first asks for its list. */
 export interface ListFolder extends ListRegistry {
   /**
-   * What every list file holds, without parsing any: its path and the SHA-256 of its text (or
-   * its size, past the limit). A cache of schema checks is valid while this is unchanged.
+   * What every list file holds, without parsing any: its path and the SHA-256 of its bytes (or
+   * its size, past the limit), as read once for this folder: a list is checked from those bytes.
+   * A cache of schema checks is valid while this is unchanged.
    */
   fingerprint(): string[];
   /** Every list file of the folder, read or not. */
@@ -66,7 +66,23 @@ export function buildListRegistry(checks: readonly ListCheck[]): ListRegistry {
  */
 export function openListFolder(dir: string, options: ListReadOptions = {}): ListFolder {
   const files = selectSchemaFiles([dir]).files;
-  const lists = new Lists(files, (index) => checkListFile(files[index] as string, options.maxFileBytes));
+  // Each file is read once. What the fingerprint (a check cache's key) read is what its list is
+  // checked from, kept until then: read twice, a file changed in between would have the check of
+  // one version kept under the key of the other, and be served as the other.
+  const unchecked = new Map<string, SourceText>();
+  /** Per file read, what the fingerprint says of it: the hash of its bytes, or its findings. */
+  const readAs = new Map<string, string>();
+  const read = (file: string) => {
+    const source = readSourceFile(file, options.maxFileBytes, 'SEC207');
+    readAs.set(file, source.sink ? JSON.stringify(source.sink.findings) : source.sha256);
+    return source;
+  };
+  const lists = new Lists(files, (index) => {
+    const file = files[index] as string;
+    const source = unchecked.get(file) ?? read(file);
+    unchecked.delete(file);
+    return checkListSource(file, source);
+  });
   return {
     lists: new ListsOnRequest(lists),
     get findings() {
@@ -77,8 +93,8 @@ export function openListFolder(dir: string, options: ListReadOptions = {}): List
     },
     fingerprint: () =>
       files.map((file) => {
-        const { text, sink } = readSourceFile(file, options.maxFileBytes, 'SEC207');
-        return `${file}\0${sink ? JSON.stringify(sink.findings) : createHash('sha256').update(text).digest('hex')}`;
+        if (!readAs.has(file)) unchecked.set(file, read(file));
+        return `${file}\0${readAs.get(file)}`;
       }),
     folderFiles: files,
     checkEveryFile: () => {

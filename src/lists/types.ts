@@ -43,6 +43,8 @@ export interface SharedList {
   dependsOn: readonly ListDependency[];
   /** The file the list was read from, as the loader was given it. */
   file: string;
+  /** SHA-256 (hex) of the bytes read from `file` (source-file.ts); absent for a list checked from text. */
+  sha256?: string;
 }
 
 export interface ListRegistry {

@@ -10,6 +10,7 @@ import { LiveCatalog } from './live-catalog.js';
 import { boundedLines } from './stdio-lines.js';
 import type { ServedCatalog as Catalog } from './served-catalog.js';
 import { createMcpServer, notifyToolChanges, type McpServerOptions } from './server.js';
+import { logLine } from '../shared/terminal-text.js';
 
 export interface StdioServer {
   /** Settles once the server has closed, by `close()` or because stdin ended. */
@@ -60,7 +61,8 @@ export async function serveStdio(
     return closing;
   };
   server.onclose = () => void close();
-  server.onerror = (error) => log(catalog.current.redact(`flowguard: stdio: ${error.message}`));
+  // The transport's errors quote what the client wrote: escaped, one line.
+  server.onerror = (error) => log(logLine(catalog.current.redact(`flowguard: stdio: ${error.message}`)));
   // The transport reads the lines, so it no longer hears stdin's errors: logged here, as it logged them.
   stdin.on('error', (error: Error) => server.onerror?.(error));
   // The lines' end comes after the last line read: stdin's own could come before it is served.

@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import { silentLogger, type Logger } from './logger.js';
 import { CONFIG_DEFAULTS } from '../config/defaults.js';
 import { plural } from '../shared/plural.js';
+import { terminalJson } from '../shared/terminal-text.js';
 
 export interface AuditLogOptions {
   /** The folder; created if missing. */
@@ -241,7 +242,7 @@ export class AuditLog {
  * fits: the same record always gives the same line. Null when even that does not fit.
  */
 function fittedLine(record: object): string | null {
-  const whole = `${JSON.stringify(record)}\n`;
+  const whole = jsonLine(record);
   if (Buffer.byteLength(whole) <= MAX_LINE_BYTES) return whole;
   // Spreading reads every field once (a call record's fields may be getters).
   const fields: Record<string, unknown> = { ...record, truncated: true };
@@ -253,8 +254,16 @@ function fittedLine(record: object): string | null {
     if (typeof value === 'string' ? value.length <= CUT_FIELD_CHARS : typeof value !== 'object' || value === null)
       continue;
     fields[name] = typeof value === 'string' ? `${value.slice(0, CUT_FIELD_CHARS)}…` : `[${size} characters, cut]`;
-    const line = `${JSON.stringify(fields)}\n`;
+    const line = jsonLine(fields);
     if (Buffer.byteLength(line) <= MAX_LINE_BYTES) return line;
   }
   return null;
+}
+
+/**
+ * One JSON line that a terminal shows as it is (`tail -f`): JSON escapes only C0 controls, so
+ * the rest that acts on one (an 8-bit CSI, a bidi override, a line separator) is escaped too.
+ */
+function jsonLine(value: object): string {
+  return `${terminalJson(JSON.stringify(value))}\n`;
 }

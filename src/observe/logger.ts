@@ -5,6 +5,7 @@
 
 import { pino, type DestinationStream, type Level, type Logger } from 'pino';
 import { CONFIG_DEFAULTS } from '../config/defaults.js';
+import { terminalJson } from '../shared/terminal-text.js';
 
 export type { Logger } from 'pino';
 
@@ -74,7 +75,9 @@ export class BatchedLines implements DestinationStream {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     if (this.lines.length === 0) return void done?.();
-    const text = this.lines.join('');
+    // Read on terminals: JSON escapes C0 controls only, so the rest that acts on one (an 8-bit CSI,
+    // bidi overrides, line separators, from a file's name or an upstream's answer) is escaped too.
+    const text = terminalJson(this.lines.join(''));
     const count = this.lines.length;
     this.lines = [];
     this.bytes = 0;

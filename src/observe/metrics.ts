@@ -32,6 +32,12 @@ export interface CountedSandboxEvent {
 
 /** Distinct origin label values kept before the rest are counted together. */
 export const MAX_ORIGINS = 200;
+/**
+ * Distinct tool names kept as label values before the rest are counted together: a catalog's
+ * names are bounded, but under `serve --watch` each reload may bring new ones (schema text), and
+ * each name called stays a series for the life of the process. Far above an honest catalog.
+ */
+export const MAX_TOOLS = 10_000;
 /** Distinct OAuth client ids kept as label values before the rest are counted together (an issuer may register clients without end). */
 export const MAX_CLIENTS = 100;
 /** The longest origin or client label kept: an origin's host is at most 253 characters (RFC 1035), with its scheme and port. */
@@ -56,6 +62,7 @@ export class ServerMetrics {
   private readonly clients = new Set<string>();
   private inFlight = 0;
   private readonly origins = new Set<string>();
+  private readonly tools = new Set<string>();
   private readonly latency = new Histogram({
     name: 'flowguard_tool_call_duration_seconds',
     help: 'Time from a tool call to its result, in seconds',
@@ -111,7 +118,7 @@ export class ServerMetrics {
   /** Counts one finished call. */
   record(call: CountedCall): void {
     // A name the catalog does not know is the caller's text: counted under one label, so that made-up names cannot grow the series.
-    this.calls.add(`${call.outcome === 'unknown-tool' ? UNKNOWN_TOOL : call.tool}\n${call.outcome}`);
+    this.calls.add(`${call.outcome === 'unknown-tool' ? UNKNOWN_TOOL : this.toolLabel(call.tool)}\n${call.outcome}`);
     this.latency.observe(call.durationMs / 1000);
     for (const request of call.requests)
       this.upstream.add(`${this.originLabel(request.origin)}\n${statusClassOf(request.status)}`);
@@ -122,9 +129,9 @@ export class ServerMetrics {
       );
   }
 
-  /** Counts an answer served that did not match the output schema of `tool` (a tool the server serves: the label is bounded). */
+  /** Counts an answer served that did not match the output schema of `tool` (a tool the server serves). */
   outputMismatch(tool: string): void {
-    this.outputMismatches.add(tool);
+    this.outputMismatches.add(this.toolLabel(tool));
   }
 
   /** Counts a sandbox worker process that stopped or was replaced (another one starts). */
@@ -161,6 +168,10 @@ export class ServerMetrics {
 
   private originLabel(origin: string): string {
     return this.bounded(this.origins, MAX_ORIGINS, origin);
+  }
+
+  private toolLabel(tool: string): string {
+    return this.bounded(this.tools, MAX_TOOLS, tool);
   }
 
   /**

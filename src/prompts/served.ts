@@ -22,6 +22,8 @@ export interface ServedPrompt {
   namespace: string | null;
   /** The file it was read from. */
   file: string;
+  /** SHA-256 (hex) of the bytes read from `file`, where its reader took one. */
+  sha256?: string;
   definition: PromptDefinition;
 }
 
@@ -30,11 +32,12 @@ const PROMPT_FOLDERS = new Set(['skills', 'prompts']);
 
 /** The catalog's prompts, named; `schemas` are the catalog's schema files with their namespaces. */
 export function servePrompts(
-  sources: ReadonlyArray<{ file: string; prompt: PromptDefinition }>,
+  sources: ReadonlyArray<{ file: string; sha256?: string; prompt: PromptDefinition }>,
   schemas: ReadonlyArray<{ file: string; namespace: string }>,
 ): ServedPrompt[] {
-  const entries = sources.map(({ file, prompt }) => ({
+  const entries = sources.map(({ file, sha256, prompt }) => ({
     file,
+    sha256,
     definition: prompt,
     namespace: namespaceOf(file, prompt, schemas),
   }));

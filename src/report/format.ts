@@ -1,9 +1,13 @@
 // Formatters are kept apart from the checks (the ESLint split): the checks produce findings,
 // these turn them into text for people or JSON for programs.
 
+import { terminalJson, terminalText } from '../shared/terminal-text.js';
 import { countBySeverity, hasErrors, type Finding, type Severity } from './findings.js';
 import { fileVerdict, isAuthoringError } from './scope.js';
 import { plural } from '../shared/plural.js';
+
+// The commands print through these; the escaping itself is one table for every printer.
+export { actsOnTerminal, logLine, terminalJson, terminalText } from '../shared/terminal-text.js';
 
 export interface FileReport {
   file: string;
@@ -90,36 +94,4 @@ export function formatJson(reports: readonly FileReport[]): string {
       2,
     ),
   );
-}
-
-/**
- * Characters that act on a terminal or reorder what it shows: C0 controls but tab and newline,
- * DEL, C1 controls, the bidi marks, embeddings, overrides and isolates, and the line and
- * paragraph separators. An upstream's answer or a document puts them in what a command prints
- * (ESC[2J clears the screen, U+202E shows text backwards); printed, they are escaped.
- */
-const ACTS_ON_TERMINAL =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/** Whether one character acts on a terminal (generated source text escapes these too). */
-export function actsOnTerminal(char: string): boolean {
-  ACTS_ON_TERMINAL.lastIndex = 0;
-  return ACTS_ON_TERMINAL.test(char);
-}
-
-/** Text for a terminal: each such character as an escape, `\x1b` or `\u202e`; tabs and line breaks stay. */
-export function terminalText(text: string): string {
-  return text.replace(ACTS_ON_TERMINAL, (char) => {
-    const code = char.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : unicodeEscape(code);
-  });
-}
-
-/** JSON text for a terminal: each such character as JSON's `\u` escape, so it parses to exactly the same data. */
-export function terminalJson(json: string): string {
-  return json.replace(ACTS_ON_TERMINAL, (char) => unicodeEscape(char.charCodeAt(0)));
-}
-
-function unicodeEscape(code: number): string {
-  return `\\u${code.toString(16).padStart(4, '0')}`;
 }

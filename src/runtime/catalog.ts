@@ -179,6 +179,7 @@ export class Catalog {
     const responses = new ResponseCache({
       store: state,
       config: config.cache,
+      maxDepth: http.limits.maxJsonDepth,
       keyValue: (key, namespace) => secrets.valueFor(key, namespace),
     });
     const ownState = options.state ? null : state;

@@ -58,13 +58,19 @@ export async function checkSchemaFiles(
     // Serving shows authoring errors as warnings; errors left are those that dropped a route or the file (R1).
     const report: SchemaReport = { file: check.file, findings: asServed(check.findings), routes: check.routes ?? [] };
     if (check.skipped) report.skipped = check.skipped;
-    if (check.prompt) promptSources.push({ file: check.file, prompt: check.prompt });
+    if (check.prompt) promptSources.push({ file: check.file, sha256: check.sha256, prompt: check.prompt });
     if (check.schema && check.schema.requiredLibraries.length > 0)
       report.requiredLibraries = check.schema.requiredLibraries;
     reports.push(report);
     checkpoint();
+    // The version served before stands in for a broken edit, never for the operator's word: one
+    // that loads a library the allowlist no longer holds (read again with each load) goes.
     const lastGood = report.findings.some(isError)
-      ? options.previous?.schemas.find((entry) => entry.file === check.file)
+      ? options.previous?.schemas.find(
+          (entry) =>
+            entry.file === check.file &&
+            entry.schema.requiredLibraries.every((library) => checker.allowedLibraries.has(library)),
+        )
       : undefined;
     if (lastGood) {
       report.lastGood = true;

@@ -1,6 +1,7 @@
 // Schema and list files are untrusted input: a file's size is checked before it is read whole
 // and parsed (decision R13), so one huge file costs a finding instead of the host's memory.
 
+import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { FindingSink, unreadableFile } from '../report/findings.js';
 import { type Code } from '../report/codes.js';
@@ -9,7 +10,14 @@ import { CONFIG_DEFAULTS } from '../config/defaults.js';
 /** The default of `limits.maxFileBytes`: 2 MiB, over 13 times the largest file of the public corpus (154 kB). */
 const DEFAULT_MAX_FILE_BYTES = CONFIG_DEFAULTS.limits.maxFileBytes;
 
-export type SourceText = { text: string; sink?: undefined } | { text?: undefined; sink: FindingSink };
+/**
+ * A file's text and the SHA-256 (hex) of the bytes it was decoded from (as `sha256sum` shows
+ * them): what was read, once. A file read again may hold other bytes (swapped, or a FIFO that
+ * hands each reader its own), so whatever vouches for a file (a group's content record) takes
+ * this hash, never a second read.
+ */
+export type SourceText =
+  { text: string; sha256: string; sink?: undefined } | { text?: undefined; sha256?: undefined; sink: FindingSink };
 
 /**
  * The file's text, or a sink holding its one finding: `tooLarge` (with the size, the limit and
@@ -23,7 +31,8 @@ export function readSourceFile(file: string, maxBytes: number | undefined, tooLa
     // Never through a symbolic link: a folder's listing skips links, and a file swapped for one
     // after the listing (a --watch reload, say) would read whatever it points at (the project's
     // .env) as schema text. A path the operator names on the command line is resolved first.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // Nor waiting: opening a FIFO swapped in waits for a writer, and would hold the whole process.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP')
       return {
@@ -32,7 +41,15 @@ export function readSourceFile(file: string, maxBytes: number | undefined, tooLa
     return { sink: unreadableFile(file, error) };
   }
   try {
-    const { size } = fstatSync(fd);
+    const stat = fstatSync(fd);
+    if (!stat.isFile())
+      return {
+        sink: unreadableFile(
+          file,
+          new Error('it is no regular file (a folder, a FIFO, a device or a socket), which is never read'),
+        ),
+      };
+    const { size } = stat;
     if (size > limit) return { sink: oversized(file, `the file is ${bytes(size)}`, limit, tooLarge) };
     // The size is where reading starts, not a promise: read until the end, at most limit + 1 bytes.
     let buffer = Buffer.allocUnsafe(size + 1);
@@ -53,7 +70,11 @@ export function readSourceFile(file: string, maxBytes: number | undefined, tooLa
         buffer = grown;
       }
       const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) return { text: buffer.toString('utf8', 0, length) };
+      if (read === 0)
+        return {
+          text: buffer.toString('utf8', 0, length),
+          sha256: createHash('sha256').update(buffer.subarray(0, length)).digest('hex'),
+        };
       length += read;
     }
   } catch (error) {

@@ -174,6 +174,7 @@ describe('the memory store under many distinct argument sets', () => {
       store: state,
       config: { enabled: true, ttlSeconds: 3_600, maxEntries, overrides: {} },
       keyValue: () => undefined,
+      maxDepth: 256,
     });
     const tool = {
       name: 'things_findThings',

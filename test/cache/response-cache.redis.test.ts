@@ -14,10 +14,12 @@ import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CallRecord } from '../../src/call/record.js';
 import { Catalog } from '../../src/runtime/catalog.js';
+import { startHttpServer } from '../../src/edge/http.js';
 import type { CallResult } from '../../src/call/outcome.js';
 import { MemoryState } from '../../src/state/memory-state.js';
 import { RedisState } from '../../src/state/redis-state.js';
 import { ResilientState } from '../../src/state/resilient-state.js';
+import { connectHttp } from '../kit/mcp.js';
 import { tempProject } from '../kit/project.js';
 import { REDIS_INSTALLED, REDIS_MISSING, startRedis, type RedisServer } from '../state/redis-server.js';
 import { startUpstream, type Upstream } from '../support/upstream.js';
@@ -185,6 +187,31 @@ describe.skipIf(!REDIS_INSTALLED)('response-cache entries in Redis written by a 
     expect(await peer.strlen(key)).toBe(ENTRY_BOUND + 1);
     await callRecordsDelivered();
     expect(records.map((record) => record.cache)).toEqual(['miss', 'miss', 'miss', 'miss']);
+    expect(warnings.join('')).not.toContain('redis is not answering');
+  });
+
+  // An eleventh review: an answer nested deeper than decoding reads any (http.maxJsonDepth, 256 by
+  // default) is no answer decoding could have made. Served, it failed every call of these
+  // arguments for the entry's lifetime: the MCP result, the call record's readers and anything
+  // else that writes it out recurse through it and run out of stack (5,000 levels are enough).
+  it('an entry nested deeper than decoding reads is a miss, over MCP too, and the next answer writes over it', async () => {
+    const { catalog, records, warnings } = await load();
+    const server = await startHttpServer(catalog, { port: 0, log: () => undefined });
+    open.push(() => server.close());
+    const { client } = await connectHttp(server.url);
+    open.push(() => client.close());
+    const call = () => client.callTool({ name: 'quotes_getQuote', arguments: { symbol: 'eth' } });
+    await call();
+    const key = await entryKey();
+    const deep = `{"status":200,"content":{"kind":"json","value":${'['.repeat(5_000)}${']'.repeat(5_000)}}}`;
+    await peer.set(key, deep, 'PX', 60_000);
+    const second = await call();
+    expect(second.isError, JSON.stringify(second).slice(0, 300)).toBeFalsy();
+    expect(JSON.stringify(second.content)).toContain('served');
+    expect(await peer.strlen(key)).toBeLessThan(1000);
+    expect((await call()).content).toEqual(second.content);
+    await callRecordsDelivered();
+    expect(records.map((record) => record.cache)).toEqual(['miss', 'miss', 'hit']);
     expect(warnings.join('')).not.toContain('redis is not answering');
   });
 

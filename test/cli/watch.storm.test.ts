@@ -70,3 +70,24 @@ it('5,000 files and 100 writes to one: few loads, every catalog served one that 
   expect(loads() - loadsBefore, `${loads() - loadsBefore} loads`).toBeLessThanOrEqual(20);
   expect(current.current.visibleTools()).toHaveLength(BULK + 2);
 }, 120_000);
+
+// An eleventh review: the reload waits for a quiet moment, and a folder that never goes quiet (a
+// file written every 20 ms, by a tool or an attacker) held it off for as long as the writes went
+// on: a file the operator deleted kept its tools served. A stream of changes still reloads.
+it('a stream of changes that never pauses still reloads: a deleted file stops being served while the writes go on', async () => {
+  const project = kit.project({
+    'items.mjs': version(0),
+    'other.mjs': shopSchema([{ name: 'getOther', path: '/other' }]),
+  });
+  const { live } = await kit.watch({ debounceMs: 500 });
+  expect(shopTools(live.current)).toEqual(['shop_getOther', 'shop_getV0']);
+  rmSync(join(project.schemas, 'shop', 'other.mjs'));
+  const noise = join(project.schemas, 'shop', 'noise.txt');
+  let gone = false;
+  for (let round = 0; round < 400 && !gone; round += 1) {
+    writeFileSync(noise, String(round));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    gone = !shopTools(live.current).includes('shop_getOther');
+  }
+  expect(gone, 'the deleted file was still served after 400 writes 20 ms apart').toBe(true);
+}, 60_000);

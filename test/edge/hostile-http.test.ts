@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessGate } from '../../src/edge/auth.js';
 import { startHttpServer } from '../../src/edge/http.js';
 import { LiveCatalog } from '../../src/mcp/live-catalog.js';
+import { actsOnTerminal } from '../../src/report/format.js';
+import { waitFor } from '../support/wait.js';
 import {
   loadFixtureCatalog,
   startCatalogUpstream,
@@ -272,5 +274,41 @@ describe('more than one Host line is a 400 (11d)', () => {
 
   it('one Host line is served as before', async () => {
     expect(await post(['localhost'])).toBe(200);
+  });
+});
+
+// An eleventh review: what a client sends reaches the server's plain-text log lines (`flowguard:
+// http: ...`, stderr under `serve`): an SDK error quotes the message it could not place, JSON-
+// escaped, which leaves an 8-bit CSI (U+009B) and a right-to-left override (U+202E) as they are.
+// Every line logged is text in which nothing acts on the terminal, and one line however the
+// client wrote it.
+describe("a client's text in the server's log lines", () => {
+  it('is escaped: no control or bidi character, no line break, reaches a log line', async () => {
+    const lines: string[] = [];
+    const logged = await startHttpFixture(upstream, { log: (line) => void lines.push(line) });
+    try {
+      const hostile = '\u009b2J\u202e\u001b]0;pwned\u0007\nflowguard: FORGED';
+      for (const body of [
+        { jsonrpc: '2.0', id: hostile, result: {} },
+        { jsonrpc: '2.0', id: 7, error: { code: 1, message: hostile } },
+      ]) {
+        const answer = await rawRequest(logged.server.url, {
+          method: 'POST',
+          headers: MCP_HEADERS,
+          body: JSON.stringify(body),
+        });
+        expect(answer.status).toBeLessThan(500);
+      }
+      expect(await waitFor(() => lines.length >= 2, 5_000), lines.join('\n')).toBe(true);
+      for (const line of lines) {
+        expect(
+          [...line].filter((char) => actsOnTerminal(char)),
+          line,
+        ).toEqual([]);
+        expect(line).not.toContain('\n');
+      }
+    } finally {
+      await logged.close();
+    }
   });
 });

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openKeyLock } from '../../src/keylock/key-lock.js';
-import { keySchema, useKeyLockKit, VICTIM } from './keylock-kit.js';
+import { keySchema, repoRoute, useKeyLockKit, VICTIM } from './keylock-kit.js';
 
 const TOKEN = 'ghp-keylock-api-canary-4Pe7Hq2xZ9';
 const LOCK = { format: 1, keys: { GITHUB_TOKEN: [VICTIM] } };
@@ -66,6 +66,35 @@ describe('the key lock through loadCatalog', () => {
       expect(JSON.stringify(kit.upstream.since(mark))).not.toContain(TOKEN);
       expect(kit.upstream.since(mark)).toEqual([]);
     });
+  });
+});
+
+// An eleventh review: a schema file's name is its author's. One named with a control character,
+// declaring a key the lock had not seen, was recorded as it is; the lock's reader refuses such a
+// name (SEC301), so the next load held every key back from every file: one file's name took the
+// key of every other schema. The lock records only what it can read back.
+describe('a schema file whose name the lock cannot hold', () => {
+  const EVIL = 'evil/e\u001bvil.mjs';
+  const keys = { GITHUB_TOKEN: TOKEN, EVIL_KEY: 'evil-key-value-0123456789' };
+
+  it('is held back alone; the lock stays usable, and the victim keeps its key on every later load', async () => {
+    kit.writeLock(LOCK);
+    kit.writeSchema(
+      EVIL,
+      keySchema('evil', 'https://api.evil.test', repoRoute('getRepo')).replaceAll('GITHUB_TOKEN', 'EVIL_KEY'),
+    );
+    for (let load = 0; load < 2; load += 1)
+      await kit.withCatalog({ keys }, async (catalog) => {
+        expect(catalog.keyLock?.problem ?? null).toBeNull();
+        expect(catalog.visibleTools().map((tool) => tool.name)).toEqual(['victim_getRepo']);
+        expect(catalog.schemaReports.find((report) => report.file.endsWith('vil.mjs'))?.findings).toContainEqual(
+          expect.objectContaining({ code: 'SEC300', message: expect.stringMatching(/cannot record/) }),
+        );
+        const mark = kit.upstream.records.length;
+        expect((await catalog.call('victim_getRepo', {})).ok).toBe(true);
+        expect(kit.keyArrivedSince(mark)).toBe(true);
+      });
+    expect(JSON.parse(readFileSync(kit.lockFile(), 'utf8')).keys).toEqual(LOCK.keys);
   });
 });
 

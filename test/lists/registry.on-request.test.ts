@@ -132,7 +132,7 @@ describe('openListFolder', () => {
     expect(openListFolder(dir).lists.get('colors')?.entries).toHaveLength(100);
   });
 
-  it('fingerprints every file without parsing any, so a change to any of them shows', () => {
+  it('fingerprints every file without parsing any, so a change to any of them shows to the next load', () => {
     const colors = write(COLORS);
     writeBroken('broken.mjs');
     const folder = openListFolder(dir);
@@ -140,6 +140,16 @@ describe('openListFolder', () => {
     expect(before).toHaveLength(2);
     expect(folder.files).toEqual([]);
     writeFileSync(colors, listFile({ ...COLORS, entries: [{ code: 'b' }] }).text);
-    expect(folder.fingerprint()).not.toEqual(before);
+    expect(openListFolder(dir).fingerprint()).not.toEqual(before);
+  });
+
+  it('checks a list from the bytes its fingerprint read, not from the file changed since', () => {
+    const colors = write(COLORS);
+    const folder = openListFolder(dir);
+    const fingerprint = folder.fingerprint();
+    writeFileSync(colors, listFile({ ...COLORS, entries: [{ code: 'b' }] }).text);
+    // A check cache keyed on this fingerprint must hold the check of the version it names.
+    expect(folder.lists.get(COLORS.name)?.entries).toEqual([{ code: 'a' }]);
+    expect(folder.fingerprint()).toEqual(fingerprint);
   });
 });

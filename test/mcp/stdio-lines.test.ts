@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../src/runtime/catalog.js';
 import { serveStdio, type StdioServer } from '../../src/mcp/stdio.js';
+import { actsOnTerminal } from '../../src/report/format.js';
 import { waitFor } from '../support/wait.js';
 import { loadFixtureCatalog, startCatalogUpstream, type CatalogUpstream } from './helpers.js';
 
@@ -96,6 +97,24 @@ describe('nothing a stdio client writes ends the server', () => {
 });
 
 describe('stdin that fails', () => {
+  // An eleventh review: the transport's errors quote what the client wrote (a line that is no
+  // JSON, a response to no request), and they went to the log line as they were.
+  it("a client's text in the log lines is escaped: no control or bidi character, no line break", async () => {
+    const hostile = '\u009b2J\u202e\u001b]0;pwned\u0007\nflowguard: FORGED';
+    const from = logged.length;
+    stdin.write(`\u009b2J\u202e\u001b]0;pwned\u0007 not json\n`);
+    stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: hostile, result: {} })}\n`);
+    expect(await listAnswered(9)).toBe(true);
+    expect(await waitFor(() => logged.length >= from + 2, 5_000), logged.join('\n')).toBe(true);
+    for (const line of logged.slice(from)) {
+      expect(
+        [...line].filter((char) => actsOnTerminal(char)),
+        line,
+      ).toEqual([]);
+      expect(line).not.toContain('\n');
+    }
+  });
+
   it('an error on stdin is logged, not thrown, and the server still answers', async () => {
     stdin.emit('error', new Error('EIO: stdin failed'));
     expect(logged.join('\n')).toContain('flowguard: stdio: EIO: stdin failed');

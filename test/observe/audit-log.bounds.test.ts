@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AuditLog, MAX_LINE_BYTES } from '../../src/observe/audit-log.js';
 import { createLogger } from '../../src/observe/logger.js';
 import { ServerMetrics } from '../../src/observe/metrics.js';
+import { actsOnTerminal } from '../../src/report/format.js';
 import { parseMetrics } from '../edge/helpers.js';
 
 const dirs: string[] = [];
@@ -108,5 +109,28 @@ describe('audit line bound', () => {
     expect(parseMetrics((await metrics.scrape()).text).get('flowguard_audit_records_dropped_total')).toBe(3);
     // One warning in the minute, however many records were dropped.
     expect(warnings.filter((text) => text.includes('could not be made into a line'))).toHaveLength(1);
+  });
+});
+
+// An eleventh review: an audit file is read on terminals too (`tail -f`, `less`). JSON escapes
+// only C0 controls; a client's argument or an OAuth claim with an 8-bit CSI, a bidi override or a
+// line separator was written as it is. Every line is JSON of the same data that acts on nothing,
+// also one cut to the bound (each such character takes six bytes escaped).
+describe('audit lines on a terminal', () => {
+  it('hold nothing that acts on a terminal, and read back as the same data, within the bound', async () => {
+    const dir = tempDir();
+    const audit = AuditLog.open({ dir });
+    const hostile = '\u009b2J\u202eevil\u2028forged\u061c\u2066';
+    audit.write(call(0, { arguments: { q: hostile } }));
+    audit.write(call(1, { arguments: { q: hostile.repeat(5_000) } }));
+    await audit.close();
+    const lines = written(dir);
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      expect([...line].filter((char) => actsOnTerminal(char))).toEqual([]);
+      expect(Buffer.byteLength(line) + 1).toBeLessThanOrEqual(MAX_LINE_BYTES);
+    }
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ index: 0, arguments: { q: hostile } });
+    expect(JSON.parse(lines[1] as string)).toMatchObject({ index: 1, truncated: true });
   });
 });

@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_LABEL_CHARS, MAX_ORIGINS, ServerMetrics } from '../../src/observe/metrics.js';
+import { MAX_LABEL_CHARS, MAX_ORIGINS, MAX_TOOLS, ServerMetrics } from '../../src/observe/metrics.js';
 import { Catalog } from '../../src/runtime/catalog.js';
 import { tempProject, type TempProject } from '../kit/project.js';
 import { callRecordsDelivered } from '../support/wait.js';
@@ -149,5 +149,20 @@ describe('labels of the caller, the tool and the status', () => {
     expect(text).toContain('flowguard_tool_calls_total{tool="(unknown)",outcome="unknown-tool"} 1000');
     expect(text).toContain('flowguard_upstream_responses_total{origin="https://api.widgets.test",class="failed"} 6');
     expect(longLabels(text)).toEqual([]);
+  });
+
+  // An eleventh review: a tool's name is its schema's text, and under `serve --watch` each reload
+  // may bring new ones (a file that renames its tools on every save); each name called is a series
+  // kept for the life of the process. 50,000 names, as so many reloads would bring them: the
+  // series stay bounded, the first names keep their own.
+  it(`counts past ${MAX_TOOLS} tool names, as reloads bring them, under (other)`, async () => {
+    const metrics = new ServerMetrics();
+    for (let i = 0; i < 50_000; i += 1) metrics.record(call({ tool: `renamed_tool${i}` }));
+    for (let i = 0; i < 50_000; i += 1) metrics.outputMismatch(`renamed_tool${i}`);
+    const { text } = await metrics.scrape();
+    expect(text.match(/^flowguard_tool_calls_total\{/gm)).toHaveLength(MAX_TOOLS + 1);
+    expect(text.match(/^flowguard_output_mismatches_total\{/gm)).toHaveLength(MAX_TOOLS + 1);
+    expect(text).toContain('flowguard_tool_calls_total{tool="renamed_tool0",outcome="ok"} 1');
+    expect(text).toContain(`flowguard_tool_calls_total{tool="(other)",outcome="ok"} ${50_000 - MAX_TOOLS}`);
   });
 });

@@ -2,7 +2,9 @@
 // Catalog.load's `previous` keeps the last good version of a file whose new text has errors, and
 // LiveCatalog closes a swapped-out catalog only after the calls running on it have settled.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LiveCatalog } from '../../src/mcp/live-catalog.js';
 import { Catalog } from '../../src/runtime/catalog.js';
 import { makeProject, ORIGIN, shopSchema, startHeldUpstream, type HeldUpstream, type Project } from './helpers.js';
@@ -104,6 +106,56 @@ describe('Catalog.load with the catalog it replaces', () => {
     expect(next.tool('shop_getOther')).toBeDefined();
     expect(next.tool('extra_getExtra')).toBeUndefined();
     expect(next.schemaReports.some((report) => report.lastGood)).toBe(false);
+  });
+});
+
+// An eleventh review: the operator's word holds on a reload. A library taken off the allowlist
+// (`security.allowedLibraries`, read again with each reload) made the unchanged file fail its
+// check, and the last good version, which loads that library, went on being served with it.
+describe('Catalog.load with the catalog it replaces, after the operator took a library back', () => {
+  const LIBRARY_SCHEMA = shopSchema([ITEM]).replace(
+    "    tags: ['test'],",
+    "    tags: ['test'],\n    requiredLibraries: ['fakelib'],",
+  );
+  const HANDLERS = `
+export const handlers = ({ libraries }) => ({
+  getItem: { postRequest: async ({ response }) => ({ response: { ...response, answer: libraries.fakelib.answer } }) }
+})
+`;
+  const allowing = (libraries: string[]) =>
+    writeFileSync(
+      join(project.dir, '.flowmcp', 'config.json'),
+      JSON.stringify({ security: { allowedLibraries: libraries } }),
+    );
+
+  beforeEach(() => {
+    project = makeProject({ 'items.mjs': LIBRARY_SCHEMA + HANDLERS });
+    mkdirSync(join(project.dir, 'node_modules', 'fakelib'), { recursive: true });
+    writeFileSync(
+      join(project.dir, 'node_modules', 'fakelib', 'package.json'),
+      JSON.stringify({ name: 'fakelib', version: '1.0.0', main: 'index.js' }),
+    );
+    writeFileSync(join(project.dir, 'node_modules', 'fakelib', 'index.js'), 'module.exports = { answer: 42 };\n');
+    mkdirSync(join(project.dir, '.flowmcp'), { recursive: true });
+    allowing(['fakelib']);
+  });
+
+  it.each([
+    ['the file unchanged', () => undefined],
+    ['the file edited into errors too', () => project.write('items.mjs', `${LIBRARY_SCHEMA},,, oops${HANDLERS}`)],
+  ])('%s: its tools go, and no call runs the library any more', async (_case, edit) => {
+    const first = await load();
+    const before = await first.call('shop_getItem', {});
+    expect(before.ok && 'content' in before ? before.content : before).toMatchObject({ value: { answer: 42 } });
+    allowing([]);
+    edit();
+    const next = await load(first);
+    expect(next.tool('shop_getItem')).toBeUndefined();
+    const report = next.schemaReports.find((entry) => entry.file.endsWith('items.mjs'));
+    expect(report?.lastGood).toBeUndefined();
+    expect(report?.findings.some((finding) => finding.severity === 'error')).toBe(true);
+    const after = await next.call('shop_getItem', {});
+    expect(JSON.stringify(after)).not.toContain('42');
   });
 });
 

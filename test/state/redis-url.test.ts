@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { maskedUrl } from '../../src/shared/masked-url.js';
 import { tempProject } from '../kit/project.js';
 import { runFlowguard, type CliRun } from '../kit/spawn.js';
+import { REDIS_INSTALLED, startRedis } from './redis-server.js';
 const PASSWORD = 's3cret-Pa55word';
 
 const removes: Array<() => void> = [];
@@ -49,6 +50,39 @@ describe('a Redis URL is never printed with its password', () => {
     expect(code).toBe(0);
     expect(stderr).toContain('redis is not answering');
     expect(stderr).not.toContain(PASSWORD);
+  });
+
+  // An eleventh review: ioredis also reads the credentials from the query (`?password=`, and
+  // `username`), with the names percent-decoded; a URL so written was logged with its password.
+  it('a --redis URL with the password in its query, refused: the usage error masks it', async () => {
+    const { code, stderr } = await serve(['--redis', `http://cache.internal:6379/0?password=${PASSWORD}`]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--redis must be a redis:// or rediss:// URL');
+    expect(stderr).not.toContain(PASSWORD);
+  });
+
+  it.skipIf(!REDIS_INSTALLED)(
+    'a Redis URL with the password in its query, used: the line naming the shared state masks it',
+    async () => {
+      const redis = await startRedis();
+      try {
+        const { code, stderr } = await serve(['--redis', `${redis.url}/0?password=${PASSWORD}&family=4`]);
+        expect(code).toBe(0);
+        expect(stderr).toContain('shared state in redis at');
+        expect(stderr).not.toContain(PASSWORD);
+      } finally {
+        await redis.kill();
+      }
+    },
+  );
+
+  it('masks credentials a Redis client reads from the query, however their names are spelled', () => {
+    expect(maskedUrl(`redis://h:6379/0?password=${PASSWORD}`)).toBe('redis://h:6379/0?password=***');
+    expect(maskedUrl(`redis://h:6379/0?family=4&pass%77ord=${PASSWORD}`)).not.toContain(PASSWORD);
+    expect(maskedUrl(`redis://h:6379/0?username=${PASSWORD}&db=1`)).not.toContain(PASSWORD);
+    expect(maskedUrl(`redis://h:6379/0?family=4`)).toBe('redis://h:6379/0?family=4');
+    // A text that does not parse: its query is masked whole.
+    expect(maskedUrl(`redis://h:port/0?password=${PASSWORD}`)).not.toContain(PASSWORD);
   });
 
   it('masks the password, or a lone user name, of URLs that parse and of texts that do not', () => {
