@@ -161,10 +161,23 @@ describe('a catalog', () => {
 
 describe('flowguard validate', () => {
   // In a child with a short deadline: reading /dev/zero whole, as a plain readFileSync does, never ends.
-  it.skipIf(!existsSync('/dev/zero'))(
+  it.skipIf(!existsSync('/dev/zero'))('never reads a device named on the command line (/dev/zero)', () => {
+    const result = child(['validate', '--json', '/dev/zero'], { timeoutMs: 15_000 });
+    expect(result.status, result.stderr.slice(0, 2000)).toBe(1);
+    const report = JSON.parse(result.stdout) as { files: Array<{ findings: Array<{ code: string }> }> };
+    expect(report.files[0]?.findings).toMatchObject([{ code: 'VAL009' }]);
+  });
+
+  // A regular file whose size says 0 and that holds more (the kernel's /proc files do): read up to the limit only.
+  it.skipIf(!existsSync('/proc/cpuinfo'))(
     'reads no further than the limit from a file whose size says less than it holds',
     () => {
-      const result = child(['validate', '--json', '/dev/zero'], { timeoutMs: 15_000 });
+      const at = tracked({ limits: { maxFileBytes: 1024 } });
+      const result = spawnSync(process.execPath, [BIN, 'validate', '--json', '--project', at.dir, '/proc/cpuinfo'], {
+        cwd: at.dir,
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
       expect(result.status, result.stderr.slice(0, 2000)).toBe(1);
       const report = JSON.parse(result.stdout) as {
         files: Array<{ findings: Array<{ code: string; message: string }> }>;
@@ -173,7 +186,7 @@ describe('flowguard validate', () => {
         {
           code: 'SEC020',
           message:
-            'reading the file went past the limit (it grew while it was read, or is no regular file); the limit (limits.maxFileBytes) is 2097152 bytes (2 MiB), so the file was not parsed',
+            'reading the file went past the limit (it grew while it was read, or is no regular file); the limit (limits.maxFileBytes) is 1024 bytes (1 KiB), so the file was not parsed',
         },
       ]);
     },
