@@ -21,15 +21,15 @@ const ENGLISH_ACTIONS = new Set(
   (
     'send transfer buy purchase order book reserve create delete remove post publish translate write pay cancel ' +
     'schedule set reset upload edit submit sign deploy install subscribe unsubscribe email text message share ' +
-    'rename register add move sell vote tweet invite play save mint upvote downvote retweet unstake'
+    'rename register add move sell vote tweet invite play save mint upvote downvote retweet unstake file'
   ).split(' '),
 );
 
 /**
  * Verbs that read as often as they act (`stake pools`, `withdraw fees`, `stream statistics`, `the
  * claim`): a command only when its object is the requester's own (`stake my ETH`, `withdraw my
- * USDC`, `cast my vote`), when it is done "for me" (`stake 10 ETH with Lido for me`), or when said
- * by someone who wants to do it (`I want to stake 5 ETH`). Not those a read-only tool answers for
+ * USDC`, `cast my vote`) or an amount (`withdraw 100 USDC`), when it is done "for me" (`stake 10
+ * ETH with Lido for me`), or when said by someone who wants to do it (`I want to stake the ETH`). Not those a read-only tool answers for
  * the requester's own too: list (`list my NFTs` reads them), convert, swap and bridge (a quote),
  * track (a parcel's status), charge or run (where, when).
  */
@@ -37,6 +37,16 @@ const OWN_ACTIONS = new Set(
   'stake withdraw deposit claim redeem renew cast delegate undelegate lend borrow rent stream refund'.split(' '),
 );
 const OWN = new Set(['my', 'our']);
+
+/**
+ * Verbs that are commands before these words, whatever follows: a vote cast (`vote yes on`, `vote
+ * for`), `top up` (not `top holders`), `sign up`.
+ */
+const COMMAND_PARTICLES = new Map<string, ReadonlySet<string>>([
+  ['vote', new Set(['yes', 'no', 'on', 'for', 'against'])],
+  ['top', new Set(['up'])],
+  ['sign', new Set(['up'])],
+]);
 
 /**
  * German, French, Spanish, Italian, Dutch and Portuguese infinitives of the same, and their commands where those are no noun
@@ -78,9 +88,9 @@ const BEFORE_COMMAND = new Set(['please', 'pls', 'plz', 'you', 'me', 'us', 's', 
 /** Words before `to` that make the verb after it a command: "I want to send", "I'd like to book", "I need to pay". */
 const BEFORE_TO = new Set(['want', 'like', 'need', 'have', 'wish']);
 
-/** Words that follow a verb used as a command: its object's article or pronoun, "new" or "all" (a number too), a vote's "yes". */
+/** Words that follow a verb used as a command: its object's article or pronoun, "new" or "all" (a number too). */
 const AFTER_COMMAND = new Set(
-  'a an the my me our your his her their this that these those some new another all it them us him one two three yes'.split(
+  'a an the my me our your his her their this that these those some new another all it them us him one two three'.split(
     ' ',
   ),
 );
@@ -97,7 +107,8 @@ export function actionVerb(text: string): string | undefined {
     const foreign = FOREIGN_ACTIONS.get(word);
     if (foreign !== undefined) return foreign;
     const own = OWN_ACTIONS.has(word);
-    if (!ENGLISH_ACTIONS.has(word) && !own) continue;
+    const particles = COMMAND_PARTICLES.get(word);
+    if (!ENGLISH_ACTIONS.has(word) && !own && particles === undefined) continue;
     // With `by` after it, "order" sorts: "order the warnings by severity" reads.
     if (word === 'order' && words.indexOf('by', at + 1) > at) continue;
     const before = words[at - 1];
@@ -105,8 +116,11 @@ export function actionVerb(text: string): string | undefined {
     const wanted = before === 'to' && BEFORE_TO.has(words[at - 2] as string);
     const command = before === undefined || BEFORE_COMMAND.has(before) || wanted;
     if (!command || after === undefined || (DELIVER.has(word) && RECEIVER.has(after))) continue;
-    const object = AFTER_COMMAND.has(after) || /\d/.test(after);
-    if (own ? OWN.has(after) || forMe(words, at) || (wanted && object) : object) return word;
+    if (particles?.has(after) === true) return word;
+    const amount = /\d/.test(after);
+    const object = AFTER_COMMAND.has(after) || amount;
+    if (own ? OWN.has(after) || amount || forMe(words, at) || (wanted && object) : object && ENGLISH_ACTIONS.has(word))
+      return word;
   }
   return undefined;
 }

@@ -18,6 +18,7 @@ describe('actionVerb and the requester’s own things', () => {
     expect(actionVerb('renew my borrowed books')).toBe('renew');
     expect(actionVerb('stake 10 ETH with lido for me')).toBe('stake');
     expect(actionVerb('I want to stake 5 ETH')).toBe('stake');
+    expect(actionVerb('withdraw 100 USDC from Aave')).toBe('withdraw');
   });
 
   it('leaves the same verbs reading: as nouns, in questions, before another object', () => {
@@ -25,11 +26,17 @@ describe('actionVerb and the requester’s own things', () => {
     expect(actionVerb('list my NFTs')).toBeUndefined();
     expect(actionVerb('withdrawal queue of the beacon chain')).toBeUndefined();
     expect(actionVerb('can I renew my ID card online')).toBeUndefined();
-    expect(actionVerb('stake 10 ETH: which validator pays most')).toBeUndefined();
+    expect(actionVerb('top holders of LYX')).toBeUndefined();
+    expect(actionVerb('how did my MP vote on Brexit')).toBeUndefined();
+    expect(actionVerb('fetch the file behind this CID')).toBeUndefined();
     expect(actionVerb('I need to list the validators')).toBeUndefined();
   });
 
-  it('reads mint, upvote and a vote as commands, and "all" as a command’s object', () => {
+  it('reads mint, upvote, file, a vote cast, top up and sign up as commands, and "all" as a command’s object', () => {
+    expect(actionVerb('vote on proposal 12 of uniswap')).toBe('vote');
+    expect(actionVerb('top up my phone')).toBe('top');
+    expect(actionVerb('please sign up for the newsletter')).toBe('sign');
+    expect(actionVerb('file a patent for my invention')).toBe('file');
     expect(actionVerb('mint an NFT from my cat photo')).toBe('mint');
     expect(actionVerb('upvote this post on hacker news')).toBe('upvote');
     expect(actionVerb('vote yes on the latest proposal')).toBe('vote');
