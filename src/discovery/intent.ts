@@ -37,6 +37,8 @@ const OWN_ACTIONS = new Set(
   'stake withdraw deposit claim redeem renew cast delegate undelegate lend borrow rent stream refund'.split(' '),
 );
 const OWN = new Set(['my', 'our']);
+/** A token this long after the verb is an address or a hash, not an amount. */
+const IDENTIFIER_LENGTH = 20;
 
 /**
  * Verbs that are commands before these words, whatever follows: a vote cast (`vote yes on`, `vote
@@ -55,11 +57,12 @@ const COMMAND_PARTICLES = new Map<string, ReadonlySet<string>>([
  */
 const FOREIGN_ACTIONS = new Map<string, string>(
   Object.entries({
-    // German, French, Spanish; Italian, Dutch, Portuguese (leaving out a command that is a noun as
-    // well: Italian `compra`, `paga`, `pubblica`; Dutch `boek`, `koop`, `verkoop`; Spanish `reserva`).
+    // German, French, Spanish; Italian, Dutch, Portuguese (leaving out a command that is another
+    // word as well: Italian `compra`, `paga`, `pubblica`; Dutch `boek`, `koop`, `stuur`; Spanish
+    // `reserva`; Portuguese `envie`, `publique`: French for a wish and public).
     send:
       'senden schicken sende schicke verschicken verschicke envoyer envoie envoyez enviar mandar enviame mandame envia ' +
-      'inviare invia mandare manda sturen stuur versturen verstuur envie',
+      'inviare invia mandare manda sturen versturen verstuur',
     transfer: 'uberweisen uberweise transferer transferir trasferire trasferisci overmaken transfira',
     buy: 'kaufen kaufe acheter achete achetez comprar comprame comprare acquistare acquista kopen compre',
     order: 'bestellen bestelle commander commandez bestel',
@@ -68,7 +71,7 @@ const FOREIGN_ACTIONS = new Map<string, string>(
     create: 'erstellen anlegen erstelle creer creez crear',
     delete:
       'loschen losche supprimer supprimez borrar eliminar eliminare elimina verwijderen verwijder excluir exclua apagar apague',
-    publish: 'veroffentlichen publier publicar pubblicare publiceren publique',
+    publish: 'veroffentlichen publier publicar pubblicare publiceren',
     translate:
       'ubersetzen ubersetze traduire traduis traduisez traducir traduceme tradurre traduci vertalen vertaal traduzir traduza',
     write:
@@ -117,12 +120,18 @@ export function actionVerb(text: string): string | undefined {
     const command = before === undefined || BEFORE_COMMAND.has(before) || wanted;
     if (!command || after === undefined || (DELIVER.has(word) && RECEIVER.has(after))) continue;
     if (particles?.has(after) === true) return word;
-    const amount = /\d/.test(after);
+    // An amount, not an identifier (`mint 7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU` reads a token by its mint).
+    const amount = /\d/.test(after) && !identifierAfter(text, word);
     const object = AFTER_COMMAND.has(after) || amount;
     if (own ? OWN.has(after) || amount || forMe(words, at) || (wanted && object) : object && ENGLISH_ACTIONS.has(word))
       return word;
   }
   return undefined;
+}
+
+/** Whether the request's text has the verb followed by an address or a hash (a token of IDENTIFIER_LENGTH letters and digits or more). */
+function identifierAfter(text: string, verb: string): boolean {
+  return new RegExp(`(?:^|\\s)${verb}\\s+[\\p{L}\\p{N}]{${IDENTIFIER_LENGTH},}`, 'iu').test(text);
 }
 
 /** Whether "for me" or "for us" comes after the verb at `at`: it is to be done on the requester's behalf. */

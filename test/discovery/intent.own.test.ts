@@ -29,6 +29,9 @@ describe('actionVerb and the requester’s own things', () => {
     expect(actionVerb('top holders of LYX')).toBeUndefined();
     expect(actionVerb('how did my MP vote on Brexit')).toBeUndefined();
     expect(actionVerb('fetch the file behind this CID')).toBeUndefined();
+    // A token's mint address, not an amount.
+    expect(actionVerb('mint 7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU price')).toBeUndefined();
+    expect(actionVerb("j'ai envie de sushi à Paris")).toBeUndefined();
     expect(actionVerb('I need to list the validators')).toBeUndefined();
   });
 
