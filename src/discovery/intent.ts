@@ -42,7 +42,8 @@ const IDENTIFIER_LENGTH = 20;
 
 /**
  * Verbs that are commands before these words, whatever follows: a vote cast (`vote yes on`, `vote
- * for`), `top up` (not `top holders`), `sign up`.
+ * for`), `top up` (not `top holders`), `sign up`. With `up` the two words are the verb, as a
+ * route names it (`topUpPhone`, not `topTraders`).
  */
 const COMMAND_PARTICLES = new Map<string, ReadonlySet<string>>([
   ['vote', new Set(['yes', 'no', 'on', 'for', 'against'])],
@@ -102,7 +103,7 @@ const AFTER_COMMAND = new Set(
 const DELIVER = new Set(['send', 'email', 'text', 'message', 'share', 'post']);
 const RECEIVER = new Set(['me', 'us']);
 
-/** The action verb (English, folded) of a request that asks to do something, or undefined for one that asks to read. */
+/** The action verb (English, folded; two words for `top up`) of a request that asks to do something, or undefined for one that asks to read. */
 export function actionVerb(text: string): string | undefined {
   const words = splitWords(text).map(fold);
   for (let at = 0; at < words.length; at += 1) {
@@ -119,7 +120,7 @@ export function actionVerb(text: string): string | undefined {
     const wanted = before === 'to' && BEFORE_TO.has(words[at - 2] as string);
     const command = before === undefined || BEFORE_COMMAND.has(before) || wanted;
     if (!command || after === undefined || (DELIVER.has(word) && RECEIVER.has(after))) continue;
-    if (particles?.has(after) === true) return word;
+    if (particles?.has(after) === true) return after === 'up' ? `${word} up` : word;
     // An amount, not an identifier (`mint 7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU` reads a token by its mint).
     const amount = /\d/.test(after) && !identifierAfter(text, word);
     const object = AFTER_COMMAND.has(after) || amount;

@@ -228,12 +228,17 @@ export class ToolIndex {
   private able(query: string, results: Ranked[]): Ranked[] {
     const verb = actionVerb(query);
     if (verb === undefined) return results;
-    const named = term(verb);
+    // A verb of two words (`top up`) is the route name's first two (`topUpPhone`, not `topTraders`).
+    const verbWords = verb.split(' ');
+    const verbTerms = verbWords.map((word) => term(word));
+    const named = verbTerms.flat();
     const found = named.map((word) => findTerm(this.postings, word));
     return results.filter(({ document }) => {
       const tool = this.toolAt(document);
-      const first = splitWords(tool.route.name)[0];
-      if (first !== undefined && term(first).some((word) => named.includes(word))) return true;
+      const lead = splitWords(tool.route.name).slice(0, verbWords.length).map(fold);
+      const sameWord = (word: string, at: number) =>
+        word === lead[at] || term(lead[at] as string).some((each) => (verbTerms[at] as string[]).includes(each));
+      if (lead.length === verbWords.length && verbWords.every(sameWord)) return true;
       return (
         writesSurely(tool) &&
         found.some((at) => at >= 0 && inFirstFields(this.postings, at, document, FIELDS_SAYING_WHAT_IT_DOES))

@@ -1,7 +1,7 @@
 // Verbs that read as often as they act (stake, withdraw, cast, renew...) ask to DO something when
 // their object is the requester's own, when it is done "for me", or when said by someone who wants
 // to do it; and commands in Italian, Dutch and Portuguese (intent.ts). On a fixture catalog of
-// read-only staking figures.
+// read-only staking figures and a carrier whose `topPlans` reads and `topUpPhone` writes.
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,8 +37,8 @@ describe('actionVerb and the requester’s own things', () => {
 
   it('reads mint, upvote, file, a vote cast, top up and sign up as commands, and "all" as a command’s object', () => {
     expect(actionVerb('vote on proposal 12 of uniswap')).toBe('vote');
-    expect(actionVerb('top up my phone')).toBe('top');
-    expect(actionVerb('please sign up for the newsletter')).toBe('sign');
+    expect(actionVerb('top up my phone')).toBe('top up');
+    expect(actionVerb('please sign up for the newsletter')).toBe('sign up');
     expect(actionVerb('file a patent for my invention')).toBe('file');
     expect(actionVerb('mint an NFT from my cat photo')).toBe('mint');
     expect(actionVerb('upvote this post on hacker news')).toBe('upvote');
@@ -66,5 +66,10 @@ describe('ToolIndex and a request to do something with the requester’s own', (
 
   it('still answers the same words asked as a question', () => {
     expect(top('staking rewards of Lido validators')[0]).toBe('stakes_getStakingRewards');
+  });
+
+  it('answers "top up my phone" with the route named for both words, not one named top', () => {
+    expect(top('top up my phone with 20 euros')).toEqual(['mobile_topUpPhone']);
+    expect(top('top phone plans by price')[0]).toBe('mobile_topPlans');
   });
 });
