@@ -43,6 +43,8 @@ export interface Match {
   termsUsed: (word: string) => readonly number[];
   /** The request's terms that say when it is about (time-arguments.ts): arguments, not what is wanted. */
   times: ReadonlySet<string>;
+  /** What the requester did, when the request asks for their own record (own-record.ts): the tool must say it. */
+  doing: readonly string[];
 }
 
 /**
@@ -54,6 +56,7 @@ export interface Match {
  */
 export function coverage(postings: Postings, match: Match): number {
   const hit = new Set(match.matched);
+  if (match.doing.length > 0 && !match.doing.some((word) => hit.has(word))) return 0;
   const weights = new Map<string, number>();
   const unknownArguments = argumentsNoToolHas(postings, match.words);
   for (const entry of [...match.words.flat(), ...match.extra])

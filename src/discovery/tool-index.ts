@@ -17,6 +17,7 @@ import { PostingsBuilder, type Postings } from './postings.js';
 import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
 import { actionVerb } from './intent.js';
 import { TermCounter } from './term-counter.js';
+import { requesterDoing } from './own-record.js';
 import { timeArguments } from './time-arguments.js';
 import type { PieceDocument, TermDocuments } from './term-documents.js';
 import { phrases, relatedTerms } from './related-words.js';
@@ -210,6 +211,7 @@ export class ToolIndex {
         tool: this.toolAt(best.document),
         termsUsed: (word) => used[wanted.indexOf(word)] ?? [],
         times: timeArguments(query),
+        doing: requesterDoing(query),
       }) < this.minCoverage
     )
       return [];
