@@ -13,9 +13,9 @@ import { fold, splitWords } from './words.js';
 
 /**
  * English verbs that ask a service to change something, in their base (imperative) form. Not those
- * that read as often (call a contract, update me, turn or convert a value, apply for a job) nor
- * those a read-only tool answers with a quote, a transaction to sign or what is available (swap,
- * stake, mint; rent a bike: the stations that have one).
+ * that read as often (call a contract, update me, turn or convert a value, apply for a job: stake,
+ * withdraw, rent and the like are commands only in the forms of OWN_ACTIONS) nor those a read-only
+ * tool answers with a quote or a transaction to sign (swap, bridge).
  */
 const ENGLISH_ACTIONS = new Set(
   (
@@ -27,11 +27,12 @@ const ENGLISH_ACTIONS = new Set(
 
 /**
  * Verbs that read as often as they act (`stake pools`, `withdraw fees`, `stream statistics`, `the
- * claim`): a command only when its object is the requester's own (`stake my ETH`, `withdraw my
- * USDC`, `cast my vote`) or an amount (`withdraw 100 USDC`), when it is done "for me" (`stake 10
- * ETH with Lido for me`), or when said by someone who wants to do it (`I want to stake the ETH`). Not those a read-only tool answers for
- * the requester's own too: list (`list my NFTs` reads them), convert, swap and bridge (a quote),
- * track (a parcel's status), charge or run (where, when).
+ * claim`, `rent a bike`: the stations that have one): a command only when its object is the
+ * requester's own (`stake my ETH`, `withdraw my USDC`, `cast my vote`) or an amount (`withdraw 100
+ * USDC`), when it is done "for me" (`stake 10 ETH with Lido for me`), or when said by someone who
+ * wants to do it (`I want to stake the ETH`). Not those a read-only tool answers for the
+ * requester's own too: list (`list my NFTs` reads them), convert, swap and bridge (a quote), track
+ * (a parcel's status), charge or run (where, when).
  */
 const OWN_ACTIONS = new Set(
   'stake withdraw deposit claim redeem renew cast delegate undelegate lend borrow rent stream refund'.split(' '),
@@ -52,9 +53,10 @@ const COMMAND_PARTICLES = new Map<string, ReadonlySet<string>>([
 ]);
 
 /**
- * German, French, Spanish, Italian, Dutch and Portuguese infinitives of the same, and their commands where those are no noun
- * (folded: `überweise`, `envoyez`, `envíame`), each with the English verb a tool's route name and
- * description would say: the catalogs name their routes in English (`sendMessage`, `translateText`).
+ * German, French, Spanish, Italian, Dutch and Portuguese infinitives of the same, and their
+ * commands where those are no noun (folded: `überweise`, `envoyez`, `envíame`), each with the
+ * English verb a tool's route name and description would say: the catalogs name their routes in
+ * English (`sendMessage`, `translateText`).
  */
 const FOREIGN_ACTIONS = new Map<string, string>(
   Object.entries({
