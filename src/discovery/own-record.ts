@@ -15,6 +15,8 @@ const REQUESTER = new Set(['i', 'we']);
  * (an address, a hash: `did I pay gas on 0x...` names whose record it is).
  */
 export function requesterDoing(text: string): string[] {
+  // Most requests say no `did`: not split again for them.
+  if (!/\bdid\b/i.test(text)) return [];
   const words = requestSplit(text).map(fold);
   if (words.some((word) => /\d/.test(word))) return [];
   for (let at = 0; at + 2 < words.length; at += 1)

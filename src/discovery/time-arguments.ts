@@ -37,14 +37,15 @@ const AFTER_SPAN = new Set(
 export function timeArguments(text: string): Set<string> {
   const words = requestSplit(text).map(fold);
   const found = new Set<string>();
-  words.forEach((word, at) => {
-    const terms = term(word);
+  // Looked for from the words that make a span a time (a set lookup each): a search pays term() only beside one.
+  const take = (span: string | undefined, timing: string) => {
+    const terms = span === undefined ? [] : term(span);
     if (!terms.some((each) => SPANS.has(each))) return;
-    const before = words[at - 1];
-    const after = words[at + 1];
-    const timed = before !== undefined && BEFORE_SPAN.has(before);
-    if (!timed && !(after !== undefined && AFTER_SPAN.has(after))) return;
-    for (const each of [...terms, ...(timed ? term(before) : term(after as string))]) found.add(each);
+    for (const each of [...terms, ...term(timing)]) found.add(each);
+  };
+  words.forEach((word, at) => {
+    if (BEFORE_SPAN.has(word)) take(words[at + 1], word);
+    if (AFTER_SPAN.has(word)) take(words[at - 1], word);
   });
   return found;
 }
