@@ -126,8 +126,9 @@ export function actionVerb(text: string): string | undefined {
     // An amount, not an identifier (`mint 7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU` reads a token by its mint).
     const amount = /\d/.test(after) && !identifierAfter(text, word);
     const object = AFTER_COMMAND.has(after) || amount;
-    if (own ? OWN.has(after) || amount || forMe(words, at) || (wanted && object) : object && ENGLISH_ACTIONS.has(word))
-      return word;
+    if (own) {
+      if ((OWN.has(after) || amount || forMe(words, at) || (wanted && object)) && !askedAfter(words, at)) return word;
+    } else if (object && ENGLISH_ACTIONS.has(word)) return word;
   }
   return undefined;
 }
@@ -135,6 +136,14 @@ export function actionVerb(text: string): string | undefined {
 /** Whether the request's text has the verb followed by an address or a hash (a token of IDENTIFIER_LENGTH letters and digits or more). */
 function identifierAfter(text: string, verb: string): boolean {
   return new RegExp(`(?:^|\\s)${verb}\\s+[\\p{L}\\p{N}]{${IDENTIFIER_LENGTH},}`, 'iu').test(text);
+}
+
+/** Question words: after a verb that reads as often, the request asks where or how to do it (`stake my ETH: which validator pays most`). */
+const QUESTION = new Set(['where', 'which', 'what', 'how', 'who', 'whether']);
+
+/** Whether a question word comes after the verb at `at`. */
+function askedAfter(words: readonly string[], at: number): boolean {
+  return words.slice(at + 1).some((word) => QUESTION.has(word));
 }
 
 /** Whether "for me" or "for us" comes after the verb at `at`: it is to be done on the requester's behalf. */

@@ -33,6 +33,9 @@ describe('actionVerb and the requester’s own things', () => {
     expect(actionVerb('mint 7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU price')).toBeUndefined();
     expect(actionVerb("j'ai envie de sushi à Paris")).toBeUndefined();
     expect(actionVerb('I need to list the validators')).toBeUndefined();
+    // Asking where or which: what there is to choose from reads.
+    expect(actionVerb('stake my ETH: which validator pays most')).toBeUndefined();
+    expect(actionVerb('I want to deposit 1 ETH, where is the best APY')).toBeUndefined();
   });
 
   it('reads mint, upvote, file, a vote cast, top up and sign up as commands, and "all" as a command’s object', () => {
