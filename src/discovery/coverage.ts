@@ -41,6 +41,10 @@ export interface Match {
   tool: Tool;
   /** The vocabulary terms each request term matched by (its own, a longer one, one a typo away). */
   termsUsed: (word: string) => readonly number[];
+  /** The request's terms that say when it is about (time-arguments.ts): arguments, not what is wanted. */
+  times: ReadonlySet<string>;
+  /** What the requester did, when the request asks for their own record (own-record.ts): the tool must say it. */
+  doing: readonly string[];
 }
 
 /**
@@ -52,10 +56,15 @@ export interface Match {
  */
 export function coverage(postings: Postings, match: Match): number {
   const hit = new Set(match.matched);
+  if (match.doing.length > 0 && !match.doing.some((word) => hit.has(word))) return 0;
   const weights = new Map<string, number>();
   const unknownArguments = argumentsNoToolHas(postings, match.words);
   for (const entry of [...match.words.flat(), ...match.extra])
-    if (counts(postings, entry, hit) && (!unknownArguments.has(entry.term) || hit.has(entry.term)))
+    if (
+      counts(postings, entry, hit) &&
+      (!unknownArguments.has(entry.term) || hit.has(entry.term)) &&
+      !match.times.has(entry.term)
+    )
       weights.set(entry.term, rarity(postings, entry.term));
   if (takesText(match.tool)) for (const run of unmatchedRuns(match.words, weights, hit)) asOneWord(run, weights);
   let total = 0;

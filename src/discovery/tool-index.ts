@@ -18,6 +18,8 @@ import { PostingsBuilder, type Postings } from './postings.js';
 import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
 import { actionVerb } from './intent.js';
 import { TermCounter } from './term-counter.js';
+import { requesterDoing } from './own-record.js';
+import { timeArguments } from './time-arguments.js';
 import type { PieceDocument, TermDocuments } from './term-documents.js';
 import { phrases, relatedTerms } from './related-words.js';
 import { fold, joinedWords, requestWords, splitWords, term, type RequestTerm } from './words.js';
@@ -205,6 +207,8 @@ export class ToolIndex {
     const best = results[0];
     if (best === undefined) return [];
     const matched = best.matched.map((index) => wanted[index] as string);
+    const times = timeArguments(query);
+    const doing = requesterDoing(query);
     const covers = (words: readonly string[]) =>
       coverage(this.postings, {
         words: byWord,
@@ -213,6 +217,8 @@ export class ToolIndex {
         document: best.document,
         tool: this.toolAt(best.document),
         termsUsed: (word) => used[wanted.indexOf(word)] ?? [],
+        times,
+        doing,
       }) >= this.minCoverage;
     // A request the best tool does not cover is still its when the tool has what the words it lacks stand beside in the catalog.
     if (!covers(matched) && !covers([...matched, ...this.coveredByAssociation(wanted, values, best)])) return [];
@@ -247,12 +253,17 @@ export class ToolIndex {
   private able(query: string, results: Ranked[]): Ranked[] {
     const verb = actionVerb(query);
     if (verb === undefined) return results;
-    const named = term(verb);
+    // A verb of two words (`top up`) is the route name's first two (`topUpPhone`, not `topTraders`).
+    const verbWords = verb.split(' ');
+    const verbTerms = verbWords.map((word) => term(word));
+    const named = verbTerms.flat();
     const found = named.map((word) => findTerm(this.postings, word));
     return results.filter(({ document }) => {
       const tool = this.toolAt(document);
-      const first = splitWords(tool.route.name)[0];
-      if (first !== undefined && term(first).some((word) => named.includes(word))) return true;
+      const lead = splitWords(tool.route.name).slice(0, verbWords.length).map(fold);
+      const sameWord = (word: string, at: number) =>
+        word === lead[at] || term(lead[at] as string).some((each) => (verbTerms[at] as string[]).includes(each));
+      if (lead.length === verbWords.length && verbWords.every(sameWord)) return true;
       return (
         writesSurely(tool) &&
         found.some((at) => at >= 0 && inFirstFields(this.postings, at, document, FIELDS_SAYING_WHAT_IT_DOES))

@@ -212,7 +212,7 @@ export function requestTerms(text: string): RequestTerm[] {
 
 /** The terms of a request word by word, in its order: a filler word has none (coverage.ts reads which words are neighbours). */
 export function requestWords(text: string): RequestTerm[][] {
-  const split = splitWords(text);
+  const split = requestSplit(text);
   const byWord = split.map((word) => {
     // An acronym (`USDC`, `NASA`) names what is wanted as often as not: only a capitalised word is taken for a name.
     const value = /\d/.test(word) || /^\p{Lu}\p{Ll}/u.test(word);
@@ -228,6 +228,14 @@ export function requestWords(text: string): RequestTerm[][] {
   );
   return byWord;
 }
+
+/** A request's words as requestWords reads them, one for each of its entries. */
+export function requestSplit(text: string): string[] {
+  return splitWords(text.replace(CONTRACTION, ''));
+}
+
+/** An English contraction's ending (`what's`, `I'd`, `don't`, `floyd's`): a letter or two that say nothing of what is wanted. */
+const CONTRACTION = /(?<=\p{L})['’](?:s|d|t|m|ll|re|ve)(?![\p{L}\p{N}])/giu;
 
 /**
  * Prepositions before an argument (in lower case, with and without their accents), in the languages

@@ -116,3 +116,18 @@ describe('German words of the domains APIs serve', () => {
     expect(found('flughafenwetter')).toEqual(['flughafenwetter']);
   });
 });
+
+describe('requestTerms and English contractions', () => {
+  const terms = (text: string) => requestTerms(text).map((entry) => entry.term);
+
+  it('drops the ending of a contraction: a lone s or d is no word of what is wanted', () => {
+    expect(terms("what's my credit score")).toEqual(['credit', 'score']);
+    expect(terms("I'd like pink floyd's albums")).toEqual(['pink', 'floyd', 'album']);
+    expect(terms('what’s the wifi password')).toEqual(['wifi', 'password']);
+  });
+
+  it('keeps a letter that is part of a word or a name', () => {
+    expect(terms('next S-Bahn')).toContain('s');
+    expect(terms("prix de l'essence")).toContain('essence');
+  });
+});
