@@ -5,7 +5,10 @@
 // process starts it. While a process that had been ready is replaced (another job missed its
 // deadline, ran out of memory or killed it), the bounds stand still (`pause`): how long the new
 // process takes to start depends on the machine's load, not on the jobs waiting, and a fixed
-// allowance for it failed a calm schema's call behind a hostile one on a loaded machine.
+// allowance for it failed a calm schema's call behind a hostile one on a loaded machine. A job's
+// bound stands still for REPLACEMENT_START_WAIT_MS in all, over every replacement it waits through:
+// a handler that gets its process replaced at once (out of memory in a few milliseconds), call
+// after call, would otherwise hold the calls queued behind its own for a start each, without bound.
 
 import type { Command, Failure, Reply, UnitSpec } from './protocol.js';
 import { REPLACEMENT_START_WAIT_MS } from './sandbox-options.js';
@@ -17,12 +20,18 @@ export interface Job {
   settle: (reply: Reply | Failure) => void;
 }
 
-/** A waiting job's start bound: its length and when it passes (epoch ms); while paused, the time it has left instead of a timer. */
+/**
+ * A waiting job's start bound: its length and when it passes (epoch ms). While the bounds stand
+ * still, `at` is moved on by what the job may still stand (`standing.mostMs`): past that, its time
+ * runs again without a resume; `resume` takes back what it did not stand.
+ */
 interface StartBound {
   waitMs: number;
   at: number;
   timer: NodeJS.Timeout | null;
-  leftMs: number;
+  /** How long this bound has stood still in all, over every pause. */
+  stoodMs: number;
+  standing: { since: number; mostMs: number } | null;
 }
 
 export class JobQueue {
@@ -31,14 +40,18 @@ export class JobQueue {
   private readonly bounds = new Map<Job, StartBound>();
   /** Jobs taken by `shiftAhead` that the process has not started yet. */
   private readonly ahead = new Set<Job>();
-  /** While the bounds stand still: the timer that lets them run again after the most a pause may last. */
-  private pausedUpTo: NodeJS.Timeout | null = null;
+  /** Whether the bounds stand still (a replacement process is starting). */
+  private paused = false;
 
   /**
    * @param expired called for a job whose start bound passed, after it has left the queue;
    * `sentAhead` when it had left it already, sent ahead to the process.
+   * @param stillAtMostMs how long a job's bound may stand still in all, over every pause.
    */
-  constructor(private readonly expired: (job: Job, waitedMs: number, sentAhead: boolean) => void) {}
+  constructor(
+    private readonly expired: (job: Job, waitedMs: number, sentAhead: boolean) => void,
+    private readonly stillAtMostMs = REPLACEMENT_START_WAIT_MS,
+  ) {}
 
   get length(): number {
     return this.jobs.length;
@@ -47,9 +60,11 @@ export class JobQueue {
   /** Adds a job at the back, or at the front (a job that must go before the others), with its start bound. */
   add(job: Job, waitMs: number, front = false): void {
     this.started(job);
-    const bound: StartBound = { waitMs, at: Date.now() + waitMs, timer: null, leftMs: waitMs };
+    const now = Date.now();
+    const bound: StartBound = { waitMs, at: now + waitMs, timer: null, stoodMs: 0, standing: null };
     this.bounds.set(job, bound);
-    if (!this.pausedUpTo) this.count(job, bound);
+    if (this.paused) this.stand(bound, now);
+    this.count(job, bound);
     if (front) this.jobs.unshift(job);
     else this.jobs.push(job);
   }
@@ -105,44 +120,54 @@ export class JobQueue {
   }
 
   /**
-   * The start bounds stand still until `resume`, or for `mostMs` at the most (a new process that
-   * never says it is ready must not hold its callers without bound). A job added meanwhile waits
-   * with its bound whole until then.
+   * The start bounds stand still until `resume`, each for what is left of its `stillAtMostMs` at
+   * the most (a new process that never says it is ready, or one replaced again and again, must
+   * not hold its callers without bound). A job added meanwhile stands still from then.
    */
-  pause(mostMs = REPLACEMENT_START_WAIT_MS): void {
-    if (this.pausedUpTo) return;
-    const now = Date.now();
-    for (const bound of this.bounds.values()) {
-      if (bound.timer) clearTimeout(bound.timer);
-      bound.timer = null;
-      bound.leftMs = Math.max(0, bound.at - now);
-    }
-    this.pausedUpTo = setTimeout(() => this.resume(), mostMs);
-  }
-
-  /** The start bounds run again, each with the time it had left when they stopped. */
-  resume(): void {
-    if (!this.pausedUpTo) return;
-    clearTimeout(this.pausedUpTo);
-    this.pausedUpTo = null;
+  pause(): void {
+    if (this.paused) return;
+    this.paused = true;
     const now = Date.now();
     for (const [job, bound] of this.bounds) {
-      bound.at = now + bound.leftMs;
+      this.stand(bound, now);
+      this.count(job, bound);
+    }
+  }
+
+  /** The start bounds run again, each with the time it had left when it began to stand still. */
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    const now = Date.now();
+    for (const [job, bound] of this.bounds) {
+      if (!bound.standing) continue;
+      const stood = Math.min(now - bound.standing.since, bound.standing.mostMs);
+      bound.stoodMs += stood;
+      bound.at -= bound.standing.mostMs - stood;
+      bound.standing = null;
       this.count(job, bound);
     }
   }
 
   /** Empties the queue, failing every job in it. */
   failAll(failure: Failure): void {
-    clearTimeout(this.pausedUpTo ?? undefined);
-    this.pausedUpTo = null;
+    this.paused = false;
     for (const job of this.jobs.splice(0)) {
       this.started(job);
       job.settle(failure);
     }
   }
 
+  /** `bound` stands still from `now`: it passes later by what it may still stand. */
+  private stand(bound: StartBound, now: number): void {
+    const mostMs = Math.max(0, this.stillAtMostMs - bound.stoodMs);
+    bound.standing = { since: now, mostMs };
+    bound.at += mostMs;
+  }
+
+  /** (Re)sets `bound`'s timer to when it passes. */
   private count(job: Job, bound: StartBound): void {
+    if (bound.timer) clearTimeout(bound.timer);
     bound.timer = setTimeout(() => this.expire(job, bound.waitMs), bound.at - Date.now());
   }
 

@@ -69,3 +69,25 @@ describe('an introspection answer kept', () => {
     expect([...entries.keys()]).toEqual([createHash('sha256').update(token).digest('hex')]);
   });
 });
+
+describe('the kept answers in bytes', () => {
+  // An introspection answer may be 256 KiB (MAX_ANSWER_BYTES), all of it a scope or groups claim the
+  // caller keeps: 10,000 such entries would hold gigabytes. The claims kept are bounded in total.
+  it('let the first of many large callers go, however few entries they are', () => {
+    const { kept } = cache();
+    const large = (i: number) => ({
+      ...CALLER,
+      scopes: [`${'s'.repeat(128 * 1024)}${i}`],
+      groups: [`${'g'.repeat(128 * 1024)}${i}`],
+    });
+    for (let i = 0; i < 100; i++) kept.keep(`token-${i}`, large(i), undefined);
+    expect(kept.get('token-0')).toBeUndefined();
+    expect(kept.get('token-99')).toEqual(large(99));
+  });
+
+  it('keep a small caller beside them', () => {
+    const { kept } = cache();
+    kept.keep('token-small', CALLER, undefined);
+    expect(kept.get('token-small')).toEqual(CALLER);
+  });
+});
