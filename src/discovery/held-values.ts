@@ -1,14 +1,16 @@
 // A request that holds a value of a kind only some tools take hands it to one of them: a place's
 // coordinates ("what's at 48.8584, 2.2945", "nearest hospital to 50.94, 6.96") go to a tool that
 // takes a latitude and a longitude, an EVM address ("universal profile of 0x0f41...") to one that
-// takes an address. A tool that takes no such value answers it less well, however many of its
-// other words it shares. Read from the request's form and the tools' parameter keys alone, so it
-// holds for any catalog.
+// takes an address; any value at all (a name, a number, a word after a preposition: "hospitals in
+// Dresden", "holidays 2026 in Bayern") to a tool that takes something from its caller rather than
+// one that answers one fixed question ("all hospitals", "a random brewery"). A tool that takes no
+// such value answers it less well, however many of its other words it shares. Read from the
+// request's form and the tools' parameter keys alone, so it holds for any catalog.
 
 import type { Tool } from '../catalog/tools.js';
 import type { Ranked } from './bm25.js';
 import { rescoreTop } from './rescore.js';
-import { fold, splitWords } from './words.js';
+import { fold, requestWords, splitWords } from './words.js';
 
 interface ValueKind {
   /** Whether a request holds a value of the kind. */
@@ -63,6 +65,12 @@ const KINDS: readonly ValueKind[] = [
     heldBy: (query) => EVM_ADDRESS.test(query),
     takenBy: (keys) => keys.some((key) => key.some((word) => ADDRESS_WORDS.has(word))),
     without: 0.7,
+  },
+  {
+    // Any value (words.ts marks a capitalised word or one with a digit) or a word where an argument goes.
+    heldBy: (query) => requestWords(query).some((word) => word.some((entry) => entry.value || entry.afterPreposition)),
+    takenBy: (keys) => keys.length > 0,
+    without: 0.85,
   },
 ];
 
