@@ -9,6 +9,7 @@ import { rank, findTerm, inFirstFields, type QueryTerm, type Ranked, type RankSe
 import { preferRequestChain } from './chains.js';
 import { preferToolsTakingHeldValues } from './held-values.js';
 import { preferRequestTense } from './tense.js';
+import { catalogVerbs, preferToolsNamedForRequest } from './route-words.js';
 import { coverage, FIELDS_SAYING_WHAT_IT_DOES, LOOSE_FROM } from './coverage.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
 import { preferWithoutIdentifier } from './identifiers.js';
@@ -75,6 +76,8 @@ export class ToolIndex {
   /** The tools by document number. */
   private readonly tools: readonly Tool[];
   private readonly minCoverage: number;
+  /** The catalog's verbs (route-words.ts), read from the tools at the first search. */
+  private verbs: ReadonlySet<string> | undefined;
   /** Whether the postings were read from the index cache rather than built. */
   readonly fromCache: boolean;
   /** When built with a cache folder: how many schema files' terms were read from the per-file cache and how many made. */
@@ -211,7 +214,14 @@ export class ToolIndex {
       }) < this.minCoverage
     )
       return [];
-    return results.slice(0, options.limit).map((result) => {
+    // A tie-break among tools that fit (route-words.ts), after the "none" rule: it orders them, it does not say whether one fits.
+    const named = preferToolsNamedForRequest(
+      new Set(wanted),
+      (this.verbs ??= catalogVerbs(this.tools)),
+      results,
+      (document) => this.toolAt(document),
+    );
+    return named.slice(0, options.limit).map((result) => {
       const tool = this.toolAt(result.document);
       return { name: tool.name, namespace: tool.namespace, score: Math.round(result.score * 1000) / 1000 };
     });
@@ -241,7 +251,7 @@ export class ToolIndex {
 
   /**
    * The results with the tools made for another chain or another time than the request names, and
-   * those that take no coordinates or address where it holds one, moved down (chains.ts, tense.ts, held-values.ts).
+   * those that take no value of a kind it holds, moved down (chains.ts, tense.ts, held-values.ts).
    */
   private preferRequest(query: string, results: Ranked[]): Ranked[] {
     const toolAt = (document: number) => this.toolAt(document);
