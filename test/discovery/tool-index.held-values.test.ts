@@ -53,10 +53,10 @@ describe('coordinates in a request', () => {
 });
 
 describe('a request that holds any value', () => {
-  // Every brewery at once (no parameter, and more of the request's words) beside the breweries of a city.
+  // Every brewery at once (a limit is all it takes, and it says more of the request's words) beside the breweries of a city.
   const { top } = useFixtureIndex(join(import.meta.dirname, '..', 'fixtures', 'discovery-arguments', 'schemas'));
 
-  it('is answered first by a tool that takes something from its caller: a name, or a word after a preposition', () => {
+  it('is answered first by a tool that takes a text from its caller, not only a number: a name, or a word after a preposition', () => {
     expect(top('breweries in Portland')[0]).toBe('breweries_getBreweriesByCity');
     expect(top('breweries in portland')[0]).toBe('breweries_getBreweriesByCity');
     expect(top('Portland breweries')[0]).toBe('breweries_getBreweriesByCity');
