@@ -7,6 +7,7 @@
 import type { Tool } from '../catalog/tools.js';
 import { rank, findTerm, inFirstFields, type QueryTerm, type Ranked, type RankSettings } from './bm25.js';
 import { preferRequestChain } from './chains.js';
+import { preferRequestDirection } from './direction.js';
 import { preferToolsTakingHeldValues } from './held-values.js';
 import { preferRequestTense } from './tense.js';
 import { catalogVerbs, preferToolsNamedForRequest } from './route-words.js';
@@ -250,13 +251,15 @@ export class ToolIndex {
   }
 
   /**
-   * The results with the tools made for another chain or another time than the request names, and
-   * those that take no value of a kind it holds, moved down (chains.ts, tense.ts, held-values.ts).
+   * The results with the tools made for another chain or another time than the request names,
+   * those that take no value of a kind it holds, and those that convert the other way, moved down
+   * (chains.ts, tense.ts, held-values.ts, direction.ts).
    */
   private preferRequest(query: string, results: Ranked[]): Ranked[] {
     const toolAt = (document: number) => this.toolAt(document);
     const placed = preferToolsTakingHeldValues(query, results, toolAt);
-    return preferRequestTense(query, preferRequestChain(query, placed, toolAt), toolAt);
+    const timed = preferRequestTense(query, preferRequestChain(query, placed, toolAt), toolAt);
+    return preferRequestDirection(query, timed, toolAt);
   }
 
   private toolAt(document: number): Tool {
