@@ -11,6 +11,7 @@ import { preferRequestDirection } from './direction.js';
 import { preferToolsTakingHeldValues } from './held-values.js';
 import { preferRequestTense } from './tense.js';
 import { catalogVerbs, preferToolsNamedForRequest } from './route-words.js';
+import { preferToolsSayingMore } from './said-share.js';
 import { coverage, FIELDS_SAYING_WHAT_IT_DOES, LOOSE_FROM } from './coverage.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
 import { preferWithoutIdentifier } from './identifiers.js';
@@ -215,17 +216,22 @@ export class ToolIndex {
       }) < this.minCoverage
     )
       return [];
-    // A tie-break among tools that fit (route-words.ts), after the "none" rule: it orders them, it does not say whether one fits.
+    // Tie-breaks among tools that fit (route-words.ts, said-share.ts), after the "none" rule: they order them, they do not say whether one fits.
     const named = preferToolsNamedForRequest(
       new Set(wanted),
       (this.verbs ??= catalogVerbs(this.tools)),
       results,
       (document) => this.toolAt(document),
     );
-    return named.slice(0, options.limit).map((result) => {
-      const tool = this.toolAt(result.document);
-      return { name: tool.name, namespace: tool.namespace, score: Math.round(result.score * 1000) / 1000 };
-    });
+    // A phrase's words count through its term (`open positions` is a job), as in the "none" rule.
+    const phrased = new Set(request.filter((entry) => entry.inPhrase === true).map((entry) => entry.term));
+    const said = terms.filter((entry) => !phrased.has(entry.term));
+    return preferToolsSayingMore(this.postings, said, named)
+      .slice(0, options.limit)
+      .map((result) => {
+        const tool = this.toolAt(result.document);
+        return { name: tool.name, namespace: tool.namespace, score: Math.round(result.score * 1000) / 1000 };
+      });
   }
 
   /**
