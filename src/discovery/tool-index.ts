@@ -14,7 +14,7 @@ import { catalogVerbs, preferToolsNamedForRequest } from './route-words.js';
 import { preferToolsSayingMore } from './said-share.js';
 import { coverage, FIELDS_SAYING_WHAT_IT_DOES, LOOSE_FROM } from './coverage.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
-import { preferWithoutIdentifier } from './identifiers.js';
+import { preferWithIdentifier, preferWithoutIdentifier } from './identifiers.js';
 import { cachedPostings, indexKey, textKey } from './index-cache.js';
 import { PostingsBuilder, type Postings } from './postings.js';
 import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
@@ -200,7 +200,11 @@ export class ToolIndex {
     const results = preferWithoutIdentifier(
       query,
       new Set(wanted),
-      this.preferRequest(query, this.able(query, rank(this.postings, terms, SETTINGS, keep, used))),
+      preferWithIdentifier(
+        query,
+        this.preferRequest(query, this.able(query, rank(this.postings, terms, SETTINGS, keep, used))),
+        (document) => this.toolAt(document),
+      ),
       (document) => this.toolAt(document),
     );
     const best = results[0];
