@@ -7,7 +7,7 @@
 
 import type { Tool } from '../catalog/tools.js';
 import type { Ranked } from './bm25.js';
-import { rescoreTop } from './rescore.js';
+import { LOOKED_AT, rescoreTop } from './rescore.js';
 import { splitWords, term } from './words.js';
 
 /** A tool that converts the other way scores this share of its score. */
@@ -63,6 +63,8 @@ function directionsOf(tool: Tool): readonly Direction[] {
  * leaves them.
  */
 export function preferRequestDirection(query: string, results: Ranked[], toolAt: (document: number) => Tool): Ranked[] {
+  // Most tools say no direction: the request is read only when one of the best does.
+  if (!results.slice(0, LOOKED_AT).some(({ document }) => directionsOf(toolAt(document)).length > 0)) return results;
   const asked = directionsIn(query, REQUEST_CONNECTORS);
   if (asked.length === 0) return results;
   return rescoreTop(results, (document) => {

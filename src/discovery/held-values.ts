@@ -11,11 +11,11 @@
 import type { Tool } from '../catalog/tools.js';
 import type { Ranked } from './bm25.js';
 import { rescoreTop } from './rescore.js';
-import { fold, requestWords, splitWords } from './words.js';
+import { fold, splitWords, type RequestTerm } from './words.js';
 
 interface ValueKind {
-  /** Whether a request holds a value of the kind. */
-  heldBy(query: string): boolean;
+  /** Whether a request holds a value of the kind: its text, and its terms word by word (words.ts `requestWords`). */
+  heldBy(query: string, words: readonly (readonly RequestTerm[])[]): boolean;
   /** Whether a tool takes one, from what it takes from its caller. */
   takenBy(taken: Taken): boolean;
   /** A tool that takes none scores this share of its score for a request that holds one. */
@@ -78,7 +78,8 @@ const KINDS: readonly ValueKind[] = [
   },
   {
     // Any value (words.ts marks a capitalised word or one with a digit) or a word where an argument goes.
-    heldBy: (query) => requestWords(query).some((word) => word.some((entry) => entry.value || entry.afterPreposition)),
+    heldBy: (_query, words) =>
+      words.some((word) => word.some((entry) => entry.inPhrase !== true && (entry.value || entry.afterPreposition))),
     takenBy: ({ aName }) => aName,
     without: 0.85,
   },
@@ -103,10 +104,11 @@ function takenBy(tool: Tool): Taken {
 /** `results` (best first) with each tool that takes no value of a kind the request holds scored that kind's `without` of its score. */
 export function preferToolsTakingHeldValues(
   query: string,
+  words: readonly (readonly RequestTerm[])[],
   results: Ranked[],
   toolAt: (document: number) => Tool,
 ): Ranked[] {
-  const held = KINDS.filter((kind) => kind.heldBy(query));
+  const held = KINDS.filter((kind) => kind.heldBy(query, words));
   if (held.length === 0) return results;
   return rescoreTop(results, (document) => {
     const taken = takenBy(toolAt(document));

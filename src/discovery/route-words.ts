@@ -8,8 +8,6 @@
 // served, so it holds for any catalog. A small share per word: a tie-break, not a ranking.
 
 import type { Tool } from '../catalog/tools.js';
-import type { Ranked } from './bm25.js';
-import { rescoreTop } from './rescore.js';
 import { splitWords, term } from './words.js';
 
 /** A tool scores this share of its score for each word of its route name the request does not say. */
@@ -48,21 +46,20 @@ function termsOf(tool: Tool): { first: readonly string[]; rest: readonly string[
 }
 
 /**
- * `results` (best first) with each tool scored PER_UNSAID_WORD of its score for each word of its
- * route name that is not among `said` (the request's terms), not its namespace's and, first, not
- * one of `verbs` (catalogVerbs).
+ * The share of its score each tool keeps (rescore.ts `rescoreTop`): PER_UNSAID_WORD for each word
+ * of its route name that is not among `said` (the request's terms), not its namespace's and,
+ * first, not one of `verbs` (catalogVerbs).
  */
-export function preferToolsNamedForRequest(
+export function routeNameShare(
   said: ReadonlySet<string>,
   verbs: ReadonlySet<string>,
-  results: Ranked[],
   toolAt: (document: number) => Tool,
-): Ranked[] {
-  return rescoreTop(results, (document) => {
+): (document: number) => number {
+  return (document) => {
     const { first, rest } = termsOf(toolAt(document));
     let unsaid = 0;
     for (const word of first) if (!verbs.has(word) && !said.has(word) && !rest.includes(word)) unsaid += 1;
     for (const word of rest) if (!said.has(word)) unsaid += 1;
     return unsaid === 0 ? 1 : PER_UNSAID_WORD ** unsaid;
-  });
+  };
 }

@@ -11,8 +11,6 @@ import { findTerm, inFirstFields } from './bm25.js';
 import { FIELDS_SAYING_WHAT_IT_DOES } from './coverage.js';
 import { FIELDS } from './documents.js';
 import type { Postings } from './postings.js';
-import type { Ranked } from './bm25.js';
-import { rescoreTop } from './rescore.js';
 
 /** The power of the share a tool's score is scaled by. */
 const SHARE_POWER = 0.3;
@@ -28,10 +26,10 @@ export interface WeightedTerm {
 }
 
 /**
- * `results` (best first) with each of the best scaled by the share of `terms` its tool says,
+ * The share of its score each tool keeps (rescore.ts `rescoreTop`): the share of `terms` it says,
  * raised to SHARE_POWER. Terms no tool has are left out: they tell no tool apart.
  */
-export function preferToolsSayingMore(postings: Postings, terms: readonly WeightedTerm[], results: Ranked[]): Ranked[] {
+export function saidShare(postings: Postings, terms: readonly WeightedTerm[]): (document: number) => number {
   const weighted = terms.flatMap(({ term, boost }) => {
     const at = findTerm(postings, term);
     if (at < 0) return [];
@@ -39,12 +37,12 @@ export function preferToolsSayingMore(postings: Postings, terms: readonly Weight
     return [{ at, weight: rarity * boost }];
   });
   const total = weighted.reduce((sum, { weight }) => sum + weight, 0);
-  if (total === 0) return results;
-  return rescoreTop(results, (document) => {
+  if (total === 0) return () => 1;
+  return (document) => {
     let said = 0;
     for (const { at, weight } of weighted)
       if (inFirstFields(postings, at, document, FIELDS_SAYING_WHAT_IT_DOES)) said += weight;
       else if (inFirstFields(postings, at, document, FIELDS.length)) said += weight * ASIDE;
     return Math.max(said / total, LEAST_SHARE) ** SHARE_POWER;
-  });
+  };
 }

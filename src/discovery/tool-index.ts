@@ -10,8 +10,9 @@ import { preferRequestChain } from './chains.js';
 import { preferRequestDirection } from './direction.js';
 import { preferToolsTakingHeldValues } from './held-values.js';
 import { preferRequestTense } from './tense.js';
-import { catalogVerbs, preferToolsNamedForRequest } from './route-words.js';
-import { preferToolsSayingMore } from './said-share.js';
+import { catalogVerbs, routeNameShare } from './route-words.js';
+import { rescoreTop } from './rescore.js';
+import { saidShare } from './said-share.js';
 import { coverage, FIELDS_SAYING_WHAT_IT_DOES, LOOSE_FROM } from './coverage.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
 import { preferWithIdentifier, preferWithoutIdentifier } from './identifiers.js';
@@ -202,7 +203,7 @@ export class ToolIndex {
       new Set(wanted),
       preferWithIdentifier(
         query,
-        this.preferRequest(query, this.able(query, rank(this.postings, terms, SETTINGS, keep, used))),
+        this.preferRequest(query, byWord, this.able(query, rank(this.postings, terms, SETTINGS, keep, used))),
         (document) => this.toolAt(document),
       ),
       (document) => this.toolAt(document),
@@ -220,17 +221,18 @@ export class ToolIndex {
       }) < this.minCoverage
     )
       return [];
-    // Tie-breaks among tools that fit (route-words.ts, said-share.ts), after the "none" rule: they order them, they do not say whether one fits.
-    const named = preferToolsNamedForRequest(
-      new Set(wanted),
-      (this.verbs ??= catalogVerbs(this.tools)),
-      results,
-      (document) => this.toolAt(document),
-    );
-    // A phrase's words count through its term (`open positions` is a job), as in the "none" rule.
+    // Tie-breaks among tools that fit (route-words.ts, said-share.ts), after the "none" rule: they order them, they do not say
+    // whether one fits. A phrase's words count through its term (`open positions` is a job), as in the "none" rule.
     const phrased = new Set(request.filter((entry) => entry.inPhrase === true).map((entry) => entry.term));
-    const said = terms.filter((entry) => !phrased.has(entry.term));
-    return preferToolsSayingMore(this.postings, said, named)
+    const toolAt = (document: number) => this.toolAt(document);
+    return rescoreTop(
+      results,
+      routeNameShare(new Set(wanted), (this.verbs ??= catalogVerbs(this.tools)), toolAt),
+      saidShare(
+        this.postings,
+        terms.filter((entry) => !phrased.has(entry.term)),
+      ),
+    )
       .slice(0, options.limit)
       .map((result) => {
         const tool = this.toolAt(result.document);
@@ -265,9 +267,9 @@ export class ToolIndex {
    * those that take no value of a kind it holds, and those that convert the other way, moved down
    * (chains.ts, tense.ts, held-values.ts, direction.ts).
    */
-  private preferRequest(query: string, results: Ranked[]): Ranked[] {
+  private preferRequest(query: string, words: readonly (readonly RequestTerm[])[], results: Ranked[]): Ranked[] {
     const toolAt = (document: number) => this.toolAt(document);
-    const placed = preferToolsTakingHeldValues(query, results, toolAt);
+    const placed = preferToolsTakingHeldValues(query, words, results, toolAt);
     const timed = preferRequestTense(query, preferRequestChain(query, placed, toolAt), toolAt);
     return preferRequestDirection(query, timed, toolAt);
   }
