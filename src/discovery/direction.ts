@@ -7,7 +7,7 @@
 
 import type { Tool } from '../catalog/tools.js';
 import type { Ranked } from './bm25.js';
-import { LOOKED_AT, rescoreTop } from './rescore.js';
+import { LOOKED_AT, type Share } from './rescore.js';
 import { splitWords, term } from './words.js';
 
 /** A tool that converts the other way scores this share of its score. */
@@ -58,20 +58,24 @@ function directionsOf(tool: Tool): readonly Direction[] {
 }
 
 /**
- * `results` (best first) with each tool that converts the request's target into its source, and
- * never its source into its target, scored REVERSED of its score. A request that joins nothing
- * leaves them.
+ * The share (rescore.ts) that scores each tool that converts the request's target into its
+ * source, and never its source into its target, REVERSED of its score; none for a request that
+ * joins nothing, or when none of the best `results` says a direction.
  */
-export function preferRequestDirection(query: string, results: Ranked[], toolAt: (document: number) => Tool): Ranked[] {
+export function requestDirectionShare(
+  query: string,
+  results: readonly Ranked[],
+  toolAt: (document: number) => Tool,
+): Share | undefined {
   // Most tools say no direction: the request is read only when one of the best does.
-  if (!results.slice(0, LOOKED_AT).some(({ document }) => directionsOf(toolAt(document)).length > 0)) return results;
+  if (!results.slice(0, LOOKED_AT).some(({ document }) => directionsOf(toolAt(document)).length > 0)) return undefined;
   const asked = directionsIn(query, REQUEST_CONNECTORS);
-  if (asked.length === 0) return results;
-  return rescoreTop(results, (document) => {
+  if (asked.length === 0) return undefined;
+  return (document) => {
     const said = directionsOf(toolAt(document));
     if (said.length === 0) return 1;
     const along = asked.some(({ from, to }) => said.some((tool) => meet(tool.from, from) && meet(tool.to, to)));
     const against = asked.some(({ from, to }) => said.some((tool) => meet(tool.to, from) && meet(tool.from, to)));
     return against && !along ? REVERSED : 1;
-  });
+  };
 }

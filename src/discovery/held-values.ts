@@ -9,8 +9,7 @@
 // alone, so it holds for any catalog.
 
 import type { Tool } from '../catalog/tools.js';
-import type { Ranked } from './bm25.js';
-import { rescoreTop } from './rescore.js';
+import type { Share } from './rescore.js';
 import { fold, splitWords, type RequestTerm } from './words.js';
 
 interface ValueKind {
@@ -101,19 +100,18 @@ function takenBy(tool: Tool): Taken {
   return found;
 }
 
-/** `results` (best first) with each tool that takes no value of a kind the request holds scored that kind's `without` of its score. */
-export function preferToolsTakingHeldValues(
+/** The share (rescore.ts) that scores each tool that takes no value of a kind the request holds that kind's `without` of its score; none when it holds none. */
+export function heldValueShare(
   query: string,
   words: readonly (readonly RequestTerm[])[],
-  results: Ranked[],
   toolAt: (document: number) => Tool,
-): Ranked[] {
+): Share | undefined {
   const held = KINDS.filter((kind) => kind.heldBy(query, words));
-  if (held.length === 0) return results;
-  return rescoreTop(results, (document) => {
+  if (held.length === 0) return undefined;
+  return (document) => {
     const taken = takenBy(toolAt(document));
     let share = 1;
     for (const kind of held) if (!kind.takenBy(taken)) share *= kind.without;
     return share;
-  });
+  };
 }

@@ -10,7 +10,7 @@
 
 import type { Tool } from '../catalog/tools.js';
 import type { Ranked } from './bm25.js';
-import { rescoreTop } from './rescore.js';
+import type { Share } from './rescore.js';
 import { fold, splitWords, term } from './words.js';
 
 /** The last word of a parameter's key that makes it an identifier (`proposal_id`, `walletAddress`, `txHash`). */
@@ -60,10 +60,10 @@ export function holdsIdentifier(query: string): boolean {
   return query.split(/\s+/).some((word) => identifierLike(word.replace(AROUND, '')));
 }
 
-/** `results` (best first) with each tool that needs no identifier scored WITHOUT_HELD_IDENTIFIER of its score when the request holds one. */
-export function preferWithIdentifier(query: string, results: Ranked[], toolAt: (document: number) => Tool): Ranked[] {
-  if (!holdsIdentifier(query)) return results;
-  return rescoreTop(results, (document) => (identifiersOf(toolAt(document)).length > 0 ? 1 : WITHOUT_HELD_IDENTIFIER));
+/** The share (rescore.ts) that scores each tool that needs no identifier WITHOUT_HELD_IDENTIFIER of its score; none when the request holds no identifier. */
+export function heldIdentifierShare(query: string, toolAt: (document: number) => Tool): Share | undefined {
+  if (!holdsIdentifier(query)) return undefined;
+  return (document) => (identifiersOf(toolAt(document)).length > 0 ? 1 : WITHOUT_HELD_IDENTIFIER);
 }
 
 /**

@@ -8,8 +8,7 @@
 // `Latest`, `History`, `Forecast` when a provider offers both.
 
 import type { Tool } from '../catalog/tools.js';
-import type { Ranked } from './bm25.js';
-import { rescoreTop } from './rescore.js';
+import type { Share } from './rescore.js';
 import { fold, splitWords } from './words.js';
 
 type Tense = 'now' | 'past' | 'future';
@@ -160,14 +159,14 @@ function answers(tool: Tense, request: Tense): boolean {
  * ask for scored OTHER_TENSE of its score, and each whose says none NO_TENSE. A request that says
  * no time, or several, leaves them.
  */
-export function preferRequestTense(query: string, results: Ranked[], toolAt: (document: number) => Tool): Ranked[] {
+export function requestTenseShare(query: string, toolAt: (document: number) => Tool): Share | undefined {
   const asked = requestTenses(query);
-  if (asked.size !== 1) return results;
+  if (asked.size !== 1) return undefined;
   const [request] = [...asked] as [Tense];
-  return rescoreTop(results, (document) => {
+  return (document) => {
     const said = routeTense(toolAt(document));
     if (said.size === 0) return NO_TENSE;
     for (const tense of said) if (answers(tense, request)) return 1;
     return OTHER_TENSE;
-  });
+  };
 }

@@ -6,16 +6,16 @@
 
 import type { Tool } from '../catalog/tools.js';
 import { rank, findTerm, inFirstFields, type QueryTerm, type Ranked, type RankSettings } from './bm25.js';
-import { preferRequestChain } from './chains.js';
-import { preferRequestDirection } from './direction.js';
-import { preferToolsTakingHeldValues } from './held-values.js';
-import { preferRequestTense } from './tense.js';
+import { requestChainShare } from './chains.js';
+import { requestDirectionShare } from './direction.js';
+import { heldValueShare } from './held-values.js';
+import { requestTenseShare } from './tense.js';
 import { catalogVerbs, routeNameShare } from './route-words.js';
 import { rescoreTop } from './rescore.js';
 import { saidShare } from './said-share.js';
 import { coverage, FIELDS_SAYING_WHAT_IT_DOES, LOOSE_FROM } from './coverage.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
-import { preferWithIdentifier, preferWithoutIdentifier } from './identifiers.js';
+import { heldIdentifierShare, preferWithoutIdentifier } from './identifiers.js';
 import { cachedPostings, indexKey, textKey } from './index-cache.js';
 import { PostingsBuilder, type Postings } from './postings.js';
 import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
@@ -201,11 +201,7 @@ export class ToolIndex {
     const results = preferWithoutIdentifier(
       query,
       new Set(wanted),
-      preferWithIdentifier(
-        query,
-        this.preferRequest(query, byWord, this.able(query, rank(this.postings, terms, SETTINGS, keep, used))),
-        (document) => this.toolAt(document),
-      ),
+      this.preferRequest(query, byWord, this.able(query, rank(this.postings, terms, SETTINGS, keep, used))),
       (document) => this.toolAt(document),
     );
     const best = results[0];
@@ -264,14 +260,20 @@ export class ToolIndex {
 
   /**
    * The results with the tools made for another chain or another time than the request names,
-   * those that take no value of a kind it holds, and those that convert the other way, moved down
-   * (chains.ts, tense.ts, held-values.ts, direction.ts).
+   * those that take no value of a kind it holds or no identifier it holds, and those that convert
+   * the other way, moved down (chains.ts, tense.ts, held-values.ts, identifiers.ts, direction.ts).
    */
   private preferRequest(query: string, words: readonly (readonly RequestTerm[])[], results: Ranked[]): Ranked[] {
     const toolAt = (document: number) => this.toolAt(document);
-    const placed = preferToolsTakingHeldValues(query, words, results, toolAt);
-    const timed = preferRequestTense(query, preferRequestChain(query, placed, toolAt), toolAt);
-    return preferRequestDirection(query, timed, toolAt);
+    // One pass: each correction's share, multiplied.
+    return rescoreTop(
+      results,
+      heldValueShare(query, words, toolAt),
+      requestChainShare(query, toolAt),
+      requestTenseShare(query, toolAt),
+      requestDirectionShare(query, results, toolAt),
+      heldIdentifierShare(query, toolAt),
+    );
   }
 
   private toolAt(document: number): Tool {
