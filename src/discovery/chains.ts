@@ -7,8 +7,7 @@
 // names chains and none of the request's (nor lists it among a parameter's values) gives way.
 
 import type { Tool } from '../catalog/tools.js';
-import type { Ranked } from './bm25.js';
-import { rescoreTop } from './rescore.js';
+import type { Share } from './rescore.js';
 import { fold, splitWords } from './words.js';
 
 /** Each chain's names in text, folded, as one word each (`bnb chain`, `smart chain` are not read). */
@@ -165,21 +164,21 @@ function chainsOf(tool: Tool): ToolChains {
 }
 
 /**
- * `results` (best first) with each tool made for other chains than every one the request names
- * scored OTHER_CHAIN of its score. A request that names no chain leaves them as they are.
+ * The share (rescore.ts) that scores each tool made for other chains than every one the request
+ * names OTHER_CHAIN of its score; none for a request that names no chain.
  */
-export function preferRequestChain(query: string, results: Ranked[], toolAt: (document: number) => Tool): Ranked[] {
+export function requestChainShare(query: string, toolAt: (document: number) => Tool): Share | undefined {
   const words = splitWords(query);
   const asked = chainsOfWords(words);
   for (const word of words) {
     const chain = NATIVE_COIN.get(word);
     if (chain !== undefined) asked.add(chain);
   }
-  if (asked.size === 0) return results;
-  return rescoreTop(results, (document) => {
+  if (asked.size === 0) return undefined;
+  return (document) => {
     const { named, served } = chainsOf(toolAt(document));
     if (named.size === 0 || served === undefined) return 1;
     for (const chain of asked) if (served.has(chain)) return 1;
     return OTHER_CHAIN;
-  });
+  };
 }

@@ -1,20 +1,22 @@
 // A request that holds a value of a kind only some tools take hands it to one of them: a place's
 // coordinates ("what's at 48.8584, 2.2945", "nearest hospital to 50.94, 6.96") go to a tool that
 // takes a latitude and a longitude, an EVM address ("universal profile of 0x0f41...") to one that
-// takes an address. A tool that takes no such value answers it less well, however many of its
-// other words it shares. Read from the request's form and the tools' parameter keys alone, so it
-// holds for any catalog.
+// takes an address; any value at all (a name, a number, a word after a preposition: "hospitals in
+// Dresden", "holidays 2026 in Bayern") to a tool that takes a text, a choice or a list from its
+// caller rather than one that answers one fixed question ("all hospitals", "a random brewery"; a
+// limit, a page or a flag takes no name). A tool that takes no such value answers it less well,
+// however many of its other words it shares. Read from the request's form and the tools' parameters
+// alone, so it holds for any catalog.
 
 import type { Tool } from '../catalog/tools.js';
-import type { Ranked } from './bm25.js';
-import { rescoreTop } from './rescore.js';
-import { fold, splitWords } from './words.js';
+import type { Share } from './rescore.js';
+import { fold, splitWords, type RequestTerm } from './words.js';
 
 interface ValueKind {
-  /** Whether a request holds a value of the kind. */
-  heldBy(query: string): boolean;
-  /** Whether a tool takes one, from its user parameters' keys split into folded words. */
-  takenBy(keys: readonly (readonly string[])[]): boolean;
+  /** Whether a request holds a value of the kind: its text, and its terms word by word (words.ts `requestWords`). */
+  heldBy(query: string, words: readonly (readonly RequestTerm[])[]): boolean;
+  /** Whether a tool takes one, from what it takes from its caller. */
+  takenBy(taken: Taken): boolean;
   /** A tool that takes none scores this share of its score for a request that holds one. */
   without: number;
 }
@@ -50,10 +52,19 @@ const EVM_ADDRESS = /(?<![0-9a-z])0x[0-9a-f]{40}(?![0-9a-z])/i;
 /** The words of a key that takes an address: `address`, `walletAddress`, `contract`, `owner`... */
 const ADDRESS_WORDS = new Set(['address', 'wallet', 'account', 'contract', 'owner', 'holder']);
 
+/** What a tool takes from its caller: its user parameters' keys split into folded words, and whether one can be given a name. */
+interface Taken {
+  keys: readonly (readonly string[])[];
+  aName: boolean;
+}
+
+/** The parameter types a name, a place or a number written in words can be given as: not a number, a flag or an object. */
+const NAMEABLE = new Set(['string', 'enum', 'array']);
+
 const KINDS: readonly ValueKind[] = [
   {
     heldBy: holdsCoordinates,
-    takenBy: (keys) => {
+    takenBy: ({ keys }) => {
       const has = (names: ReadonlySet<string>) => keys.some((key) => key.some((word) => names.has(word)));
       return (has(LATITUDE) && has(LONGITUDE)) || keys.some((key) => BOTH.has(key.join('')));
     },
@@ -61,37 +72,46 @@ const KINDS: readonly ValueKind[] = [
   },
   {
     heldBy: (query) => EVM_ADDRESS.test(query),
-    takenBy: (keys) => keys.some((key) => key.some((word) => ADDRESS_WORDS.has(word))),
+    takenBy: ({ keys }) => keys.some((key) => key.some((word) => ADDRESS_WORDS.has(word))),
     without: 0.7,
+  },
+  {
+    // Any value (words.ts marks a capitalised word or one with a digit) or a word where an argument goes.
+    heldBy: (_query, words) =>
+      words.some((word) => word.some((entry) => entry.inPhrase !== true && (entry.value || entry.afterPreposition))),
+    takenBy: ({ aName }) => aName,
+    without: 0.85,
   },
 ];
 
-/** Each tool's user parameters' keys as folded words: made once per tool. */
-const keysOf = new WeakMap<Tool, readonly (readonly string[])[]>();
+/** What each tool takes: read once per tool. */
+const takenOf = new WeakMap<Tool, Taken>();
 
-function userKeys(tool: Tool): readonly (readonly string[])[] {
-  let found = keysOf.get(tool);
+function takenBy(tool: Tool): Taken {
+  let found = takenOf.get(tool);
   if (found === undefined) {
-    found = tool.route.parameters
-      .filter((param) => param.source.kind === 'user')
-      .map((param) => splitWords(param.key).map(fold));
-    keysOf.set(tool, found);
+    const user = tool.route.parameters.filter((param) => param.source.kind === 'user');
+    found = {
+      keys: user.map((param) => splitWords(param.key).map(fold)),
+      aName: user.some((param) => NAMEABLE.has(param.type.kind)),
+    };
+    takenOf.set(tool, found);
   }
   return found;
 }
 
-/** `results` (best first) with each tool that takes no value of a kind the request holds scored that kind's `without` of its score. */
-export function preferToolsTakingHeldValues(
+/** The share (rescore.ts) that scores each tool that takes no value of a kind the request holds that kind's `without` of its score; none when it holds none. */
+export function heldValueShare(
   query: string,
-  results: Ranked[],
+  words: readonly (readonly RequestTerm[])[],
   toolAt: (document: number) => Tool,
-): Ranked[] {
-  const held = KINDS.filter((kind) => kind.heldBy(query));
-  if (held.length === 0) return results;
-  return rescoreTop(results, (document) => {
-    const keys = userKeys(toolAt(document));
+): Share | undefined {
+  const held = KINDS.filter((kind) => kind.heldBy(query, words));
+  if (held.length === 0) return undefined;
+  return (document) => {
+    const taken = takenBy(toolAt(document));
     let share = 1;
-    for (const kind of held) if (!kind.takenBy(keys)) share *= kind.without;
+    for (const kind of held) if (!kind.takenBy(taken)) share *= kind.without;
     return share;
-  });
+  };
 }

@@ -4,10 +4,13 @@
 // from the tools' parameters and the request's form alone, so it holds for any catalog: a request
 // with a digit may carry an id, an address or a hash, and one that says the identifier's word
 // ("for my address") has it. Only a tie-break within a namespace: the tool is passed only by a
-// tool of its own provider that needs none and scores close to it.
+// tool of its own provider that needs none and scores close to it. The other way round, a request
+// that holds an identifier ("details of study NCT04368728", "citations of 10.1038/nature14539",
+// "CVE-2024-3094") is answered by a tool that takes one sooner than by a search or a list.
 
 import type { Tool } from '../catalog/tools.js';
 import type { Ranked } from './bm25.js';
+import type { Share } from './rescore.js';
 import { fold, splitWords, term } from './words.js';
 
 /** The last word of a parameter's key that makes it an identifier (`proposal_id`, `walletAddress`, `txHash`). */
@@ -34,6 +37,34 @@ const IDENTIFIER = new Set(IDENTIFIER_WORDS);
 const WITHOUT_IDENTIFIER = 0.85;
 /** How many of the best results are looked at: the tie-break is about the top of the list. */
 const LOOKED_AT = 10;
+/** A tool that needs no identifier scores this share of its score for a request that holds one. */
+const WITHOUT_HELD_IDENTIFIER = 0.9;
+
+/**
+ * A word of a request that is an identifier: five digits or more among letters (`NCT04368728`,
+ * `P69905`, `0x742d...`), twenty characters or more with a digit (a Solana address, a CID), or
+ * digits joined by `-`, `.` or `/` (`0028-0836`, `10.1038/nature14539`); not a number
+ * (`19000000`, `1000.5`), a date (`2024-01-01`) or a standard's name (`ERC20`, `ISO8601`).
+ */
+function identifierLike(word: string): boolean {
+  if (!/\d/.test(word) || NUMBER.test(word) || DATE.test(word)) return false;
+  return (word.match(/\d/g) ?? []).length >= 5 || word.length >= 20 || (word.length >= 5 && /\d[-./]\d/.test(word));
+}
+const NUMBER = /^\d+(?:[.,]\d+)?$/;
+const DATE = /^\d{4}-\d{1,2}-\d{1,2}$/;
+/** Punctuation around a word (`(P69905)`, `0028-0836?`). */
+const AROUND = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+
+/** Whether a request holds an identifier (identifierLike). */
+export function holdsIdentifier(query: string): boolean {
+  return query.split(/\s+/).some((word) => identifierLike(word.replace(AROUND, '')));
+}
+
+/** The share (rescore.ts) that scores each tool that needs no identifier WITHOUT_HELD_IDENTIFIER of its score; none when the request holds no identifier. */
+export function heldIdentifierShare(query: string, toolAt: (document: number) => Tool): Share | undefined {
+  if (!holdsIdentifier(query)) return undefined;
+  return (document) => (identifiersOf(toolAt(document)).length > 0 ? 1 : WITHOUT_HELD_IDENTIFIER);
+}
 
 /**
  * `results` (best first) with each tool that needs an identifier the request does not hold moved

@@ -2,13 +2,13 @@
 // "since 2000", "last month", "on 1 May 2021") or the future ("tomorrow", "next", "upcoming").
 // A tool whose route name says another time (`getFearAndGreedHistorical` for "greedy today",
 // `getCurrentWeather` for "weather tomorrow") answers it less well than its sibling that says the
-// request's time or none. Read from the request's words and the tools' route names alone, so it
-// holds for any catalog: route names say `Current`, `Latest`, `History`, `Forecast` when a provider
-// offers both.
+// request's time or none; one that says none a little less well than one that says the request's
+// (`getUpcomingLaunches` for "next launch", before `getAllLaunches`). Read from the request's words
+// and the tools' route names alone, so it holds for any catalog: route names say `Current`,
+// `Latest`, `History`, `Forecast` when a provider offers both.
 
 import type { Tool } from '../catalog/tools.js';
-import type { Ranked } from './bm25.js';
-import { rescoreTop } from './rescore.js';
+import type { Share } from './rescore.js';
 import { fold, splitWords } from './words.js';
 
 type Tense = 'now' | 'past' | 'future';
@@ -116,6 +116,8 @@ const ROUTE_TENSE = new Map<string, Tense>([
 
 /** A tool whose route name says another time than the request scores this share of its score. */
 const OTHER_TENSE = 0.7;
+/** One whose route name says no time: it may answer the request's, or any time but that. */
+const NO_TENSE = 0.95;
 
 /** The times a request says; empty when it says none. */
 export function requestTenses(query: string): Set<Tense> {
@@ -154,16 +156,17 @@ function answers(tool: Tense, request: Tense): boolean {
 
 /**
  * `results` (best first) with each tool whose route name says only times the request does not
- * ask for scored OTHER_TENSE of its score. A request that says no time, or several, leaves them.
+ * ask for scored OTHER_TENSE of its score, and each whose says none NO_TENSE. A request that says
+ * no time, or several, leaves them.
  */
-export function preferRequestTense(query: string, results: Ranked[], toolAt: (document: number) => Tool): Ranked[] {
+export function requestTenseShare(query: string, toolAt: (document: number) => Tool): Share | undefined {
   const asked = requestTenses(query);
-  if (asked.size !== 1) return results;
+  if (asked.size !== 1) return undefined;
   const [request] = [...asked] as [Tense];
-  return rescoreTop(results, (document) => {
+  return (document) => {
     const said = routeTense(toolAt(document));
-    if (said.size === 0) return 1;
+    if (said.size === 0) return NO_TENSE;
     for (const tense of said) if (answers(tense, request)) return 1;
     return OTHER_TENSE;
-  });
+  };
 }

@@ -7,12 +7,16 @@
 import type { Tool } from '../catalog/tools.js';
 import { Associations } from './associations.js';
 import { rank, findTerm, inFirstFields, type QueryTerm, type Ranked, type RankSettings } from './bm25.js';
-import { preferRequestChain } from './chains.js';
-import { preferToolsTakingHeldValues } from './held-values.js';
-import { preferRequestTense } from './tense.js';
+import { requestChainShare } from './chains.js';
+import { requestDirectionShare } from './direction.js';
+import { heldValueShare } from './held-values.js';
+import { requestTenseShare } from './tense.js';
+import { catalogVerbs, routeNameShare } from './route-words.js';
+import { rescoreTop } from './rescore.js';
+import { saidShare } from './said-share.js';
 import { coverage, FIELDS_SAYING_WHAT_IT_DOES, LOOSE_FROM } from './coverage.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
-import { preferWithoutIdentifier } from './identifiers.js';
+import { heldIdentifierShare, preferWithoutIdentifier } from './identifiers.js';
 import { cachedPostings, indexKey, textKey } from './index-cache.js';
 import { PostingsBuilder, type Postings } from './postings.js';
 import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
@@ -80,6 +84,8 @@ export class ToolIndex {
   private readonly minCoverage: number;
   /** What the served tools' own text teaches about their words (associations.ts): made at the first search that needs it. */
   private readonly associations: Associations;
+  /** The catalog's verbs (route-words.ts), read from the tools at the first search. */
+  private verbs: ReadonlySet<string> | undefined;
   /** Whether the postings were read from the index cache rather than built. */
   readonly fromCache: boolean;
   /** When built with a cache folder: how many schema files' terms were read from the per-file cache and how many made. */
@@ -201,7 +207,7 @@ export class ToolIndex {
     const results = preferWithoutIdentifier(
       query,
       new Set(wanted),
-      this.preferRequest(query, this.able(query, rank(this.postings, terms, SETTINGS, keep, used))),
+      this.preferRequest(query, byWord, this.able(query, rank(this.postings, terms, SETTINGS, keep, used))),
       (document) => this.toolAt(document),
     );
     const best = results[0];
@@ -222,8 +228,20 @@ export class ToolIndex {
       }) >= this.minCoverage;
     // A request the best tool does not cover is still its when the tool has what the words it lacks stand beside in the catalog.
     if (!covers(matched) && !covers([...matched, ...this.coveredByAssociation(wanted, values, best)])) return [];
+    // Tie-breaks among tools that fit (route-words.ts, said-share.ts), after the "none" rule: they order them, they do not say
+    // whether one fits. A phrase's words count through its term (`open positions` is a job), as in the "none" rule.
+    const phrased = new Set(request.filter((entry) => entry.inPhrase === true).map((entry) => entry.term));
+    const toolAt = (document: number) => this.toolAt(document);
+    const ordered = rescoreTop(
+      results,
+      routeNameShare(new Set(wanted), (this.verbs ??= catalogVerbs(this.tools)), toolAt),
+      saidShare(
+        this.postings,
+        terms.filter((entry) => !phrased.has(entry.term)),
+      ),
+    );
     return this.associations
-      .feedback(results)
+      .feedback(ordered)
       .slice(0, options.limit)
       .map((result) => {
         const tool = this.toolAt(result.document);
@@ -272,13 +290,21 @@ export class ToolIndex {
   }
 
   /**
-   * The results with the tools made for another chain or another time than the request names, and
-   * those that take no coordinates or address where it holds one, moved down (chains.ts, tense.ts, held-values.ts).
+   * The results with the tools made for another chain or another time than the request names,
+   * those that take no value of a kind it holds or no identifier it holds, and those that convert
+   * the other way, moved down (chains.ts, tense.ts, held-values.ts, identifiers.ts, direction.ts).
    */
-  private preferRequest(query: string, results: Ranked[]): Ranked[] {
+  private preferRequest(query: string, words: readonly (readonly RequestTerm[])[], results: Ranked[]): Ranked[] {
     const toolAt = (document: number) => this.toolAt(document);
-    const placed = preferToolsTakingHeldValues(query, results, toolAt);
-    return preferRequestTense(query, preferRequestChain(query, placed, toolAt), toolAt);
+    // One pass: each correction's share, multiplied.
+    return rescoreTop(
+      results,
+      heldValueShare(query, words, toolAt),
+      requestChainShare(query, toolAt),
+      requestTenseShare(query, toolAt),
+      requestDirectionShare(query, results, toolAt),
+      heldIdentifierShare(query, toolAt),
+    );
   }
 
   private toolAt(document: number): Tool {

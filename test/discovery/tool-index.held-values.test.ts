@@ -1,6 +1,7 @@
 // A request that holds a value of a kind only some tools take (src/discovery/held-values.ts)
 // against a tool that takes none: on fixtures of clinics near a point beside a search by name, and
-// a profile by its address beside the most viewed profiles, each said in more of the request's words.
+// a profile by its address beside the most viewed profiles, each said in more of the request's words;
+// and every brewery at once beside the breweries of a city, for a request that holds a name.
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -48,5 +49,21 @@ describe('coordinates in a request', () => {
     expect(holdsCoordinates('blocks 19000000 and 19000500')).toBe(false);
     expect(holdsCoordinates('moving average of 5.5, 6.1, 7.2, 8.0')).toBe(false);
     expect(holdsCoordinates('point 95.1, 200.3')).toBe(false);
+  });
+});
+
+describe('a request that holds any value', () => {
+  // Every brewery at once (a limit is all it takes, and it says more of the request's words) beside the breweries of a city.
+  const { top } = useFixtureIndex(join(import.meta.dirname, '..', 'fixtures', 'discovery-arguments', 'schemas'));
+
+  it('is answered first by a tool that takes a text from its caller, not only a number: a name, or a word after a preposition', () => {
+    expect(top('breweries in Portland')[0]).toBe('breweries_getBreweriesByCity');
+    expect(top('breweries in portland')[0]).toBe('breweries_getBreweriesByCity');
+    expect(top('Portland breweries')[0]).toBe('breweries_getBreweriesByCity');
+  });
+
+  it('leaves a tool that takes nothing first for a request that holds nothing', () => {
+    expect(top('all breweries')[0]).toBe('breweries_getAllBreweries');
+    expect(top('list every brewery')[0]).toBe('breweries_getAllBreweries');
   });
 });

@@ -1,6 +1,7 @@
 // A request that says when it is about (src/discovery/tense.ts) against a tool whose route name
 // says another time, on fixtures of a mood index (its history said in more of the request's words
-// than its latest value) and the weather (now, in more words than the weather of any day).
+// than its latest value), the weather (now, in more words than the weather of any day) and rocket
+// launches (every one, in more words than the upcoming ones).
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +25,20 @@ describe('a request that says when', () => {
     );
     expect(top('is the crypto market greedy or fearful')[0]).toBe('moodmeter_getMoodHistorical');
     expect(top('weather in Cologne right now, temperature and rain')[0]).toBe('skycast_getCurrentWeather');
+  });
+});
+
+describe('a route name that says the time a request asks for', () => {
+  const { top } = useFixtureIndex(SCHEMAS);
+
+  it('comes before one that says no time', () => {
+    expect(top('next rocket launch')[0]).toBe('rockets_getUpcomingLaunches');
+    expect(top('rocket launches next week')[0]).toBe('rockets_getUpcomingLaunches');
+  });
+
+  it('does not when the request says no time, or another', () => {
+    expect(top('rocket launches')[0]).toBe('rockets_getAllLaunches');
+    expect(top('rocket launch history')[0]).toBe('rockets_getAllLaunches');
   });
 });
 
