@@ -11,7 +11,7 @@
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SandboxHost } from '../../src/sandbox/host.js';
-import type { Bridge, BridgeAnswer } from '../../src/sandbox/protocol.js';
+import type { Bridge, BridgeAnswer, UnitSpec } from '../../src/sandbox/protocol.js';
 import { WorkerProcess } from '../../src/sandbox/worker-process.js';
 import { hookInput, hookUnit } from './helpers.js';
 
@@ -19,6 +19,12 @@ const DEADLINE_MS = 300;
 
 const WAITS = (id: string) =>
   hookUnit(id, 'executeRequest', `async () => ({ response: (await fetch('https://api.${id}.test/')).status })`);
+/** Computes beside its request in flight, for ever: it never parks. */
+const SPINS = hookUnit(
+  'spins',
+  'executeRequest',
+  `async () => { fetch('https://api.spins.test/').catch(() => undefined); for (let turn = 0; turn < 10; turn += 1) await null; for (;;) {} }`,
+);
 const OK: BridgeAnswer = { ok: true, status: 200, url: 'https://api.test/', headers: {}, body: '' };
 
 /** Holds the host's thread, as a flood of another schema's messages does on a loaded machine. */
@@ -31,50 +37,75 @@ let sandbox: SandboxHost | undefined;
 const replaced: string[] = [];
 afterEach(() => {
   vi.restoreAllMocks();
+  replaced.length = 0;
   return sandbox?.close();
 });
 
+/** Starts a sandbox with `units`, and a call of unit `id`, whose request stays in flight until the test answers it. */
+async function startWithHeldCall(units: UnitSpec[], id: string) {
+  sandbox = new SandboxHost({
+    size: 1,
+    deadlineMs: DEADLINE_MS,
+    onEvent: (event) => event.kind === 'worker-replaced' && replaced.push(event.reason),
+  });
+  for (const unit of units) expect((await sandbox.load(unit)).ok).toBe(true);
+  const pid = sandbox.pids()[0];
+  let answer: (answer: BridgeAnswer) => void = () => undefined;
+  let asked: () => void = () => undefined;
+  const firstAsked = new Promise<void>((resolve) => (asked = resolve));
+  const held: Bridge = () => {
+    asked();
+    return new Promise((settle) => (answer = settle));
+  };
+  const first = sandbox.runHook(id, 'getThing', 'executeRequest', hookInput('preRequest'), held);
+  await firstAsked;
+  return { pid, first, answer: (given: BridgeAnswer) => answer(given) };
+}
+
+/**
+ * Once the host has asked the worker to park a call (another wants the process), the host's thread
+ * is held, after the send, for longer than the deadline that now counts. Returns how many parks were sent.
+ */
+function blockHostAfterPark(): { parks: number } {
+  const send = WorkerProcess.prototype.send;
+  const seen = { parks: 0 };
+  vi.spyOn(WorkerProcess.prototype, 'send').mockImplementation(function (this: WorkerProcess, message) {
+    send.call(this, message);
+    if ('kind' in message && message.kind === 'park') {
+      seen.parks += 1;
+      setImmediate(() => blockHost(DEADLINE_MS * 3));
+    }
+  });
+  return seen;
+}
+
 describe('a call asked to park while the host is too busy to read the answer', () => {
   it('parks in time by the worker’s word: neither call fails, the process is not replaced', async () => {
-    sandbox = new SandboxHost({
-      size: 1,
-      deadlineMs: DEADLINE_MS,
-      onEvent: (event) => event.kind === 'worker-replaced' && replaced.push(event.reason),
-    });
-    for (const id of ['first', 'second']) expect((await sandbox.load(WAITS(id))).ok).toBe(true);
-    const pid = sandbox.pids()[0];
-
-    // The first call's request stays in flight until the test lets it go.
-    let answerFirst: (answer: BridgeAnswer) => void = () => undefined;
-    let asked: () => void = () => undefined;
-    const firstAsked = new Promise<void>((resolve) => (asked = resolve));
-    const held: Bridge = () => {
-      asked();
-      return new Promise((answer) => (answerFirst = answer));
-    };
-    const first = sandbox.runHook('first', 'getThing', 'executeRequest', hookInput('preRequest'), held);
-    await firstAsked;
-
-    // Once the host has asked the worker to park the first call (the second wants the process), the
-    // host's thread is held, after the send, for longer than the deadline that now counts.
-    const send = WorkerProcess.prototype.send;
-    let parks = 0;
-    vi.spyOn(WorkerProcess.prototype, 'send').mockImplementation(function (this: WorkerProcess, message) {
-      send.call(this, message);
-      if ('kind' in message && message.kind === 'park') {
-        parks += 1;
-        setImmediate(() => blockHost(DEADLINE_MS * 3));
-      }
-    });
+    const { pid, first, answer: answerFirst } = await startWithHeldCall([WAITS('first'), WAITS('second')], 'first');
+    const seen = blockHostAfterPark();
     const second = sandbox.runHook('second', 'getThing', 'executeRequest', hookInput('preRequest'), async () => OK);
 
     // Before the fix: the first call failed here (SEC105, "did not finish within 300 ms") and the
     // process was replaced, failing the second call with it.
     expect(await second).toEqual({ ok: true, value: { response: 200 } });
-    expect(parks).toBe(1);
+    expect(seen.parks).toBe(1);
     answerFirst(OK);
     expect(await first).toEqual({ ok: true, value: { response: 200 } });
     expect(replaced).toEqual([]);
-    expect(sandbox.pids()).toEqual([pid]);
+    expect(sandbox?.pids()).toEqual([pid]);
+  });
+
+  it('that computes beside its request, and never parks, still misses its deadline (SEC105): the next call runs on the replacement', async () => {
+    const { pid, first: spins } = await startWithHeldCall([SPINS, WAITS('second')], 'spins');
+    const seen = blockHostAfterPark();
+    const second = sandbox?.runHook('second', 'getThing', 'executeRequest', hookInput('preRequest'), async () => OK);
+    expect(await spins).toEqual({
+      ok: false,
+      failure: { code: 'SEC105', message: `the handler did not finish within ${DEADLINE_MS} ms` },
+    });
+    expect(seen.parks).toBe(1);
+    expect(await second).toEqual({ ok: true, value: { response: 200 } });
+    expect(replaced).toHaveLength(1);
+    expect(sandbox?.pids()).not.toEqual([pid]);
   });
 });
