@@ -158,6 +158,7 @@ export const INTEGRATION: readonly string[] = [
   'test/sandbox/catalog.test.ts',
   'test/sandbox/holes.test.ts',
   'test/sandbox/lists.test.ts',
+  'test/sandbox/park-read-late.test.ts',
   'test/sandbox/parked.test.ts',
   'test/sandbox/replacement-start.test.ts',
   'test/sandbox/process-turn.test.ts',

@@ -75,7 +75,7 @@ function ask(unit: string | null, request: BridgeRequest, what: string, signal?:
       settle(answer);
     });
     signal?.addEventListener('abort', abort, { once: true });
-    process.send?.({ id: job.id, outbound, request } satisfies Outbound);
+    process.send?.({ id: job.id, outbound, request, at: Date.now() } satisfies Outbound);
   });
 }
 

@@ -29,11 +29,17 @@ export class PausableTimer {
     this.timer = setTimeout(fire, ms);
   }
 
-  pause(): void {
+  /** Stops counting as of `at` (a Date.now() time, by default now): the worker's word on when it stopped may be read late. */
+  pause(at = Date.now()): void {
     if (!this.timer) return;
     clearTimeout(this.timer);
     this.timer = null;
-    this.left = Math.max(0, this.endsAt - performance.now());
+    this.left = Math.max(0, this.endsAt - performance.now() + (Date.now() - at));
+  }
+
+  /** When the deadline ends, or ended, as a Date.now() time: what the worker's stamps are compared with. */
+  get endsAtTime(): number {
+    return Date.now() + this.endsAt - performance.now();
   }
 
   resume(): void {
@@ -54,6 +60,8 @@ export interface BridgedCallHost {
   wholeMs: number;
   /** Fails the call (and replaces its process). */
   missed: (failure: Failure) => void;
+  /** What the host has read from the worker process so far (WorkerProcess.heard). */
+  heard: () => { count: number; lastAt: number };
   /** Sends an answer or a park to the worker process, if it is still the one running the call. */
   send: (message: Inbound | Park) => void;
   /** The worker process's turn, and who holds it for this call. */
@@ -72,6 +80,8 @@ export class BridgedCall {
   private readonly held: Inbound[] = [];
   private parking = false;
   private taking = false;
+  /** The deadline ran out while the worker's word on parking was awaited: the miss, unless that word says it came in time. */
+  private overdueMiss: (() => void) | null = null;
 
   constructor(
     private readonly id: number,
@@ -120,12 +130,38 @@ export class BridgedCall {
     this.handOver({ kind: 'inbound', outbound: message.outbound, answer });
   }
 
-  /** The worker has stopped running the call: it waits aside, and the process is free for others. */
-  parked(): void {
+  /**
+   * The deadline has run out. Asked to park, the call misses it only if the worker had not parked
+   * by then: the host may not have read the worker's word yet when it is busy (reading another
+   * call's flood of requests), and that time is not this call's. So the word is awaited while the
+   * host still reads what the worker sent before the end; once a turn of the host's event loop
+   * reads nothing more from it (a handler that computes sends nothing) or reads something sent
+   * after the end, without that word, the call has missed its deadline.
+   */
+  overdue(miss: () => void): void {
+    if (!this.parking) return miss();
+    this.overdueMiss = miss;
+    const end = this.deadline.endsAtTime;
+    let count = this.host.heard().count;
+    const judge = () => {
+      if (this.overdueMiss !== miss || this.ended.signal.aborted) return;
+      const heard = this.host.heard();
+      if (heard.count === count || heard.lastAt > end) return miss();
+      count = heard.count;
+      setImmediate(judge);
+    };
+    setImmediate(judge);
+  }
+
+  /** The worker has stopped running the call (`at`, by its clock): it waits aside, and the process is free for others. */
+  parked(at: number): void {
     if (!this.parking) return;
     this.parking = false;
-    // Shown to wait: the deadline counts no more until an answer is handed over.
-    if (this.inFlight > 0) this.deadline.pause();
+    const overdue = this.overdueMiss;
+    this.overdueMiss = null;
+    if (overdue && at > this.deadline.endsAtTime) return overdue();
+    // Shown to wait since `at`: the deadline counts no more until an answer is handed over.
+    if (this.inFlight > 0) this.deadline.pause(at);
     if (this.ended.signal.aborted || !this.host.turn.holds(this.host.owner)) return;
     this.host.turn.release(this.host.owner);
     if (this.held.length > 0) void this.resume();

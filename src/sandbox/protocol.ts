@@ -77,7 +77,7 @@ export type Bridge = (request: BridgeRequest, callEnded: AbortSignal, cancelled?
  * or, with `cancel`, stop performing request `outbound` (the handler aborted it).
  */
 export type Outbound =
-  { id: number; outbound: number; request: BridgeRequest } | { id: number; outbound: number; cancel: true };
+  { id: number; outbound: number; request: BridgeRequest; at: number } | { id: number; outbound: number; cancel: true };
 
 /**
  * Host → worker: executeRequest call `id` only waits for the core's requests; let it wait aside
@@ -101,6 +101,8 @@ export interface Drop {
 /** Worker → host: call `id` waits aside; the worker ran nothing of it since the Park arrived. */
 export interface Parked {
   parked: number;
+  /** When the worker said so (its Date.now()), as `at` on an Outbound request: a deadline is judged by when the worker acted, not by when the host read it. */
+  at: number;
 }
 
 /** Worker → host, once per ended request: code it left behind tried to make a request or reach the network; refused. */

@@ -28,7 +28,7 @@ export function routeWorkerMessage(message: Reply | Outbound | Parked | Late, to
     return;
   }
   if ('parked' in message) {
-    to.running.get(message.parked)?.bridge?.parked();
+    to.running.get(message.parked)?.bridge?.parked(message.at);
     return;
   }
   if ('late' in message) {

@@ -30,6 +30,8 @@ export class WorkerProcess {
   private saidReady = false;
   private ended = false;
   private stderr = '';
+  /** Messages read from it so far, and the latest time one of them says it was sent (protocol.ts, Parked). */
+  heard = { count: 0, lastAt: 0 };
 
   /** Its resident memory, read while it runs. */
   private readonly memory: ResidentMemory | null;
@@ -61,7 +63,11 @@ export class WorkerProcess {
       worker.stderr = (worker.stderr + chunk).slice(-STDERR_TAIL);
     });
     child.once('message', () => {
-      child.on('message', (message: WorkerMessage) => events.message(worker, message));
+      child.on('message', (message: WorkerMessage) => {
+        worker.heard.count += 1;
+        if ('at' in message) worker.heard.lastAt = Math.max(worker.heard.lastAt, message.at);
+        events.message(worker, message);
+      });
       worker.baselineMb = worker.residentMb();
       worker.saidReady = true;
       events.ready(worker);

@@ -337,15 +337,15 @@ export class WorkerSupervisor {
         if (holds) this.replace(failure.message);
         else this.replies.forget(id);
       };
-      const timer = new PausableTimer(deadline, () =>
-        missed(missedDeadline(worker, this.memoryMb, worker.returned(id), describeCommand(command), deadline)),
-      );
-      // An executeRequest call: its deadline pauses while the core performs its requests; the
-      // whole call has a bound of its own.
+      const miss = () =>
+        missed(missedDeadline(worker, this.memoryMb, worker.returned(id), describeCommand(command), deadline));
+      const timer = new PausableTimer(deadline, () => (bridged ? bridged.overdue(miss) : miss()));
+      // An executeRequest call: its deadline pauses while the core performs its requests; the whole call has a bound.
       const bridge = this.bridges.get(command);
       const host = {
         wholeMs: deadline + this.bridgeAllowanceMs,
         missed,
+        heard: () => worker.heard,
         send: (message: Parameters<WorkerProcess['send']>[0]) => worker === this.worker && worker.send(message),
         turn: this.turn,
         owner,

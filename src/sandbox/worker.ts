@@ -109,7 +109,7 @@ process.on('message', (message: Request | Inbound | Park | Drop) => {
     if (inLine?.id === message.id) inLine.park();
     // Said from the next turn of the event loop: what the call had to run on answers handed
     // over just before (promise reactions) has run by then, and it only waits.
-    setImmediate(() => send?.({ parked: message.id } satisfies Parked));
+    setImmediate(() => send?.({ parked: message.id, at: Date.now() } satisfies Parked));
     return;
   }
   if ('kind' in message && message.kind === 'drop') {
