@@ -139,14 +139,16 @@ describe('a hostile schema in the process of a calm one', () => {
     expect(await catalog.call('calm_read', {})).toMatchObject({ ok: true, content: { value: CALM_ANSWER } });
   });
 
-  it("a loop run while its request is in flight counts against its deadline once the calm schema's call waits: the loop fails alone (SEC105), the calm call runs", async () => {
+  it("a loop run while its request is in flight counts against its deadline once the calm schema's call waits: the loop fails alone (SEC105, or SEC106 beside the flood's memory), the calm call runs", async () => {
     const slowSent = new Promise<void>((resolve) => (slowArrived = resolve));
     const spin = catalog.call('hostile_spin', {});
     // Once the loop runs with its request on the wire (a process busy after the flood may take a while to start it).
     await slowSent;
     const calm = await catalog.call('calm_read', {});
     expect(calm).toMatchObject({ ok: true, content: { value: CALM_ANSWER } });
-    expect(await spin).toMatchObject({ ok: false, error: { code: 'SEC105' } });
+    // SEC106 where the process still holds what the flood above left (the same hostile schema's): a deadline missed in a
+    // process grown past its memory line is read as memory (replies.ts missedDeadline). Either way the loop fails alone.
+    expect(await spin).toMatchObject({ ok: false, error: { code: expect.stringMatching(/^SEC10[56]$/) } });
   });
 
   it('a chain of fetches left running after its call answered: refused, sent to no one, never in the calm call’s record', async () => {
