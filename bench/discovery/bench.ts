@@ -1,8 +1,8 @@
 // Discovery on the 3.0.0 catalog (FLOWGUARD_BENCH_V3_CORPUS, default ../shared/corpora/flowmcp-v3
 // next to the project; skipped, saying so, when absent), served with every key granted (fake
 // values: nothing is called): the query set's hit@1, hit@5, MRR and "none" figures, and beside
-// them the four unseen sets' over the same catalog, and the held-out set's and the unseen5 set's
-// over the 2.0.0 catalog (FLOWGUARD_BENCH_CORPUS, query-sets.ts); search latency p50/p99; the index's time and memory at three starts, each in a fresh process
+// them the five unseen sets' over the same catalog, and the held-out set's and the unseen5 and
+// unseen7 sets' over the 2.0.0 catalog (FLOWGUARD_BENCH_CORPUS, query-sets.ts); search latency p50/p99; the index's time and memory at three starts, each in a fresh process
 // (start-probe.ts) next to that process's catalog load: (a) warm (the whole index read from its
 // cache), (b) one schema file changed (the whole index missed, that file's terms made, the others'
 // read), (c) fully cold (no index cache and no check cache: the load is cold too); the tools/list size
@@ -44,9 +44,9 @@ function memoryMeter(): () => number {
 }
 
 export async function benchDiscovery(): Promise<string[]> {
-  const { tuned, heldOut, unseen, unseen2, unseen3, unseen4, unseen5 } = querySets(ROOT);
-  const unseenSets = [unseen, unseen2, unseen3, unseen4];
-  const overV2: [QuerySet, QuerySet] = [heldOut, unseen5];
+  const { tuned, heldOut, unseen, unseen2, unseen3, unseen4, unseen5, unseen6, unseen7 } = querySets(ROOT);
+  const unseenSets = [unseen, unseen2, unseen3, unseen4, unseen6];
+  const overV2: [QuerySet, ...QuerySet[]] = [heldOut, unseen5, unseen7];
   const { corpus, schemas, lists } = tuned;
   if (!existsSync(schemas))
     return [
@@ -141,7 +141,7 @@ function skippedLine(set: QuerySet): string {
 }
 
 /**
- * The figures of sets over one catalog other than the tuned set's (the held-out and unseen5 sets'
+ * The figures of sets over one catalog other than the tuned set's (the held-out, unseen5 and unseen7 sets'
  * 2.0.0), loaded once and served with every key granted; a line for each saying so when its corpus is absent.
  */
 async function ownCatalogLines(sets: readonly [QuerySet, ...QuerySet[]]): Promise<string[]> {

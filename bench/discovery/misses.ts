@@ -1,5 +1,5 @@
 // Each query set's figures and every request it ranks wrong, for studying the misses:
-// `node dist/bench/discovery/misses.js [tuned|unseen|unseen2|unseen3|unseen4|held-out|unseen5]` (all seven
+// `node dist/bench/discovery/misses.js [tuned|unseen|unseen2|unseen3|unseen4|unseen6|held-out|unseen5|unseen7]` (all nine
 // without an argument).
 // A line per request whose first tool is not one it names: where the first it names came (`#3`,
 // `miss`), the top three, and the first three it names; an unanswerable request answered with
@@ -15,18 +15,20 @@ import { measureQuality, type Query } from './quality.js';
 import { everyKey, querySets, type QuerySet } from './query-sets.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const { tuned, heldOut, unseen, unseen2, unseen3, unseen4, unseen5 } = querySets(ROOT);
-const named = { tuned, unseen, unseen2, unseen3, unseen4, 'held-out': heldOut, unseen5 } as Record<
+const { tuned, heldOut, unseen, unseen2, unseen3, unseen4, unseen5, unseen6, unseen7 } = querySets(ROOT);
+const named = { tuned, unseen, unseen2, unseen3, unseen4, unseen6, 'held-out': heldOut, unseen5, unseen7 } as Record<
   string,
   QuerySet | undefined
 >;
 const which = process.argv[2];
 const sets =
   which === undefined
-    ? [tuned, unseen, unseen2, unseen3, unseen4, heldOut, unseen5]
+    ? [tuned, unseen, unseen2, unseen3, unseen4, unseen6, heldOut, unseen5, unseen7]
     : [named[which]].filter((set) => set !== undefined);
 if (sets.length === 0)
-  throw new Error(`no query set ${which}: tuned, unseen, unseen2, unseen3, unseen4, held-out or unseen5`);
+  throw new Error(
+    `no query set ${which}: tuned, unseen, unseen2, unseen3, unseen4, unseen6, held-out, unseen5 or unseen7`,
+  );
 for (const set of sets) {
   if (!existsSync(set.schemas)) {
     console.log(`${set.label}: skipped, no ${set.catalog} corpus at ${set.corpus} (set ${set.variable})`);

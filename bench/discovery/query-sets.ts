@@ -8,9 +8,11 @@
 // four), a third unseen one (queries-unseen3.json, the 3.0.0 catalog; written the same way, after
 // the second was tuned on; tuned on since the ranking is tuned on all five), a fourth unseen one
 // (queries-unseen4.json, the 3.0.0 catalog) and one over the 2.0.0 catalog (queries-unseen5.json),
-// both written the same way and committed before any measurement, when the ranking began to be
-// tuned on the five others: the honest estimates for requests nobody has tuned on; and the keys
-// that serve every tool of a catalog.
+// both written the same way and committed before any measurement, tuned on since the tenth pass,
+// and a sixth and seventh (queries-unseen6.json over the 3.0.0 catalog, queries-unseen7.json over
+// the 2.0.0 one), written the same way when the tenth pass began and measured only to keep or drop
+// it: the honest estimates for requests nobody has tuned on; and the keys that serve every tool of
+// a catalog.
 
 import { join, resolve } from 'node:path';
 import { Catalog } from '../../src/runtime/catalog.js';
@@ -38,6 +40,8 @@ export function querySets(root: string): {
   unseen3: QuerySet;
   unseen4: QuerySet;
   unseen5: QuerySet;
+  unseen6: QuerySet;
+  unseen7: QuerySet;
 } {
   const v3 = resolve(process.env.FLOWGUARD_BENCH_V3_CORPUS ?? join(root, '../shared/corpora/flowmcp-v3'));
   const v2 = resolve(process.env.FLOWGUARD_BENCH_CORPUS ?? join(root, '../shared/corpora/flowmcp-v2'));
@@ -76,16 +80,24 @@ export function querySets(root: string): {
       ...overV3('queries-unseen3.json'),
     },
     unseen4: {
-      label: 'queries-unseen4.json over the 3.0.0 catalog (unseen: written before any measurement, not tuned on)',
+      label: 'queries-unseen4.json over the 3.0.0 catalog (unseen when written, tuned on since)',
       ...overV3('queries-unseen4.json'),
+    },
+    unseen6: {
+      label: 'queries-unseen6.json over the 3.0.0 catalog (unseen: written before any measurement, not tuned on)',
+      ...overV3('queries-unseen6.json'),
     },
     heldOut: {
       label: 'queries-heldout.json over the 2.0.0 catalog (held out when written, tuned on since)',
       ...overV2('queries-heldout.json'),
     },
     unseen5: {
-      label: 'queries-unseen5.json over the 2.0.0 catalog (unseen: written before any measurement, not tuned on)',
+      label: 'queries-unseen5.json over the 2.0.0 catalog (unseen when written, tuned on since)',
       ...overV2('queries-unseen5.json'),
+    },
+    unseen7: {
+      label: 'queries-unseen7.json over the 2.0.0 catalog (unseen: written before any measurement, not tuned on)',
+      ...overV2('queries-unseen7.json'),
     },
   };
 }

@@ -2,8 +2,8 @@
 // `node dist/bench/discovery/rankings.js [CACHE_DIR] > before.txt`, change, build, run again, `diff`.
 // Each line is a request and its top 10 (name and score). The 3.0.0 corpus as bench.ts finds it,
 // every key granted; with FLOWGUARD_RANKINGS_SET=held-out the held-out set over the 2.0.0 corpus,
-// with FLOWGUARD_RANKINGS_SET=unseen, unseen2, unseen3 or unseen4 an unseen set over the 3.0.0 one, with
-// FLOWGUARD_RANKINGS_SET=unseen5 the unseen set over the 2.0.0 one (query-sets.ts).
+// with FLOWGUARD_RANKINGS_SET=unseen, unseen2, unseen3, unseen4 or unseen6 an unseen set over the 3.0.0
+// one, with FLOWGUARD_RANKINGS_SET=unseen5 or unseen7 an unseen set over the 2.0.0 one (query-sets.ts).
 // With CACHE_DIR the index goes through the index caches kept there (the whole index, each file's
 // terms), so that an index read or assembled from them can be compared too.
 
@@ -26,6 +26,8 @@ const named = {
   unseen3: sets.unseen3,
   unseen4: sets.unseen4,
   unseen5: sets.unseen5,
+  unseen6: sets.unseen6,
+  unseen7: sets.unseen7,
 } as Record<string, QuerySet | undefined>;
 const set = (chosen === undefined ? undefined : named[chosen]) ?? sets.tuned;
 const options = { schemas: set.schemas, lists: set.lists, env: {}, sandbox: { size: 1 } };
