@@ -46,6 +46,7 @@ export const INTEGRATION: readonly string[] = [
   'test/call/bridge.attacks.test.ts',
   'test/call/bridge.shapes.test.ts',
   'test/call/bridge.test.ts',
+  'test/call/failures.test.ts',
   'test/call/hooks.test.ts',
   'test/call/pipeline.test.ts',
   'test/catalog/bounded-files.test.ts',
