@@ -57,6 +57,7 @@ export const INTEGRATION: readonly string[] = [
   'test/cli/call.test.ts',
   'test/cli/connect-help.test.ts',
   'test/cli/describe.test.ts',
+  'test/cli/doctor.redis.test.ts',
   'test/cli/doctor.test.ts',
   'test/cli/explain.test.ts',
   'test/cli/group.test.ts',
