@@ -32,6 +32,7 @@ export const INTEGRATION: readonly string[] = [
   'test/access/tokens.headers.test.ts',
   'test/access/tokens.introspection.test.ts',
   'test/access/tokens.introspection-cache.test.ts',
+  'test/cache/cache-key.reach.test.ts',
   'test/cache/execute-request.test.ts',
   'test/cache/response-cache.arguments.test.ts',
   'test/cache/response-cache.redis.test.ts',
