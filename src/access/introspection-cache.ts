@@ -76,6 +76,7 @@ function charsOf(caller: Caller): number {
   return texts.reduce((sum: number, text) => sum + STRING_OVERHEAD + (text?.length ?? 0), 64);
 }
 
-function keyOf(token: string): string {
+/** The SHA-256 of a token in hex: how the cache and the introspections in flight name it, never by the token. */
+export function keyOf(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }

@@ -6,13 +6,16 @@
 // "signed" with the public key finds no key of its kind), `iss` the issuer, `aud` this resource,
 // `exp` present and not past, `nbf` not ahead, each with a small leeway. A token that is not a JWT
 // is asked about at the introspection endpoint where one is set (its active answers kept a short
-// while, introspection-cache.ts), and refused otherwise.
+// while, introspection-cache.ts), and refused otherwise. Requests with one token not yet answered
+// share one introspection; at most MAX_INTROSPECTIONS_IN_FLIGHT distinct tokens are asked about at
+// once, so a flood of made-up tokens opens no more connections to the provider than that (the
+// rest are refused at once, as when the endpoint cannot be reached).
 // A token is never logged, stored, or forwarded: a verdict says why in words, never with it.
 
 import { createRemoteJWKSet, customFetch, errors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { claimText, groupsOf, scopesOf, type Caller } from './caller.js';
 import { AccessFetchError, type BoundedFetch } from './fetch.js';
-import { IntrospectionCache } from './introspection-cache.js';
+import { IntrospectionCache, keyOf } from './introspection-cache.js';
 import { ASYMMETRIC_ALGORITHMS, type OAuthSettings } from './settings.js';
 
 /** `why` is told to the caller; `detail`, where set, only to the operator's log (an address, a socket error). */
@@ -23,6 +26,10 @@ const DEFAULT_LEEWAY_SECONDS = 30;
 const JWKS_MAX_AGE_MS = 10 * 60_000;
 const JWKS_COOLDOWN_MS = 30_000;
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+/** Distinct tokens asked about at the introspection endpoint at once, at most: far more than honest clients start together. */
+export const MAX_INTROSPECTIONS_IN_FLIGHT = 32;
+/** The time claims of an introspection answer (RFC 7662 §2.2): NumericDate where present. */
+const TIME_CLAIMS = ['exp', 'nbf', 'iat'] as const;
 
 export interface VerifierSetup {
   issuer: string;
@@ -35,6 +42,8 @@ export interface VerifierSetup {
 export class TokenVerifier {
   private readonly keys: JWTVerifyGetKey | undefined;
   private readonly introspected: IntrospectionCache;
+  /** Per token's SHA-256, the introspection under way: later requests with that token wait for it. */
+  private readonly inFlight = new Map<string, Promise<TokenVerdict>>();
 
   constructor(
     private readonly setup: VerifierSetup,
@@ -81,12 +90,27 @@ export class TokenVerifier {
     }
   }
 
-  private async introspect(
+  private introspect(token: string, introspection: NonNullable<VerifierSetup['introspection']>): Promise<TokenVerdict> {
+    const kept = this.introspected.get(token);
+    if (kept) return Promise.resolve({ ok: true, caller: kept });
+    const key = keyOf(token);
+    const asking = this.inFlight.get(key);
+    if (asking) return asking;
+    if (this.inFlight.size >= MAX_INTROSPECTIONS_IN_FLIGHT)
+      return Promise.resolve({
+        ok: false,
+        why: "the token could not be introspected now; the server's log says why",
+        detail: `the token could not be introspected: ${MAX_INTROSPECTIONS_IN_FLIGHT} other tokens were being introspected already`,
+      });
+    const asked = this.askEndpoint(token, introspection).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, asked);
+    return asked;
+  }
+
+  private async askEndpoint(
     token: string,
     introspection: NonNullable<VerifierSetup['introspection']>,
   ): Promise<TokenVerdict> {
-    const kept = this.introspected.get(token);
-    if (kept) return { ok: true, caller: kept };
     let answer: Record<string, unknown>;
     try {
       const basic = Buffer.from(
@@ -102,18 +126,28 @@ export class TokenVerifier {
         return { ok: false, ...unreached('the token could not be introspected', error) };
       throw error;
     }
-    if (answer.active !== true) return { ok: false, why: 'the token is not active' };
-    const audiences = Array.isArray(answer.aud) ? answer.aud : [answer.aud];
-    if (!audiences.includes(this.setup.resource))
-      return { ok: false, why: 'the token was not issued for this server (aud)' };
-    if (answer.iss !== undefined && answer.iss !== this.setup.issuer)
-      return { ok: false, why: 'the token was issued by another issuer (iss)' };
-    const leeway = this.setup.settings.clockToleranceSeconds ?? DEFAULT_LEEWAY_SECONDS;
-    if (typeof answer.exp === 'number' && answer.exp + leeway < Date.now() / 1000)
-      return { ok: false, why: 'the token has expired (exp)' };
+    const refusal = this.answerRefusal(answer);
+    if (refusal) return { ok: false, why: refusal };
     const caller = this.callerOf(answer);
     this.introspected.keep(token, caller, answer.exp);
     return { ok: true, caller };
+  }
+
+  /** Why an introspection answer does not admit its token; undefined when it does. */
+  private answerRefusal(answer: Record<string, unknown>): string | undefined {
+    if (answer.active !== true) return 'the token is not active';
+    const audiences = Array.isArray(answer.aud) ? answer.aud : [answer.aud];
+    if (!audiences.includes(this.setup.resource)) return 'the token was not issued for this server (aud)';
+    if (answer.iss !== undefined && answer.iss !== this.setup.issuer)
+      return 'the token was issued by another issuer (iss)';
+    // A time claim that is present is a NumericDate: text, or a number JSON made infinite, is not one.
+    const malformed = TIME_CLAIMS.find((claim) => answer[claim] !== undefined && !Number.isFinite(answer[claim]));
+    if (malformed) return `the token's ${malformed} claim is not a number of seconds`;
+    const leeway = this.setup.settings.clockToleranceSeconds ?? DEFAULT_LEEWAY_SECONDS;
+    const nowSeconds = Date.now() / 1000;
+    if (typeof answer.exp === 'number' && answer.exp + leeway < nowSeconds) return 'the token has expired (exp)';
+    if (typeof answer.nbf === 'number' && answer.nbf - leeway > nowSeconds) return 'the token is not valid yet (nbf)';
+    return undefined;
   }
 
   private callerOf(claims: Record<string, unknown>): Caller {

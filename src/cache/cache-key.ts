@@ -1,9 +1,10 @@
-// The key of one cached answer: sha256 over the tool (its reference and its schema as loaded), the
-// call's arguments (checked, defaults applied, object keys sorted) and a fingerprint of the key
-// values the schema declares. Two calls share an entry only when all three agree, so an answer
-// fetched with one API key is never served to a call made with another, a changed schema never
-// serves its old answers (replicas on different versions, a reload), and no key value is ever in
-// the cache: only a hash of a hash of it.
+// The key of one cached answer: sha256 over the tool (its reference, its schema as loaded and the
+// reach of its handlers as configured), the call's arguments (checked, defaults applied, object
+// keys sorted) and a fingerprint of the key values the schema declares. Two calls share an entry
+// only when all agree, so an answer fetched with one API key is never served to a call made with
+// another, a changed schema never serves its old answers (replicas on different versions, a
+// reload), an origin the operator denied since (`network.deny`, a reload) serves nothing it
+// answered before, and no key value is ever in the cache: only a hash of a hash of it.
 
 import { createHash } from 'node:crypto';
 import { sortedJson } from '../shared/sorted-json.js';
@@ -21,7 +22,12 @@ export type KeyValueOf = (key: string, namespace: string) => string | undefined;
  */
 export function toolIdentity(tool: CacheableTool, keyValue: KeyValueOf): string {
   const { file: _file, ...schema } = tool.schema;
-  return JSON.stringify([tool.reference, sha256(JSON.stringify(schema)), keyFingerprint(tool, keyValue)]);
+  return JSON.stringify([
+    tool.reference,
+    sha256(JSON.stringify(schema)),
+    sha256(JSON.stringify(tool.reach.describe())),
+    keyFingerprint(tool, keyValue),
+  ]);
 }
 
 /** The store key of one call of the tool whose identity is `identity`, with checked arguments `args`. */

@@ -21,6 +21,11 @@ export interface CacheableTool {
   route: CanonicalRoute;
   /** Every key the schema declares: the entry is bound to their values (cache-key.ts). */
   declaredKeys: readonly string[];
+  /**
+   * Where its handlers' requests may go as configured now (`network.allow`, `network.deny`): the
+   * entry is bound to it (cache-key.ts), so an answer fetched within an older reach is not served.
+   */
+  reach: { describe(): unknown };
 }
 
 /**

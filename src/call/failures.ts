@@ -36,11 +36,13 @@ export function statusFailure(response: HttpResponse, redactor: Redactor): CallR
     status: response.status,
     message: `upstream answered ${response.status}${response.body.length > 0 ? `: ${excerpt(redactedBody(response.body, redactor))}` : ''}`,
   };
-  // Passed on where waiting helps: a rate limit, or an outage that says when it ends.
-  const retryAfter = response.headers['retry-after'];
-  if ((response.status === 429 || response.status === 503) && retryAfter) {
-    error.retryAfter = retryAfter;
-    error.message += ` (retry after ${retryAfter})`;
+  // Passed on where waiting helps (a rate limit, or an outage that says when it ends): the pause
+  // the upstream guard put in force on this answer, in whole seconds, never the header's own text
+  // (unbounded, or a date, or anything an upstream writes).
+  const paused = response.pausedSeconds;
+  if ((response.status === 429 || response.status === 503) && paused !== undefined) {
+    error.retryAfter = String(paused);
+    error.message += ` (retry after ${paused} s)`;
   }
   return { ok: false, error };
 }

@@ -26,6 +26,8 @@ import { keyLockLines } from './serve-summary.js';
 import { droppedRows, rejectedRows } from './list.js';
 import { catalogOptions, displayPath, exists, openCatalog, table, type CatalogFlags } from './shared.js';
 import { minimumNode } from '../shared/version.js';
+import { maskedUrl } from '../shared/masked-url.js';
+import { readRedisMemory, type RedisMemory } from '../state/redis-memory.js';
 import { cli } from './io.js';
 
 const CONFIG_FILE = join('.flowmcp', 'config.json');
@@ -82,6 +84,8 @@ async function runDoctor(flags: CatalogFlags): Promise<void> {
     `config    ${displayPath(configFile)} ${exists(configFile) ? 'found' : 'not found (defaults)'}`,
     ...configLines(config, flags.project),
   );
+  if (config.redis.url !== undefined)
+    out.push('', ...redisLines(maskedUrl(config.redis.url), await readRedisMemory(config.redis.url)));
   // A diagnosis runs every handlers factory now, so that one that fails is reported here.
   const catalog = await openCatalog(flags, { handlers: 'at-load' });
   try {
@@ -163,6 +167,36 @@ function configLines(config: ProjectConfig, project: string): string[] {
     upstreams.length === 0 ? "  upstreams none (requests go to each schema's own origin)" : '  upstreams',
     ...upstreams.map(([origin, base]) => `    ${origin} -> ${base} (${fromConfig})`),
   ];
+}
+
+/**
+ * The Redis of `redis.url` and its memory bound: a warning, never a problem (serve runs either
+ * way), where nothing bounds it or it refuses writes once full (docs/operators/replicas.md).
+ */
+export function redisLines(url: string, memory: RedisMemory): string[] {
+  const head = `redis     ${url} (redis.url)`;
+  const advice = 'set maxmemory with maxmemory-policy volatile-lru (docs/operators/replicas.md#bounding-redis-memory)';
+  if (memory.kind === 'unreachable')
+    return [
+      head,
+      `  warning: could not be reached (${memory.reason}); serve keeps its state in each process until it can`,
+    ];
+  if (memory.kind === 'refused')
+    return [head, `  maxmemory could not be checked: this Redis refuses CONFIG GET (${memory.reason}); ${advice}`];
+  if (memory.maxmemory === 0)
+    return [
+      head,
+      `  warning: maxmemory 0: nothing bounds the cached answers and the guard's keys but their TTLs; ${advice}`,
+    ];
+  const bound = `  maxmemory ${memory.maxmemory} bytes, maxmemory-policy ${memory.policy}`;
+  // `noeviction` (many installs' default) refuses writes once full instead of evicting.
+  if (memory.policy === 'noeviction')
+    return [
+      head,
+      bound,
+      `  warning: once full, Redis refuses writes and each replica falls back to its own state; ${advice}`,
+    ];
+  return [head, bound];
 }
 
 /**

@@ -180,29 +180,40 @@ export class UpstreamGuard implements UpstreamGate {
 
   /** A refusal while a scope is paused until `pausedUntil` (the state's answer); null when it is not. */
   private pausedRefusal(origin: string, pausedUntil: number | null): { ok: false; refusal: Refusal } | null {
+    const left = this.pauseLeft(pausedUntil);
+    if (left === null) return null;
+    return refuse(
+      `${origin} asked for a pause (429 or 503 with Retry-After) until ${new Date(pausedUntil as number).toISOString()}; nothing was sent`,
+      left,
+    );
+  }
+
+  /** The ms a pause until `pausedUntil` holds requests back from now; null when it holds none. */
+  private pauseLeft(pausedUntil: number | null): number | null {
     if (pausedUntil === null || pausedUntil <= this.now()) return null;
     // A pause no guard sets (observe bounds each to maxPauseMs; twice that leaves room for replicas'
     // clocks to differ) was not written by one: a shared state's key damaged or set by hand. It
     // is no pause, so the upstream's next 429 can write a true one over it.
     if (pausedUntil > this.now() + 2 * this.limits.maxPauseMs) return null;
-    return refuse(
-      `${origin} asked for a pause (429 or 503 with Retry-After) until ${new Date(pausedUntil).toISOString()}; nothing was sent`,
-      pausedUntil - this.now(),
-    );
+    return pausedUntil - this.now();
   }
 
   /**
    * Reads an upstream's answer: a 429, or a 503 with Retry-After, pauses `scope` and stops its
-   * waiting requests; null (nothing to wait for) for any other answer.
+   * waiting requests. Answers the whole seconds the scope is now paused for (the later of this
+   * pause and one already set, rounded as a refusal rounds them): what the caller of this request
+   * is told, never the header's own text. Null (nothing to wait for) for any other answer.
    */
-  observe(scope: string, status: number, retryAfter: string | undefined): Promise<void> | null {
+  observe(scope: string, status: number, retryAfter: string | undefined): Promise<number | null> | null {
     if (status !== 429 && (status !== 503 || retryAfter === undefined)) return null;
     const now = this.now();
     const asked = retryAfterUntil(retryAfter, now) ?? now + DEFAULT_PAUSE_MS;
     const until = Math.min(asked, now + this.limits.maxPauseMs);
     if (until <= now) return null;
-    return this.state.pause(scope, until).then(() => {
+    return this.state.pause(scope, until).then((inForce) => {
       for (const waiter of this.waiting.get(scope) ?? []) waiter.abort();
+      const left = this.pauseLeft(inForce);
+      return left === null ? null : wholeSeconds(left);
     });
   }
 
@@ -215,7 +226,12 @@ export class UpstreamGuard implements UpstreamGate {
 /** The release of a request that holds no slot (no concurrency limit applies). */
 const NOTHING_HELD = (): void => undefined;
 
+/** A wait as the whole seconds a client is told: rounded up, at least 1. */
+function wholeSeconds(waitMs: number): number {
+  return Math.max(1, Math.ceil(waitMs / 1000));
+}
+
 function refuse(message: string, waitMs: number): { ok: false; refusal: Refusal } {
-  const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
+  const retryAfterSeconds = wholeSeconds(waitMs);
   return { ok: false, refusal: { message: `${message}; retry after ${retryAfterSeconds} s`, retryAfterSeconds } };
 }

@@ -111,6 +111,12 @@ export interface HttpResponse {
   url: string;
   /** Redirect hops followed. */
   redirects: number;
+  /**
+   * The whole seconds the upstream guard now holds requests to this origin back for, after this
+   * answer (a 429, or a 503 with Retry-After); absent when it holds none. What a client is told
+   * to wait, in place of the upstream's Retry-After text.
+   */
+  pausedSeconds?: number;
 }
 
 export class HttpClient {
@@ -224,6 +230,7 @@ export class HttpClient {
                 signal: callerSignal,
               },
         admitted: undefined,
+        pausedSeconds: undefined,
       };
       this.dispatcher(routed)(dispatch, exchange);
       await exchange.done;
@@ -234,6 +241,7 @@ export class HttpClient {
         body: exchange.body(),
         url: redirects === null ? url.href : (redirects[redirects.length - 1] as URL).href,
         redirects: redirects?.length ?? 0,
+        ...(dispatch.pausedSeconds === undefined ? {} : { pausedSeconds: dispatch.pausedSeconds }),
       };
     } catch (error) {
       if (error instanceof GateFailure) throw error.failure;

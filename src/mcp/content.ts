@@ -209,16 +209,16 @@ function advice(error: ToolError): string {
 
 function statusAdvice(status: number, retryAfter: string | undefined): string {
   if (status === 429)
-    return `the API is rate limiting: wait${retryAfter === undefined ? ' a while' : ` (retry after ${retryAfter})`}, then call again.`;
+    return `the API is rate limiting: wait ${retryAfter === undefined ? 'a while' : `${retryAfter} s`}, then call again.`;
   if (status === 401 || status === 403)
     return "the API refused access. The server's key may be wrong or lack permission; the operator has to fix it, calling again will not help.";
   if (status === 404)
     return 'the API found nothing there. Check identifiers in the arguments (ids, names, addresses), then call again.';
   if (status >= 400 && status < 500)
     return 'the API rejected the request. Check the arguments against the tool description, then call again.';
-  // Waiting is advised only where the API says it helps: a 429, or a 503 that says when.
+  // Waiting is advised only where the API says it helps: a 429, or a 503 that the guard paused for.
   if (status === 503 && retryAfter !== undefined)
-    return `the API is unavailable for now: wait (retry after ${retryAfter}), then call again.`;
+    return `the API is unavailable for now: wait ${retryAfter} s, then call again.`;
   if (status >= 500) return 'the API failed on its side. Use another tool, or tell the operator if it persists.';
   return 'the API answered with an unexpected status. Use another tool.';
 }

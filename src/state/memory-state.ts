@@ -54,9 +54,11 @@ export class MemoryState implements SharedState {
     return result;
   }
 
-  async pause(scope: string, untilMs: number): Promise<void> {
+  async pause(scope: string, untilMs: number): Promise<number> {
     const current = this.pauses.get(scope);
-    if (current === undefined || untilMs > current) this.pauses.set(scope, untilMs);
+    if (current !== undefined && current >= untilMs) return current;
+    this.pauses.set(scope, untilMs);
+    return untilMs;
   }
 
   async pausedUntil(scope: string): Promise<number | null> {

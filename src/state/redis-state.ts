@@ -68,20 +68,21 @@ return { ok, wait }
 
 // KEYS[1] pause; ARGV[1] until (epoch ms). The later pause wins; the key ends with the pause. A key
 // without an expiry, or not a string, was written by no pause (damaged, or set by hand): the new
-// pause replaces it.
+// pause replaces it. Answers the until in force, the one a client is told to wait for.
 const PAUSE_SCRIPT = `
 local current = nil
 if redis.call('TYPE', KEYS[1]).ok == 'string' then current = tonumber(redis.call('GET', KEYS[1])) end
 local untilMs = tonumber(ARGV[1])
 if current == nil or untilMs > current or redis.call('PTTL', KEYS[1]) < 0 then
   redis.call('SET', KEYS[1], ARGV[1], 'PXAT', ARGV[1])
+  return ARGV[1]
 end
-return 0
+return tostring(current)
 `;
 
 type ScriptedRedis = Redis & {
   flowguardTake(key: string, capacity: number, refillPerSecond: number): Promise<[number, number]>;
-  flowguardPause(key: string, untilMs: number): Promise<number>;
+  flowguardPause(key: string, untilMs: number): Promise<string>;
 };
 
 export class RedisState implements SharedState {
@@ -150,8 +151,8 @@ export class RedisState implements SharedState {
     return { ok: false, retryAfterMs: wait < 0 ? Number.MAX_SAFE_INTEGER : wait };
   }
 
-  async pause(scope: string, untilMs: number): Promise<void> {
-    await this.client.flowguardPause(`${this.prefix}pause:${scope}`, Math.ceil(untilMs));
+  async pause(scope: string, untilMs: number): Promise<number> {
+    return Number(await this.client.flowguardPause(`${this.prefix}pause:${scope}`, Math.ceil(untilMs)));
   }
 
   async pausedUntil(scope: string): Promise<number | null> {

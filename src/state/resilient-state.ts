@@ -44,7 +44,7 @@ export class ResilientState implements SharedState {
     return this.run((state) => state.take(bucket, capacity, refillPerSecond));
   }
 
-  pause(scope: string, untilMs: number): Promise<void> {
+  pause(scope: string, untilMs: number): Promise<number> {
     return this.run((state) => state.pause(scope, untilMs));
   }
 

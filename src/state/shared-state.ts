@@ -18,10 +18,11 @@ export interface SharedState {
   /** Token bucket `bucket` (capacity, refill per second): a token, or how long until one. */
   take(bucket: string, capacity: number, refillPerSecond: number): Promise<TakeResult>;
   /**
-   * Pauses `scope` until the epoch ms given (the later of two pauses wins). The guard's scope is
-   * `<origin> <credential>` (guard/credential.ts); Redis keeps it as `<prefix>pause:<scope>`.
+   * Pauses `scope` until the epoch ms given (the later of two pauses wins) and answers the epoch
+   * ms of the pause now in force. The guard's scope is `<origin> <credential>`
+   * (guard/credential.ts); Redis keeps it as `<prefix>pause:<scope>`.
    */
-  pause(scope: string, untilMs: number): Promise<void>;
+  pause(scope: string, untilMs: number): Promise<number>;
   /** The epoch ms `scope` is paused until, or null when it is not paused. */
   pausedUntil(scope: string): Promise<number | null>;
   /**

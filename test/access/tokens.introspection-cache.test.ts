@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Identities } from '../../src/access/identities.js';
 import { prepareOAuth } from '../../src/access/setup.js';
+import { MAX_INTROSPECTIONS_IN_FLIGHT } from '../../src/access/tokens.js';
 import { startProvider, type TestClient, type TestProvider } from './provider.js';
 
 const APP: TestClient = { id: 'app', secret: 'app-secret-0123456789abcdef', scope: 'tools:call' };
@@ -90,5 +91,49 @@ describe('introspection answers kept', () => {
     const refused = await admitted(off, token, 2);
     expect(refused.asked).toBe(2);
     expect(refused.verdicts[1]).toMatchObject({ ok: false, message: 'Unauthorized: the token is not active' });
+  });
+});
+
+describe('introspections in flight', () => {
+  /** Admits each token at once, all together; the verdicts, and how many reached the provider. */
+  async function together(server: Awaited<ReturnType<typeof resourceServer>>, tokens: readonly string[]) {
+    const before = provider.introspections();
+    const verdicts = await Promise.all(tokens.map((token) => server.admit(token, Identities.none())));
+    return { verdicts, asked: provider.introspections() - before };
+  }
+
+  it.each([60, 0])(
+    `${REQUESTS * 4} requests at once with one unseen token ask the provider once (cacheSeconds %i)`,
+    async (cacheSeconds) => {
+      const token = await provider.token(APP, RESOURCE);
+      const { verdicts, asked } = await together(await resourceServer(cacheSeconds), Array(REQUESTS * 4).fill(token));
+      expect(asked).toBe(1);
+      expect(verdicts).toEqual(Array.from({ length: REQUESTS * 4 }, () => ({ ok: true, caller: APP_CALLER })));
+    },
+  );
+
+  it(`a flood of made-up tokens asks about ${MAX_INTROSPECTIONS_IN_FLIGHT} at once; the rest are refused at once with a 401, and an honest token is admitted after`, async () => {
+    const server = await resourceServer();
+    const flood = Array.from(
+      { length: MAX_INTROSPECTIONS_IN_FLIGHT * 4 },
+      (_, i) => `made-up-${i}-0123456789abcdefghij`,
+    );
+    const { verdicts, asked } = await together(server, flood);
+    expect(asked).toBe(MAX_INTROSPECTIONS_IN_FLIGHT);
+    const notAsked = verdicts.filter(
+      (verdict) => !verdict.ok && verdict.message.includes('could not be introspected now'),
+    );
+    expect(notAsked).toHaveLength(flood.length - MAX_INTROSPECTIONS_IN_FLIGHT);
+    expect(notAsked[0]).toMatchObject({
+      status: 401,
+      challenge: expect.stringContaining('error="invalid_token"'),
+      detail: `the token could not be introspected: ${MAX_INTROSPECTIONS_IN_FLIGHT} other tokens were being introspected already`,
+    });
+    expect(
+      verdicts.filter((verdict) => !verdict.ok && verdict.message === 'Unauthorized: the token is not active'),
+    ).toHaveLength(MAX_INTROSPECTIONS_IN_FLIGHT);
+    expect((await admitted(server, await provider.token(APP, RESOURCE), 1)).verdicts).toEqual([
+      { ok: true, caller: APP_CALLER },
+    ]);
   });
 });

@@ -143,6 +143,27 @@ describe('an introspection answer no honest server gives', () => {
     await refused(/expired/);
   });
 
+  it('refuses a token not valid yet (nbf), and an exp, nbf or iat that is present but no finite number', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    answer = json({ active: true, aud: RESOURCE, nbf: now + 3600, exp: now + 7200 });
+    await refused(/not valid yet \(nbf\)/);
+    for (const claim of ['exp', 'nbf', 'iat']) {
+      for (const value of ['9999999999', null, true, { n: 1 }]) {
+        answer = json({ active: true, aud: RESOURCE, [claim]: value });
+        await refused(new RegExp(`the token's ${claim} claim is not a number of seconds`));
+      }
+      // JSON reads 1e999 as Infinity: an exp that never comes, or an nbf that never began.
+      answer = (res) =>
+        void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(`{"active":true,"aud":"${RESOURCE}","${claim}":1e999}`);
+      await refused(new RegExp(`the token's ${claim} claim is not a number of seconds`));
+    }
+    // The control: each claim a number of seconds, nbf and iat just past, is admitted.
+    answer = json({ active: true, aud: RESOURCE, client_id: 'app', nbf: now - 1, iat: now - 1, exp: now + 600 });
+    expect(await admit()).toMatchObject({ ok: true, caller: { client: 'app' } });
+  });
+
   it('refuses an error status, a page that is no JSON, and JSON that is no object', async () => {
     answer = (res) => void res.writeHead(500, { 'content-type': 'application/json' }).end('{"active":true}');
     await refused(/answered HTTP 500/);

@@ -44,6 +44,7 @@ function tool({
     schema: { tags } as unknown as CanonicalSchema,
     route,
     declaredKeys: [],
+    reach: { describe: () => ({ origins: [], denied: [] }) },
   };
 }
 

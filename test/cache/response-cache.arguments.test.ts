@@ -183,6 +183,7 @@ describe('the memory store under many distinct argument sets', () => {
       schema: { file: 'things.mjs', tags: [] },
       route: { method: 'GET' },
       declaredKeys: [],
+      reach: { describe: () => ({ origins: [], denied: [] }) },
     } as unknown as Parameters<ResponseCache['through']>[0];
     const answer = (value: string) => async () => ({
       ok: true as const,

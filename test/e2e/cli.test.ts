@@ -246,7 +246,7 @@ describe('flowguard call exit codes', () => {
         kind: 'upstream-status',
         status: 429,
         retryAfter: '7',
-        message: 'upstream answered 429: slow down (retry after 7)',
+        message: 'upstream answered 429: slow down (retry after 7 s)',
       },
       requests: [expect.objectContaining({ status: 429 })],
     });

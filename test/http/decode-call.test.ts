@@ -159,12 +159,23 @@ describe('what a failure says', () => {
     }
   });
 
-  it('passes Retry-After on for a 503 that has one', async () => {
+  it('tells the pause a 503 with Retry-After put in force, where the guard pauses', async () => {
+    const pausing = await load({ upstreamLimits: { maxPauseSeconds: 300 } });
+    try {
+      expect(failure(await ask('unavailable', pausing))).toEqual({
+        kind: 'upstream-status',
+        status: 503,
+        retryAfter: '120',
+        message: 'upstream answered 503: down for maintenance (retry after 120 s)',
+      });
+    } finally {
+      await pausing.close();
+    }
+    // maxPauseSeconds 0 pauses nothing: no wait is told.
     expect(failure(await ask('unavailable'))).toEqual({
       kind: 'upstream-status',
       status: 503,
-      retryAfter: '120',
-      message: 'upstream answered 503: down for maintenance (retry after 120)',
+      message: 'upstream answered 503: down for maintenance',
     });
   });
 

@@ -102,7 +102,8 @@ describe('upstreamGate', () => {
     let recorded: (() => void) | undefined;
     const gate: UpstreamGate = {
       admit: () => Promise.resolve({ ok: true, scope: 's', release: () => undefined }),
-      observe: () => new Promise<void>((resolve) => (recorded = () => (order.push('recorded'), resolve()))),
+      observe: () =>
+        new Promise<number | null>((resolve) => (recorded = () => (order.push('recorded'), resolve(null)))),
     };
     const answer = gated(gate, '/busy').then((outcome) => (order.push('heard'), outcome));
     // The answer is complete (the gate is reading it), and still the caller waits for the gate.

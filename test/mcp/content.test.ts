@@ -72,8 +72,8 @@ describe('errorResult', () => {
     [{ kind: 'upstream-status', status: 422, message: 'upstream answered 422' }, 'the API rejected the request'],
     [{ kind: 'upstream-status', status: 503, message: 'upstream answered 503' }, 'the API failed on its side'],
     [
-      { kind: 'upstream-status', status: 503, retryAfter: '120', message: 'upstream answered 503 (retry after 120)' },
-      'wait (retry after 120), then call again',
+      { kind: 'upstream-status', status: 503, retryAfter: '120', message: 'upstream answered 503 (retry after 120 s)' },
+      'wait 120 s, then call again',
     ],
     [
       { kind: 'upstream-failure', message: 'upstream request failed: timeout' },
@@ -115,10 +115,10 @@ describe('errorResult', () => {
       kind: 'upstream-status',
       status: 429,
       retryAfter: '30',
-      message: 'upstream answered 429 (retry after 30)',
+      message: 'upstream answered 429 (retry after 30 s)',
     });
     expect(text(limited)).toBe(
-      'Error (upstream-status, status 429): upstream answered 429 (retry after 30)\nRetry after: 30\nWhat to do: the API is rate limiting: wait (retry after 30), then call again.',
+      'Error (upstream-status, status 429): upstream answered 429 (retry after 30 s)\nRetry after: 30\nWhat to do: the API is rate limiting: wait 30 s, then call again.',
     );
   });
 });

@@ -31,8 +31,8 @@ describe('MemoryState', () => {
     let now = 5_000;
     const state = new MemoryState({ now: () => now });
     expect(await state.pausedUntil('https://a.example')).toBeNull();
-    await state.pause('https://a.example', 9_000);
-    await state.pause('https://a.example', 7_000);
+    expect(await state.pause('https://a.example', 9_000)).toBe(9_000);
+    expect(await state.pause('https://a.example', 7_000)).toBe(9_000);
     expect(await state.pausedUntil('https://a.example')).toBe(9_000);
     expect(await state.pausedUntil('https://b.example')).toBeNull();
     now = 9_000;

@@ -45,11 +45,11 @@ describe.skipIf(!REDIS_INSTALLED)('RedisState and ResilientState against a real 
     expect((await (await connected('t2:')).take('origin', 4, 0.5)).ok).toBe(true);
   });
 
-  it('pauses: the later wins, seen by both, gone once over; cache entries expire', async () => {
+  it('pauses: the later wins (each pause answers the one in force), seen by both, gone once over; cache entries expire', async () => {
     const [a, b] = [await connected('t3:'), await connected('t3:')];
     const now = Date.now();
-    await a.pause('https://api.example.test', now + 60_000);
-    await b.pause('https://api.example.test', now + 30_000);
+    expect(await a.pause('https://api.example.test', now + 60_000)).toBe(now + 60_000);
+    expect(await b.pause('https://api.example.test', now + 30_000)).toBe(now + 60_000);
     expect(await b.pausedUntil('https://api.example.test')).toBe(now + 60_000);
     await a.pause('https://short.example.test', now + 300);
     expect(await b.pausedUntil('https://short.example.test')).toBe(now + 300);

@@ -31,8 +31,11 @@ export type Admission = { ok: true; release: () => void; scope: string } | { ok:
 export interface UpstreamGate {
   /** An admission at once where nothing is to wait for (the request then goes in the same turn), or its promise. */
   admit(origin: string, namespace: string, signal: AbortSignal | undefined): Admission | Promise<Admission>;
-  /** Reads an answer for a pause; null when there is nothing to wait for. */
-  observe(scope: string, status: number, retryAfter: string | undefined): Promise<void> | null;
+  /**
+   * Reads an answer for a pause: null when there is nothing to wait for, else the whole seconds
+   * the scope is paused for once the pause is set (null when none is in force).
+   */
+  observe(scope: string, status: number, retryAfter: string | undefined): Promise<number | null> | null;
 }
 
 /** The dispatch option that puts a request behind a gate: whose request it is, to which origin. */
@@ -40,6 +43,8 @@ export interface GateOptions {
   gate?: { by: UpstreamGate; origin: string; namespace: string; signal: AbortSignal | undefined };
   /** Written by `upstreamGate` into the request's options once the gate let it go: what `gateAnswer` frees and reports to. */
   admitted?: Extract<Admission, { ok: true }>;
+  /** Written by `gateAnswer` once the gate read the answer: the whole seconds its scope is paused for, if it is. */
+  pausedSeconds?: number | undefined;
 }
 
 /** A failure of the gate itself (its shared state): the client hands the cause on as it came. */
@@ -101,7 +106,9 @@ function dispatchAdmitted(
 export function gateAnswer(): PolicyMaker {
   return (chain, options) => {
     const { gate, admitted } = options as GateOptions;
-    return gate === undefined || admitted === undefined ? null : new GateAnswer(chain, gate.by, admitted);
+    return gate === undefined || admitted === undefined
+      ? null
+      : new GateAnswer(chain, gate.by, admitted, options as GateOptions);
   };
 }
 
@@ -114,6 +121,7 @@ class GateAnswer implements Policy {
     private readonly chain: PolicyChain,
     private readonly gate: UpstreamGate,
     private readonly admission: Extract<Admission, { ok: true }>,
+    private readonly options: GateOptions,
   ) {}
 
   onResponseStart(_controller: Controller, status: number, headers: Headers): boolean {
@@ -128,7 +136,11 @@ class GateAnswer implements Policy {
     const observed = this.gate.observe(this.admission.scope, this.status, this.retryAfter);
     if (observed === null) return true;
     observed.then(
-      () => this.chain.endAfter(this, controller, trailers),
+      (seconds) => {
+        // The caller is told the pause the gate holds, not what the upstream wrote.
+        if (seconds !== null) this.options.pausedSeconds = seconds;
+        this.chain.endAfter(this, controller, trailers);
+      },
       (error: unknown) => this.chain.errorAfter(this, controller, new GateFailure(error)),
     );
     return false;
