@@ -19,6 +19,7 @@ import 'ses';
 import { endBridgedRequests, fetchFor, receiveInbound, reportLate, sandboxAbortSignal } from './bridge-fetch.js';
 import { BusyPoll, workOverlaps } from './busy-poll.js';
 import { newJob, outsideJobs, runAs, type Job } from './job-context.js';
+import { HeldMemory } from './held-memory.js';
 import { ResidentMemory } from './resident-memory.js';
 import { noteReturned, RETURNED_NOTE_FLAG } from './returned-note.js';
 import { importLibrary } from './worker-libraries.js';
@@ -40,8 +41,11 @@ const nextRequestPoll = new BusyPoll();
 
 const send = process.send?.bind(process);
 if (!send) throw new Error('the sandbox worker must run as a child process with an IPC channel');
-/** Resident memory above which the process gives up after a call (`--rss-limit-mb=N`). */
-const rssLimit = Number(/^--rss-limit-mb=(\d+)$/.exec(process.argv[2] ?? '')?.[1] ?? 0) * 2 ** 20;
+/** A number the host started this process with (`--name=N`, worker-process.ts); 0 when not given. */
+const numberFlag = (name: string) =>
+  Number(process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? 0);
+/** Resident memory above which the process gives up after a call. */
+const rssLimit = numberFlag('rss-limit-mb') * 2 ** 20;
 /** This process's resident memory: read from /proc where it can be (cheaper), from Node where not. */
 const ownMemory = ResidentMemory.of('self');
 const residentBytes = ownMemory ? () => ownMemory.bytes() : () => process.memoryUsage.rss();
@@ -87,6 +91,8 @@ const globals = harden({
   Headers,
 });
 routeGlobalFetch(harden(fetchFor(null)));
+/** What requests leave held, judged against what the process holds of its own once locked down. */
+const held = new HeldMemory(numberFlag('heap-limit-mb'));
 onLateAttempt(reportLate);
 // One request at a time, in the order sent: the host may send several loads or calls at once, and
 // each deadline measures one request. The one exception is an executeRequest call the host parks
@@ -99,6 +105,8 @@ let inLine: { id: number; park: () => void } | null = null;
 let ending = false;
 /** Requests in the inbox the host has given up on (protocol.ts, Drop): answered without running. */
 const dropped = new Set<number>();
+/** Requests started and not ended: more than one while a call is parked. */
+let unfinished = 0;
 process.on('message', (message: Request | Inbound | Park | Drop) => {
   // An answer of the core's bridge is for the call that asked, not a request to queue.
   if ('kind' in message && message.kind === 'inbound') {
@@ -140,6 +148,7 @@ async function work(): Promise<void> {
 
 /** One request as its job: its reply, sent once the event loop has turned after it, then the end of its job. */
 async function run(job: Job, request: Request): Promise<void> {
+  unfinished += 1;
   // A process that ends takes no further requests; the host sends them to its replacement.
   // Dropped by the host, or past the start bound it was sent with: this process decides, so a call
   // the host gave up on never runs, however late the host's word arrives.
@@ -147,9 +156,14 @@ async function run(job: Job, request: Request): Promise<void> {
   const reply: Reply =
     dropped.delete(request.id) || late
       ? { id: request.id, ok: false, failure: { code: 'SEC105', message: 'dropped: it could not start in time' } }
-      : await handle(request);
-  if (outOfMemory(request.id)) {
+      : request.kind === 'import'
+        ? await held.importing(() => handle(request))
+        : await handle(request);
+  const overLimit = memoryFailure();
+  if (overLimit) {
+    // Its last reply: the process ends, and the host replaces it (replies.ts, endsWorker).
     ending = true;
+    send?.({ id: request.id, ok: false, failure: overLimit } satisfies Reply, () => process.exit(1));
     return;
   }
   // One turn of the event loop before the reply and the next request: code the request left
@@ -162,6 +176,7 @@ async function run(job: Job, request: Request): Promise<void> {
   const attempted = job.attempts > 0;
   job.ended = true;
   endBridgedRequests(job);
+  unfinished -= 1;
   send?.(
     attempted
       ? { id: request.id, ok: false, failure: { code: 'SEC100', message: 'handler code tried to reach the network' } }
@@ -174,18 +189,21 @@ async function run(job: Job, request: Request): Promise<void> {
 }
 
 /**
- * Memory outside the V8 heap (ArrayBuffer contents) has no V8 limit: a request that leaves the
- * process above its resident-memory limit fails at once, and the process ends so the host
- * replaces it.
+ * Whether a request that has just ended leaves the process over a memory line, and fails for it
+ * (the process then ends). Memory outside the V8 heap (ArrayBuffer contents) has no V8 limit: the
+ * resident-memory limit bounds it. And a request may not leave the process holding so much that
+ * the next one, another schema's perhaps, runs out in it (held-memory.ts); while a call is parked,
+ * what the process holds is partly that call's work in progress, so that is judged once it is the
+ * only request unfinished.
  */
-function outOfMemory(id: number): boolean {
-  if (rssLimit === 0 || residentBytes() <= rssLimit) return false;
-  const failure: Failure = {
-    code: 'SEC106',
-    message: `handler code left the sandbox process above its memory limit (${rssLimit / 2 ** 20} MiB)`,
-  };
-  send?.({ id, ok: false, failure } satisfies Reply, () => process.exit(1));
-  return true;
+function memoryFailure(): Failure | null {
+  if (rssLimit > 0 && residentBytes() > rssLimit)
+    return {
+      code: 'SEC106',
+      message: `handler code left the sandbox process above its memory limit (${rssLimit / 2 ** 20} MiB)`,
+    };
+  const excess = unfinished === 1 ? held.excess() : 0;
+  return excess > 0 ? { code: 'SEC106', message: held.failureMessage(excess) } : null;
 }
 
 async function handle(request: Request): Promise<Reply> {
