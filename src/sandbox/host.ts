@@ -10,7 +10,8 @@
 // the whole host process (nodejs/node#47224), and memory outside the V8 heap is bounded only per
 // process (`rssLimitMb`, checked by the worker after each call and by the host while one runs).
 //
-// Parts: WorkerSupervisor (worker-supervisor.ts) keeps one worker process going and runs its jobs;
+// Parts: WorkerSupervisor (worker-supervisor.ts) keeps one worker process going and runs its jobs,
+// WorkerRequests (worker-requests.ts) each request's round trip to it under its deadline;
 // WorkerProcess (worker-process.ts) is the child process as the host sees it, worker.ts the code
 // running inside it; JobQueue holds the jobs waiting for a process, each with its start bound; Replies matches the worker's replies
 // and turn markers to the requests sent; BridgedCall serves an executeRequest call's requests;

@@ -1,9 +1,9 @@
-// Keeps one sandbox worker process going for the host: its queue of jobs, the deadline of each,
-// the bridge of an executeRequest call, and its replacement when it dies or misses a deadline
-// (the header of host.ts says why processes, and what each part does).
+// Keeps one sandbox worker process going for the host: its queue of jobs, which of them go to the
+// process when (one at a time, or together), and its replacement when it dies or misses a
+// deadline. Each request's round trip, its deadline and the bridge of an executeRequest call, is
+// worker-requests.ts (the header of host.ts says why processes, and what each part does).
 
-import { BridgedCall, PausableTimer } from './bridged-call.js';
-import { BusyPoll, workOverlaps } from './busy-poll.js';
+import { workOverlaps } from './busy-poll.js';
 import { type Job, JobQueue } from './job-queue.js';
 import { safeListener, type SandboxEventListener } from './events.js';
 import { ProcessTurn } from './process-turn.js';
@@ -14,10 +14,9 @@ import {
   type Command,
   type Failure,
   type Reply,
-  type Request,
   type UnitSpec,
 } from './protocol.js';
-import { describeError, endsWorker, missedDeadline, notStarted, Replies, wasDropped } from './replies.js';
+import { describeError, notStarted, Replies, wasDropped } from './replies.js';
 import { Restarts } from './restarts.js';
 import { RunningRequests } from './running-requests.js';
 import {
@@ -29,7 +28,6 @@ import {
   LOAD_START_WAIT_MS,
   MOST_AHEAD,
   OUT_OF_MEMORY,
-  REPLY_POLL_MS,
   START_ALLOWANCE_MS,
   type SandboxOptions,
 } from './sandbox-options.js';
@@ -37,6 +35,7 @@ import { JobsInHand } from './jobs-in-hand.js';
 import { ProcessHoldings } from './process-holdings.js';
 import { routeWorkerMessage, type MessageRoutes } from './worker-messages.js';
 import { rssLimitMb, WorkerProcess, type WorkerEvents } from './worker-process.js';
+import { WorkerRequests } from './worker-requests.js';
 
 /**
  * One worker process and the queue of jobs for it. The worker runs requests one at a time, in the order sent, so a
@@ -67,7 +66,6 @@ export class WorkerSupervisor {
   private drainWaits: object | null = null;
   /** While a call runs: sends calls ahead as soon as they are queued, up to the most allowed. */
   private sendWhenQueued: (() => void) | null = null;
-  private nextId = 1;
   /** Whose code the process runs: the job sent last, or a parked call taking its answers. */
   private readonly turn = new ProcessTurn();
   /** Requests sent and not answered yet: the one holding the turn, and parked calls. */
@@ -77,15 +75,13 @@ export class WorkerSupervisor {
     (busy) => this.worker?.hold(busy),
     () => this.checkMemory(),
   );
-  /** The bridge of each executeRequest call, by its command, until it runs. */
-  private readonly bridges = new WeakMap<Command, Bridge>();
-  private readonly bridgeAllowanceMs: number;
+  /** Each request sent to the process, until its reply or its deadline. */
+  private readonly requests: WorkerRequests;
   private readonly replies = new Replies();
   private closed = false;
   private readonly memoryMb: number;
   private readonly deadlineMs: number;
   private readonly onEvent: SandboxEventListener;
-  private readonly replyPoll = new BusyPoll();
   private readonly routes: MessageRoutes = {
     running: this.running,
     replies: this.replies,
@@ -109,7 +105,18 @@ export class WorkerSupervisor {
     this.memoryMb = options.memoryMb ?? DEFAULT_MEMORY_MB;
     this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
     this.onEvent = safeListener(options.onEvent);
-    this.bridgeAllowanceMs = options.bridgeAllowanceMs ?? DEFAULT_BRIDGE_ALLOWANCE_MS;
+    this.requests = new WorkerRequests({
+      worker: () => this.worker,
+      closed: () => this.closed,
+      jobsWaiting: () => this.queue.length > 0,
+      replace: (reason) => this.replace(reason),
+      running: this.running,
+      replies: this.replies,
+      turn: this.turn,
+      deadlineMs: this.deadlineMs,
+      memoryMb: this.memoryMb,
+      bridgeAllowanceMs: options.bridgeAllowanceMs ?? DEFAULT_BRIDGE_ALLOWANCE_MS,
+    });
     this.spawn();
   }
 
@@ -118,7 +125,7 @@ export class WorkerSupervisor {
   }
 
   run(command: Command, spec?: UnitSpec, bridge?: Bridge): Promise<Reply | Failure> {
-    if (bridge) this.bridges.set(command, bridge);
+    if (bridge) this.requests.setBridge(command, bridge);
     return new Promise((settle) => {
       this.enqueue({ command, spec, settle: this.inHand.track(settle) });
       this.sendWhenQueued?.();
@@ -229,24 +236,24 @@ export class WorkerSupervisor {
     if (spec) {
       const missing = this.holdings.missing(spec.libraries);
       if (missing.length > 0) {
-        const imported = await this.execute({ kind: 'import', libraries: missing }, owner, IMPORT_DEADLINE_MS);
+        const imported = await this.requests.execute({ kind: 'import', libraries: missing }, owner, IMPORT_DEADLINE_MS);
         if (isFailure(imported) || !imported.ok) return imported;
         this.holdings.markImported(missing);
       }
     }
     if (spec && command.kind === 'call' && !this.holdings.hasLoaded(spec.id)) {
-      const reload = await this.execute({ kind: 'load', unit: spec }, owner);
+      const reload = await this.requests.execute({ kind: 'load', unit: spec }, owner);
       if (isFailure(reload) || !reload.ok) return reload;
       this.holdings.markLoaded(spec.id);
     }
-    const reply = await this.execute(command, owner);
+    const reply = await this.requests.execute(command, owner);
     if (command.kind === 'load' && !isFailure(reply) && reply.ok) this.holdings.markLoaded(command.unit.id);
     return reply;
   }
 
   /** A call that needs nothing sent before it (process-holdings.ts). */
   private isReadyCall(job: Job): boolean {
-    return this.holdings.isReadyCall(job, this.bridges.has(job.command));
+    return this.holdings.isReadyCall(job, this.requests.isBridged(job.command));
   }
 
   /**
@@ -259,7 +266,7 @@ export class WorkerSupervisor {
    * was queued with (JobQueue.shiftAhead, putBack). */
   private async performTogether(jobs: Job[], owner: object): Promise<void> {
     const worker = this.worker;
-    const sent = jobs.map((job) => this.send(job.command));
+    const sent = jobs.map((job) => this.requests.send(job.command));
     /** Sends ready calls behind job `index` until as many wait behind it as may. */
     const fill = (index: number): void => {
       if (this.closed || this.worker !== worker || this.turn.wantedBesides(this.drainWaits)) return;
@@ -267,7 +274,7 @@ export class WorkerSupervisor {
       for (const next of this.queue.shiftAhead((queued) => this.isReadyCall(queued), room)) {
         workOverlaps(); // calls queue behind each other: polling would only take a core (busy-poll.ts)
         jobs.push(next);
-        sent.push(this.send(next.command, this.queue.bound(next)));
+        sent.push(this.requests.send(next.command, this.queue.bound(next)));
         this.sentAhead.set(next, sent[sent.length - 1] as number | Failure);
       }
     };
@@ -277,7 +284,7 @@ export class WorkerSupervisor {
       // Without calls behind it, the worker would wait for the host to send the next once this one answers.
       if (job.command.kind === 'call') (this.sendWhenQueued = () => fill(index))();
       const id = sent[index] as number | Failure;
-      const reply = isFailure(id) ? id : await this.replyTo(id, job.command, owner);
+      const reply = isFailure(id) ? id : await this.requests.replyTo(id, job.command, owner);
       this.sendWhenQueued = null;
       if (!isFailure(reply) && reply.ok && job.command.kind === 'load') this.holdings.markLoaded(job.command.unit.id);
       job.settle(wasDropped(reply) ? notStarted(job.command, this.deadlineMs + START_ALLOWANCE_MS, 'busy') : reply);
@@ -289,86 +296,6 @@ export class WorkerSupervisor {
         return;
       }
     }
-  }
-
-  /** Sends one request and waits for its reply or its deadline, whichever comes first. */
-  private async execute(command: Command, owner: object, deadline?: number): Promise<Reply | Failure> {
-    const id = this.send(command);
-    return isFailure(id) ? id : this.replyTo(id, command, owner, deadline);
-  }
-
-  /** Sends one request; one that cannot be sent (nested too deep to serialise) fails alone. */
-  private send(command: Command, startBy?: number): number | Failure {
-    const id = this.nextId++;
-    try {
-      (this.worker as WorkerProcess).send({ ...command, id, ...(startBy === undefined ? {} : { startBy }) } as Request);
-    } catch (error) {
-      return {
-        code: 'SEC107',
-        message: `could not send ${describeCommand(command)} its input (${describeError(error)})`,
-      };
-    }
-    this.replies.expect(id);
-    return id;
-  }
-
-  /**
-   * Waits for the reply to a request sent to this process; its deadline starts now. The worker
-   * replies once its event loop has turned after the request: a request that returned but left
-   * work running that blocks the process (an endless promise chain) misses its deadline.
-   */
-  private replyTo(id: number, command: Command, owner: object, deadline = this.deadlineMs): Promise<Reply | Failure> {
-    if (this.closed) return Promise.resolve(CLOSED);
-    const worker = this.worker as WorkerProcess;
-    const arrived = this.replies.take(id);
-    if (arrived) return Promise.resolve(this.received(arrived));
-    return new Promise((settle) => {
-      const finish = (reply: Reply | Failure) => {
-        timer.stop();
-        bridged?.stop();
-        this.replyPoll.stop();
-        settle(reply);
-      };
-      const missed = (failure: Failure) => {
-        if (!this.running.remove(id)) return;
-        const holds = this.turn.holds(owner);
-        finish(failure);
-        // A parked call runs nothing: it fails alone, and the process serves on.
-        if (holds) this.replace(failure.message);
-        else this.replies.forget(id);
-      };
-      const miss = () =>
-        missed(missedDeadline(worker, this.memoryMb, worker.returned(id), describeCommand(command), deadline));
-      const timer = new PausableTimer(deadline, () => (bridged ? bridged.overdue(miss) : miss()));
-      // An executeRequest call: its deadline pauses while the core performs its requests; the whole call has a bound.
-      const bridge = this.bridges.get(command);
-      const host = {
-        wholeMs: deadline + this.bridgeAllowanceMs,
-        missed,
-        heard: () => worker.heard,
-        send: (message: Parameters<WorkerProcess['send']>[0]) => worker === this.worker && worker.send(message),
-        turn: this.turn,
-        owner,
-      };
-      const bridged = bridge && new BridgedCall(id, bridge, timer, host);
-      this.running.add(id, {
-        owner,
-        bridge: bridged,
-        settle: (reply) => {
-          // Deleted first: a reply that replaces the process fails the others, not this one.
-          if (!this.running.remove(id)) return;
-          finish(isFailure(reply) ? reply : this.received(reply));
-        },
-      });
-      // Polling pays only with nothing else to do: beside queued jobs it takes a core the worker needs.
-      if (this.queue.length === 0) this.replyPoll.extend(REPLY_POLL_MS);
-    });
-  }
-
-  /** A reply, looked at before anyone acts on it: a worker that reports running out of memory exits after that reply, so it is replaced at once and no later request is lost with it. */
-  private received(reply: Reply): Reply {
-    if (endsWorker(reply)) this.replace(reply.failure.message);
-    return reply;
   }
 
   private died(worker: WorkerProcess, cause: string, wasReady: boolean): void {
