@@ -55,8 +55,8 @@ export class HeldMemory {
     return beyond > this.allowance ? beyond : 0;
   }
 
-  /** Why a request failed that left `excess` bytes held. */
-  failureMessage(excess: number): string {
-    return `handler code left the sandbox process holding ${Math.round(excess / 2 ** 20)} MiB when it ended, more than half its ${this.heapLimitMb} MiB heap limit`;
+  /** What a request that ended left: `excess` bytes held (`where`: beside what). */
+  describe(excess: number, where = 'when it ended'): string {
+    return `holding ${Math.round(excess / 2 ** 20)} MiB ${where}, more than half its ${this.heapLimitMb} MiB heap limit`;
   }
 }

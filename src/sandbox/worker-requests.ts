@@ -136,7 +136,8 @@ export class WorkerRequests {
 
   /** A reply, looked at before anyone acts on it: a worker that reports running out of memory exits after that reply, so it is replaced at once and no later request is lost with it. */
   private received(reply: Reply): Reply {
-    if (endsWorker(reply)) this.host.replace(reply.failure.message);
+    const ends = endsWorker(reply);
+    if (ends !== null) this.host.replace(ends);
     return reply;
   }
 }

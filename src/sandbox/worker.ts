@@ -159,11 +159,11 @@ async function run(job: Job, request: Request): Promise<void> {
       : request.kind === 'import'
         ? await held.importing(() => handle(request))
         : await handle(request);
-  const overLimit = memoryFailure();
-  if (overLimit) {
-    // Its last reply: the process ends, and the host replaces it (replies.ts, endsWorker).
-    ending = true;
-    send?.({ id: request.id, ok: false, failure: overLimit } satisfies Reply, () => process.exit(1));
+  const over = memoryOver();
+  // Its last reply: the process ends after it, and the host replaces it (replies.ts, endsWorker).
+  ending = over !== null;
+  if (over && 'failure' in over) {
+    send?.({ id: request.id, ok: false, failure: over.failure } satisfies Reply, () => process.exit(1));
     return;
   }
   // One turn of the event loop before the reply and the next request: code the request left
@@ -177,11 +177,14 @@ async function run(job: Job, request: Request): Promise<void> {
   job.ended = true;
   endBridgedRequests(job);
   unfinished -= 1;
-  send?.(
-    attempted
-      ? { id: request.id, ok: false, failure: { code: 'SEC100', message: 'handler code tried to reach the network' } }
-      : reply,
-  );
+  const answer: Reply = attempted
+    ? { id: request.id, ok: false, failure: { code: 'SEC100', message: 'handler code tried to reach the network' } }
+    : reply;
+  if (over) {
+    send?.({ ...answer, ends: over.ends }, () => process.exit(1));
+    return;
+  }
+  send?.(answer);
   // With a request waiting in the inbox (sent ahead) the worker goes on to it; polling beside it
   // would only add turns of the event loop.
   // The worker's own polling, not the ended job's: its timers would never fire (timer-guard.ts).
@@ -189,21 +192,26 @@ async function run(job: Job, request: Request): Promise<void> {
 }
 
 /**
- * Whether a request that has just ended leaves the process over a memory line, and fails for it
- * (the process then ends). Memory outside the V8 heap (ArrayBuffer contents) has no V8 limit: the
- * resident-memory limit bounds it. And a request may not leave the process holding so much that
- * the next one, another schema's perhaps, runs out in it (held-memory.ts); while a call is parked,
- * what the process holds is partly that call's work in progress, so that is judged once it is the
- * only request unfinished.
+ * Whether a request that has just ended leaves the process over a memory line; then the process
+ * ends. Memory outside the V8 heap (ArrayBuffer contents) has no V8 limit: the resident-memory
+ * limit bounds it. And a request may not leave the process holding so much that the next one,
+ * another schema's perhaps, runs out in it (held-memory.ts). Either fails the request. But beside
+ * a parked call what the process holds is partly that call's work in progress, and whose the
+ * excess is cannot be told: the request answers as it would, and the process ends after it (the
+ * calls beside it fail, as in any replacement).
  */
-function memoryFailure(): Failure | null {
+function memoryOver(): { failure: Failure } | { ends: string } | null {
   if (rssLimit > 0 && residentBytes() > rssLimit)
     return {
-      code: 'SEC106',
-      message: `handler code left the sandbox process above its memory limit (${rssLimit / 2 ** 20} MiB)`,
+      failure: {
+        code: 'SEC106',
+        message: `handler code left the sandbox process above its memory limit (${rssLimit / 2 ** 20} MiB)`,
+      },
     };
-  const excess = unfinished === 1 ? held.excess() : 0;
-  return excess > 0 ? { code: 'SEC106', message: held.failureMessage(excess) } : null;
+  const excess = held.excess();
+  if (excess === 0) return null;
+  if (unfinished > 1) return { ends: `a call left it ${held.describe(excess, 'beside calls still unfinished')}` };
+  return { failure: { code: 'SEC106', message: `handler code left the sandbox process ${held.describe(excess)}` } };
 }
 
 async function handle(request: Request): Promise<Reply> {

@@ -2,16 +2,20 @@
 // handler keeps most of the heap limit in its factory's closure and returns, under the limit when
 // it answers. Before, its process served on, and the calm schema's next call, which fits a fresh
 // process easily, ran out of heap there and was the one failed (SEC106) for memory it never took.
-// Now the process says after each request how much it holds: a call that leaves it holding more
+// Now the process weighs what it holds after each request: a call that leaves it holding more
 // than half its heap limit beyond its libraries fails itself (SEC106), the process is replaced, and
-// the calm call runs in the new one. A call that only made garbage is not blamed.
+// the calm call runs in the new one. A call that only made garbage is not blamed. Beside a parked
+// call, whose memory it is cannot be told: no call is blamed, and the process is replaced.
 //
-// Real parts: the real sandbox (one process, both schemas in it) behind a real catalog.
+// Real parts: the real sandbox (one process, the schemas in it), behind a real catalog or alone.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../../src/runtime/catalog.js';
 import type { SandboxEvent } from '../../src/sandbox/events.js';
+import { SandboxHost } from '../../src/sandbox/host.js';
+import type { Bridge } from '../../src/sandbox/protocol.js';
 import { loadProjectCatalog, type ProjectCatalog } from '../kit/catalog.js';
+import { hookInput, hookUnit } from './helpers.js';
 
 const MEMORY_MB = 64;
 /** Elements of one array of small integers: 8 bytes each, 8 MiB an array. */
@@ -96,5 +100,59 @@ describe('a call that leaves its process holding most of the heap, beside a calm
     expect(events).toEqual([expect.objectContaining({ kind: 'worker-replaced' })]);
     // The hoarder's next call starts in the new process, its closure made again, empty.
     expect(await catalog.call('hoarder_churn', {})).toMatchObject({ ok: true, content: { value: 5 * MIB_8 } });
+  }, 60_000);
+});
+
+describe('memory left beside a parked call', () => {
+  const WAITS = hookUnit(
+    'waits',
+    'executeRequest',
+    `async () => ({ response: (await fetch('https://api.waits.test/')).status })`,
+  );
+  const HOARDS = hookUnit(
+    'hoards',
+    'preRequest',
+    `async ({ struct }) => { for (let i = 0; i < 5; i += 1) kept.push(new Array(${MIB_8}).fill(i)); return { struct }; }`,
+    'const kept = [];',
+  );
+  const SUMS = hookUnit(
+    'sums',
+    'preRequest',
+    `async ({ struct }) => { const parts = []; for (let i = 0; i < 4; i += 1) parts.push(new Array(${MIB_8}).fill(1)); return { struct: { ...struct, parts: parts.length } }; }`,
+  );
+  let sandbox: SandboxHost | undefined;
+  afterAll(() => sandbox?.close());
+
+  it('cannot be told whose it is: no call is blamed, the process ends after the call that left it, and the parked call fails as in any replacement', async () => {
+    const replaced: string[] = [];
+    const host = (sandbox = new SandboxHost({
+      size: 1,
+      memoryMb: MEMORY_MB,
+      deadlineMs: 20_000,
+      onEvent: (event) => event.kind === 'worker-replaced' && replaced.push(event.reason),
+    }));
+    for (const unit of [WAITS, HOARDS, SUMS]) expect((await host.load(unit)).ok).toBe(true);
+    let asked: () => void = () => undefined;
+    const firstAsked = new Promise<void>((resolve) => (asked = resolve));
+    const held: Bridge = (_request, callEnded) => {
+      asked();
+      return new Promise((settle) =>
+        callEnded.addEventListener('abort', () => settle({ ok: false, message: 'ABORTED: the call ended' })),
+      );
+    };
+    const waits = host.runHook('waits', 'getThing', 'executeRequest', hookInput('preRequest'), held);
+    await firstAsked;
+    // Runs while the first call is parked (it only waits on its request).
+    const hoarded = await host.runHook('hoards', 'getThing', 'preRequest', hookInput('preRequest'));
+    expect(hoarded).toMatchObject({ ok: true });
+    expect(await waits).toMatchObject({
+      ok: false,
+      failure: { code: 'SEC107', message: expect.stringContaining('while this call waited for the network') },
+    });
+    expect(replaced).toEqual([expect.stringMatching(/^a call left it holding \d+ MiB beside calls still unfinished/)]);
+    expect(await host.runHook('sums', 'getThing', 'preRequest', hookInput('preRequest'))).toMatchObject({
+      ok: true,
+      value: { struct: { parts: 4 } },
+    });
   }, 60_000);
 });
