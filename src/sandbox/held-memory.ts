@@ -4,8 +4,9 @@
 // perhaps, would then run out of heap or time in a process it did not fill, and be failed for it.
 // So a request that leaves the process holding more than half its heap limit beyond what the
 // process held before any request (lockdown, and the libraries imported since) fails itself, and
-// the process ends; the next call runs in a fresh one with the whole limit. Garbage is no one's:
-// past the line, the garbage is collected first and what is still held is judged.
+// the process ends; the next call runs in a fresh one with the whole limit (beside a parked call,
+// whose memory it is cannot be told: the process ends, and no call is blamed). Garbage is no
+// one's: past the line, the garbage is collected first and what is still held is judged.
 
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
