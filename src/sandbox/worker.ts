@@ -20,12 +20,11 @@ import { endBridgedRequests, fetchFor, receiveInbound, reportLate, sandboxAbortS
 import { BusyPoll, workOverlaps } from './busy-poll.js';
 import { newJob, outsideJobs, runAs, type Job } from './job-context.js';
 import { HeldMemory } from './held-memory.js';
-import { ResidentMemory } from './resident-memory.js';
 import { noteReturned, RETURNED_NOTE_FLAG } from './returned-note.js';
 import { importLibrary } from './worker-libraries.js';
 import { describe, failureOf, isObject, messageOf, shapeError } from './worker-errors.js';
 import type { LibraryModule } from '../libraries/resolve.js';
-import type { Drop, Failure, Hook, Inbound, Park, Parked, Ready, Reply, Request, UnitSpec } from './protocol.js';
+import type { Drop, Hook, Inbound, Park, Parked, Ready, Reply, Request, UnitSpec } from './protocol.js';
 
 interface Unit {
   handlers: Record<string, Partial<Record<Hook, (input: unknown) => unknown>>>;
@@ -41,14 +40,6 @@ const nextRequestPoll = new BusyPoll();
 
 const send = process.send?.bind(process);
 if (!send) throw new Error('the sandbox worker must run as a child process with an IPC channel');
-/** A number the host started this process with (`--name=N`, worker-process.ts); 0 when not given. */
-const numberFlag = (name: string) =>
-  Number(process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? 0);
-/** Resident memory above which the process gives up after a call. */
-const rssLimit = numberFlag('rss-limit-mb') * 2 ** 20;
-/** This process's resident memory: read from /proc where it can be (cheaper), from Node where not. */
-const ownMemory = ResidentMemory.of('self');
-const residentBytes = ownMemory ? () => ownMemory.bytes() : () => process.memoryUsage.rss();
 /** Notes that a request returned, where the host gave this process the note (returned-note.ts). */
 const noteIfGiven: (id: number) => void = process.argv.includes(RETURNED_NOTE_FLAG) ? noteReturned : () => undefined;
 
@@ -91,8 +82,8 @@ const globals = harden({
   Headers,
 });
 routeGlobalFetch(harden(fetchFor(null)));
-/** What requests leave held, judged against what the process holds of its own once locked down. */
-const held = new HeldMemory(numberFlag('heap-limit-mb'));
+/** What requests leave held, judged against the limits the host started the process with and what it holds once locked down. */
+const held = HeldMemory.fromArgs(process.argv);
 onLateAttempt(reportLate);
 // One request at a time, in the order sent: the host may send several loads or calls at once, and
 // each deadline measures one request. The one exception is an executeRequest call the host parks
@@ -159,7 +150,8 @@ async function run(job: Job, request: Request): Promise<void> {
       : request.kind === 'import'
         ? await held.importing(() => handle(request))
         : await handle(request);
-  const over = memoryOver();
+  // Beside a parked call, what the process holds is partly that call's work in progress.
+  const over = held.over(unfinished > 1);
   // Its last reply: the process ends after it, and the host replaces it (replies.ts, endsWorker).
   ending = over !== null;
   if (over && 'failure' in over) {
@@ -189,29 +181,6 @@ async function run(job: Job, request: Request): Promise<void> {
   // would only add turns of the event loop.
   // The worker's own polling, not the ended job's: its timers would never fire (timer-guard.ts).
   if (inbox.length === 0) outsideJobs(() => nextRequestPoll.extend(NEXT_REQUEST_POLL_MS));
-}
-
-/**
- * Whether a request that has just ended leaves the process over a memory line; then the process
- * ends. Memory outside the V8 heap (ArrayBuffer contents) has no V8 limit: the resident-memory
- * limit bounds it. And a request may not leave the process holding so much that the next one,
- * another schema's perhaps, runs out in it (held-memory.ts). Either fails the request. But beside
- * a parked call what the process holds is partly that call's work in progress, and whose the
- * excess is cannot be told: the request answers as it would, and the process ends after it (the
- * calls beside it fail, as in any replacement).
- */
-function memoryOver(): { failure: Failure } | { ends: string } | null {
-  if (rssLimit > 0 && residentBytes() > rssLimit)
-    return {
-      failure: {
-        code: 'SEC106',
-        message: `handler code left the sandbox process above its memory limit (${rssLimit / 2 ** 20} MiB)`,
-      },
-    };
-  const excess = held.excess();
-  if (excess === 0) return null;
-  if (unfinished > 1) return { ends: `a call left it ${held.describe(excess, 'beside calls still unfinished')}` };
-  return { failure: { code: 'SEC106', message: `handler code left the sandbox process ${held.describe(excess)}` } };
 }
 
 async function handle(request: Request): Promise<Reply> {
