@@ -1,7 +1,8 @@
-// Keeps one sandbox worker process going for the host: its queue of jobs, which of them go to the
-// process when (one at a time, or together), and its replacement when it dies or misses a
-// deadline. Each request's round trip, its deadline and the bridge of an executeRequest call, is
-// worker-requests.ts (the header of host.ts says why processes, and what each part does).
+// Runs the jobs of one sandbox worker process for the host: its queue of jobs, which of them go to
+// the process when (one at a time, or together), and what the process's end or replacement does to
+// them. The process's life (start, restart, replacement) is worker-life.ts; each request's round
+// trip, its deadline and the bridge of an executeRequest call, worker-requests.ts (the header of
+// host.ts says why processes, and what each part does).
 
 import { workOverlaps } from './busy-poll.js';
 import { type Job, JobQueue } from './job-queue.js';
@@ -17,7 +18,6 @@ import {
   type UnitSpec,
 } from './protocol.js';
 import { describeError, notStarted, Replies, wasDropped } from './replies.js';
-import { Restarts } from './restarts.js';
 import { RunningRequests } from './running-requests.js';
 import {
   CLOSED,
@@ -34,7 +34,8 @@ import {
 import { JobsInHand } from './jobs-in-hand.js';
 import { ProcessHoldings } from './process-holdings.js';
 import { routeWorkerMessage, type MessageRoutes } from './worker-messages.js';
-import { rssLimitMb, WorkerProcess, type WorkerEvents } from './worker-process.js';
+import { WorkerLife } from './worker-life.js';
+import { rssLimitMb, type WorkerProcess } from './worker-process.js';
 import { WorkerRequests } from './worker-requests.js';
 
 /**
@@ -43,18 +44,14 @@ import { WorkerRequests } from './worker-requests.js';
  * it, job-context.ts). Consecutive loads are sent together, and calls of a loaded unit ahead (the worker goes from one
  * to the next without a round trip to the host between them); everything else waits for the reply before it. A job
  * that no process has started by its start bound fails (the process was restarting, or busy with the jobs before it);
- * the bounds stand still while a process that had been ready is replaced (job-queue.ts). A process that dies before
- * it is ready is started again after a delay that doubles with each such death, so a crash loop does not burn a core.
- * A wait on the network does not hold the process: an executeRequest call whose requests are in flight while other
- * jobs wait is parked, and the next job runs beside it (process-turn.ts: why; bridged-call.ts: how).
+ * the bounds stand still while a process that had been ready is replaced (job-queue.ts). A wait on the network does
+ * not hold the process: an executeRequest call whose requests are in flight while other jobs wait is parked, and the
+ * next job runs beside it (process-turn.ts: why; bridged-call.ts: how).
  */
 export class WorkerSupervisor {
   unitCount = 0;
-  /** The last process started; null only when starting one failed at once. */
-  private worker: WorkerProcess | null = null;
-  /** Processes started so far, and those in a row that died before they were ready. */
-  private started = 0;
-  private readonly restarts = new Restarts();
+  /** The process: started, ready, ended, replaced, started again. */
+  private readonly life: WorkerLife;
   /** Wakes the drain loop while it waits for a ready process. */
   private wake: (() => void) | null = null;
   private holdings = new ProcessHoldings();
@@ -78,7 +75,6 @@ export class WorkerSupervisor {
   /** Each request sent to the process, until its reply or its deadline. */
   private readonly requests: WorkerRequests;
   private readonly replies = new Replies();
-  private closed = false;
   private readonly memoryMb: number;
   private readonly deadlineMs: number;
   private readonly onEvent: SandboxEventListener;
@@ -88,23 +84,25 @@ export class WorkerSupervisor {
     worker: () => this.worker,
     report: (event) => this.onEvent(event),
   };
-  private readonly events: WorkerEvents = {
-    ready: (worker) => {
-      if (worker !== this.worker) return;
-      this.restarts.ready();
-      this.queue.resume();
-      this.wake?.();
-    },
-    message: (worker, message) => worker === this.worker && routeWorkerMessage(message, this.routes),
-    stopped: (worker, cause, wasReady) => {
-      if (worker === this.worker && !this.closed) this.died(worker, cause, wasReady);
-    },
-  };
 
   constructor(options: SandboxOptions) {
     this.memoryMb = options.memoryMb ?? DEFAULT_MEMORY_MB;
     this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
     this.onEvent = safeListener(options.onEvent);
+    this.life = new WorkerLife(this.memoryMb, {
+      starting: () => {
+        this.replies.clear();
+        this.holdings = new ProcessHoldings();
+      },
+      busy: () => this.inHand.busy,
+      ready: () => {
+        this.queue.resume();
+        this.wake?.();
+      },
+      message: (message) => routeWorkerMessage(message, this.routes),
+      ended: (worker, cause, beforeReady) => this.ended(worker, cause, beforeReady),
+      report: this.onEvent,
+    });
     this.requests = new WorkerRequests({
       worker: () => this.worker,
       closed: () => this.closed,
@@ -117,11 +115,19 @@ export class WorkerSupervisor {
       memoryMb: this.memoryMb,
       bridgeAllowanceMs: options.bridgeAllowanceMs ?? DEFAULT_BRIDGE_ALLOWANCE_MS,
     });
-    this.spawn();
+    this.life.start();
   }
 
   get pid(): number | undefined {
     return this.worker?.pid;
+  }
+
+  private get worker(): WorkerProcess | null {
+    return this.life.worker;
+  }
+
+  private get closed(): boolean {
+    return this.life.closed;
   }
 
   run(command: Command, spec?: UnitSpec, bridge?: Bridge): Promise<Reply | Failure> {
@@ -134,33 +140,17 @@ export class WorkerSupervisor {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    this.restarts.cancel();
+    // No process starts any more; the current one is killed.
+    const stopped = this.life.close();
     this.running.failAll(() => CLOSED);
     this.queue.failAll(CLOSED);
     this.wake?.();
-    await this.worker?.stop();
+    await stopped;
   }
 
   /** The current process has said it takes requests, and has not ended since. */
   get ready(): boolean {
-    return this.worker?.ready === true;
-  }
-
-  private spawn(): void {
-    if (this.closed) return;
-    this.restarts.cancel();
-    this.started += 1;
-    this.replies.clear();
-    this.holdings = new ProcessHoldings();
-    try {
-      this.worker = WorkerProcess.start(this.memoryMb, this.events);
-    } catch (error) {
-      this.worker = null;
-      this.restartAfterDeath(undefined, describeError(error), true);
-      return;
-    }
-    this.worker.hold(this.inHand.busy);
+    return this.life.ready;
   }
 
   /** Queues a job; it fails if no process has started it by its deadline. */
@@ -174,7 +164,7 @@ export class WorkerSupervisor {
     this.sentAhead.delete(job);
     // Only the process knows whether it started a job sent ahead: its answer settles it (performTogether).
     if (sentAhead && typeof id === 'number') return void this.worker?.send({ kind: 'drop', id });
-    job.settle(notStarted(job.command, waitMs, this.ready ? 'busy' : this.started > 1 ? 'restarting' : 'starting'));
+    job.settle(notStarted(job.command, waitMs, this.ready ? 'busy' : this.life.restarting ? 'restarting' : 'starting'));
     this.wake?.();
   }
 
@@ -298,19 +288,14 @@ export class WorkerSupervisor {
     }
   }
 
-  private died(worker: WorkerProcess, cause: string, wasReady: boolean): void {
-    const stopped: Failure = { code: 'SEC107', message: `the sandbox process stopped (${cause})` };
-    this.running.failAll((holder) => (holder && worker.ranOutOfHeap() ? OUT_OF_MEMORY : stopped));
-    this.restartAfterDeath(worker.pid, cause, !wasReady);
-  }
-
-  /** Starts the next process: at once after one that was ready, after a growing delay otherwise; the waiting jobs' start bounds stand still while it starts, unless the last one never did. */
-  private restartAfterDeath(pid: number | undefined, cause: string, beforeReady: boolean): void {
+  /** The process ended by itself, or could not start (null): what ran in it fails; the waiting jobs' start bounds stand still while the next starts, unless this one never did. */
+  private ended(worker: WorkerProcess | null, cause: string, beforeReady: boolean): void {
+    if (worker) {
+      const stopped: Failure = { code: 'SEC107', message: `the sandbox process stopped (${cause})` };
+      this.running.failAll((holder) => (holder && worker.ranOutOfHeap() ? OUT_OF_MEMORY : stopped));
+    }
     if (beforeReady) this.queue.resume();
     else this.queue.pause();
-    const delay = this.restarts.delayAfter(beforeReady);
-    this.onEvent({ kind: 'worker-stopped', pid, cause, beforeReady, restartInMs: delay });
-    this.restarts.after(delay, () => this.spawn());
   }
 
   /** Kills the process and starts another; the requests still running in it fail (`holder`: the one holding the turn, if it has not failed already). */
@@ -318,10 +303,7 @@ export class WorkerSupervisor {
     if (this.closed) return;
     const replaced: Failure = { code: 'SEC107', message: `the sandbox process was replaced (${reason})` };
     this.running.failAll((holds) => (holds && holder ? holder : replaced));
-    const old = this.worker;
-    this.onEvent({ kind: 'worker-replaced', pid: old?.pid, reason });
     this.queue.pause();
-    this.spawn();
-    old?.kill();
+    this.life.replace(reason);
   }
 }
