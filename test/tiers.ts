@@ -173,6 +173,7 @@ export const INTEGRATION: readonly string[] = [
   'test/sandbox/sent-ahead-replaced.test.ts',
   'test/sandbox/worker-process.test.ts',
   'test/sandbox/worker.buffer-memory.test.ts',
+  'test/sandbox/worker.heap-left.test.ts',
   'test/sandbox/worker.left-timers.test.ts',
   'test/sandbox/worker.left-promise-timers.test.ts',
   'test/scan/forbidden.test.ts',

@@ -95,7 +95,7 @@ export const PROJECT_CODE_SECTIONS: readonly CodeSection[] = [
       },
       SEC106: {
         why: 'one schema must not exhaust the memory of the sandbox',
-        fix: 'work on less data, or the operator raises `sandbox.memoryMb`',
+        fix: 'work on less data and keep less of it between calls, or the operator raises `sandbox.memoryMb`',
       },
       SEC107: { why: 'a failing handler fails its own call, nothing more', fix: 'fix the error the message names' },
     },

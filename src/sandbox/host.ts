@@ -10,13 +10,16 @@
 // the whole host process (nodejs/node#47224), and memory outside the V8 heap is bounded only per
 // process (`rssLimitMb`, checked by the worker after each call and by the host while one runs).
 //
-// Parts: WorkerSupervisor (worker-supervisor.ts) keeps one worker process going and runs its jobs;
+// Parts: WorkerSupervisor (worker-supervisor.ts) keeps one worker process going and runs its jobs,
+// WorkerLife (worker-life.ts) starts it, replaces it and starts it again; WorkerRequests
+// (worker-requests.ts) makes each request's round trip to it under its deadline;
 // WorkerProcess (worker-process.ts) is the child process as the host sees it, worker.ts the code
 // running inside it; JobQueue holds the jobs waiting for a process, each with its start bound; Replies matches the worker's replies
 // and turn markers to the requests sent; BridgedCall serves an executeRequest call's requests;
 // ProcessTurn says whose code a process runs (a call waiting on the network is parked beside the
 // next job), RunningRequests holds the requests a process runs. Inside the worker, job-context.ts
-// ties every request and network attempt to the request whose code made it.
+// ties every request and network attempt to the request whose code made it, and held-memory.ts
+// judges what each request leaves held.
 
 import { availableParallelism } from 'node:os';
 import { isFailure, type Bridge, type Failure, type Hook, type Outcome, type UnitSpec } from './protocol.js';

@@ -43,11 +43,15 @@ export type SandboxCode = 'SEC100' | 'SEC101' | 'SEC102' | 'SEC103' | 'SEC104' |
  * says whether it had returned). A network attempt made by promise chains that ran out in between
  * fails the request after all (SEC100).
  */
-export type Reply =
+export type Reply = (
   | { id: number; ok: true; imported: true }
   | { id: number; ok: true; json: string }
   | { id: number; ok: true; hooks: Record<string, Hook[]>; unknownRoutes: string[] }
-  | { id: number; ok: false; failure: Failure };
+  | { id: number; ok: false; failure: Failure }
+) & {
+  /** The process ends after this reply, for the reason given (held-memory.ts): replace it at once. */
+  ends?: string;
+};
 
 /** A request an executeRequest handler asks the core to perform (decision R12): plain data only. */
 export interface BridgeRequest {

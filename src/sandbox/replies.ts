@@ -44,9 +44,9 @@ export class Replies {
   }
 }
 
-/** A worker reports running out of memory as its last reply, and exits after it. */
-export function endsWorker(reply: Reply): reply is Reply & { ok: false } {
-  return !reply.ok && reply.failure.code === 'SEC106';
+/** Why the worker exits after this reply, its last: it ran out of memory (SEC106), or holds too much beside calls still unfinished; null when it serves on. */
+export function endsWorker(reply: Reply): string | null {
+  return reply.ends ?? (!reply.ok && reply.failure.code === 'SEC106' ? reply.failure.message : null);
 }
 
 /** JSON from the worker, with `__proto__` keys dropped so that no later copy can pollute a prototype. */

@@ -89,7 +89,11 @@ export class WorkerProcess {
   }
 
   private static fork(memoryMb: number, note: ReturnedNote | null): ChildProcess {
-    const args = [`--rss-limit-mb=${rssLimitMb(memoryMb)}`, ...(note ? [RETURNED_NOTE_FLAG] : [])];
+    const args = [
+      `--rss-limit-mb=${rssLimitMb(memoryMb)}`,
+      `--heap-limit-mb=${memoryMb}`,
+      ...(note ? [RETURNED_NOTE_FLAG] : []),
+    ];
     return fork(WORKER_ENTRY, args, {
       env: {},
       execArgv: [

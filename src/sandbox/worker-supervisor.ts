@@ -1,9 +1,10 @@
-// Keeps one sandbox worker process going for the host: its queue of jobs, the deadline of each,
-// the bridge of an executeRequest call, and its replacement when it dies or misses a deadline
-// (the header of host.ts says why processes, and what each part does).
+// Runs the jobs of one sandbox worker process for the host: its queue of jobs, which of them go to
+// the process when (one at a time, or together), and what the process's end or replacement does to
+// them. The process's life (start, restart, replacement) is worker-life.ts; each request's round
+// trip, its deadline and the bridge of an executeRequest call, worker-requests.ts (the header of
+// host.ts says why processes, and what each part does).
 
-import { BridgedCall, PausableTimer } from './bridged-call.js';
-import { BusyPoll, workOverlaps } from './busy-poll.js';
+import { workOverlaps } from './busy-poll.js';
 import { type Job, JobQueue } from './job-queue.js';
 import { safeListener, type SandboxEventListener } from './events.js';
 import { ProcessTurn } from './process-turn.js';
@@ -14,11 +15,9 @@ import {
   type Command,
   type Failure,
   type Reply,
-  type Request,
   type UnitSpec,
 } from './protocol.js';
-import { describeError, endsWorker, missedDeadline, notStarted, Replies, wasDropped } from './replies.js';
-import { Restarts } from './restarts.js';
+import { describeError, notStarted, Replies, wasDropped } from './replies.js';
 import { RunningRequests } from './running-requests.js';
 import {
   CLOSED,
@@ -29,14 +28,15 @@ import {
   LOAD_START_WAIT_MS,
   MOST_AHEAD,
   OUT_OF_MEMORY,
-  REPLY_POLL_MS,
   START_ALLOWANCE_MS,
   type SandboxOptions,
 } from './sandbox-options.js';
 import { JobsInHand } from './jobs-in-hand.js';
 import { ProcessHoldings } from './process-holdings.js';
 import { routeWorkerMessage, type MessageRoutes } from './worker-messages.js';
-import { rssLimitMb, WorkerProcess, type WorkerEvents } from './worker-process.js';
+import { WorkerLife } from './worker-life.js';
+import { rssLimitMb, type WorkerProcess } from './worker-process.js';
+import { WorkerRequests } from './worker-requests.js';
 
 /**
  * One worker process and the queue of jobs for it. The worker runs requests one at a time, in the order sent, so a
@@ -44,18 +44,14 @@ import { rssLimitMb, WorkerProcess, type WorkerEvents } from './worker-process.j
  * it, job-context.ts). Consecutive loads are sent together, and calls of a loaded unit ahead (the worker goes from one
  * to the next without a round trip to the host between them); everything else waits for the reply before it. A job
  * that no process has started by its start bound fails (the process was restarting, or busy with the jobs before it);
- * the bounds stand still while a process that had been ready is replaced (job-queue.ts). A process that dies before
- * it is ready is started again after a delay that doubles with each such death, so a crash loop does not burn a core.
- * A wait on the network does not hold the process: an executeRequest call whose requests are in flight while other
- * jobs wait is parked, and the next job runs beside it (process-turn.ts: why; bridged-call.ts: how).
+ * the bounds stand still while a process that had been ready is replaced (job-queue.ts). A wait on the network does
+ * not hold the process: an executeRequest call whose requests are in flight while other jobs wait is parked, and the
+ * next job runs beside it (process-turn.ts: why; bridged-call.ts: how).
  */
 export class WorkerSupervisor {
   unitCount = 0;
-  /** The last process started; null only when starting one failed at once. */
-  private worker: WorkerProcess | null = null;
-  /** Processes started so far, and those in a row that died before they were ready. */
-  private started = 0;
-  private readonly restarts = new Restarts();
+  /** The process: started, ready, ended, replaced, started again. */
+  private readonly life: WorkerLife;
   /** Wakes the drain loop while it waits for a ready process. */
   private wake: (() => void) | null = null;
   private holdings = new ProcessHoldings();
@@ -67,7 +63,6 @@ export class WorkerSupervisor {
   private drainWaits: object | null = null;
   /** While a call runs: sends calls ahead as soon as they are queued, up to the most allowed. */
   private sendWhenQueued: (() => void) | null = null;
-  private nextId = 1;
   /** Whose code the process runs: the job sent last, or a parked call taking its answers. */
   private readonly turn = new ProcessTurn();
   /** Requests sent and not answered yet: the one holding the turn, and parked calls. */
@@ -77,48 +72,66 @@ export class WorkerSupervisor {
     (busy) => this.worker?.hold(busy),
     () => this.checkMemory(),
   );
-  /** The bridge of each executeRequest call, by its command, until it runs. */
-  private readonly bridges = new WeakMap<Command, Bridge>();
-  private readonly bridgeAllowanceMs: number;
+  /** Each request sent to the process, until its reply or its deadline. */
+  private readonly requests: WorkerRequests;
   private readonly replies = new Replies();
-  private closed = false;
   private readonly memoryMb: number;
   private readonly deadlineMs: number;
   private readonly onEvent: SandboxEventListener;
-  private readonly replyPoll = new BusyPoll();
   private readonly routes: MessageRoutes = {
     running: this.running,
     replies: this.replies,
     worker: () => this.worker,
     report: (event) => this.onEvent(event),
   };
-  private readonly events: WorkerEvents = {
-    ready: (worker) => {
-      if (worker !== this.worker) return;
-      this.restarts.ready();
-      this.queue.resume();
-      this.wake?.();
-    },
-    message: (worker, message) => worker === this.worker && routeWorkerMessage(message, this.routes),
-    stopped: (worker, cause, wasReady) => {
-      if (worker === this.worker && !this.closed) this.died(worker, cause, wasReady);
-    },
-  };
 
   constructor(options: SandboxOptions) {
     this.memoryMb = options.memoryMb ?? DEFAULT_MEMORY_MB;
     this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
     this.onEvent = safeListener(options.onEvent);
-    this.bridgeAllowanceMs = options.bridgeAllowanceMs ?? DEFAULT_BRIDGE_ALLOWANCE_MS;
-    this.spawn();
+    this.life = new WorkerLife(this.memoryMb, {
+      starting: () => {
+        this.replies.clear();
+        this.holdings = new ProcessHoldings();
+      },
+      busy: () => this.inHand.busy,
+      ready: () => {
+        this.queue.resume();
+        this.wake?.();
+      },
+      message: (message) => routeWorkerMessage(message, this.routes),
+      ended: (worker, cause, beforeReady) => this.ended(worker, cause, beforeReady),
+      report: this.onEvent,
+    });
+    this.requests = new WorkerRequests({
+      worker: () => this.worker,
+      closed: () => this.closed,
+      jobsWaiting: () => this.queue.length > 0,
+      replace: (reason) => this.replace(reason),
+      running: this.running,
+      replies: this.replies,
+      turn: this.turn,
+      deadlineMs: this.deadlineMs,
+      memoryMb: this.memoryMb,
+      bridgeAllowanceMs: options.bridgeAllowanceMs ?? DEFAULT_BRIDGE_ALLOWANCE_MS,
+    });
+    this.life.start();
   }
 
   get pid(): number | undefined {
     return this.worker?.pid;
   }
 
+  private get worker(): WorkerProcess | null {
+    return this.life.worker;
+  }
+
+  private get closed(): boolean {
+    return this.life.closed;
+  }
+
   run(command: Command, spec?: UnitSpec, bridge?: Bridge): Promise<Reply | Failure> {
-    if (bridge) this.bridges.set(command, bridge);
+    if (bridge) this.requests.setBridge(command, bridge);
     return new Promise((settle) => {
       this.enqueue({ command, spec, settle: this.inHand.track(settle) });
       this.sendWhenQueued?.();
@@ -127,33 +140,17 @@ export class WorkerSupervisor {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    this.restarts.cancel();
+    // No process starts any more; the current one is killed.
+    const stopped = this.life.close();
     this.running.failAll(() => CLOSED);
     this.queue.failAll(CLOSED);
     this.wake?.();
-    await this.worker?.stop();
+    await stopped;
   }
 
   /** The current process has said it takes requests, and has not ended since. */
   get ready(): boolean {
-    return this.worker?.ready === true;
-  }
-
-  private spawn(): void {
-    if (this.closed) return;
-    this.restarts.cancel();
-    this.started += 1;
-    this.replies.clear();
-    this.holdings = new ProcessHoldings();
-    try {
-      this.worker = WorkerProcess.start(this.memoryMb, this.events);
-    } catch (error) {
-      this.worker = null;
-      this.restartAfterDeath(undefined, describeError(error), true);
-      return;
-    }
-    this.worker.hold(this.inHand.busy);
+    return this.life.ready;
   }
 
   /** Queues a job; it fails if no process has started it by its deadline. */
@@ -167,7 +164,7 @@ export class WorkerSupervisor {
     this.sentAhead.delete(job);
     // Only the process knows whether it started a job sent ahead: its answer settles it (performTogether).
     if (sentAhead && typeof id === 'number') return void this.worker?.send({ kind: 'drop', id });
-    job.settle(notStarted(job.command, waitMs, this.ready ? 'busy' : this.started > 1 ? 'restarting' : 'starting'));
+    job.settle(notStarted(job.command, waitMs, this.ready ? 'busy' : this.life.restarting ? 'restarting' : 'starting'));
     this.wake?.();
   }
 
@@ -229,24 +226,24 @@ export class WorkerSupervisor {
     if (spec) {
       const missing = this.holdings.missing(spec.libraries);
       if (missing.length > 0) {
-        const imported = await this.execute({ kind: 'import', libraries: missing }, owner, IMPORT_DEADLINE_MS);
+        const imported = await this.requests.execute({ kind: 'import', libraries: missing }, owner, IMPORT_DEADLINE_MS);
         if (isFailure(imported) || !imported.ok) return imported;
         this.holdings.markImported(missing);
       }
     }
     if (spec && command.kind === 'call' && !this.holdings.hasLoaded(spec.id)) {
-      const reload = await this.execute({ kind: 'load', unit: spec }, owner);
+      const reload = await this.requests.execute({ kind: 'load', unit: spec }, owner);
       if (isFailure(reload) || !reload.ok) return reload;
       this.holdings.markLoaded(spec.id);
     }
-    const reply = await this.execute(command, owner);
+    const reply = await this.requests.execute(command, owner);
     if (command.kind === 'load' && !isFailure(reply) && reply.ok) this.holdings.markLoaded(command.unit.id);
     return reply;
   }
 
   /** A call that needs nothing sent before it (process-holdings.ts). */
   private isReadyCall(job: Job): boolean {
-    return this.holdings.isReadyCall(job, this.bridges.has(job.command));
+    return this.holdings.isReadyCall(job, this.requests.isBridged(job.command));
   }
 
   /**
@@ -259,7 +256,7 @@ export class WorkerSupervisor {
    * was queued with (JobQueue.shiftAhead, putBack). */
   private async performTogether(jobs: Job[], owner: object): Promise<void> {
     const worker = this.worker;
-    const sent = jobs.map((job) => this.send(job.command));
+    const sent = jobs.map((job) => this.requests.send(job.command));
     /** Sends ready calls behind job `index` until as many wait behind it as may. */
     const fill = (index: number): void => {
       if (this.closed || this.worker !== worker || this.turn.wantedBesides(this.drainWaits)) return;
@@ -267,7 +264,7 @@ export class WorkerSupervisor {
       for (const next of this.queue.shiftAhead((queued) => this.isReadyCall(queued), room)) {
         workOverlaps(); // calls queue behind each other: polling would only take a core (busy-poll.ts)
         jobs.push(next);
-        sent.push(this.send(next.command, this.queue.bound(next)));
+        sent.push(this.requests.send(next.command, this.queue.bound(next)));
         this.sentAhead.set(next, sent[sent.length - 1] as number | Failure);
       }
     };
@@ -277,7 +274,7 @@ export class WorkerSupervisor {
       // Without calls behind it, the worker would wait for the host to send the next once this one answers.
       if (job.command.kind === 'call') (this.sendWhenQueued = () => fill(index))();
       const id = sent[index] as number | Failure;
-      const reply = isFailure(id) ? id : await this.replyTo(id, job.command, owner);
+      const reply = isFailure(id) ? id : await this.requests.replyTo(id, job.command, owner);
       this.sendWhenQueued = null;
       if (!isFailure(reply) && reply.ok && job.command.kind === 'load') this.holdings.markLoaded(job.command.unit.id);
       job.settle(wasDropped(reply) ? notStarted(job.command, this.deadlineMs + START_ALLOWANCE_MS, 'busy') : reply);
@@ -291,99 +288,14 @@ export class WorkerSupervisor {
     }
   }
 
-  /** Sends one request and waits for its reply or its deadline, whichever comes first. */
-  private async execute(command: Command, owner: object, deadline?: number): Promise<Reply | Failure> {
-    const id = this.send(command);
-    return isFailure(id) ? id : this.replyTo(id, command, owner, deadline);
-  }
-
-  /** Sends one request; one that cannot be sent (nested too deep to serialise) fails alone. */
-  private send(command: Command, startBy?: number): number | Failure {
-    const id = this.nextId++;
-    try {
-      (this.worker as WorkerProcess).send({ ...command, id, ...(startBy === undefined ? {} : { startBy }) } as Request);
-    } catch (error) {
-      return {
-        code: 'SEC107',
-        message: `could not send ${describeCommand(command)} its input (${describeError(error)})`,
-      };
+  /** The process ended by itself, or could not start (null): what ran in it fails; the waiting jobs' start bounds stand still while the next starts, unless this one never did. */
+  private ended(worker: WorkerProcess | null, cause: string, beforeReady: boolean): void {
+    if (worker) {
+      const stopped: Failure = { code: 'SEC107', message: `the sandbox process stopped (${cause})` };
+      this.running.failAll((holder) => (holder && worker.ranOutOfHeap() ? OUT_OF_MEMORY : stopped));
     }
-    this.replies.expect(id);
-    return id;
-  }
-
-  /**
-   * Waits for the reply to a request sent to this process; its deadline starts now. The worker
-   * replies once its event loop has turned after the request: a request that returned but left
-   * work running that blocks the process (an endless promise chain) misses its deadline.
-   */
-  private replyTo(id: number, command: Command, owner: object, deadline = this.deadlineMs): Promise<Reply | Failure> {
-    if (this.closed) return Promise.resolve(CLOSED);
-    const worker = this.worker as WorkerProcess;
-    const arrived = this.replies.take(id);
-    if (arrived) return Promise.resolve(this.received(arrived));
-    return new Promise((settle) => {
-      const finish = (reply: Reply | Failure) => {
-        timer.stop();
-        bridged?.stop();
-        this.replyPoll.stop();
-        settle(reply);
-      };
-      const missed = (failure: Failure) => {
-        if (!this.running.remove(id)) return;
-        const holds = this.turn.holds(owner);
-        finish(failure);
-        // A parked call runs nothing: it fails alone, and the process serves on.
-        if (holds) this.replace(failure.message);
-        else this.replies.forget(id);
-      };
-      const miss = () =>
-        missed(missedDeadline(worker, this.memoryMb, worker.returned(id), describeCommand(command), deadline));
-      const timer = new PausableTimer(deadline, () => (bridged ? bridged.overdue(miss) : miss()));
-      // An executeRequest call: its deadline pauses while the core performs its requests; the whole call has a bound.
-      const bridge = this.bridges.get(command);
-      const host = {
-        wholeMs: deadline + this.bridgeAllowanceMs,
-        missed,
-        heard: () => worker.heard,
-        send: (message: Parameters<WorkerProcess['send']>[0]) => worker === this.worker && worker.send(message),
-        turn: this.turn,
-        owner,
-      };
-      const bridged = bridge && new BridgedCall(id, bridge, timer, host);
-      this.running.add(id, {
-        owner,
-        bridge: bridged,
-        settle: (reply) => {
-          // Deleted first: a reply that replaces the process fails the others, not this one.
-          if (!this.running.remove(id)) return;
-          finish(isFailure(reply) ? reply : this.received(reply));
-        },
-      });
-      // Polling pays only with nothing else to do: beside queued jobs it takes a core the worker needs.
-      if (this.queue.length === 0) this.replyPoll.extend(REPLY_POLL_MS);
-    });
-  }
-
-  /** A reply, looked at before anyone acts on it: a worker that reports running out of memory exits after that reply, so it is replaced at once and no later request is lost with it. */
-  private received(reply: Reply): Reply {
-    if (endsWorker(reply)) this.replace(reply.failure.message);
-    return reply;
-  }
-
-  private died(worker: WorkerProcess, cause: string, wasReady: boolean): void {
-    const stopped: Failure = { code: 'SEC107', message: `the sandbox process stopped (${cause})` };
-    this.running.failAll((holder) => (holder && worker.ranOutOfHeap() ? OUT_OF_MEMORY : stopped));
-    this.restartAfterDeath(worker.pid, cause, !wasReady);
-  }
-
-  /** Starts the next process: at once after one that was ready, after a growing delay otherwise; the waiting jobs' start bounds stand still while it starts, unless the last one never did. */
-  private restartAfterDeath(pid: number | undefined, cause: string, beforeReady: boolean): void {
     if (beforeReady) this.queue.resume();
     else this.queue.pause();
-    const delay = this.restarts.delayAfter(beforeReady);
-    this.onEvent({ kind: 'worker-stopped', pid, cause, beforeReady, restartInMs: delay });
-    this.restarts.after(delay, () => this.spawn());
   }
 
   /** Kills the process and starts another; the requests still running in it fail (`holder`: the one holding the turn, if it has not failed already). */
@@ -391,10 +303,7 @@ export class WorkerSupervisor {
     if (this.closed) return;
     const replaced: Failure = { code: 'SEC107', message: `the sandbox process was replaced (${reason})` };
     this.running.failAll((holds) => (holds && holder ? holder : replaced));
-    const old = this.worker;
-    this.onEvent({ kind: 'worker-replaced', pid: old?.pid, reason });
     this.queue.pause();
-    this.spawn();
-    old?.kill();
+    this.life.replace(reason);
   }
 }

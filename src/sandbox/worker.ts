@@ -19,12 +19,12 @@ import 'ses';
 import { endBridgedRequests, fetchFor, receiveInbound, reportLate, sandboxAbortSignal } from './bridge-fetch.js';
 import { BusyPoll, workOverlaps } from './busy-poll.js';
 import { newJob, outsideJobs, runAs, type Job } from './job-context.js';
-import { ResidentMemory } from './resident-memory.js';
+import { HeldMemory } from './held-memory.js';
 import { noteReturned, RETURNED_NOTE_FLAG } from './returned-note.js';
 import { importLibrary } from './worker-libraries.js';
 import { describe, failureOf, isObject, messageOf, shapeError } from './worker-errors.js';
 import type { LibraryModule } from '../libraries/resolve.js';
-import type { Drop, Failure, Hook, Inbound, Park, Parked, Ready, Reply, Request, UnitSpec } from './protocol.js';
+import type { Drop, Hook, Inbound, Park, Parked, Ready, Reply, Request, UnitSpec } from './protocol.js';
 
 interface Unit {
   handlers: Record<string, Partial<Record<Hook, (input: unknown) => unknown>>>;
@@ -40,11 +40,6 @@ const nextRequestPoll = new BusyPoll();
 
 const send = process.send?.bind(process);
 if (!send) throw new Error('the sandbox worker must run as a child process with an IPC channel');
-/** Resident memory above which the process gives up after a call (`--rss-limit-mb=N`). */
-const rssLimit = Number(/^--rss-limit-mb=(\d+)$/.exec(process.argv[2] ?? '')?.[1] ?? 0) * 2 ** 20;
-/** This process's resident memory: read from /proc where it can be (cheaper), from Node where not. */
-const ownMemory = ResidentMemory.of('self');
-const residentBytes = ownMemory ? () => ownMemory.bytes() : () => process.memoryUsage.rss();
 /** Notes that a request returned, where the host gave this process the note (returned-note.ts). */
 const noteIfGiven: (id: number) => void = process.argv.includes(RETURNED_NOTE_FLAG) ? noteReturned : () => undefined;
 
@@ -87,6 +82,8 @@ const globals = harden({
   Headers,
 });
 routeGlobalFetch(harden(fetchFor(null)));
+/** What requests leave held, judged against the limits the host started the process with and what it holds once locked down. */
+const held = HeldMemory.fromArgs(process.argv);
 onLateAttempt(reportLate);
 // One request at a time, in the order sent: the host may send several loads or calls at once, and
 // each deadline measures one request. The one exception is an executeRequest call the host parks
@@ -99,6 +96,8 @@ let inLine: { id: number; park: () => void } | null = null;
 let ending = false;
 /** Requests in the inbox the host has given up on (protocol.ts, Drop): answered without running. */
 const dropped = new Set<number>();
+/** Requests started and not ended: more than one while a call is parked. */
+let unfinished = 0;
 process.on('message', (message: Request | Inbound | Park | Drop) => {
   // An answer of the core's bridge is for the call that asked, not a request to queue.
   if ('kind' in message && message.kind === 'inbound') {
@@ -140,6 +139,7 @@ async function work(): Promise<void> {
 
 /** One request as its job: its reply, sent once the event loop has turned after it, then the end of its job. */
 async function run(job: Job, request: Request): Promise<void> {
+  unfinished += 1;
   // A process that ends takes no further requests; the host sends them to its replacement.
   // Dropped by the host, or past the start bound it was sent with: this process decides, so a call
   // the host gave up on never runs, however late the host's word arrives.
@@ -147,9 +147,15 @@ async function run(job: Job, request: Request): Promise<void> {
   const reply: Reply =
     dropped.delete(request.id) || late
       ? { id: request.id, ok: false, failure: { code: 'SEC105', message: 'dropped: it could not start in time' } }
-      : await handle(request);
-  if (outOfMemory(request.id)) {
-    ending = true;
+      : request.kind === 'import'
+        ? await held.importing(() => handle(request))
+        : await handle(request);
+  // Beside a parked call, what the process holds is partly that call's work in progress.
+  const over = held.over(unfinished > 1);
+  // Its last reply: the process ends after it, and the host replaces it (replies.ts, endsWorker).
+  ending = over !== null;
+  if (over && 'failure' in over) {
+    send?.({ id: request.id, ok: false, failure: over.failure } satisfies Reply, () => process.exit(1));
     return;
   }
   // One turn of the event loop before the reply and the next request: code the request left
@@ -162,30 +168,19 @@ async function run(job: Job, request: Request): Promise<void> {
   const attempted = job.attempts > 0;
   job.ended = true;
   endBridgedRequests(job);
-  send?.(
-    attempted
-      ? { id: request.id, ok: false, failure: { code: 'SEC100', message: 'handler code tried to reach the network' } }
-      : reply,
-  );
+  unfinished -= 1;
+  const answer: Reply = attempted
+    ? { id: request.id, ok: false, failure: { code: 'SEC100', message: 'handler code tried to reach the network' } }
+    : reply;
+  if (over) {
+    send?.({ ...answer, ends: over.ends }, () => process.exit(1));
+    return;
+  }
+  send?.(answer);
   // With a request waiting in the inbox (sent ahead) the worker goes on to it; polling beside it
   // would only add turns of the event loop.
   // The worker's own polling, not the ended job's: its timers would never fire (timer-guard.ts).
   if (inbox.length === 0) outsideJobs(() => nextRequestPoll.extend(NEXT_REQUEST_POLL_MS));
-}
-
-/**
- * Memory outside the V8 heap (ArrayBuffer contents) has no V8 limit: a request that leaves the
- * process above its resident-memory limit fails at once, and the process ends so the host
- * replaces it.
- */
-function outOfMemory(id: number): boolean {
-  if (rssLimit === 0 || residentBytes() <= rssLimit) return false;
-  const failure: Failure = {
-    code: 'SEC106',
-    message: `handler code left the sandbox process above its memory limit (${rssLimit / 2 ** 20} MiB)`,
-  };
-  send?.({ id, ok: false, failure } satisfies Reply, () => process.exit(1));
-  return true;
 }
 
 async function handle(request: Request): Promise<Reply> {
