@@ -39,6 +39,7 @@ export const INTEGRATION: readonly string[] = [
   'test/call/bridge-bodies.test.ts',
   'test/call/bridge-bounds.test.ts',
   'test/call/bridge-globals.test.ts',
+  'test/call/bridge-lengths.test.ts',
   'test/call/bridge-libraries.test.ts',
   'test/call/bridge-ownership.test.ts',
   'test/call/bridge-starvation.test.ts',

@@ -239,7 +239,12 @@ export class CallBridge {
         { ...slots, url: new Set() },
         asBytes,
       ).body ?? '';
-    return { url, headers, body: Buffer.from(body, 'latin1') };
+    const bytes = Buffer.from(body, 'latin1');
+    // A Content-Length passed the egress check only as the length of the body with its tokens
+    // (routingHeaderIn): it goes out as the length of what is sent, as the core would write it.
+    for (const name of Object.keys(headers))
+      if (name.toLowerCase() === 'content-length') headers[name] = String(bytes.length);
+    return { url, headers, body: bytes };
   }
 
   /** Why the request may not leave, checked before anything is sent; null when it may. */
