@@ -87,15 +87,19 @@ describe('a Content-Length the handler measured on the body with its key token',
   it.each([
     ['shorter than its token', SHORT_KEY],
     ['longer than its token', LONG_KEY],
-  ])('a key %s: the body goes out with the key, under its real length', async (_name, key) => {
-    const catalog = await load(key);
-    const mark = api.records.length;
-    expect(await post(catalog, 'real')).toEqual({ status: 200 });
-    const [sent] = api.records.slice(mark);
-    const expected = JSON.stringify({ apiKey: key, q: 'ü' });
-    expect(sent?.body).toBe(expected);
-    expect(sent?.headers['content-length']).toBe(String(Buffer.byteLength(expected)));
-  }, 30_000);
+  ])(
+    'a key %s: the body goes out with the key, under its real length',
+    async (_name, key) => {
+      const catalog = await load(key);
+      const mark = api.records.length;
+      expect(await post(catalog, 'real')).toEqual({ status: 200 });
+      const [sent] = api.records.slice(mark);
+      const expected = JSON.stringify({ apiKey: key, q: 'ü' });
+      expect(sent?.body).toBe(expected);
+      expect(sent?.headers['content-length']).toBe(String(Buffer.byteLength(expected)));
+    },
+    30_000,
+  );
 
   it('a length that is not the body’s is still refused, nothing sent', async () => {
     const catalog = await load(SHORT_KEY);
