@@ -13,7 +13,7 @@
 
 import { setMaxListeners } from 'node:events';
 import { HttpError, RefusedError, type ByteBudget, type HttpClient, type HttpRequest } from '../http/client.js';
-import { egressRefusal } from '../http/egress.js';
+import { egressRefusal, restateLength } from '../http/egress.js';
 import type { Reach } from '../http/reach.js';
 import type { Redactor } from '../http/redact.js';
 import type { SecretStore, SecretTokens } from '../http/secrets.js';
@@ -240,10 +240,7 @@ export class CallBridge {
         asBytes,
       ).body ?? '';
     const bytes = Buffer.from(body, 'latin1');
-    // A Content-Length passed the egress check only as the length of the body with its tokens
-    // (routingHeaderIn): it goes out as the length of what is sent, as the core would write it.
-    for (const name of Object.keys(headers))
-      if (name.toLowerCase() === 'content-length') headers[name] = String(bytes.length);
+    restateLength(headers, bytes);
     return { url, headers, body: bytes };
   }
 

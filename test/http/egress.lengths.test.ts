@@ -1,9 +1,10 @@
-// A bridged request's Content-Length once its key is filled in (security promises 3, 4 and 11).
-// HTTP libraries write a Content-Length for the body they send (ethers does), and the egress
-// check lets one through where it states the body's real length. The handler holds a key's
-// token, not its value: the length it states is of the body with the token, and the core fills
-// the value in after the check. What goes out must state the length of what is sent, whatever
-// length the key's value has; a length the handler stated otherwise is still refused.
+// A Content-Length once a key is filled in (security promises 3 and 4, src/http/egress.ts). HTTP
+// libraries write a Content-Length for the body they send (ethers does), and the egress check
+// lets one through where it states the body's real length. Handlers hold a key's token, not its
+// value: the length an executeRequest handler's fetch or a preRequest states is of the body with
+// the token, and the core fills the value in after the check. What goes out must state the
+// length of what is sent, whatever length the key's value has; a length stated otherwise is
+// still refused.
 //
 // Real parts: the real sandbox, a loopback upstream behind the schema's origin (an `upstreams`
 // override) that records the request as it arrived.
@@ -23,11 +24,26 @@ const SCHEMA = `export const main = {
     namespace: 'poster', name: 'Poster', description: 'Posts a body holding its key.', version: '2.0.0', docs: [], tags: [],
     root: 'https://api.poster.test',
     requiredServerParams: ['POST_KEY'],
-    routes: { post: { method: 'POST', path: '/p', description: 'Posts its key in a JSON body.',
-        parameters: [{ position: { key: 'length', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'string()', options: [] } }],
-        tests: [{ _description: 'a', length: 'real' }] } }
+    routes: {
+        post: { method: 'POST', path: '/p', description: 'Posts its key in a JSON body.',
+            parameters: [{ position: { key: 'length', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'string()', options: [] } }],
+            tests: [{ _description: 'a', length: 'real' }] },
+        pre: { method: 'POST', path: '/pre', description: 'The core posts its key, a preRequest states the length.',
+            parameters: [
+                { position: { key: 'length', value: '{{USER_PARAM}}', location: 'query' }, z: { primitive: 'string()', options: [] } },
+                { position: { key: 'apiKey', value: '{{POST_KEY}}', location: 'body' }, z: { primitive: 'string()', options: [] } }
+            ],
+            tests: [{ _description: 'a', length: 'real' }] }
+    }
 };
 export const handlers = () => ({
+    pre: { preRequest: async ({ struct, payload }) => {
+        const body = typeof struct.body === 'string' ? struct.body : JSON.stringify(struct.body);
+        const real = new TextEncoder().encode(body).length;
+        struct.body = body;
+        struct.headers['Content-Length'] = String(payload.length === 'real' ? real : real + 1);
+        return { struct };
+    } },
     post: { executeRequest: async ({ payload }) => {
         const body = JSON.stringify({ apiKey: payload.serverParams.POST_KEY, q: 'ü' });
         const real = String(new TextEncoder().encode(body).length);
@@ -83,11 +99,13 @@ async function post(catalog: Catalog, length: 'real' | 'other'): Promise<{ statu
   return (result as { content: { value: { status?: number; error?: string } } }).content.value;
 }
 
-describe('a Content-Length the handler measured on the body with its key token', () => {
-  it.each([
-    ['shorter than its token', SHORT_KEY],
-    ['longer than its token', LONG_KEY],
-  ])(
+const keys = [
+  ['shorter than its token', SHORT_KEY],
+  ['longer than its token', LONG_KEY],
+] as const;
+
+describe("a Content-Length an executeRequest handler's fetch measured on the body with its key token", () => {
+  it.each(keys)(
     'a key %s: the body goes out with the key, under its real length',
     async (_name, key) => {
       const catalog = await load(key);
@@ -105,6 +123,30 @@ describe('a Content-Length the handler measured on the body with its key token',
     const catalog = await load(SHORT_KEY);
     const hits = api.hits();
     expect((await post(catalog, 'other')).error).toMatch(/^HEADER_NOT_ALLOWED: /);
+    expect(api.hits()).toBe(hits);
+  }, 30_000);
+});
+
+describe('a Content-Length a preRequest measured on the body the core fills a key into', () => {
+  it.each(keys)(
+    'a key %s: the body goes out with the key, under its real length',
+    async (_name, key) => {
+      const catalog = await load(key);
+      const mark = api.records.length;
+      const result = await catalog.call('poster_pre', { length: 'real' });
+      expect(result, JSON.stringify(result).slice(0, 400)).toMatchObject({ ok: true });
+      const [sent] = api.records.slice(mark);
+      expect(sent?.body).toBe(JSON.stringify({ apiKey: key }));
+      expect(sent?.headers['content-length']).toBe(String(Buffer.byteLength(sent?.body ?? '')));
+    },
+    30_000,
+  );
+
+  it('a length that is not the body’s is still refused, nothing sent', async () => {
+    const catalog = await load(SHORT_KEY);
+    const hits = api.hits();
+    const result = await catalog.call('poster_pre', { length: 'other' });
+    expect(result).toMatchObject({ ok: false, error: { message: expect.stringMatching(/^HEADER_NOT_ALLOWED: /) } });
     expect(api.hits()).toBe(hits);
   }, 30_000);
 });
