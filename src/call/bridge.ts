@@ -62,6 +62,8 @@ export class CallBridge {
   readonly cacheControl: string[] = [];
   /** Requests asked for so far, counted as they arrive (not as they finish): the bound holds for requests started at once. */
   private arrived = 0;
+  /** Whether a request past maxRequestsPerCall is recorded: the first only, so a loop that asks on cannot grow the record without end. */
+  private overBoundRecorded = false;
   /** Bytes read from the wire so far, by all the call's requests together, and after decoding. */
   private readonly wire: ByteBudget & { read: number };
   private bytes = 0;
@@ -113,7 +115,10 @@ export class CallBridge {
       url = null;
     }
     const refused = callEnded?.aborted ? CALL_ENDED : this.refusal(method, url, request);
+    const overBound = this.arrived >= this.context.maxRequestsPerCall;
     this.arrived += 1;
+    if (refused && overBound && this.overBoundRecorded) return { ok: false, message: refused };
+    this.overBoundRecorded ||= overBound;
     if (refused) return this.failed(url?.origin ?? String(request.url).slice(0, 100), method, started, 0, refused);
     this.sent += requestBytes(request);
     const target = url as URL;

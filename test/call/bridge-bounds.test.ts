@@ -23,6 +23,8 @@ const BIG_BYTES = 800_000;
 const CHUNK_BYTES = 16_000;
 /** Each body sent: three fit in the byte bound. */
 const UPLOAD_BYTES = 300_000;
+/** Requests a handler asks for one after another, most of them past the bound. */
+const ASKED = 2_000;
 
 const ROUTE = (name: string) =>
   `${name}: { method: 'GET', path: '/${name}', description: 'A route.', parameters: [], tests: [{ _description: 'a' }] }`;
@@ -30,7 +32,7 @@ const ROUTE = (name: string) =>
 const SCHEMA = `export const main = {
     namespace: 'greedy', name: 'Greedy', description: 'Starts many requests at once.', version: '2.0.0', docs: [], tags: [],
     root: 'https://api.greedy.test',
-    routes: { ${[ROUTE('flood'), ROUTE('big'), ROUTE('upload'), ROUTE('headers'), ROUTE('urls')].join(', ')} }
+    routes: { ${[ROUTE('flood'), ROUTE('big'), ROUTE('upload'), ROUTE('headers'), ROUTE('urls'), ROUTE('asking')].join(', ')} }
 };
 export const handlers = () => {
     const settle = async (count, path, init) => {
@@ -42,7 +44,14 @@ export const handlers = () => {
         big: { executeRequest: async () => ({ response: await settle(10, '/big') }) },
         upload: { executeRequest: async () => ({ response: await settle(10, '/upload', { method: 'POST', body: new Uint8Array(${UPLOAD_BYTES}) }) }) },
         headers: { executeRequest: async () => ({ response: await settle(10, '/headers', { headers: { 'x-pad': 'h'.repeat(${UPLOAD_BYTES}) } }) }) },
-        urls: { executeRequest: async () => ({ response: await settle(10, '/urls?pad=' + 'u'.repeat(${UPLOAD_BYTES})) }) }
+        urls: { executeRequest: async () => ({ response: await settle(10, '/urls?pad=' + 'u'.repeat(${UPLOAD_BYTES})) }) },
+        asking: { executeRequest: async () => {
+            const outcomes = [];
+            for (let ask = 0; ask < ${ASKED}; ask += 1) {
+                try { outcomes.push((await fetch('https://api.greedy.test/asked')).status); } catch (error) { outcomes.push(error.message); }
+            }
+            return { response: outcomes };
+        } }
     };
 };
 `;
@@ -157,4 +166,17 @@ describe('bounds count from admission', () => {
       expect(received - before).toBeLessThanOrEqual(MAX_BYTES);
     },
   );
+
+  it(`${ASKED} fetches one after another: ${MAX_REQUESTS} sent, every later one refused, and the call's record keeps the first refusal only`, async () => {
+    const before = upstream.hits();
+    const result = await catalog.call('greedy_asking', {});
+    expect(result.ok).toBe(true);
+    const outcomes = (result as { content: { value: unknown[] } }).content.value;
+    const tooMany = `TOO_MANY_REQUESTS: the call made more than ${MAX_REQUESTS} requests (network.maxRequestsPerCall)`;
+    expect(outcomes).toEqual([...Array(MAX_REQUESTS).fill(200), ...Array(ASKED - MAX_REQUESTS).fill(tooMany)]);
+    expect(upstream.hits() - before).toBe(MAX_REQUESTS);
+    // A loop that asks on past the bound would grow the record (held for the call, then its audit line and metrics) without end.
+    const recorded = (result as { requests: Array<{ status: number; error?: string }> }).requests;
+    expect(recorded.map((entry) => entry.error ?? entry.status)).toEqual([...Array(MAX_REQUESTS).fill(200), tooMany]);
+  });
 });
