@@ -101,6 +101,7 @@ export const INTEGRATION: readonly string[] = [
   'test/guard/upstream-guard.test.ts',
   'test/guard/upstream-guard.wildcard.test.ts',
   'test/http/bridged-echo.test.ts',
+  'test/http/egress.lengths.test.ts',
   'test/http/redirect.call.test.ts',
   'test/http/redact.truncated-echo.test.ts',
   'test/http/stable-target.call.test.ts',

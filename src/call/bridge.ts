@@ -7,13 +7,13 @@
 //
 // Bounds count from admission: a request counts against `maxRequestsPerCall` when it arrives, not
 // when it finishes, and every byte read counts against `maxBytesPerCall` as it arrives, shared by
-// the call's requests in flight (past the bound, reading stops); the bodies it sends count
-// against the same bound on their own, before they are sent. When the call has answered, its
+// the call's requests in flight (past the bound, reading stops); the requests it sends (URL,
+// headers and body) count against the same bound on their own, before they are sent. When the call has answered, its
 // requests still in flight are aborted and recorded as such; nothing more is sent for it.
 
 import { setMaxListeners } from 'node:events';
 import { HttpError, RefusedError, type ByteBudget, type HttpClient, type HttpRequest } from '../http/client.js';
-import { egressRefusal } from '../http/egress.js';
+import { egressRefusal, restateLength } from '../http/egress.js';
 import type { Reach } from '../http/reach.js';
 import type { Redactor } from '../http/redact.js';
 import type { SecretStore, SecretTokens } from '../http/secrets.js';
@@ -62,10 +62,12 @@ export class CallBridge {
   readonly cacheControl: string[] = [];
   /** Requests asked for so far, counted as they arrive (not as they finish): the bound holds for requests started at once. */
   private arrived = 0;
+  /** Whether a request past maxRequestsPerCall is recorded: the first only, so a loop that asks on cannot grow the record without end. */
+  private overBoundRecorded = false;
   /** Bytes read from the wire so far, by all the call's requests together, and after decoding. */
   private readonly wire: ByteBudget & { read: number };
   private bytes = 0;
-  /** Bytes of the bodies the call has had sent: the host holds each while it goes out. */
+  /** Bytes of the requests the call has had sent (URL, headers, body): the host holds each while it goes out. */
   private sent = 0;
   private readonly inFlight = new Set<InFlight>();
 
@@ -113,9 +115,12 @@ export class CallBridge {
       url = null;
     }
     const refused = callEnded?.aborted ? CALL_ENDED : this.refusal(method, url, request);
+    const overBound = this.arrived >= this.context.maxRequestsPerCall;
     this.arrived += 1;
+    if (refused && overBound && this.overBoundRecorded) return { ok: false, message: refused };
+    this.overBoundRecorded ||= overBound;
     if (refused) return this.failed(url?.origin ?? String(request.url).slice(0, 100), method, started, 0, refused);
-    this.sent += request.body?.length ?? 0;
+    this.sent += requestBytes(request);
     const target = url as URL;
     const filled = this.fill(request);
     const entry: InFlight = { origin: target.origin, method, started, recorded: false };
@@ -239,7 +244,9 @@ export class CallBridge {
         { ...slots, url: new Set() },
         asBytes,
       ).body ?? '';
-    return { url, headers, body: Buffer.from(body, 'latin1') };
+    const bytes = Buffer.from(body, 'latin1');
+    restateLength(headers, bytes);
+    return { url, headers, body: bytes };
   }
 
   /** Why the request may not leave, checked before anything is sent; null when it may. */
@@ -249,8 +256,8 @@ export class CallBridge {
     }
     if (this.wire.read > this.context.maxBytesPerCall || this.bytes > this.context.maxBytesPerCall)
       return tooManyBytes(this.context.maxBytesPerCall);
-    if (this.sent + (request.body?.length ?? 0) > this.context.maxBytesPerCall)
-      return `TOO_MANY_BYTES: the call sent more than ${this.context.maxBytesPerCall} bytes of request bodies (network.maxBytesPerCall)`;
+    if (this.sent + requestBytes(request) > this.context.maxBytesPerCall)
+      return `TOO_MANY_BYTES: the call sent more than ${this.context.maxBytesPerCall} bytes of requests (network.maxBytesPerCall)`;
     if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
       return `INVALID_URL: ${JSON.stringify(String(request.url).slice(0, 100))} is not an http(s) URL`;
     if (url.username || url.password) return 'INVALID_URL: credentials in a URL are not sent';
@@ -298,6 +305,14 @@ export class CallBridge {
 }
 
 const CALL_ENDED = 'CALL_ENDED: the call that made this request has answered; nothing was sent';
+
+/** What the host holds of a request while it goes out: its URL, its headers' names and values, and its body. */
+function requestBytes(request: HostRequest): number {
+  let bytes = Buffer.byteLength(request.url) + (request.body?.length ?? 0);
+  for (const name of Object.keys(request.headers))
+    bytes += Buffer.byteLength(name) + Buffer.byteLength(String(request.headers[name]));
+  return bytes;
+}
 
 function tooManyBytes(max: number): string {
   return `TOO_MANY_BYTES: the call received more than ${max} bytes (network.maxBytesPerCall)`;

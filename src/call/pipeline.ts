@@ -8,7 +8,7 @@
 import { brokenBound } from '../shared/raw.js';
 import { HttpError, RefusedError, type HttpClient, type HttpResponse } from '../http/client.js';
 import { decodeBody, type Decoded } from '../http/decode.js';
-import { egressRefusal } from '../http/egress.js';
+import { egressRefusal, restateLength } from '../http/egress.js';
 import type { OriginRule } from '../http/origin.js';
 import type { Reach } from '../http/reach.js';
 import {
@@ -237,6 +237,7 @@ async function runCall(
   // Routing headers are the core's, and the values of other schemas' keys stay home (egress.ts).
   const refused = egressRefusal(outgoing, target, context.redactor, (key) => tool.declaredKeys.includes(key));
   if (refused) return fail('origin', refused);
+  restateLength(filled.headers, filled.body);
   const origin = target.origin;
   const routedTo = context.upstreams.routeTarget(target);
   if (options.dryRun) {

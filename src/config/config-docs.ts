@@ -59,7 +59,7 @@ export const CONFIG_DOCS: Readonly<Record<string, ConfigKeyDoc>> = {
   'network.maxBytesPerCall': {
     default: '`8388608`',
     meaning:
-      'response bytes one `executeRequest` call may receive over all its requests, and, on their own, request body bytes it may send; past either the request fails with `TOO_MANY_BYTES: `',
+      'response bytes one `executeRequest` call may receive over all its requests, and, on their own, request bytes it may send (URLs, headers and bodies); past either the request fails with `TOO_MANY_BYTES: `',
   },
   'sandbox.deadlineMs': { default: '`2000`', meaning: 'deadline of a handlers factory or handler call (50–60000)' },
   'sandbox.memoryMb': {

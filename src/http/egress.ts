@@ -62,6 +62,16 @@ function routingHeaderIn(headers: Readonly<Record<string, string>>, body: Leavin
   return undefined;
 }
 
+/**
+ * Restates, in place, a Content-Length that routingHeaderIn let through as the length of `body`,
+ * the body sent: it was judged on the body with the keys' tokens, and their values, filled in
+ * after, have other lengths (a stale one fails the request, or would end the body early).
+ */
+export function restateLength(headers: Record<string, string>, body: LeavingRequest['body']): void {
+  for (const name of Object.keys(headers))
+    if (name.toLowerCase() === 'content-length') headers[name] = String(bodyLength(body));
+}
+
 function bodyLength(body: LeavingRequest['body']): number {
   return typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : (body?.byteLength ?? 0);
 }

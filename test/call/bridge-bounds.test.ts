@@ -2,9 +2,10 @@
 // against network.maxRequestsPerCall when it is asked for, not when it has finished (200 fetches
 // started at once all went out against a bound of 20), and every byte read counts against
 // network.maxBytesPerCall as it arrives, shared by the call's requests in flight: past the bound,
-// reading stops and the connections are dropped. The bodies a call sends count against the same
+// reading stops and the connections are dropped. The requests a call sends count against the same
 // bound, on their own: a handler's requests are held in the host's memory while they are sent,
-// and 20 bodies of several MB each, per call, would let one schema's calls exhaust it.
+// and 20 bodies of several MB each, per call, would let one schema's calls exhaust it; so would
+// 20 headers or URLs of several MB each (found by the thirteenth review: they did not count).
 //
 // Real parts: the real sandbox and a loopback upstream that counts what reaches it and whether
 // each answer was read to its end.
@@ -22,6 +23,8 @@ const BIG_BYTES = 800_000;
 const CHUNK_BYTES = 16_000;
 /** Each body sent: three fit in the byte bound. */
 const UPLOAD_BYTES = 300_000;
+/** Requests a handler asks for one after another, most of them past the bound. */
+const ASKED = 2_000;
 
 const ROUTE = (name: string) =>
   `${name}: { method: 'GET', path: '/${name}', description: 'A route.', parameters: [], tests: [{ _description: 'a' }] }`;
@@ -29,7 +32,7 @@ const ROUTE = (name: string) =>
 const SCHEMA = `export const main = {
     namespace: 'greedy', name: 'Greedy', description: 'Starts many requests at once.', version: '2.0.0', docs: [], tags: [],
     root: 'https://api.greedy.test',
-    routes: { ${[ROUTE('flood'), ROUTE('big'), ROUTE('upload')].join(', ')} }
+    routes: { ${[ROUTE('flood'), ROUTE('big'), ROUTE('upload'), ROUTE('headers'), ROUTE('urls'), ROUTE('asking')].join(', ')} }
 };
 export const handlers = () => {
     const settle = async (count, path, init) => {
@@ -39,7 +42,16 @@ export const handlers = () => {
     return {
         flood: { executeRequest: async () => ({ response: await settle(200, '/item') }) },
         big: { executeRequest: async () => ({ response: await settle(10, '/big') }) },
-        upload: { executeRequest: async () => ({ response: await settle(10, '/upload', { method: 'POST', body: new Uint8Array(${UPLOAD_BYTES}) }) }) }
+        upload: { executeRequest: async () => ({ response: await settle(10, '/upload', { method: 'POST', body: new Uint8Array(${UPLOAD_BYTES}) }) }) },
+        headers: { executeRequest: async () => ({ response: await settle(10, '/headers', { headers: { 'x-pad': 'h'.repeat(${UPLOAD_BYTES}) } }) }) },
+        urls: { executeRequest: async () => ({ response: await settle(10, '/urls?pad=' + 'u'.repeat(${UPLOAD_BYTES})) }) },
+        asking: { executeRequest: async () => {
+            const outcomes = [];
+            for (let ask = 0; ask < ${ASKED}; ask += 1) {
+                try { outcomes.push((await fetch('https://api.greedy.test/asked')).status); } catch (error) { outcomes.push(error.message); }
+            }
+            return { response: outcomes };
+        } }
     };
 };
 `;
@@ -47,6 +59,9 @@ export const handlers = () => {
 let upstream: Upstream;
 let loaded: ProjectCatalog | undefined;
 let catalog: Catalog;
+
+/** Bytes that reached the upstream's sockets, whatever it made of them (a head this long is a 431 to node). */
+let received = 0;
 
 beforeAll(async () => {
   upstream = await startUpstream((req, res) => {
@@ -65,6 +80,7 @@ beforeAll(async () => {
     };
     next();
   });
+  upstream.server.on('connection', (socket) => socket.on('data', (chunk: Buffer) => (received += chunk.length)));
   loaded = await loadProjectCatalog(
     {
       config: { network: { maxRequestsPerCall: MAX_REQUESTS, maxBytesPerCall: MAX_BYTES } },
@@ -119,12 +135,48 @@ describe('bounds count from admission', () => {
     expect(outcomes.filter((outcome) => outcome === 200)).toHaveLength(fit);
     expect(outcomes.filter((outcome) => outcome !== 200)).toEqual(
       Array(10 - fit).fill(
-        `TOO_MANY_BYTES: the call sent more than ${MAX_BYTES} bytes of request bodies (network.maxBytesPerCall)`,
+        `TOO_MANY_BYTES: the call sent more than ${MAX_BYTES} bytes of requests (network.maxBytesPerCall)`,
       ),
     );
     expect(upstream.records.slice(mark).map((entry) => entry.bytes.length)).toEqual(Array(fit).fill(UPLOAD_BYTES));
     expect((result as { requests: Array<{ error?: string }> }).requests.filter((entry) => entry.error)).toHaveLength(
       10 - fit,
     );
+  });
+
+  it.each([
+    ['headers', 'a header'],
+    ['urls', 'a query'],
+  ])(
+    '10 requests sent at once, each with %s of most of a third of the bound: those past it are refused, nothing of them sent',
+    async (route) => {
+      const before = received;
+      const result = await catalog.call(`greedy_${route}`, {});
+      expect(result.ok).toBe(true);
+      const outcomes = (result as { content: { value: unknown[] } }).content.value;
+      const refused = outcomes.filter(
+        (outcome) => typeof outcome === 'string' && outcome.startsWith('TOO_MANY_BYTES: '),
+      );
+      expect(refused).toEqual(
+        Array(10 - Math.floor(MAX_BYTES / UPLOAD_BYTES)).fill(
+          `TOO_MANY_BYTES: the call sent more than ${MAX_BYTES} bytes of requests (network.maxBytesPerCall)`,
+        ),
+      );
+      expect(await waitFor(() => received - before > 0, 5_000)).toBe(true);
+      expect(received - before).toBeLessThanOrEqual(MAX_BYTES);
+    },
+  );
+
+  it(`${ASKED} fetches one after another: ${MAX_REQUESTS} sent, every later one refused, and the call's record keeps the first refusal only`, async () => {
+    const before = upstream.hits();
+    const result = await catalog.call('greedy_asking', {});
+    expect(result.ok).toBe(true);
+    const outcomes = (result as { content: { value: unknown[] } }).content.value;
+    const tooMany = `TOO_MANY_REQUESTS: the call made more than ${MAX_REQUESTS} requests (network.maxRequestsPerCall)`;
+    expect(outcomes).toEqual([...Array(MAX_REQUESTS).fill(200), ...Array(ASKED - MAX_REQUESTS).fill(tooMany)]);
+    expect(upstream.hits() - before).toBe(MAX_REQUESTS);
+    // A loop that asks on past the bound would grow the record (held for the call, then its audit line and metrics) without end.
+    const recorded = (result as { requests: Array<{ status: number; error?: string }> }).requests;
+    expect(recorded.map((entry) => entry.error ?? entry.status)).toEqual([...Array(MAX_REQUESTS).fill(200), tooMany]);
   });
 });
