@@ -45,6 +45,10 @@ export interface Match {
   times: ReadonlySet<string>;
   /** What the requester did, when the request asks for their own record (own-record.ts): the tool must say it. */
   doing: readonly string[];
+  /** The request's casual words' terms (asides.ts): they count only where the tool has them. */
+  casual: ReadonlySet<string>;
+  /** The terms of the identifiers' pieces (asides.ts): they do not count. */
+  pieces: ReadonlySet<string>;
 }
 
 /**
@@ -63,7 +67,9 @@ export function coverage(postings: Postings, match: Match): number {
     if (
       counts(postings, entry, hit) &&
       (!unknownArguments.has(entry.term) || hit.has(entry.term)) &&
-      !match.times.has(entry.term)
+      !match.times.has(entry.term) &&
+      !match.pieces.has(entry.term) &&
+      (!match.casual.has(entry.term) || hit.has(entry.term))
     )
       weights.set(entry.term, rarity(postings, entry.term));
   if (takesText(match.tool)) for (const run of unmatchedRuns(match.words, weights, hit)) asOneWord(run, weights);

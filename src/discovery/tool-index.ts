@@ -14,6 +14,7 @@ import { requestTenseShare } from './tense.js';
 import { catalogVerbs, routeNameShare } from './route-words.js';
 import { rescoreTop } from './rescore.js';
 import { saidShare } from './said-share.js';
+import { casualTerms, identifierTerms } from './asides.js';
 import { coverage, FIELDS_SAYING_WHAT_IT_DOES, LOOSE_FROM } from './coverage.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
 import { heldIdentifierShare, preferWithoutIdentifier } from './identifiers.js';
@@ -215,6 +216,8 @@ export class ToolIndex {
     const matched = best.matched.map((index) => wanted[index] as string);
     const times = timeArguments(query);
     const doing = requesterDoing(query);
+    const casual = casualTerms(query);
+    const pieces = identifierTerms(query);
     const covers = (words: readonly string[]) =>
       coverage(this.postings, {
         words: byWord,
@@ -225,6 +228,8 @@ export class ToolIndex {
         termsUsed: (word) => used[wanted.indexOf(word)] ?? [],
         times,
         doing,
+        casual,
+        pieces,
       }) >= this.minCoverage;
     // A request the best tool does not cover is still its when the tool has what the words it lacks stand beside in the catalog.
     if (!covers(matched) && !covers([...matched, ...this.coveredByAssociation(wanted, values, best)])) return [];
