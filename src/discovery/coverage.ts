@@ -98,15 +98,15 @@ function counts(
 
 /**
  * The terms of request words no tool has that stand where an argument does: in a run of
- * neighbouring words (no filler between) each of which no tool has or is a value, that comes after
+ * neighbouring words (no filler between) each of which no tool has (or has only in its parameters,
+ * as an example or a choice: `lido`, `california`) or is a value, that comes after
  * a preposition (words.ts `afterPreposition`) or holds a number or an acronym, and is no longer than
  * a name: places, names and brands typed in lower case (`breweries in portland oregon`, `recalls
  * on a 2018 toyota camry`), which capitalised would be values. Leaving every word no tool has out of
  * the rule cost "none" on every query set; this leaves out only those where an argument goes.
  */
 function argumentsNoToolHas(postings: Postings, words: readonly (readonly RequestTerm[])[]): Set<string> {
-  const unknown = (entries: readonly RequestTerm[]) =>
-    entries.every((entry) => documentsWith(postings, entry.term) === 0);
+  const unknown = (entries: readonly RequestTerm[]) => entries.every((entry) => saidByNone(postings, entry.term));
   const valueOrCode = (entry: RequestTerm) => (entry.value && /\d/.test(entry.term)) || entry.acronym === true;
   const found = new Set<string>();
   let run: (readonly RequestTerm[])[] = [];
@@ -196,6 +196,17 @@ function evidenceOf(postings: Postings, word: string, document: number, termsUse
 /** log(N / tools with the term), at least 1: a word no tool has counts as rare. */
 function rarity(postings: Postings, word: string): number {
   return Math.max(1, Math.log((postings.documentCount + 1) / (documentsWith(postings, word) + 1)));
+}
+
+/**
+ * Whether no tool says the term in what it does (its name, hints or description): a word only in
+ * parameters, as an example or a choice (`lido`, `california`, `binance`), is a value to pass.
+ */
+function saidByNone(postings: Postings, word: string): boolean {
+  const found = findTerm(postings, word);
+  if (found < 0) return true;
+  const { fieldCount, fieldStart } = postings;
+  return fieldStart[found * fieldCount] === fieldStart[found * fieldCount + FIELDS_SAYING_WHAT_IT_DOES];
 }
 
 /** How many tools have the term, in any field. */
