@@ -65,7 +65,7 @@ export function coverage(postings: Postings, match: Match): number {
   const unknownArguments = argumentsNoToolHas(postings, match.words);
   for (const entry of [...match.words.flat(), ...match.extra])
     if (
-      counts(postings, entry, hit) &&
+      (counts(postings, entry, hit) || (hit.has(entry.term) && namedLonger(postings, entry.term, match))) &&
       (!unknownArguments.has(entry.term) || hit.has(entry.term)) &&
       !match.times.has(entry.term) &&
       !match.pieces.has(entry.term) &&
@@ -196,6 +196,21 @@ function evidenceOf(postings: Postings, word: string, document: number, termsUse
 /** log(N / tools with the term), at least 1: a word no tool has counts as rare. */
 function rarity(postings: Postings, word: string): number {
   return Math.max(1, Math.log((postings.documentCount + 1) / (documentsWith(postings, word) + 1)));
+}
+
+/**
+ * Whether the tool says, in what it does, a longer form of a name no tool has (`Zwangsversteigerung`:
+ * its `zwangsversteigerungen`): the name is then what it is about, not an argument.
+ */
+function namedLonger(postings: Postings, word: string, match: Match): boolean {
+  if (word.length < LOOSE_FROM) return false;
+  return match
+    .termsUsed(word)
+    .some(
+      (term) =>
+        postings.text.startsWith(word, postings.termStart[term]) &&
+        inFirstFields(postings, term, match.document, FIELDS_SAYING_WHAT_IT_DOES),
+    );
 }
 
 /**

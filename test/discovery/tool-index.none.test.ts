@@ -49,3 +49,12 @@ describe('the "none" rule and a name only some tool lists among its parameters',
     expect(top('opinion polls in legislature')).toEqual([]);
   });
 });
+
+describe('the "none" rule and a name the best tool says in a longer form', () => {
+  const { top } = useFixtureIndex(join(import.meta.dirname, '..', 'fixtures', 'discovery-asides', 'schemas'));
+
+  it('counts a name no tool has as covered where the tool says a longer form of it (its plural)', () => {
+    // `Zwangsversteigerung` is no tool's term, `zwangsversteigerungen` the auctions' own word.
+    expect(top('Zwangsversteigerung Wohnung München')[0]).toBe('auctiondesk_searchZwangsversteigerungen');
+  });
+});
