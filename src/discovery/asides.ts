@@ -30,13 +30,28 @@ const IDENTIFIER = /^(?=[\p{L}\p{N}]*\p{N})[\p{L}\p{N}]{20,}$/u;
 /** A DOI (`10.1016/j.cell.2020.02.052`): its pieces are not words. */
 const DOI = /^10\.\d{4,}\/\S+$/;
 
-/** The terms of the request's casual words (CASUAL_WORDS): they count only where the tool has them. */
+/** A name written in camelCase (`useEffect`, `getBalance`, `iPhone`): one name, not its pieces' words. */
+const CAMEL_CASE = /^\p{Ll}+\p{Lu}[\p{L}\p{N}]*$/u;
+
+/**
+ * The terms that count only where the tool has them: the request's casual words (CASUAL_WORDS),
+ * and the pieces of a name written in camelCase (`docs for the react useEffect hook`: no request
+ * for `use` or `effect`).
+ */
 export function casualTerms(query: string): Set<string> {
-  return new Set(
+  const found = new Set(
     requestSplit(query)
       .flatMap(term)
       .filter((entry) => CASUAL.has(entry)),
   );
+  for (const token of query.split(/\s+/))
+    if (CAMEL_CASE.test(bare(token))) for (const entry of requestSplit(token).flatMap(term)) found.add(entry);
+  return found;
+}
+
+/** A token without the punctuation around it. */
+function bare(token: string): string {
+  return token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
 }
 
 /**
@@ -47,8 +62,7 @@ export function identifierTerms(query: string): Set<string> {
   const inIdentifiers = new Set<string>();
   const elsewhere = new Set<string>();
   for (const token of query.split(/\s+/)) {
-    const bare = token.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
-    const held = IDENTIFIER.test(bare) || DOI.test(bare);
+    const held = IDENTIFIER.test(bare(token)) || DOI.test(bare(token));
     for (const entry of requestSplit(token).flatMap(term)) (held ? inIdentifiers : elsewhere).add(entry);
   }
   for (const entry of elsewhere) inIdentifiers.delete(entry);

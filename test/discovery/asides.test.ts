@@ -14,6 +14,9 @@ describe('casualTerms and identifierTerms', () => {
   it('reads the casual words of a request, not its need', () => {
     expect([...casualTerms('which coins is everyone searching for rn')].length).toBe(2);
     expect([...casualTerms('how tall is the tower')]).toEqual([]);
+    // A name in camelCase (a hook, a unit) is one name: its pieces count only where the tool has them.
+    expect(casualTerms('docs for the react useEffect hook')).toEqual(new Set(['use', 'effect']));
+    expect(casualTerms('how many kWh a year')).toEqual(new Set(['k', 'wh']));
   });
 
   it('reads the pieces of an address, a mint and a DOI, less words the request says elsewhere', () => {
@@ -33,6 +36,8 @@ describe('the "none" rule and what a request says beside its need', () => {
   it('does not count a casual word the best tool lacks', () => {
     expect(top('sunrise times rn')[0]).toBe('skydesk_getSunrise');
     expect(top('sunrise times lately, everyone')[0]).toBe('skydesk_getSunrise');
+    // A piece of a camelCase name is no word of what is wanted either.
+    expect(top('sunrise times for myRadar')[0]).toBe('skydesk_getSunrise');
     // A word of what is wanted still counts.
     expect(top('sunrise times moon')).toEqual([]);
   });
