@@ -20,7 +20,9 @@ const CASUAL_WORDS = (
   'really actually basically literally honestly exactly kinda sorta maybe perhaps probably possibly somehow anyway anyways ' +
   'quick quickly real still already ever even yet again wanna gonna gotta wondering curious ' +
   'everyone everybody anyone anybody someone somebody folks guys ' +
-  'lately recently nowadays presently historically'
+  'lately recently nowadays presently historically ' +
+  // The particles of German, Dutch, French, Spanish and Italian speech (`was kostet denn`, `wie hoch ist eigentlich`).
+  'denn doch ja mal eben eigentlich schon wohl grad eh etwa eens toch maar wel nou donc alors bon pues oye bueno allora magari'
 ).split(' ');
 
 const CASUAL = new Set(CASUAL_WORDS.flatMap(term));

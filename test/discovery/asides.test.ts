@@ -14,6 +14,8 @@ describe('casualTerms and identifierTerms', () => {
   it('reads the casual words of a request, not its need', () => {
     expect([...casualTerms('which coins is everyone searching for rn')].length).toBe(2);
     expect([...casualTerms('how tall is the tower')]).toEqual([]);
+    // The particles of other languages' speech too.
+    expect(casualTerms('wie hoch ist eigentlich die Inflation')).toEqual(new Set(['eigentlich']));
     // A name in camelCase (a hook, a unit) is one name: its pieces count only where the tool has them.
     expect(casualTerms('docs for the react useEffect hook')).toEqual(new Set(['use', 'effect']));
     expect(casualTerms('how many kWh a year')).toEqual(new Set(['k', 'wh']));
