@@ -45,6 +45,10 @@ export interface Match {
   times: ReadonlySet<string>;
   /** What the requester did, when the request asks for their own record (own-record.ts): the tool must say it. */
   doing: readonly string[];
+  /** The request's casual words' terms (asides.ts): they count only where the tool has them. */
+  casual: ReadonlySet<string>;
+  /** The terms of the identifiers' pieces (asides.ts): they do not count. */
+  pieces: ReadonlySet<string>;
 }
 
 /**
@@ -61,9 +65,11 @@ export function coverage(postings: Postings, match: Match): number {
   const unknownArguments = argumentsNoToolHas(postings, match.words);
   for (const entry of [...match.words.flat(), ...match.extra])
     if (
-      counts(postings, entry, hit) &&
+      (counts(postings, entry, hit) || (hit.has(entry.term) && namedLonger(postings, entry.term, match))) &&
       (!unknownArguments.has(entry.term) || hit.has(entry.term)) &&
-      !match.times.has(entry.term)
+      !match.times.has(entry.term) &&
+      !match.pieces.has(entry.term) &&
+      (!match.casual.has(entry.term) || hit.has(entry.term))
     )
       weights.set(entry.term, rarity(postings, entry.term));
   if (takesText(match.tool)) for (const run of unmatchedRuns(match.words, weights, hit)) asOneWord(run, weights);
@@ -92,15 +98,15 @@ function counts(
 
 /**
  * The terms of request words no tool has that stand where an argument does: in a run of
- * neighbouring words (no filler between) each of which no tool has or is a value, that comes after
+ * neighbouring words (no filler between) each of which no tool has (or has only in its parameters,
+ * as an example or a choice: `lido`, `california`) or is a value, that comes after
  * a preposition (words.ts `afterPreposition`) or holds a number or an acronym, and is no longer than
  * a name: places, names and brands typed in lower case (`breweries in portland oregon`, `recalls
  * on a 2018 toyota camry`), which capitalised would be values. Leaving every word no tool has out of
  * the rule cost "none" on every query set; this leaves out only those where an argument goes.
  */
 function argumentsNoToolHas(postings: Postings, words: readonly (readonly RequestTerm[])[]): Set<string> {
-  const unknown = (entries: readonly RequestTerm[]) =>
-    entries.every((entry) => documentsWith(postings, entry.term) === 0);
+  const unknown = (entries: readonly RequestTerm[]) => entries.every((entry) => saidByNone(postings, entry.term));
   const valueOrCode = (entry: RequestTerm) => (entry.value && /\d/.test(entry.term)) || entry.acronym === true;
   const found = new Set<string>();
   let run: (readonly RequestTerm[])[] = [];
@@ -190,6 +196,32 @@ function evidenceOf(postings: Postings, word: string, document: number, termsUse
 /** log(N / tools with the term), at least 1: a word no tool has counts as rare. */
 function rarity(postings: Postings, word: string): number {
   return Math.max(1, Math.log((postings.documentCount + 1) / (documentsWith(postings, word) + 1)));
+}
+
+/**
+ * Whether the tool says, in what it does, a longer form of a name no tool has (`Zwangsversteigerung`:
+ * its `zwangsversteigerungen`): the name is then what it is about, not an argument.
+ */
+function namedLonger(postings: Postings, word: string, match: Match): boolean {
+  if (word.length < LOOSE_FROM) return false;
+  return match
+    .termsUsed(word)
+    .some(
+      (term) =>
+        postings.text.startsWith(word, postings.termStart[term]) &&
+        inFirstFields(postings, term, match.document, FIELDS_SAYING_WHAT_IT_DOES),
+    );
+}
+
+/**
+ * Whether no tool says the term in what it does (its name, hints or description): a word only in
+ * parameters, as an example or a choice (`lido`, `california`, `binance`), is a value to pass.
+ */
+function saidByNone(postings: Postings, word: string): boolean {
+  const found = findTerm(postings, word);
+  if (found < 0) return true;
+  const { fieldCount, fieldStart } = postings;
+  return fieldStart[found * fieldCount] === fieldStart[found * fieldCount + FIELDS_SAYING_WHAT_IT_DOES];
 }
 
 /** How many tools have the term, in any field. */

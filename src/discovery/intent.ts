@@ -120,7 +120,7 @@ export function actionVerb(text: string): string | undefined {
     const before = words[at - 1];
     const after = words[at + 1];
     const wanted = before === 'to' && BEFORE_TO.has(words[at - 2] as string);
-    const command = before === undefined || BEFORE_COMMAND.has(before) || wanted;
+    const command = before === undefined || BEFORE_COMMAND.has(before) || (wanted && !planAfterQuestion(text, word));
     if (!command || after === undefined || (DELIVER.has(word) && RECEIVER.has(after))) continue;
     if (particles?.has(after) === true) return after === 'up' ? `${word} up` : word;
     // An amount, not an identifier (`mint 7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU` reads a token by its mint).
@@ -136,6 +136,17 @@ export function actionVerb(text: string): string | undefined {
 /** Whether the request's text has the verb followed by an address or a hash (a token of IDENTIFIER_LENGTH letters and digits or more). */
 function identifierAfter(text: string, verb: string): boolean {
   return new RegExp(`(?:^|\\s)${verb}\\s+[\\p{L}\\p{N}]{${IDENTIFIER_LENGTH},}`, 'iu').test(text);
+}
+
+/**
+ * Whether the request asks a question and then says what the requester wants to do (`is gas cheap
+ * at the moment? want to move some tokens`): the question is the request, the wish its reason.
+ */
+function planAfterQuestion(text: string, verb: string): boolean {
+  const asked = text.indexOf('?');
+  if (asked < 0) return false;
+  const wish = new RegExp(`(?:${[...BEFORE_TO].join('|')})\\s+to\\s+${verb}(?![\\p{L}])`, 'iu').exec(text.slice(asked));
+  return wish !== null;
 }
 
 /** Question words: after a verb that reads as often, the request asks where or how to do it (`stake my ETH: which validator pays most`). */

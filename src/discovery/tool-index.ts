@@ -14,10 +14,12 @@ import { requestTenseShare } from './tense.js';
 import { catalogVerbs, routeNameShare } from './route-words.js';
 import { rescoreTop } from './rescore.js';
 import { saidShare } from './said-share.js';
+import { casualTerms, identifierTerms } from './asides.js';
 import { coverage, FIELDS_SAYING_WHAT_IT_DOES, LOOSE_FROM } from './coverage.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
 import { heldIdentifierShare, preferWithoutIdentifier } from './identifiers.js';
 import { cachedPostings, indexKey, textKey } from './index-cache.js';
+import { someFits } from './near-fit.js';
 import { PostingsBuilder, type Postings } from './postings.js';
 import { TermCache, termCacheDir, type TermSources } from './term-cache.js';
 import { actionVerb } from './intent.js';
@@ -212,22 +214,31 @@ export class ToolIndex {
     );
     const best = results[0];
     if (best === undefined) return [];
-    const matched = best.matched.map((index) => wanted[index] as string);
     const times = timeArguments(query);
     const doing = requesterDoing(query);
-    const covers = (words: readonly string[]) =>
+    const casual = casualTerms(query);
+    const pieces = identifierTerms(query);
+    const measure = (candidate: Ranked, words: readonly string[]) =>
       coverage(this.postings, {
         words: byWord,
         extra,
         matched: words,
-        document: best.document,
-        tool: this.toolAt(best.document),
+        document: candidate.document,
+        tool: this.toolAt(candidate.document),
         termsUsed: (word) => used[wanted.indexOf(word)] ?? [],
         times,
         doing,
-      }) >= this.minCoverage;
-    // A request the best tool does not cover is still its when the tool has what the words it lacks stand beside in the catalog.
-    if (!covers(matched) && !covers([...matched, ...this.coveredByAssociation(wanted, values, best)])) return [];
+        casual,
+        pieces,
+      });
+    const wordsOf = (candidate: Ranked) => candidate.matched.map((index) => wanted[index] as string);
+    const fits = (candidate: Ranked) => {
+      const matched = wordsOf(candidate);
+      const covers = (words: readonly string[]) => measure(candidate, words) >= this.minCoverage;
+      // A request the tool does not cover is still its when the tool has what the words it lacks stand beside in the catalog.
+      return covers(matched) || covers([...matched, ...this.coveredByAssociation(wanted, values, candidate)]);
+    };
+    if (!someFits(results, fits, () => measure(best, wordsOf(best)) > 0)) return [];
     // Tie-breaks among tools that fit (route-words.ts, said-share.ts), after the "none" rule: they order them, they do not say
     // whether one fits. A phrase's words count through its term (`open positions` is a job), as in the "none" rule.
     const phrased = new Set(request.filter((entry) => entry.inPhrase === true).map((entry) => entry.term));

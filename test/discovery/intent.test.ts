@@ -18,6 +18,13 @@ describe('actionVerb', () => {
     expect(actionVerb("let's create a new wallet")).toBe('create');
   });
 
+  it('reads a wish said after a question as its reason, not a command', () => {
+    expect(actionVerb('is gas cheap at the moment? want to move some tokens on mainnet')).toBeUndefined();
+    // A wish alone, or before the question, is still a command.
+    expect(actionVerb('I want to move some tokens to my ledger')).toBe('move');
+    expect(actionVerb('I want to move some tokens, is gas cheap?')).toBe('move');
+  });
+
   it('leaves the same words as nouns or in questions', () => {
     expect(actionVerb('order book of BTC')).toBeUndefined();
     expect(actionVerb('book reviews by Jane Austen')).toBeUndefined();

@@ -36,3 +36,25 @@ describe('the "none" rule and numbers', () => {
     expect(names('sunrise times for 30 June 2020 moon')).toEqual([]);
   });
 });
+
+describe('the "none" rule and a name only some tool lists among its parameters', () => {
+  const { top } = useFixtureIndex(join(import.meta.dirname, '..', 'fixtures', 'discovery-asides', 'schemas'), {
+    minCoverage: 1,
+  });
+
+  it('does not count a name another tool has only as a choice of its parameters, after a preposition', () => {
+    // `california` is one of the bills' states: a value to pass, as a name no tool has would be.
+    expect(top('opinion polls in california')[0]).toBe('pollsdesk_getPolls');
+    // A word another tool says in what it does still counts.
+    expect(top('opinion polls in legislature')).toEqual([]);
+  });
+});
+
+describe('the "none" rule and a name the best tool says in a longer form', () => {
+  const { top } = useFixtureIndex(join(import.meta.dirname, '..', 'fixtures', 'discovery-asides', 'schemas'));
+
+  it('counts a name no tool has as covered where the tool says a longer form of it (its plural)', () => {
+    // `Zwangsversteigerung` is no tool's term, `zwangsversteigerungen` the auctions' own word.
+    expect(top('Zwangsversteigerung Wohnung München')[0]).toBe('auctiondesk_searchZwangsversteigerungen');
+  });
+});
