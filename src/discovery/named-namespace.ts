@@ -17,17 +17,31 @@ const OTHER_SHARE = 0.6;
 const PART_FROM = 5;
 /** A word that is part of a namespace's name names it only when at least this share of the tools that say it are of the namespace (`wormhole`, not `daily`: dailymed). */
 const OWNED_SHARE = 0.5;
+/** How many words' answers are kept (a long-running server reads any words): past it they are read again. */
+const OWNED_KEPT = 10_000;
 /** A namespace this short is named only by a word in capitals (`ENS`, `IMF`: not German `bis`, until). */
 const SHORT_NAME = 3;
 
+/** The served namespaces, sorted, and whether a word names one, as found (ownedBy reads postings). */
+export interface Namespaces {
+  sorted: readonly string[];
+  names: ReadonlySet<string>;
+  owned: Map<string, boolean>;
+}
+
+export function servedNamespaces(tools: readonly Tool[]): Namespaces {
+  const names = new Set(tools.map((tool) => fold(tool.namespace)));
+  return { sorted: [...names].sort(), names, owned: new Map() };
+}
+
 /**
- * The namespaces of `namespaces` the request's words name: a word (or two neighbours joined:
- * `European Parliament`) that is one, or that begins one or one begins, where the tools that say
- * the word are mostly that namespace's (or none says it).
+ * The namespaces the request's words name: a word (or two neighbours joined: `European
+ * Parliament`) that is one, or that begins one or one begins, where the tools that say the word
+ * are mostly that namespace's (or none says it).
  */
 export function namedNamespaces(
   query: string,
-  namespaces: ReadonlySet<string>,
+  namespaces: Namespaces,
   postings: Postings,
   toolAt: (document: number) => Tool,
 ): Set<string> {
@@ -35,14 +49,23 @@ export function namedNamespaces(
   const words = written.map(fold);
   const named = new Set<string>();
   const match = (word: string, capitals: boolean, joined: boolean) => {
-    for (const namespace of namespaces) {
-      const whole = word === namespace && (namespace.length > SHORT_NAME || capitals);
-      const part =
-        !joined &&
-        word.length >= PART_FROM &&
-        namespace.length >= PART_FROM &&
-        (namespace.startsWith(word) || word.startsWith(namespace));
-      if ((whole || part) && ownedBy(word, namespace, postings, toolAt)) named.add(namespace);
+    const found: string[] = [];
+    if (namespaces.names.has(word) && (word.length > SHORT_NAME || capitals)) found.push(word);
+    if (!joined && word.length >= PART_FROM) {
+      for (let end = PART_FROM; end < word.length; end += 1)
+        if (namespaces.names.has(word.slice(0, end))) found.push(word.slice(0, end));
+      const { sorted } = namespaces;
+      for (let at = firstNotBefore(sorted, word); at < sorted.length && sorted[at]?.startsWith(word); at += 1)
+        if (sorted[at] !== word) found.push(sorted[at] as string);
+    }
+    for (const namespace of found) {
+      const key = `${word} ${namespace}`;
+      let owned = namespaces.owned.get(key);
+      if (owned === undefined) {
+        if (namespaces.owned.size >= OWNED_KEPT) namespaces.owned.clear();
+        namespaces.owned.set(key, (owned = ownedBy(word, namespace, postings, toolAt)));
+      }
+      if (owned) named.add(namespace);
     }
   };
   words.forEach((word, at) => {
@@ -51,6 +74,18 @@ export function namedNamespaces(
     if (next !== undefined) match(word + next, false, true);
   });
   return named;
+}
+
+/** The place of the first of `sorted` not before `word`. */
+function firstNotBefore(sorted: readonly string[], word: string): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((sorted[middle] as string) < word) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** Whether at least OWNED_SHARE of the tools that have `word` are of `namespace` (or none has it). */
@@ -80,7 +115,7 @@ function ownedBy(word: string, namespace: string, postings: Postings, toolAt: (d
  */
 export function namedNamespaceShare(
   query: string,
-  namespaces: ReadonlySet<string>,
+  namespaces: Namespaces,
   postings: Postings,
   results: readonly { document: number }[],
   toolAt: (document: number) => Tool,

@@ -13,7 +13,7 @@ import { heldValueShare } from './held-values.js';
 import { requestTenseShare } from './tense.js';
 import { catalogVerbs, routeNameShare } from './route-words.js';
 import { LOOKED_AT, rescoreTop } from './rescore.js';
-import { namedNamespaceShare } from './named-namespace.js';
+import { namedNamespaceShare, servedNamespaces, type Namespaces } from './named-namespace.js';
 import { saidShare } from './said-share.js';
 import { coverage, FIELDS_SAYING_WHAT_IT_DOES, LOOSE_FROM } from './coverage.js';
 import { FIELDS, toolDocument, type Field } from './documents.js';
@@ -88,7 +88,7 @@ export class ToolIndex {
   /** The catalog's verbs (route-words.ts), read from the tools at the first search. */
   private verbs: ReadonlySet<string> | undefined;
   /** The served namespaces (named-namespace.ts), read from the tools at the first search. */
-  private namespaces: ReadonlySet<string> | undefined;
+  private namespaces: Namespaces | undefined;
   /** Whether the postings were read from the index cache rather than built. */
   readonly fromCache: boolean;
   /** When built with a cache folder: how many schema files' terms were read from the per-file cache and how many made. */
@@ -244,7 +244,7 @@ export class ToolIndex {
       ),
       namedNamespaceShare(
         query,
-        (this.namespaces ??= new Set(this.tools.map((tool) => fold(tool.namespace)))),
+        (this.namespaces ??= servedNamespaces(this.tools)),
         this.postings,
         results.slice(0, LOOKED_AT),
         toolAt,
