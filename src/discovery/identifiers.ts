@@ -26,6 +26,7 @@ const IDENTIFIER_WORDS = [
   'orcid',
   'isbn',
   'identifier',
+  'accession',
   'number',
   'key',
 ];

@@ -12,7 +12,8 @@ import { requestDirectionShare } from './direction.js';
 import { heldValueShare } from './held-values.js';
 import { requestTenseShare } from './tense.js';
 import { catalogVerbs, routeNameShare } from './route-words.js';
-import { rescoreTop } from './rescore.js';
+import { LOOKED_AT, rescoreTop } from './rescore.js';
+import { namedNamespaceShare, servedNamespaces, type Namespaces } from './named-namespace.js';
 import { saidShare } from './said-share.js';
 import { casualTerms, identifierTerms } from './asides.js';
 import { coverage, FIELDS_SAYING_WHAT_IT_DOES, LOOSE_FROM } from './coverage.js';
@@ -88,6 +89,8 @@ export class ToolIndex {
   private readonly associations: Associations;
   /** The catalog's verbs (route-words.ts), read from the tools at the first search. */
   private verbs: ReadonlySet<string> | undefined;
+  /** The served namespaces (named-namespace.ts), read from the tools at the first search. */
+  private namespaces: Namespaces | undefined;
   /** Whether the postings were read from the index cache rather than built. */
   readonly fromCache: boolean;
   /** When built with a cache folder: how many schema files' terms were read from the per-file cache and how many made. */
@@ -249,6 +252,13 @@ export class ToolIndex {
       saidShare(
         this.postings,
         terms.filter((entry) => !phrased.has(entry.term)),
+      ),
+      namedNamespaceShare(
+        query,
+        (this.namespaces ??= servedNamespaces(this.tools)),
+        this.postings,
+        results.slice(0, LOOKED_AT),
+        toolAt,
       ),
     );
     return this.associations

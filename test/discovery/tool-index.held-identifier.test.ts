@@ -1,6 +1,7 @@
 // A request that holds an identifier (src/discovery/identifiers.ts `holdsIdentifier`) against a
 // tool that takes none: on a fixture of two routes of clinical studies that say the same, the one
-// taking a keyword first in its file (a tie keeps it first), the other a study's id.
+// taking a keyword first in its file (a tie keeps it first), the other a study's id; and two of
+// proteins, the other taking an accession number.
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,11 @@ describe('a request that holds an identifier', () => {
   it('is answered first by a tool that takes one', () => {
     expect(top('clinical study NCT04368728')[0]).toBe('trials_getStudies');
     expect(top('clinical study 0028-0836')[0]).toBe('trials_getStudies');
+  });
+
+  it('counts an accession number as an identifier a tool takes', () => {
+    expect(top('protein P69905')[0]).toBe('proteins_getProteins');
+    expect(top('haemoglobin protein')[0]).toBe('proteins_findProteins');
   });
 
   it('leaves the ranking alone with a name, a standard or a date', () => {
