@@ -49,6 +49,7 @@ import { searchCacheDir } from '../discovery/index-cache.js';
 import { CursorError, pageOf } from '../discovery/pages.js';
 import { discoveryListing, isMetaCall, answerMetaCall, toolIndexOf, type DiscoveryMode } from '../discovery/served.js';
 import type { ToolIndex } from '../discovery/tool-index.js';
+import { CALL_TOOL } from '../discovery/meta-tools.js';
 import type { Caller } from '../access/caller.js';
 import type { IdentityPolicy } from '../access/identities.js';
 import { plural } from '../shared/plural.js';
@@ -168,6 +169,17 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
     }
   });
 
+  /** The identity's own rate (`identities.<name>.rateLimit`): every tool call draws on it, the meta-tools' too. */
+  const overRate = async () => {
+    const wait = await options.policy?.limiter?.take();
+    if (wait === undefined) return undefined;
+    return {
+      kind: 'rate-limited' as const,
+      message: `the calls of identity ${options.policy?.name} are over its rate (identities.${options.policy?.name}.rateLimit)`,
+      retryAfter: String(wait),
+    };
+  };
+
   /** A tool call, direct or through `call_tool`: one path, so both validate, limit, audit and count alike. */
   const callServed = (
     catalog: Catalog,
@@ -191,13 +203,8 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
         );
       }
 
-      const wait = await options.policy?.limiter?.take();
-      if (wait !== undefined) {
-        const refusal = {
-          kind: 'rate-limited' as const,
-          message: `the calls of identity ${options.policy?.name} are over its rate (identities.${options.policy?.name}.rateLimit)`,
-          retryAfter: String(wait),
-        };
+      const refusal = await overRate();
+      if (refusal) {
         // Refused before it ran, and recorded all the same: the audit says who was held back.
         catalog.recordCallNotMade(name, args, recordedCaller, refusal);
         return errorResult(refusal);
@@ -250,6 +257,11 @@ export function createMcpServer(source: Catalog | LiveCatalog, options: McpServe
       const token = request.params._meta?.progressToken;
       // In discovery mode the meta-tools take their names; `call_tool` comes back to callServed.
       if (options.discovery === 'search' && isMetaCall(name)) {
+        // A search costs CPU as a call does; call_tool draws once, in callServed.
+        if (name !== CALL_TOOL) {
+          const refusal = await overRate();
+          if (refusal) return errorResult(refusal);
+        }
         return answerMetaCall(toolTable(catalog, selectionOf(catalog)), name, args, (target, targetArgs) =>
           callServed(catalog, target, targetArgs, extra, token),
         );

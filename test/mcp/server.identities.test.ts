@@ -28,6 +28,7 @@ import { loadFixtureCatalog, startCatalogUpstream, type CatalogUpstream } from '
 const TOKENS = {
   reader: 'reader-token-0123456789abcdef',
   metered: 'metered-token-0123456789abcdef',
+  searchMetered: 'search-metered-token-0123456789abcdef',
   media: 'media-token-0123456789abcdef',
   everything: 'everything-token-0123456789abcdef',
   searcher: 'searcher-token-0123456789abcdef',
@@ -57,6 +58,12 @@ beforeAll(async () => {
         namespaces: ['widgets'],
         tools: 'search',
         rateLimit: { requestsPerSecond: 0.001, burst: 1 },
+      },
+      // Its own bucket of two: the searches draw on it as calls do.
+      searchMetered: {
+        tokens: [digest(TOKENS.searchMetered)],
+        tools: 'search',
+        rateLimit: { requestsPerSecond: 0.001, burst: 2 },
       },
       media: { tokens: [digest(TOKENS.media)], namespaces: ['media'], tools: 'all' },
       everything: { tokens: [digest(TOKENS.everything)], tools: 'all' },
@@ -183,6 +190,20 @@ describe('an identity limited to a namespace and to read-only tools, in discover
     expect(over.isError).toBe(true);
     expect(text(over)).toContain('the calls of identity metered are over its rate');
     expect(upstream.records.length).toBe(mark + 1);
+  });
+
+  it("search_tools and describe_tool draw on the identity's own rate too (a search costs CPU as a call does)", async () => {
+    const client = await connect('searchMetered');
+    expect((await callTool(client, 'search_tools', { query: 'widget' })).isError).toBeFalsy();
+    expect((await callTool(client, 'describe_tool', { name: 'widgets_getWidget' })).isError).toBeFalsy();
+    for (const [name, args] of [
+      ['search_tools', { query: 'widget' }],
+      ['describe_tool', { name: 'widgets_getWidget' }],
+    ] as const) {
+      const over = await callTool(client, name, args);
+      expect(over.isError).toBe(true);
+      expect(text(over)).toContain('the calls of identity searchMetered are over its rate');
+    }
   });
 });
 
