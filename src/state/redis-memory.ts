@@ -28,18 +28,23 @@ export async function readRedisMemory(url: string, timeoutMs = 2000): Promise<Re
     try {
       await client.connect();
     } catch (error) {
-      return { kind: 'unreachable', reason: (failure ?? (error as Error)).message };
+      return { kind: 'unreachable', reason: said((failure ?? (error as Error)).message) };
     }
     try {
       const [, maxmemory] = (await client.config('GET', 'maxmemory')) as string[];
       const [, policy] = (await client.config('GET', 'maxmemory-policy')) as string[];
       if (maxmemory === undefined || !/^\d+$/.test(maxmemory))
         return { kind: 'refused', reason: 'CONFIG GET maxmemory gave no number' };
-      return { kind: 'read', maxmemory: Number(maxmemory), policy: policy ?? 'unknown' };
+      return { kind: 'read', maxmemory: Number(maxmemory), policy: said(policy ?? 'unknown') };
     } catch (error) {
-      return { kind: 'refused', reason: (error as Error).message };
+      return { kind: 'refused', reason: said((error as Error).message) };
     }
   } finally {
     client.disconnect();
   }
+}
+
+/** What the server said, cut to a line's length: doctor prints it (escaped there), and a Redis answers what it likes. */
+function said(text: unknown): string {
+  return String(text).slice(0, 200);
 }
